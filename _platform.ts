@@ -1,0 +1,168 @@
+/**
+ * The one place where Deno and Node differ: process arguments, environment,
+ * stdin/stdout as web streams, exit, terminal detection and serving HTTP.
+ * Everything else in the package uses web standards and `node:` builtins.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-explicit-any
+const g = globalThis as any;
+// Typed loosely on purpose: the npm build compiles this file without Deno's types.
+// deno-lint-ignore no-explicit-any
+const deno: any = g.Deno;
+
+/** Name of the JavaScript runtime in use. */
+export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
+
+/** Command-line arguments after the script. */
+export function args(): string[] {
+  return deno ? [...deno.args] : g.process.argv.slice(2);
+}
+
+/** One environment variable, or undefined (also when env access is denied). */
+export function env(name: string): string | undefined {
+  try {
+    return deno ? deno.env.get(name) : g.process.env[name];
+  } catch {
+    return undefined;
+  }
+}
+
+/** All environment variables as a plain object ({} when access is denied). */
+export function envObject(): Record<string, string> {
+  try {
+    return deno ? deno.env.toObject() : { ...g.process.env };
+  } catch {
+    return {};
+  }
+}
+
+/** The current working directory. */
+export function cwd(): string {
+  return deno ? deno.cwd() : g.process.cwd();
+}
+
+/** Standard input as a web stream of bytes. */
+export async function stdin(): Promise<ReadableStream<Uint8Array>> {
+  if (deno) return deno.stdin.readable;
+  const { Readable } = await import("node:stream");
+  return Readable.toWeb(g.process.stdin) as unknown as ReadableStream<Uint8Array>;
+}
+
+/** Standard output as a web stream of bytes. */
+export async function stdout(): Promise<WritableStream<Uint8Array>> {
+  if (deno) return deno.stdout.writable;
+  const { Writable } = await import("node:stream");
+  return Writable.toWeb(g.process.stdout) as unknown as WritableStream<Uint8Array>;
+}
+
+/** Writes text to stdout and waits until it is flushed. */
+export async function writeStdout(text: string): Promise<void> {
+  await writeAll(deno ? deno.stdout : undefined, g.process?.stdout, text);
+}
+
+/** Writes text to stderr and waits until it is flushed. */
+export async function writeStderr(text: string): Promise<void> {
+  await writeAll(deno ? deno.stderr : undefined, g.process?.stderr, text);
+}
+
+async function writeAll(
+  denoFile: { write(p: Uint8Array): Promise<number> } | undefined,
+  // deno-lint-ignore no-explicit-any
+  nodeStream: any,
+  text: string,
+): Promise<void> {
+  const bytes = new TextEncoder().encode(text);
+  if (denoFile) {
+    let off = 0;
+    while (off < bytes.length) off += await denoFile.write(bytes.subarray(off));
+    return;
+  }
+  await new Promise<void>((resolve, reject) =>
+    nodeStream.write(bytes, (err: unknown) => (err ? reject(err) : resolve()))
+  );
+}
+
+/** Whether stderr is a terminal (progress is shown only then). */
+export function stderrIsTerminal(): boolean {
+  return deno ? deno.stderr.isTerminal() : Boolean(g.process.stderr.isTTY);
+}
+
+/** Ends the process with a code. */
+export function exit(code: number): never {
+  if (deno) deno.exit(code);
+  g.process.exit(code);
+  throw new Error("unreachable");
+}
+
+/** Sets the code the process ends with once the event loop is empty. */
+export function setExitCode(code: number): void {
+  if (deno) deno.exitCode = code;
+  else g.process.exitCode = code;
+}
+
+/** A running HTTP server. */
+export interface PlatformServer {
+  /** Address actually bound (port 0 resolves to a free port). */
+  readonly hostname: string;
+  /** Port actually bound. */
+  readonly port: number;
+  /** Stops accepting connections and closes open ones. */
+  shutdown(): Promise<void>;
+  /** Resolves when the server has stopped. */
+  readonly finished: Promise<void>;
+}
+
+/** Options of {@linkcode serve}. */
+export interface ServeOptions {
+  /** Interface to bind. */
+  hostname: string;
+  /** Port to bind; 0 picks a free one. */
+  port: number;
+  /** Abort to stop the server. */
+  signal?: AbortSignal;
+}
+
+/** Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`). */
+export async function serve(
+  handler: (request: Request) => Response | Promise<Response>,
+  options: ServeOptions,
+): Promise<PlatformServer> {
+  if (deno) {
+    let listening!: (addr: { hostname: string; port: number }) => void;
+    const ready = new Promise<{ hostname: string; port: number }>((r) => listening = r);
+    const server = deno.serve({
+      hostname: options.hostname,
+      port: options.port,
+      signal: options.signal,
+      onListen: (addr: { hostname: string; port: number }) => listening(addr),
+    }, handler);
+    const addr = await ready;
+    return {
+      hostname: addr.hostname,
+      port: addr.port,
+      shutdown: () => server.shutdown(),
+      finished: server.finished,
+    };
+  }
+  const { serveNode } = await import("./_node_serve.ts");
+  return serveNode(handler, options);
+}
+
+/** Registers a callback for SIGINT and SIGTERM; returns a function that removes it. */
+export function onShutdownSignal(callback: () => void): () => void {
+  if (deno) {
+    const signals = ["SIGINT", "SIGTERM"];
+    for (const s of signals) deno.addSignalListener(s, callback);
+    return () => {
+      for (const s of signals) deno.removeSignalListener(s, callback);
+    };
+  }
+  g.process.on("SIGINT", callback);
+  g.process.on("SIGTERM", callback);
+  return () => {
+    g.process.off("SIGINT", callback);
+    g.process.off("SIGTERM", callback);
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * Builds the npm packages (`@memo/memory`, `@memo/connectors`,
+ * `@memo/mcp-server`) into `npm/` with the TypeScript 6 compiler API: ESM
+ * JavaScript plus `.d.ts`, relative `.ts` imports rewritten to `.js`, `npm:`
+ * specifiers turned into bare package names and dependencies, and a generated
+ * `package.json` per package (`memo` as the `bin` of `@memo/mcp-server`).
+ *
+ * Usage: `deno run -A scripts/build_npm.ts [--out DIR]`
+ *
+ * @module
+ */
+
+import ts from "npm:typescript@6.0.3";
+import { chmod, cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { join, relative, resolve } from "node:path";
+
+const repo = resolve(new URL("..", import.meta.url).pathname);
+const outArg = Deno.args.indexOf("--out");
+const outRoot = resolve(outArg >= 0 ? Deno.args[outArg + 1] : join(repo, "npm"));
+
+interface PackageSpec {
+  /** Folder under the repo ("" for the root package). */
+  dir: string;
+  /** Folder under the output root. */
+  out: string;
+  /** Extra entry points that are not exports (the CLI). */
+  bins?: Record<string, string>;
+}
+
+const PACKAGES: PackageSpec[] = [
+  { dir: "memory", out: "memory" },
+  { dir: "connectors", out: "connectors" },
+  { dir: "", out: "mcp-server", bins: { memo: "./cli.ts" } },
+];
+
+/** Third-party packages the sources import by bare name, with their version ranges. */
+const KNOWN_DEPENDENCIES: Record<string, string> = {};
+
+async function readJson(path: string) {
+  return JSON.parse(await readFile(path, "utf8"));
+}
+
+const rootConfig = await readJson(join(repo, "deno.json"));
+for (const [name, target] of Object.entries(rootConfig.imports ?? {}) as [string, string][]) {
+  const m = /^npm:((?:@[^/]+\/)?[^@/]+)@([^/]+)/.exec(target);
+  if (m) KNOWN_DEPENDENCIES[name] = m[2];
+}
+
+const workspaceNames: Record<string, { version: string; out: string }> = {};
+for (const p of PACKAGES) {
+  const config = await readJson(join(repo, p.dir, "deno.json"));
+  workspaceNames[config.name] = { version: config.version, out: p.out };
+}
+
+const NPM_SPECIFIER = /^npm:((?:@[^/@]+\/)?[^/@]+)(?:@([^/]+))?(\/.*)?$/;
+
+/** Rewrites `npm:name@range/sub` string literals to `name/sub`. */
+function rewriteNpmSpecifiers(text: string): string {
+  return text.replace(
+    /(["'])npm:((?:@[^/@"']+\/)?[^/@"']+)(?:@([^/"']+))?(\/[^"']*)?\1/g,
+    (_m, q, name, _range, sub) => `${q}${name}${sub ?? ""}${q}`,
+  );
+}
+
+/** The packages a source file really imports (comments and examples are ignored). */
+function dependenciesOf(text: string, self: string): Record<string, string> {
+  const deps: Record<string, string> = {};
+  for (const { fileName } of ts.preProcessFile(text, true, true).importedFiles) {
+    const npm = NPM_SPECIFIER.exec(fileName);
+    if (npm) {
+      deps[npm[1]] = npm[2] ?? "*";
+      continue;
+    }
+    if (fileName.startsWith(".") || fileName.startsWith("node:")) continue;
+    const name = fileName.startsWith("@")
+      ? fileName.split("/").slice(0, 2).join("/")
+      : fileName.split("/")[0];
+    if (name === self) continue;
+    if (workspaceNames[name]) deps[name] = `^${workspaceNames[name].version}`;
+    else if (KNOWN_DEPENDENCIES[name]) deps[name] = KNOWN_DEPENDENCIES[name];
+    else throw new Error(`Cannot build: unknown bare import ${JSON.stringify(fileName)}`);
+  }
+  return deps;
+}
+
+async function installTypes(deps: Record<string, string>): Promise<string> {
+  const dir = join(outRoot, ".types");
+  await mkdir(dir, { recursive: true });
+  const wanted = { ...deps, "@types/node": "^20" };
+  await writeFile(
+    join(dir, "package.json"),
+    JSON.stringify({ private: true, dependencies: wanted }, null, 2),
+  );
+  const { code, stderr } = await new Deno.Command("npm", {
+    args: ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"],
+    cwd: dir,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) throw new Error(`npm install failed: ${new TextDecoder().decode(stderr)}`);
+  return join(dir, "node_modules");
+}
+
+async function build(spec: PackageSpec, typesDir: string): Promise<void> {
+  const src = join(repo, spec.dir);
+  const out = join(outRoot, spec.out);
+  const config = await readJson(join(src, "deno.json"));
+  await rm(out, { recursive: true, force: true });
+  await mkdir(out, { recursive: true });
+
+  const exportsMap: Record<string, string> = typeof config.exports === "string"
+    ? { ".": config.exports }
+    : config.exports;
+  const entries = [...Object.values(exportsMap), ...Object.values(spec.bins ?? {})]
+    .map((e) => resolve(src, e));
+
+  const deps: Record<string, string> = {};
+  const paths: Record<string, string[]> = {};
+  for (const [name, info] of Object.entries(workspaceNames)) {
+    paths[name] = [join(outRoot, info.out, "mod.d.ts")];
+  }
+  const options: ts.CompilerOptions = {
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    declaration: true,
+    rewriteRelativeImportExtensions: true,
+    allowImportingTsExtensions: true,
+    strict: true,
+    skipLibCheck: true,
+    noEmitOnError: true,
+    lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+    types: ["node"],
+    typeRoots: [join(typesDir, "@types")],
+    rootDir: src,
+    outDir: out,
+    paths,
+  };
+  const host = ts.createCompilerHost(options);
+  const readFileOrig = host.readFile.bind(host);
+  host.readFile = (file: string) => {
+    const text = readFileOrig(file);
+    if (text === undefined || !file.startsWith(src) || file.includes("node_modules")) return text;
+    return rewriteNpmSpecifiers(text);
+  };
+  const getSourceFileOrig = host.getSourceFile.bind(host);
+  host.getSourceFile = (file, lang, onError, create) => {
+    if (file.startsWith(src) && !file.includes("node_modules") && !file.startsWith(outRoot)) {
+      const text = host.readFile(file);
+      return text === undefined ? undefined : ts.createSourceFile(file, text, lang, true);
+    }
+    return getSourceFileOrig(file, lang, onError, create);
+  };
+  // Resolve bare third-party names from the types install.
+  const resolveOrig = ts.resolveModuleName;
+  host.resolveModuleNames = (names, containing) =>
+    names.map((name) => {
+      const r = resolveOrig(name, containing, options, host).resolvedModule;
+      if (r) return r;
+      return resolveOrig(name, join(typesDir, "index.ts"), options, host).resolvedModule;
+    });
+
+  // Deno's `import.meta.main` (mod.ts runs the CLI when it is the main module) is not in
+  // TypeScript's DOM/ES libs; on Node it is undefined, so the check is simply false there.
+  const shim = join(typesDir, "..", "deno_shims.d.ts");
+  await writeFile(shim, "interface ImportMeta { readonly main?: boolean }\n");
+  const program = ts.createProgram([...entries, shim], options, host);
+  const emitted = program.emit();
+  const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics];
+  if (diagnostics.length) {
+    const text = ts.formatDiagnosticsWithColorAndContext(diagnostics, {
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => repo,
+      getNewLine: () => "\n",
+    });
+    throw new Error(`TypeScript reported problems in ${config.name}:\n${text}`);
+  }
+  for (const file of program.getSourceFiles()) {
+    if (!file.fileName.startsWith(src) || file.fileName.includes("node_modules")) continue;
+    Object.assign(deps, dependenciesOf(readFileOrig(file.fileName) ?? "", config.name));
+  }
+
+  const toJs = (p: string) => "./" + relative(src, resolve(src, p)).replace(/\.ts$/, ".js");
+  const toDts = (p: string) => "./" + relative(src, resolve(src, p)).replace(/\.ts$/, ".d.ts");
+  const pkg: Record<string, unknown> = {
+    name: config.name,
+    version: config.version,
+    description: config.description ?? `${config.name}: local-first memory for AI agents`,
+    license: config.license ?? "MIT",
+    type: "module",
+    engines: { node: ">=20" },
+    exports: Object.fromEntries(
+      Object.entries(exportsMap).map(([k, v]) => [k, { types: toDts(v), import: toJs(v) }]),
+    ),
+    dependencies: deps,
+  };
+  if (spec.bins) {
+    pkg.bin = Object.fromEntries(Object.entries(spec.bins).map(([k, v]) => [k, toJs(v)]));
+    for (const v of Object.values(spec.bins)) {
+      const file = join(out, toJs(v));
+      const js = await readFile(file, "utf8");
+      await writeFile(file, `#!/usr/bin/env node\n${js}`);
+      await chmod(file, 0o755);
+    }
+  }
+  await writeFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+  for (const extra of ["README.md", "LICENSE"]) {
+    const from = join(src, extra);
+    const fallback = join(repo, extra);
+    await cp(await exists(from) ? from : fallback, join(out, extra)).catch(() => {});
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await readFile(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const allDeps: Record<string, string> = { ...KNOWN_DEPENDENCIES };
+// Scan sources for npm: specifiers so their types are installed before compiling.
+for await (const file of walkTs(repo)) {
+  const text = await readFile(file, "utf8");
+  for (const [name, range] of Object.entries(dependenciesOf(text, ""))) {
+    if (!workspaceNames[name]) allDeps[name] = range;
+  }
+}
+const typesDir = await installTypes(allDeps);
+for (const p of PACKAGES) await build(p, typesDir);
+await rm(join(outRoot, ".types"), { recursive: true, force: true });
+console.error(`build_npm: wrote ${PACKAGES.map((p) => join(outRoot, p.out)).join(", ")}`);
+
+async function* walkTs(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) {
+      if (["node_modules", "npm", "tests", "bench", "scripts", ".git", ".memo"].includes(entry.name)) {
+        continue;
+      }
+      yield* walkTs(path);
+    } else if (entry.name.endsWith(".ts") && !entry.name.endsWith("_test.ts")) {
+      yield path;
+    }
+  }
+}
+
