@@ -1,0 +1,209 @@
+/**
+ * Scale benchmark of the file store: 100,000 synthetic notes of about 1 KB (about 110 MB of
+ * notes.md). Generates the file in a temp folder, then measures in a fresh process:
+ *
+ * - open: `new FileMemoryStore` + `load()` (read + parse), and the first `changesSince()`;
+ * - open with the `Memo` client (store + lexical index), when the recall engine is present;
+ * - commit of 25 new notes into the big file, which must append: the first one (it builds the
+ *   identity index used for dedupe) and the median and p95 of the next 15;
+ * - another store's commit picked up by a reader (tail reload, median of 5), and an idle
+ *   `changesSince()`;
+ * - one update (atomic rewrite of the whole file);
+ * - peak RSS of the measuring process (VmHWM).
+ *
+ * Usage: deno run -A bench/store_scale.ts [--notes 100000] [--commits 15] [--json]
+ *        deno run -A bench/store_scale.ts --generate <rootDir> [--notes 100000]
+ */
+
+import { FileMemoryStore } from "../memory/file_store.ts";
+import { NOTES_PREAMBLE, serializeNote } from "../memory/codec.ts";
+import { contentHash, type Note } from "../memory/note.ts";
+import { memoPaths } from "../memory/paths.ts";
+
+const args = Deno.args;
+const flag = (name: string, fallback: number) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+
+if (args[0] === "--measure") {
+  console.log(JSON.stringify(await measure(args[1], flag("commits", 16))));
+} else if (args[0] === "--generate") {
+  // Leaves a generated store in the given folder (for profiling).
+  console.log(await generate(args[1], flag("notes", 100_000)));
+} else {
+  const count = flag("notes", 100_000);
+  const rootDir = await Deno.makeTempDir({ prefix: "memo_scale_" });
+  try {
+    const t0 = performance.now();
+    const bytes = await generate(rootDir, count);
+    const genMs = performance.now() - t0;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, "--measure", rootDir, ...args],
+      stderr: "inherit",
+    }).output();
+    if (!out.success) throw new Error("the measuring process failed (see above)");
+    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    const report = {
+      notes: count,
+      fileMB: +(bytes / 1e6).toFixed(1),
+      generateMs: r(genMs),
+      ...result,
+    };
+    if (args.includes("--json")) console.log(JSON.stringify(report));
+    else for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(28)} ${v}`);
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+}
+
+function r(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}
+
+/** Writes `count` notes of about 1 KB with a seeded vocabulary (some non-ASCII text). */
+async function generate(rootDir: string, count: number): Promise<number> {
+  const path = memoPaths(rootDir).notes;
+  await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+  const file = await Deno.open(path, { write: true, create: true, truncate: true });
+  const enc = new TextEncoder();
+  let seed = 42;
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const words = ("deploy staging database cache index token memory agent recall rate limit " +
+    "retry backoff queue worker schema migration release branch review latency budget " +
+    "incident postmortem owner runbook alert dashboard metric trace span service rateLimit " +
+    "snake_case kebab-case the a of to and in is it for on with as at by")
+    .split(" ");
+  // About one note in ten holds non-ASCII text, as notes written by people and agents do.
+  const unicode = ["café — naïve", "“quoted” résumé", "🚀 shipped", "日本語のメモ", "Größe ±5 %"];
+  const labels = ["ops", "infra", "team", "decision", "howto", "bug", "meeting"];
+  let bytes = 0;
+  let buf = NOTES_PREAMBLE;
+  const start = Date.parse("2024-01-01T00:00:00Z");
+  for (let i = 0; i < count; i++) {
+    let body = "";
+    while (body.length < 800) {
+      body += words[Math.floor(rand() * words.length)];
+      body += rand() < 0.08 ? ".\n" : " ";
+    }
+    if (i % 10 === 0) body += unicode[(i / 10) % unicode.length];
+    const title = `Note ${i}: ${words[i % words.length]} ${words[(i * 7) % words.length]}`;
+    const noteLabels = [labels[i % labels.length]];
+    const time = new Date(start + i * 60_000).toISOString();
+    const note: Note = {
+      id: `0${i.toString(36).padStart(9, "0")}bench${(i * 7919 % 100000).toString(36)}`,
+      title,
+      body,
+      labels: noteLabels,
+      hash: contentHash({ title, body, labels: noteLabels }),
+      created: time,
+      updated: time,
+    };
+    if (i % 3 === 0) note.source = `github:acme/repo/discussions/${i}`;
+    buf += serializeNote(note);
+    if (buf.length > 1 << 20 || i === count - 1) {
+      const chunk = enc.encode(buf);
+      bytes += chunk.length;
+      for (let done = 0; done < chunk.length;) done += await file.write(chunk.subarray(done));
+      buf = "";
+    }
+  }
+  // On disk before measuring: otherwise the first commit's fsync would flush the whole file.
+  await file.sync();
+  file.close();
+  return bytes;
+}
+
+function peakRssMB(): number {
+  try {
+    const status = Deno.readTextFileSync("/proc/self/status");
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    if (kb) return Math.round(kb / 1024);
+  } catch {
+    // not Linux
+  }
+  return Math.round(Deno.memoryUsage().rss / 1e6);
+}
+
+async function measure(rootDir: string, commits: number) {
+  const notesPath = memoPaths(rootDir).notes;
+  let t = performance.now();
+  const store = new FileMemoryStore({ rootDir });
+  const report = await store.load();
+  const loadMs = performance.now() - t;
+  t = performance.now();
+  const first = await store.changesSince();
+  const firstChangesMs = performance.now() - t;
+  if (report.notes !== first.upserted.length || report.issues.length) {
+    throw new Error(`unexpected load: ${report.notes} notes, ${report.issues.length} issues`);
+  }
+  const rssAfterOpen = peakRssMB();
+
+  const times: number[] = [];
+  const ino = (await Deno.stat(notesPath)).ino;
+  let n = 0;
+  for (let i = 0; i < commits; i++) {
+    const notes = Array.from({ length: 25 }, () => ({
+      text: `bench commit note ${n++}: ` + "lorem ipsum dolor sit amet ".repeat(36),
+      labels: ["bench"],
+    }));
+    t = performance.now();
+    const result = await store.commit({ notes });
+    times.push(performance.now() - t);
+    if (result.written.length !== 25) throw new Error("commit did not write 25 notes");
+  }
+  if ((await Deno.stat(notesPath)).ino !== ino) throw new Error("a commit rewrote the file");
+  const firstCommitMs = times.shift()!;
+  times.sort((a, b) => a - b);
+
+  const caughtUp = await store.changesSince(first.token);
+  t = performance.now();
+  const idle = await store.changesSince(caughtUp.token);
+  const idleMs = performance.now() - t;
+
+  const other = new FileMemoryStore({ rootDir });
+  await other.load();
+  let token = (await other.changesSince()).token;
+  const tails: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await store.commit({ notes: [{ text: `from another store ${i}` }] });
+    t = performance.now();
+    const tail = await other.changesSince(token);
+    tails.push(performance.now() - t);
+    if (tail.reset || tail.upserted.length !== 1) throw new Error("tail reload was not a delta");
+    token = tail.token;
+  }
+  const tailMs = tails.sort((a, b) => a - b)[2];
+
+  t = performance.now();
+  await store.update(first.upserted[50_000 % first.upserted.length].id, { text: "rewritten" });
+  const updateMs = performance.now() - t;
+  await other.close();
+  await store.close();
+
+  let memoOpenMs: number | string = "n/a (recall engine not loadable)";
+  try {
+    const { openMemo } = await import("../memory/memo.ts");
+    t = performance.now();
+    const memo = await openMemo({ rootDir });
+    memoOpenMs = r(performance.now() - t);
+    await memo.close();
+  } catch (e) {
+    memoOpenMs = `n/a (${(e as Error).message.split("\n")[0].slice(0, 60)})`;
+  }
+
+  return {
+    storeOpenMs: r(loadMs),
+    firstChangesSinceMs: r(firstChangesMs),
+    peakRssAfterStoreOpenMB: rssAfterOpen,
+    commit25FirstMs: r(firstCommitMs),
+    commit25P50Ms: r(times[Math.floor(times.length / 2)]),
+    commit25P95Ms: r(times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]),
+    commit25MaxMs: r(times[times.length - 1]),
+    idleChangesSinceMs: r(idleMs) + (idle.upserted.length ? " (not idle!)" : ""),
+    tailReloadMs: r(tailMs),
+    updateRewriteMs: r(updateMs),
+    memoOpenMs,
+    peakRssMB: peakRssMB(),
+  };
+}

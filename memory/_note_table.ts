@@ -1,0 +1,244 @@
+/**
+ * Internal: the file store's in-memory view of `notes.md`: sections in file order, indexes by id
+ * and by identity, store-order paging, and a change log from which `changesSince` answers.
+ *
+ * Change tokens read `<instance>.<generation>.<version>`. Every full reload starts a new
+ * generation (a token of an older one gets `reset`); every change within a generation gets a
+ * version number and a log entry, so a token answers with a delta. The log is bounded: a token
+ * older than the oldest entry kept also gets `reset`.
+ *
+ * @module
+ */
+
+import { randomBytes } from "node:crypto";
+import { type Note, noteIdentity } from "./note.ts";
+import { countLineBreaks, type NotesSection } from "./codec.ts";
+import type { StoreChanges } from "./store.ts";
+
+const MAX_LOG = 50_000;
+
+/** Sections of notes.md and what is derived from them. */
+export class NoteTable {
+  #sections: NotesSection[] = [];
+  #byId = new Map<string, NotesSection>();
+  /** Built on first use (a commit), not on load: readers never need it. */
+  #identity: IdentityIndex | undefined;
+  #order: Note[] | undefined;
+  #positions: Map<string, number> | undefined;
+  #lines: number | undefined = 0;
+  readonly #instance = randomBytes(4).toString("hex");
+  #generation = 0;
+  #version = 0;
+  #log: { v: number; id: string }[] = [];
+  #logBase = 0;
+
+  /** Every section in file order. */
+  get sections(): readonly NotesSection[] {
+    return this.#sections;
+  }
+
+  /** Number of notes. */
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  get(id: string): Note | undefined {
+    return this.#byId.get(id)?.note;
+  }
+
+  section(id: string): NotesSection | undefined {
+    return this.#byId.get(id);
+  }
+
+  /** The note holding the identity of `draft` (its source key, else its content hash). */
+  findIdentity(draft: { source?: string; hash: string }): Note | undefined {
+    if (!this.#identity) {
+      this.#identity = new IdentityIndex();
+      for (const s of this.#sections) if (s.note) this.#identity.add(s);
+    }
+    return this.#identity.find(draft)?.note;
+  }
+
+  /**
+   * Replaces everything (a full reload): a new generation, so tokens get `reset`. `identity`,
+   * when given, must hold every note of `sections` (see {@linkcode IdentityIndex}).
+   */
+  replaceAll(
+    sections: NotesSection[],
+    byId: Map<string, NotesSection>,
+    identity?: IdentityIndex,
+  ): void {
+    this.#sections = sections;
+    this.#byId = byId;
+    this.#identity = identity;
+    this.#order = undefined;
+    this.#positions = undefined;
+    this.#lines = undefined;
+    this.#generation++;
+    this.#log = [];
+    this.#logBase = this.#version;
+  }
+
+  /** Adds sections at the end (an append, or the new tail of the file). */
+  append(sections: readonly NotesSection[]): void {
+    for (const s of sections) {
+      this.#sections.push(s);
+      if (this.#lines !== undefined) this.#lines += countLineBreaks(s.raw);
+      if (!s.note) continue;
+      this.#byId.set(s.note.id, s);
+      this.#identity?.add(s);
+      this.#logChange(s.note.id);
+      if (this.#order) {
+        this.#positions?.set(s.note.id, this.#order.length);
+        this.#order.push(s.note);
+      }
+    }
+  }
+
+  /** Adds text to the last section (a line break before appended notes). */
+  extendLast(text: string): void {
+    const last = this.#sections[this.#sections.length - 1];
+    if (last) last.raw += text;
+    else this.#sections.push({ raw: text });
+    if (this.#lines !== undefined) this.#lines += countLineBreaks(text);
+  }
+
+  /** Replaces one note's section in place (its id stays). */
+  replace(section: NotesSection, note: Note, raw: string): void {
+    const old = section.note!;
+    const moved = noteIdentity(old) !== noteIdentity(note);
+    if (moved) this.#identity?.remove(section, this.#sections);
+    if (this.#lines !== undefined) {
+      this.#lines += countLineBreaks(raw) - countLineBreaks(section.raw);
+    }
+    section.note = note;
+    section.raw = raw;
+    if (moved) this.#identity?.add(section);
+    if (this.#order) {
+      const at = this.#positions?.get(old.id);
+      if (at !== undefined) this.#order[at] = note;
+      else this.#order = undefined;
+    }
+    this.#logChange(note.id);
+  }
+
+  /** Removes one note's section. */
+  remove(section: NotesSection): void {
+    const id = section.note!.id;
+    const at = this.#sections.indexOf(section);
+    if (at >= 0) this.#sections.splice(at, 1);
+    this.#byId.delete(id);
+    this.#identity?.remove(section, this.#sections);
+    if (this.#lines !== undefined) this.#lines -= countLineBreaks(section.raw);
+    this.#order = undefined;
+    this.#positions = undefined;
+    this.#logChange(id);
+  }
+
+  /** Number of line breaks in the whole file (computed once, then kept up to date). */
+  lineCount(): number {
+    if (this.#lines === undefined) {
+      let n = 0;
+      for (const s of this.#sections) n += countLineBreaks(s.raw);
+      this.#lines = n;
+    }
+    return this.#lines;
+  }
+
+  /** Notes in file order. */
+  order(): readonly Note[] {
+    if (!this.#order) {
+      const order: Note[] = [];
+      for (const s of this.#sections) if (s.note) order.push(s.note);
+      this.#order = order;
+      this.#positions = undefined;
+    }
+    return this.#order;
+  }
+
+  /** Position of a note in file order. */
+  position(id: string): number | undefined {
+    const order = this.order();
+    if (!this.#positions) {
+      this.#positions = new Map();
+      for (let i = 0; i < order.length; i++) this.#positions.set(order[i].id, i);
+    }
+    return this.#positions.get(id);
+  }
+
+  /** What changed since `token` (everything, with `reset`, for a missing or stale token). */
+  changes(token?: string): StoreChanges {
+    const now = `${this.#instance}.${this.#generation}.${this.#version}`;
+    const parts = typeof token === "string" ? token.split(".") : [];
+    const version = Number(parts[2]);
+    if (
+      parts.length !== 3 || parts[0] !== this.#instance || parts[1] !== String(this.#generation) ||
+      !Number.isInteger(version) || version < this.#logBase || version > this.#version
+    ) {
+      return { token: now, reset: true, upserted: [...this.order()], removed: [] };
+    }
+    const ids = new Set<string>();
+    for (let i = this.#log.length - 1; i >= 0 && this.#log[i].v > version; i--) {
+      ids.add(this.#log[i].id);
+    }
+    const upserted: Note[] = [];
+    const removed: string[] = [];
+    for (const id of [...ids].reverse()) {
+      const note = this.get(id);
+      if (note) upserted.push(note);
+      else removed.push(id);
+    }
+    return { token: now, reset: false, upserted, removed };
+  }
+
+  #logChange(id: string): void {
+    this.#version++;
+    this.#log.push({ v: this.#version, id });
+    if (this.#log.length > MAX_LOG) {
+      const drop = this.#log.length - MAX_LOG / 2;
+      this.#logBase = this.#log[drop - 1].v;
+      this.#log = this.#log.slice(drop);
+    }
+  }
+}
+
+/**
+ * Sections by identity: by source key for notes with one, by content hash for the others. The
+ * first note of an identity holds it (later ones exist only after hand edits). Filled during a
+ * full parse, while each marker's strings are still in the processor's cache: built afterwards
+ * it costs several times more (the strings lie scattered over the whole file's text).
+ */
+export class IdentityIndex {
+  #bySource = new Map<string, NotesSection>();
+  #byHash = new Map<string, NotesSection>();
+
+  find(d: { source?: string; hash: string }): NotesSection | undefined {
+    return d.source !== undefined ? this.#bySource.get(d.source) : this.#byHash.get(d.hash);
+  }
+
+  add(s: NotesSection): void {
+    const note = s.note!;
+    const map = note.source !== undefined ? this.#bySource : this.#byHash;
+    const key = note.source ?? note.hash;
+    if (!map.has(key)) map.set(key, s);
+  }
+
+  /** Removes `s`; another note with the same identity (left by hand edits) takes over. */
+  remove(s: NotesSection, sections: readonly NotesSection[]): void {
+    const note = s.note!;
+    const map = note.source !== undefined ? this.#bySource : this.#byHash;
+    const key = note.source ?? note.hash;
+    if (map.get(key) !== s) return;
+    map.delete(key);
+    for (const other of sections) {
+      if (other !== s && other.note && noteIdentity(other.note) === noteIdentity(note)) {
+        map.set(key, other);
+        break;
+      }
+    }
+  }
+}

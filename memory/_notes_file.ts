@@ -1,0 +1,334 @@
+/**
+ * Internal: reading and writing the bytes of `notes.md`.
+ *
+ * **Reading without the lock.** A reader opens the file (pinning its inode), stats it, reads the
+ * lock, reads, and stats again. When a lock with a matching inode is in place, only the bytes
+ * before the lock's recorded size are used: everything after it is a write in flight (or the torn
+ * tail of a dead writer). Without a usable lock the read counts only if the two stats agree;
+ * otherwise it is retried. So a reader never sees half a batch.
+ *
+ * **Decoding.** The file is read in pieces of about 1 MB cut before marker lines (any size can
+ * be read, and only one piece of bytes is held at a time) and decoded one section at a time: a
+ * section of pure ASCII becomes a one-byte string, only the others cost two bytes a character.
+ * One em dash per megabyte would otherwise double the memory of the whole file.
+ *
+ * @module
+ */
+
+import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
+import { dirname } from "node:path";
+import { Buffer } from "node:buffer";
+import { MemoryError } from "./errors.ts";
+import { NOTE_MARKER_START } from "./codec.ts";
+import { isCode, readLock, sleep, tempPath } from "./_lock.ts";
+
+/** Identity and extent of notes.md as last loaded. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
+  birthtimeMs: number;
+}
+
+/** Bytes of the file's end remembered to check that an append did not rewrite them. */
+export const TAIL_BYTES = 64;
+const PIECE = 1 << 20;
+const MARKER_SEARCH = "\n" + NOTE_MARKER_START;
+const PATTERN = new TextEncoder().encode(MARKER_SEARCH);
+const encoder = new TextEncoder();
+
+/** Stats notes.md; undefined when it does not exist. */
+export async function statStamp(path: string): Promise<FileStamp | undefined> {
+  try {
+    return toStamp(await stat(path));
+  } catch (e) {
+    if (isCode(e, "ENOENT")) return undefined;
+    throw e;
+  }
+}
+
+function toStamp(
+  st: { size: number; mtimeMs: number; ino: number; birthtimeMs: number },
+  size = st.size,
+): FileStamp {
+  return { size, mtimeMs: st.mtimeMs, ino: st.ino, birthtimeMs: st.birthtimeMs || 0 };
+}
+
+/** Whether two stamps describe the same file content. */
+export function sameStamp(a: FileStamp, b: FileStamp): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && sameFile(a, b);
+}
+
+/** Whether two stamps describe the same inode (not replaced by a rename). */
+export function sameFile(a: FileStamp, b: FileStamp): boolean {
+  return a.ino === b.ino && a.birthtimeMs === b.birthtimeMs;
+}
+
+/** A consistent read of notes.md from `from` to `stamp.size`. */
+export interface NotesRead {
+  chunks: string[];
+  stamp: FileStamp;
+  /** The last bytes before `stamp.size` (up to {@linkcode TAIL_BYTES}). */
+  tail: Uint8Array;
+}
+
+/** Settings of {@linkcode readNotes}. */
+export interface ReadSettings {
+  notesPath: string;
+  lockPath: string;
+  /** The caller holds the lock: nobody else writes. */
+  locked: boolean;
+  /** Read only what follows this offset (an incremental reload). */
+  from?: number;
+  /** The bytes the file must hold just before `from`. */
+  expectTail?: Uint8Array;
+}
+
+/**
+ * Reads notes.md consistently. "missing" when it does not exist; "moved" when an incremental
+ * read is not possible (the bytes before `from` changed, the file shrank, or the new bytes do not
+ * start with a marker line): the caller reloads everything.
+ */
+export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" | "moved"> {
+  let fh: FileHandle;
+  try {
+    fh = await open(s.notesPath, "r");
+  } catch (e) {
+    if (isCode(e, "ENOENT")) return "missing";
+    throw e;
+  }
+  try {
+    const from = s.from ?? 0;
+    for (let attempt = 0;; attempt++) {
+      const st1 = await fh.stat();
+      let limit = st1.size;
+      let safe = s.locked;
+      if (!s.locked) {
+        const info = (await readLock(s.lockPath))?.info;
+        if (info && (info.ino === 0 || info.ino === st1.ino) && st1.size >= info.size) {
+          limit = info.size;
+          safe = true;
+        }
+      }
+      if (from > limit) return "moved";
+      if (from > 0) {
+        const expect = s.expectTail ?? new Uint8Array(0);
+        if (expect.length === 0 || expect[expect.length - 1] !== 10) return "moved";
+        const got = await readRange(fh, from - expect.length, from);
+        if (!got || !equalBytes(got, expect)) return "moved";
+      }
+      const chunks = await readChunks(fh, from, limit);
+      const tail = chunks && await readRange(fh, Math.max(0, limit - TAIL_BYTES), limit);
+      const st2 = await fh.stat();
+      const settled = st2.size === st1.size && st2.mtimeMs === st1.mtimeMs;
+      if (chunks && tail && st2.size >= limit && (safe || settled)) {
+        if (from > 0 && chunks.length > 0 && !chunks[0].startsWith(NOTE_MARKER_START)) {
+          return "moved";
+        }
+        return { chunks, stamp: toStamp(st1, limit), tail };
+      }
+      if (attempt >= 100) {
+        throw new MemoryError("Cannot read notes.md: it kept changing while being read");
+      }
+      await sleep(1 + Math.min(attempt, 20));
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readRange(fh: FileHandle, start: number, end: number) {
+  const buf = new Uint8Array(end - start);
+  let got = 0;
+  while (got < buf.length) {
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
+    if (bytesRead === 0) return undefined;
+    got += bytesRead;
+  }
+  return buf;
+}
+
+/** Reads [start, end) and decodes it in pieces cut before marker lines; undefined on a short read. */
+async function readChunks(fh: FileHandle, start: number, end: number) {
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  const chunks: string[] = [];
+  let buf = new Uint8Array(Math.min(end - start, PIECE) + PATTERN.length);
+  let len = 0;
+  let pos = start;
+  while (pos < end) {
+    const want = Math.min(PIECE, end - pos);
+    if (buf.length - len < want) {
+      const bigger = new Uint8Array(Math.max(buf.length * 2, len + want));
+      bigger.set(buf.subarray(0, len));
+      buf = bigger;
+    }
+    const { bytesRead } = await fh.read(buf, len, want, pos);
+    if (bytesRead === 0) return undefined;
+    const scanFrom = Math.max(0, len - PATTERN.length);
+    len += bytesRead;
+    pos += bytesRead;
+    const cut = lastMarkerStart(buf, scanFrom, len);
+    if (cut > 0) {
+      decodeSections(buf.subarray(0, cut), decoder, chunks);
+      buf.copyWithin(0, cut, len);
+      len -= cut;
+    }
+  }
+  if (len > 0) decodeSections(buf.subarray(0, len), decoder, chunks);
+  return chunks;
+}
+
+/**
+ * Decodes bytes that hold whole sections, keeping memory low: the bytes are viewed as Latin-1
+ * (one character per byte, so marker offsets are byte offsets); a section of pure ASCII is a
+ * slice of that one-byte view, and only a section with other text is decoded as UTF-8 on its
+ * own (a two-byte string). Decoding whole pieces instead would make every piece that holds one
+ * em dash a two-byte string: twice the memory for most real files.
+ */
+function decodeSections(bytes: Uint8Array, decoder: TextDecoder, out: string[]): void {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+  const words = new Uint32Array(bytes.buffer, 0, (bytes.byteOffset + bytes.length) >> 2);
+  let start = 0;
+  while (start < bytes.length) {
+    const marker = view.indexOf(MARKER_SEARCH, start);
+    const end = marker < 0 ? bytes.length : marker + 1;
+    out.push(
+      isAscii(bytes, words, start, end)
+        ? view.slice(start, end)
+        : decoder.decode(bytes.subarray(start, end)),
+    );
+    start = end;
+  }
+}
+
+/** Whether bytes [a, b) are all below 0x80; scans four bytes at a time. */
+function isAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: number): boolean {
+  const base = bytes.byteOffset;
+  let i = a;
+  while (i < b && ((base + i) & 3) !== 0) if (bytes[i++] & 0x80) return false;
+  const first = (base + i) >> 2;
+  const last = (base + b) >> 2;
+  for (let w = first; w < last; w++) if (words[w] & 0x80808080) return false;
+  for (i = Math.max(i, (last << 2) - base); i < b; i++) if (bytes[i] & 0x80) return false;
+  return true;
+}
+
+/** Index of the `<` of the last "\n<!-- memo:note" whose "\n" is at or after `lo`; -1 if none. */
+function lastMarkerStart(b: Uint8Array, lo: number, len: number): number {
+  let p = len > PATTERN.length ? b.lastIndexOf(10, len - PATTERN.length) : -1;
+  while (p >= lo) {
+    let k = 1;
+    while (k < PATTERN.length && b[p + k] === PATTERN[k]) k++;
+    if (k === PATTERN.length) return p + 1;
+    p = p > 0 ? b.lastIndexOf(10, p - 1) : -1;
+  }
+  return -1;
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The last {@linkcode TAIL_BYTES} of `before` followed by `added`. */
+export function joinTail(before: Uint8Array, added: Uint8Array): Uint8Array {
+  if (added.length >= TAIL_BYTES) return added.slice(added.length - TAIL_BYTES);
+  const keep = Math.min(before.length, TAIL_BYTES - added.length);
+  const out = new Uint8Array(keep + added.length);
+  out.set(before.subarray(before.length - keep));
+  out.set(added, keep);
+  return out;
+}
+
+/**
+ * Appends text with one write and one fsync. On failure the file is cut back to `sizeBefore`;
+ * `cutBack` is false when even that failed (the lock must then not be released as clean).
+ */
+export async function appendText(
+  notesPath: string,
+  text: string,
+  sizeBefore: number,
+): Promise<{ stamp: FileStamp; bytes: Uint8Array }> {
+  const bytes = encoder.encode(text);
+  const fh = await open(notesPath, "a");
+  try {
+    await writeAll(fh, bytes);
+    await fh.datasync();
+    return { stamp: toStamp(await fh.stat()), bytes };
+  } catch (e) {
+    try {
+      await fh.truncate(sizeBefore);
+      await fh.sync();
+    } catch (cause) {
+      throw new MemoryError(`Cannot append to notes.md: ${(e as Error).message}`, {
+        cause,
+        details: { cutBack: false },
+      });
+    }
+    throw e;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Replaces notes.md atomically with the concatenation of `pieces`: temp file in the same folder,
+ * fsync, rename, fsync of the folder. Returns the new stamp, the byte count and the new tail.
+ */
+export async function rewriteFile(
+  notesPath: string,
+  pieces: Iterable<string>,
+): Promise<{ stamp: FileStamp; size: number; tail: Uint8Array }> {
+  const tmp = tempPath(notesPath);
+  const mode = ((await stat(notesPath).catch(() => undefined))?.mode ?? 0o644) & 0o777;
+  const fh = await open(tmp, "wx", mode);
+  let size = 0;
+  let tail: Uint8Array = new Uint8Array(0);
+  try {
+    let pending = "";
+    const flush = async () => {
+      const bytes = encoder.encode(pending);
+      pending = "";
+      await writeAll(fh, bytes);
+      size += bytes.length;
+      tail = joinTail(tail, bytes);
+    };
+    for (const piece of pieces) {
+      pending += piece;
+      if (pending.length >= PIECE) await flush();
+    }
+    await flush();
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, notesPath);
+  } catch (e) {
+    await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await syncDir(dirname(notesPath));
+  const st = await stat(notesPath);
+  return { stamp: toStamp(st), size, tail };
+}
+
+async function writeAll(fh: FileHandle, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, done, bytes.length - done);
+    done += bytesWritten;
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const d = await open(dir, "r");
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // Not every platform can fsync a folder; the rename itself is still atomic.
+  }
+}

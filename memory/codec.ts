@@ -1,0 +1,415 @@
+/**
+ * The `notes.md` codec: how notes are written to and read from
+ * `.memo/memory/notes.md`, a file meant to be read, edited and diffed by people.
+ *
+ * ## Format
+ *
+ * The file is UTF-8 markdown. Each note is one section of three parts:
+ *
+ * ```md
+ * <!-- memo:note {"id":"01j9…","source":"github:o/r/discussions/42","hash":"…","labels":["ops"],"created":"2025-01-02T03:04:05.000Z","updated":"2025-01-02T03:04:05.000Z"} -->
+ * ## Deploys run with make deploy
+ * The body: any markdown, any number of lines.
+ *
+ * ```
+ *
+ * 1. **The marker line** starts with `<!-- memo:note `, holds one JSON object and ends with
+ *    ` -->`. Keys, in this order: `id` (required, `[0-9a-z][0-9a-z_-]*`), `source` (only when the
+ *    note has a source key), `hash` (content hash of title, body and labels), `labels`, `created`
+ *    and `updated` (ISO 8601). In the JSON text every `-->` (and `--!>`) is written with `>` as
+ *    `\u003e`, so a label or a source key can never close the comment.
+ * 2. **The title line**: `## ` and the title.
+ * 3. **The body**, then one blank line. The body runs until the next marker line (or the end of
+ *    the file); the final line break and one blank line after it are not part of the body.
+ *
+ * **Escaping.** A body line that itself starts with `<!-- memo:` (after any number of
+ * backslashes) is written with one extra leading backslash, and read back with one removed, so
+ * a body can quote a marker without starting a new note.
+ *
+ * **What is kept.** Text before the first marker (the preamble, `# Memory` and a short note when
+ * memo creates the file) is kept byte for byte; so is every section the parser does not change:
+ * hand edits, CRLF line ends and damaged sections. A damaged section (a marker that is not valid
+ * JSON, has no valid id, or is not followed by a `## ` title line) and a second section with an
+ * id already seen are reported as {@linkcode StoreIssue}s with their line number and kept
+ * verbatim; the notes around them load. A marker line ending in CRLF marks a CRLF section, whose
+ * trailing `\r\n\r\n` is stripped instead of `\n\n`.
+ *
+ * **Hashes.** The `hash` in a marker is the one memo computed when it last wrote the note; a
+ * hand edit of the body does not need to change it (a marker without `hash` gets one computed).
+ *
+ * Parsing is linear in the size of the file: one substring search for `<!-- memo:` finds the
+ * markers (at a line start) and the few bodies that need unescaping; no per-line regular
+ * expression runs over the file.
+ *
+ * @module
+ */
+
+import { contentHash, type Note, NOTE_ID_PATTERN } from "./note.ts";
+import type { StoreIssue } from "./store.ts";
+
+/**
+ * What every marker line starts with.
+ *
+ * @example
+ * ```ts
+ * import { NOTE_MARKER_START } from "@memo/memory";
+ * console.log("<!-- memo:note {} -->".startsWith(NOTE_MARKER_START)); // true
+ * ```
+ */
+export const NOTE_MARKER_START = "<!-- memo:note";
+const ESCAPABLE = "<!-- memo:";
+const EPOCH = "1970-01-01T00:00:00.000Z";
+
+/**
+ * The text memo writes at the top of a new `notes.md`.
+ *
+ * @example
+ * ```ts
+ * import { NOTES_PREAMBLE } from "@memo/memory";
+ * console.log(NOTES_PREAMBLE.startsWith("# Memory\n")); // true
+ * ```
+ */
+export const NOTES_PREAMBLE: string = "# Memory\n\n" +
+  "Notes kept by memo. Each note is a memo marker comment, a `## title` line and its body.\n" +
+  "Edit the titles and bodies freely; keep each marker line above its title.\n\n";
+
+/** One section of a notes file: its exact text and, unless damaged, the note it holds. */
+export interface NotesSection {
+  /** The section's text exactly as in the file (marker line through the blank line after it). */
+  raw: string;
+  /** The parsed note; absent for the preamble, damaged sections and duplicate ids. */
+  note?: Note;
+}
+
+/** What {@linkcode parseNotes} returns. */
+export interface ParsedNotes {
+  /** Every section in file order; joining their `raw` texts gives back the input. */
+  sections: NotesSection[];
+  /** Damaged sections and duplicate ids, with their line numbers. */
+  issues: StoreIssue[];
+  /** The sections holding a note, by note id. */
+  byId: Map<string, NotesSection>;
+}
+
+/** Options of {@linkcode parseNotes}. */
+export interface ParseNotesOptions {
+  /**
+   * Line number of the input's first line (when parsing the tail of a file).
+   * @default 1
+   */
+  firstLine?: number | (() => number);
+  /**
+   * Ids held elsewhere (the part of the file already loaded); a section with one of these ids is
+   * reported as a duplicate.
+   * @default none
+   */
+  knownIds?: { has(id: string): boolean };
+  /**
+   * Called with each section that holds a note, in file order, while its text is still in the
+   * processor's cache (the file store indexes identities here).
+   * @default none
+   */
+  onNote?: (section: NotesSection & { note: Note }) => void;
+}
+
+/**
+ * Escapes a body: each line starting with optional backslashes and `<!-- memo:` gets one more
+ * leading backslash.
+ *
+ * @example
+ * ```ts
+ * import { escapeBody } from "@memo/memory";
+ * escapeBody("a\n<!-- memo:note {} -->"); // "a\n\\<!-- memo:note {} -->"
+ * ```
+ */
+export function escapeBody(body: string): string {
+  if (!body.includes(ESCAPABLE)) return body;
+  return body.replace(/^(\\*<!-- memo:)/gm, "\\$1");
+}
+
+/**
+ * Reverses {@linkcode escapeBody}: removes one leading backslash from each line that starts with
+ * backslashes and `<!-- memo:`.
+ *
+ * @example
+ * ```ts
+ * import { unescapeBody } from "@memo/memory";
+ * unescapeBody("\\\\<!-- memo:x"); // "\\<!-- memo:x"
+ * ```
+ */
+export function unescapeBody(text: string): string {
+  if (!text.includes(ESCAPABLE)) return text;
+  return text.replace(/^\\(\\*<!-- memo:)/gm, "$1");
+}
+
+/**
+ * Formats a note's marker line (without the line break).
+ *
+ * @example
+ * ```ts
+ * import { formatNoteMarker } from "@memo/memory";
+ * const line = formatNoteMarker({
+ *   id: "a1", title: "t", body: "b", labels: ["x-->y"], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * });
+ * console.log(line.includes("x--\\u003ey")); // true
+ * ```
+ */
+export function formatNoteMarker(note: Note): string {
+  const meta: Record<string, unknown> = { id: note.id };
+  if (note.source !== undefined) meta.source = note.source;
+  meta.hash = note.hash;
+  meta.labels = note.labels;
+  meta.created = note.created;
+  meta.updated = note.updated;
+  const json = JSON.stringify(meta).replace(/--(!?)>/g, "--$1\\u003e");
+  return `${NOTE_MARKER_START} ${json} -->`;
+}
+
+/**
+ * Serializes one note as its section: marker line, `## title` line, escaped body and a blank
+ * line. {@linkcode parseNotes} reads it back as the same note.
+ *
+ * @example
+ * ```ts
+ * import { parseNotes, serializeNote } from "@memo/memory";
+ * const note = {
+ *   id: "a1", title: "Hello", body: "line\n<!-- memo:note fake -->", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * const text = serializeNote(note);
+ * console.log(parseNotes(text).sections[0].note?.body === note.body); // true
+ * ```
+ */
+export function serializeNote(note: Note): string {
+  const title = note.title.replace(/[\r\n]+/g, " ");
+  return `${formatNoteMarker(note)}\n## ${title}\n${escapeBody(note.body)}\n\n`;
+}
+
+/**
+ * Parses the text of a notes file (or consecutive pieces of one, each piece after the first
+ * starting with a marker line). Never throws on bad content: damaged sections are reported in
+ * `issues` and kept as sections without a note.
+ *
+ * @example
+ * ```ts
+ * import { parseNotes } from "@memo/memory";
+ * const text = "# Memory\n\n" +
+ *   '<!-- memo:note {"id":"a1","hash":"0123abcd","labels":[],"created":"2025-01-01T00:00:00.000Z","updated":"2025-01-01T00:00:00.000Z"} -->\n' +
+ *   "## Hello\nworld\n\n";
+ * const { sections, issues } = parseNotes(text);
+ * console.log(sections.length, sections[1].note?.body, issues.length); // 2 "world" 0
+ * console.log(sections.map((s) => s.raw).join("") === text); // true
+ * ```
+ */
+export function parseNotes(
+  input: string | readonly string[],
+  options: ParseNotesOptions = {},
+): ParsedNotes {
+  const chunks = typeof input === "string" ? [input] : input;
+  const sections: NotesSection[] = [];
+  const issues: StoreIssue[] = [];
+  const byId = new Map<string, NotesSection>();
+  const known = options.knownIds;
+  const onNote = options.onNote;
+  const lines = new LineCounter(chunks, options.firstLine ?? 1);
+  for (let c = 0; c < chunks.length; c++) {
+    const text = chunks[c];
+    const scan = { escaped: false };
+    let pos = nextMarker(text, 0, scan);
+    if (pos !== 0 && text.length > 0) {
+      // Text before the first marker: the preamble (or, mid-file, text kept as it is).
+      sections.push({ raw: pos < 0 ? text : text.slice(0, pos) });
+    }
+    while (pos >= 0) {
+      scan.escaped = false;
+      const next = nextMarker(text, pos + 1, scan);
+      const raw = text.slice(pos, next < 0 ? text.length : next);
+      const parsed = parseSection(raw, scan.escaped);
+      if (typeof parsed === "string") {
+        issues.push({ kind: "damaged-note", message: parsed, line: lines.at(c, pos) });
+        sections.push({ raw });
+      } else if (byId.has(parsed.id) || known?.has(parsed.id)) {
+        issues.push({
+          kind: "duplicate-id",
+          message: `Cannot load note ${parsed.id}: its id is already used above; kept as text`,
+          line: lines.at(c, pos),
+        });
+        sections.push({ raw });
+      } else {
+        const section = { raw, note: parsed };
+        byId.set(parsed.id, section);
+        sections.push(section);
+        onNote?.(section);
+      }
+      pos = next;
+    }
+  }
+  return { sections, issues, byId };
+}
+
+/**
+ * One scan for "<!-- memo:" finds both the next marker (at a line start, followed by "note") and
+ * whether the text before it may hold an escaped line (`scan.escaped`).
+ */
+function nextMarker(text: string, from: number, scan: { escaped: boolean }): number {
+  let i = text.indexOf(ESCAPABLE, from);
+  while (i >= 0) {
+    if ((i === 0 || text.charCodeAt(i - 1) === 10) && text.startsWith("note", i + 10)) return i;
+    scan.escaped = true;
+    i = text.indexOf(ESCAPABLE, i + 1);
+  }
+  return -1;
+}
+
+/** Counts lines lazily, only up to the places where an issue is reported. */
+class LineCounter {
+  #chunks: readonly string[];
+  #first: number | (() => number);
+  #chunk = 0;
+  #offset = 0;
+  #line = 0;
+  #started = false;
+
+  constructor(chunks: readonly string[], first: number | (() => number)) {
+    this.#chunks = chunks;
+    this.#first = first;
+  }
+
+  /** 1-based line of `offset` in chunk `chunk`; calls must move forward. */
+  at(chunk: number, offset: number): number {
+    if (!this.#started) {
+      this.#started = true;
+      this.#line = typeof this.#first === "function" ? this.#first() : this.#first;
+    }
+    while (this.#chunk < chunk) {
+      this.#line += countLineBreaks(this.#chunks[this.#chunk], this.#offset);
+      this.#chunk++;
+      this.#offset = 0;
+    }
+    this.#line += countLineBreaks(this.#chunks[chunk], this.#offset, offset);
+    this.#offset = offset;
+    return this.#line;
+  }
+}
+
+/**
+ * Counts `\n` in `text` between `from` and `to`.
+ *
+ * @example
+ * ```ts
+ * import { countLineBreaks } from "@memo/memory";
+ * countLineBreaks("a\nb\nc"); // 2
+ * ```
+ */
+export function countLineBreaks(text: string, from = 0, to = text.length): number {
+  let n = 0;
+  let i = text.indexOf("\n", from);
+  while (i >= 0 && i < to) {
+    n++;
+    i = text.indexOf("\n", i + 1);
+  }
+  return n;
+}
+
+/** Whether `String.prototype.trim` would remove this UTF-16 code unit. */
+function isTrimmable(c: number): boolean {
+  return c <= 32 || c === 160 || c === 0xfeff || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x3000 || c === 0x1680 || c === 0x202f || c === 0x205f;
+}
+function timeOf(v: unknown): string | undefined {
+  return typeof v === "string" && v !== "" ? v : undefined;
+}
+/** Label strings seen, so that 100,000 notes share a few label strings instead of one each. */
+const LABELS = new Map<string, string>();
+const START_LEN = NOTE_MARKER_START.length;
+/** Parses one section (starting at its marker); returns the note or the reason it is damaged. */
+function parseSection(s: string, mayBeEscaped: boolean): Note | string {
+  const nl = s.indexOf("\n");
+  if (nl < 0) return "Cannot read note: its marker line is not followed by a `## title` line";
+  const crlf = s.charCodeAt(nl - 1) === 13;
+  const markerEnd = crlf ? nl - 1 : nl;
+  if (markerEnd < START_LEN + 3 || !s.startsWith("-->", markerEnd - 3)) {
+    return "Cannot read note: its marker line does not end with -->";
+  }
+  let meta: Record<string, unknown>;
+  try {
+    meta = JSON.parse(s.slice(START_LEN, markerEnd - 3));
+  } catch {
+    return "Cannot read note: its marker is not valid JSON";
+  }
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+    return "Cannot read note: its marker is not a JSON object";
+  }
+  const id = meta.id, source = meta.source, hash = meta.hash;
+  let labels = meta.labels;
+  if (typeof id !== "string" || !NOTE_ID_PATTERN.test(id)) {
+    return "Cannot read note: its marker has no valid id";
+  }
+  if (labels === undefined) labels = [];
+  else if (!Array.isArray(labels)) {
+    return `Cannot read note ${id}: its labels are not a list of strings`;
+  } else {
+    for (let i = 0; i < labels.length; i++) {
+      const l = labels[i];
+      if (typeof l !== "string") {
+        return `Cannot read note ${id}: its labels are not a list of strings`;
+      }
+      const known = LABELS.get(l);
+      if (known !== undefined) labels[i] = known;
+      else if (LABELS.size < 10000) LABELS.set(l, l);
+    }
+  }
+  if (source !== undefined && (typeof source !== "string" || source === "")) {
+    return `Cannot read note ${id}: its source is not a string`;
+  }
+  const titleStart = nl + 1;
+  let titleEnd = s.indexOf("\n", titleStart);
+  const bodyStart = titleEnd < 0 ? s.length : titleEnd + 1;
+  if (titleEnd < 0) titleEnd = s.length;
+  if (titleEnd > titleStart && s.charCodeAt(titleEnd - 1) === 13) titleEnd--;
+  const hashes = titleEnd - titleStart >= 2 && s.charCodeAt(titleStart) === 35 &&
+    s.charCodeAt(titleStart + 1) === 35;
+  if (!hashes || (titleEnd - titleStart > 2 && s.charCodeAt(titleStart + 2) !== 32)) {
+    return `Cannot read note ${id}: its marker is not followed by a \`## title\` line`;
+  }
+  let title = titleEnd - titleStart > 3 ? s.slice(titleStart + 3, titleEnd) : "";
+  if (
+    title !== "" &&
+    (isTrimmable(title.charCodeAt(0)) || isTrimmable(title.charCodeAt(title.length - 1)))
+  ) title = title.trim();
+  let end = s.length;
+  for (let k = 0; k < 2; k++) {
+    if (s.charCodeAt(end - 1) !== 10) break;
+    end -= crlf && s.charCodeAt(end - 2) === 13 ? 2 : 1;
+  }
+  let body = end > bodyStart ? s.slice(bodyStart, end) : "";
+  if (mayBeEscaped) body = unescapeBody(body);
+  const createdAt = timeOf(meta.created) ?? timeOf(meta.updated) ?? EPOCH;
+  // The hash is an opaque identity: any non-empty string up to 128 characters is kept.
+  const noteHash = typeof hash === "string" && hash !== "" && hash.length <= 128
+    ? hash
+    : contentHash({ title, body, labels: labels as string[] });
+  const u = timeOf(meta.updated);
+  const updatedAt = u === undefined || u === createdAt ? createdAt : u;
+  return source === undefined
+    ? {
+      id,
+      title,
+      body,
+      labels: labels as string[],
+      hash: noteHash,
+      created: createdAt,
+      updated: updatedAt,
+    }
+    : {
+      id,
+      title,
+      body,
+      labels: labels as string[],
+      source: source as string,
+      hash: noteHash,
+      created: createdAt,
+      updated: updatedAt,
+    };
+}

@@ -1,0 +1,67 @@
+/**
+ * Opaque list cursors: base64url of a small versioned JSON object, so that a
+ * forged or damaged cursor is recognised and refused.
+ *
+ * @module
+ */
+
+import { MemoryValidationError } from "./errors.ts";
+
+/** What a list cursor remembers: the last id returned and its position. */
+export interface CursorState {
+  /** Id of the last note of the previous page. */
+  id: string;
+  /** Its position in store order (used when that note is gone). */
+  position: number;
+}
+
+/**
+ * Encodes a cursor.
+ *
+ * @example
+ * ```ts
+ * import { decodeCursor, encodeCursor } from "@memo/memory";
+ * const c = encodeCursor({ id: "a", position: 3 });
+ * console.log(decodeCursor(c).position); // 3
+ * ```
+ */
+export function encodeCursor(state: CursorState): string {
+  const json = JSON.stringify({ v: 1, i: state.id, p: state.position });
+  return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
+    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * Decodes a cursor made by {@linkcode encodeCursor}; throws
+ * `MemoryValidationError` ("Cannot <action>: invalid cursor") otherwise.
+ *
+ * @example
+ * ```ts
+ * import { decodeCursor } from "@memo/memory";
+ * try {
+ *   decodeCursor("forged");
+ * } catch (e) {
+ *   console.log((e as Error).message); // "Cannot list notes: invalid cursor"
+ * }
+ * ```
+ */
+export function decodeCursor(cursor: string, action = "list notes"): CursorState {
+  const fail = () => new MemoryValidationError(`Cannot ${action}: invalid cursor`);
+  if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > 512) throw fail();
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw fail();
+  let value: unknown;
+  try {
+    const bin = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(bin, (c) => c.charCodeAt(0)),
+    ));
+  } catch {
+    throw fail();
+  }
+  const v = value as { v?: unknown; i?: unknown; p?: unknown } | null;
+  if (
+    !v || typeof v !== "object" || v.v !== 1 || typeof v.i !== "string" ||
+    typeof v.p !== "number" || !Number.isInteger(v.p) || v.p < 0
+  ) throw fail();
+  return { id: v.i, position: v.p };
+}

@@ -1,0 +1,401 @@
+/**
+ * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
+ * `<rootDir>/.memo/memory/notes.md` (format: see the codec module).
+ *
+ * - **Commits** take the exclusive lock `notes.md.lock`, catch up with other processes' writes,
+ *   deduplicate, and then either append the new notes (one write and one fsync; the file is never
+ *   rewritten for new notes) or, when the batch updates a note, rewrite the whole file atomically
+ *   (temp file, fsync, rename) so that the batch is all-or-nothing.
+ * - **Updates and removals** rewrite atomically under the lock; every other byte is kept.
+ * - **Readers** never lock. They stat the file and reload only what changed: an append by
+ *   another process is read as a tail; a rename (another process's update) or any other change
+ *   is a full reload. A write in flight is never seen half-done (see the lock's recorded size).
+ * - **Crashes.** A lock left by a dead process is recovered by the next writer or `load()`; a
+ *   torn tail it left is cut back to the size recorded in its lock.
+ *
+ * @module
+ */
+
+import { MemoryValidationError } from "./errors.ts";
+import type { Note, NotePatch } from "./note.ts";
+import { type MemoPaths, memoPaths } from "./paths.ts";
+import type {
+  CommitBatch,
+  CommitResult,
+  MemoryStore,
+  NotePage,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "./store.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
+import { IdentityIndex, NoteTable } from "./_note_table.ts";
+import {
+  acquireLock,
+  type HeldLock,
+  type LockSettings,
+  readLock,
+  recoverStaleLock,
+  staleReason,
+} from "./_lock.ts";
+import {
+  appendText,
+  type FileStamp,
+  joinTail,
+  readNotes,
+  rewriteFile,
+  sameFile,
+  sameStamp,
+  statStamp,
+} from "./_notes_file.ts";
+import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
+
+/**
+ * Options of {@linkcode FileMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import { FileMemoryStore, type FileMemoryStoreOptions } from "@memo/memory";
+ * const options: FileMemoryStoreOptions = { rootDir: ".", lockTimeoutMs: 2_000 };
+ * const store = new FileMemoryStore(options);
+ * ```
+ */
+export interface FileMemoryStoreOptions {
+  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md`. */
+  rootDir: string;
+  /**
+   * Source of the current time for `created`, `updated` and new ids.
+   * @default () => new Date()
+   */
+  clock?: () => Date;
+  /**
+   * How long a write waits for the lock held by another live process before it throws
+   * `StoreLockError`.
+   * @default 10000
+   */
+  lockTimeoutMs?: number;
+  /**
+   * Age after which an empty or unreadable lock file is stale (its writer died before filling
+   * it).
+   * @default 5000
+   */
+  staleLockMs?: number;
+  /**
+   * Age after which a lock written by another host (a shared or network folder, another
+   * container) is stale: whether its process lives cannot be checked from here.
+   * @default 600000 (10 minutes)
+   */
+  foreignLockStaleMs?: number;
+}
+
+const MAX_PAGE = 1000;
+
+/**
+ * The file-backed memory store.
+ *
+ * @example
+ * ```ts
+ * import { FileMemoryStore } from "@memo/memory";
+ * const store = new FileMemoryStore({ rootDir: await Deno.makeTempDir() });
+ * await store.load();
+ * const { written } = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
+ * const again = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
+ * console.log(written.length, again.unchanged.length, again.bytesWritten); // 1 1 0
+ * ```
+ */
+export class FileMemoryStore implements MemoryStore {
+  /** Where the store's files are. */
+  readonly paths: MemoPaths;
+  readonly #clock: () => Date;
+  readonly #lock: Omit<LockSettings, "create" | "signal">;
+  #table = new NoteTable();
+  #loaded = false;
+  #stamp: FileStamp | undefined;
+  #tail: Uint8Array = new Uint8Array(0);
+  #parseIssues: StoreIssue[] = [];
+  #events: StoreIssue[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
+  constructor(options: FileMemoryStoreOptions) {
+    if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
+      throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
+    }
+    this.paths = memoPaths(options.rootDir);
+    this.#clock = options.clock ?? (() => new Date());
+    this.#lock = {
+      lockPath: this.paths.lock,
+      notesPath: this.paths.notes,
+      timeoutMs: options.lockTimeoutMs ?? 10_000,
+      staleMs: options.staleLockMs ?? 5_000,
+      foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
+    };
+  }
+
+  /** Problems known now: recoveries since the last `load()`, then damaged sections. */
+  get issues(): StoreIssue[] {
+    return [...this.#events, ...this.#parseIssues];
+  }
+
+  /** Reads the whole file (creating nothing), first recovering a stale lock if one is left. */
+  load(): Promise<StoreLoadReport> {
+    return this.#exclusive(async () => {
+      const lock = await readLock(this.paths.lock);
+      if (lock && staleReason(lock, this.#settings(false)) !== undefined) {
+        this.#report((await recoverStaleLock(this.#settings(false), lock)).issues);
+      }
+      await this.#fullReload(false);
+      const report = { notes: this.#table.size, issues: this.issues };
+      this.#events = [];
+      return report;
+    });
+  }
+
+  /** Stores a batch all-or-nothing, deduplicating by identity; see the module doc. */
+  async commit(batch: CommitBatch, options: { signal?: AbortSignal } = {}): Promise<CommitResult> {
+    const drafts: PreparedDraft[] = prepareDrafts(batch);
+    options.signal?.throwIfAborted();
+    return await this.#exclusive(async () => {
+      await this.#refresh(false);
+      let plan = planCommit(this.#table, drafts, this.#clock());
+      if (!plan.written.length && !plan.updated.length) return plan.result(0);
+      const lock = await this.#acquire(true, options.signal);
+      try {
+        await this.#refresh(true);
+        plan = planCommit(this.#table, drafts, this.#clock());
+        if (!plan.written.length && !plan.updated.length) return plan.result(0);
+        options.signal?.throwIfAborted();
+        if (plan.updated.length === 0) return plan.result(await this.#append(plan.written, lock));
+        const replace = new Map<NotesSection, Note>();
+        for (const note of plan.updated) replace.set(this.#table.section(note.id)!, note);
+        return plan.result(await this.#rewrite(replace, undefined, plan.written));
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Changes a note's text, title or labels; `undefined` when the id is unknown. */
+  update(id: string, patch: NotePatch): Promise<Note | undefined> {
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      const current = typeof id === "string" ? this.#table.get(id) : undefined;
+      if (!current) return undefined;
+      // Bad input is refused, and a patch that changes nothing returns, before any lock.
+      if (patchNote(current, patch, this.#clock()) === current) return current;
+      const lock = await this.#acquire(false);
+      try {
+        await this.#refresh(true);
+        const section = this.#table.section(id);
+        if (!section?.note) return undefined;
+        const note = patchNote(section.note, patch, this.#clock());
+        if (note === section.note) return note;
+        await this.#rewrite(new Map([[section, note]]));
+        return note;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Removes a note; false when the id is unknown. */
+  remove(id: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      if (typeof id !== "string" || !this.#table.has(id)) return false;
+      const lock = await this.#acquire(false);
+      try {
+        await this.#refresh(true);
+        const section = this.#table.section(id);
+        if (!section) return false;
+        await this.#rewrite(new Map(), section);
+        return true;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** One note by id. */
+  get(id: string): Promise<Note | undefined> {
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      return typeof id === "string" ? this.#table.get(id) : undefined;
+    });
+  }
+
+  /** Notes in file order, `limit` (1 to 1000, default 25) at a time. */
+  list(cursor?: string, limit = 25): Promise<NotePage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      return Promise.reject(
+        new MemoryValidationError(
+          `Cannot list notes: limit must be an integer from 1 to ${MAX_PAGE}`,
+        ),
+      );
+    }
+    let state: { id: string; position: number } | undefined;
+    try {
+      state = cursor === undefined ? undefined : decodeCursor(cursor, "list notes");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      const order = this.#table.order();
+      let start = 0;
+      if (state) {
+        const at = this.#table.position(state.id);
+        start = at !== undefined ? at + 1 : Math.min(state.position, order.length);
+      }
+      const notes = order.slice(start, start + limit);
+      const page: NotePage = { notes };
+      const last = start + notes.length - 1;
+      if (last + 1 < order.length && notes.length) {
+        page.nextCursor = encodeCursor({ id: order[last].id, position: last });
+      }
+      return page;
+    });
+  }
+
+  /** Changes since `token`; when nothing changed on disk this costs one `stat`. */
+  changesSince(token?: string): Promise<StoreChanges> {
+    return this.#exclusive(async () => {
+      await this.#refresh(false);
+      return this.#table.changes(token);
+    });
+  }
+
+  /** Waits for pending operations and drops the in-memory copy (the next call reloads). */
+  close(): Promise<void> {
+    return this.#exclusive(() => {
+      this.#table = new NoteTable();
+      this.#loaded = false;
+      this.#stamp = undefined;
+      this.#tail = new Uint8Array(0);
+      return Promise.resolve();
+    });
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  #settings(create: boolean, signal?: AbortSignal): LockSettings {
+    return { ...this.#lock, create, signal };
+  }
+
+  async #acquire(create: boolean, signal?: AbortSignal): Promise<HeldLock> {
+    const lock = await acquireLock(this.#settings(create, signal));
+    this.#report(lock.issues);
+    return lock;
+  }
+
+  /** Keeps recovery events for the next `load()` report (the latest 100). */
+  #report(issues: StoreIssue[]): void {
+    this.#events.push(...issues);
+    if (this.#events.length > 100) this.#events.splice(0, this.#events.length - 100);
+  }
+
+  /** Catches up with the file: nothing, its new tail, or everything. */
+  async #refresh(locked: boolean): Promise<void> {
+    if (!this.#loaded) return this.#fullReload(locked);
+    const now = await statStamp(this.paths.notes);
+    const was = this.#stamp;
+    if (!now) return was ? this.#fullReload(locked) : undefined;
+    if (was && sameStamp(now, was)) return;
+    // A rename (another process's rewrite, an editor's save), or a change that is not growth.
+    if (was && (!sameFile(now, was) || now.size <= was.size)) return this.#fullReload(locked);
+    // The file grew (or appeared): read only what follows what is loaded.
+    const read = await readNotes({
+      notesPath: this.paths.notes,
+      lockPath: this.paths.lock,
+      locked,
+      from: was?.size ?? 0,
+      expectTail: this.#tail,
+    });
+    if (typeof read === "string") return this.#fullReload(locked);
+    const parsed = parseNotes(read.chunks, {
+      knownIds: this.#table,
+      firstLine: () => this.#table.lineCount() + 1,
+    });
+    this.#table.append(parsed.sections);
+    this.#parseIssues.push(...parsed.issues);
+    this.#stamp = read.stamp;
+    this.#tail = read.tail;
+  }
+
+  async #fullReload(locked: boolean): Promise<void> {
+    const read = await readNotes({
+      notesPath: this.paths.notes,
+      lockPath: this.paths.lock,
+      locked,
+    });
+    if (read === "moved") throw new Error("unreachable: a full read cannot move");
+    const identity = new IdentityIndex();
+    const parsed = read === "missing"
+      ? { sections: [], issues: [], byId: new Map() }
+      : parseNotes(read.chunks, { onNote: (section) => identity.add(section) });
+    this.#table.replaceAll(parsed.sections, parsed.byId, identity);
+    this.#parseIssues = parsed.issues;
+    this.#stamp = read === "missing" ? undefined : read.stamp;
+    this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
+    this.#loaded = true;
+  }
+
+  /** Appends new notes (one write, one fsync); returns the bytes written. */
+  async #append(notes: Note[], lock: HeldLock): Promise<number> {
+    const sizeBefore = this.#stamp?.size ?? 0;
+    const preamble = sizeBefore === 0 ? NOTES_PREAMBLE : "";
+    const newline = this.#tail.length > 0 && this.#tail[this.#tail.length - 1] !== 10 ? "\n" : "";
+    const raws = notes.map(serializeNote);
+    let done;
+    try {
+      done = await appendText(this.paths.notes, preamble + newline + raws.join(""), sizeBefore);
+    } catch (e) {
+      // Bytes may be left past the lock's size: leave the lock for recovery, reload next time.
+      if ((e as { details?: { cutBack?: boolean } }).details?.cutBack === false) lock.abandon();
+      this.#loaded = false;
+      throw e;
+    }
+    if (preamble) this.#table.append([{ raw: preamble }]);
+    if (newline) this.#table.extendLast(newline);
+    this.#table.append(raws.map((raw, i) => ({ raw, note: notes[i] })));
+    if (done.stamp.size !== sizeBefore + done.bytes.length) this.#loaded = false;
+    this.#stamp = done.stamp;
+    this.#tail = joinTail(this.#tail, done.bytes);
+    return done.bytes.length;
+  }
+
+  /**
+   * Rewrites the file atomically with `replace`d notes, without `drop`, and with `added` notes at
+   * the end; then applies the same changes in memory. Returns the bytes written.
+   */
+  async #rewrite(replace: Map<NotesSection, Note>, drop?: NotesSection, added: Note[] = []) {
+    const raws = new Map<NotesSection, string>();
+    for (const [section, note] of replace) raws.set(section, serializeNote(note));
+    const addedRaws = added.map(serializeNote);
+    const sections = this.#table.sections;
+    let last = sections.length - 1;
+    if (last >= 0 && sections[last] === drop) last--;
+    const lastRaw = last >= 0 ? raws.get(sections[last]) ?? sections[last].raw : "";
+    const preamble = sections.length === 0 && added.length ? NOTES_PREAMBLE : "";
+    const newline = added.length && lastRaw !== "" && !lastRaw.endsWith("\n") ? "\n" : "";
+    function* pieces() {
+      for (const s of sections) if (s !== drop) yield raws.get(s) ?? s.raw;
+      yield preamble + newline;
+      yield* addedRaws;
+    }
+    const done = await rewriteFile(this.paths.notes, pieces());
+    for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
+    if (drop) this.#table.remove(drop);
+    if (preamble) this.#table.append([{ raw: preamble }]);
+    if (newline) this.#table.extendLast(newline);
+    this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));
+    this.#stamp = done.stamp;
+    this.#tail = done.tail;
+    return done.size;
+  }
+}

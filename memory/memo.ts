@@ -1,0 +1,371 @@
+/**
+ * The `Memo` memory client: the one way notes are written and recalled. It
+ * wraps a {@linkcode MemoryStore} and keeps a recall index in step with it.
+ *
+ * @module
+ */
+
+import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
+import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
+import type { CommitResult, MemoryStore, StoreLoadReport } from "./store.ts";
+import { FileMemoryStore } from "./file_store.ts";
+import { createLexicalIndex } from "./recall/lexical.ts";
+import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
+import { RECALL_ENGINES } from "./recall/types.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+
+/** Options of {@linkcode openMemo}. */
+export interface MemoOptions {
+  /**
+   * Project root; notes live in `<rootDir>/.memo/memory/notes.md`.
+   * @default "." (the current directory)
+   */
+  rootDir?: string;
+  /**
+   * Store to use instead of the file store under `rootDir`.
+   * @default a `FileMemoryStore` on `rootDir`
+   */
+  store?: MemoryStore;
+  /**
+   * Engine used when a recall does not name one.
+   * @default "auto"
+   */
+  engine?: RecallEngine;
+  /**
+   * Lexical index to keep in step with the store.
+   * @default createLexicalIndex()
+   */
+  index?: LexicalIndex;
+}
+
+/** What `remember` did with one draft. */
+export interface RememberResult {
+  /** The stored note (the existing one when unchanged). */
+  note: Note;
+  /** `written`: new; `updated`: same identity, new content; `unchanged`: already stored. */
+  status: "written" | "updated" | "unchanged";
+}
+
+/** Options of {@linkcode Memo.recall}. */
+export interface RecallOptions extends NoteFilter {
+  /**
+   * Most hits to return.
+   * @default 10
+   */
+  limit?: number;
+  /**
+   * Engine; overrides the client's default.
+   * @default the client's `engine`
+   */
+  engine?: RecallEngine;
+  /**
+   * Report each term's contribution on every hit.
+   * @default false
+   */
+  explain?: boolean;
+}
+
+/** Options of {@linkcode Memo.list}. */
+export interface ListOptions extends NoteFilter {
+  /** Cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+  /**
+   * Page size, 1 to 1000.
+   * @default 25
+   */
+  limit?: number;
+}
+
+/** A page of {@linkcode Memo.list}. */
+export interface ListResult {
+  /** Notes of this page, in store order. */
+  notes: Note[];
+  /** Cursor of the next page; absent on the last page. */
+  nextCursor?: string;
+  /** Number of notes matching the filter. */
+  total: number;
+}
+
+/** What {@linkcode Memo.stats} reports. */
+export interface MemoStats {
+  /** Number of notes. */
+  notes: number;
+  /** Number of notes per label. */
+  labels: Record<string, number>;
+  /** Number of notes per source kind (the part of the source key before `:`), plus `none`. */
+  sources: Record<string, number>;
+  /** Newest `updated` time, if any note exists. */
+  lastUpdated?: string;
+  /** The default recall engine, and the engine `auto` resolves to now. */
+  engine: { default: RecallEngine; auto: Exclude<RecallEngine, "auto"> };
+}
+
+/** Default number of hits of `recall`. */
+export const DEFAULT_RECALL_LIMIT = 10;
+/** Largest `limit` of `recall` and `list`. */
+export const MAX_MEMO_LIMIT = 1000;
+
+/**
+ * Opens a memory client on a project (or on a given store) and loads it.
+ *
+ * @example
+ * ```ts
+ * import { openMemo } from "@memo/memory";
+ * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+ * const hits = await memo.recall("how do deploys run");
+ * console.log(hits[0].note.title);
+ * await memo.close();
+ * ```
+ */
+export async function openMemo(options: MemoOptions = {}): Promise<Memo> {
+  const memo = new Memo(options);
+  await memo.load();
+  return memo;
+}
+
+/**
+ * The memory client. Create it with {@linkcode openMemo}.
+ *
+ * @example
+ * ```ts
+ * import { Memo } from "@memo/memory";
+ * const memo = new Memo({ rootDir: await Deno.makeTempDir() });
+ * await memo.load();
+ * const { note } = await memo.remember({ text: "hello" });
+ * console.log((await memo.get(note.id)).body); // "hello"
+ * ```
+ */
+export class Memo {
+  /** The store this client writes through. */
+  readonly store: MemoryStore;
+  /** The default recall engine. */
+  readonly engine: RecallEngine;
+  #index: LexicalIndex;
+  #notes = new Map<string, Note>();
+  #order: string[] | undefined;
+  #position = new Map<string, number>();
+  #token: string | undefined;
+  #syncing: Promise<void> | undefined;
+
+  constructor(options: MemoOptions = {}) {
+    this.store = options.store ?? new FileMemoryStore({ rootDir: options.rootDir ?? "." });
+    this.engine = checkEngine(options.engine ?? "auto");
+    this.#index = options.index ?? createLexicalIndex();
+  }
+
+  /** Reads the store and builds the index; reports problems found in the store. */
+  async load(): Promise<StoreLoadReport> {
+    const report = await this.store.load();
+    await this.#sync();
+    return report;
+  }
+
+  /**
+   * Stores one note. A note with the same source key (or, without a source,
+   * the same content) is not written twice; the same source key with new
+   * content updates that note in place.
+   */
+  async remember(draft: NoteDraft): Promise<RememberResult> {
+    const result = await this.rememberMany([draft]);
+    if (result.written.length) return { note: result.written[0], status: "written" };
+    if (result.updated.length) return { note: result.updated[0], status: "updated" };
+    return { note: result.unchanged[0], status: "unchanged" };
+  }
+
+  /** Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does. */
+  async rememberMany(
+    drafts: readonly NoteDraft[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CommitResult> {
+    const result = await this.store.commit({ notes: drafts }, options);
+    await this.#sync();
+    return result;
+  }
+
+  /** Ranked notes for a query, each with the reason it matched. */
+  async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+    if (typeof query !== "string" || query.trim() === "") {
+      throw new MemoryValidationError("Cannot recall: query is empty");
+    }
+    const limit = checkLimit(options.limit ?? DEFAULT_RECALL_LIMIT, "recall");
+    const engine = checkEngine(options.engine ?? this.engine);
+    if (engine === "vector" || engine === "hybrid") {
+      throw new MemoryValidationError(
+        `Cannot recall with the ${engine} engine: no embedder is ready; use lexical or auto`,
+      );
+    }
+    await this.#sync();
+    const filter = this.#filter(options);
+    const hits = this.#index.search(query, {
+      limit,
+      filter: filter && ((id) => filter(this.#notes.get(id)!)),
+      explain: options.explain,
+    });
+    const out: RecallHit[] = [];
+    for (const hit of hits) {
+      const note = this.#notes.get(hit.id);
+      if (!note) continue;
+      const item: RecallHit = { note, score: hit.score, engine: "lexical", matched: hit.matched };
+      if (options.explain && hit.explain) item.explain = hit.explain;
+      out.push(item);
+    }
+    return out;
+  }
+
+  /** One note by id; throws `NoteNotFoundError` when the id is unknown. */
+  async get(id: string): Promise<Note> {
+    await this.#sync();
+    const note = this.#notes.get(id);
+    if (!note) throw new NoteNotFoundError(String(id));
+    return note;
+  }
+
+  /** Notes in store order, a page at a time, optionally filtered by labels and source. */
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const limit = checkLimit(options.limit ?? 25, "list notes");
+    await this.#sync();
+    const order = this.#ordered();
+    let start = 0;
+    if (options.cursor !== undefined) {
+      const c = decodeCursor(options.cursor, "list notes");
+      const at = this.#position.get(c.id);
+      start = at !== undefined ? at + 1 : Math.min(c.position, order.length);
+    }
+    const filter = this.#filter(options);
+    const notes: Note[] = [];
+    let total = 0;
+    let last = -1;
+    for (let i = 0; i < order.length; i++) {
+      const note = this.#notes.get(order[i])!;
+      if (filter && !filter(note)) continue;
+      total++;
+      if (i >= start && notes.length < limit) {
+        notes.push(note);
+        last = i;
+      }
+    }
+    let more = false;
+    if (last >= 0) {
+      for (let i = last + 1; i < order.length && !more; i++) {
+        more = !filter || filter(this.#notes.get(order[i])!);
+      }
+    }
+    const page: ListResult = { notes, total };
+    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+    return page;
+  }
+
+  /** Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown. */
+  async update(id: string, patch: NotePatch): Promise<Note> {
+    if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
+      throw new MemoryValidationError("Cannot update note: text is empty");
+    }
+    if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
+      throw new MemoryValidationError("Cannot update note: nothing to change");
+    }
+    const clean: NotePatch = { ...patch };
+    if (patch.labels !== undefined) clean.labels = normalizeLabels(patch.labels);
+    const note = await this.store.update(id, clean);
+    if (!note) throw new NoteNotFoundError(String(id));
+    await this.#sync();
+    return note;
+  }
+
+  /** Deletes a note and returns it; throws `NoteNotFoundError` when the id is unknown. */
+  async forget(id: string): Promise<Note> {
+    const note = await this.get(id);
+    if (!(await this.store.remove(id))) throw new NoteNotFoundError(String(id));
+    await this.#sync();
+    return note;
+  }
+
+  /** Counts of notes, labels and sources. */
+  async stats(): Promise<MemoStats> {
+    await this.#sync();
+    const labels: Record<string, number> = {};
+    const sources: Record<string, number> = {};
+    let lastUpdated: string | undefined;
+    for (const note of this.#notes.values()) {
+      for (const l of note.labels) labels[l] = (labels[l] ?? 0) + 1;
+      const kind = note.source ? note.source.split(":", 1)[0] : "none";
+      sources[kind] = (sources[kind] ?? 0) + 1;
+      if (!lastUpdated || note.updated > lastUpdated) lastUpdated = note.updated;
+    }
+    const stats: MemoStats = {
+      notes: this.#notes.size,
+      labels,
+      sources,
+      engine: { default: this.engine, auto: "lexical" },
+    };
+    if (lastUpdated) stats.lastUpdated = lastUpdated;
+    return stats;
+  }
+
+  /** Releases the store. */
+  async close(): Promise<void> {
+    await this.store.close?.();
+  }
+
+  #filter(f: NoteFilter): ((note: Note) => boolean) | undefined {
+    const labels = normalizeLabels(f.labels);
+    const source = f.source?.trim();
+    if (!labels.length && !source) return undefined;
+    return (note) =>
+      labels.every((l) => note.labels.includes(l)) &&
+      (!source || (note.source !== undefined && note.source.startsWith(source)));
+  }
+
+  #ordered(): string[] {
+    if (!this.#order) {
+      this.#order = [...this.#notes.keys()];
+      this.#position.clear();
+      this.#order.forEach((id, i) => this.#position.set(id, i));
+    }
+    return this.#order;
+  }
+
+  #sync(): Promise<void> {
+    // One refresh at a time; callers arriving during a refresh wait for the next one.
+    const run = async () => {
+      const changes = await this.store.changesSince(this.#token);
+      if (changes.reset) {
+        this.#notes.clear();
+        this.#index.clear();
+      }
+      for (const id of changes.removed) {
+        this.#notes.delete(id);
+        this.#index.remove(id);
+      }
+      for (const note of changes.upserted) {
+        this.#notes.set(note.id, note);
+        this.#index.add(note);
+      }
+      if (changes.reset || changes.removed.length || changes.upserted.length) {
+        this.#order = undefined;
+      }
+      this.#token = changes.token;
+    };
+    const next = (this.#syncing ?? Promise.resolve()).then(run, run);
+    this.#syncing = next.catch(() => {});
+    return next;
+  }
+}
+
+function checkLimit(limit: number, action: string): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MEMO_LIMIT) {
+    throw new MemoryValidationError(
+      `Cannot ${action}: limit must be an integer from 1 to ${MAX_MEMO_LIMIT}`,
+    );
+  }
+  return limit;
+}
+
+function checkEngine(engine: string): RecallEngine {
+  if (!(RECALL_ENGINES as readonly string[]).includes(engine)) {
+    throw new MemoryValidationError(
+      `Cannot recall: engine must be one of ${RECALL_ENGINES.join(", ")}`,
+    );
+  }
+  return engine as RecallEngine;
+}

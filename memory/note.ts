@@ -1,0 +1,230 @@
+/**
+ * The note model: what one section of `.memo/memory/notes.md` holds, and the
+ * helpers that normalise input, derive titles and compute content hashes.
+ *
+ * @module
+ */
+
+import { createHash, randomBytes } from "node:crypto";
+import { MemoryValidationError } from "./errors.ts";
+
+/** One stored note. */
+export interface Note {
+  /** Stable id, unique within the store (lower-case, time-sortable). */
+  id: string;
+  /** One-line title (the `## title` line of the section). */
+  title: string;
+  /** Markdown body; any text, including lines that look like markers. */
+  body: string;
+  /** Labels, de-duplicated, in the order they were first given. */
+  labels: string[];
+  /** Source key, e.g. `github:owner/repo/discussions/42` or `notion:page/<id>`. */
+  source?: string;
+  /** Content hash of title, body and labels (see {@linkcode contentHash}). */
+  hash: string;
+  /** ISO 8601 time the note was created. */
+  created: string;
+  /** ISO 8601 time the note was last changed. */
+  updated: string;
+}
+
+/** What a caller gives to create a note (or to update the note with the same identity). */
+export interface NoteDraft {
+  /** The note's markdown text. Must not be empty. */
+  text: string;
+  /** Title; derived from the first line of `text` when missing or empty. */
+  title?: string;
+  /** Labels. */
+  labels?: readonly string[];
+  /** Source key; notes with the same key are the same note. */
+  source?: string;
+  /** Creation time to record (for example an upstream item's); defaults to now. */
+  created?: string;
+  /** Update time to record; defaults to now. */
+  updated?: string;
+}
+
+/** A partial change to an existing note. */
+export interface NotePatch {
+  /** New body text. */
+  text?: string;
+  /** New title. */
+  title?: string;
+  /** New labels (replaces the old ones). */
+  labels?: readonly string[];
+}
+
+/** Longest derived title, in characters. */
+export const MAX_DERIVED_TITLE_LENGTH = 80;
+
+/**
+ * Computes the content hash of a note: SHA-256 over its title, body and sorted
+ * labels, as 32 lower-case hex characters.
+ *
+ * @example
+ * ```ts
+ * import { contentHash } from "@memo/memory";
+ * const h = contentHash({ title: "t", body: "b", labels: ["x"] });
+ * console.log(h.length); // 32
+ * ```
+ */
+export function contentHash(
+  note: { title: string; body: string; labels: readonly string[] },
+): string {
+  const labels = [...note.labels].sort();
+  return createHash("sha256")
+    .update(JSON.stringify([note.title, note.body, labels]))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/**
+ * The identity used for dedupe: the source key when there is one, else the
+ * content hash.
+ *
+ * @example
+ * ```ts
+ * import { noteIdentity } from "@memo/memory";
+ * noteIdentity({ source: "notion:page/1", hash: "ab" }); // "source:notion:page/1"
+ * ```
+ */
+export function noteIdentity(note: { source?: string; hash: string }): string {
+  return note.source ? `source:${note.source}` : `hash:${note.hash}`;
+}
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/**
+ * Creates a new note id: 10 characters of millisecond time and 10 random
+ * characters, Crockford base32, lower case. Ids sort by creation time.
+ *
+ * @example
+ * ```ts
+ * import { newNoteId } from "@memo/memory";
+ * const id = newNoteId(new Date());
+ * console.log(id.length); // 20
+ * ```
+ */
+export function newNoteId(now: Date = new Date()): string {
+  let time = Math.max(0, Math.floor(now.getTime()));
+  let head = "";
+  for (let i = 0; i < 10; i++) {
+    head = CROCKFORD[time % 32] + head;
+    time = Math.floor(time / 32);
+  }
+  const bytes = randomBytes(10);
+  let tail = "";
+  for (const b of bytes) tail += CROCKFORD[b % 32];
+  return head + tail;
+}
+
+/** Pattern a note id must match. */
+export const NOTE_ID_PATTERN: RegExp = /^[0-9a-z][0-9a-z_-]{0,63}$/;
+
+/**
+ * Normalises a label list: trims each label, drops empty ones and duplicates,
+ * keeps first-seen order. Newlines and other control characters become spaces.
+ *
+ * @example
+ * ```ts
+ * import { normalizeLabels } from "@memo/memory";
+ * normalizeLabels([" a ", "a", "", "b"]); // ["a", "b"]
+ * ```
+ */
+export function normalizeLabels(labels: readonly string[] | undefined): string[] {
+  if (!labels) return [];
+  const out: string[] = [];
+  for (const raw of labels) {
+    // deno-lint-ignore no-control-regex
+    const label = String(raw).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+    if (label && !out.includes(label)) out.push(label);
+  }
+  return out;
+}
+
+/**
+ * Normalises a title to one line: control characters and line breaks become
+ * spaces, runs of spaces collapse, and the result is trimmed.
+ *
+ * @example
+ * ```ts
+ * import { normalizeTitle } from "@memo/memory";
+ * normalizeTitle(" a\n b "); // "a b"
+ * ```
+ */
+export function normalizeTitle(title: string): string {
+  // deno-lint-ignore no-control-regex
+  return title.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
+}
+
+/**
+ * Derives a title from a note's text: its first non-empty line, without a
+ * leading markdown heading or list marker, cut at a word boundary to at most
+ * {@linkcode MAX_DERIVED_TITLE_LENGTH} characters.
+ *
+ * @example
+ * ```ts
+ * import { deriveTitle } from "@memo/memory";
+ * deriveTitle("# Deploys\nRun make deploy"); // "Deploys"
+ * ```
+ */
+export function deriveTitle(text: string): string {
+  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l.length > 0) ?? "";
+  const stripped = normalizeTitle(line.replace(/^(#{1,6}\s+|[-*+]\s+|>\s*)/, ""));
+  const chars = Array.from(stripped);
+  if (chars.length <= MAX_DERIVED_TITLE_LENGTH) return stripped;
+  const cut = chars.slice(0, MAX_DERIVED_TITLE_LENGTH).join("");
+  const space = cut.lastIndexOf(" ");
+  return (space > MAX_DERIVED_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd() + "…";
+}
+
+/**
+ * Checks and normalises a draft: the text must hold something other than
+ * white space, a source key must be one line without spaces. Returns the
+ * normalised title, body, labels, source and hash; throws
+ * `MemoryValidationError` on bad input.
+ *
+ * @example
+ * ```ts
+ * import { prepareDraft } from "@memo/memory";
+ * const p = prepareDraft({ text: "# Hi\nthere", labels: ["a", "a"] });
+ * console.log(p.title, p.labels); // "Hi" ["a"]
+ * ```
+ */
+export function prepareDraft(
+  draft: NoteDraft,
+): { title: string; body: string; labels: string[]; source?: string; hash: string } {
+  if (typeof draft?.text !== "string" || draft.text.trim() === "") {
+    throw new MemoryValidationError("Cannot store note: text is empty");
+  }
+  const body = draft.text;
+  const title = draft.title !== undefined && normalizeTitle(draft.title) !== ""
+    ? normalizeTitle(draft.title)
+    : deriveTitle(body);
+  const labels = normalizeLabels(draft.labels);
+  const source = draft.source === undefined ? undefined : normalizeSource(draft.source);
+  const hash = contentHash({ title, body, labels });
+  return source === undefined
+    ? { title, body, labels, hash }
+    : { title, body, labels, source, hash };
+}
+
+/**
+ * Checks a source key: one line, no white space, at most 512 characters.
+ * Returns the trimmed key; throws `MemoryValidationError` otherwise.
+ *
+ * @example
+ * ```ts
+ * import { normalizeSource } from "@memo/memory";
+ * normalizeSource(" notion:page/abc "); // "notion:page/abc"
+ * ```
+ */
+export function normalizeSource(source: string): string {
+  const key = typeof source === "string" ? source.trim() : "";
+  if (key === "" || /\s/.test(key) || key.length > 512) {
+    throw new MemoryValidationError(
+      "Cannot store note: source must be one word of 1 to 512 characters without spaces",
+    );
+  }
+  return key;
+}

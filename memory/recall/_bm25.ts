@@ -1,0 +1,339 @@
+/**
+ * Scoring of the lexical index: BM25F over title, body and labels, refined by
+ * pseudo-relevance feedback and a term-proximity re-rank.
+ *
+ * For a query term t with weight w (1, or less for a prefix completion or a
+ * feedback term), a note scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`,
+ * where `x = Σ_field weight_field · tf_field / (1 − b + b · length_field /
+ * average_field)` (labels are not length-normalised),
+ * `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))` from the live document
+ * frequencies at query time, and δ is the BM25+ lower bound. Then:
+ *
+ * 1. feedback (`_feedback.ts`): terms of the best `feedbackDocs` notes re-weight
+ *    the notes that matched;
+ * 2. proximity (`_proximity.ts`): the best `rerankDepth` notes get a bonus for
+ *    query words found close together.
+ *
+ * @module
+ */
+
+import { feedbackTerms } from "./_feedback.ts";
+import type { Bm25Index } from "./lexical.ts";
+import { proximityBonus, scanNoteTerms } from "./_proximity.ts";
+import { parseQuery, type QueryTerm } from "./_query.ts";
+import { TopK } from "./_topk.ts";
+import type { LexicalHit, LexicalSearchOptions, ScoreContribution } from "./types.ts";
+
+/** Per-index buffers reused by every search. */
+interface Scratch {
+  score: Float64Array;
+  stamp: Int32Array;
+  mask: Int32Array;
+  touched: Int32Array;
+  query: number;
+}
+
+const scratches = new WeakMap<Bm25Index, Scratch>();
+
+function scratchFor(index: Bm25Index): Scratch {
+  const n = index.docCount;
+  let s = scratches.get(index);
+  if (!s || s.score.length < n || s.query === 0x7fffffff) {
+    const size = Math.max(1024, n + (n >> 1));
+    s = {
+      score: new Float64Array(size),
+      stamp: new Int32Array(size),
+      mask: new Int32Array(size),
+      touched: new Int32Array(size),
+      query: 0,
+    };
+    scratches.set(index, s);
+  }
+  return s;
+}
+
+/**
+ * Inverse document frequency of a term held by `df` of `n` notes.
+ *
+ * @example
+ * ```ts
+ * import { idf } from "./_bm25.ts";
+ * idf(1, 100) > idf(50, 100); // true
+ * ```
+ */
+export function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** One search in progress. */
+class Pass {
+  touchedCount = 0;
+  readonly scratch: Scratch;
+  readonly q: number;
+  readonly n: number;
+  readonly invTitle: number;
+  readonly invBody: number;
+
+  constructor(readonly index: Bm25Index) {
+    this.scratch = scratchFor(index);
+    this.q = ++this.scratch.query;
+    this.n = index.size;
+    this.invTitle = index.totals.title > 0 ? this.n / index.totals.title : 0;
+    this.invBody = index.totals.body > 0 ? this.n / index.totals.body : 0;
+  }
+
+  /** Field parts x of the BM25F formula for one posting, in `out` (title, body, labels). */
+  parts(doc: number, packed: number, out: Float64Array): number {
+    const o = this.index.options;
+    const b = o.b;
+    const w = o.fieldWeights;
+    const tb = packed & 0xffff;
+    const tt = (packed >>> 16) & 0xff;
+    const tl = packed >>> 24;
+    out[0] = tt === 0
+      ? 0
+      : w.title * tt / (1 - b + b * this.index.lengths.title[doc] * this.invTitle);
+    out[1] = tb === 0 ? 0 : w.body * tb / (1 - b + b * this.index.lengths.body[doc] * this.invBody);
+    out[2] = w.labels * tl;
+    return out[0] + out[1] + out[2];
+  }
+
+  /**
+   * Adds `weight · idf · (δ + saturated x)` of each term to every live note
+   * holding it (only to notes already matched, unless `widen`), or'ing the
+   * term's group bit into their mask. `terms` are `[id, weight, bit]` triples.
+   */
+  score(terms: readonly (readonly [number, number, number])[], widen: boolean): void {
+    const postings = this.index.postings;
+    for (const [id, weight, bit] of terms) {
+      if (id < postings.frozenTerms) {
+        this.#scoreRange(
+          postings.entries,
+          2 * postings.offsets[id],
+          2 * postings.offsets[id + 1],
+          2,
+          weight * idf(this.index.df[id], this.n),
+          bit,
+          widen,
+        );
+      }
+    }
+    if (postings.pendingCount === 0) return;
+    // The pending log: one scan for all the terms.
+    const wanted = new Map<number, [number, number]>();
+    for (const [id, weight, bit] of terms) {
+      wanted.set(id, [weight * idf(this.index.df[id], this.n), bit]);
+    }
+    postings.forEachPending((log, used) => {
+      for (let p = 0; p < used; p += 3) {
+        const w = wanted.get(log[p]);
+        if (w !== undefined) this.#scoreRange(log, p + 1, p + 3, 3, w[0], w[1], widen);
+      }
+    });
+  }
+
+  /** Scores the `(doc, tf)` pairs at `from`, `from + step`, … below `to` of `data`. */
+  #scoreRange(
+    data: Int32Array,
+    from: number,
+    to: number,
+    step: number,
+    w: number,
+    bit: number,
+    widen: boolean,
+  ): void {
+    const index = this.index;
+    const o = index.options;
+    const k1 = o.k1;
+    const b = o.b;
+    const delta = o.delta;
+    const wTitle = o.fieldWeights.title;
+    const wBody = o.fieldWeights.body;
+    const wLabels = o.fieldWeights.labels;
+    const lenTitle = index.lengths.title;
+    const lenBody = index.lengths.body;
+    const invTitle = this.invTitle;
+    const invBody = this.invBody;
+    const notes = index.notes;
+    const { score, stamp, mask, touched } = this.scratch;
+    const q = this.q;
+    let count = this.touchedCount;
+    for (let p = from; p < to; p += step) {
+      const d = data[p];
+      if (notes[d] === undefined) continue;
+      const known = stamp[d] === q;
+      if (!known && !widen) continue;
+      const packed = data[p + 1];
+      const tb = packed & 0xffff;
+      const tt = (packed >>> 16) & 0xff;
+      const tl = packed >>> 24;
+      let x = 0;
+      if (tb !== 0) x += wBody * tb / (1 - b + b * lenBody[d] * invBody);
+      if (tt !== 0) x += wTitle * tt / (1 - b + b * lenTitle[d] * invTitle);
+      if (tl !== 0) x += wLabels * tl;
+      const s = w * (delta + x * (k1 + 1) / (k1 + x));
+      if (known) {
+        score[d] += s;
+        mask[d] |= bit;
+      } else {
+        stamp[d] = q;
+        score[d] = s;
+        mask[d] = bit;
+        touched[count++] = d;
+      }
+    }
+    this.touchedCount = count;
+  }
+
+  /** The `depth` best notes that pass `filter`, best first. */
+  select(depth: number, filter: ((id: string) => boolean) | undefined): Ranked[] {
+    const top = new TopK(depth);
+    const { score, touched } = this.scratch;
+    const notes = this.index.notes;
+    for (let i = 0; i < this.touchedCount; i++) {
+      const d = touched[i];
+      const s = score[d];
+      if (top.accepts(s, d) && (!filter || filter(notes[d]!.id))) top.offer(s, d);
+    }
+    return top.sorted();
+  }
+}
+
+interface Ranked {
+  doc: number;
+  score: number;
+  bonus?: Float64Array;
+}
+
+/**
+ * Runs one search on an index (what {@linkcode Bm25Index.search} does).
+ *
+ * @example
+ * ```ts
+ * import { Bm25Index } from "./lexical.ts";
+ * import { searchIndex } from "./_bm25.ts";
+ * const index = new Bm25Index();
+ * index.add({ id: "a", title: "t", body: "deploy with make", labels: [], hash: "", created: "", updated: "" });
+ * console.log(searchIndex(index, "deplo", { limit: 3 })[0].id); // "a"
+ * ```
+ */
+export function searchIndex(
+  index: Bm25Index,
+  query: string,
+  options: LexicalSearchOptions,
+): LexicalHit[] {
+  const limit = Math.floor(options.limit);
+  if (!(limit >= 1) || index.size === 0 || typeof query !== "string") return [];
+  const o = index.options;
+  const df = index.df;
+  const parsed = parseQuery(query, index.dict, o.stopWords, {
+    prefixWeight: o.prefixWeight,
+    minPrefixLength: o.minPrefixLength,
+    maxPrefixTerms: o.maxPrefixTerms,
+    df: (id) => df[id],
+  });
+  const terms = parsed.terms.filter((t) => df[t.id] > 0);
+  if (terms.length === 0) return [];
+
+  index.prepareSearch();
+  const pass = new Pass(index);
+  pass.score(terms.map((t) => [t.id, t.weight, 1 << t.group] as const), true);
+
+  let feedback: QueryTerm[] = [];
+  if (o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
+    const first = pass.select(o.feedbackDocs, options.filter);
+    if (first.length > 0) {
+      const chosen = feedbackTerms(
+        first.map((r) => ({ note: index.notes[r.doc]!, score: r.score })),
+        index.dict,
+        new Set(terms.map((t) => t.id)),
+        (id) => df[id],
+        index.size,
+        { terms: o.feedbackTerms, weight: o.feedbackWeight },
+      );
+      feedback = chosen.map((f) => ({ id: f.id, group: -1, weight: f.weight, prefix: false }));
+      pass.score(feedback.map((f) => [f.id, f.weight, 0] as const), false);
+    }
+  }
+
+  const proximity = o.proximityWeight > 0 && parsed.groups.length > 1;
+  let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
+  if (proximity) ranked = rerank(index, ranked, terms, parsed.groups.length);
+  ranked = ranked.slice(0, limit);
+
+  const mask = pass.scratch.mask;
+  const hits: LexicalHit[] = ranked.map((r) => {
+    const matched: string[] = [];
+    for (let g = 0; g < parsed.groups.length; g++) {
+      if (mask[r.doc] & (1 << g)) matched.push(parsed.groups[g]);
+    }
+    return { id: index.notes[r.doc]!.id, score: r.score, matched };
+  });
+  if (options.explain) explain(pass, ranked, hits, [...terms, ...feedback], parsed.groups);
+  return hits;
+}
+
+function rerank(index: Bm25Index, ranked: Ranked[], terms: QueryTerm[], groups: number): Ranked[] {
+  const o = index.options;
+  const termIndex = new Map<number, number>();
+  terms.forEach((t, i) => termIndex.set(t.id, i));
+  const group = terms.map((t) => t.group);
+  const weight = terms.map((t) => t.weight);
+  const termIdf = terms.map((t) => idf(index.df[t.id], index.size));
+  for (const r of ranked) {
+    const hits = scanNoteTerms(index.notes[r.doc]!, index.dict, termIndex);
+    r.bonus = proximityBonus(hits, group, termIdf, weight, groups, o.k1);
+    let sum = 0;
+    for (const x of r.bonus) sum += x;
+    r.score += o.proximityWeight * sum;
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
+}
+
+const FIELDS = ["title", "body", "labels"];
+
+function explain(
+  pass: Pass,
+  ranked: Ranked[],
+  hits: LexicalHit[],
+  terms: QueryTerm[],
+  groups: string[],
+): void {
+  const index = pass.index;
+  const o = index.options;
+  const at = new Map<number, number>();
+  ranked.forEach((r, i) => {
+    at.set(r.doc, i);
+    hits[i].explain = [];
+  });
+  const parts = new Float64Array(3);
+  for (const term of terms) {
+    const w = term.weight * idf(index.df[term.id], pass.n);
+    const indexTerm = index.dict.term(term.id);
+    const word = term.group >= 0 ? groups[term.group] : indexTerm;
+    index.postings.forEach(term.id, (doc, packed) => {
+      const i = at.get(doc);
+      if (i === undefined || index.notes[doc] === undefined) return;
+      const x = pass.parts(doc, packed, parts);
+      const termScore = w * (o.delta + x * (o.k1 + 1) / (o.k1 + x));
+      const add = (field: string, score: number) => {
+        const entry: ScoreContribution = { term: word, field, score };
+        if (indexTerm !== word) entry.indexTerm = indexTerm;
+        hits[i].explain!.push(entry);
+      };
+      if (term.group < 0) add("feedback", termScore);
+      else for (let f = 0; f < 3; f++) if (parts[f] > 0) add(FIELDS[f], termScore * parts[f] / x);
+    });
+  }
+  ranked.forEach((r, i) => {
+    r.bonus?.forEach((x, g) => {
+      if (x > 0) {
+        hits[i].explain!.push({
+          term: groups[g],
+          field: "proximity",
+          score: o.proximityWeight * x,
+        });
+      }
+    });
+  });
+}

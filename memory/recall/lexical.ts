@@ -1,0 +1,351 @@
+/**
+ * The lexical recall engine: an in-memory BM25F index over the title, body and
+ * labels of notes, updated one note at a time.
+ *
+ * Layout: terms are interned to integer ids ({@linkcode TermDictionary});
+ * postings are (doc, packed per-field tf) pairs in typed arrays
+ * ({@linkcode PostingStore}): a frozen part in compressed-sparse-row form plus
+ * a log of recent additions, merged by a counting sort before a search once
+ * the log is large. Document lengths and frequencies are typed arrays.
+ * Removing a note re-reads its text to take back its document frequencies and
+ * leaves its postings behind until a merge drops them. Scoring is in
+ * `_bm25.ts`.
+ *
+ * @module
+ */
+
+import type { Note } from "../note.ts";
+import { searchIndex } from "./_bm25.ts";
+import { PostingStore } from "./_postings.ts";
+import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
+import { TermDictionary } from "./_terms.ts";
+import { NoteReader } from "./_indexer.ts";
+import type { LexicalHit, LexicalIndex, LexicalSearchOptions } from "./types.ts";
+
+/** Options of {@linkcode createLexicalIndex}. */
+export interface LexicalIndexOptions {
+  /**
+   * BM25 term-frequency saturation.
+   * @default 1.2
+   */
+  k1?: number;
+  /**
+   * BM25 length normalisation of the title and body (0: none, 1: full).
+   * Notes are short and term frequencies saturate (k1), so a longer note is
+   * not penalised by default: on the LoCoMo dev split every step from 0.75
+   * down to 0 ranked better.
+   * @default 0
+   */
+  b?: number;
+  /**
+   * BM25+ lower bound: what any match of a term adds (times its idf) on top
+   * of its saturated frequency, so that matching one more query word always
+   * counts (Lv and Zhai, 2011).
+   * @default 0.5
+   */
+  delta?: number;
+  /**
+   * Weight of a term found in each field (BM25F).
+   * @default { title: 2, body: 1, labels: 1.5 }
+   */
+  fieldWeights?: { title?: number; body?: number; labels?: number };
+  /**
+   * Pseudo-relevance feedback: how many of the best first-pass notes lend
+   * their terms to the query (0 turns feedback off). See `_feedback.ts`.
+   * @default 5
+   */
+  feedbackDocs?: number;
+  /**
+   * Most terms feedback adds to the query.
+   * @default 15
+   */
+  feedbackTerms?: number;
+  /**
+   * Weight of the strongest feedback term, relative to a query word.
+   * @default 0.5
+   */
+  feedbackWeight?: number;
+  /**
+   * Weight of the term-proximity bonus (0 turns it off).
+   * @default 1
+   */
+  proximityWeight?: number;
+  /**
+   * How many of the best BM25 candidates the proximity bonus re-ranks.
+   * @default 30
+   */
+  rerankDepth?: number;
+  /**
+   * Weight of a prefix completion of the last query word, further scaled by
+   * `prefix length / term length`.
+   * @default 0.5
+   */
+  prefixWeight?: number;
+  /**
+   * Shortest last word that is completed as a prefix.
+   * @default 2
+   */
+  minPrefixLength?: number;
+  /**
+   * Most prefix completions used (the most frequent terms).
+   * @default 50
+   */
+  maxPrefixTerms?: number;
+  /**
+   * Stop words: left out of the index and of queries.
+   * @default ENGLISH_STOP_WORDS
+   */
+  stopWords?: ReadonlySet<string>;
+}
+
+/** Options with their defaults filled in. */
+export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWeights">> & {
+  fieldWeights: { title: number; body: number; labels: number };
+};
+
+/** Shifts of the per-field term frequencies packed into one posting word. */
+const TF_SHIFT = { title: 16, body: 0, labels: 24 } as const;
+/** Masks of the per-field term frequencies (after the shift). */
+const TF_MASK = { title: 0xff, body: 0xffff, labels: 0xff } as const;
+
+/** The lexical index that {@linkcode createLexicalIndex} returns. */
+export interface Bm25LexicalIndex extends LexicalIndex {
+  /** The options in force, defaults filled in. */
+  readonly options: ResolvedLexicalOptions;
+  /**
+   * Merges the postings added since the last merge (a search does it when
+   * needed; calling it after a bulk load takes that work out of the first
+   * search).
+   */
+  flush(): void;
+}
+
+/**
+ * Creates an empty lexical index.
+ *
+ * @example
+ * ```ts
+ * import { createLexicalIndex } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "Deploys", body: "Run make deploy", labels: ["ops"], hash: "", created: "", updated: "" });
+ * console.log(index.search("deploy", { limit: 5 })[0].matched); // ["deploy"]
+ * ```
+ */
+export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25LexicalIndex {
+  return new Bm25Index(options);
+}
+
+/**
+ * The BM25F lexical index (internal: its fields are read by `_bm25.ts`).
+ * Create it with {@linkcode createLexicalIndex}.
+ *
+ * @example
+ * ```ts
+ * import { Bm25Index } from "./lexical.ts";
+ * const index = new Bm25Index({ b: 0.5 });
+ * index.add({ id: "a", title: "t", body: "rate_limit reached", labels: [], hash: "", created: "", updated: "" });
+ * console.log(index.search("rate limit", { limit: 1 }).length); // 1
+ * ```
+ */
+export class Bm25Index implements Bm25LexicalIndex {
+  /** The options in force. */
+  readonly options: ResolvedLexicalOptions;
+  /** Term dictionary. */
+  dict!: TermDictionary;
+  /** Postings of every term. */
+  postings!: PostingStore;
+  /** Live documents holding each term. */
+  df!: Int32Array;
+  /** Note of each doc number (undefined once removed). */
+  notes!: (Note | undefined)[];
+  /** Indexed tokens per field, per doc number. */
+  lengths!: { title: Int32Array; body: Int32Array; labels: Int32Array };
+  /** Sum of the live documents' field lengths. */
+  totals!: { title: number; body: number; labels: number };
+  #ids!: Map<string, number>;
+  #docs = 0;
+  #dead = 0;
+  #reader!: NoteReader;
+
+  constructor(options: LexicalIndexOptions = {}) {
+    const w = options.fieldWeights ?? {};
+    this.options = {
+      k1: options.k1 ?? 1.2,
+      b: options.b ?? 0,
+      delta: options.delta ?? 0.5,
+      feedbackDocs: options.feedbackDocs ?? 5,
+      feedbackTerms: options.feedbackTerms ?? 15,
+      feedbackWeight: options.feedbackWeight ?? 0.5,
+      fieldWeights: { title: w.title ?? 2, body: w.body ?? 1, labels: w.labels ?? 1.5 },
+      proximityWeight: options.proximityWeight ?? 1,
+      rerankDepth: options.rerankDepth ?? 30,
+      prefixWeight: options.prefixWeight ?? 0.5,
+      minPrefixLength: options.minPrefixLength ?? 2,
+      maxPrefixTerms: options.maxPrefixTerms ?? 50,
+      stopWords: options.stopWords ?? ENGLISH_STOP_WORDS,
+    };
+    this.clear();
+  }
+
+  /** Number of notes indexed. */
+  get size(): number {
+    return this.#ids.size;
+  }
+
+  /** Number of doc numbers handed out (live and removed, since the last compaction). */
+  get docCount(): number {
+    return this.#docs;
+  }
+
+  /** The id of a doc number. */
+  idOf(doc: number): string | undefined {
+    return this.notes[doc]?.id;
+  }
+
+  /** Drops everything. */
+  clear(): void {
+    this.dict = new TermDictionary(this.options.stopWords);
+    this.dict.onNewTerm = (id) => this.#reserveTerm(id);
+    this.postings = new PostingStore();
+    this.df = new Int32Array(1024);
+    this.#reader = new NoteReader(this.dict);
+    this.notes = [];
+    this.lengths = {
+      title: new Int32Array(1024),
+      body: new Int32Array(1024),
+      labels: new Int32Array(1024),
+    };
+    this.totals = { title: 0, body: 0, labels: 0 };
+    this.#ids = new Map();
+    this.#docs = 0;
+    this.#dead = 0;
+  }
+
+  /** Adds a note, replacing any note with the same id. */
+  add(note: Note): void {
+    if (this.#ids.has(note.id)) this.remove(note.id);
+    const doc = this.#docs++;
+    if (doc === this.lengths.body.length) this.#growDocs();
+    this.notes[doc] = note;
+    this.#ids.set(note.id, doc);
+    this.#read(note, true);
+    const { title, body, labels } = this.#fieldLengths;
+    this.lengths.title[doc] = title;
+    this.lengths.body[doc] = body;
+    this.lengths.labels[doc] = labels;
+    this.totals.title += title;
+    this.totals.body += body;
+    this.totals.labels += labels;
+    const { unique, tf, uniqueCount } = this.#reader;
+    const df = this.df;
+    const postings = this.postings;
+    for (let i = 0; i < uniqueCount; i++) {
+      const t = unique[i];
+      postings.append(t, doc, tf[t]);
+      df[t]++;
+    }
+  }
+
+  /** Removes a note by id; no-op when absent. */
+  remove(id: string): void {
+    const doc = this.#ids.get(id);
+    if (doc === undefined) return;
+    const note = this.notes[doc]!;
+    this.#read(note, false);
+    const { unique, uniqueCount } = this.#reader;
+    for (let i = 0; i < uniqueCount; i++) this.df[unique[i]]--;
+    this.#dead += uniqueCount;
+    this.totals.title -= this.lengths.title[doc];
+    this.totals.body -= this.lengths.body[doc];
+    this.totals.labels -= this.lengths.labels[doc];
+    this.notes[doc] = undefined;
+    this.#ids.delete(id);
+    if (this.#ids.size === 0) this.clear();
+  }
+
+  /**
+   * Merges the postings added since the last merge into the frozen part
+   * (and, when many notes were removed, drops theirs). Searches call it when
+   * needed; calling it after a bulk load moves that work out of the first
+   * search.
+   */
+  flush(): void {
+    const postings = this.postings;
+    const total = postings.frozenCount + postings.pendingCount;
+    if (this.#dead > 4096 && this.#dead * 4 > total) this.#compact();
+    else if (postings.pendingCount > 0) postings.flush(this.dict.size);
+  }
+
+  /** Flushes when the pending log has grown too long to scan at every search. */
+  prepareSearch(): void {
+    const postings = this.postings;
+    const pending = postings.pendingCount;
+    if (pending > 32_768 && pending * 8 > postings.frozenCount) this.flush();
+    else if (this.#dead > 65_536 && this.#dead * 2 > postings.frozenCount) this.flush();
+  }
+
+  /** Ranked hits, best first. */
+  search(query: string, options: LexicalSearchOptions): LexicalHit[] {
+    return searchIndex(this, query, options);
+  }
+
+  #fieldLengths = { title: 0, body: 0, labels: 0 };
+
+  /** Reads a note's fields: the reader then holds its distinct terms and (when counting) their tf. */
+  #read(note: Note, counting: boolean): void {
+    const reader = this.#reader;
+    reader.begin(counting);
+    this.#fieldLengths.title = reader.field(note.title, TF_SHIFT.title, TF_MASK.title);
+    this.#fieldLengths.body = reader.field(note.body, TF_SHIFT.body, TF_MASK.body);
+    let labels = 0;
+    for (const label of note.labels) labels += reader.field(label, TF_SHIFT.labels, TF_MASK.labels);
+    this.#fieldLengths.labels = labels;
+  }
+
+  #reserveTerm(id: number): void {
+    if (id < this.df.length) return;
+    const n = this.df.length * 2;
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.df = grow(this.df);
+    this.#reader.reserve(n);
+  }
+
+  #growDocs(): void {
+    const n = this.lengths.body.length * 2;
+    const grow = (a: Int32Array) => {
+      const b = new Int32Array(n);
+      b.set(a);
+      return b;
+    };
+    this.lengths = {
+      title: grow(this.lengths.title),
+      body: grow(this.lengths.body),
+      labels: grow(this.lengths.labels),
+    };
+  }
+
+  /** Renumbers the live docs densely and drops the postings of removed ones. */
+  #compact(): void {
+    const remap = new Int32Array(this.#docs).fill(-1);
+    const notes: (Note | undefined)[] = [];
+    let next = 0;
+    for (let doc = 0; doc < this.#docs; doc++) {
+      const note = this.notes[doc];
+      if (!note) continue;
+      remap[doc] = next;
+      this.lengths.title[next] = this.lengths.title[doc];
+      this.lengths.body[next] = this.lengths.body[doc];
+      this.lengths.labels[next] = this.lengths.labels[doc];
+      this.#ids.set(note.id, next);
+      notes[next++] = note;
+    }
+    this.postings.flush(this.dict.size, remap);
+    this.notes = notes;
+    this.#docs = next;
+    this.#dead = 0;
+  }
+}

@@ -1,0 +1,201 @@
+import assert from "node:assert/strict";
+import type { Note } from "../note.ts";
+import { createLexicalIndex, type LexicalIndexOptions } from "./lexical.ts";
+
+function note(id: string, body: string, title = "", labels: string[] = []): Note {
+  return { id, title, body, labels, hash: id, created: "", updated: "" };
+}
+
+function indexOf(notes: Note[], options: LexicalIndexOptions = {}) {
+  const index = createLexicalIndex(options);
+  for (const n of notes) index.add(n);
+  return index;
+}
+
+const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
+const PLAIN: LexicalIndexOptions = { feedbackDocs: 0, proximityWeight: 0 };
+
+Deno.test("search() matches rate-limit, rate_limit and rateLimit for 'rate limit'", async (t) => {
+  for (const form of ["rate-limit", "rate_limit", "rateLimit", "RATE_LIMIT", "rate limits"]) {
+    await t.step(form, () => {
+      const index = indexOf([note("a", `the ${form} was hit`), note("b", "nothing here")]);
+      const hits = index.search("rate limit", { limit: 5 });
+      assert.deepEqual(ids(hits), ["a"]);
+      assert.deepEqual(hits[0].matched, ["rate", "limit"]);
+    });
+  }
+  const index = indexOf([note("a", "the rate_limit option"), note("b", "a rate with no limit")]);
+  assert.deepEqual(ids(index.search("rateLimit", { limit: 5 })), ["a", "b"]); // joined form ranks the identifier first
+});
+
+Deno.test("search() folds diacritics and case on both sides", () => {
+  const index = indexOf([note("a", "Crème brûlée at the CAFÉ"), note("b", "tea")]);
+  assert.deepEqual(ids(index.search("cafe creme", { limit: 5 })), ["a"]);
+  assert.deepEqual(ids(index.search("Café", { limit: 5 })), ["a"]);
+});
+
+Deno.test("search() stems and maps irregular forms", () => {
+  const index = indexOf([note("a", "She went to the deployments meeting"), note("b", "other")]);
+  assert.deepEqual(ids(index.search("go deploy", { limit: 5 })), ["a"]);
+});
+
+Deno.test("search() ranks by BM25: rarer terms and more matched terms first", () => {
+  const notes = [
+    note("common", "apple banana"),
+    note("rare", "apple zucchini"),
+    note("both", "banana zucchini apple"),
+    ...Array.from({ length: 20 }, (_, i) => note(`f${i}`, `banana filler ${i}`)),
+  ];
+  const index = indexOf(notes, PLAIN);
+  assert.deepEqual(ids(index.search("zucchini banana", { limit: 3 })), ["both", "rare", "common"]);
+  const hits = index.search("zucchini", { limit: 5 });
+  assert.deepEqual(ids(hits), ["rare", "both"]);
+  assert.ok(hits[0].score >= hits[1].score && hits[1].score > 0);
+});
+
+Deno.test("search() weights the title above the body and counts labels", () => {
+  const index = indexOf([
+    note("body", "notes about kubernetes upgrades", "Misc"),
+    note("title", "notes about upgrades", "Kubernetes"),
+    note("label", "notes about upgrades", "Misc", ["kubernetes"]),
+  ], PLAIN);
+  assert.deepEqual(ids(index.search("kubernetes", { limit: 3 })), ["title", "label", "body"]);
+});
+
+Deno.test("search() matches the last query word as a prefix, below exact matches", () => {
+  const index = indexOf([
+    note("exact", "deplo is a tool"),
+    note("word", "we deploy on fridays"),
+    note("other", "nothing"),
+  ], PLAIN);
+  const hits = index.search("deplo", { limit: 5 });
+  assert.deepEqual(ids(hits), ["exact", "word"]);
+  assert.deepEqual(hits[1].matched, ["deplo"]);
+  assert.ok(hits[0].score > hits[1].score);
+});
+
+Deno.test("search() uses the prefix on the last word only, and not after a space or ?", () => {
+  const index = indexOf([note("a", "we deploy servers"), note("b", "servers only")], PLAIN);
+  const inner = index.search("deplo servers", { limit: 5 });
+  assert.deepEqual(inner.map((h) => h.matched), [["servers"], ["servers"]]);
+  assert.equal(inner[0].score, inner[1].score);
+  const last = index.search("servers deplo", { limit: 5 });
+  assert.deepEqual(ids(last), ["a", "b"]);
+  assert.deepEqual(last[0].matched, ["servers", "deplo"]);
+  assert.deepEqual(ids(index.search("deplo ", { limit: 5 })), []);
+  assert.deepEqual(ids(index.search("deplo?", { limit: 5 })), []);
+});
+
+Deno.test("search() reports matched terms, and explain sums to the score", () => {
+  const index = indexOf([
+    note("a", "the staging database is db-stage-2", "Staging database", ["infra"]),
+    note("b", "the production database"),
+    note("c", "staging notes"),
+  ]);
+  const hits = index.search("Staging databases infra", { limit: 3, explain: true });
+  assert.equal(hits[0].id, "a");
+  assert.deepEqual(hits[0].matched, ["staging", "databases", "infra"]);
+  for (const hit of hits) {
+    assert.ok(hit.explain && hit.explain.length > 0);
+    const sum = hit.explain.reduce((s, e) => s + e.score, 0);
+    assert.ok(Math.abs(sum - hit.score) < 1e-9, `${hit.id}: ${sum} vs ${hit.score}`);
+  }
+  const fields = new Set(hits[0].explain!.map((e) => e.field));
+  for (const f of ["title", "body", "labels", "proximity"]) assert.ok(fields.has(f), f);
+  const db = hits[0].explain!.find((e) => e.term === "databases");
+  assert.equal(db?.indexTerm, "databas");
+  assert.equal(index.search("staging", { limit: 1 })[0].explain, undefined);
+});
+
+Deno.test("search() returns nothing for empty, blank, stop-word-only or unknown queries", async (t) => {
+  const index = indexOf([note("a", "the quick brown fox")]);
+  for (const q of ["", "   ", "\n\t", "the and of", "?!", "zyxwv", "🙂"]) {
+    await t.step(JSON.stringify(q), () => assert.deepEqual(index.search(q, { limit: 5 }), []));
+  }
+  assert.deepEqual(index.search("fox", { limit: 0 }), []);
+  assert.deepEqual(createLexicalIndex().search("fox", { limit: 5 }), []);
+});
+
+Deno.test("search() applies the filter callback before the limit", () => {
+  const notes = Array.from({ length: 30 }, (_, i) => note(`n${i}`, `alpha ${i % 2 ? "beta" : ""}`));
+  const index = indexOf(notes);
+  const seen: string[] = [];
+  const hits = index.search("alpha", {
+    limit: 5,
+    filter: (id) => {
+      seen.push(id);
+      return Number(id.slice(1)) % 3 === 0;
+    },
+  });
+  assert.equal(hits.length, 5);
+  for (const h of hits) assert.equal(Number(h.id.slice(1)) % 3, 0);
+  assert.ok(seen.length > 0);
+  assert.deepEqual(index.search("alpha", { limit: 5, filter: () => false }), []);
+});
+
+Deno.test("add() replaces a note with the same id; remove() and clear() forget notes", () => {
+  const index = indexOf([note("a", "old words"), note("b", "other words")]);
+  assert.equal(index.size, 2);
+  index.add(note("a", "new text"));
+  assert.equal(index.size, 2);
+  assert.deepEqual(ids(index.search("old", { limit: 5 })), []);
+  assert.deepEqual(ids(index.search("new", { limit: 5 })), ["a"]);
+  index.remove("a");
+  index.remove("missing");
+  assert.equal(index.size, 1);
+  assert.deepEqual(ids(index.search("new", { limit: 5 })), []);
+  assert.deepEqual(ids(index.search("words", { limit: 5 })), ["b"]);
+  index.clear();
+  assert.equal(index.size, 0);
+  assert.deepEqual(index.search("words", { limit: 5 }), []);
+  index.add(note("c", "words again"));
+  assert.deepEqual(ids(index.search("words", { limit: 5 })), ["c"]);
+});
+
+Deno.test("search() ranks the same before and after flush() and many removals", () => {
+  const vocabulary = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu".split(
+    " ",
+  );
+  const text = (i: number) =>
+    Array.from({ length: 8 }, (_, k) => vocabulary[(i * 7 + k * k * 3) % vocabulary.length]).join(
+      " ",
+    );
+  const notes = Array.from({ length: 3000 }, (_, i) => note(`n${i}`, text(i)));
+  const incremental = createLexicalIndex();
+  for (let i = 0; i < notes.length; i++) {
+    incremental.add(notes[i]);
+    if (i === 1000) incremental.flush();
+    if (i % 3 === 0 && i > 0) incremental.remove(`n${i - 1}`);
+  }
+  const kept = notes.filter((_, i) => !(i % 3 === 2 && i < notes.length - 1));
+  const fresh = indexOf(kept);
+  assert.equal(incremental.size, fresh.size);
+  for (const q of ["alpha beta", "gamma", "kappa lambda mu", "iota zeta"]) {
+    const a = incremental.search(q, { limit: 10 });
+    const b = fresh.search(q, { limit: 10 });
+    assert.deepEqual(ids(a), ids(b), q);
+    a.forEach((h, i) => assert.ok(Math.abs(h.score - b[i].score) < 1e-9));
+    incremental.flush();
+    assert.deepEqual(ids(incremental.search(q, { limit: 10 })), ids(b), `${q} after flush`);
+  }
+});
+
+Deno.test("search() finds CJK and emoji tokens", () => {
+  const index = indexOf([note("a", "東京タワーに行った 🚀"), note("b", "京都 🙂")]);
+  const hits = index.search("東京", { limit: 5 });
+  assert.deepEqual(ids(hits), ["a", "b"]); // b shares 京 only
+  assert.ok(hits[0].score > 2 * hits[1].score);
+  assert.deepEqual(ids(index.search("🚀", { limit: 5 })), ["a"]);
+});
+
+Deno.test("search() with feedback still returns only notes that match a query word", () => {
+  const notes = [
+    note("a", "pottery class bowl glaze kiln"),
+    note("b", "pottery wheel glaze kiln"),
+    note("c", "glaze kiln without the word"),
+  ];
+  const index = indexOf(notes, { feedbackDocs: 2 });
+  const hits = index.search("pottery", { limit: 5 });
+  assert.deepEqual(ids(hits).sort(), ["a", "b"]);
+  for (const h of hits) assert.ok(h.matched.length > 0);
+});

@@ -1,0 +1,44 @@
+/**
+ * The recall engines of `@memo/memory`. The lexical engine is a BM25F index
+ * over the title, body and labels of notes, with Unicode folding, identifier
+ * splitting, Porter2 stemming, English stop words, prefix matching on the
+ * last query word, pseudo-relevance feedback and a proximity re-rank.
+ *
+ * @example
+ * ```ts
+ * import { createLexicalIndex } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "Limits", body: "GitHub rate_limit is 5000/h", labels: [], hash: "", created: "", updated: "" });
+ * console.log(index.search("rate limit", { limit: 3 })[0].matched); // ["rate", "limit"]
+ * ```
+ *
+ * @module
+ */
+
+export * from "./types.ts";
+export {
+  type Bm25LexicalIndex,
+  createLexicalIndex,
+  type LexicalIndexOptions,
+  type ResolvedLexicalOptions,
+} from "./lexical.ts";
+export {
+  foldText,
+  hashToken,
+  MAX_JOINED_PARTS,
+  MAX_TOKEN_LENGTH,
+  scanTokens,
+  type Token,
+  TOKEN_CJK,
+  TOKEN_CJK_PAIR,
+  TOKEN_EMOJI,
+  TOKEN_JOINED,
+  TOKEN_PART,
+  TOKEN_WORD,
+  tokenize,
+  type TokenSink,
+  tokenText,
+} from "./tokenizer.ts";
+export { ENGLISH_STOP_WORDS, isStopWord } from "./stopwords.ts";
+export { analyzeToken, stemWord } from "./stemmer.ts";
+export { IRREGULAR_FORMS } from "./irregular.ts";

@@ -1,0 +1,97 @@
+/**
+ * The `MemoryStore` contract: where notes are kept. `FileMemoryStore` (the
+ * default) keeps them in `.memo/memory/notes.md`; other stores (PostgreSQL in
+ * the cloud reference server) implement the same interface.
+ *
+ * @module
+ */
+
+import type { Note, NoteDraft, NotePatch } from "./note.ts";
+
+/** A problem found while reading the store, reported rather than fatal. */
+export interface StoreIssue {
+  /** What kind of problem. */
+  kind: "damaged-note" | "duplicate-id" | "torn-tail" | "stale-lock";
+  /** One-line description ("Cannot parse marker: …"). */
+  message: string;
+  /** 1-based line in the notes file, when known. */
+  line?: number;
+}
+
+/** What {@linkcode MemoryStore.load} reports. */
+export interface StoreLoadReport {
+  /** Number of notes held after loading. */
+  notes: number;
+  /** Problems found; the notes around them are still loaded. */
+  issues: StoreIssue[];
+}
+
+/** A batch of drafts committed all-or-nothing. */
+export interface CommitBatch {
+  /** Drafts to store. Dedupe is by identity (source key, else content hash). */
+  notes: readonly NoteDraft[];
+}
+
+/** What happened to each draft of a batch. */
+export interface CommitResult {
+  /** Notes that did not exist and were added. */
+  written: Note[];
+  /** Notes whose identity existed with another hash, changed in place. */
+  updated: Note[];
+  /** Drafts whose identity existed with the same hash (nothing written). */
+  unchanged: Note[];
+  /** Bytes written to durable storage by this commit (0 when nothing changed). */
+  bytesWritten: number;
+}
+
+/** One page of notes, in store order. */
+export interface NotePage {
+  /** Notes of this page. */
+  notes: Note[];
+  /** Opaque cursor of the next page; absent on the last page. */
+  nextCursor?: string;
+}
+
+/** Changes since a token, for keeping an index in step with the store. */
+export interface StoreChanges {
+  /** Token to pass next time. */
+  token: string;
+  /** When true, `upserted` holds every note and earlier state must be dropped. */
+  reset: boolean;
+  /** Notes added or changed since the token. */
+  upserted: Note[];
+  /** Ids removed since the token. */
+  removed: string[];
+}
+
+/**
+ * Where notes are kept. Every method sees writes made by other processes
+ * (implementations reload as needed).
+ *
+ * @example
+ * ```ts
+ * import { FileMemoryStore, type MemoryStore } from "@memo/memory";
+ * const store: MemoryStore = new FileMemoryStore({ rootDir: await Deno.makeTempDir() });
+ * await store.load();
+ * const result = await store.commit({ notes: [{ text: "hello" }] });
+ * console.log(result.written.length); // 1
+ * ```
+ */
+export interface MemoryStore {
+  /** Reads the store (creating nothing) and reports problems found. */
+  load(): Promise<StoreLoadReport>;
+  /** Stores a batch all-or-nothing, deduplicating by identity. */
+  commit(batch: CommitBatch, options?: { signal?: AbortSignal }): Promise<CommitResult>;
+  /** Changes a note; `undefined` when the id is unknown. */
+  update(id: string, patch: NotePatch): Promise<Note | undefined>;
+  /** Removes a note; false when the id is unknown. */
+  remove(id: string): Promise<boolean>;
+  /** One note by id. */
+  get(id: string): Promise<Note | undefined>;
+  /** Notes in store order, a page at a time. Throws `MemoryValidationError` on a bad cursor. */
+  list(cursor?: string, limit?: number): Promise<NotePage>;
+  /** Changes since `token` (everything, with `reset`, when the token is missing or stale). */
+  changesSince(token?: string): Promise<StoreChanges>;
+  /** Releases resources (file handles, timers). */
+  close?(): Promise<void>;
+}
