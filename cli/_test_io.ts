@@ -1,0 +1,41 @@
+/**
+ * Test helper: a `CliIO` that records stdout and stderr.
+ *
+ * @module
+ */
+
+import type { CliIO } from "./context.ts";
+
+/** A recording CliIO for tests. */
+export interface RecordingIO extends CliIO {
+  /** Everything written to stdout. */
+  out: string[];
+  /** Everything written to stderr. */
+  err: string[];
+}
+
+/**
+ * Creates a recording CliIO rooted at `cwd`.
+ *
+ * @example
+ * ```ts
+ * import { recordingIO } from "./_test_io.ts";
+ * const io = recordingIO("/tmp");
+ * await io.stdout("x");
+ * console.log(io.out); // ["x"]
+ * ```
+ */
+export function recordingIO(cwd: string, stdinText = ""): RecordingIO {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => Promise.resolve(void out.push(t)),
+    stderr: (t) => Promise.resolve(void err.push(t)),
+    stderrIsTerminal: false,
+    env: {},
+    cwd,
+    readStdin: () => Promise.resolve(stdinText),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * `runCli(argv, io)`: dispatches a `memo` command line and maps errors to the
+ * one-line `memo: <message>` format and the exit codes (0 ok, 1 failed, 2 usage).
+ *
+ * @module
+ */
+
+import { MemoryValidationError } from "@memo/memory";
+import { UsageError } from "./args.ts";
+import { commands } from "./commands.ts";
+import type { CliCommand, CliIO } from "./context.ts";
+import { errorLine } from "./output.ts";
+import { VERSION } from "../version.ts";
+
+/** Text of `memo help`. */
+export function helpText(list: readonly CliCommand[] = commands): string {
+  const width = Math.max(...list.map((c) => c.name.length), 4);
+  return [
+    `memo ${VERSION}: local-first memory for AI agents`,
+    "",
+    "Usage: memo <command> [arguments] [--dir DIR] [--json]",
+    "",
+    "Commands:",
+    ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    `  ${"help".padEnd(width)}  Show this help, or a command's usage (memo help recall)`,
+    "",
+    "Every command takes --dir DIR (the project root; default: the nearest",
+    "ancestor holding .memo/, else the current directory) and --json (print",
+    "exactly one JSON document on stdout). Exit codes: 0 ok, 1 failed, 2 usage.",
+    "",
+  ].join("\n");
+}
+
+function usageOf(c: CliCommand): string {
+  return `Usage: memo ${c.usage}\n\n${c.summary}.\n`;
+}
+
+/**
+ * Runs one `memo` command line; returns the exit code. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { runCli } from "./main.ts";
+ * const out: string[] = [];
+ * const code = await runCli(["help"], {
+ *   stdout: async (t) => void out.push(t),
+ *   stderr: async () => {},
+ *   stderrIsTerminal: false,
+ *   env: {},
+ *   cwd: ".",
+ *   readStdin: async () => "",
+ * });
+ * console.log(code); // 0
+ * ```
+ */
+export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+      const target = name === "help" && rest[0] ? find(rest[0]) : undefined;
+      if (name === "help" && rest[0] && !target) throw new UsageError(`unknown command ${rest[0]}`);
+      await io.stdout(target ? usageOf(target) : helpText());
+      return name === undefined ? 2 : 0;
+    }
+    if (name === "--version" || name === "-V") {
+      await io.stdout(`${VERSION}\n`);
+      return 0;
+    }
+    const command = find(name);
+    if (!command) throw new UsageError(`unknown command ${name}`);
+    if (rest.includes("--help") || rest.includes("-h")) {
+      await io.stdout(usageOf(command));
+      return 0;
+    }
+    return await command.run([...rest], io);
+  } catch (e) {
+    return await reportError(e, io, name);
+  }
+}
+
+function find(name: string): CliCommand | undefined {
+  return commands.find((c) => c.name === name);
+}
+
+async function reportError(e: unknown, io: CliIO, name: string | undefined): Promise<number> {
+  if (e instanceof UsageError) {
+    const hint = name && find(name) ? ` (usage: memo ${find(name)!.usage})` : " (see memo help)";
+    await io.stderr(errorLine(e.message + hint));
+    return 2;
+  }
+  if (e instanceof MemoryValidationError) {
+    await io.stderr(errorLine(e.message));
+    return 2;
+  }
+  await io.stderr(errorLine(e instanceof Error ? e.message : String(e)));
+  return 1;
+}

@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { runCli } from "./main.ts";
+import { recordingIO } from "./_test_io.ts";
+
+async function project(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "memo-cli-" });
+}
+
+async function run(cwd: string, argv: string[], stdinText = "") {
+  const io = recordingIO(cwd, stdinText);
+  const code = await runCli(argv, io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+function notesPath(dir: string) {
+  return join(dir, ".memo", "memory", "notes.md");
+}
+
+Deno.test("runCli() remember then recall, get, list, update, forget, stats", async () => {
+  const dir = await project();
+  const r1 = await run(dir, [
+    "remember",
+    "Deploys run with make deploy on the bastion host",
+    "--label",
+    "ops",
+    "--json",
+  ]);
+  assert.equal(r1.code, 0, r1.err);
+  const first = JSON.parse(r1.out);
+  assert.equal(first.status, "written");
+  const id = first.note.id as string;
+
+  const again = JSON.parse(
+    (await run(dir, ["remember", "Deploys run with make deploy on the bastion host", "--label", "ops", "--json"])).out,
+  );
+  assert.equal(again.status, "unchanged");
+  assert.equal(again.note.id, id);
+
+  const recall = await run(dir, ["recall", "how do deploys run", "--json"]);
+  assert.equal(recall.code, 0, recall.err);
+  const hits = JSON.parse(recall.out).hits;
+  assert.equal(hits[0].note.id, id);
+  assert.ok(hits[0].matched.length > 0);
+  assert.equal(typeof hits[0].score, "number");
+
+  const human = await run(dir, ["recall", "deploy"]);
+  assert.match(human.out, /1\. Deploys run with make deploy/);
+
+  const got = await run(dir, ["get", id, "--json"]);
+  assert.equal(JSON.parse(got.out).body, "Deploys run with make deploy on the bastion host");
+
+  const listed = JSON.parse((await run(dir, ["list", "--json"])).out);
+  assert.equal(listed.notes.length, 1);
+
+  const upd = await run(dir, ["update", id, "--title", "Deploy steps", "--json"]);
+  assert.equal(upd.code, 0, upd.err);
+  assert.equal(JSON.parse(upd.out).title, "Deploy steps");
+
+  const st = JSON.parse((await run(dir, ["stats", "--json"])).out);
+  assert.equal(st.notes, 1);
+  assert.deepEqual(st.labels, { ops: 1 });
+
+  const fg = await run(dir, ["forget", id]);
+  assert.equal(fg.code, 0, fg.err);
+  assert.match(fg.out, /^forgot /);
+  assert.equal(JSON.parse((await run(dir, ["stats", "--json"])).out).notes, 0);
+});
+
+Deno.test("runCli() --json prints exactly one JSON document", async () => {
+  const dir = await project();
+  for (const argv of [["remember", "one note", "--json"], ["list", "--json"], ["stats", "--json"]]) {
+    const r = await run(dir, argv);
+    assert.equal(r.code, 0, r.err);
+    JSON.parse(r.out); // throws when there is anything else
+    assert.equal(r.err, "");
+  }
+});
+
+Deno.test("runCli() list pages with --cursor", async () => {
+  const dir = await project();
+  for (let i = 0; i < 5; i++) assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
+  const p1 = JSON.parse((await run(dir, ["list", "--limit", "2", "--json"])).out);
+  assert.equal(p1.notes.length, 2);
+  assert.ok(p1.nextCursor);
+  const p2 = JSON.parse((await run(dir, ["list", "--limit", "2", "--cursor", p1.nextCursor, "--json"])).out);
+  assert.equal(p2.notes[0].body, "note number 2");
+  const text = (await run(dir, ["list", "--limit", "2"])).out;
+  assert.match(text, /more: memo list --cursor /);
+});
+
+Deno.test("runCli() remember --file reads a file and - reads stdin", async () => {
+  const dir = await project();
+  await writeFile(join(dir, "n.md"), "# From a file\nbody text");
+  const r = JSON.parse((await run(dir, ["remember", "--file", "n.md", "--json"])).out);
+  assert.equal(r.note.title, "From a file");
+  const s = JSON.parse((await run(dir, ["remember", "--file", "-", "--json"], "from stdin")).out);
+  assert.equal(s.note.body, "from stdin");
+});
+
+Deno.test("runCli() bad input gets one error line, a non-zero exit and changes nothing", async (t) => {
+  const dir = await project();
+  assert.equal((await run(dir, ["remember", "keep me"])).code, 0);
+  const before = await readFile(notesPath(dir), "utf8");
+  const cases: [string, string[], number, RegExp][] = [
+    ["unknown flag", ["remember", "x", "--bogus"], 2, /unknown flag --bogus/],
+    ["empty text", ["remember", "   "], 2, /text is empty/],
+    ["missing text", ["remember"], 2, /missing text/],
+    ["missing id", ["get"], 2, /missing id/],
+    ["unknown id", ["get", "nope"], 1, /Cannot find note nope/],
+    ["update unknown id", ["update", "nope", "--title", "x"], 1, /Cannot find note nope/],
+    ["forget unknown id", ["forget", "nope"], 1, /Cannot find note nope/],
+    ["update nothing", ["update", "nope"], 2, /nothing to change/],
+    ["unreadable file", ["remember", "--file", "does-not-exist.md"], 1, /Cannot read does-not-exist.md: ENOENT/],
+    ["bad limit", ["list", "--limit", "0"], 2, /--limit must be an integer from 1 to 1000/],
+    ["bad engine", ["recall", "x", "--engine", "magic"], 2, /--engine must be one of/],
+    ["forged cursor", ["list", "--cursor", "Zm9yZ2Vk"], 2, /invalid cursor/],
+    ["unknown command", ["frobnicate"], 2, /unknown command frobnicate/],
+    ["empty query", ["recall", " "], 2, /query is empty/],
+  ];
+  for (const [name, argv, code, pattern] of cases) {
+    await t.step(name, async () => {
+      const r = await run(dir, argv);
+      assert.equal(r.code, code);
+      assert.equal(r.out, "");
+      assert.match(r.err, pattern);
+      assert.match(r.err, /^memo: [^\n]+\n$/);
+    });
+  }
+  assert.equal(await readFile(notesPath(dir), "utf8"), before);
+});
+
+Deno.test("runCli() help and --help print usage", async () => {
+  const dir = await project();
+  for (const argv of [["help"], ["--help"]]) {
+    const r = await run(dir, argv);
+    assert.equal(r.code, 0);
+    for (const c of ["remember", "recall", "get", "list", "update", "forget", "stats"]) {
+      assert.match(r.out, new RegExp(`\\n  ${c} `));
+    }
+  }
+  const one = await run(dir, ["help", "recall"]);
+  assert.match(one.out, /^Usage: memo recall "query"/);
+  const flag = await run(dir, ["recall", "--help"]);
+  assert.match(flag.out, /^Usage: memo recall/);
+});
+
+Deno.test("runCli() finds the project in an ancestor holding .memo/", async () => {
+  const dir = await project();
+  assert.equal((await run(dir, ["remember", "root note"])).code, 0);
+  const sub = join(dir, "a", "b");
+  await mkdir(sub, { recursive: true });
+  const st = JSON.parse((await run(sub, ["stats", "--json"])).out);
+  assert.equal(st.notes, 1);
+  await assert.rejects(stat(join(sub, ".memo")));
+});
+
+Deno.test("runCli() read-only commands on a new project create no files", async () => {
+  const dir = await project();
+  assert.equal((await run(dir, ["list"])).code, 0);
+  assert.equal((await run(dir, ["stats"])).code, 0);
+  assert.equal((await run(dir, ["recall", "anything"])).code, 0);
+  await assert.rejects(stat(join(dir, ".memo")));
+});

@@ -1,0 +1,259 @@
+/**
+ * The subcommands that mirror the memory tools: remember, recall, get, list,
+ * update, forget and stats.
+ *
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { type Memo, openMemo, RECALL_ENGINES, type RecallEngine } from "@memo/memory";
+import {
+  boolFlag,
+  intFlag,
+  listFlag,
+  type ParsedArgs,
+  parseArgs,
+  positionals,
+  stringFlag,
+  UsageError,
+} from "./args.ts";
+import type { CliCommand, CliIO } from "./context.ts";
+import { formatHits, formatNote, formatNoteLine, jsonDocument } from "./output.ts";
+import { findProjectRoot } from "./project.ts";
+
+const COMMON = { string: ["dir"], boolean: ["json"] } as const;
+
+/**
+ * Opens the memory client of the project a command targets (`--dir`, else the
+ * nearest ancestor holding `.memo/`, else the working directory).
+ *
+ * @example
+ * ```ts
+ * import { openProjectMemo } from "./memory_commands.ts";
+ * import { parseArgs } from "./args.ts";
+ * const memo = await openProjectMemo(parseArgs(["--dir", "."], { string: ["dir"] }), Deno.cwd());
+ * await memo.close();
+ * ```
+ */
+export async function openProjectMemo(p: ParsedArgs, cwd: string): Promise<Memo> {
+  return openMemo({ rootDir: await findProjectRoot(stringFlag(p, "dir"), cwd) });
+}
+
+async function withMemo<T>(p: ParsedArgs, io: CliIO, fn: (memo: Memo) => Promise<T>): Promise<T> {
+  const memo = await openProjectMemo(p, io.cwd);
+  try {
+    return await fn(memo);
+  } finally {
+    await memo.close();
+  }
+}
+
+async function readText(p: ParsedArgs, io: CliIO, positional: string | undefined) {
+  const file = stringFlag(p, "file");
+  if (file !== undefined && positional !== undefined) {
+    throw new UsageError("give the text or --file, not both");
+  }
+  if (file === undefined) return positional;
+  if (file === "-") return await io.readStdin();
+  try {
+    return await readFile(resolve(io.cwd, file), "utf8");
+  } catch (e) {
+    const reason = (e as { code?: string }).code ?? (e as Error).message;
+    throw new FileReadError(`Cannot read ${file}: ${reason}`);
+  }
+}
+
+/** A file named on the command line could not be read (exit code 1). */
+export class FileReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FileReadError";
+  }
+}
+
+function engineFlag(p: ParsedArgs): RecallEngine | undefined {
+  const engine = stringFlag(p, "engine");
+  if (engine !== undefined && !(RECALL_ENGINES as readonly string[]).includes(engine)) {
+    throw new UsageError(`flag --engine must be one of ${RECALL_ENGINES.join(", ")}`);
+  }
+  return engine as RecallEngine | undefined;
+}
+
+const remember: CliCommand = {
+  name: "remember",
+  summary: "Store a note (text as argument, or --file F, - for stdin)",
+  usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]',
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: [...COMMON.string, "title", "source", "file"],
+      multiple: ["label"],
+      boolean: COMMON.boolean,
+    });
+    const [arg] = p.positional.length <= 1 ? p.positional : positionals(p, ["text"]);
+    const text = await readText(p, io, arg);
+    if (text === undefined) throw new UsageError("missing text");
+    if (text.trim() === "") throw new UsageError("text is empty");
+    const result = await withMemo(p, io, (memo) =>
+      memo.remember({
+        text,
+        title: stringFlag(p, "title"),
+        labels: listFlag(p, "label"),
+        source: stringFlag(p, "source"),
+      }));
+    if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
+    else await io.stdout(`${result.status} ${result.note.id}  ${result.note.title}\n`);
+    return 0;
+  },
+};
+
+const recall: CliCommand = {
+  name: "recall",
+  summary: "Find the notes that match a query",
+  usage:
+    'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]',
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: [...COMMON.string, "limit", "engine", "source"],
+      multiple: ["label"],
+      boolean: [...COMMON.boolean, "explain"],
+    });
+    const [query] = positionals(p, ["query"]);
+    if (query.trim() === "") throw new UsageError("query is empty");
+    const limit = intFlag(p, "limit", 1, 1000);
+    const engine = engineFlag(p);
+    const hits = await withMemo(p, io, (memo) =>
+      memo.recall(query, {
+        limit,
+        engine,
+        labels: listFlag(p, "label"),
+        source: stringFlag(p, "source"),
+        explain: boolFlag(p, "explain"),
+      }));
+    if (boolFlag(p, "json")) await io.stdout(jsonDocument({ hits }));
+    else await io.stdout(formatHits(hits));
+    return 0;
+  },
+};
+
+const get: CliCommand = {
+  name: "get",
+  summary: "Print one note",
+  usage: "get ID",
+  async run(argv, io) {
+    const p = parseArgs(argv, COMMON);
+    const [id] = positionals(p, ["id"]);
+    const note = await withMemo(p, io, (memo) => memo.get(id));
+    await io.stdout(boolFlag(p, "json") ? jsonDocument(note) : formatNote(note));
+    return 0;
+  },
+};
+
+const list: CliCommand = {
+  name: "list",
+  summary: "List notes, a page at a time",
+  usage: "list [--cursor C] [--limit N] [--label L]... [--source S]",
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: [...COMMON.string, "cursor", "limit", "source"],
+      multiple: ["label"],
+      boolean: COMMON.boolean,
+    });
+    positionals(p, []);
+    const page = await withMemo(p, io, (memo) =>
+      memo.list({
+        cursor: stringFlag(p, "cursor"),
+        limit: intFlag(p, "limit", 1, 1000),
+        labels: listFlag(p, "label"),
+        source: stringFlag(p, "source"),
+      }));
+    if (boolFlag(p, "json")) {
+      await io.stdout(jsonDocument(page));
+      return 0;
+    }
+    const lines = page.notes.map(formatNoteLine);
+    if (!lines.length) lines.push("No notes.");
+    if (page.nextCursor) lines.push(`more: memo list --cursor ${page.nextCursor}`);
+    await io.stdout(lines.join("\n") + "\n");
+    return 0;
+  },
+};
+
+const update: CliCommand = {
+  name: "update",
+  summary: "Change a note's text, title or labels",
+  usage: "update ID [--text T | --file F] [--title T] [--label L]...",
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: [...COMMON.string, "text", "title", "file"],
+      multiple: ["label"],
+      boolean: COMMON.boolean,
+    });
+    const [id] = positionals(p, ["id"]);
+    const text = await readText(p, io, stringFlag(p, "text"));
+    if (text !== undefined && text.trim() === "") throw new UsageError("text is empty");
+    const labels = listFlag(p, "label");
+    const title = stringFlag(p, "title");
+    if (text === undefined && title === undefined && !labels.length) {
+      throw new UsageError("nothing to change: give --text, --file, --title or --label");
+    }
+    const note = await withMemo(p, io, (memo) =>
+      memo.update(id, { text, title, labels: labels.length ? labels : undefined }));
+    if (boolFlag(p, "json")) await io.stdout(jsonDocument(note));
+    else await io.stdout(`updated ${note.id}  ${note.title}\n`);
+    return 0;
+  },
+};
+
+const forget: CliCommand = {
+  name: "forget",
+  summary: "Delete a note",
+  usage: "forget ID",
+  async run(argv, io) {
+    const p = parseArgs(argv, COMMON);
+    const [id] = positionals(p, ["id"]);
+    const note = await withMemo(p, io, (memo) => memo.forget(id));
+    if (boolFlag(p, "json")) await io.stdout(jsonDocument({ forgotten: note }));
+    else await io.stdout(`forgot ${note.id}  ${note.title}\n`);
+    return 0;
+  },
+};
+
+const stats: CliCommand = {
+  name: "stats",
+  summary: "Count notes, labels and sources",
+  usage: "stats",
+  async run(argv, io) {
+    const p = parseArgs(argv, COMMON);
+    positionals(p, []);
+    const s = await withMemo(p, io, (memo) => memo.stats());
+    if (boolFlag(p, "json")) {
+      await io.stdout(jsonDocument(s));
+      return 0;
+    }
+    const pairs = (r: Record<string, number>) =>
+      Object.entries(r).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v}`).join(", ") ||
+      "none";
+    await io.stdout(
+      [
+        `notes: ${s.notes}`,
+        `labels: ${pairs(s.labels)}`,
+        `sources: ${pairs(s.sources)}`,
+        `last updated: ${s.lastUpdated ?? "never"}`,
+        `recall engine: ${s.engine.default} (auto uses ${s.engine.auto})`,
+      ].join("\n") + "\n",
+    );
+    return 0;
+  },
+};
+
+/** The memory subcommands, in help order. */
+export const memoryCommands: readonly CliCommand[] = [
+  remember,
+  recall,
+  get,
+  list,
+  update,
+  forget,
+  stats,
+];

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { VERSION } from "../version.ts";
+
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+
+async function memo(cwd: string, args: string[], stdin?: string) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    cwd,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  const dec = new TextDecoder();
+  return { code, out: dec.decode(stdout), err: dec.decode(stderr) };
+}
+
+Deno.test("memo (process) remembers, recalls and exits 0", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  const r = await memo(dir, [
+    "remember",
+    "The staging database is db-stage-2",
+    "--label",
+    "infra",
+    "--json",
+  ]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, "");
+  const id = JSON.parse(r.out).note.id;
+  const hits = JSON.parse((await memo(dir, ["recall", "staging db", "--json"])).out).hits;
+  assert.equal(hits[0].note.id, id);
+  const file = await readFile(join(dir, ".memo", "memory", "notes.md"), "utf8");
+  assert.match(file, /## The staging database is db-stage-2/);
+});
+
+Deno.test("memo (process) reads text from stdin with --file -", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  const r = await memo(dir, ["remember", "--file", "-", "--json"], "piped text");
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).note.body, "piped text");
+});
+
+Deno.test("memo (process) usage errors exit 2 with one line on stderr", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  for (const args of [["remember", "x", "--wat"], ["nope"], ["get"], []]) {
+    const r = await memo(dir, args);
+    assert.equal(r.code, 2, JSON.stringify(args));
+    if (args.length) {
+      assert.equal(r.out, "");
+      assert.match(r.err, /^memo: [^\n]+\n$/);
+    }
+  }
+});
+
+Deno.test("memo (process) a failed operation exits 1", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  const r = await memo(dir, ["forget", "01unknown"]);
+  assert.equal(r.code, 1);
+  assert.equal(r.err, "memo: Cannot find note 01unknown\n");
+});
+
+Deno.test("memo --version matches deno.json", async () => {
+  const config = JSON.parse(await readFile(new URL("../deno.json", import.meta.url), "utf8"));
+  assert.equal(VERSION, config.version);
+  const r = await memo(Deno.cwd(), ["--version"]);
+  assert.equal(r.out.trim(), VERSION);
+});

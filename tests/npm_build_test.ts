@@ -1,0 +1,123 @@
+/**
+ * The npm build under Node: build the three packages with scripts/build_npm.ts,
+ * pack them, install the tarballs into a fresh project with npm, and use them
+ * from `node` — the `memo` bin, the library, stdio MCP and the HTTP handler.
+ */
+import assert from "node:assert/strict";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+const repo = new URL("..", import.meta.url).pathname;
+const dec = new TextDecoder();
+
+async function run(cmd: string, args: string[], cwd: string, stdin?: string) {
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd,
+    stdin: stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", npm_config_loglevel: "error", npm_config_fund: "false" },
+  }).spawn();
+  if (stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(new TextEncoder().encode(stdin));
+    await w.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  return { code, out: dec.decode(stdout), err: dec.decode(stderr) };
+}
+
+Deno.test("build_npm.ts output installs with npm and runs under Node", async (t) => {
+  const work = await Deno.makeTempDir({ prefix: "memo-npm-" });
+  const out = join(work, "npm");
+  const build = await run(
+    Deno.execPath(),
+    ["run", "-A", "scripts/build_npm.ts", "--out", out],
+    repo,
+  );
+  assert.equal(build.code, 0, build.err);
+
+  const app = join(work, "app");
+  await Deno.mkdir(app);
+  for (const pkg of ["memory", "connectors", "mcp-server"]) {
+    const packed = await run("npm", ["pack", "--pack-destination", app], join(out, pkg));
+    assert.equal(packed.code, 0, packed.err);
+  }
+  const tarballs = (await readdir(app)).filter((f) => f.endsWith(".tgz")).map((f) => `./${f}`);
+  assert.equal(tarballs.length, 3);
+  assert.equal((await run("npm", ["init", "-y"], app)).code, 0);
+  const installed = await run("npm", ["install", "--no-audit", "--no-fund", ...tarballs], app);
+  assert.equal(installed.code, 0, installed.err);
+
+  const version = await run("node", ["--version"], app);
+  const bin = join(app, "node_modules", ".bin", "memo");
+
+  await t.step(`the memo bin works under node ${version.out.trim()}`, async () => {
+    const r = await run(
+      "node",
+      [bin, "remember", "Node can run memo", "--label", "npm", "--json"],
+      app,
+    );
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).status, "written");
+    const hits =
+      JSON.parse((await run("node", [bin, "recall", "node memo", "--json"], app)).out).hits;
+    assert.equal(hits[0].note.body, "Node can run memo");
+    const bad = await run("node", [bin, "remember", "x", "--nope"], app);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /^memo: unknown flag --nope/);
+  });
+
+  await t.step("the library imports and works from node", async () => {
+    const script = `
+      import { openMemo } from "@memo/memory";
+      import { createConnectorRegistry } from "@memo/connectors";
+      import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromMemo } from "@memo/mcp-server";
+      const memo = await openMemo({ rootDir: process.cwd() });
+      const server = createMemoMcpProtocolServer({ runtime: createMemoMcpRuntimeFromMemo(memo) });
+      const out = await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+      const names = JSON.parse(out).result.tools.map((t) => t.name);
+      console.log(JSON.stringify({ names, types: createConnectorRegistry().types() }));
+      await memo.close();
+    `;
+    const r = await run("node", ["--input-type=module", "-e", script], app);
+    assert.equal(r.code, 0, r.err);
+    const parsed = JSON.parse(r.out);
+    assert.ok(parsed.names.includes("recall"));
+    assert.deepEqual([...parsed.types].sort(), ["discussions", "pages"]);
+  });
+
+  await t.step("memo mcp answers over stdio under node", async () => {
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "t", version: "1" },
+      },
+    };
+    const r = await run("node", [bin, "mcp"], app, JSON.stringify(init) + "\n");
+    assert.equal(r.code, 0, r.err);
+    const reply = JSON.parse(r.out.trim());
+    assert.equal(reply.result.protocolVersion, "2025-06-18");
+    assert.equal(reply.result.serverInfo.name, "memo");
+  });
+
+  await t.step("the ./http subpath handles a Request under node", async () => {
+    const script = `
+      import { handleMemoMcpRequest } from "@memo/mcp-server/http";
+      const res = await handleMemoMcpRequest(new Request("http://127.0.0.1/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }),
+      }), { env: { MEMO_ROOT_DIR: process.cwd() } });
+      console.log(res.status, await res.text());
+    `;
+    const r = await run("node", ["--input-type=module", "-e", script], app);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^200 \{"jsonrpc":"2.0","id":7,"result":\{\}\}/);
+  });
+});
