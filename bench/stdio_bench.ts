@@ -1,0 +1,245 @@
+/**
+ * Stdio benchmark: `memo mcp` against the official SDK's `McpServer` over
+ * `StdioServerTransport` with one trivial `echo` tool
+ * (bench/stdio_sdk_peer.ts), both driven by the same SDK client
+ * (`Client` over `StdioClientTransport`) in the same run. Measures:
+ *
+ * - cold start: spawn to the `initialize` result (median of `--starts` runs),
+ *   memo on an empty project and on the 10,000-note project;
+ * - `ping` round trip, p50 and p99;
+ * - `tools/call`: memo `recall` on 10,000 notes against the SDK's `echo`,
+ *   p50 and p99.
+ *
+ * Rounds alternate memo and SDK so that background load hits both alike.
+ *
+ * Run: deno run -A bench/stdio_bench.ts [--notes 10000] [--starts 15] [--pings 2000] [--calls 1000] [--rounds 3] [--json out.json]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    notes: { type: "string", default: "10000" },
+    starts: { type: "string", default: "15" },
+    pings: { type: "string", default: "2000" },
+    calls: { type: "string", default: "1000" },
+    rounds: { type: "string", default: "3" },
+    json: { type: "string" },
+  },
+});
+const NOTES = Number(flags.notes);
+const STARTS = Number(flags.starts);
+const PINGS = Number(flags.pings);
+const CALLS = Number(flags.calls);
+const ROUNDS = Number(flags.rounds);
+const ROOT = new URL("..", import.meta.url).pathname;
+const DENO = Deno.execPath();
+
+function log(line: string) {
+  console.error(`bench: ${line}`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))];
+}
+
+function median(xs: number[]): number {
+  return percentile([...xs].sort((a, b) => a - b), 0.5);
+}
+
+async function seedProject(notes: number): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "memo-stdio-bench-" });
+  if (notes === 0) return dir;
+  const { openMemo } = await import("../memory/mod.ts");
+  const memo = await openMemo({ rootDir: dir });
+  const words = (
+    "deploy staging database migration cache redis postgres kafka queue worker cron backup " +
+    "restore rollback feature flag rollout canary latency incident outage pager runbook " +
+    "terraform kubernetes helm ingress certificate dns secret vault token rotation audit " +
+    "billing invoice customer onboarding churn pricing roadmap sprint retro design review"
+  ).split(" ");
+  let seed = 7;
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const drafts = [];
+  for (let i = 0; i < notes; i++) {
+    const body = Array.from({ length: 40 }, () => words[Math.floor(rand() * words.length)])
+      .join(" ");
+    drafts.push({ text: `Note ${i}: ${body}.`, title: `note ${i}`, labels: [`topic-${i % 20}`] });
+  }
+  await memo.rememberMany(drafts);
+  await memo.close();
+  return dir;
+}
+
+interface Target {
+  name: string;
+  args: string[];
+  call: { name: string; args: (i: number) => Record<string, unknown> };
+}
+
+const QUERIES = [
+  "staging database migration",
+  "redis cache latency",
+  "kubernetes helm rollout",
+  "incident pager runbook",
+  "billing invoice customer",
+  "token rotation vault audit",
+  "canary feature flag",
+  "backup restore postgres",
+];
+
+function memoTarget(dir: string): Target {
+  return {
+    name: "memo",
+    args: ["run", "-A", "--quiet", `${ROOT}cli.ts`, "mcp", "--dir", dir],
+    call: { name: "recall", args: (i) => ({ query: QUERIES[i % QUERIES.length], limit: 10 }) },
+  };
+}
+
+const sdkTarget: Target = {
+  name: "sdk",
+  args: ["run", "-A", "--quiet", `${ROOT}bench/stdio_sdk_peer.ts`],
+  call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
+};
+
+async function connect(target: Target): Promise<{ client: Client; ms: number }> {
+  const transport = new StdioClientTransport({
+    command: DENO,
+    args: target.args,
+    cwd: ROOT,
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "stdio-bench", version: "1.0.0" });
+  const started = performance.now();
+  await client.connect(transport);
+  return { client, ms: performance.now() - started };
+}
+
+async function coldStart(target: Target): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const { client, ms } = await connect(target);
+    times.push(ms);
+    await client.close();
+  }
+  return median(times);
+}
+
+async function latencies(
+  count: number,
+  fn: (i: number) => Promise<unknown>,
+): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < Math.min(200, count); i++) await fn(i); // warm-up
+  const times = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const t = performance.now();
+    await fn(i);
+    times[i] = performance.now() - t;
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5) * 1000, p99: percentile(sorted, 0.99) * 1000 };
+}
+
+interface RoundResult {
+  coldStartMs: number;
+  ping: { p50: number; p99: number };
+  call: { p50: number; p99: number };
+}
+
+async function measure(target: Target): Promise<RoundResult> {
+  const coldStartMs = await coldStart(target);
+  const { client } = await connect(target);
+  try {
+    // The first call waits for the 10,000 notes to load; then let the heap settle.
+    await client.callTool({ name: target.call.name, arguments: target.call.args(0) });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const ping = await latencies(PINGS, () => client.ping());
+    const call = await latencies(CALLS, async (i) => {
+      const r = await client.callTool({ name: target.call.name, arguments: target.call.args(i) });
+      if (r.isError) throw new Error(`${target.name}: ${JSON.stringify(r.content)}`);
+    });
+    return { coldStartMs, ping, call };
+  } finally {
+    await client.close();
+  }
+}
+
+log(`seeding ${NOTES} notes`);
+const bigDir = await seedProject(NOTES);
+const emptyDir = await seedProject(0);
+const memoBig = memoTarget(bigDir);
+const memoEmpty = { ...memoTarget(emptyDir), name: "memo-empty" };
+const rounds: Record<string, RoundResult[]> = { memo: [], sdk: [], "memo-empty": [] };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const target of [memoBig, sdkTarget, memoEmpty]) {
+    log(`round ${r + 1}/${ROUNDS}: ${target.name}`);
+    rounds[target.name].push(
+      target === memoEmpty
+        ? {
+          coldStartMs: await coldStart(target),
+          ping: { p50: 0, p99: 0 },
+          call: { p50: 0, p99: 0 },
+        }
+        : await measure(target),
+    );
+  }
+}
+const summary = (name: string) => {
+  const rs = rounds[name];
+  return {
+    coldStartMs: median(rs.map((r) => r.coldStartMs)),
+    pingP50Us: median(rs.map((r) => r.ping.p50)),
+    pingP99Us: median(rs.map((r) => r.ping.p99)),
+    callP50Us: median(rs.map((r) => r.call.p50)),
+    callP99Us: median(rs.map((r) => r.call.p99)),
+  };
+};
+const memo = summary("memo");
+const sdk = summary("sdk");
+const empty = summary("memo-empty");
+const result = {
+  date: new Date().toISOString(),
+  notes: NOTES,
+  rounds: ROUNDS,
+  memo,
+  memoEmptyColdStartMs: empty.coldStartMs,
+  sdk,
+  ratios: {
+    coldStart: memo.coldStartMs / sdk.coldStartMs,
+    coldStartEmpty: empty.coldStartMs / sdk.coldStartMs,
+    pingP50: memo.pingP50Us / sdk.pingP50Us,
+    recallVsEchoP50: memo.callP50Us / sdk.callP50Us,
+  },
+  raw: rounds,
+};
+const f = (n: number) => n.toFixed(0).padStart(8);
+console.log(
+  [
+    `| measure | memo | SDK | ratio (goal) |`,
+    `|---|---:|---:|---:|`,
+    `| cold start to initialize, ms (${NOTES} notes) | ${f(memo.coldStartMs)} | ${
+      f(sdk.coldStartMs)
+    } | ${result.ratios.coldStart.toFixed(2)} (≤ 0.5) |`,
+    `| cold start to initialize, ms (empty project) | ${f(empty.coldStartMs)} | ${
+      f(sdk.coldStartMs)
+    } | ${result.ratios.coldStartEmpty.toFixed(2)} (≤ 0.5) |`,
+    `| ping p50, µs | ${f(memo.pingP50Us)} | ${f(sdk.pingP50Us)} | ${
+      result.ratios.pingP50.toFixed(2)
+    } (≤ 1) |`,
+    `| ping p99, µs | ${f(memo.pingP99Us)} | ${f(sdk.pingP99Us)} | |`,
+    `| tools/call p50, µs (memo recall on ${NOTES} vs SDK echo) | ${f(memo.callP50Us)} | ${
+      f(sdk.callP50Us)
+    } | ${result.ratios.recallVsEchoP50.toFixed(2)} (≤ 2) |`,
+    `| tools/call p99, µs | ${f(memo.callP99Us)} | ${f(sdk.callP99Us)} | |`,
+  ].join("\n"),
+);
+if (flags.json) await Deno.writeTextFile(flags.json, JSON.stringify(result, null, 2) + "\n");
+await Deno.remove(bigDir, { recursive: true });
+await Deno.remove(emptyDir, { recursive: true });

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { stat } from "node:fs/promises";
+import { join } from "node:path";
+import { runCli } from "./main.ts";
+import { recordingIO } from "./_test_io.ts";
+
+const encoder = new TextEncoder();
+
+/** Runs `memo mcp` over in-memory streams fed with `lines`; returns the exit code and replies. */
+async function mcp(argv: string[], lines: unknown[], env: Record<string, string> = {}) {
+  const cwd = await Deno.makeTempDir({ prefix: "memo-cli-mcp-" });
+  const io = recordingIO(cwd);
+  io.env = env;
+  let out = "";
+  io.stdin = () =>
+    Promise.resolve(
+      new ReadableStream<Uint8Array>({
+        start(c) {
+          for (const l of lines) c.enqueue(encoder.encode(JSON.stringify(l) + "\n"));
+          c.close();
+        },
+      }),
+    );
+  io.stdoutStream = () =>
+    Promise.resolve(
+      new WritableStream<Uint8Array>({
+        write: (chunk) => void (out += new TextDecoder().decode(chunk)),
+      }),
+    );
+  const code = await runCli(["mcp", ...argv], io);
+  const replies = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+  return { code, replies, err: io.err.join(""), cwd, stdout: io.out.join("") };
+}
+
+const remember = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "remember", arguments: { text: "from the CLI test" } },
+};
+
+Deno.test("memo mcp refuses bad flags with exit code 2", async (t) => {
+  for (
+    const argv of [["--bogus"], ["--max-page-size", "0"], ["--request-timeout-ms", "x"], ["extra"]]
+  ) {
+    await t.step(argv.join(" "), async () => {
+      const { code, err } = await mcp(argv, []);
+      assert.equal(code, 2);
+      assert.match(err, /^memo: .*usage: memo mcp/);
+    });
+  }
+});
+
+Deno.test("memo mcp serves the project of --dir and writes only JSON-RPC to stdout", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-dir-" });
+  const { code, replies, stdout } = await mcp(["--dir", dir], [remember]);
+  assert.equal(code, 0);
+  assert.equal(stdout, "", "nothing but the MCP stream");
+  assert.equal(replies[0].result.structuredContent.status, "written");
+  assert.ok((await stat(join(dir, ".memo", "memory", "notes.md"))).isFile());
+});
+
+Deno.test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-env-" });
+  const ro = await mcp([], [remember], { MEMO_ROOT_DIR: dir, MEMO_MCP_READ_ONLY: "true" });
+  assert.equal(ro.replies[0].error.code, -32010);
+  const rw = await mcp([], [remember], { MEMO_ROOT_DIR: dir });
+  assert.equal(rw.replies[0].result.structuredContent.status, "written");
+  const flag = await mcp(["--read-only"], [remember], { MEMO_ROOT_DIR: dir });
+  assert.equal(flag.replies[0].error.code, -32010);
+});
+
+Deno.test("memo mcp fails with a clear message for the hybrid runtime", async () => {
+  const { code, err } = await mcp([], [], { MEMO_RUNTIME: "hybrid" });
+  assert.equal(code, 1);
+  assert.equal(err, "memo: Cannot start the hybrid runtime: not available in this version\n");
+});
+
+Deno.test("memo help lists mcp", async () => {
+  const io = recordingIO(".");
+  assert.equal(await runCli(["help"], io), 0);
+  assert.match(io.out.join(""), /\n {2}mcp +Serve memory over MCP/);
+});

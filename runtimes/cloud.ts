@@ -1,0 +1,97 @@
+/**
+ * The cloud-only runtime and its options. The runtime itself comes in a later
+ * version: {@linkcode createMemoCloudMcpRuntime} refuses with a clear error,
+ * but the option types are final.
+ *
+ * @module
+ */
+
+import { MemoMcpError } from "../server/errors.ts";
+import type { MemoMcpRuntime } from "./types.ts";
+
+/** Retry policy of the Cloud API client. */
+export interface MemoCloudRetryOptions {
+  /**
+   * Retries after the first attempt.
+   * @default 3
+   */
+  maxRetries?: number;
+  /**
+   * First backoff; it grows exponentially with jitter, and `Retry-After` wins.
+   * @default 250
+   */
+  backoffMs?: number;
+}
+
+/** The `cloud` options: where the Cloud API is and how to call it. */
+export interface MemoCloudOptions {
+  /** Base address of the Cloud API. */
+  baseUrl?: string;
+  /** API key sent as a bearer token. Never logged. */
+  apiKey?: string;
+  /** Workspace the notes belong to. */
+  workspaceId?: string;
+  /** Project the notes belong to. */
+  projectId?: string;
+  /**
+   * Timeout of one request.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
+   * `User-Agent` of the requests.
+   * @default "memo/<version>"
+   */
+  userAgent?: string;
+  /**
+   * Refuse to start without an API key.
+   * @default true
+   */
+  requireApiKey?: boolean;
+  /** Retry policy. */
+  retry?: MemoCloudRetryOptions;
+}
+
+/**
+ * The typed Cloud API client (the spec's `cloudClient` option). Its methods
+ * come with the cloud runtime.
+ *
+ * @example
+ * ```ts
+ * import type { MemoCloudClient } from "@memo/mcp-server";
+ * const describe = (client: MemoCloudClient) => `cloud at ${client.baseUrl}`;
+ * ```
+ */
+export interface MemoCloudClient {
+  /** Base address the client talks to. */
+  readonly baseUrl: string;
+}
+
+/** Options of {@linkcode createMemoCloudMcpRuntime}. */
+export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
+  /** A ready client; built from the other fields when missing. */
+  cloudClient?: MemoCloudClient;
+  /**
+   * `fetch` the client uses.
+   * @default globalThis.fetch
+   */
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+}
+
+/**
+ * Creates the cloud-only runtime. Not available in this version: it throws a
+ * `MemoMcpError`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoCloudMcpRuntime } from "@memo/mcp-server";
+ * try {
+ *   createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "…" });
+ * } catch (e) {
+ *   console.log((e as Error).message); // "Cannot start the cloud runtime: not available in this version"
+ * }
+ * ```
+ */
+export function createMemoCloudMcpRuntime(_options: MemoCloudMcpRuntimeOptions): MemoMcpRuntime {
+  throw new MemoMcpError("Cannot start the cloud runtime: not available in this version");
+}

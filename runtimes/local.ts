@@ -1,0 +1,259 @@
+/**
+ * The local runtime: a {@linkcode MemoMcpRuntime} over a `Memo` memory client
+ * on this machine. Memory errors become MCP errors here, so that the
+ * protocol server never sees the memory package's classes.
+ *
+ * @module
+ */
+
+import { envObject } from "../_platform.ts";
+import { McpNotFoundError, McpValidationError, MemoMcpError } from "../server/errors.ts";
+import { runConfiguredConnectors } from "./_connectors.ts";
+import type {
+  ListResult,
+  MemoLike,
+  MemoMcpRuntime,
+  MemoStats,
+  Note,
+  RecallHit,
+  RuntimeCallOptions,
+  RuntimeCompletion,
+  RuntimeListOptions,
+  RuntimeNotePatch,
+  RuntimeRecallOptions,
+  RuntimeRememberInput,
+  RuntimeRememberResult,
+  RuntimeSyncOptions,
+  RuntimeSyncResult,
+} from "./types.ts";
+
+/** Options of {@linkcode createMemoMcpRuntimeFromMemo}. */
+export interface LocalRuntimeOptions {
+  /**
+   * Project root, where `sync_connectors` finds `.memo/config.json` and keeps
+   * its state.
+   * @default "." (the current directory)
+   */
+  rootDir?: string;
+  /**
+   * Environment the connectors read their tokens from (`MEMO_GITHUB_TOKEN` …).
+   * @default the process environment
+   */
+  env?: Record<string, string | undefined>;
+  /**
+   * Close the memory client when the runtime closes.
+   * @default false
+   */
+  closeMemo?: boolean;
+}
+
+/**
+ * Maps an error of the memory or connectors package to an MCP error:
+ * validation → `McpValidationError`, unknown note or connector →
+ * `McpNotFoundError`; anything else (I/O) passes through unchanged.
+ */
+export function mapDataError(error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case "MEMORY_VALIDATION_ERROR":
+    case "CONNECTOR_CONFIG":
+      return new McpValidationError(message, { cause: error });
+    case "NOTE_NOT_FOUND":
+      return new McpNotFoundError(message, {
+        cause: error,
+        details: { kind: "note", id: String((error as { id?: unknown }).id ?? "") },
+      });
+    case "UNKNOWN_CONNECTOR":
+      return new McpNotFoundError(message, {
+        cause: error,
+        details: { kind: "connector", ids: (error as { ids?: unknown }).ids },
+      });
+    default:
+      return error;
+  }
+}
+
+function checkSignal(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error("Cannot continue: aborted");
+}
+
+class LocalRuntime implements MemoMcpRuntime {
+  readonly kind = "local" as const;
+  #ready: () => Promise<MemoLike>;
+  #rootDir: string;
+  #env: Record<string, string | undefined> | undefined;
+  #close: () => Promise<void>;
+  #closed = false;
+
+  constructor(
+    ready: () => Promise<MemoLike>,
+    rootDir: string,
+    env: Record<string, string | undefined> | undefined,
+    close: () => Promise<void>,
+  ) {
+    this.#ready = ready;
+    this.#rootDir = rootDir;
+    this.#env = env;
+    this.#close = close;
+  }
+
+  async #run<T>(signal: AbortSignal | undefined, fn: (memo: MemoLike) => Promise<T>): Promise<T> {
+    checkSignal(signal);
+    if (this.#closed) throw new MemoMcpError("Cannot use the memory: the runtime is closed");
+    try {
+      const memo = await this.#ready();
+      checkSignal(signal);
+      return await fn(memo);
+    } catch (e) {
+      throw mapDataError(e);
+    }
+  }
+
+  remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
+    return this.#run(options.signal, async (memo): Promise<RuntimeRememberResult> => {
+      const result = await memo.rememberMany([input], { signal: options.signal });
+      if (result.written.length) return { note: result.written[0], status: "written" };
+      if (result.updated.length) return { note: result.updated[0], status: "updated" };
+      return { note: result.unchanged[0], status: "unchanged" };
+    });
+  }
+
+  recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
+    return this.#run(options.signal, (memo) =>
+      memo.recall(query, {
+        limit: options.limit,
+        engine: options.engine,
+        labels: options.labels,
+        source: options.source,
+        explain: options.explain,
+      }));
+  }
+
+  get(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(options.signal, (memo) => memo.get(id));
+  }
+
+  list(options: RuntimeListOptions): Promise<ListResult> {
+    return this.#run(options.signal, (memo) =>
+      memo.list({
+        cursor: options.cursor,
+        limit: options.limit,
+        labels: options.labels,
+        source: options.source,
+      }));
+  }
+
+  update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(options.signal, (memo) => memo.update(id, patch));
+  }
+
+  forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(options.signal, (memo) => memo.forget(id));
+  }
+
+  stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
+    return this.#run(options.signal, (memo) => memo.stats());
+  }
+
+  syncConnectors(options: RuntimeSyncOptions = {}): Promise<RuntimeSyncResult> {
+    return this.#run(options.signal, (memo) =>
+      runConfiguredConnectors(memo, {
+        rootDir: this.#rootDir,
+        env: this.#env ?? envObject(),
+        signal: options.signal,
+        only: options.only,
+      }));
+  }
+
+  completeIds(
+    prefix: string,
+    limit: number,
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeCompletion> {
+    return this.#run(options.signal, async (memo) => {
+      const values: string[] = [];
+      let total = 0;
+      let cursor: string | undefined;
+      do {
+        checkSignal(options.signal);
+        const page = await memo.list({ cursor, limit: 1000 });
+        for (const note of page.notes) {
+          if (!note.id.startsWith(prefix)) continue;
+          total++;
+          if (values.length < limit) values.push(note.id);
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+      return { values, total };
+    });
+  }
+
+  close(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    this.#closed = true;
+    return this.#close();
+  }
+}
+
+/**
+ * Wraps a loaded memory client as a {@linkcode MemoMcpRuntime} (the local
+ * runtime). The client is not closed with the runtime unless `closeMemo`.
+ *
+ * @example
+ * ```ts
+ * import { openMemo } from "@memo/memory";
+ * import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromMemo } from "@memo/mcp-server";
+ * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * const server = createMemoMcpProtocolServer({ runtime: createMemoMcpRuntimeFromMemo(memo) });
+ * console.log(server.name); // "memo"
+ * ```
+ */
+export function createMemoMcpRuntimeFromMemo(
+  memo: MemoLike,
+  options: LocalRuntimeOptions = {},
+): MemoMcpRuntime {
+  const ready = Promise.resolve(memo);
+  return new LocalRuntime(
+    () => ready,
+    options.rootDir ?? ".",
+    options.env,
+    async () => {
+      if (options.closeMemo) await memo.close();
+    },
+  );
+}
+
+/**
+ * A local runtime that loads its memory client lazily: `open` runs at the
+ * first call (or at once when `prewarm`), and its failure is reported to
+ * every call, not thrown here.
+ */
+export function createLazyLocalRuntime(
+  open: () => Promise<MemoLike>,
+  options: { rootDir: string; env?: Record<string, string | undefined>; prewarm: boolean },
+): MemoMcpRuntime {
+  let opening: Promise<MemoLike> | undefined;
+  const ready = () => {
+    if (!opening) {
+      const attempt = open();
+      opening = attempt;
+      // Reported to the callers that await it; the next call tries again.
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
+  if (options.prewarm) ready();
+  return new LocalRuntime(ready, options.rootDir, options.env, async () => {
+    if (!opening) return;
+    let memo: MemoLike;
+    try {
+      memo = await opening;
+    } catch {
+      return;
+    }
+    await memo.close();
+  });
+}

@@ -1,0 +1,251 @@
+/**
+ * {@linkcode MemoMcpRuntime}: everything the protocol server asks of the data
+ * behind it. The local, hybrid and cloud runtimes implement it; `server/`
+ * reaches notes only through it.
+ *
+ * @module
+ */
+
+import type {
+  CommitBatch,
+  CommitResult,
+  ListResult,
+  MemoryStore,
+  MemoStats,
+  Note,
+  NoteDraft,
+  NotePage,
+  NotePatch,
+  RecallEngine,
+  RecallHit,
+  ScoreContribution,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "@memo/memory";
+
+// The memory types that appear in this package's API (`store`, results).
+export type {
+  CommitBatch,
+  CommitResult,
+  ListResult,
+  MemoryStore,
+  MemoStats,
+  Note,
+  NoteDraft,
+  NotePage,
+  NotePatch,
+  RecallEngine,
+  RecallHit,
+  ScoreContribution,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+};
+
+/**
+ * The part of the memory client (`Memo` of `@memo/memory`) the local runtime
+ * uses; `openMemo()` returns one.
+ *
+ * @example
+ * ```ts
+ * import { openMemo } from "@memo/memory";
+ * import type { MemoLike } from "@memo/mcp-server";
+ * const memo: MemoLike = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * ```
+ */
+export interface MemoLike {
+  /** Stores drafts in one all-or-nothing commit, deduplicating. */
+  rememberMany(
+    drafts: readonly NoteDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CommitResult>;
+  /** Ranked hits for a query. */
+  recall(
+    query: string,
+    options?: {
+      limit?: number;
+      engine?: RecallEngine;
+      labels?: readonly string[];
+      source?: string;
+      explain?: boolean;
+    },
+  ): Promise<RecallHit[]>;
+  /** One note; throws `NoteNotFoundError` for an unknown id. */
+  get(id: string): Promise<Note>;
+  /** A page of notes. */
+  list(
+    options?: { cursor?: string; limit?: number; labels?: readonly string[]; source?: string },
+  ): Promise<ListResult>;
+  /** Changes a note. */
+  update(id: string, patch: RuntimeNotePatch): Promise<Note>;
+  /** Deletes a note and returns it. */
+  forget(id: string): Promise<Note>;
+  /** Counts. */
+  stats(): Promise<MemoStats>;
+  /** Releases the store. */
+  close(): Promise<void>;
+}
+
+/** Per-call options every runtime method takes. */
+export interface RuntimeCallOptions {
+  /** Aborted when the call times out or the client goes away. */
+  signal?: AbortSignal;
+}
+
+/** Input of {@linkcode MemoMcpRuntime.remember}. */
+export interface RuntimeRememberInput {
+  /** The note's markdown text. */
+  text: string;
+  /** Title; derived from the text when missing. */
+  title?: string;
+  /** Labels. */
+  labels?: string[];
+  /** Source key (notes with the same key are the same note). */
+  source?: string;
+}
+
+/** What {@linkcode MemoMcpRuntime.remember} did. */
+export interface RuntimeRememberResult {
+  /** The stored note. */
+  note: Note;
+  /** `written` (new), `updated` (same source, new content) or `unchanged`. */
+  status: "written" | "updated" | "unchanged";
+}
+
+/** Options of {@linkcode MemoMcpRuntime.recall}. */
+export interface RuntimeRecallOptions extends RuntimeCallOptions {
+  /** Most hits. */
+  limit: number;
+  /** Engine; the runtime's default when missing. */
+  engine?: RecallEngine;
+  /** Only notes that carry every one of these labels. */
+  labels?: string[];
+  /** Only notes whose source key starts with this prefix. */
+  source?: string;
+  /** Report each term's contribution. */
+  explain?: boolean;
+}
+
+/** Options of {@linkcode MemoMcpRuntime.list}. */
+export interface RuntimeListOptions extends RuntimeCallOptions {
+  /** Cursor from a previous page. A bad one throws `McpValidationError`. */
+  cursor?: string;
+  /** Page size. */
+  limit: number;
+  /** Only notes that carry every one of these labels. */
+  labels?: string[];
+  /** Only notes whose source key starts with this prefix. */
+  source?: string;
+}
+
+/** A change to a note. */
+export interface RuntimeNotePatch {
+  /** New text. */
+  text?: string;
+  /** New title. */
+  title?: string;
+  /** New labels (replace the old ones). */
+  labels?: string[];
+}
+
+/** One connector's counts in a sync. */
+export interface RuntimeConnectorSummary {
+  /** Connector id. */
+  id: string;
+  /** Connector type (`discussions`, `pages` …). */
+  type: string;
+  /** Records fetched. */
+  fetched: number;
+  /** Notes written (new). */
+  written: number;
+  /** Notes updated in place. */
+  updated: number;
+  /** Records already stored. */
+  unchanged: number;
+}
+
+/** One failed connector of a sync. */
+export interface RuntimeConnectorFailure {
+  /** Connector id. */
+  connector: string;
+  /** Connector type. */
+  type: string;
+  /** The error, as safe facts (`name`, `message`, `resetEpoch` …). */
+  error: { name: string; message: string; [field: string]: unknown };
+}
+
+/** What {@linkcode MemoMcpRuntime.syncConnectors} reports (the connectors' `RunConnectorsResult`). */
+export interface RuntimeSyncResult {
+  /** Per connector that ran. */
+  connectors: RuntimeConnectorSummary[];
+  /** Notes written, over all connectors. */
+  written: number;
+  /** Notes updated, over all connectors. */
+  updated: number;
+  /** Records unchanged, over all connectors. */
+  unchanged: number;
+  /** One entry per connector whose pass failed. */
+  errors: RuntimeConnectorFailure[];
+}
+
+/** Options of {@linkcode MemoMcpRuntime.syncConnectors}. */
+export interface RuntimeSyncOptions extends RuntimeCallOptions {
+  /** Ids of the connectors to run; all configured ones when missing. */
+  only?: string[];
+}
+
+/** Result of {@linkcode MemoMcpRuntime.completeIds}. */
+export interface RuntimeCompletion {
+  /** Matching values, at most the limit asked for. */
+  values: string[];
+  /** How many values match in all. */
+  total: number;
+}
+
+/**
+ * The data side of the MCP server. Implementations throw
+ * `McpValidationError` for input they refuse, `McpNotFoundError` (with
+ * `details.kind: "note"`) for an unknown note id, and anything else for an
+ * I/O failure.
+ *
+ * @example
+ * ```ts
+ * import { createMemoMcpRuntimeFromConfig, type MemoMcpRuntime } from "@memo/mcp-server";
+ * const runtime: MemoMcpRuntime = createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() });
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * console.log((await runtime.get(note.id)).title);
+ * await runtime.close();
+ * ```
+ */
+export interface MemoMcpRuntime {
+  /** Which runtime this is. */
+  readonly kind: "local" | "hybrid" | "cloud";
+  /** Stores a note (deduplicated by source key, else content). */
+  remember(
+    input: RuntimeRememberInput,
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeRememberResult>;
+  /** Ranked notes for a query. */
+  recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]>;
+  /** One note. */
+  get(id: string, options?: RuntimeCallOptions): Promise<Note>;
+  /** A page of notes in store order. */
+  list(options: RuntimeListOptions): Promise<ListResult>;
+  /** Changes a note. */
+  update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions): Promise<Note>;
+  /** Deletes a note and returns it. */
+  forget(id: string, options?: RuntimeCallOptions): Promise<Note>;
+  /** Counts of notes, labels and sources. */
+  stats(options?: RuntimeCallOptions): Promise<MemoStats>;
+  /** Runs the configured connectors. */
+  syncConnectors(options?: RuntimeSyncOptions): Promise<RuntimeSyncResult>;
+  /** Note ids that start with `prefix`, for completion. */
+  completeIds(
+    prefix: string,
+    limit: number,
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeCompletion>;
+  /** Releases the store and any timers. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,150 @@
+/**
+ * The catalog: everything about the MCP surface that can be computed once per
+ * set of limits — zod validators, the JSON Schemas, and the serialized
+ * `tools/list`, `prompts/list` and `resources/templates/list` results for
+ * each protocol version. Loaded lazily (it pulls in zod).
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import { McpValidationError } from "./errors.ts";
+import { type PromptName, PROMPTS } from "./_prompts.ts";
+import {
+  describeIssues,
+  promptSchemas,
+  type SchemaLimits,
+  toJSONSchema,
+  toolSchemas,
+} from "./_schemas.ts";
+import { TOOL_NAMES, type ToolInfo, type ToolName, TOOLS } from "./_tools.ts";
+import { TEMPLATES } from "./_resources.ts";
+import { versionFeatures } from "./_versions.ts";
+
+/** One tool with its validator and JSON Schemas. */
+export interface CatalogTool {
+  /** Tool name. */
+  name: ToolName;
+  /** Static facts and the runner. */
+  info: ToolInfo;
+  /** zod validator of the arguments. */
+  input: z.ZodType;
+  /** JSON Schema of the arguments. */
+  inputJson: Record<string, unknown>;
+  /** JSON Schema of `structuredContent`. */
+  outputJson: Record<string, unknown>;
+}
+
+/** The catalog of one set of limits. */
+export interface Catalog {
+  /** Tools by name. */
+  tools: ReadonlyMap<string, CatalogTool>;
+  /** Serialized `tools/list` result for a protocol version. */
+  toolsList(version: string): string;
+  /** Serialized `prompts/list` result for a protocol version. */
+  promptsList(version: string): string;
+  /** Serialized `resources/templates/list` result. */
+  templatesList: string;
+  /** Validates tool arguments; throws `McpValidationError` (with `details.issues`). */
+  parseToolArgs(tool: CatalogTool, args: unknown): Record<string, unknown>;
+  /** Validates prompt arguments; throws `McpValidationError`. */
+  parsePromptArgs(name: PromptName, args: unknown): Record<string, string | undefined>;
+}
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
+function build(limits: SchemaLimits): Catalog {
+  const schemas = toolSchemas(limits);
+  const tools = new Map<string, CatalogTool>();
+  for (const name of TOOL_NAMES) {
+    const s = schemas[name];
+    tools.set(name, {
+      name,
+      info: TOOLS[name],
+      input: s.input,
+      inputJson: jsonSchema(s.input, "input"),
+      outputJson: jsonSchema(s.output, "output"),
+    });
+  }
+  const toolsByFeature = new Map<string, string>();
+  const toolsList = (version: string) => {
+    const f = versionFeatures(version);
+    const key = `${f.annotations}${f.structured}`;
+    let cached = toolsByFeature.get(key);
+    if (cached === undefined) {
+      const list = [...tools.values()].map((t) => {
+        const entry: Record<string, unknown> = { name: t.name };
+        if (f.structured) entry.title = t.info.title;
+        entry.description = t.info.description;
+        entry.inputSchema = t.inputJson;
+        if (f.structured) entry.outputSchema = t.outputJson;
+        if (f.annotations) entry.annotations = { title: t.info.title, ...t.info.annotations };
+        return entry;
+      });
+      cached = JSON.stringify({ tools: list });
+      toolsByFeature.set(key, cached);
+    }
+    return cached;
+  };
+  const promptsByFeature = new Map<boolean, string>();
+  const promptsList = (version: string) => {
+    const titles = versionFeatures(version).structured;
+    let cached = promptsByFeature.get(titles);
+    if (cached === undefined) {
+      const list = Object.entries(PROMPTS).map(([name, p]) => {
+        const shape = promptSchemas[name as PromptName].shape as Record<string, z.ZodType>;
+        const entry: Record<string, unknown> = { name };
+        if (titles) entry.title = p.title;
+        entry.description = p.description;
+        entry.arguments = Object.entries(shape).map(([arg, schema]) => ({
+          name: arg,
+          description: schema.description,
+          required: !schema.safeParse(undefined).success,
+        }));
+        return entry;
+      });
+      cached = JSON.stringify({ prompts: list });
+      promptsByFeature.set(titles, cached);
+    }
+    return cached;
+  };
+  return {
+    tools,
+    toolsList,
+    promptsList,
+    templatesList: JSON.stringify({ resourceTemplates: TEMPLATES }),
+    parseToolArgs(tool, args) {
+      const parsed = tool.input.safeParse(args ?? {});
+      if (parsed.success) return parsed.data as Record<string, unknown>;
+      const { reason, issues } = describeIssues(parsed.error);
+      throw new McpValidationError(`Cannot call ${tool.name}: invalid arguments (${reason})`, {
+        details: { tool: tool.name, issues },
+      });
+    },
+    parsePromptArgs(name, args) {
+      const parsed = promptSchemas[name].safeParse(args ?? {});
+      if (parsed.success) return parsed.data as Record<string, string | undefined>;
+      const { reason, issues } = describeIssues(parsed.error);
+      throw new McpValidationError(`Cannot get prompt ${name}: invalid arguments (${reason})`, {
+        details: { prompt: name, issues },
+      });
+    },
+  };
+}
+
+const cache = new Map<string, Catalog>();
+
+/** The catalog for these limits, built at the first call and then cached. */
+export function getCatalog(limits: SchemaLimits): Catalog {
+  const key = `${limits.defaultPageSize}/${limits.maxPageSize}`;
+  let catalog = cache.get(key);
+  if (!catalog) {
+    catalog = build(limits);
+    cache.set(key, catalog);
+  }
+  return catalog;
+}

@@ -1,0 +1,316 @@
+/**
+ * The MCP core shared by the protocol server and the SDK bridge: tool calls
+ * (authorization, validation, runtime call under the timeout, tool errors),
+ * resources, prompts, completion and logging. It knows nothing of JSON-RPC
+ * framing; failures that must become JSON-RPC errors are thrown as
+ * {@linkcode RpcFailure}.
+ *
+ * @module
+ */
+
+import {
+  jsonRpcCodeOf,
+  McpAuthorizationError,
+  McpNotFoundError,
+  McpTimeoutError,
+  McpValidationError,
+  MemoMcpError,
+  type SafeError,
+  toSafeError,
+} from "./errors.ts";
+import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "./options.ts";
+import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
+import type { Catalog } from "./_catalog.ts";
+import { Redaction } from "./_redact.ts";
+import { listResources, readResource } from "./_resources.ts";
+import { type PromptName, type PromptResult, PROMPTS } from "./_prompts.ts";
+import { complete, type CompletionResult } from "./_completion.ts";
+
+/** A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`). */
+export class RpcFailure extends Error {
+  /** JSON-RPC error code. */
+  readonly code: number;
+  /** `error.data`: the safe error. */
+  readonly data: SafeError;
+  /** Whether the request was cancelled by the client (no response is sent). */
+  readonly cancelled: boolean;
+  constructor(code: number, data: SafeError, cancelled = false) {
+    super(data.message);
+    this.name = "RpcFailure";
+    this.code = code;
+    this.data = data;
+    this.cancelled = cancelled;
+  }
+}
+
+/** Per-call facts the core gets from a transport. */
+export interface CoreContext {
+  /** Transport of the call. */
+  transport: MemoMcpTransportKind;
+  /** The HTTP request, over HTTP. */
+  request?: Request;
+  /** What the transport learnt about the caller. */
+  authInfo?: MemoMcpAuthInfo;
+  /** Aborted when the client cancels or goes away. */
+  signal?: AbortSignal;
+  /** Protocol version in force. */
+  version: string;
+  /** Sends a log record to the client (set only when the client asked for logs). */
+  notify?: (level: MemoMcpLogLevel, data: Record<string, unknown>) => void;
+}
+
+/** The result of a tool call. */
+export interface ToolCallOutcome {
+  /** `structuredContent`. */
+  structured: Record<string, unknown>;
+  /** `structured`, serialized once. */
+  json: string;
+  /** A tool error the model should read. */
+  isError: boolean;
+}
+
+const CANCELLED = Symbol("cancelled");
+
+/** The core of one server. */
+export class McpCore {
+  readonly options: ResolvedMemoMcpOptions;
+  #catalog: Catalog | undefined;
+  #loading: Promise<Catalog> | undefined;
+
+  constructor(options: ResolvedMemoMcpOptions) {
+    this.options = options;
+  }
+
+  /** The catalog, loaded (with zod) at the first call. */
+  catalog(): Catalog | Promise<Catalog> {
+    if (this.#catalog) return this.#catalog;
+    this.#loading ??= import("./_catalog.ts").then((m) => {
+      this.#catalog = m.getCatalog(this.options);
+      return this.#catalog;
+    });
+    return this.#loading;
+  }
+
+  /** Whether anything listens to logs for this call. */
+  logging(ctx: CoreContext): boolean {
+    return this.options.logger !== undefined || ctx.notify !== undefined;
+  }
+
+  /** Sends one record to the injected logger and, when asked for, to the client. */
+  log(
+    ctx: CoreContext,
+    level: MemoMcpLogLevel,
+    message: string,
+    data: Record<string, unknown>,
+  ): void {
+    try {
+      this.options.logger?.({ level, message, data });
+    } catch {
+      // a logger must not break a request
+    }
+    ctx.notify?.(level, { message, ...data });
+  }
+
+  /**
+   * Runs `fn` under `requestTimeoutMs` and the client's signal. Timeouts and
+   * cancellations become {@linkcode RpcFailure}s.
+   */
+  async guard<T>(
+    action: string,
+    ctx: CoreContext,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const { timer, requestTimeoutMs } = this.options;
+    let fail!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => fail = reject);
+    stopped.catch(() => {});
+    const handle = timer.setTimeout(() => {
+      const error = new McpTimeoutError(
+        `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
+        { details: { timeoutMs: requestTimeoutMs } },
+      );
+      controller.abort(error);
+      fail(error);
+    }, requestTimeoutMs);
+    const onAbort = () => {
+      controller.abort(CANCELLED);
+      fail(CANCELLED);
+    };
+    if (ctx.signal?.aborted) onAbort();
+    else ctx.signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await Promise.race([fn(controller.signal), stopped]) as T;
+    } catch (e) {
+      if (
+        e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
+      ) {
+        throw new RpcFailure(
+          -32603,
+          toSafeError(new MemoMcpError(`Cannot ${action}: cancelled by the client`)),
+          true,
+        );
+      }
+      if (e instanceof McpTimeoutError || controller.signal.reason instanceof McpTimeoutError) {
+        const t = e instanceof McpTimeoutError ? e : controller.signal.reason;
+        throw new RpcFailure(jsonRpcCodeOf(t), toSafeError(t));
+      }
+      throw e;
+    } finally {
+      timer.clearTimeout(handle);
+      ctx.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Turns anything thrown into an {@linkcode RpcFailure}. */
+  failure(error: unknown, redaction?: Redaction): RpcFailure {
+    if (error instanceof RpcFailure) {
+      return redaction
+        ? new RpcFailure(error.code, redaction.scrubError(error.data), error.cancelled)
+        : error;
+    }
+    const safe = toSafeError(error);
+    return new RpcFailure(jsonRpcCodeOf(error), redaction ? redaction.scrubError(safe) : safe);
+  }
+
+  async #authorize(tool: string, redaction: Redaction, ctx: CoreContext): Promise<void> {
+    const { readOnly, authorize } = this.options;
+    if (readOnly) {
+      throw new McpAuthorizationError(`Cannot call ${tool}: the server is read-only`, {
+        details: { tool },
+      });
+    }
+    if (!authorize) return;
+    let allowed = false;
+    try {
+      allowed = await authorize({
+        tool,
+        arguments: redaction.args,
+        transport: ctx.transport,
+        request: ctx.request,
+        authInfo: ctx.authInfo,
+      }) === true;
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) {
+      throw new McpAuthorizationError(`Cannot call ${tool}: not authorized`, { details: { tool } });
+    }
+  }
+
+  /**
+   * `tools/call`. Unknown tools, authorization, timeouts and I/O failures
+   * throw {@linkcode RpcFailure}; invalid arguments and domain failures (an
+   * unknown note) come back as tool errors.
+   */
+  async callTool(name: unknown, args: unknown, ctx: CoreContext): Promise<ToolCallOutcome> {
+    const catalog = await this.catalog();
+    const tool = typeof name === "string" ? catalog.tools.get(name) : undefined;
+    if (!tool) {
+      throw this.failure(
+        new McpNotFoundError(`Cannot call tool ${String(name).slice(0, 100)}: unknown tool`, {
+          details: { kind: "tool" },
+        }),
+      );
+    }
+    const redaction = new Redaction(args, this.options.redact);
+    const logging = this.logging(ctx);
+    if (logging) {
+      this.log(ctx, "info", `tools/call ${tool.name}`, {
+        tool: tool.name,
+        arguments: redaction.args,
+      });
+    }
+    try {
+      const outcome = await this.guard(`call ${tool.name}`, ctx, async (signal) => {
+        if (tool.info.write) await this.#authorize(tool.name, redaction, ctx);
+        const parsed = catalog.parseToolArgs(tool, args);
+        return await tool.info.run(parsed, {
+          runtime: this.options.runtime,
+          signal,
+          defaultPageSize: this.options.defaultPageSize,
+        });
+      });
+      return {
+        structured: outcome.structured,
+        json: JSON.stringify(outcome.structured),
+        isError: outcome.isError === true,
+      };
+    } catch (e) {
+      if (e instanceof McpValidationError || e instanceof McpNotFoundError) {
+        const error = redaction.scrubError(toSafeError(e));
+        if (logging) this.log(ctx, "warning", error.message, { tool: tool.name, error });
+        const structured = { error };
+        return { structured, json: JSON.stringify(structured), isError: true };
+      }
+      const failure = this.failure(e, redaction);
+      if (logging && !failure.cancelled) {
+        this.log(ctx, failure.code === -32603 ? "error" : "warning", failure.data.message, {
+          tool: tool.name,
+          error: failure.data,
+        });
+      }
+      throw failure;
+    }
+  }
+
+  /** `resources/list`. */
+  listResources(cursor: string | undefined, ctx: CoreContext) {
+    const size = Math.min(this.options.defaultPageSize, this.options.maxPageSize);
+    return this.#wrap(
+      "list resources",
+      ctx,
+      (signal) => listResources(this.options.runtime, cursor, size, signal),
+    );
+  }
+
+  /** `resources/read`. */
+  readResource(uri: string, ctx: CoreContext) {
+    return this.#wrap(
+      "read resource",
+      ctx,
+      (signal) => readResource(this.options.runtime, uri, signal),
+    );
+  }
+
+  /** `prompts/get`. */
+  async getPrompt(name: unknown, args: unknown, ctx: CoreContext): Promise<PromptResult> {
+    if (typeof name !== "string" || !Object.hasOwn(PROMPTS, name)) {
+      throw this.failure(
+        new McpNotFoundError(`Cannot get prompt ${String(name).slice(0, 100)}: unknown prompt`, {
+          details: { kind: "prompt" },
+        }),
+      );
+    }
+    const catalog = await this.catalog();
+    return await this.#wrap(`get prompt ${name}`, ctx, (signal) => {
+      const parsed = catalog.parsePromptArgs(name as PromptName, args);
+      return PROMPTS[name as PromptName].build(parsed, {
+        runtime: this.options.runtime,
+        signal,
+        maxPageSize: this.options.maxPageSize,
+      });
+    });
+  }
+
+  /** `completion/complete`. */
+  complete(params: Record<string, unknown>, ctx: CoreContext): Promise<CompletionResult> {
+    return this.#wrap("complete", ctx, (signal) => complete(this.options.runtime, params, signal));
+  }
+
+  async #wrap<T>(
+    action: string,
+    ctx: CoreContext,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.guard(action, ctx, fn);
+    } catch (e) {
+      const failure = this.failure(e);
+      if (!failure.cancelled && failure.code === -32603 && this.logging(ctx)) {
+        this.log(ctx, "error", failure.data.message, { error: failure.data });
+      }
+      throw failure;
+    }
+  }
+}

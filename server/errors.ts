@@ -1,0 +1,324 @@
+/**
+ * The MCP server's errors: {@linkcode MemoMcpError} and its subclasses, each
+ * with a stable `.code` and an HTTP `.status`, and {@linkcode toSafeError},
+ * which turns anything caught into the `{name, message, code, status, details?}`
+ * object that goes on the wire (no stack, no secrets).
+ *
+ * @module
+ */
+
+/** The stable machine codes of the MCP errors. */
+export type MemoMcpErrorCode =
+  | "MEMO_MCP_ERROR"
+  | "MCP_VALIDATION_ERROR"
+  | "MCP_AUTHORIZATION_ERROR"
+  | "MCP_NOT_FOUND"
+  | "MCP_TIMEOUT"
+  | "MCP_OUTPUT_LIMIT";
+
+/** Options of the MCP error constructors. */
+export interface MemoMcpErrorOptions {
+  /** Extra facts about the failure; never secrets (they go through the scrubber anyway). */
+  details?: Record<string, unknown>;
+  /** The underlying error; kept for logs, never put on the wire. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every MCP error memo throws on purpose (`MEMO_MCP_ERROR`,
+ * status 500, JSON-RPC -32603).
+ *
+ * @example
+ * ```ts
+ * import { MemoMcpError } from "@memo/mcp-server";
+ * const e = new MemoMcpError("Cannot read notes.md: disk gone");
+ * console.log(e.code, e.status); // "MEMO_MCP_ERROR" 500
+ * ```
+ */
+export class MemoMcpError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: MemoMcpErrorCode = "MEMO_MCP_ERROR";
+  /** HTTP status that matches the error. */
+  readonly status: number = 500;
+  /** Extra facts about the failure, safe to send to the client. */
+  readonly details?: Record<string, unknown>;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "MemoMcpError";
+    if (options.details !== undefined) this.details = options.details;
+  }
+}
+
+/**
+ * A request or tool arguments that fail validation, or an input over
+ * `maxInputBytes` (`MCP_VALIDATION_ERROR`, 400).
+ *
+ * @example
+ * ```ts
+ * import { McpValidationError } from "@memo/mcp-server";
+ * const e = new McpValidationError("Cannot call recall: query is empty");
+ * console.log(e.code, e.status); // "MCP_VALIDATION_ERROR" 400
+ * ```
+ */
+export class McpValidationError extends MemoMcpError {
+  /** Always `MCP_VALIDATION_ERROR`. */
+  override readonly code: MemoMcpErrorCode = "MCP_VALIDATION_ERROR";
+  /** Always 400. */
+  override readonly status: number = 400;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options);
+    this.name = "McpValidationError";
+  }
+}
+
+/**
+ * A write without authorization, or any write in read-only mode
+ * (`MCP_AUTHORIZATION_ERROR`, 403).
+ *
+ * @example
+ * ```ts
+ * import { McpAuthorizationError } from "@memo/mcp-server";
+ * const e = new McpAuthorizationError("Cannot call remember: the server is read-only");
+ * console.log(e.code, e.status); // "MCP_AUTHORIZATION_ERROR" 403
+ * ```
+ */
+export class McpAuthorizationError extends MemoMcpError {
+  /** Always `MCP_AUTHORIZATION_ERROR`. */
+  override readonly code: MemoMcpErrorCode = "MCP_AUTHORIZATION_ERROR";
+  /** Always 403. */
+  override readonly status: number = 403;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options);
+    this.name = "McpAuthorizationError";
+  }
+}
+
+/**
+ * An unknown tool, resource, prompt or note (`MCP_NOT_FOUND`, 404).
+ * `details.kind` says what was not found.
+ *
+ * @example
+ * ```ts
+ * import { McpNotFoundError } from "@memo/mcp-server";
+ * const e = new McpNotFoundError("Cannot find note x1", { details: { kind: "note", id: "x1" } });
+ * console.log(e.code, e.status); // "MCP_NOT_FOUND" 404
+ * ```
+ */
+export class McpNotFoundError extends MemoMcpError {
+  /** Always `MCP_NOT_FOUND`. */
+  override readonly code: MemoMcpErrorCode = "MCP_NOT_FOUND";
+  /** Always 404. */
+  override readonly status: number = 404;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options);
+    this.name = "McpNotFoundError";
+  }
+}
+
+/**
+ * An operation that ran past `requestTimeoutMs` (`MCP_TIMEOUT`, 504).
+ *
+ * @example
+ * ```ts
+ * import { McpTimeoutError } from "@memo/mcp-server";
+ * const e = new McpTimeoutError("Cannot call recall: timed out after 30000 ms");
+ * console.log(e.code, e.status); // "MCP_TIMEOUT" 504
+ * ```
+ */
+export class McpTimeoutError extends MemoMcpError {
+  /** Always `MCP_TIMEOUT`. */
+  override readonly code: MemoMcpErrorCode = "MCP_TIMEOUT";
+  /** Always 504. */
+  override readonly status: number = 504;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options);
+    this.name = "McpTimeoutError";
+  }
+}
+
+/**
+ * A response larger than `maxOutputBytes` (`MCP_OUTPUT_LIMIT`, 413).
+ *
+ * @example
+ * ```ts
+ * import { McpOutputLimitError } from "@memo/mcp-server";
+ * const e = new McpOutputLimitError("Cannot send the response: 600000 bytes is over the limit of 512000", {
+ *   details: { limit: 512000, size: 600000 },
+ * });
+ * console.log(e.code, e.status); // "MCP_OUTPUT_LIMIT" 413
+ * ```
+ */
+export class McpOutputLimitError extends MemoMcpError {
+  /** Always `MCP_OUTPUT_LIMIT`. */
+  override readonly code: MemoMcpErrorCode = "MCP_OUTPUT_LIMIT";
+  /** Always 413. */
+  override readonly status: number = 413;
+  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
+  constructor(message: string, options: MemoMcpErrorOptions = {}) {
+    super(message, options);
+    this.name = "McpOutputLimitError";
+  }
+}
+
+/** The wire form of an error: what `error.data` and `structuredContent.error` hold. */
+export interface SafeError {
+  /** Class name (`McpValidationError` …); `MemoMcpError` for anything unexpected. */
+  name: string;
+  /** One-line message without secrets or stack. */
+  message: string;
+  /** Stable machine code. */
+  code: MemoMcpErrorCode;
+  /** Matching HTTP status. */
+  status: number;
+  /** Extra facts, with secret-looking keys and values masked. */
+  details?: Record<string, unknown>;
+}
+
+const MAX_MESSAGE = 500;
+const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|authorization|credential|cookie/i;
+const SECRET_VALUE =
+  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|secret_[A-Za-z0-9]{16,}|ntn_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abp]-[A-Za-z0-9-]{10,})\b/g;
+const BEARER = /\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
+
+/** Replaces token-shaped substrings (bearer values, GitHub and Notion tokens …) with `[REDACTED]`. */
+export function scrubSecrets(text: string): string {
+  return text.replace(BEARER, "$1 [REDACTED]").replace(SECRET_VALUE, "[REDACTED]");
+}
+
+/** Whether a key names a secret (`token`, `apiKey`, `password` …). */
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key);
+}
+
+function oneLine(message: string): string {
+  const flat = message
+    // deno-lint-ignore no-control-regex
+    .replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")
+    .replace(/\s*\r?\n\s*/g, " ")
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u001f\u007f]/g, " ")
+    .trim();
+  return scrubSecrets(flat.length > MAX_MESSAGE ? flat.slice(0, MAX_MESSAGE - 1) + "…" : flat);
+}
+
+/**
+ * Makes details safe: masks secret-named keys, scrubs token-shaped strings,
+ * drops functions and cuts depth and size.
+ */
+export function safeDetails(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return oneLine(value);
+  if (value === null || typeof value !== "object") {
+    return typeof value === "function" || typeof value === "symbol" || typeof value === "bigint"
+      ? undefined
+      : value;
+  }
+  if (depth >= 6) return "[…]";
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => safeDetails(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  let n = 0;
+  for (const [k, v] of Object.entries(value)) {
+    if (++n > 50) break;
+    if (isSecretKey(k)) out[k] = "[REDACTED]";
+    else {
+      const s = safeDetails(v, depth + 1);
+      if (s !== undefined) out[k] = s;
+    }
+  }
+  return out;
+}
+
+/**
+ * Turns any caught error into the object sent on the wire:
+ * `{name, message, code, status, details?}`. memo's own errors keep their
+ * class, message and details; anything else becomes a `MemoMcpError` (500)
+ * with a one-line message. Stacks never appear; token-shaped strings and
+ * secret-named detail keys are masked.
+ *
+ * @example
+ * ```ts
+ * import { McpNotFoundError, toSafeError } from "@memo/mcp-server";
+ * toSafeError(new McpNotFoundError("Cannot find note x1"));
+ * // { name: "McpNotFoundError", message: "Cannot find note x1", code: "MCP_NOT_FOUND", status: 404 }
+ * toSafeError(new TypeError("boom")).code; // "MEMO_MCP_ERROR"
+ * ```
+ */
+export function toSafeError(error: unknown): SafeError {
+  if (error instanceof MemoMcpError) {
+    const safe: SafeError = {
+      name: error.name,
+      message: oneLine(error.message),
+      code: error.code,
+      status: error.status,
+    };
+    if (error.details !== undefined) {
+      safe.details = safeDetails(error.details) as Record<string, unknown>;
+    }
+    return safe;
+  }
+  let message = "Cannot complete the request: unexpected error";
+  if (error instanceof Error && error.message) {
+    message = /^Cannot /.test(error.message)
+      ? error.message
+      : `Cannot complete the request: ${error.message}`;
+  }
+  return { name: "MemoMcpError", message: oneLine(message), code: "MEMO_MCP_ERROR", status: 500 };
+}
+
+/** JSON-RPC error codes memo uses (see DESIGN.md, "Errors"). */
+export const JSON_RPC_CODES: {
+  readonly parseError: -32700;
+  readonly invalidRequest: -32600;
+  readonly methodNotFound: -32601;
+  readonly invalidParams: -32602;
+  readonly internalError: -32603;
+  readonly resourceNotFound: -32002;
+  readonly authorization: -32010;
+  readonly timeout: -32011;
+  readonly outputLimit: -32012;
+} = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  resourceNotFound: -32002,
+  authorization: -32010,
+  timeout: -32011,
+  outputLimit: -32012,
+};
+
+/**
+ * The JSON-RPC error code of an error: -32602 for validation and for an
+ * unknown tool or prompt, -32002 for an unknown resource, -32010, -32011 and
+ * -32012 for authorization, timeout and output limit, -32603 otherwise.
+ *
+ * @example
+ * ```ts
+ * import { jsonRpcCodeOf, McpTimeoutError } from "@memo/mcp-server";
+ * jsonRpcCodeOf(new McpTimeoutError("Cannot call recall: timed out")); // -32011
+ * ```
+ */
+export function jsonRpcCodeOf(error: unknown): number {
+  if (!(error instanceof MemoMcpError)) return JSON_RPC_CODES.internalError;
+  switch (error.code) {
+    case "MCP_VALIDATION_ERROR":
+      return JSON_RPC_CODES.invalidParams;
+    case "MCP_NOT_FOUND":
+      return error.details?.kind === "resource"
+        ? JSON_RPC_CODES.resourceNotFound
+        : JSON_RPC_CODES.invalidParams;
+    case "MCP_AUTHORIZATION_ERROR":
+      return JSON_RPC_CODES.authorization;
+    case "MCP_TIMEOUT":
+      return JSON_RPC_CODES.timeout;
+    case "MCP_OUTPUT_LIMIT":
+      return JSON_RPC_CODES.outputLimit;
+    default:
+      return JSON_RPC_CODES.internalError;
+  }
+}

@@ -1,0 +1,288 @@
+/**
+ * {@linkcode MemoMcpOptions}, the options of the protocol server and the SDK
+ * bridge, and {@linkcode resolveMemoMcpOptions}, the one place their defaults
+ * are applied.
+ *
+ * @module
+ */
+
+import type { MemoMcpRuntime } from "../runtimes/types.ts";
+import { VERSION } from "../version.ts";
+import { MemoMcpError } from "./errors.ts";
+import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
+
+/**
+ * What `authorize` is told about a write.
+ *
+ * @example
+ * ```ts
+ * import type { AuthorizationContext } from "@memo/mcp-server";
+ * const onlyRemember = (ctx: AuthorizationContext) => ctx.tool === "remember";
+ * ```
+ */
+export interface AuthorizationContext {
+  /** The write tool being called: `remember`, `update_note`, `forget` or `sync_connectors`. */
+  tool: string;
+  /** The call's arguments, after `redact`. */
+  arguments: unknown;
+  /** Transport the call came through. */
+  transport: MemoMcpTransportKind;
+  /** The HTTP request, over HTTP. */
+  request?: Request;
+  /** What the HTTP layer (or the SDK's auth) learnt about the caller. */
+  authInfo?: MemoMcpAuthInfo;
+}
+
+/** Severity of a log record, as MCP's `logging/setLevel` names them. */
+export type MemoMcpLogLevel =
+  | "debug"
+  | "info"
+  | "notice"
+  | "warning"
+  | "error"
+  | "critical"
+  | "alert"
+  | "emergency";
+
+/** One log record of the protocol server. Arguments in `data` are already redacted. */
+export interface MemoMcpLogRecord {
+  /** Severity. */
+  level: MemoMcpLogLevel;
+  /** One-line message. */
+  message: string;
+  /** Structured facts (method, tool, redacted arguments, safe error). */
+  data?: Record<string, unknown>;
+}
+
+/**
+ * Receives the server's log records. Library code never writes to the
+ * console; the CLI's logger writes to stderr.
+ *
+ * @example
+ * ```ts
+ * import type { MemoMcpLogger } from "@memo/mcp-server";
+ * const records: unknown[] = [];
+ * const logger: MemoMcpLogger = (record) => void records.push(record);
+ * ```
+ */
+export type MemoMcpLogger = (record: MemoMcpLogRecord) => void;
+
+/** Timer functions, injectable so that tests control timeouts. */
+export interface MemoMcpTimer {
+  /** Schedules `callback` after `ms` milliseconds; returns a handle. */
+  setTimeout(callback: () => void, ms: number): unknown;
+  /** Cancels a scheduled callback. */
+  clearTimeout(handle: unknown): void;
+}
+
+/**
+ * Options of {@linkcode createMemoMcpProtocolServer} and
+ * {@linkcode registerMemoMcpCapabilities}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoMcpRuntimeFromConfig, type MemoMcpOptions } from "@memo/mcp-server";
+ * const options: MemoMcpOptions = {
+ *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }),
+ *   readOnly: true,
+ *   requestTimeoutMs: 10_000,
+ * };
+ * ```
+ */
+export interface MemoMcpOptions {
+  /** Where the data comes from. */
+  runtime: MemoMcpRuntime;
+  /**
+   * Server name reported by `initialize`.
+   * @default "memo"
+   */
+  name?: string;
+  /**
+   * Server version reported by `initialize`.
+   * @default the package version
+   */
+  version?: string;
+  /**
+   * Instructions for the model, sent with the `initialize` result.
+   * @default undefined (none)
+   */
+  instructions?: string;
+  /**
+   * Refuse every write tool with `MCP_AUTHORIZATION_ERROR`.
+   * @default false
+   */
+  readOnly?: boolean;
+  /**
+   * Page size of list operations when the caller gives none.
+   * @default 25
+   */
+  defaultPageSize?: number;
+  /**
+   * Largest page size a caller may ask for.
+   * @default 100
+   */
+  maxPageSize?: number;
+  /**
+   * Time one operation may take before it is abandoned (its AbortSignal fires)
+   * with `MCP_TIMEOUT`.
+   * @default 30000
+   */
+  requestTimeoutMs?: number;
+  /**
+   * Largest raw request message, in bytes.
+   * @default 256000
+   */
+  maxInputBytes?: number;
+  /**
+   * Largest serialized JSON-RPC response, in bytes; a larger one is replaced
+   * by an `MCP_OUTPUT_LIMIT` error.
+   * @default 512000
+   */
+  maxOutputBytes?: number;
+  /**
+   * Decides every write tool call; `false` (or a throw) refuses it with
+   * `MCP_AUTHORIZATION_ERROR`.
+   * @default undefined (writes are allowed unless `readOnly`)
+   */
+  authorize?: (context: AuthorizationContext) => boolean | Promise<boolean>;
+  /**
+   * Rewrites tool arguments before they are logged, passed to `authorize` or
+   * put in error details. Values it removes or replaces are also masked in
+   * error messages. Keys that name secrets (`token`, `apiKey` …) are always
+   * masked, before this runs.
+   * @default undefined (only secret-named keys are masked)
+   */
+  redact?: (args: unknown) => unknown;
+  /**
+   * Receives log records.
+   * @default undefined (silent)
+   */
+  logger?: MemoMcpLogger;
+  /**
+   * Timer used for `requestTimeoutMs`.
+   * @default globalThis.setTimeout / clearTimeout
+   */
+  timer?: MemoMcpTimer;
+}
+
+/** {@linkcode MemoMcpOptions} with every default applied. */
+export interface ResolvedMemoMcpOptions {
+  /** See {@linkcode MemoMcpOptions.runtime}. */
+  runtime: MemoMcpRuntime;
+  /** See {@linkcode MemoMcpOptions.name}. */
+  name: string;
+  /** See {@linkcode MemoMcpOptions.version}. */
+  version: string;
+  /** See {@linkcode MemoMcpOptions.instructions}. */
+  instructions: string | undefined;
+  /** See {@linkcode MemoMcpOptions.readOnly}. */
+  readOnly: boolean;
+  /** See {@linkcode MemoMcpOptions.defaultPageSize}. */
+  defaultPageSize: number;
+  /** See {@linkcode MemoMcpOptions.maxPageSize}. */
+  maxPageSize: number;
+  /** See {@linkcode MemoMcpOptions.requestTimeoutMs}. */
+  requestTimeoutMs: number;
+  /** See {@linkcode MemoMcpOptions.maxInputBytes}. */
+  maxInputBytes: number;
+  /** See {@linkcode MemoMcpOptions.maxOutputBytes}. */
+  maxOutputBytes: number;
+  /** See {@linkcode MemoMcpOptions.authorize}. */
+  authorize: ((context: AuthorizationContext) => boolean | Promise<boolean>) | undefined;
+  /** See {@linkcode MemoMcpOptions.redact}. */
+  redact: ((args: unknown) => unknown) | undefined;
+  /** See {@linkcode MemoMcpOptions.logger}. */
+  logger: MemoMcpLogger | undefined;
+  /** See {@linkcode MemoMcpOptions.timer}. */
+  timer: MemoMcpTimer;
+}
+
+/** The spec's defaults of {@linkcode MemoMcpOptions}. */
+export const MEMO_MCP_DEFAULTS: {
+  readonly name: "memo";
+  readonly defaultPageSize: 25;
+  readonly maxPageSize: 100;
+  readonly requestTimeoutMs: 30000;
+  readonly maxInputBytes: 256000;
+  readonly maxOutputBytes: 512000;
+} = {
+  name: "memo",
+  defaultPageSize: 25,
+  maxPageSize: 100,
+  requestTimeoutMs: 30000,
+  maxInputBytes: 256000,
+  maxOutputBytes: 512000,
+};
+
+const SYSTEM_TIMER: MemoMcpTimer = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as number),
+};
+
+function positiveInt(value: number | undefined, fallback: number, field: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new MemoMcpError(`Cannot create the MCP server: ${field} must be a positive integer`);
+  }
+  return value;
+}
+
+/**
+ * Applies the defaults of {@linkcode MemoMcpOptions} and checks the limits
+ * (positive integers, `defaultPageSize` at most `maxPageSize`).
+ *
+ * @example
+ * ```ts
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * const resolved = resolveMemoMcpOptions({ runtime: createMemoMcpRuntimeFromConfig() });
+ * console.log(resolved.maxPageSize); // 100
+ * ```
+ */
+export function resolveMemoMcpOptions(options: MemoMcpOptions): ResolvedMemoMcpOptions {
+  if (!options || typeof options.runtime !== "object" || options.runtime === null) {
+    throw new MemoMcpError("Cannot create the MCP server: options.runtime is required");
+  }
+  const maxPageSize = positiveInt(
+    options.maxPageSize,
+    MEMO_MCP_DEFAULTS.maxPageSize,
+    "maxPageSize",
+  );
+  const defaultPageSize = positiveInt(
+    options.defaultPageSize,
+    Math.min(MEMO_MCP_DEFAULTS.defaultPageSize, maxPageSize),
+    "defaultPageSize",
+  );
+  if (defaultPageSize > maxPageSize) {
+    throw new MemoMcpError(
+      "Cannot create the MCP server: defaultPageSize must not be larger than maxPageSize",
+    );
+  }
+  return {
+    runtime: options.runtime,
+    name: options.name ?? MEMO_MCP_DEFAULTS.name,
+    version: options.version ?? VERSION,
+    instructions: options.instructions,
+    readOnly: options.readOnly ?? false,
+    defaultPageSize,
+    maxPageSize,
+    requestTimeoutMs: positiveInt(
+      options.requestTimeoutMs,
+      MEMO_MCP_DEFAULTS.requestTimeoutMs,
+      "requestTimeoutMs",
+    ),
+    maxInputBytes: positiveInt(
+      options.maxInputBytes,
+      MEMO_MCP_DEFAULTS.maxInputBytes,
+      "maxInputBytes",
+    ),
+    maxOutputBytes: positiveInt(
+      options.maxOutputBytes,
+      MEMO_MCP_DEFAULTS.maxOutputBytes,
+      "maxOutputBytes",
+    ),
+    authorize: options.authorize,
+    redact: options.redact,
+    logger: options.logger,
+    timer: options.timer ?? SYSTEM_TIMER,
+  };
+}

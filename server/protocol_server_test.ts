@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { createMemoMcpProtocolServer } from "./protocol_server.ts";
+import type { MemoMcpOptions } from "./options.ts";
+import type { MemoMcpRequestContext } from "./types.ts";
+import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+function server(options: Partial<MemoMcpOptions> = {}, notes = 5) {
+  const runtime = createFakeRuntime(notes);
+  return { runtime, server: createMemoMcpProtocolServer({ runtime, ...options }) };
+}
+
+async function call(
+  s: ReturnType<typeof createMemoMcpProtocolServer>,
+  method: string,
+  params?: unknown,
+  context?: MemoMcpRequestContext,
+): Promise<Json> {
+  const msg: Json = { jsonrpc: "2.0", id: 1, method };
+  if (params !== undefined) msg.params = params;
+  const reply = await s.handle(JSON.stringify(msg), context);
+  assert.ok(reply, `no reply to ${method}`);
+  return JSON.parse(reply);
+}
+
+const init = (version: string) => ({
+  protocolVersion: version,
+  capabilities: {},
+  clientInfo: { name: "t", version: "1" },
+});
+
+Deno.test("createMemoMcpProtocolServer() negotiates the protocol version", async (t) => {
+  for (const version of ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]) {
+    await t.step(`answers ${version} with ${version}`, async () => {
+      const r = await call(server().server, "initialize", init(version));
+      assert.equal(r.result.protocolVersion, version);
+      assert.deepEqual(r.result.serverInfo, { name: "memo", version: "0.1.0" });
+      assert.ok(r.result.capabilities.tools && r.result.capabilities.completions);
+    });
+  }
+  await t.step("answers an unknown version with the latest", async () => {
+    const r = await call(server().server, "initialize", init("1999-01-01"));
+    assert.equal(r.result.protocolVersion, "2025-11-25");
+  });
+  await t.step("refuses initialize without a version with -32602", async () => {
+    const r = await call(server().server, "initialize", {});
+    assert.equal(r.error.code, -32602);
+  });
+  await t.step("reports name, version and instructions from options", async () => {
+    const r = await call(
+      server({ name: "mine", version: "9.9.9", instructions: "Be brief." }).server,
+      "initialize",
+      init("2025-06-18"),
+    );
+    assert.deepEqual(r.result.serverInfo, { name: "mine", version: "9.9.9" });
+    assert.equal(r.result.instructions, "Be brief.");
+  });
+});
+
+Deno.test("createMemoMcpProtocolServer() allows batches only under 2025-03-26 and earlier", async (t) => {
+  const batch = JSON.stringify([
+    { jsonrpc: "2.0", id: 1, method: "ping" },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "nope" },
+  ]);
+  for (
+    const [version, allowed] of [
+      ["2025-11-25", false],
+      ["2025-06-18", false],
+      ["2025-03-26", true],
+      ["2024-11-05", true],
+    ] as const
+  ) {
+    await t.step(
+      `${version}: ${allowed ? "answers each request" : "refuses with one -32600"}`,
+      async () => {
+        const { server: s } = server();
+        await call(s, "initialize", init(version));
+        const reply = JSON.parse((await s.handle(batch))!);
+        if (allowed) {
+          assert.equal(reply.length, 2);
+          assert.deepEqual(reply[0], { jsonrpc: "2.0", id: 1, result: {} });
+          assert.equal(reply[1].error.code, -32601);
+        } else {
+          assert.deepEqual(reply.id, null);
+          assert.equal(reply.error.code, -32600);
+        }
+      },
+    );
+  }
+  await t.step("over HTTP the version comes from the context", async () => {
+    const { server: s } = server();
+    const reply = JSON.parse(
+      (await s.handle(batch, { transport: "http", protocolVersion: "2025-03-26" }))!,
+    );
+    assert.equal(reply.length, 2);
+  });
+  await t.step("an empty batch is -32600; a batch of notifications gets nothing", async () => {
+    const { server: s } = server();
+    const ctx = { transport: "http" as const, protocolVersion: "2024-11-05" };
+    assert.equal(JSON.parse((await s.handle("[]", ctx))!).error.code, -32600);
+    assert.equal(
+      await s.handle('[{"jsonrpc":"2.0","method":"notifications/initialized"}]', ctx),
+      undefined,
+    );
+  });
+  await t.step("initialize inside a batch is -32600", async () => {
+    const { server: s } = server();
+    const ctx = { transport: "http" as const, protocolVersion: "2024-11-05" };
+    const reply = JSON.parse(
+      (await s.handle(
+        JSON.stringify([{
+          jsonrpc: "2.0",
+          id: 5,
+          method: "initialize",
+          params: init("2024-11-05"),
+        }]),
+        ctx,
+      ))!,
+    );
+    assert.equal(reply[0].error.code, -32600);
+  });
+});
+
+Deno.test("createMemoMcpProtocolServer() answers malformed messages per JSON-RPC", async (t) => {
+  const { server: s } = server();
+  const cases: [string, string, number | undefined, unknown][] = [
+    ["invalid JSON", "{nope", -32700, null],
+    ["a number", "42", -32600, null],
+    ["null", "null", -32600, null],
+    ["an id without method", '{"jsonrpc":"2.0","id":7}', -32600, 7],
+    ["a null id", '{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600, null],
+    ["a fractional id", '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', -32600, null],
+    ["an object id", '{"jsonrpc":"2.0","id":{},"method":"ping"}', -32600, null],
+    ["a wrong jsonrpc", '{"jsonrpc":"1.0","id":3,"method":"ping"}', -32600, 3],
+    ["a numeric method", '{"jsonrpc":"2.0","id":3,"method":5}', -32600, 3],
+    ["array params", '{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}', -32602, 3],
+    ["an unknown method", '{"jsonrpc":"2.0","id":"a","method":"x/y"}', -32601, "a"],
+    [
+      "a notification",
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      undefined,
+      undefined,
+    ],
+    ["an unknown notification", '{"jsonrpc":"2.0","method":"x/y"}', undefined, undefined],
+    ["a response", '{"jsonrpc":"2.0","id":1,"result":{}}', undefined, undefined],
+    [
+      "an error response",
+      '{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"m"}}',
+      undefined,
+      undefined,
+    ],
+    ["a negative id", '{"jsonrpc":"2.0","id":-5,"method":"ping"}', 0, -5],
+    ["a huge id", '{"jsonrpc":"2.0","id":1e300,"method":"ping"}', -32600, null],
+    [
+      "the largest safe id",
+      '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}',
+      0,
+      9007199254740991,
+    ],
+  ];
+  for (const [name, raw, code, id] of cases) {
+    await t.step(name, async () => {
+      const reply = await s.handle(raw);
+      if (code === undefined) return assert.equal(reply, undefined);
+      const r = JSON.parse(reply!);
+      assert.equal(r.jsonrpc, "2.0");
+      assert.deepEqual(r.id, id);
+      if (code === 0) assert.deepEqual(r.result, {});
+      else assert.equal(r.error.code, code);
+      assert.ok(!/\bat\s+\S+:\d+:\d+/.test(reply!), "no stack trace");
+    });
+  }
+});

@@ -1,0 +1,257 @@
+/**
+ * {@linkcode registerMemoMcpCapabilities}: registers memo's tools, resources
+ * and prompts on an official MCP SDK `McpServer` (or anything shaped like
+ * it), through its `registerTool`, `registerResource` and `registerPrompt`.
+ * The type is structural: this package does not depend on the SDK.
+ *
+ * The SDK gets permissive zod schemas whose JSON Schema is memo's own, so
+ * that `tools/list` shows exactly what the protocol server shows, and memo's
+ * core does the validation, authorization and limits.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
+import type { MemoMcpAuthInfo } from "./types.ts";
+import { type CoreContext, McpCore, RpcFailure } from "./_core.ts";
+import type { Catalog } from "./_catalog.ts";
+import { getCatalog } from "./_catalog.ts";
+import { PROMPTS } from "./_prompts.ts";
+import { promptSchemas } from "./_schemas.ts";
+import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "./_resources.ts";
+import { McpOutputLimitError, toSafeError } from "./errors.ts";
+import { utf8Length } from "./_jsonrpc.ts";
+import { LATEST_PROTOCOL_VERSION } from "./_versions.ts";
+
+/** The `extra` argument the SDK passes to callbacks (the parts memo reads). */
+export interface SdkRequestExtra {
+  /** Aborted when the client cancels. */
+  signal?: AbortSignal;
+  /** The SDK's auth info (its token is never read). */
+  authInfo?: { clientId?: string; scopes?: string[]; extra?: Record<string, unknown> };
+  /** The request id. */
+  requestId?: string | number;
+}
+
+/** A callback result the SDK sends back as is. */
+export type SdkResult = Record<string, unknown>;
+
+/**
+ * The part of the SDK's `McpServer` that memo uses.
+ *
+ * @example
+ * ```ts
+ * import type { McpServerLike } from "@memo/mcp-server";
+ * const registered: string[] = [];
+ * const fake: McpServerLike = {
+ *   registerTool: (name) => void registered.push(name),
+ *   registerResource: (name) => void registered.push(name),
+ *   registerPrompt: (name) => void registered.push(name),
+ * };
+ * ```
+ */
+export interface McpServerLike {
+  /** `McpServer.registerTool(name, config, callback)`. */
+  registerTool(
+    name: string,
+    config: {
+      title?: string;
+      description?: string;
+      inputSchema?: unknown;
+      outputSchema?: unknown;
+      annotations?: Record<string, unknown>;
+    },
+    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => Promise<SdkResult>,
+  ): unknown;
+  /** `McpServer.registerResource(name, uriOrTemplate, metadata, callback)`. */
+  registerResource(
+    name: string,
+    uriOrTemplate: string | SdkResourceTemplateLike,
+    metadata: Record<string, unknown>,
+    // deno-lint-ignore no-explicit-any
+    callback: (...args: any[]) => Promise<SdkResult>,
+  ): unknown;
+  /** `McpServer.registerPrompt(name, config, callback)`. */
+  registerPrompt(
+    name: string,
+    config: { title?: string; description?: string; argsSchema?: Record<string, unknown> },
+    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => Promise<SdkResult>,
+  ): unknown;
+}
+
+/** The shape of the SDK's `ResourceTemplate` that `McpServer` reads. */
+export interface SdkResourceTemplateLike {
+  /** The URI template: `toString()`, `variableNames` and `match(uri)`. */
+  readonly uriTemplate: {
+    toString(): string;
+    readonly variableNames: string[];
+    match(uri: string): Record<string, string> | null;
+  };
+  /** Lists the resources of the template. */
+  readonly listCallback: ((extra: SdkRequestExtra) => Promise<SdkResult>) | undefined;
+  /** The completer of a variable. */
+  completeCallback(variable: string): ((value: string) => Promise<string[]>) | undefined;
+}
+
+const COMPLETABLE = Symbol.for("mcp.completable");
+
+function context(extra: SdkRequestExtra | undefined): CoreContext {
+  const ctx: CoreContext = {
+    transport: "sdk",
+    signal: extra?.signal,
+    version: LATEST_PROTOCOL_VERSION,
+  };
+  if (extra?.authInfo) {
+    const { clientId, scopes, extra: more } = extra.authInfo;
+    const info: MemoMcpAuthInfo = { scheme: "custom", extra: { clientId, scopes, ...more } };
+    ctx.authInfo = info;
+  }
+  return ctx;
+}
+
+/** A zod schema that accepts anything and shows `json` as its JSON Schema. */
+function passThrough(json: Record<string, unknown>) {
+  return z.looseObject({}).meta({ ...json });
+}
+
+function errorResult(error: unknown): SdkResult {
+  const safe = error instanceof RpcFailure ? error.data : toSafeError(error);
+  return {
+    content: [{ type: "text", text: safe.message }],
+    structuredContent: { error: safe },
+    isError: true,
+  };
+}
+
+/**
+ * Registers memo's tools, resources and prompts on an SDK `McpServer`, with
+ * the same validation, authorization and limits as the protocol server.
+ * Where the SDK decides the wire format, it differs: a refused write, a
+ * timeout or an oversized result comes back as a tool error carrying the
+ * same `structuredContent.error` (the SDK turns every tool failure into a
+ * tool result), and `resources/list` gives the first `maxPageSize` notes
+ * (the SDK does not page it).
+ *
+ * @example
+ * ```ts ignore
+ * import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
+ * import { createMemoMcpRuntimeFromConfig, registerMemoMcpCapabilities } from "@memo/mcp-server";
+ * const server = new McpServer({ name: "my-app", version: "1.0.0" });
+ * registerMemoMcpCapabilities(server, { runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }) });
+ * ```
+ */
+export function registerMemoMcpCapabilities(
+  sdkServer: McpServerLike,
+  options: MemoMcpOptions,
+): void {
+  const resolved = resolveMemoMcpOptions(options);
+  const core = new McpCore(resolved);
+  const catalog: Catalog = getCatalog(resolved);
+  const limit = resolved.maxOutputBytes;
+  const checkSize = (result: SdkResult, id: unknown): SdkResult => {
+    // The JSON-RPC envelope around the result: {"jsonrpc":"2.0","id":…,"result":…}
+    const size = utf8Length(JSON.stringify(result)) + 32 + String(id ?? "").length;
+    if (size <= limit) return result;
+    return errorResult(
+      new McpOutputLimitError(
+        `Cannot send the response: ${size} bytes is over the output limit of ${limit}`,
+        { details: { limit, size } },
+      ),
+    );
+  };
+
+  for (const tool of catalog.tools.values()) {
+    sdkServer.registerTool(tool.name, {
+      title: tool.info.title,
+      description: tool.info.description,
+      inputSchema: passThrough(tool.inputJson),
+      outputSchema: passThrough(tool.outputJson),
+      annotations: { title: tool.info.title, ...tool.info.annotations },
+    }, async (args, extra) => {
+      try {
+        const outcome = await core.callTool(tool.name, args, context(extra));
+        const text = outcome.isError
+          ? (outcome.structured.error as { message: string }).message
+          : outcome.json;
+        const result: SdkResult = {
+          content: [{ type: "text", text }],
+          structuredContent: outcome.structured,
+        };
+        if (outcome.isError) result.isError = true;
+        return checkSize(result, extra?.requestId);
+      } catch (e) {
+        return errorResult(e);
+      }
+    });
+  }
+
+  const [template] = TEMPLATES;
+  const noteTemplate: SdkResourceTemplateLike = {
+    uriTemplate: {
+      toString: () => NOTE_TEMPLATE,
+      variableNames: ["id"],
+      match(uri: string) {
+        const m = /^memo:\/\/notes\/([^/?#]+)$/.exec(uri);
+        return m ? { id: m[1] } : null;
+      },
+    },
+    listCallback: async (extra) => {
+      const page = await core.guard(
+        "list resources",
+        context(extra),
+        (signal) => resolved.runtime.list({ limit: resolved.maxPageSize, signal }),
+      );
+      return { resources: page.notes.map(noteEntry) };
+    },
+    completeCallback: (variable) =>
+      variable === "id"
+        ? async (value: string) =>
+          (await core.complete({
+            ref: { type: "ref/resource", uri: NOTE_TEMPLATE },
+            argument: { name: "id", value },
+          }, context(undefined))).completion.values
+        : undefined,
+  };
+  const read = async (uri: URL | string, extra: SdkRequestExtra) =>
+    checkSize(await core.readResource(String(uri), context(extra)), extra?.requestId);
+  sdkServer.registerResource("stats", STATS_URI, {
+    title: "Memory stats",
+    description: "Counts of notes, labels and sources, as JSON.",
+    mimeType: "application/json",
+  }, (uri: URL, extra: SdkRequestExtra) => read(uri, extra));
+  sdkServer.registerResource(
+    String(template.name),
+    noteTemplate,
+    { title: template.title, description: template.description, mimeType: template.mimeType },
+    (uri: URL, _variables: unknown, extra: SdkRequestExtra) => read(uri, extra),
+  );
+
+  for (const [name, prompt] of Object.entries(PROMPTS)) {
+    const base = promptSchemas[name as keyof typeof promptSchemas].shape as Record<
+      string,
+      z.ZodType
+    >;
+    const shape: Record<string, z.ZodType> = {};
+    for (const [arg, original] of Object.entries(base)) {
+      const schema = original.clone(); // own copy: completers belong to this registration
+      shape[arg] = schema;
+      const complete = async (value: string) =>
+        (await core.complete(
+          { ref: { type: "ref/prompt", name }, argument: { name: arg, value } },
+          context(undefined),
+        )).completion.values;
+      Object.defineProperty(schema, COMPLETABLE, { value: { complete }, configurable: true });
+    }
+    sdkServer.registerPrompt(
+      name,
+      {
+        title: prompt.title,
+        description: prompt.description,
+        argsSchema: shape,
+      },
+      async (args, extra) =>
+        checkSize({ ...await core.getPrompt(name, args, context(extra)) }, extra?.requestId),
+    );
+  }
+}

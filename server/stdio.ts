@@ -1,0 +1,162 @@
+/**
+ * {@linkcode runStdioServer}: newline-delimited JSON-RPC over web streams
+ * (standard input and output by default). Requests are handled concurrently;
+ * writes are serialized, one message per line, and nothing but JSON-RPC is
+ * ever written.
+ *
+ * @module
+ */
+
+import type { MemoMcpProtocolServer } from "./types.ts";
+import { errorResponse } from "./_jsonrpc.ts";
+
+/** Options of {@linkcode runStdioServer}. */
+export interface StdioServerOptions {
+  /**
+   * Where messages come from.
+   * @default standard input
+   */
+  input?: ReadableStream<Uint8Array>;
+  /**
+   * Where responses go.
+   * @default standard output
+   */
+  output?: WritableStream<Uint8Array>;
+  /**
+   * Stops reading (in-flight requests still answer) when aborted.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
+   * Longest line kept in memory, in bytes; a longer one is dropped and
+   * answered with -32600 (id null). Lines over the server's `maxInputBytes`
+   * but under this still get their request's id in the error.
+   * @default 67108864 (64 MiB)
+   */
+  maxLineBytes?: number;
+}
+
+const NEWLINE = 0x0a;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
+
+/**
+ * Serves one protocol server over newline-delimited JSON-RPC. Handles partial
+ * lines, several messages in one chunk, CRLF and blank lines; invalid JSON is
+ * answered with -32700 and the loop goes on. Resolves when the input closes
+ * and every request in flight has been answered.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   runStdioServer,
+ * } from "@memo/mcp-server";
+ * const server = createMemoMcpProtocolServer({
+ *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }),
+ * });
+ * await runStdioServer(server); // until stdin closes
+ * ```
+ */
+export async function runStdioServer(
+  server: MemoMcpProtocolServer,
+  options: StdioServerOptions = {},
+): Promise<void> {
+  const input = options.input ?? await (await import("../_platform.ts")).stdin();
+  const output = options.output ?? await (await import("../_platform.ts")).stdout();
+  const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
+  const writer = output.getWriter();
+  let writeFailed = false;
+  let writing: Promise<void> = Promise.resolve();
+  const failed = () => {
+    writeFailed = true; // the client went away; keep draining quietly
+  };
+  const send = (message: string) => {
+    if (writeFailed) return;
+    // The stream queues writes in call order: one message per line, never interleaved.
+    writing = writer.write(encoder.encode(message + "\n")).catch(failed);
+  };
+  const inFlight = new Set<Promise<void>>();
+  const context = { transport: "stdio" as const, notify: send };
+
+  const dispatch = (bytes: Uint8Array) => {
+    let text = decoder.decode(bytes);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (text.trim() === "") return;
+    const task = server.handle(text, { ...context, inputBytes: bytes.byteLength }).then(
+      (reply) => {
+        if (reply !== undefined) send(reply);
+      },
+      () => send(errorResponse("null", -32603, "Cannot handle the message: internal error")),
+    ).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  };
+
+  const reader = input.getReader();
+  const onAbort = () => reader.cancel().catch(() => {});
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
+  let dropping = false;
+  try {
+    while (!options.signal?.aborted) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      let start = 0;
+      for (let nl = value.indexOf(NEWLINE); nl !== -1; nl = value.indexOf(NEWLINE, start)) {
+        const piece = value.subarray(start, nl);
+        start = nl + 1;
+        if (dropping) {
+          dropping = false;
+          continue;
+        }
+        if (pendingBytes === 0) dispatch(piece);
+        else {
+          pending.push(piece);
+          dispatch(concat(pending, pendingBytes + piece.byteLength));
+          pending = [];
+          pendingBytes = 0;
+        }
+      }
+      if (start < value.length && !dropping) {
+        const rest = value.slice(start); // copy: the reader may reuse its buffer
+        pendingBytes += rest.byteLength;
+        pending.push(rest);
+        if (pendingBytes > maxLine) {
+          pending = [];
+          pendingBytes = 0;
+          dropping = true;
+          send(errorResponse(
+            "null",
+            -32600,
+            `Cannot handle the message: a line is longer than ${maxLine} bytes`,
+          ));
+        }
+      }
+    }
+    if (pendingBytes > 0 && !dropping) dispatch(concat(pending, pendingBytes));
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+    reader.releaseLock();
+    while (inFlight.size) await Promise.all([...inFlight]);
+    await writing;
+    try {
+      writer.releaseLock();
+    } catch {
+      // already released
+    }
+  }
+}
+
+function concat(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { McpError } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+async function connect(dir: string, extra: string[] = []) {
+  const stdio = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", "cli.ts", "mcp", "--dir", dir, ...extra],
+    cwd: ROOT,
+    stderr: "pipe",
+    env: { ...Deno.env.toObject(), NO_COLOR: "1" },
+  });
+  const errors: unknown[] = [];
+  const { transport, inbound } = validating(stdio);
+  const client = new Client({ name: "memo-test", version: "1.0.0" });
+  client.onerror = (e: unknown) => void errors.push(e);
+  await client.connect(transport);
+  return { client, inbound, errors };
+}
+
+Deno.test("memo mcp serves every tool, resource, template and prompt to the SDK client over stdio", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-stdio-" });
+  const { client, inbound, errors } = await connect(dir);
+  try {
+    assert.equal(client.getServerVersion()?.name, "memo");
+    assert.match(client.getInstructions() ?? "", /recall/);
+    const caps = client.getServerCapabilities()!;
+    assert.ok(caps.tools && caps.resources && caps.prompts && caps.logging && caps.completions);
+    await client.setLoggingLevel("info");
+    await exerciseEverything(client);
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(inbound.invalid, []);
+  assert.deepEqual(errors, [], "stdout carried only valid JSON-RPC");
+  assert.ok(inbound.messages.length > 40);
+  assert.ok(
+    inbound.messages.some((m: Json) =>
+      (m as { method?: string }).method === "notifications/message"
+    ),
+    "log notifications arrive after logging/setLevel",
+  );
+});
+
+Deno.test("memo mcp --read-only refuses writes with -32010 and serves reads", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-ro-" });
+  const { client, inbound } = await connect(dir, ["--read-only"]);
+  try {
+    const error = await client.callTool({ name: "remember", arguments: { text: "x" } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof McpError, String(error));
+    assert.equal(error.code, -32010);
+    assert.equal((error.data as { code: string }).code, "MCP_AUTHORIZATION_ERROR");
+    const stats = await client.callTool({ name: "memory_stats", arguments: {} });
+    assert.equal((stats.structuredContent as { notes: number }).notes, 0);
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(inbound.invalid, []);
+});
+
+Deno.test("memo mcp honours the limit flags", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-limits-" });
+  const { client } = await connect(dir, ["--max-page-size", "5", "--default-page-size", "2"]);
+  try {
+    const tools = await client.listTools();
+    const list = tools.tools.find((t: Json) => t.name === "list_notes")!;
+    assert.equal((list.inputSchema.properties!.limit as { maximum: number }).maximum, 5);
+    const over = await client.callTool({ name: "list_notes", arguments: { limit: 6 } });
+    assert.equal(over.isError, true);
+  } finally {
+    await client.close();
+  }
+});
