@@ -1,0 +1,121 @@
+/**
+ * Bearer-token authentication of the hosted endpoint: `auth.requireAuth`,
+ * `auth.bearerToken` (compared in constant time, as SHA-256 digests) and a
+ * custom `auth.authenticate(request)`.
+ *
+ * @module
+ */
+
+import type { MemoMcpAuthInfo } from "./types.ts";
+
+/** The `auth` options of the hosted endpoint. */
+export interface MemoMcpHttpAuthOptions {
+  /**
+   * Whether every request must authenticate. When it is not required and the
+   * `Host` header is not loopback, the request is refused (403).
+   *
+   * @default {true when `bearerToken` or `authenticate` is set, else false}
+   */
+  requireAuth?: boolean;
+  /**
+   * The token clients send as `Authorization: Bearer <token>`. Never echoed.
+   *
+   * @default {undefined}
+   */
+  bearerToken?: string;
+  /**
+   * Custom check, run when the bearer token is absent or does not match;
+   * `true` lets the request through.
+   *
+   * @default {undefined}
+   */
+  authenticate?: (request: Request) => boolean | Promise<boolean>;
+}
+
+/** The outcome of {@linkcode HttpAuthenticator.check}. */
+export type AuthOutcome =
+  | { ok: true; info: MemoMcpAuthInfo }
+  | { ok: false; reason: "missing" | "invalid" };
+
+/** The compiled auth policy of one endpoint. */
+export interface HttpAuthenticator {
+  /** Whether requests must authenticate. */
+  readonly required: boolean;
+  /** Checks one request (call only when {@linkcode required}). */
+  check(request: Request): Promise<AuthOutcome>;
+}
+
+const NONE: MemoMcpAuthInfo = Object.freeze({ scheme: "none" as const });
+const BEARER: MemoMcpAuthInfo = Object.freeze({ scheme: "bearer" as const });
+const CUSTOM: MemoMcpAuthInfo = Object.freeze({ scheme: "custom" as const });
+const encoder = new TextEncoder();
+
+/**
+ * Compiles the `auth` options. Throws a "Cannot configure authentication: …"
+ * error when authentication is required but there is no way to pass it.
+ *
+ * @example
+ * ```ts
+ * import { createAuthenticator } from "./http_auth.ts";
+ * const auth = createAuthenticator({ bearerToken: "s3cret" });
+ * const outcome = await auth.check(
+ *   new Request("http://localhost/mcp", { headers: { authorization: "Bearer s3cret" } }),
+ * );
+ * console.log(auth.required, outcome.ok); // true true
+ * ```
+ */
+export function createAuthenticator(options: MemoMcpHttpAuthOptions = {}): HttpAuthenticator {
+  const token = options.bearerToken === "" ? undefined : options.bearerToken;
+  const authenticate = options.authenticate;
+  const required = options.requireAuth ?? (token !== undefined || authenticate !== undefined);
+  if (required && token === undefined && authenticate === undefined) {
+    throw new Error(
+      "Cannot configure authentication: auth.requireAuth is true but neither " +
+        "auth.bearerToken (MEMO_MCP_BEARER_TOKEN) nor auth.authenticate is set",
+    );
+  }
+  const expected = token === undefined ? undefined : digest(token);
+  return {
+    required,
+    async check(request: Request): Promise<AuthOutcome> {
+      if (!required) return { ok: true, info: NONE };
+      const presented = bearerOf(request.headers.get("authorization"));
+      if (presented !== undefined && expected !== undefined) {
+        if (equalBytes(await digest(presented), await expected)) return { ok: true, info: BEARER };
+      }
+      if (authenticate !== undefined && await authenticate(request) === true) {
+        return { ok: true, info: CUSTOM };
+      }
+      return { ok: false, reason: presented === undefined ? "missing" : "invalid" };
+    },
+  };
+}
+
+function bearerOf(header: string | null): string | undefined {
+  if (header === null) return undefined;
+  const h = header.trim();
+  if (h.length < 7 || h.slice(0, 7).toLowerCase() !== "bearer ") return undefined;
+  const value = h.slice(7).trim();
+  return value === "" ? undefined : value;
+}
+
+async function digest(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+}
+
+/**
+ * Compares two byte arrays in time that depends only on their length. Both are
+ * SHA-256 digests here, so the length never varies.
+ *
+ * @example
+ * ```ts
+ * import { equalBytes } from "./http_auth.ts";
+ * equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
+ * ```
+ */
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i] ^ b[i];
+  return diff === 0;
+}

@@ -1,0 +1,65 @@
+/**
+ * CORS headers of the hosted endpoint, precomputed: only the
+ * `Access-Control-Allow-Origin` value changes per request, and only for an
+ * origin that passed the origin check.
+ *
+ * @module
+ */
+
+/** A response's header list, as `[name, value]` pairs. */
+export type HeaderList = readonly (readonly [string, string])[];
+
+/** Methods the endpoint answers (GET and DELETE get 405 with this `Allow`). */
+export const ALLOW_METHODS = "POST, OPTIONS";
+
+/** Request headers a browser may send (the preflight's `Access-Control-Allow-Headers`). */
+export const ALLOW_HEADERS =
+  "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+
+/** Response headers a browser page may read. */
+export const EXPOSE_HEADERS = "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id";
+
+/** `Vary: Origin`, sent on every response: answers differ by origin. */
+export const VARY_ORIGIN: HeaderList = Object.freeze([["vary", "Origin"] as const]);
+
+/**
+ * The CORS headers of an actual (non-preflight) response.
+ *
+ * @example
+ * ```ts
+ * import { corsHeaders } from "./http_cors.ts";
+ * corsHeaders(null); // [["vary", "Origin"]]
+ * corsHeaders("http://localhost:5173")[1]; // ["access-control-allow-origin", "http://localhost:5173"]
+ * ```
+ */
+export function corsHeaders(allowedOrigin: string | null): HeaderList {
+  if (allowedOrigin === null) return VARY_ORIGIN;
+  return [
+    ["vary", "Origin"],
+    ["access-control-allow-origin", allowedOrigin],
+    ["access-control-expose-headers", EXPOSE_HEADERS],
+  ];
+}
+
+const PREFLIGHT_STATIC: HeaderList = Object.freeze([
+  ["vary", "Origin"] as const,
+  ["access-control-allow-methods", ALLOW_METHODS] as const,
+  ["access-control-allow-headers", ALLOW_HEADERS] as const,
+  ["access-control-max-age", "600"] as const,
+  ["allow", ALLOW_METHODS] as const,
+]);
+
+/**
+ * The headers of a preflight (OPTIONS) answer.
+ *
+ * @example
+ * ```ts
+ * import { preflightHeaders } from "./http_cors.ts";
+ * const headers = new Headers(preflightHeaders("http://localhost:5173") as [string, string][]);
+ * headers.get("access-control-allow-methods"); // "POST, OPTIONS"
+ * ```
+ */
+export function preflightHeaders(allowedOrigin: string | null): HeaderList {
+  if (allowedOrigin === null) return PREFLIGHT_STATIC;
+  return [...PREFLIGHT_STATIC, ["access-control-allow-origin", allowedOrigin]];
+}

@@ -1,0 +1,92 @@
+import assert from "node:assert/strict";
+import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+import { createHttpEndpoint } from "./http_endpoint.ts";
+
+const HEADERS = { "content-type": "application/json", "mcp-protocol-version": "2025-06-18" };
+const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+const post = (url: string, headers: Record<string, string> = {}, body = PING) =>
+  new Request(url, { method: "POST", headers: { ...HEADERS, ...headers }, body });
+
+Deno.test("createHttpEndpoint() answers only on MEMO_MCP_PATH when routed", async () => {
+  const endpoint = createHttpEndpoint({ runtime: createFakeRuntime(0) }, {
+    MEMO_MCP_PATH: "/api/mcp",
+  }, { routed: true });
+  assert.equal(endpoint.path, "/api/mcp");
+  assert.equal((await endpoint.handle(post("http://127.0.0.1/api/mcp?x=1"))).status, 200);
+  const off = await endpoint.handle(post("http://127.0.0.1/mcp"));
+  assert.equal(off.status, 404);
+  await off.body?.cancel();
+  const unrouted = createHttpEndpoint({ runtime: createFakeRuntime(0) }, {});
+  assert.equal(unrouted.path, undefined);
+  assert.equal((await unrouted.handle(post("http://127.0.0.1/anything"))).status, 200);
+});
+
+Deno.test("createHttpEndpoint() lets options win over MEMO_* variables", async () => {
+  const env = {
+    MEMO_MCP_BEARER_TOKEN: "from-env",
+    MEMO_MCP_ALLOWED_ORIGINS: "https://env.example",
+    MEMO_MCP_READ_ONLY: "true",
+  };
+  const endpoint = createHttpEndpoint({
+    runtime: createFakeRuntime(0),
+    auth: { bearerToken: "from-options" },
+    allowedOrigins: ["https://options.example"],
+    readOnly: false,
+  }, env);
+  assert.equal(endpoint.authRequired, true);
+  const byEnvToken = await endpoint.handle(
+    post("http://x/mcp", { authorization: "Bearer from-env" }),
+  );
+  assert.equal(byEnvToken.status, 401);
+  await byEnvToken.body?.cancel();
+  const auth = { authorization: "Bearer from-options" };
+  const envOrigin = await endpoint.handle(
+    post("http://x/mcp", { ...auth, origin: "https://env.example" }),
+  );
+  assert.equal(envOrigin.status, 403);
+  await envOrigin.body?.cancel();
+  const write = await endpoint.handle(
+    post(
+      "http://x/mcp",
+      { ...auth, origin: "https://options.example" },
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "remember", arguments: { text: "allowed: readOnly false wins" } },
+      }),
+    ),
+  );
+  const json = await write.json();
+  assert.equal(json.result.isError, undefined, JSON.stringify(json));
+});
+
+Deno.test("createHttpEndpoint() reads the limits from MEMO_* variables", async () => {
+  const endpoint = createHttpEndpoint({ runtime: createFakeRuntime(0) }, {
+    MEMO_MCP_MAX_INPUT_BYTES: "50",
+  });
+  const res = await endpoint.handle(post("http://127.0.0.1/mcp", {}, PING.padEnd(51, " ")));
+  assert.equal(res.status, 413);
+  await res.body?.cancel();
+});
+
+Deno.test("createHttpEndpoint() fails requests while the runtime cannot start, and tries again", async () => {
+  const endpoint = createHttpEndpoint({}, { MEMO_RUNTIME: "hybrid" });
+  for (let i = 0; i < 2; i++) {
+    const res = await endpoint.handle(post("http://127.0.0.1/mcp"));
+    assert.equal(res.status, 500);
+    assert.match((await res.json()).error.message, /^Cannot start the hybrid runtime/);
+  }
+  await assert.rejects(endpoint.server(), /Cannot start the hybrid runtime/);
+  await endpoint.close();
+});
+
+Deno.test("createHttpEndpoint() closes only a runtime it built", async () => {
+  const runtime = createFakeRuntime(0);
+  let closed = 0;
+  runtime.close = () => Promise.resolve(void closed++);
+  const endpoint = createHttpEndpoint({ runtime }, {});
+  await endpoint.server();
+  await endpoint.close();
+  assert.equal(closed, 0);
+});

@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { readHttpEnv, splitList } from "./http_env.ts";
+
+Deno.test("readHttpEnv() reads every MEMO_* variable of the endpoint", () => {
+  const config = readHttpEnv({
+    MEMO_ROOT_DIR: "/tmp/p",
+    MEMO_RUNTIME: "Local",
+    MEMO_MCP_PATH: "/api/mcp",
+    MEMO_MCP_BEARER_TOKEN: "t",
+    MEMO_MCP_REQUIRE_AUTH: "false",
+    MEMO_MCP_ALLOWED_ORIGINS: "https://a.example, http://localhost:*",
+    MEMO_MCP_READ_ONLY: "1",
+    MEMO_MCP_REQUEST_TIMEOUT_MS: "1000",
+    MEMO_MCP_MAX_INPUT_BYTES: "2000",
+    MEMO_MCP_MAX_OUTPUT_BYTES: "3000",
+    MEMO_MCP_DEFAULT_PAGE_SIZE: "10",
+    MEMO_MCP_MAX_PAGE_SIZE: "50",
+    MEMO_CLOUD_BASE_URL: "https://cloud.example",
+  });
+  assert.deepEqual(config, {
+    rootDir: "/tmp/p",
+    runtime: "local",
+    path: "/api/mcp",
+    bearerToken: "t",
+    requireAuth: false,
+    allowedOrigins: ["https://a.example", "http://localhost:*"],
+    readOnly: true,
+    requestTimeoutMs: 1000,
+    maxInputBytes: 2000,
+    maxOutputBytes: 3000,
+    defaultPageSize: 10,
+    maxPageSize: 50,
+    cloud: {
+      baseUrl: "https://cloud.example",
+      apiKey: undefined,
+      workspaceId: undefined,
+      projectId: undefined,
+    },
+  });
+});
+
+Deno.test("readHttpEnv() treats empty values as unset", () => {
+  const config = readHttpEnv({ MEMO_MCP_BEARER_TOKEN: " ", MEMO_MCP_READ_ONLY: "" });
+  assert.equal(config.bearerToken, undefined);
+  assert.equal(config.readOnly, undefined);
+});
+
+Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async (t) => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ MEMO_RUNTIME: "mars" }, /Cannot read MEMO_RUNTIME/],
+    [{ MEMO_MCP_READ_ONLY: "maybe" }, /Cannot read MEMO_MCP_READ_ONLY/],
+    [{ MEMO_MCP_MAX_INPUT_BYTES: "-5" }, /Cannot read MEMO_MCP_MAX_INPUT_BYTES/],
+    [{ MEMO_MCP_MAX_PAGE_SIZE: "1e3" }, /Cannot read MEMO_MCP_MAX_PAGE_SIZE/],
+    [{ MEMO_MCP_PATH: "mcp" }, /Cannot read MEMO_MCP_PATH/],
+  ];
+  for (const [env, message] of cases) {
+    await t.step(JSON.stringify(env), () => assert.throws(() => readHttpEnv(env), message));
+  }
+});
+
+Deno.test("splitList() trims and drops empty entries", () => {
+  assert.deepEqual(splitList(" a, ,b,"), ["a", "b"]);
+});

@@ -1,0 +1,263 @@
+/**
+ * The stateless Streamable HTTP handler: `(request) => Promise<Response>` in
+ * the spec's order — origin check, CORS, bearer authentication, header
+ * validation, JSON-RPC dispatch. Everything per endpoint is compiled once in
+ * {@linkcode createHttpHandler}; the hot path reads headers, reads the body
+ * once and hands the parsed message to the protocol server.
+ *
+ * @module
+ */
+
+import { createAuthenticator, type MemoMcpHttpAuthOptions } from "./http_auth.ts";
+import { ALLOW_METHODS, corsHeaders, preflightHeaders, VARY_ORIGIN } from "./http_cors.ts";
+import { readBodyLimited } from "./http_body.ts";
+import {
+  HTTP_DEFAULT_PROTOCOL_VERSION,
+  HTTP_SUPPORTED_PROTOCOL_VERSIONS,
+  isJsonContentType,
+  negotiateAccept,
+} from "./http_headers.ts";
+import { createOriginMatcher, isLoopbackHost, requestHost } from "./http_origin.ts";
+import { emptyResponse, errorResponse, rpcResponse } from "./http_responses.ts";
+import { jsonRpcCodeOf, McpValidationError, toSafeError } from "./errors.ts";
+import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
+
+/** What {@linkcode createHttpHandler} needs, with every default already applied. */
+export interface HttpHandlerConfig {
+  /** Allowed browser origins (patterns, see `createOriginMatcher`). */
+  allowedOrigins: readonly string[];
+  /** The `auth` options. */
+  auth: MemoMcpHttpAuthOptions;
+  /** Largest accepted body in bytes. */
+  maxInputBytes: number;
+  /** When set, only this path is answered; 404 elsewhere. */
+  path?: string;
+  /** Accepted `MCP-Protocol-Version` values. */
+  supportedVersions?: readonly string[];
+}
+
+/** Where the handler gets its protocol server (built lazily, once). */
+export type ProtocolServerSource = () => MemoMcpProtocolServer | Promise<MemoMcpProtocolServer>;
+
+const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+const INVALID_PARAMS = -32602;
+const ALLOW: readonly (readonly [string, string])[] = [["allow", ALLOW_METHODS]];
+const WWW_AUTH_MISSING = [["www-authenticate", 'Bearer realm="memo"']] as const;
+const WWW_AUTH_INVALID = [
+  ["www-authenticate", 'Bearer realm="memo", error="invalid_token"'],
+] as const;
+
+/**
+ * Compiles the endpoint configuration into a request handler. Throws a
+ * "Cannot configure …" error for an invalid configuration.
+ *
+ * @example
+ * ```ts
+ * import { createHttpHandler } from "./http_handler.ts";
+ * const handler = createHttpHandler(
+ *   { allowedOrigins: [], auth: {}, maxInputBytes: 256000 },
+ *   () => ({
+ *     name: "fake",
+ *     version: "0",
+ *     handle: async () => undefined,
+ *     handleParsed: async () => '{"jsonrpc":"2.0","id":1,"result":{}}',
+ *   }),
+ * );
+ * const res = await handler(
+ *   new Request("http://127.0.0.1/mcp", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json" },
+ *     body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+ *   }),
+ * );
+ * console.log(res.status); // 200
+ * ```
+ */
+export function createHttpHandler(
+  config: HttpHandlerConfig,
+  getServer: ProtocolServerSource,
+): (request: Request) => Promise<Response> {
+  const originAllowed = createOriginMatcher(config.allowedOrigins);
+  const auth = createAuthenticator(config.auth);
+  const versions = new Set(config.supportedVersions ?? HTTP_SUPPORTED_PROTOCOL_VERSIONS);
+  const limit = config.maxInputBytes;
+  const path = config.path;
+
+  return async function handleHttp(request: Request): Promise<Response> {
+    if (path !== undefined && pathOf(request.url) !== path) {
+      return errorResponse(
+        404,
+        INVALID_REQUEST,
+        `Cannot find the path: the endpoint is ${path}`,
+        null,
+      );
+    }
+    const headers = request.headers;
+
+    // 1. Origin check (and DNS-rebinding protection when auth is not required).
+    const origin = headers.get("origin");
+    if (origin !== null && !originAllowed(origin)) {
+      return errorResponse(
+        403,
+        INVALID_REQUEST,
+        "Cannot accept the request: origin not allowed",
+        null,
+      );
+    }
+    if (!auth.required && !isLoopbackHost(requestHost(request))) {
+      return errorResponse(
+        403,
+        INVALID_REQUEST,
+        "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
+        null,
+      );
+    }
+
+    // 2. CORS.
+    const method = request.method;
+    if (method === "OPTIONS") return emptyResponse(204, preflightHeaders(origin));
+
+    // 3. Bearer authentication.
+    let authInfo: MemoMcpRequestContext["authInfo"];
+    if (auth.required) {
+      const outcome = await auth.check(request);
+      if (!outcome.ok) {
+        return errorResponse(
+          401,
+          INVALID_REQUEST,
+          outcome.reason === "missing"
+            ? "Cannot accept the request: authentication required"
+            : "Cannot accept the request: invalid credentials",
+          origin,
+          outcome.reason === "missing" ? WWW_AUTH_MISSING : WWW_AUTH_INVALID,
+        );
+      }
+      authInfo = outcome.info;
+    }
+    if (method !== "POST") {
+      return errorResponse(
+        405,
+        INVALID_REQUEST,
+        `Cannot accept ${method}: use POST`,
+        origin,
+        ALLOW,
+      );
+    }
+
+    // 4. Header validation.
+    const mode = negotiateAccept(headers.get("accept"));
+    if (mode === undefined) {
+      return errorResponse(
+        406,
+        INVALID_REQUEST,
+        "Cannot answer: Accept must allow application/json or text/event-stream",
+        origin,
+      );
+    }
+    if (!isJsonContentType(headers.get("content-type"))) {
+      return errorResponse(
+        415,
+        INVALID_REQUEST,
+        "Cannot accept the request: Content-Type must be application/json",
+        origin,
+      );
+    }
+    const versionHeader = headers.get("mcp-protocol-version");
+    if (versionHeader !== null && !versions.has(versionHeader)) {
+      return errorResponse(
+        400,
+        INVALID_REQUEST,
+        `Cannot accept the request: unsupported MCP-Protocol-Version (supported: ${
+          [...versions].join(", ")
+        })`,
+        origin,
+      );
+    }
+
+    // 5. Dispatch.
+    const body = await readBodyLimited(request, limit);
+    if (!body.ok) {
+      if (body.tooLarge) {
+        const message =
+          `Cannot accept the request: the body is over maxInputBytes (${limit} bytes)`;
+        const details = body.bytes === undefined ? { limit } : { limit, size: body.bytes };
+        const data = toSafeError(new McpValidationError(message, { details }));
+        return errorResponse(413, INVALID_PARAMS, message, origin, [], data);
+      }
+      return errorResponse(
+        400,
+        INVALID_REQUEST,
+        `Cannot read the request body: ${body.error}`,
+        origin,
+      );
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.text);
+    } catch {
+      return errorResponse(400, PARSE_ERROR, "Parse error: the body is not valid JSON", origin);
+    }
+    let answer: string | undefined;
+    try {
+      let server = getServer();
+      if (server instanceof Promise) server = await server;
+      answer = await server.handleParsed(
+        message,
+        new HttpRequestContext(
+          request,
+          authInfo,
+          versionHeader ?? HTTP_DEFAULT_PROTOCOL_VERSION,
+          body.bytes,
+        ),
+      );
+    } catch (e) {
+      const data = toSafeError(e);
+      return errorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
+    }
+    if (answer === undefined) {
+      return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
+    }
+    return rpcResponse(answer, mode, origin);
+  };
+}
+
+/**
+ * The context of one HTTP message. `signal` is read lazily: creating a
+ * request's AbortSignal has a cost, and only long-running methods (tool
+ * calls) listen to it.
+ */
+class HttpRequestContext implements MemoMcpRequestContext {
+  readonly transport = "http" as const;
+  constructor(
+    readonly request: Request,
+    readonly authInfo: MemoMcpRequestContext["authInfo"],
+    readonly protocolVersion: string,
+    readonly inputBytes: number,
+  ) {}
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+}
+
+/**
+ * The path of a request URL, without query or fragment.
+ *
+ * @example
+ * ```ts
+ * import { pathOf } from "./http_handler.ts";
+ * pathOf("http://127.0.0.1:8787/mcp?x=1"); // "/mcp"
+ * ```
+ */
+export function pathOf(url: string): string {
+  const scheme = url.indexOf("://");
+  const start = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
+  if (start === -1) return "/";
+  let end = start;
+  while (end < url.length) {
+    const c = url.charCodeAt(end);
+    if (c === 63 || c === 35) break; // ? #
+    end++;
+  }
+  return url.slice(start, end);
+}

@@ -1,0 +1,70 @@
+/**
+ * {@linkcode MemoMcpHttpOptions}: the options of the hosted endpoint's
+ * handlers (`handleMemoMcpRequest`, `createMemoMcpFetchHandler`,
+ * `createFrameworkMemoMcpHandler`).
+ *
+ * @module
+ */
+
+import type { MemoCloudMcpRuntimeOptions } from "../runtimes/cloud.ts";
+import type { MemoMcpRuntime } from "../runtimes/types.ts";
+import type { MemoMcpHttpAuthOptions } from "./http_auth.ts";
+import type { MemoMcpHttpEnv } from "./http_env.ts";
+import type { MemoMcpOptions } from "./options.ts";
+
+export type { MemoMcpHttpAuthOptions, MemoMcpHttpEnv };
+
+/**
+ * Options of the hosted endpoint: every field of `MemoMcpOptions` (with
+ * `runtime` optional) plus `env`, `cloud`, `auth` and `allowedOrigins`. A
+ * field given here wins over its `MEMO_*` variable.
+ *
+ * @example
+ * ```ts
+ * import type { MemoMcpHttpOptions } from "@memo/mcp-server/http";
+ * const options: MemoMcpHttpOptions = {
+ *   auth: { bearerToken: "change-me" },
+ *   allowedOrigins: ["https://app.example.com"],
+ *   readOnly: true,
+ * };
+ * ```
+ */
+export interface MemoMcpHttpOptions extends Omit<MemoMcpOptions, "runtime"> {
+  /**
+   * Where the data comes from. Built once, at the first request, from `env`
+   * when missing: `MEMO_RUNTIME` (`local` on `MEMO_ROOT_DIR`, `hybrid` or
+   * `cloud`).
+   *
+   * @default {the runtime `env` selects: local on the current directory}
+   */
+  runtime?: MemoMcpRuntime;
+  /**
+   * Environment values (`MEMO_*`, see the README's table). An edge worker's
+   * `env` argument is laid over it.
+   *
+   * @default {the process environment ({} where there is none)}
+   */
+  env?: MemoMcpHttpEnv;
+  /**
+   * Cloud API settings, for `MEMO_RUNTIME=cloud` or `hybrid`; laid over the
+   * `MEMO_CLOUD_*` variables.
+   *
+   * @default {undefined}
+   */
+  cloud?: Partial<MemoCloudMcpRuntimeOptions>;
+  /**
+   * Authentication: `requireAuth`, `bearerToken` (default
+   * `MEMO_MCP_BEARER_TOKEN`), `authenticate(request)`.
+   *
+   * @default {{ bearerToken: env.MEMO_MCP_BEARER_TOKEN, requireAuth: env.MEMO_MCP_REQUIRE_AUTH }}
+   */
+  auth?: MemoMcpHttpAuthOptions;
+  /**
+   * Browser origins allowed to call the endpoint: exact origins,
+   * `scheme://host:*` for any port, or `*`. A request without `Origin` always
+   * passes the origin check. A list replaces the default.
+   *
+   * @default {["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"] (or MEMO_MCP_ALLOWED_ORIGINS)}
+   */
+  allowedOrigins?: readonly string[];
+}

@@ -1,0 +1,145 @@
+/**
+ * Origin and Host checks of the hosted endpoint: which browser origins may
+ * call it (`allowedOrigins`, loopback by default) and, when authentication is
+ * not required, whether the `Host` header names this machine (DNS-rebinding
+ * protection).
+ *
+ * @module
+ */
+
+/**
+ * The default `allowedOrigins`: the loopback origins, where `*` is any port or
+ * none. A configured list replaces it; spread it to extend it.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ALLOWED_ORIGINS } from "@memo/mcp-server/http";
+ * const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, "https://app.example.com"];
+ * ```
+ */
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze([
+  "http://localhost:*",
+  "http://127.0.0.1:*",
+  "http://[::1]:*",
+]);
+
+/** Decides whether a request's `Origin` header value is allowed. */
+export type OriginMatcher = (origin: string) => boolean;
+
+/**
+ * Compiles an `allowedOrigins` list into a matcher. Entries are exact origins
+ * (`https://app.example.com`), origins whose port is `*` (any port or none:
+ * `http://localhost:*`), or `*` alone (any origin). Comparison ignores case
+ * and a trailing slash.
+ *
+ * @example
+ * ```ts
+ * import { createOriginMatcher } from "./http_origin.ts";
+ * const allowed = createOriginMatcher(["http://localhost:*", "https://app.example.com"]);
+ * allowed("http://localhost:5173"); // true
+ * allowed("http://localhost"); // true
+ * allowed("https://evil.example"); // false
+ * ```
+ */
+export function createOriginMatcher(patterns: readonly string[]): OriginMatcher {
+  const exact = new Set<string>();
+  const anyPort: string[] = [];
+  let any = false;
+  for (const raw of patterns) {
+    const pattern = normalizeOrigin(raw.trim());
+    if (pattern === "") continue;
+    if (pattern === "*") {
+      any = true;
+      continue;
+    }
+    if (!/^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/.test(pattern) && pattern !== "null") {
+      throw new Error(
+        `Cannot configure allowed origins: ${JSON.stringify(raw)} is not an origin ` +
+          `(scheme://host[:port], with * as the port for any port)`,
+      );
+    }
+    if (pattern.endsWith(":*")) anyPort.push(pattern.slice(0, -2));
+    else exact.add(pattern);
+  }
+  if (any) return () => true;
+  return (origin: string): boolean => {
+    const o = normalizeOrigin(origin);
+    if (exact.has(o)) return true;
+    for (const prefix of anyPort) {
+      if (o === prefix) return true;
+      if (o.length > prefix.length + 1 && o.startsWith(prefix) && o[prefix.length] === ":") {
+        if (isPort(o, prefix.length + 1)) return true;
+      }
+    }
+    return false;
+  };
+}
+
+function normalizeOrigin(origin: string): string {
+  const lower = origin.toLowerCase();
+  return lower.endsWith("/") ? lower.slice(0, -1) : lower;
+}
+
+function isPort(s: string, from: number): boolean {
+  if (s.length - from > 5) return false;
+  for (let i = from; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a `Host` header value (host with optional port) names the loopback
+ * interface: `localhost`, `*.localhost`, `127.0.0.0/8` or `[::1]`.
+ *
+ * @example
+ * ```ts
+ * import { isLoopbackHost } from "./http_origin.ts";
+ * isLoopbackHost("127.0.0.1:8787"); // true
+ * isLoopbackHost("evil.example.com"); // false
+ * ```
+ */
+export function isLoopbackHost(host: string): boolean {
+  let name: string;
+  if (host.startsWith("[")) {
+    const end = host.indexOf("]");
+    if (end === -1) return false;
+    if (end + 1 < host.length && (host[end + 1] !== ":" || !isPort(host, end + 2))) return false;
+    name = host.slice(0, end + 1);
+  } else {
+    const colon = host.indexOf(":");
+    if (colon !== -1 && !isPort(host, colon + 1)) return false;
+    name = colon === -1 ? host : host.slice(0, colon);
+  }
+  name = name.toLowerCase();
+  if (name === "localhost" || name === "[::1]" || name.endsWith(".localhost")) return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
+
+/**
+ * The host part of a request: its `Host` header, else the authority of its URL
+ * (a `Request` built in-process has no `Host` header).
+ *
+ * @example
+ * ```ts
+ * import { requestHost } from "./http_origin.ts";
+ * requestHost(new Request("http://127.0.0.1:8787/mcp")); // "127.0.0.1:8787"
+ * ```
+ */
+export function requestHost(request: Request): string {
+  const host = request.headers.get("host");
+  if (host !== null) return host;
+  const url = request.url;
+  const start = url.indexOf("://");
+  if (start === -1) return "";
+  let end = start + 3;
+  while (end < url.length) {
+    const c = url[end];
+    if (c === "/" || c === "?" || c === "#") break;
+    end++;
+  }
+  const authority = url.slice(start + 3, end);
+  const at = authority.lastIndexOf("@");
+  return at === -1 ? authority : authority.slice(at + 1);
+}

@@ -1,0 +1,106 @@
+/**
+ * The responses of the hosted endpoint's transport layer: JSON-RPC answers
+ * (JSON or one SSE event) and the non-2xx refusals, each with a small
+ * JSON-RPC error body that never echoes a request header.
+ *
+ * @module
+ */
+
+import { corsHeaders, type HeaderList } from "./http_cors.ts";
+
+const JSON_TYPE = ["content-type", "application/json"] as const;
+const SSE_TYPE = ["content-type", "text/event-stream"] as const;
+const NO_CACHE = ["cache-control", "no-cache"] as const;
+const JSON_NO_ORIGIN: HeaderList = Object.freeze([JSON_TYPE, ["vary", "Origin"] as const]);
+const SSE_NO_ORIGIN: HeaderList = Object.freeze([
+  SSE_TYPE,
+  NO_CACHE,
+  ["vary", "Origin"] as const,
+]);
+
+/**
+ * Frames one JSON-RPC message as a server-sent event (`event: message`).
+ *
+ * @example
+ * ```ts
+ * import { sseEvent } from "./http_responses.ts";
+ * sseEvent('{"jsonrpc":"2.0","id":1,"result":{}}');
+ * // 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'
+ * ```
+ */
+export function sseEvent(json: string): string {
+  if (json.indexOf("\n") === -1 && json.indexOf("\r") === -1) {
+    return `event: message\ndata: ${json}\n\n`;
+  }
+  return `event: message\n${json.split(/\r\n|\r|\n/).map((l) => `data: ${l}`).join("\n")}\n\n`;
+}
+
+/**
+ * A 200 answer carrying a serialized JSON-RPC response, as JSON or as SSE.
+ *
+ * @example
+ * ```ts
+ * import { rpcResponse } from "./http_responses.ts";
+ * const res = rpcResponse('{"jsonrpc":"2.0","id":1,"result":{}}', "json", null);
+ * console.log(res.status); // 200
+ * ```
+ */
+export function rpcResponse(json: string, mode: "json" | "sse", origin: string | null): Response {
+  if (mode === "json") {
+    return new Response(json, {
+      status: 200,
+      headers: origin === null ? JSON_NO_ORIGIN as [string, string][] : withType(JSON_TYPE, origin),
+    });
+  }
+  return new Response(sseEvent(json), {
+    status: 200,
+    headers: origin === null
+      ? SSE_NO_ORIGIN as [string, string][]
+      : [...withType(SSE_TYPE, origin), NO_CACHE as [string, string]],
+  });
+}
+
+function withType(type: readonly [string, string], origin: string): [string, string][] {
+  return [type, ...corsHeaders(origin)] as [string, string][];
+}
+
+/**
+ * An answer with no body (202 for notifications, 204 for a preflight).
+ *
+ * @example
+ * ```ts
+ * import { emptyResponse } from "./http_responses.ts";
+ * emptyResponse(202, [["vary", "Origin"]]).status; // 202
+ * ```
+ */
+export function emptyResponse(status: number, headers: HeaderList): Response {
+  return new Response(null, { status, headers: headers as [string, string][] });
+}
+
+/**
+ * A transport-level refusal: `status` with a JSON-RPC error body
+ * `{"jsonrpc":"2.0","id":null,"error":{code,message}}`.
+ *
+ * @example
+ * ```ts
+ * import { errorResponse } from "./http_responses.ts";
+ * const res = errorResponse(415, -32600, "Cannot accept the request: Content-Type must be application/json", null);
+ * console.log(res.status); // 415
+ * ```
+ */
+export function errorResponse(
+  status: number,
+  code: number,
+  message: string,
+  origin: string | null,
+  extra: HeaderList = [],
+  data?: unknown,
+): Response {
+  const error: Record<string, unknown> = { code, message };
+  if (data !== undefined) error.data = data;
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error });
+  return new Response(body, {
+    status,
+    headers: [JSON_TYPE, ...corsHeaders(origin), ...extra] as [string, string][],
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * Test helper: starts Debian's headless Chromium (found by
+ * `scripts/test_setup.ts`) with the flags this closed network needs and a
+ * fresh profile, and drives it over the DevTools protocol's websocket. No
+ * browser download, no npm dependency.
+ *
+ * @module
+ */
+
+import { findChromium } from "../scripts/test_setup.ts";
+
+/** A running headless Chromium. */
+export interface Chromium {
+  /** Opens `url` in a new tab and evaluates `expression` there (awaiting a promise). */
+  evaluateIn(url: string, expression: string, timeoutMs?: number): Promise<unknown>;
+  /** Closes the browser and removes its profile. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts Chromium. Fails with the command to run when it is missing.
+ *
+ * @example
+ * ```ts
+ * import { startChromium } from "./_chromium.ts";
+ * const browser = await startChromium();
+ * console.log(await browser.evaluateIn("about:blank", "1 + 1")); // 2
+ * await browser.close();
+ * ```
+ */
+export async function startChromium(): Promise<Chromium> {
+  const path = await findChromium();
+  if (!path) {
+    throw new Error(
+      "Chromium is missing: run `deno run -A scripts/test_setup.ts` " +
+        "(or `apt-get install -y chromium`) before the tests",
+    );
+  }
+  const profile = await Deno.makeTempDir({ prefix: "memo-chromium-" });
+  const child = new Deno.Command(path, {
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+      `--user-data-dir=${profile}`,
+      "--remote-debugging-address=127.0.0.1",
+      "--remote-debugging-port=0",
+      "about:blank",
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const wsUrl = await readDevToolsUrl(child.stderr);
+  const cdp = await connect(wsUrl);
+
+  return {
+    async evaluateIn(url: string, expression: string, timeoutMs = 15_000) {
+      const { targetId } = await cdp.send("Target.createTarget", { url: "about:blank" });
+      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId, flatten: true });
+      try {
+        await cdp.send("Page.enable", {}, sessionId);
+        const loaded = cdp.waitFor("Page.loadEventFired", sessionId, timeoutMs);
+        await cdp.send("Page.navigate", { url }, sessionId);
+        await loaded;
+        const result = await cdp.send("Runtime.evaluate", {
+          expression,
+          awaitPromise: true,
+          returnByValue: true,
+          timeout: timeoutMs,
+        }, sessionId);
+        if (result.exceptionDetails) {
+          throw new Error(`page threw: ${JSON.stringify(result.exceptionDetails)}`);
+        }
+        return result.result?.value;
+      } finally {
+        await cdp.send("Target.closeTarget", { targetId }).catch(() => {});
+      }
+    },
+    async close() {
+      await cdp.send("Browser.close", {}).catch(() => {});
+      cdp.close();
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+      }, 5000);
+      await child.status;
+      clearTimeout(timer);
+      await Deno.remove(profile, { recursive: true }).catch(() => {});
+    },
+  };
+}
+
+async function readDevToolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value;
+    const match = seen.match(/DevTools listening on (ws:\/\/\S+)/);
+    if (match) {
+      // Keep draining stderr so Chromium never blocks on a full pipe.
+      (async () => {
+        try {
+          while (!(await reader.read()).done) { /* discard */ }
+        } catch { /* closed */ }
+      })();
+      return match[1];
+    }
+  }
+  throw new Error(`Chromium did not start; it printed:\n${seen.slice(-2000)}`);
+}
+
+interface Cdp {
+  // deno-lint-ignore no-explicit-any
+  send(method: string, params: Record<string, unknown>, sessionId?: string): Promise<any>;
+  waitFor(event: string, sessionId: string, timeoutMs: number): Promise<unknown>;
+  close(): void;
+}
+
+async function connect(url: string): Promise<Cdp> {
+  const ws = new WebSocket(url);
+  await new Promise((resolve, reject) => {
+    ws.onopen = resolve;
+    ws.onerror = () => reject(new Error(`Cannot connect to Chromium at ${url}`));
+  });
+  let nextId = 1;
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const waiters: { event: string; sessionId: string; resolve(v: unknown): void }[] = [];
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data as string);
+    if (msg.id !== undefined) {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) p?.reject(new Error(`${msg.error.message} (${msg.error.code})`));
+      else p?.resolve(msg.result);
+      return;
+    }
+    for (let i = waiters.length - 1; i >= 0; i--) {
+      const w = waiters[i];
+      if (w.event === msg.method && w.sessionId === msg.sessionId) {
+        waiters.splice(i, 1);
+        w.resolve(msg.params);
+      }
+    }
+  };
+  ws.onclose = () => {
+    for (const p of pending.values()) {
+      p.reject(new Error("Chromium closed the DevTools connection"));
+    }
+    pending.clear();
+  };
+  return {
+    send(method, params, sessionId) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+      });
+    },
+    waitFor(event, sessionId, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no ${event} within ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiters.push({
+          event,
+          sessionId,
+          resolve: (v) => {
+            clearTimeout(timer);
+            resolve(v);
+          },
+        });
+      });
+    },
+    close() {
+      ws.close();
+    },
+  };
+}

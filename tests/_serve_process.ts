@@ -1,0 +1,150 @@
+/**
+ * Test helper: runs the hosted endpoint as a subprocess — `deno serve
+ * --host 127.0.0.1 --port <free> http.ts` or `deno run cli.ts serve` — and
+ * stops it when the test is done.
+ *
+ * @module
+ */
+
+const ROOT = new URL("..", import.meta.url);
+
+/** A server running in a subprocess. */
+export interface ServeProcess {
+  /** Base address, `http://127.0.0.1:<port>`. */
+  readonly origin: string;
+  /** Port it listens on. */
+  readonly port: number;
+  /** Everything it printed on stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM and waits for the exit; returns the exit code. */
+  stop(): Promise<number>;
+  /** The process, for signals. */
+  readonly child: Deno.ChildProcess;
+}
+
+/**
+ * A port that was free a moment ago (bind to port 0, read it, close).
+ *
+ * @example
+ * ```ts
+ * import { freePort } from "./_serve_process.ts";
+ * const port = freePort();
+ * ```
+ */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/**
+ * Starts `deno serve -A --host 127.0.0.1 --port <free> http.ts` with `env`.
+ *
+ * @example
+ * ```ts
+ * import { startDenoServe } from "./_serve_process.ts";
+ * const server = await startDenoServe({ MEMO_ROOT_DIR: await Deno.makeTempDir() });
+ * await server.stop();
+ * ```
+ */
+export function startDenoServe(env: Record<string, string>): Promise<ServeProcess> {
+  const port = freePort();
+  return start(
+    ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "http.ts"],
+    env,
+    /Listening on|listening on/,
+    port,
+  );
+}
+
+/**
+ * Starts `deno run -A cli.ts serve --port 0 …args` and reads the port from its
+ * `memo: listening on …` line.
+ *
+ * @example
+ * ```ts
+ * import { startMemoServe } from "./_serve_process.ts";
+ * const server = await startMemoServe(["--dir", await Deno.makeTempDir()], {});
+ * await server.stop();
+ * ```
+ */
+export function startMemoServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+  return start(
+    ["run", "-A", "cli.ts", "serve", "--port", "0", ...args],
+    env,
+    /memo: listening on http:\/\/[^\s]+:(\d+)\//,
+  );
+}
+
+async function start(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+  knownPort?: number,
+): Promise<ServeProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1", ...env },
+    clearEnv: false,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let port = knownPort;
+  const deadline = Date.now() + 60_000;
+  let exited = false;
+  child.status.then(() => (exited = true));
+  while (true) {
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`server did not start in time; stderr:\n${text}`);
+    }
+    const { done, value } = await reader.read();
+    if (done) {
+      await child.status;
+      throw new Error(`server exited before it listened; stderr:\n${text}`);
+    }
+    text += value;
+    const m = text.match(ready);
+    if (m) {
+      if (knownPort === undefined) port = Number(m[1]);
+      break;
+    }
+  }
+  const draining = (async () => {
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+    } catch { /* closed */ }
+  })();
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port: port!,
+    child,
+    stderr: () => text,
+    async stop() {
+      if (!exited) {
+        try {
+          child.kill("SIGTERM");
+        } catch { /* gone */ }
+      }
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 10_000);
+      const status = await child.status;
+      clearTimeout(timer);
+      await draining;
+      return status.code;
+    },
+  };
+}

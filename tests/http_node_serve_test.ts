@@ -1,0 +1,70 @@
+/**
+ * `memo serve` under Node: cli.ts bundled for Node (`deno bundle
+ * --platform=node`) runs on the machine's `node`, so the Node side of
+ * `serve()` (`_node_serve.ts`) answers real HTTP and stops on SIGTERM.
+ */
+
+import assert from "node:assert/strict";
+
+const ROOT = new URL("..", import.meta.url);
+
+Deno.test("memo serve runs under Node through _node_serve.ts", async () => {
+  const work = await Deno.makeTempDir({ prefix: "memo-node-serve-" });
+  const bundle = `${work}/memo.mjs`;
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--quiet", "--platform=node", "-o", bundle, "cli.ts"],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(built.success, new TextDecoder().decode(built.stderr));
+
+  const child = new Deno.Command("node", {
+    args: [bundle, "serve", "--port", "0", "--dir", work],
+    cwd: work,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  let port = 0;
+  try {
+    while (!port) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`node exited before it listened:\n${text}`);
+      text += value;
+      port = Number(text.match(/memo: listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/)?.[1] ?? 0);
+    }
+    const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "remember", arguments: { text: "Node serves memo too" } },
+      }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).result.structuredContent.status, "written");
+    const preflight = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "OPTIONS",
+      headers: { origin: "http://localhost:5173", "access-control-request-method": "POST" },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get("access-control-allow-origin"), "http://localhost:5173");
+    await preflight.body?.cancel();
+  } finally {
+    child.kill("SIGTERM");
+    const status = await child.status;
+    while (!(await reader.read()).done) { /* drain */ }
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+    assert.equal(status.code, 0, text);
+  }
+});

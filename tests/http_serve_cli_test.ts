@@ -1,0 +1,108 @@
+/**
+ * `memo serve` as a process: it listens on 127.0.0.1, prints where and how to
+ * connect, answers MCP on /mcp, and stops cleanly on SIGTERM and SIGINT.
+ */
+
+import assert from "node:assert/strict";
+import { startMemoServe } from "./_serve_process.ts";
+
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2025-06-18",
+};
+
+Deno.test("memo serve listens, answers on /mcp and stops on SIGTERM", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-serve-" });
+  const server = await startMemoServe(["--dir", dir], {});
+  try {
+    assert.match(
+      server.stderr(),
+      new RegExp(`memo: listening on http://127\\.0\\.0\\.1:${server.port}/mcp\\n`),
+    );
+    const res = await fetch(`${server.origin}/mcp`, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "remember", arguments: { text: "memo serve stores notes" } },
+      }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).result.structuredContent.status, "written");
+    const other = await fetch(`${server.origin}/`, {
+      method: "POST",
+      headers: HEADERS,
+      body: "{}",
+    });
+    assert.equal(other.status, 404);
+    await other.body?.cancel();
+    const notes = await Deno.readTextFile(`${dir}/.memo/memory/notes.md`);
+    assert.match(notes, /memo serve stores notes/);
+  } finally {
+    const code = await server.stop();
+    assert.equal(code, 0, server.stderr());
+    assert.match(server.stderr(), /memo: stopped/);
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("memo serve stops on SIGINT and prints the connect hint with a token, never the token", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-serve-" });
+  const token = "serve-cli-token-5a8d";
+  const server = await startMemoServe(["--dir", dir, "--read-only"], {
+    MEMO_MCP_BEARER_TOKEN: token,
+  });
+  try {
+    const deadline = Date.now() + 10_000;
+    while (!server.stderr().includes("press Ctrl+C") && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match(server.stderr(), /Authorization: Bearer/);
+    assert.ok(!server.stderr().includes(token));
+    const res = await fetch(`${server.origin}/mcp`, {
+      method: "POST",
+      headers: { ...HEADERS, authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "remember", arguments: { text: "refused" } },
+      }),
+    });
+    assert.match(await res.text(), /MCP_AUTHORIZATION_ERROR/);
+  } finally {
+    server.child.kill("SIGINT");
+    const code = await server.stop();
+    assert.equal(code, 0, server.stderr());
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+async function runCli(args: string[], env: Record<string, string> = {}) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli.ts", ...args],
+    cwd: new URL("..", import.meta.url),
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+}
+
+Deno.test("memo serve refuses a non-loopback host without a token (exit 2)", async () => {
+  const r = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"]);
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /^memo: refusing to listen on 0\.0\.0\.0 without authentication/);
+});
+
+Deno.test("memo serve fails clearly when the cloud runtime cannot start (exit 1)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-serve-" });
+  const r = await runCli(["serve", "--port", "0", "--dir", dir], { MEMO_RUNTIME: "cloud" });
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^memo: Cannot start the cloud runtime: /);
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+});
