@@ -1,0 +1,107 @@
+/**
+ * `memo sync`: runs the connectors configured in `.memo/config.json`
+ * (GitHub Discussions, Notion pages) and reports what each pass did. Tokens
+ * come from the environment: `MEMO_GITHUB_TOKEN` (else `GITHUB_TOKEN`) and
+ * `MEMO_NOTION_TOKEN` (else `NOTION_TOKEN`).
+ *
+ * @module
+ */
+
+import { openMemo } from "@memo/memory";
+import {
+  type ConnectorProgress,
+  type RunConnectorsResult,
+  syncConfiguredConnectors,
+  UnknownConnectorError,
+} from "@memo/connectors";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
+import type { CliCommand, CliIO } from "./context.ts";
+import { errorLine, jsonDocument } from "./output.ts";
+import { findProjectRoot } from "./project.ts";
+
+/**
+ * Writes one progress line per connector on stderr (a terminal), updated in
+ * place: pages read, records collected, then what the commit wrote.
+ */
+function progressPrinter(io: CliIO) {
+  let chain = Promise.resolve();
+  const write = (text: string) => {
+    chain = chain.then(() => io.stderr(text)).catch(() => {});
+  };
+  const onProgress = (p: ConnectorProgress) => {
+    const head = `memo: ${p.connector} (${p.type}): `;
+    if (p.phase === "fetching") {
+      write(`\r\x1b[K${head}${p.pages} page${p.pages === 1 ? "" : "s"}, ${p.records} records`);
+    } else if (p.phase === "committing") {
+      write(`\r\x1b[K${head}${p.pages} pages, ${p.records} records, committing…`);
+    } else if (p.phase === "committed") {
+      write(`\r\x1b[K${head}${p.records} records, ${p.written} written, ${p.updated} updated\n`);
+    } else {
+      write(`\r\x1b[K${head}failed after ${p.pages} pages\n`);
+    }
+  };
+  return { onProgress, flush: () => chain };
+}
+
+/** The human summary of a run. */
+export function formatSyncResult(result: RunConnectorsResult): string {
+  if (!result.connectors.length) {
+    return 'No connectors configured: add them to .memo/config.json under "connectors".\n';
+  }
+  const lines = result.connectors.map((c) => {
+    const failed = result.errors.find((e) => e.connector === c.id);
+    return failed
+      ? `${c.id} (${c.type}): failed: ${failed.error.name}: ${failed.error.message}`
+      : `${c.id} (${c.type}): ${c.fetched} fetched, ${c.written} written, ${c.updated} updated, ${c.unchanged} unchanged`;
+  });
+  const failed = result.errors.length ? `; ${result.errors.length} failed` : "";
+  lines.push(
+    `Synced ${result.connectors.length} connector${result.connectors.length === 1 ? "" : "s"}: ` +
+      `${result.written} written, ${result.updated} updated, ${result.unchanged} unchanged${failed}.`,
+  );
+  return lines.join("\n") + "\n";
+}
+
+/** `memo sync`. */
+export const syncCommand: CliCommand = {
+  name: "sync",
+  summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",
+  usage: "sync [--connector ID]... [--full] [--json]",
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: ["dir"],
+      multiple: ["connector"],
+      boolean: ["json", "full"],
+    });
+    positionals(p, []);
+    const rootDir = await findProjectRoot(stringFlag(p, "dir"), io.cwd);
+    const only = listFlag(p, "connector");
+    const progress = io.stderrIsTerminal ? progressPrinter(io) : undefined;
+    const controller = new AbortController();
+    const removeSignal = io.onShutdownSignal?.(() => controller.abort());
+    const memo = await openMemo({ rootDir });
+    let result: RunConnectorsResult;
+    try {
+      result = await syncConfiguredConnectors(memo, {
+        rootDir,
+        env: io.env,
+        only: only.length ? only : undefined,
+        full: boolFlag(p, "full"),
+        signal: controller.signal,
+        onProgress: progress?.onProgress,
+      });
+    } catch (e) {
+      if (e instanceof UnknownConnectorError) throw new UsageError(e.message);
+      throw e;
+    } finally {
+      removeSignal?.();
+      await progress?.flush();
+      await memo.close();
+    }
+    for (const failure of result.errors) {
+      await io.stderr(errorLine(`connector ${failure.connector} failed: ${failure.error.message}`));
+    }
+    await io.stdout(boolFlag(p, "json") ? jsonDocument(result) : formatSyncResult(result));
+    return result.errors.length ? 1 : 0;
+  },
+};

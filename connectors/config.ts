@@ -1,0 +1,120 @@
+/**
+ * The connectors section of `.memo/config.json`:
+ * `{"connectors": [{"id", "type", ...params, "apiUrl"?}]}`. Tokens never go
+ * in the file: they come from the environment.
+ *
+ * @module
+ */
+
+import { readFile } from "node:fs/promises";
+import { CONNECTOR_ID_PATTERN } from "./_util.ts";
+import { ConnectorConfigError } from "./errors.ts";
+
+/**
+ * One configured connector: its id, its type and the type's parameters
+ * (`repositories`, `pageSize`, `databaseId`, `query`, `includeContent`,
+ * `maxDepth`, `apiUrl` …).
+ *
+ * @example
+ * ```ts
+ * import type { ConnectorConfig } from "@memo/connectors";
+ * const github: ConnectorConfig = {
+ *   id: "github",
+ *   type: "discussions",
+ *   repositories: ["octo-org/hello-world"],
+ * };
+ * ```
+ */
+export interface ConnectorConfig {
+  /** Unique id (letters, digits, `.`, `_`, `-`). */
+  id: string;
+  /** Connector type: `discussions`, `pages`, or one registered by the caller. */
+  type: string;
+  /** Parameters of the type. */
+  [param: string]: unknown;
+}
+
+/** Keys that would hold a secret; refused so that no token is ever written to the file. */
+const SECRET_KEYS = /^(token|apiKey|api_key|secret|password|auth|authorization|accessToken)$/i;
+
+/**
+ * Validates the `connectors` value of a parsed config file. Throws
+ * `ConnectorConfigError` naming the first problem (never repeating a value
+ * that might be a secret).
+ *
+ * @example
+ * ```ts
+ * import { parseConnectorConfig } from "@memo/connectors";
+ * const list = parseConnectorConfig({
+ *   connectors: [{ id: "notes", type: "pages", databaseId: "0123456789abcdef0123456789abcdef" }],
+ * });
+ * console.log(list[0].type); // "pages"
+ * ```
+ */
+export function parseConnectorConfig(
+  config: unknown,
+  file = ".memo/config.json",
+): ConnectorConfig[] {
+  const fail = (reason: string) => new ConnectorConfigError(`Cannot read ${file}: ${reason}`);
+  if (config === null || typeof config !== "object" || Array.isArray(config)) {
+    throw fail("it must hold a JSON object");
+  }
+  const list = (config as { connectors?: unknown }).connectors;
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw fail("connectors must be a list");
+  const ids = new Set<string>();
+  return list.map((entry, index) => {
+    const where = `connectors[${index}]`;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) {
+      throw fail(`${where} must be an object`);
+    }
+    const { id, type } = entry as { id?: unknown; type?: unknown };
+    if (typeof id !== "string" || !CONNECTOR_ID_PATTERN.test(id)) {
+      throw fail(`${where}.id must be 1 to 64 letters, digits, '.', '_' or '-'`);
+    }
+    if (ids.has(id)) throw fail(`connector id ${id} is used twice`);
+    ids.add(id);
+    if (typeof type !== "string" || type.trim() === "") throw fail(`connector ${id} has no type`);
+    for (const key of Object.keys(entry)) {
+      if (SECRET_KEYS.test(key)) {
+        throw fail(
+          `connector ${id} has a ${key} entry; tokens come only from the environment ` +
+            "(MEMO_GITHUB_TOKEN or GITHUB_TOKEN, MEMO_NOTION_TOKEN or NOTION_TOKEN): remove it",
+        );
+      }
+    }
+    return { ...(entry as Record<string, unknown>), id, type } as ConnectorConfig;
+  });
+}
+
+/**
+ * Reads the configured connectors from a config file. A missing file means
+ * no connectors; a file that is not JSON, or a bad entry, throws
+ * `ConnectorConfigError`.
+ *
+ * @example
+ * ```ts
+ * import { readConnectorConfig } from "@memo/connectors";
+ * const list = await readConnectorConfig(`${await Deno.makeTempDir()}/.memo/config.json`);
+ * console.log(list.length); // 0
+ * ```
+ */
+export async function readConnectorConfig(path: string): Promise<ConnectorConfig[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return [];
+    throw new ConnectorConfigError(
+      `Cannot read .memo/config.json: ${(e as { code?: string }).code ?? "it cannot be opened"}`,
+      { cause: e },
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ConnectorConfigError("Cannot read .memo/config.json: it is not valid JSON");
+  }
+  return parseConnectorConfig(parsed);
+}

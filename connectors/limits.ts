@@ -1,0 +1,54 @@
+/**
+ * The connectors' limits, fixed by the spec ("Limits"): each page request
+ * times out after {@linkcode REQUEST_TIMEOUT_MS}; the workspace connector asks
+ * for {@linkcode PAGE_SIZE} items per page.
+ *
+ * @module
+ */
+
+/**
+ * Milliseconds each page request may take, headers and body together (both
+ * connectors).
+ *
+ * @example
+ * ```ts
+ * import { REQUEST_TIMEOUT_MS } from "@memo/connectors";
+ * console.log(REQUEST_TIMEOUT_MS); // 30000
+ * ```
+ */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Items per request of the workspace (Notion) connector.
+ *
+ * @example
+ * ```ts
+ * import { PAGE_SIZE } from "@memo/connectors";
+ * console.log(PAGE_SIZE); // 25
+ * ```
+ */
+export const PAGE_SIZE = 25;
+
+/**
+ * Default discussions per request of the repository-host (GitHub) connector;
+ * `pageSize` may be 1 to {@linkcode REPO_HOST_MAX_PAGE_SIZE}.
+ *
+ * @example
+ * ```ts
+ * import { REPO_HOST_PAGE_SIZE } from "@memo/connectors";
+ * console.log(REPO_HOST_PAGE_SIZE); // 50
+ * ```
+ */
+export const REPO_HOST_PAGE_SIZE = 50;
+
+/**
+ * Largest `pageSize` of the repository-host connector (GitHub's own limit for
+ * `first`).
+ *
+ * @example
+ * ```ts
+ * import { REPO_HOST_MAX_PAGE_SIZE } from "@memo/connectors";
+ * console.log(REPO_HOST_MAX_PAGE_SIZE); // 100
+ * ```
+ */
+export const REPO_HOST_MAX_PAGE_SIZE = 100;

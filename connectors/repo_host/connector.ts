@@ -1,0 +1,207 @@
+/**
+ * The repository-host connector: GitHub Discussions over GraphQL.
+ *
+ * @module
+ */
+
+import { exchange, hostOf, systemClock } from "../_http.ts";
+import { checkConnectorId, cleanToken, CursorTrail, isBefore, timeOf } from "../_util.ts";
+import { ConnectorConfigError, RepoHostAuthError, RepoHostError } from "../errors.ts";
+import { REPO_HOST_MAX_PAGE_SIZE, REPO_HOST_PAGE_SIZE, REQUEST_TIMEOUT_MS } from "../limits.ts";
+import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";
+import { readDiscussionsAnswer } from "./_answer.ts";
+import { resolveGraphqlUrl } from "./api_url.ts";
+import { DISCUSSIONS_QUERY } from "./query.ts";
+import { discussionToRecord } from "./record.ts";
+
+/** Type identifier of {@linkcode RepoHostConnector}. */
+export const REPO_HOST_TYPE = "discussions";
+
+/**
+ * How far before the stored `since` an incremental pass still reads. The
+ * state holds the newest `updatedAt` over all repositories; a discussion of
+ * a repository read early in a pass, edited while later repositories were
+ * read, can be older than that. Re-reading the last hour catches it (what
+ * did not change is not written again).
+ */
+export const SINCE_LOOKBACK_MS = 3_600_000;
+
+/** Options of {@linkcode RepoHostConnector}. */
+export interface RepoHostConnectorOptions {
+  /**
+   * Connector id.
+   * @default "github"
+   */
+  id?: string;
+  /**
+   * GitHub token (classic or fine-grained, with read access to discussions).
+   * The registry fills it from `MEMO_GITHUB_TOKEN`, else `GITHUB_TOKEN`.
+   * @default undefined (a pass fails with `RepoHostAuthError` before any request)
+   */
+  token?: string;
+  /**
+   * GraphQL endpoint, or a GitHub Enterprise Server base URL
+   * (`https://ghe.example.com` becomes `https://ghe.example.com/api/graphql`).
+   * @default "https://api.github.com/graphql"
+   */
+  apiUrl?: string;
+  /**
+   * `fetch` to use.
+   * @default the pass's `fetch`, else `globalThis.fetch`
+   */
+  fetch?: FetchLike;
+  /** Repositories as `owner/name` (a pasted `https://github.com/owner/name` also works). */
+  repositories: readonly string[];
+  /**
+   * Discussions per request, 1 to 100.
+   * @default 50
+   */
+  pageSize?: number;
+}
+
+/**
+ * Reads the discussions of one or more GitHub repositories. Each discussion
+ * becomes a record keyed `github:owner/name/discussions/<number>`, labelled
+ * with exactly its category name.
+ *
+ * @example
+ * ```ts
+ * import { RepoHostConnector } from "@memo/connectors";
+ * const github = new RepoHostConnector({
+ *   repositories: ["octo-org/hello-world"],
+ *   token: "ghp_example",
+ * });
+ * console.log(github.type); // "discussions"
+ * ```
+ */
+export class RepoHostConnector implements Connector {
+  /** Connector id. */
+  readonly id: string;
+  /** Always `discussions`. */
+  readonly type: string = REPO_HOST_TYPE;
+  /** The repositories read, for incremental state. */
+  readonly scope: string;
+  /** The GraphQL endpoint. */
+  readonly apiUrl: string;
+  /** The repositories, as `owner/name`. */
+  readonly repositories: readonly string[];
+  /** Discussions per request. */
+  readonly pageSize: number;
+  #token: string | undefined;
+  #fetch: FetchLike | undefined;
+
+  /** Checks the options; throws `ConnectorConfigError` on bad repositories, page size or URL. */
+  constructor(options: RepoHostConnectorOptions) {
+    this.id = checkConnectorId(options?.id ?? "github");
+    this.apiUrl = resolveGraphqlUrl(options.apiUrl);
+    this.repositories = checkRepositories(options.repositories);
+    this.pageSize = checkPageSize(options.pageSize ?? REPO_HOST_PAGE_SIZE);
+    this.#token = cleanToken(options.token);
+    this.#fetch = options.fetch;
+    this.scope = `${this.apiUrl} ${this.repositories.map((r) => r.toLowerCase()).join(",")}`;
+  }
+
+  /** Reads every page of every repository; throws at the first failed page. */
+  async pull(context: PullContext = {}): Promise<ConnectorRecord[]> {
+    const token = this.#token;
+    if (token === undefined) {
+      throw new RepoHostAuthError(
+        "Cannot read GitHub discussions: the token is missing or invalid (none is set); set MEMO_GITHUB_TOKEN or GITHUB_TOKEN",
+        {},
+      );
+    }
+    const fetchFn = this.#fetch ?? context.fetch ?? globalThis.fetch;
+    const clock = context.clock ?? systemClock;
+    const host = hostOf(this.apiUrl);
+    const records: ConnectorRecord[] = [];
+    let pages = 0;
+    const sinceMs = timeOf(context.since);
+    const since = Number.isFinite(sinceMs)
+      ? new Date(sinceMs - SINCE_LOOKBACK_MS).toISOString()
+      : undefined;
+    for (const repository of this.repositories) {
+      const [owner, name] = repository.split("/");
+      const trail = new CursorTrail((reason) =>
+        new RepoHostError(`Cannot read GitHub discussions of ${repository}: ${reason}`)
+      );
+      let after: string | undefined;
+      while (true) {
+        const answer = await exchange({
+          url: this.apiUrl,
+          method: "POST",
+          headers: {
+            "Authorization": `Bearer ${token}`,
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": "memo-connectors",
+          },
+          body: JSON.stringify({
+            query: DISCUSSIONS_QUERY,
+            variables: { owner, name, first: this.pageSize, after: after ?? null },
+          }),
+        }, {
+          fetch: fetchFn,
+          clock,
+          signal: context.signal,
+          timeoutMs: REQUEST_TIMEOUT_MS,
+          action: `read page ${pages + 1} of GitHub discussions (${repository}) from ${host}`,
+        });
+        const page = readDiscussionsAnswer(answer, repository, host, [token]);
+        pages++;
+        let reachedOld = false;
+        for (const node of page.nodes) {
+          if (since !== undefined && isBefore(node.updatedAt, since)) {
+            reachedOld = true; // ordered by UPDATED_AT DESC: the rest is older still
+            break;
+          }
+          records.push(discussionToRecord(node, page.nameWithOwner ?? repository));
+        }
+        context.onProgress?.({
+          connector: this.id,
+          type: this.type,
+          phase: "fetching",
+          pages,
+          records: records.length,
+        });
+        if (page.disabled || reachedOld) break;
+        after = trail.next(page.hasNextPage, page.endCursor);
+        if (after === undefined) break;
+      }
+    }
+    return records;
+  }
+}
+
+const REPO = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/;
+
+function checkRepositories(list: readonly string[] | undefined): string[] {
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new ConnectorConfigError(
+      "Cannot create GitHub connector: repositories must list at least one owner/name",
+    );
+  }
+  const out: string[] = [];
+  for (const raw of list) {
+    const text = typeof raw === "string" ? raw.trim() : "";
+    const pasted = text.match(/^https?:\/\/[^/]+\/([^/]+\/[^/#?]+)/);
+    const candidate = (pasted ? pasted[1] : text).replace(/\.git$/, "");
+    if (!REPO.test(candidate) || candidate.endsWith("/.") || candidate.endsWith("/..")) {
+      throw new ConnectorConfigError(
+        `Cannot create GitHub connector: ${
+          JSON.stringify(String(raw).slice(0, 100))
+        } is not owner/name`,
+      );
+    }
+    if (!out.some((r) => r.toLowerCase() === candidate.toLowerCase())) out.push(candidate);
+  }
+  return out;
+}
+
+function checkPageSize(size: number): number {
+  if (!Number.isInteger(size) || size < 1 || size > REPO_HOST_MAX_PAGE_SIZE) {
+    throw new ConnectorConfigError(
+      `Cannot create GitHub connector: pageSize must be an integer from 1 to ${REPO_HOST_MAX_PAGE_SIZE}`,
+    );
+  }
+  return size;
+}

@@ -1,0 +1,137 @@
+/**
+ * Internal: the Notion HTTP calls of the workspace connector, with the
+ * spec's headers, the per-request timeout, and Notion's errors mapped to the
+ * connector errors (never echoing a response body).
+ *
+ * @module
+ */
+
+import { exchange, type HttpAnswer, joinUrl } from "../_http.ts";
+import { clip } from "../_util.ts";
+import { WorkspaceAuthError, WorkspaceError, WorkspaceRateLimitError } from "../errors.ts";
+import { REQUEST_TIMEOUT_MS } from "../limits.ts";
+import type { Clock, FetchLike } from "../types.ts";
+
+/** The Notion API version the connector speaks (`Source-Version` and `Notion-Version`). */
+export const NOTION_VERSION = "2022-06-28";
+
+/** Notion's public API. */
+export const NOTION_API_URL = "https://api.notion.com";
+
+/** A list answer of Notion (`object: "list"`). */
+export interface NotionList {
+  results: unknown[];
+  next_cursor: string | null;
+  has_more: boolean;
+}
+
+/** What the calls need. */
+export interface NotionCallOptions {
+  apiUrl: string;
+  token: string;
+  fetch: FetchLike;
+  clock: Clock;
+  signal?: AbortSignal;
+}
+
+/**
+ * POSTs or GETs one Notion endpoint and returns the list it answers. `what`
+ * describes the request for messages ("query Notion database <id> (page 2)");
+ * `missing` is the advice for a 404.
+ */
+export async function notionList(
+  options: NotionCallOptions,
+  request: { method: "GET" | "POST"; path: string; body?: unknown },
+  what: string,
+  missing: string,
+): Promise<NotionList> {
+  const headers: Record<string, string> = {
+    "Authorization": `Bearer ${options.token}`,
+    "Source-Version": NOTION_VERSION,
+    "Notion-Version": NOTION_VERSION,
+    "Content-Type": "application/json",
+  };
+  const answer = await exchange({
+    url: joinUrl(options.apiUrl, request.path),
+    method: request.method,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  }, {
+    fetch: options.fetch,
+    clock: options.clock,
+    signal: options.signal,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    action: what,
+  });
+  if (answer.status < 200 || answer.status > 299) throw notionError(answer, what, missing);
+  let body: Partial<NotionList> & { object?: unknown };
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    throw new WorkspaceError(
+      `Cannot ${what}: Notion answered HTTP ${answer.status} with a body that is not JSON`,
+      { status: answer.status },
+    );
+  }
+  if (
+    body === null || typeof body !== "object" || !Array.isArray(body.results) ||
+    typeof body.has_more !== "boolean"
+  ) {
+    throw new WorkspaceError(`Cannot ${what}: the answer is not a Notion list`, {
+      status: answer.status,
+    });
+  }
+  return {
+    results: body.results,
+    has_more: body.has_more,
+    next_cursor: typeof body.next_cursor === "string" ? body.next_cursor : null,
+  };
+}
+
+/** Maps a failed answer to the connector's errors. */
+function notionError(answer: HttpAnswer, what: string, missing: string): Error {
+  const { status } = answer;
+  let apiCode: string | undefined;
+  let apiMessage = "";
+  try {
+    const body = JSON.parse(answer.text);
+    if (body && typeof body === "object") {
+      if (typeof body.code === "string" && /^[a-z_]{1,64}$/.test(body.code)) apiCode = body.code;
+      if (typeof body.message === "string") apiMessage = body.message;
+    }
+  } catch {
+    // not JSON: an HTML error page from a proxy, say
+  }
+  if (status === 429) {
+    const raw = answer.headers.get("retry-after");
+    const seconds = raw !== null && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw.trim()) : undefined;
+    return new WorkspaceRateLimitError(seconds);
+  }
+  if (status === 401 || status === 403) return new WorkspaceAuthError(status, apiCode);
+  const code = apiCode ? ` ${apiCode}` : "";
+  if (status === 404) {
+    return new WorkspaceError(
+      `Cannot ${what}: Notion answered HTTP 404${code}: it does not exist or is not shared with the integration; ${missing}`,
+      { status, apiCode },
+    );
+  }
+  // The message is read to classify the failure, never repeated.
+  if (status === 400 && /data sources?/i.test(apiMessage)) {
+    return new WorkspaceError(
+      `Cannot ${what}: the database has multiple data sources, which Notion API ${NOTION_VERSION} cannot query (HTTP 400${code}); sync it with a workspace search instead (leave databaseId out and set query)`,
+      { status, apiCode },
+    );
+  }
+  if (status === 400 && /cursor/i.test(apiMessage)) {
+    return new WorkspaceError(
+      `Cannot ${what}: Notion refused the paging cursor (HTTP 400${code}); run the sync again`,
+      { status, apiCode },
+    );
+  }
+  const html = !apiCode && /^\s*</.test(answer.text) ? "; it sent an HTML error page" : "";
+  const statusText = answer.statusText ? ` ${clip(answer.statusText, 60)}` : "";
+  return new WorkspaceError(
+    `Cannot ${what}: Notion answered HTTP ${status}${statusText}${code}${html}`,
+    { status, apiCode },
+  );
+}

@@ -1,0 +1,291 @@
+import assert from "node:assert/strict";
+import {
+  ConnectorConfigError,
+  ConnectorNetworkError,
+  ConnectorTimeoutError,
+  PAGE_SIZE,
+  WorkspaceAuthError,
+  WorkspaceConnector,
+  WorkspaceError,
+  WorkspaceRateLimitError,
+} from "../connectors/mod.ts";
+import { startFakeNotion } from "./connectors_fake_notion.ts";
+import { type Fault, ManualClock } from "./connectors_helpers.ts";
+import { DATABASE_ID, PAGE, sampleWorkspace } from "./fixtures/notion/workspace.ts";
+
+const TOKEN = "ntn_FAKEnotionTOKEN000000000000000000000001";
+
+function fake(clock?: ManualClock) {
+  return startFakeNotion(sampleWorkspace(), {
+    token: TOKEN,
+    listPageSize: 2,
+    blockPageSize: 2,
+    onHang: () => clock?.advance(30_000),
+  });
+}
+
+Deno.test("WorkspaceConnector.pull() queries a database page by page with the spec's headers", async () => {
+  const notion = fake();
+  try {
+    const connector = new WorkspaceConnector({
+      token: `  Bearer ${TOKEN}\n`,
+      apiUrl: notion.url,
+      databaseId: `https://www.notion.so/acme/Runbooks-${DATABASE_ID.replace(/-/g, "")}?v=abc`,
+    });
+    const records = await connector.pull({});
+    assert.deepEqual(records.map((r) => r.title), [
+      "Deploy runbook",
+      "On-call rota",
+      "Meeting notes",
+      "Empty page",
+      "Nested outline",
+    ], "pages in the trash and archived pages are skipped");
+    const queries = notion.requests.filter((r) => r.method === "POST");
+    assert.equal(queries.length, 4, "7 results, 2 per answer");
+    assert.equal(queries[0].path, `/v1/databases/${DATABASE_ID}/query`);
+    assert.deepEqual(queries[0].body, {
+      sorts: [{ timestamp: "last_edited_time", direction: "descending" }],
+      page_size: PAGE_SIZE,
+    });
+    assert.equal(typeof queries[1].body?.start_cursor, "string");
+    for (const r of notion.requests) {
+      assert.equal(r.headers["authorization"], `Bearer ${TOKEN}`);
+      assert.equal(r.headers["source-version"], "2022-06-28");
+      assert.equal(r.headers["notion-version"], "2022-06-28");
+      assert.equal(r.headers["content-type"], "application/json");
+    }
+    const children = notion.requests.filter((r) => r.method === "GET");
+    assert.ok(children.every((r) => /^\?page_size=100(&start_cursor=[0-9a-f-]+)?$/.test(r.search)));
+    assert.ok(children.some((r) => r.search.includes("start_cursor")), "long pages are paged");
+    assert.ok(
+      !children.some((r) => r.path.includes("d2000000-0000-4000-8000-000000000002")),
+      "child pages are not content",
+    );
+
+    const runbook = records[0];
+    assert.equal(runbook.source, `notion:page/${PAGE.runbook}`);
+    assert.deepEqual(runbook.metadata.labels, ["Done", "ops", "deploy"]);
+    assert.equal(runbook.updatedAt, "2024-05-03T10:25:00.000Z");
+    assert.equal(
+      runbook.text,
+      [
+        "## Before you start",
+        "",
+        "Run `make deploy` from the **bastion host**, see [the wiki](https://wiki.example.com/deploy).",
+        "",
+        "- Check the dashboards",
+        "  - Error rate below 1%",
+        "",
+        "1. Tag the release",
+        "1. Announce it",
+        "",
+        "- [x] Rollback plan written",
+        "- [ ] Canary healthy",
+        "- If it fails",
+        "  Roll back with make rollback.",
+        "",
+        "> Never deploy on Fridays.",
+        "",
+        "> 💡 Staging is db-stage-2.",
+        "",
+        "```bash",
+        "make deploy TARGET=staging",
+        "```",
+        "",
+        "---",
+        "",
+        "[image: Deploy pipeline]",
+      ].join("\n"),
+    );
+    assert.doesNotMatch(
+      runbook.text,
+      /X-Amz-Signature/,
+      "signed file URLs expire: never part of the text",
+    );
+    assert.equal(
+      records[1].text,
+      "| Week | Who |\n| --- | --- |\n| 19 | Ada |\n| 20 | Grace |\n\nPage: Rota archive",
+    );
+    assert.equal(records[2].text, "First point.\n\nSecond point.\n\nThird point.");
+    assert.equal(records[3].text, "Empty page", "a page without content keeps its title as text");
+    assert.equal(records[4].text, "- Level 1\n  - Level 2\n    - Level 3", "maxDepth 3");
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() searches the workspace for pages when no database is given", async () => {
+  const notion = fake();
+  try {
+    const connector = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: `${notion.url}/v1/`,
+      includeContent: false,
+    });
+    const records = await connector.pull({});
+    assert.deepEqual(records.map((r) => r.title), [
+      "Deploy runbook",
+      "On-call rota",
+      "Team handbook",
+    ]);
+    assert.equal(
+      records[2].text,
+      "Team handbook",
+      "all title segments, whatever the property's name",
+    );
+    const first = notion.requests[0];
+    assert.equal(first.path, "/v1/search");
+    assert.deepEqual(first.body, {
+      filter: { property: "object", value: "page" },
+      sort: { direction: "descending", timestamp: "last_edited_time" },
+      page_size: 25,
+    });
+    assert.ok(notion.requests.every((r) => r.method === "POST"), "no content requests");
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() asks for pages edited on or after the stored minute", async () => {
+  const notion = fake();
+  try {
+    const connector = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      databaseId: DATABASE_ID,
+    });
+    const records = await connector.pull({ since: "2024-05-03T09:00:00.000Z" });
+    assert.deepEqual(records.map((r) => r.title), ["Deploy runbook", "On-call rota"]);
+    assert.deepEqual(notion.requests[0].body?.filter, {
+      timestamp: "last_edited_time",
+      last_edited_time: { on_or_after: "2024-05-03T09:00:00.000Z" },
+    });
+    notion.reset();
+    const search = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      includeContent: false,
+    });
+    const found = await search.pull({ since: "2024-05-02T00:00:00.000Z" });
+    assert.deepEqual(found.map((r) => r.title), ["Deploy runbook", "On-call rota"]);
+    assert.equal(notion.requests.length, 2, "a search stops at the first older page");
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() maps each failure to its error without echoing the body", async (t) => {
+  const clock = new ManualClock();
+  const notion = fake(clock);
+  const checks: Partial<Record<Fault, (e: unknown) => void>> = {
+    "401": (e) => {
+      assert.ok(e instanceof WorkspaceAuthError);
+      assert.match(e.message, /^authorization failed \(401\/403\)/);
+      assert.equal(e.status, 401);
+    },
+    "403": (e) => {
+      assert.ok(e instanceof WorkspaceAuthError);
+      assert.match(e.message, /^authorization failed \(401\/403\)/);
+      assert.equal(e.apiCode, "restricted_resource");
+    },
+    "429": (e) => {
+      assert.ok(e instanceof WorkspaceRateLimitError);
+      assert.equal(e.retryAfterSeconds, 17);
+    },
+    "500": (e) => {
+      assert.ok(e instanceof WorkspaceError);
+      assert.equal(e.status, 500);
+      assert.doesNotMatch(e.message, /Unexpected error occurred/);
+    },
+    "html-502": (e) => {
+      assert.ok(e instanceof WorkspaceError);
+      assert.match(e.message, /HTTP 502.*HTML error page/);
+      assert.doesNotMatch(e.message, /cloudflare|<html/i);
+    },
+    "timeout": (e) => assert.ok(e instanceof ConnectorTimeoutError),
+    "reset": (e) => assert.ok(e instanceof ConnectorNetworkError),
+    "cursor-repeat": (e) => assert.match((e as Error).message, /repeated a paging cursor/),
+    "cursor-null": (e) => assert.match((e as Error).message, /gave no cursor/),
+  };
+  try {
+    for (const [fault, check] of Object.entries(checks)) {
+      await t.step(`${fault} at request 3`, async () => {
+        notion.reset();
+        notion.setFault(fault as Fault, 3);
+        const connector = new WorkspaceConnector({
+          token: TOKEN,
+          apiUrl: notion.url,
+          databaseId: DATABASE_ID,
+        });
+        const e = await connector.pull({ clock }).then(() => undefined, (e) => e);
+        assert.ok(e, "the pass must fail");
+        check!(e);
+        assert.doesNotMatch(`${(e as Error).message} ${JSON.stringify(e)}`, new RegExp(TOKEN));
+      });
+    }
+    assert.equal(clock.pending, 0);
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() explains a 404, a multi-source database and a refused cursor", async () => {
+  const model = sampleWorkspace();
+  model.multiSource = new Set(["11111111-2222-4333-8444-555555555555"]);
+  const notion = startFakeNotion(model, { token: TOKEN });
+  try {
+    const missing = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      databaseId: "aaaaaaaabbbbccccddddeeeeeeeeeeee",
+    });
+    const e404 = await missing.pull({}).then(() => undefined, (e) => e);
+    assert.ok(e404 instanceof WorkspaceError);
+    assert.equal(e404.status, 404);
+    assert.equal(e404.apiCode, "object_not_found");
+    assert.match(e404.message, /share the database with the integration/);
+    assert.doesNotMatch(e404.message, /Could not find database/);
+
+    const multi = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      databaseId: "11111111-2222-4333-8444-555555555555",
+    });
+    const e400 = await multi.pull({}).then(() => undefined, (e) => e);
+    assert.ok(e400 instanceof WorkspaceError);
+    assert.match(e400.message, /multiple data sources/);
+    assert.doesNotMatch(e400.message, /not supported in this API version/);
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector refuses a token of the wrong form before any request", async () => {
+  const notion = fake();
+  try {
+    for (const token of [undefined, "", "ghp_notnotion", "Bearer secret_has space"]) {
+      const connector = new WorkspaceConnector({
+        token,
+        apiUrl: notion.url,
+        databaseId: DATABASE_ID,
+      });
+      const e = await connector.pull({}).then(() => undefined, (e) => e);
+      assert.ok(e instanceof ConnectorConfigError, String(token));
+      assert.match(e.message, /MEMO_NOTION_TOKEN or NOTION_TOKEN/);
+      if (token) assert.ok(!e.message.includes(token));
+    }
+    assert.equal(notion.requests.length, 0);
+    const secretPrefix = new WorkspaceConnector({
+      token: "secret_abc",
+      apiUrl: notion.url,
+      databaseId: DATABASE_ID,
+    });
+    await assert.rejects(
+      secretPrefix.pull({}),
+      WorkspaceAuthError,
+      "secret_ tokens are sent (and refused by the fake)",
+    );
+  } finally {
+    await notion.close();
+  }
+});
