@@ -33,7 +33,13 @@ Deno.test("runCli() remember then recall, get, list, update, forget, stats", asy
   const id = first.note.id as string;
 
   const again = JSON.parse(
-    (await run(dir, ["remember", "Deploys run with make deploy on the bastion host", "--label", "ops", "--json"])).out,
+    (await run(dir, [
+      "remember",
+      "Deploys run with make deploy on the bastion host",
+      "--label",
+      "ops",
+      "--json",
+    ])).out,
   );
   assert.equal(again.status, "unchanged");
   assert.equal(again.note.id, id);
@@ -70,7 +76,9 @@ Deno.test("runCli() remember then recall, get, list, update, forget, stats", asy
 
 Deno.test("runCli() --json prints exactly one JSON document", async () => {
   const dir = await project();
-  for (const argv of [["remember", "one note", "--json"], ["list", "--json"], ["stats", "--json"]]) {
+  for (
+    const argv of [["remember", "one note", "--json"], ["list", "--json"], ["stats", "--json"]]
+  ) {
     const r = await run(dir, argv);
     assert.equal(r.code, 0, r.err);
     JSON.parse(r.out); // throws when there is anything else
@@ -80,11 +88,15 @@ Deno.test("runCli() --json prints exactly one JSON document", async () => {
 
 Deno.test("runCli() list pages with --cursor", async () => {
   const dir = await project();
-  for (let i = 0; i < 5; i++) assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
+  for (let i = 0; i < 5; i++) {
+    assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
+  }
   const p1 = JSON.parse((await run(dir, ["list", "--limit", "2", "--json"])).out);
   assert.equal(p1.notes.length, 2);
   assert.ok(p1.nextCursor);
-  const p2 = JSON.parse((await run(dir, ["list", "--limit", "2", "--cursor", p1.nextCursor, "--json"])).out);
+  const p2 = JSON.parse(
+    (await run(dir, ["list", "--limit", "2", "--cursor", p1.nextCursor, "--json"])).out,
+  );
   assert.equal(p2.notes[0].body, "note number 2");
   const text = (await run(dir, ["list", "--limit", "2"])).out;
   assert.match(text, /more: memo list --cursor /);
@@ -112,7 +124,12 @@ Deno.test("runCli() bad input gets one error line, a non-zero exit and changes n
     ["update unknown id", ["update", "nope", "--title", "x"], 1, /Cannot find note nope/],
     ["forget unknown id", ["forget", "nope"], 1, /Cannot find note nope/],
     ["update nothing", ["update", "nope"], 2, /nothing to change/],
-    ["unreadable file", ["remember", "--file", "does-not-exist.md"], 1, /Cannot read does-not-exist.md: ENOENT/],
+    [
+      "unreadable file",
+      ["remember", "--file", "does-not-exist.md"],
+      1,
+      /Cannot read does-not-exist.md: ENOENT/,
+    ],
     ["bad limit", ["list", "--limit", "0"], 2, /--limit must be an integer from 1 to 1000/],
     ["bad engine", ["recall", "x", "--engine", "magic"], 2, /--engine must be one of/],
     ["forged cursor", ["list", "--cursor", "Zm9yZ2Vk"], 2, /invalid cursor/],

@@ -12,8 +12,8 @@ import {
   boolFlag,
   intFlag,
   listFlag,
-  type ParsedArgs,
   parseArgs,
+  type ParsedArgs,
   positionals,
   stringFlag,
   UsageError,
@@ -197,8 +197,11 @@ const update: CliCommand = {
     if (text === undefined && title === undefined && !labels.length) {
       throw new UsageError("nothing to change: give --text, --file, --title or --label");
     }
-    const note = await withMemo(p, io, (memo) =>
-      memo.update(id, { text, title, labels: labels.length ? labels : undefined }));
+    const note = await withMemo(
+      p,
+      io,
+      (memo) => memo.update(id, { text, title, labels: labels.length ? labels : undefined }),
+    );
     if (boolFlag(p, "json")) await io.stdout(jsonDocument(note));
     else await io.stdout(`updated ${note.id}  ${note.title}\n`);
     return 0;

@@ -31,7 +31,9 @@ export function formatNote(note: Note): string {
   if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
   if (note.source) meta.push(`source: ${note.source}`);
   meta.push(`updated: ${note.updated}`);
-  return `## ${note.title}\n${meta.join("  ·  ")}\n\n${note.body}${note.body.endsWith("\n") ? "" : "\n"}`;
+  return `## ${note.title}\n${meta.join("  ·  ")}\n\n${note.body}${
+    note.body.endsWith("\n") ? "" : "\n"
+  }`;
 }
 
 /** One line per note: id, labels and title. */
@@ -46,6 +48,8 @@ export function formatHits(hits: readonly RecallHit[]): string {
   return hits.map((h, i) => {
     const snippet = h.note.body.replace(/\s+/g, " ").trim().slice(0, 160);
     const matched = h.matched.length ? `  matched: ${h.matched.join(", ")}` : "";
-    return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${h.score.toFixed(3)})${matched}\n   ${snippet}`;
+    return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${
+      h.score.toFixed(3)
+    })${matched}\n   ${snippet}`;
   }).join("\n") + "\n";
 }

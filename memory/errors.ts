@@ -22,6 +22,7 @@ export class MemoryError extends Error {
   readonly code: string = "MEMORY_ERROR";
   /** Extra facts about the failure; never holds secrets. */
   readonly details?: Record<string, unknown>;
+  /** Creates the error; `details` must not hold secrets. */
   constructor(message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "MemoryError";
@@ -40,7 +41,9 @@ export class MemoryError extends Error {
  * ```
  */
 export class MemoryValidationError extends MemoryError {
+  /** Always `"MEMORY_VALIDATION_ERROR"`. */
   override readonly code: string = "MEMORY_VALIDATION_ERROR";
+  /** Creates the error with a message that says what was wrong. */
   constructor(message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(message, options);
     this.name = "MemoryValidationError";
@@ -58,9 +61,11 @@ export class MemoryValidationError extends MemoryError {
  * ```
  */
 export class NoteNotFoundError extends MemoryError {
+  /** Always `"NOTE_NOT_FOUND"`. */
   override readonly code: string = "NOTE_NOT_FOUND";
   /** The id that was asked for. */
   readonly id: string;
+  /** Creates the error for the id that was not found. */
   constructor(id: string) {
     super(`Cannot find note ${id}`, { details: { id } });
     this.name = "NoteNotFoundError";
@@ -79,7 +84,9 @@ export class NoteNotFoundError extends MemoryError {
  * ```
  */
 export class StoreLockError extends MemoryError {
+  /** Always `"STORE_LOCK_TIMEOUT"`. */
   override readonly code: string = "STORE_LOCK_TIMEOUT";
+  /** Creates the error with a message naming the holder of the lock. */
   constructor(message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
     super(message, options);
     this.name = "StoreLockError";

@@ -148,6 +148,7 @@ export class Memo {
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
 
+  /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
     this.store = options.store ?? new FileMemoryStore({ rootDir: options.rootDir ?? "." });
     this.engine = checkEngine(options.engine ?? "auto");

@@ -10,6 +10,7 @@
  * @module
  */
 
+// deno-lint-ignore no-import-prefix
 import ts from "npm:typescript@6.0.3";
 import { chmod, cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
@@ -238,7 +239,9 @@ async function* walkTs(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory) {
-      if (["node_modules", "npm", "tests", "bench", "scripts", ".git", ".memo"].includes(entry.name)) {
+      if (
+        ["node_modules", "npm", "tests", "bench", "scripts", ".git", ".memo"].includes(entry.name)
+      ) {
         continue;
       }
       yield* walkTs(path);
@@ -247,4 +250,3 @@ async function* walkTs(dir: string): AsyncGenerator<string> {
     }
   }
 }
-
