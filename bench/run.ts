@@ -1,0 +1,105 @@
+/**
+ * `deno task bench`: runs every benchmark in turn, each in its own process, and
+ * keeps each one's output (also as JSON) under `bench/results/`. The figures
+ * and how to read them are in `bench/README.md`.
+ *
+ * Run: deno run -A bench/run.ts [--only NAME[,NAME]] [--quick]
+ *
+ * `--quick` passes small sizes to each benchmark, to check that they run; the
+ * figures of `bench/README.md` come from a run without it. Names: recall,
+ * index, store, stdio, http, sync.
+ *
+ * @module
+ */
+
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const results = join(here, "results");
+
+interface Bench {
+  name: string;
+  script: string;
+  args: string[];
+  quick: string[];
+}
+
+const benches: Bench[] = [
+  { name: "recall", script: "recall_quality.ts", args: [], quick: [] },
+  { name: "index", script: "index_scale.ts", args: [], quick: ["--notes", "5000"] },
+  { name: "store", script: "store_scale.ts", args: [], quick: ["--notes", "5000"] },
+  {
+    name: "stdio",
+    script: "stdio_bench.ts",
+    args: [],
+    quick: [
+      "--notes",
+      "1000",
+      "--starts",
+      "3",
+      "--pings",
+      "200",
+      "--calls",
+      "100",
+      "--rounds",
+      "1",
+    ],
+  },
+  {
+    name: "http",
+    script: "http_bench.ts",
+    args: [],
+    quick: ["--duration", "2", "--soak", "3", "--notes", "1000"],
+  },
+  {
+    name: "sync",
+    script: "sync_bench.ts",
+    args: [],
+    quick: ["--pages", "250", "--notes", "2000", "--rounds", "1"],
+  },
+];
+
+const argv = [...Deno.args];
+const quick = argv.includes("--quick");
+const onlyAt = argv.indexOf("--only");
+const only = onlyAt >= 0 ? new Set(argv[onlyAt + 1]?.split(",") ?? []) : undefined;
+const chosen = benches.filter((b) => !only || only.has(b.name));
+if (only && chosen.length !== only.size) {
+  console.error(`bench: unknown name in --only; use ${benches.map((b) => b.name).join(", ")}`);
+  Deno.exit(2);
+}
+
+await mkdir(results, { recursive: true });
+const machine = `${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno}, ` +
+  `${navigator.hardwareConcurrency} cores`;
+console.log(`bench: ${machine}`);
+const failed: string[] = [];
+for (const bench of chosen) {
+  const json = join(results, `${bench.name}.json`);
+  const args = ["run", "-A", join(here, bench.script), ...(quick ? bench.quick : bench.args)];
+  args.push(...(bench.name === "store" ? ["--json"] : ["--json", json]));
+  console.log(`\nbench: ${bench.name} (${bench.script})`);
+  const started = performance.now();
+  const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "inherit" })
+    .spawn();
+  const out = await child.output();
+  const text = new TextDecoder().decode(out.stdout);
+  await Deno.stdout.write(out.stdout);
+  await writeFile(join(results, `${bench.name}.txt`), text);
+  if (bench.name === "store") await writeFile(json, lastJsonLine(text));
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`bench: ${bench.name} ${out.success ? "done" : "FAILED"} in ${seconds} s`);
+  if (!out.success) failed.push(bench.name);
+}
+if (failed.length) {
+  console.error(`bench: failed: ${failed.join(", ")}`);
+  Deno.exit(1);
+}
+
+/** store_scale.ts prints its report as the last line of JSON with `--json`. */
+function lastJsonLine(text: string): string {
+  const lines = text.trim().split("\n");
+  return lines.findLast((l) => l.startsWith("{")) ?? "{}";
+}
