@@ -17,9 +17,9 @@
  * @module
  */
 
-import { feedbackTerms } from "./_feedback.ts";
+import { Feedback } from "./_feedback.ts";
 import type { Bm25Index } from "./lexical.ts";
-import { proximityBonus, scanNoteTerms } from "./_proximity.ts";
+import { HitCollector, proximityBonus } from "./_proximity.ts";
 import { parseQuery, type QueryTerm } from "./_query.ts";
 import { TopK } from "./_topk.ts";
 import type { LexicalHit, LexicalSearchOptions, ScoreContribution } from "./types.ts";
@@ -31,6 +31,10 @@ interface Scratch {
   mask: Int32Array;
   touched: Int32Array;
   query: number;
+  /** Per term id: its index among the query's terms while a re-rank runs, else -1. */
+  slot: Int32Array;
+  hits: HitCollector;
+  feedback: Feedback;
 }
 
 const scratches = new WeakMap<Bm25Index, Scratch>();
@@ -46,8 +50,15 @@ function scratchFor(index: Bm25Index): Scratch {
       mask: new Int32Array(size),
       touched: new Int32Array(size),
       query: 0,
+      slot: s?.slot ?? new Int32Array(0),
+      hits: s?.hits ?? new HitCollector(),
+      feedback: s?.feedback ?? new Feedback(),
     };
     scratches.set(index, s);
+  }
+  const terms = index.dict.size;
+  if (s.slot.length < terms) {
+    s.slot = new Int32Array(Math.max(1024, terms + (terms >> 1))).fill(-1);
   }
   return s;
 }
@@ -243,14 +254,17 @@ export function searchIndex(
   if (o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
     const first = pass.select(o.feedbackDocs, options.filter);
     if (first.length > 0) {
-      const chosen = feedbackTerms(
-        first.map((r) => ({ note: index.notes[r.doc]!, score: r.score })),
-        index.dict,
-        new Set(terms.map((t) => t.id)),
+      const slot = pass.scratch.slot;
+      for (const t of terms) slot[t.id] = 0;
+      const chosen = pass.scratch.feedback.terms(
+        index.sequences,
+        first,
+        (id) => slot[id] >= 0,
         (id) => df[id],
         index.size,
         { terms: o.feedbackTerms, weight: o.feedbackWeight },
       );
+      for (const t of terms) slot[t.id] = -1;
       feedback = chosen.map((f) => ({ id: f.id, group: -1, weight: f.weight, prefix: false }));
       pass.score(feedback.map((f) => [f.id, f.weight, 0] as const), false);
     }
@@ -258,7 +272,7 @@ export function searchIndex(
 
   const proximity = o.proximityWeight > 0 && parsed.groups.length > 1;
   let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
-  if (proximity) ranked = rerank(index, ranked, terms, parsed.groups.length);
+  if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
   ranked = ranked.slice(0, limit);
 
   const mask = pass.scratch.mask;
@@ -273,20 +287,27 @@ export function searchIndex(
   return hits;
 }
 
-function rerank(index: Bm25Index, ranked: Ranked[], terms: QueryTerm[], groups: number): Ranked[] {
+function rerank(
+  index: Bm25Index,
+  scratch: Scratch,
+  ranked: Ranked[],
+  terms: QueryTerm[],
+  groups: number,
+): Ranked[] {
   const o = index.options;
-  const termIndex = new Map<number, number>();
-  terms.forEach((t, i) => termIndex.set(t.id, i));
+  const slot = scratch.slot;
+  for (let i = terms.length - 1; i >= 0; i--) slot[terms[i].id] = i; // a term's first index
   const group = terms.map((t) => t.group);
   const weight = terms.map((t) => t.weight);
   const termIdf = terms.map((t) => idf(index.df[t.id], index.size));
   for (const r of ranked) {
-    const hits = scanNoteTerms(index.notes[r.doc]!, index.dict, termIndex);
+    const hits = scratch.hits.collect(index.sequences, r.doc, slot);
     r.bonus = proximityBonus(hits, group, termIdf, weight, groups, o.k1);
     let sum = 0;
     for (const x of r.bonus) sum += x;
     r.score += o.proximityWeight * sum;
   }
+  for (const t of terms) slot[t.id] = -1;
   return ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
 }
 

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { FIELD_GAP, SequenceWriter } from "./_sequences.ts";
 import { SLOT, SLOT_CHARS, type TermDictionary } from "./_terms.ts";
 import {
   endsPlainWord,
@@ -25,7 +26,8 @@ import {
 
 /**
  * Collects the distinct terms of one note and, per term, the packed
- * frequencies of its fields.
+ * frequencies of its fields; when recording, also its term sequence with
+ * positions (see `_sequences.ts`), as `scanTokens` would number them.
  *
  * @example
  * ```ts
@@ -48,12 +50,26 @@ export class NoteReader {
   unique: Int32Array = new Int32Array(256);
   /** Number of entries of `unique`. */
   uniqueCount = 0;
+  /** The term sequence of the current note, when recording. */
+  readonly sequence: SequenceWriter = new SequenceWriter();
+  /** Terms recorded before the first token at or after the `mark` of the last field read. */
+  marked = 0;
   #dict: TermDictionary;
   #generation = 0;
   #counting = true;
+  #recording = false;
   #shift = 0;
   #max = 0;
   #length = 0;
+  /** Position of the next token. */
+  #position = 0;
+  /** Characters of the current field whose tokens are recorded. */
+  #keep = 0;
+  /** Where `marked` is taken in the current field (Infinity once taken). */
+  #mark = Infinity;
+  /** Position of the unit scanned by the general path, and the highest it used. */
+  #unitBase = 0;
+  #unitTop = -1;
 
   constructor(dict: TermDictionary) {
     this.#dict = dict;
@@ -72,27 +88,38 @@ export class NoteReader {
     this.tf = tf;
   }
 
-  /** Starts a note; with `counting` false only the distinct terms are collected. */
-  begin(counting: boolean): void {
+  /**
+   * Starts a note; with `counting` false only the distinct terms are
+   * collected; with `recording`, the term sequence too.
+   */
+  begin(counting: boolean, recording = false): void {
     if (++this.#generation === 0x7fffffff) {
       this.mark.fill(0);
       this.#generation = 1;
     }
     this.uniqueCount = 0;
     this.#counting = counting;
+    this.#recording = recording;
+    this.#position = 0;
+    this.sequence.reset();
   }
 
   /**
    * Reads one field: each term's frequency is counted in the bits
    * `max << shift` of its packed word (saturating at `max`). Returns the
    * field's length in indexed tokens (joined forms and CJK pairs not counted).
+   * When recording, the tokens that start in the first `keep` characters are
+   * added to the sequence (the field then ends `FIELD_GAP` positions on), and
+   * `marked` is set to the terms recorded before the first token that starts
+   * at or after `mark`.
    */
-  field(text: string, shift: number, max: number): number {
+  field(text: string, shift: number, max: number, keep = Infinity, mark = Infinity): number {
     this.#shift = shift;
     this.#max = max;
     this.#length = 0;
+    this.#keep = this.#recording ? keep : -1;
+    this.#mark = this.#recording ? mark : Infinity;
     const dict = this.#dict;
-    const sink = this.#sink;
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -100,7 +127,7 @@ export class NoteReader {
       const upper = c >= 65 && c <= 90;
       if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || upper)) {
         if (c < 128 || endsPlainWord(c)) i++;
-        else i = scanAt(text, i, sink);
+        else i = this.#general(text, i);
         continue;
       }
       const start = i;
@@ -117,11 +144,12 @@ export class NoteReader {
         i < n &&
         (c < 128 ? c === 45 || c === 95 || c === 39 || (c >= 65 && c <= 90) : !endsPlainWord(c))
       ) {
-        i = scanAt(text, start, sink); // not a plain word: the general path
+        i = this.#general(text, start); // not a plain word: the general path
         continue;
       }
       const length = i - start;
       if (length > MAX_TOKEN_LENGTH) continue;
+      if (start >= this.#mark) this.#takeMark();
       // Inline probe of the dictionary (see TermDictionary.lookup): words of up to
       // SLOT_CHARS characters are checked against the slot itself.
       const slots = dict.slots;
@@ -165,13 +193,41 @@ export class NoteReader {
         slot = (slot + 1) & mask;
       }
       if (t >= 0) this.#count(t, true);
+      if (start < this.#keep) {
+        if (t >= 0) this.sequence.push(t, this.#position);
+        this.#position++;
+      }
     }
+    if (this.#mark !== Infinity) this.#takeMark();
+    if (this.#recording) this.#position += FIELD_GAP;
     return this.#length;
   }
 
-  #sink: TokenSink = (src, start, end, _position, kind, hash) => {
+  #takeMark(): void {
+    this.marked = this.sequence.terms;
+    this.#mark = Infinity;
+  }
+
+  /** The general path for the unit at `start`; returns where it ends. */
+  #general(text: string, start: number): number {
+    if (start >= this.#mark) this.#takeMark();
+    if (start >= this.#keep) {
+      this.#unitTop = -2; // not recorded
+      return scanAt(text, start, this.#sink);
+    }
+    this.#unitBase = this.#position;
+    this.#unitTop = -1;
+    const end = scanAt(text, start, this.#sink);
+    this.#position += this.#unitTop + 1;
+    return end;
+  }
+
+  #sink: TokenSink = (src, start, end, position, kind, hash) => {
     const t = this.#dict.lookup(src, start, end, hash);
     if (t >= 0) this.#count(t, kind !== TOKEN_JOINED && kind !== TOKEN_CJK_PAIR);
+    if (this.#unitTop === -2) return;
+    if (t >= 0) this.sequence.push(t, this.#unitBase + position);
+    if (position > this.#unitTop) this.#unitTop = position;
   };
 
   #count(t: number, positional: boolean): void {

@@ -1,75 +1,93 @@
 /**
- * The second look at the best candidates of a lexical search: each one's
- * fields are scanned again to find where the query terms stand, for a
- * term-proximity bonus after Büttcher, Clarke and Lushman, "Term proximity
- * scoring for ad-hoc retrieval on very large text collections" (SIGIR 2006):
- * neighbouring occurrences of two different query terms, at distance d, add
- * idf / d² to each other's accumulator, which is then saturated like a BM25
- * term frequency.
+ * The second look at the best candidates of a lexical search: where the query
+ * terms stand in each one, read from its stored term sequence (see
+ * `_sequences.ts`), for a term-proximity bonus after Büttcher, Clarke and
+ * Lushman, "Term proximity scoring for ad-hoc retrieval on very large text
+ * collections" (SIGIR 2006): neighbouring occurrences of two different query
+ * terms, at distance d, add idf / d² to each other's accumulator, which is
+ * then saturated like a BM25 term frequency.
  *
  * @module
  */
 
-import type { Note } from "../note.ts";
-import type { TermDictionary } from "./_terms.ts";
-import { scanTokens } from "./tokenizer.ts";
+import { SequenceReader, type SequenceStore } from "./_sequences.ts";
 
-/** Characters of a body scanned for proximity and explanation. */
-export const MAX_RESCAN_CHARS = 32_768;
-/** Positions left between fields, so that no pair spans two of them. */
-const FIELD_GAP = 64;
-
-/** Where the query terms stand in one note. */
+/** Where the query terms stand in one note, ordered by position (ties: scan order). */
 export interface TermHits {
-  /** Term index (into the query's terms) of each occurrence, in scan order. */
-  terms: number[];
+  /** Term index (into the query's terms) of each occurrence. */
+  terms: Int32Array;
   /** Position of each occurrence. */
-  positions: number[];
+  positions: Int32Array;
+  /** Number of occurrences. */
+  count: number;
 }
 
 /**
- * Scans a note's title, body (its first {@linkcode MAX_RESCAN_CHARS}
- * characters) and labels for the terms of `termIndex` (term id → index).
+ * Collects the occurrences of query terms in stored sequences, reusing its
+ * buffers from one note to the next.
  *
  * @example
  * ```ts
- * import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
- * import { TermDictionary } from "./_terms.ts";
- * import { scanNoteTerms } from "./_proximity.ts";
- * const dict = new TermDictionary(ENGLISH_STOP_WORDS);
- * const id = dict.termOf("limit", 0, 5);
- * const note = { id: "a", title: "t", body: "rate limit", labels: [], hash: "", created: "", updated: "" };
- * console.log(scanNoteTerms(note, dict, new Map([[id, 0]])).positions); // [ 66 ]
+ * import { SequenceStore, SequenceWriter } from "./_sequences.ts";
+ * import { HitCollector } from "./_proximity.ts";
+ * const store = new SequenceStore();
+ * const w = new SequenceWriter();
+ * w.push(7, 0);
+ * w.push(8, 2);
+ * store.set(0, w, 2, 2);
+ * const slot = Int32Array.from([-1, -1, -1, -1, -1, -1, -1, 0, -1]);
+ * const hits = new HitCollector().collect(store, 0, slot);
+ * console.log(hits.count, hits.positions[0]); // 1 0
  * ```
  */
-export function scanNoteTerms(
-  note: Note,
-  dict: TermDictionary,
-  termIndex: ReadonlyMap<number, number>,
-): TermHits {
-  const hits: TermHits = { terms: [], positions: [] };
-  const sink = (
-    src: string,
-    start: number,
-    end: number,
-    position: number,
-    _kind: number,
-    hash: number,
-  ) => {
-    const t = dict.lookup(src, start, end, hash);
-    if (t < 0) return;
-    const i = termIndex.get(t);
-    if (i === undefined) return;
-    hits.terms.push(i);
-    hits.positions.push(position);
-  };
-  let position = scanTokens(note.title, sink, 0) + FIELD_GAP;
-  const body = note.body.length > MAX_RESCAN_CHARS
-    ? note.body.slice(0, MAX_RESCAN_CHARS)
-    : note.body;
-  position = scanTokens(body, sink, position) + FIELD_GAP;
-  for (const label of note.labels) position = scanTokens(label, sink, position) + FIELD_GAP;
-  return hits;
+export class HitCollector {
+  readonly #hits: TermHits = { terms: new Int32Array(64), positions: new Int32Array(64), count: 0 };
+  readonly #reader = new SequenceReader();
+
+  /**
+   * The occurrences in the sequence of `doc` of the terms t for which
+   * `slot[t]` is not negative (t beyond `slot` never are), as term indexes
+   * `slot[t]`. The result is reused by the next call.
+   */
+  collect(store: SequenceStore, doc: number, slot: Int32Array): TermHits {
+    const hits = this.#hits;
+    const reader = this.#reader;
+    const limit = slot.length;
+    let count = 0;
+    store.open(doc, reader);
+    while (reader.next()) {
+      const t = reader.term;
+      if (t >= limit) continue;
+      const i = slot[t];
+      if (i < 0) continue;
+      if (count === hits.terms.length) this.#grow();
+      // Insertion by position keeps scan order on ties; sequences are nearly sorted.
+      const p = reader.position;
+      const terms = hits.terms;
+      const positions = hits.positions;
+      let j = count++;
+      while (j > 0 && positions[j - 1] > p) {
+        positions[j] = positions[j - 1];
+        terms[j] = terms[j - 1];
+        j--;
+      }
+      positions[j] = p;
+      terms[j] = i;
+    }
+    hits.count = count;
+    return hits;
+  }
+
+  #grow(): void {
+    const hits = this.#hits;
+    const n = hits.terms.length * 2;
+    const terms = new Int32Array(n);
+    terms.set(hits.terms);
+    const positions = new Int32Array(n);
+    positions.set(hits.positions);
+    hits.terms = terms;
+    hits.positions = positions;
+  }
 }
 
 /**
@@ -82,7 +100,7 @@ export function scanNoteTerms(
  * @example
  * ```ts
  * import { proximityBonus } from "./_proximity.ts";
- * const hits = { terms: [0, 1], positions: [3, 4] };
+ * const hits = { terms: Int32Array.of(0, 1), positions: Int32Array.of(3, 4), count: 2 };
  * proximityBonus(hits, [0, 1], [2, 2], [1, 1], 2, 1.2)[0] > 0; // true
  * ```
  */
@@ -95,19 +113,19 @@ export function proximityBonus(
   k1: number,
 ): Float64Array {
   const bonus = new Float64Array(groupCount);
-  const n = hits.terms.length;
+  const n = hits.count;
   if (n < 2) return bonus;
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => hits.positions[a] - hits.positions[b] || a - b);
   const acc = new Float64Array(groupCount);
   const groupIdf = new Float64Array(groupCount);
+  const terms = hits.terms;
+  const positions = hits.positions;
   for (let j = 1; j < n; j++) {
-    const a = hits.terms[order[j - 1]];
-    const b = hits.terms[order[j]];
+    const a = terms[j - 1];
+    const b = terms[j];
     const ga = group[a];
     const gb = group[b];
     if (ga === gb) continue;
-    const d = hits.positions[order[j]] - hits.positions[order[j - 1]];
+    const d = positions[j] - positions[j - 1];
     if (d <= 0) continue;
     const d2 = d * d;
     acc[ga] += weight[b] * idf[b] / d2;

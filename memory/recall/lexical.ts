@@ -6,7 +6,9 @@
  * postings are (doc, packed per-field tf) pairs in typed arrays
  * ({@linkcode PostingStore}): a frozen part in compressed-sparse-row form plus
  * a log of recent additions, merged by a counting sort before a search once
- * the log is large. Document lengths and frequencies are typed arrays.
+ * the log is large. Document lengths and frequencies are typed arrays. Each
+ * note's term sequence, with positions, is recorded as it is read
+ * ({@linkcode SequenceStore}), for the proximity re-rank and feedback.
  * Removing a note re-reads its text to take back its document frequencies and
  * leaves its postings behind until a merge drops them. Scoring is in
  * `_bm25.ts`.
@@ -20,6 +22,7 @@ import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
 import { TermDictionary } from "./_terms.ts";
 import { NoteReader } from "./_indexer.ts";
+import { MAX_FEEDBACK_CHARS, MAX_RESCAN_CHARS, SequenceStore } from "./_sequences.ts";
 import type { LexicalHit, LexicalIndex, LexicalSearchOptions } from "./types.ts";
 
 /** Options of {@linkcode createLexicalIndex}. */
@@ -154,6 +157,8 @@ export class Bm25Index implements Bm25LexicalIndex {
   dict!: TermDictionary;
   /** Postings of every term. */
   postings!: PostingStore;
+  /** Term sequence of each doc number, for proximity and feedback. */
+  sequences!: SequenceStore;
   /** Live documents holding each term. */
   df!: Int32Array;
   /** Note of each doc number (undefined once removed). */
@@ -207,6 +212,7 @@ export class Bm25Index implements Bm25LexicalIndex {
     this.dict = new TermDictionary(this.options.stopWords);
     this.dict.onNewTerm = (id) => this.#reserveTerm(id);
     this.postings = new PostingStore();
+    this.sequences = new SequenceStore();
     this.df = new Int32Array(1024);
     this.#reader = new NoteReader(this.dict);
     this.notes = [];
@@ -229,6 +235,7 @@ export class Bm25Index implements Bm25LexicalIndex {
     this.notes[doc] = note;
     this.#ids.set(note.id, doc);
     this.#read(note, true);
+    this.sequences.set(doc, this.#reader.sequence, this.#feedbackHead, this.#feedbackTail);
     const { title, body, labels } = this.#fieldLengths;
     this.lengths.title[doc] = title;
     this.lengths.body[doc] = body;
@@ -259,6 +266,7 @@ export class Bm25Index implements Bm25LexicalIndex {
     this.totals.body -= this.lengths.body[doc];
     this.totals.labels -= this.lengths.labels[doc];
     this.notes[doc] = undefined;
+    this.sequences.delete(doc);
     this.#ids.delete(id);
     if (this.#ids.size === 0) this.clear();
   }
@@ -290,13 +298,26 @@ export class Bm25Index implements Bm25LexicalIndex {
   }
 
   #fieldLengths = { title: 0, body: 0, labels: 0 };
+  #feedbackHead = 0;
+  #feedbackTail = 0;
 
-  /** Reads a note's fields: the reader then holds its distinct terms and (when counting) their tf. */
+  /**
+   * Reads a note's fields: the reader then holds its distinct terms and (when
+   * counting) their tf and term sequence.
+   */
   #read(note: Note, counting: boolean): void {
     const reader = this.#reader;
-    reader.begin(counting);
+    reader.begin(counting, counting);
     this.#fieldLengths.title = reader.field(note.title, TF_SHIFT.title, TF_MASK.title);
-    this.#fieldLengths.body = reader.field(note.body, TF_SHIFT.body, TF_MASK.body);
+    this.#fieldLengths.body = reader.field(
+      note.body,
+      TF_SHIFT.body,
+      TF_MASK.body,
+      MAX_RESCAN_CHARS,
+      MAX_FEEDBACK_CHARS,
+    );
+    this.#feedbackHead = reader.marked;
+    this.#feedbackTail = reader.sequence.terms;
     let labels = 0;
     for (const label of note.labels) labels += reader.field(label, TF_SHIFT.labels, TF_MASK.labels);
     this.#fieldLengths.labels = labels;
@@ -344,6 +365,7 @@ export class Bm25Index implements Bm25LexicalIndex {
       notes[next++] = note;
     }
     this.postings.flush(this.dict.size, remap);
+    this.sequences.compact(remap);
     this.notes = notes;
     this.#docs = next;
     this.#dead = 0;

@@ -1,0 +1,264 @@
+/**
+ * The token sequences of the indexed notes: for each note, its indexed terms
+ * (stop words left out) in the order the tokenizer cuts them, each with its
+ * position, recorded once when the note is added. The proximity re-rank and
+ * pseudo-relevance feedback read them instead of tokenizing the candidate
+ * notes again at every search.
+ *
+ * Positions are those of the tokenizer (`scanTokens`): the title from 0, then
+ * the body, then each label, each field starting {@linkcode FIELD_GAP}
+ * positions after the previous one ends, so that no pair of neighbours spans
+ * two fields. Only the first {@linkcode MAX_RESCAN_CHARS} characters of a body
+ * are recorded.
+ *
+ * Encoding, one `Int32` per term: `term << 8 | (position − previous position
+ * + 8)` when the term id is below 2²³ and the step in −8 … 247 (joined forms
+ * step back to their first part, CJK pairs stay put, stop words are skipped
+ * over); otherwise the three ints `-1, term, position`. The sequences are
+ * stored back to back in chunks of {@linkcode SEQUENCE_CHUNK} ints (a longer
+ * one gets a chunk of its own), so growing the store copies nothing.
+ *
+ * @module
+ */
+
+/** Positions left between fields. */
+export const FIELD_GAP = 64;
+/** Characters of a body whose terms are recorded (for proximity and feedback). */
+export const MAX_RESCAN_CHARS = 32_768;
+/** Characters of a body that feedback reads. */
+export const MAX_FEEDBACK_CHARS = 8192;
+/** Ints per chunk of the store. */
+export const SEQUENCE_CHUNK = 1 << 20;
+/** Largest term id of the compact encoding, plus one. */
+const COMPACT_TERMS = 1 << 23;
+/** Escape of an entry that does not fit the compact encoding. */
+const ESCAPE = -1;
+
+/**
+ * Builds one note's sequence: {@linkcode SequenceWriter.push} each term with
+ * its position, in scan order.
+ *
+ * @example
+ * ```ts
+ * import { SequenceWriter } from "./_sequences.ts";
+ * const w = new SequenceWriter();
+ * w.push(3, 0);
+ * w.push(9, 5);
+ * console.log(w.count); // 2
+ * ```
+ */
+export class SequenceWriter {
+  /** Encoded entries. */
+  data: Int32Array = new Int32Array(1024);
+  /** Ints used in `data`. */
+  count = 0;
+  /** Terms pushed. */
+  terms = 0;
+  #last = 0;
+
+  /** Starts a new sequence. */
+  reset(): void {
+    this.count = 0;
+    this.terms = 0;
+    this.#last = 0;
+  }
+
+  /** Appends `term` at `position`. */
+  push(term: number, position: number): void {
+    if (this.count + 3 > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const step = position - this.#last + 8;
+    if (term < COMPACT_TERMS && step >= 0 && step < 256) {
+      this.data[this.count++] = (term << 8) | step;
+    } else {
+      this.data[this.count++] = ESCAPE;
+      this.data[this.count++] = term;
+      this.data[this.count++] = position;
+    }
+    this.#last = position;
+    this.terms++;
+  }
+}
+
+/**
+ * Decodes one stored sequence, entry by entry.
+ *
+ * @example
+ * ```ts
+ * import { SequenceReader, SequenceStore, SequenceWriter } from "./_sequences.ts";
+ * const store = new SequenceStore();
+ * const w = new SequenceWriter();
+ * w.push(4, 2);
+ * store.set(0, w, 1, 1);
+ * const r = new SequenceReader();
+ * store.open(0, r);
+ * r.next();
+ * console.log(r.term, r.position); // 4 2
+ * ```
+ */
+export class SequenceReader {
+  /** Term of the current entry. */
+  term = 0;
+  /** Position of the current entry. */
+  position = 0;
+  /** Index of the current entry in the sequence (0 for the first). */
+  index = -1;
+  #data: Int32Array = new Int32Array(0);
+  #at = 0;
+  #end = 0;
+
+  /** Points the reader at `data[from, to)`. */
+  reset(data: Int32Array, from: number, to: number): void {
+    this.#data = data;
+    this.#at = from;
+    this.#end = to;
+    this.position = 0;
+    this.index = -1;
+  }
+
+  /** Moves to the next entry; false at the end. */
+  next(): boolean {
+    const at = this.#at;
+    if (at >= this.#end) return false;
+    const e = this.#data[at];
+    if (e >= 0) {
+      this.term = e >>> 8;
+      this.position += (e & 255) - 8;
+      this.#at = at + 1;
+    } else {
+      this.term = this.#data[at + 1];
+      this.position = this.#data[at + 2];
+      this.#at = at + 3;
+    }
+    this.index++;
+    return true;
+  }
+}
+
+/**
+ * The sequences of every doc number, with per doc the entries feedback reads
+ * (see {@linkcode SequenceStore.feedbackCount}).
+ *
+ * @example
+ * ```ts
+ * import { SequenceStore, SequenceWriter } from "./_sequences.ts";
+ * const store = new SequenceStore();
+ * const w = new SequenceWriter();
+ * w.push(1, 0);
+ * w.push(2, 1);
+ * store.set(0, w, 2, 2);
+ * console.log(store.has(0), store.has(1)); // true false
+ * ```
+ */
+export class SequenceStore {
+  /** The chunks; a doc's entries are `chunks[chunk[doc]][start[doc], end[doc])`. */
+  chunks: Int32Array[] = [];
+  /** Chunk of each doc (-1: none). */
+  chunk: Int32Array = new Int32Array(1024).fill(-1);
+  /** First int of each doc in its chunk. */
+  start: Int32Array = new Int32Array(1024);
+  /** End (exclusive) of each doc in its chunk. */
+  end: Int32Array = new Int32Array(1024);
+  /**
+   * Per doc: feedback reads the entries of index below `feedbackHead` (the
+   * title and the start of the body) …
+   */
+  feedbackHead: Int32Array = new Int32Array(1024);
+  /** … and those of index at least `feedbackTail` (the labels). */
+  feedbackTail: Int32Array = new Int32Array(1024);
+  #used = SEQUENCE_CHUNK; // of the last chunk: none yet
+
+  /** Whether `doc` has a sequence. */
+  has(doc: number): boolean {
+    return doc < this.chunk.length && this.chunk[doc] >= 0;
+  }
+
+  /**
+   * Stores the sequence `writer` holds as that of `doc`; feedback reads its
+   * entries of index below `head` or at least `tail`.
+   */
+  set(doc: number, writer: SequenceWriter, head: number, tail: number): void {
+    if (doc >= this.chunk.length) this.#grow(doc + 1);
+    const n = writer.count;
+    let c = this.chunks.length - 1;
+    if (n > SEQUENCE_CHUNK - this.#used) {
+      this.chunks.push(new Int32Array(Math.max(SEQUENCE_CHUNK, n)));
+      c++;
+      this.#used = 0;
+    }
+    const at = this.#used;
+    this.chunks[c].set(writer.data.subarray(0, n), at);
+    this.#used = at + n;
+    this.chunk[doc] = c;
+    this.start[doc] = at;
+    this.end[doc] = at + n;
+    this.feedbackHead[doc] = head;
+    this.feedbackTail[doc] = tail;
+  }
+
+  /** Points `reader` at the sequence of `doc` (empty when it has none). */
+  open(doc: number, reader: SequenceReader): void {
+    if (!this.has(doc)) reader.reset(this.start, 0, 0);
+    else reader.reset(this.chunks[this.chunk[doc]], this.start[doc], this.end[doc]);
+  }
+
+  /** Forgets the sequence of `doc` (its space is taken back by {@linkcode SequenceStore.compact}). */
+  delete(doc: number): void {
+    if (doc < this.chunk.length) this.chunk[doc] = -1;
+  }
+
+  /** Drops everything. */
+  clear(): void {
+    this.chunks = [];
+    this.chunk = new Int32Array(1024).fill(-1);
+    this.start = new Int32Array(1024);
+    this.end = new Int32Array(1024);
+    this.feedbackHead = new Int32Array(1024);
+    this.feedbackTail = new Int32Array(1024);
+    this.#used = SEQUENCE_CHUNK;
+  }
+
+  /**
+   * Keeps the sequences of the docs `remap` maps to a number (not negative),
+   * under that number, copied densely; drops the others.
+   */
+  compact(remap: Int32Array): void {
+    const old = {
+      chunks: this.chunks,
+      chunk: this.chunk,
+      start: this.start,
+      end: this.end,
+      head: this.feedbackHead,
+      tail: this.feedbackTail,
+    };
+    this.clear();
+    const writer = new SequenceWriter();
+    for (let doc = 0; doc < remap.length && doc < old.chunk.length; doc++) {
+      const to = remap[doc];
+      if (to < 0 || old.chunk[doc] < 0) continue;
+      const from = old.chunks[old.chunk[doc]].subarray(old.start[doc], old.end[doc]);
+      writer.data = from;
+      writer.count = from.length;
+      this.set(to, writer, old.head[doc], old.tail[doc]);
+    }
+  }
+
+  #grow(docs: number): void {
+    let n = this.chunk.length;
+    while (n < docs) n *= 2;
+    const grow = (a: Int32Array, fill = 0) => {
+      const b = new Int32Array(n);
+      if (fill !== 0) b.fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.chunk = grow(this.chunk, -1);
+    this.start = grow(this.start);
+    this.end = grow(this.end);
+    this.feedbackHead = grow(this.feedbackHead);
+    this.feedbackTail = grow(this.feedbackTail);
+  }
+}
