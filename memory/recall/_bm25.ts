@@ -116,18 +116,17 @@ class Pass {
    */
   score(terms: readonly (readonly [number, number, number])[], widen: boolean): void {
     const postings = this.index.postings;
+    let sorted: Int32Array | undefined;
     for (const [id, weight, bit] of terms) {
-      if (id < postings.frozenTerms) {
-        this.#scoreRange(
-          postings.entries,
-          2 * postings.offsets[id],
-          2 * postings.offsets[id + 1],
-          2,
-          weight * idf(this.index.df[id], this.n),
-          bit,
-          widen,
-        );
-      }
+      if (id >= postings.frozenTerms) continue;
+      const from = 2 * postings.offsets[id];
+      const to = 2 * postings.offsets[id + 1];
+      const w = weight * idf(this.index.df[id], this.n);
+      // Re-weighting a few matched notes: look them up in a long list instead of reading it all.
+      if (!widen && (to - from) >> 4 > this.touchedCount) {
+        sorted ??= this.#sortedTouched();
+        this.#scoreSeek(postings.entries, from, to, sorted, w, bit);
+      } else this.#scoreRange(postings.entries, from, to, 2, w, bit, widen);
     }
     if (postings.pendingCount === 0) return;
     // The pending log: one scan for all the terms.
@@ -143,6 +142,71 @@ class Pass {
     });
   }
 
+  /** The matched docs, ascending. */
+  #sortedTouched(): Int32Array {
+    return this.scratch.touched.slice(0, this.touchedCount).sort();
+  }
+
+  /** x of the BM25F formula for a posting's packed tf in doc `d`. */
+  #x(packed: number, d: number): number {
+    const o = this.index.options;
+    const b = o.b;
+    const w = o.fieldWeights;
+    const tb = packed & 0xffff;
+    const tt = (packed >>> 16) & 0xff;
+    const tl = packed >>> 24;
+    let x = 0;
+    if (tb !== 0) x += w.body * tb / (1 - b + b * this.index.lengths.body[d] * this.invBody);
+    if (tt !== 0) x += w.title * tt / (1 - b + b * this.index.lengths.title[d] * this.invTitle);
+    if (tl !== 0) x += w.labels * tl;
+    return x;
+  }
+
+  /**
+   * Scores the postings `(doc, tf)` in `data[from, to)` (docs ascending) of
+   * the docs of `docs` (ascending, all matched), by exponential search.
+   */
+  #scoreSeek(
+    data: Int32Array,
+    from: number,
+    to: number,
+    docs: Int32Array,
+    w: number,
+    bit: number,
+  ): void {
+    const o = this.index.options;
+    const k1 = o.k1;
+    const delta = o.delta;
+    const notes = this.index.notes;
+    const live = this.index.deadPostings === 0;
+    const { score, mask } = this.scratch;
+    let lo = from >> 1; // in pairs
+    const end = to >> 1;
+    for (let i = 0; i < docs.length && lo < end; i++) {
+      const d = docs[i];
+      // Gallop to the first pair at or after d, then search between.
+      let step = 1;
+      let hi = lo;
+      while (hi < end && data[2 * hi] < d) {
+        lo = hi + 1;
+        hi += step;
+        step *= 2;
+      }
+      if (hi > end) hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (data[2 * mid] < d) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo === end || data[2 * lo] !== d) continue;
+      if (!live && notes[d] === undefined) continue;
+      const x = this.#x(data[2 * lo + 1], d);
+      score[d] += w * (delta + x * (k1 + 1) / (k1 + x));
+      mask[d] |= bit;
+      lo++;
+    }
+  }
+
   /** Scores the `(doc, tf)` pairs at `from`, `from + step`, … below `to` of `data`. */
   #scoreRange(
     data: Int32Array,
@@ -155,6 +219,10 @@ class Pass {
   ): void {
     const index = this.index;
     const o = index.options;
+    if (o.b === 0 && index.deadPostings === 0) {
+      this.#scoreRangeFlat(data, from, to, step, w, bit, widen);
+      return;
+    }
     const k1 = o.k1;
     const b = o.b;
     const delta = o.delta;
@@ -196,15 +264,69 @@ class Pass {
     this.touchedCount = count;
   }
 
+  /**
+   * {@linkcode Pass.#scoreRange} with no length normalisation (b = 0) and no
+   * removed note: x depends on the packed tf alone. Sums in the same order.
+   */
+  #scoreRangeFlat(
+    data: Int32Array,
+    from: number,
+    to: number,
+    step: number,
+    w: number,
+    bit: number,
+    widen: boolean,
+  ): void {
+    const o = this.index.options;
+    const k1 = o.k1;
+    const k1p = k1 + 1;
+    const delta = o.delta;
+    const wTitle = o.fieldWeights.title;
+    const wBody = o.fieldWeights.body;
+    const wLabels = o.fieldWeights.labels;
+    const { score, stamp, mask, touched } = this.scratch;
+    const q = this.q;
+    let count = this.touchedCount;
+    for (let p = from; p < to; p += step) {
+      const d = data[p];
+      const known = stamp[d] === q;
+      if (!known && !widen) continue;
+      const packed = data[p + 1];
+      const x = wBody * (packed & 0xffff) + wTitle * ((packed >>> 16) & 0xff) +
+        wLabels * (packed >>> 24);
+      const s = w * (delta + x * k1p / (k1 + x));
+      if (known) {
+        score[d] += s;
+        mask[d] |= bit;
+      } else {
+        stamp[d] = q;
+        score[d] = s;
+        mask[d] = bit;
+        touched[count++] = d;
+      }
+    }
+    this.touchedCount = count;
+  }
+
   /** The `depth` best notes that pass `filter`, best first. */
   select(depth: number, filter: ((id: string) => boolean) | undefined): Ranked[] {
     const top = new TopK(depth);
     const { score, touched } = this.scratch;
     const notes = this.index.notes;
+    let full = depth <= 0;
+    let worst = Infinity;
+    let worstDoc = -1;
     for (let i = 0; i < this.touchedCount; i++) {
       const d = touched[i];
       const s = score[d];
-      if (top.accepts(s, d) && (!filter || filter(notes[d]!.id))) top.offer(s, d);
+      if (full && (s < worst || (s === worst && d > worstDoc))) continue;
+      if (filter && !filter(notes[d]!.id)) continue;
+      top.offer(s, d);
+      if (top.size === depth) {
+        full = true;
+        worst = top.worstScore;
+        worstDoc = top.worstDoc;
+      }
     }
     return top.sorted();
   }
@@ -300,9 +422,13 @@ function rerank(
   const group = terms.map((t) => t.group);
   const weight = terms.map((t) => t.weight);
   const termIdf = terms.map((t) => idf(index.df[t.id], index.size));
+  const mask = scratch.mask;
   for (const r of ranked) {
+    const m = mask[r.doc];
+    if ((m & (m - 1)) === 0) continue; // one query word: nothing to pair
     const hits = scratch.hits.collect(index.sequences, r.doc, slot);
     r.bonus = proximityBonus(hits, group, termIdf, weight, groups, o.k1);
+    if (!r.bonus) continue;
     let sum = 0;
     for (const x of r.bonus) sum += x;
     r.score += o.proximityWeight * sum;

@@ -112,11 +112,15 @@ export class Feedback {
     const k = options.terms;
     const ids: number[] = [];
     const values: number[] = [];
+    // idf is highest for a term of two notes: a bound that spares most logarithms.
+    const maxIdf = Math.log(1 + (n - 2 + 0.5) / (2 + 0.5));
     for (let a = 0; a < allCount; a++) {
       const id = this.#all[a];
+      const m = this.#mass[id];
+      if (ids.length === k && m * maxIdf < values[k - 1]) continue;
       const f = df(id);
       if (f <= 1 || exclude(id)) continue; // a term of one note cannot lead to another
-      const value = this.#mass[id] * Math.log(1 + (n - f + 0.5) / (f + 0.5));
+      const value = m * Math.log(1 + (n - f + 0.5) / (f + 0.5));
       let j = ids.length;
       if (j === k) {
         if (!(value > values[k - 1] || (value === values[k - 1] && id < ids[k - 1]))) continue;

@@ -90,18 +90,23 @@ export class HitCollector {
   }
 }
 
+/** Accumulators of {@linkcode proximityBonus}, reused (a search never nests). */
+let accBuffer = new Float64Array(32);
+let idfBuffer = new Float64Array(32);
+
 /**
  * The proximity bonus of one note, per group: `min(1, idf_g) · acc_g (k1 + 1)
  * / (acc_g + k1)`, where `acc_g` sums `weight · idf / d²` of the nearest
  * different query term on either side of each occurrence of group g.
  * `group[i]`, `idf[i]` and `weight[i]` describe term index i; occurrences of
- * the same group never pair. Returns one bonus per group (0 where none).
+ * the same group never pair. Returns one bonus per group, or `undefined` when
+ * every one is 0.
  *
  * @example
  * ```ts
  * import { proximityBonus } from "./_proximity.ts";
  * const hits = { terms: Int32Array.of(0, 1), positions: Int32Array.of(3, 4), count: 2 };
- * proximityBonus(hits, [0, 1], [2, 2], [1, 1], 2, 1.2)[0] > 0; // true
+ * proximityBonus(hits, [0, 1], [2, 2], [1, 1], 2, 1.2)![0] > 0; // true
  * ```
  */
 export function proximityBonus(
@@ -111,14 +116,20 @@ export function proximityBonus(
   weight: ArrayLike<number>,
   groupCount: number,
   k1: number,
-): Float64Array {
-  const bonus = new Float64Array(groupCount);
+): Float64Array | undefined {
   const n = hits.count;
-  if (n < 2) return bonus;
-  const acc = new Float64Array(groupCount);
-  const groupIdf = new Float64Array(groupCount);
+  if (n < 2) return undefined;
+  if (accBuffer.length < groupCount) {
+    accBuffer = new Float64Array(groupCount);
+    idfBuffer = new Float64Array(groupCount);
+  }
+  const acc = accBuffer;
+  const groupIdf = idfBuffer;
+  acc.fill(0, 0, groupCount);
+  groupIdf.fill(0, 0, groupCount);
   const terms = hits.terms;
   const positions = hits.positions;
+  let paired = false;
   for (let j = 1; j < n; j++) {
     const a = terms[j - 1];
     const b = terms[j];
@@ -132,7 +143,10 @@ export function proximityBonus(
     acc[gb] += weight[a] * idf[a] / d2;
     groupIdf[ga] = Math.max(groupIdf[ga], weight[a] * idf[a]);
     groupIdf[gb] = Math.max(groupIdf[gb], weight[b] * idf[b]);
+    paired = true;
   }
+  if (!paired) return undefined;
+  const bonus = new Float64Array(groupCount);
   for (let g = 0; g < groupCount; g++) {
     if (acc[g] > 0) bonus[g] = Math.min(1, groupIdf[g]) * acc[g] * (k1 + 1) / (acc[g] + k1);
   }

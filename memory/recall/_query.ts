@@ -145,20 +145,68 @@ function expandPrefix(
   const weight = options.prefixWeight ?? 0.5;
   const max = options.maxPrefixTerms ?? 50;
   if (weight <= 0 || max <= 0) return;
-  let ids = dict.termsWithPrefix(prefix).filter((id) => !seen.has(id));
-  if (ids.length > max) {
-    const df = options.df ?? (() => 0);
-    ids = ids
-      .map((id) => ({ id, df: df(id), length: dict.term(id).length }))
-      .sort((a, b) => b.df - a.df || a.length - b.length || a.id - b.id)
-      .slice(0, max)
-      .map((x) => x.id);
-  }
+  const ids = mostFrequent(dict.termsWithPrefix(prefix), seen, max, dict, options.df);
   for (const id of ids) {
     seen.add(id);
     const scale = Math.min(1, prefix.length / dict.term(id).length);
     terms.push({ id, group, weight: weight * scale, prefix: true });
   }
+}
+
+/**
+ * The completions not `seen`: all of them, highest id first, when there are
+ * at most `max`; else the `max` most frequent (ties: shorter, then lower id),
+ * in that order.
+ */
+function mostFrequent(
+  ids: number[],
+  seen: ReadonlySet<number>,
+  max: number,
+  dict: TermDictionary,
+  df: ((id: number) => number) | undefined,
+): number[] {
+  const fresh = seen.size === 0 ? ids : ids.filter((id) => !seen.has(id));
+  if (fresh.length <= max) return fresh.sort((a, b) => b - a);
+  const frequency = df ?? (() => 0);
+  // A bounded insertion: most completions fall below the kept ones at once.
+  const kept: number[] = [];
+  const keptDf: number[] = [];
+  const keptLength: number[] = [];
+  for (const id of fresh) {
+    const f = frequency(id);
+    const length = dict.term(id).length;
+    let j = kept.length;
+    if (j === max) {
+      if (ranksAbove(keptDf[j - 1], keptLength[j - 1], kept[j - 1], f, length, id)) continue;
+      j--;
+    } else {
+      kept.push(0);
+      keptDf.push(0);
+      keptLength.push(0);
+    }
+    while (j > 0 && !ranksAbove(keptDf[j - 1], keptLength[j - 1], kept[j - 1], f, length, id)) {
+      kept[j] = kept[j - 1];
+      keptDf[j] = keptDf[j - 1];
+      keptLength[j] = keptLength[j - 1];
+      j--;
+    }
+    kept[j] = id;
+    keptDf[j] = f;
+    keptLength[j] = length;
+  }
+  return kept;
+}
+
+/** Whether completion a ranks above completion b: more frequent, then shorter, then lower id. */
+function ranksAbove(
+  dfA: number,
+  lengthA: number,
+  idA: number,
+  dfB: number,
+  lengthB: number,
+  idB: number,
+): boolean {
+  return dfA > dfB || (dfA === dfB && (lengthA < lengthB || (lengthA === lengthB && idA < idB)));
 }
 
 /** Whether the query's last character is part of a word (so its last word may be unfinished). */

@@ -53,8 +53,7 @@ export class TermDictionary {
   #terms: string[] = [];
   #termTable = new Int32Array(1 << 12);
   #termHash = new Int32Array(1024);
-  #buckets = new Map<number, number>();
-  #bucketNext = new Int32Array(1024);
+  #buckets = new Map<number, Bucket>();
 
   constructor(stopWords: ReadonlySet<string>) {
     this.#stopWords = stopWords;
@@ -207,17 +206,15 @@ export class TermDictionary {
       const hashes = new Int32Array(n);
       hashes.set(this.#termHash);
       this.#termHash = hashes;
-      const next = new Int32Array(n);
-      next.set(this.#bucketNext);
-      this.#bucketNext = next;
     }
     this.#termHash[id] = h;
     table[slot] = id + 1;
     if ((id + 1) * 2 > table.length) this.#rehashTerms();
-    // Prefix buckets: a list of term ids per first two characters.
+    // Prefix buckets: the term ids per first two characters, sorted when searched.
     const key = bucketKey(term);
-    this.#bucketNext[id] = this.#buckets.get(key) ?? -1;
-    this.#buckets.set(key, id);
+    const bucket = this.#buckets.get(key);
+    if (bucket) bucket.ids.push(id);
+    else this.#buckets.set(key, { ids: [id], sorted: 1 });
     this.onNewTerm?.(id);
     return id;
   }
@@ -250,25 +247,56 @@ export class TermDictionary {
 
   /**
    * Ids of the terms that start with `prefix` (itself included when it is a
-   * term), in no particular order.
+   * term), in no particular order. Each bucket of terms (by first two
+   * characters) is kept sorted, so a prefix of two characters or more costs a
+   * binary search plus its matches.
    */
   termsWithPrefix(prefix: string): number[] {
     const out: number[] = [];
     if (prefix.length === 0) return out;
-    const terms = this.#terms;
-    const walk = (head: number) => {
-      for (let id = head; id >= 0; id = this.#bucketNext[id]) {
-        if (terms[id].startsWith(prefix)) out.push(id);
-      }
-    };
     if (prefix.length >= 2) {
-      walk(this.#buckets.get(bucketKey(prefix)) ?? -1);
+      const bucket = this.#buckets.get(bucketKey(prefix));
+      if (bucket) this.#collect(bucket, prefix, out);
       return out;
     }
     const first = prefix.charCodeAt(0);
-    for (const [key, head] of this.#buckets) if (Math.floor(key / 65536) === first) walk(head);
+    for (const [key, bucket] of this.#buckets) {
+      if (Math.floor(key / 65536) === first) this.#collect(bucket, prefix, out);
+    }
     return out;
   }
+
+  /** Appends the ids of `bucket` whose terms start with `prefix` to `out`. */
+  #collect(bucket: Bucket, prefix: string, out: number[]): void {
+    const terms = this.#terms;
+    const ids = bucket.ids;
+    if (bucket.sorted < ids.length) {
+      ids.sort((a, b) => (terms[a] < terms[b] ? -1 : 1)); // terms are distinct
+      bucket.sorted = ids.length;
+    }
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (terms[ids[mid]] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    // The terms that start with the prefix follow; find their end the same way.
+    const first = lo;
+    hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (terms[ids[mid]].startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = first; i < lo; i++) out.push(ids[i]);
+  }
+}
+
+/** The term ids of one prefix bucket: sorted by term up to `sorted`, then as added. */
+interface Bucket {
+  ids: number[];
+  sorted: number;
 }
 
 /** Key of the prefix bucket of a term: its first two UTF-16 units. */

@@ -34,6 +34,16 @@ export class TopK {
     return this.#size;
   }
 
+  /** Score of the worst pair kept (meaningful once `size` > 0). */
+  get worstScore(): number {
+    return this.#scores[0];
+  }
+
+  /** Doc of the worst pair kept (meaningful once `size` > 0). */
+  get worstDoc(): number {
+    return this.#docs[0];
+  }
+
   /** Whether a pair with this score and doc would be kept now. */
   accepts(score: number, doc: number): boolean {
     if (this.#size < this.k) return true;

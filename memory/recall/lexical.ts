@@ -202,6 +202,11 @@ export class Bm25Index implements Bm25LexicalIndex {
     return this.#docs;
   }
 
+  /** Postings left behind by removed notes (0: every posting is of a live note). */
+  get deadPostings(): number {
+    return this.#dead;
+  }
+
   /** The id of a doc number. */
   idOf(doc: number): string | undefined {
     return this.notes[doc]?.id;
