@@ -120,6 +120,10 @@ export class NoteReader {
     this.#keep = this.#recording ? keep : -1;
     this.#mark = this.#recording ? mark : Infinity;
     const dict = this.#dict;
+    let seen = this.mark; // (reloaded when a new term may have grown them)
+    let tf = this.tf;
+    const generation = this.#generation;
+    const unit = this.#counting ? 1 << shift : 0;
     const n = text.length;
     let i = 0;
     while (i < n) {
@@ -127,7 +131,11 @@ export class NoteReader {
       const upper = c >= 65 && c <= 90;
       if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || upper)) {
         if (c < 128 || endsPlainWord(c)) i++;
-        else i = this.#general(text, i);
+        else {
+          i = this.#general(text, i);
+          seen = this.mark;
+          tf = this.tf;
+        }
         continue;
       }
       const start = i;
@@ -145,6 +153,8 @@ export class NoteReader {
         (c < 128 ? c === 45 || c === 95 || c === 39 || (c >= 65 && c <= 90) : !endsPlainWord(c))
       ) {
         i = this.#general(text, start); // not a plain word: the general path
+        seen = this.mark;
+        tf = this.tf;
         continue;
       }
       const length = i - start;
@@ -160,6 +170,8 @@ export class NoteReader {
         const at = slot * SLOT;
         if (slots[at + 1] === 0) {
           t = dict.insert(slot, h, text, start, i);
+          seen = this.mark;
+          tf = this.tf;
           break;
         }
         if (slots[at] === h && slots[at + 3] === length) {
@@ -192,11 +204,20 @@ export class NoteReader {
         }
         slot = (slot + 1) & mask;
       }
-      if (t >= 0) this.#count(t, true);
-      if (start < this.#keep) {
-        if (t >= 0) this.sequence.push(t, this.#position);
-        this.#position++;
+      if (t < 0) {
+        if (start < this.#keep) this.#position++; // a stop word still takes its place
+        continue;
       }
+      // #count(t, true), inline.
+      this.#length++;
+      if (seen[t] !== generation) {
+        seen[t] = generation;
+        tf[t] = 0;
+        if (this.uniqueCount === this.unique.length) this.#growUnique();
+        this.unique[this.uniqueCount++] = t;
+      }
+      if (((tf[t] >>> shift) & max) !== max) tf[t] += unit;
+      if (start < this.#keep) this.sequence.push(t, this.#position++);
     }
     if (this.#mark !== Infinity) this.#takeMark();
     if (this.#recording) this.#position += FIELD_GAP;
@@ -230,17 +251,19 @@ export class NoteReader {
     if (position > this.#unitTop) this.#unitTop = position;
   };
 
+  #growUnique(): void {
+    const grown = new Int32Array(this.unique.length * 2);
+    grown.set(this.unique);
+    this.unique = grown;
+  }
+
   #count(t: number, positional: boolean): void {
     if (positional) this.#length++;
     const tf = this.tf;
     if (this.mark[t] !== this.#generation) {
       this.mark[t] = this.#generation;
       tf[t] = 0;
-      if (this.uniqueCount === this.unique.length) {
-        const grown = new Int32Array(this.unique.length * 2);
-        grown.set(this.unique);
-        this.unique = grown;
-      }
+      if (this.uniqueCount === this.unique.length) this.#growUnique();
       this.unique[this.uniqueCount++] = t;
     }
     if (this.#counting && ((tf[t] >>> this.#shift) & this.#max) !== this.#max) {

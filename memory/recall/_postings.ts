@@ -69,6 +69,28 @@ export class PostingStore {
     this.logUsed = at + 3;
   }
 
+  /**
+   * Appends one doc's entries: `(terms[i], doc, tf[terms[i]])` for i below
+   * `count` (what {@linkcode PostingStore.append} does, in one loop).
+   */
+  appendDoc(doc: number, terms: Int32Array, count: number, tf: Int32Array): void {
+    let log = this.log;
+    let at = this.logUsed;
+    for (let i = 0; i < count; i++) {
+      if (at === LOG_CHUNK) {
+        this.chunks.push(log);
+        log = this.log = new Int32Array(LOG_CHUNK);
+        at = 0;
+      }
+      const t = terms[i];
+      log[at] = t;
+      log[at + 1] = doc;
+      log[at + 2] = tf[t];
+      at += 3;
+    }
+    this.logUsed = at;
+  }
+
   /** Calls `fn(chunk, used)` for every chunk of the pending log, oldest first. */
   forEachPending(fn: (chunk: Int32Array, used: number) => void): void {
     for (const chunk of this.chunks) fn(chunk, LOG_CHUNK);

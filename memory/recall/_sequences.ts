@@ -190,7 +190,9 @@ export class SequenceStore {
       this.#used = 0;
     }
     const at = this.#used;
-    this.chunks[c].set(writer.data.subarray(0, n), at);
+    const to = this.chunks[c];
+    const from = writer.data;
+    for (let i = 0; i < n; i++) to[at + i] = from[i]; // short: faster than a subarray view
     this.#used = at + n;
     this.chunk[doc] = c;
     this.start[doc] = at;

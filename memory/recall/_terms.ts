@@ -239,7 +239,8 @@ export class TermDictionary {
       if (old[at + 1] === 0) continue;
       let slot = old[at] & mask;
       while (slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
-      slots.set(old.subarray(at, at + SLOT), slot * SLOT);
+      const to = slot * SLOT;
+      for (let k = 0; k < SLOT; k++) slots[to + k] = old[at + k];
     }
     this.slots = slots;
     this.mask = mask;

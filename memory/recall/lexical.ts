@@ -249,13 +249,9 @@ export class Bm25Index implements Bm25LexicalIndex {
     this.totals.body += body;
     this.totals.labels += labels;
     const { unique, tf, uniqueCount } = this.#reader;
+    this.postings.appendDoc(doc, unique, uniqueCount, tf);
     const df = this.df;
-    const postings = this.postings;
-    for (let i = 0; i < uniqueCount; i++) {
-      const t = unique[i];
-      postings.append(t, doc, tf[t]);
-      df[t]++;
-    }
+    for (let i = 0; i < uniqueCount; i++) df[unique[i]]++;
   }
 
   /** Removes a note by id; no-op when absent. */
