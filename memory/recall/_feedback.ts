@@ -14,7 +14,7 @@
  * @module
  */
 
-import { SequenceReader, type SequenceStore } from "./_sequences.ts";
+import type { SequenceStore } from "./_sequences.ts";
 
 /** One added query term. */
 export interface FeedbackTerm {
@@ -41,14 +41,15 @@ export interface FeedbackTerm {
  * ```
  */
 export class Feedback {
+  // A small hash table of the terms of the first-pass notes (it stays in cache
+  // where arrays over the whole dictionary would not): term, count in the
+  // current note, mass.
+  #keys = new Int32Array(0);
+  #counts = new Int32Array(0);
   #mass = new Float64Array(0);
-  #count = new Int32Array(0);
-  #stamp = new Int32Array(0);
-  #seen = new Int32Array(0);
-  #generation = 0;
-  #distinct: Int32Array = new Int32Array(256);
-  #all: Int32Array = new Int32Array(1024);
-  readonly #reader = new SequenceReader();
+  /** Slots in the order their terms were first seen; then the current note's slots. */
+  #all = new Int32Array(0);
+  #distinct = new Int32Array(0);
 
   /**
    * The feedback terms of the first-pass notes `top` (best first, with their
@@ -66,46 +67,71 @@ export class Feedback {
     if (top.length === 0 || options.terms <= 0 || options.weight <= 0) return [];
     const best = top[0].score;
     if (!(best > 0)) return [];
-    const reader = this.#reader;
-    if (this.#generation > 0x3fff0000) {
-      this.#generation = 0;
-      this.#stamp.fill(0);
-      this.#seen.fill(0);
+    let total = 0;
+    for (const { doc } of top) if (store.has(doc)) total += store.end[doc] - store.start[doc];
+    let size = 64;
+    let shift = 26; // 32 − log2(size): the slot is the hash's top bits
+    while (size < 2 * total) {
+      size *= 2;
+      shift--;
     }
-    const noteGen = ++this.#generation; // the query's terms: #seen; each note's: #stamp
+    if (this.#keys.length < size) {
+      this.#keys = new Int32Array(size);
+      this.#counts = new Int32Array(size);
+      this.#mass = new Float64Array(size);
+      this.#all = new Int32Array(size);
+      this.#distinct = new Int32Array(size);
+    }
+    const keys = this.#keys;
+    const counts = this.#counts;
+    const mass = this.#mass;
+    const all = this.#all;
+    const distinctSlots = this.#distinct;
+    keys.fill(-1, 0, size);
+    const mask = size - 1;
     let allCount = 0;
     for (const { doc, score } of top) {
-      const gen = ++this.#generation;
+      if (!store.has(doc)) continue;
       let distinct = 0;
       let length = 0;
       const head = store.feedbackHead[doc];
       const tail = store.feedbackTail[doc];
-      store.open(doc, reader);
-      while (reader.next()) {
-        const i = reader.index;
-        if (i >= head && i < tail) continue;
-        const t = reader.term;
-        if (t >= this.#stamp.length) this.#reserve(t + 1);
-        length++;
-        if (this.#stamp[t] !== gen) {
-          this.#stamp[t] = gen;
-          this.#count[t] = 0;
-          if (distinct === this.#distinct.length) this.#distinct = grow(this.#distinct);
-          this.#distinct[distinct++] = t;
+      // The sequence, decoded inline (see SequenceReader): only terms are needed.
+      const data = store.chunks[store.chunk[doc]];
+      const end = store.end[doc];
+      for (let at = store.start[doc], i = 0; at < end; i++) {
+        const e = data[at];
+        let t: number;
+        if (e >= 0) {
+          t = e >>> 8;
+          at++;
+        } else {
+          t = data[at + 1];
+          at += 3;
         }
-        this.#count[t]++;
+        if (i >= head && i < tail) continue;
+        length++;
+        let slot = Math.imul(t, 0x9e3779b1) >>> shift;
+        for (;;) {
+          const key = keys[slot];
+          if (key === t) break;
+          if (key === -1) {
+            keys[slot] = t;
+            counts[slot] = 0;
+            mass[slot] = 0;
+            all[allCount++] = slot;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        if (counts[slot]++ === 0) distinctSlots[distinct++] = slot;
       }
       if (length === 0) continue;
       const w = score / best / length;
       for (let k = 0; k < distinct; k++) {
-        const t = this.#distinct[k];
-        if (this.#seen[t] !== noteGen) {
-          this.#seen[t] = noteGen;
-          this.#mass[t] = 0;
-          if (allCount === this.#all.length) this.#all = grow(this.#all);
-          this.#all[allCount++] = t;
-        }
-        this.#mass[t] += w * this.#count[t];
+        const slot = distinctSlots[k];
+        mass[slot] += w * counts[slot];
+        counts[slot] = 0;
       }
     }
     // The best `options.terms` by value (ties: lower id), kept sorted.
@@ -115,12 +141,16 @@ export class Feedback {
     // idf is highest for a term of two notes: a bound that spares most logarithms.
     const maxIdf = Math.log(1 + (n - 2 + 0.5) / (2 + 0.5));
     for (let a = 0; a < allCount; a++) {
-      const id = this.#all[a];
-      const m = this.#mass[id];
+      const slot = all[a];
+      const id = keys[slot];
+      const m = mass[slot];
       if (ids.length === k && m * maxIdf < values[k - 1]) continue;
       const f = df(id);
       if (f <= 1 || exclude(id)) continue; // a term of one note cannot lead to another
-      const value = m * Math.log(1 + (n - f + 0.5) / (f + 0.5));
+      const ratio = (n - f + 0.5) / (f + 0.5);
+      // ln(1 + r) ≤ r (with room for rounding): most terms are dropped before the logarithm.
+      if (ids.length === k && m * ratio * (1 + 1e-6) < values[k - 1]) continue;
+      const value = m * Math.log(1 + ratio);
       let j = ids.length;
       if (j === k) {
         if (!(value > values[k - 1] || (value === values[k - 1] && id < ids[k - 1]))) continue;
@@ -141,27 +171,4 @@ export class Feedback {
     const max = values[0];
     return ids.map((id, i) => ({ id, weight: options.weight * values[i] / max }));
   }
-
-  #reserve(terms: number): void {
-    let n = Math.max(1024, this.#stamp.length);
-    while (n < terms) n *= 2;
-    const mass = new Float64Array(n);
-    mass.set(this.#mass);
-    this.#mass = mass;
-    const count = new Int32Array(n);
-    count.set(this.#count);
-    this.#count = count;
-    const stamp = new Int32Array(n);
-    stamp.set(this.#stamp);
-    this.#stamp = stamp;
-    const seen = new Int32Array(n);
-    seen.set(this.#seen);
-    this.#seen = seen;
-  }
-}
-
-function grow(a: Int32Array): Int32Array {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
 }

@@ -89,9 +89,12 @@ export function parseQuery(
   stopWords: ReadonlySet<string>,
   options: QueryOptions = {},
 ): ParsedQuery {
-  const tokens: { text: string; position: number; kind: number }[] = [];
-  scanTokens(query, (src, start, end, position, kind) => {
-    tokens.push({ text: tokenText(src, start, end), position, kind });
+  // A token the notes hold is found with its term in the dictionary, unstemmed.
+  const known = dict.stopWords === stopWords;
+  const tokens: { text: string; position: number; kind: number; id: number }[] = [];
+  scanTokens(query, (src, start, end, position, kind, hash) => {
+    const id = known ? dict.find(src, start, end, hash) : -2;
+    tokens.push({ text: tokenText(src, start, end), position, kind, id });
   });
   const groups: string[] = [];
   const positions: number[] = [];
@@ -99,8 +102,13 @@ export function parseQuery(
   const seenTerm = new Set<number>();
   const groupOf = new Map<string, number>();
   for (const token of tokens) {
-    const stem = analyzeToken(token.text, stopWords);
-    if (stem === undefined) continue;
+    let id = token.id;
+    if (id === -1) continue; // a stop word
+    if (id === -2) {
+      const stem = analyzeToken(token.text, stopWords);
+      if (stem === undefined) continue;
+      id = dict.termId(stem);
+    }
     let group = groupOf.get(token.text);
     if (group === undefined) {
       if (groups.length >= MAX_QUERY_GROUPS) continue;
@@ -109,7 +117,6 @@ export function parseQuery(
       groups.push(token.text);
       positions.push(token.position);
     }
-    const id = dict.termId(stem);
     if (id >= 0 && !seenTerm.has(id)) {
       seenTerm.add(id);
       terms.push({ id, group, weight: 1, prefix: false });
@@ -174,6 +181,7 @@ function mostFrequent(
   const keptLength: number[] = [];
   for (const id of fresh) {
     const f = frequency(id);
+    if (kept.length === max && f < keptDf[max - 1]) continue; // the usual case: no tie to break
     const length = dict.term(id).length;
     let j = kept.length;
     if (j === max) {

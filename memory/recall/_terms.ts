@@ -95,6 +95,28 @@ export class TermDictionary {
     return this.lookup(src, start, end, hashToken(src, start, end));
   }
 
+  /** The stop words of the dictionary. */
+  get stopWords(): ReadonlySet<string> {
+    return this.#stopWords;
+  }
+
+  /**
+   * Term id of the token spelled by `src[start, end)` with hash `h`, if the
+   * token was seen before: -1 for a stop word, -2 for a token never seen
+   * (which is not interned).
+   */
+  find(src: string, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = h & mask;
+    for (;;) {
+      const at = slot * SLOT;
+      if (slots[at + 1] === 0) return -2;
+      if (slots[at] === h && this.#same(at, src, start, end)) return slots[at + 2];
+      slot = (slot + 1) & mask;
+    }
+  }
+
   /** {@linkcode TermDictionary.termOf} with the token's hash already known (see `hashToken`). */
   lookup(src: string, start: number, end: number, h: number): number {
     const slots = this.slots;
