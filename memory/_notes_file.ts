@@ -8,16 +8,16 @@
  * otherwise it is retried. So a reader never sees half a batch.
  *
  * **Decoding.** The file is read in pieces of about 1 MB cut before marker lines (any size can
- * be read, and only one piece of bytes is held at a time) and decoded one section at a time: a
- * section of pure ASCII becomes a one-byte string, only the others cost two bytes a character.
- * One em dash per megabyte would otherwise double the memory of the whole file.
+ * be read, and only one piece of bytes is held at a time). Each piece is decoded once, in runs:
+ * consecutive sections of pure ASCII become one one-byte string, and a section holding other text
+ * is decoded on its own, so only it costs two bytes a character. One em dash per megabyte would
+ * otherwise double the memory of the whole file.
  *
  * @module
  */
 
 import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Buffer } from "node:buffer";
 import { MemoryError } from "./errors.ts";
 import { NOTE_MARKER_START } from "./codec.ts";
 import { isCode, readLock, sleep, tempPath } from "./_lock.ts";
@@ -179,38 +179,57 @@ async function readChunks(fh: FileHandle, start: number, end: number) {
 }
 
 /**
- * Decodes bytes that hold whole sections, keeping memory low: the bytes are viewed as Latin-1
- * (one character per byte, so marker offsets are byte offsets); a section of pure ASCII is a
- * slice of that one-byte view, and only a section with other text is decoded as UTF-8 on its
- * own (a two-byte string). Decoding whole pieces instead would make every piece that holds one
- * em dash a two-byte string: twice the memory for most real files.
+ * Decodes bytes that hold whole sections, keeping memory low. A run of sections of pure ASCII
+ * is decoded in one call (a one-byte string); a section holding other text is decoded on its
+ * own, so only it can become a two-byte string. Decoding whole pieces instead would make every
+ * piece that holds one em dash a two-byte string: twice the memory for most real files. Every
+ * byte is decoded once, and no string but the decoded text itself is made.
  */
 function decodeSections(bytes: Uint8Array, decoder: TextDecoder, out: string[]): void {
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
   const words = new Uint32Array(bytes.buffer, 0, (bytes.byteOffset + bytes.length) >> 2);
+  const n = bytes.length;
   let start = 0;
-  while (start < bytes.length) {
-    const marker = view.indexOf(MARKER_SEARCH, start);
-    const end = marker < 0 ? bytes.length : marker + 1;
-    out.push(
-      isAscii(bytes, words, start, end)
-        ? view.slice(start, end)
-        : decoder.decode(bytes.subarray(start, end)),
-    );
-    start = end;
+  while (start < n) {
+    const other = firstNonAscii(bytes, words, start, n);
+    if (other < 0) {
+      out.push(decoder.decode(bytes.subarray(start, n)));
+      return;
+    }
+    // The section holding that byte: from the last marker line at or before it to the next one.
+    const from = Math.max(start, lastMarkerStart(bytes, start, other + PATTERN.length));
+    const to = nextMarkerStart(bytes, other, n);
+    if (from > start) out.push(decoder.decode(bytes.subarray(start, from)));
+    out.push(decoder.decode(bytes.subarray(from, to)));
+    start = to;
   }
 }
 
-/** Whether bytes [a, b) are all below 0x80; scans four bytes at a time. */
-function isAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: number): boolean {
+/** Index of the first byte of [a, b) that is not ASCII, or -1; scans four bytes at a time. */
+function firstNonAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: number): number {
   const base = bytes.byteOffset;
   let i = a;
-  while (i < b && ((base + i) & 3) !== 0) if (bytes[i++] & 0x80) return false;
-  const first = (base + i) >> 2;
+  for (; i < b && ((base + i) & 3) !== 0; i++) if (bytes[i] & 0x80) return i;
   const last = (base + b) >> 2;
-  for (let w = first; w < last; w++) if (words[w] & 0x80808080) return false;
-  for (i = Math.max(i, (last << 2) - base); i < b; i++) if (bytes[i] & 0x80) return false;
-  return true;
+  for (let w = (base + i) >> 2; w < last; w++) {
+    if (words[w] & 0x80808080) {
+      for (i = (w << 2) - base; !(bytes[i] & 0x80); i++);
+      return i;
+    }
+  }
+  for (i = Math.max(i, (last << 2) - base); i < b; i++) if (bytes[i] & 0x80) return i;
+  return -1;
+}
+
+/** Index of the `<` of the first "\n<!-- memo:note" whose "\n" is at or after `from`; else `n`. */
+function nextMarkerStart(b: Uint8Array, from: number, n: number): number {
+  const last = n - PATTERN.length;
+  for (let p = from; p <= last; p++) {
+    if (b[p] !== 10) continue;
+    let k = 1;
+    while (k < PATTERN.length && b[p + k] === PATTERN[k]) k++;
+    if (k === PATTERN.length) return p + 1;
+  }
+  return n;
 }
 
 /** Index of the `<` of the last "\n<!-- memo:note" whose "\n" is at or after `lo`; -1 if none. */
@@ -242,15 +261,16 @@ export function joinTail(before: Uint8Array, added: Uint8Array): Uint8Array {
 }
 
 /**
- * Appends text with one write and one fsync. On failure the file is cut back to `sizeBefore`;
- * `cutBack` is false when even that failed (the lock must then not be released as clean).
+ * Appends the concatenation of `pieces` with one write and one fsync. On failure the file is cut
+ * back to `sizeBefore`; `cutBack` is false when even that failed (the lock must then not be
+ * released as clean).
  */
 export async function appendText(
   notesPath: string,
-  text: string,
+  pieces: readonly string[],
   sizeBefore: number,
 ): Promise<{ stamp: FileStamp; bytes: Uint8Array }> {
-  const bytes = encoder.encode(text);
+  const bytes = encodePieces(pieces);
   const fh = await open(notesPath, "a");
   try {
     await writeAll(fh, bytes);
@@ -270,6 +290,31 @@ export async function appendText(
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * UTF-8 of the concatenation of `pieces`, encoded straight into one buffer sized for ASCII (no
+ * joined string, no second copy); text that is not ASCII grows it. A piece must not end inside a
+ * surrogate pair (sections never do).
+ */
+export function encodePieces(pieces: readonly string[]): Uint8Array {
+  let chars = 0;
+  for (const piece of pieces) chars += piece.length;
+  let out = new Uint8Array(chars);
+  let at = 0;
+  for (const piece of pieces) {
+    let read = 0;
+    for (;;) {
+      const r = encoder.encodeInto(read === 0 ? piece : piece.slice(read), out.subarray(at));
+      read += r.read;
+      at += r.written;
+      if (read >= piece.length) break;
+      const bigger = new Uint8Array(Math.max(out.length * 2, at + (piece.length - read) * 3));
+      bigger.set(out.subarray(0, at));
+      out = bigger;
+    }
+  }
+  return at === out.length ? out : out.subarray(0, at);
 }
 
 /**

@@ -353,7 +353,8 @@ export class FileMemoryStore implements MemoryStore {
     const raws = notes.map(serializeNote);
     let done;
     try {
-      done = await appendText(this.paths.notes, preamble + newline + raws.join(""), sizeBefore);
+      const lead = preamble + newline;
+      done = await appendText(this.paths.notes, lead ? [lead, ...raws] : raws, sizeBefore);
     } catch (e) {
       // Bytes may be left past the lock's size: leave the lock for recovery, reload next time.
       if ((e as { details?: { cutBack?: boolean } }).details?.cutBack === false) lock.abandon();

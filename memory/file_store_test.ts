@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { FileMemoryStore } from "./file_store.ts";
 import { MemoryValidationError } from "./errors.ts";
 import { memoPaths } from "./paths.ts";
-import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
+import { NOTES_PREAMBLE, parseNotes, serializeNote } from "./codec.ts";
 import { contentHash, type Note } from "./note.ts";
 
 async function fresh(options: { clock?: () => Date } = {}) {
@@ -304,4 +304,28 @@ Deno.test("close() drops the in-memory copy and the store reloads on the next ca
   await store.commit({ notes: [{ text: "kept" }] });
   await store.close();
   assert.equal((await store.list()).notes.length, 1);
+});
+
+Deno.test("load() reads a file of several MB mixing ASCII and other text as parseNotes() reads it", async () => {
+  const { store, notes } = await fresh();
+  await mkdir(join(notes, ".."), { recursive: true });
+  const parts = ["# Memory — naïve preamble\n\n"];
+  for (let i = 0; i < 6000; i++) {
+    const other = i % 7 === 3 ? "café — ✓ 日本 🎉 " : i % 11 === 5 ? "Größe é" : "";
+    const n = handNote(`n${i}`, other + "plain text ".repeat(i % 90) + (i % 13 === 0 ? "ü" : "."));
+    const raw = serializeNote(n);
+    parts.push(i % 17 === 0 ? raw.replace(/\n/g, "\r\n") : raw);
+  }
+  const text = parts.join("");
+  assert.ok(new TextEncoder().encode(text).length > 3 << 20, "the file spans several pieces");
+  await writeFile(notes, text);
+  const report = await store.load();
+  assert.deepEqual(report, { notes: 6000, issues: [] });
+  const expected = parseNotes(text).sections.flatMap((s) => s.note ? [s.note] : []);
+  assert.deepEqual((await store.changesSince()).upserted, expected);
+  // Every byte is kept: an update rewrites only its own section.
+  await store.update("n3", { text: "changed" });
+  const after = await readFile(notes, "utf8");
+  const before = serializeNote(expected[3]);
+  assert.equal(after.replace(/<!-- memo:note \{"id":"n3"[^]*?\n\n/, before), text);
 });
