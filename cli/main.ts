@@ -5,7 +5,6 @@
  * @module
  */
 
-import { MemoryValidationError } from "@memo/memory";
 import { UsageError } from "./args.ts";
 import { commands } from "./commands.ts";
 import type { CliCommand, CliIO } from "./context.ts";
@@ -88,8 +87,10 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
     await io.stderr(errorLine(e.message + hint));
     return 2;
   }
-  if (e instanceof MemoryValidationError) {
-    await io.stderr(errorLine(e.message));
+  // The memory package's validation errors are usage errors. Matched by code,
+  // not class, so that the CLI does not load the memory package to check.
+  if ((e as { code?: unknown } | null)?.code === "MEMORY_VALIDATION_ERROR") {
+    await io.stderr(errorLine((e as Error).message));
     return 2;
   }
   await io.stderr(errorLine(e instanceof Error ? e.message : String(e)));

@@ -18,6 +18,7 @@ import {
   stringFlag,
   UsageError,
 } from "./args.ts";
+import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { formatHits, formatNote, formatNoteLine, jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
@@ -81,9 +82,7 @@ function engineFlag(p: ParsedArgs): RecallEngine | undefined {
 }
 
 const remember: CliCommand = {
-  name: "remember",
-  summary: "Store a note (text as argument, or --file F, - for stdin)",
-  usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]',
+  ...COMMAND_INFO.remember,
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "title", "source", "file"],
@@ -108,10 +107,7 @@ const remember: CliCommand = {
 };
 
 const recall: CliCommand = {
-  name: "recall",
-  summary: "Find the notes that match a query",
-  usage:
-    'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]',
+  ...COMMAND_INFO.recall,
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "limit", "engine", "source"],
@@ -137,9 +133,7 @@ const recall: CliCommand = {
 };
 
 const get: CliCommand = {
-  name: "get",
-  summary: "Print one note",
-  usage: "get ID",
+  ...COMMAND_INFO.get,
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     const [id] = positionals(p, ["id"]);
@@ -150,9 +144,7 @@ const get: CliCommand = {
 };
 
 const list: CliCommand = {
-  name: "list",
-  summary: "List notes, a page at a time",
-  usage: "list [--cursor C] [--limit N] [--label L]... [--source S]",
+  ...COMMAND_INFO.list,
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "cursor", "limit", "source"],
@@ -180,9 +172,7 @@ const list: CliCommand = {
 };
 
 const update: CliCommand = {
-  name: "update",
-  summary: "Change a note's text, title or labels",
-  usage: "update ID [--text T | --file F] [--title T] [--label L]...",
+  ...COMMAND_INFO.update,
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "text", "title", "file"],
@@ -209,9 +199,7 @@ const update: CliCommand = {
 };
 
 const forget: CliCommand = {
-  name: "forget",
-  summary: "Delete a note",
-  usage: "forget ID",
+  ...COMMAND_INFO.forget,
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     const [id] = positionals(p, ["id"]);
@@ -223,9 +211,7 @@ const forget: CliCommand = {
 };
 
 const stats: CliCommand = {
-  name: "stats",
-  summary: "Count notes, labels and sources",
-  usage: "stats",
+  ...COMMAND_INFO.stats,
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     positionals(p, []);

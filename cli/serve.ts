@@ -10,6 +10,7 @@ import { serve } from "../_platform.ts";
 import { createHttpEndpoint } from "../server/http_endpoint.ts";
 import { isLoopbackHost } from "../server/http_origin.ts";
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
+import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
@@ -143,11 +144,6 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
 
 /** The `memo serve` subcommand. */
 export const serveCommand: CliCommand = {
-  name: "serve",
-  summary: "Serve the MCP endpoint over HTTP (default http://127.0.0.1:8787/mcp)",
-  usage:
-    "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
-    "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
-    "      [--default-page-size N] [--max-page-size N]",
+  ...COMMAND_INFO.serve,
   run: runServe,
 };

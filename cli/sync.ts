@@ -15,6 +15,7 @@ import {
   UnknownConnectorError,
 } from "@memo/connectors";
 import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
+import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine, jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
@@ -64,9 +65,7 @@ export function formatSyncResult(result: RunConnectorsResult): string {
 
 /** `memo sync`. */
 export const syncCommand: CliCommand = {
-  name: "sync",
-  summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",
-  usage: "sync [--connector ID]... [--full] [--json]",
+  ...COMMAND_INFO.sync,
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: ["dir"],

@@ -1,0 +1,85 @@
+/**
+ * What `memo help` says about each subcommand: its name, one-line summary and
+ * usage. Kept apart from the commands themselves so that the help and the
+ * registry load nothing else; each command module spreads its entry.
+ *
+ * @module
+ */
+
+/** The help entry of one subcommand. */
+export interface CommandInfo {
+  /** Name, as typed after `memo`. */
+  readonly name: string;
+  /** One-line summary for `memo help`. */
+  readonly summary: string;
+  /** Usage line(s), without the leading `memo `. */
+  readonly usage: string;
+}
+
+/** A subcommand name. */
+export type CommandName =
+  | "remember"
+  | "recall"
+  | "get"
+  | "list"
+  | "update"
+  | "forget"
+  | "stats"
+  | "sync"
+  | "mcp"
+  | "serve";
+
+/**
+ * The help entries, in the order `memo help` lists them.
+ *
+ * @example
+ * ```ts
+ * import { COMMAND_INFO } from "./command_info.ts";
+ * console.log(COMMAND_INFO.get.usage); // "get ID"
+ * ```
+ */
+export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
+  remember: {
+    name: "remember",
+    summary: "Store a note (text as argument, or --file F, - for stdin)",
+    usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]',
+  },
+  recall: {
+    name: "recall",
+    summary: "Find the notes that match a query",
+    usage:
+      'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]',
+  },
+  get: { name: "get", summary: "Print one note", usage: "get ID" },
+  list: {
+    name: "list",
+    summary: "List notes, a page at a time",
+    usage: "list [--cursor C] [--limit N] [--label L]... [--source S]",
+  },
+  update: {
+    name: "update",
+    summary: "Change a note's text, title or labels",
+    usage: "update ID [--text T | --file F] [--title T] [--label L]...",
+  },
+  forget: { name: "forget", summary: "Delete a note", usage: "forget ID" },
+  stats: { name: "stats", summary: "Count notes, labels and sources", usage: "stats" },
+  sync: {
+    name: "sync",
+    summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",
+    usage: "sync [--connector ID]... [--full] [--json]",
+  },
+  mcp: {
+    name: "mcp",
+    summary: "Serve memory over MCP on stdin/stdout (Claude, Cursor, VS Code …)",
+    usage:
+      "mcp [--dir D] [--read-only] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N]",
+  },
+  serve: {
+    name: "serve",
+    summary: "Serve the MCP endpoint over HTTP (default http://127.0.0.1:8787/mcp)",
+    usage:
+      "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
+      "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
+      "      [--default-page-size N] [--max-page-size N]",
+  },
+};
