@@ -7,6 +7,7 @@
  */
 
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, positionals, stringFlag } from "./args.ts";
+import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import type { MemoMcpProtocolServer } from "../server/types.ts";
 
@@ -37,26 +38,31 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   if (!io.stdin || !io.stdoutStream) throw new Error("Cannot serve MCP: no stdin/stdout streams");
   // Imported here, not at the top: `memo mcp` loads only what it needs, and
   // the other commands do not load the MCP server.
-  const [{ readHttpEnv }, { createMemoMcpRuntimeFromConfig }, { createMemoMcpProtocolServer }, {
-    runStdioServer,
-  }, { findProjectRoot }] = await Promise.all([
+  const [{ readHttpEnv }, { createMemoMcpRuntimeFromConfig }, { createDeferredRuntime }, {
+    createMemoMcpProtocolServer,
+  }, { runStdioServer }] = await Promise.all([
     import("../server/http_env.ts"),
     import("../runtimes/factory.ts"),
+    import("../runtimes/_deferred.ts"),
     import("../server/protocol_server.ts"),
     import("../server/stdio.ts"),
-    import("./project.ts"),
   ]);
   const env = readHttpEnv(io.env);
   const dir = stringFlag(p, "dir") ?? env.rootDir;
-  const rootDir = await findProjectRoot(dir, io.cwd);
   const mode = env.runtime === "hybrid" || env.runtime === "cloud" ? env.runtime : "local";
-  // The notes load right after the first answer (usually `initialize`), so
-  // that loading them never delays the handshake.
-  const runtime = createMemoMcpRuntimeFromConfig({
-    mode: mode as "local",
-    rootDir,
-    env: io.env,
-    prewarm: false,
+  // The factory refuses the modes this version lacks; let it say so now.
+  if (mode !== "local") createMemoMcpRuntimeFromConfig({ mode: mode as "local" });
+  // Finding the project (node:fs, node:path) and loading the notes both wait
+  // until after the first answer (usually `initialize`), so that neither
+  // delays the handshake.
+  const runtime = createDeferredRuntime("local", async () => {
+    const { findProjectRoot } = await import("./project.ts");
+    return createMemoMcpRuntimeFromConfig({
+      mode: "local",
+      rootDir: await findProjectRoot(dir, io.cwd),
+      env: io.env,
+      prewarm: false,
+    });
   });
   const flags = limitFlags(p);
   const server = createMemoMcpProtocolServer({
@@ -72,6 +78,10 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
       ? (record) => void io.stderr(`memo: ${record.level}: ${record.message}\n`).catch(() => {})
       : undefined,
   });
+  // Warm-up starts with the first message that arrives after an answer went
+  // out (usually notifications/initialized): before it, even its timer would
+  // delay the handshake (a process's first setTimeout costs milliseconds).
+  let answered = false;
   let warm: (() => void) | undefined = () => {
     warm = undefined;
     setTimeout(() => void runtime.stats().catch(() => {}), 0);
@@ -80,8 +90,9 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
     name: server.name,
     version: server.version,
     handle: async (raw, context) => {
+      if (answered) warm?.();
       const reply = await server.handle(raw, context);
-      warm?.();
+      if (reply !== undefined) answered = true;
       return reply;
     },
     handleParsed: (message, context) => server.handleParsed(message, context),
@@ -103,10 +114,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
 
 /** `memo mcp`. */
 export const mcpCommand: CliCommand = {
-  name: "mcp",
-  summary: "Serve memory over MCP on stdin/stdout (Claude, Cursor, VS Code …)",
-  usage:
-    "mcp [--dir D] [--read-only] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N]",
+  ...COMMAND_INFO.mcp,
   run(argv, io) {
     const p = parseArgs(argv, {
       string: ["dir", ...LIMIT_FLAGS.map(([flag]) => flag)],

@@ -1,0 +1,112 @@
+/**
+ * A runtime that is built at its first call: every method waits for the
+ * real runtime, then forwards to it. `memo mcp` uses it so that finding the
+ * project (which loads `node:fs` and `node:path`) happens after the
+ * `initialize` answer, not before it.
+ *
+ * @module
+ */
+
+import { MemoMcpError } from "../server/errors.ts";
+import type {
+  ListResult,
+  MemoMcpRuntime,
+  MemoStats,
+  Note,
+  RecallHit,
+  RuntimeCallOptions,
+  RuntimeCompletion,
+  RuntimeListOptions,
+  RuntimeNotePatch,
+  RuntimeRecallOptions,
+  RuntimeRememberInput,
+  RuntimeRememberResult,
+  RuntimeSyncOptions,
+  RuntimeSyncResult,
+} from "./types.ts";
+
+/**
+ * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first
+ * call; if it fails, that call (and the next, which tries again) fails with
+ * its error. `close()` closes the runtime only if it was built; after it,
+ * every call fails.
+ *
+ * @example
+ * ```ts
+ * import { createDeferredRuntime } from "./_deferred.ts";
+ * import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
+ * const runtime = createDeferredRuntime("local", async () =>
+ *   createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() }));
+ * console.log((await runtime.stats()).notes); // 0
+ * await runtime.close();
+ * ```
+ */
+export function createDeferredRuntime(
+  kind: MemoMcpRuntime["kind"],
+  build: () => Promise<MemoMcpRuntime>,
+): MemoMcpRuntime {
+  let building: Promise<MemoMcpRuntime> | undefined;
+  let built: MemoMcpRuntime | undefined;
+  let closed = false;
+  const ready = (): MemoMcpRuntime | Promise<MemoMcpRuntime> => {
+    if (built) return built;
+    if (closed) throw new MemoMcpError("Cannot use the memory: the runtime is closed");
+    if (!building) {
+      const attempt = build().then((r) => built = r);
+      building = attempt;
+      attempt.catch(() => {
+        if (building === attempt) building = undefined;
+      });
+    }
+    return building;
+  };
+  return {
+    kind,
+    async remember(
+      input: RuntimeRememberInput,
+      options?: RuntimeCallOptions,
+    ): Promise<RuntimeRememberResult> {
+      return await (await ready()).remember(input, options);
+    },
+    async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
+      return await (await ready()).recall(query, options);
+    },
+    async get(id: string, options?: RuntimeCallOptions): Promise<Note> {
+      return await (await ready()).get(id, options);
+    },
+    async list(options: RuntimeListOptions): Promise<ListResult> {
+      return await (await ready()).list(options);
+    },
+    async update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions) {
+      return await (await ready()).update(id, patch, options);
+    },
+    async forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
+      return await (await ready()).forget(id, options);
+    },
+    async stats(options?: RuntimeCallOptions): Promise<MemoStats> {
+      return await (await ready()).stats(options);
+    },
+    async syncConnectors(options?: RuntimeSyncOptions): Promise<RuntimeSyncResult> {
+      return await (await ready()).syncConnectors(options);
+    },
+    async completeIds(
+      prefix: string,
+      limit: number,
+      options?: RuntimeCallOptions,
+    ): Promise<RuntimeCompletion> {
+      return await (await ready()).completeIds(prefix, limit, options);
+    },
+    async close(): Promise<void> {
+      closed = true;
+      const pending = building;
+      if (!built && !pending) return;
+      let runtime: MemoMcpRuntime;
+      try {
+        runtime = built ?? await pending!;
+      } catch {
+        return;
+      }
+      await runtime.close();
+    },
+  };
+}
