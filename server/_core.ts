@@ -25,6 +25,7 @@ import { Redaction } from "./_redact.ts";
 import { listResources, readResource } from "./_resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "./_prompts.ts";
 import { complete, type CompletionResult } from "./_completion.ts";
+import { DeadlineQueue } from "./_deadline_queue.ts";
 
 /** A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`). */
 export class RpcFailure extends Error {
@@ -76,9 +77,12 @@ export class McpCore {
   readonly options: ResolvedMemoMcpOptions;
   #catalog: Catalog | undefined;
   #loading: Promise<Catalog> | undefined;
+  /** The `requestTimeoutMs` deadlines of the calls in flight, behind one timer. */
+  #deadlines: DeadlineQueue;
 
   constructor(options: ResolvedMemoMcpOptions) {
     this.options = options;
+    this.#deadlines = new DeadlineQueue(options.requestTimeoutMs, { timer: options.timer });
   }
 
   /** The catalog, loaded (with zod) at the first call. */
@@ -121,24 +125,25 @@ export class McpCore {
     fn: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const controller = new AbortController();
-    const { timer, requestTimeoutMs } = this.options;
+    const { requestTimeoutMs } = this.options;
     let fail!: (reason: unknown) => void;
     const stopped = new Promise<never>((_, reject) => fail = reject);
     stopped.catch(() => {});
-    const handle = timer.setTimeout(() => {
+    const deadline = this.#deadlines.add(() => {
       const error = new McpTimeoutError(
         `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
         { details: { timeoutMs: requestTimeoutMs } },
       );
       controller.abort(error);
       fail(error);
-    }, requestTimeoutMs);
+    });
     const onAbort = () => {
       controller.abort(CANCELLED);
       fail(CANCELLED);
     };
-    if (ctx.signal?.aborted) onAbort();
-    else ctx.signal?.addEventListener("abort", onAbort, { once: true });
+    const signal = ctx.signal;
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
     try {
       return await Promise.race([fn(controller.signal), stopped]) as T;
     } catch (e) {
@@ -157,8 +162,8 @@ export class McpCore {
       }
       throw e;
     } finally {
-      timer.clearTimeout(handle);
-      ctx.signal?.removeEventListener("abort", onAbort);
+      this.#deadlines.cancel(deadline);
+      signal?.removeEventListener("abort", onAbort);
     }
   }
 

@@ -90,3 +90,48 @@ Deno.test("createHttpEndpoint() closes only a runtime it built", async () => {
   await endpoint.close();
   assert.equal(closed, 0);
 });
+
+Deno.test("createHttpEndpoint() ignores notifications/cancelled: ids name no request over stateless HTTP", async () => {
+  const runtime = createFakeRuntime(2, { delayMs: 150 });
+  const endpoint = createHttpEndpoint({ runtime }, {});
+  const call = '{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"memory_stats"}}';
+  const pending = endpoint.handle(post("http://127.0.0.1/mcp", {}, call));
+  await new Promise((r) => setTimeout(r, 20));
+  const cancel = await endpoint.handle(
+    post(
+      "http://127.0.0.1/mcp",
+      {},
+      '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}',
+    ),
+  );
+  assert.equal(cancel.status, 202);
+  const res = await pending;
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.equal(body.id, "c1");
+  assert.equal(body.result.structuredContent.notes, 2, "the call was not cancelled");
+  assert.equal(runtime.signals.at(-1)!.aborted, false);
+  await endpoint.close();
+});
+
+Deno.test("createHttpEndpoint() aborts a slow tool call when the client goes away", async () => {
+  const runtime = createFakeRuntime(1, { delayMs: 2_000 });
+  const endpoint = createHttpEndpoint({ runtime }, {});
+  const client = new AbortController();
+  const started = performance.now();
+  const pending = endpoint.handle(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: HEADERS,
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_stats"}}',
+      signal: client.signal,
+    }),
+  );
+  await new Promise((r) => setTimeout(r, 100));
+  client.abort();
+  const res = await pending;
+  assert.ok(performance.now() - started < 1_500, "answered without waiting for the runtime");
+  assert.ok(runtime.signals.at(-1)!.aborted, "the runtime's signal is aborted");
+  await res.body?.cancel();
+  await endpoint.close();
+});

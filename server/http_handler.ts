@@ -21,6 +21,7 @@ import { createOriginMatcher, isLoopbackHost, requestHost } from "./http_origin.
 import { emptyResponse, errorResponse, rpcResponse } from "./http_responses.ts";
 import { jsonRpcCodeOf, McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
+import { DeadlineQueue } from "./_deadline_queue.ts";
 
 /** What {@linkcode createHttpHandler} needs, with every default already applied. */
 export interface HttpHandlerConfig {
@@ -202,15 +203,14 @@ export function createHttpHandler(
     try {
       let server = getServer();
       if (server instanceof Promise) server = await server;
-      answer = await server.handleParsed(
-        message,
-        new HttpRequestContext(
-          request,
-          authInfo,
-          versionHeader ?? HTTP_DEFAULT_PROTOCOL_VERSION,
-          body.bytes,
-        ),
+      const context = new HttpRequestContext(
+        request,
+        authInfo,
+        versionHeader ?? HTTP_DEFAULT_PROTOCOL_VERSION,
+        body.bytes,
       );
+      const pending = server.handleParsed(message, context);
+      answer = await (context.watched ? watched(pending, context) : pending);
     } catch (e) {
       const data = toSafeError(e);
       return errorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
@@ -223,12 +223,22 @@ export function createHttpHandler(
 }
 
 /**
- * The context of one HTTP message. `signal` is read lazily: creating a
- * request's AbortSignal has a cost, and only long-running methods (tool
- * calls) listen to it.
+ * How long an answer may take before the handler starts watching for the
+ * client going away. Reading `request.signal` makes Deno abort it, with a new
+ * DOMException, when the response ends: about 12 µs on every request, so
+ * only answers slower than this pay it.
+ */
+const WATCH_AFTER_MS = 50;
+const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
+
+/**
+ * The context of one HTTP message. Its `signal` is the handler's own, created
+ * when the protocol server asks for it (tool calls do); the handler links it
+ * to the request's signal only once the answer is slow.
  */
 class HttpRequestContext implements MemoMcpRequestContext {
   readonly transport = "http" as const;
+  #controller: AbortController | undefined;
   constructor(
     readonly request: Request,
     readonly authInfo: MemoMcpRequestContext["authInfo"],
@@ -236,7 +246,28 @@ class HttpRequestContext implements MemoMcpRequestContext {
     readonly inputBytes: number,
   ) {}
   get signal(): AbortSignal {
-    return this.request.signal;
+    return (this.#controller ??= new AbortController()).signal;
+  }
+  /** Whether the protocol server asked for `signal`. */
+  get watched(): boolean {
+    return this.#controller !== undefined;
+  }
+  /** From now on, `signal` aborts when the client goes away. */
+  link(): void {
+    const controller = this.#controller!;
+    const outer = this.request.signal;
+    if (outer.aborted) controller.abort(outer.reason);
+    else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+  }
+}
+
+/** Waits for `answer`, linking the context's signal to the client if it takes long. */
+async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Promise<T> {
+  const watch = watches.add(() => context.link());
+  try {
+    return await answer;
+  } finally {
+    watches.cancel(watch);
   }
 }
 

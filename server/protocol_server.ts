@@ -141,7 +141,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       return errorResponse(idJson, -32600, "Cannot handle the message: it has no method");
     }
     if (!hasId) {
-      if (m.jsonrpc === "2.0" && typeof m.method === "string") this.#notification(m);
+      if (m.jsonrpc === "2.0" && typeof m.method === "string") this.#notification(m, context);
       return undefined;
     }
     if (!validId) {
@@ -204,8 +204,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     return errorResponse(idJson, -32602, message, toSafeError(new McpValidationError(message)));
   }
 
-  #notification(m: Params): void {
-    if (m.method === "notifications/cancelled") {
+  #notification(m: Params, context: MemoMcpRequestContext): void {
+    // Stateless transports (they pass a protocol version) have no connection:
+    // request ids are not unique across their clients, so a cancellation
+    // cannot name a request and is ignored.
+    if (m.method === "notifications/cancelled" && context.protocolVersion === undefined) {
       const p = m.params as Params | undefined;
       if (p && isValidId(p.requestId)) {
         this.#inFlight.get(JSON.stringify(p.requestId))?.abort();
@@ -245,20 +248,23 @@ class ProtocolServer implements MemoMcpProtocolServer {
     context: MemoMcpRequestContext,
     fn: (ctx: CoreContext) => Promise<T>,
   ): Promise<T> {
+    // Cancellation is per connection: only stateful transports register, and a
+    // client that reuses an id in flight cannot cancel the second request.
+    // The others just pass their transport's signal on.
+    if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
+      return await fn(this.#coreContext(context, context.signal));
+    }
     const controller = new AbortController();
     const outer = context.signal;
     const onAbort = () => controller.abort();
     if (outer?.aborted) controller.abort();
     else outer?.addEventListener("abort", onAbort, { once: true });
-    // Cancellation is per connection: only stateful transports register, and a
-    // client that reuses an id in flight cannot cancel the second request.
-    const track = context.protocolVersion === undefined && !this.#inFlight.has(idJson);
-    if (track) this.#inFlight.set(idJson, controller);
+    this.#inFlight.set(idJson, controller);
     try {
       return await fn(this.#coreContext(context, controller.signal));
     } finally {
       outer?.removeEventListener("abort", onAbort);
-      if (track) this.#inFlight.delete(idJson);
+      this.#inFlight.delete(idJson);
     }
   }
 

@@ -174,3 +174,22 @@ Deno.test("createMemoMcpProtocolServer() answers malformed messages per JSON-RPC
     });
   }
 });
+
+Deno.test("createMemoMcpProtocolServer() ignores notifications/cancelled from a stateless transport", async () => {
+  const runtime = createFakeRuntime(1, { delayMs: 100 });
+  const s = createMemoMcpProtocolServer({ runtime });
+  // In flight on a connection (stdio), where the id names one request…
+  const pending = s.handle(
+    '{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"memory_stats"}}',
+  );
+  await new Promise((r) => setTimeout(r, 10));
+  // …a cancellation arriving over stateless HTTP, where ids are not unique.
+  const cancel = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}';
+  assert.equal(
+    await s.handle(cancel, { transport: "http", protocolVersion: "2025-06-18" }),
+    undefined,
+  );
+  const reply = JSON.parse((await pending)!);
+  assert.equal(reply.result.structuredContent.notes, 1);
+  assert.equal(runtime.signals[0].aborted, false);
+});

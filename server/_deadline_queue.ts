@@ -1,0 +1,142 @@
+/**
+ * Deadlines that all share one delay (a server's `requestTimeoutMs`, the HTTP
+ * layer's disconnect watch), kept in arrival order behind one underlying
+ * timer. Under load a call adds and removes a list entry instead of
+ * scheduling and clearing a timer of its own, which costs several
+ * microseconds a call. The timer is cleared whenever the queue empties, so an
+ * idle server holds no timer; a queue with a short delay may instead let it
+ * run out (`linger`), so that back-to-back calls do not set and clear it each.
+ *
+ * @module
+ */
+
+import type { MemoMcpTimer } from "./options.ts";
+
+/** A deadline in the queue; pass it to {@linkcode DeadlineQueue.cancel}. */
+export interface Deadline {
+  /** When it fires, on the queue's clock. */
+  readonly at: number;
+}
+
+interface Entry extends Deadline {
+  callback: (() => void) | undefined;
+  prev: Entry | undefined;
+  next: Entry | undefined;
+}
+
+const SYSTEM: MemoMcpTimer = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as number),
+};
+
+/** Options of {@linkcode DeadlineQueue}. */
+export interface DeadlineQueueOptions {
+  /**
+   * Timer behind the queue.
+   * @default the global setTimeout and clearTimeout
+   */
+  timer?: MemoMcpTimer;
+  /**
+   * Clock, in milliseconds.
+   * @default performance.now
+   */
+  now?: () => number;
+  /**
+   * Leave the timer running when the queue empties (it then fires once, finds
+   * nothing and stops) instead of clearing it. Meant for short delays only: a
+   * process may wait for that timer before it exits.
+   * @default false
+   */
+  linger?: boolean;
+}
+
+/**
+ * A FIFO of deadlines `delayMs` after each {@linkcode DeadlineQueue.add}.
+ * When the underlying timer fires, the entry it was set for fires (whatever
+ * the clock says, so that a hand-fired test timer behaves like a real one),
+ * then every entry already due; the timer is then set for the next one.
+ *
+ * @example
+ * ```ts
+ * import { DeadlineQueue } from "./_deadline_queue.ts";
+ * const queue = new DeadlineQueue(30_000);
+ * const deadline = queue.add(() => console.log("timed out"));
+ * queue.cancel(deadline); // finished in time; the queue is empty, so its timer is cleared
+ * ```
+ */
+export class DeadlineQueue {
+  readonly #delay: number;
+  readonly #timer: MemoMcpTimer;
+  readonly #now: () => number;
+  readonly #linger: boolean;
+  #head: Entry | undefined;
+  #tail: Entry | undefined;
+  #armed: Entry | undefined;
+  #handle: unknown;
+
+  constructor(delayMs: number, options: DeadlineQueueOptions = {}) {
+    this.#delay = delayMs;
+    this.#timer = options.timer ?? SYSTEM;
+    this.#now = options.now ?? (() => performance.now());
+    this.#linger = options.linger ?? false;
+  }
+
+  /** Schedules `callback` to run `delayMs` from now, unless cancelled first. */
+  add(callback: () => void): Deadline {
+    const entry: Entry = {
+      at: this.#now() + this.#delay,
+      callback,
+      prev: this.#tail,
+      next: undefined,
+    };
+    if (this.#tail) this.#tail.next = entry;
+    else this.#head = entry;
+    this.#tail = entry;
+    if (!this.#armed) this.#arm(entry, this.#delay);
+    return entry;
+  }
+
+  /** Removes a deadline that has not fired; does nothing for one that has. */
+  cancel(deadline: Deadline): void {
+    const entry = deadline as Entry;
+    if (entry.callback === undefined) return;
+    this.#unlink(entry);
+    if (this.#head === undefined && this.#armed && !this.#linger) {
+      this.#timer.clearTimeout(this.#handle);
+      this.#armed = undefined;
+      this.#handle = undefined;
+    }
+  }
+
+  #unlink(entry: Entry): void {
+    entry.callback = undefined;
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.#head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    else this.#tail = entry.prev;
+    entry.prev = entry.next = undefined;
+  }
+
+  #arm(entry: Entry, ms: number): void {
+    this.#armed = entry;
+    this.#handle = this.#timer.setTimeout(() => this.#fire(), Math.max(0, ms));
+  }
+
+  #fire(): void {
+    const armed = this.#armed;
+    this.#armed = undefined;
+    this.#handle = undefined;
+    const due: (() => void)[] = [];
+    if (armed?.callback) {
+      due.push(armed.callback);
+      this.#unlink(armed);
+    }
+    const now = this.#now();
+    while (this.#head && this.#head.at <= now) {
+      due.push(this.#head.callback!);
+      this.#unlink(this.#head);
+    }
+    if (this.#head) this.#arm(this.#head, this.#head.at - now);
+    for (const callback of due) callback();
+  }
+}

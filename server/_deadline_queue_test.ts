@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { DeadlineQueue } from "./_deadline_queue.ts";
+import type { MemoMcpTimer } from "./options.ts";
+
+/** A timer fired by hand, with a clock the test moves. */
+function fakeTimer() {
+  let now = 0;
+  const pending = new Map<number, { callback: () => void; at: number }>();
+  let next = 0;
+  const timer: MemoMcpTimer = {
+    setTimeout(callback, ms) {
+      pending.set(++next, { callback, at: now + ms });
+      return next;
+    },
+    clearTimeout(handle) {
+      pending.delete(handle as number);
+    },
+  };
+  return {
+    timer,
+    now: () => now,
+    pending: () => pending.size,
+    /** Moves the clock and fires what is due. */
+    advance(ms: number) {
+      now += ms;
+      for (const [k, p] of [...pending]) {
+        if (p.at <= now) {
+          pending.delete(k);
+          p.callback();
+        }
+      }
+    },
+  };
+}
+
+Deno.test("DeadlineQueue fires each deadline once, in order, from one timer", () => {
+  const t = fakeTimer();
+  const q = new DeadlineQueue(100, { timer: t.timer, now: t.now });
+  const fired: string[] = [];
+  q.add(() => fired.push("a"));
+  t.advance(10);
+  q.add(() => fired.push("b"));
+  t.advance(10);
+  const c = q.add(() => fired.push("c"));
+  assert.equal(t.pending(), 1, "one underlying timer");
+  t.advance(80);
+  assert.deepEqual(fired, ["a"]);
+  q.cancel(c);
+  t.advance(10);
+  assert.deepEqual(fired, ["a", "b"]);
+  t.advance(100);
+  assert.deepEqual(fired, ["a", "b"], "a cancelled deadline never fires");
+  assert.equal(t.pending(), 0);
+});
+
+Deno.test("DeadlineQueue clears its timer when it empties, unless it lingers", () => {
+  const t = fakeTimer();
+  const q = new DeadlineQueue(100, { timer: t.timer, now: t.now });
+  q.cancel(q.add(() => assert.fail("cancelled")));
+  assert.equal(t.pending(), 0);
+
+  const lingering = new DeadlineQueue(100, { timer: t.timer, now: t.now, linger: true });
+  lingering.cancel(lingering.add(() => assert.fail("cancelled")));
+  assert.equal(t.pending(), 1, "left to run out");
+  const fired: number[] = [];
+  t.advance(50);
+  lingering.add(() => fired.push(t.now()));
+  assert.equal(t.pending(), 1, "reused");
+  t.advance(50);
+  assert.deepEqual(fired, [], "the old timer finds the new deadline not due");
+  assert.equal(t.pending(), 1, "and sets itself for it");
+  t.advance(50);
+  assert.deepEqual(fired, [150]);
+  assert.equal(t.pending(), 0);
+});
+
+Deno.test("DeadlineQueue fires the entry its timer was set for, whatever the clock says", () => {
+  let callback: (() => void) | undefined;
+  const timer: MemoMcpTimer = {
+    setTimeout: (cb) => (callback = cb, 1),
+    clearTimeout: () => callback = undefined,
+  };
+  const q = new DeadlineQueue(30_000, { timer, now: () => 0 });
+  let fired = false;
+  q.add(() => fired = true);
+  callback!();
+  assert.ok(fired);
+});
+
+Deno.test("DeadlineQueue cancel() after the deadline fired does nothing", () => {
+  const t = fakeTimer();
+  const q = new DeadlineQueue(10, { timer: t.timer, now: t.now });
+  let count = 0;
+  const d = q.add(() => count++);
+  t.advance(10);
+  q.cancel(d);
+  q.cancel(d);
+  assert.equal(count, 1);
+  assert.equal(t.pending(), 0);
+});
