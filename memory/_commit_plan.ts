@@ -6,7 +6,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { newNoteId, type Note, noteIdentity, type NotePatch, prepareDraft } from "./note.ts";
+import { newNoteId, type Note, type NotePatch, prepareDraft } from "./note.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
 /** A validated, normalised draft. */
@@ -60,11 +60,33 @@ export function prepareDrafts(batch: CommitBatch): PreparedDraft[] {
 
 function checkTime(value: unknown, name: string): string | undefined {
   if (value === undefined) return undefined;
+  if (typeof value === "string" && isCanonicalTime(value)) return value;
   const ms = typeof value === "string" ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) {
     throw new MemoryValidationError(`Cannot store note: ${name} must be an ISO 8601 time`);
   }
   return new Date(ms).toISOString();
+}
+
+/** Digit positions of `YYYY-MM-DDTHH:MM:SS.sssZ`. */
+const TIME_DIGITS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22];
+
+/**
+ * Whether `s` is already what `new Date(Date.parse(s)).toISOString()` gives back (the common
+ * case, checked without building a date). Days past the 28th go the slow way.
+ */
+function isCanonicalTime(s: string): boolean {
+  if (s.length !== 24 || s.charCodeAt(23) !== 90 /* Z */) return false;
+  if (s[4] !== "-" || s[7] !== "-" || s[10] !== "T" || s[13] !== ":" || s[16] !== ":") return false;
+  if (s[19] !== ".") return false;
+  for (const i of TIME_DIGITS) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  const two = (i: number) => (s.charCodeAt(i) - 48) * 10 + s.charCodeAt(i + 1) - 48;
+  const month = two(5), day = two(8);
+  return month >= 1 && month <= 12 && day >= 1 && day <= 28 && two(11) <= 23 && two(14) <= 59 &&
+    two(17) <= 59;
 }
 
 /**
@@ -74,13 +96,24 @@ function checkTime(value: unknown, name: string): string | undefined {
  */
 export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date): CommitPlan {
   const nowIso = now.toISOString();
-  const byIdentity = new Map<string, PreparedDraft>();
-  for (const draft of drafts) byIdentity.set(noteIdentity(draft), draft);
+  // One draft per identity, at the place of its first draft; the last draft wins.
+  const unique: PreparedDraft[] = [];
+  const bySource = new Map<string, number>();
+  const byHash = new Map<string, number>();
+  for (const draft of drafts) {
+    const slots = draft.source !== undefined ? bySource : byHash;
+    const key = draft.source ?? draft.hash;
+    const at = slots.get(key);
+    if (at === undefined) {
+      slots.set(key, unique.length);
+      unique.push(draft);
+    } else unique[at] = draft;
+  }
   const written: Note[] = [];
   const updated: Note[] = [];
   const unchanged: Note[] = [];
   const ids = new Set<string>();
-  for (const draft of byIdentity.values()) {
+  for (const draft of unique) {
     const existing = store.findIdentity(draft);
     if (existing && existing.hash === draft.hash) {
       unchanged.push(existing);

@@ -106,17 +106,36 @@ const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
  * ```
  */
 export function newNoteId(now: Date = new Date()): string {
-  let time = Math.max(0, Math.floor(now.getTime()));
-  let head = "";
-  for (let i = 0; i < 10; i++) {
-    head = CROCKFORD[time % 32] + head;
-    time = Math.floor(time / 32);
+  const ms = Math.max(0, Math.floor(now.getTime()));
+  if (ms !== idTime.ms || idTime.head === "") {
+    let time = ms;
+    let head = "";
+    for (let i = 0; i < 10; i++) {
+      head = CROCKFORD[time % 32] + head;
+      time = Math.floor(time / 32);
+    }
+    idTime.ms = ms;
+    idTime.head = head;
   }
-  const bytes = randomBytes(10);
+  if (idRandom.at + 10 > idRandom.bytes.length) {
+    idRandom.bytes = randomBytes(ID_RANDOM_POOL);
+    idRandom.at = 0;
+  }
+  const b = idRandom.bytes;
   let tail = "";
-  for (const b of bytes) tail += CROCKFORD[b % 32];
-  return head + tail;
+  for (let i = idRandom.at, end = i + 10; i < end; i++) tail += CROCKFORD[b[i] % 32];
+  idRandom.at += 10;
+  return idTime.head + tail;
 }
+
+/** Random bytes are drawn for 400 ids at a time: one call instead of one per id. */
+const ID_RANDOM_POOL = 4000;
+const idRandom: { bytes: Uint8Array<ArrayBufferLike>; at: number } = {
+  bytes: new Uint8Array(0),
+  at: 0,
+};
+/** The time part of the last id made (ids made in one batch share it). */
+const idTime = { ms: -1, head: "" };
 
 /** Pattern a note id must match. */
 export const NOTE_ID_PATTERN: RegExp = /^[0-9a-z][0-9a-z_-]{0,63}$/;
