@@ -31,6 +31,12 @@ export class NoteTable {
   #version = 0;
   #log: { v: number; id: string }[] = [];
   #logBase = 0;
+  #revision = 0;
+
+  /** A number that changes whenever anything in the table changes. */
+  get revision(): number {
+    return this.#revision;
+  }
 
   /** Every section in file order. */
   get sections(): readonly NotesSection[] {
@@ -72,6 +78,7 @@ export class NoteTable {
     byId: Map<string, NotesSection>,
     identity?: IdentityIndex,
   ): void {
+    this.#revision++;
     this.#sections = sections;
     this.#byId = byId;
     this.#identity = identity;
@@ -85,6 +92,7 @@ export class NoteTable {
 
   /** Adds sections at the end (an append, or the new tail of the file). */
   append(sections: readonly NotesSection[]): void {
+    this.#revision++;
     for (const s of sections) {
       this.#sections.push(s);
       if (this.#lines !== undefined) this.#lines += countLineBreaks(s.raw);
@@ -101,6 +109,7 @@ export class NoteTable {
 
   /** Adds text to the last section (a line break before appended notes). */
   extendLast(text: string): void {
+    this.#revision++;
     const last = this.#sections[this.#sections.length - 1];
     if (last) last.raw += text;
     else this.#sections.push({ raw: text });
@@ -109,6 +118,7 @@ export class NoteTable {
 
   /** Replaces one note's section in place (its id stays). */
   replace(section: NotesSection, note: Note, raw: string): void {
+    this.#revision++;
     const old = section.note!;
     const moved = noteIdentity(old) !== noteIdentity(note);
     if (moved) this.#identity?.remove(section, this.#sections);
@@ -128,6 +138,7 @@ export class NoteTable {
 
   /** Removes one note's section. */
   remove(section: NotesSection): void {
+    this.#revision++;
     const id = section.note!.id;
     const at = this.#sections.indexOf(section);
     if (at >= 0) this.#sections.splice(at, 1);

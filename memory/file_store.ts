@@ -160,11 +160,15 @@ export class FileMemoryStore implements MemoryStore {
       await this.#refresh(false);
       let plan = planCommit(this.#table, drafts, this.#clock());
       if (!plan.written.length && !plan.updated.length) return plan.result(0);
+      const planned = this.#table.revision;
       const lock = await this.#acquire(true, options.signal);
       try {
         await this.#refresh(true);
-        plan = planCommit(this.#table, drafts, this.#clock());
-        if (!plan.written.length && !plan.updated.length) return plan.result(0);
+        // Planned again only when another writer changed the file meanwhile.
+        if (this.#table.revision !== planned) {
+          plan = planCommit(this.#table, drafts, this.#clock());
+          if (!plan.written.length && !plan.updated.length) return plan.result(0);
+        }
         options.signal?.throwIfAborted();
         if (plan.updated.length === 0) return plan.result(await this.#append(plan.written, lock));
         const replace = new Map<NotesSection, Note>();
