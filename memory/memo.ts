@@ -9,7 +9,7 @@ import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
 import type { CommitResult, MemoryStore, StoreLoadReport } from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
-import { createLexicalIndex } from "./recall/lexical.ts";
+import { type Bm25LexicalIndex, createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import { RECALL_ENGINES } from "./recall/types.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -155,10 +155,14 @@ export class Memo {
     this.#index = options.index ?? createLexicalIndex();
   }
 
-  /** Reads the store and builds the index; reports problems found in the store. */
+  /**
+   * Reads the store and builds the index (merged at the end, so that the first recall does not
+   * pay for it); reports problems found in the store.
+   */
   async load(): Promise<StoreLoadReport> {
     const report = await this.store.load();
     await this.#sync();
+    (this.#index as Partial<Bm25LexicalIndex>).flush?.();
     return report;
   }
 
