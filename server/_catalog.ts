@@ -19,6 +19,7 @@ import {
 } from "./_schemas.ts";
 import { TOOL_NAMES, type ToolInfo, type ToolName, TOOLS } from "./_tools.ts";
 import { TEMPLATES } from "./_resources.ts";
+import { compactJsonSchema } from "./_json_schema.ts";
 import { versionFeatures } from "./_versions.ts";
 
 /** One tool with its validator and JSON Schemas. */
@@ -54,7 +55,7 @@ export interface Catalog {
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const json = toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
+  return compactJsonSchema(json);
 }
 
 function build(limits: SchemaLimits): Catalog {

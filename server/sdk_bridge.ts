@@ -110,9 +110,13 @@ function context(extra: SdkRequestExtra | undefined): CoreContext {
   return ctx;
 }
 
-/** A zod schema that accepts anything and shows `json` as its JSON Schema. */
+/**
+ * A zod schema that accepts anything and shows `json` as its JSON Schema
+ * (`additionalProperties` is unset unless `json` sets it: the catalog drops
+ * the `{}` a loose object would add).
+ */
 function passThrough(json: Record<string, unknown>) {
-  return z.looseObject({}).meta({ ...json });
+  return z.looseObject({}).meta({ additionalProperties: undefined, ...json });
 }
 
 function errorResult(error: unknown): SdkResult {
