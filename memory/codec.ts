@@ -39,14 +39,12 @@
  *
  * Parsing is linear in the size of the file: one substring search for `<!-- memo:` finds the
  * markers (at a line start) and the few bodies that need unescaping; no per-line regular
- * expression runs over the file. A marker exactly as memo writes it is read by a small scanner
- * whose values are slices of the text (no `JSON.parse`, no copies); any other marker is read
- * with `JSON.parse`, with the same result.
+ * expression runs over the file.
  *
  * @module
  */
 
-import { contentHash, type Note } from "./note.ts";
+import { contentHash, type Note, NOTE_ID_PATTERN } from "./note.ts";
 import type { StoreIssue } from "./store.ts";
 
 /**
@@ -325,94 +323,6 @@ function timeOf(v: unknown): string | undefined {
 /** Label strings seen, so that 100,000 notes share a few label strings instead of one each. */
 const LABELS = new Map<string, string>();
 const START_LEN = NOTE_MARKER_START.length;
-/** Labels of the marker being read, before they are copied into an array of the right size. */
-const LABEL_SCRATCH: string[] = [];
-/** What {@linkcode readCanonicalMarker} read last. */
-const FAST = {
-  id: "",
-  source: undefined as string | undefined,
-  hash: "",
-  labels: [] as string[],
-  created: "",
-  updated: "",
-};
-
-/**
- * Reads the JSON of a marker line, `s` from `a` to `b` (the text between `<!-- memo:note` and
- * `-->`), into `FAST` when it is exactly as {@linkcode formatNoteMarker} writes it: one space,
- * the keys in their order, no escape and no control character, one space. The values are then
- * slices of the file's text, and no JSON.parse runs. Returns false for anything else (a hand
- * edit, an escaped character, another key), which JSON.parse then reads.
- */
-function readCanonicalMarker(s: string, a: number, b: number): boolean {
-  const end = b - 2; // the closing brace
-  if (end <= a || s.charCodeAt(a) !== 32 || s.charCodeAt(b - 1) !== 32) return false;
-  if (s.charCodeAt(end) !== 125) return false;
-  for (let i = a; i < b; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 92 || c < 32) return false;
-  }
-  if (!s.startsWith('{"id":"', a + 1)) return false;
-  let p = a + 8;
-  let q = s.indexOf('"', p);
-  if (q < 0 || q >= end) return false;
-  FAST.id = s.slice(p, q);
-  FAST.source = undefined;
-  if (s.startsWith('","source":"', q)) {
-    p = q + 12;
-    q = s.indexOf('"', p);
-    if (q < 0 || q >= end) return false;
-    FAST.source = s.slice(p, q);
-  }
-  if (!s.startsWith('","hash":"', q)) return false;
-  p = q + 10;
-  q = s.indexOf('"', p);
-  if (q < 0 || q >= end) return false;
-  FAST.hash = s.slice(p, q);
-  if (!s.startsWith('","labels":[', q)) return false;
-  p = q + 12;
-  let count = 0;
-  if (s.charCodeAt(p) === 93) p++;
-  else {
-    for (;;) {
-      if (s.charCodeAt(p) !== 34) return false;
-      q = s.indexOf('"', p + 1);
-      if (q < 0 || q >= end) return false;
-      LABEL_SCRATCH[count++] = s.slice(p + 1, q);
-      const c = s.charCodeAt(q + 1);
-      p = q + 2;
-      if (c === 93) break;
-      if (c !== 44) return false;
-    }
-  }
-  // An array of exactly `count` labels (one grown by push would hold room for 17).
-  FAST.labels = count === 0 ? [] : LABEL_SCRATCH.slice(0, count);
-  for (let i = 0; i < count; i++) LABEL_SCRATCH[i] = "";
-  if (!s.startsWith(',"created":"', p)) return false;
-  p += 12;
-  q = s.indexOf('"', p);
-  if (q < 0 || q >= end) return false;
-  FAST.created = s.slice(p, q);
-  if (!s.startsWith('","updated":"', q)) return false;
-  p = q + 13;
-  q = s.indexOf('"', p);
-  if (q + 1 !== end) return false;
-  FAST.updated = s.slice(p, q);
-  return true;
-}
-
-/** Whether `id` matches `NOTE_ID_PATTERN` of the note module, without a regular expression. */
-function isNoteId(id: string): boolean {
-  const n = id.length;
-  if (n === 0 || n > 64) return false;
-  for (let i = 0; i < n; i++) {
-    const c = id.charCodeAt(i);
-    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 122)) continue;
-    if (i === 0 || (c !== 95 && c !== 45)) return false;
-  }
-  return true;
-}
-
 /** Parses one section (starting at its marker); returns the note or the reason it is damaged. */
 function parseSection(s: string, mayBeEscaped: boolean): Note | string {
   const nl = s.indexOf("\n");
@@ -422,30 +332,18 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
   if (markerEnd < START_LEN + 3 || !s.startsWith("-->", markerEnd - 3)) {
     return "Cannot read note: its marker line does not end with -->";
   }
-  let id: unknown, source: unknown, hash: unknown, labels: unknown, created: unknown;
-  let updated: unknown;
-  if (readCanonicalMarker(s, START_LEN, markerEnd - 3)) {
-    ({ id, source, hash, labels, created, updated } = FAST);
-    FAST.id =
-      FAST.hash =
-      FAST.created =
-      FAST.updated =
-        "";
-    FAST.source = undefined;
-    FAST.labels = [];
-  } else {
-    let meta: Record<string, unknown>;
-    try {
-      meta = JSON.parse(s.slice(START_LEN, markerEnd - 3));
-    } catch {
-      return "Cannot read note: its marker is not valid JSON";
-    }
-    if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
-      return "Cannot read note: its marker is not a JSON object";
-    }
-    ({ id, source, hash, labels, created, updated } = meta);
+  let meta: Record<string, unknown>;
+  try {
+    meta = JSON.parse(s.slice(START_LEN, markerEnd - 3));
+  } catch {
+    return "Cannot read note: its marker is not valid JSON";
   }
-  if (typeof id !== "string" || !isNoteId(id)) {
+  if (meta === null || typeof meta !== "object" || Array.isArray(meta)) {
+    return "Cannot read note: its marker is not a JSON object";
+  }
+  const id = meta.id, source = meta.source, hash = meta.hash;
+  let labels = meta.labels;
+  if (typeof id !== "string" || !NOTE_ID_PATTERN.test(id)) {
     return "Cannot read note: its marker has no valid id";
   }
   if (labels === undefined) labels = [];
@@ -459,12 +357,7 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
       }
       const known = LABELS.get(l);
       if (known !== undefined) labels[i] = known;
-      else if (LABELS.size < 10000) {
-        // A copy: the label may be a slice of a piece of the file, which it would keep alive.
-        const own = l.length < 13 ? l : JSON.parse(JSON.stringify(l)) as string;
-        LABELS.set(own, own);
-        labels[i] = own;
-      }
+      else if (LABELS.size < 10000) LABELS.set(l, l);
     }
   }
   if (source !== undefined && (typeof source !== "string" || source === "")) {
@@ -492,12 +385,12 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
   }
   let body = end > bodyStart ? s.slice(bodyStart, end) : "";
   if (mayBeEscaped) body = unescapeBody(body);
-  const createdAt = timeOf(created) ?? timeOf(updated) ?? EPOCH;
+  const createdAt = timeOf(meta.created) ?? timeOf(meta.updated) ?? EPOCH;
   // The hash is an opaque identity: any non-empty string up to 128 characters is kept.
   const noteHash = typeof hash === "string" && hash !== "" && hash.length <= 128
     ? hash
     : contentHash({ title, body, labels: labels as string[] });
-  const u = timeOf(updated);
+  const u = timeOf(meta.updated);
   const updatedAt = u === undefined || u === createdAt ? createdAt : u;
   return source === undefined
     ? {
