@@ -3,9 +3,11 @@
  * layer's disconnect watch), kept in arrival order behind one underlying
  * timer. Under load a call adds and removes a list entry instead of
  * scheduling and clearing a timer of its own, which costs several
- * microseconds a call. The timer is cleared whenever the queue empties, so an
- * idle server holds no timer; a queue with a short delay may instead let it
- * run out (`linger`), so that back-to-back calls do not set and clear it each.
+ * microseconds a call. When the queue empties, the timer is left to run out
+ * unreferenced where the platform allows it (Deno and Node timers have
+ * `unref()`, which costs nanoseconds), so that back-to-back calls do not set
+ * and clear it each, and an idle process still exits at once; elsewhere it is
+ * cleared, unless the queue lingers.
  *
  * @module
  */
@@ -16,6 +18,12 @@ import type { MemoMcpTimer } from "./options.ts";
 export interface Deadline {
   /** When it fires, on the queue's clock. */
   readonly at: number;
+}
+
+/** A Deno or Node timer handle. */
+interface Unrefable {
+  ref?(): unknown;
+  unref?(): unknown;
 }
 
 interface Entry extends Deadline {
@@ -43,8 +51,8 @@ export interface DeadlineQueueOptions {
   now?: () => number;
   /**
    * Leave the timer running when the queue empties (it then fires once, finds
-   * nothing and stops) instead of clearing it. Meant for short delays only: a
-   * process may wait for that timer before it exits.
+   * nothing and stops) even where it cannot be unreferenced. Meant for short
+   * delays only: a process may wait for that timer before it exits.
    * @default false
    */
   linger?: boolean;
@@ -73,6 +81,8 @@ export class DeadlineQueue {
   #tail: Entry | undefined;
   #armed: Entry | undefined;
   #handle: unknown;
+  /** Whether the armed timer was unreferenced when the queue emptied. */
+  #unrefd = false;
 
   constructor(delayMs: number, options: DeadlineQueueOptions = {}) {
     this.#delay = delayMs;
@@ -93,6 +103,10 @@ export class DeadlineQueue {
     else this.#head = entry;
     this.#tail = entry;
     if (!this.#armed) this.#arm(entry, this.#delay);
+    else if (this.#unrefd) {
+      this.#unrefd = false;
+      (this.#handle as Unrefable).ref!();
+    }
     return entry;
   }
 
@@ -101,7 +115,12 @@ export class DeadlineQueue {
     const entry = deadline as Entry;
     if (entry.callback === undefined) return;
     this.#unlink(entry);
-    if (this.#head === undefined && this.#armed && !this.#linger) {
+    if (this.#head !== undefined || !this.#armed || this.#unrefd) return;
+    const handle = this.#handle as Unrefable | undefined;
+    if (typeof handle?.unref === "function" && typeof handle.ref === "function") {
+      handle.unref();
+      this.#unrefd = true;
+    } else if (!this.#linger) {
       this.#timer.clearTimeout(this.#handle);
       this.#armed = undefined;
       this.#handle = undefined;
@@ -119,6 +138,7 @@ export class DeadlineQueue {
 
   #arm(entry: Entry, ms: number): void {
     this.#armed = entry;
+    this.#unrefd = false;
     this.#handle = this.#timer.setTimeout(() => this.#fire(), Math.max(0, ms));
   }
 
@@ -126,6 +146,7 @@ export class DeadlineQueue {
     const armed = this.#armed;
     this.#armed = undefined;
     this.#handle = undefined;
+    this.#unrefd = false;
     const due: (() => void)[] = [];
     if (armed?.callback) {
       due.push(armed.callback);

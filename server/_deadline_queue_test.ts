@@ -98,3 +98,47 @@ Deno.test("DeadlineQueue cancel() after the deadline fired does nothing", () => 
   assert.equal(count, 1);
   assert.equal(t.pending(), 0);
 });
+
+Deno.test("DeadlineQueue unreferences an unused timer instead of clearing it, where it can", () => {
+  const calls: string[] = [];
+  let callback: (() => void) | undefined;
+  const handle = { ref: () => calls.push("ref"), unref: () => calls.push("unref") };
+  const timer: MemoMcpTimer = {
+    setTimeout: (cb) => (calls.push("set"), callback = cb, handle),
+    clearTimeout: () => calls.push("clear"),
+  };
+  let now = 0;
+  const q = new DeadlineQueue(100, { timer, now: () => now });
+  q.cancel(q.add(() => assert.fail("cancelled")));
+  now = 10;
+  const fired: number[] = [];
+  q.add(() => fired.push(now));
+  assert.deepEqual(calls, ["set", "unref", "ref"], "one timer, kept");
+  now = 100;
+  callback!(); // set for the first, cancelled deadline: re-set for the second
+  assert.deepEqual(fired, []);
+  assert.deepEqual(calls, ["set", "unref", "ref", "set"]);
+  now = 110;
+  callback!();
+  assert.deepEqual(fired, [110]);
+});
+
+Deno.test("DeadlineQueue with the real timer does not keep an idle process alive", async () => {
+  const module = new URL("./_deadline_queue.ts", import.meta.url).href;
+  const script = `
+    import { DeadlineQueue } from ${JSON.stringify(module)};
+    const q = new DeadlineQueue(60_000);
+    const d = q.add(() => console.log("fired"));
+    await new Promise((r) => setTimeout(r, 5));
+    q.cancel(d);
+  `;
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  assert.equal(new TextDecoder().decode(out.stdout), "");
+  assert.ok(performance.now() - started < 30_000, "exited without waiting for the timer");
+});
