@@ -134,11 +134,13 @@ class Pass {
     for (const [id, weight, bit] of terms) {
       wanted.set(id, [weight * idf(this.index.df[id], this.n), bit]);
     }
-    postings.forEachPending((log, used) => {
-      for (let p = 0; p < used; p += 3) {
-        const w = wanted.get(log[p]);
-        if (w !== undefined) this.#scoreRange(log, p + 1, p + 3, 3, w[0], w[1], widen);
-      }
+    const pair = new Int32Array(2);
+    postings.forEachPending((log, at, doc) => {
+      const w = wanted.get(log[at]);
+      if (w === undefined) return;
+      pair[0] = doc;
+      pair[1] = log[at + 1];
+      this.#scoreRange(pair, 0, 2, 2, w[0], w[1], widen);
     });
   }
 

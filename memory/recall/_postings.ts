@@ -3,8 +3,9 @@
  *
  * - a *frozen* part in compressed-sparse-row form: `offsets[t] .. offsets[t + 1]`
  *   are term t's entries in `entries`, each `(doc, packed tf)`, docs ascending;
- * - a *pending* log of the entries added since, as `(term, doc, tf)` triples
- *   in the order they came, in fixed-size chunks (growing it copies nothing).
+ * - a *pending* log of the entries added since, as `(term, tf)` pairs in the
+ *   order they came, in fixed-size chunks (growing it copies nothing), cut
+ *   into *frames*: runs of pairs of one doc (a note's entries are one frame).
  *
  * Adding a note only appends to the log (sequential writes). {@linkcode
  * PostingStore.flush} merges the log into the frozen part with one counting
@@ -15,8 +16,8 @@
  * @module
  */
 
-/** Ints per chunk of the pending log (a multiple of 3). */
-const LOG_CHUNK = 3 * 65536;
+/** Ints per chunk of the pending log (a multiple of 2). */
+const LOG_CHUNK = 2 * 65536;
 
 /**
  * The postings of every term.
@@ -37,12 +38,19 @@ export class PostingStore {
   entries: Int32Array = new Int32Array(0);
   /** Terms covered by `offsets` (later terms have no frozen entries). */
   frozenTerms = 0;
-  /** Pending `(term, doc, tf)` triples: full chunks, then `log`. */
+  /** Pending `(term, tf)` pairs: full chunks, then `log`. */
   chunks: Int32Array[] = [];
   /** The chunk being filled. */
   log: Int32Array = new Int32Array(LOG_CHUNK);
   /** Number of ints used in `log`. */
   logUsed = 0;
+  /** Doc of each frame of the log. */
+  frameDoc: Int32Array = new Int32Array(256);
+  /** End of each frame of the log (exclusive), in pairs from the log's start. */
+  frameEnd: Int32Array = new Int32Array(256);
+  /** Number of frames. */
+  frameCount = 0;
+  #pairs = 0;
 
   /** Number of frozen entries. */
   get frozenCount(): number {
@@ -51,22 +59,22 @@ export class PostingStore {
 
   /** Number of pending entries. */
   get pendingCount(): number {
-    return (this.chunks.length * LOG_CHUNK + this.logUsed) / 3;
+    return this.#pairs;
   }
 
   /** Appends the entry `(doc, tf)` to the postings of `term`. */
   append(term: number, doc: number, tf: number): void {
+    this.#frame(doc);
     let at = this.logUsed;
     if (at === LOG_CHUNK) {
       this.chunks.push(this.log);
       this.log = new Int32Array(LOG_CHUNK);
       at = 0;
     }
-    const log = this.log;
-    log[at] = term;
-    log[at + 1] = doc;
-    log[at + 2] = tf;
-    this.logUsed = at + 3;
+    this.log[at] = term;
+    this.log[at + 1] = tf;
+    this.logUsed = at + 2;
+    this.frameEnd[this.frameCount - 1] = ++this.#pairs;
   }
 
   /**
@@ -74,6 +82,8 @@ export class PostingStore {
    * `count` (what {@linkcode PostingStore.append} does, in one loop).
    */
   appendDoc(doc: number, terms: Int32Array, count: number, tf: Int32Array): void {
+    if (count === 0) return;
+    this.#frame(doc);
     let log = this.log;
     let at = this.logUsed;
     for (let i = 0; i < count; i++) {
@@ -84,17 +94,49 @@ export class PostingStore {
       }
       const t = terms[i];
       log[at] = t;
-      log[at + 1] = doc;
-      log[at + 2] = tf[t];
-      at += 3;
+      log[at + 1] = tf[t];
+      at += 2;
     }
     this.logUsed = at;
+    this.#pairs += count;
+    this.frameEnd[this.frameCount - 1] = this.#pairs;
   }
 
-  /** Calls `fn(chunk, used)` for every chunk of the pending log, oldest first. */
-  forEachPending(fn: (chunk: Int32Array, used: number) => void): void {
-    for (const chunk of this.chunks) fn(chunk, LOG_CHUNK);
-    if (this.logUsed > 0) fn(this.log, this.logUsed);
+  /** Opens a frame for `doc` unless the last one is its. */
+  #frame(doc: number): void {
+    const n = this.frameCount;
+    if (n > 0 && this.frameDoc[n - 1] === doc) return;
+    if (n === this.frameDoc.length) {
+      const docs = new Int32Array(n * 2);
+      docs.set(this.frameDoc);
+      this.frameDoc = docs;
+      const ends = new Int32Array(n * 2);
+      ends.set(this.frameEnd);
+      this.frameEnd = ends;
+    }
+    this.frameDoc[n] = doc;
+    this.frameEnd[n] = this.#pairs;
+    this.frameCount = n + 1;
+  }
+
+  /**
+   * Calls `fn(chunk, at, doc)` for every pending pair, oldest first: the pair
+   * is `(chunk[at], chunk[at + 1])`, the entry `(term, tf)` of `doc`.
+   */
+  forEachPending(fn: (chunk: Int32Array, at: number, doc: number) => void): void {
+    if (this.#pairs === 0) return;
+    const frameDoc = this.frameDoc;
+    const frameEnd = this.frameEnd;
+    let f = 0;
+    let g = 0; // pairs seen
+    const scan = (chunk: Int32Array, used: number) => {
+      for (let at = 0; at < used; at += 2, g++) {
+        while (g >= frameEnd[f]) f++;
+        fn(chunk, at, frameDoc[f]);
+      }
+    };
+    for (const chunk of this.chunks) scan(chunk, LOG_CHUNK);
+    scan(this.log, this.logUsed);
   }
 
   /** Calls `fn(doc, tf)` for every entry of `term`, frozen then pending. */
@@ -105,8 +147,8 @@ export class PostingStore {
         fn(entries[p], entries[p + 1]);
       }
     }
-    this.forEachPending((log, used) => {
-      for (let p = 0; p < used; p += 3) if (log[p] === term) fn(log[p + 1], log[p + 2]);
+    this.forEachPending((log, at, doc) => {
+      if (log[at] === term) fn(doc, log[at + 1]);
     });
   }
 
@@ -132,10 +174,8 @@ export class PostingStore {
       }
       offsets[t + 1] = n;
     }
-    this.forEachPending((log, used) => {
-      for (let p = 0; p < used; p += 3) {
-        if (!remap || remap[log[p + 1]] >= 0) offsets[log[p] + 1]++;
-      }
+    this.forEachPending((log, at, doc) => {
+      if (!remap || remap[doc] >= 0) offsets[log[at] + 1]++;
     });
     for (let t = 0; t < terms; t++) offsets[t + 1] += offsets[t];
     // Fill: frozen entries first (their docs are older), then the log in order.
@@ -151,20 +191,17 @@ export class PostingStore {
       }
       fill[t] = q >> 1;
     }
-    this.forEachPending((log, used) => {
-      for (let p = 0; p < used; p += 3) {
-        const doc = remap ? remap[log[p + 1]] : log[p + 1];
-        if (doc < 0) continue;
-        const q = 2 * fill[log[p]]++;
-        entries[q] = doc;
-        entries[q + 1] = log[p + 2];
-      }
+    this.forEachPending((log, at, from) => {
+      const doc = remap ? remap[from] : from;
+      if (doc < 0) return;
+      const q = 2 * fill[log[at]]++;
+      entries[q] = doc;
+      entries[q + 1] = log[at + 1];
     });
     this.offsets = offsets;
     this.entries = entries;
     this.frozenTerms = terms;
-    this.chunks = [];
-    this.logUsed = 0;
+    this.#clearLog();
   }
 
   /** Drops every posting. */
@@ -172,8 +209,18 @@ export class PostingStore {
     this.offsets = new Int32Array(1);
     this.entries = new Int32Array(0);
     this.frozenTerms = 0;
-    this.chunks = [];
     this.log = new Int32Array(LOG_CHUNK);
+    this.#clearLog();
+  }
+
+  #clearLog(): void {
+    this.chunks = [];
     this.logUsed = 0;
+    this.frameCount = 0;
+    this.#pairs = 0;
+    if (this.frameDoc.length > 4096) {
+      this.frameDoc = new Int32Array(256);
+      this.frameEnd = new Int32Array(256);
+    }
   }
 }
