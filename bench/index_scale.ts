@@ -7,7 +7,13 @@
  * RSS is its own. Reports build time, search p50/p95 over the same queries
  * and the RSS after building.
  *
- * Run: deno run -A bench/index_scale.ts [--notes 100000] [--queries 300] [--runs 1] [--json out.json]
+ * `--sizes 10000,100000` runs each engine at each size (the 10k mode is the
+ * size of a typical MCP store; `--notes N` is one size). Queries are 2–4
+ * words, mostly mid-frequency, a third of them ending in an unfinished word
+ * (prefix completion), each different; every query runs once to warm up,
+ * then once timed.
+ *
+ * Run: deno run -A bench/index_scale.ts [--notes 100000 | --sizes 10000,100000] [--queries 300] [--runs 1] [--json out.json]
  *
  * @module
  */
@@ -230,6 +236,7 @@ async function main(): Promise<void> {
     args: process.argv.slice(2),
     options: {
       notes: { type: "string", default: "100000" },
+      sizes: { type: "string" },
       queries: { type: "string", default: "300" },
       runs: { type: "string", default: "1" },
       phase: { type: "string" },
@@ -238,6 +245,7 @@ async function main(): Promise<void> {
     },
   });
   const count = Number(values.notes);
+  const sizes = (values.sizes ?? values.notes!).split(",").map(Number);
   const queryCount = Number(values.queries);
   if (values.phase) {
     process.stdout.write(JSON.stringify(await phase(values.phase, count, queryCount)) + "\n");
@@ -245,27 +253,29 @@ async function main(): Promise<void> {
   }
   const results: PhaseResult[] = [];
   for (let run = 0; run < Number(values.runs); run++) {
-    for (const engine of values.engines!.split(",")) {
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          "-A",
-          "--v8-flags=--max-old-space-size=4096",
-          new URL(import.meta.url).pathname,
-          "--phase",
-          engine,
-          "--notes",
-          String(count),
-          "--queries",
-          String(queryCount),
-        ],
-        stderr: "inherit",
-      });
-      const out = await child.output();
-      if (!out.success) throw new Error(`${engine} phase failed`);
-      const r = JSON.parse(new TextDecoder().decode(out.stdout)) as PhaseResult;
-      console.error(`run ${run + 1}: ${JSON.stringify(r)}`);
-      results.push(r);
+    for (const size of sizes) {
+      for (const engine of values.engines!.split(",")) {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: [
+            "run",
+            "-A",
+            "--v8-flags=--max-old-space-size=4096",
+            new URL(import.meta.url).pathname,
+            "--phase",
+            engine,
+            "--notes",
+            String(size),
+            "--queries",
+            String(queryCount),
+          ],
+          stderr: "inherit",
+        });
+        const out = await child.output();
+        if (!out.success) throw new Error(`${engine} phase failed`);
+        const r = JSON.parse(new TextDecoder().decode(out.stdout)) as PhaseResult;
+        console.error(`run ${run + 1}: ${JSON.stringify(r)}`);
+        results.push(r);
+      }
     }
   }
   const header = [
