@@ -9,13 +9,18 @@
  * - another store's commit picked up by a reader (tail reload, median of 5), and an idle
  *   `changesSince()`;
  * - one update (atomic rewrite of the whole file);
- * - peak RSS of the measuring process (VmHWM).
+ * - open with the `Memo` client, split into the store's parse and the index build (the rest),
+ *   and the first recall after it;
+ * - peak RSS of the measuring process (VmHWM);
+ * - the `Memo` open again in a fresh process of its own (what `memo` pays at start), with that
+ *   process's peak RSS.
  *
  * Usage: deno run -A bench/store_scale.ts [--notes 100000] [--commits 15] [--json]
  *        deno run -A bench/store_scale.ts --generate <rootDir> [--notes 100000]
  */
 
 import { FileMemoryStore } from "../memory/file_store.ts";
+import { Memo } from "../memory/memo.ts";
 import { NOTES_PREAMBLE, serializeNote } from "../memory/codec.ts";
 import { contentHash, type Note } from "../memory/note.ts";
 import { memoPaths } from "../memory/paths.ts";
@@ -28,6 +33,8 @@ const flag = (name: string, fallback: number) => {
 
 if (args[0] === "--measure") {
   console.log(JSON.stringify(await measure(args[1], flag("commits", 16))));
+} else if (args[0] === "--measure-memo") {
+  console.log(JSON.stringify(await measureMemoOpen(args[1])));
 } else if (args[0] === "--generate") {
   // Leaves a generated store in the given folder (for profiling).
   console.log(await generate(args[1], flag("notes", 100_000)));
@@ -38,17 +45,23 @@ if (args[0] === "--measure") {
     const t0 = performance.now();
     const bytes = await generate(rootDir, count);
     const genMs = performance.now() - t0;
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", new URL(import.meta.url).pathname, "--measure", rootDir, ...args],
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error("the measuring process failed (see above)");
-    const result = JSON.parse(new TextDecoder().decode(out.stdout));
+    const run = async (mode: string) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL(import.meta.url).pathname, mode, rootDir, ...args],
+        stderr: "inherit",
+      }).output();
+      if (!out.success) throw new Error("the measuring process failed (see above)");
+      return JSON.parse(new TextDecoder().decode(out.stdout));
+    };
+    // The Memo open in a fresh process first: the other run grows the file by its commits.
+    const alone = await run("--measure-memo");
+    const result = await run("--measure");
     const report = {
       notes: count,
       fileMB: +(bytes / 1e6).toFixed(1),
       generateMs: r(genMs),
       ...result,
+      ...alone,
     };
     if (args.includes("--json")) console.log(JSON.stringify(report));
     else for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(28)} ${v}`);
@@ -181,16 +194,7 @@ async function measure(rootDir: string, commits: number) {
   await other.close();
   await store.close();
 
-  let memoOpenMs: number | string = "n/a (recall engine not loadable)";
-  try {
-    const { openMemo } = await import("../memory/memo.ts");
-    t = performance.now();
-    const memo = await openMemo({ rootDir });
-    memoOpenMs = r(performance.now() - t);
-    await memo.close();
-  } catch (e) {
-    memoOpenMs = `n/a (${(e as Error).message.split("\n")[0].slice(0, 60)})`;
-  }
+  const memo = await openMemoTimed(rootDir);
 
   return {
     storeOpenMs: r(loadMs),
@@ -203,7 +207,53 @@ async function measure(rootDir: string, commits: number) {
     idleChangesSinceMs: r(idleMs) + (idle.upserted.length ? " (not idle!)" : ""),
     tailReloadMs: r(tailMs),
     updateRewriteMs: r(updateMs),
-    memoOpenMs,
+    memoOpenMs: memo.openMs,
+    memoOpenParseMs: memo.parseMs,
+    memoOpenIndexMs: memo.indexMs,
+    memoFirstRecallMs: memo.firstRecallMs,
     peakRssMB: peakRssMB(),
+  };
+}
+
+/** Opens a `Memo` on `rootDir`, timing the store's parse and the rest (the index), then recalls. */
+async function openMemoTimed(rootDir: string) {
+  const store = new FileMemoryStore({ rootDir });
+  const load = store.load.bind(store);
+  let parseMs = 0;
+  store.load = async () => {
+    const t0 = performance.now();
+    try {
+      return await load();
+    } finally {
+      parseMs = performance.now() - t0;
+    }
+  };
+  const t = performance.now();
+  const memo = new Memo({ store });
+  const report = await memo.load();
+  const openMs = performance.now() - t;
+  if (report.issues.length) throw new Error(`unexpected load: ${report.issues.length} issues`);
+  const t2 = performance.now();
+  const hits = await memo.recall("deploy staging database");
+  const firstRecallMs = performance.now() - t2;
+  if (!hits.length) throw new Error("the first recall found nothing");
+  await memo.close();
+  return {
+    openMs: r(openMs),
+    parseMs: r(parseMs),
+    indexMs: r(openMs - parseMs),
+    firstRecallMs: r(firstRecallMs),
+  };
+}
+
+/** The `Memo` open alone, in a process of its own. */
+async function measureMemoOpen(rootDir: string) {
+  const memo = await openMemoTimed(rootDir);
+  return {
+    freshMemoOpenMs: memo.openMs,
+    freshMemoOpenParseMs: memo.parseMs,
+    freshMemoOpenIndexMs: memo.indexMs,
+    freshMemoFirstRecallMs: memo.firstRecallMs,
+    freshMemoPeakRssMB: peakRssMB(),
   };
 }

@@ -9,7 +9,11 @@
  *    content, nothing committed (the baseline; measured first and last in the
  *    round, the faster of the two counts, which is the stricter baseline);
  * 2. the first pass: `runConnectors` (fetch, then one commit); the share
- *    spent committing and the bytes written;
+ *    spent committing and the bytes written. The commit is split into the
+ *    store's `commit()` (dedupe, serialize, append, fsync) and the rest (the
+ *    `Memo` client bringing its index up to date), and its CPU time is given
+ *    too (steadier than wall time on a busy machine: the fake server runs in
+ *    another process);
  * 3. a full re-run with nothing changed (`full: true`, reads everything
  *    again): bytes written (goal 0) and time against fetching alone (goal
  *    ≤ 1.2×);
@@ -30,6 +34,7 @@
 import { cp, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { cpuUsage } from "node:process";
 import { FileMemoryStore, type NoteDraft, openMemo } from "@memo/memory";
 import {
   type ConnectorProgress,
@@ -129,6 +134,9 @@ interface Round {
   fetchAloneMs: number;
   firstPassMs: number;
   commitMs: number;
+  storeCommitMs: number;
+  indexUpdateMs: number;
+  commitCpuMs: number;
   commitShare: number;
   bytesWritten: number;
   written: number;
@@ -178,7 +186,18 @@ async function main(): Promise<void> {
       const dir = await Deno.makeTempDir({ prefix: "memo-sync-bench-round-" });
       await cp(join(base, ".memo"), join(dir, ".memo"), { recursive: true });
       started = performance.now();
-      const memo = await openMemo({ store: new FileMemoryStore({ rootDir: dir }) });
+      const store = new FileMemoryStore({ rootDir: dir });
+      const commit = store.commit.bind(store);
+      let storeCommitMs = 0;
+      store.commit = async (...a) => {
+        const t0 = performance.now();
+        try {
+          return await commit(...a);
+        } finally {
+          storeCommitMs = performance.now() - t0;
+        }
+      };
+      const memo = await openMemo({ store });
       const openMs = performance.now() - started;
       const connector = () =>
         new WorkspaceConnector({ token: TOKEN, apiUrl: url, databaseId: DATABASE_ID });
@@ -195,6 +214,7 @@ async function main(): Promise<void> {
       const first = await timedRun((on) =>
         runConnectors([connector()], memo, { state, onProgress: on })
       );
+      const firstStoreCommitMs = storeCommitMs;
       const full = await timedRun((on) =>
         runConnectors([connector()], memo, { state, full: true, onProgress: on })
       );
@@ -207,6 +227,9 @@ async function main(): Promise<void> {
         fetchAloneMs,
         firstPassMs: first.ms,
         commitMs: first.commitMs,
+        storeCommitMs: firstStoreCommitMs,
+        indexUpdateMs: first.commitMs - firstStoreCommitMs,
+        commitCpuMs: first.commitCpuMs,
         commitShare: first.commitMs / first.ms,
         bytesWritten: first.bytes,
         written: first.written,
@@ -221,7 +244,9 @@ async function main(): Promise<void> {
       console.error(
         `round ${r}: open ${ms(openMs)}, fetch alone ${ms(fetchAloneMs)}, first pass ${
           ms(first.ms)
-        } (commit ${ms(first.commitMs)}, ${
+        } (commit ${ms(first.commitMs)}: store ${ms(round.storeCommitMs)} + index ${
+          ms(round.indexUpdateMs)
+        }, cpu ${ms(round.commitCpuMs)}, ${
           pct(round.commitShare)
         }, ${first.bytes} bytes, ${first.written} written), ` +
           `full re-run ${ms(full.ms)} (commit ${ms(full.commitMs)}, ${full.bytes} bytes, ${
@@ -245,6 +270,9 @@ async function main(): Promise<void> {
         fetchAloneMs: Math.round(median((r) => r.fetchAloneMs)),
         firstPassMs: Math.round(median((r) => r.firstPassMs)),
         commitMs: Math.round(median((r) => r.commitMs)),
+        storeCommitMs: Math.round(median((r) => r.storeCommitMs)),
+        indexUpdateMs: Math.round(median((r) => r.indexUpdateMs)),
+        commitCpuMs: Math.round(median((r) => r.commitCpuMs)),
         commitShare: Number(median((r) => r.commitShare).toFixed(4)),
         bytesWritten: median((r) => r.bytesWritten),
         fullRerunMs: Math.round(median((r) => r.fullRerunMs)),
@@ -275,12 +303,21 @@ async function main(): Promise<void> {
 async function timedRun(
   run: (onProgress: (p: ConnectorProgress) => void) => Promise<{ errors: unknown[] }>,
 ) {
-  const t = { ms: 0, commitMs: 0, bytes: 0, written: 0 };
+  const t = { ms: 0, commitMs: 0, commitCpuMs: 0, bytes: 0, written: 0 };
   let committing = 0;
+  let cpu = 0;
+  const cpuMs = () => {
+    const u = cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
   const on = (p: ConnectorProgress) => {
-    if (p.phase === "committing") committing = performance.now();
+    if (p.phase === "committing") {
+      committing = performance.now();
+      cpu = cpuMs();
+    }
     if (p.phase === "committed") {
       t.commitMs = performance.now() - committing;
+      t.commitCpuMs = cpuMs() - cpu;
       t.bytes = p.bytesWritten ?? 0;
       t.written = p.written ?? 0;
     }
