@@ -4,7 +4,8 @@ import { PostingStore } from "./_postings.ts";
 import { TermDictionary } from "./_terms.ts";
 import { TopK } from "./_topk.ts";
 import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
-import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED } from "./tokenizer.ts";
+import { hashToken, scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED } from "./tokenizer.ts";
+import { parseQuery } from "./_query.ts";
 
 /** Term frequencies through the general scanner, for comparison with the fast path. */
 function slowCounts(
@@ -144,4 +145,50 @@ Deno.test("TopK keeps the k best, ties by lower doc", () => {
   assert.equal(top.accepts(3, 9), false);
   assert.equal(top.accepts(3, 1), true);
   assert.deepEqual(new TopK(0).sorted(), []);
+});
+
+Deno.test("PostingStore keeps docs across log chunks and frames", () => {
+  const store = new PostingStore();
+  const terms = Int32Array.from([0, 1, 2]);
+  const tf = Int32Array.from([1, 2, 3]);
+  for (let doc = 0; doc < 30_000; doc++) store.appendDoc(doc, terms, 3, tf); // 90,000 pairs
+  store.append(1, 30_000, 9);
+  store.append(2, 30_000, 8);
+  assert.equal(store.pendingCount, 90_002);
+  const seen = (t: number) => {
+    const out: number[][] = [];
+    store.forEach(t, (d, f) => out.push([d, f]));
+    return out;
+  };
+  const pending = seen(1);
+  assert.equal(pending.length, 30_001);
+  assert.deepEqual(pending.slice(-2), [[29_999, 2], [30_000, 9]]);
+  store.flush(3);
+  assert.deepEqual(seen(1), pending);
+  assert.deepEqual(seen(2).slice(-1), [[30_000, 8]]);
+});
+
+Deno.test("TermDictionary.find() finds seen tokens without interning new ones", () => {
+  const dict = new TermDictionary(ENGLISH_STOP_WORDS);
+  const a = dict.termOf("Deployments", 0, 11);
+  const h = (s: string) => hashToken(s, 0, s.length);
+  assert.equal(dict.find("deployments", 0, 11, h("deployments")), a);
+  assert.equal(dict.find("DEPLOYMENTS", 0, 11, h("DEPLOYMENTS")), a);
+  dict.termOf("the", 0, 3);
+  assert.equal(dict.find("the", 0, 3, h("the")), -1);
+  assert.equal(dict.find("deploying", 0, 9, h("deploying")), -2);
+  assert.equal(dict.tokenCount, 2);
+});
+
+Deno.test("parseQuery() gives the same terms whether or not the dictionary knows the words", () => {
+  const dict = new TermDictionary(ENGLISH_STOP_WORDS);
+  for (const w of ["deployments", "staging", "went", "rateLimit", "the"]) {
+    scanTokens(w, (src, start, end, _p, _k, hash) => dict.lookup(src, start, end, hash));
+  }
+  const other = new Set(ENGLISH_STOP_WORDS); // a different set: the dictionary is not used
+  for (
+    const q of ["The deployment went to staging", "rate_limit deploy", "go stag", "unknown words"]
+  ) {
+    assert.deepEqual(parseQuery(q, dict, ENGLISH_STOP_WORDS), parseQuery(q, dict, other), q);
+  }
 });

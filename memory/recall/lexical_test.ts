@@ -199,3 +199,35 @@ Deno.test("search() with feedback still returns only notes that match a query wo
   assert.deepEqual(ids(hits).sort(), ["a", "b"]);
   for (const h of hits) assert.ok(h.matched.length > 0);
 });
+
+Deno.test("search() scores feedback terms alike in long and short posting lists", () => {
+  // "common" and "shared" are in every note, "rare" in three: feedback re-weights
+  // three matched notes by terms whose lists are long (looked up, not read through).
+  const notes = [
+    note("r1", "rare common shared alpha"),
+    note("r2", "rare common shared shared beta"),
+    note("r3", "rare common gamma"),
+    ...Array.from({ length: 300 }, (_, i) => note(`f${i}`, `common shared filler${i % 7}`)),
+  ];
+  const index = indexOf(notes, { feedbackTerms: 5 });
+  const hits = index.search("rare", { limit: 3, explain: true });
+  assert.deepEqual(ids(hits).sort(), ["r1", "r2", "r3"]);
+  for (const hit of hits) {
+    const sum = hit.explain!.reduce((s, e) => s + e.score, 0);
+    assert.ok(Math.abs(sum - hit.score) < 1e-9, `${hit.id}: ${sum} vs ${hit.score}`);
+  }
+  assert.ok(hits.some((h) => h.explain!.some((e) => e.field === "feedback")));
+});
+
+Deno.test("search() ranks the same with the log pending as after flush()", () => {
+  const notes = Array.from(
+    { length: 400 },
+    (_, i) =>
+      note(`n${i}`, `deploy ${i % 3 ? "staging" : "production"} server${i % 11} rate_limit`),
+  );
+  const index = indexOf(notes);
+  const queries = ["deploy staging", "server3 rate limit", "production serv", "rateLimit deploy"];
+  const before = queries.map((q) => index.search(q, { limit: 10 }));
+  index.flush();
+  assert.deepEqual(queries.map((q) => index.search(q, { limit: 10 })), before);
+});
