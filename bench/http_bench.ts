@@ -2,6 +2,9 @@
  * HTTP benchmark of the hosted endpoint, in one run against its peers:
  *
  * - memo: `deno serve http.ts` on a project of 10,000 notes;
+ * - memo-no-engine: the same endpoint whose recall answers hits computed
+ *   beforehand (bench/peers/memo_fixed_engine.ts): what memo costs without
+ *   its engine, so that the two rows tell the engine's share;
  * - sdk: the official SDK's stateless Streamable HTTP server as its README
  *   builds it, under Node (bench/peers/sdk_stateless.mjs, one `echo` tool);
  * - sdk-deno: the same server run under Deno (bench/peers/sdk_stateless.ts),
@@ -309,7 +312,8 @@ if (!wrkCheck) {
   Deno.exit(1);
 }
 
-const wantsMemo = !flags.only || flags.only.split(",").includes("memo");
+const wantsMemo = !flags.only ||
+  flags.only.split(",").some((name) => name === "memo" || name === "memo-no-engine");
 if (wantsMemo) log(`seeding ${NOTES} notes`);
 const { drafts, queries } = corpus(NOTES);
 const project = wantsMemo ? await seedProject(NOTES, drafts) : "";
@@ -323,6 +327,8 @@ const bodies = {
     arguments: { message: "staging database migration" },
   }),
 };
+const queriesFile = await Deno.makeTempFile({ suffix: ".json" });
+await Deno.writeTextFile(queriesFile, JSON.stringify(queries));
 const scripts = {
   list: await luaScript([bodies.list]),
   memoCall: await luaScript(
@@ -339,6 +345,18 @@ const targets = [
       startTarget("memo", ["serve", "-A", "--host", "127.0.0.1", "--port", String(p), "http.ts"], {
         MEMO_ROOT_DIR: project,
       }, p),
+    call: scripts.memoCall,
+    callName: "tools/call recall (10k notes)",
+  },
+  {
+    name: "memo-no-engine",
+    start: (p: number) =>
+      startTarget(
+        "memo-no-engine",
+        ["run", "-A", "bench/peers/memo_fixed_engine.ts", String(p), project, queriesFile],
+        {},
+        p,
+      ),
     call: scripts.memoCall,
     callName: "tools/call recall (10k notes)",
   },
@@ -429,6 +447,7 @@ if (SOAK > 0 && targets.some((t) => t.name === "memo")) {
 }
 
 if (project) await Deno.remove(project, { recursive: true }).catch(() => {});
+await Deno.remove(queriesFile).catch(() => {});
 
 const fmt = (n: number, d = 0) => Number.isFinite(n) ? n.toFixed(d) : "-";
 console.log(
