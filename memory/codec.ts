@@ -18,7 +18,8 @@
  *    note has a source key), `hash` (content hash of title, body and labels), `labels`, `created`
  *    and `updated` (ISO 8601). In the JSON text every `-->` (and `--!>`) is written with `>` as
  *    `\u003e`, so a label or a source key can never close the comment.
- * 2. **The title line**: `## ` and the title.
+ * 2. **The title line**: `## ` and the title. Blank lines between the marker and the title
+ *    (left by a hand edit) are skipped; memo itself never writes them.
  * 3. **The body**, then one blank line. The body runs until the next marker line (or the end of
  *    the file); the final line break and one blank line after it are not part of the body.
  *
@@ -363,7 +364,14 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
   if (source !== undefined && (typeof source !== "string" || source === "")) {
     return `Cannot read note ${id}: its source is not a string`;
   }
-  const titleStart = nl + 1;
+  // Blank lines a person left between the marker and the title are skipped.
+  let titleStart = nl + 1;
+  while (
+    s.charCodeAt(titleStart) === 10 ||
+    (s.charCodeAt(titleStart) === 13 && s.charCodeAt(titleStart + 1) === 10)
+  ) {
+    titleStart += s.charCodeAt(titleStart) === 10 ? 1 : 2;
+  }
   let titleEnd = s.indexOf("\n", titleStart);
   const bodyStart = titleEnd < 0 ? s.length : titleEnd + 1;
   if (titleEnd < 0) titleEnd = s.length;

@@ -195,3 +195,17 @@ Deno.test("parseNotes() is linear in the size of the file", () => {
   assert.equal(parsed.sections.length, 20_001);
   assert.ok(performance.now() - start < 5_000);
 });
+
+Deno.test("parseNotes() skips blank lines a person left between a marker and its title", () => {
+  const text = '<!-- memo:note {"id":"aa","labels":[]} -->\n\n## First\nBody one.\n\n' +
+    '<!-- memo:note {"id":"bb"} -->\r\n\r\n\r\n## Second\r\nBody two.\r\n\r\n' +
+    '<!-- memo:note {"id":"cc"} -->\n\nno title here\n\n';
+  const parsed = parseNotes(text);
+  const notes = parsed.sections.flatMap((s) => s.note ? [s.note] : []);
+  assert.deepEqual(notes.map((n) => [n.id, n.title, n.body]), [
+    ["aa", "First", "Body one."],
+    ["bb", "Second", "Body two."],
+  ]);
+  assert.equal(parsed.issues.length, 1, "a marker followed by text that is not a title is damaged");
+  assert.equal(parsed.sections.map((s) => s.raw).join(""), text, "kept byte for byte");
+});

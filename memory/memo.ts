@@ -7,7 +7,7 @@
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
-import type { CommitResult, MemoryStore, StoreLoadReport } from "./store.ts";
+import type { CommitResult, MemoryStore, StoreIssue, StoreLoadReport } from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { type Bm25LexicalIndex, createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
@@ -98,6 +98,11 @@ export interface MemoStats {
   lastUpdated?: string;
   /** The default recall engine, and the engine `auto` resolves to now. */
   engine: { default: RecallEngine; auto: Exclude<RecallEngine, "auto"> };
+  /**
+   * Problems the store found (a damaged section kept as written, a duplicate id, a torn tail
+   * cut, a stale lock recovered); empty when there are none.
+   */
+  issues: StoreIssue[];
 }
 
 /** Default number of hits of `recall`. */
@@ -302,6 +307,7 @@ export class Memo {
       labels,
       sources,
       engine: { default: this.engine, auto: "lexical" },
+      issues: this.store.issues ?? [],
     };
     if (lastUpdated) stats.lastUpdated = lastUpdated;
     return stats;

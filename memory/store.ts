@@ -94,4 +94,6 @@ export interface MemoryStore {
   changesSince(token?: string): Promise<StoreChanges>;
   /** Releases resources (file handles, timers). */
   close?(): Promise<void>;
+  /** Problems known now (damaged sections, recoveries), when the store keeps track of them. */
+  readonly issues?: StoreIssue[];
 }

@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { MAX_MEMO_LIMIT, type Memo, openMemo } from "./memo.ts";
+import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
+
+async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
+  const memo = await openMemo({ rootDir: dir });
+  try {
+    await fn(memo, dir);
+  } finally {
+    await memo.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+Deno.test("Memo.remember() dedupes by content hash when there is no source", async () => {
+  await withMemo(async (memo) => {
+    const first = await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+    assert.equal(first.status, "written");
+    const again = await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+    assert.equal(again.status, "unchanged");
+    assert.equal(again.note.id, first.note.id);
+    const relabelled = await memo.remember({ text: "Deploys run with make deploy", labels: ["x"] });
+    assert.equal(relabelled.status, "written", "other labels make other content");
+    assert.equal((await memo.stats()).notes, 2);
+  });
+});
+
+Deno.test("Memo.remember() dedupes by source key and updates the note in place", async () => {
+  await withMemo(async (memo) => {
+    const source = "github:octo/app/discussions/42";
+    const first = await memo.remember({ text: "Use pnpm", title: "Package manager", source });
+    assert.equal(
+      (await memo.remember({ text: "Use pnpm", title: "Package manager", source }))
+        .status,
+      "unchanged",
+    );
+    const changed = await memo.remember({ text: "Use npm now", title: "Package manager", source });
+    assert.equal(changed.status, "updated");
+    assert.equal(changed.note.id, first.note.id, "same identity, same id");
+    assert.equal((await memo.get(first.note.id)).body, "Use npm now");
+    assert.equal((await memo.stats()).notes, 1);
+    assert.deepEqual((await memo.recall("pnpm")).map((h) => h.note.id), []);
+    assert.deepEqual((await memo.recall("npm")).map((h) => h.note.id), [first.note.id]);
+  });
+});
+
+Deno.test("Memo.recall() filters, explains and keeps the index in step with writes", async () => {
+  await withMemo(async (memo) => {
+    const a =
+      (await memo.remember({ text: "The rateLimit is 100 requests", labels: ["api"] })).note;
+    const b = (await memo.remember({
+      text: "rate_limit for the worker queue",
+      labels: ["ops"],
+      source: "notion:page/1",
+    })).note;
+    assert.deepEqual(
+      new Set((await memo.recall("rate limit")).map((h) => h.note.id)),
+      new Set([
+        a.id,
+        b.id,
+      ]),
+    );
+    assert.deepEqual((await memo.recall("rate limit", { labels: ["ops"] })).map((h) => h.note.id), [
+      b.id,
+    ]);
+    assert.deepEqual(
+      (await memo.recall("rate limit", { source: "notion:" })).map((h) => h.note.id),
+      [
+        b.id,
+      ],
+    );
+    const [hit] = await memo.recall("requests", { explain: true });
+    assert.equal(hit.note.id, a.id);
+    assert.ok(hit.score > 0);
+    assert.deepEqual(hit.matched, ["requests"], "the query words that matched");
+    assert.ok(hit.explain && hit.explain.length > 0, "explain lists the contributions");
+    await memo.update(a.id, { text: "No limit any more" });
+    assert.deepEqual((await memo.recall("requests")).map((h) => h.note.id), []);
+    await memo.forget(b.id);
+    assert.deepEqual((await memo.recall("worker")).map((h) => h.note.id), []);
+  });
+});
+
+Deno.test("Memo.recall() refuses bad input with MemoryValidationError", async (t) => {
+  await withMemo(async (memo) => {
+    await memo.remember({ text: "one note" });
+    const cases: [string, () => Promise<unknown>][] = [
+      ["an empty query", () => memo.recall("  ")],
+      ["limit 0", () => memo.recall("note", { limit: 0 })],
+      ["limit past the maximum", () => memo.recall("note", { limit: MAX_MEMO_LIMIT + 1 })],
+      ["the vector engine without an embedder", () => memo.recall("note", { engine: "vector" })],
+      ["an unknown engine", () => memo.recall("note", { engine: "magic" as "lexical" })],
+    ];
+    for (const [name, call] of cases) {
+      await t.step(name, async () => {
+        await assert.rejects(call, MemoryValidationError);
+      });
+    }
+    await t.step("the largest limit is accepted", async () => {
+      assert.equal((await memo.recall("note", { limit: MAX_MEMO_LIMIT })).length, 1);
+    });
+  });
+});
+
+Deno.test("Memo.list() pages with an opaque cursor, filters, and refuses a malformed cursor", async () => {
+  await withMemo(async (memo) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      ids.push(
+        (await memo.remember({ text: `note ${i}`, labels: i % 2 ? ["odd"] : ["even"] })).note.id,
+      );
+    }
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await memo.list({ limit: 3, cursor });
+      assert.equal(page.total, 7);
+      seen.push(...page.notes.map((n) => n.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(seen, ids);
+    const odd = await memo.list({ labels: ["odd"], limit: 2 });
+    assert.deepEqual(odd.notes.map((n) => n.id), [ids[1], ids[3]]);
+    assert.equal(odd.total, 3);
+    const rest = await memo.list({ labels: ["odd"], limit: 2, cursor: odd.nextCursor });
+    assert.deepEqual(rest.notes.map((n) => n.id), [ids[5]]);
+    assert.equal(rest.nextCursor, undefined);
+    await memo.forget(ids[2]);
+    const after = await memo.list({ limit: 2, cursor: (await memo.list({ limit: 2 })).nextCursor });
+    assert.deepEqual(after.notes.map((n) => n.id), [ids[3], ids[4]]);
+    await assert.rejects(() => memo.list({ cursor: "not a cursor" }), MemoryValidationError);
+    await assert.rejects(() => memo.list({ limit: MAX_MEMO_LIMIT + 1 }), MemoryValidationError);
+  });
+});
+
+Deno.test("Memo.get(), update() and forget() report unknown ids and refuse empty changes", async () => {
+  await withMemo(async (memo) => {
+    const { note } = await memo.remember({ text: "keep me", title: "Kept" });
+    await assert.rejects(() => memo.get("nope"), NoteNotFoundError);
+    await assert.rejects(() => memo.update("nope", { text: "x" }), NoteNotFoundError);
+    await assert.rejects(() => memo.forget("nope"), NoteNotFoundError);
+    await assert.rejects(() => memo.update(note.id, { text: " " }), MemoryValidationError);
+    await assert.rejects(() => memo.update(note.id, {}), MemoryValidationError);
+    const updated = await memo.update(note.id, { title: "Renamed", labels: [" a ", "a", "b"] });
+    assert.equal(updated.title, "Renamed");
+    assert.deepEqual(updated.labels, ["a", "b"]);
+    assert.equal((await memo.forget(note.id)).id, note.id);
+    await assert.rejects(() => memo.get(note.id), NoteNotFoundError);
+  });
+});
+
+Deno.test("Memo.stats() counts notes, labels and sources and reports damaged sections", async () => {
+  await withMemo(async (memo, dir) => {
+    await memo.remember({ text: "a", labels: ["x"], source: "github:o/r/discussions/1" });
+    await memo.remember({ text: "b", labels: ["x", "y"] });
+    const stats = await memo.stats();
+    assert.equal(stats.notes, 2);
+    assert.deepEqual(stats.labels, { x: 2, y: 1 });
+    assert.deepEqual(stats.sources, { github: 1, none: 1 });
+    assert.deepEqual(stats.issues, []);
+    await appendFile(
+      join(dir, ".memo", "memory", "notes.md"),
+      "<!-- memo:note {broken -->\n## Broken\nbody\n\n",
+    );
+    const reopened = await openMemo({ rootDir: dir });
+    try {
+      const after = await reopened.stats();
+      assert.equal(after.notes, 2, "the notes around a damaged section still load");
+      assert.equal(after.issues.length, 1);
+      assert.equal(after.issues[0].kind, "damaged-note");
+      assert.ok(after.issues[0].line! > 1);
+    } finally {
+      await reopened.close();
+    }
+  });
+});
+
+Deno.test("Memo picks up notes another client wrote to the same project", async () => {
+  await withMemo(async (memo, dir) => {
+    const other = await openMemo({ rootDir: dir });
+    try {
+      const { note } = await other.remember({ text: "written by the other client" });
+      assert.equal((await memo.get(note.id)).body, "written by the other client");
+      assert.deepEqual((await memo.recall("other client")).map((h) => h.note.id), [note.id]);
+    } finally {
+      await other.close();
+    }
+  });
+});
