@@ -78,7 +78,7 @@ Deno.test("Memo.recall() filters, explains and keeps the index in step with writ
     assert.ok(hit.score > 0);
     assert.deepEqual(hit.matched, ["requests"], "the query words that matched");
     assert.ok(hit.explain && hit.explain.length > 0, "explain lists the contributions");
-    await memo.update(a.id, { text: "No limit any more" });
+    await memo.update(a.id, { text: "No limit any more", title: "Limits" });
     assert.deepEqual((await memo.recall("requests")).map((h) => h.note.id), []);
     await memo.forget(b.id);
     assert.deepEqual((await memo.recall("worker")).map((h) => h.note.id), []);
