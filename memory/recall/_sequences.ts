@@ -48,28 +48,34 @@ const ESCAPE = -1;
  * ```
  */
 export class SequenceWriter {
-  /** Encoded entries. */
+  /** Encoded entries, from `start`: a buffer of the writer's, or a store's chunk (see {@linkcode SequenceStore.prepare}). */
   data: Int32Array = new Int32Array(1024);
-  /** Ints used in `data`. */
+  /** First int of the sequence in `data`. */
+  start = 0;
+  /** End (exclusive) of the sequence in `data`. */
   count = 0;
   /** Terms pushed. */
   terms = 0;
+  #own: Int32Array = this.data;
   #last = 0;
 
-  /** Starts a new sequence. */
+  /** Starts a new sequence in the writer's own buffer. */
   reset(): void {
-    this.count = 0;
+    this.target(this.#own, 0);
+  }
+
+  /** Starts a new sequence at `data[start]` (the ints from there on are free). */
+  target(data: Int32Array, start: number): void {
+    this.data = data;
+    this.start = start;
+    this.count = start;
     this.terms = 0;
     this.#last = 0;
   }
 
   /** Appends `term` at `position`. */
   push(term: number, position: number): void {
-    if (this.count + 3 > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
-    }
+    if (this.count + 3 > this.data.length) this.#move();
     const step = position - this.#last + 8;
     if (term < COMPACT_TERMS && step >= 0 && step < 256) {
       this.data[this.count++] = (term << 8) | step;
@@ -80,6 +86,16 @@ export class SequenceWriter {
     }
     this.#last = position;
     this.terms++;
+  }
+
+  /** Moves the sequence to a larger buffer of the writer's own. */
+  #move(): void {
+    const n = this.count - this.start;
+    if (this.#own.length < 2 * n + 3) this.#own = new Int32Array(2 * n + 1024);
+    this.#own.set(this.data.subarray(this.start, this.count));
+    this.data = this.#own;
+    this.start = 0;
+    this.count = n;
   }
 }
 
@@ -177,26 +193,43 @@ export class SequenceStore {
   }
 
   /**
+   * Points `writer` at the free space of the store, so that a sequence
+   * written there is stored by {@linkcode SequenceStore.set} without a copy.
+   */
+  prepare(writer: SequenceWriter): void {
+    if (SEQUENCE_CHUNK - this.#used < SEQUENCE_CHUNK >> 6) {
+      this.chunks.push(new Int32Array(SEQUENCE_CHUNK));
+      this.#used = 0;
+    }
+    writer.target(this.chunks[this.chunks.length - 1], this.#used);
+  }
+
+  /**
    * Stores the sequence `writer` holds as that of `doc`; feedback reads its
    * entries of index below `head` or at least `tail`.
    */
   set(doc: number, writer: SequenceWriter, head: number, tail: number): void {
     if (doc >= this.chunk.length) this.#grow(doc + 1);
-    const n = writer.count;
+    const n = writer.count - writer.start;
     let c = this.chunks.length - 1;
-    if (n > SEQUENCE_CHUNK - this.#used) {
-      this.chunks.push(new Int32Array(Math.max(SEQUENCE_CHUNK, n)));
-      c++;
-      this.#used = 0;
-    }
     const at = this.#used;
-    const to = this.chunks[c];
-    const from = writer.data;
-    for (let i = 0; i < n; i++) to[at + i] = from[i]; // short: faster than a subarray view
-    this.#used = at + n;
+    if (c >= 0 && writer.data === this.chunks[c] && writer.start === at) {
+      this.#used = at + n; // written in place (see prepare)
+    } else {
+      if (n > SEQUENCE_CHUNK - this.#used) {
+        this.chunks.push(new Int32Array(Math.max(SEQUENCE_CHUNK, n)));
+        c++;
+        this.#used = 0;
+      }
+      const to = this.chunks[c];
+      const from = writer.data;
+      const base = this.#used;
+      for (let i = 0; i < n; i++) to[base + i] = from[writer.start + i]; // short: faster than a view
+      this.#used = base + n;
+    }
     this.chunk[doc] = c;
-    this.start[doc] = at;
-    this.end[doc] = at + n;
+    this.start[doc] = this.#used - n;
+    this.end[doc] = this.#used;
     this.feedbackHead[doc] = head;
     this.feedbackTail[doc] = tail;
   }
@@ -241,9 +274,9 @@ export class SequenceStore {
     for (let doc = 0; doc < remap.length && doc < old.chunk.length; doc++) {
       const to = remap[doc];
       if (to < 0 || old.chunk[doc] < 0) continue;
-      const from = old.chunks[old.chunk[doc]].subarray(old.start[doc], old.end[doc]);
-      writer.data = from;
-      writer.count = from.length;
+      writer.data = old.chunks[old.chunk[doc]];
+      writer.start = old.start[doc];
+      writer.count = old.end[doc];
       this.set(to, writer, old.head[doc], old.tail[doc]);
     }
   }

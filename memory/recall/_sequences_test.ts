@@ -187,3 +187,18 @@ Deno.test("Feedback.terms() weighs the terms of the first-pass notes", () => {
   assert.equal(picked[0].weight, 0.5);
   assert.ok(picked[1].weight < 0.5);
 });
+
+Deno.test("Bm25Index.add() writes sequences in place and across chunks alike", () => {
+  const index = new Bm25Index();
+  const notes: Note[] = [];
+  for (let i = 0; i < 240; i++) {
+    // About 4,500 terms each: a chunk of 2^20 ints holds some 230 of them.
+    const body = Array.from({ length: 4500 }, (_, k) => `w${(k * 7 + i) % 997}`).join(" ");
+    notes.push(note(`n${i}`, `title ${i}`, body, [`l${i % 3}`]));
+  }
+  for (const n of notes) index.add(n);
+  assert.ok(index.sequences.chunks.length >= 2);
+  for (const doc of [0, 1, 200, 225, 226, 227, 228, 229, 230, 231, 239]) {
+    assert.deepEqual(stored(index, doc), scanned(notes[doc], index.dict, Infinity), `doc ${doc}`);
+  }
+});

@@ -309,6 +309,7 @@ export class Bm25Index implements Bm25LexicalIndex {
   #read(note: Note, counting: boolean): void {
     const reader = this.#reader;
     reader.begin(counting, counting);
+    if (counting) this.sequences.prepare(reader.sequence);
     this.#fieldLengths.title = reader.field(note.title, TF_SHIFT.title, TF_MASK.title);
     this.#fieldLengths.body = reader.field(
       note.body,
