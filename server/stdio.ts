@@ -9,6 +9,7 @@
 
 import type { MemoMcpProtocolServer } from "./types.ts";
 import { errorResponse } from "./_jsonrpc.ts";
+import { chunkReader } from "./_chunk_reader.ts";
 
 /** Options of {@linkcode runStdioServer}. */
 export interface StdioServerOptions {
@@ -94,7 +95,7 @@ export async function runStdioServer(
     inFlight.add(task);
   };
 
-  const reader = input.getReader();
+  const reader = chunkReader(input);
   const onAbort = () => reader.cancel().catch(() => {});
   options.signal?.addEventListener("abort", onAbort, { once: true });
   let pending: Uint8Array[] = [];

@@ -10,14 +10,19 @@ const encoder = new TextEncoder();
 async function run(
   chunks: (string | Uint8Array)[],
   server: MemoMcpProtocolServer = createMemoMcpProtocolServer({ runtime: createFakeRuntime(2) }),
-  options: { maxLineBytes?: number } = {},
+  options: { maxLineBytes?: number; bytes?: boolean } = {},
 ): Promise<string[]> {
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
+  const { bytes, ...loop } = options;
+  const source = {
+    start(controller: ReadableStreamDefaultController<Uint8Array>) {
       for (const c of chunks) controller.enqueue(typeof c === "string" ? encoder.encode(c) : c);
       controller.close();
     },
-  });
+  };
+  // A byte stream (as Deno's stdin is) is read with a BYOB reader into one buffer.
+  const input = bytes
+    ? new ReadableStream({ type: "bytes", ...source } as UnderlyingByteSource)
+    : new ReadableStream<Uint8Array>(source);
   let text = "";
   const decoder = new TextDecoder();
   const output = new WritableStream<Uint8Array>({
@@ -25,7 +30,7 @@ async function run(
       text += decoder.decode(chunk, { stream: true });
     },
   });
-  await runStdioServer(server, { input, output, ...options });
+  await runStdioServer(server, { input, output, ...loop });
   assert.ok(text === "" || text.endsWith("\n"), "every message ends with a newline");
   return text.split("\n").filter((l) => l !== "");
 }
@@ -45,6 +50,27 @@ Deno.test("runStdioServer() joins partial lines split across chunks, even inside
   for (let i = 0; i < msg.length; i += 3) chunks.push(msg.slice(i, i + 3));
   const lines = await run(chunks);
   assert.deepEqual(JSON.parse(lines[0]), { jsonrpc: "2.0", id: "é€😀", result: {} });
+});
+
+Deno.test("runStdioServer() reads a byte stream into one reused buffer", async () => {
+  const big = JSON.stringify({
+    jsonrpc: "2.0",
+    id: "big",
+    method: "ping",
+    pad: "x".repeat(150_000),
+  });
+  const msg = encoder.encode(
+    `${ping(1)}\n${big}\n${ping(2)}\n${
+      JSON.stringify({ jsonrpc: "2.0", id: "é€", method: "ping" })
+    }\n`,
+  );
+  const chunks: Uint8Array[] = [];
+  for (let i = 0, n = 1; i < msg.length; i += n, n = n * 7 % 70_001 + 1) {
+    chunks.push(msg.slice(i, i + n));
+  }
+  const lines = await run(chunks, undefined, { bytes: true });
+  assert.deepEqual(lines.map((l) => JSON.parse(l).id).sort(), [1, 2, "big", "é€"]);
+  assert.ok(lines.every((l) => JSON.parse(l).result), lines.join("\n").slice(0, 500));
 });
 
 Deno.test("runStdioServer() handles CRLF, blank lines and a last line without newline", async () => {
