@@ -53,11 +53,12 @@ function usageOf(c: CliCommand): string {
  * ```
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = commandFirst(argv);
   try {
     if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-      const target = name === "help" && rest[0] ? find(rest[0]) : undefined;
-      if (name === "help" && rest[0] && !target) throw new UsageError(`unknown command ${rest[0]}`);
+      const topic = name === "help" ? rest.find((a) => !a.startsWith("-")) : undefined;
+      const target = topic && topic !== "help" ? find(topic) : undefined;
+      if (topic && topic !== "help" && !target) throw new UsageError(`unknown command ${topic}`);
       await io.stdout(target ? usageOf(target) : helpText());
       return name === undefined ? 2 : 0;
     }
@@ -75,6 +76,23 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
   } catch (e) {
     return await reportError(e, io, name);
   }
+}
+
+/**
+ * Lets the flags every command takes come before the command too
+ * (`memo --dir D recall q` is `memo recall q --dir D`).
+ */
+function commandFirst(argv: readonly string[]): string[] {
+  let i = 0;
+  const leading: string[] = [];
+  while (i < argv.length) {
+    const a = argv[i];
+    if (a === "--json" || a.startsWith("--dir=")) leading.push(a), i++;
+    else if (a === "--dir" && i + 1 < argv.length) leading.push(a, argv[i + 1]), i += 2;
+    else break;
+  }
+  if (leading.length === 0 || i >= argv.length) return [...argv];
+  return [argv[i], ...argv.slice(i + 1), ...leading];
 }
 
 function find(name: string): CliCommand | undefined {

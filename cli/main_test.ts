@@ -180,3 +180,42 @@ Deno.test("runCli() read-only commands on a new project create no files", async 
   assert.equal((await run(dir, ["recall", "anything"])).code, 0);
   await assert.rejects(stat(join(dir, ".memo")));
 });
+
+Deno.test("runCli() takes --dir and --json before the command, and help takes any topic", async () => {
+  const dir = await project();
+  const elsewhere = await project();
+  const r = await run(elsewhere, ["--dir", dir, "--json", "remember", "rate_limit is 100"]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).status, "written");
+  const listed = await run(elsewhere, [`--dir=${dir}`, "list", "--json"]);
+  assert.equal(JSON.parse(listed.out).notes.length, 1);
+  assert.match((await run(dir, ["help", "help"])).out, /^memo \d/);
+  assert.match((await run(dir, ["help", "--json"])).out, /^memo \d/);
+  assert.match((await run(dir, ["help", "recall", "--json"])).out, /^Usage: memo recall/);
+  assert.equal((await run(dir, ["help", "nope"])).code, 2);
+});
+
+Deno.test("runCli() recall --explain shows each term's part of the score", async () => {
+  const dir = await project();
+  assert.equal((await run(dir, ["remember", "The rateLimit is 100 per minute"])).code, 0);
+  const plain = await run(dir, ["recall", "rate limits"]);
+  const explained = await run(dir, ["recall", "rate limits", "--explain"]);
+  assert.doesNotMatch(plain.out, /why:/);
+  assert.match(explained.out, /why: .*limits→limit in body \d/);
+});
+
+Deno.test("runCli() stats lists the damaged sections of notes.md", async () => {
+  const dir = await project();
+  assert.equal((await run(dir, ["remember", "a good note"])).code, 0);
+  const file = notesPath(dir);
+  await writeFile(file, (await readFile(file, "utf8")) + "<!-- memo:note {oops -->\n## x\ny\n\n");
+  const human = await run(dir, ["stats"]);
+  assert.equal(human.code, 0);
+  assert.match(human.out, /notes: 1\n/);
+  assert.match(
+    human.out,
+    /issues: 1\n {2}line \d+: Cannot read note: its marker is not valid JSON/,
+  );
+  const json = JSON.parse((await run(dir, ["stats", "--json"])).out);
+  assert.equal(json.issues[0].kind, "damaged-note");
+});

@@ -230,6 +230,8 @@ const stats: CliCommand = {
         `sources: ${pairs(s.sources)}`,
         `last updated: ${s.lastUpdated ?? "never"}`,
         `recall engine: ${s.engine.default} (auto uses ${s.engine.auto})`,
+        `issues: ${s.issues.length || "none"}`,
+        ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
       ].join("\n") + "\n",
     );
     return 0;

@@ -48,8 +48,16 @@ export function formatHits(hits: readonly RecallHit[]): string {
   return hits.map((h, i) => {
     const snippet = h.note.body.replace(/\s+/g, " ").trim().slice(0, 160);
     const matched = h.matched.length ? `  matched: ${h.matched.join(", ")}` : "";
+    const why = h.explain?.length
+      ? "\n   why: " +
+        h.explain.map((c) =>
+          `${c.term}${
+            c.indexTerm && c.indexTerm !== c.term ? `→${c.indexTerm}` : ""
+          } in ${c.field} ${c.score.toFixed(3)}`
+        ).join(", ")
+      : "";
     return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${
       h.score.toFixed(3)
-    })${matched}\n   ${snippet}`;
+    })${matched}\n   ${snippet}${why}`;
   }).join("\n") + "\n";
 }

@@ -98,7 +98,7 @@ function hint(url: string, auth: boolean): string {
   return [
     `memo: connect an MCP client with the Streamable HTTP transport to ${url}` +
     (auth ? " (header Authorization: Bearer <MEMO_MCP_BEARER_TOKEN>)" : ""),
-    `memo:   e.g. claude mcp add --transport http memo ${url}`,
+    `memo:   e.g. claude mcp add --transport http memo ${url}${authHeader}`,
     `memo:   or: curl -s${authHeader} -H 'Content-Type: application/json' ` +
     `-d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' ${url}`,
     "memo: press Ctrl+C to stop",

@@ -186,6 +186,15 @@ export function toolSchemas(limits: SchemaLimits) {
         sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
         lastUpdated: z.string().optional(),
         engine: z.looseObject({ default: z.string(), auto: z.string() }),
+        issues: z.array(
+          z.looseObject({
+            kind: z.string(),
+            message: z.string(),
+            line: z.number().int().optional(),
+          }),
+        ).optional().describe(
+          "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
+        ),
       }, ["notes", "labels", "sources", "engine"]),
     },
   };

@@ -216,7 +216,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {
   memory_stats: {
     title: "Memory stats",
     description:
-      "Count the notes in memory, per label and per source, with the time of the last change and the recall engine in use.",
+      "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, and any damaged sections of notes.md.",
     write: false,
     annotations: READ,
     async run(_a, ctx) {
