@@ -182,7 +182,7 @@ function corpus(notes: number) {
       Array.from({ length: 2 + Math.floor(q() * 2) }, () => words[20 + Math.floor(q() * 380)])
         .join(" "),
   );
-  return { drafts, queries };
+  return { drafts, queries, queryWords: words.slice(20, 400) };
 }
 
 async function seedProject(notes: number, drafts: { text: string }[]): Promise<string> {
@@ -241,6 +241,38 @@ local i = 0
 request = function()
   i = i + 1
   return wrk.format(nil, nil, nil, bodies[(i % #bodies) + 1])
+end
+`,
+  );
+  return file;
+}
+
+/**
+ * A wrk script whose every request is a `recall` of a fresh random query (two
+ * or three of `words`), so that no answer can come from memo's recall cache.
+ * Each wrk thread seeds its own generator.
+ */
+async function distinctRecallScript(words: string[]): Promise<string> {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    file,
+    `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
+local words = { ${words.map(luaString).join(", ")} }
+local i = 0
+init = function(args)
+  math.randomseed(os.time() + tonumber(string.sub(tostring({}), 8), 16) % 1000003)
+end
+request = function()
+  i = i + 1
+  local n = 2 + math.random(0, 1)
+  local q = words[math.random(#words)]
+  for k = 2, n do q = q .. " " .. words[math.random(#words)] end
+  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. i ..
+    ',"method":"tools/call","params":{"name":"recall","arguments":{"query":"' .. q ..
+    '","limit":10}}}')
 end
 `,
   );
@@ -315,7 +347,7 @@ if (!wrkCheck) {
 const wantsMemo = !flags.only ||
   flags.only.split(",").some((name) => name === "memo" || name === "memo-no-engine");
 if (wantsMemo) log(`seeding ${NOTES} notes`);
-const { drafts, queries } = corpus(NOTES);
+const { drafts, queries, queryWords } = corpus(NOTES);
 const project = wantsMemo ? await seedProject(NOTES, drafts) : "";
 const cpuInfo = Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.+)/)?.[1] ?? "?";
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
@@ -335,6 +367,7 @@ const scripts = {
     queries.map((query) => rpc("tools/call", { name: "recall", arguments: { query, limit: 10 } })),
   ),
   echoCall: await luaScript([bodies.echoCall]),
+  memoDistinct: await distinctRecallScript(queryWords),
 };
 
 const rows: Record<string, unknown>[] = [];
@@ -387,7 +420,11 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const t of targets) {
     const target = await t.start(freePort());
     try {
-      for (const [label, script] of [["tools/list", scripts.list], [t.callName, t.call]] as const) {
+      const workloads: [string, string][] = [["tools/list", scripts.list], [t.callName, t.call]];
+      if (t.name === "memo") {
+        workloads.push(["tools/call recall, every query new (10k notes)", scripts.memoDistinct]);
+      }
+      for (const [label, script] of workloads) {
         await wrk(target.url, script, WARMUP);
         const before = load();
         const r = await wrk(target.url, script, DURATION);
@@ -476,3 +513,4 @@ if (flags.json) {
     JSON.stringify({ date: new Date().toISOString(), cpu: cpuInfo, rows, soak }, null, 2),
   );
 }
+for (const file of Object.values(scripts)) await Deno.remove(file).catch(() => {});
