@@ -13,7 +13,8 @@
  *   and the first recall after it;
  * - peak RSS of the measuring process (VmHWM);
  * - the `Memo` open again in a fresh process of its own (what `memo` pays at start), with that
- *   process's peak RSS.
+ *   process's peak RSS;
+ * - the same open with the index snapshot of `.memo/cache/` (written by a process before it).
  *
  * Usage: deno run -A bench/store_scale.ts [--notes 100000] [--commits 15] [--json]
  *        deno run -A bench/store_scale.ts --generate <rootDir> [--notes 100000]
@@ -35,6 +36,21 @@ if (args[0] === "--measure") {
   console.log(JSON.stringify(await measure(args[1], flag("commits", 16))));
 } else if (args[0] === "--measure-memo") {
   console.log(JSON.stringify(await measureMemoOpen(args[1])));
+} else if (args[0] === "--measure-memo-cached") {
+  // The same open with the index snapshot in .memo/cache/ (written by --write-cache).
+  const memo = await openMemoTimed(args[1], true);
+  console.log(JSON.stringify({
+    cachedMemoOpenMs: memo.openMs,
+    cachedMemoOpenParseMs: memo.parseMs,
+    cachedMemoOpenIndexMs: memo.indexMs,
+    cachedMemoFirstRecallMs: memo.firstRecallMs,
+    cachedMemoPeakRssMB: peakRssMB(),
+  }));
+} else if (args[0] === "--write-cache") {
+  const memo = new Memo({ rootDir: args[1], indexCache: "always" });
+  await memo.load();
+  await memo.close(); // waits for the snapshot
+  console.log("{}");
 } else if (args[0] === "--generate") {
   // Leaves a generated store in the given folder (for profiling).
   console.log(await generate(args[1], flag("notes", 100_000)));
@@ -55,6 +71,10 @@ if (args[0] === "--measure") {
     };
     // The Memo open in a fresh process first: the other run grows the file by its commits.
     const alone = await run("--measure-memo");
+    // Then with the index snapshot, written by a process of its own and removed afterwards.
+    await run("--write-cache");
+    const cached = await run("--measure-memo-cached");
+    await Deno.remove(memoPaths(rootDir).cache, { recursive: true });
     const result = await run("--measure");
     const report = {
       notes: count,
@@ -62,6 +82,7 @@ if (args[0] === "--measure") {
       generateMs: r(genMs),
       ...result,
       ...alone,
+      ...cached,
     };
     if (args.includes("--json")) console.log(JSON.stringify(report));
     else for (const [k, v] of Object.entries(report)) console.log(`${k.padEnd(28)} ${v}`);
@@ -216,7 +237,7 @@ async function measure(rootDir: string, commits: number) {
 }
 
 /** Opens a `Memo` on `rootDir`, timing the store's parse and the rest (the index), then recalls. */
-async function openMemoTimed(rootDir: string) {
+async function openMemoTimed(rootDir: string, indexCache = false) {
   const store = new FileMemoryStore({ rootDir });
   const load = store.load.bind(store);
   let parseMs = 0;
@@ -229,7 +250,7 @@ async function openMemoTimed(rootDir: string) {
     }
   };
   const t = performance.now();
-  const memo = new Memo({ store });
+  const memo = new Memo({ store, rootDir, indexCache });
   const report = await memo.load();
   const openMs = performance.now() - t;
   if (report.issues.length) throw new Error(`unexpected load: ${report.issues.length} issues`);

@@ -9,7 +9,10 @@ import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
 import type { CommitResult, MemoryStore, StoreIssue, StoreLoadReport } from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
-import { type Bm25LexicalIndex, createLexicalIndex } from "./recall/lexical.ts";
+import { type Bm25Index, type Bm25LexicalIndex, createLexicalIndex } from "./recall/lexical.ts";
+import { indexCachePath, readSnapshotFile, restoreIndex, writeIndexCache } from "./_index_cache.ts";
+import { memoPaths } from "./paths.ts";
+import { dirname } from "node:path";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import { RECALL_ENGINES } from "./recall/types.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
@@ -36,6 +39,18 @@ export interface MemoOptions {
    * @default createLexicalIndex()
    */
   index?: LexicalIndex;
+  /**
+   * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
+   * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
+   * used only when it was taken of exactly the notes loaded (same ids, content and order) with
+   * the same index options; anything else (a changed file, a damaged snapshot) builds the index
+   * as usual. `true` writes one after a build that took at least 200 ms, `"always"` after every
+   * build, `false` neither reads nor writes one. Nothing is written unless
+   * `<rootDir>/.memo/memory/` exists. Only used with the default index (no `index` given), and
+   * with a given `store` only when `rootDir` is given too.
+   * @default true
+   */
+  indexCache?: boolean | "always";
 }
 
 /** What `remember` did with one draft. */
@@ -152,12 +167,23 @@ export class Memo {
   #position = new Map<string, number>();
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
+  #cache: { path: string; memoryDir: string; always: boolean } | undefined;
+  #cacheWrite: Promise<void> | undefined;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
-    this.store = options.store ?? new FileMemoryStore({ rootDir: options.rootDir ?? "." });
+    const rootDir = options.rootDir ?? ".";
+    this.store = options.store ?? new FileMemoryStore({ rootDir });
     this.engine = checkEngine(options.engine ?? "auto");
     this.#index = options.index ?? createLexicalIndex();
+    const mode = options.indexCache ?? true;
+    if (mode !== false && !options.index && (!options.store || options.rootDir !== undefined)) {
+      this.#cache = {
+        path: indexCachePath(rootDir),
+        memoryDir: dirname(memoPaths(rootDir).notes),
+        always: mode === "always",
+      };
+    }
   }
 
   /**
@@ -165,9 +191,25 @@ export class Memo {
    * pay for it); reports problems found in the store.
    */
   async load(): Promise<StoreLoadReport> {
+    const cache = this.#cache;
+    // The snapshot is read while the store parses; whether it fits is known after.
+    const snapshot = cache && readSnapshotFile(cache.path);
     const report = await this.store.load();
-    await this.#sync();
+    const started = performance.now();
+    let restored = false;
+    await this.#sync(
+      snapshot && (async (notes) => {
+        restored = restoreIndex(await snapshot, this.#index as Bm25Index, notes);
+        return restored;
+      }),
+    );
     (this.#index as Partial<Bm25LexicalIndex>).flush?.();
+    if (cache && !restored && (cache.always || performance.now() - started >= 200)) {
+      // The snapshot is taken now; writing it does not hold up the open (close() waits for it).
+      const previous = this.#cacheWrite ?? Promise.resolve();
+      const write = writeIndexCache(cache.path, cache.memoryDir, this.#index as Bm25Index);
+      this.#cacheWrite = Promise.all([previous, write]).then(() => {});
+    }
     return report;
   }
 
@@ -315,6 +357,7 @@ export class Memo {
 
   /** Releases the store. */
   async close(): Promise<void> {
+    await this.#cacheWrite;
     await this.store.close?.();
   }
 
@@ -336,7 +379,11 @@ export class Memo {
     return this.#order;
   }
 
-  #sync(): Promise<void> {
+  /**
+   * Brings the notes and the index up to the store. On a reset, `restore` may fill the index
+   * with the notes (in order) itself; it returns false when it did not.
+   */
+  #sync(restore?: (notes: readonly Note[]) => Promise<boolean>): Promise<void> {
     // One refresh at a time; callers arriving during a refresh wait for the next one.
     const run = async () => {
       const changes = await this.store.changesSince(this.#token);
@@ -348,9 +395,11 @@ export class Memo {
         this.#notes.delete(id);
         this.#index.remove(id);
       }
+      const restored = restore !== undefined && changes.reset && changes.removed.length === 0 &&
+        await restore(changes.upserted);
       for (const note of changes.upserted) {
         this.#notes.set(note.id, note);
-        this.#index.add(note);
+        if (!restored) this.#index.add(note);
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#order = undefined;

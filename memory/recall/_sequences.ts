@@ -281,6 +281,68 @@ export class SequenceStore {
     }
   }
 
+  /**
+   * The sequences of docs `0 .. docs - 1`, copied back to back into one
+   * array, as a snapshot holds them (see {@linkcode SequenceStore.fromState}).
+   */
+  exportState(docs: number): SequenceStoreState {
+    let total = 0;
+    for (let doc = 0; doc < docs; doc++) {
+      if (this.has(doc)) total += this.end[doc] - this.start[doc];
+    }
+    const data = new Int32Array(total);
+    const chunk = new Int32Array(this.chunk.length).fill(-1);
+    const start = new Int32Array(this.chunk.length);
+    const end = new Int32Array(this.chunk.length);
+    let at = 0;
+    for (let doc = 0; doc < docs; doc++) {
+      if (!this.has(doc)) continue;
+      const from = this.chunks[this.chunk[doc]];
+      const n = this.end[doc] - this.start[doc];
+      data.set(from.subarray(this.start[doc], this.end[doc]), at);
+      chunk[doc] = 0;
+      start[doc] = at;
+      end[doc] = at += n;
+    }
+    return {
+      data,
+      chunk,
+      start,
+      end,
+      feedbackHead: this.feedbackHead.slice(),
+      feedbackTail: this.feedbackTail.slice(),
+    };
+  }
+
+  /**
+   * A store holding `state` (its arrays are taken, not copied); undefined when
+   * the state is not consistent.
+   */
+  static fromState(state: SequenceStoreState): SequenceStore | undefined {
+    const { data, chunk, start, end, feedbackHead, feedbackTail } = state;
+    const n = chunk.length;
+    if (
+      n < 1 || start.length !== n || end.length !== n || feedbackHead.length !== n ||
+      feedbackTail.length !== n
+    ) return undefined;
+    for (let doc = 0; doc < n; doc++) {
+      const c = chunk[doc];
+      if (c === -1) continue;
+      if (c !== 0 || start[doc] < 0 || end[doc] < start[doc] || end[doc] > data.length) {
+        return undefined;
+      }
+    }
+    const store = new SequenceStore();
+    store.chunks = [data];
+    store.chunk = chunk;
+    store.start = start;
+    store.end = end;
+    store.feedbackHead = feedbackHead;
+    store.feedbackTail = feedbackTail;
+    store.#used = SEQUENCE_CHUNK; // the chunk counts as full: new sequences go to a new one
+    return store;
+  }
+
   #grow(docs: number): void {
     let n = this.chunk.length;
     while (n < docs) n *= 2;
@@ -296,4 +358,20 @@ export class SequenceStore {
     this.feedbackHead = grow(this.feedbackHead);
     this.feedbackTail = grow(this.feedbackTail);
   }
+}
+
+/** The state of a {@linkcode SequenceStore}, as a snapshot holds it (see `lexical.ts`). */
+export interface SequenceStoreState {
+  /** Every sequence, back to back. */
+  data: Int32Array;
+  /** Per doc: 0 when it has a sequence in `data`, -1 otherwise. */
+  chunk: Int32Array;
+  /** First int of each doc's sequence in `data`. */
+  start: Int32Array;
+  /** End (exclusive) of each doc's sequence in `data`. */
+  end: Int32Array;
+  /** See {@linkcode SequenceStore.feedbackHead}. */
+  feedbackHead: Int32Array;
+  /** See {@linkcode SequenceStore.feedbackTail}. */
+  feedbackTail: Int32Array;
 }

@@ -51,8 +51,8 @@ export class TermDictionary {
   #tokens = 0;
   #charsUsed = 0;
   #terms: string[] = [];
-  #termTable = new Int32Array(1 << 12);
-  #termHash = new Int32Array(1024);
+  #termTable: Int32Array = new Int32Array(1 << 12);
+  #termHash: Int32Array = new Int32Array(1024);
   #buckets = new Map<number, Bucket>();
 
   constructor(stopWords: ReadonlySet<string>) {
@@ -269,6 +269,102 @@ export class TermDictionary {
   }
 
   /**
+   * A copy of the dictionary's state (see {@linkcode TermDictionary.fromState}).
+   */
+  exportState(): TermDictionaryState {
+    const terms = this.#terms;
+    let total = 0;
+    for (const t of terms) total += t.length;
+    const termChars = new Uint16Array(total);
+    const termEnds = new Int32Array(terms.length);
+    let at = 0;
+    for (let id = 0; id < terms.length; id++) {
+      const t = terms[id];
+      for (let i = 0; i < t.length; i++) termChars[at++] = t.charCodeAt(i);
+      termEnds[id] = at;
+    }
+    return {
+      slots: this.slots.slice(),
+      tokenStart: this.tokenStart.slice(),
+      chars: this.chars.slice(),
+      termTable: this.#termTable.slice(),
+      termHash: this.#termHash.slice(),
+      termChars,
+      termEnds,
+      tokens: this.#tokens,
+      charsUsed: this.#charsUsed,
+    };
+  }
+
+  /**
+   * A dictionary holding `state` (its arrays are taken, not copied); undefined
+   * when the state is not consistent.
+   */
+  static fromState(
+    stopWords: ReadonlySet<string>,
+    state: TermDictionaryState,
+  ): TermDictionary | undefined {
+    const {
+      slots,
+      tokenStart,
+      chars,
+      termTable,
+      termHash,
+      termChars,
+      termEnds,
+      tokens,
+      charsUsed,
+    } = state;
+    const slotCount = slots.length / SLOT;
+    const termCount = termEnds.length;
+    if (
+      !Number.isInteger(slotCount) || slotCount < 2 || (slotCount & (slotCount - 1)) !== 0 ||
+      tokens < 0 || tokens * 2 > slotCount || tokenStart.length < Math.max(1, tokens) ||
+      charsUsed < 0 || charsUsed > chars.length ||
+      termTable.length < 2 || (termTable.length & (termTable.length - 1)) !== 0 ||
+      termCount * 2 > termTable.length || termHash.length < Math.max(1, termCount) ||
+      (termCount > 0 && termEnds[termCount - 1] !== termChars.length)
+    ) return undefined;
+    // Term strings: the characters decoded in pieces (lone surrogates kept), then cut.
+    const parts: string[] = [];
+    for (let i = 0; i < termChars.length; i += 8192) {
+      parts.push(
+        String.fromCharCode.apply(
+          null,
+          termChars.subarray(i, i + 8192) as unknown as number[],
+        ),
+      );
+    }
+    const all = parts.join("");
+    const terms: string[] = new Array(termCount);
+    const buckets = new Map<number, Bucket>();
+    let from = 0;
+    for (let id = 0; id < termCount; id++) {
+      const to = termEnds[id];
+      if (to < from || to > all.length) return undefined;
+      const term = all.slice(from, to);
+      from = to;
+      terms[id] = term;
+      const key = bucketKey(term);
+      const bucket = buckets.get(key);
+      if (bucket) bucket.ids.push(id);
+      else buckets.set(key, { ids: [id], sorted: 1 });
+    }
+    const dict = new TermDictionary(stopWords);
+    dict.slots = slots;
+    dict.mask = slotCount - 1;
+    dict.tokenStart = tokenStart;
+    dict.chars = chars;
+    dict.#tokens = tokens;
+    dict.#charsUsed = charsUsed;
+    dict.#terms = terms;
+    dict.#termTable = termTable;
+    dict.#termHash = termHash;
+    dict.#buckets = buckets;
+    return dict;
+  }
+
+  /**
    * Ids of the terms that start with `prefix` (itself included when it is a
    * term), in no particular order. Each bucket of terms (by first two
    * characters) is kept sorted, so a prefix of two characters or more costs a
@@ -314,6 +410,28 @@ export class TermDictionary {
     }
     for (let i = first; i < lo; i++) out.push(ids[i]);
   }
+}
+
+/** The state of a {@linkcode TermDictionary}, as a snapshot holds it (see `lexical.ts`). */
+export interface TermDictionaryState {
+  /** Hash table of tokens. */
+  slots: Int32Array;
+  /** Start of each token in `chars`. */
+  tokenStart: Int32Array;
+  /** Characters of the tokens. */
+  chars: Uint16Array;
+  /** Hash table of terms (term id + 1 per slot, 0: empty). */
+  termTable: Int32Array;
+  /** Hash of each term. */
+  termHash: Int32Array;
+  /** The characters of every term, back to back. */
+  termChars: Uint16Array;
+  /** End (exclusive) of each term in `termChars`. */
+  termEnds: Int32Array;
+  /** Number of tokens. */
+  tokens: number;
+  /** Characters used in `chars`. */
+  charsUsed: number;
 }
 
 /** The term ids of one prefix bucket: sorted by term up to `sorted`, then as added. */

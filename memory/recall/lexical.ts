@@ -20,9 +20,14 @@ import type { Note } from "../note.ts";
 import { searchIndex } from "./_bm25.ts";
 import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
-import { TermDictionary } from "./_terms.ts";
+import { TermDictionary, type TermDictionaryState } from "./_terms.ts";
 import { NoteReader } from "./_indexer.ts";
-import { MAX_FEEDBACK_CHARS, MAX_RESCAN_CHARS, SequenceStore } from "./_sequences.ts";
+import {
+  MAX_FEEDBACK_CHARS,
+  MAX_RESCAN_CHARS,
+  SequenceStore,
+  type SequenceStoreState,
+} from "./_sequences.ts";
 import type { LexicalHit, LexicalIndex, LexicalSearchOptions } from "./types.ts";
 
 /** Options of {@linkcode createLexicalIndex}. */
@@ -110,6 +115,42 @@ export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWe
 const TF_SHIFT = { title: 16, body: 0, labels: 24 } as const;
 /** Masks of the per-field term frequencies (after the shift). */
 const TF_MASK = { title: 0xff, body: 0xffff, labels: 0xff } as const;
+
+/**
+ * Version of the snapshot layout. Bump it with any change to what the index
+ * stores or to how text is cut into terms (tokenizer, stemmer, stop words,
+ * sequences), so that snapshots of an older build are not loaded.
+ */
+export const LEXICAL_SNAPSHOT_VERSION = 1;
+
+/**
+ * The state of a built index, as plain numbers and typed arrays (see
+ * {@linkcode Bm25Index.exportSnapshot}); its notes are not in it.
+ */
+export interface LexicalSnapshot {
+  /** {@linkcode LEXICAL_SNAPSHOT_VERSION} when it was taken. */
+  version: number;
+  /** {@linkcode lexicalOptionsKey} of the index's options. */
+  options: string;
+  /** Scalars, by name. */
+  numbers: Record<string, number>;
+  /** Arrays, by name. */
+  arrays: Record<string, Int32Array | Uint16Array>;
+}
+
+/**
+ * A string that differs whenever two option sets could build different indexes
+ * or rank differently.
+ *
+ * @example
+ * ```ts
+ * import { Bm25Index, lexicalOptionsKey } from "./lexical.ts";
+ * console.log(lexicalOptionsKey(new Bm25Index().options).length > 0); // true
+ * ```
+ */
+export function lexicalOptionsKey(options: ResolvedLexicalOptions): string {
+  return JSON.stringify({ ...options, stopWords: [...options.stopWords].sort() });
+}
 
 /** The lexical index that {@linkcode createLexicalIndex} returns. */
 export interface Bm25LexicalIndex extends LexicalIndex {
@@ -296,6 +337,155 @@ export class Bm25Index implements Bm25LexicalIndex {
   /** Ranked hits, best first. */
   search(query: string, options: LexicalSearchOptions): LexicalHit[] {
     return searchIndex(this, query, options);
+  }
+
+  /**
+   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same
+   * notes in the same order (`notes[0 .. size - 1]`). Flushes first; undefined
+   * when notes were removed since the last clear (doc numbers are not dense).
+   * The arrays are copies, or arrays the index never changes in place, so a
+   * later `add` does not alter the snapshot.
+   */
+  exportSnapshot(): LexicalSnapshot | undefined {
+    this.flush();
+    const docs = this.#docs;
+    if (this.#dead !== 0 || docs !== this.#ids.size || this.postings.pendingCount !== 0) {
+      return undefined;
+    }
+    const dict = this.dict.exportState();
+    const seq = this.sequences.exportState(docs);
+    return {
+      version: LEXICAL_SNAPSHOT_VERSION,
+      options: lexicalOptionsKey(this.options),
+      numbers: {
+        docs,
+        totalTitle: this.totals.title,
+        totalBody: this.totals.body,
+        totalLabels: this.totals.labels,
+        frozenTerms: this.postings.frozenTerms,
+        tokens: dict.tokens,
+        charsUsed: dict.charsUsed,
+      },
+      arrays: {
+        slots: dict.slots,
+        tokenStart: dict.tokenStart,
+        chars: dict.chars,
+        termTable: dict.termTable,
+        termHash: dict.termHash,
+        termChars: dict.termChars,
+        termEnds: dict.termEnds,
+        offsets: this.postings.offsets, // replaced, never changed, by a flush
+        entries: this.postings.entries,
+        df: this.df.slice(),
+        lengthTitle: this.lengths.title.slice(),
+        lengthBody: this.lengths.body.slice(),
+        lengthLabels: this.lengths.labels.slice(),
+        seqData: seq.data,
+        seqChunk: seq.chunk,
+        seqStart: seq.start,
+        seqEnd: seq.end,
+        seqHead: seq.feedbackHead,
+        seqTail: seq.feedbackTail,
+      },
+    };
+  }
+
+  /**
+   * Replaces the index's content with a snapshot taken (by {@linkcode
+   * Bm25Index.exportSnapshot}) of an index of exactly `notes`, in this order;
+   * the snapshot's arrays are taken, not copied. Checks the snapshot's shape
+   * (not that it matches the notes: the caller keys it on them) and returns
+   * false, leaving the index as it was, when it does not fit.
+   */
+  importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean {
+    if (
+      snapshot.version !== LEXICAL_SNAPSHOT_VERSION ||
+      snapshot.options !== lexicalOptionsKey(this.options)
+    ) return false;
+    const n = snapshot.numbers;
+    const a = snapshot.arrays;
+    const i32 = (name: string): Int32Array | undefined => {
+      const v = a[name];
+      return v instanceof Int32Array ? v : undefined;
+    };
+    const u16 = (name: string): Uint16Array | undefined => {
+      const v = a[name];
+      return v instanceof Uint16Array ? v : undefined;
+    };
+    const int = (name: string): number => {
+      const v = n[name];
+      return Number.isSafeInteger(v) && v >= 0 ? v : -1;
+    };
+    const docs = int("docs");
+    const frozenTerms = int("frozenTerms");
+    const slots = i32("slots"), tokenStart = i32("tokenStart"), chars = u16("chars");
+    const termTable = i32("termTable"), termHash = i32("termHash");
+    const termChars = u16("termChars"), termEnds = i32("termEnds");
+    const offsets = i32("offsets"), entries = i32("entries"), df = i32("df");
+    const lt = i32("lengthTitle"), lb = i32("lengthBody"), ll = i32("lengthLabels");
+    const seqData = i32("seqData"), seqChunk = i32("seqChunk"), seqStart = i32("seqStart");
+    const seqEnd = i32("seqEnd"), seqHead = i32("seqHead"), seqTail = i32("seqTail");
+    if (
+      docs !== notes.length || docs === 0 || frozenTerms < 0 || int("tokens") < 0 ||
+      int("charsUsed") < 0 || int("totalTitle") < 0 || int("totalBody") < 0 ||
+      int("totalLabels") < 0 || !slots || !tokenStart || !chars || !termTable ||
+      !termHash || !termChars || !termEnds || !offsets || !entries || !df || !lt || !lb ||
+      !ll || !seqData || !seqChunk || !seqStart || !seqEnd || !seqHead || !seqTail
+    ) return false;
+    const dict = TermDictionary.fromState(
+      this.options.stopWords,
+      {
+        slots,
+        tokenStart,
+        chars,
+        termTable,
+        termHash,
+        termChars,
+        termEnds,
+        tokens: int("tokens"),
+        charsUsed: int("charsUsed"),
+      } satisfies TermDictionaryState,
+    );
+    const sequences = SequenceStore.fromState(
+      {
+        data: seqData,
+        chunk: seqChunk,
+        start: seqStart,
+        end: seqEnd,
+        feedbackHead: seqHead,
+        feedbackTail: seqTail,
+      } satisfies SequenceStoreState,
+    );
+    if (
+      !dict || !sequences || frozenTerms !== dict.size || df.length < Math.max(1, dict.size) ||
+      offsets.length !== frozenTerms + 1 || offsets[0] !== 0 ||
+      entries.length !== 2 * offsets[frozenTerms] || lt.length < docs || lt.length !== lb.length ||
+      lt.length !== ll.length || seqChunk.length < docs
+    ) return false;
+    for (let t = 0; t < frozenTerms; t++) if (offsets[t + 1] < offsets[t]) return false;
+    for (let p = 0; p < entries.length; p += 2) if (entries[p] >>> 0 >= docs) return false;
+    const ids = new Map<string, number>();
+    for (let doc = 0; doc < docs; doc++) ids.set(notes[doc].id, doc);
+    if (ids.size !== docs) return false;
+    // Fits: take it.
+    const postings = new PostingStore();
+    postings.offsets = offsets;
+    postings.entries = entries;
+    postings.frozenTerms = frozenTerms;
+    this.dict = dict;
+    dict.onNewTerm = (id) => this.#reserveTerm(id);
+    this.postings = postings;
+    this.sequences = sequences;
+    this.df = df;
+    this.#reader = new NoteReader(dict);
+    this.#reader.reserve(df.length);
+    this.notes = notes.slice();
+    this.lengths = { title: lt, body: lb, labels: ll };
+    this.totals = { title: int("totalTitle"), body: int("totalBody"), labels: int("totalLabels") };
+    this.#ids = ids;
+    this.#docs = docs;
+    this.#dead = 0;
+    return true;
   }
 
   #fieldLengths = { title: 0, body: 0, labels: 0 };

@@ -1,0 +1,368 @@
+/**
+ * Internal: the lexical index snapshot kept in `.memo/cache/lexical-index.bin`, so that a `Memo`
+ * reopened on an unchanged notes.md loads its index instead of building it.
+ *
+ * **Key.** A snapshot is used only when its key equals the key of the notes the store loaded:
+ * the snapshot version, the index options and a 64-bit digest of every loaded note's id, title,
+ * body and labels, in load order ({@linkcode notesDigest}). The content itself is hashed, not
+ * the stored `hash` (a hand edit of notes.md need not change that).
+ *
+ * **File** (little-endian, every section padded to 4 bytes):
+ *
+ * ```
+ * "MEMOLEX\0"  u32 format  u32 total bytes
+ * u32 key length, key (UTF-8)
+ * u32 number count, per number: u32 name length, name, f64 value (as two u32)
+ * u32 array count, per array: u32 name length, name, u32 kind (1: Int32, 2: Uint16), u32 length, data
+ * u32 checksum of everything before it
+ * ```
+ *
+ * Any mismatch (magic, format, length, checksum, key, shape) makes the reader return false, and
+ * the caller builds the index as usual. Writes go to a temporary file renamed over the old one.
+ *
+ * @module
+ */
+
+import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { Note } from "./note.ts";
+import { memoPaths } from "./paths.ts";
+import {
+  type Bm25Index,
+  LEXICAL_SNAPSHOT_VERSION,
+  lexicalOptionsKey,
+  type LexicalSnapshot,
+} from "./recall/lexical.ts";
+import { currentPid } from "./_system.ts";
+
+/** Version of the file layout (the index layout has its own, in the key). */
+const FORMAT = 1;
+const MAGIC = [0x4d, 0x45, 0x4d, 0x4f, 0x4c, 0x45, 0x58, 0x00]; // "MEMOLEX\0"
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * Path of the snapshot file of a project.
+ *
+ * @example
+ * ```ts
+ * import { indexCachePath } from "./_index_cache.ts";
+ * console.log(indexCachePath("/p")); // "/p/.memo/cache/lexical-index.bin"
+ * ```
+ */
+export function indexCachePath(rootDir: string): string {
+  return join(memoPaths(rootDir).cache, "lexical-index.bin");
+}
+
+/**
+ * A 64-bit digest (16 hex digits) of the notes' ids, titles, bodies and labels, in order.
+ *
+ * @example
+ * ```ts
+ * import { notesDigest } from "./_index_cache.ts";
+ * const note = { id: "a", title: "t", body: "b", labels: [], hash: "", created: "", updated: "" };
+ * console.log(notesDigest([note]) !== notesDigest([{ ...note, body: "c" }])); // true
+ * ```
+ */
+export function notesDigest(notes: readonly Note[]): string {
+  let a = 0x811c9dc5 | 0;
+  let b = 0x2545f491 | 0;
+  const mix = (s: string) => {
+    const n = s.length;
+    let i = 0;
+    for (; i + 1 < n; i += 2) {
+      const x = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+      a = Math.imul(a ^ x, 0x01000193);
+      a = (a << 13) | (a >>> 19);
+      b = Math.imul(b ^ x, 0x5bd1e995);
+      b = (b << 17) | (b >>> 15);
+    }
+    const x = (i < n ? s.charCodeAt(i) : 0) ^ (n << 16) ^ (n >>> 16) ^ 0x5a5a;
+    a = Math.imul(a ^ x, 0x01000193);
+    a = (a << 13) | (a >>> 19);
+    b = Math.imul(b ^ x, 0x5bd1e995);
+    b = (b << 17) | (b >>> 15);
+  };
+  for (const note of notes) {
+    mix(note.id);
+    mix(note.title);
+    mix(note.body);
+    mix(String(note.labels.length));
+    for (const label of note.labels) mix(label);
+  }
+  a = Math.imul(a ^ notes.length, 0x01000193);
+  b = Math.imul(b ^ notes.length, 0x5bd1e995);
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}
+
+/**
+ * The key a snapshot of an index with these options, built from notes with this digest, is
+ * stored under.
+ *
+ * @example
+ * ```ts
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { snapshotKey } from "./_index_cache.ts";
+ * console.log(snapshotKey(createLexicalIndex().options, "00").startsWith("1:")); // true
+ * ```
+ */
+export function snapshotKey(options: Bm25Index["options"], digest: string): string {
+  return `${LEXICAL_SNAPSHOT_VERSION}:${digest}:${lexicalOptionsKey(options)}`;
+}
+
+/** Checksum of `words` (four 32-bit lanes folded into one). */
+function checksum(words: Int32Array): number {
+  let a = 0x9e3779b9 | 0;
+  let b = 0x7f4a7c15 | 0;
+  let c = 0x85ebca6b | 0;
+  let d = 0x27d4eb2f | 0;
+  const n = words.length;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    a = Math.imul(a ^ words[i], 0x01000193);
+    b = Math.imul(b ^ words[i + 1], 0x5bd1e995);
+    c = Math.imul(c ^ words[i + 2], 0x01000193);
+    d = Math.imul(d ^ words[i + 3], 0x5bd1e995);
+  }
+  for (; i < n; i++) a = Math.imul(a ^ words[i], 0x01000193);
+  a = Math.imul(a ^ (b >>> 15), 0x85ebca6b);
+  a = Math.imul(a ^ (c >>> 13), 0xc2b2ae35);
+  return (Math.imul(a ^ (d >>> 16), 0x85ebca6b) ^ n) | 0;
+}
+
+/** Appends little-endian words and padded byte runs. */
+class Writer {
+  parts: Uint8Array[] = [];
+  length = 0;
+  #head: number[] = [];
+
+  u32(v: number): void {
+    this.#head.push(v);
+  }
+
+  bytes(data: Uint8Array): void {
+    this.flushHead();
+    this.parts.push(data);
+    this.length += data.byteLength;
+    const pad = (4 - (data.byteLength & 3)) & 3;
+    if (pad) {
+      this.parts.push(new Uint8Array(pad));
+      this.length += pad;
+    }
+  }
+
+  text(s: string): void {
+    const data = new TextEncoder().encode(s);
+    this.u32(data.byteLength);
+    this.bytes(data);
+  }
+
+  finish(): Uint8Array {
+    this.flushHead();
+    const out = new Uint8Array(this.length + 4);
+    let at = 0;
+    for (const p of this.parts) {
+      out.set(p, at);
+      at += p.byteLength;
+    }
+    const words = new Int32Array(out.buffer, 0, this.length >> 2);
+    new Int32Array(out.buffer, this.length, 1)[0] = checksum(words);
+    return out;
+  }
+
+  flushHead(): void {
+    if (!this.#head.length) return;
+    const words = new Uint32Array(this.#head);
+    this.#head = [];
+    this.parts.push(new Uint8Array(words.buffer));
+    this.length += words.byteLength;
+  }
+}
+
+/**
+ * The bytes of a snapshot file (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { decodeSnapshot, encodeSnapshot } from "./_index_cache.ts";
+ * const snap = { version: 1, options: "", numbers: { n: 3 }, arrays: { a: new Int32Array([7]) } };
+ * console.log(decodeSnapshot(encodeSnapshot("k", snap), "k")?.numbers.n); // 3
+ * ```
+ */
+export function encodeSnapshot(key: string, snapshot: LexicalSnapshot): Uint8Array {
+  const w = new Writer();
+  w.bytes(new Uint8Array(MAGIC));
+  w.u32(FORMAT);
+  w.u32(0); // total bytes, set below
+  w.text(key);
+  w.u32(snapshot.version);
+  w.text(snapshot.options);
+  const numbers = Object.entries(snapshot.numbers);
+  w.u32(numbers.length);
+  for (const [name, value] of numbers) {
+    w.text(name);
+    w.bytes(new Uint8Array(new Float64Array([value]).buffer));
+  }
+  const arrays = Object.entries(snapshot.arrays);
+  w.u32(arrays.length);
+  for (const [name, data] of arrays) {
+    w.text(name);
+    w.u32(data instanceof Int32Array ? 1 : 2);
+    w.u32(data.length);
+    w.bytes(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+  // The total goes into the header before the checksum is taken.
+  w.flushHead();
+  const total = w.length + 4;
+  const header = w.parts[1];
+  new Uint32Array(header.buffer, header.byteOffset, 2)[1] = total;
+  return w.finish();
+}
+
+/**
+ * The snapshot in `bytes` when they are a whole, undamaged snapshot file stored under `key`;
+ * otherwise undefined. The arrays are views of `bytes` (not copies).
+ *
+ * @example
+ * ```ts
+ * import { decodeSnapshot } from "./_index_cache.ts";
+ * console.log(decodeSnapshot(new Uint8Array(10), "k")); // undefined
+ * ```
+ */
+export function decodeSnapshot(bytes: Uint8Array, key: string): LexicalSnapshot | undefined {
+  if (!LITTLE_ENDIAN) return undefined;
+  // A plain view (a Node Buffer's slice() and subarray() differ from Uint8Array's), aligned.
+  bytes = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteOffset & 3) bytes = bytes.slice();
+  const size = bytes.byteLength;
+  if (size < 24 || size & 3) return undefined;
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) return undefined;
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, size >> 2);
+  if (words[2] !== FORMAT || words[3] !== size) return undefined;
+  if (checksum(words.subarray(0, words.length - 1)) !== words[words.length - 1]) return undefined;
+  const end = words.length - 1; // in words
+  let at = 4; // in words
+  const u32 = (): number => {
+    if (at >= end) throw new RangeError("truncated");
+    return words[at++] >>> 0;
+  };
+  const take = (byteLength: number): Uint8Array => {
+    const from = at * 4;
+    const padded = (byteLength + 3) & ~3;
+    if (from + padded > end * 4) throw new RangeError("truncated");
+    at += padded >> 2;
+    return bytes.subarray(from, from + byteLength);
+  };
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const text = () => decoder.decode(take(u32()));
+  try {
+    if (text() !== key) return undefined;
+    const version = u32();
+    const options = text();
+    const numbers: Record<string, number> = {};
+    for (let i = 0, n = u32(); i < n; i++) {
+      const name = text();
+      const data = take(8);
+      numbers[name] = new DataView(data.buffer, data.byteOffset, 8).getFloat64(0, true);
+    }
+    const arrays: Record<string, Int32Array | Uint16Array> = {};
+    for (let i = 0, n = u32(); i < n; i++) {
+      const name = text();
+      const kind = u32();
+      const length = u32();
+      if (kind === 1) {
+        const data = take(length * 4);
+        arrays[name] = new Int32Array(data.buffer, data.byteOffset, length);
+      } else if (kind === 2) {
+        const data = take(length * 2);
+        arrays[name] = new Uint16Array(data.buffer, data.byteOffset, length);
+      } else return undefined;
+    }
+    if (at !== end) return undefined;
+    return { version, options, numbers, arrays };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The bytes of the file at `path`, or undefined when it cannot be read (never rejects). A `Memo`
+ * starts this read before parsing notes.md, so that the two overlap.
+ *
+ * @example
+ * ```ts
+ * import { readSnapshotFile } from "./_index_cache.ts";
+ * console.log(await readSnapshotFile("/nowhere.bin")); // undefined
+ * ```
+ */
+export function readSnapshotFile(path: string): Promise<Uint8Array | undefined> {
+  if (!LITTLE_ENDIAN) return Promise.resolve(undefined);
+  return readFile(path).then((b) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength), () => {
+    return undefined;
+  });
+}
+
+/**
+ * Loads the snapshot file `bytes` into `index` when it was taken of exactly `notes` (same order,
+ * same content) with the same options; true when it did. Never throws: missing, damaged or
+ * stale bytes give false and leave the index as it was.
+ *
+ * @example
+ * ```ts
+ * import { createLexicalIndex, type Bm25Index } from "./recall/lexical.ts";
+ * import { restoreIndex } from "./_index_cache.ts";
+ * console.log(restoreIndex(undefined, createLexicalIndex() as Bm25Index, [])); // false
+ * ```
+ */
+export function restoreIndex(
+  bytes: Uint8Array | undefined,
+  index: Bm25Index,
+  notes: readonly Note[],
+): boolean {
+  if (!bytes || notes.length === 0) return false;
+  try {
+    const snapshot = decodeSnapshot(bytes, snapshotKey(index.options, notesDigest(notes)));
+    return snapshot !== undefined && index.importSnapshot(snapshot, notes);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Writes a snapshot of `index` (built from its notes, in doc order) to `path`, atomically, when
+ * the project's `.memo/memory/` folder exists; errors are swallowed.
+ *
+ * @example
+ * ```ts
+ * import { createLexicalIndex, type Bm25Index } from "./recall/lexical.ts";
+ * import { writeIndexCache } from "./_index_cache.ts";
+ * const index = createLexicalIndex() as Bm25Index;
+ * await writeIndexCache("/nowhere/.memo/cache/lexical-index.bin", "/nowhere/.memo/memory", index);
+ * ```
+ */
+export function writeIndexCache(path: string, memoryDir: string, index: Bm25Index): Promise<void> {
+  let snapshot: LexicalSnapshot | undefined;
+  let notes: Note[];
+  try {
+    // Taken now, synchronously: a later change to the index does not reach the snapshot.
+    snapshot = index.exportSnapshot();
+    notes = index.notes.slice(0, index.docCount) as Note[];
+  } catch {
+    return Promise.resolve();
+  }
+  if (!snapshot || notes.length === 0) return Promise.resolve();
+  const taken = snapshot;
+  return (async () => {
+    const dir = await stat(memoryDir).catch(() => undefined);
+    if (!dir?.isDirectory()) return; // not an initialised project: write nothing
+    const bytes = encodeSnapshot(snapshotKey(index.options, notesDigest(notes)), taken);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, path);
+    } catch (error) {
+      await unlink(tmp).catch(() => {});
+      throw error;
+    }
+  })().catch(() => {});
+}

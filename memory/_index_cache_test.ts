@@ -1,0 +1,270 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Memo, openMemo } from "./memo.ts";
+import { FileMemoryStore } from "./file_store.ts";
+import { memoPaths } from "./paths.ts";
+import { Bm25Index, createLexicalIndex } from "./recall/lexical.ts";
+import { indexCachePath, notesDigest, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
+import type { Note } from "./note.ts";
+
+const WORDS = (
+  "deploy staging database cache index token memory agent recall rate limit retry backoff " +
+  "queue worker schema migration release branch review latency budget incident postmortem " +
+  "owner runbook alert dashboard metric trace span service rateLimit snake_case kebab-case " +
+  "café naïve 日本語 the a of to and in is it for on with"
+).split(" ");
+
+const QUERIES = [
+  "deploy staging database",
+  "rate limit retry",
+  "how do we handle incident postmortem",
+  "rateLimit",
+  "snake case",
+  "café",
+  "日本語",
+  "run",
+  "migration sch",
+  "owner of the runbook alert",
+];
+
+function drafts(count: number, seed = 7) {
+  let s = seed;
+  const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    let text = "";
+    const n = 5 + Math.floor(rand() * 60);
+    for (let k = 0; k < n; k++) text += WORDS[Math.floor(rand() * WORDS.length)] + " ";
+    out.push({
+      title: `Note ${i} ${WORDS[i % WORDS.length]}`,
+      text: text.trim(),
+      labels: [WORDS[Math.floor(rand() * 8)]],
+    });
+  }
+  return out;
+}
+
+async function tempDir(): Promise<string> {
+  return await mkdtemp(join(tmpdir(), "memo-index-cache-"));
+}
+
+async function results(memo: Memo) {
+  const out = [];
+  for (const q of QUERIES) {
+    const hits = await memo.recall(q, { limit: 20 });
+    out.push(hits.map((h) => ({ id: h.note.id, score: h.score, matched: h.matched })));
+  }
+  return out;
+}
+
+/** Recall results of a Memo opened with `indexCache`, closed afterwards. */
+async function resultsOf(rootDir: string, indexCache: boolean | "always") {
+  const memo = await openMemo({ rootDir, indexCache });
+  try {
+    return await results(memo);
+  } finally {
+    await memo.close();
+  }
+}
+
+async function loadedNotes(rootDir: string): Promise<Note[]> {
+  const store = new FileMemoryStore({ rootDir });
+  await store.load();
+  const notes = (await store.changesSince()).upserted;
+  await store.close?.();
+  return notes;
+}
+
+/** Whether the snapshot on disk fits the project's notes as they are now. */
+async function snapshotFits(rootDir: string): Promise<boolean> {
+  const bytes = await readSnapshotFile(indexCachePath(rootDir));
+  const index = createLexicalIndex() as Bm25Index;
+  return restoreIndex(bytes, index, await loadedNotes(rootDir));
+}
+
+/** Runs `fn` counting the snapshots Memo loads into its index (successful imports). */
+async function countingImports<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const original = Bm25Index.prototype.importSnapshot;
+  let imports = 0;
+  Bm25Index.prototype.importSnapshot = function (this: Bm25Index, ...args) {
+    const ok = original.apply(this, args);
+    if (ok) imports++;
+    return ok;
+  };
+  try {
+    return [await fn(), imports];
+  } finally {
+    Bm25Index.prototype.importSnapshot = original;
+  }
+}
+
+/** A project of `count` notes with a snapshot of its index. */
+async function project(count: number): Promise<string> {
+  const dir = await tempDir();
+  const writer = await openMemo({ rootDir: dir, indexCache: false });
+  await writer.rememberMany(drafts(count));
+  await writer.close();
+  const builder = await openMemo({ rootDir: dir, indexCache: "always" });
+  await builder.close(); // waits for the snapshot
+  await stat(indexCachePath(dir));
+  return dir;
+}
+
+Deno.test("index cache: a reopened Memo recalls exactly as with a freshly built index", async () => {
+  const dir = await project(300);
+  try {
+    assert.ok(await snapshotFits(dir), "the snapshot is taken of the notes on disk");
+    const built = await resultsOf(dir, false);
+    assert.ok(built.every((hits) => hits.length > 0));
+    const [cached, imports] = await countingImports(() => resultsOf(dir, true));
+    assert.equal(imports, 1, "the snapshot was loaded");
+    assert.deepEqual(cached, built);
+    // A restored index keeps taking notes like a built one.
+    const memo = await openMemo({ rootDir: dir });
+    await memo.remember({ title: "Zebra rollout", text: "zebra crossing deploy plan", labels: [] });
+    const afterAdd = await results(memo);
+    const zebra = await memo.recall("zebra");
+    await memo.close();
+    assert.equal(zebra.length, 1);
+    assert.deepEqual(afterAdd, await resultsOf(dir, false));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a note added by another process invalidates the snapshot", async () => {
+  const dir = await project(200);
+  try {
+    const other = await openMemo({ rootDir: dir, indexCache: false });
+    await other.remember({ title: "Quokka", text: "the quokka budget review", labels: ["x"] });
+    await other.close();
+    assert.equal(await snapshotFits(dir), false);
+    const [cached, imports] = await countingImports(() => resultsOf(dir, true));
+    assert.equal(imports, 0);
+    assert.deepEqual(cached, await resultsOf(dir, false));
+    const memo = await openMemo({ rootDir: dir });
+    assert.equal((await memo.recall("quokka")).length, 1);
+    await memo.close();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a hand edit of notes.md invalidates the snapshot (stored hash unchanged)", async () => {
+  const dir = await project(200);
+  try {
+    const path = memoPaths(dir).notes;
+    const text = await readFile(path, "utf8");
+    const at = text.indexOf("Note 17 ");
+    assert.ok(at > 0);
+    // Same length, same marker (and so the same stored hash): only the title's words change.
+    await writeFile(path, text.slice(0, at) + "Wombat17" + text.slice(at + 8));
+    assert.equal(await snapshotFits(dir), false);
+    const memo = await openMemo({ rootDir: dir });
+    const hits = await memo.recall("wombat17");
+    await memo.close();
+    assert.equal(hits.length, 1);
+    assert.deepEqual(await resultsOf(dir, true), await resultsOf(dir, false));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a truncated, damaged or foreign snapshot is ignored", async () => {
+  const dir = await project(250);
+  try {
+    const cachePath = indexCachePath(dir);
+    const good = new Uint8Array(await readFile(cachePath));
+    const built = await resultsOf(dir, false);
+    const flipped = good.slice();
+    flipped[Math.floor(flipped.length * 0.6)] ^= 0x10;
+    const headerFlipped = good.slice();
+    headerFlipped[13] ^= 0x01; // the total length
+    const cases: [string, Uint8Array][] = [
+      ["truncated", good.subarray(0, Math.floor(good.length / 2))],
+      ["cut by one byte", good.subarray(0, good.length - 1)],
+      ["one bit flipped", flipped],
+      ["length field changed", headerFlipped],
+      ["garbage", new Uint8Array(4096).fill(0x5a)],
+      ["empty", new Uint8Array(0)],
+    ];
+    for (const [name, bytes] of cases) {
+      await writeFile(cachePath, bytes);
+      assert.equal(await snapshotFits(dir), false, name);
+      assert.deepEqual(await resultsOf(dir, true), built, name);
+    }
+    // A directory where the file should be: still opens.
+    await rm(cachePath);
+    await Deno.mkdir(cachePath);
+    assert.deepEqual(await resultsOf(dir, "always"), built);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a read-only open of a fresh folder writes nothing", async () => {
+  const dir = await tempDir();
+  try {
+    const memo = await openMemo({ rootDir: dir, indexCache: "always" });
+    assert.deepEqual(await memo.recall("anything"), []);
+    await memo.stats();
+    await memo.close();
+    assert.deepEqual(await readdir(dir), []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: small projects write no snapshot by default; false reads none", async () => {
+  const fits = await project(40);
+  try {
+    const [, imports] = await countingImports(() => resultsOf(fits, false));
+    assert.equal(imports, 0, "indexCache: false reads no snapshot");
+  } finally {
+    await rm(fits, { recursive: true, force: true });
+  }
+  const dir = await tempDir();
+  try {
+    const memo = await openMemo({ rootDir: dir });
+    await memo.rememberMany(drafts(50));
+    await memo.close();
+    const again = await openMemo({ rootDir: dir });
+    await again.close();
+    await assert.rejects(stat(indexCachePath(dir)), "a fast build writes no snapshot");
+    // A snapshot of other notes is not used.
+    const other = await project(30);
+    try {
+      await Deno.mkdir(memoPaths(dir).cache, { recursive: true });
+      await writeFile(indexCachePath(dir), await readFile(indexCachePath(other)));
+      assert.equal(await snapshotFits(dir), false);
+      assert.deepEqual(await resultsOf(dir, true), await resultsOf(dir, false));
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("notesDigest() changes with any id, text or label, and with the order", () => {
+  const base: Note = {
+    id: "a",
+    title: "t",
+    body: "body text",
+    labels: ["x"],
+    hash: "h",
+    created: "",
+    updated: "",
+  };
+  const other: Note = { ...base, id: "b" };
+  const d = notesDigest([base, other]);
+  assert.notEqual(notesDigest([other, base]), d);
+  assert.notEqual(notesDigest([{ ...base, body: "body texT" }, other]), d);
+  assert.notEqual(notesDigest([{ ...base, title: "T" }, other]), d);
+  assert.notEqual(notesDigest([{ ...base, labels: ["y"] }, other]), d);
+  assert.notEqual(notesDigest([{ ...base, labels: [] }, other]), d);
+  assert.notEqual(notesDigest([base]), d);
+  assert.equal(notesDigest([{ ...base, hash: "other", updated: "x" }, other]), d);
+});
