@@ -356,6 +356,8 @@ export function writeIndexCache(path: string, memoryDir: string, index: Bm25Inde
     if (!dir?.isDirectory()) return; // not an initialised project: write nothing
     const bytes = encodeSnapshot(snapshotKey(index.options, notesDigest(notes)), taken);
     await mkdir(dirname(path), { recursive: true });
+    // The cache is rebuilt at will and can be large: keep it out of the project's git history.
+    await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
     const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
     try {
       await writeFile(tmp, bytes);

@@ -16,6 +16,7 @@ import { dirname } from "node:path";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import { RECALL_ENGINES } from "./recall/types.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
 
 /** Options of {@linkcode openMemo}. */
 export interface MemoOptions {
@@ -51,6 +52,13 @@ export interface MemoOptions {
    * @default true
    */
   indexCache?: boolean | "always";
+  /**
+   * Number of recall answers kept for repeated identical recalls (same query and options); the
+   * cache is emptied whenever the notes change, by this client or by another process. `0`
+   * turns it off. Hits served from it are shared between callers: treat them as read-only.
+   * @default 256
+   */
+  recallCacheSize?: number;
 }
 
 /** What `remember` did with one draft. */
@@ -169,6 +177,7 @@ export class Memo {
   #syncing: Promise<void> | undefined;
   #cache: { path: string; memoryDir: string; always: boolean } | undefined;
   #cacheWrite: Promise<void> | undefined;
+  #answers: RecallCache<RecallHit[]>;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -176,6 +185,7 @@ export class Memo {
     this.store = options.store ?? new FileMemoryStore({ rootDir });
     this.engine = checkEngine(options.engine ?? "auto");
     this.#index = options.index ?? createLexicalIndex();
+    this.#answers = new RecallCache(options.recallCacheSize ?? DEFAULT_RECALL_CACHE_SIZE);
     const mode = options.indexCache ?? true;
     if (mode !== false && !options.index && (!options.store || options.rootDir !== undefined)) {
       this.#cache = {
@@ -248,6 +258,16 @@ export class Memo {
       );
     }
     await this.#sync();
+    const key = JSON.stringify([
+      query,
+      limit,
+      engine,
+      options.labels ? normalizeLabels(options.labels) : [],
+      options.source?.trim() ?? "",
+      options.explain === true,
+    ]);
+    const known = this.#answers.get(key);
+    if (known) return known.slice();
     const filter = this.#filter(options);
     const hits = this.#index.search(query, {
       limit,
@@ -262,7 +282,8 @@ export class Memo {
       if (options.explain && hit.explain) item.explain = hit.explain;
       out.push(item);
     }
-    return out;
+    this.#answers.set(key, out);
+    return out.slice();
   }
 
   /** One note by id; throws `NoteNotFoundError` when the id is unknown. */
@@ -403,6 +424,7 @@ export class Memo {
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#order = undefined;
+        this.#answers.clear();
       }
       this.#token = changes.token;
     };

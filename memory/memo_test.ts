@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MAX_MEMO_LIMIT, type Memo, openMemo } from "./memo.ts";
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
+import { createLexicalIndex } from "./recall/mod.ts";
 
 async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
@@ -190,4 +191,56 @@ Deno.test("Memo picks up notes another client wrote to the same project", async 
       await other.close();
     }
   });
+});
+
+Deno.test("Memo.recall() answers a repeated recall from its cache until the notes change", async () => {
+  await withMemo(async (memo, dir) => {
+    const a = (await memo.remember({ text: "Rotate the vault token monthly" })).note;
+    const first = await memo.recall("vault token");
+    const again = await memo.recall("vault token");
+    assert.deepEqual(again, first);
+    assert.notEqual(again, first, "each caller gets its own array");
+    again.pop();
+    assert.equal((await memo.recall("vault token")).length, 1, "a caller cannot empty the cache");
+    assert.equal(
+      (await memo.recall("vault token", { explain: true }))[0].explain?.length! > 0,
+      true,
+    );
+    const b = (await memo.remember({ text: "The vault token lives in 1Password" })).note;
+    assert.deepEqual(
+      new Set((await memo.recall("vault token")).map((h) => h.note.id)),
+      new Set([a.id, b.id]),
+      "an own write empties the cache",
+    );
+    const other = await openMemo({ rootDir: dir });
+    try {
+      await other.forget(a.id);
+    } finally {
+      await other.close();
+    }
+    assert.deepEqual(
+      (await memo.recall("vault token")).map((h) => h.note.id),
+      [b.id],
+      "another process's write empties it too",
+    );
+  });
+});
+
+Deno.test("Memo searches the index once for repeated recalls, every time with recallCacheSize 0", async () => {
+  for (const [size, searches] of [[undefined, 1], [0, 3]] as const) {
+    const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
+    const index = createLexicalIndex();
+    const search = index.search.bind(index);
+    let calls = 0;
+    index.search = (...args) => (calls++, search(...args));
+    const memo = await openMemo({ rootDir: dir, index, recallCacheSize: size });
+    try {
+      await memo.remember({ text: "cache on or off" });
+      for (let i = 0; i < 3; i++) assert.equal((await memo.recall("cache")).length, 1);
+      assert.equal(calls, searches, `recallCacheSize ${size}`);
+    } finally {
+      await memo.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
 });
