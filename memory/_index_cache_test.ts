@@ -116,6 +116,11 @@ Deno.test("index cache: a reopened Memo recalls exactly as with a freshly built 
   const dir = await project(300);
   try {
     assert.ok(await snapshotFits(dir), "the snapshot is taken of the notes on disk");
+    assert.equal(
+      await readFile(join(dir, ".memo", "cache", ".gitignore"), "utf8"),
+      "*\n",
+      "the cache folder keeps itself out of git",
+    );
     const built = await resultsOf(dir, false);
     assert.ok(built.every((hits) => hits.length > 0));
     const [cached, imports] = await countingImports(() => resultsOf(dir, true));
