@@ -1,16 +1,18 @@
 /**
  * Internal: the lexical index snapshot kept in `.memo/cache/lexical-index.bin`, so that a `Memo`
- * reopened on an unchanged notes.md loads its index instead of building it.
+ * reopened on an unchanged (or only appended to) notes.md loads its index instead of building it.
  *
- * **Key.** A snapshot is used only when its key equals the key of the notes the store loaded:
- * the snapshot version, the index options and a 64-bit digest of every loaded note's id, title,
- * body and labels, in load order ({@linkcode notesDigest}). The content itself is hashed, not
- * the stored `hash` (a hand edit of notes.md need not change that).
+ * **Key.** A snapshot is taken of an index of N notes and records N. It is used only when its
+ * key equals the key of the first N notes the store loaded: the snapshot version, the index
+ * options and a 64-bit digest of those notes' ids, titles, bodies and labels, in load order
+ * ({@linkcode notesDigest}). The content itself is hashed, not the stored `hash` (a hand edit of
+ * notes.md need not change that). When more than N notes were loaded (notes.md grew by appends
+ * only), the caller adds the rest to the restored index itself.
  *
  * **File** (little-endian, every section padded to 4 bytes):
  *
  * ```
- * "MEMOLEX\0"  u32 format  u32 total bytes
+ * "MEMOLEX\0"  u32 format  u32 total bytes  u32 note count (N)
  * u32 key length, key (UTF-8)
  * u32 number count, per number: u32 name length, name, f64 value (as two u32)
  * u32 array count, per array: u32 name length, name, u32 kind (1: Int32, 2: Uint16), u32 length, data
@@ -36,7 +38,7 @@ import {
 import { currentPid } from "./_system.ts";
 
 /** Version of the file layout (the index layout has its own, in the key). */
-const FORMAT = 1;
+const FORMAT = 2;
 const MAGIC = [0x4d, 0x45, 0x4d, 0x4f, 0x4c, 0x45, 0x58, 0x00]; // "MEMOLEX\0"
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -54,7 +56,8 @@ export function indexCachePath(rootDir: string): string {
 }
 
 /**
- * A 64-bit digest (16 hex digits) of the notes' ids, titles, bodies and labels, in order.
+ * A 64-bit digest (16 hex digits) of the ids, titles, bodies and labels of the first `count`
+ * notes (all of them by default), in order.
  *
  * @example
  * ```ts
@@ -63,7 +66,7 @@ export function indexCachePath(rootDir: string): string {
  * console.log(notesDigest([note]) !== notesDigest([{ ...note, body: "c" }])); // true
  * ```
  */
-export function notesDigest(notes: readonly Note[]): string {
+export function notesDigest(notes: readonly Note[], count: number = notes.length): string {
   let a = 0x811c9dc5 | 0;
   let b = 0x2545f491 | 0;
   const mix = (s: string) => {
@@ -82,15 +85,17 @@ export function notesDigest(notes: readonly Note[]): string {
     b = Math.imul(b ^ x, 0x5bd1e995);
     b = (b << 17) | (b >>> 15);
   };
-  for (const note of notes) {
+  count = Math.max(0, Math.min(count, notes.length));
+  for (let i = 0; i < count; i++) {
+    const note = notes[i];
     mix(note.id);
     mix(note.title);
     mix(note.body);
     mix(String(note.labels.length));
     for (const label of note.labels) mix(label);
   }
-  a = Math.imul(a ^ notes.length, 0x01000193);
-  b = Math.imul(b ^ notes.length, 0x5bd1e995);
+  a = Math.imul(a ^ count, 0x01000193);
+  b = Math.imul(b ^ count, 0x5bd1e995);
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
@@ -179,7 +184,8 @@ class Writer {
 }
 
 /**
- * The bytes of a snapshot file (see the module doc).
+ * The bytes of a snapshot file (see the module doc) of an index of `noteCount` notes (by
+ * default the snapshot's `docs` number).
  *
  * @example
  * ```ts
@@ -188,11 +194,16 @@ class Writer {
  * console.log(decodeSnapshot(encodeSnapshot("k", snap), "k")?.numbers.n); // 3
  * ```
  */
-export function encodeSnapshot(key: string, snapshot: LexicalSnapshot): Uint8Array {
+export function encodeSnapshot(
+  key: string,
+  snapshot: LexicalSnapshot,
+  noteCount: number = snapshot.numbers.docs ?? 0,
+): Uint8Array {
   const w = new Writer();
   w.bytes(new Uint8Array(MAGIC));
   w.u32(FORMAT);
   w.u32(0); // total bytes, set below
+  w.u32(noteCount);
   w.text(key);
   w.u32(snapshot.version);
   w.text(snapshot.options);
@@ -240,7 +251,7 @@ export function decodeSnapshot(bytes: Uint8Array, key: string): LexicalSnapshot 
   if (words[2] !== FORMAT || words[3] !== size) return undefined;
   if (checksum(words.subarray(0, words.length - 1)) !== words[words.length - 1]) return undefined;
   const end = words.length - 1; // in words
-  let at = 4; // in words
+  let at = 5; // in words (after the note count)
   const u32 = (): number => {
     if (at >= end) throw new RangeError("truncated");
     return words[at++] >>> 0;
@@ -285,6 +296,27 @@ export function decodeSnapshot(bytes: Uint8Array, key: string): LexicalSnapshot 
 }
 
 /**
+ * The number of notes (N) the snapshot file `bytes` was taken of, read from its header; undefined
+ * when the bytes are not a snapshot file of this format. Nothing past the header is checked
+ * (see {@linkcode decodeSnapshot}).
+ *
+ * @example
+ * ```ts
+ * import { snapshotNoteCount } from "./_index_cache.ts";
+ * console.log(snapshotNoteCount(new Uint8Array(10))); // undefined
+ * ```
+ */
+export function snapshotNoteCount(bytes: Uint8Array): number | undefined {
+  if (!LITTLE_ENDIAN || bytes.byteLength < 24) return undefined;
+  for (let i = 0; i < MAGIC.length; i++) if (bytes[i] !== MAGIC[i]) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 20);
+  if (view.getUint32(8, true) !== FORMAT || view.getUint32(12, true) !== bytes.byteLength) {
+    return undefined;
+  }
+  return view.getUint32(16, true);
+}
+
+/**
  * The bytes of the file at `path`, or undefined when it cannot be read (never rejects). A `Memo`
  * starts this read before parsing notes.md, so that the two overlap.
  *
@@ -302,28 +334,35 @@ export function readSnapshotFile(path: string): Promise<Uint8Array | undefined> 
 }
 
 /**
- * Loads the snapshot file `bytes` into `index` when it was taken of exactly `notes` (same order,
- * same content) with the same options; true when it did. Never throws: missing, damaged or
- * stale bytes give false and leave the index as it was.
+ * Loads the snapshot file `bytes` into `index` when it was taken, with the same options, of
+ * exactly the first N notes of `notes` (same order, same content); returns N, the number of
+ * notes now in the index (all of `notes` when none was appended since), or 0 when it loaded
+ * nothing. The caller adds `notes[N..]` itself. Never throws: missing, damaged or stale bytes
+ * give 0 and leave the index as it was.
  *
  * @example
  * ```ts
  * import { createLexicalIndex, type Bm25Index } from "./recall/lexical.ts";
  * import { restoreIndex } from "./_index_cache.ts";
- * console.log(restoreIndex(undefined, createLexicalIndex() as Bm25Index, [])); // false
+ * console.log(restoreIndex(undefined, createLexicalIndex() as Bm25Index, [])); // 0
  * ```
  */
 export function restoreIndex(
   bytes: Uint8Array | undefined,
   index: Bm25Index,
   notes: readonly Note[],
-): boolean {
-  if (!bytes || notes.length === 0) return false;
+): number {
+  if (!bytes || notes.length === 0) return 0;
   try {
-    const snapshot = decodeSnapshot(bytes, snapshotKey(index.options, notesDigest(notes)));
-    return snapshot !== undefined && index.importSnapshot(snapshot, notes);
+    const count = snapshotNoteCount(bytes);
+    if (count === undefined || count === 0 || count > notes.length) return 0;
+    const key = snapshotKey(index.options, notesDigest(notes, count));
+    const snapshot = decodeSnapshot(bytes, key);
+    if (snapshot === undefined) return 0;
+    const prefix = count === notes.length ? notes : notes.slice(0, count);
+    return index.importSnapshot(snapshot, prefix) ? count : 0;
   } catch {
-    return false;
+    return 0;
   }
 }
 
@@ -354,7 +393,8 @@ export function writeIndexCache(path: string, memoryDir: string, index: Bm25Inde
   return (async () => {
     const dir = await stat(memoryDir).catch(() => undefined);
     if (!dir?.isDirectory()) return; // not an initialised project: write nothing
-    const bytes = encodeSnapshot(snapshotKey(index.options, notesDigest(notes)), taken);
+    const key = snapshotKey(index.options, notesDigest(notes));
+    const bytes = encodeSnapshot(key, taken, notes.length);
     await mkdir(dirname(path), { recursive: true });
     // The cache is rebuilt at will and can be large: keep it out of the project's git history.
     await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});

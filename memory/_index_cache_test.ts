@@ -50,9 +50,9 @@ async function tempDir(): Promise<string> {
   return await mkdtemp(join(tmpdir(), "memo-index-cache-"));
 }
 
-async function results(memo: Memo) {
+async function results(memo: Memo, queries: readonly string[] = QUERIES) {
   const out = [];
-  for (const q of QUERIES) {
+  for (const q of queries) {
     const hits = await memo.recall(q, { limit: 20 });
     out.push(hits.map((h) => ({ id: h.note.id, score: h.score, matched: h.matched })));
   }
@@ -60,10 +60,14 @@ async function results(memo: Memo) {
 }
 
 /** Recall results of a Memo opened with `indexCache`, closed afterwards. */
-async function resultsOf(rootDir: string, indexCache: boolean | "always") {
+async function resultsOf(
+  rootDir: string,
+  indexCache: boolean | "always",
+  queries: readonly string[] = QUERIES,
+) {
   const memo = await openMemo({ rootDir, indexCache });
   try {
-    return await results(memo);
+    return await results(memo, queries);
   } finally {
     await memo.close();
   }
@@ -77,11 +81,17 @@ async function loadedNotes(rootDir: string): Promise<Note[]> {
   return notes;
 }
 
-/** Whether the snapshot on disk fits the project's notes as they are now. */
-async function snapshotFits(rootDir: string): Promise<boolean> {
+/** How many of the project's notes (a prefix of them) the snapshot on disk restores; 0: none. */
+async function snapshotPrefix(rootDir: string): Promise<number> {
   const bytes = await readSnapshotFile(indexCachePath(rootDir));
   const index = createLexicalIndex() as Bm25Index;
   return restoreIndex(bytes, index, await loadedNotes(rootDir));
+}
+
+/** Whether the snapshot on disk fits the project's notes as they are now (all of them). */
+async function snapshotFits(rootDir: string): Promise<boolean> {
+  const count = snapshotPrefix(rootDir);
+  return await count > 0 && await count === (await loadedNotes(rootDir)).length;
 }
 
 /** Runs `fn` counting the snapshots Memo loads into its index (successful imports). */
@@ -139,21 +149,120 @@ Deno.test("index cache: a reopened Memo recalls exactly as with a freshly built 
   }
 });
 
-Deno.test("index cache: a note added by another process invalidates the snapshot", async () => {
+/** Queries of the appended notes' own words, and of words shared with the older notes. */
+const APPEND_QUERIES = [...QUERIES, "quokka", "quokka budget review", "Appended 3", "wallaby"];
+
+/** Appends `count` notes (and a quokka note) by another process, without touching the cache. */
+async function append(rootDir: string, count: number, seed: number): Promise<void> {
+  const other = await openMemo({ rootDir, indexCache: false });
+  const more = drafts(count, seed).map((d, i) => ({
+    ...d,
+    title: `Appended ${i} ${d.title}`,
+    text: i % 3 === 0 ? `${d.text} wallaby` : d.text,
+  }));
+  await other.rememberMany(more);
+  await other.remember({ title: "Quokka", text: "the quokka budget review", labels: ["x"] });
+  await other.close();
+}
+
+Deno.test("index cache: after appends by another process the snapshot is used and extended", async () => {
+  const dir = await project(200);
+  try {
+    const before = await readFile(indexCachePath(dir));
+    await append(dir, 4, 11); // 5 of 205 notes: a small tail
+    assert.equal(await snapshotFits(dir), false);
+    assert.equal(await snapshotPrefix(dir), 200, "the snapshot fits the first 200 notes");
+    const built = await resultsOf(dir, false, APPEND_QUERIES);
+    assert.ok(built.every((hits) => hits.length > 0));
+    assert.deepEqual(built[QUERIES.length].length, 1, "one quokka");
+    const [cached, imports] = await countingImports(() => resultsOf(dir, true, APPEND_QUERIES));
+    assert.equal(imports, 1, "the snapshot was loaded");
+    assert.deepEqual(cached, built);
+    assert.deepEqual(
+      await readFile(indexCachePath(dir)),
+      before,
+      "a small, fast tail keeps the old snapshot",
+    );
+    // The same again from the old snapshot, and a recall right after an add.
+    const memo = await openMemo({ rootDir: dir });
+    await memo.remember({ title: "Zebra rollout", text: "zebra crossing deploy plan", labels: [] });
+    const afterAdd = await results(memo, APPEND_QUERIES);
+    await memo.close();
+    assert.deepEqual(afterAdd, await resultsOf(dir, false, APPEND_QUERIES));
+
+    // A large tail (over a tenth of the notes) writes a fresh snapshot of all of them.
+    await append(dir, 40, 13);
+    const total = (await loadedNotes(dir)).length;
+    assert.equal(total, 246, "the second quokka is the same note");
+    assert.equal(await snapshotPrefix(dir), 200);
+    const rebuilt = await resultsOf(dir, false, APPEND_QUERIES);
+    const [again, imported] = await countingImports(() => resultsOf(dir, true, APPEND_QUERIES));
+    assert.equal(imported, 1);
+    assert.deepEqual(again, rebuilt);
+    assert.equal(await snapshotPrefix(dir), total, "the snapshot was replaced");
+    const [fresh, freshImports] = await countingImports(() => resultsOf(dir, true, APPEND_QUERIES));
+    assert.equal(freshImports, 1);
+    assert.deepEqual(fresh, rebuilt);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a note added by another process is found through the snapshot", async () => {
   const dir = await project(200);
   try {
     const other = await openMemo({ rootDir: dir, indexCache: false });
     await other.remember({ title: "Quokka", text: "the quokka budget review", labels: ["x"] });
     await other.close();
     assert.equal(await snapshotFits(dir), false);
-    const [cached, imports] = await countingImports(() => resultsOf(dir, true));
-    assert.equal(imports, 0);
-    assert.deepEqual(cached, await resultsOf(dir, false));
+    const [cached, imports] = await countingImports(() => resultsOf(dir, true, APPEND_QUERIES));
+    assert.equal(imports, 1);
+    assert.deepEqual(cached, await resultsOf(dir, false, APPEND_QUERIES));
     const memo = await openMemo({ rootDir: dir });
     assert.equal((await memo.recall("quokka")).length, 1);
     await memo.close();
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a change inside the snapshot's notes after appends builds the index", async () => {
+  // A hand edit of an early note.
+  const edited = await project(200);
+  try {
+    await append(edited, 10, 17);
+    const path = memoPaths(edited).notes;
+    const text = await readFile(path, "utf8");
+    const at = text.indexOf("Note 17 ");
+    assert.ok(at > 0);
+    await writeFile(path, text.slice(0, at) + "Wombat17" + text.slice(at + 8));
+    assert.equal(await snapshotPrefix(edited), 0);
+    const queries = [...APPEND_QUERIES, "wombat17"];
+    const built = await resultsOf(edited, false, queries);
+    assert.equal(built[built.length - 1].length, 1);
+    const [cached, imports] = await countingImports(() => resultsOf(edited, true, queries));
+    assert.equal(imports, 0);
+    assert.deepEqual(cached, built);
+  } finally {
+    await rm(edited, { recursive: true, force: true });
+  }
+  // A forget of an early note (with and without appends after it), and of the last one.
+  for (const [appended, which] of [[10, 5], [0, 5], [0, 199]] as const) {
+    const dir = await project(200);
+    try {
+      if (appended) await append(dir, appended, 19);
+      const other = await openMemo({ rootDir: dir, indexCache: false });
+      const id = (await loadedNotes(dir))[which].id;
+      await other.forget(id);
+      await other.close();
+      assert.equal(await snapshotPrefix(dir), 0, `forget ${which} after ${appended}`);
+      const built = await resultsOf(dir, false, APPEND_QUERIES);
+      const [cached, imports] = await countingImports(() => resultsOf(dir, true, APPEND_QUERIES));
+      assert.equal(imports, 0);
+      assert.deepEqual(cached, built);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 });
 
@@ -272,4 +381,6 @@ Deno.test("notesDigest() changes with any id, text or label, and with the order"
   assert.notEqual(notesDigest([{ ...base, labels: [] }, other]), d);
   assert.notEqual(notesDigest([base]), d);
   assert.equal(notesDigest([{ ...base, hash: "other", updated: "x" }, other]), d);
+  assert.equal(notesDigest([base, other, base], 2), d, "the first `count` notes");
+  assert.equal(notesDigest([base, other], 1), notesDigest([base]));
 });

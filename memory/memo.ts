@@ -43,10 +43,13 @@ export interface MemoOptions {
   /**
    * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
    * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
-   * used only when it was taken of exactly the notes loaded (same ids, content and order) with
-   * the same index options; anything else (a changed file, a damaged snapshot) builds the index
-   * as usual. `true` writes one after a build that took at least 200 ms, `"always"` after every
-   * build, `false` neither reads nor writes one. Nothing is written unless
+   * used only when it was taken, with the same index options, of exactly the notes loaded or of
+   * their first N (same ids, content and order: notes.md only grew by appends since), in which
+   * case the notes after those are added to the loaded index; anything else (a changed,
+   * removed or reordered note, a damaged snapshot) builds the index as usual. `true` writes one
+   * after a build that took at least 200 ms (or after adding appended notes that took that long
+   * or were more than a tenth of all notes), `"always"` after every build (or addition),
+   * `false` neither reads nor writes one. Nothing is written unless
    * `<rootDir>/.memo/memory/` exists. Only used with the default index (no `index` given), and
    * with a given `store` only when `rootDir` is given too.
    * @default true
@@ -205,16 +208,29 @@ export class Memo {
     // The snapshot is read while the store parses; whether it fits is known after.
     const snapshot = cache && readSnapshotFile(cache.path);
     const report = await this.store.load();
-    const started = performance.now();
-    let restored = false;
+    let started = performance.now();
+    let restored = 0;
+    let total = 0;
     await this.#sync(
       snapshot && (async (notes) => {
         restored = restoreIndex(await snapshot, this.#index as Bm25Index, notes);
+        total = notes.length;
+        // From here on, only the appended notes (if any) are built.
+        if (restored) started = performance.now();
         return restored;
       }),
     );
+    // After a restore, only adding the appended notes counts: the merge below is a pass over all
+    // postings however few notes were appended, and counting it would rewrite the (large)
+    // snapshot after every small append. (Merging keeps scores bit-identical to a build.)
+    const added = performance.now() - started;
     (this.#index as Partial<Bm25LexicalIndex>).flush?.();
-    if (cache && !restored && (cache.always || performance.now() - started >= 200)) {
+    const slow = (restored ? added : performance.now() - started) >= 200;
+    const appended = total - restored; // added to a restored index
+    const stale = restored === 0
+      ? cache?.always || slow
+      : appended > 0 && (cache?.always || slow || appended * 10 > total);
+    if (cache && stale) {
       // The snapshot is taken now; writing it does not hold up the open (close() waits for it).
       const previous = this.#cacheWrite ?? Promise.resolve();
       const write = writeIndexCache(cache.path, cache.memoryDir, this.#index as Bm25Index);
@@ -402,9 +418,10 @@ export class Memo {
 
   /**
    * Brings the notes and the index up to the store. On a reset, `restore` may fill the index
-   * with the notes (in order) itself; it returns false when it did not.
+   * with the first notes (in order) itself; it returns how many (0 when it did not), and the
+   * rest are added as usual.
    */
-  #sync(restore?: (notes: readonly Note[]) => Promise<boolean>): Promise<void> {
+  #sync(restore?: (notes: readonly Note[]) => Promise<number>): Promise<void> {
     // One refresh at a time; callers arriving during a refresh wait for the next one.
     const run = async () => {
       const changes = await this.store.changesSince(this.#token);
@@ -416,11 +433,14 @@ export class Memo {
         this.#notes.delete(id);
         this.#index.remove(id);
       }
-      const restored = restore !== undefined && changes.reset && changes.removed.length === 0 &&
-        await restore(changes.upserted);
-      for (const note of changes.upserted) {
+      const restored = restore !== undefined && changes.reset && changes.removed.length === 0
+        ? await restore(changes.upserted)
+        : 0;
+      const upserted = changes.upserted;
+      for (let i = 0; i < upserted.length; i++) {
+        const note = upserted[i];
         this.#notes.set(note.id, note);
-        if (!restored) this.#index.add(note);
+        if (i >= restored) this.#index.add(note);
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#order = undefined;
