@@ -1,0 +1,127 @@
+/**
+ * The options, results and limits of the {@linkcode Memo} client.
+ *
+ * @module
+ */
+
+import type { LexicalIndex, NoteFilter, RecallEngine } from "./recall/types.ts";
+import type { MemoryStore, StoreIssue } from "./store.ts";
+import type { Note } from "./note.ts";
+
+/** Options of {@linkcode openMemo}. */
+export interface MemoOptions {
+  /**
+   * Project root; notes live in `<rootDir>/.memo/memory/notes.md`.
+   * @default "." (the current directory)
+   */
+  rootDir?: string;
+  /**
+   * Store to use instead of the file store under `rootDir`.
+   * @default a `FileMemoryStore` on `rootDir`
+   */
+  store?: MemoryStore;
+  /**
+   * Engine used when a recall does not name one.
+   * @default "auto"
+   */
+  engine?: RecallEngine;
+  /**
+   * Lexical index to keep in step with the store.
+   * @default createLexicalIndex()
+   */
+  index?: LexicalIndex;
+  /**
+   * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
+   * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
+   * used only when it was taken, with the same index options, of exactly the notes loaded or of
+   * their first N (same ids, content and order: notes.md only grew by appends since), in which
+   * case the notes after those are added to the loaded index; anything else (a changed,
+   * removed or reordered note, a damaged snapshot) builds the index as usual. `true` writes one
+   * after a build that took at least 200 ms (or after adding appended notes that took that long
+   * or were more than a tenth of all notes), `"always"` after every build (or addition),
+   * `false` neither reads nor writes one. Nothing is written unless
+   * `<rootDir>/.memo/memory/` exists. Only used with the default index (no `index` given), and
+   * with a given `store` only when `rootDir` is given too.
+   * @default true
+   */
+  indexCache?: boolean | "always";
+  /**
+   * Number of recall answers kept for repeated identical recalls (same query and options); the
+   * cache is emptied whenever the notes change, by this client or by another process. `0`
+   * turns it off. Hits served from it are shared between callers: treat them as read-only.
+   * @default 256
+   */
+  recallCacheSize?: number;
+}
+
+/** What `remember` did with one draft. */
+export interface RememberResult {
+  /** The stored note (the existing one when unchanged). */
+  note: Note;
+  /** `written`: new; `updated`: same identity, new content; `unchanged`: already stored. */
+  status: "written" | "updated" | "unchanged";
+}
+
+/** Options of {@linkcode Memo.recall}. */
+export interface RecallOptions extends NoteFilter {
+  /**
+   * Most hits to return.
+   * @default 10
+   */
+  limit?: number;
+  /**
+   * Engine; overrides the client's default.
+   * @default the client's `engine`
+   */
+  engine?: RecallEngine;
+  /**
+   * Report each term's contribution on every hit.
+   * @default false
+   */
+  explain?: boolean;
+}
+
+/** Options of {@linkcode Memo.list}. */
+export interface ListOptions extends NoteFilter {
+  /** Cursor from a previous page's `nextCursor`. */
+  cursor?: string;
+  /**
+   * Page size, 1 to 1000.
+   * @default 25
+   */
+  limit?: number;
+}
+
+/** A page of {@linkcode Memo.list}. */
+export interface ListResult {
+  /** Notes of this page, in store order. */
+  notes: Note[];
+  /** Cursor of the next page; absent on the last page. */
+  nextCursor?: string;
+  /** Number of notes matching the filter. */
+  total: number;
+}
+
+/** What {@linkcode Memo.stats} reports. */
+export interface MemoStats {
+  /** Number of notes. */
+  notes: number;
+  /** Number of notes per label. */
+  labels: Record<string, number>;
+  /** Number of notes per source kind (the part of the source key before `:`), plus `none`. */
+  sources: Record<string, number>;
+  /** Newest `updated` time, if any note exists. */
+  lastUpdated?: string;
+  /** The default recall engine, and the engine `auto` resolves to now. */
+  engine: { default: RecallEngine; auto: Exclude<RecallEngine, "auto"> };
+  /**
+   * Problems the store found (a damaged section kept as written, a duplicate id, a torn tail
+   * cut, a stale lock recovered); empty when there are none.
+   */
+  issues: StoreIssue[];
+}
+
+/** Default number of hits of `recall`. */
+export const DEFAULT_RECALL_LIMIT = 10;
+/** Largest `limit` of `recall` and `list`. */
+export const MAX_MEMO_LIMIT = 1000;
