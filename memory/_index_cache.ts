@@ -25,8 +25,8 @@
  * @module
  */
 
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import type { Note } from "./note.ts";
 import { memoPaths } from "./paths.ts";
 import {
@@ -398,6 +398,7 @@ export function writeIndexCache(path: string, memoryDir: string, index: Bm25Inde
     await mkdir(dirname(path), { recursive: true });
     // The cache is rebuilt at will and can be large: keep it out of the project's git history.
     await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
+    await removeAbandonedTemps(path);
     const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
     try {
       await writeFile(tmp, bytes);
@@ -407,4 +408,20 @@ export function writeIndexCache(path: string, memoryDir: string, index: Bm25Inde
       throw error;
     }
   })().catch(() => {});
+}
+
+/** Temp files older than this were left by a process killed while writing a snapshot. */
+const ABANDONED_TEMP_MS = 10 * 60_000;
+
+/** Deletes `<snapshot>.*.tmp` files that a killed writer left behind; never throws. */
+async function removeAbandonedTemps(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = basename(path) + ".";
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith(".tmp")) continue;
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && Date.now() - info.mtimeMs > ABANDONED_TEMP_MS) await unlink(file).catch(() => {});
+  }
 }

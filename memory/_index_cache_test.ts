@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { type Memo, openMemo } from "./memo.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
@@ -383,4 +383,29 @@ Deno.test("notesDigest() changes with any id, text or label, and with the order"
   assert.equal(notesDigest([{ ...base, hash: "other", updated: "x" }, other]), d);
   assert.equal(notesDigest([base, other, base], 2), d, "the first `count` notes");
   assert.equal(notesDigest([base, other], 1), notesDigest([base]));
+});
+
+Deno.test("index cache: a snapshot write removes temp files a killed writer left, not fresh ones", async () => {
+  const dir = await tempDir();
+  try {
+    const writer = await openMemo({ rootDir: dir, indexCache: false });
+    await writer.rememberMany(drafts(20));
+    await writer.close();
+    const cacheDir = join(dir, ".memo", "cache");
+    await mkdir(cacheDir, { recursive: true });
+    const old = join(cacheDir, "lexical-index.bin.4242.abcdef.tmp");
+    const fresh = join(cacheDir, "lexical-index.bin.4243.ghijkl.tmp");
+    await writeFile(old, "half a snapshot");
+    await writeFile(fresh, "another writer, still writing");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(old, hourAgo, hourAgo);
+    const memo = await openMemo({ rootDir: dir, indexCache: "always" });
+    await memo.close(); // waits for the snapshot
+    const names = await readdir(cacheDir);
+    assert.ok(names.includes("lexical-index.bin"));
+    assert.ok(!names.includes(basename(old)), "the abandoned temp file is gone");
+    assert.ok(names.includes(basename(fresh)), "a recent one may belong to a live writer");
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
