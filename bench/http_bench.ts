@@ -228,15 +228,18 @@ function luaString(s: string): string {
   return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 }
 
+/** The start of every wrk script: a JSON-RPC POST as an MCP client sends it. */
+const WRK_POST = `wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Accept"] = "application/json, text/event-stream"
+wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
+`;
+
 async function luaScript(bodies: string[]): Promise<string> {
   const file = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(
     file,
-    `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
-local bodies = { ${bodies.map(luaString).join(", ")} }
+    `${WRK_POST}local bodies = { ${bodies.map(luaString).join(", ")} }
 local i = 0
 request = function()
   i = i + 1
@@ -256,11 +259,7 @@ async function distinctRecallScript(words: string[]): Promise<string> {
   const file = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(
     file,
-    `wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Accept"] = "application/json, text/event-stream"
-wrk.headers["MCP-Protocol-Version"] = "2025-06-18"
-local words = { ${words.map(luaString).join(", ")} }
+    `${WRK_POST}local words = { ${words.map(luaString).join(", ")} }
 local i = 0
 init = function(args)
   math.randomseed(os.time() + tonumber(string.sub(tostring({}), 8), 16) % 1000003)
@@ -379,7 +378,7 @@ const targets = [
         MEMO_ROOT_DIR: project,
       }, p),
     call: scripts.memoCall,
-    callName: "tools/call recall (10k notes)",
+    callName: `tools/call recall (${NOTES} notes)`,
   },
   {
     name: "memo-no-engine",
@@ -391,7 +390,7 @@ const targets = [
         p,
       ),
     call: scripts.memoCall,
-    callName: "tools/call recall (10k notes)",
+    callName: `tools/call recall (${NOTES} notes)`,
   },
   {
     name: "sdk",
@@ -422,7 +421,10 @@ for (let round = 1; round <= ROUNDS; round++) {
     try {
       const workloads: [string, string][] = [["tools/list", scripts.list], [t.callName, t.call]];
       if (t.name === "memo") {
-        workloads.push(["tools/call recall, every query new (10k notes)", scripts.memoDistinct]);
+        workloads.push([
+          `tools/call recall, every query new (${NOTES} notes)`,
+          scripts.memoDistinct,
+        ]);
       }
       for (const [label, script] of workloads) {
         await wrk(target.url, script, WARMUP);
