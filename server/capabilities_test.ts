@@ -1,29 +1,7 @@
 import assert from "node:assert/strict";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
-import type { MemoMcpOptions } from "./options.ts";
-import type { MemoMcpRequestContext } from "./types.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
-
-// deno-lint-ignore no-explicit-any
-type Json = any;
-
-function server(options: Partial<MemoMcpOptions> = {}, notes = 5) {
-  const runtime = createFakeRuntime(notes);
-  return { runtime, server: createMemoMcpProtocolServer({ runtime, ...options }) };
-}
-
-async function call(
-  s: ReturnType<typeof createMemoMcpProtocolServer>,
-  method: string,
-  params?: unknown,
-  context?: MemoMcpRequestContext,
-): Promise<Json> {
-  const msg: Json = { jsonrpc: "2.0", id: 1, method };
-  if (params !== undefined) msg.params = params;
-  const reply = await s.handle(JSON.stringify(msg), context);
-  assert.ok(reply, `no reply to ${method}`);
-  return JSON.parse(reply);
-}
+import { call, type Json, server } from "../tests/fixtures/mcp_protocol_calls.ts";
 
 Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotations per version", async (t) => {
   await t.step("2025-11-25 has title, outputSchema and annotations", async () => {
