@@ -73,6 +73,13 @@ const READ: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+/** Annotations of the tools that change or delete a note in place (same call, same end state). */
+const REWRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 type Args = Record<string, unknown>;
 const str = (a: Args, k: string) => a[k] as string | undefined;
@@ -164,12 +171,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {
     description:
       "Change a note's text, title or labels (labels replace the old ones). Use it to correct a note that recall showed to be wrong or out of date.",
     write: true,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: REWRITE,
     async run(a, ctx) {
       const note = await ctx.runtime.update(str(a, "id")!, {
         text: str(a, "text"),
@@ -184,12 +186,7 @@ export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {
     description:
       "Delete a note by id, for good. Use it for notes that are wrong, duplicated or no longer wanted.",
     write: true,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: REWRITE,
     async run(a, ctx) {
       return {
         structured: { forgotten: await ctx.runtime.forget(str(a, "id")!, { signal: ctx.signal }) },
