@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { ConnectorRunError, ConnectorRunSummary, RunConnectorsResult } from "@memo/connectors";
 import type {
   CommitBatch,
   CommitResult,
@@ -149,45 +150,14 @@ export interface RuntimeNotePatch {
   labels?: string[];
 }
 
-/** One connector's counts in a sync. */
-export interface RuntimeConnectorSummary {
-  /** Connector id. */
-  id: string;
-  /** Connector type (`discussions`, `pages` …). */
-  type: string;
-  /** Records fetched. */
-  fetched: number;
-  /** Notes written (new). */
-  written: number;
-  /** Notes updated in place. */
-  updated: number;
-  /** Records already stored. */
-  unchanged: number;
-}
+/** One connector's counts in a sync (the connectors' `ConnectorRunSummary`). */
+export type RuntimeConnectorSummary = ConnectorRunSummary;
 
-/** One failed connector of a sync. */
-export interface RuntimeConnectorFailure {
-  /** Connector id. */
-  connector: string;
-  /** Connector type. */
-  type: string;
-  /** The error, as safe facts (`name`, `message`, `resetEpoch` …). */
-  error: { name: string; message: string; [field: string]: unknown };
-}
+/** One failed connector of a sync (the connectors' `ConnectorRunError`). */
+export type RuntimeConnectorFailure = ConnectorRunError;
 
 /** What {@linkcode MemoMcpRuntime.syncConnectors} reports (the connectors' `RunConnectorsResult`). */
-export interface RuntimeSyncResult {
-  /** Per connector that ran. */
-  connectors: RuntimeConnectorSummary[];
-  /** Notes written, over all connectors. */
-  written: number;
-  /** Notes updated, over all connectors. */
-  updated: number;
-  /** Records unchanged, over all connectors. */
-  unchanged: number;
-  /** One entry per connector whose pass failed. */
-  errors: RuntimeConnectorFailure[];
-}
+export type RuntimeSyncResult = RunConnectorsResult;
 
 /** Options of {@linkcode MemoMcpRuntime.syncConnectors}. */
 export interface RuntimeSyncOptions extends RuntimeCallOptions {
