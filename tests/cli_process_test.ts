@@ -2,26 +2,16 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { VERSION } from "../version.ts";
+import { type ProcessResult, runProcess } from "./_run_process.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 
-async function memo(cwd: string, args: string[], stdin?: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
+function memo(cwd: string, args: string[], stdin?: string): Promise<ProcessResult> {
+  return runProcess(Deno.execPath(), ["run", "-A", CLI, ...args], {
     cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
+    stdin,
     env: { NO_COLOR: "1" },
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const { code, stdout, stderr } = await child.output();
-  const dec = new TextDecoder();
-  return { code, out: dec.decode(stdout), err: dec.decode(stderr) };
+  });
 }
 
 Deno.test("memo (process) remembers, recalls and exits 0", async () => {

@@ -6,26 +6,16 @@
 import assert from "node:assert/strict";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { type ProcessResult, runProcess } from "./_run_process.ts";
 
 const repo = new URL("..", import.meta.url).pathname;
-const dec = new TextDecoder();
 
-async function run(cmd: string, args: string[], cwd: string, stdin?: string) {
-  const child = new Deno.Command(cmd, {
-    args,
+function run(cmd: string, args: string[], cwd: string, stdin?: string): Promise<ProcessResult> {
+  return runProcess(cmd, args, {
     cwd,
-    stdin: stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
+    stdin,
     env: { NO_COLOR: "1", npm_config_loglevel: "error", npm_config_fund: "false" },
-  }).spawn();
-  if (stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(new TextEncoder().encode(stdin));
-    await w.close();
-  }
-  const { code, stdout, stderr } = await child.output();
-  return { code, out: dec.decode(stdout), err: dec.decode(stderr) };
+  });
 }
 
 Deno.test("build_npm.ts output installs with npm and runs under Node", async (t) => {
