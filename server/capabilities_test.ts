@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
-import { call, type Json, server } from "../tests/fixtures/mcp_protocol_calls.ts";
+import {
+  call,
+  EXPECTED_TOOL_NAMES,
+  type Json,
+  server,
+} from "../tests/fixtures/mcp_protocol_calls.ts";
 
 Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotations per version", async (t) => {
   await t.step("2025-11-25 has title, outputSchema and annotations", async () => {
@@ -10,16 +15,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       protocolVersion: "2025-11-25",
     });
     const names = r.result.tools.map((tl: Json) => tl.name);
-    assert.deepEqual(names, [
-      "remember",
-      "recall",
-      "get_note",
-      "list_notes",
-      "update_note",
-      "forget",
-      "sync_connectors",
-      "memory_stats",
-    ]);
+    assert.deepEqual(names, EXPECTED_TOOL_NAMES);
     for (const tool of r.result.tools) {
       assert.equal(tool.inputSchema.type, "object");
       assert.equal(tool.outputSchema.type, "object");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The inspector CLI's entry; it takes the target command first, then --method.
@@ -48,16 +49,7 @@ type Json = any;
 Deno.test("inspector-cli lists and calls memo's tools over stdio", async () => {
   const project = await Deno.makeTempDir({ prefix: "memo-inspected-" });
   const tools = (await inspect(project, ["--method", "tools/list"])) as Json;
-  assert.deepEqual(tools.tools.map((t: Json) => t.name), [
-    "remember",
-    "recall",
-    "get_note",
-    "list_notes",
-    "update_note",
-    "forget",
-    "sync_connectors",
-    "memory_stats",
-  ]);
+  assert.deepEqual(tools.tools.map((t: Json) => t.name), EXPECTED_TOOL_NAMES);
   const stored = (await inspect(project, [
     "--method",
     "tools/call",
