@@ -24,6 +24,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { rng } from "./_rng.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -121,18 +122,6 @@ const SYLLABLES = (
   "ka ri to na me lo se ta de po ni ru la mi ko sa te vo bi du fa ge hi jo ku le mo nu pe " +
   "ro su ti ve wa xe yo zu ar en in on un er al el il ol st tr pl gr br cl dr fr pr sk sp"
 ).split(" ");
-
-/** A small seeded PRNG (mulberry32), so that every run indexes the same notes. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * English-like synthetic notes: a 4,000-word vocabulary drawn with Zipf(1.07),

@@ -22,6 +22,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { createLexicalIndex } from "../memory/recall/lexical.ts";
 import type { Note } from "../memory/note.ts";
+import { rng } from "./_rng.ts";
 
 const STOP = (
   "the of and to a in is that it for was on with as he be at by this had not are but from or " +
@@ -34,18 +35,6 @@ const SYLLABLES = (
 ).split(" ");
 const SUFFIXES = ["", "", "", "s", "ed", "ing", "er", "ment", "ly", "tion"];
 const LABELS = Array.from({ length: 50 }, (_, i) => `topic-${i}`);
-
-/** A small seeded PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Vocabulary, Zipf sampler, note and query generators, all deterministic.
