@@ -38,16 +38,17 @@ const MARKER_SEARCH = "\n" + NOTE_MARKER_START;
 const PATTERN = new TextEncoder().encode(MARKER_SEARCH);
 const encoder = new TextEncoder();
 
-/** Stats notes.md; undefined when it does not exist. */
-export function statStamp(path: string): Promise<FileStamp | undefined> {
+/**
+ * Stats notes.md; undefined when it does not exist. Synchronous on purpose: it runs before every
+ * read of a loaded store, and one stat syscall costs a few microseconds where the thread-pool
+ * round trip of an async stat costs about 50.
+ */
+export function statStamp(path: string): FileStamp | undefined {
   try {
-    // Synchronous on purpose: this runs before every read of a loaded store, and one stat
-    // syscall costs a few microseconds where the thread-pool round trip of an async stat
-    // costs about 50.
-    return Promise.resolve(toStamp(statSync(path)));
+    return toStamp(statSync(path));
   } catch (e) {
-    if (isCode(e, "ENOENT")) return Promise.resolve(undefined);
-    return Promise.reject(e);
+    if (isCode(e, "ENOENT")) return undefined;
+    throw e;
   }
 }
 

@@ -306,7 +306,7 @@ export class FileMemoryStore implements MemoryStore {
   /** Catches up with the file: nothing, its new tail, or everything. */
   async #refresh(locked: boolean): Promise<void> {
     if (!this.#loaded) return this.#fullReload(locked);
-    const now = await statStamp(this.paths.notes);
+    const now = statStamp(this.paths.notes);
     const was = this.#stamp;
     if (!now) return was ? this.#fullReload(locked) : undefined;
     if (was && sameStamp(now, was)) return;
