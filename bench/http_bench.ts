@@ -7,7 +7,7 @@
  *   its engine, so that the two rows tell the engine's share;
  * - sdk: the official SDK's stateless Streamable HTTP server as its README
  *   builds it, under Node (bench/peers/sdk_stateless.mjs, one `echo` tool);
- * - sdk-deno: the same server run under Deno (bench/peers/sdk_stateless.ts),
+ * - sdk-deno: the same file and packages run under Deno,
  *   which is much faster than under Node here, for a fair second view;
  * - bare: a bare `Deno.serve` answering a constant JSON-RPC result, the ceiling
  *   (bench/peers/bare.ts).
@@ -390,8 +390,15 @@ const targets = [
   },
   {
     name: "sdk-deno",
-    start: (p: number) =>
-      startTarget("sdk-deno", ["run", "-A", "bench/peers/sdk_stateless.ts", String(p)], {}, p),
+    start: async (p: number) =>
+      startTarget(
+        "sdk-deno",
+        ["run", "-A", "sdk_stateless.mjs", String(p)],
+        {},
+        p,
+        DENO,
+        await installNodePeer(),
+      ),
     call: scripts.echoCall,
     callName: "tools/call echo",
   },
