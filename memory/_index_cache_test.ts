@@ -6,7 +6,8 @@ import { type Memo, openMemo } from "./memo.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
 import { Bm25Index, createLexicalIndex } from "./recall/lexical.ts";
-import { indexCachePath, notesDigest, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
+import { indexCachePath, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
+import { notesDigest } from "./_snapshot_format.ts";
 import type { Note } from "./note.ts";
 
 const WORDS = (
