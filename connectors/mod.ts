@@ -35,5 +35,5 @@ export * from "./state.ts";
 export * from "./registry.ts";
 export * from "./runner.ts";
 export * from "./sync.ts";
-export * from "./repo_host/mod.ts";
-export * from "./workspace/mod.ts";
+export * from "./github/mod.ts";
+export * from "./notion/mod.ts";

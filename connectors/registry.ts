@@ -8,9 +8,9 @@
 
 import type { ConnectorConfig } from "./config.ts";
 import { ConnectorConfigError } from "./errors.ts";
-import { REPO_HOST_TYPE, RepoHostConnector } from "./repo_host/connector.ts";
+import { REPO_HOST_TYPE, RepoHostConnector } from "./github/connector.ts";
 import type { Connector, FetchLike } from "./types.ts";
-import { WORKSPACE_TYPE, WorkspaceConnector } from "./workspace/connector.ts";
+import { WORKSPACE_TYPE, WorkspaceConnector } from "./notion/connector.ts";
 
 /** Environment variables that hold connector tokens, in the order they are read. */
 export const TOKEN_ENV: Readonly<Record<string, readonly string[]>> = {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { ConnectorConfigError } from "./errors.ts";
 import { ConnectorRegistry, createConnectorRegistry, tokenFromEnv } from "./registry.ts";
-import { RepoHostConnector } from "./repo_host/connector.ts";
-import { WorkspaceConnector } from "./workspace/connector.ts";
+import { RepoHostConnector } from "./github/connector.ts";
+import { WorkspaceConnector } from "./notion/connector.ts";
 
 Deno.test("ConnectorRegistry and createConnectorRegistry() hold the two built-ins", () => {
   for (const registry of [new ConnectorRegistry(), createConnectorRegistry()]) {
