@@ -18,7 +18,7 @@
  */
 
 import { Feedback } from "./_feedback.ts";
-import type { Bm25Index } from "./lexical.ts";
+import type { IndexView } from "./_index_types.ts";
 import { HitCollector, proximityBonus } from "./_proximity.ts";
 import { parseQuery, type QueryTerm } from "./_query.ts";
 import { TopK } from "./_topk.ts";
@@ -37,9 +37,9 @@ interface Scratch {
   feedback: Feedback;
 }
 
-const scratches = new WeakMap<Bm25Index, Scratch>();
+const scratches = new WeakMap<IndexView, Scratch>();
 
-function scratchFor(index: Bm25Index): Scratch {
+function scratchFor(index: IndexView): Scratch {
   const n = index.docCount;
   let s = scratches.get(index);
   if (!s || s.score.length < n || s.query === 0x7fffffff) {
@@ -85,7 +85,7 @@ class Pass {
   readonly invTitle: number;
   readonly invBody: number;
 
-  constructor(readonly index: Bm25Index) {
+  constructor(readonly index: IndexView) {
     this.scratch = scratchFor(index);
     this.q = ++this.scratch.query;
     this.n = index.size;
@@ -341,7 +341,7 @@ interface Ranked {
 }
 
 /**
- * Runs one search on an index (what {@linkcode Bm25Index.search} does).
+ * Runs one search on an index (what `Bm25Index.search` in `lexical.ts` does).
  *
  * @example
  * ```ts
@@ -353,7 +353,7 @@ interface Ranked {
  * ```
  */
 export function searchIndex(
-  index: Bm25Index,
+  index: IndexView,
   query: string,
   options: LexicalSearchOptions,
 ): LexicalHit[] {
@@ -412,7 +412,7 @@ export function searchIndex(
 }
 
 function rerank(
-  index: Bm25Index,
+  index: IndexView,
   scratch: Scratch,
   ranked: Ranked[],
   terms: QueryTerm[],

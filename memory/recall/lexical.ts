@@ -18,6 +18,7 @@
 
 import type { Note } from "../note.ts";
 import { searchIndex } from "./_bm25.ts";
+import type { IndexView } from "./_index_types.ts";
 import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
 import { TermDictionary, type TermDictionaryState } from "./_terms.ts";
@@ -61,7 +62,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
 }
 
 /**
- * The BM25F lexical index (internal: its fields are read by `_bm25.ts`).
+ * The BM25F lexical index (internal: its fields are read by `_bm25.ts`, as an
+ * {@linkcode IndexView}).
  * Create it with {@linkcode createLexicalIndex}.
  *
  * @example
@@ -72,7 +74,7 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
  * console.log(index.search("rate limit", { limit: 1 }).length); // 1
  * ```
  */
-export class Bm25Index implements Bm25LexicalIndex {
+export class Bm25Index implements Bm25LexicalIndex, IndexView {
   /** The options in force. */
   readonly options: ResolvedLexicalOptions;
   /** Term dictionary. */
