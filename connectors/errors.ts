@@ -200,7 +200,10 @@ export class RepoHostRateLimitError extends RepoHostError {
   override readonly code: string = "REPO_HOST_RATE_LIMITED";
   /** UNIX epoch (seconds) when the rate limit resets, when the host said. */
   readonly resetEpoch?: number;
-  /** Seconds to wait, when the host sent `retry-after` (secondary limits). */
+  /**
+   * Seconds to wait, when the host sent a readable `retry-after` (secondary
+   * limits), in seconds or as an HTTP date: see {@linkcode parseRetryAfter}.
+   */
   readonly retryAfterSeconds?: number;
   /** Creates the error; see the class documentation for its fields. */
   constructor(
@@ -272,7 +275,8 @@ export class WorkspaceAuthError extends WorkspaceError {
 }
 
 /**
- * The workspace answered 429. `retryAfterSeconds` comes from `retry-after`.
+ * The workspace answered 429. `retryAfterSeconds` comes from `retry-after`,
+ * given in seconds or as an HTTP date (see {@linkcode parseRetryAfter}).
  *
  * @example
  * ```ts
@@ -284,7 +288,7 @@ export class WorkspaceAuthError extends WorkspaceError {
 export class WorkspaceRateLimitError extends WorkspaceError {
   /** Stable machine-readable code. */
   override readonly code: string = "WORKSPACE_RATE_LIMITED";
-  /** Seconds to wait before retrying, when Notion said. */
+  /** Seconds to wait before retrying, when Notion sent a readable `retry-after`. */
   readonly retryAfterSeconds?: number;
   /** Creates the error; see the class documentation for its fields. */
   constructor(retryAfterSeconds?: number) {

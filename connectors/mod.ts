@@ -35,5 +35,6 @@ export * from "./state.ts";
 export * from "./registry.ts";
 export * from "./runner.ts";
 export * from "./sync.ts";
+export * from "./retry_after.ts";
 export * from "./github/mod.ts";
 export * from "./notion/mod.ts";

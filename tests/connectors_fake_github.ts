@@ -11,6 +11,7 @@
 import type { DiscussionNode } from "../connectors/mod.ts";
 import {
   type Fault,
+  type FaultOptions,
   fixtureText,
   hang,
   resetAnswer,
@@ -38,8 +39,12 @@ export interface SeenRequest {
 export interface FakeGithub extends TestServer {
   /** Every request, in order. */
   requests: SeenRequest[];
-  /** Injects `fault` at request number `at` (1-based, counted from the last `reset`). */
-  setFault(fault: Fault | undefined, at?: number): void;
+  /**
+   * Injects `fault` at request number `at` (1-based, counted from the last
+   * `reset`). `retryAfter` replaces the `retry-after` header of a rate-limit
+   * fault (seconds or an HTTP date).
+   */
+  setFault(fault: Fault | undefined, at?: number, options?: FaultOptions): void;
   /** Clears the request log and the fault. */
   reset(): void;
   /** Replaces a repository's discussions (an upstream change). */
@@ -82,6 +87,7 @@ export function startFakeGithub(
     requests: [] as SeenRequest[],
     fault: undefined as Fault | undefined,
     at: 0,
+    retryAfter: undefined as string | undefined,
     repeatNext: undefined as string | undefined,
   };
   const byName = new Map(repos.map((r) => [r.nameWithOwner.toLowerCase(), r]));
@@ -127,9 +133,14 @@ export function startFakeGithub(
       case "401":
         return await json("bad_credentials.json", 401);
       case "403":
-        return await json("secondary_rate_limit.json", 403, { "retry-after": "60" });
+        return await json("secondary_rate_limit.json", 403, {
+          "retry-after": state.retryAfter ?? "60",
+        });
       case "429":
-        return await json("secondary_rate_limit.json", 429, { "x-ratelimit-remaining": "0" });
+        return await json("secondary_rate_limit.json", 429, {
+          "x-ratelimit-remaining": "0",
+          ...(state.retryAfter === undefined ? {} : { "retry-after": state.retryAfter }),
+        });
       case "rate-limited":
         return await json("rate_limited.json", 200, { "x-ratelimit-remaining": "0" });
       case "500":
@@ -212,14 +223,16 @@ export function startFakeGithub(
     ...server,
     requests: state.requests,
     repos: byName,
-    setFault(fault, at = 1) {
+    setFault(fault, at = 1, faultOptions = {}) {
       state.fault = fault;
       state.at = at;
+      state.retryAfter = faultOptions.retryAfter;
     },
     reset() {
       state.requests.length = 0;
       state.fault = undefined;
       state.at = 0;
+      state.retryAfter = undefined;
       state.repeatNext = undefined;
     },
   };

@@ -18,6 +18,7 @@ import {
 } from "./fixtures/notion/objects.ts";
 import {
   type Fault,
+  type FaultOptions,
   fixtureText,
   hang,
   resetAnswer,
@@ -50,8 +51,12 @@ export interface NotionRequest {
 export interface FakeNotion extends TestServer {
   requests: NotionRequest[];
   model: NotionModel;
-  /** Injects `fault` at request number `at` (1-based, counted from the last `reset`). */
-  setFault(fault: Fault | undefined, at?: number): void;
+  /**
+   * Injects `fault` at request number `at` (1-based, counted from the last
+   * `reset`). `retryAfter` replaces the `retry-after` header of a rate-limit
+   * fault (seconds or an HTTP date).
+   */
+  setFault(fault: Fault | undefined, at?: number, options?: FaultOptions): void;
   /** Clears the request log and the fault. */
   reset(): void;
 }
@@ -77,6 +82,7 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
     count: 0,
     fault: undefined as Fault | undefined,
     at: 0,
+    retryAfter: undefined as string | undefined,
     repeat: new Map<string, string>(),
   };
   const sortedCache = new Map<string, PageObjectResponse[]>();
@@ -184,7 +190,7 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
         return error("restricted_resource");
       case "429":
       case "rate-limited":
-        return error("rate_limited", { "retry-after": "17" });
+        return error("rate_limited", { "retry-after": state.retryAfter ?? "17" });
       case "500":
         return error("internal_server_error");
       case "html-502":
@@ -269,15 +275,17 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
     ...server,
     requests: state.requests,
     model,
-    setFault(fault, at = 1) {
+    setFault(fault, at = 1, faultOptions = {}) {
       state.fault = fault;
       state.at = at;
+      state.retryAfter = faultOptions.retryAfter;
     },
     reset() {
       state.requests.length = 0;
       state.count = 0;
       state.fault = undefined;
       state.at = 0;
+      state.retryAfter = undefined;
       state.repeat.clear();
     },
   };

@@ -6,6 +6,7 @@ import {
   RepoHostConnector,
   RepoHostError,
   RepoHostRateLimitError,
+  runConnectors,
 } from "../connectors/mod.ts";
 import { discussion, GITHUB_RESET_EPOCH, startFakeGithub } from "./connectors_fake_github.ts";
 import { type Fault, ManualClock } from "./connectors_helpers.ts";
@@ -177,6 +178,52 @@ Deno.test("RepoHostConnector.pull() maps each failure to its error, never echoin
       });
     }
     assert.equal(clock.pending, 0, "every timer is cleared");
+  } finally {
+    await gh.close();
+  }
+});
+
+Deno.test("RepoHostConnector.pull() reads a 403's or 429's Retry-After as seconds or as an HTTP date", async (t) => {
+  // 89.8 s before the date below: rounded up to 90.
+  const clock = new ManualClock(Date.parse("2026-10-21T07:26:30.200Z"));
+  const gh = fixture(clock);
+  const cases: [string, number | undefined][] = [
+    ["Wed, 21 Oct 2026 07:28:00 GMT", 90],
+    ["Tue, 20 Oct 2026 07:28:00 GMT", 0], // a day past
+    ["45", 45],
+    ["in a while", undefined],
+  ];
+  try {
+    for (const fault of ["403", "429"] as const) {
+      for (const [retryAfter, expected] of cases) {
+        await t.step(`${fault} with retry-after: ${retryAfter}`, async () => {
+          gh.reset();
+          gh.setFault(fault, 2, { retryAfter });
+          const connector = new RepoHostConnector({
+            token: TOKEN,
+            apiUrl: `${gh.url}/graphql`,
+            repositories: ["octo-org/hello-world"],
+            pageSize: 2,
+          });
+          const e = await connector.pull({ clock }).then(() => undefined, (e) => e);
+          assert.ok(e instanceof RepoHostRateLimitError);
+          assert.equal(e.status, Number(fault));
+          assert.equal(e.retryAfterSeconds, expected);
+          assert.equal(e.resetEpoch, GITHUB_RESET_EPOCH);
+
+          gh.reset();
+          gh.setFault(fault, 2, { retryAfter });
+          const result = await runConnectors([connector], {
+            rememberMany: () => Promise.reject(new Error("a failed pass commits nothing")),
+          }, { clock });
+          assert.equal(result.errors[0]?.error.name, "RepoHostRateLimitError");
+          assert.equal(result.errors[0].error.retryAfterSeconds, expected);
+          if (expected === undefined) {
+            assert.ok(!("retryAfterSeconds" in result.errors[0].error), "unreadable: left out");
+          }
+        });
+      }
+    }
   } finally {
     await gh.close();
   }

@@ -85,6 +85,12 @@ export const FAULTS = [
 /** One fault kind. */
 export type Fault = typeof FAULTS[number];
 
+/** How a fault is injected. */
+export interface FaultOptions {
+  /** The `retry-after` header of a rate-limit fault (seconds or an HTTP date). */
+  retryAfter?: string;
+}
+
 /**
  * Waits until the client gives up on a request (it aborts after its timeout),
  * after calling `onHang` (which advances the test's clock).

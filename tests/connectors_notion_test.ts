@@ -4,6 +4,7 @@ import {
   ConnectorNetworkError,
   ConnectorTimeoutError,
   PAGE_SIZE,
+  runConnectors,
   WorkspaceAuthError,
   WorkspaceConnector,
   WorkspaceError,
@@ -224,6 +225,52 @@ Deno.test("WorkspaceConnector.pull() maps each failure to its error without echo
       });
     }
     assert.equal(clock.pending, 0);
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() reads a 429's Retry-After as seconds or as an HTTP date", async () => {
+  // 89.8 s before the date below: rounded up to 90.
+  const clock = new ManualClock(Date.parse("2026-10-21T07:26:30.200Z"));
+  const notion = fake(clock);
+  const cases: [string, number | undefined][] = [
+    ["Wed, 21 Oct 2026 07:28:00 GMT", 90],
+    ["Wed, 21 Oct 2026 07:26:30 GMT", 0], // just past
+    ["45", 45],
+    ["in a while", undefined],
+  ];
+  try {
+    for (const [retryAfter, expected] of cases) {
+      notion.reset();
+      notion.setFault("429", 2, { retryAfter });
+      const connector = new WorkspaceConnector({
+        id: "wiki",
+        token: TOKEN,
+        apiUrl: notion.url,
+        databaseId: DATABASE_ID,
+      });
+      const e = await connector.pull({ clock }).then(() => undefined, (e) => e);
+      assert.ok(e instanceof WorkspaceRateLimitError, retryAfter);
+      assert.equal(e.retryAfterSeconds, expected, retryAfter);
+      if (expected === undefined) {
+        assert.doesNotMatch(e.message, /retry after/);
+      } else {
+        assert.match(e.message, new RegExp(`; retry after ${expected} s$`));
+      }
+
+      notion.reset();
+      notion.setFault("429", 2, { retryAfter });
+      const result = await runConnectors([connector], {
+        rememberMany: () => Promise.reject(new Error("a failed pass commits nothing")),
+      }, { clock });
+      assert.equal(result.errors.length, 1);
+      assert.equal(result.errors[0].error.name, "WorkspaceRateLimitError");
+      assert.equal(result.errors[0].error.retryAfterSeconds, expected, retryAfter);
+      if (expected === undefined) {
+        assert.ok(!("retryAfterSeconds" in result.errors[0].error), "unreadable: left out");
+      }
+    }
   } finally {
     await notion.close();
   }

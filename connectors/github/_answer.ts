@@ -8,6 +8,7 @@
 import type { HttpAnswer } from "../_http.ts";
 import { RepoHostAuthError, RepoHostError, RepoHostRateLimitError } from "../errors.ts";
 import { clip, redactSecrets } from "../_util.ts";
+import { parseRetryAfter } from "../retry_after.ts";
 import type { DiscussionNode, GraphqlErrorEntry, RepositoryData } from "./query.ts";
 
 /** One page of a repository's discussions. */
@@ -25,13 +26,15 @@ const RATE_LIMIT_TYPES = new Set(["RATE_LIMITED", "RATE_LIMIT"]);
 
 /**
  * Reads one answer. `where` names the repository for messages; `secrets`
- * are scrubbed from any upstream text that goes into a message.
+ * are scrubbed from any upstream text that goes into a message; `now`
+ * (epoch milliseconds) reads a `Retry-After` given as a date.
  */
 export function readDiscussionsAnswer(
   answer: HttpAnswer,
   where: string,
   host: string,
   secrets: readonly string[],
+  now: number = Date.now(),
 ): DiscussionsPage {
   const action = `Cannot read GitHub discussions of ${where}`;
   const { status } = answer;
@@ -40,7 +43,7 @@ export function readDiscussionsAnswer(
       `${action}: the token is missing or invalid (HTTP 401); set MEMO_GITHUB_TOKEN or GITHUB_TOKEN`,
     );
   }
-  if (status === 403 || status === 429) throw rateLimitError(answer, action, status);
+  if (status === 403 || status === 429) throw rateLimitError(answer, action, status, now);
   if (status < 200 || status > 299) {
     const html = /^\s*</.test(answer.text)
       ? "; it sent an HTML error page, not a GraphQL answer"
@@ -72,7 +75,7 @@ export function readDiscussionsAnswer(
   const typeOf = (e: GraphqlErrorEntry) =>
     String(e.type ?? e.extensions?.type ?? e.extensions?.code ?? "ERROR").toUpperCase();
   if (errors.some((e) => RATE_LIMIT_TYPES.has(typeOf(e)))) {
-    throw rateLimitError(answer, action, status, errors.map(typeOf));
+    throw rateLimitError(answer, action, status, now, errors.map(typeOf));
   }
   const underDiscussions = (e: GraphqlErrorEntry) =>
     Array.isArray(e.path) && e.path[0] === "repository" && e.path[1] === "discussions";
@@ -128,10 +131,11 @@ function rateLimitError(
   answer: HttpAnswer,
   action: string,
   status: number,
+  now: number,
   errorTypes?: string[],
 ): RepoHostRateLimitError {
   const reset = intHeader(answer.headers, "x-ratelimit-reset");
-  const retryAfter = intHeader(answer.headers, "retry-after");
+  const retryAfter = parseRetryAfter(answer.headers.get("retry-after"), now);
   const remaining = answer.headers.get("x-ratelimit-remaining");
   const what = status === 200
     ? "GitHub's rate limit is exhausted (RATE_LIMITED)"

@@ -146,7 +146,7 @@ export class RepoHostConnector implements Connector {
           timeoutMs: REQUEST_TIMEOUT_MS,
           action: `read page ${pages + 1} of GitHub discussions (${repository}) from ${host}`,
         });
-        const page = readDiscussionsAnswer(answer, repository, host, [token]);
+        const page = readDiscussionsAnswer(answer, repository, host, [token], clock.now());
         pages++;
         let reachedOld = false;
         for (const node of page.nodes) {

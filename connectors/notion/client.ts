@@ -10,6 +10,7 @@ import { exchange, type HttpAnswer, joinUrl } from "../_http.ts";
 import { clip } from "../_util.ts";
 import { WorkspaceAuthError, WorkspaceError, WorkspaceRateLimitError } from "../errors.ts";
 import { REQUEST_TIMEOUT_MS } from "../limits.ts";
+import { parseRetryAfter } from "../retry_after.ts";
 import type { Clock, FetchLike } from "../types.ts";
 
 /** The Notion API version the connector speaks (`Source-Version` and `Notion-Version`). */
@@ -63,7 +64,9 @@ export async function notionList(
     timeoutMs: REQUEST_TIMEOUT_MS,
     action: what,
   });
-  if (answer.status < 200 || answer.status > 299) throw notionError(answer, what, missing);
+  if (answer.status < 200 || answer.status > 299) {
+    throw notionError(answer, what, missing, options.clock.now());
+  }
   let body: Partial<NotionList> & { object?: unknown };
   try {
     body = JSON.parse(answer.text);
@@ -88,8 +91,8 @@ export async function notionList(
   };
 }
 
-/** Maps a failed answer to the connector's errors. */
-function notionError(answer: HttpAnswer, what: string, missing: string): Error {
+/** Maps a failed answer to the connector's errors; `now` reads a `Retry-After` date. */
+function notionError(answer: HttpAnswer, what: string, missing: string, now: number): Error {
   const { status } = answer;
   let apiCode: string | undefined;
   let apiMessage = "";
@@ -103,9 +106,7 @@ function notionError(answer: HttpAnswer, what: string, missing: string): Error {
     // not JSON: an HTML error page from a proxy, say
   }
   if (status === 429) {
-    const raw = answer.headers.get("retry-after");
-    const seconds = raw !== null && /^\s*\d{1,9}\s*$/.test(raw) ? Number(raw.trim()) : undefined;
-    return new WorkspaceRateLimitError(seconds);
+    return new WorkspaceRateLimitError(parseRetryAfter(answer.headers.get("retry-after"), now));
   }
   if (status === 401 || status === 403) return new WorkspaceAuthError(status, apiCode);
   const code = apiCode ? ` ${apiCode}` : "";
