@@ -13,6 +13,7 @@ const deno = Deno.execPath();
 const steps: { name: string; args: string[]; cwd?: string }[] = [
   { name: "fmt", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
+  { name: "imports", args: ["run", "-A", "scripts/check_imports.ts"] },
   { name: "check", args: ["check", "."] },
   {
     name: "doc lint",

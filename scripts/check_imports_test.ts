@@ -1,0 +1,427 @@
+import assert from "node:assert/strict";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { checkImports, formatProblem, formatReport, type Problem } from "./check_imports.ts";
+
+type Tree = Record<string, string>;
+
+/** A fake repository: writes `files` into a fresh temp dir, runs `fn`, removes it. */
+async function withTree<T>(files: Tree, fn: (root: string) => Promise<T>): Promise<T> {
+  const root = await Deno.makeTempDir({ prefix: "check_imports_" });
+  try {
+    for (const [path, text] of Object.entries(files)) {
+      await mkdir(dirname(join(root, path)), { recursive: true });
+      await writeFile(join(root, path), text);
+    }
+    return await fn(root);
+  } finally {
+    await rm(root, { recursive: true });
+  }
+}
+
+/** Each problem as `kind: from → to` (or `kind: folder`). */
+function summarize(problems: Problem[]): string[] {
+  return problems.map((problem) =>
+    problem.kind === "no rule"
+      ? `${problem.kind}: ${problem.folder}`
+      : `${problem.kind}: ${
+        [...problem.arrows.map((arrow) => arrow.from), problem.arrows.at(-1)!.to].join(" → ")
+      }`
+  );
+}
+
+/** A tree that follows every rule, with imports the check must not count. */
+const CLEAN: Tree = {
+  "mod.ts": [
+    'export * from "./server/mod.ts";',
+    'export { main } from "./cli/main.ts";',
+    'import "./runtimes/mod.ts";',
+    "if (import.meta.main) await import(`./cli.ts`);",
+  ].join("\n"),
+  "http.ts": 'export { handle } from "./server/handler.ts";\n',
+  "cli.ts": 'import { main } from "./cli/main.ts";\nawait main();\n',
+  "_platform.ts": 'import { VERSION } from "./version.ts";\nexport const platform = VERSION;\n',
+  "version.ts": 'export const VERSION = "0.1.0";\n',
+  "memory/mod.ts": 'export * from "./note.ts";\nexport type { Store } from "./store.ts";\n',
+  "memory/note.ts": 'import { z } from "npm:zod@^4";\nexport const Note = z.string();\n',
+  "memory/store.ts": [
+    'import type { Note } from "./note.ts";',
+    'import { readFile } from "node:fs/promises";',
+    "export interface Store { get(): Note; read: typeof readFile }",
+  ].join("\n"),
+  "connectors/mod.ts": 'import { Note } from "@memo/memory";\nexport const connector = Note;\n',
+  "runtimes/mod.ts": [
+    'import { connector } from "@memo/connectors";',
+    'import type { Store } from "../memory/store.ts";',
+    'import { platform } from "../_platform.ts";',
+    "export interface Runtime { store: Store }",
+    "export const runtime = [connector, platform];",
+  ].join("\n"),
+  "server/mod.ts": [
+    'import type { Runtime } from "../runtimes/mod.ts";',
+    'import { type Store } from "../memory/mod.ts";',
+    'export type { Runtime } from "../runtimes/mod.ts";',
+    'export { type Runtime as R } from "../runtimes/mod.ts";',
+    'import { platform } from "../_platform.ts";',
+    'type Lazy = typeof import("../runtimes/mod.ts");',
+    "export const server = (runtime: Runtime, store: Store, lazy?: Lazy) => [runtime, store, lazy];",
+    "export { platform };",
+  ].join("\n"),
+  "server/handler.ts": 'import { server } from "./mod.ts";\nexport const handle = server;\n',
+  "cli/main.ts": [
+    'import { server } from "../server/mod.ts";',
+    'import { runtime } from "../runtimes/mod.ts";',
+    'import { connector } from "../connectors/mod.ts";',
+    "export async function main() { return [server, runtime, connector]; }",
+  ].join("\n"),
+  // Not checked: tests, tooling, hidden folders, node_modules.
+  "memory/note_test.ts": 'import "../server/mod.ts";\nimport "./missing.ts";\n',
+  "tests/e2e.ts": 'import "../cli/main.ts";\nimport "./nowhere.ts";\n',
+  "scripts/tool.ts": 'import "../cli/main.ts";\n',
+  "bench/run.ts": 'import "../cli/main.ts";\n',
+  ".memo/x.ts": 'import "../cli/main.ts";\n',
+  "node_modules/pkg/index.ts": 'import "../../cli/main.ts";\n',
+};
+
+Deno.test("checkImports() passes a clean tree and counts its imports", async () => {
+  const result = await withTree(CLEAN, checkImports);
+  assert.deepEqual(summarize(result.problems), []);
+  assert.equal(result.files, 13);
+  // 26 imports: 24 between files (the template-literal `import(\`./cli.ts\`)` among
+  // them), 2 external (zod and node:fs/promises).
+  assert.equal(result.imports, 26);
+  assert.equal(result.external, 2);
+  assert.equal(
+    formatReport(result),
+    "check_imports: ok, 13 files, 26 imports (24 between files, 2 external)",
+  );
+});
+
+Deno.test("checkImports() reports a cycle with each of its arrows", async (t) => {
+  const cases: { name: string; files: Tree; cycles: string[] }[] = [
+    {
+      name: "value imports",
+      files: {
+        "memory/a.ts": 'import { b } from "./b.ts";\nexport const a = b;\n',
+        "memory/b.ts": 'import { a } from "./a.ts";\nexport const b = () => a;\n',
+      },
+      cycles: ["cycle: memory/a.ts → memory/b.ts → memory/a.ts"],
+    },
+    {
+      name: "type-only imports",
+      files: {
+        "memory/a.ts": 'import type { B } from "./b.ts";\nexport type A = B[];\n',
+        "memory/b.ts": 'import { type A } from "./a.ts";\nexport type B = A | 1;\n',
+      },
+      cycles: ["cycle: memory/a.ts → memory/b.ts → memory/a.ts"],
+    },
+    {
+      name: "re-exports and a dynamic import across folders",
+      files: {
+        "_platform.ts": 'export const serve = () => import("./_node_serve.ts");\n',
+        "_node_serve.ts": 'export type { serve } from "./_platform.ts";\n',
+      },
+      cycles: ["cycle: _node_serve.ts → _platform.ts → _node_serve.ts"],
+    },
+    {
+      name: "a file importing itself",
+      files: { "memory/a.ts": 'export * from "./a.ts";\n' },
+      cycles: ["cycle: memory/a.ts → memory/a.ts"],
+    },
+    {
+      name: "a longer chain",
+      files: {
+        "memory/a.ts": 'import "./b.ts";\n',
+        "memory/b.ts": 'import "./c.ts";\n',
+        "memory/c.ts": 'import "./a.ts";\n',
+      },
+      cycles: ["cycle: memory/a.ts → memory/b.ts → memory/c.ts → memory/a.ts"],
+    },
+  ];
+  for (const { name, files, cycles } of cases) {
+    await t.step(name, async () => {
+      const { problems } = await withTree(files, checkImports);
+      assert.deepEqual(summarize(problems), cycles);
+      const text = formatProblem(problems[0]);
+      for (const arrow of problems[0].arrows) {
+        assert.ok(text.includes(`${arrow.from} → ${arrow.to}`), text);
+      }
+    });
+  }
+  await t.step("names both arrows with their lines", async () => {
+    const { problems } = await withTree(cases[0].files, checkImports);
+    assert.deepEqual(
+      problems[0].arrows.map(({ from, to, line, typeOnly }) => ({ from, to, line, typeOnly })),
+      [
+        { from: "memory/a.ts", to: "memory/b.ts", line: 1, typeOnly: false },
+        { from: "memory/b.ts", to: "memory/a.ts", line: 1, typeOnly: false },
+      ],
+    );
+  });
+});
+
+Deno.test("checkImports() fails arrows the rules forbid and passes those they allow", async (t) => {
+  const base: Tree = {
+    "_platform.ts": "export const p = 1;\n",
+    "memory/mod.ts": "export const m = 1;\n",
+    "connectors/mod.ts": "export const c = 1;\n",
+    "runtimes/y.ts": "export type Y = 1;\nexport const y = 1;\n",
+    "server/errors.ts": "export class E extends Error {}\n",
+    "cli/main.ts": "export const main = 1;\n",
+    "mod.ts": "export const entry = 1;\n",
+  };
+  const cases: { name: string; files: Tree; forbidden: string[] }[] = [
+    {
+      name: "runtimes/ importing a value from server/",
+      files: { "runtimes/x.ts": 'import { E } from "../server/errors.ts";\nexport { E };\n' },
+      forbidden: ["forbidden: runtimes/x.ts → server/errors.ts"],
+    },
+    {
+      name: "runtimes/ importing only a type from server/",
+      files: {
+        "runtimes/x.ts": 'import type { E } from "../server/errors.ts";\nexport type { E };',
+      },
+      forbidden: ["forbidden: runtimes/x.ts → server/errors.ts"],
+    },
+    {
+      name: "server/ importing a value from runtimes/",
+      files: { "server/x.ts": 'import { y } from "../runtimes/y.ts";\nexport { y };\n' },
+      forbidden: ["forbidden: server/x.ts → runtimes/y.ts"],
+    },
+    {
+      name: "server/ importing a type and a value in one import from runtimes/",
+      files: { "server/x.ts": 'import { type Y, y } from "../runtimes/y.ts";\nexport { y };' },
+      forbidden: ["forbidden: server/x.ts → runtimes/y.ts"],
+    },
+    {
+      name: "server/ re-exporting values from runtimes/",
+      files: { "server/x.ts": 'export * from "../runtimes/y.ts";\n' },
+      forbidden: ["forbidden: server/x.ts → runtimes/y.ts"],
+    },
+    {
+      name: "server/ importing types from runtimes/ (allowed)",
+      files: {
+        "server/x.ts": [
+          'import type { Y } from "../runtimes/y.ts";',
+          'import { type Y as Z } from "../runtimes/y.ts";',
+          'export type { Y } from "../runtimes/y.ts";',
+          'export { type Y as W } from "../runtimes/y.ts";',
+          'export type Lazy = typeof import("../runtimes/y.ts");',
+          "export type V = Y | Z;",
+        ].join("\n"),
+      },
+      forbidden: [],
+    },
+    {
+      name: "server/ importing a value from memory/",
+      files: { "server/x.ts": 'import { m } from "../memory/mod.ts";\nexport { m };\n' },
+      forbidden: ["forbidden: server/x.ts → memory/mod.ts"],
+    },
+    {
+      name: "memory/ importing @memo/connectors",
+      files: { "memory/x.ts": 'import { c } from "@memo/connectors";\nexport { c };\n' },
+      forbidden: ["forbidden: memory/x.ts → connectors/mod.ts"],
+    },
+    {
+      name: "memory/ importing a root shared file",
+      files: { "memory/x.ts": 'import { p } from "../_platform.ts";\nexport { p };\n' },
+      forbidden: ["forbidden: memory/x.ts → _platform.ts"],
+    },
+    {
+      name: "connectors/ importing runtimes/",
+      files: { "connectors/x.ts": 'import { y } from "../runtimes/y.ts";\nexport { y };\n' },
+      forbidden: ["forbidden: connectors/x.ts → runtimes/y.ts"],
+    },
+    {
+      name: "server/ importing cli/",
+      files: { "server/x.ts": 'import { main } from "../cli/main.ts";\nexport { main };\n' },
+      forbidden: ["forbidden: server/x.ts → cli/main.ts"],
+    },
+    {
+      name: "a root shared file importing cli/",
+      files: { "_helper.ts": 'import { main } from "./cli/main.ts";\nexport { main };\n' },
+      forbidden: ["forbidden: _helper.ts → cli/main.ts"],
+    },
+    {
+      name: "a root shared file importing an entry point",
+      files: { "version.ts": 'import { entry } from "./mod.ts";\nexport { entry };\n' },
+      forbidden: ["forbidden: version.ts → mod.ts"],
+    },
+    {
+      name: "cli/ importing the other folders and root shared files (allowed)",
+      files: {
+        "cli/x.ts": [
+          'import "../memory/mod.ts";',
+          'import "@memo/connectors";',
+          'import "../runtimes/y.ts";',
+          'import "../server/errors.ts";',
+          'import "../_platform.ts";',
+        ].join("\n"),
+      },
+      forbidden: [],
+    },
+    {
+      name: "an entry point importing anything (allowed)",
+      files: { "http.ts": 'import "./cli/main.ts";\nimport "./server/errors.ts";\n' },
+      forbidden: [],
+    },
+    {
+      name: "checked code importing tests",
+      files: {
+        "mod.ts": 'import "./tests/helpers.ts";\n',
+        "tests/helpers.ts": "export {};\n",
+        "memory/x.ts": 'import "./x_test.ts";\n',
+        "memory/x_test.ts": "export {};\n",
+      },
+      forbidden: [
+        "forbidden: memory/x.ts → memory/x_test.ts",
+        "forbidden: mod.ts → tests/helpers.ts",
+      ],
+    },
+  ];
+  for (const { name, files, forbidden } of cases) {
+    await t.step(name, async () => {
+      const { problems } = await withTree({ ...base, ...files }, checkImports);
+      assert.deepEqual(summarize(problems), forbidden);
+    });
+  }
+});
+
+Deno.test("checkImports() counts a dynamic import", async () => {
+  const { problems } = await withTree({
+    "server/x.ts": "export const x = 1;\n",
+    "runtimes/y.ts": 'export const load = () => import("../server/x.ts");\n',
+  }, checkImports);
+  assert.deepEqual(summarize(problems), ["forbidden: runtimes/y.ts → server/x.ts"]);
+  assert.equal(problems[0].arrows[0].kind, "import()");
+});
+
+Deno.test("checkImports() ignores imports in comments, JSDoc examples and strings", async () => {
+  const result = await withTree({
+    "server/x.ts": "export const x = 1;\n",
+    "runtimes/y.ts": [
+      "/**",
+      " * Loads it.",
+      " *",
+      " * @example",
+      " * ```ts",
+      ' * import { x } from "../server/x.ts";',
+      ' * export * from "../server/x.ts";',
+      " * ```",
+      " */",
+      '// import { x } from "../server/x.ts";',
+      '/* await import("../server/x.ts"); */',
+      "export const a = 'import \"../server/x.ts\"';",
+      'export const b = "await import(\\"../server/x.ts\\")";',
+      'export const c = `import { x } from "../server/x.ts"; ${a}`;',
+      'export const d = /import\\("..\\/server\\/x.ts"\\)/;',
+    ].join("\n"),
+  }, checkImports);
+  assert.deepEqual(summarize(result.problems), []);
+  assert.equal(result.imports, 0);
+});
+
+Deno.test("checkImports() fails a top-level folder with no rule", async () => {
+  const { problems } = await withTree({
+    "memory/mod.ts": "export const m = 1;\n",
+    "web/page.ts": 'import "@memo/memory";\n',
+    "web/app/main.ts": 'import "../page.ts";\n',
+  }, checkImports);
+  assert.deepEqual(summarize(problems), ["no rule: web/"]);
+  assert.match(formatProblem(problems[0]), /web\/ .*2 checked files.*no rule/);
+});
+
+Deno.test("checkImports() resolves workspace specifiers and reports missing files", async (t) => {
+  const base: Tree = {
+    "mod.ts": "export const entry = 1;\n",
+    "http.ts": "export const http = 1;\n",
+    "memory/mod.ts": "export const m = 1;\n",
+    "memory/note.ts": "export const n = 1;\n",
+    "connectors/mod.ts": "export const c = 1;\n",
+  };
+  // cli/ may import memory/ and connectors/ but no entry point, so an import of mod.ts
+  // or http.ts shows up as forbidden, which shows where the specifier resolved.
+  const cases: { name: string; file: string; expect: string[] }[] = [
+    { name: "@memo/memory", file: 'import "@memo/memory";', expect: [] },
+    { name: "@memo/memory subpath", file: 'import "@memo/memory/note.ts";', expect: [] },
+    { name: "@memo/connectors", file: 'import "@memo/connectors";', expect: [] },
+    {
+      name: "@memo/mcp-server",
+      file: 'import "@memo/mcp-server";',
+      expect: ["forbidden: cli/x.ts → mod.ts"],
+    },
+    {
+      name: "@memo/mcp-server/http",
+      file: 'import "@memo/mcp-server/http";',
+      expect: ["forbidden: cli/x.ts → http.ts"],
+    },
+    {
+      name: "a missing relative file",
+      file: 'import "../memory/gone.ts";',
+      expect: ["unresolved: cli/x.ts → memory/gone.ts"],
+    },
+    {
+      name: "a missing workspace subpath",
+      file: 'export * from "@memo/memory/gone.ts";',
+      expect: ["unresolved: cli/x.ts → memory/gone.ts"],
+    },
+    {
+      name: "an unknown workspace package",
+      file: 'import "@memo/nothing";',
+      expect: ["unresolved: cli/x.ts → @memo/nothing"],
+    },
+    {
+      name: "a path outside the repository",
+      file: 'import "../../elsewhere.ts";',
+      expect: ["unresolved: cli/x.ts → ../../elsewhere.ts"],
+    },
+    {
+      name: "externals",
+      file: 'import "npm:zod@4";\nimport "node:fs";\nimport "jsr:@std/x";\n' +
+        'import "https://x.test/a.ts";\nimport "zod";',
+      expect: [],
+    },
+  ];
+  for (const { name, file, expect } of cases) {
+    await t.step(name, async () => {
+      const { problems } = await withTree({ ...base, "cli/x.ts": file }, checkImports);
+      assert.deepEqual(summarize(problems), expect);
+    });
+  }
+  await t.step("@memo/memory lands on memory/mod.ts", async () => {
+    const result = await withTree({
+      "memory/mod.ts": 'import "@memo/memory";\n',
+    }, checkImports);
+    assert.deepEqual(summarize(result.problems), ["cycle: memory/mod.ts → memory/mod.ts"]);
+  });
+});
+
+Deno.test("checkImports() as a script exits 1 with file → file on a bad tree, 0 on a good one", async () => {
+  const script = fileURLToPath(new URL("./check_imports.ts", import.meta.url));
+  const repo = fileURLToPath(new URL("..", import.meta.url));
+  const run = (root: string) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", script, root],
+      cwd: repo,
+      stdin: "null",
+    }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  const bad = await withTree({
+    ...CLEAN,
+    "runtimes/x.ts": 'import "../server/mod.ts";\n',
+    "memory/a.ts": 'import "./b.ts";\n',
+    "memory/b.ts": 'import type {} from "./a.ts";\n',
+  }, run);
+  const badOut = decode(bad.stdout) + decode(bad.stderr);
+  assert.equal(bad.code, 1, badOut);
+  assert.match(badOut, /runtimes\/x\.ts → server\/mod\.ts/);
+  assert.match(badOut, /memory\/a\.ts → memory\/b\.ts → memory\/a\.ts/);
+  assert.match(badOut, /^check_imports: 2 problems/m);
+
+  const good = await withTree(CLEAN, run);
+  const goodOut = decode(good.stdout) + decode(good.stderr);
+  assert.equal(good.code, 0, goodOut);
+  assert.match(decode(good.stdout), /^check_imports: ok, 13 files, 26 imports/);
+});
