@@ -1,7 +1,9 @@
 /**
- * The connectors' limits, fixed by the spec ("Limits"): each page request
- * times out after {@linkcode REQUEST_TIMEOUT_MS}; the workspace connector asks
- * for {@linkcode PAGE_SIZE} items per page.
+ * The connectors' limits: each page request times out after
+ * {@linkcode REQUEST_TIMEOUT_MS}; the workspace (Notion) connector asks for
+ * {@linkcode PAGE_SIZE} items in every request; the repository-host (GitHub)
+ * connector asks for {@linkcode REPO_HOST_PAGE_SIZE} discussions unless told
+ * otherwise.
  *
  * @module
  */
@@ -19,7 +21,8 @@
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * Items per request of the workspace (Notion) connector.
+ * Items per request of the workspace (Notion) connector, in every request it
+ * sends: database queries, searches and block children alike.
  *
  * @example
  * ```ts

@@ -2,8 +2,11 @@
  * A fake Notion API for the connector tests and the benchmark: database
  * query, search and block children, answered with objects typed by
  * `@notionhq/client` (see `tests/fixtures/notion/objects.ts`), Notion's error
- * bodies (`tests/fixtures/notion/errors.json`), cursor paging with fewer
- * results than asked for (as Notion may), and a fault at a chosen request.
+ * bodies (`tests/fixtures/notion/errors.json`), and a fault at a chosen
+ * request. It pages as Notion does: `page_size` results (100 when not given,
+ * never more than 100; a `page_size` that is not a whole number from 1 is a
+ * `validation_error`), `start_cursor` in, `has_more` and `next_cursor` out;
+ * and, when told, fewer results than asked for (as Notion may).
  *
  * @module
  */
@@ -25,6 +28,9 @@ import {
   serve,
   type TestServer,
 } from "./connectors_helpers.ts";
+
+/** The most results Notion sends in one list answer, whatever `page_size` asks. */
+export const NOTION_MAX_PAGE_SIZE = 100;
 
 /** What the fake holds. */
 export interface NotionModel {
@@ -63,9 +69,17 @@ export interface FakeNotion extends TestServer {
 
 interface Options {
   token: string;
-  /** Results per list page, whatever the client asks (Notion may send fewer). @default 25 */
+  /**
+   * At most this many results per query or search answer, fewer than the
+   * client asked for (as Notion may send).
+   * @default no limit beyond Notion's (`page_size`, at most 100)
+   */
   listPageSize?: number;
-  /** Blocks per children page. @default 100 */
+  /**
+   * At most this many blocks per children answer, fewer than the client
+   * asked for.
+   * @default no limit beyond Notion's (`page_size`, at most 100)
+   */
   blockPageSize?: number;
   onHang?: () => void;
   /** Keep no request log, and sort each database once (the benchmark's static model). */
@@ -101,6 +115,26 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
     });
   };
   const ok = (value: unknown) => new Response(JSON.stringify(value), { status: 200, headers });
+
+  /** Notion's `page_size`: 100 when absent, capped at 100; undefined when it is not 1 or more. */
+  const pageSizeOf = (raw: unknown): number | undefined => {
+    if (raw === undefined || raw === null) return NOTION_MAX_PAGE_SIZE;
+    const n = typeof raw === "number" || typeof raw === "string" ? Number(raw) : NaN;
+    return Number.isInteger(n) && n >= 1 ? Math.min(n, NOTION_MAX_PAGE_SIZE) : undefined;
+  };
+  const badPageSize = (where: string, raw: unknown) =>
+    new Response(
+      JSON.stringify({
+        object: "error",
+        status: 400,
+        code: "validation_error",
+        message:
+          `${where} failed validation: ${where}.page_size should be a number, instead was \`${
+            JSON.stringify(raw)
+          }\`.`,
+      }),
+      { status: 400, headers },
+    );
 
   /** Pages a list by cursor (the id of the first item of the next page, as Notion's cursors). */
   function pageOf<T extends { id: string }>(
@@ -203,7 +237,11 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
       case "reset":
         return resetAnswer();
     }
-    const listSize = Math.min(Number(body?.page_size ?? 100), options.listPageSize ?? 25);
+    const asked = pageSizeOf(body?.page_size);
+    if (request.method === "POST" && asked === undefined) {
+      return badPageSize("body", body?.page_size);
+    }
+    const listSize = Math.min(asked ?? NOTION_MAX_PAGE_SIZE, options.listPageSize ?? Infinity);
     const cursor = typeof body?.start_cursor === "string" ? body.start_cursor : undefined;
     let m: RegExpExecArray | null;
     if (
@@ -252,10 +290,10 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
     ) {
       const kids = model.children.get(m[1]);
       if (!kids) return error("object_not_found");
-      const size = Math.min(
-        Number(url.searchParams.get("page_size") ?? 100),
-        options.blockPageSize ?? 100,
-      );
+      const raw = url.searchParams.get("page_size");
+      const askedBlocks = pageSizeOf(raw);
+      if (askedBlocks === undefined) return badPageSize("query", raw);
+      const size = Math.min(askedBlocks, options.blockPageSize ?? Infinity);
       const c = url.searchParams.get("start_cursor") ?? undefined;
       const p = pageOf(kids, c, size, fault, `blocks:${m[1]}`);
       return p ? ok(childrenAnswer(p.slice, p.next, p.more)) : error("invalid_cursor");

@@ -10,8 +10,9 @@ import {
   WorkspaceError,
   WorkspaceRateLimitError,
 } from "../connectors/mod.ts";
-import { startFakeNotion } from "./connectors_fake_notion.ts";
+import { type NotionModel, startFakeNotion } from "./connectors_fake_notion.ts";
 import { type Fault, ManualClock } from "./connectors_helpers.ts";
+import { blocks, page, text } from "./fixtures/notion/objects.ts";
 import { DATABASE_ID, PAGE, sampleWorkspace } from "./fixtures/notion/workspace.ts";
 
 const TOKEN = "ntn_FAKEnotionTOKEN000000000000000000000001";
@@ -56,7 +57,9 @@ Deno.test("WorkspaceConnector.pull() queries a database page by page with the sp
       assert.equal(r.headers["content-type"], "application/json");
     }
     const children = notion.requests.filter((r) => r.method === "GET");
-    assert.ok(children.every((r) => /^\?page_size=100(&start_cursor=[0-9a-f-]+)?$/.test(r.search)));
+    assert.ok(
+      children.every((r) => /^\?page_size=25(&start_cursor=[0-9a-f-]+)?$/.test(r.search)),
+    );
     assert.ok(children.some((r) => r.search.includes("start_cursor")), "long pages are paged");
     assert.ok(
       !children.some((r) => r.path.includes("d2000000-0000-4000-8000-000000000002")),
@@ -142,6 +145,136 @@ Deno.test("WorkspaceConnector.pull() searches the workspace for pages when no da
       page_size: 25,
     });
     assert.ok(notion.requests.every((r) => r.method === "POST"), "no content requests");
+  } finally {
+    await notion.close();
+  }
+});
+
+/** A hex id in Notion's hyphenated form: `kind` tells the objects apart, `n` counts them. */
+const uuid = (kind: number, n: number) =>
+  `${kind.toString(16).padStart(8, "0")}-0000-4000-8000-${n.toString(16).padStart(12, "0")}`;
+
+/**
+ * A database of `pages` pages and a workspace search that finds them all;
+ * page `i` (from 0) has `blockCounts[i]` paragraphs (0 when not given).
+ */
+function boundaryWorkspace(pages: number, blockCounts: number[] = []): NotionModel {
+  const database = uuid(0xdb, 1);
+  const list = Array.from({ length: pages }, (_, i) =>
+    page({
+      id: uuid(0xa0, i + 1),
+      title: `Page ${i + 1}`,
+      databaseId: database,
+      created: "2024-05-01T10:00:00.000Z",
+      // Newest first: page 1 is the most recently edited.
+      edited: new Date(Date.parse("2024-05-02T10:00:00.000Z") - i * 60_000).toISOString(),
+    }));
+  const children = new Map(list.map((p, i) => [
+    p.id,
+    Array.from(
+      { length: blockCounts[i] ?? 0 },
+      (_, b) => blocks.paragraph(uuid(0xb0 + i, b + 1), p.id, [text(`Paragraph ${b + 1}.`)]),
+    ),
+  ]));
+  return { databases: new Map([[database, list]]), searchable: list, children };
+}
+
+Deno.test("WorkspaceConnector.pull() asks for 25 items in every request: 25 block children take one, 26 take two", async () => {
+  assert.equal(PAGE_SIZE, 25);
+  const notion = startFakeNotion(boundaryWorkspace(2, [25, 26]), { token: TOKEN });
+  try {
+    const connector = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      databaseId: uuid(0xdb, 1),
+    });
+    const records = await connector.pull({});
+    assert.deepEqual(records.map((r) => r.title), ["Page 1", "Page 2"]);
+    const paragraphs = (n: number) =>
+      Array.from({ length: n }, (_, i) => `Paragraph ${i + 1}.`).join("\n\n");
+    assert.equal(records[0].text, paragraphs(25));
+    assert.equal(records[1].text, paragraphs(26), "the 26th block comes from the second request");
+
+    const blockRequests = (pageId: string) =>
+      notion.requests.filter((r) => r.path === `/v1/blocks/${pageId}/children`);
+    const first = blockRequests(uuid(0xa0, 1));
+    assert.deepEqual(first.map((r) => r.search), ["?page_size=25"], "25 blocks: one request");
+    const second = blockRequests(uuid(0xa0, 2));
+    assert.deepEqual(
+      second.map((r) => r.search),
+      ["?page_size=25", `?page_size=25&start_cursor=${uuid(0xb1, 26)}`],
+      "26 blocks: two requests, the second from the first one's cursor",
+    );
+    assert.equal(notion.requests.length, 1 + 1 + 2, "one query, then the blocks");
+    assert.equal(notion.requests[0].body?.page_size, 25);
+  } finally {
+    await notion.close();
+  }
+});
+
+Deno.test("WorkspaceConnector.pull() asks for 25 pages per query and search: 25 pages take one request, 26 take two", async (t) => {
+  for (const [pages, requests] of [[25, 1], [26, 2]] as const) {
+    await t.step(`${pages} pages`, async () => {
+      const notion = startFakeNotion(boundaryWorkspace(pages), { token: TOKEN });
+      try {
+        for (
+          const options of [{ databaseId: uuid(0xdb, 1) }, {}] as { databaseId?: string }[]
+        ) {
+          notion.reset();
+          const connector = new WorkspaceConnector({
+            token: TOKEN,
+            apiUrl: notion.url,
+            includeContent: false,
+            ...options,
+          });
+          const records = await connector.pull({});
+          const kind = options.databaseId ? "query" : "search";
+          assert.equal(records.length, pages, kind);
+          assert.equal(notion.requests.length, requests, kind);
+          for (const [i, r] of notion.requests.entries()) {
+            assert.equal(
+              r.path,
+              options.databaseId ? `/v1/databases/${uuid(0xdb, 1)}/query` : "/v1/search",
+            );
+            assert.equal(r.body?.page_size, 25, `${kind} request ${i + 1}`);
+            assert.equal(r.body?.start_cursor, i === 0 ? undefined : uuid(0xa0, 26), kind);
+          }
+        }
+      } finally {
+        await notion.close();
+      }
+    });
+  }
+});
+
+Deno.test("the fake Notion API pages as Notion does: page_size at most 100, 100 when not given", async () => {
+  const notion = startFakeNotion(boundaryWorkspace(1, [130]), { token: TOKEN });
+  const pageId = uuid(0xa0, 1);
+  const children = async (search: string) => {
+    const response = await fetch(`${notion.url}/v1/blocks/${pageId}/children${search}`, {
+      headers: { authorization: `Bearer ${TOKEN}`, "notion-version": "2022-06-28" },
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  try {
+    for (
+      const [search, count, more] of [["", 100, true], ["?page_size=500", 100, true], [
+        "?page_size=25",
+        25,
+        true,
+      ], [`?page_size=100&start_cursor=${uuid(0xb0, 101)}`, 30, false]] as const
+    ) {
+      const { status, body } = await children(search);
+      assert.equal(status, 200, search);
+      assert.equal(body.results.length, count, search);
+      assert.equal(body.has_more, more, search);
+      assert.equal(body.next_cursor, more ? uuid(0xb0, count + 1) : null, search);
+    }
+    for (const search of ["?page_size=0", "?page_size=2.5", "?page_size=ten"]) {
+      const { status, body } = await children(search);
+      assert.equal(status, 400, search);
+      assert.equal(body.code, "validation_error", search);
+    }
   } finally {
     await notion.close();
   }

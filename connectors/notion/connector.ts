@@ -27,9 +27,6 @@ export const WORKSPACE_TYPE = "pages";
 /** Default depth of nested blocks read below a page. */
 export const DEFAULT_MAX_DEPTH = 3;
 
-/** Block children asked for per request (Notion's maximum). */
-const BLOCK_PAGE_SIZE = 100;
-
 /** Options of {@linkcode WorkspaceConnector}. */
 export interface WorkspaceConnectorOptions {
   /**
@@ -267,7 +264,7 @@ export class WorkspaceConnector implements Connector {
     let page = 0;
     while (true) {
       page++;
-      const query = `page_size=${BLOCK_PAGE_SIZE}` +
+      const query = `page_size=${PAGE_SIZE}` +
         (cursor === undefined ? "" : `&start_cursor=${encodeURIComponent(cursor)}`);
       const list = await notionList(
         call,
