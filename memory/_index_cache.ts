@@ -37,8 +37,9 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { indexCachePath } from "./_index_cache.ts";
- * console.log(indexCachePath("/p")); // "/p/.memo/cache/lexical-index.bin"
+ * assert.equal(indexCachePath("/p"), "/p/.memo/cache/lexical-index.bin");
  * ```
  */
 export function indexCachePath(rootDir: string): string {
@@ -51,8 +52,9 @@ export function indexCachePath(rootDir: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readSnapshotFile } from "./_index_cache.ts";
- * console.log(await readSnapshotFile("/nowhere.bin")); // undefined
+ * assert.equal(await readSnapshotFile("/nowhere.bin"), undefined);
  * ```
  */
 export function readSnapshotFile(path: string): Promise<Uint8Array | undefined> {
@@ -71,9 +73,12 @@ export function readSnapshotFile(path: string): Promise<Uint8Array | undefined> 
  *
  * @example
  * ```ts
- * import { createLexicalIndex, type Bm25Index } from "./recall/lexical.ts";
+ * import assert from "node:assert/strict";
+ * import { Bm25Index } from "./recall/lexical.ts";
  * import { restoreIndex } from "./_index_cache.ts";
- * console.log(restoreIndex(undefined, createLexicalIndex() as Bm25Index, [])); // 0
+ * const note = { id: "a", title: "t", body: "b", labels: [], hash: "", created: "", updated: "" };
+ * assert.equal(restoreIndex(undefined, new Bm25Index(), [note]), 0); // no snapshot: nothing loaded
+ * assert.equal(restoreIndex(new Uint8Array(10), new Bm25Index(), [note]), 0); // damaged: nothing
  * ```
  */
 export function restoreIndex(
@@ -101,10 +106,28 @@ export function restoreIndex(
  *
  * @example
  * ```ts
- * import { createLexicalIndex, type Bm25Index } from "./recall/lexical.ts";
- * import { writeIndexCache } from "./_index_cache.ts";
- * const index = createLexicalIndex() as Bm25Index;
- * await writeIndexCache("/nowhere/.memo/cache/lexical-index.bin", "/nowhere/.memo/memory", index);
+ * import assert from "node:assert/strict";
+ * import { mkdir } from "node:fs/promises";
+ * import { dirname } from "node:path";
+ * import { memoPaths } from "./paths.ts";
+ * import { Bm25Index } from "./recall/lexical.ts";
+ * import { indexCachePath, readSnapshotFile, restoreIndex, writeIndexCache } from "./_index_cache.ts";
+ * const dir = await Deno.makeTempDir();
+ * const path = indexCachePath(dir);
+ * const memoryDir = dirname(memoPaths(dir).notes);
+ * const notes = [{ id: "a", title: "Deploys", body: "make deploy", labels: [], hash: "", created: "", updated: "" }];
+ * const index = new Bm25Index();
+ * for (const note of notes) index.add(note);
+ *
+ * await writeIndexCache(path, memoryDir, index); // not a project yet: writes nothing
+ * assert.equal(await readSnapshotFile(path), undefined);
+ *
+ * await mkdir(memoryDir, { recursive: true });
+ * await writeIndexCache(path, memoryDir, index);
+ * const restored = new Bm25Index();
+ * assert.equal(restoreIndex(await readSnapshotFile(path), restored, notes), 1);
+ * assert.equal(restored.search("deploy", { limit: 1 })[0].id, "a");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function writeIndexCache(path: string, memoryDir: string, index: Bm25Index): Promise<void> {

@@ -14,8 +14,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DEFAULT_RECALL_CACHE_SIZE } from "./_recall_cache.ts";
- * console.log(DEFAULT_RECALL_CACHE_SIZE); // 256
+ * assert.equal(DEFAULT_RECALL_CACHE_SIZE, 256);
  * ```
  */
 export const DEFAULT_RECALL_CACHE_SIZE = 256;
@@ -25,12 +26,13 @@ export const DEFAULT_RECALL_CACHE_SIZE = 256;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RecallCache } from "./_recall_cache.ts";
  * const cache = new RecallCache<number[]>(2);
  * cache.set("a", [1]);
- * console.log(cache.get("a")); // [1]
+ * assert.deepEqual(cache.get("a"), [1]);
  * cache.clear();
- * console.log(cache.get("a")); // undefined
+ * assert.equal(cache.get("a"), undefined);
  * ```
  */
 export class RecallCache<T> {

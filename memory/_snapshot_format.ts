@@ -37,9 +37,10 @@ export const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint32Array([1]).buffer
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notesDigest } from "./_snapshot_format.ts";
  * const note = { id: "a", title: "t", body: "b", labels: [], hash: "", created: "", updated: "" };
- * console.log(notesDigest([note]) !== notesDigest([{ ...note, body: "c" }])); // true
+ * assert.notEqual(notesDigest([note]), notesDigest([{ ...note, body: "c" }]));
  * ```
  */
 export function notesDigest(notes: readonly Note[], count: number = notes.length): string {
@@ -81,9 +82,10 @@ export function notesDigest(notes: readonly Note[], count: number = notes.length
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLexicalIndex } from "./recall/lexical.ts";
  * import { snapshotKey } from "./_snapshot_format.ts";
- * console.log(snapshotKey(createLexicalIndex().options, "00").startsWith("1:")); // true
+ * assert.ok(snapshotKey(createLexicalIndex().options, "00").startsWith("1:"));
  * ```
  */
 export function snapshotKey(options: Bm25Index["options"], digest: string): string {
@@ -165,9 +167,12 @@ class Writer {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeSnapshot, encodeSnapshot } from "./_snapshot_format.ts";
  * const snap = { version: 1, options: "", numbers: { n: 3 }, arrays: { a: new Int32Array([7]) } };
- * console.log(decodeSnapshot(encodeSnapshot("k", snap), "k")?.numbers.n); // 3
+ * const decoded = decodeSnapshot(encodeSnapshot("k", snap), "k");
+ * assert.equal(decoded?.numbers.n, 3);
+ * assert.deepEqual(decoded?.arrays.a, new Int32Array([7]));
  * ```
  */
 export function encodeSnapshot(
@@ -211,8 +216,11 @@ export function encodeSnapshot(
  *
  * @example
  * ```ts
- * import { decodeSnapshot } from "./_snapshot_format.ts";
- * console.log(decodeSnapshot(new Uint8Array(10), "k")); // undefined
+ * import assert from "node:assert/strict";
+ * import { decodeSnapshot, encodeSnapshot } from "./_snapshot_format.ts";
+ * assert.equal(decodeSnapshot(new Uint8Array(10), "k"), undefined);
+ * const snap = { version: 1, options: "", numbers: { n: 3 }, arrays: {} };
+ * assert.equal(decodeSnapshot(encodeSnapshot("k", snap), "other key"), undefined);
  * ```
  */
 export function decodeSnapshot(bytes: Uint8Array, key: string): LexicalSnapshot | undefined {
@@ -278,8 +286,11 @@ export function decodeSnapshot(bytes: Uint8Array, key: string): LexicalSnapshot 
  *
  * @example
  * ```ts
- * import { snapshotNoteCount } from "./_snapshot_format.ts";
- * console.log(snapshotNoteCount(new Uint8Array(10))); // undefined
+ * import assert from "node:assert/strict";
+ * import { encodeSnapshot, snapshotNoteCount } from "./_snapshot_format.ts";
+ * assert.equal(snapshotNoteCount(new Uint8Array(10)), undefined);
+ * const snap = { version: 1, options: "", numbers: {}, arrays: {} };
+ * assert.equal(snapshotNoteCount(encodeSnapshot("k", snap, 4)), 4);
  * ```
  */
 export function snapshotNoteCount(bytes: Uint8Array): number | undefined {

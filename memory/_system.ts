@@ -14,8 +14,9 @@ import { hostname } from "node:os";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { currentPid } from "./_system.ts";
- * console.log(currentPid() > 0); // true
+ * assert.ok(currentPid() > 0);
  * ```
  */
 export function currentPid(): number {
@@ -27,8 +28,9 @@ export function currentPid(): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { currentHost } from "./_system.ts";
- * console.log(typeof currentHost()); // "string"
+ * assert.equal(typeof currentHost(), "string");
  * ```
  */
 export function currentHost(): string {
@@ -45,8 +47,10 @@ export function currentHost(): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { currentPid, isProcessAlive } from "./_system.ts";
- * console.log(isProcessAlive(currentPid())); // true
+ * assert.ok(isProcessAlive(currentPid()));
+ * assert.ok(!isProcessAlive(0)); // not a process id
  * ```
  */
 export function isProcessAlive(pid: number): boolean {

@@ -53,8 +53,9 @@ import type { StoreIssue } from "./store.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NOTE_MARKER_START } from "@memo/memory";
- * console.log("<!-- memo:note {} -->".startsWith(NOTE_MARKER_START)); // true
+ * assert.ok("<!-- memo:note {} -->".startsWith(NOTE_MARKER_START));
  * ```
  */
 export const NOTE_MARKER_START = "<!-- memo:note";
@@ -66,8 +67,9 @@ const EPOCH = "1970-01-01T00:00:00.000Z";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NOTES_PREAMBLE } from "@memo/memory";
- * console.log(NOTES_PREAMBLE.startsWith("# Memory\n")); // true
+ * assert.ok(NOTES_PREAMBLE.startsWith("# Memory\n"));
  * ```
  */
 export const NOTES_PREAMBLE: string = "# Memory\n\n" +
@@ -119,8 +121,10 @@ export interface ParseNotesOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { escapeBody } from "@memo/memory";
- * escapeBody("a\n<!-- memo:note {} -->"); // "a\n\\<!-- memo:note {} -->"
+ * assert.equal(escapeBody("a\n<!-- memo:note {} -->"), "a\n\\<!-- memo:note {} -->");
+ * assert.equal(escapeBody("plain text"), "plain text");
  * ```
  */
 export function escapeBody(body: string): string {
@@ -134,8 +138,11 @@ export function escapeBody(body: string): string {
  *
  * @example
  * ```ts
- * import { unescapeBody } from "@memo/memory";
- * unescapeBody("\\\\<!-- memo:x"); // "\\<!-- memo:x"
+ * import assert from "node:assert/strict";
+ * import { escapeBody, unescapeBody } from "@memo/memory";
+ * assert.equal(unescapeBody("\\\\<!-- memo:x"), "\\<!-- memo:x");
+ * const body = "a\n\\<!-- memo:note {} -->";
+ * assert.equal(unescapeBody(escapeBody(body)), body);
  * ```
  */
 export function unescapeBody(text: string): string {
@@ -148,12 +155,14 @@ export function unescapeBody(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { formatNoteMarker } from "@memo/memory";
  * const line = formatNoteMarker({
  *   id: "a1", title: "t", body: "b", labels: ["x-->y"], hash: "0123abcd",
  *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
  * });
- * console.log(line.includes("x--\\u003ey")); // true
+ * assert.ok(line.startsWith('<!-- memo:note {"id":"a1",'));
+ * assert.ok(line.includes("x--\\u003ey")); // "-->" in a label cannot end the comment
  * ```
  */
 export function formatNoteMarker(note: Note): string {
@@ -173,13 +182,15 @@ export function formatNoteMarker(note: Note): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseNotes, serializeNote } from "@memo/memory";
  * const note = {
  *   id: "a1", title: "Hello", body: "line\n<!-- memo:note fake -->", labels: [], hash: "0123abcd",
  *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
  * };
  * const text = serializeNote(note);
- * console.log(parseNotes(text).sections[0].note?.body === note.body); // true
+ * assert.ok(text.includes("\n\\<!-- memo:note fake -->\n")); // the marker-like line is escaped
+ * assert.equal(parseNotes(text).sections[0].note?.body, note.body);
  * ```
  */
 export function serializeNote(note: Note): string {
@@ -194,13 +205,16 @@ export function serializeNote(note: Note): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseNotes } from "@memo/memory";
  * const text = "# Memory\n\n" +
  *   '<!-- memo:note {"id":"a1","hash":"0123abcd","labels":[],"created":"2025-01-01T00:00:00.000Z","updated":"2025-01-01T00:00:00.000Z"} -->\n' +
  *   "## Hello\nworld\n\n";
  * const { sections, issues } = parseNotes(text);
- * console.log(sections.length, sections[1].note?.body, issues.length); // 2 "world" 0
- * console.log(sections.map((s) => s.raw).join("") === text); // true
+ * assert.equal(sections.length, 2); // the preamble, then the note
+ * assert.equal(sections[1].note?.body, "world");
+ * assert.equal(issues.length, 0);
+ * assert.equal(sections.map((s) => s.raw).join(""), text);
  * ```
  */
 export function parseNotes(
@@ -299,8 +313,10 @@ class LineCounter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { countLineBreaks } from "@memo/memory";
- * countLineBreaks("a\nb\nc"); // 2
+ * assert.equal(countLineBreaks("a\nb\nc"), 2);
+ * assert.equal(countLineBreaks("a\nb\nc", 2), 1);
  * ```
  */
 export function countLineBreaks(text: string, from = 0, to = text.length): number {

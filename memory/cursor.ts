@@ -20,9 +20,11 @@ export interface CursorState {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { decodeCursor, encodeCursor } from "@memo/memory";
  * const c = encodeCursor({ id: "a", position: 3 });
- * console.log(decodeCursor(c).position); // 3
+ * assert.match(c, /^[A-Za-z0-9_-]+$/); // base64url
+ * assert.deepEqual(decodeCursor(c), { id: "a", position: 3 });
  * ```
  */
 export function encodeCursor(state: CursorState): string {
@@ -37,12 +39,10 @@ export function encodeCursor(state: CursorState): string {
  *
  * @example
  * ```ts
- * import { decodeCursor } from "@memo/memory";
- * try {
- *   decodeCursor("forged");
- * } catch (e) {
- *   console.log((e as Error).message); // "Cannot list notes: invalid cursor"
- * }
+ * import assert from "node:assert/strict";
+ * import { decodeCursor, MemoryValidationError } from "@memo/memory";
+ * assert.throws(() => decodeCursor("forged"), MemoryValidationError);
+ * assert.throws(() => decodeCursor("forged"), { message: "Cannot list notes: invalid cursor" });
  * ```
  */
 export function decodeCursor(cursor: string, action = "list notes"): CursorState {

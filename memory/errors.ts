@@ -9,12 +9,12 @@
  *
  * @example
  * ```ts
- * import { MemoryError } from "@memo/memory";
- * try {
- *   throw new MemoryError("Cannot read notes: disk gone");
- * } catch (e) {
- *   if (e instanceof MemoryError) console.log(e.code); // "MEMORY_ERROR"
- * }
+ * import assert from "node:assert/strict";
+ * import { MemoryError, NoteNotFoundError } from "@memo/memory";
+ * const e = new MemoryError("Cannot read notes: disk gone");
+ * assert.equal(e.code, "MEMORY_ERROR");
+ * assert.equal(e.name, "MemoryError");
+ * assert.ok(new NoteNotFoundError("01abc") instanceof MemoryError); // every error of the package
  * ```
  */
 export class MemoryError extends Error {
@@ -35,9 +35,10 @@ export class MemoryError extends Error {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { MemoryValidationError } from "@memo/memory";
  * const e = new MemoryValidationError("Cannot remember: text is empty");
- * console.log(e.code); // "MEMORY_VALIDATION_ERROR"
+ * assert.equal(e.code, "MEMORY_VALIDATION_ERROR");
  * ```
  */
 export class MemoryValidationError extends MemoryError {
@@ -55,9 +56,12 @@ export class MemoryValidationError extends MemoryError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { NoteNotFoundError } from "@memo/memory";
  * const e = new NoteNotFoundError("01abc");
- * console.log(e.message); // "Cannot find note 01abc"
+ * assert.equal(e.message, "Cannot find note 01abc");
+ * assert.equal(e.code, "NOTE_NOT_FOUND");
+ * assert.deepEqual(e.details, { id: "01abc" });
  * ```
  */
 export class NoteNotFoundError extends MemoryError {
@@ -78,9 +82,10 @@ export class NoteNotFoundError extends MemoryError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { StoreLockError } from "@memo/memory";
  * const e = new StoreLockError("Cannot lock notes.md: held by pid 42 for 10000 ms");
- * console.log(e.code); // "STORE_LOCK_TIMEOUT"
+ * assert.equal(e.code, "STORE_LOCK_TIMEOUT");
  * ```
  */
 export class StoreLockError extends MemoryError {

@@ -56,9 +56,18 @@ import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_com
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileMemoryStore, type FileMemoryStoreOptions } from "@memo/memory";
- * const options: FileMemoryStoreOptions = { rootDir: ".", lockTimeoutMs: 2_000 };
+ * const dir = await Deno.makeTempDir();
+ * const options: FileMemoryStoreOptions = {
+ *   rootDir: dir,
+ *   lockTimeoutMs: 2_000,
+ *   clock: () => new Date("2025-01-01T00:00:00.000Z"),
+ * };
  * const store = new FileMemoryStore(options);
+ * const { written } = await store.commit({ notes: [{ text: "hello" }] });
+ * assert.equal(written[0].created, "2025-01-01T00:00:00.000Z");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export interface FileMemoryStoreOptions {
@@ -96,12 +105,18 @@ const MAX_PAGE = 1000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileMemoryStore } from "@memo/memory";
- * const store = new FileMemoryStore({ rootDir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
  * await store.load();
  * const { written } = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
  * const again = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
- * console.log(written.length, again.unchanged.length, again.bytesWritten); // 1 1 0
+ * assert.equal(written.length, 1);
+ * assert.equal(again.unchanged.length, 1); // the same content is not written twice
+ * assert.equal(again.bytesWritten, 0);
+ * assert.ok((await Deno.readTextFile(store.paths.notes)).includes("Deploys run with make deploy"));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class FileMemoryStore implements MemoryStore {

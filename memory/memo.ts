@@ -35,12 +35,16 @@ export * from "./memo_types.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
- * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
  * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
  * const hits = await memo.recall("how do deploys run");
- * console.log(hits[0].note.title);
+ * assert.equal(hits[0].note.title, "Deploys run with make deploy");
+ * assert.deepEqual(hits[0].note.labels, ["ops"]);
  * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function openMemo(options: MemoOptions = {}): Promise<Memo> {
@@ -54,11 +58,16 @@ export async function openMemo(options: MemoOptions = {}): Promise<Memo> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Memo } from "@memo/memory";
- * const memo = new Memo({ rootDir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const memo = new Memo({ rootDir: dir });
  * await memo.load();
- * const { note } = await memo.remember({ text: "hello" });
- * console.log((await memo.get(note.id)).body); // "hello"
+ * const { note, status } = await memo.remember({ text: "hello" });
+ * assert.equal(status, "written");
+ * assert.equal((await memo.get(note.id)).body, "hello");
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class Memo {

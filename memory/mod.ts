@@ -5,13 +5,17 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
- * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
  * await memo.remember({ text: "The staging database is db-stage-2", labels: ["infra"] });
- * for (const hit of await memo.recall("staging database")) {
- *   console.log(hit.note.title, hit.score, hit.matched);
- * }
+ * const [hit] = await memo.recall("staging database");
+ * assert.equal(hit.note.title, "The staging database is db-stage-2");
+ * assert.deepEqual(hit.matched, ["staging", "database"]);
+ * assert.ok(hit.score > 0);
  * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @module

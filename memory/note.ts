@@ -63,9 +63,11 @@ export const MAX_DERIVED_TITLE_LENGTH = 80;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { contentHash } from "@memo/memory";
- * const h = contentHash({ title: "t", body: "b", labels: ["x"] });
- * console.log(h.length); // 32
+ * const h = contentHash({ title: "t", body: "b", labels: ["x", "y"] });
+ * assert.match(h, /^[0-9a-f]{32}$/);
+ * assert.equal(contentHash({ title: "t", body: "b", labels: ["y", "x"] }), h); // labels sorted
  * ```
  */
 export function contentHash(
@@ -84,8 +86,10 @@ export function contentHash(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { noteIdentity } from "@memo/memory";
- * noteIdentity({ source: "notion:page/1", hash: "ab" }); // "source:notion:page/1"
+ * assert.equal(noteIdentity({ source: "notion:page/1", hash: "ab" }), "source:notion:page/1");
+ * assert.equal(noteIdentity({ hash: "ab" }), "hash:ab");
  * ```
  */
 export function noteIdentity(note: { source?: string; hash: string }): string {
@@ -100,9 +104,12 @@ const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
  *
  * @example
  * ```ts
- * import { newNoteId } from "@memo/memory";
+ * import assert from "node:assert/strict";
+ * import { newNoteId, NOTE_ID_PATTERN } from "@memo/memory";
  * const id = newNoteId(new Date());
- * console.log(id.length); // 20
+ * assert.equal(id.length, 20);
+ * assert.match(id, NOTE_ID_PATTERN);
+ * assert.ok(newNoteId(new Date(0)) < id); // ids sort by creation time
  * ```
  */
 export function newNoteId(now: Date = new Date()): string {
@@ -146,8 +153,9 @@ export const NOTE_ID_PATTERN: RegExp = /^[0-9a-z][0-9a-z_-]{0,63}$/;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeLabels } from "@memo/memory";
- * normalizeLabels([" a ", "a", "", "b"]); // ["a", "b"]
+ * assert.deepEqual(normalizeLabels([" a ", "a", "", "b"]), ["a", "b"]);
  * ```
  */
 export function normalizeLabels(labels: readonly string[] | undefined): string[] {
@@ -167,8 +175,9 @@ export function normalizeLabels(labels: readonly string[] | undefined): string[]
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeTitle } from "@memo/memory";
- * normalizeTitle(" a\n b "); // "a b"
+ * assert.equal(normalizeTitle(" a\n b "), "a b");
  * ```
  */
 export function normalizeTitle(title: string): string {
@@ -183,8 +192,10 @@ export function normalizeTitle(title: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { deriveTitle } from "@memo/memory";
- * deriveTitle("# Deploys\nRun make deploy"); // "Deploys"
+ * assert.equal(deriveTitle("# Deploys\nRun make deploy"), "Deploys");
+ * assert.equal(deriveTitle("\n- first item\n- second"), "first item");
  * ```
  */
 export function deriveTitle(text: string): string {
@@ -205,9 +216,12 @@ export function deriveTitle(text: string): string {
  *
  * @example
  * ```ts
- * import { prepareDraft } from "@memo/memory";
+ * import assert from "node:assert/strict";
+ * import { MemoryValidationError, prepareDraft } from "@memo/memory";
  * const p = prepareDraft({ text: "# Hi\nthere", labels: ["a", "a"] });
- * console.log(p.title, p.labels); // "Hi" ["a"]
+ * assert.equal(p.title, "Hi");
+ * assert.deepEqual(p.labels, ["a"]);
+ * assert.throws(() => prepareDraft({ text: "  " }), MemoryValidationError);
  * ```
  */
 export function prepareDraft(
@@ -234,8 +248,10 @@ export function prepareDraft(
  *
  * @example
  * ```ts
- * import { normalizeSource } from "@memo/memory";
- * normalizeSource(" notion:page/abc "); // "notion:page/abc"
+ * import assert from "node:assert/strict";
+ * import { MemoryValidationError, normalizeSource } from "@memo/memory";
+ * assert.equal(normalizeSource(" notion:page/abc "), "notion:page/abc");
+ * assert.throws(() => normalizeSource("two words"), MemoryValidationError);
  * ```
  */
 export function normalizeSource(source: string): string {

@@ -29,8 +29,10 @@ export interface MemoPaths {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { memoPaths } from "@memo/memory";
- * console.log(memoPaths("/p").notes); // "/p/.memo/memory/notes.md"
+ * assert.equal(memoPaths("/p").notes, "/p/.memo/memory/notes.md");
+ * assert.equal(memoPaths("/p").lock, "/p/.memo/memory/notes.md.lock");
  * ```
  */
 export function memoPaths(rootDir: string): MemoPaths {

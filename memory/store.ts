@@ -70,11 +70,16 @@ export interface StoreChanges {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileMemoryStore, type MemoryStore } from "@memo/memory";
- * const store: MemoryStore = new FileMemoryStore({ rootDir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const store: MemoryStore = new FileMemoryStore({ rootDir: dir });
  * await store.load();
  * const result = await store.commit({ notes: [{ text: "hello" }] });
- * console.log(result.written.length); // 1
+ * assert.equal(result.written.length, 1);
+ * assert.equal((await store.get(result.written[0].id))?.body, "hello");
+ * await store.close?.();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export interface MemoryStore {

@@ -68,8 +68,10 @@ function scratchFor(index: IndexView): Scratch {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { idf } from "./_bm25.ts";
- * idf(1, 100) > idf(50, 100); // true
+ * assert.ok(idf(1, 100) > idf(50, 100)); // a rarer term weighs more
+ * assert.ok(idf(100, 100) > 0); // never negative
  * ```
  */
 export function idf(df: number, n: number): number {
@@ -345,11 +347,15 @@ interface Ranked {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Bm25Index } from "./lexical.ts";
  * import { searchIndex } from "./_bm25.ts";
  * const index = new Bm25Index();
  * index.add({ id: "a", title: "t", body: "deploy with make", labels: [], hash: "", created: "", updated: "" });
- * console.log(searchIndex(index, "deplo", { limit: 3 })[0].id); // "a"
+ * const hits = searchIndex(index, "deplo", { limit: 3 }); // the last word completes as a prefix
+ * assert.equal(hits.length, 1);
+ * assert.equal(hits[0].id, "a");
+ * assert.deepEqual(searchIndex(index, "deplo", { limit: 0 }), []);
  * ```
  */
 export function searchIndex(

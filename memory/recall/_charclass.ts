@@ -73,8 +73,11 @@ function classify(cp: number): number {
  *
  * @example
  * ```ts
- * import { classOf, LOWER } from "./_charclass.ts";
- * classOf(97) === LOWER; // true
+ * import assert from "node:assert/strict";
+ * import { CJK, classOf, LOWER, OTHER } from "./_charclass.ts";
+ * assert.equal(classOf("a".charCodeAt(0)), LOWER);
+ * assert.equal(classOf("é".charCodeAt(0)), OTHER);
+ * assert.equal(classOf("漢".charCodeAt(0)), CJK);
  * ```
  */
 export function classOf(c: number): number {
@@ -88,8 +91,9 @@ export function classOf(c: number): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { classOfPoint, EMOJI } from "./_charclass.ts";
- * classOfPoint(0x1f680) === EMOJI; // true
+ * assert.equal(classOfPoint(0x1f680), EMOJI); // 🚀
  * ```
  */
 export function classOfPoint(cp: number): number {

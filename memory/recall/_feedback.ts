@@ -30,14 +30,19 @@ export interface FeedbackTerm {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SequenceStore, SequenceWriter } from "./_sequences.ts";
  * import { Feedback } from "./_feedback.ts";
  * const store = new SequenceStore();
  * const w = new SequenceWriter();
- * for (const [t, p] of [[0, 0], [1, 1], [2, 2]]) w.push(t, p);
+ * for (const [t, p] of [[0, 0], [1, 1], [2, 2]]) w.push(t, p); // doc 0 holds terms 0, 1 and 2
  * store.set(0, w, 3, 3);
- * const picked = new Feedback().terms(store, [{ doc: 0, score: 1 }], () => false, () => 2, 10, { terms: 2, weight: 0.5 });
- * console.log(picked.length); // 2
+ * const feedback = new Feedback();
+ * const top = [{ doc: 0, score: 1 }];
+ * const picked = feedback.terms(store, top, () => false, () => 2, 10, { terms: 2, weight: 0.5 });
+ * assert.deepEqual(picked, [{ id: 0, weight: 0.5 }, { id: 1, weight: 0.5 }]);
+ * const others = feedback.terms(store, top, (id) => id === 0, () => 2, 10, { terms: 5, weight: 0.5 });
+ * assert.deepEqual(others.map((t) => t.id), [1, 2]); // term 0 (a query term) left out
  * ```
  */
 export class Feedback {

@@ -31,6 +31,7 @@ import {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
  * import { TermDictionary } from "./_terms.ts";
  * import { NoteReader } from "./_indexer.ts";
@@ -38,7 +39,10 @@ import {
  * const reader = new NoteReader(dict);
  * dict.onNewTerm = (id) => reader.reserve(id + 1);
  * reader.begin(true);
- * console.log(reader.field("the cat and the cats", 0, 0xffff), reader.uniqueCount); // 2 1
+ * assert.equal(reader.field("the cat and the cats", 0, 0xffff), 2); // indexed tokens
+ * assert.equal(reader.uniqueCount, 1); // one distinct term: "cat"
+ * assert.equal(dict.term(reader.unique[0]), "cat");
+ * assert.equal(reader.tf[reader.unique[0]], 2);
  * ```
  */
 export class NoteReader {

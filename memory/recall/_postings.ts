@@ -24,11 +24,18 @@ const LOG_CHUNK = 2 * 65536;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PostingStore } from "./_postings.ts";
  * const store = new PostingStore();
- * store.append(0, 7, 1);
+ * store.append(0, 7, 1); // term 0: doc 7, tf 1
+ * store.append(0, 9, 3);
+ * assert.equal(store.pendingCount, 2);
  * store.flush(1);
- * store.forEach(0, (doc, tf) => console.log(doc, tf)); // 7 1
+ * assert.equal(store.pendingCount, 0);
+ * assert.equal(store.frozenCount, 2);
+ * const entries: number[][] = [];
+ * store.forEach(0, (doc, tf) => entries.push([doc, tf]));
+ * assert.deepEqual(entries, [[7, 1], [9, 3]]);
  * ```
  */
 export class PostingStore {

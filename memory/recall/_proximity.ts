@@ -28,16 +28,19 @@ export interface TermHits {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SequenceStore, SequenceWriter } from "./_sequences.ts";
  * import { HitCollector } from "./_proximity.ts";
  * const store = new SequenceStore();
  * const w = new SequenceWriter();
- * w.push(7, 0);
- * w.push(8, 2);
+ * w.push(7, 0); // term 7 at position 0
+ * w.push(8, 2); // term 8 at position 2
  * store.set(0, w, 2, 2);
- * const slot = Int32Array.from([-1, -1, -1, -1, -1, -1, -1, 0, -1]);
+ * const slot = Int32Array.from([-1, -1, -1, -1, -1, -1, -1, 0, -1]); // the query holds term 7 only
  * const hits = new HitCollector().collect(store, 0, slot);
- * console.log(hits.count, hits.positions[0]); // 1 0
+ * assert.equal(hits.count, 1);
+ * assert.equal(hits.terms[0], 0); // the query's term index 0
+ * assert.equal(hits.positions[0], 0);
  * ```
  */
 export class HitCollector {
@@ -104,9 +107,14 @@ let idfBuffer = new Float64Array(32);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { proximityBonus } from "./_proximity.ts";
- * const hits = { terms: Int32Array.of(0, 1), positions: Int32Array.of(3, 4), count: 2 };
- * proximityBonus(hits, [0, 1], [2, 2], [1, 1], 2, 1.2)![0] > 0; // true
+ * const near = { terms: Int32Array.of(0, 1), positions: Int32Array.of(3, 4), count: 2 };
+ * const far = { terms: Int32Array.of(0, 1), positions: Int32Array.of(3, 9), count: 2 };
+ * const nearBonus = proximityBonus(near, [0, 1], [2, 2], [1, 1], 2, 1.2);
+ * const farBonus = proximityBonus(far, [0, 1], [2, 2], [1, 1], 2, 1.2);
+ * assert.ok(nearBonus && farBonus && nearBonus[0] > farBonus[0] && farBonus[0] > 0);
+ * assert.equal(proximityBonus(near, [0, 0], [2, 2], [1, 1], 1, 1.2), undefined); // one group: no pair
  * ```
  */
 export function proximityBonus(

@@ -74,13 +74,17 @@ export interface QueryOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
  * import { TermDictionary } from "./_terms.ts";
  * import { parseQuery } from "./_query.ts";
  * const dict = new TermDictionary(ENGLISH_STOP_WORDS);
- * dict.termOf("deployment", 0, 10);
+ * const deploy = dict.termOf("deployment", 0, 10); // the term "deploy"
  * const q = parseQuery("how to deplo", dict, ENGLISH_STOP_WORDS);
- * console.log(q.groups, q.terms.length); // ["deplo"] 1
+ * assert.deepEqual(q.groups, ["deplo"]); // "how" and "to" are stop words
+ * assert.equal(q.terms.length, 1);
+ * assert.equal(q.terms[0].id, deploy); // "deplo", the last word, completed as a prefix
+ * assert.ok(q.terms[0].prefix);
  * ```
  */
 export function parseQuery(

@@ -40,11 +40,13 @@ const ESCAPE = -1;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SequenceWriter } from "./_sequences.ts";
  * const w = new SequenceWriter();
- * w.push(3, 0);
+ * w.push(3, 0); // term 3 at position 0
  * w.push(9, 5);
- * console.log(w.count); // 2
+ * assert.equal(w.terms, 2);
+ * assert.equal(w.count, 2); // small entries take one int each
  * ```
  */
 export class SequenceWriter {
@@ -104,15 +106,18 @@ export class SequenceWriter {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SequenceReader, SequenceStore, SequenceWriter } from "./_sequences.ts";
  * const store = new SequenceStore();
  * const w = new SequenceWriter();
  * w.push(4, 2);
- * store.set(0, w, 1, 1);
+ * w.push(6, 3);
+ * store.set(0, w, 2, 2);
  * const r = new SequenceReader();
  * store.open(0, r);
- * r.next();
- * console.log(r.term, r.position); // 4 2
+ * const read: number[][] = [];
+ * while (r.next()) read.push([r.term, r.position]);
+ * assert.deepEqual(read, [[4, 2], [6, 3]]);
  * ```
  */
 export class SequenceReader {
@@ -160,13 +165,17 @@ export class SequenceReader {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { SequenceStore, SequenceWriter } from "./_sequences.ts";
  * const store = new SequenceStore();
  * const w = new SequenceWriter();
  * w.push(1, 0);
  * w.push(2, 1);
  * store.set(0, w, 2, 2);
- * console.log(store.has(0), store.has(1)); // true false
+ * assert.ok(store.has(0));
+ * assert.ok(!store.has(1));
+ * store.delete(0);
+ * assert.ok(!store.has(0));
  * ```
  */
 export class SequenceStore {

@@ -28,12 +28,14 @@ export const SLOT_CHARS = 8;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
  * import { TermDictionary } from "./_terms.ts";
  * const dict = new TermDictionary(ENGLISH_STOP_WORDS);
  * const a = dict.termOf("Deployments", 0, 11);
- * console.log(dict.term(a)); // "deploy"
- * console.log(dict.termOf("the", 0, 3)); // -1
+ * assert.equal(dict.term(a), "deploy"); // folded and stemmed
+ * assert.equal(dict.termOf("deploying", 0, 9), a); // the same term
+ * assert.equal(dict.termOf("the", 0, 3), -1); // a stop word
  * ```
  */
 export class TermDictionary {

@@ -11,10 +11,13 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { TopK } from "./_topk.ts";
  * const top = new TopK(2);
- * top.offer(1, 10); top.offer(3, 11); top.offer(2, 12);
- * console.log(top.sorted().map((e) => e.doc)); // [11, 12]
+ * top.offer(1, 10); // score 1, doc 10
+ * top.offer(3, 11);
+ * top.offer(2, 12);
+ * assert.deepEqual(top.sorted(), [{ score: 3, doc: 11 }, { score: 2, doc: 12 }]);
  * ```
  */
 export class TopK {

@@ -42,8 +42,9 @@ const SKIP = new Set(["rose", "ground", "bound", "wound", "lay", "bore", "fell",
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { IRREGULAR_FORMS } from "@memo/memory";
- * IRREGULAR_FORMS.get("went"); // "go"
+ * assert.equal(IRREGULAR_FORMS.get("went"), "go");
  * ```
  */
 export const IRREGULAR_FORMS: ReadonlyMap<string, string> = (() => {

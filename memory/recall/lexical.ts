@@ -51,10 +51,15 @@ const TF_MASK = { title: 0xff, body: 0xffff, labels: 0xff } as const;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLexicalIndex } from "@memo/memory";
  * const index = createLexicalIndex();
  * index.add({ id: "a", title: "Deploys", body: "Run make deploy", labels: ["ops"], hash: "", created: "", updated: "" });
- * console.log(index.search("deploy", { limit: 5 })[0].matched); // ["deploy"]
+ * const hits = index.search("deploy", { limit: 5 });
+ * assert.equal(hits[0].id, "a");
+ * assert.deepEqual(hits[0].matched, ["deploy"]);
+ * index.remove("a");
+ * assert.equal(index.size, 0);
  * ```
  */
 export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25LexicalIndex {
@@ -68,10 +73,15 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Bm25Index } from "./lexical.ts";
  * const index = new Bm25Index({ b: 0.5 });
+ * assert.equal(index.options.b, 0.5);
+ * assert.equal(index.options.k1, 1.2); // a default
  * index.add({ id: "a", title: "t", body: "rate_limit reached", labels: [], hash: "", created: "", updated: "" });
- * console.log(index.search("rate limit", { limit: 1 }).length); // 1
+ * const hits = index.search("rate limit", { limit: 1 });
+ * assert.equal(hits.length, 1);
+ * assert.deepEqual(hits[0].matched, ["rate", "limit"]); // the identifier's parts match
  * ```
  */
 export class Bm25Index implements Bm25LexicalIndex, IndexView {

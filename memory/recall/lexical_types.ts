@@ -116,8 +116,11 @@ export interface LexicalSnapshot {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Bm25Index, lexicalOptionsKey } from "./lexical.ts";
- * console.log(lexicalOptionsKey(new Bm25Index().options).length > 0); // true
+ * const key = lexicalOptionsKey(new Bm25Index().options);
+ * assert.equal(lexicalOptionsKey(new Bm25Index().options), key);
+ * assert.notEqual(lexicalOptionsKey(new Bm25Index({ b: 0.5 }).options), key);
  * ```
  */
 export function lexicalOptionsKey(options: ResolvedLexicalOptions): string {

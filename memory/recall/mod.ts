@@ -6,10 +6,11 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createLexicalIndex } from "@memo/memory";
  * const index = createLexicalIndex();
  * index.add({ id: "a", title: "Limits", body: "GitHub rate_limit is 5000/h", labels: [], hash: "", created: "", updated: "" });
- * console.log(index.search("rate limit", { limit: 3 })[0].matched); // ["rate", "limit"]
+ * assert.deepEqual(index.search("rate limit", { limit: 3 })[0].matched, ["rate", "limit"]);
  * ```
  *
  * @module

@@ -17,9 +17,10 @@ import { IRREGULAR_FORMS } from "./irregular.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { stemWord } from "@memo/memory";
- * stemWord("deployments"); // "deploy"
- * stemWord("ipv6"); // "ipv6"
+ * assert.equal(stemWord("deployments"), "deploy");
+ * assert.equal(stemWord("ipv6"), "ipv6");
  * ```
  */
 export function stemWord(token: string): string {
@@ -39,10 +40,11 @@ export function stemWord(token: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { analyzeToken, ENGLISH_STOP_WORDS } from "@memo/memory";
- * analyzeToken("running", ENGLISH_STOP_WORDS); // "run"
- * analyzeToken("went", ENGLISH_STOP_WORDS); // "go"
- * analyzeToken("the", ENGLISH_STOP_WORDS); // undefined
+ * assert.equal(analyzeToken("running", ENGLISH_STOP_WORDS), "run");
+ * assert.equal(analyzeToken("went", ENGLISH_STOP_WORDS), "go");
+ * assert.equal(analyzeToken("the", ENGLISH_STOP_WORDS), undefined);
  * ```
  */
 export function analyzeToken(token: string, stopWords: ReadonlySet<string>): string | undefined {

@@ -25,8 +25,10 @@ const WORDS = (
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ENGLISH_STOP_WORDS } from "@memo/memory";
- * ENGLISH_STOP_WORDS.has("the"); // true
+ * assert.ok(ENGLISH_STOP_WORDS.has("the"));
+ * assert.ok(!ENGLISH_STOP_WORDS.has("deploy"));
  * ```
  */
 export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(WORDS);
@@ -36,9 +38,10 @@ export const ENGLISH_STOP_WORDS: ReadonlySet<string> = new Set(WORDS);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isStopWord } from "@memo/memory";
- * isStopWord("don't"); // true
- * isStopWord("deploy"); // false
+ * assert.equal(isStopWord("don't"), true);
+ * assert.equal(isStopWord("deploy"), false);
  * ```
  */
 export function isStopWord(token: string): boolean {

@@ -59,10 +59,26 @@ export const TOKEN_EMOJI = 5;
  *
  * @example
  * ```ts
- * import { scanTokens, tokenText, type TokenSink } from "@memo/memory";
- * const sink: TokenSink = (src, start, end, position, kind, _hash) =>
- *   console.log(tokenText(src, start, end), position, kind);
- * scanTokens("rateLimit", sink); // rate 0 1, limit 1 1, ratelimit 0 2
+ * import assert from "node:assert/strict";
+ * import {
+ *   hashToken,
+ *   scanTokens,
+ *   TOKEN_JOINED,
+ *   TOKEN_PART,
+ *   tokenText,
+ *   type TokenSink,
+ * } from "@memo/memory";
+ * const seen: [string, number, number][] = [];
+ * const sink: TokenSink = (src, start, end, position, kind, hash) => {
+ *   assert.equal(hash, hashToken(src, start, end));
+ *   seen.push([tokenText(src, start, end), position, kind]);
+ * };
+ * scanTokens("rateLimit", sink);
+ * assert.deepEqual(seen, [
+ *   ["rate", 0, TOKEN_PART],
+ *   ["limit", 1, TOKEN_PART],
+ *   ["ratelimit", 0, TOKEN_JOINED],
+ * ]);
  * ```
  */
 export type TokenSink = (
@@ -85,8 +101,9 @@ export const HASH_PRIME = 16777619;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { hashToken } from "@memo/memory";
- * hashToken("Rate_Limit", 0, 10) === hashToken("ratelimit", 0, 9); // true
+ * assert.equal(hashToken("Rate_Limit", 0, 10), hashToken("ratelimit", 0, 9));
  * ```
  */
 export function hashToken(src: string, start: number, end: number): number {
@@ -112,8 +129,10 @@ export const MAX_JOINED_PARTS = 8;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tokenText } from "@memo/memory";
- * tokenText("Rate_Limit", 0, 10); // "ratelimit"
+ * assert.equal(tokenText("Rate_Limit", 0, 10), "ratelimit");
+ * assert.equal(tokenText("don’t", 0, 5), "don't");
  * ```
  */
 export function tokenText(src: string, start: number, end: number): string {
@@ -134,8 +153,9 @@ export function tokenText(src: string, start: number, end: number): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { foldText } from "@memo/memory";
- * foldText("Crème Brûlée"); // "creme brulee"
+ * assert.equal(foldText("Crème Brûlée"), "creme brulee");
  * ```
  */
 export function foldText(text: string): string {
@@ -155,10 +175,12 @@ interface Scan {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scanTokens, tokenText } from "@memo/memory";
  * const out: string[] = [];
- * scanTokens("Café rate-limit", (s, a, b) => out.push(tokenText(s, a, b)));
- * console.log(out); // ["cafe", "rate", "limit", "ratelimit"]
+ * const positions = scanTokens("Café rate-limit", (s, a, b) => out.push(tokenText(s, a, b)));
+ * assert.deepEqual(out, ["cafe", "rate", "limit", "ratelimit"]);
+ * assert.equal(positions, 3); // the joined form shares the position of `rate`
  * ```
  */
 export function scanTokens(text: string, sink: TokenSink, position = 0): number {
@@ -183,9 +205,10 @@ export function scanTokens(text: string, sink: TokenSink, position = 0): number 
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { endsPlainWord } from "./tokenizer.ts";
- * endsPlainWord(" ".charCodeAt(0)); // true
- * endsPlainWord("_".charCodeAt(0)); // false
+ * assert.equal(endsPlainWord(" ".charCodeAt(0)), true);
+ * assert.equal(endsPlainWord("_".charCodeAt(0)), false);
  * ```
  */
 export function endsPlainWord(c: number): boolean {
@@ -201,10 +224,12 @@ export function endsPlainWord(c: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { scanAt, tokenText } from "./tokenizer.ts";
  * const out: string[] = [];
  * const end = scanAt("x rate_limit y", 2, (s, a, b) => out.push(tokenText(s, a, b)));
- * console.log(end, out); // 12 ["rate", "limit", "ratelimit"]
+ * assert.equal(end, 12);
+ * assert.deepEqual(out, ["rate", "limit", "ratelimit"]);
  * ```
  */
 export function scanAt(text: string, start: number, sink: TokenSink): number {
@@ -426,9 +451,12 @@ export interface Token {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tokenize } from "@memo/memory";
- * tokenize("The rateLimit hit Zoë's API").map((t) => t.text);
- * // ["the", "rate", "limit", "ratelimit", "hit", "zoe", "api"]
+ * assert.deepEqual(
+ *   tokenize("The rateLimit hit Zoë's API").map((t) => t.text),
+ *   ["the", "rate", "limit", "ratelimit", "hit", "zoe", "api"],
+ * );
  * ```
  */
 export function tokenize(text: string): Token[] {

@@ -59,10 +59,14 @@ export interface LexicalSearchOptions {
  *
  * @example
  * ```ts
- * import { createLexicalIndex } from "@memo/memory";
- * const index = createLexicalIndex();
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalIndex } from "@memo/memory";
+ * const index: LexicalIndex = createLexicalIndex();
  * index.add({ id: "a", title: "Rate limits", body: "GitHub rate-limit", labels: [], hash: "h", created: "", updated: "" });
- * console.log(index.search("rate limit", { limit: 5 })[0].id); // "a"
+ * assert.equal(index.size, 1);
+ * assert.equal(index.search("rate limit", { limit: 5 })[0].id, "a");
+ * index.clear();
+ * assert.deepEqual(index.search("rate limit", { limit: 5 }), []);
  * ```
  */
 export interface LexicalIndex {
