@@ -76,7 +76,23 @@ export const NOTES_PREAMBLE: string = "# Memory\n\n" +
   "Notes kept by memo. Each note is a memo marker comment, a `## title` line and its body.\n" +
   "Edit the titles and bodies freely; keep each marker line above its title.\n\n";
 
-/** One section of a notes file: its exact text and, unless damaged, the note it holds. */
+/**
+ * One section of a notes file: its exact text and, unless damaged, the note it holds.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "@memo/memory";
+ * const note = {
+ *   id: "a1", title: "Hello", body: "world", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * const [preamble, section]: NotesSection[] = parseNotes(NOTES_PREAMBLE + serializeNote(note)).sections;
+ * assert.equal(preamble.note, undefined); // text that holds no note
+ * assert.equal(section.raw, serializeNote(note));
+ * assert.equal(section.note?.title, "Hello");
+ * ```
+ */
 export interface NotesSection {
   /** The section's text exactly as in the file (marker line through the blank line after it). */
   raw: string;
@@ -84,7 +100,23 @@ export interface NotesSection {
   note?: Note;
 }
 
-/** What {@linkcode parseNotes} returns. */
+/**
+ * What {@linkcode parseNotes} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ParsedNotes, parseNotes, serializeNote } from "@memo/memory";
+ * const note = {
+ *   id: "a1", title: "Hello", body: "world", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * const parsed: ParsedNotes = parseNotes(serializeNote(note) + "<!-- memo:note {broken -->\n");
+ * assert.equal(parsed.sections.length, 2);
+ * assert.equal(parsed.byId.get("a1")?.note?.body, "world");
+ * assert.equal(parsed.issues[0].kind, "damaged-note");
+ * ```
+ */
 export interface ParsedNotes {
   /** Every section in file order; joining their `raw` texts gives back the input. */
   sections: NotesSection[];
@@ -94,7 +126,24 @@ export interface ParsedNotes {
   byId: Map<string, NotesSection>;
 }
 
-/** Options of {@linkcode parseNotes}. */
+/**
+ * Options of {@linkcode parseNotes}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ParseNotesOptions, parseNotes, serializeNote } from "@memo/memory";
+ * const note = {
+ *   id: "a1", title: "Hello", body: "world", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * // The tail of a file whose first 9 lines, already loaded, hold note a1.
+ * const options: ParseNotesOptions = { firstLine: 10, knownIds: new Set(["a1"]) };
+ * const { issues } = parseNotes(serializeNote(note), options);
+ * assert.equal(issues[0].kind, "duplicate-id");
+ * assert.equal(issues[0].line, 10);
+ * ```
+ */
 export interface ParseNotesOptions {
   /**
    * Line number of the input's first line (when parsing the tail of a file).

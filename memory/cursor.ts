@@ -7,7 +7,17 @@
 
 import { MemoryValidationError } from "./errors.ts";
 
-/** What a list cursor remembers: the last id returned and its position. */
+/**
+ * What a list cursor remembers: the last id returned and its position.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CursorState, decodeCursor, encodeCursor } from "@memo/memory";
+ * const state: CursorState = { id: "01jq3v7k9x0000000000", position: 24 };
+ * assert.deepEqual(decodeCursor(encodeCursor(state)), state);
+ * ```
+ */
 export interface CursorState {
   /** Id of the last note of the previous page. */
   id: string;

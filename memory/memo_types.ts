@@ -8,7 +8,23 @@ import type { LexicalIndex, NoteFilter, RecallEngine } from "./recall/types.ts";
 import type { MemoryStore, StoreIssue } from "./store.ts";
 import type { Note } from "./note.ts";
 
-/** Options of {@linkcode openMemo}. */
+/**
+ * Options of {@linkcode openMemo}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { memoPaths, type MemoOptions, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const options: MemoOptions = { rootDir: dir, engine: "lexical", indexCache: false };
+ * const memo = await openMemo(options);
+ * assert.equal(memo.engine, "lexical");
+ * await memo.remember({ text: "hello" });
+ * assert.ok((await Deno.readTextFile(memoPaths(dir).notes)).includes("hello"));
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface MemoOptions {
   /**
    * Project root; notes live in `<rootDir>/.memo/memory/notes.md`.
@@ -54,7 +70,26 @@ export interface MemoOptions {
   recallCacheSize?: number;
 }
 
-/** What `remember` did with one draft. */
+/**
+ * What `remember` did with one draft.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RememberResult } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const source = "notion:page/abc";
+ * const first: RememberResult = await memo.remember({ text: "v1", source });
+ * assert.equal(first.status, "written");
+ * assert.equal((await memo.remember({ text: "v1", source })).status, "unchanged");
+ * const changed = await memo.remember({ text: "v2", source });
+ * assert.equal(changed.status, "updated");
+ * assert.equal(changed.note.id, first.note.id);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface RememberResult {
   /** The stored note (the existing one when unchanged). */
   note: Note;
@@ -62,7 +97,26 @@ export interface RememberResult {
   status: "written" | "updated" | "unchanged";
 }
 
-/** Options of {@linkcode Memo.recall}. */
+/**
+ * Options of {@linkcode Memo.recall}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RecallOptions } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+ * await memo.remember({ text: "Deploy keys rotate monthly", labels: ["security"] });
+ * const options: RecallOptions = { limit: 5, labels: ["ops"], engine: "lexical", explain: true };
+ * const hits = await memo.recall("deploy", options);
+ * assert.equal(hits.length, 1);
+ * assert.deepEqual(hits[0].note.labels, ["ops"]);
+ * assert.ok(hits[0].explain);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface RecallOptions extends NoteFilter {
   /**
    * Most hits to return.
@@ -81,7 +135,24 @@ export interface RecallOptions extends NoteFilter {
   explain?: boolean;
 }
 
-/** Options of {@linkcode Memo.list}. */
+/**
+ * Options of {@linkcode Memo.list}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ListOptions, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * for (const text of ["one", "two", "three"]) await memo.remember({ text, labels: ["n"] });
+ * const options: ListOptions = { limit: 2, labels: ["n"] };
+ * const first = await memo.list(options);
+ * const rest = await memo.list({ ...options, cursor: first.nextCursor });
+ * assert.deepEqual([...first.notes, ...rest.notes].map((n) => n.body), ["one", "two", "three"]);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ListOptions extends NoteFilter {
   /** Cursor from a previous page's `nextCursor`. */
   cursor?: string;
@@ -92,7 +163,25 @@ export interface ListOptions extends NoteFilter {
   limit?: number;
 }
 
-/** A page of {@linkcode Memo.list}. */
+/**
+ * A page of {@linkcode Memo.list}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ListResult, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.remember({ text: "one" });
+ * await memo.remember({ text: "two" });
+ * const page: ListResult = await memo.list({ limit: 1 });
+ * assert.equal(page.total, 2);
+ * assert.deepEqual(page.notes.map((n) => n.body), ["one"]);
+ * assert.equal(typeof page.nextCursor, "string");
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface ListResult {
   /** Notes of this page, in store order. */
   notes: Note[];
@@ -102,7 +191,27 @@ export interface ListResult {
   total: number;
 }
 
-/** What {@linkcode Memo.stats} reports. */
+/**
+ * What {@linkcode Memo.stats} reports.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type MemoStats, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+ * await memo.remember({ text: "Deploy keys rotate", source: "github:acme/app/discussions/7" });
+ * const stats: MemoStats = await memo.stats();
+ * assert.equal(stats.notes, 2);
+ * assert.deepEqual(stats.labels, { ops: 1 });
+ * assert.deepEqual(stats.sources, { none: 1, github: 1 });
+ * assert.deepEqual(stats.engine, { default: "auto", auto: "lexical" });
+ * assert.deepEqual(stats.issues, []);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface MemoStats {
   /** Number of notes. */
   notes: number;
@@ -121,7 +230,36 @@ export interface MemoStats {
   issues: StoreIssue[];
 }
 
-/** Default number of hits of `recall`. */
+/**
+ * Default number of hits of `recall`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_RECALL_LIMIT, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const notes = Array.from({ length: DEFAULT_RECALL_LIMIT + 2 }, (_, i) => ({ text: `deploy step ${i}` }));
+ * await memo.rememberMany(notes);
+ * assert.equal((await memo.recall("deploy")).length, DEFAULT_RECALL_LIMIT);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const DEFAULT_RECALL_LIMIT = 10;
-/** Largest `limit` of `recall` and `list`. */
+/**
+ * Largest `limit` of `recall` and `list`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_MEMO_LIMIT, MemoryValidationError, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.list({ limit: MAX_MEMO_LIMIT });
+ * await assert.rejects(memo.list({ limit: MAX_MEMO_LIMIT + 1 }), MemoryValidationError);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export const MAX_MEMO_LIMIT = 1000;

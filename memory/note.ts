@@ -8,7 +8,27 @@
 import { createHash, randomBytes } from "node:crypto";
 import { MemoryValidationError } from "./errors.ts";
 
-/** One stored note. */
+/**
+ * One stored note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentHash, type Note, noteIdentity } from "@memo/memory";
+ * const note: Note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run `make deploy` from main.",
+ *   labels: ["ops"],
+ *   source: "github:acme/app/discussions/42",
+ *   hash: "",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * note.hash = contentHash(note);
+ * assert.equal(noteIdentity(note), "source:github:acme/app/discussions/42");
+ * ```
+ */
 export interface Note {
   /** Stable id, unique within the store (lower-case, time-sortable). */
   id: string;
@@ -28,7 +48,24 @@ export interface Note {
   updated: string;
 }
 
-/** What a caller gives to create a note (or to update the note with the same identity). */
+/**
+ * What a caller gives to create a note (or to update the note with the same identity).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type NoteDraft, prepareDraft } from "@memo/memory";
+ * const draft: NoteDraft = {
+ *   text: "# Deploys\nRun `make deploy` from main.",
+ *   labels: ["ops", "ops"],
+ *   source: "github:acme/app/discussions/42",
+ * };
+ * const prepared = prepareDraft(draft);
+ * assert.equal(prepared.title, "Deploys"); // derived from the first line
+ * assert.deepEqual(prepared.labels, ["ops"]);
+ * assert.equal(prepared.source, "github:acme/app/discussions/42");
+ * ```
+ */
 export interface NoteDraft {
   /** The note's markdown text. Must not be empty. */
   text: string;
@@ -44,7 +81,25 @@ export interface NoteDraft {
   updated?: string;
 }
 
-/** A partial change to an existing note. */
+/**
+ * A partial change to an existing note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type NotePatch, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+ * const patch: NotePatch = { text: "Deploys run on Mondays", labels: ["ops"] };
+ * const updated = await memo.update(note.id, patch);
+ * assert.equal(updated.body, "Deploys run on Mondays");
+ * assert.deepEqual(updated.labels, ["ops"]);
+ * assert.equal(updated.title, note.title); // not in the patch: kept
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface NotePatch {
   /** New body text. */
   text?: string;
@@ -54,7 +109,18 @@ export interface NotePatch {
   labels?: readonly string[];
 }
 
-/** Longest derived title, in characters. */
+/**
+ * Longest derived title, in characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { deriveTitle, MAX_DERIVED_TITLE_LENGTH } from "@memo/memory";
+ * const title = deriveTitle("word ".repeat(40));
+ * assert.ok(title.endsWith("…")); // cut at a word boundary
+ * assert.ok(Array.from(title).length <= MAX_DERIVED_TITLE_LENGTH + 1);
+ * ```
+ */
 export const MAX_DERIVED_TITLE_LENGTH = 80;
 
 /**
@@ -144,7 +210,17 @@ const idRandom: { bytes: Uint8Array<ArrayBufferLike>; at: number } = {
 /** The time part of the last id made (ids made in one batch share it). */
 const idTime = { ms: -1, head: "" };
 
-/** Pattern a note id must match. */
+/**
+ * Pattern a note id must match.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { newNoteId, NOTE_ID_PATTERN } from "@memo/memory";
+ * assert.match(newNoteId(), NOTE_ID_PATTERN);
+ * assert.doesNotMatch("Not An Id", NOTE_ID_PATTERN);
+ * ```
+ */
 export const NOTE_ID_PATTERN: RegExp = /^[0-9a-z][0-9a-z_-]{0,63}$/;
 
 /**

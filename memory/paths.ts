@@ -6,7 +6,18 @@
 
 import { join } from "node:path";
 
-/** Paths of memo's files under a project root. */
+/**
+ * Paths of memo's files under a project root.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type MemoPaths, memoPaths } from "@memo/memory";
+ * const paths: MemoPaths = memoPaths("/p");
+ * assert.equal(paths.dir, "/p/.memo");
+ * assert.equal(paths.cache, "/p/.memo/cache");
+ * ```
+ */
 export interface MemoPaths {
   /** `<root>/.memo` */
   dir: string;

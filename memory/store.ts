@@ -8,7 +8,19 @@
 
 import type { Note, NoteDraft, NotePatch } from "./note.ts";
 
-/** A problem found while reading the store, reported rather than fatal. */
+/**
+ * A problem found while reading the store, reported rather than fatal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseNotes, type StoreIssue } from "@memo/memory";
+ * const { issues } = parseNotes("# Memory\n\n<!-- memo:note {broken -->\n## Bad\nx\n\n");
+ * const issue: StoreIssue = issues[0];
+ * assert.equal(issue.kind, "damaged-note");
+ * assert.equal(issue.line, 3);
+ * ```
+ */
 export interface StoreIssue {
   /** What kind of problem. */
   kind: "damaged-note" | "duplicate-id" | "torn-tail" | "stale-lock";
@@ -18,7 +30,20 @@ export interface StoreIssue {
   line?: number;
 }
 
-/** What {@linkcode MemoryStore.load} reports. */
+/**
+ * What {@linkcode MemoryStore.load} reports.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type StoreLoadReport } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * await new FileMemoryStore({ rootDir: dir }).commit({ notes: [{ text: "hello" }] });
+ * const report: StoreLoadReport = await new FileMemoryStore({ rootDir: dir }).load();
+ * assert.deepEqual(report, { notes: 1, issues: [] });
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface StoreLoadReport {
   /** Number of notes held after loading. */
   notes: number;
@@ -26,13 +51,48 @@ export interface StoreLoadReport {
   issues: StoreIssue[];
 }
 
-/** A batch of drafts committed all-or-nothing. */
+/**
+ * A batch of drafts committed all-or-nothing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommitBatch, FileMemoryStore, MemoryValidationError } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * const batch: CommitBatch = { notes: [{ text: "one" }, { text: "two", labels: ["x"] }] };
+ * assert.equal((await store.commit(batch)).written.length, 2);
+ * // One bad draft refuses the whole batch: nothing of it is stored.
+ * const bad: CommitBatch = { notes: [{ text: "three" }, { text: " " }] };
+ * await assert.rejects(store.commit(bad), MemoryValidationError);
+ * assert.equal((await store.list()).notes.length, 2);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface CommitBatch {
   /** Drafts to store. Dedupe is by identity (source key, else content hash). */
   notes: readonly NoteDraft[];
 }
 
-/** What happened to each draft of a batch. */
+/**
+ * What happened to each draft of a batch.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommitResult, FileMemoryStore } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * const source = "github:acme/app/discussions/42";
+ * const first: CommitResult = await store.commit({ notes: [{ text: "v1", source }] });
+ * const second = await store.commit({ notes: [{ text: "v2", source }, { text: "other" }] });
+ * assert.equal(first.written.length, 1);
+ * assert.equal(second.updated[0].id, first.written[0].id); // same source key: updated in place
+ * assert.equal(second.written.length, 1);
+ * assert.ok(second.bytesWritten > 0);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface CommitResult {
   /** Notes that did not exist and were added. */
   written: Note[];
@@ -44,7 +104,24 @@ export interface CommitResult {
   bytesWritten: number;
 }
 
-/** One page of notes, in store order. */
+/**
+ * One page of notes, in store order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type NotePage } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * await store.commit({ notes: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+ * const first: NotePage = await store.list(undefined, 2);
+ * assert.deepEqual(first.notes.map((n) => n.body), ["one", "two"]);
+ * const last = await store.list(first.nextCursor, 2);
+ * assert.deepEqual(last.notes.map((n) => n.body), ["three"]);
+ * assert.equal(last.nextCursor, undefined);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface NotePage {
   /** Notes of this page. */
   notes: Note[];
@@ -52,7 +129,26 @@ export interface NotePage {
   nextCursor?: string;
 }
 
-/** Changes since a token, for keeping an index in step with the store. */
+/**
+ * Changes since a token, for keeping an index in step with the store.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type StoreChanges } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * await store.commit({ notes: [{ text: "one" }] });
+ * const all: StoreChanges = await store.changesSince(); // no token: everything
+ * assert.equal(all.reset, true);
+ * assert.equal(all.upserted.length, 1);
+ * await store.commit({ notes: [{ text: "two" }] });
+ * const next = await store.changesSince(all.token);
+ * assert.equal(next.reset, false);
+ * assert.deepEqual(next.upserted.map((n) => n.body), ["two"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface StoreChanges {
   /** Token to pass next time. */
   token: string;

@@ -7,7 +7,19 @@
 
 import type { LexicalIndex } from "./types.ts";
 
-/** Options of {@linkcode createLexicalIndex}. */
+/**
+ * Options of {@linkcode createLexicalIndex}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalIndexOptions } from "@memo/memory";
+ * const options: LexicalIndexOptions = { fieldWeights: { title: 3 }, feedbackDocs: 0 };
+ * const index = createLexicalIndex(options);
+ * assert.deepEqual(index.options.fieldWeights, { title: 3, body: 1, labels: 1.5 });
+ * assert.equal(index.options.feedbackDocs, 0); // feedback off
+ * ```
+ */
 export interface LexicalIndexOptions {
   /**
    * BM25 term-frequency saturation.
@@ -83,7 +95,19 @@ export interface LexicalIndexOptions {
   stopWords?: ReadonlySet<string>;
 }
 
-/** Options with their defaults filled in. */
+/**
+ * Options with their defaults filled in.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, ENGLISH_STOP_WORDS, type ResolvedLexicalOptions } from "@memo/memory";
+ * const options: ResolvedLexicalOptions = createLexicalIndex({ k1: 1.5 }).options;
+ * assert.equal(options.k1, 1.5);
+ * assert.equal(options.b, 0);
+ * assert.equal(options.stopWords, ENGLISH_STOP_WORDS);
+ * ```
+ */
 export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWeights">> & {
   fieldWeights: { title: number; body: number; labels: number };
 };
@@ -127,7 +151,22 @@ export function lexicalOptionsKey(options: ResolvedLexicalOptions): string {
   return JSON.stringify({ ...options, stopWords: [...options.stopWords].sort() });
 }
 
-/** The lexical index that {@linkcode createLexicalIndex} returns. */
+/**
+ * The lexical index that {@linkcode createLexicalIndex} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Bm25LexicalIndex, createLexicalIndex } from "@memo/memory";
+ * const index: Bm25LexicalIndex = createLexicalIndex();
+ * for (let i = 0; i < 100; i++) {
+ *   index.add({ id: `n${i}`, title: `Note ${i}`, body: `body ${i}`, labels: [], hash: "", created: "", updated: "" });
+ * }
+ * index.flush(); // after a bulk load, so that the first search does not merge
+ * assert.equal(index.size, 100);
+ * assert.equal(index.search("note 42", { limit: 1 })[0].id, "n42");
+ * ```
+ */
 export interface Bm25LexicalIndex extends LexicalIndex {
   /** The options in force, defaults filled in. */
   readonly options: ResolvedLexicalOptions;

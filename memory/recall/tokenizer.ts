@@ -38,20 +38,76 @@ import {
   UPPER,
 } from "./_charclass.ts";
 
-/** A word, or the only part of a run. */
+/**
+ * A word, or the only part of a run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_WORD } from "@memo/memory";
+ * assert.deepEqual(tokenize("Deploy v2").map((t) => t.kind), [TOKEN_WORD, TOKEN_WORD]);
+ * ```
+ */
 export const TOKEN_WORD = 0;
-/** One part of a split identifier (`rate` of `rate_limit`). */
+/**
+ * One part of a split identifier (`rate` of `rate_limit`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_PART } from "@memo/memory";
+ * const parts = tokenize("rate_limit").filter((t) => t.kind === TOKEN_PART);
+ * assert.deepEqual(parts.map((t) => t.text), ["rate", "limit"]);
+ * ```
+ */
 export const TOKEN_PART = 1;
 /**
  * The joined form of a split identifier (`ratelimit`); it follows the last
  * part and shares the first part's position.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_JOINED } from "@memo/memory";
+ * const tokens = tokenize("rateLimit");
+ * assert.deepEqual(tokens[2], { text: "ratelimit", position: 0, kind: TOKEN_JOINED });
+ * ```
  */
 export const TOKEN_JOINED = 2;
-/** One character of a Han, Kana or Hangul run. */
+/**
+ * One character of a Han, Kana or Hangul run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_CJK } from "@memo/memory";
+ * const chars = tokenize("東京").filter((t) => t.kind === TOKEN_CJK);
+ * assert.deepEqual(chars.map((t) => [t.text, t.position]), [["東", 0], ["京", 1]]);
+ * ```
+ */
 export const TOKEN_CJK = 3;
-/** Two neighbouring characters of a Han, Kana or Hangul run; shares the first one's position. */
+/**
+ * Two neighbouring characters of a Han, Kana or Hangul run; shares the first one's position.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_CJK_PAIR } from "@memo/memory";
+ * const pairs = tokenize("東京").filter((t) => t.kind === TOKEN_CJK_PAIR);
+ * assert.deepEqual(pairs, [{ text: "東京", position: 0, kind: TOKEN_CJK_PAIR }]);
+ * ```
+ */
 export const TOKEN_CJK_PAIR = 4;
-/** One emoji. */
+/**
+ * One emoji.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenize, TOKEN_EMOJI } from "@memo/memory";
+ * assert.deepEqual(tokenize("ship 🚀")[1], { text: "🚀", position: 1, kind: TOKEN_EMOJI });
+ * ```
+ */
 export const TOKEN_EMOJI = 5;
 
 /**
@@ -118,9 +174,31 @@ export function hashToken(src: string, start: number, end: number): number {
   return h;
 }
 
-/** Longest token kept, in UTF-16 code units; longer runs (blobs, hashes of hashes) are skipped. */
+/**
+ * Longest token kept, in UTF-16 code units; longer runs (blobs, hashes of hashes) are skipped.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_TOKEN_LENGTH, tokenize } from "@memo/memory";
+ * assert.equal(tokenize("f".repeat(MAX_TOKEN_LENGTH)).length, 1);
+ * assert.equal(tokenize("f".repeat(MAX_TOKEN_LENGTH + 1)).length, 0);
+ * ```
+ */
 export const MAX_TOKEN_LENGTH = 64;
-/** Most parts of an identifier for which the joined form is also emitted. */
+/**
+ * Most parts of an identifier for which the joined form is also emitted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_JOINED_PARTS, tokenize, TOKEN_JOINED } from "@memo/memory";
+ * const id = (parts: number) => Array.from({ length: parts }, (_, i) => `p${i}`).join("_");
+ * const joined = (text: string) => tokenize(text).some((t) => t.kind === TOKEN_JOINED);
+ * assert.ok(joined(id(MAX_JOINED_PARTS)));
+ * assert.ok(!joined(id(MAX_JOINED_PARTS + 1)));
+ * ```
+ */
 export const MAX_JOINED_PARTS = 8;
 
 /**
@@ -436,7 +514,17 @@ function emitChain(out: string, parts: number[], scan: Scan): void {
   }
 }
 
-/** One token of {@linkcode tokenize}. */
+/**
+ * One token of {@linkcode tokenize}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Token, tokenize, TOKEN_WORD } from "@memo/memory";
+ * const [token]: Token[] = tokenize("Crème");
+ * assert.deepEqual(token, { text: "creme", position: 0, kind: TOKEN_WORD });
+ * ```
+ */
 export interface Token {
   /** The folded text of the token. */
   text: string;

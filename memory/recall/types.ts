@@ -6,13 +6,55 @@
 
 import type { Note } from "../note.ts";
 
-/** The recall engines. `auto` picks the best one that is ready. */
+/**
+ * The recall engines. `auto` picks the best one that is ready.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RecallEngine } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const engine: RecallEngine = "lexical";
+ * const memo = await openMemo({ rootDir: dir, engine });
+ * await memo.remember({ text: "Deploys run with make deploy" });
+ * assert.equal((await memo.recall("deploy"))[0].engine, "lexical");
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export type RecallEngine = "lexical" | "vector" | "hybrid" | "auto";
 
-/** The engines a caller may ask for, in a stable order. */
+/**
+ * The engines a caller may ask for, in a stable order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RECALL_ENGINES } from "@memo/memory";
+ * assert.deepEqual(RECALL_ENGINES, ["auto", "lexical", "vector", "hybrid"]);
+ * ```
+ */
 export const RECALL_ENGINES: readonly RecallEngine[] = ["auto", "lexical", "vector", "hybrid"];
 
-/** Which notes a search may return. */
+/**
+ * Which notes a search may return.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type NoteFilter, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.remember({ text: "Deploy keys rotate monthly", source: "github:acme/app/discussions/7" });
+ * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+ * const ops: NoteFilter = { labels: ["ops"] };
+ * assert.deepEqual((await memo.recall("deploy", ops)).map((h) => h.note.labels), [["ops"]]);
+ * const github: NoteFilter = { source: "github:acme/" };
+ * assert.equal((await memo.list(github)).notes[0].body, "Deploy keys rotate monthly");
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface NoteFilter {
   /** Only notes that carry every one of these labels. */
   labels?: readonly string[];
@@ -20,7 +62,25 @@ export interface NoteFilter {
   source?: string;
 }
 
-/** One part of a hit's score, reported with `explain`. */
+/**
+ * One part of a hit's score, reported with `explain`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type ScoreContribution } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "Deploys", body: "Run make deploy", labels: [], hash: "", created: "", updated: "" });
+ * const [hit] = index.search("deploying", { limit: 1, explain: true });
+ * const parts: ScoreContribution[] = hit.explain ?? [];
+ * assert.deepEqual(parts.map((c) => [c.term, c.field, c.indexTerm]), [
+ *   ["deploying", "title", "deploy"],
+ *   ["deploying", "body", "deploy"],
+ * ]);
+ * const sum = parts.reduce((total, c) => total + c.score, 0);
+ * assert.ok(Math.abs(sum - hit.score) < 1e-9); // the parts add up to the score
+ * ```
+ */
 export interface ScoreContribution {
   /** The query word (folded, as typed) the contribution comes from. */
   term: string;
@@ -32,7 +92,23 @@ export interface ScoreContribution {
   indexTerm?: string;
 }
 
-/** One hit of a lexical search. */
+/**
+ * One hit of a lexical search.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalHit } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "Rate limits", body: "GitHub allows 5000 requests", labels: [], hash: "", created: "", updated: "" });
+ * index.add({ id: "b", title: "Limits", body: "Notion pages", labels: [], hash: "", created: "", updated: "" });
+ * const hits: LexicalHit[] = index.search("github rate limit", { limit: 5 });
+ * assert.deepEqual(hits.map((h) => h.id), ["a", "b"]);
+ * assert.deepEqual(hits[0].matched, ["github", "rate", "limit"]);
+ * assert.deepEqual(hits[1].matched, ["limit"]);
+ * assert.ok(hits[0].score > hits[1].score);
+ * ```
+ */
 export interface LexicalHit {
   /** Id of the note. */
   id: string;
@@ -44,7 +120,23 @@ export interface LexicalHit {
   explain?: ScoreContribution[];
 }
 
-/** Options of one lexical search. */
+/**
+ * Options of one lexical search.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalSearchOptions } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * for (const id of ["a", "b", "c"]) {
+ *   index.add({ id, title: `Deploy ${id}`, body: "", labels: [], hash: "", created: "", updated: "" });
+ * }
+ * const options: LexicalSearchOptions = { limit: 1, filter: (id) => id !== "a" };
+ * const hits = index.search("deploy", options);
+ * assert.equal(hits.length, 1);
+ * assert.notEqual(hits[0].id, "a");
+ * ```
+ */
 export interface LexicalSearchOptions {
   /** Most hits to return. */
   limit: number;
@@ -82,7 +174,25 @@ export interface LexicalIndex {
   search(query: string, options: LexicalSearchOptions): LexicalHit[];
 }
 
-/** One hit of `Memo.recall`. */
+/**
+ * One hit of `Memo.recall`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RecallHit } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
+ * const [hit]: RecallHit[] = await memo.recall("deploying", { explain: true });
+ * assert.equal(hit.note.body, "Deploys run with make deploy");
+ * assert.equal(hit.engine, "lexical"); // what `auto` runs while no embedder is ready
+ * assert.deepEqual(hit.matched, ["deploying"]);
+ * assert.ok(hit.explain && hit.explain.length > 0);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
 export interface RecallHit {
   /** The note. */
   note: Note;
