@@ -17,12 +17,14 @@ import { ConnectorConfigError } from "./errors.ts";
  *
  * @example
  * ```ts
- * import type { ConnectorConfig } from "@memo/connectors";
+ * import assert from "node:assert/strict";
+ * import { type ConnectorConfig, parseConnectorConfig } from "@memo/connectors";
  * const github: ConnectorConfig = {
  *   id: "github",
  *   type: "discussions",
  *   repositories: ["octo-org/hello-world"],
  * };
+ * assert.deepEqual(parseConnectorConfig({ connectors: [github] }), [github]);
  * ```
  */
 export interface ConnectorConfig {
@@ -44,11 +46,17 @@ const SECRET_KEYS = /^(token|apiKey|api_key|secret|password|auth|authorization|a
  *
  * @example
  * ```ts
- * import { parseConnectorConfig } from "@memo/connectors";
+ * import assert from "node:assert/strict";
+ * import { ConnectorConfigError, parseConnectorConfig } from "@memo/connectors";
  * const list = parseConnectorConfig({
  *   connectors: [{ id: "notes", type: "pages", databaseId: "0123456789abcdef0123456789abcdef" }],
  * });
- * console.log(list[0].type); // "pages"
+ * assert.equal(list[0].type, "pages");
+ * // Tokens belong in the environment, never in the file.
+ * assert.throws(
+ *   () => parseConnectorConfig({ connectors: [{ id: "gh", type: "pages", token: "ntn_x" }] }),
+ *   ConnectorConfigError,
+ * );
  * ```
  */
 export function parseConnectorConfig(
@@ -94,9 +102,18 @@ export function parseConnectorConfig(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readConnectorConfig } from "@memo/connectors";
- * const list = await readConnectorConfig(`${await Deno.makeTempDir()}/.memo/config.json`);
- * console.log(list.length); // 0
+ * const dir = await Deno.makeTempDir();
+ * assert.deepEqual(await readConnectorConfig(`${dir}/config.json`), [], "no file: no connectors");
+ * await Deno.writeTextFile(
+ *   `${dir}/config.json`,
+ *   JSON.stringify({ connectors: [{ id: "wiki", type: "pages", query: "runbook" }] }),
+ * );
+ * assert.deepEqual(await readConnectorConfig(`${dir}/config.json`), [
+ *   { id: "wiki", type: "pages", query: "runbook" },
+ * ]);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readConnectorConfig(path: string): Promise<ConnectorConfig[]> {

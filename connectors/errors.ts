@@ -6,7 +6,19 @@
  * @module
  */
 
-/** Options shared by the connector error constructors. */
+/**
+ * Options shared by the connector error constructors.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConnectorError, type ConnectorErrorOptions } from "@memo/connectors";
+ * const options: ConnectorErrorOptions = { status: 502, cause: new Error("bad gateway") };
+ * const e = new ConnectorError("Cannot read page 2: HTTP 502", options);
+ * assert.equal(e.status, 502);
+ * assert.equal((e.cause as Error).message, "bad gateway");
+ * ```
+ */
 export interface ConnectorErrorOptions {
   /** The underlying error. */
   cause?: unknown;
@@ -19,9 +31,11 @@ export interface ConnectorErrorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConnectorError } from "@memo/connectors";
  * const e = new ConnectorError("Cannot read pages: the answer is not JSON", { status: 200 });
- * console.log(e.code, e.status); // "CONNECTOR_ERROR" 200
+ * assert.equal(e.code, "CONNECTOR_ERROR");
+ * assert.equal(e.status, 200);
  * ```
  */
 export class ConnectorError extends Error {
@@ -43,9 +57,11 @@ export class ConnectorError extends Error {
  *
  * @example
  * ```ts
- * import { ConnectorConfigError } from "@memo/connectors";
+ * import assert from "node:assert/strict";
+ * import { ConnectorConfigError, ConnectorError } from "@memo/connectors";
  * const e = new ConnectorConfigError("Cannot read config: connectors must be an array");
- * console.log(e.code); // "CONNECTOR_CONFIG"
+ * assert.equal(e.code, "CONNECTOR_CONFIG");
+ * assert.ok(e instanceof ConnectorError);
  * ```
  */
 export class ConnectorConfigError extends ConnectorError {
@@ -63,9 +79,11 @@ export class ConnectorConfigError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { UnknownConnectorError } from "@memo/connectors";
  * const e = new UnknownConnectorError(["nope"], ["github", "notion"]);
- * console.log(e.message); // "Cannot sync: unknown connector nope (configured: github, notion)"
+ * assert.equal(e.message, "Cannot sync: unknown connector nope (configured: github, notion)");
+ * assert.deepEqual(e.ids, ["nope"]);
  * ```
  */
 export class UnknownConnectorError extends ConnectorError {
@@ -93,9 +111,11 @@ export class UnknownConnectorError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConnectorTimeoutError } from "@memo/connectors";
  * const e = new ConnectorTimeoutError("Cannot read page 2: no answer within 30000 ms", 30000);
- * console.log(e.timeoutMs); // 30000
+ * assert.equal(e.timeoutMs, 30000);
+ * assert.equal(e.code, "CONNECTOR_TIMEOUT");
  * ```
  */
 export class ConnectorTimeoutError extends ConnectorError {
@@ -117,9 +137,10 @@ export class ConnectorTimeoutError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConnectorNetworkError } from "@memo/connectors";
  * const e = new ConnectorNetworkError("Cannot read page 2: the connection was reset");
- * console.log(e.code); // "CONNECTOR_NETWORK"
+ * assert.equal(e.code, "CONNECTOR_NETWORK");
  * ```
  */
 export class ConnectorNetworkError extends ConnectorError {
@@ -138,9 +159,13 @@ export class ConnectorNetworkError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RepoHostError } from "@memo/connectors";
- * const e = new RepoHostError("Cannot read discussions of a/b: NOT_FOUND: no such repository");
- * console.log(e.code); // "REPO_HOST_ERROR"
+ * const e = new RepoHostError("Cannot read discussions of a/b: NOT_FOUND: no such repository", {
+ *   errorTypes: ["NOT_FOUND"],
+ * });
+ * assert.equal(e.code, "REPO_HOST_ERROR");
+ * assert.deepEqual(e.errorTypes, ["NOT_FOUND"]);
  * ```
  */
 export class RepoHostError extends ConnectorError {
@@ -161,9 +186,11 @@ export class RepoHostError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RepoHostAuthError } from "@memo/connectors";
  * const e = new RepoHostAuthError();
- * console.log(e.status, e.message.includes("missing or invalid")); // 401 true
+ * assert.equal(e.status, 401);
+ * assert.match(e.message, /the token is missing or invalid/);
  * ```
  */
 export class RepoHostAuthError extends RepoHostError {
@@ -187,12 +214,15 @@ export class RepoHostAuthError extends RepoHostError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RepoHostRateLimitError } from "@memo/connectors";
  * const e = new RepoHostRateLimitError("Cannot read discussions: rate limited", {
  *   status: 403,
  *   resetEpoch: 1714560000,
+ *   retryAfterSeconds: 60,
  * });
- * console.log(e.resetEpoch); // 1714560000
+ * assert.equal(e.resetEpoch, 1714560000);
+ * assert.equal(e.retryAfterSeconds, 60);
  * ```
  */
 export class RepoHostRateLimitError extends RepoHostError {
@@ -229,9 +259,14 @@ export class RepoHostRateLimitError extends RepoHostError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { WorkspaceError } from "@memo/connectors";
- * const e = new WorkspaceError("Cannot read Notion pages: HTTP 500", { status: 500 });
- * console.log(e.code); // "WORKSPACE_ERROR"
+ * const e = new WorkspaceError("Cannot read Notion pages: HTTP 500", {
+ *   status: 500,
+ *   apiCode: "internal_server_error",
+ * });
+ * assert.equal(e.code, "WORKSPACE_ERROR");
+ * assert.equal(e.apiCode, "internal_server_error");
  * ```
  */
 export class WorkspaceError extends ConnectorError {
@@ -254,9 +289,11 @@ export class WorkspaceError extends ConnectorError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { WorkspaceAuthError } from "@memo/connectors";
  * const e = new WorkspaceAuthError(401, "unauthorized");
- * console.log(e.message.startsWith("authorization failed (401/403)")); // true
+ * assert.match(e.message, /^authorization failed \(401\/403\)/);
+ * assert.equal(e.status, 401);
  * ```
  */
 export class WorkspaceAuthError extends WorkspaceError {
@@ -280,9 +317,11 @@ export class WorkspaceAuthError extends WorkspaceError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { WorkspaceRateLimitError } from "@memo/connectors";
  * const e = new WorkspaceRateLimitError(30);
- * console.log(e.retryAfterSeconds); // 30
+ * assert.equal(e.retryAfterSeconds, 30);
+ * assert.equal(e.message, "Cannot read Notion pages: rate limited (HTTP 429); retry after 30 s");
  * ```
  */
 export class WorkspaceRateLimitError extends WorkspaceError {

@@ -14,8 +14,9 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { REQUEST_TIMEOUT_MS } from "@memo/connectors";
- * console.log(REQUEST_TIMEOUT_MS); // 30000
+ * assert.equal(REQUEST_TIMEOUT_MS, 30_000);
  * ```
  */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -26,8 +27,9 @@ export const REQUEST_TIMEOUT_MS = 30_000;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { PAGE_SIZE } from "@memo/connectors";
- * console.log(PAGE_SIZE); // 25
+ * assert.equal(PAGE_SIZE, 25);
  * ```
  */
 export const PAGE_SIZE = 25;
@@ -38,8 +40,10 @@ export const PAGE_SIZE = 25;
  *
  * @example
  * ```ts
- * import { REPO_HOST_PAGE_SIZE } from "@memo/connectors";
- * console.log(REPO_HOST_PAGE_SIZE); // 50
+ * import assert from "node:assert/strict";
+ * import { REPO_HOST_PAGE_SIZE, RepoHostConnector } from "@memo/connectors";
+ * assert.equal(REPO_HOST_PAGE_SIZE, 50);
+ * assert.equal(new RepoHostConnector({ repositories: ["o/r"] }).pageSize, REPO_HOST_PAGE_SIZE);
  * ```
  */
 export const REPO_HOST_PAGE_SIZE = 50;
@@ -50,8 +54,17 @@ export const REPO_HOST_PAGE_SIZE = 50;
  *
  * @example
  * ```ts
- * import { REPO_HOST_MAX_PAGE_SIZE } from "@memo/connectors";
- * console.log(REPO_HOST_MAX_PAGE_SIZE); // 100
+ * import assert from "node:assert/strict";
+ * import {
+ *   ConnectorConfigError,
+ *   REPO_HOST_MAX_PAGE_SIZE,
+ *   RepoHostConnector,
+ * } from "@memo/connectors";
+ * assert.equal(REPO_HOST_MAX_PAGE_SIZE, 100);
+ * assert.throws(
+ *   () => new RepoHostConnector({ repositories: ["o/r"], pageSize: 101 }),
+ *   ConnectorConfigError,
+ * );
  * ```
  */
 export const REPO_HOST_MAX_PAGE_SIZE = 100;

@@ -12,13 +12,34 @@ import { REPO_HOST_TYPE, RepoHostConnector } from "./github/connector.ts";
 import type { Connector, FetchLike } from "./types.ts";
 import { WORKSPACE_TYPE, WorkspaceConnector } from "./notion/connector.ts";
 
-/** Environment variables that hold connector tokens, in the order they are read. */
+/**
+ * Environment variables that hold connector tokens, in the order they are read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOKEN_ENV } from "@memo/connectors";
+ * assert.deepEqual(TOKEN_ENV.discussions, ["MEMO_GITHUB_TOKEN", "GITHUB_TOKEN"]);
+ * assert.deepEqual(TOKEN_ENV.pages, ["MEMO_NOTION_TOKEN", "NOTION_TOKEN"]);
+ * ```
+ */
 export const TOKEN_ENV: Readonly<Record<string, readonly string[]>> = {
   [REPO_HOST_TYPE]: ["MEMO_GITHUB_TOKEN", "GITHUB_TOKEN"],
   [WORKSPACE_TYPE]: ["MEMO_NOTION_TOKEN", "NOTION_TOKEN"],
 };
 
-/** What a factory gets besides the configuration entry. */
+/**
+ * What a factory gets besides the configuration entry.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConnectorFactoryContext, createConnectorRegistry } from "@memo/connectors";
+ * const context: ConnectorFactoryContext = { env: { NOTION_TOKEN: "ntn_example" } };
+ * const notion = createConnectorRegistry().create({ id: "wiki", type: "pages" }, context);
+ * assert.equal(notion.id, "wiki");
+ * ```
+ */
 export interface ConnectorFactoryContext {
   /**
    * Environment holding the tokens.
@@ -37,12 +58,16 @@ export interface ConnectorFactoryContext {
  *
  * @example
  * ```ts
- * import type { ConnectorFactory } from "@memo/connectors";
+ * import assert from "node:assert/strict";
+ * import { type ConnectorFactory, ConnectorRegistry } from "@memo/connectors";
  * const factory: ConnectorFactory = (config) => ({
  *   id: config.id,
  *   type: config.type,
  *   pull: () => Promise.resolve([]),
  * });
+ * const registry = new ConnectorRegistry().register("static", factory);
+ * const connector = registry.create({ id: "fixed", type: "static" });
+ * assert.deepEqual(await connector.pull({}), []);
  * ```
  */
 export type ConnectorFactory = (
@@ -50,7 +75,17 @@ export type ConnectorFactory = (
   context: ConnectorFactoryContext,
 ) => Connector;
 
-/** Options of {@linkcode ConnectorRegistry}. */
+/**
+ * Options of {@linkcode ConnectorRegistry}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ConnectorRegistry, type ConnectorRegistryOptions } from "@memo/connectors";
+ * const options: ConnectorRegistryOptions = { builtins: false };
+ * assert.deepEqual(new ConnectorRegistry(options).types(), []);
+ * ```
+ */
 export interface ConnectorRegistryOptions {
   /**
    * Register the built-in `discussions` and `pages` connectors.
@@ -65,14 +100,16 @@ export interface ConnectorRegistryOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ConnectorRegistry } from "@memo/connectors";
  * const registry = new ConnectorRegistry();
- * console.log(registry.types()); // ["discussions", "pages"]
+ * assert.deepEqual(registry.types(), ["discussions", "pages"]);
  * const github = registry.create(
  *   { id: "gh", type: "discussions", repositories: ["octo-org/hello-world"] },
  *   { env: { GITHUB_TOKEN: "ghp_example" } },
  * );
- * console.log(github.id); // "gh"
+ * assert.equal(github.id, "gh");
+ * assert.equal(github.type, "discussions");
  * ```
  */
 export class ConnectorRegistry {
@@ -123,8 +160,11 @@ export class ConnectorRegistry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createConnectorRegistry } from "@memo/connectors";
- * console.log(createConnectorRegistry().has("pages")); // true
+ * const registry = createConnectorRegistry();
+ * assert.ok(registry.has("discussions"));
+ * assert.ok(registry.has("pages"));
  * ```
  */
 export function createConnectorRegistry(): ConnectorRegistry {
@@ -138,8 +178,14 @@ export function createConnectorRegistry(): ConnectorRegistry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { tokenFromEnv } from "@memo/connectors";
- * tokenFromEnv("discussions", { GITHUB_TOKEN: "ghp_x" }); // "ghp_x"
+ * assert.equal(tokenFromEnv("discussions", { GITHUB_TOKEN: "ghp_x" }), "ghp_x");
+ * assert.equal(
+ *   tokenFromEnv("discussions", { MEMO_GITHUB_TOKEN: "ghp_memo", GITHUB_TOKEN: "ghp_x" }),
+ *   "ghp_memo",
+ * );
+ * assert.equal(tokenFromEnv("pages", { NOTION_TOKEN: "  " }), undefined);
  * ```
  */
 export function tokenFromEnv(

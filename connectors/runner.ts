@@ -12,6 +12,36 @@ import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } 
 /**
  * A note as the runner hands it to the memory client (`NoteDraft` of
  * `@memo/memory`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConnectorDraft, runConnectors } from "@memo/connectors";
+ * const drafts: ConnectorDraft[] = [];
+ * const record = {
+ *   source: "static:1",
+ *   title: "Deploy",
+ *   text: "Run make deploy.",
+ *   url: "https://example.com/1",
+ *   createdAt: "2024-05-01T00:00:00Z",
+ *   updatedAt: "2024-05-02T00:00:00Z",
+ *   metadata: { labels: ["ops"] },
+ * };
+ * await runConnectors([{ id: "one", type: "static", pull: () => Promise.resolve([record]) }], {
+ *   rememberMany: (list) => {
+ *     drafts.push(...list);
+ *     return Promise.resolve({ written: [...list], updated: [], unchanged: [], bytesWritten: 1 });
+ *   },
+ * });
+ * assert.deepEqual(drafts, [{
+ *   text: "Run make deploy.",
+ *   title: "Deploy",
+ *   labels: ["ops"],
+ *   source: "static:1",
+ *   created: "2024-05-01T00:00:00Z",
+ *   updated: "2024-05-02T00:00:00Z",
+ * }]);
+ * ```
  */
 export interface ConnectorDraft {
   /** Markdown text. */
@@ -28,7 +58,22 @@ export interface ConnectorDraft {
   updated?: string;
 }
 
-/** What the memory client reports for a commit (`CommitResult` of `@memo/memory`). */
+/**
+ * What the memory client reports for a commit (`CommitResult` of `@memo/memory`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ConnectorCommit } from "@memo/connectors";
+ * const nothingNew: ConnectorCommit = {
+ *   written: [],
+ *   updated: [],
+ *   unchanged: [{ id: "note-1" }],
+ *   bytesWritten: 0,
+ * };
+ * assert.equal(nothingNew.written.length + nothingNew.updated.length, 0);
+ * ```
+ */
 export interface ConnectorCommit {
   /** Notes added. */
   written: readonly unknown[];
@@ -46,9 +91,16 @@ export interface ConnectorCommit {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ConnectorMemo } from "@memo/connectors";
  * import { openMemo } from "@memo/memory";
- * const memo: ConnectorMemo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * const rootDir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir });
+ * const target: ConnectorMemo = memo;
+ * const commit = await target.rememberMany([{ text: "Run make deploy.", source: "static:1" }]);
+ * assert.equal(commit.written.length, 1);
+ * await memo.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface ConnectorMemo {
@@ -59,7 +111,23 @@ export interface ConnectorMemo {
   ): Promise<ConnectorCommit>;
 }
 
-/** Options of {@linkcode runConnectors}. */
+/**
+ * Options of {@linkcode runConnectors}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConnectorMemo, runConnectors, type RunConnectorsOptions } from "@memo/connectors";
+ * const phases: string[] = [];
+ * const options: RunConnectorsOptions = { full: true, onProgress: (p) => phases.push(p.phase) };
+ * const memo: ConnectorMemo = {
+ *   rememberMany: () => Promise.reject(new Error("an empty pass commits nothing")),
+ * };
+ * const empty = { id: "empty", type: "static", pull: () => Promise.resolve([]) };
+ * await runConnectors([empty], memo, options);
+ * assert.deepEqual(phases, ["committing", "committed"]);
+ * ```
+ */
 export interface RunConnectorsOptions {
   /**
    * `fetch` handed to connectors that were not given their own.
@@ -94,7 +162,28 @@ export interface RunConnectorsOptions {
   secrets?: readonly string[];
 }
 
-/** Counts of one connector's pass. */
+/**
+ * Counts of one connector's pass.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConnectorRunSummary, runConnectors } from "@memo/connectors";
+ * const result = await runConnectors(
+ *   [{ id: "empty", type: "static", pull: () => Promise.resolve([]) }],
+ *   { rememberMany: () => Promise.reject(new Error("an empty pass commits nothing")) },
+ * );
+ * const summary: ConnectorRunSummary = result.connectors[0];
+ * assert.deepEqual(summary, {
+ *   id: "empty",
+ *   type: "static",
+ *   fetched: 0,
+ *   written: 0,
+ *   updated: 0,
+ *   unchanged: 0,
+ * });
+ * ```
+ */
 export interface ConnectorRunSummary {
   /** Connector id. */
   id: string;
@@ -110,7 +199,23 @@ export interface ConnectorRunSummary {
   unchanged: number;
 }
 
-/** A failed error, as safe facts: name, message and fields like `resetEpoch`. */
+/**
+ * A failed error, as safe facts: name, message and fields like `resetEpoch`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   type ConnectorErrorInfo,
+ *   describeError,
+ *   WorkspaceRateLimitError,
+ * } from "@memo/connectors";
+ * const info: ConnectorErrorInfo = describeError(new WorkspaceRateLimitError(30));
+ * assert.equal(info.name, "WorkspaceRateLimitError");
+ * assert.equal(info.code, "WORKSPACE_RATE_LIMITED");
+ * assert.equal(info.retryAfterSeconds, 30);
+ * ```
+ */
 export interface ConnectorErrorInfo {
   /** Error class name (`RepoHostRateLimitError` …). */
   name: string;
@@ -120,7 +225,27 @@ export interface ConnectorErrorInfo {
   [field: string]: unknown;
 }
 
-/** One failed pass. */
+/**
+ * One failed pass.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   type ConnectorRunError,
+ *   runConnectors,
+ *   WorkspaceRateLimitError,
+ * } from "@memo/connectors";
+ * const result = await runConnectors(
+ *   [{ id: "wiki", type: "pages", pull: () => Promise.reject(new WorkspaceRateLimitError(30)) }],
+ *   { rememberMany: () => Promise.reject(new Error("a failed pass commits nothing")) },
+ * );
+ * const failure: ConnectorRunError = result.errors[0];
+ * assert.equal(failure.connector, "wiki");
+ * assert.equal(failure.error.name, "WorkspaceRateLimitError");
+ * assert.equal(failure.error.retryAfterSeconds, 30);
+ * ```
+ */
 export interface ConnectorRunError {
   /** Connector id. */
   connector: string;
@@ -130,7 +255,30 @@ export interface ConnectorRunError {
   error: ConnectorErrorInfo;
 }
 
-/** What {@linkcode runConnectors} returns. */
+/**
+ * What {@linkcode runConnectors} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   ConnectorTimeoutError,
+ *   runConnectors,
+ *   type RunConnectorsResult,
+ * } from "@memo/connectors";
+ * const result: RunConnectorsResult = await runConnectors(
+ *   [{
+ *     id: "slow",
+ *     type: "pages",
+ *     pull: () => Promise.reject(new ConnectorTimeoutError("Cannot read page 1", 30000)),
+ *   }],
+ *   { rememberMany: () => Promise.reject(new Error("a failed pass commits nothing")) },
+ * );
+ * assert.equal(result.written, 0);
+ * assert.deepEqual(result.connectors.map((c) => c.id), ["slow"]);
+ * assert.deepEqual(result.errors.map((e) => e.error.timeoutMs), [30000]);
+ * ```
+ */
 export interface RunConnectorsResult {
   /** One entry per connector run, in order (failed ones with zero counts). */
   connectors: ConnectorRunSummary[];
@@ -154,9 +302,11 @@ export interface RunConnectorsResult {
  *
  * @example
  * ```ts
- * import { runConnectors, type Connector } from "@memo/connectors";
+ * import assert from "node:assert/strict";
+ * import { type Connector, runConnectors } from "@memo/connectors";
  * import { openMemo } from "@memo/memory";
- * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * const rootDir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir });
  * const fixed: Connector = {
  *   id: "fixed",
  *   type: "static",
@@ -172,7 +322,12 @@ export interface RunConnectorsResult {
  *     }]),
  * };
  * const result = await runConnectors([fixed], memo);
- * console.log(result.written, result.errors.length); // 1 0
+ * assert.equal(result.written, 1);
+ * assert.deepEqual(result.errors, []);
+ * const again = await runConnectors([fixed], memo);
+ * assert.equal(again.unchanged, 1, "a second pass writes nothing");
+ * await memo.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export async function runConnectors(
@@ -259,9 +414,15 @@ export async function runConnectors(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { describeError, RepoHostRateLimitError } from "@memo/connectors";
- * const info = describeError(new RepoHostRateLimitError("rate limited", { resetEpoch: 1714560000 }));
- * console.log(info.name, info.resetEpoch); // "RepoHostRateLimitError" 1714560000
+ * const info = describeError(
+ *   new RepoHostRateLimitError("rate limited for ghp_secret", { resetEpoch: 1714560000 }),
+ *   ["ghp_secret"],
+ * );
+ * assert.equal(info.name, "RepoHostRateLimitError");
+ * assert.equal(info.resetEpoch, 1714560000);
+ * assert.equal(info.message, "rate limited for [redacted]");
  * ```
  */
 export function describeError(e: unknown, secrets: readonly string[] = []): ConnectorErrorInfo {

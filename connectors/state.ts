@@ -10,7 +10,21 @@
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 
-/** What is kept for one connector. */
+/**
+ * What is kept for one connector.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ConnectorStateEntry } from "@memo/connectors";
+ * const entry: ConnectorStateEntry = {
+ *   type: "discussions",
+ *   scope: "https://api.github.com/graphql octo-org/hello-world",
+ *   since: "2024-05-02T09:30:00Z",
+ * };
+ * assert.equal(JSON.parse(JSON.stringify(entry)).since, "2024-05-02T09:30:00Z");
+ * ```
+ */
 export interface ConnectorStateEntry {
   /** Connector type when the state was written. */
   type: string;
@@ -25,12 +39,15 @@ export interface ConnectorStateEntry {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ConnectorStateEntry, ConnectorStateStore } from "@memo/connectors";
  * const entries = new Map<string, ConnectorStateEntry>();
  * const memory: ConnectorStateStore = {
  *   read: (id) => Promise.resolve(entries.get(id)),
  *   write: (id, entry) => Promise.resolve(void entries.set(id, entry)),
  * };
+ * await memory.write("github", { type: "discussions", since: "2024-05-01T10:00:00Z" });
+ * assert.equal((await memory.read("github"))?.since, "2024-05-01T10:00:00Z");
  * ```
  */
 export interface ConnectorStateStore {
@@ -52,11 +69,14 @@ interface StateFile {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { FileConnectorState } from "@memo/connectors";
  * const dir = await Deno.makeTempDir();
  * const state = new FileConnectorState(`${dir}/.memo/connectors/state.json`);
+ * assert.equal(await state.read("github"), undefined, "no file yet: a full pass");
  * await state.write("github", { type: "discussions", since: "2024-05-01T10:00:00Z" });
- * console.log((await state.read("github"))?.since); // "2024-05-01T10:00:00Z"
+ * assert.equal((await state.read("github"))?.since, "2024-05-01T10:00:00Z");
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class FileConnectorState implements ConnectorStateStore {

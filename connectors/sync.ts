@@ -15,7 +15,29 @@ import { type ConnectorMemo, runConnectors, type RunConnectorsResult } from "./r
 import { FileConnectorState } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, FetchLike } from "./types.ts";
 
-/** Options of {@linkcode syncConfiguredConnectors}. */
+/**
+ * Options of {@linkcode syncConfiguredConnectors}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { syncConfiguredConnectors, type SyncConfiguredOptions } from "@memo/connectors";
+ * import { openMemo } from "@memo/memory";
+ * const rootDir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(
+ *   `${rootDir}/.memo/config.json`,
+ *   JSON.stringify({ connectors: [{ id: "wiki", type: "pages", query: "runbook" }] }),
+ * );
+ * const memo = await openMemo({ rootDir });
+ * const options: SyncConfiguredOptions = { rootDir, env: {} }; // no NOTION_TOKEN
+ * const result = await syncConfiguredConnectors(memo, options);
+ * assert.equal(result.errors[0].error.name, "ConnectorConfigError");
+ * assert.match(result.errors[0].error.message, /set MEMO_NOTION_TOKEN or NOTION_TOKEN/);
+ * await memo.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface SyncConfiguredOptions {
   /** Project root (the folder holding `.memo/`). */
   rootDir: string;
@@ -66,12 +88,56 @@ export interface SyncConfiguredOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { syncConfiguredConnectors } from "@memo/connectors";
  * import { openMemo } from "@memo/memory";
+ *
  * const rootDir = await Deno.makeTempDir();
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(
+ *   `${rootDir}/.memo/config.json`,
+ *   JSON.stringify({
+ *     connectors: [{ id: "github", type: "discussions", repositories: ["octo-org/hello-world"] }],
+ *   }),
+ * );
+ * // Answers like GitHub's GraphQL endpoint: one page holding one discussion.
+ * const answerLikeGitHub = () =>
+ *   Promise.resolve(Response.json({
+ *     data: {
+ *       repository: {
+ *         nameWithOwner: "octo-org/hello-world",
+ *         hasDiscussionsEnabled: true,
+ *         discussions: {
+ *           pageInfo: { hasNextPage: false, endCursor: null },
+ *           nodes: [{
+ *             number: 42,
+ *             title: "How do I deploy?",
+ *             body: "Run `make deploy`.",
+ *             url: "https://github.com/octo-org/hello-world/discussions/42",
+ *             createdAt: "2024-05-01T10:00:00Z",
+ *             updatedAt: "2024-05-02T09:30:00Z",
+ *             author: { login: "monalisa" },
+ *             category: { name: "Q&A" },
+ *             answer: null,
+ *             comments: { totalCount: 3 },
+ *           }],
+ *         },
+ *       },
+ *     },
+ *   }));
  * const memo = await openMemo({ rootDir });
- * const result = await syncConfiguredConnectors(memo, { rootDir, env: Deno.env.toObject() });
- * console.log(result.connectors.length); // 0: nothing configured yet
+ * const options = {
+ *   rootDir,
+ *   env: { GITHUB_TOKEN: "ghp_example" }, // in real use: Deno.env.toObject()
+ *   fetch: answerLikeGitHub, // in real use: left out
+ * };
+ * const result = await syncConfiguredConnectors(memo, options);
+ * assert.equal(result.written, 1);
+ * assert.deepEqual(result.errors, []);
+ * const again = await syncConfiguredConnectors(memo, options);
+ * assert.equal(again.unchanged, 1, "nothing changed upstream: nothing is written");
+ * await memo.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export async function syncConfiguredConnectors(

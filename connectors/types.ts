@@ -6,7 +6,22 @@
  * @module
  */
 
-/** The `fetch` signature connectors call; tests inject their own. */
+/**
+ * The `fetch` signature connectors call; tests inject their own.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type FetchLike, RepoHostConnector, RepoHostError } from "@memo/connectors";
+ * const unavailable: FetchLike = () => Promise.resolve(new Response("", { status: 503 }));
+ * const github = new RepoHostConnector({
+ *   repositories: ["octo-org/hello-world"],
+ *   token: "ghp_example",
+ *   fetch: unavailable,
+ * });
+ * await assert.rejects(github.pull({}), RepoHostError);
+ * ```
+ */
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
 /**
@@ -15,12 +30,17 @@ export type FetchLike = (input: Request | URL | string, init?: RequestInit) => P
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { Clock } from "@memo/connectors";
  * const realClock: Clock = {
  *   now: () => Date.now(),
  *   setTimeout: (fn, ms) => setTimeout(fn, ms),
  *   clearTimeout: (handle) => clearTimeout(handle as number),
  * };
+ * let fired = false;
+ * realClock.clearTimeout(realClock.setTimeout(() => fired = true, 10));
+ * await new Promise((resolve) => setTimeout(resolve, 20));
+ * assert.equal(fired, false, "a cleared timer never fires");
  * ```
  */
 export interface Clock {
@@ -37,6 +57,7 @@ export interface Clock {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ConnectorRecord } from "@memo/connectors";
  * const record: ConnectorRecord = {
  *   source: "github:octo-org/hello-world/discussions/42",
@@ -47,6 +68,7 @@ export interface Clock {
  *   updatedAt: "2024-05-02T09:30:00Z",
  *   metadata: { labels: ["Q&A"] },
  * };
+ * assert.deepEqual(record.metadata.labels, ["Q&A"]);
  * ```
  */
 export interface ConnectorRecord {
@@ -69,7 +91,18 @@ export interface ConnectorRecord {
   metadata: ConnectorRecordMetadata;
 }
 
-/** Metadata of a {@linkcode ConnectorRecord}. */
+/**
+ * Metadata of a {@linkcode ConnectorRecord}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ConnectorRecordMetadata } from "@memo/connectors";
+ * const metadata: ConnectorRecordMetadata = { labels: ["Q&A"], author: "monalisa", comments: 3 };
+ * assert.deepEqual(metadata.labels, ["Q&A"]);
+ * assert.equal(metadata.author, "monalisa");
+ * ```
+ */
 export interface ConnectorRecordMetadata {
   /** Labels of the note (for a discussion: exactly its category name). */
   labels: string[];
@@ -83,8 +116,17 @@ export interface ConnectorRecordMetadata {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { ConnectorProgress } from "@memo/connectors";
- * const show = (p: ConnectorProgress) => `${p.connector}: ${p.phase} page ${p.pages}`;
+ * const show = (p: ConnectorProgress) => `${p.connector}: ${p.phase}, ${p.pages} pages`;
+ * const progress: ConnectorProgress = {
+ *   connector: "github",
+ *   type: "discussions",
+ *   phase: "fetching",
+ *   pages: 2,
+ *   records: 100,
+ * };
+ * assert.equal(show(progress), "github: fetching, 2 pages");
  * ```
  */
 export interface ConnectorProgress {
@@ -113,8 +155,19 @@ export interface ConnectorProgress {
  *
  * @example
  * ```ts
- * import type { PullContext } from "@memo/connectors";
- * const context: PullContext = { since: "2024-05-01T00:00:00Z" };
+ * import assert from "node:assert/strict";
+ * import type { Connector, PullContext } from "@memo/connectors";
+ * const seen: (string | undefined)[] = [];
+ * const probe: Connector = {
+ *   id: "probe",
+ *   type: "static",
+ *   pull: (context: PullContext) => {
+ *     seen.push(context.since);
+ *     return Promise.resolve([]);
+ *   },
+ * };
+ * await probe.pull({ since: "2024-05-01T00:00:00Z" });
+ * assert.deepEqual(seen, ["2024-05-01T00:00:00Z"]);
  * ```
  */
 export interface PullContext {
@@ -146,12 +199,14 @@ export interface PullContext {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import type { Connector, ConnectorRecord } from "@memo/connectors";
  * const fixed: Connector = {
  *   id: "fixed",
  *   type: "static",
  *   pull: (): Promise<ConnectorRecord[]> => Promise.resolve([]),
  * };
+ * assert.deepEqual(await fixed.pull({}), []);
  * ```
  */
 export interface Connector {

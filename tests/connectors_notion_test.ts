@@ -26,7 +26,7 @@ function fake(clock?: ManualClock) {
   });
 }
 
-Deno.test("WorkspaceConnector.pull() queries a database page by page with the spec's headers", async () => {
+Deno.test("WorkspaceConnector.pull() queries a database page by page with Notion's version headers", async () => {
   const notion = fake();
   try {
     const connector = new WorkspaceConnector({

@@ -7,7 +7,17 @@
 import { checkApiUrl } from "../_http.ts";
 import { ConnectorConfigError } from "../errors.ts";
 
-/** GitHub's GraphQL endpoint. */
+/**
+ * GitHub's GraphQL endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { GITHUB_GRAPHQL_URL, resolveGraphqlUrl } from "@memo/connectors";
+ * assert.equal(GITHUB_GRAPHQL_URL, "https://api.github.com/graphql");
+ * assert.equal(resolveGraphqlUrl(), GITHUB_GRAPHQL_URL);
+ * ```
+ */
 export const GITHUB_GRAPHQL_URL = "https://api.github.com/graphql";
 
 /**
@@ -18,9 +28,12 @@ export const GITHUB_GRAPHQL_URL = "https://api.github.com/graphql";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { resolveGraphqlUrl } from "@memo/connectors";
- * resolveGraphqlUrl("https://ghe.example.com"); // "https://ghe.example.com/api/graphql"
- * resolveGraphqlUrl(); // "https://api.github.com/graphql"
+ * const ghe = "https://ghe.example.com/api/graphql";
+ * assert.equal(resolveGraphqlUrl("https://ghe.example.com"), ghe);
+ * assert.equal(resolveGraphqlUrl("https://ghe.example.com/api/v3"), ghe);
+ * assert.equal(resolveGraphqlUrl(), "https://api.github.com/graphql");
  * ```
  */
 export function resolveGraphqlUrl(apiUrl?: string): string {

@@ -14,7 +14,17 @@ import { resolveGraphqlUrl } from "./api_url.ts";
 import { DISCUSSIONS_QUERY } from "./query.ts";
 import { discussionToRecord } from "./record.ts";
 
-/** Type identifier of {@linkcode RepoHostConnector}. */
+/**
+ * Type identifier of {@linkcode RepoHostConnector}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createConnectorRegistry, REPO_HOST_TYPE } from "@memo/connectors";
+ * assert.equal(REPO_HOST_TYPE, "discussions");
+ * assert.ok(createConnectorRegistry().has(REPO_HOST_TYPE));
+ * ```
+ */
 export const REPO_HOST_TYPE = "discussions";
 
 /**
@@ -23,10 +33,34 @@ export const REPO_HOST_TYPE = "discussions";
  * a repository read early in a pass, edited while later repositories were
  * read, can be older than that. Re-reading the last hour catches it (what
  * did not change is not written again).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SINCE_LOOKBACK_MS } from "@memo/connectors";
+ * assert.equal(SINCE_LOOKBACK_MS, 60 * 60 * 1000); // one hour
+ * ```
  */
 export const SINCE_LOOKBACK_MS = 3_600_000;
 
-/** Options of {@linkcode RepoHostConnector}. */
+/**
+ * Options of {@linkcode RepoHostConnector}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RepoHostConnector, type RepoHostConnectorOptions } from "@memo/connectors";
+ * const options: RepoHostConnectorOptions = {
+ *   id: "ghe",
+ *   repositories: ["platform/runbooks"],
+ *   pageSize: 25,
+ *   apiUrl: "https://ghe.example.com",
+ * };
+ * const github = new RepoHostConnector(options);
+ * assert.equal(github.apiUrl, "https://ghe.example.com/api/graphql");
+ * assert.equal(github.pageSize, 25);
+ * ```
+ */
 export interface RepoHostConnectorOptions {
   /**
    * Connector id.
@@ -66,12 +100,46 @@ export interface RepoHostConnectorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { RepoHostConnector } from "@memo/connectors";
+ *
+ * // Answers like GitHub's GraphQL endpoint: one page holding one discussion.
+ * const answerLikeGitHub = () =>
+ *   Promise.resolve(Response.json({
+ *     data: {
+ *       repository: {
+ *         nameWithOwner: "octo-org/hello-world",
+ *         hasDiscussionsEnabled: true,
+ *         discussions: {
+ *           pageInfo: { hasNextPage: false, endCursor: null },
+ *           nodes: [{
+ *             number: 42,
+ *             title: "How do I deploy?",
+ *             body: "Run `make deploy`.",
+ *             url: "https://github.com/octo-org/hello-world/discussions/42",
+ *             createdAt: "2024-05-01T10:00:00Z",
+ *             updatedAt: "2024-05-02T09:30:00Z",
+ *             author: { login: "monalisa" },
+ *             category: { name: "Q&A" },
+ *             answer: null,
+ *             comments: { totalCount: 3 },
+ *           }],
+ *         },
+ *       },
+ *     },
+ *   }));
  * const github = new RepoHostConnector({
  *   repositories: ["octo-org/hello-world"],
  *   token: "ghp_example",
+ *   fetch: answerLikeGitHub,
  * });
- * console.log(github.type); // "discussions"
+ * const [record] = await github.pull({});
+ * assert.equal(record.source, "github:octo-org/hello-world/discussions/42");
+ * assert.deepEqual(record.metadata.labels, ["Q&A"]);
+ * assert.equal(
+ *   record.text,
+ *   "Run `make deploy`.\n\nCategory: Q&A · Author: @monalisa · Comments: 3",
+ * );
  * ```
  */
 export class RepoHostConnector implements Connector {

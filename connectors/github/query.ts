@@ -10,11 +10,14 @@
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DISCUSSIONS_QUERY } from "@memo/connectors";
  * const body = JSON.stringify({
  *   query: DISCUSSIONS_QUERY,
  *   variables: { owner: "octo-org", name: "hello-world", first: 50, after: null },
  * });
+ * assert.match(DISCUSSIONS_QUERY, /^query MemoDiscussions\(\$owner: String!, \$name: String!/);
+ * assert.equal(JSON.parse(body).variables.first, 50);
  * ```
  */
 export const DISCUSSIONS_QUERY: string =
@@ -54,7 +57,28 @@ export const DISCUSSIONS_QUERY: string =
   }
 }`;
 
-/** A discussion as the query returns it. */
+/**
+ * A discussion as the query returns it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { DiscussionNode } from "@memo/connectors";
+ * const node: DiscussionNode = {
+ *   number: 42,
+ *   title: "How do I deploy?",
+ *   body: "Run `make deploy`.",
+ *   url: "https://github.com/octo-org/hello-world/discussions/42",
+ *   createdAt: "2024-05-01T10:00:00Z",
+ *   updatedAt: "2024-05-02T09:30:00Z",
+ *   author: null, // a deleted account
+ *   category: { name: "Q&A" },
+ *   answer: null,
+ *   comments: { totalCount: 0 },
+ * };
+ * assert.equal(node.author?.login ?? "ghost", "ghost");
+ * ```
+ */
 export interface DiscussionNode {
   /** Number of the discussion within its repository. */
   number: number;
@@ -78,7 +102,22 @@ export interface DiscussionNode {
   comments: { totalCount: number } | null;
 }
 
-/** `data.repository` as the query returns it. */
+/**
+ * `data.repository` as the query returns it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RepositoryData } from "@memo/connectors";
+ * // A repository with discussions turned off.
+ * const repository: RepositoryData = {
+ *   nameWithOwner: "octo-org/quiet",
+ *   hasDiscussionsEnabled: false,
+ *   discussions: null,
+ * };
+ * assert.equal(repository.discussions, null);
+ * ```
+ */
 export interface RepositoryData {
   /** Canonical `owner/name`. */
   nameWithOwner?: string;
@@ -91,7 +130,21 @@ export interface RepositoryData {
   } | null;
 }
 
-/** One entry of a GraphQL `errors` array. */
+/**
+ * One entry of a GraphQL `errors` array.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GraphqlErrorEntry } from "@memo/connectors";
+ * const error: GraphqlErrorEntry = {
+ *   type: "NOT_FOUND",
+ *   path: ["repository"],
+ *   message: "Could not resolve to a Repository with the name 'octo-org/missing'.",
+ * };
+ * assert.equal(error.type ?? error.extensions?.type, "NOT_FOUND");
+ * ```
+ */
 export interface GraphqlErrorEntry {
   /** GitHub's error type: `NOT_FOUND`, `FORBIDDEN`, `RATE_LIMITED` … */
   type?: string;

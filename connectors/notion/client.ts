@@ -1,7 +1,8 @@
 /**
- * Internal: the Notion HTTP calls of the workspace connector, with the
- * spec's headers, the per-request timeout, and Notion's errors mapped to the
- * connector errors (never echoing a response body).
+ * Internal: the Notion HTTP calls of the workspace connector, with their
+ * headers (`Authorization`, `Notion-Version`, `Source-Version`), the
+ * per-request timeout, and Notion's errors mapped to the connector errors
+ * (never echoing a response body).
  *
  * @module
  */
@@ -13,10 +14,30 @@ import { REQUEST_TIMEOUT_MS } from "../limits.ts";
 import { parseRetryAfter } from "../retry_after.ts";
 import type { Clock, FetchLike } from "../types.ts";
 
-/** The Notion API version the connector speaks (`Source-Version` and `Notion-Version`). */
+/**
+ * The Notion API version the connector speaks (`Source-Version` and
+ * `Notion-Version`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTION_VERSION } from "@memo/connectors";
+ * assert.equal(NOTION_VERSION, "2022-06-28");
+ * ```
+ */
 export const NOTION_VERSION = "2022-06-28";
 
-/** Notion's public API. */
+/**
+ * Notion's public API, the default `apiUrl` of the workspace connector.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTION_API_URL, WorkspaceConnector } from "@memo/connectors";
+ * assert.equal(NOTION_API_URL, "https://api.notion.com");
+ * assert.equal(new WorkspaceConnector().apiUrl, NOTION_API_URL);
+ * ```
+ */
 export const NOTION_API_URL = "https://api.notion.com";
 
 /** A list answer of Notion (`object: "list"`). */

@@ -21,13 +21,50 @@ import {
 } from "./markdown.ts";
 import { isLivePage, pageToRecord } from "./page.ts";
 
-/** Type identifier of {@linkcode WorkspaceConnector}. */
+/**
+ * Type identifier of {@linkcode WorkspaceConnector}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createConnectorRegistry, WORKSPACE_TYPE } from "@memo/connectors";
+ * assert.equal(WORKSPACE_TYPE, "pages");
+ * assert.ok(createConnectorRegistry().has(WORKSPACE_TYPE));
+ * ```
+ */
 export const WORKSPACE_TYPE = "pages";
 
-/** Default depth of nested blocks read below a page. */
+/**
+ * Default depth of nested blocks read below a page.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_MAX_DEPTH, WorkspaceConnector } from "@memo/connectors";
+ * assert.equal(DEFAULT_MAX_DEPTH, 3);
+ * assert.equal(new WorkspaceConnector().maxDepth, DEFAULT_MAX_DEPTH);
+ * ```
+ */
 export const DEFAULT_MAX_DEPTH = 3;
 
-/** Options of {@linkcode WorkspaceConnector}. */
+/**
+ * Options of {@linkcode WorkspaceConnector}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WorkspaceConnector, type WorkspaceConnectorOptions } from "@memo/connectors";
+ * // Search the workspace for pages titled "runbook", titles and labels only.
+ * const options: WorkspaceConnectorOptions = {
+ *   id: "runbooks",
+ *   query: "runbook",
+ *   includeContent: false,
+ * };
+ * const notion = new WorkspaceConnector(options);
+ * assert.equal(notion.databaseId, undefined);
+ * assert.equal(notion.query, "runbook");
+ * ```
+ */
 export interface WorkspaceConnectorOptions {
   /**
    * Connector id.
@@ -82,12 +119,44 @@ export interface WorkspaceConnectorOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { WorkspaceConnector } from "@memo/connectors";
+ *
+ * // Answers like api.notion.com: the database holds one page; its content is one paragraph.
+ * const list = (results: unknown[]) =>
+ *   Response.json({ object: "list", results, has_more: false, next_cursor: null });
+ * const pageId = "5c6a2821-6bb1-4a7e-b6e1-c50111515c3d";
+ * const answerLikeNotion = (url: Request | URL | string) =>
+ *   Promise.resolve(
+ *     String(url).includes("/children")
+ *       ? list([{
+ *         object: "block",
+ *         id: "9b1f3c4e-2d5a-4f6b-8c7d-0e1f2a3b4c5d",
+ *         type: "paragraph",
+ *         paragraph: { rich_text: [{ plain_text: "Run make deploy." }] },
+ *       }])
+ *       : list([{
+ *         object: "page",
+ *         id: pageId,
+ *         created_time: "2024-05-01T10:00:00.000Z",
+ *         last_edited_time: "2024-05-02T09:30:00.000Z",
+ *         properties: {
+ *           Name: { type: "title", title: [{ plain_text: "Deploy runbook" }] },
+ *           Status: { type: "select", select: { name: "Done" } },
+ *         },
+ *       }]),
+ *   );
  * const notion = new WorkspaceConnector({
  *   databaseId: "0123456789abcdef0123456789abcdef",
  *   token: "ntn_example",
+ *   fetch: answerLikeNotion,
  * });
- * console.log(notion.type, notion.databaseId); // "pages" "01234567-89ab-cdef-0123-456789abcdef"
+ * assert.equal(notion.databaseId, "01234567-89ab-cdef-0123-456789abcdef");
+ * const [record] = await notion.pull({});
+ * assert.equal(record.source, `notion:page/${pageId}`);
+ * assert.equal(record.title, "Deploy runbook");
+ * assert.equal(record.text, "Run make deploy.");
+ * assert.deepEqual(record.metadata.labels, ["Done"]);
  * ```
  */
 export class WorkspaceConnector implements Connector {

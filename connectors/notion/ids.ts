@@ -15,9 +15,12 @@ import { cleanToken } from "../_util.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { normalizeNotionId } from "@memo/connectors";
- * normalizeNotionId("https://www.notion.so/acme/Roadmap-0123456789abcdef0123456789abcdef?v=1");
- * // "01234567-89ab-cdef-0123-456789abcdef"
+ * assert.equal(
+ *   normalizeNotionId("https://www.notion.so/acme/Roadmap-0123456789abcdef0123456789abcdef?v=1"),
+ *   "01234567-89ab-cdef-0123-456789abcdef",
+ * );
  * ```
  */
 export function normalizeNotionId(raw: string, what = "database id"): string {
@@ -47,7 +50,16 @@ export function normalizeNotionId(raw: string, what = "database id"): string {
   }`;
 }
 
-/** Prefixes of Notion internal integration secrets. */
+/**
+ * Prefixes of Notion internal integration secrets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTION_TOKEN_PREFIXES } from "@memo/connectors";
+ * assert.deepEqual(NOTION_TOKEN_PREFIXES, ["secret_", "ntn_"]);
+ * ```
+ */
 export const NOTION_TOKEN_PREFIXES: readonly string[] = ["secret_", "ntn_"];
 
 /**
@@ -57,8 +69,10 @@ export const NOTION_TOKEN_PREFIXES: readonly string[] = ["secret_", "ntn_"];
  *
  * @example
  * ```ts
- * import { normalizeNotionToken } from "@memo/connectors";
- * normalizeNotionToken("  Bearer ntn_abc123  "); // "ntn_abc123"
+ * import assert from "node:assert/strict";
+ * import { ConnectorConfigError, normalizeNotionToken } from "@memo/connectors";
+ * assert.equal(normalizeNotionToken("  Bearer ntn_abc123  "), "ntn_abc123");
+ * assert.throws(() => normalizeNotionToken("ghp_not_notion"), ConnectorConfigError);
  * ```
  */
 export function normalizeNotionToken(raw: string | undefined): string {

@@ -7,7 +7,17 @@
  * @module
  */
 
-/** A rich-text segment, as Notion sends it (only the fields used here). */
+/**
+ * A rich-text segment, as Notion sends it (only the fields used here).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type NotionRichText, richTextToMarkdown } from "@memo/connectors";
+ * const link: NotionRichText = { plain_text: "the wiki", href: "https://wiki.example.com" };
+ * assert.equal(richTextToMarkdown([link]), "[the wiki](https://wiki.example.com)");
+ * ```
+ */
 export interface NotionRichText {
   /** The text without styling. */
   plain_text?: string;
@@ -24,7 +34,21 @@ export interface NotionRichText {
   };
 }
 
-/** A block, as Notion sends it (only the fields used here). */
+/**
+ * A block, as Notion sends it (only the fields used here).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { blocksToMarkdown, type NotionBlock } from "@memo/connectors";
+ * const block: NotionBlock = {
+ *   id: "1",
+ *   type: "quote",
+ *   quote: { rich_text: [{ plain_text: "Never deploy on Fridays." }] },
+ * };
+ * assert.equal(blocksToMarkdown([{ block, children: [] }]), "> Never deploy on Fridays.");
+ * ```
+ */
 export interface NotionBlock {
   /** Block id. */
   id: string;
@@ -40,7 +64,25 @@ export interface NotionBlock {
   [type: string]: unknown;
 }
 
-/** A block with the children fetched for it. */
+/**
+ * A block with the children fetched for it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BlockNode, blocksToMarkdown } from "@memo/connectors";
+ * const bullet = (id: string, text: string) => ({
+ *   id,
+ *   type: "bulleted_list_item",
+ *   bulleted_list_item: { rich_text: [{ plain_text: text }] },
+ * });
+ * const outline: BlockNode = {
+ *   block: { ...bullet("1", "Level 1"), has_children: true },
+ *   children: [{ block: bullet("2", "Level 2"), children: [] }],
+ * };
+ * assert.equal(blocksToMarkdown([outline]), "- Level 1\n  - Level 2");
+ * ```
+ */
 export interface BlockNode {
   /** The block. */
   block: NotionBlock;
@@ -55,11 +97,14 @@ export interface BlockNode {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { richTextToMarkdown } from "@memo/connectors";
- * richTextToMarkdown([
+ * const markdown = richTextToMarkdown([
  *   { plain_text: "Run " },
  *   { plain_text: "make deploy", annotations: { code: true } },
- * ]); // "Run `make deploy`"
+ *   { plain_text: " now", annotations: { bold: true } },
+ * ]);
+ * assert.equal(markdown, "Run `make deploy` **now**");
  * ```
  */
 export function richTextToMarkdown(segments: unknown): string {
@@ -119,12 +164,15 @@ export const PAGE_TYPES: ReadonlySet<string> = new Set(["child_page", "child_dat
  *
  * @example
  * ```ts
- * import { blocksToMarkdown } from "@memo/connectors";
- * const md = blocksToMarkdown([
- *   { block: { id: "1", type: "heading_2", heading_2: { rich_text: [{ plain_text: "Steps" }] } }, children: [] },
- *   { block: { id: "2", type: "to_do", to_do: { checked: true, rich_text: [{ plain_text: "Build" }] } }, children: [] },
+ * import assert from "node:assert/strict";
+ * import { type BlockNode, blocksToMarkdown, type NotionBlock } from "@memo/connectors";
+ * const text = (plain_text: string) => [{ plain_text }];
+ * const leaf = (block: NotionBlock): BlockNode => ({ block, children: [] });
+ * const markdown = blocksToMarkdown([
+ *   leaf({ id: "1", type: "heading_2", heading_2: { rich_text: text("Steps") } }),
+ *   leaf({ id: "2", type: "to_do", to_do: { checked: true, rich_text: text("Build") } }),
  * ]);
- * // "## Steps\n\n- [x] Build"
+ * assert.equal(markdown, "## Steps\n\n- [x] Build");
  * ```
  */
 export function blocksToMarkdown(nodes: readonly BlockNode[], indent = ""): string {
