@@ -1,31 +1,26 @@
 /**
- * Scoring of the lexical index: BM25F over title, body and labels, refined by
- * pseudo-relevance feedback and a term-proximity re-rank.
+ * Scoring of the lexical index: BM25F over title, body and labels.
  *
  * For a query term t with weight w (1, or less for a prefix completion or a
  * feedback term), a note scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`,
  * where `x = Σ_field weight_field · tf_field / (1 − b + b · length_field /
  * average_field)` (labels are not length-normalised),
  * `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))` from the live document
- * frequencies at query time, and δ is the BM25+ lower bound. Then:
- *
- * 1. feedback (`_feedback.ts`): terms of the best `feedbackDocs` notes re-weight
- *    the notes that matched;
- * 2. proximity (`_proximity.ts`): the best `rerankDepth` notes get a bonus for
- *    query words found close together.
+ * frequencies at query time, and δ is the BM25+ lower bound. A
+ * {@linkcode Pass} adds these scores up over the postings; `_search.ts` runs
+ * the passes of one search, with pseudo-relevance feedback and a
+ * term-proximity re-rank.
  *
  * @module
  */
 
 import { Feedback } from "./_feedback.ts";
 import type { IndexView } from "./_index_types.ts";
-import { HitCollector, proximityBonus } from "./_proximity.ts";
-import { parseQuery, type QueryTerm } from "./_query.ts";
+import { HitCollector } from "./_proximity.ts";
 import { TopK } from "./_topk.ts";
-import type { LexicalHit, LexicalSearchOptions, ScoreContribution } from "./types.ts";
 
 /** Per-index buffers reused by every search. */
-interface Scratch {
+export interface Scratch {
   score: Float64Array;
   stamp: Int32Array;
   mask: Int32Array;
@@ -78,8 +73,27 @@ export function idf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-/** One search in progress. */
-class Pass {
+/**
+ * One search in progress: the scores, and the query-word masks, of the notes
+ * matched so far, in buffers reused from one search of an index to the next.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Bm25Index } from "./lexical.ts";
+ * import { Pass } from "./_bm25.ts";
+ * const index = new Bm25Index();
+ * index.add({ id: "a", title: "Deploys", body: "make deploy", labels: [], hash: "", created: "", updated: "" });
+ * index.add({ id: "b", title: "Keys", body: "rotate keys", labels: [], hash: "", created: "", updated: "" });
+ * index.flush();
+ * const pass = new Pass(index);
+ * pass.score([[index.dict.termId("deploy"), 1, 1]], true); // [term id, weight, query-word bit]
+ * const ranked = pass.select(10, undefined);
+ * assert.deepEqual(ranked.map((r) => index.notes[r.doc]?.id), ["a"]);
+ * assert.equal(pass.scratch.mask[ranked[0].doc], 1);
+ * ```
+ */
+export class Pass {
   touchedCount = 0;
   readonly scratch: Scratch;
   readonly q: number;
@@ -336,159 +350,12 @@ class Pass {
   }
 }
 
-interface Ranked {
+/** A note in the ranking: its doc number, its score and its proximity bonus per query word. */
+export interface Ranked {
+  /** Doc number. */
   doc: number;
+  /** Score (with the bonus, once re-ranked). */
   score: number;
+  /** Proximity bonus of each query word, once re-ranked. */
   bonus?: Float64Array;
-}
-
-/**
- * Runs one search on an index (what `Bm25Index.search` in `lexical.ts` does).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { Bm25Index } from "./lexical.ts";
- * import { searchIndex } from "./_bm25.ts";
- * const index = new Bm25Index();
- * index.add({ id: "a", title: "t", body: "deploy with make", labels: [], hash: "", created: "", updated: "" });
- * const hits = searchIndex(index, "deplo", { limit: 3 }); // the last word completes as a prefix
- * assert.equal(hits.length, 1);
- * assert.equal(hits[0].id, "a");
- * assert.deepEqual(searchIndex(index, "deplo", { limit: 0 }), []);
- * ```
- */
-export function searchIndex(
-  index: IndexView,
-  query: string,
-  options: LexicalSearchOptions,
-): LexicalHit[] {
-  const limit = Math.floor(options.limit);
-  if (!(limit >= 1) || index.size === 0 || typeof query !== "string") return [];
-  const o = index.options;
-  const df = index.df;
-  const parsed = parseQuery(query, index.dict, o.stopWords, {
-    prefixWeight: o.prefixWeight,
-    minPrefixLength: o.minPrefixLength,
-    maxPrefixTerms: o.maxPrefixTerms,
-    df: (id) => df[id],
-  });
-  const terms = parsed.terms.filter((t) => df[t.id] > 0);
-  if (terms.length === 0) return [];
-
-  index.prepareSearch();
-  const pass = new Pass(index);
-  pass.score(terms.map((t) => [t.id, t.weight, 1 << t.group] as const), true);
-
-  let feedback: QueryTerm[] = [];
-  if (o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
-    const first = pass.select(o.feedbackDocs, options.filter);
-    if (first.length > 0) {
-      const slot = pass.scratch.slot;
-      for (const t of terms) slot[t.id] = 0;
-      const chosen = pass.scratch.feedback.terms(
-        index.sequences,
-        first,
-        (id) => slot[id] >= 0,
-        (id) => df[id],
-        index.size,
-        { terms: o.feedbackTerms, weight: o.feedbackWeight },
-      );
-      for (const t of terms) slot[t.id] = -1;
-      feedback = chosen.map((f) => ({ id: f.id, group: -1, weight: f.weight, prefix: false }));
-      pass.score(feedback.map((f) => [f.id, f.weight, 0] as const), false);
-    }
-  }
-
-  const proximity = o.proximityWeight > 0 && parsed.groups.length > 1;
-  let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
-  if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
-  ranked = ranked.slice(0, limit);
-
-  const mask = pass.scratch.mask;
-  const hits: LexicalHit[] = ranked.map((r) => {
-    const matched: string[] = [];
-    for (let g = 0; g < parsed.groups.length; g++) {
-      if (mask[r.doc] & (1 << g)) matched.push(parsed.groups[g]);
-    }
-    return { id: index.notes[r.doc]!.id, score: r.score, matched };
-  });
-  if (options.explain) explain(pass, ranked, hits, [...terms, ...feedback], parsed.groups);
-  return hits;
-}
-
-function rerank(
-  index: IndexView,
-  scratch: Scratch,
-  ranked: Ranked[],
-  terms: QueryTerm[],
-  groups: number,
-): Ranked[] {
-  const o = index.options;
-  const slot = scratch.slot;
-  for (let i = terms.length - 1; i >= 0; i--) slot[terms[i].id] = i; // a term's first index
-  const group = terms.map((t) => t.group);
-  const weight = terms.map((t) => t.weight);
-  const termIdf = terms.map((t) => idf(index.df[t.id], index.size));
-  const mask = scratch.mask;
-  for (const r of ranked) {
-    const m = mask[r.doc];
-    if ((m & (m - 1)) === 0) continue; // one query word: nothing to pair
-    const hits = scratch.hits.collect(index.sequences, r.doc, slot);
-    r.bonus = proximityBonus(hits, group, termIdf, weight, groups, o.k1);
-    if (!r.bonus) continue;
-    let sum = 0;
-    for (const x of r.bonus) sum += x;
-    r.score += o.proximityWeight * sum;
-  }
-  for (const t of terms) slot[t.id] = -1;
-  return ranked.sort((a, b) => b.score - a.score || a.doc - b.doc);
-}
-
-const FIELDS = ["title", "body", "labels"];
-
-function explain(
-  pass: Pass,
-  ranked: Ranked[],
-  hits: LexicalHit[],
-  terms: QueryTerm[],
-  groups: string[],
-): void {
-  const index = pass.index;
-  const o = index.options;
-  const at = new Map<number, number>();
-  ranked.forEach((r, i) => {
-    at.set(r.doc, i);
-    hits[i].explain = [];
-  });
-  const parts = new Float64Array(3);
-  for (const term of terms) {
-    const w = term.weight * idf(index.df[term.id], pass.n);
-    const indexTerm = index.dict.term(term.id);
-    const word = term.group >= 0 ? groups[term.group] : indexTerm;
-    index.postings.forEach(term.id, (doc, packed) => {
-      const i = at.get(doc);
-      if (i === undefined || index.notes[doc] === undefined) return;
-      const x = pass.parts(doc, packed, parts);
-      const termScore = w * (o.delta + x * (o.k1 + 1) / (o.k1 + x));
-      const add = (field: string, score: number) => {
-        const entry: ScoreContribution = { term: word, field, score };
-        if (indexTerm !== word) entry.indexTerm = indexTerm;
-        hits[i].explain!.push(entry);
-      };
-      if (term.group < 0) add("feedback", termScore);
-      else for (let f = 0; f < 3; f++) if (parts[f] > 0) add(FIELDS[f], termScore * parts[f] / x);
-    });
-  }
-  ranked.forEach((r, i) => {
-    r.bonus?.forEach((x, g) => {
-      if (x > 0) {
-        hits[i].explain!.push({
-          term: groups[g],
-          field: "proximity",
-          score: o.proximityWeight * x,
-        });
-      }
-    });
-  });
 }

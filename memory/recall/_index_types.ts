@@ -1,7 +1,8 @@
 /**
  * Internal: what a search reads of the lexical index. The index
- * (`lexical.ts`) implements {@linkcode IndexView} and its scoring
- * (`_bm25.ts`) reads one, so that neither file imports the other.
+ * (`lexical.ts`) implements {@linkcode IndexView}, and its search
+ * (`_search.ts`, `_bm25.ts`) reads one, so that the index and its search do
+ * not import each other.
  *
  * @module
  */

@@ -10,14 +10,14 @@
  * note's term sequence, with positions, is recorded as it is read
  * ({@linkcode SequenceStore}), for the proximity re-rank and feedback.
  * Removing a note re-reads its text to take back its document frequencies and
- * leaves its postings behind until a merge drops them. Scoring is in
- * `_bm25.ts`.
+ * leaves its postings behind until a merge drops them. Searching is in
+ * `_search.ts`, scoring in `_bm25.ts`.
  *
  * @module
  */
 
 import type { Note } from "../note.ts";
-import { searchIndex } from "./_bm25.ts";
+import { searchIndex } from "./_search.ts";
 import type { IndexView } from "./_index_types.ts";
 import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
@@ -67,8 +67,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
 }
 
 /**
- * The BM25F lexical index (internal: its fields are read by `_bm25.ts`, as an
- * {@linkcode IndexView}).
+ * The BM25F lexical index (internal: its fields are read by `_search.ts` and
+ * `_bm25.ts`, as an {@linkcode IndexView}).
  * Create it with {@linkcode createLexicalIndex}.
  *
  * @example
