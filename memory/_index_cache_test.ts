@@ -7,7 +7,6 @@ import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
 import { Bm25Index, createLexicalIndex } from "./recall/lexical.ts";
 import { indexCachePath, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
-import { notesDigest } from "./_snapshot_format.ts";
 import type { Note } from "./note.ts";
 
 const WORDS = (
@@ -361,29 +360,6 @@ Deno.test("index cache: small projects write no snapshot by default; false reads
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-});
-
-Deno.test("notesDigest() changes with any id, text or label, and with the order", () => {
-  const base: Note = {
-    id: "a",
-    title: "t",
-    body: "body text",
-    labels: ["x"],
-    hash: "h",
-    created: "",
-    updated: "",
-  };
-  const other: Note = { ...base, id: "b" };
-  const d = notesDigest([base, other]);
-  assert.notEqual(notesDigest([other, base]), d);
-  assert.notEqual(notesDigest([{ ...base, body: "body texT" }, other]), d);
-  assert.notEqual(notesDigest([{ ...base, title: "T" }, other]), d);
-  assert.notEqual(notesDigest([{ ...base, labels: ["y"] }, other]), d);
-  assert.notEqual(notesDigest([{ ...base, labels: [] }, other]), d);
-  assert.notEqual(notesDigest([base]), d);
-  assert.equal(notesDigest([{ ...base, hash: "other", updated: "x" }, other]), d);
-  assert.equal(notesDigest([base, other, base], 2), d, "the first `count` notes");
-  assert.equal(notesDigest([base, other], 1), notesDigest([base]));
 });
 
 Deno.test("index cache: a snapshot write removes temp files a killed writer left, not fresh ones", async () => {
