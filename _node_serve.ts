@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { Readable } from "node:stream";
-import type { PlatformServer, ServeOptions } from "./_platform.ts";
+import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 

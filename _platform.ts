@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
+
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
 // Typed loosely on purpose: the npm build compiles this file without Deno's types.
@@ -102,27 +104,7 @@ export function setExitCode(code: number): void {
   else g.process.exitCode = code;
 }
 
-/** A running HTTP server. */
-export interface PlatformServer {
-  /** Address actually bound (port 0 resolves to a free port). */
-  readonly hostname: string;
-  /** Port actually bound. */
-  readonly port: number;
-  /** Stops accepting connections and closes open ones. */
-  shutdown(): Promise<void>;
-  /** Resolves when the server has stopped. */
-  readonly finished: Promise<void>;
-}
-
-/** Options of {@linkcode serve}. */
-export interface ServeOptions {
-  /** Interface to bind. */
-  hostname: string;
-  /** Port to bind; 0 picks a free one. */
-  port: number;
-  /** Abort to stop the server. */
-  signal?: AbortSignal;
-}
+export type { PlatformServer, ServeOptions } from "./_serve_types.ts";
 
 /** Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`). */
 export async function serve(
