@@ -36,23 +36,69 @@
  */
 
 import { cwd as platformCwd, envObject } from "./_platform.ts";
-import { createHttpEndpoint, type HttpEndpoint } from "./server/http_endpoint.ts";
-import type { MemoMcpHttpEnv } from "./server/http_env.ts";
-import type { MemoMcpHttpOptions } from "./server/http_options.ts";
-import { errorResponse } from "./server/http_responses.ts";
-import { toSafeError } from "./server/errors.ts";
+import {
+  createHttpEndpoint,
+  type HttpEndpoint,
+  httpErrorResponse,
+  type MemoMcpHttpEnv,
+  type MemoMcpHttpOptions,
+} from "./server/http/mod.ts";
+import { toSafeError } from "./server/mod.ts";
+import { runtimeFactoryFromEnv } from "./runtimes/mod.ts";
 
-export type {
-  MemoMcpHttpAuthOptions,
-  MemoMcpHttpEnv,
-  MemoMcpHttpOptions,
-} from "./server/http_options.ts";
-export { DEFAULT_ALLOWED_ORIGINS } from "./server/http_origin.ts";
+export {
+  DEFAULT_ALLOWED_ORIGINS,
+  type MemoMcpHttpAuthOptions,
+  type MemoMcpHttpEnv,
+  type MemoMcpHttpOptions,
+} from "./server/http/mod.ts";
 // The types the options reference, so that this entry point documents itself.
-export type * from "./server/options.ts";
-export type * from "./runtimes/types.ts";
-export type * from "./runtimes/cloud.ts";
-export type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./server/types.ts";
+export type {
+  AuthorizationContext,
+  MemoMcpAuthInfo,
+  MemoMcpLogger,
+  MemoMcpLogLevel,
+  MemoMcpLogRecord,
+  MemoMcpOptions,
+  MemoMcpTimer,
+  MemoMcpTransportKind,
+  ResolvedMemoMcpOptions,
+} from "./server/mod.ts";
+export type {
+  CommitBatch,
+  CommitResult,
+  ListResult,
+  MemoCloudClient,
+  MemoCloudMcpRuntimeOptions,
+  MemoCloudOptions,
+  MemoCloudRetryOptions,
+  MemoLike,
+  MemoMcpRuntime,
+  MemoryStore,
+  MemoStats,
+  Note,
+  NoteDraft,
+  NotePage,
+  NotePatch,
+  RecallEngine,
+  RecallHit,
+  RuntimeCallOptions,
+  RuntimeCompletion,
+  RuntimeConnectorFailure,
+  RuntimeConnectorSummary,
+  RuntimeListOptions,
+  RuntimeNotePatch,
+  RuntimeRecallOptions,
+  RuntimeRememberInput,
+  RuntimeRememberResult,
+  RuntimeSyncOptions,
+  RuntimeSyncProgress,
+  RuntimeSyncResult,
+  ScoreContribution,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "./runtimes/mod.ts";
 
 /**
  * A web-standard request handler.
@@ -109,9 +155,24 @@ export interface MemoMcpFrameworkHandler extends MemoMcpRequestHandler {
 const DEFAULT_OPTIONS: MemoMcpHttpOptions = Object.freeze({});
 const endpoints = new WeakMap<object, HttpEndpoint | Error>();
 
+/**
+ * Composes one endpoint: the runtime is `options.runtime`, else the one the
+ * `MEMO_*` variables select (checked now, built at the first request).
+ * Throws for a configuration that cannot work.
+ */
+function composeEndpoint(
+  options: MemoMcpHttpOptions,
+  env: MemoMcpHttpEnv,
+  routed = false,
+): HttpEndpoint {
+  const runtime = options.runtime ??
+    runtimeFactoryFromEnv({ env: { ...env }, cloud: options.cloud, cwd: safeCwd() });
+  return createHttpEndpoint(options, env, { routed, runtime });
+}
+
 function endpointOf(options: MemoMcpHttpOptions, env: MemoMcpHttpEnv, routed = false) {
   try {
-    return createHttpEndpoint(options, env, { routed, cwd: safeCwd() });
+    return composeEndpoint(options, env, routed);
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
@@ -127,7 +188,7 @@ function safeCwd(): string | undefined {
 
 function configFailure(error: Error): Response {
   const data = toSafeError(error);
-  return errorResponse(500, -32603, data.message, null, [], data);
+  return httpErrorResponse(500, -32603, data.message, null, [], data);
 }
 
 function run(endpoint: HttpEndpoint | Error, request: Request): Promise<Response> {
@@ -229,7 +290,7 @@ function memoStrings(env: object | undefined): Record<string, string> {
 export function createFrameworkMemoMcpHandler(
   options: MemoMcpHttpOptions = DEFAULT_OPTIONS,
 ): MemoMcpFrameworkHandler {
-  const endpoint = createHttpEndpoint(options, options.env ?? envObject(), { cwd: safeCwd() });
+  const endpoint = composeEndpoint(options, options.env ?? envObject());
   const handle: MemoMcpRequestHandler = (request) => endpoint.handle(request);
   return Object.assign(handle, { GET: handle, POST: handle, OPTIONS: handle, DELETE: handle });
 }

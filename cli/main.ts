@@ -105,9 +105,11 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
     await io.stderr(errorLine(e.message + hint));
     return 2;
   }
-  // The memory package's validation errors are usage errors. Matched by code,
-  // not class, so that the CLI does not load the memory package to check.
-  if ((e as { code?: unknown } | null)?.code === "MEMORY_VALIDATION_ERROR") {
+  // Input the runtime refuses (an empty text, a forged cursor) is a usage
+  // error. Matched by name and code, not class, so that the CLI does not load
+  // the runtimes to check.
+  const { name: errorName, code } = (e ?? {}) as { name?: unknown; code?: unknown };
+  if (errorName === "MemoRuntimeError" && code === "INVALID_INPUT") {
     await io.stderr(errorLine((e as Error).message));
     return 2;
   }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "./main.ts";
-import { recordingIO } from "./_test_io.ts";
+import { recordingIO } from "../testing/cli_io.ts";
 
 async function project(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "memo-cli-" });
@@ -218,4 +218,52 @@ Deno.test("runCli() stats lists the damaged sections of notes.md", async () => {
   );
   const json = JSON.parse((await run(dir, ["stats", "--json"])).out);
   assert.equal(json.issues[0].kind, "damaged-note");
+});
+
+Deno.test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DIR, as memo mcp does", async (t) => {
+  const root = await project();
+  const elsewhere = await project();
+  const withEnv = async (env: Record<string, string>, argv: string[]) => {
+    const io = recordingIO(elsewhere);
+    io.env = env;
+    const code = await runCli(argv, io);
+    return { code, out: io.out.join(""), err: io.err.join("") };
+  };
+  await t.step("MEMO_ROOT_DIR chooses the project when --dir is missing", async () => {
+    const r = await withEnv({ MEMO_ROOT_DIR: root }, ["remember", "Rooted by the environment"]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(await readFile(notesPath(root), "utf8"), /Rooted by the environment/);
+    await assert.rejects(stat(notesPath(elsewhere)));
+  });
+  await t.step("--dir wins over MEMO_ROOT_DIR", async () => {
+    const r = await withEnv({ MEMO_ROOT_DIR: root }, ["stats", "--dir", elsewhere, "--json"]);
+    assert.equal(JSON.parse(r.out).notes, 0);
+  });
+  for (
+    const argv of [
+      ["remember", "x"],
+      ["recall", "x"],
+      ["get", "x"],
+      ["list"],
+      ["update", "x", "--title", "y"],
+      ["forget", "x"],
+      ["stats"],
+      ["sync"],
+    ]
+  ) {
+    await t.step(`MEMO_RUNTIME=hybrid reaches memo ${argv[0]}`, async () => {
+      const r = await withEnv({ MEMO_ROOT_DIR: root, MEMO_RUNTIME: "hybrid" }, argv);
+      assert.equal(r.code, 1);
+      assert.equal(r.err, "memo: Cannot start the hybrid runtime: not available in this version\n");
+    });
+  }
+  await t.step("a malformed MEMO_RUNTIME is refused", async () => {
+    const r = await withEnv({ MEMO_RUNTIME: "mars" }, ["stats"]);
+    assert.equal(r.code, 1);
+    assert.match(
+      r.err,
+      /^memo: Cannot read MEMO_RUNTIME: expected local, hybrid or cloud, got mars\n$/,
+    );
+  });
+  for (const dir of [root, elsewhere]) await Deno.remove(dir, { recursive: true });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "./main.ts";
-import { recordingIO } from "./_test_io.ts";
+import { recordingIO } from "../testing/cli_io.ts";
 
 const encoder = new TextEncoder();
 

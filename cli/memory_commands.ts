@@ -7,7 +7,7 @@
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type Memo, openMemo, RECALL_ENGINES, type RecallEngine } from "@memo/memory";
+import { type RecallEngine, RUNTIME_RECALL_ENGINES } from "../runtimes/mod.ts";
 import {
   boolFlag,
   intFlag,
@@ -21,34 +21,14 @@ import {
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { formatHits, formatNote, formatNoteLine, jsonDocument } from "./output.ts";
-import { findProjectRoot } from "./project.ts";
+import { withProjectRuntime } from "./runtime.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
 
-/**
- * Opens the memory client of the project a command targets (`--dir`, else the
- * nearest ancestor holding `.memo/`, else the working directory).
- *
- * @example
- * ```ts
- * import { openProjectMemo } from "./memory_commands.ts";
- * import { parseArgs } from "./args.ts";
- * const memo = await openProjectMemo(parseArgs(["--dir", "."], { string: ["dir"] }), Deno.cwd());
- * await memo.close();
- * ```
- */
-export async function openProjectMemo(p: ParsedArgs, cwd: string): Promise<Memo> {
-  return openMemo({ rootDir: await findProjectRoot(stringFlag(p, "dir"), cwd) });
-}
-
-async function withMemo<T>(p: ParsedArgs, io: CliIO, fn: (memo: Memo) => Promise<T>): Promise<T> {
-  const memo = await openProjectMemo(p, io.cwd);
-  try {
-    return await fn(memo);
-  } finally {
-    await memo.close();
-  }
-}
+/** Hits of `memo recall` without `--limit`, as the recall tool. */
+const RECALL_LIMIT = 10;
+/** Notes of `memo list` without `--limit`, as the list_notes tool. */
+const LIST_LIMIT = 25;
 
 async function readText(p: ParsedArgs, io: CliIO, positional: string | undefined) {
   const file = stringFlag(p, "file");
@@ -75,8 +55,8 @@ export class FileReadError extends Error {
 
 function engineFlag(p: ParsedArgs): RecallEngine | undefined {
   const engine = stringFlag(p, "engine");
-  if (engine !== undefined && !(RECALL_ENGINES as readonly string[]).includes(engine)) {
-    throw new UsageError(`flag --engine must be one of ${RECALL_ENGINES.join(", ")}`);
+  if (engine !== undefined && !(RUNTIME_RECALL_ENGINES as readonly string[]).includes(engine)) {
+    throw new UsageError(`flag --engine must be one of ${RUNTIME_RECALL_ENGINES.join(", ")}`);
   }
   return engine as RecallEngine | undefined;
 }
@@ -93,8 +73,8 @@ const remember: CliCommand = {
     const text = await readText(p, io, arg);
     if (text === undefined) throw new UsageError("missing text");
     if (text.trim() === "") throw new UsageError("text is empty");
-    const result = await withMemo(p, io, (memo) =>
-      memo.remember({
+    const result = await withProjectRuntime(p, io, (runtime) =>
+      runtime.remember({
         text,
         title: stringFlag(p, "title"),
         labels: listFlag(p, "label"),
@@ -116,10 +96,10 @@ const recall: CliCommand = {
     });
     const [query] = positionals(p, ["query"]);
     if (query.trim() === "") throw new UsageError("query is empty");
-    const limit = intFlag(p, "limit", 1, 1000);
+    const limit = intFlag(p, "limit", 1, 1000) ?? RECALL_LIMIT;
     const engine = engineFlag(p);
-    const hits = await withMemo(p, io, (memo) =>
-      memo.recall(query, {
+    const hits = await withProjectRuntime(p, io, (runtime) =>
+      runtime.recall(query, {
         limit,
         engine,
         labels: listFlag(p, "label"),
@@ -137,7 +117,7 @@ const get: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     const [id] = positionals(p, ["id"]);
-    const note = await withMemo(p, io, (memo) => memo.get(id));
+    const note = await withProjectRuntime(p, io, (runtime) => runtime.get(id));
     await io.stdout(boolFlag(p, "json") ? jsonDocument(note) : formatNote(note));
     return 0;
   },
@@ -152,10 +132,10 @@ const list: CliCommand = {
       boolean: COMMON.boolean,
     });
     positionals(p, []);
-    const page = await withMemo(p, io, (memo) =>
-      memo.list({
+    const page = await withProjectRuntime(p, io, (runtime) =>
+      runtime.list({
         cursor: stringFlag(p, "cursor"),
-        limit: intFlag(p, "limit", 1, 1000),
+        limit: intFlag(p, "limit", 1, 1000) ?? LIST_LIMIT,
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
       }));
@@ -187,10 +167,10 @@ const update: CliCommand = {
     if (text === undefined && title === undefined && !labels.length) {
       throw new UsageError("nothing to change: give --text, --file, --title or --label");
     }
-    const note = await withMemo(
+    const note = await withProjectRuntime(
       p,
       io,
-      (memo) => memo.update(id, { text, title, labels: labels.length ? labels : undefined }),
+      (runtime) => runtime.update(id, { text, title, labels: labels.length ? labels : undefined }),
     );
     if (boolFlag(p, "json")) await io.stdout(jsonDocument(note));
     else await io.stdout(`updated ${note.id}  ${note.title}\n`);
@@ -203,7 +183,7 @@ const forget: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     const [id] = positionals(p, ["id"]);
-    const note = await withMemo(p, io, (memo) => memo.forget(id));
+    const note = await withProjectRuntime(p, io, (runtime) => runtime.forget(id));
     if (boolFlag(p, "json")) await io.stdout(jsonDocument({ forgotten: note }));
     else await io.stdout(`forgot ${note.id}  ${note.title}\n`);
     return 0;
@@ -215,7 +195,7 @@ const stats: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, COMMON);
     positionals(p, []);
-    const s = await withMemo(p, io, (memo) => memo.stats());
+    const s = await withProjectRuntime(p, io, (runtime) => runtime.stats());
     if (boolFlag(p, "json")) {
       await io.stdout(jsonDocument(s));
       return 0;

@@ -7,11 +7,13 @@
  */
 
 import { serve } from "../_platform.ts";
-import { createHttpEndpoint } from "../server/http_endpoint.ts";
-import { isLoopbackHost } from "../server/http_origin.ts";
+import { envString, splitList } from "../_env.ts";
+import { createHttpEndpoint, isLoopbackHost, type MemoMcpHttpOptions } from "../server/http/mod.ts";
+import { readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
+import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 import { jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
 
@@ -20,59 +22,63 @@ export const DEFAULT_SERVE_HOST = "127.0.0.1";
 /** Default port of `memo serve`. */
 export const DEFAULT_SERVE_PORT = 8787;
 
-const LIMIT_FLAGS = [
-  ["request-timeout-ms", "MEMO_MCP_REQUEST_TIMEOUT_MS"],
-  ["max-input-bytes", "MEMO_MCP_MAX_INPUT_BYTES"],
-  ["max-output-bytes", "MEMO_MCP_MAX_OUTPUT_BYTES"],
-  ["default-page-size", "MEMO_MCP_DEFAULT_PAGE_SIZE"],
-  ["max-page-size", "MEMO_MCP_MAX_PAGE_SIZE"],
-] as const;
-
 const SPEC = {
-  string: ["dir", "host", "port", "allowed-origins", ...LIMIT_FLAGS.map(([f]) => f)],
+  string: ["dir", "host", "port", "allowed-origins", ...LIMIT_FLAGS],
   boolean: ["json", "read-only", "no-auth"],
 };
 
+/** What `memo serve` runs with. */
+export interface ServeConfig {
+  /** Interface to bind. */
+  hostname: string;
+  /** Port to bind; 0 picks a free one. */
+  port: number;
+  /** The project the local runtime serves. */
+  rootDir: string;
+  /** The endpoint options the flags set (they win over the `MEMO_MCP_*` variables). */
+  options: MemoMcpHttpOptions;
+  /** A warning to print before serving. */
+  warning?: string;
+}
+
 /**
- * The configuration `memo serve` runs with: flags laid over the `MEMO_*`
- * variables. Throws `UsageError` for bad flags and for a non-loopback host
- * without a token (unless `--no-auth`).
+ * The configuration `memo serve` runs with: the flags as endpoint options,
+ * over the `MEMO_*` variables. Throws `UsageError` for bad flags and for a
+ * non-loopback host without a token (unless `--no-auth`).
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { serveConfig } from "./serve.ts";
- * const c = await serveConfig(["--port", "0", "--read-only"], { env: {}, cwd: "." });
- * console.log(c.hostname, c.port, c.env.MEMO_MCP_READ_ONLY); // "127.0.0.1" 0 "true"
+ *
+ * const c = await serveConfig(["--port", "0", "--read-only"], { env: {}, cwd: "/tmp" });
+ * assert.equal(c.hostname, "127.0.0.1");
+ * assert.equal(c.port, 0);
+ * assert.equal(c.options.readOnly, true);
  * ```
  */
 export async function serveConfig(
   argv: readonly string[],
   io: Pick<CliIO, "env" | "cwd">,
-): Promise<
-  { hostname: string; port: number; env: Record<string, string | undefined>; warning?: string }
-> {
+): Promise<ServeConfig> {
   const p: ParsedArgs = parseArgs(argv, SPEC);
   if (p.positional.length) {
     throw new UsageError(`unexpected argument ${JSON.stringify(p.positional[0])}`);
   }
-  const env: Record<string, string | undefined> = { ...io.env };
-  const dir = stringFlag(p, "dir");
-  env.MEMO_ROOT_DIR = dir !== undefined || !env.MEMO_ROOT_DIR
-    ? await findProjectRoot(dir, io.cwd)
-    : await findProjectRoot(env.MEMO_ROOT_DIR, io.cwd);
-  if (boolFlag(p, "read-only")) env.MEMO_MCP_READ_ONLY = "true";
+  const rootDir = await findProjectRoot(
+    stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir,
+    io.cwd,
+  );
+  const options: MemoMcpHttpOptions = { ...limitFlags(p) };
+  if (boolFlag(p, "read-only")) options.readOnly = true;
   const origins = stringFlag(p, "allowed-origins");
-  if (origins !== undefined) env.MEMO_MCP_ALLOWED_ORIGINS = origins;
-  for (const [flag, name] of LIMIT_FLAGS) {
-    const n = intFlag(p, flag, 1, Number.MAX_SAFE_INTEGER);
-    if (n !== undefined) env[name] = String(n);
-  }
+  if (origins !== undefined) options.allowedOrigins = splitList(origins);
   const noAuth = boolFlag(p, "no-auth");
-  if (noAuth) env.MEMO_MCP_REQUIRE_AUTH = "false";
+  if (noAuth) options.auth = { requireAuth: false };
   const hostname = stringFlag(p, "host") ?? DEFAULT_SERVE_HOST;
   if (hostname === "") throw new UsageError("flag --host needs a value");
   const port = intFlag(p, "port", 0, 65535) ?? DEFAULT_SERVE_PORT;
-  const hasToken = (env.MEMO_MCP_BEARER_TOKEN ?? "").trim() !== "";
+  const hasToken = envString(io.env, "MEMO_MCP_BEARER_TOKEN") !== undefined;
   const loopback = isLoopbackHost(hostname.includes(":") ? `[${hostname}]` : hostname);
   let warning: string | undefined;
   if (!loopback && !hasToken) {
@@ -85,7 +91,7 @@ export async function serveConfig(
     warning = "without authentication only requests whose Host is loopback are answered " +
       "(DNS-rebinding protection); set MEMO_MCP_BEARER_TOKEN to serve other machines";
   }
-  return { hostname, port, env, warning };
+  return { hostname, port, rootDir, options, warning };
 }
 
 function urlOf(hostname: string, port: number, path: string): string {
@@ -108,7 +114,10 @@ function hint(url: string, auth: boolean): string {
 async function runServe(argv: string[], io: CliIO): Promise<number> {
   const config = await serveConfig(argv, io);
   const json = argv.includes("--json");
-  const endpoint = createHttpEndpoint({}, config.env, { routed: true, cwd: io.cwd });
+  const endpoint = createHttpEndpoint(config.options, io.env, {
+    routed: true,
+    runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
+  });
   try {
     await endpoint.server(); // fail before listening when the runtime cannot start
   } catch (e) {

@@ -7,11 +7,12 @@ Deno.test("serveConfig() binds 127.0.0.1:8787 on the project by default", async 
   const c = await serveConfig([], { env: {}, cwd: dir });
   assert.equal(c.hostname, "127.0.0.1");
   assert.equal(c.port, 8787);
-  assert.equal(c.env.MEMO_ROOT_DIR, dir);
+  assert.equal(c.rootDir, dir);
+  assert.deepEqual(c.options, {});
   assert.equal(c.warning, undefined);
 });
 
-Deno.test("serveConfig() turns flags into the MEMO_* configuration", async () => {
+Deno.test("serveConfig() turns flags into endpoint options", async () => {
   const c = await serveConfig(
     [
       "--port=0",
@@ -28,12 +29,20 @@ Deno.test("serveConfig() turns flags into the MEMO_* configuration", async () =>
     { env: { MEMO_MCP_BEARER_TOKEN: "t" }, cwd: "/" },
   );
   assert.equal(c.port, 0);
-  assert.equal(c.env.MEMO_ROOT_DIR, "/tmp");
-  assert.equal(c.env.MEMO_MCP_READ_ONLY, "true");
-  assert.equal(c.env.MEMO_MCP_ALLOWED_ORIGINS, "https://a.example,https://b.example");
-  assert.equal(c.env.MEMO_MCP_MAX_INPUT_BYTES, "1000");
-  assert.equal(c.env.MEMO_MCP_REQUEST_TIMEOUT_MS, "500");
-  assert.equal(c.env.MEMO_MCP_BEARER_TOKEN, "t");
+  assert.equal(c.rootDir, "/tmp");
+  assert.deepEqual(c.options, {
+    readOnly: true,
+    allowedOrigins: ["https://a.example", "https://b.example"],
+    maxInputBytes: 1000,
+    requestTimeoutMs: 500,
+  });
+});
+
+Deno.test("serveConfig() takes MEMO_ROOT_DIR when --dir is missing", async () => {
+  const dir = await Deno.makeTempDir();
+  const c = await serveConfig([], { env: { MEMO_ROOT_DIR: dir }, cwd: "/" });
+  assert.equal(c.rootDir, dir);
+  await Deno.remove(dir);
 });
 
 Deno.test("serveConfig() refuses a non-loopback host without a token unless --no-auth", async () => {
@@ -49,7 +58,7 @@ Deno.test("serveConfig() refuses a non-loopback host without a token unless --no
   });
   assert.equal(withToken.warning, undefined);
   const noAuth = await serveConfig(["--host", "0.0.0.0", "--no-auth"], { env: {}, cwd: "/" });
-  assert.equal(noAuth.env.MEMO_MCP_REQUIRE_AUTH, "false");
+  assert.deepEqual(noAuth.options.auth, { requireAuth: false });
   assert.match(noAuth.warning!, /loopback/);
   for (const host of ["localhost", "127.0.0.1", "::1"]) {
     const c = await serveConfig(["--host", host], { env: {}, cwd: "/" });

@@ -7,18 +7,16 @@
  * @module
  */
 
-import { openMemo } from "@memo/memory";
 import {
-  type ConnectorProgress,
-  type RunConnectorsResult,
-  syncConfiguredConnectors,
-  UnknownConnectorError,
-} from "@memo/connectors";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
+  isMemoRuntimeError,
+  type RuntimeSyncProgress,
+  type RuntimeSyncResult,
+} from "../runtimes/mod.ts";
+import { boolFlag, listFlag, parseArgs, positionals, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine, jsonDocument } from "./output.ts";
-import { findProjectRoot } from "./project.ts";
+import { withProjectRuntime } from "./runtime.ts";
 
 /**
  * Writes one progress line per connector on stderr (a terminal), updated in
@@ -29,7 +27,7 @@ function progressPrinter(io: CliIO) {
   const write = (text: string) => {
     chain = chain.then(() => io.stderr(text)).catch(() => {});
   };
-  const onProgress = (p: ConnectorProgress) => {
+  const onProgress = (p: RuntimeSyncProgress) => {
     const head = `memo: ${p.connector} (${p.type}): `;
     if (p.phase === "fetching") {
       write(`\r\x1b[K${head}${p.pages} page${p.pages === 1 ? "" : "s"}, ${p.records} records`);
@@ -45,7 +43,7 @@ function progressPrinter(io: CliIO) {
 }
 
 /** The human summary of a run. */
-export function formatSyncResult(result: RunConnectorsResult): string {
+export function formatSyncResult(result: RuntimeSyncResult): string {
   if (!result.connectors.length) {
     return 'No connectors configured: add them to .memo/config.json under "connectors".\n';
   }
@@ -73,29 +71,25 @@ export const syncCommand: CliCommand = {
       boolean: ["json", "full"],
     });
     positionals(p, []);
-    const rootDir = await findProjectRoot(stringFlag(p, "dir"), io.cwd);
     const only = listFlag(p, "connector");
     const progress = io.stderrIsTerminal ? progressPrinter(io) : undefined;
     const controller = new AbortController();
     const removeSignal = io.onShutdownSignal?.(() => controller.abort());
-    const memo = await openMemo({ rootDir });
-    let result: RunConnectorsResult;
+    let result: RuntimeSyncResult;
     try {
-      result = await syncConfiguredConnectors(memo, {
-        rootDir,
-        env: io.env,
-        only: only.length ? only : undefined,
-        full: boolFlag(p, "full"),
-        signal: controller.signal,
-        onProgress: progress?.onProgress,
-      });
+      result = await withProjectRuntime(p, io, (runtime) =>
+        runtime.syncConnectors({
+          only: only.length ? only : undefined,
+          full: boolFlag(p, "full"),
+          signal: controller.signal,
+          onProgress: progress?.onProgress,
+        }));
     } catch (e) {
-      if (e instanceof UnknownConnectorError) throw new UsageError(e.message);
+      if (isMemoRuntimeError(e, "CONNECTOR_NOT_FOUND")) throw new UsageError(e.message);
       throw e;
     } finally {
       removeSignal?.();
       await progress?.flush();
-      await memo.close();
     }
     for (const failure of result.errors) {
       await io.stderr(errorLine(`connector ${failure.connector} failed: ${failure.error.message}`));

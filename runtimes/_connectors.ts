@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MemoLike, RuntimeSyncResult } from "./types.ts";
+import type { MemoLike, RuntimeSyncProgress, RuntimeSyncResult } from "./types.ts";
 
 /** Options of {@linkcode runConfiguredConnectors}. */
 export interface RunConfiguredOptions {
@@ -18,6 +18,10 @@ export interface RunConfiguredOptions {
   signal?: AbortSignal;
   /** Ids of the connectors to run; all when missing. */
   only?: string[];
+  /** Ignore the incremental-sync state. */
+  full?: boolean;
+  /** Progress of each connector. */
+  onProgress?: (progress: RuntimeSyncProgress) => void;
 }
 
 /**
@@ -30,11 +34,12 @@ export async function runConfiguredConnectors(
   options: RunConfiguredOptions,
 ): Promise<RuntimeSyncResult> {
   const { syncConfiguredConnectors } = await import("@memo/connectors");
-  const result = await syncConfiguredConnectors(memo, {
+  return await syncConfiguredConnectors(memo, {
     rootDir: options.rootDir,
     env: options.env,
     signal: options.signal,
     only: options.only,
+    full: options.full,
+    onProgress: options.onProgress,
   });
-  return result;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { MemoMcpError } from "../server/errors.ts";
+import { MemoRuntimeError } from "./errors.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
 /** Retry policy of the Cloud API client. */
@@ -80,18 +80,22 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
 
 /**
  * Creates the cloud-only runtime. Not available in this version: it throws a
- * `MemoMcpError`.
+ * `MemoRuntimeError` with code `UNAVAILABLE`.
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMemoCloudMcpRuntime } from "@memo/mcp-server";
- * try {
- *   createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "…" });
- * } catch (e) {
- *   console.log((e as Error).message); // "Cannot start the cloud runtime: not available in this version"
- * }
+ *
+ * assert.throws(
+ *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "…" }),
+ *   { code: "UNAVAILABLE", message: "Cannot start the cloud runtime: not available in this version" },
+ * );
  * ```
  */
 export function createMemoCloudMcpRuntime(_options: MemoCloudMcpRuntimeOptions): MemoMcpRuntime {
-  throw new MemoMcpError("Cannot start the cloud runtime: not available in this version");
+  throw new MemoRuntimeError(
+    "UNAVAILABLE",
+    "Cannot start the cloud runtime: not available in this version",
+  );
 }

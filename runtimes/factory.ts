@@ -6,8 +6,8 @@
  */
 
 import type { MemoryStore, RecallEngine } from "@memo/memory";
-import { MemoMcpError } from "../server/errors.ts";
 import type { MemoCloudClient, MemoCloudOptions } from "./cloud.ts";
+import { MemoRuntimeError } from "./errors.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
@@ -89,34 +89,98 @@ export interface RuntimeFactoryOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** The recall engines, as `recall.engine` and `MEMO_RECALL_ENGINE` name them. */
+export const RUNTIME_RECALL_ENGINES: readonly RecallEngine[] = [
+  "auto",
+  "lexical",
+  "vector",
+  "hybrid",
+];
+
+function shown(value: unknown): string {
+  return JSON.stringify(String(value).slice(0, 40));
+}
+
 /**
- * Builds a runtime from configuration. `mode: "local"` (the default) wraps a
- * memory client on `rootDir` (or on `store`); the notes load in the
- * background (`prewarm`) or at the first call, so this returns at once. The
- * hybrid mode is not available in this version and throws a `MemoMcpError`.
+ * Checks that a configuration can work, without building anything. Throws a
+ * `MemoRuntimeError` with code `CONFIG` for an unknown `mode` or
+ * `recall.engine`, or for the `vector` or `hybrid` engine with
+ * `recall.localEmbeddings: false` (there would be no embedder), and with code
+ * `UNAVAILABLE` for a runtime this version lacks (`hybrid`, `cloud`).
  *
  * @example
  * ```ts
- * import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir: ".", recall: { engine: "lexical" } });
- * const server = createMemoMcpProtocolServer({ runtime });
+ * import assert from "node:assert/strict";
+ * import { checkRuntimeConfig } from "./factory.ts";
+ *
+ * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } });
+ * assert.throws(
+ *   () => checkRuntimeConfig({ recall: { engine: "vector", localEmbeddings: false } }),
+ *   { code: "CONFIG" },
+ * );
+ * ```
+ */
+export function checkRuntimeConfig(
+  options: Omit<RuntimeFactoryOptions, "mode"> & { mode?: string } = {},
+): void {
+  const mode = options.mode ?? "local";
+  if (mode === "hybrid" || mode === "cloud") {
+    throw new MemoRuntimeError(
+      "UNAVAILABLE",
+      `Cannot start the ${mode} runtime: not available in this version`,
+    );
+  }
+  if (mode !== "local") {
+    throw new MemoRuntimeError(
+      "CONFIG",
+      `Cannot start the runtime: unknown mode ${shown(mode)} (use local or hybrid)`,
+    );
+  }
+  const engine = options.recall?.engine;
+  if (engine !== undefined && !RUNTIME_RECALL_ENGINES.includes(engine)) {
+    throw new MemoRuntimeError(
+      "CONFIG",
+      `Cannot start the runtime: unknown recall engine ${shown(engine)} ` +
+        `(use ${RUNTIME_RECALL_ENGINES.join(", ")})`,
+    );
+  }
+  if ((engine === "vector" || engine === "hybrid") && options.recall?.localEmbeddings === false) {
+    throw new MemoRuntimeError(
+      "CONFIG",
+      `Cannot start the runtime: the ${engine} engine needs embeddings, ` +
+        "but recall.localEmbeddings is false (use lexical or auto, or turn local embeddings on)",
+    );
+  }
+}
+
+/**
+ * Builds a runtime from configuration. `mode: "local"` (the default) wraps a
+ * memory client on `rootDir` (or on `store`); the notes load in the
+ * background (`prewarm`) or at the first call, so this returns at once.
+ * A configuration that cannot work throws at once (see
+ * {@linkcode checkRuntimeConfig}); an I/O failure, such as an unreadable
+ * `notes.md`, fails each call instead, and the next call tries again. The
+ * hybrid mode is not available in this version and throws a
+ * `MemoRuntimeError` (`UNAVAILABLE`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { engine: "lexical" } });
+ * const { status } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * assert.equal(status, "written");
+ * assert.equal((await runtime.stats()).notes, 1);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createMemoMcpRuntimeFromConfig(
   options: RuntimeFactoryOptions = {},
 ): MemoMcpRuntime {
-  const mode = options.mode ?? "local";
-  if (mode === "hybrid") {
-    throw new MemoMcpError("Cannot start the hybrid runtime: not available in this version");
-  }
-  if (mode !== "local") {
-    const shown = String(mode).slice(0, 40);
-    throw new MemoMcpError(
-      shown === "cloud"
-        ? "Cannot start the cloud runtime: not available in this version"
-        : `Cannot start the runtime: unknown mode ${JSON.stringify(shown)} (use local or hybrid)`,
-    );
-  }
+  checkRuntimeConfig(options);
   const rootDir = options.rootDir ?? ".";
   return createLazyLocalRuntime(
     async () => {

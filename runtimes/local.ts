@@ -1,14 +1,14 @@
 /**
  * The local runtime: a {@linkcode MemoMcpRuntime} over a `Memo` memory client
- * on this machine. Memory errors become MCP errors here, so that the
- * protocol server never sees the memory package's classes.
+ * on this machine. The memory and connectors packages' refusals become
+ * {@linkcode MemoRuntimeError}s here, so that no caller needs their classes.
  *
  * @module
  */
 
 import { envObject } from "../_platform.ts";
-import { McpNotFoundError, McpValidationError, MemoMcpError } from "../server/errors.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
+import { MemoRuntimeError } from "./errors.ts";
 import type {
   ListResult,
   MemoLike,
@@ -48,26 +48,29 @@ export interface LocalRuntimeOptions {
 }
 
 /**
- * Maps an error of the memory or connectors package to an MCP error:
- * validation → `McpValidationError`, unknown note or connector →
- * `McpNotFoundError`; anything else (I/O) passes through unchanged.
+ * Maps a refusal of the memory or connectors package, matched by its `code`,
+ * to a {@linkcode MemoRuntimeError}: invalid input → `INVALID_INPUT`, a bad
+ * connector configuration → `CONFIG`, an unknown note or connector →
+ * `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes
+ * through unchanged.
  */
-export function mapDataError(error: unknown): unknown {
+function runtimeErrorOf(error: unknown): unknown {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   switch (code) {
     case "MEMORY_VALIDATION_ERROR":
+      return new MemoRuntimeError("INVALID_INPUT", message, { cause: error });
     case "CONNECTOR_CONFIG":
-      return new McpValidationError(message, { cause: error });
+      return new MemoRuntimeError("CONFIG", message, { cause: error });
     case "NOTE_NOT_FOUND":
-      return new McpNotFoundError(message, {
+      return new MemoRuntimeError("NOTE_NOT_FOUND", message, {
         cause: error,
-        details: { kind: "note", id: String((error as { id?: unknown }).id ?? "") },
+        details: { id: String((error as { id?: unknown }).id ?? "") },
       });
     case "UNKNOWN_CONNECTOR":
-      return new McpNotFoundError(message, {
+      return new MemoRuntimeError("CONNECTOR_NOT_FOUND", message, {
         cause: error,
-        details: { kind: "connector", ids: (error as { ids?: unknown }).ids },
+        details: { ids: (error as { ids?: unknown }).ids },
       });
     default:
       return error;
@@ -100,13 +103,15 @@ class LocalRuntime implements MemoMcpRuntime {
 
   async #run<T>(signal: AbortSignal | undefined, fn: (memo: MemoLike) => Promise<T>): Promise<T> {
     checkSignal(signal);
-    if (this.#closed) throw new MemoMcpError("Cannot use the memory: the runtime is closed");
+    if (this.#closed) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
+    }
     try {
       const memo = await this.#ready();
       checkSignal(signal);
       return await fn(memo);
     } catch (e) {
-      throw mapDataError(e);
+      throw runtimeErrorOf(e);
     }
   }
 
@@ -163,6 +168,8 @@ class LocalRuntime implements MemoMcpRuntime {
         env: this.#env ?? envObject(),
         signal: options.signal,
         only: options.only,
+        full: options.full,
+        onProgress: options.onProgress,
       }));
   }
 

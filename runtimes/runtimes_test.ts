@@ -2,30 +2,86 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openMemo } from "@memo/memory";
-import { McpNotFoundError, McpValidationError, MemoMcpError } from "../server/errors.ts";
 import { createMemoCloudMcpRuntime } from "./cloud.ts";
+import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts";
+
+/** An assert.throws/rejects check: a MemoRuntimeError with this code (and message). */
+const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
+  isMemoRuntimeError(e, code) && (message === undefined || message.test(e.message));
 
 Deno.test("createMemoMcpRuntimeFromConfig() refuses the hybrid and cloud modes clearly", () => {
   assert.throws(
     () =>
       createMemoMcpRuntimeFromConfig({ mode: "hybrid", cloud: { baseUrl: "https://x.example" } }),
-    (e) =>
-      e instanceof MemoMcpError &&
-      e.message === "Cannot start the hybrid runtime: not available in this version",
+    runtimeError("UNAVAILABLE", /^Cannot start the hybrid runtime: not available in this version$/),
   );
   assert.throws(
     // deno-lint-ignore no-explicit-any
     () => createMemoMcpRuntimeFromConfig({ mode: "cloud" as any }),
-    /Cannot start the cloud runtime: not available in this version/,
+    runtimeError("UNAVAILABLE", /Cannot start the cloud runtime: not available in this version/),
   );
-  // deno-lint-ignore no-explicit-any
-  assert.throws(() => createMemoMcpRuntimeFromConfig({ mode: "nope" as any }), /unknown mode/);
   assert.throws(
     () => createMemoCloudMcpRuntime({ baseUrl: "https://x.example", apiKey: "k" }),
-    (e) => e instanceof MemoMcpError && /cloud runtime: not available/.test(e.message),
+    runtimeError("UNAVAILABLE", /cloud runtime: not available/),
   );
+});
+
+Deno.test("createMemoMcpRuntimeFromConfig() refuses a configuration that cannot work, at construction", async (t) => {
+  const cases: [string, Parameters<typeof createMemoMcpRuntimeFromConfig>[0], RegExp][] = [
+    // deno-lint-ignore no-explicit-any
+    ["an unknown mode", { mode: "nope" as any }, /unknown mode "nope" \(use local or hybrid\)/],
+    [
+      "an unknown engine",
+      // deno-lint-ignore no-explicit-any
+      { recall: { engine: "bm42" as any } },
+      /unknown recall engine "bm42" \(use auto, lexical, vector, hybrid\)/,
+    ],
+    [
+      "vector without local embeddings",
+      { recall: { engine: "vector", localEmbeddings: false } },
+      /the vector engine needs embeddings, but recall.localEmbeddings is false/,
+    ],
+    [
+      "hybrid without local embeddings",
+      { recall: { engine: "hybrid", localEmbeddings: false } },
+      /the hybrid engine needs embeddings/,
+    ],
+  ];
+  for (const [name, options, message] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => createMemoMcpRuntimeFromConfig(options), runtimeError("CONFIG", message));
+    });
+  }
+  await t.step("the engines that can work are accepted", async () => {
+    for (
+      const recall of [
+        { engine: "lexical" as const, localEmbeddings: false },
+        { engine: "auto" as const, localEmbeddings: false },
+        { engine: "vector" as const },
+        { engine: "hybrid" as const, localEmbeddings: true },
+      ]
+    ) {
+      await createMemoMcpRuntimeFromConfig({ recall, prewarm: false }).close();
+    }
+  });
+});
+
+Deno.test("createMemoMcpRuntimeFromConfig() fails each call on an unreadable notes.md, and the next call tries again", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
+  const notes = join(rootDir, ".memo", "memory", "notes.md");
+  await mkdir(notes, { recursive: true }); // a folder where the file should be
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+  try {
+    await assert.rejects(runtime.stats(), (e) => !isMemoRuntimeError(e));
+    await assert.rejects(runtime.stats(), (e) => !isMemoRuntimeError(e));
+    await Deno.remove(notes);
+    assert.equal((await runtime.stats()).notes, 0);
+  } finally {
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
 });
 
 Deno.test("createMemoMcpRuntimeFromConfig() builds a local runtime on rootDir with the recall engine", async () => {
@@ -61,23 +117,23 @@ Deno.test("createMemoMcpRuntimeFromConfig() builds a local runtime on rootDir wi
   }
 });
 
-Deno.test("the local runtime maps memory errors to MCP errors", async () => {
+Deno.test("the local runtime turns memory and connector refusals into MemoRuntimeError codes", async () => {
   const memo = await openMemo({ rootDir: await Deno.makeTempDir({ prefix: "memo-runtime-" }) });
   const runtime = createMemoMcpRuntimeFromMemo(memo, { closeMemo: true });
   try {
+    const unknown = await runtime.get("nope").catch((e) => e);
+    assert.ok(isMemoRuntimeError(unknown, "NOTE_NOT_FOUND"), String(unknown));
+    assert.deepEqual(unknown.details, { id: "nope" });
+    await assert.rejects(runtime.forget("nope"), runtimeError("NOTE_NOT_FOUND"));
+    await assert.rejects(runtime.update("nope", { title: "x" }), runtimeError("NOTE_NOT_FOUND"));
+    await assert.rejects(runtime.recall("  ", { limit: 1 }), runtimeError("INVALID_INPUT"));
     await assert.rejects(
-      runtime.get("nope"),
-      (e) =>
-        e instanceof McpNotFoundError && e.details?.kind === "note" && e.details?.id === "nope",
+      runtime.list({ cursor: "forged", limit: 5 }),
+      runtimeError("INVALID_INPUT"),
     );
-    await assert.rejects(runtime.forget("nope"), McpNotFoundError);
-    await assert.rejects(runtime.update("nope", { title: "x" }), McpNotFoundError);
-    await assert.rejects(runtime.recall("  ", { limit: 1 }), McpValidationError);
-    await assert.rejects(runtime.list({ cursor: "forged", limit: 5 }), McpValidationError);
-    await assert.rejects(
-      runtime.syncConnectors({ only: ["nope"] }),
-      (e) => e instanceof McpNotFoundError && e.details?.kind === "connector",
-    );
+    const connector = await runtime.syncConnectors({ only: ["nope"] }).catch((e) => e);
+    assert.ok(isMemoRuntimeError(connector, "CONNECTOR_NOT_FOUND"), String(connector));
+    assert.deepEqual(connector.details, { ids: ["nope"] });
     const aborted = AbortSignal.abort(new Error("gone"));
     await assert.rejects(runtime.stats({ signal: aborted }), /gone/);
   } finally {
@@ -85,13 +141,16 @@ Deno.test("the local runtime maps memory errors to MCP errors", async () => {
   }
 });
 
-Deno.test("the local runtime reports a bad connector configuration as a validation error", async () => {
+Deno.test("the local runtime reports a bad connector configuration as CONFIG", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
   await mkdir(join(rootDir, ".memo"), { recursive: true });
   await writeFile(join(rootDir, ".memo", "config.json"), "{ not json");
   const runtime = createMemoMcpRuntimeFromConfig({ rootDir, env: {} });
   try {
-    await assert.rejects(runtime.syncConnectors(), McpValidationError);
+    await assert.rejects(
+      runtime.syncConnectors(),
+      runtimeError("CONFIG", /Cannot read .memo\/config.json: it is not valid JSON/),
+    );
   } finally {
     await runtime.close();
   }
@@ -111,5 +170,5 @@ Deno.test("createLazyLocalRuntime() opens at the first call, reports a failed op
   assert.equal((await runtime.stats()).notes, 0);
   assert.equal(opens, 2);
   await runtime.close();
-  await assert.rejects(runtime.stats(), /runtime is closed/);
+  await assert.rejects(runtime.stats(), runtimeError("UNAVAILABLE", /runtime is closed/));
 });

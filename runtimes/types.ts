@@ -6,7 +6,12 @@
  * @module
  */
 
-import type { ConnectorRunError, ConnectorRunSummary, RunConnectorsResult } from "@memo/connectors";
+import type {
+  ConnectorProgress,
+  ConnectorRunError,
+  ConnectorRunSummary,
+  RunConnectorsResult,
+} from "@memo/connectors";
 import type {
   CommitBatch,
   CommitResult,
@@ -130,7 +135,7 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions {
 
 /** Options of {@linkcode MemoMcpRuntime.list}. */
 export interface RuntimeListOptions extends RuntimeCallOptions {
-  /** Cursor from a previous page. A bad one throws `McpValidationError`. */
+  /** Cursor from a previous page. A bad one throws `MemoRuntimeError` `INVALID_INPUT`. */
   cursor?: string;
   /** Page size. */
   limit: number;
@@ -163,7 +168,21 @@ export type RuntimeSyncResult = RunConnectorsResult;
 export interface RuntimeSyncOptions extends RuntimeCallOptions {
   /** Ids of the connectors to run; all configured ones when missing. */
   only?: string[];
+  /**
+   * Ignore the incremental-sync state and read everything again
+   * (`memo sync --full`).
+   * @default false
+   */
+  full?: boolean;
+  /**
+   * Called as each connector fetches pages and commits.
+   * @default undefined
+   */
+  onProgress?: (progress: RuntimeSyncProgress) => void;
 }
+
+/** Progress of one connector during a sync (the connectors' `ConnectorProgress`). */
+export type RuntimeSyncProgress = ConnectorProgress;
 
 /** Result of {@linkcode MemoMcpRuntime.completeIds}. */
 export interface RuntimeCompletion {
@@ -174,10 +193,12 @@ export interface RuntimeCompletion {
 }
 
 /**
- * The data side of the MCP server. Implementations throw
- * `McpValidationError` for input they refuse, `McpNotFoundError` (with
- * `details.kind: "note"`) for an unknown note id, and anything else for an
- * I/O failure.
+ * The data side of the MCP server and the CLI. Implementations throw a
+ * `MemoRuntimeError` with a stable `code` for what they refuse
+ * (`INVALID_INPUT`, `NOTE_NOT_FOUND` with `details.id`, `CONNECTOR_NOT_FOUND`,
+ * `CONFIG`, `UNAVAILABLE`), and anything else for an I/O failure. A
+ * runtime of the caller's own may also throw `MemoMcpError`s, which the
+ * server passes on unchanged.
  *
  * @example
  * ```ts

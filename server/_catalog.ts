@@ -10,26 +10,16 @@
 import type { z } from "zod";
 import { McpValidationError } from "./errors.ts";
 import { type PromptName, PROMPTS } from "./_prompts.ts";
-import {
-  describeIssues,
-  promptSchemas,
-  type SchemaLimits,
-  toJSONSchema,
-  toolSchemas,
-} from "./_schemas.ts";
-import { TOOL_NAMES, type ToolInfo, type ToolName, TOOLS } from "./_tools.ts";
+import { describeIssues, promptSchemas, type SchemaLimits, toJSONSchema } from "./_schemas.ts";
+import { type BoundTool, type Tool, TOOLS } from "./_tools.ts";
 import { TEMPLATES } from "./_resources.ts";
 import { compactJsonSchema } from "./_json_schema.ts";
 import { versionFeatures } from "./_versions.ts";
 
-/** One tool with its validator and JSON Schemas. */
-export interface CatalogTool {
-  /** Tool name. */
-  name: ToolName;
-  /** Static facts and the runner. */
-  info: ToolInfo;
-  /** zod validator of the arguments. */
-  input: z.ZodType;
+/** One tool record, bound to the limits, with its JSON Schemas. */
+export interface CatalogTool extends BoundTool {
+  /** The tool's record: name, title, description, annotations. */
+  info: Tool;
   /** JSON Schema of the arguments. */
   inputJson: Record<string, unknown>;
   /** JSON Schema of `structuredContent`. */
@@ -46,8 +36,6 @@ export interface Catalog {
   promptsList(version: string): string;
   /** Serialized `resources/templates/list` result. */
   templatesList: string;
-  /** Validates tool arguments; throws `McpValidationError` (with `details.issues`). */
-  parseToolArgs(tool: CatalogTool, args: unknown): Record<string, unknown>;
   /** Validates prompt arguments; throws `McpValidationError`. */
   parsePromptArgs(name: PromptName, args: unknown): Record<string, string | undefined>;
 }
@@ -59,16 +47,14 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
 }
 
 function build(limits: SchemaLimits): Catalog {
-  const schemas = toolSchemas(limits);
   const tools = new Map<string, CatalogTool>();
-  for (const name of TOOL_NAMES) {
-    const s = schemas[name];
-    tools.set(name, {
-      name,
-      info: TOOLS[name],
-      input: s.input,
-      inputJson: jsonSchema(s.input, "input"),
-      outputJson: jsonSchema(s.output, "output"),
+  for (const tool of TOOLS) {
+    const bound = tool.bind(limits);
+    tools.set(tool.name, {
+      ...bound,
+      info: tool,
+      inputJson: jsonSchema(bound.input, "input"),
+      outputJson: jsonSchema(bound.output, "output"),
     });
   }
   const toolsByFeature = new Map<string, string>();
@@ -78,7 +64,7 @@ function build(limits: SchemaLimits): Catalog {
     let cached = toolsByFeature.get(key);
     if (cached === undefined) {
       const list = [...tools.values()].map((t) => {
-        const entry: Record<string, unknown> = { name: t.name };
+        const entry: Record<string, unknown> = { name: t.info.name };
         if (f.structured) entry.title = t.info.title;
         entry.description = t.info.description;
         entry.inputSchema = t.inputJson;
@@ -118,14 +104,6 @@ function build(limits: SchemaLimits): Catalog {
     toolsList,
     promptsList,
     templatesList: JSON.stringify({ resourceTemplates: TEMPLATES }),
-    parseToolArgs(tool, args) {
-      const parsed = tool.input.safeParse(args ?? {});
-      if (parsed.success) return parsed.data as Record<string, unknown>;
-      const { reason, issues } = describeIssues(parsed.error);
-      throw new McpValidationError(`Cannot call ${tool.name}: invalid arguments (${reason})`, {
-        details: { tool: tool.name, issues },
-      });
-    },
     parsePromptArgs(name, args) {
       const parsed = promptSchemas[name].safeParse(args ?? {});
       if (parsed.success) return parsed.data as Record<string, string | undefined>;

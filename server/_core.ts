@@ -26,6 +26,8 @@ import { listResources, readResource } from "./_resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "./_prompts.ts";
 import { complete, type CompletionResult } from "./_completion.ts";
 import { DeadlineQueue } from "./_deadline_queue.ts";
+import { withMcpErrors } from "./_runtime_errors.ts";
+import type { MemoMcpRuntime } from "../runtimes/types.ts";
 
 /** A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`). */
 export class RpcFailure extends Error {
@@ -75,6 +77,8 @@ const CANCELLED = Symbol("cancelled");
 /** The core of one server. */
 export class McpCore {
   readonly options: ResolvedMemoMcpOptions;
+  /** The runtime, with its errors mapped to MCP errors. */
+  readonly runtime: MemoMcpRuntime;
   #catalog: Catalog | undefined;
   #loading: Promise<Catalog> | undefined;
   /** The `requestTimeoutMs` deadlines of the calls in flight, behind one timer. */
@@ -82,6 +86,7 @@ export class McpCore {
 
   constructor(options: ResolvedMemoMcpOptions) {
     this.options = options;
+    this.runtime = withMcpErrors(options.runtime);
     this.#deadlines = new DeadlineQueue(options.requestTimeoutMs, { timer: options.timer });
   }
 
@@ -221,17 +226,16 @@ export class McpCore {
     const redaction = new Redaction(args, this.options.redact);
     const logging = this.logging(ctx);
     if (logging) {
-      this.log(ctx, "info", `tools/call ${tool.name}`, {
-        tool: tool.name,
+      this.log(ctx, "info", `tools/call ${tool.info.name}`, {
+        tool: tool.info.name,
         arguments: redaction.args,
       });
     }
     try {
-      const outcome = await this.guard(`call ${tool.name}`, ctx, async (signal) => {
-        if (tool.info.write) await this.#authorize(tool.name, redaction, ctx);
-        const parsed = catalog.parseToolArgs(tool, args);
-        return await tool.info.run(parsed, {
-          runtime: this.options.runtime,
+      const outcome = await this.guard(`call ${tool.info.name}`, ctx, async (signal) => {
+        if (tool.info.write) await this.#authorize(tool.info.name, redaction, ctx);
+        return await tool.call(args, {
+          runtime: this.runtime,
           signal,
           defaultPageSize: this.options.defaultPageSize,
         });
@@ -244,14 +248,14 @@ export class McpCore {
     } catch (e) {
       if (e instanceof McpValidationError || e instanceof McpNotFoundError) {
         const error = redaction.scrubError(toSafeError(e));
-        if (logging) this.log(ctx, "warning", error.message, { tool: tool.name, error });
+        if (logging) this.log(ctx, "warning", error.message, { tool: tool.info.name, error });
         const structured = { error };
         return { structured, json: JSON.stringify(structured), isError: true };
       }
       const failure = this.failure(e, redaction);
       if (logging && !failure.cancelled) {
         this.log(ctx, failure.code === -32603 ? "error" : "warning", failure.data.message, {
-          tool: tool.name,
+          tool: tool.info.name,
           error: failure.data,
         });
       }
@@ -265,7 +269,7 @@ export class McpCore {
     return this.#wrap(
       "list resources",
       ctx,
-      (signal) => listResources(this.options.runtime, cursor, size, signal),
+      (signal) => listResources(this.runtime, cursor, size, signal),
     );
   }
 
@@ -274,15 +278,20 @@ export class McpCore {
     return this.#wrap(
       "read resource",
       ctx,
-      (signal) => readResource(this.options.runtime, uri, signal),
+      (signal) => readResource(this.runtime, uri, signal),
     );
   }
 
   /** `prompts/get`. */
   async getPrompt(name: unknown, args: unknown, ctx: CoreContext): Promise<PromptResult> {
-    if (typeof name !== "string" || !Object.hasOwn(PROMPTS, name)) {
+    if (typeof name !== "string") {
       throw this.failure(
-        new McpNotFoundError(`Cannot get prompt ${String(name).slice(0, 100)}: unknown prompt`, {
+        new McpValidationError("Cannot get a prompt: params.name must be a string"),
+      );
+    }
+    if (!Object.hasOwn(PROMPTS, name)) {
+      throw this.failure(
+        new McpNotFoundError(`Cannot get prompt ${name.slice(0, 100)}: unknown prompt`, {
           details: { kind: "prompt" },
         }),
       );
@@ -291,7 +300,7 @@ export class McpCore {
     return await this.#wrap(`get prompt ${name}`, ctx, (signal) => {
       const parsed = catalog.parsePromptArgs(name as PromptName, args);
       return PROMPTS[name as PromptName].build(parsed, {
-        runtime: this.options.runtime,
+        runtime: this.runtime,
         signal,
         maxPageSize: this.options.maxPageSize,
       });
@@ -300,7 +309,7 @@ export class McpCore {
 
   /** `completion/complete`. */
   complete(params: Record<string, unknown>, ctx: CoreContext): Promise<CompletionResult> {
-    return this.#wrap("complete", ctx, (signal) => complete(this.options.runtime, params, signal));
+    return this.#wrap("complete", ctx, (signal) => complete(this.runtime, params, signal));
   }
 
   async #wrap<T>(

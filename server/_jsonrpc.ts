@@ -20,8 +20,8 @@ export function resultResponse(idJson: string, resultJson: string): string {
   return `{"jsonrpc":"2.0","id":${idJson},"result":${resultJson}}`;
 }
 
-/** An error response. `idJson` is `"null"` when the id is unknown. */
-export function errorResponse(
+/** A JSON-RPC error response, serialized. `idJson` is `"null"` when the id is unknown. */
+export function rpcErrorJson(
   idJson: string,
   code: number,
   message: string,
@@ -34,21 +34,21 @@ export function errorResponse(
 }
 
 /** -32700 with id null, serialized once. */
-export const PARSE_ERROR: string = errorResponse(
+export const PARSE_ERROR_JSON: string = rpcErrorJson(
   "null",
   -32700,
   "Cannot parse the message: invalid JSON",
 );
 
 /** -32600 with id null for a batch the protocol version does not allow. */
-export const BATCH_REFUSED: string = errorResponse(
+export const BATCH_REFUSED: string = rpcErrorJson(
   "null",
   -32600,
   "Cannot handle a batch: this protocol version does not allow batches",
 );
 
 /** -32600 with id null for an empty batch. */
-export const EMPTY_BATCH: string = errorResponse(
+export const EMPTY_BATCH: string = rpcErrorJson(
   "null",
   -32600,
   "Cannot handle a batch: it is empty",

@@ -1,12 +1,11 @@
 /**
- * Results of the protocol methods that the protocol server serializes
- * itself: `initialize` (cached per version) and `tools/call`.
+ * The `initialize` result (serialized once per version), the capabilities
+ * memo declares, and the log levels.
  *
  * @module
  */
 
 import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "./options.ts";
-import type { ToolCallOutcome } from "./_core.ts";
 
 /** Log levels in increasing severity. */
 export const LOG_LEVELS: readonly MemoMcpLogLevel[] = [
@@ -47,19 +46,4 @@ export function initializeJson(options: ResolvedMemoMcpOptions, version: string)
     byVersion.set(version, json);
   }
   return json;
-}
-
-/**
- * The serialized `tools/call` result: a text rendering (the JSON, or the
- * error message for a tool error), `structuredContent` from 2025-06-18 on,
- * and `isError`.
- */
-export function callToolJson(outcome: ToolCallOutcome, structured: boolean): string {
-  const error = outcome.isError
-    ? (outcome.structured.error as { message?: string } | undefined)?.message
-    : undefined;
-  let out = `{"content":[{"type":"text","text":${JSON.stringify(error ?? outcome.json)}}]`;
-  if (structured) out += `,"structuredContent":${outcome.json}`;
-  if (outcome.isError) out += `,"isError":true`;
-  return out + "}";
 }

@@ -1,27 +1,25 @@
 /**
- * The eight tools: their descriptions, annotations and what each one asks of
- * the runtime. Arguments arrive already validated (see `_catalog.ts`).
+ * The eight tools, one record each: name, title, description, annotations,
+ * zod input and output schemas, and the handler that runs on the validated
+ * input. The protocol server and the SDK bridge both build from these
+ * records (through `_catalog.ts`). Loaded lazily: it pulls in zod.
  *
  * @module
  */
 
+import { z } from "zod";
 import type { MemoMcpRuntime, RuntimeSyncResult } from "../runtimes/types.ts";
-import { MemoMcpError, toSafeError } from "./errors.ts";
-
-/** The tool names, in the order `tools/list` gives them. */
-export const TOOL_NAMES = [
-  "remember",
-  "recall",
-  "get_note",
-  "list_notes",
-  "update_note",
-  "forget",
-  "sync_connectors",
-  "memory_stats",
-] as const;
-
-/** A tool name. */
-export type ToolName = typeof TOOL_NAMES[number];
+import { McpValidationError, MemoMcpError, toSafeError } from "./errors.ts";
+import {
+  describeIssues,
+  labels,
+  noteId,
+  NoteSchema,
+  output,
+  type SchemaLimits,
+  source,
+  text,
+} from "./_schemas.ts";
 
 /** MCP tool annotations. */
 export interface ToolAnnotations {
@@ -45,7 +43,7 @@ export interface ToolOutcome {
 
 /** Per-call facts a tool run gets. */
 export interface ToolRunContext {
-  /** The runtime. */
+  /** The runtime (its errors already mapped to MCP errors). */
   runtime: MemoMcpRuntime;
   /** Aborted on timeout or cancellation. */
   signal: AbortSignal;
@@ -53,8 +51,10 @@ export interface ToolRunContext {
   defaultPageSize: number;
 }
 
-/** Static facts about one tool. */
-export interface ToolInfo {
+/** One tool, as it is written: its facts, its schemas and its handler. */
+interface ToolDefinition<I extends z.ZodType> {
+  /** Tool name. */
+  name: string;
   /** Display title. */
   title: string;
   /** What the model reads to decide when to call it. */
@@ -63,8 +63,63 @@ export interface ToolInfo {
   write: boolean;
   /** MCP annotations. */
   annotations: ToolAnnotations;
-  /** Runs the tool on validated arguments. */
-  run(args: Record<string, unknown>, ctx: ToolRunContext): Promise<ToolOutcome>;
+  /** The arguments' schema, for the server's page-size limits. */
+  input(limits: SchemaLimits): I;
+  /** The schema of `structuredContent`. */
+  output: z.ZodType;
+  /** Runs the tool on arguments that passed `input`. */
+  run(args: z.output<I>, ctx: ToolRunContext): Promise<ToolOutcome>;
+}
+
+/** A tool bound to a set of limits: its schemas, and a call that validates then runs. */
+export interface BoundTool {
+  /** The arguments' schema. */
+  input: z.ZodType;
+  /** The schema of `structuredContent`. */
+  output: z.ZodType;
+  /**
+   * Validates the arguments (throwing `McpValidationError` with
+   * `details.issues`) and runs the tool.
+   */
+  call(args: unknown, ctx: ToolRunContext): Promise<ToolOutcome>;
+}
+
+/** A tool record, with its argument type erased. */
+export interface Tool {
+  /** Tool name. */
+  readonly name: string;
+  /** Display title. */
+  readonly title: string;
+  /** What the model reads. */
+  readonly description: string;
+  /** Whether it writes. */
+  readonly write: boolean;
+  /** MCP annotations. */
+  readonly annotations: ToolAnnotations;
+  /** The tool for a set of page-size limits. */
+  bind(limits: SchemaLimits): BoundTool;
+}
+
+function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
+  const { input, output, run, ...facts } = def;
+  return {
+    ...facts,
+    bind(limits) {
+      const schema = input(limits);
+      return {
+        input: schema,
+        output,
+        call(args, ctx) {
+          const parsed = schema.safeParse(args ?? {});
+          if (parsed.success) return run(parsed.data, ctx);
+          const { reason, issues } = describeIssues(parsed.error);
+          throw new McpValidationError(`Cannot call ${def.name}: invalid arguments (${reason})`, {
+            details: { tool: def.name, issues },
+          });
+        },
+      };
+    },
+  };
 }
 
 const READ: ToolAnnotations = {
@@ -81,9 +136,41 @@ const REWRITE: ToolAnnotations = {
   openWorldHint: false,
 };
 
-type Args = Record<string, unknown>;
-const str = (a: Args, k: string) => a[k] as string | undefined;
-const list = (a: Args, k: string) => a[k] as string[] | undefined;
+const pageLimit = (limits: SchemaLimits, what: string, def: number) =>
+  z.number().int().min(1).max(limits.maxPageSize).describe(
+    `${what} (1 to ${limits.maxPageSize}; default ${def}).`,
+  );
+
+const sourcePrefix = () =>
+  z.string().max(512).optional().describe("Only notes whose source key starts with this prefix.");
+
+const Hit = z.looseObject({
+  note: NoteSchema,
+  score: z.number().describe("Relevance; higher is better."),
+  engine: z.enum(["lexical", "vector", "hybrid"]),
+  matched: z.array(z.string()).describe("Query terms found in the note."),
+  explain: z.array(z.looseObject({
+    term: z.string().describe("Query term."),
+    field: z.string().describe("Field it matched in."),
+    score: z.number().describe("Its contribution to the score."),
+    indexTerm: z.string().optional().describe("The indexed form it matched."),
+  })).optional().describe("Present when explain was asked for."),
+});
+
+const ConnectorSummary = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  fetched: z.number().int(),
+  written: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+});
+
+const ConnectorFailure = z.looseObject({
+  connector: z.string(),
+  type: z.string(),
+  error: z.looseObject({ name: z.string(), message: z.string() }),
+});
 
 function syncOutcome(result: RuntimeSyncResult): ToolOutcome {
   const structured: Record<string, unknown> = { ...result };
@@ -97,127 +184,220 @@ function syncOutcome(result: RuntimeSyncResult): ToolOutcome {
   return { structured, isError: true };
 }
 
-/** The tools by name. */
-export const TOOLS: Readonly<Record<ToolName, ToolInfo>> = {
-  remember: {
-    title: "Remember",
-    description:
-      "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (or the same source key) is never stored twice; a known source key with new text updates that note.",
-    write: true,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
-    async run(a, ctx) {
-      const result = await ctx.runtime.remember({
-        text: str(a, "text")!,
-        title: str(a, "title"),
-        labels: list(a, "labels"),
-        source: str(a, "source"),
-      }, { signal: ctx.signal });
-      return { structured: { note: result.note, status: result.status } };
-    },
+const remember = defineTool({
+  name: "remember",
+  title: "Remember",
+  description:
+    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (or the same source key) is never stored twice; a known source key with new text updates that note.",
+  write: true,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
   },
-  recall: {
-    title: "Recall",
-    description:
-      "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Filter with labels or a source prefix; set explain to see why each note ranked.",
-    write: false,
-    annotations: READ,
-    async run(a, ctx) {
-      const hits = await ctx.runtime.recall(str(a, "query")!, {
-        limit: (a.limit as number | undefined) ?? 10,
-        engine: a.engine as "auto" | undefined,
-        labels: list(a, "labels"),
-        source: str(a, "source"),
-        explain: a.explain as boolean | undefined,
-        signal: ctx.signal,
-      });
-      return { structured: { hits } };
-    },
+  input: () =>
+    z.strictObject({
+      text: text("text").describe("The note's markdown text. The first line becomes the title."),
+      title: z.string().max(500).optional().describe("Title; derived from the text when missing."),
+      labels: labels().optional(),
+      source: source().optional().describe(
+        "Source key; a note with the same key is updated in place instead of duplicated.",
+      ),
+    }),
+  output: output({
+    note: NoteSchema,
+    status: z.enum(["written", "updated", "unchanged"]).describe(
+      "written: new; updated: same source, new content; unchanged: already stored.",
+    ),
+  }, ["note", "status"]),
+  async run(a, ctx) {
+    const result = await ctx.runtime.remember(a, { signal: ctx.signal });
+    return { structured: { note: result.note, status: result.status } };
   },
-  get_note: {
-    title: "Get note",
-    description: "Read one note in full by its id.",
-    write: false,
-    annotations: READ,
-    async run(a, ctx) {
-      return { structured: { note: await ctx.runtime.get(str(a, "id")!, { signal: ctx.signal }) } };
-    },
+});
+
+const recall = defineTool({
+  name: "recall",
+  title: "Recall",
+  description:
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Filter with labels or a source prefix; set explain to see why each note ranked.",
+  write: false,
+  annotations: READ,
+  input: (limits) =>
+    z.strictObject({
+      query: text("query").describe("What to look for, in plain words."),
+      limit: pageLimit(limits, "Most hits", 10).optional(),
+      engine: z.enum(["auto", "lexical", "vector", "hybrid"]).optional().describe(
+        "Ranking engine; auto picks the best one that is ready.",
+      ),
+      labels: labels().optional(),
+      source: sourcePrefix(),
+      explain: z.boolean().optional().describe("Report each term's contribution to the score."),
+    }),
+  output: output({ hits: z.array(Hit).describe("Best first.") }, ["hits"]),
+  async run(a, ctx) {
+    const hits = await ctx.runtime.recall(a.query, {
+      limit: a.limit ?? 10,
+      engine: a.engine,
+      labels: a.labels,
+      source: a.source,
+      explain: a.explain,
+      signal: ctx.signal,
+    });
+    return { structured: { hits } };
   },
-  list_notes: {
-    title: "List notes",
-    description:
-      "List the notes in the order they were stored, a page at a time. Pass nextCursor back as cursor for the next page. Filter with labels or a source prefix.",
-    write: false,
-    annotations: READ,
-    async run(a, ctx) {
-      const page = await ctx.runtime.list({
-        cursor: str(a, "cursor"),
-        limit: (a.limit as number | undefined) ?? ctx.defaultPageSize,
-        labels: list(a, "labels"),
-        source: str(a, "source"),
-        signal: ctx.signal,
-      });
-      const structured: Record<string, unknown> = { notes: page.notes, total: page.total };
-      if (page.nextCursor !== undefined) structured.nextCursor = page.nextCursor;
-      return { structured };
-    },
+});
+
+const getNote = defineTool({
+  name: "get_note",
+  title: "Get note",
+  description: "Read one note in full by its id.",
+  write: false,
+  annotations: READ,
+  input: () => z.strictObject({ id: noteId() }),
+  output: output({ note: NoteSchema }, ["note"]),
+  async run(a, ctx) {
+    return { structured: { note: await ctx.runtime.get(a.id, { signal: ctx.signal }) } };
   },
-  update_note: {
-    title: "Update note",
-    description:
-      "Change a note's text, title or labels (labels replace the old ones). Use it to correct a note that recall showed to be wrong or out of date.",
-    write: true,
-    annotations: REWRITE,
-    async run(a, ctx) {
-      const note = await ctx.runtime.update(str(a, "id")!, {
-        text: str(a, "text"),
-        title: str(a, "title"),
-        labels: list(a, "labels"),
-      }, { signal: ctx.signal });
-      return { structured: { note } };
-    },
+});
+
+const listNotes = defineTool({
+  name: "list_notes",
+  title: "List notes",
+  description:
+    "List the notes in the order they were stored, a page at a time. Pass nextCursor back as cursor for the next page. Filter with labels or a source prefix.",
+  write: false,
+  annotations: READ,
+  input: (limits) =>
+    z.strictObject({
+      cursor: z.string().max(1024).optional().describe("nextCursor of the previous page."),
+      limit: pageLimit(limits, "Page size", limits.defaultPageSize).optional(),
+      labels: labels().optional(),
+      source: sourcePrefix(),
+    }),
+  output: output({
+    notes: z.array(NoteSchema),
+    nextCursor: z.string().optional().describe("Cursor of the next page; absent on the last."),
+    total: z.number().int().describe("Notes matching the filter."),
+  }, ["notes", "total"]),
+  async run(a, ctx) {
+    const page = await ctx.runtime.list({
+      cursor: a.cursor,
+      limit: a.limit ?? ctx.defaultPageSize,
+      labels: a.labels,
+      source: a.source,
+      signal: ctx.signal,
+    });
+    const structured: Record<string, unknown> = { notes: page.notes, total: page.total };
+    if (page.nextCursor !== undefined) structured.nextCursor = page.nextCursor;
+    return { structured };
   },
-  forget: {
-    title: "Forget",
-    description:
-      "Delete a note by id, for good. Use it for notes that are wrong, duplicated or no longer wanted.",
-    write: true,
-    annotations: REWRITE,
-    async run(a, ctx) {
-      return {
-        structured: { forgotten: await ctx.runtime.forget(str(a, "id")!, { signal: ctx.signal }) },
-      };
-    },
+});
+
+const updateNote = defineTool({
+  name: "update_note",
+  title: "Update note",
+  description:
+    "Change a note's text, title or labels (labels replace the old ones). Use it to correct a note that recall showed to be wrong or out of date.",
+  write: true,
+  annotations: REWRITE,
+  input: () =>
+    z.strictObject({
+      id: noteId(),
+      text: text("text").optional().describe("New markdown text."),
+      title: z.string().max(500).optional().describe("New title."),
+      labels: labels().optional().describe("New labels (replace the old ones)."),
+    }),
+  output: output({ note: NoteSchema }, ["note"]),
+  async run({ id, ...patch }, ctx) {
+    return { structured: { note: await ctx.runtime.update(id, patch, { signal: ctx.signal }) } };
   },
-  sync_connectors: {
-    title: "Sync connectors",
-    description:
-      "Pull the configured connectors (GitHub Discussions, Notion pages) into memory. Items already stored are not written twice. Reports counts per connector; a failed connector makes the result an error that still carries the others' counts.",
-    write: true,
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: true,
-    },
-    async run(a, ctx) {
-      return syncOutcome(
-        await ctx.runtime.syncConnectors({ only: list(a, "connectors"), signal: ctx.signal }),
-      );
-    },
+});
+
+const forget = defineTool({
+  name: "forget",
+  title: "Forget",
+  description:
+    "Delete a note by id, for good. Use it for notes that are wrong, duplicated or no longer wanted.",
+  write: true,
+  annotations: REWRITE,
+  input: () => z.strictObject({ id: noteId() }),
+  output: output({ forgotten: NoteSchema.describe("The deleted note.") }, ["forgotten"]),
+  async run(a, ctx) {
+    return { structured: { forgotten: await ctx.runtime.forget(a.id, { signal: ctx.signal }) } };
   },
-  memory_stats: {
-    title: "Memory stats",
-    description:
-      "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, and any damaged sections of notes.md.",
-    write: false,
-    annotations: READ,
-    async run(_a, ctx) {
-      return { structured: { ...await ctx.runtime.stats({ signal: ctx.signal }) } };
-    },
+});
+
+const syncConnectors = defineTool({
+  name: "sync_connectors",
+  title: "Sync connectors",
+  description:
+    "Pull the configured connectors (GitHub Discussions, Notion pages) into memory. Items already stored are not written twice. Reports counts per connector; a failed connector makes the result an error that still carries the others' counts.",
+  write: true,
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: true,
   },
-};
+  input: () =>
+    z.strictObject({
+      connectors: z.array(z.string().min(1).max(200)).max(50).optional().describe(
+        "Ids of the connectors to run; all configured ones when missing.",
+      ),
+    }),
+  output: output({
+    connectors: z.array(ConnectorSummary),
+    written: z.number().int(),
+    updated: z.number().int(),
+    unchanged: z.number().int(),
+    errors: z.array(ConnectorFailure),
+  }, ["connectors", "written", "updated", "unchanged", "errors"]),
+  async run(a, ctx) {
+    return syncOutcome(
+      await ctx.runtime.syncConnectors({ only: a.connectors, signal: ctx.signal }),
+    );
+  },
+});
+
+const memoryStats = defineTool({
+  name: "memory_stats",
+  title: "Memory stats",
+  description:
+    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, and any damaged sections of notes.md.",
+  write: false,
+  annotations: READ,
+  input: () => z.strictObject({}),
+  output: output({
+    notes: z.number().int(),
+    labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
+    sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
+    lastUpdated: z.string().optional(),
+    engine: z.looseObject({ default: z.string(), auto: z.string() }),
+    issues: z.array(
+      z.looseObject({
+        kind: z.string(),
+        message: z.string(),
+        line: z.number().int().optional(),
+      }),
+    ).optional().describe(
+      "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
+    ),
+  }, ["notes", "labels", "sources", "engine"]),
+  async run(_a, ctx) {
+    return { structured: { ...await ctx.runtime.stats({ signal: ctx.signal }) } };
+  },
+});
+
+/** The tools, in the order `tools/list` gives them. */
+export const TOOLS: readonly Tool[] = [
+  remember,
+  recall,
+  getNote,
+  listNotes,
+  updateNote,
+  forget,
+  syncConnectors,
+  memoryStats,
+];

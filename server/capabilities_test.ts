@@ -228,12 +228,39 @@ Deno.test("createMemoMcpProtocolServer() serves the three prompts", async () => 
     (await call(s, "prompts/get", { name: "recall_context", arguments: {} })).error.code,
     -32602,
   );
-  assert.equal((await call(s, "prompts/get", { name: "nope" })).error.code, -32602);
+  const unknown = await call(s, "prompts/get", { name: "nope" });
+  assert.equal(unknown.error.code, -32602);
+  assert.equal(unknown.error.data.code, "MCP_NOT_FOUND");
   const topics = await call(s, "completion/complete", {
     ref: { type: "ref/prompt", name: "review_memory" },
     argument: { name: "labels", value: "l0,l" },
   });
   assert.deepEqual(topics.result.completion.values.sort(), ["l0,l1", "l0,l2"]);
+});
+
+Deno.test("createMemoMcpProtocolServer() refuses prompts/get without a string name as invalid params", async (t) => {
+  const { server: s } = server();
+  const cases: [string, Json][] = [
+    ["no params", undefined],
+    ["no name", { arguments: { topic: "x" } }],
+    ["a number", { name: 7 }],
+    ["null", { name: null }],
+    ["an object", { name: { toString: "recall_context" } }],
+  ];
+  for (const [what, params] of cases) {
+    await t.step(what, async () => {
+      const reply = await call(s, "prompts/get", params);
+      assert.equal(reply.error.code, -32602);
+      assert.equal(reply.error.data.code, "MCP_VALIDATION_ERROR");
+      assert.equal(reply.error.data.status, 400);
+      assert.equal(reply.error.message, "Cannot get a prompt: params.name must be a string");
+    });
+  }
+  await t.step("an unknown well-formed name stays MCP_NOT_FOUND", async () => {
+    const reply = await call(s, "prompts/get", { name: "recall_contexts" });
+    assert.equal(reply.error.code, -32602);
+    assert.equal(reply.error.data.code, "MCP_NOT_FOUND");
+  });
 });
 
 Deno.test("createMemoMcpProtocolServer() sends log notifications only after logging/setLevel", async () => {

@@ -1,6 +1,8 @@
 /**
- * The MCP server: the protocol server, the stdio transport, the SDK bridge,
- * options and errors.
+ * The MCP server: the protocol server, the stdio transport, options, limits
+ * and errors. The HTTP endpoint's internals are in `http/`, the SDK bridge
+ * in `sdk/`. The server reaches data only through a `MemoMcpRuntime` it is
+ * given, and imports only types from `runtimes/`.
  *
  * @module
  */
@@ -21,7 +23,8 @@ export {
   toSafeError,
 } from "./errors.ts";
 export * from "./options.ts";
+export * from "./limits.ts";
+export * from "./env.ts";
 export * from "./protocol_server.ts";
 export * from "./stdio.ts";
-export * from "./sdk_bridge.ts";
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./_versions.ts";

@@ -9,6 +9,7 @@
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { VERSION } from "../version.ts";
 import { MemoMcpError } from "./errors.ts";
+import { MEMO_MCP_LIMITS, type MemoMcpLimitName } from "./limits.ts";
 import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
 
 /**
@@ -197,22 +198,27 @@ export interface ResolvedMemoMcpOptions {
   timer: MemoMcpTimer;
 }
 
-/** The spec's defaults of {@linkcode MemoMcpOptions}. */
-export const MEMO_MCP_DEFAULTS: {
-  readonly name: "memo";
-  readonly defaultPageSize: 25;
-  readonly maxPageSize: 100;
-  readonly requestTimeoutMs: 30000;
-  readonly maxInputBytes: 256000;
-  readonly maxOutputBytes: 512000;
-} = {
-  name: "memo",
-  defaultPageSize: 25,
-  maxPageSize: 100,
-  requestTimeoutMs: 30000,
-  maxInputBytes: 256000,
-  maxOutputBytes: 512000,
-};
+/**
+ * The spec's defaults of {@linkcode MemoMcpOptions}: the server name and the
+ * limits of {@linkcode MEMO_MCP_LIMITS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEMO_MCP_DEFAULTS } from "@memo/mcp-server";
+ *
+ * assert.equal(MEMO_MCP_DEFAULTS.name, "memo");
+ * assert.equal(MEMO_MCP_DEFAULTS.maxOutputBytes, 512000);
+ * ```
+ */
+export const MEMO_MCP_DEFAULTS: Readonly<{ name: "memo" } & Record<MemoMcpLimitName, number>> =
+  Object.freeze({
+    name: "memo" as const,
+    ...Object.fromEntries(MEMO_MCP_LIMITS.map((l) => [l.option, l.default])) as Record<
+      MemoMcpLimitName,
+      number
+    >,
+  });
 
 const SYSTEM_TIMER: MemoMcpTimer = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
@@ -242,17 +248,14 @@ export function resolveMemoMcpOptions(options: MemoMcpOptions): ResolvedMemoMcpO
   if (!options || typeof options.runtime !== "object" || options.runtime === null) {
     throw new MemoMcpError("Cannot create the MCP server: options.runtime is required");
   }
-  const maxPageSize = positiveInt(
-    options.maxPageSize,
-    MEMO_MCP_DEFAULTS.maxPageSize,
-    "maxPageSize",
-  );
-  const defaultPageSize = positiveInt(
-    options.defaultPageSize,
-    Math.min(MEMO_MCP_DEFAULTS.defaultPageSize, maxPageSize),
-    "defaultPageSize",
-  );
-  if (defaultPageSize > maxPageSize) {
+  const limits = {} as Record<MemoMcpLimitName, number>;
+  for (const { option, default: fallback } of MEMO_MCP_LIMITS) {
+    limits[option] = positiveInt(options[option], fallback, option);
+  }
+  if (options.defaultPageSize === undefined) {
+    limits.defaultPageSize = Math.min(limits.defaultPageSize, limits.maxPageSize);
+  }
+  if (limits.defaultPageSize > limits.maxPageSize) {
     throw new MemoMcpError(
       "Cannot create the MCP server: defaultPageSize must not be larger than maxPageSize",
     );
@@ -263,23 +266,7 @@ export function resolveMemoMcpOptions(options: MemoMcpOptions): ResolvedMemoMcpO
     version: options.version ?? VERSION,
     instructions: options.instructions,
     readOnly: options.readOnly ?? false,
-    defaultPageSize,
-    maxPageSize,
-    requestTimeoutMs: positiveInt(
-      options.requestTimeoutMs,
-      MEMO_MCP_DEFAULTS.requestTimeoutMs,
-      "requestTimeoutMs",
-    ),
-    maxInputBytes: positiveInt(
-      options.maxInputBytes,
-      MEMO_MCP_DEFAULTS.maxInputBytes,
-      "maxInputBytes",
-    ),
-    maxOutputBytes: positiveInt(
-      options.maxOutputBytes,
-      MEMO_MCP_DEFAULTS.maxOutputBytes,
-      "maxOutputBytes",
-    ),
+    ...limits,
     authorize: options.authorize,
     redact: options.redact,
     logger: options.logger,

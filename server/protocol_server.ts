@@ -6,22 +6,22 @@
  * @module
  */
 
-import { McpOutputLimitError, McpValidationError, toSafeError } from "./errors.ts";
+import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
 import { type MemoMcpLogLevel, type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
 import { type CoreContext, McpCore, RpcFailure } from "./_core.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,
-  errorResponse,
   isValidId,
-  overLimit,
-  PARSE_ERROR,
+  PARSE_ERROR_JSON,
   resultResponse,
+  rpcErrorJson,
   utf8Length,
 } from "./_jsonrpc.ts";
 import { LATEST_PROTOCOL_VERSION, negotiateVersion, versionFeatures } from "./_versions.ts";
-import { callToolJson, initializeJson, LOG_LEVELS } from "./_methods.ts";
+import { initializeJson, LOG_LEVELS } from "./_methods.ts";
+import { outputLimitError, toolResultJson } from "./_results.ts";
 
 type Params = Record<string, unknown>;
 const NO_PARAMS: Params = Object.freeze({}) as Params;
@@ -80,7 +80,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     try {
       message = JSON.parse(text);
     } catch {
-      return PARSE_ERROR;
+      return PARSE_ERROR_JSON;
     }
     if (size === undefined && text.length * 3 > this.#maxInput) size = utf8Length(text);
     return await this.handleParsed(
@@ -105,7 +105,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       return out.length ? `[${out.join(",")}]` : undefined;
     } catch (e) {
       // Never throws: anything unexpected becomes -32603 without an id.
-      return errorResponse("null", -32603, toSafeError(e).message, toSafeError(e));
+      return rpcErrorJson("null", -32603, toSafeError(e).message, toSafeError(e));
     }
   }
 
@@ -121,7 +121,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       if ("method" in m ? !("id" in m) : ("result" in m || "error" in m)) return undefined;
       if (isValidId(m.id)) idJson = JSON.stringify(m.id);
     }
-    return errorResponse(idJson, -32602, error.message, toSafeError(error));
+    return rpcErrorJson(idJson, -32602, error.message, toSafeError(error));
   }
 
   async #one(
@@ -130,7 +130,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     inBatch: boolean,
   ): Promise<string | undefined> {
     if (message === null || typeof message !== "object" || Array.isArray(message)) {
-      return errorResponse("null", -32600, "Cannot handle the message: not a JSON-RPC object");
+      return rpcErrorJson("null", -32600, "Cannot handle the message: not a JSON-RPC object");
     }
     const m = message as Params;
     const hasId = "id" in m;
@@ -138,21 +138,21 @@ class ProtocolServer implements MemoMcpProtocolServer {
     const idJson = validId ? JSON.stringify(m.id) : "null";
     if (!("method" in m)) {
       if ("result" in m || "error" in m) return undefined; // a response: memo sends no requests
-      return errorResponse(idJson, -32600, "Cannot handle the message: it has no method");
+      return rpcErrorJson(idJson, -32600, "Cannot handle the message: it has no method");
     }
     if (!hasId) {
       if (m.jsonrpc === "2.0" && typeof m.method === "string") this.#notification(m, context);
       return undefined;
     }
     if (!validId) {
-      return errorResponse(
+      return rpcErrorJson(
         "null",
         -32600,
         "Cannot handle the request: id must be a string or an integer",
       );
     }
     if (m.jsonrpc !== "2.0" || typeof m.method !== "string") {
-      return errorResponse(
+      return rpcErrorJson(
         idJson,
         -32600,
         'Cannot handle the request: it needs jsonrpc "2.0" and a method name',
@@ -166,7 +166,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       );
     }
     if (inBatch && m.method === "initialize") {
-      return errorResponse(
+      return rpcErrorJson(
         idJson,
         -32600,
         "Cannot handle initialize: it must not be part of a batch",
@@ -186,22 +186,18 @@ class ProtocolServer implements MemoMcpProtocolServer {
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        return errorResponse(idJson, e.code, e.data.message, e.data);
+        return rpcErrorJson(idJson, e.code, e.data.message, e.data);
       }
       const safe = toSafeError(e);
-      return errorResponse(idJson, -32603, safe.message, safe);
+      return rpcErrorJson(idJson, -32603, safe.message, safe);
     }
-    const size = overLimit(reply, this.#maxOutput);
-    if (size === undefined) return reply;
-    const error = new McpOutputLimitError(
-      `Cannot send the response: ${size} bytes is over the output limit of ${this.#maxOutput}`,
-      { details: { limit: this.#maxOutput, size } },
-    );
-    return errorResponse(idJson, -32012, error.message, toSafeError(error));
+    const error = outputLimitError(reply, this.#maxOutput);
+    if (error === undefined) return reply;
+    return rpcErrorJson(idJson, JSON_RPC_CODES.outputLimit, error.message, toSafeError(error));
   }
 
   #invalidParams(idJson: string, message: string): string {
-    return errorResponse(idJson, -32602, message, toSafeError(new McpValidationError(message)));
+    return rpcErrorJson(idJson, -32602, message, toSafeError(new McpValidationError(message)));
   }
 
   #notification(m: Params, context: MemoMcpRequestContext): void {
@@ -321,7 +317,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
           context,
           (ctx) => core.callTool(params.name, params.arguments, ctx),
         );
-        return callToolJson(outcome, versionFeatures(version).structured);
+        return toolResultJson(outcome, versionFeatures(version).structured);
       }
       case "resources/list": {
         const cursor = this.#cursor(method, params, true);

@@ -8,7 +8,7 @@
  */
 
 import type { MemoMcpProtocolServer } from "./types.ts";
-import { errorResponse } from "./_jsonrpc.ts";
+import { rpcErrorJson } from "./_jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
 
 /** Options of {@linkcode runStdioServer}. */
@@ -90,7 +90,7 @@ export async function runStdioServer(
       (reply) => {
         if (reply !== undefined) send(reply);
       },
-      () => send(errorResponse("null", -32603, "Cannot handle the message: internal error")),
+      () => send(rpcErrorJson("null", -32603, "Cannot handle the message: internal error")),
     ).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
@@ -129,7 +129,7 @@ export async function runStdioServer(
           pending = [];
           pendingBytes = 0;
           dropping = true;
-          send(errorResponse(
+          send(rpcErrorJson(
             "null",
             -32600,
             `Cannot handle the message: a line is longer than ${maxLine} bytes`,

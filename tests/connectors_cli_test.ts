@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "../cli/main.ts";
-import { recordingIO } from "../cli/_test_io.ts";
+import { recordingIO } from "../testing/cli_io.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { DATABASE_ID, sampleWorkspace } from "./fixtures/notion/workspace.ts";

@@ -16,7 +16,7 @@ import {
   syncConfiguredConnectors,
 } from "../connectors/mod.ts";
 import { runCli } from "../cli/main.ts";
-import { recordingIO } from "../cli/_test_io.ts";
+import { recordingIO } from "../testing/cli_io.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { FAULTS, ManualClock } from "./connectors_helpers.ts";

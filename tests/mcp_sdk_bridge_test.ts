@@ -6,7 +6,7 @@ import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 import { z } from "zod";
-import { registerMemoMcpCapabilities } from "../server/sdk_bridge.ts";
+import { registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";

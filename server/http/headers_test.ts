@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isJsonContentType, negotiateAccept } from "./http_headers.ts";
+import { isJsonContentType, negotiateAccept } from "./headers.ts";
 
 Deno.test("negotiateAccept() picks JSON, SSE or nothing (406)", async (t) => {
   const cases: [string | null, string | undefined][] = [

@@ -1,10 +1,11 @@
 /**
- * Test helper: a `CliIO` that records stdout and stderr.
+ * Test helper: a `CliIO` that records stdout and stderr. Not published
+ * (`testing/` is excluded from the packages).
  *
  * @module
  */
 
-import type { CliIO } from "./context.ts";
+import type { CliIO } from "../cli/context.ts";
 
 /** A recording CliIO for tests. */
 export interface RecordingIO extends CliIO {
@@ -19,10 +20,12 @@ export interface RecordingIO extends CliIO {
  *
  * @example
  * ```ts
- * import { recordingIO } from "./_test_io.ts";
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "./cli_io.ts";
+ *
  * const io = recordingIO("/tmp");
  * await io.stdout("x");
- * console.log(io.out); // ["x"]
+ * assert.deepEqual(io.out, ["x"]);
  * ```
  */
 export function recordingIO(cwd: string, stdinText = ""): RecordingIO {

@@ -8,17 +8,16 @@
  * @module
  */
 
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
-import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
-import type { MemoMcpRuntime } from "../runtimes/types.ts";
-import { createMemoMcpProtocolServer } from "./protocol_server.ts";
-import { MEMO_MCP_DEFAULTS, type MemoMcpOptions } from "./options.ts";
-import { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./http_env.ts";
-import { createAuthenticator } from "./http_auth.ts";
-import { createHttpHandler } from "./http_handler.ts";
-import { DEFAULT_ALLOWED_ORIGINS } from "./http_origin.ts";
-import type { MemoMcpHttpOptions } from "./http_options.ts";
-import type { MemoMcpProtocolServer } from "./types.ts";
+import type { MemoMcpRuntime } from "../../runtimes/types.ts";
+import { createMemoMcpProtocolServer } from "../protocol_server.ts";
+import { MEMO_MCP_DEFAULTS, type MemoMcpOptions } from "../options.ts";
+import { MEMO_MCP_LIMITS } from "../limits.ts";
+import type { MemoMcpProtocolServer } from "../types.ts";
+import { type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
+import { createAuthenticator } from "./auth.ts";
+import { createHttpHandler } from "./handler.ts";
+import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
+import type { MemoMcpHttpOptions } from "./options.ts";
 
 /** One configured endpoint. */
 export interface HttpEndpoint {
@@ -34,12 +33,21 @@ export interface HttpEndpoint {
   readonly authRequired: boolean;
 }
 
+/**
+ * Where an endpoint gets its runtime: a runtime, or a function that builds
+ * one at the first request (and again after a failure).
+ */
+export type RuntimeSource = MemoMcpRuntime | (() => MemoMcpRuntime);
+
 /** How {@linkcode createHttpEndpoint} builds its endpoint. */
 export interface HttpEndpointOptions {
   /** Answer only on `MEMO_MCP_PATH` (default `/mcp`), 404 elsewhere. */
   routed?: boolean;
-  /** Directory for the local runtime when `MEMO_ROOT_DIR` is unset. */
-  cwd?: string;
+  /**
+   * The runtime when `options.runtime` is missing. The endpoint closes a
+   * runtime it built from a function, never one it was given.
+   */
+  runtime?: RuntimeSource;
 }
 
 /**
@@ -49,7 +57,7 @@ export interface HttpEndpointOptions {
  *
  * @example
  * ```ts
- * import { createHttpEndpoint } from "./http_endpoint.ts";
+ * import { createHttpEndpoint } from "./endpoint.ts";
  * const endpoint = createHttpEndpoint({}, { MEMO_ROOT_DIR: "." }, { routed: true });
  * console.log(endpoint.path); // "/mcp"
  * ```
@@ -71,12 +79,14 @@ export function createHttpEndpoint(
   const protocolOptions: Omit<MemoMcpOptions, "runtime"> = {
     ...serverOptions,
     readOnly: options.readOnly ?? fromEnv.readOnly,
-    requestTimeoutMs: options.requestTimeoutMs ?? fromEnv.requestTimeoutMs,
-    maxInputBytes: options.maxInputBytes ?? fromEnv.maxInputBytes,
-    maxOutputBytes: options.maxOutputBytes ?? fromEnv.maxOutputBytes,
-    defaultPageSize: options.defaultPageSize ?? fromEnv.defaultPageSize,
-    maxPageSize: options.maxPageSize ?? fromEnv.maxPageSize,
   };
+  for (const limit of MEMO_MCP_LIMITS) {
+    protocolOptions[limit.option] = options[limit.option] ?? fromEnv[limit.option];
+  }
+  const source = givenRuntime ?? how.runtime;
+  if (source === undefined) {
+    throw new Error("Cannot configure the MCP endpoint: no runtime was given");
+  }
   const auth = {
     requireAuth: options.auth?.requireAuth ?? fromEnv.requireAuth,
     bearerToken: options.auth?.bearerToken ?? fromEnv.bearerToken,
@@ -89,14 +99,15 @@ export function createHttpEndpoint(
   // Built at the first request; a failure is not cached, so a later request tries again.
   const getServer = (): MemoMcpProtocolServer => {
     if (server !== undefined) return server;
-    const runtime = givenRuntime ?? runtimeFromEnv(fromEnv, options, env, how.cwd);
+    const built = typeof source === "function";
+    const runtime = built ? source() : source;
     try {
       server = createMemoMcpProtocolServer({ ...protocolOptions, runtime });
     } catch (e) {
-      if (runtime !== givenRuntime) void runtime.close().catch(() => {});
+      if (built) void runtime.close().catch(() => {});
       throw e;
     }
-    if (runtime !== givenRuntime) ownRuntime = runtime;
+    if (built) ownRuntime = runtime;
     return server;
   };
 
@@ -121,32 +132,4 @@ export function createHttpEndpoint(
       await runtime?.close();
     },
   };
-}
-
-function runtimeFromEnv(
-  config: HttpEnvConfig,
-  options: MemoMcpHttpOptions,
-  env: MemoMcpHttpEnv,
-  cwd: string | undefined,
-): MemoMcpRuntime {
-  const cloud = {
-    ...definedOnly(config.cloud),
-    ...definedOnly(options.cloud ?? {}),
-  };
-  const mode = config.runtime ?? "local";
-  if (mode === "cloud") return createMemoCloudMcpRuntime(cloud);
-  return createMemoMcpRuntimeFromConfig({
-    mode,
-    rootDir: config.rootDir ?? cwd ?? ".",
-    env: { ...env },
-    ...(mode === "hybrid" ? { cloud } : {}),
-  });
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  const out: Partial<T> = {};
-  for (const [k, v] of Object.entries(o)) {
-    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createDeferredRuntime } from "./_deferred.ts";
+import { createDeferredRuntime } from "./deferred.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
 
 Deno.test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
-import { createHttpEndpoint } from "./http_endpoint.ts";
+import { createFakeRuntime } from "../../tests/fixtures/mcp_fake_runtime.ts";
+import { createHttpEndpoint } from "./endpoint.ts";
 
 const HEADERS = { "content-type": "application/json", "mcp-protocol-version": "2025-06-18" };
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
@@ -70,15 +70,29 @@ Deno.test("createHttpEndpoint() reads the limits from MEMO_* variables", async (
   await res.body?.cancel();
 });
 
-Deno.test("createHttpEndpoint() fails requests while the runtime cannot start, and tries again", async () => {
-  const endpoint = createHttpEndpoint({}, { MEMO_RUNTIME: "hybrid" });
+Deno.test("createHttpEndpoint() fails requests while the runtime cannot be built, and tries again", async () => {
+  let builds = 0;
+  const endpoint = createHttpEndpoint({}, {}, {
+    runtime: () => {
+      builds++;
+      if (builds <= 2) throw new Error("Cannot start the runtime: disk gone");
+      return createFakeRuntime(0);
+    },
+  });
   for (let i = 0; i < 2; i++) {
     const res = await endpoint.handle(post("http://127.0.0.1/mcp"));
     assert.equal(res.status, 500);
-    assert.match((await res.json()).error.message, /^Cannot start the hybrid runtime/);
+    assert.match((await res.json()).error.message, /^Cannot start the runtime: disk gone/);
   }
-  await assert.rejects(endpoint.server(), /Cannot start the hybrid runtime/);
+  const res = await endpoint.handle(post("http://127.0.0.1/mcp"));
+  assert.equal(res.status, 200);
+  await res.body?.cancel();
+  assert.equal(builds, 3);
   await endpoint.close();
+});
+
+Deno.test("createHttpEndpoint() needs a runtime", () => {
+  assert.throws(() => createHttpEndpoint({}, {}), /Cannot configure the MCP endpoint: no runtime/);
 });
 
 Deno.test("createHttpEndpoint() closes only a runtime it built", async () => {
@@ -89,6 +103,12 @@ Deno.test("createHttpEndpoint() closes only a runtime it built", async () => {
   await endpoint.server();
   await endpoint.close();
   assert.equal(closed, 0);
+  const built = createFakeRuntime(0);
+  built.close = () => Promise.resolve(void closed++);
+  const owner = createHttpEndpoint({}, {}, { runtime: () => built });
+  await owner.server();
+  await owner.close();
+  assert.equal(closed, 1);
 });
 
 Deno.test("createHttpEndpoint() ignores notifications/cancelled: ids name no request over stateless HTTP", async () => {

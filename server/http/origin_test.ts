@@ -4,7 +4,7 @@ import {
   DEFAULT_ALLOWED_ORIGINS,
   isLoopbackHost,
   requestHost,
-} from "./http_origin.ts";
+} from "./origin.ts";
 
 Deno.test("createOriginMatcher() allows the loopback origins on any port by default", async (t) => {
   const allowed = createOriginMatcher(DEFAULT_ALLOWED_ORIGINS);

@@ -8,20 +8,20 @@
  * @module
  */
 
-import { createAuthenticator, type MemoMcpHttpAuthOptions } from "./http_auth.ts";
-import { ALLOW_METHODS, corsHeaders, preflightHeaders, VARY_ORIGIN } from "./http_cors.ts";
-import { readBodyLimited } from "./http_body.ts";
+import { createAuthenticator, type MemoMcpHttpAuthOptions } from "./auth.ts";
+import { ALLOW_METHODS, corsHeaders, preflightHeaders, VARY_ORIGIN } from "./cors.ts";
+import { readBodyLimited } from "./body.ts";
 import {
   HTTP_DEFAULT_PROTOCOL_VERSION,
   HTTP_SUPPORTED_PROTOCOL_VERSIONS,
   isJsonContentType,
   negotiateAccept,
-} from "./http_headers.ts";
-import { createOriginMatcher, isLoopbackHost, requestHost } from "./http_origin.ts";
-import { emptyResponse, errorResponse, rpcResponse } from "./http_responses.ts";
-import { jsonRpcCodeOf, McpValidationError, toSafeError } from "./errors.ts";
-import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { DeadlineQueue } from "./_deadline_queue.ts";
+} from "./headers.ts";
+import { createOriginMatcher, isLoopbackHost, requestHost } from "./origin.ts";
+import { emptyResponse, httpErrorResponse, rpcResponse } from "./responses.ts";
+import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
+import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
+import { DeadlineQueue } from "../_deadline_queue.ts";
 
 /** What {@linkcode createHttpHandler} needs, with every default already applied. */
 export interface HttpHandlerConfig {
@@ -40,9 +40,8 @@ export interface HttpHandlerConfig {
 /** Where the handler gets its protocol server (built lazily, once). */
 export type ProtocolServerSource = () => MemoMcpProtocolServer | Promise<MemoMcpProtocolServer>;
 
-const INVALID_REQUEST = -32600;
-const PARSE_ERROR = -32700;
-const INVALID_PARAMS = -32602;
+const { invalidRequest: INVALID_REQUEST, parseError: PARSE_ERROR, invalidParams: INVALID_PARAMS } =
+  JSON_RPC_CODES;
 const ALLOW: readonly (readonly [string, string])[] = [["allow", ALLOW_METHODS]];
 const WWW_AUTH_MISSING = [["www-authenticate", 'Bearer realm="memo"']] as const;
 const WWW_AUTH_INVALID = [
@@ -55,7 +54,7 @@ const WWW_AUTH_INVALID = [
  *
  * @example
  * ```ts
- * import { createHttpHandler } from "./http_handler.ts";
+ * import { createHttpHandler } from "./handler.ts";
  * const handler = createHttpHandler(
  *   { allowedOrigins: [], auth: {}, maxInputBytes: 256000 },
  *   () => ({
@@ -87,7 +86,7 @@ export function createHttpHandler(
 
   return async function handleHttp(request: Request): Promise<Response> {
     if (path !== undefined && pathOf(request.url) !== path) {
-      return errorResponse(
+      return httpErrorResponse(
         404,
         INVALID_REQUEST,
         `Cannot find the path: the endpoint is ${path}`,
@@ -99,7 +98,7 @@ export function createHttpHandler(
     // 1. Origin check (and DNS-rebinding protection when auth is not required).
     const origin = headers.get("origin");
     if (origin !== null && !originAllowed(origin)) {
-      return errorResponse(
+      return httpErrorResponse(
         403,
         INVALID_REQUEST,
         "Cannot accept the request: origin not allowed",
@@ -107,7 +106,7 @@ export function createHttpHandler(
       );
     }
     if (!auth.required && !isLoopbackHost(requestHost(request))) {
-      return errorResponse(
+      return httpErrorResponse(
         403,
         INVALID_REQUEST,
         "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
@@ -124,7 +123,7 @@ export function createHttpHandler(
     if (auth.required) {
       const outcome = await auth.check(request);
       if (!outcome.ok) {
-        return errorResponse(
+        return httpErrorResponse(
           401,
           INVALID_REQUEST,
           outcome.reason === "missing"
@@ -137,7 +136,7 @@ export function createHttpHandler(
       authInfo = outcome.info;
     }
     if (method !== "POST") {
-      return errorResponse(
+      return httpErrorResponse(
         405,
         INVALID_REQUEST,
         `Cannot accept ${method}: use POST`,
@@ -149,7 +148,7 @@ export function createHttpHandler(
     // 4. Header validation.
     const mode = negotiateAccept(headers.get("accept"));
     if (mode === undefined) {
-      return errorResponse(
+      return httpErrorResponse(
         406,
         INVALID_REQUEST,
         "Cannot answer: Accept must allow application/json or text/event-stream",
@@ -157,7 +156,7 @@ export function createHttpHandler(
       );
     }
     if (!isJsonContentType(headers.get("content-type"))) {
-      return errorResponse(
+      return httpErrorResponse(
         415,
         INVALID_REQUEST,
         "Cannot accept the request: Content-Type must be application/json",
@@ -166,7 +165,7 @@ export function createHttpHandler(
     }
     const versionHeader = headers.get("mcp-protocol-version");
     if (versionHeader !== null && !versions.has(versionHeader)) {
-      return errorResponse(
+      return httpErrorResponse(
         400,
         INVALID_REQUEST,
         `Cannot accept the request: unsupported MCP-Protocol-Version (supported: ${
@@ -184,9 +183,9 @@ export function createHttpHandler(
           `Cannot accept the request: the body is over maxInputBytes (${limit} bytes)`;
         const details = body.bytes === undefined ? { limit } : { limit, size: body.bytes };
         const data = toSafeError(new McpValidationError(message, { details }));
-        return errorResponse(413, INVALID_PARAMS, message, origin, [], data);
+        return httpErrorResponse(413, INVALID_PARAMS, message, origin, [], data);
       }
-      return errorResponse(
+      return httpErrorResponse(
         400,
         INVALID_REQUEST,
         `Cannot read the request body: ${body.error}`,
@@ -197,7 +196,7 @@ export function createHttpHandler(
     try {
       message = JSON.parse(body.text);
     } catch {
-      return errorResponse(400, PARSE_ERROR, "Parse error: the body is not valid JSON", origin);
+      return httpErrorResponse(400, PARSE_ERROR, "Parse error: the body is not valid JSON", origin);
     }
     let answer: string | undefined;
     try {
@@ -213,7 +212,7 @@ export function createHttpHandler(
       answer = await (context.watched ? watched(pending, context) : pending);
     } catch (e) {
       const data = toSafeError(e);
-      return errorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
+      return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
     }
     if (answer === undefined) {
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
@@ -276,7 +275,7 @@ async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Prom
  *
  * @example
  * ```ts
- * import { pathOf } from "./http_handler.ts";
+ * import { pathOf } from "./handler.ts";
  * pathOf("http://127.0.0.1:8787/mcp?x=1"); // "/mcp"
  * ```
  */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { createHttpHandler, type HttpHandlerConfig, pathOf } from "./http_handler.ts";
-import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
+import { createHttpHandler, type HttpHandlerConfig, pathOf } from "./handler.ts";
+import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 
 const TOKEN = "tok-3b1f9c0e-very-secret";
 

@@ -27,7 +27,7 @@ export const VARY_ORIGIN: HeaderList = Object.freeze([["vary", "Origin"] as cons
  *
  * @example
  * ```ts
- * import { corsHeaders } from "./http_cors.ts";
+ * import { corsHeaders } from "./cors.ts";
  * corsHeaders(null); // [["vary", "Origin"]]
  * corsHeaders("http://localhost:5173")[1]; // ["access-control-allow-origin", "http://localhost:5173"]
  * ```
@@ -54,7 +54,7 @@ const PREFLIGHT_STATIC: HeaderList = Object.freeze([
  *
  * @example
  * ```ts
- * import { preflightHeaders } from "./http_cors.ts";
+ * import { preflightHeaders } from "./cors.ts";
  * const headers = new Headers(preflightHeaders("http://localhost:5173") as [string, string][]);
  * headers.get("access-control-allow-methods"); // "POST, OPTIONS"
  * ```

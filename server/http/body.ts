@@ -19,7 +19,7 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
- * import { readBodyLimited } from "./http_body.ts";
+ * import { readBodyLimited } from "./body.ts";
  * const r = await readBodyLimited(new Request("http://x/", { method: "POST", body: "{}" }), 10);
  * console.log(r.ok && r.text); // "{}"
  * ```

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { MemoMcpError } from "../server/errors.ts";
+import { MemoRuntimeError } from "./errors.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -33,7 +33,7 @@ import type {
  *
  * @example
  * ```ts
- * import { createDeferredRuntime } from "./_deferred.ts";
+ * import { createDeferredRuntime } from "./deferred.ts";
  * import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
  * const runtime = createDeferredRuntime("local", async () =>
  *   createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() }));
@@ -50,7 +50,9 @@ export function createDeferredRuntime(
   let closed = false;
   const ready = (): MemoMcpRuntime | Promise<MemoMcpRuntime> => {
     if (built) return built;
-    if (closed) throw new MemoMcpError("Cannot use the memory: the runtime is closed");
+    if (closed) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
+    }
     if (!building) {
       const attempt = build().then((r) => built = r);
       building = attempt;

@@ -12,17 +12,18 @@
  */
 
 import { z } from "zod";
-import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
-import type { MemoMcpAuthInfo } from "./types.ts";
-import { type CoreContext, McpCore, RpcFailure } from "./_core.ts";
-import type { Catalog } from "./_catalog.ts";
-import { getCatalog } from "./_catalog.ts";
-import { PROMPTS } from "./_prompts.ts";
-import { promptSchemas } from "./_schemas.ts";
-import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "./_resources.ts";
-import { McpOutputLimitError, toSafeError } from "./errors.ts";
-import { utf8Length } from "./_jsonrpc.ts";
-import { LATEST_PROTOCOL_VERSION } from "./_versions.ts";
+import { type MemoMcpOptions, resolveMemoMcpOptions } from "../options.ts";
+import type { MemoMcpAuthInfo } from "../types.ts";
+import { type CoreContext, McpCore, RpcFailure } from "../_core.ts";
+import type { Catalog } from "../_catalog.ts";
+import { getCatalog } from "../_catalog.ts";
+import { PROMPTS } from "../_prompts.ts";
+import { promptSchemas } from "../_schemas.ts";
+import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../_resources.ts";
+import { toSafeError } from "../errors.ts";
+import { resultResponse } from "../_jsonrpc.ts";
+import { outputLimitError, toolResultObject } from "../_results.ts";
+import { LATEST_PROTOCOL_VERSION } from "../_versions.ts";
 
 /** The `extra` argument the SDK passes to callbacks (the parts memo reads). */
 export interface SdkRequestExtra {
@@ -152,21 +153,14 @@ export function registerMemoMcpCapabilities(
   const resolved = resolveMemoMcpOptions(options);
   const core = new McpCore(resolved);
   const catalog: Catalog = getCatalog(resolved);
-  const limit = resolved.maxOutputBytes;
   const checkSize = (result: SdkResult, id: unknown): SdkResult => {
-    // The JSON-RPC envelope around the result: {"jsonrpc":"2.0","id":…,"result":…}
-    const size = utf8Length(JSON.stringify(result)) + 32 + String(id ?? "").length;
-    if (size <= limit) return result;
-    return errorResult(
-      new McpOutputLimitError(
-        `Cannot send the response: ${size} bytes is over the output limit of ${limit}`,
-        { details: { limit, size } },
-      ),
-    );
+    const response = resultResponse(JSON.stringify(id ?? null), JSON.stringify(result));
+    const tooBig = outputLimitError(response, resolved.maxOutputBytes);
+    return tooBig === undefined ? result : errorResult(tooBig);
   };
 
   for (const tool of catalog.tools.values()) {
-    sdkServer.registerTool(tool.name, {
+    sdkServer.registerTool(tool.info.name, {
       title: tool.info.title,
       description: tool.info.description,
       inputSchema: passThrough(tool.inputJson),
@@ -174,15 +168,8 @@ export function registerMemoMcpCapabilities(
       annotations: { title: tool.info.title, ...tool.info.annotations },
     }, async (args, extra) => {
       try {
-        const outcome = await core.callTool(tool.name, args, context(extra));
-        const text = outcome.isError
-          ? (outcome.structured.error as { message: string }).message
-          : outcome.json;
-        const result: SdkResult = {
-          content: [{ type: "text", text }],
-          structuredContent: outcome.structured,
-        };
-        if (outcome.isError) result.isError = true;
+        const outcome = await core.callTool(tool.info.name, args, context(extra));
+        const result = toolResultObject(outcome);
         return checkSize(result, extra?.requestId);
       } catch (e) {
         return errorResult(e);
@@ -204,7 +191,7 @@ export function registerMemoMcpCapabilities(
       const page = await core.guard(
         "list resources",
         context(extra),
-        (signal) => resolved.runtime.list({ limit: resolved.maxPageSize, signal }),
+        (signal) => core.runtime.list({ limit: resolved.maxPageSize, signal }),
       );
       return { resources: page.notes.map(noteEntry) };
     },

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { readHttpEnv, splitList } from "./http_env.ts";
+import { readHttpEnv } from "./env.ts";
 
-Deno.test("readHttpEnv() reads every MEMO_* variable of the endpoint", () => {
+Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () => {
   const config = readHttpEnv({
     MEMO_ROOT_DIR: "/tmp/p",
     MEMO_RUNTIME: "Local",
@@ -17,9 +17,9 @@ Deno.test("readHttpEnv() reads every MEMO_* variable of the endpoint", () => {
     MEMO_MCP_MAX_PAGE_SIZE: "50",
     MEMO_CLOUD_BASE_URL: "https://cloud.example",
   });
+  // The runtime's variables (MEMO_ROOT_DIR, MEMO_RUNTIME, MEMO_CLOUD_*) are
+  // read by runtimes/from_env.ts, not here.
   assert.deepEqual(config, {
-    rootDir: "/tmp/p",
-    runtime: "local",
     path: "/api/mcp",
     bearerToken: "t",
     requireAuth: false,
@@ -30,12 +30,6 @@ Deno.test("readHttpEnv() reads every MEMO_* variable of the endpoint", () => {
     maxOutputBytes: 3000,
     defaultPageSize: 10,
     maxPageSize: 50,
-    cloud: {
-      baseUrl: "https://cloud.example",
-      apiKey: undefined,
-      workspaceId: undefined,
-      projectId: undefined,
-    },
   });
 });
 
@@ -47,8 +41,8 @@ Deno.test("readHttpEnv() treats empty values as unset", () => {
 
 Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async (t) => {
   const cases: [Record<string, string>, RegExp][] = [
-    [{ MEMO_RUNTIME: "mars" }, /Cannot read MEMO_RUNTIME/],
     [{ MEMO_MCP_READ_ONLY: "maybe" }, /Cannot read MEMO_MCP_READ_ONLY/],
+    [{ MEMO_MCP_REQUIRE_AUTH: "sometimes" }, /Cannot read MEMO_MCP_REQUIRE_AUTH/],
     [{ MEMO_MCP_MAX_INPUT_BYTES: "-5" }, /Cannot read MEMO_MCP_MAX_INPUT_BYTES/],
     [{ MEMO_MCP_MAX_PAGE_SIZE: "1e3" }, /Cannot read MEMO_MCP_MAX_PAGE_SIZE/],
     [{ MEMO_MCP_PATH: "mcp" }, /Cannot read MEMO_MCP_PATH/],
@@ -56,8 +50,4 @@ Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async 
   for (const [env, message] of cases) {
     await t.step(JSON.stringify(env), () => assert.throws(() => readHttpEnv(env), message));
   }
-});
-
-Deno.test("splitList() trims and drops empty entries", () => {
-  assert.deepEqual(splitList(" a, ,b,"), ["a", "b"]);
 });

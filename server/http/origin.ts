@@ -34,7 +34,7 @@ export type OriginMatcher = (origin: string) => boolean;
  *
  * @example
  * ```ts
- * import { createOriginMatcher } from "./http_origin.ts";
+ * import { createOriginMatcher } from "./origin.ts";
  * const allowed = createOriginMatcher(["http://localhost:*", "https://app.example.com"]);
  * allowed("http://localhost:5173"); // true
  * allowed("http://localhost"); // true
@@ -95,7 +95,7 @@ function isPort(s: string, from: number): boolean {
  *
  * @example
  * ```ts
- * import { isLoopbackHost } from "./http_origin.ts";
+ * import { isLoopbackHost } from "./origin.ts";
  * isLoopbackHost("127.0.0.1:8787"); // true
  * isLoopbackHost("evil.example.com"); // false
  * ```
@@ -123,7 +123,7 @@ export function isLoopbackHost(host: string): boolean {
  *
  * @example
  * ```ts
- * import { requestHost } from "./http_origin.ts";
+ * import { requestHost } from "./origin.ts";
  * requestHost(new Request("http://127.0.0.1:8787/mcp")); // "127.0.0.1:8787"
  * ```
  */

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { corsHeaders, type HeaderList } from "./http_cors.ts";
+import { corsHeaders, type HeaderList } from "./cors.ts";
 
 const JSON_TYPE = ["content-type", "application/json"] as const;
 const SSE_TYPE = ["content-type", "text/event-stream"] as const;
@@ -23,7 +23,7 @@ const SSE_NO_ORIGIN: HeaderList = Object.freeze([
  *
  * @example
  * ```ts
- * import { sseEvent } from "./http_responses.ts";
+ * import { sseEvent } from "./responses.ts";
  * sseEvent('{"jsonrpc":"2.0","id":1,"result":{}}');
  * // 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'
  * ```
@@ -40,7 +40,7 @@ export function sseEvent(json: string): string {
  *
  * @example
  * ```ts
- * import { rpcResponse } from "./http_responses.ts";
+ * import { rpcResponse } from "./responses.ts";
  * const res = rpcResponse('{"jsonrpc":"2.0","id":1,"result":{}}', "json", null);
  * console.log(res.status); // 200
  * ```
@@ -69,7 +69,7 @@ function withType(type: readonly [string, string], origin: string): [string, str
  *
  * @example
  * ```ts
- * import { emptyResponse } from "./http_responses.ts";
+ * import { emptyResponse } from "./responses.ts";
  * emptyResponse(202, [["vary", "Origin"]]).status; // 202
  * ```
  */
@@ -83,12 +83,12 @@ export function emptyResponse(status: number, headers: HeaderList): Response {
  *
  * @example
  * ```ts
- * import { errorResponse } from "./http_responses.ts";
- * const res = errorResponse(415, -32600, "Cannot accept the request: Content-Type must be application/json", null);
+ * import { httpErrorResponse } from "./responses.ts";
+ * const res = httpErrorResponse(415, -32600, "Cannot accept the request: Content-Type must be application/json", null);
  * console.log(res.status); // 415
  * ```
  */
-export function errorResponse(
+export function httpErrorResponse(
   status: number,
   code: number,
   message: string,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MemoMcpAuthInfo } from "./types.ts";
+import type { MemoMcpAuthInfo } from "../types.ts";
 
 /** The `auth` options of the hosted endpoint. */
 export interface MemoMcpHttpAuthOptions {
@@ -56,7 +56,7 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
- * import { createAuthenticator } from "./http_auth.ts";
+ * import { createAuthenticator } from "./auth.ts";
  * const auth = createAuthenticator({ bearerToken: "s3cret" });
  * const outcome = await auth.check(
  *   new Request("http://localhost/mcp", { headers: { authorization: "Bearer s3cret" } }),
@@ -109,7 +109,7 @@ async function digest(text: string): Promise<Uint8Array> {
  *
  * @example
  * ```ts
- * import { equalBytes } from "./http_auth.ts";
+ * import { equalBytes } from "./auth.ts";
  * equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
  * ```
  */

@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { MemoCloudMcpRuntimeOptions } from "../runtimes/cloud.ts";
-import type { MemoMcpRuntime } from "../runtimes/types.ts";
-import type { MemoMcpHttpAuthOptions } from "./http_auth.ts";
-import type { MemoMcpHttpEnv } from "./http_env.ts";
-import type { MemoMcpOptions } from "./options.ts";
+import type { MemoCloudMcpRuntimeOptions } from "../../runtimes/cloud.ts";
+import type { MemoMcpRuntime } from "../../runtimes/types.ts";
+import type { MemoMcpHttpAuthOptions } from "./auth.ts";
+import type { MemoMcpHttpEnv } from "./env.ts";
+import type { MemoMcpOptions } from "../options.ts";
 
 export type { MemoMcpHttpAuthOptions, MemoMcpHttpEnv };
 

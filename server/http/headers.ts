@@ -6,7 +6,7 @@
  * @module
  */
 
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./_versions.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "../_versions.ts";
 
 /** How the answer is framed. */
 export type ResponseMode = "json" | "sse";
@@ -24,7 +24,7 @@ export const HTTP_DEFAULT_PROTOCOL_VERSION = "2025-03-26";
  *
  * @example
  * ```ts
- * import { negotiateAccept } from "./http_headers.ts";
+ * import { negotiateAccept } from "./headers.ts";
  * negotiateAccept(null); // "json"
  * negotiateAccept("application/json, text/event-stream"); // "json"
  * negotiateAccept("text/event-stream"); // "sse"
@@ -59,7 +59,7 @@ export function negotiateAccept(accept: string | null): ResponseMode | undefined
  *
  * @example
  * ```ts
- * import { isJsonContentType } from "./http_headers.ts";
+ * import { isJsonContentType } from "./headers.ts";
  * isJsonContentType("application/json; charset=utf-8"); // true
  * isJsonContentType("text/plain"); // false
  * ```

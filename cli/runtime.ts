@@ -1,0 +1,52 @@
+/**
+ * The runtime a `memo` command works through: built by the same factory as
+ * `memo mcp` and `memo serve`, so that `MEMO_RUNTIME` and `MEMO_ROOT_DIR`
+ * apply to every command. The project is `--dir`, else `MEMO_ROOT_DIR`,
+ * else the nearest ancestor holding `.memo/`, else the working directory.
+ *
+ * @module
+ */
+
+import {
+  createMemoMcpRuntimeFromEnv,
+  type MemoMcpRuntime,
+  readRuntimeEnv,
+} from "../runtimes/mod.ts";
+import { type ParsedArgs, stringFlag } from "./args.ts";
+import type { CliIO } from "./context.ts";
+import { findProjectRoot } from "./project.ts";
+
+/**
+ * Opens the runtime of the project a command targets, runs `fn` on it and
+ * closes it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs } from "./args.ts";
+ * import { withProjectRuntime } from "./runtime.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const p = parseArgs(["--dir", dir], { string: ["dir"] });
+ * const stats = await withProjectRuntime(p, { env: {}, cwd: "/" }, (runtime) => runtime.stats());
+ * assert.equal(stats.notes, 0);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function withProjectRuntime<T>(
+  p: ParsedArgs,
+  io: Pick<CliIO, "env" | "cwd">,
+  fn: (runtime: MemoMcpRuntime) => Promise<T>,
+): Promise<T> {
+  const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
+  const runtime = createMemoMcpRuntimeFromEnv({
+    env: io.env,
+    rootDir: await findProjectRoot(dir, io.cwd),
+    prewarm: false,
+  });
+  try {
+    return await fn(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * The hosted endpoint's internals: the stateless Streamable HTTP handler in
+ * the spec's order (origin check, CORS, bearer authentication, header
+ * validation, JSON-RPC dispatch), its options and `MEMO_MCP_*` variables,
+ * and the endpoint that puts them together around a protocol server. The
+ * public handlers are in `http.ts`, which composes these with a runtime.
+ *
+ * @module
+ */
+
+export {
+  createHttpEndpoint,
+  type HttpEndpoint,
+  type HttpEndpointOptions,
+  type RuntimeSource,
+} from "./endpoint.ts";
+export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
+export type { MemoMcpHttpAuthOptions, MemoMcpHttpOptions } from "./options.ts";
+export { DEFAULT_ALLOWED_ORIGINS, isLoopbackHost } from "./origin.ts";
+export { httpErrorResponse } from "./responses.ts";

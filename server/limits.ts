@@ -1,0 +1,107 @@
+/**
+ * The server's limits in one table: each limit's option, its `MEMO_MCP_*`
+ * variable, its `memo mcp` / `memo serve` flag and its default. The options'
+ * defaults, the variables and the flags are all derived from it.
+ *
+ * @module
+ */
+
+import { type EnvMap, envPositiveInt } from "../_env.ts";
+
+/** The name of a limit option of `MemoMcpOptions`. */
+export type MemoMcpLimitName =
+  | "requestTimeoutMs"
+  | "maxInputBytes"
+  | "maxOutputBytes"
+  | "defaultPageSize"
+  | "maxPageSize";
+
+/** One limit: where it is set, and its default. */
+export interface MemoMcpLimit {
+  /** Option of `MemoMcpOptions`. */
+  readonly option: MemoMcpLimitName;
+  /** Environment variable. */
+  readonly env: string;
+  /** Flag of `memo mcp` and `memo serve`, without the leading `--`. */
+  readonly flag: string;
+  /** Default (the spec's). */
+  readonly default: number;
+  /** What it limits. */
+  readonly description: string;
+}
+
+/**
+ * The limits table.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEMO_MCP_LIMITS } from "@memo/mcp-server";
+ *
+ * const timeout = MEMO_MCP_LIMITS.find((l) => l.option === "requestTimeoutMs")!;
+ * assert.equal(timeout.env, "MEMO_MCP_REQUEST_TIMEOUT_MS");
+ * assert.equal(timeout.flag, "request-timeout-ms");
+ * assert.equal(timeout.default, 30000);
+ * ```
+ */
+export const MEMO_MCP_LIMITS: readonly MemoMcpLimit[] = [
+  {
+    option: "requestTimeoutMs",
+    env: "MEMO_MCP_REQUEST_TIMEOUT_MS",
+    flag: "request-timeout-ms",
+    default: 30000,
+    description: "time one operation may take, in ms",
+  },
+  {
+    option: "maxInputBytes",
+    env: "MEMO_MCP_MAX_INPUT_BYTES",
+    flag: "max-input-bytes",
+    default: 256000,
+    description: "largest request message, in bytes",
+  },
+  {
+    option: "maxOutputBytes",
+    env: "MEMO_MCP_MAX_OUTPUT_BYTES",
+    flag: "max-output-bytes",
+    default: 512000,
+    description: "largest serialized response, in bytes",
+  },
+  {
+    option: "defaultPageSize",
+    env: "MEMO_MCP_DEFAULT_PAGE_SIZE",
+    flag: "default-page-size",
+    default: 25,
+    description: "page size of list operations when the caller gives none",
+  },
+  {
+    option: "maxPageSize",
+    env: "MEMO_MCP_MAX_PAGE_SIZE",
+    flag: "max-page-size",
+    default: 100,
+    description: "largest page size a caller may ask for",
+  },
+];
+
+/** Values for some of the limits. */
+export type MemoMcpLimitValues = Partial<Record<MemoMcpLimitName, number>>;
+
+/**
+ * The limits set in an environment map (`MEMO_MCP_REQUEST_TIMEOUT_MS` …).
+ * Throws "Cannot read NAME: expected a positive integer …" for a bad value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readLimitEnv } from "./limits.ts";
+ *
+ * assert.deepEqual(readLimitEnv({ MEMO_MCP_MAX_PAGE_SIZE: "50" }), { maxPageSize: 50 });
+ * ```
+ */
+export function readLimitEnv(env: EnvMap): MemoMcpLimitValues {
+  const out: MemoMcpLimitValues = {};
+  for (const limit of MEMO_MCP_LIMITS) {
+    const value = envPositiveInt(env, limit.env);
+    if (value !== undefined) out[limit.option] = value;
+  }
+  return out;
+}
