@@ -24,5 +24,6 @@ const code = await runCli(platform.args(), {
   stdin: platform.stdin,
   stdoutStream: platform.stdout,
   onShutdownSignal: platform.onShutdownSignal,
+  serve: platform.serve,
 });
 platform.exit(code);

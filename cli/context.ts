@@ -25,6 +25,11 @@ export interface CliIO {
   stdoutStream?(): Promise<WritableStream<Uint8Array>>;
   /** Registers a SIGINT/SIGTERM callback; returns a remover. */
   onShutdownSignal?(callback: () => void): () => void;
+  /** Serves HTTP (`memo serve`): `Deno.serve` under Deno, `node:http` under Node. */
+  serve?(
+    handler: (request: Request) => Response | Promise<Response>,
+    options: { hostname: string; port: number; signal?: AbortSignal },
+  ): Promise<{ readonly port: number; readonly finished: Promise<void> }>;
 }
 
 /** A `memo` subcommand. */

@@ -1,14 +1,17 @@
 /**
  * `memo serve`: the hosted MCP endpoint (stateless Streamable HTTP) on
  * 127.0.0.1:8787/mcp by default, for the project in `--dir`. It runs under
- * Deno and, after the npm build, under Node (`serve()` of `_platform.ts`).
+ * Deno and, after the npm build, under Node (`CliIO.serve`).
  *
  * @module
  */
 
-import { serve } from "../_platform.ts";
-import { envString, splitList } from "../_env.ts";
-import { createHttpEndpoint, isLoopbackHost, type MemoMcpHttpOptions } from "../server/http/mod.ts";
+import {
+  createHttpEndpoint,
+  isLoopbackHost,
+  type MemoMcpHttpOptions,
+  readHttpEnv,
+} from "../server/http/mod.ts";
 import { readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
@@ -72,13 +75,15 @@ export async function serveConfig(
   const options: MemoMcpHttpOptions = { ...limitFlags(p) };
   if (boolFlag(p, "read-only")) options.readOnly = true;
   const origins = stringFlag(p, "allowed-origins");
-  if (origins !== undefined) options.allowedOrigins = splitList(origins);
+  if (origins !== undefined) {
+    options.allowedOrigins = origins.split(",").map((o) => o.trim()).filter((o) => o !== "");
+  }
   const noAuth = boolFlag(p, "no-auth");
   if (noAuth) options.auth = { requireAuth: false };
   const hostname = stringFlag(p, "host") ?? DEFAULT_SERVE_HOST;
   if (hostname === "") throw new UsageError("flag --host needs a value");
   const port = intFlag(p, "port", 0, 65535) ?? DEFAULT_SERVE_PORT;
-  const hasToken = envString(io.env, "MEMO_MCP_BEARER_TOKEN") !== undefined;
+  const hasToken = readHttpEnv(io.env).bearerToken !== undefined;
   const loopback = isLoopbackHost(hostname.includes(":") ? `[${hostname}]` : hostname);
   let warning: string | undefined;
   if (!loopback && !hasToken) {
@@ -113,6 +118,8 @@ function hint(url: string, auth: boolean): string {
 
 async function runServe(argv: string[], io: CliIO): Promise<number> {
   const config = await serveConfig(argv, io);
+  const serve = io.serve;
+  if (!serve) throw new Error("Cannot serve HTTP: this platform gives memo no server");
   const json = argv.includes("--json");
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,

@@ -78,6 +78,11 @@ export interface Rule {
   may: readonly string[] | "anything";
   /** Groups it may import only types from (`import type`, `export type`). */
   types?: readonly string[];
+  /**
+   * Other folders only through their `mod.ts` (a sub-folder's counts), and no
+   * root file whose name starts with `_`.
+   */
+  throughMod?: boolean;
   /** Why, in one line. */
   reason: string;
 }
@@ -102,7 +107,9 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "cloud/": { may: ["memory/"], reason: "the reference Cloud API server stores notes, no MCP" },
   "cli/": {
     may: ["memory/", "connectors/", "runtimes/", "server/", ROOT_SHARED],
-    reason: "the CLI drives everything below it; only the entry points import it",
+    throughMod: true,
+    reason:
+      "the CLI drives everything below it through their mod.ts; only the entry points import it",
   },
   [ROOT_SHARED]: { may: [], reason: "the platform adapter and helpers know no part of memo" },
   [ENTRY_POINTS]: { may: "anything", reason: "the entry points assemble the parts" },
@@ -295,6 +302,12 @@ function describeGroups(groups: readonly string[]): string {
   return groups.length === 0 ? "nothing outside itself" : groups.join(", ");
 }
 
+/** Whether `file` is a folder's `mod.ts`, or a root file whose name does not start with `_`. */
+function viaModOrPublicRoot(file: string): boolean {
+  const slash = file.lastIndexOf("/");
+  return slash < 0 ? !file.startsWith("_") : file.slice(slash + 1) === "mod.ts";
+}
+
 /** Why the rule of `from`'s group forbids `arrow`, or undefined when it allows it. */
 function forbiddenBecause(arrow: Arrow): string | undefined {
   const fromGroup = groupOf(arrow.from);
@@ -304,6 +317,9 @@ function forbiddenBecause(arrow: Arrow): string | undefined {
   }
   if (fromGroup === toGroup) return undefined;
   const rule = RULES[fromGroup];
+  if (rule?.throughMod && !viaModOrPublicRoot(arrow.to)) {
+    return `${fromGroup} imports other folders only through their mod.ts, and no _ file: ${rule.reason}`;
+  }
   if (!rule || rule.may === "anything" || rule.may.includes(toGroup)) return undefined;
   if (rule.types?.includes(toGroup)) {
     if (arrow.typeOnly) return undefined;

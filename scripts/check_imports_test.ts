@@ -167,7 +167,10 @@ Deno.test("checkImports() fails arrows the rules forbid and passes those they al
     "memory/mod.ts": "export const m = 1;\n",
     "connectors/mod.ts": "export const c = 1;\n",
     "runtimes/y.ts": "export type Y = 1;\nexport const y = 1;\n",
+    "runtimes/mod.ts": "export const r = 1;\n",
     "server/errors.ts": "export class E extends Error {}\n",
+    "server/http/mod.ts": "export const h = 1;\n",
+    "version.ts": "export const VERSION = '0';\n",
     "cli/main.ts": "export const main = 1;\n",
     "mod.ts": "export const entry = 1;\n",
   };
@@ -249,17 +252,32 @@ Deno.test("checkImports() fails arrows the rules forbid and passes those they al
       forbidden: ["forbidden: version.ts → mod.ts"],
     },
     {
-      name: "cli/ importing the other folders and root shared files (allowed)",
+      name: "cli/ importing the other folders through their mod.ts (allowed)",
       files: {
         "cli/x.ts": [
           'import "../memory/mod.ts";',
           'import "@memo/connectors";',
-          'import "../runtimes/y.ts";',
-          'import "../server/errors.ts";',
-          'import "../_platform.ts";',
+          'import "../runtimes/mod.ts";',
+          'import "../server/http/mod.ts";',
+          'import "../version.ts";',
         ].join("\n"),
       },
       forbidden: [],
+    },
+    {
+      name: "cli/ reaching past another folder's mod.ts, or into a root _ file",
+      files: {
+        "cli/x.ts": [
+          'import "../runtimes/y.ts";',
+          'import type { E } from "../server/errors.ts";',
+          'import "../_platform.ts";',
+        ].join("\n"),
+      },
+      forbidden: [
+        "forbidden: cli/x.ts → runtimes/y.ts",
+        "forbidden: cli/x.ts → server/errors.ts",
+        "forbidden: cli/x.ts → _platform.ts",
+      ],
     },
     {
       name: "an entry point importing anything (allowed)",
@@ -344,7 +362,11 @@ Deno.test("checkImports() resolves workspace specifiers and reports missing file
   // or http.ts shows up as forbidden, which shows where the specifier resolved.
   const cases: { name: string; file: string; expect: string[] }[] = [
     { name: "@memo/memory", file: 'import "@memo/memory";', expect: [] },
-    { name: "@memo/memory subpath", file: 'import "@memo/memory/note.ts";', expect: [] },
+    {
+      name: "@memo/memory subpath",
+      file: 'import "@memo/memory/note.ts";',
+      expect: ["forbidden: cli/x.ts → memory/note.ts"],
+    },
     { name: "@memo/connectors", file: 'import "@memo/connectors";', expect: [] },
     {
       name: "@memo/mcp-server",
