@@ -41,8 +41,11 @@ const LABELS = Array.from({ length: 50 }, (_, i) => `topic-${i}`);
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { corpus } from "./index_scale.ts";
+ *
  * const { note } = corpus(1000);
- * console.log(note(0).body.length > 800); // true
+ * assert.ok(note(0).body.length > 800);
  * ```
  */
 export function corpus(vocabularySize: number) {

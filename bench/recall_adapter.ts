@@ -41,8 +41,11 @@ const SOURCE_PREFIX = "locomo:";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { itemToDraft } from "./recall_adapter.ts";
+ *
  * const draft = itemToDraft({ id: "c:D1:3", text: "Ann: hi", speaker: "Ann", date_text: "8 May, 2023" });
- * console.log(draft.title); // "Ann, 8 May, 2023"
+ * assert.equal(draft.title, "Ann, 8 May, 2023");
  * ```
  */
 export function itemToDraft(item: Item): NoteDraft {

@@ -45,8 +45,11 @@ async function isExecutable(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { findChromium } from "./test_setup.ts";
- * console.log(await findChromium()); // "/usr/bin/chromium" or undefined
+ *
+ * const path = await findChromium(); // "/usr/bin/chromium", or undefined when missing
+ * assert.ok(path === undefined || path.endsWith("chromium"));
  * ```
  */
 export async function findChromium(): Promise<string | undefined> {
@@ -118,9 +121,11 @@ function tail(text: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { ensureRequirements } from "./test_setup.ts";
- * const missing = await ensureRequirements();
- * if (missing.length) console.error(missing.join("\n"));
+ *
+ * const missing = await ensureRequirements(); // installs with apt-get when it can
+ * assert.deepEqual(missing, []);
  * ```
  */
 export async function ensureRequirements(

@@ -22,9 +22,11 @@ export interface Chromium {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startChromium } from "./_chromium.ts";
+ *
  * const browser = await startChromium();
- * console.log(await browser.evaluateIn("about:blank", "1 + 1")); // 2
+ * assert.equal(await browser.evaluateIn("about:blank", "1 + 1"), 2);
  * await browser.close();
  * ```
  */

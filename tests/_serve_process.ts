@@ -27,8 +27,11 @@ export interface ServeProcess {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { freePort } from "./_serve_process.ts";
+ *
  * const port = freePort();
+ * assert.ok(port > 0 && port < 65536);
  * ```
  */
 export function freePort(): number {
@@ -43,9 +46,16 @@ export function freePort(): number {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startDenoServe } from "./_serve_process.ts";
- * const server = await startDenoServe({ MEMO_ROOT_DIR: await Deno.makeTempDir() });
+ *
+ * const dir = await Deno.makeTempDir();
+ * const server = await startDenoServe({ MEMO_ROOT_DIR: dir });
+ * const res = await fetch(`${server.origin}/elsewhere`);
+ * assert.equal(res.status, 404);
+ * await res.body?.cancel();
  * await server.stop();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function startDenoServe(env: Record<string, string>): Promise<ServeProcess> {
@@ -64,9 +74,16 @@ export function startDenoServe(env: Record<string, string>): Promise<ServeProces
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { startMemoServe } from "./_serve_process.ts";
- * const server = await startMemoServe(["--dir", await Deno.makeTempDir()], {});
+ *
+ * const dir = await Deno.makeTempDir();
+ * const server = await startMemoServe(["--dir", dir], {});
+ * const res = await fetch(`${server.origin}/elsewhere`);
+ * assert.equal(res.status, 404);
+ * await res.body?.cancel();
  * await server.stop();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function startMemoServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {
