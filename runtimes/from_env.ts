@@ -68,7 +68,7 @@ export interface RuntimeFromEnvOptions {
    * The `MEMO_*` variables, and the connector tokens the local runtime's
    * `sync_connectors` reads.
    */
-  env: EnvMap;
+  env: Readonly<Record<string, string | undefined>>;
   /**
    * The runtime to use; wins over `MEMO_RUNTIME`.
    * @default {MEMO_RUNTIME, else "local"}
