@@ -1,7 +1,8 @@
 /**
  * `deno task ok`: every check that must stay green, in order — format, lint,
- * type check, doc lint, publish dry-run in each package folder, then the tests
- * (`deno task test`). `--skip-tests` runs only the static checks.
+ * the import graph (`check_imports.ts`), type check, doc lint, publish dry-run
+ * in each package folder, then the tests (`deno task test`, documentation
+ * examples included). `--skip-tests` runs only the static checks.
  *
  * @module
  */
