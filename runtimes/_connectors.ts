@@ -6,22 +6,14 @@
  * @module
  */
 
-import type { MemoLike, RuntimeSyncProgress, RuntimeSyncResult } from "./types.ts";
+import type { MemoLike, RuntimeSyncOptions, RuntimeSyncResult } from "./types.ts";
 
-/** Options of {@linkcode runConfiguredConnectors}. */
-export interface RunConfiguredOptions {
+/** Options of {@linkcode runConfiguredConnectors}: the sync's options, plus where and with what. */
+export interface RunConfiguredOptions extends RuntimeSyncOptions {
   /** Project root. */
   rootDir: string;
   /** Environment holding the connector tokens. */
   env: Record<string, string | undefined>;
-  /** Aborts the run. */
-  signal?: AbortSignal;
-  /** Ids of the connectors to run; all when missing. */
-  only?: string[];
-  /** Ignore the incremental-sync state. */
-  full?: boolean;
-  /** Progress of each connector. */
-  onProgress?: (progress: RuntimeSyncProgress) => void;
 }
 
 /**
@@ -34,12 +26,5 @@ export async function runConfiguredConnectors(
   options: RunConfiguredOptions,
 ): Promise<RuntimeSyncResult> {
   const { syncConfiguredConnectors } = await import("@memo/connectors");
-  return await syncConfiguredConnectors(memo, {
-    rootDir: options.rootDir,
-    env: options.env,
-    signal: options.signal,
-    only: options.only,
-    full: options.full,
-    onProgress: options.onProgress,
-  });
+  return await syncConfiguredConnectors(memo, options);
 }

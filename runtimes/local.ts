@@ -164,12 +164,9 @@ class LocalRuntime implements MemoMcpRuntime {
   syncConnectors(options: RuntimeSyncOptions = {}): Promise<RuntimeSyncResult> {
     return this.#run(options.signal, (memo) =>
       runConfiguredConnectors(memo, {
+        ...options,
         rootDir: this.#rootDir,
         env: this.#env ?? envObject(),
-        signal: options.signal,
-        only: options.only,
-        full: options.full,
-        onProgress: options.onProgress,
       }));
   }
 
