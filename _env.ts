@@ -6,7 +6,19 @@
  * @module
  */
 
-/** A string-to-string map of environment values. */
+/**
+ * A string-to-string map of environment values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type EnvMap, envString } from "./_env.ts";
+ *
+ * const env: EnvMap = { MEMO_ROOT_DIR: "/srv/notes", MEMO_RUNTIME: undefined };
+ * assert.equal(envString(env, "MEMO_ROOT_DIR"), "/srv/notes");
+ * assert.equal(envString(env, "MEMO_RUNTIME"), undefined);
+ * ```
+ */
 export type EnvMap = Readonly<Record<string, string | undefined>>;
 
 /**

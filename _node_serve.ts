@@ -18,9 +18,12 @@ type Handler = (request: Request) => Response | Promise<Response>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { serveNode } from "./_node_serve.ts";
+ *
  * const server = await serveNode(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
- * console.log(server.port);
+ * const response = await fetch(`http://127.0.0.1:${server.port}/`);
+ * assert.equal(await response.text(), "hi");
  * await server.shutdown();
  * ```
  */

@@ -14,15 +14,46 @@ const g = globalThis as any;
 // deno-lint-ignore no-explicit-any
 const deno: any = g.Deno;
 
-/** Name of the JavaScript runtime in use. */
+/**
+ * Name of the JavaScript runtime in use.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runtimeName } from "./_platform.ts";
+ *
+ * assert.ok(runtimeName === "deno" || runtimeName === "node");
+ * ```
+ */
 export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
 
-/** Command-line arguments after the script. */
+/**
+ * Command-line arguments after the script.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { args } from "./_platform.ts";
+ *
+ * const argv = args(); // `memo recall "staging db"` gives ["recall", "staging db"]
+ * assert.ok(argv.every((a) => typeof a === "string"));
+ * ```
+ */
 export function args(): string[] {
   return deno ? [...deno.args] : g.process.argv.slice(2);
 }
 
-/** One environment variable, or undefined (also when env access is denied). */
+/**
+ * One environment variable, or undefined (also when env access is denied).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { env } from "./_platform.ts";
+ *
+ * assert.equal(env("MEMO_EXAMPLE_VARIABLE_THAT_IS_NOT_SET"), undefined);
+ * ```
+ */
 export function env(name: string): string | undefined {
   try {
     return deno ? deno.env.get(name) : g.process.env[name];
@@ -31,7 +62,18 @@ export function env(name: string): string | undefined {
   }
 }
 
-/** All environment variables as a plain object ({} when access is denied). */
+/**
+ * All environment variables as a plain object ({} when access is denied).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { env, envObject } from "./_platform.ts";
+ *
+ * const all = envObject();
+ * assert.equal(all.PATH, env("PATH"));
+ * ```
+ */
 export function envObject(): Record<string, string> {
   try {
     return deno ? deno.env.toObject() : { ...g.process.env };
@@ -40,31 +82,86 @@ export function envObject(): Record<string, string> {
   }
 }
 
-/** The current working directory. */
+/**
+ * The current working directory.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isAbsolute } from "node:path";
+ * import { cwd } from "./_platform.ts";
+ *
+ * assert.ok(isAbsolute(cwd()));
+ * ```
+ */
 export function cwd(): string {
   return deno ? deno.cwd() : g.process.cwd();
 }
 
-/** Standard input as a web stream of bytes. */
+/**
+ * Standard input as a web stream of bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stdin } from "./_platform.ts";
+ *
+ * const input = await stdin(); // what `memo mcp` reads JSON-RPC lines from
+ * assert.ok(input instanceof ReadableStream);
+ * ```
+ */
 export async function stdin(): Promise<ReadableStream<Uint8Array>> {
   if (deno) return deno.stdin.readable;
   const { Readable } = await import("node:stream");
   return Readable.toWeb(g.process.stdin) as unknown as ReadableStream<Uint8Array>;
 }
 
-/** Standard output as a web stream of bytes. */
+/**
+ * Standard output as a web stream of bytes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stdout } from "./_platform.ts";
+ *
+ * const output = await stdout(); // where `memo mcp` writes its answers
+ * assert.ok(output instanceof WritableStream);
+ * ```
+ */
 export async function stdout(): Promise<WritableStream<Uint8Array>> {
   if (deno) return deno.stdout.writable;
   const { Writable } = await import("node:stream");
   return Writable.toWeb(g.process.stdout) as unknown as WritableStream<Uint8Array>;
 }
 
-/** Writes text to stdout and waits until it is flushed. */
+/**
+ * Writes text to stdout and waits until it is flushed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeStdout } from "./_platform.ts";
+ *
+ * // The CLI prints its results this way; an empty text keeps this example quiet.
+ * assert.equal(await writeStdout(""), undefined);
+ * ```
+ */
 export async function writeStdout(text: string): Promise<void> {
   await writeAll(deno ? deno.stdout : undefined, g.process?.stdout, text);
 }
 
-/** Writes text to stderr and waits until it is flushed. */
+/**
+ * Writes text to stderr and waits until it is flushed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeStderr } from "./_platform.ts";
+ *
+ * // The CLI reports errors and progress this way; an empty text keeps this example quiet.
+ * assert.equal(await writeStderr(""), undefined);
+ * ```
+ */
 export async function writeStderr(text: string): Promise<void> {
   await writeAll(deno ? deno.stderr : undefined, g.process?.stderr, text);
 }
@@ -86,19 +183,53 @@ async function writeAll(
   );
 }
 
-/** Whether stderr is a terminal (progress is shown only then). */
+/**
+ * Whether stderr is a terminal (progress is shown only then).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stderrIsTerminal } from "./_platform.ts";
+ *
+ * assert.equal(typeof stderrIsTerminal(), "boolean");
+ * ```
+ */
 export function stderrIsTerminal(): boolean {
   return deno ? deno.stderr.isTerminal() : Boolean(g.process.stderr.isTTY);
 }
 
-/** Ends the process with a code. */
+/**
+ * Ends the process with a code. It does not return, so this example only
+ * defines the function that would call it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exit } from "./_platform.ts";
+ *
+ * const failUsage = (): never => exit(2); // exit code 2: a usage error
+ * assert.equal(typeof failUsage, "function");
+ * ```
+ */
 export function exit(code: number): never {
   if (deno) deno.exit(code);
   g.process.exit(code);
   throw new Error("unreachable");
 }
 
-/** Sets the code the process ends with once the event loop is empty. */
+/**
+ * Sets the code the process ends with once the event loop is empty.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { setExitCode } from "./_platform.ts";
+ *
+ * setExitCode(1);
+ * assert.equal(Deno.exitCode, 1);
+ * setExitCode(0); // back to success, so that this example does not fail its process
+ * ```
+ */
 export function setExitCode(code: number): void {
   if (deno) deno.exitCode = code;
   else g.process.exitCode = code;
@@ -106,7 +237,21 @@ export function setExitCode(code: number): void {
 
 export type { PlatformServer, ServeOptions } from "./_serve_types.ts";
 
-/** Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`). */
+/**
+ * Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serve } from "./_platform.ts";
+ *
+ * const server = await serve(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
+ * assert.notEqual(server.port, 0); // port 0 picked a free port
+ * const response = await fetch(`http://127.0.0.1:${server.port}/`);
+ * assert.equal(await response.text(), "hi");
+ * await server.shutdown();
+ * ```
+ */
 export async function serve(
   handler: (request: Request) => Response | Promise<Response>,
   options: ServeOptions,
@@ -132,7 +277,20 @@ export async function serve(
   return serveNode(handler, options);
 }
 
-/** Registers a callback for SIGINT and SIGTERM; returns a function that removes it. */
+/**
+ * Registers a callback for SIGINT and SIGTERM; returns a function that removes it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { onShutdownSignal } from "./_platform.ts";
+ *
+ * const controller = new AbortController();
+ * const remove = onShutdownSignal(() => controller.abort()); // Ctrl-C stops a server
+ * assert.equal(controller.signal.aborted, false);
+ * remove();
+ * ```
+ */
 export function onShutdownSignal(callback: () => void): () => void {
   if (deno) {
     const signals = ["SIGINT", "SIGTERM"];

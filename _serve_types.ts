@@ -6,7 +6,24 @@
  * @module
  */
 
-/** A running HTTP server. */
+/**
+ * A running HTTP server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PlatformServer, serve } from "./_platform.ts";
+ *
+ * const server: PlatformServer = await serve(() => new Response(null, { status: 204 }), {
+ *   hostname: "127.0.0.1",
+ *   port: 0,
+ * });
+ * assert.equal(server.hostname, "127.0.0.1");
+ * assert.equal((await fetch(`http://127.0.0.1:${server.port}/`)).status, 204);
+ * await server.shutdown();
+ * await server.finished;
+ * ```
+ */
 export interface PlatformServer {
   /** Address actually bound (port 0 resolves to a free port). */
   readonly hostname: string;
@@ -18,7 +35,22 @@ export interface PlatformServer {
   readonly finished: Promise<void>;
 }
 
-/** Options of {@linkcode serve}. */
+/**
+ * Options of `serve()` in `_platform.ts`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serve, type ServeOptions } from "./_platform.ts";
+ *
+ * const controller = new AbortController();
+ * const options: ServeOptions = { hostname: "127.0.0.1", port: 0, signal: controller.signal };
+ * const server = await serve(() => new Response("ok"), options);
+ * assert.equal(await (await fetch(`http://127.0.0.1:${server.port}/`)).text(), "ok");
+ * controller.abort(); // stops the server, like shutdown()
+ * await server.finished;
+ * ```
+ */
 export interface ServeOptions {
   /** Interface to bind. */
   hostname: string;

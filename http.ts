@@ -24,12 +24,32 @@
  *
  * @example Mount it in a Hono app
  * ```ts
- * import { Hono } from "npm:hono@4";
+ * import assert from "node:assert/strict";
+ * import { Hono } from "npm:hono@4.13.19";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createFrameworkMemoMcpHandler } from "@memo/mcp-server/http";
- * const handler = createFrameworkMemoMcpHandler({ auth: { bearerToken: "change-me" } });
+ *
+ * // Without `runtime`, the MEMO_* variables choose it (local on the current directory).
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler = createFrameworkMemoMcpHandler({ runtime, auth: { bearerToken: "change-me" } });
  * const app = new Hono();
  * app.all("/mcp", (c) => handler(c.req.raw));
- * export default app;
+ * export default app; // for `deno serve`
+ *
+ * const response = await app.request("https://memo.example.com/mcp", {
+ *   method: "POST",
+ *   headers: {
+ *     authorization: "Bearer change-me",
+ *     "content-type": "application/json",
+ *     accept: "application/json, text/event-stream",
+ *   },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+ * });
+ * assert.equal(response.status, 200);
+ * assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 1, result: {} });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  *
  * @module
@@ -105,9 +125,20 @@ export type {
  *
  * @example
  * ```ts
- * import type { MemoMcpRequestHandler } from "@memo/mcp-server/http";
- * import { handleMemoMcpRequest } from "@memo/mcp-server/http";
- * const handler: MemoMcpRequestHandler = (request) => handleMemoMcpRequest(request);
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { handleMemoMcpRequest, type MemoMcpRequestHandler } from "@memo/mcp-server/http";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const options = { runtime: createMemoMcpRuntimeFromConfig({ rootDir }) };
+ * const handler: MemoMcpRequestHandler = (request) => handleMemoMcpRequest(request, options);
+ * // The endpoint is stateless: there is no SSE stream to GET.
+ * const response = await handler(new Request("http://127.0.0.1:8787/mcp"));
+ * assert.equal(response.status, 405);
+ * assert.equal(response.headers.get("allow"), "POST, OPTIONS");
+ * await response.body?.cancel();
+ * await options.runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export type MemoMcpRequestHandler = (request: Request) => Promise<Response>;
@@ -119,9 +150,22 @@ export type MemoMcpRequestHandler = (request: Request) => Promise<Response>;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createMemoMcpFetchHandler, type MemoMcpFetchHandler } from "@memo/mcp-server/http";
- * const fetch: MemoMcpFetchHandler = createMemoMcpFetchHandler();
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const fetch: MemoMcpFetchHandler = createMemoMcpFetchHandler({ runtime });
  * export default { fetch };
+ *
+ * // A worker's bindings configure the endpoint: this one requires a bearer token.
+ * const env = { MEMO_MCP_BEARER_TOKEN: "s3cret" };
+ * const response = await fetch(new Request("https://memo.example.com/mcp", { method: "POST" }), env);
+ * assert.equal(response.status, 401);
+ * await response.body?.cancel();
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export type MemoMcpFetchHandler = (
@@ -136,9 +180,23 @@ export type MemoMcpFetchHandler = (
  *
  * @example
  * ```ts
- * import { createFrameworkMemoMcpHandler, type MemoMcpFrameworkHandler } from "@memo/mcp-server/http";
- * const handler: MemoMcpFrameworkHandler = createFrameworkMemoMcpHandler();
- * export const { GET, POST, OPTIONS, DELETE } = handler;
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import {
+ *   createFrameworkMemoMcpHandler,
+ *   type MemoMcpFrameworkHandler,
+ * } from "@memo/mcp-server/http";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler: MemoMcpFrameworkHandler = createFrameworkMemoMcpHandler({ runtime });
+ * const { DELETE } = handler;
+ * // There are no sessions to end.
+ * const response = await DELETE(new Request("http://127.0.0.1:8787/mcp", { method: "DELETE" }));
+ * assert.equal(response.status, 405);
+ * await response.body?.cancel();
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface MemoMcpFrameworkHandler extends MemoMcpRequestHandler {
@@ -205,9 +263,28 @@ function run(endpoint: HttpEndpoint | Error, request: Request): Promise<Response
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { handleMemoMcpRequest } from "@memo/mcp-server/http";
- * const options = { env: { MEMO_ROOT_DIR: "." } };
- * Deno.serve({ hostname: "127.0.0.1" }, (request) => handleMemoMcpRequest(request, options));
+ *
+ * // One options object for every request: its endpoint is built once and reused.
+ * const rootDir = await Deno.makeTempDir();
+ * const options = { runtime: createMemoMcpRuntimeFromConfig({ rootDir }), readOnly: true };
+ * const server = Deno.serve(
+ *   { hostname: "127.0.0.1", port: 0, onListen() {} },
+ *   (request) => handleMemoMcpRequest(request, options),
+ * );
+ *
+ * const response = await fetch(`http://127.0.0.1:${server.addr.port}/mcp`, {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+ *   body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+ * });
+ * assert.equal(response.status, 200);
+ * assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 1, result: {} });
+ * await server.shutdown();
+ * await options.runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function handleMemoMcpRequest(
@@ -230,8 +307,33 @@ export function handleMemoMcpRequest(
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createMemoMcpFetchHandler } from "@memo/mcp-server/http";
- * export default { fetch: createMemoMcpFetchHandler({ readOnly: true }) };
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const worker = { fetch: createMemoMcpFetchHandler({ runtime, readOnly: true }) };
+ * export default worker;
+ *
+ * const call = {
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "remember", arguments: { text: "Deploys run with make deploy" } },
+ * };
+ * const response = await worker.fetch(
+ *   new Request("http://127.0.0.1:8787/mcp", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", accept: "application/json" },
+ *     body: JSON.stringify(call),
+ *   }),
+ *   {}, // the worker's bindings (env)
+ * );
+ * const { error } = await response.json(); // still HTTP 200: a JSON-RPC error
+ * assert.equal(error.message, "Cannot call remember: the server is read-only");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createMemoMcpFetchHandler(
@@ -274,17 +376,66 @@ function memoStrings(env: object | undefined): Record<string, string> {
  *
  * @example Next.js App Router (`app/mcp/route.ts`)
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createFrameworkMemoMcpHandler } from "@memo/mcp-server/http";
- * const handler = createFrameworkMemoMcpHandler({ auth: { bearerToken: "change-me" } });
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler = createFrameworkMemoMcpHandler({ runtime, auth: { bearerToken: "change-me" } });
  * export const { GET, POST, OPTIONS, DELETE } = handler;
+ *
+ * // What Next.js does with a POST to /mcp:
+ * const response = await POST(
+ *   new Request("https://app.example.com/mcp", {
+ *     method: "POST",
+ *     headers: {
+ *       authorization: "Bearer change-me",
+ *       "content-type": "application/json",
+ *       accept: "application/json, text/event-stream",
+ *     },
+ *     body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }),
+ *   }),
+ * );
+ * assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 7, result: {} });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  *
  * @example Hono
  * ```ts
- * import { Hono } from "npm:hono@4";
+ * import assert from "node:assert/strict";
+ * import { Hono } from "npm:hono@4.13.19";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createFrameworkMemoMcpHandler } from "@memo/mcp-server/http";
- * const handler = createFrameworkMemoMcpHandler();
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler = createFrameworkMemoMcpHandler({ runtime });
  * const app = new Hono().all("/mcp", (c) => handler(c.req.raw));
+ *
+ * const response = await app.fetch(
+ *   new Request("http://127.0.0.1:8787/mcp", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", accept: "application/json" },
+ *     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+ *   }),
+ * );
+ * const { result } = await response.json();
+ * assert.ok(result.tools.some((tool: { name: string }) => tool.name === "recall"));
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ *
+ * @example A configuration that cannot work throws at once
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createFrameworkMemoMcpHandler } from "@memo/mcp-server/http";
+ *
+ * assert.throws(
+ *   () => createFrameworkMemoMcpHandler({ env: { MEMO_MCP_READ_ONLY: "maybe" } }),
+ *   /Cannot read MEMO_MCP_READ_ONLY/,
+ * );
  * ```
  */
 export function createFrameworkMemoMcpHandler(
@@ -305,6 +456,16 @@ let defaultEndpoint: HttpEndpoint | Error | undefined;
  * @example
  * ```sh
  * MEMO_ROOT_DIR=~/notes deno serve -A --host 127.0.0.1 --port 8787 http.ts
+ * ```
+ *
+ * @example Only the endpoint's path answers
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import server from "@memo/mcp-server/http";
+ *
+ * const response = await server.fetch(new Request("http://127.0.0.1:8787/favicon.ico"));
+ * assert.equal(response.status, 404);
+ * await response.body?.cancel();
  * ```
  */
 const server: { fetch: MemoMcpRequestHandler } = {

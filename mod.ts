@@ -14,19 +14,47 @@
  * Run as a program, this module is the `memo` command
  * (`deno run -A jsr:@memo/mcp-server mcp`).
  *
- * @example
+ * @example Serve a project's notes over stdio, read-only
  * ```ts
+ * import assert from "node:assert/strict";
  * import {
  *   createMemoMcpProtocolServer,
  *   createMemoMcpRuntimeFromConfig,
  *   runStdioServer,
  * } from "@memo/mcp-server";
  *
- * const server = createMemoMcpProtocolServer({
- *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }),
- *   readOnly: true,
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.remember({ text: "Deploys run with make deploy" });
+ * const server = createMemoMcpProtocolServer({ runtime, readOnly: true });
+ *
+ * // Without `input` and `output` it serves standard input and output until
+ * // stdin closes; here one request goes in and the answers are collected.
+ * const request = {
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "recall", arguments: { query: "deploy" } },
+ * };
+ * const input = new ReadableStream<Uint8Array>({
+ *   start(controller) {
+ *     controller.enqueue(new TextEncoder().encode(JSON.stringify(request) + "\n"));
+ *     controller.close();
+ *   },
  * });
- * await runStdioServer(server);
+ * let written = "";
+ * const output = new WritableStream<Uint8Array>({
+ *   write(chunk) {
+ *     written += new TextDecoder().decode(chunk);
+ *   },
+ * });
+ * await runStdioServer(server, { input, output });
+ *
+ * const reply = JSON.parse(written);
+ * assert.equal(reply.id, 1);
+ * assert.equal(reply.result.structuredContent.hits[0].note.title, "Deploys run with make deploy");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  *
  * @module

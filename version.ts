@@ -5,5 +5,15 @@
  * @module
  */
 
-/** The version of `@memo/mcp-server`. Kept equal to `version` in deno.json (a test checks). */
+/**
+ * The version of `@memo/mcp-server`. Kept equal to `version` in deno.json (a test checks).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { VERSION } from "@memo/mcp-server";
+ *
+ * assert.match(VERSION, /^\d+\.\d+\.\d+/);
+ * ```
+ */
 export const VERSION = "0.1.0";
