@@ -16,7 +16,20 @@ import { TEMPLATES } from "./_resources.ts";
 import { compactJsonSchema } from "./_json_schema.ts";
 import { versionFeatures } from "./_versions.ts";
 
-/** One tool record, bound to the limits, with its JSON Schemas. */
+/**
+ * One tool record, bound to the limits, with its JSON Schemas.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CatalogTool, getCatalog } from "./_catalog.ts";
+ *
+ * const catalog = getCatalog({ defaultPageSize: 25, maxPageSize: 100 });
+ * const tool: CatalogTool = catalog.tools.get("get_note")!;
+ * assert.equal(tool.info.title, "Get note");
+ * assert.deepEqual(tool.inputJson.required, ["id"]);
+ * ```
+ */
 export interface CatalogTool extends BoundTool {
   /** The tool's record: name, title, description, annotations. */
   info: Tool;
@@ -26,7 +39,21 @@ export interface CatalogTool extends BoundTool {
   outputJson: Record<string, unknown>;
 }
 
-/** The catalog of one set of limits. */
+/**
+ * The catalog of one set of limits.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Catalog, getCatalog } from "./_catalog.ts";
+ *
+ * const catalog: Catalog = getCatalog({ defaultPageSize: 25, maxPageSize: 100 });
+ * const newer = JSON.parse(catalog.toolsList("2025-06-18")).tools[0];
+ * const older = JSON.parse(catalog.toolsList("2024-11-05")).tools[0];
+ * assert.ok("outputSchema" in newer && !("outputSchema" in older));
+ * assert.deepEqual(catalog.parsePromptArgs("review_memory", undefined), {});
+ * ```
+ */
 export interface Catalog {
   /** Tools by name. */
   tools: ReadonlyMap<string, CatalogTool>;
@@ -117,7 +144,22 @@ function build(limits: SchemaLimits): Catalog {
 
 const cache = new Map<string, Catalog>();
 
-/** The catalog for these limits, built at the first call and then cached. */
+/**
+ * The catalog for these limits, built at the first call and then cached.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { getCatalog } from "./_catalog.ts";
+ *
+ * const limits = { defaultPageSize: 25, maxPageSize: 100 };
+ * assert.equal(getCatalog(limits), getCatalog({ ...limits })); // cached by value
+ * assert.throws(
+ *   () => getCatalog(limits).parsePromptArgs("recall_context", {}),
+ *   /Cannot get prompt recall_context: invalid arguments/,
+ * );
+ * ```
+ */
 export function getCatalog(limits: SchemaLimits): Catalog {
   const key = `${limits.defaultPageSize}/${limits.maxPageSize}`;
   let catalog = cache.get(key);

@@ -9,10 +9,40 @@
  * @module
  */
 
-/** One chunk, valid only until the next {@linkcode ChunkReader.read}. */
+/**
+ * One chunk, valid only until the next {@linkcode ChunkReader.read}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Chunk, chunkReader } from "./_chunk_reader.ts";
+ *
+ * const reader = chunkReader(new Blob(["hi"]).stream());
+ * const first: Chunk = await reader.read();
+ * assert.equal(first.done, false);
+ * const end: Chunk = await reader.read();
+ * assert.deepEqual(end, { done: true });
+ * reader.releaseLock();
+ * ```
+ */
 export type Chunk = { done: false; value: Uint8Array } | { done: true; value?: undefined };
 
-/** What {@linkcode chunkReader} returns. */
+/**
+ * What {@linkcode chunkReader} returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { chunkReader, type ChunkReader } from "./_chunk_reader.ts";
+ *
+ * const input = new Blob(["never read"]).stream();
+ * const reader: ChunkReader = chunkReader(input);
+ * assert.ok(input.locked);
+ * await reader.cancel(); // the client went away
+ * reader.releaseLock();
+ * assert.ok(!input.locked);
+ * ```
+ */
 export interface ChunkReader {
   /** The next chunk. With a BYOB reader its bytes are overwritten by the next read. */
   read(): Promise<Chunk>;
@@ -30,10 +60,14 @@ const CHUNK_BYTES = 64 * 1024;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { chunkReader } from "./_chunk_reader.ts";
+ *
  * const reader = chunkReader(new Blob(["hello\n"]).stream());
  * const chunk = await reader.read();
- * if (!chunk.done) console.log(new TextDecoder().decode(chunk.value)); // "hello\n"
+ * assert.ok(!chunk.done);
+ * assert.equal(new TextDecoder().decode(chunk.value), "hello\n");
+ * reader.releaseLock();
  * ```
  */
 export function chunkReader(input: ReadableStream<Uint8Array>): ChunkReader {

@@ -10,10 +10,40 @@ import { McpNotFoundError, McpValidationError } from "./errors.ts";
 import { PROMPTS, splitLabels } from "./_prompts.ts";
 import { NOTE_TEMPLATE, STATS_URI } from "./_resources.ts";
 
-/** Most values one completion returns (MCP's limit). */
+/**
+ * Most values one completion returns (MCP's limit).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_COMPLETIONS } from "./_completion.ts";
+ *
+ * assert.equal(MAX_COMPLETIONS, 100);
+ * ```
+ */
 export const MAX_COMPLETIONS = 100;
 
-/** A `completion/complete` result. */
+/**
+ * A `completion/complete` result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { complete, type CompletionResult } from "./_completion.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const result: CompletionResult = await complete(
+ *   runtime,
+ *   { ref: { type: "ref/resource", uri: "memo://stats" }, argument: { name: "x", value: "" } },
+ *   new AbortController().signal,
+ * );
+ * assert.deepEqual(result, { completion: { values: [], total: 0, hasMore: false } });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface CompletionResult {
   /** The completion. */
   completion: { values: string[]; total: number; hasMore: boolean };
@@ -38,7 +68,30 @@ async function labelValues(
     .map(([label]) => label);
 }
 
-/** Checks `completion/complete` params and answers them. */
+/**
+ * Checks `completion/complete` params and answers them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, McpValidationError } from "@memo/mcp-server";
+ * import { complete } from "./_completion.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.remember({ text: "Deploys run with make deploy", labels: ["infra"] });
+ * await runtime.remember({ text: "Ask Ana about invoices", labels: ["billing"] });
+ * const signal = new AbortController().signal;
+ * const labels = await complete(runtime, {
+ *   ref: { type: "ref/prompt", name: "review_memory" },
+ *   argument: { name: "labels", value: "billing,in" },
+ * }, signal);
+ * assert.deepEqual(labels.completion.values, ["billing,infra"]);
+ * await assert.rejects(complete(runtime, { ref: {} }, signal), McpValidationError);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export async function complete(
   runtime: MemoMcpRuntime,
   params: Record<string, unknown>,

@@ -29,7 +29,22 @@ import { DeadlineQueue } from "./_deadline_queue.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 
-/** A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`). */
+/**
+ * A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpTimeoutError, toSafeError } from "@memo/mcp-server";
+ * import { RpcFailure } from "./_core.ts";
+ *
+ * const timeout = new McpTimeoutError("Cannot call recall: timed out");
+ * const failure = new RpcFailure(-32011, toSafeError(timeout));
+ * assert.equal(failure.message, "Cannot call recall: timed out");
+ * assert.equal(failure.data.code, "MCP_TIMEOUT");
+ * assert.equal(failure.cancelled, false);
+ * ```
+ */
 export class RpcFailure extends Error {
   /** JSON-RPC error code. */
   readonly code: number;
@@ -46,7 +61,30 @@ export class RpcFailure extends Error {
   }
 }
 
-/** Per-call facts the core gets from a transport. */
+/**
+ * Per-call facts the core gets from a transport.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { type CoreContext, McpCore } from "./_core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
+ * const logged: string[] = [];
+ * const ctx: CoreContext = {
+ *   transport: "stdio",
+ *   version: "2025-06-18",
+ *   notify: (level, data) => void logged.push(`${level} ${data.message}`),
+ * };
+ * await core.callTool("memory_stats", {}, ctx);
+ * assert.deepEqual(logged, ["info tools/call memory_stats"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface CoreContext {
   /** Transport of the call. */
   transport: MemoMcpTransportKind;
@@ -62,7 +100,26 @@ export interface CoreContext {
   notify?: (level: MemoMcpLogLevel, data: Record<string, unknown>) => void;
 }
 
-/** The result of a tool call. */
+/**
+ * The result of a tool call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore, type ToolCallOutcome } from "./_core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
+ * const ctx = { transport: "stdio" as const, version: "2025-06-18" };
+ * const outcome: ToolCallOutcome = await core.callTool("get_note", { id: "nope" }, ctx);
+ * assert.equal(outcome.isError, true); // an unknown note is a tool error the model reads
+ * assert.equal(JSON.parse(outcome.json).error.code, "MCP_NOT_FOUND");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface ToolCallOutcome {
   /** `structuredContent`. */
   structured: Record<string, unknown>;
@@ -74,7 +131,30 @@ export interface ToolCallOutcome {
 
 const CANCELLED = Symbol("cancelled");
 
-/** The core of one server. */
+/**
+ * The core of one server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore, RpcFailure } from "./_core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime, readOnly: true }));
+ * const ctx = { transport: "stdio" as const, version: "2025-06-18" };
+ * const prompt = await core.getPrompt("capture_session", {}, ctx);
+ * assert.equal(prompt.messages.length, 1);
+ * await assert.rejects(core.callTool("remember", { text: "x" }, ctx), (e) => {
+ *   assert.ok(e instanceof RpcFailure);
+ *   assert.equal(e.code, -32010); // read-only
+ *   return true;
+ * });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export class McpCore {
   readonly options: ResolvedMemoMcpOptions;
   /** The runtime, with its errors mapped to MCP errors. */

@@ -14,7 +14,23 @@
 
 import type { MemoMcpTimer } from "./options.ts";
 
-/** A deadline in the queue; pass it to {@linkcode DeadlineQueue.cancel}. */
+/**
+ * A deadline in the queue; pass it to {@linkcode DeadlineQueue.cancel}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Deadline, DeadlineQueue } from "./_deadline_queue.ts";
+ *
+ * const queue = new DeadlineQueue(1000, {
+ *   now: () => 5000,
+ *   timer: { setTimeout: () => 1, clearTimeout: () => {} },
+ * });
+ * const deadline: Deadline = queue.add(() => {});
+ * assert.equal(deadline.at, 6000);
+ * queue.cancel(deadline);
+ * ```
+ */
 export interface Deadline {
   /** When it fires, on the queue's clock. */
   readonly at: number;
@@ -37,7 +53,26 @@ const SYSTEM: MemoMcpTimer = {
   clearTimeout: (handle) => clearTimeout(handle as number),
 };
 
-/** Options of {@linkcode DeadlineQueue}. */
+/**
+ * Options of {@linkcode DeadlineQueue}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DeadlineQueue, type DeadlineQueueOptions } from "./_deadline_queue.ts";
+ *
+ * // A hand-fired timer: the test decides when time is up.
+ * let fire = () => {};
+ * const options: DeadlineQueueOptions = {
+ *   timer: { setTimeout: (callback) => (fire = callback), clearTimeout: () => {} },
+ * };
+ * const queue = new DeadlineQueue(30_000, options);
+ * const fired: string[] = [];
+ * queue.add(() => fired.push("first"));
+ * fire();
+ * assert.deepEqual(fired, ["first"]);
+ * ```
+ */
 export interface DeadlineQueueOptions {
   /**
    * Timer behind the queue.
@@ -66,10 +101,22 @@ export interface DeadlineQueueOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { DeadlineQueue } from "./_deadline_queue.ts";
- * const queue = new DeadlineQueue(30_000);
- * const deadline = queue.add(() => console.log("timed out"));
- * queue.cancel(deadline); // finished in time; the queue is empty, so its timer is cleared
+ *
+ * let timers = 0;
+ * let cleared = 0;
+ * const queue = new DeadlineQueue(30_000, {
+ *   timer: { setTimeout: () => ++timers, clearTimeout: () => void cleared++ },
+ * });
+ * const timedOut: number[] = [];
+ * const a = queue.add(() => timedOut.push(1));
+ * const b = queue.add(() => timedOut.push(2)); // shares the one timer
+ * assert.equal(timers, 1);
+ * queue.cancel(a);
+ * queue.cancel(b); // both finished in time; the queue is empty, so its timer is cleared
+ * assert.equal(cleared, 1);
+ * assert.deepEqual(timedOut, []);
  * ```
  */
 export class DeadlineQueue {

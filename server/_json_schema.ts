@@ -33,8 +33,16 @@ function isAnyString(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { compactJsonSchema } from "./_json_schema.ts";
- * compactJsonSchema({ type: "object", additionalProperties: {} }); // { type: "object" }
+ *
+ * assert.deepEqual(compactJsonSchema({ type: "object", additionalProperties: {} }), {
+ *   type: "object",
+ * });
+ * assert.deepEqual(
+ *   compactJsonSchema({ type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
+ *   { type: "integer", minimum: 1 },
+ * );
  * ```
  */
 export function compactJsonSchema(schema: Schema): Schema {

@@ -7,7 +7,24 @@
 
 import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "./options.ts";
 
-/** Log levels in increasing severity. */
+/**
+ * Log levels in increasing severity.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LOG_LEVELS } from "./_methods.ts";
+ *
+ * // `logging/setLevel` "warning" lets through warning and everything after it.
+ * assert.deepEqual(LOG_LEVELS.slice(LOG_LEVELS.indexOf("warning")), [
+ *   "warning",
+ *   "error",
+ *   "critical",
+ *   "alert",
+ *   "emergency",
+ * ]);
+ * ```
+ */
 export const LOG_LEVELS: readonly MemoMcpLogLevel[] = [
   "debug",
   "info",
@@ -19,7 +36,24 @@ export const LOG_LEVELS: readonly MemoMcpLogLevel[] = [
   "emergency",
 ];
 
-/** The capabilities memo declares. */
+/**
+ * The capabilities memo declares.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CAPABILITIES } from "./_methods.ts";
+ *
+ * assert.deepEqual(Object.keys(CAPABILITIES), [
+ *   "tools",
+ *   "resources",
+ *   "prompts",
+ *   "logging",
+ *   "completions",
+ * ]);
+ * assert.equal(CAPABILITIES.resources.subscribe, false);
+ * ```
+ */
 export const CAPABILITIES = {
   tools: { listChanged: false },
   resources: { subscribe: false, listChanged: false },
@@ -30,7 +64,26 @@ export const CAPABILITIES = {
 
 const initCache = new WeakMap<ResolvedMemoMcpOptions, Map<string, string>>();
 
-/** The serialized `initialize` result for a negotiated version. */
+/**
+ * The serialized `initialize` result for a negotiated version.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { initializeJson } from "./_methods.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const options = resolveMemoMcpOptions({ runtime, version: "1.2.3" });
+ * const result = JSON.parse(initializeJson(options, "2025-06-18"));
+ * assert.equal(result.protocolVersion, "2025-06-18");
+ * assert.deepEqual(result.serverInfo, { name: "memo", version: "1.2.3" });
+ * assert.equal("instructions" in result, false);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export function initializeJson(options: ResolvedMemoMcpOptions, version: string): string {
   let byVersion = initCache.get(options);
   if (!byVersion) initCache.set(options, byVersion = new Map());

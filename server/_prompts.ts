@@ -9,10 +9,38 @@
 import type { MemoMcpRuntime, Note } from "../runtimes/types.ts";
 import { noteUri, renderNote } from "./_resources.ts";
 
-/** A prompt name. */
+/**
+ * A prompt name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptName, PROMPTS } from "./_prompts.ts";
+ *
+ * const names = Object.keys(PROMPTS) as PromptName[];
+ * assert.deepEqual(names, ["recall_context", "capture_session", "review_memory"]);
+ * ```
+ */
 export type PromptName = "recall_context" | "capture_session" | "review_memory";
 
-/** What a prompt build gets. */
+/**
+ * What a prompt build gets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { type PromptContext, PROMPTS } from "./_prompts.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const ctx: PromptContext = { runtime, signal: new AbortController().signal, maxPageSize: 100 };
+ * const result = await PROMPTS.review_memory.build({}, ctx);
+ * assert.equal(result.description, "Review of 0 notes");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface PromptContext {
   /** The runtime. */
   runtime: MemoMcpRuntime;
@@ -22,7 +50,25 @@ export interface PromptContext {
   maxPageSize: number;
 }
 
-/** A `prompts/get` result. */
+/**
+ * A `prompts/get` result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { type PromptResult, PROMPTS } from "./_prompts.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const ctx = { runtime, signal: new AbortController().signal, maxPageSize: 100 };
+ * const result: PromptResult = await PROMPTS.capture_session.build({ summary: "Moved CI" }, ctx);
+ * assert.equal(result.messages.length, 1);
+ * assert.equal(result.messages[0].role, "user");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface PromptResult {
   /** Description of this rendering. */
   description: string;
@@ -30,7 +76,19 @@ export interface PromptResult {
   messages: Record<string, unknown>[];
 }
 
-/** Static facts about one prompt, and how to build it. */
+/**
+ * Static facts about one prompt, and how to build it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PromptInfo, PROMPTS } from "./_prompts.ts";
+ *
+ * const info: PromptInfo = PROMPTS.recall_context;
+ * assert.equal(info.title, "Recall context");
+ * assert.equal(typeof info.build, "function");
+ * ```
+ */
 export interface PromptInfo {
   /** Display title. */
   title: string;
@@ -42,7 +100,18 @@ export interface PromptInfo {
 
 const user = (text: string) => ({ role: "user", content: { type: "text", text } });
 
-/** Splits a comma-separated label list. */
+/**
+ * Splits a comma-separated label list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitLabels } from "./_prompts.ts";
+ *
+ * assert.deepEqual(splitLabels(" infra, ,ci "), ["infra", "ci"]);
+ * assert.deepEqual(splitLabels(undefined), []);
+ * ```
+ */
 export function splitLabels(labels: string | undefined): string[] {
   return (labels ?? "").split(",").map((l) => l.trim()).filter((l) => l.length > 0);
 }
@@ -53,7 +122,29 @@ function line(note: Note): string {
   return `- ${note.id} · ${note.title}${labels} · updated ${note.updated}\n  ${first}`;
 }
 
-/** The prompts by name. */
+/**
+ * The prompts by name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { PROMPTS } from "./_prompts.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * const ctx = { runtime, signal: new AbortController().signal, maxPageSize: 100 };
+ * const { messages } = await PROMPTS.recall_context.build({ topic: "deploy" }, ctx);
+ * assert.equal(messages.length, 2); // the instruction, then one note as a resource
+ * assert.deepEqual(
+ *   (messages[1].content as { resource: { uri: string } }).resource.uri,
+ *   `memo://notes/${note.id}`,
+ * );
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
   recall_context: {
     title: "Recall context",

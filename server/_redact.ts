@@ -10,7 +10,20 @@ import { isSecretKey, safeDetails, type SafeError } from "./errors.ts";
 
 const MASK = "[REDACTED]";
 
-/** A deep copy of `value` with the values of secret-named keys masked. */
+/**
+ * A deep copy of `value` with the values of secret-named keys masked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { maskSecretKeys } from "./_redact.ts";
+ *
+ * assert.deepEqual(maskSecretKeys({ query: "deploy", auth: { apiKey: "k-123" } }), {
+ *   query: "deploy",
+ *   auth: { apiKey: "[REDACTED]" },
+ * });
+ * ```
+ */
 export function maskSecretKeys(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== "object") return value;
   if (depth > 32) return MASK;
@@ -32,7 +45,26 @@ function strings(value: unknown, into: Set<string>, depth = 0): Set<string> {
   return into;
 }
 
-/** The redaction of one call's arguments, computed on first use. */
+/**
+ * The redaction of one call's arguments, computed on first use.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Redaction } from "./_redact.ts";
+ *
+ * // The user's redact drops `text`; it is then a secret wherever it shows up.
+ * const redaction = new Redaction(
+ *   { text: "the door code is 4711", token: "s3cret" },
+ *   (args) => ({ ...(args as object), text: undefined }),
+ * );
+ * assert.deepEqual(redaction.args, { text: undefined, token: "[REDACTED]" });
+ * assert.equal(
+ *   redaction.scrub("Cannot store the door code is 4711"),
+ *   "Cannot store [REDACTED]",
+ * );
+ * ```
+ */
 export class Redaction {
   #raw: unknown;
   #redact: ((args: unknown) => unknown) | undefined;

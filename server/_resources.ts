@@ -8,14 +8,51 @@
 import type { MemoMcpRuntime, Note } from "../runtimes/types.ts";
 import { McpNotFoundError, McpValidationError } from "./errors.ts";
 
-/** URI of the stats resource. */
+/**
+ * URI of the stats resource.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { readResource, STATS_URI } from "./_resources.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { contents } = await readResource(runtime, STATS_URI, new AbortController().signal);
+ * assert.equal(contents[0].mimeType, "application/json");
+ * assert.equal(JSON.parse(contents[0].text as string).notes, 0);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const STATS_URI = "memo://stats";
-/** URI template of a note. */
+/**
+ * URI template of a note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTE_TEMPLATE, noteUri } from "./_resources.ts";
+ *
+ * assert.equal(NOTE_TEMPLATE.replace("{id}", "x1"), noteUri("x1"));
+ * ```
+ */
 export const NOTE_TEMPLATE = "memo://notes/{id}";
 const NOTE_PREFIX = "memo://notes/";
 const CURSOR_PREFIX = "n.";
 
-/** The `resources/templates/list` entries. */
+/**
+ * The `resources/templates/list` entries.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTE_TEMPLATE, TEMPLATES } from "./_resources.ts";
+ *
+ * assert.deepEqual(TEMPLATES.map((t) => t.uriTemplate), [NOTE_TEMPLATE]);
+ * ```
+ */
 export const TEMPLATES: readonly Record<string, unknown>[] = [{
   uriTemplate: NOTE_TEMPLATE,
   name: "note",
@@ -32,12 +69,35 @@ const STATS_ENTRY = {
   mimeType: "application/json",
 };
 
-/** The URI of a note. */
+/**
+ * The URI of a note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteUri } from "./_resources.ts";
+ *
+ * assert.equal(noteUri("01jq3v7k9x"), "memo://notes/01jq3v7k9x");
+ * assert.equal(noteUri("a/b"), "memo://notes/a%2Fb");
+ * ```
+ */
 export function noteUri(id: string): string {
   return NOTE_PREFIX + encodeURIComponent(id);
 }
 
-/** The note id in a `memo://notes/{id}` URI, or undefined for any other URI. */
+/**
+ * The note id in a `memo://notes/{id}` URI, or undefined for any other URI.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteIdOf } from "./_resources.ts";
+ *
+ * assert.equal(noteIdOf("memo://notes/a%2Fb"), "a/b");
+ * assert.equal(noteIdOf("memo://stats"), undefined);
+ * assert.equal(noteIdOf("memo://notes/x1/extra"), undefined);
+ * ```
+ */
 export function noteIdOf(uri: string): string | undefined {
   if (!uri.startsWith(NOTE_PREFIX)) return undefined;
   const raw = uri.slice(NOTE_PREFIX.length);
@@ -49,7 +109,32 @@ export function noteIdOf(uri: string): string | undefined {
   }
 }
 
-/** A `resources/list` entry for a note. */
+/**
+ * A `resources/list` entry for a note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteEntry } from "./_resources.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: ["infra"],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-02T00:00:00.000Z",
+ * };
+ * assert.deepEqual(noteEntry(note), {
+ *   uri: "memo://notes/01jq3v7k9x0000000000",
+ *   name: "Deploys",
+ *   title: "Deploys",
+ *   mimeType: "text/markdown",
+ *   description: "labels: infra; updated: 2025-01-02T00:00:00.000Z",
+ * });
+ * ```
+ */
 export function noteEntry(note: Note): Record<string, unknown> {
   const entry: Record<string, unknown> = {
     uri: noteUri(note.id),
@@ -65,7 +150,30 @@ export function noteEntry(note: Note): Record<string, unknown> {
   return entry;
 }
 
-/** A note as the markdown a resource read returns. */
+/**
+ * A note as the markdown a resource read returns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderNote } from "./_resources.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: ["infra"],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-02T00:00:00.000Z",
+ * };
+ * assert.equal(
+ *   renderNote(note),
+ *   "# Deploys\n\nid: 01jq3v7k9x0000000000 · labels: infra · updated: 2025-01-02T00:00:00.000Z\n\n" +
+ *     "Run make deploy.\n",
+ * );
+ * ```
+ */
 export function renderNote(note: Note): string {
   const meta = [`id: ${note.id}`];
   if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
@@ -78,6 +186,26 @@ export function renderNote(note: Note): string {
 /**
  * One page of `resources/list`: the first page holds `memo://stats` and then
  * notes; every page holds `pageSize` entries at most.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { listResources } from "./_resources.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.remember({ text: "First note" });
+ * await runtime.remember({ text: "Second note" });
+ * const signal = new AbortController().signal;
+ * const first = await listResources(runtime, undefined, 2, signal);
+ * assert.deepEqual(first.resources.map((r) => r.name), ["stats", "First note"]);
+ * const second = await listResources(runtime, first.nextCursor, 2, signal);
+ * assert.deepEqual(second.resources.map((r) => r.name), ["Second note"]);
+ * assert.equal(second.nextCursor, undefined);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
  */
 export async function listResources(
   runtime: MemoMcpRuntime,
@@ -112,7 +240,27 @@ export async function listResources(
   return result;
 }
 
-/** `resources/read`: the stats as JSON, or one note as markdown. */
+/**
+ * `resources/read`: the stats as JSON, or one note as markdown.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, McpNotFoundError } from "@memo/mcp-server";
+ * import { noteUri, readResource } from "./_resources.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * const signal = new AbortController().signal;
+ * const { contents } = await readResource(runtime, noteUri(note.id), signal);
+ * assert.equal(contents[0].mimeType, "text/markdown");
+ * assert.ok((contents[0].text as string).startsWith("# Deploys run with make deploy\n"));
+ * await assert.rejects(readResource(runtime, "memo://nothing", signal), McpNotFoundError);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export async function readResource(
   runtime: MemoMcpRuntime,
   uri: string,

@@ -11,7 +11,21 @@ import { z } from "zod";
 
 const NON_BLANK = /\S/;
 
-/** Page-size limits the schemas depend on. */
+/**
+ * Page-size limits the schemas depend on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SchemaLimits } from "./_schemas.ts";
+ * import { TOOLS } from "./_tools.ts";
+ *
+ * const limits: SchemaLimits = { defaultPageSize: 10, maxPageSize: 20 };
+ * const listNotes = TOOLS.find((t) => t.name === "list_notes")!.bind(limits);
+ * assert.ok(listNotes.input.safeParse({ limit: 20 }).success);
+ * assert.ok(!listNotes.input.safeParse({ limit: 21 }).success);
+ * ```
+ */
 export interface SchemaLimits {
   /** Default page size of `list_notes`. */
   defaultPageSize: number;
@@ -19,22 +33,90 @@ export interface SchemaLimits {
   maxPageSize: number;
 }
 
-/** A non-blank text of at most 200000 characters. */
+/**
+ * A non-blank text of at most 200000 characters.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { text } from "./_schemas.ts";
+ *
+ * const query = text("query");
+ * assert.ok(query.safeParse("deploy").success);
+ * assert.equal(query.safeParse("   ").error?.issues[0].message, "query is empty");
+ * ```
+ */
 export const text = (what: string) =>
   z.string().min(1).max(200_000).regex(NON_BLANK, { message: `${what} is empty` });
-/** A label list. */
+/**
+ * A label list.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { labels } from "./_schemas.ts";
+ *
+ * assert.ok(labels().safeParse(["infra", "ci"]).success);
+ * assert.ok(!labels().safeParse([""]).success);
+ * ```
+ */
 export const labels = () =>
   z.array(z.string().min(1).max(200)).max(50).describe(
     "Labels; a note must carry every one of them.",
   );
-/** A note id. */
+/**
+ * A note id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteId } from "./_schemas.ts";
+ *
+ * assert.ok(noteId().safeParse("01jq3v7k9x0000000000").success);
+ * assert.ok(!noteId().safeParse("").success);
+ * ```
+ */
 export const noteId = () =>
   z.string().min(1).max(200).describe("Id of the note (from recall or list_notes).");
-/** A source key. */
+/**
+ * A source key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { source } from "./_schemas.ts";
+ *
+ * assert.ok(source().safeParse("github:owner/repo/discussions/42").success);
+ * assert.equal(
+ *   source().safeParse("my source").error?.issues[0].message,
+ *   "source must not contain spaces",
+ * );
+ * ```
+ */
 export const source = () =>
   z.string().min(1).max(512).regex(/^\S+$/, { message: "source must not contain spaces" });
 
-/** A stored note, as tools return it. */
+/**
+ * A stored note, as tools return it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NoteSchema } from "./_schemas.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: [],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * assert.ok(NoteSchema.safeParse(note).success);
+ * assert.ok(!NoteSchema.safeParse({ ...note, labels: "infra" }).success);
+ * ```
+ */
 export const NoteSchema = z.looseObject({
   id: z.string().describe("Stable id."),
   title: z.string().describe("One-line title."),
@@ -46,7 +128,19 @@ export const NoteSchema = z.looseObject({
   updated: z.string().describe("ISO 8601 time of the last change."),
 });
 
-/** The wire form of an error (`structuredContent.error` of a failed tool call). */
+/**
+ * The wire form of an error (`structuredContent.error` of a failed tool call).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpNotFoundError, toSafeError } from "@memo/mcp-server";
+ * import { SafeErrorSchema } from "./_schemas.ts";
+ *
+ * const safe = toSafeError(new McpNotFoundError("Cannot find note x"));
+ * assert.ok(SafeErrorSchema.safeParse(safe).success);
+ * ```
+ */
 export const SafeErrorSchema = z.looseObject({
   name: z.string(),
   message: z.string(),
@@ -58,6 +152,22 @@ export const SafeErrorSchema = z.looseObject({
 /**
  * A tool's output object: the success fields (all optional in zod, listed as
  * one `anyOf` branch of required keys in JSON Schema) plus `error`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { output, toJSONSchema } from "./_schemas.ts";
+ *
+ * const schema = output({ deleted: z.boolean() }, ["deleted"]);
+ * assert.ok(schema.safeParse({ deleted: true }).success);
+ * const error = { name: "E", message: "m", code: "C", status: 500 };
+ * assert.ok(schema.safeParse({ error }).success);
+ * assert.deepEqual(toJSONSchema(schema).anyOf, [
+ *   { required: ["deleted"] },
+ *   { required: ["error"] },
+ * ]);
+ * ```
  */
 export function output(shape: Record<string, z.ZodType>, required: string[]) {
   const optional: Record<string, z.ZodType> = {};
@@ -68,7 +178,18 @@ export function output(shape: Record<string, z.ZodType>, required: string[]) {
     .meta({ anyOf: [{ required }, { required: ["error"] }] });
 }
 
-/** The prompt argument schemas (MCP prompt arguments are strings). */
+/**
+ * The prompt argument schemas (MCP prompt arguments are strings).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { promptSchemas } from "./_schemas.ts";
+ *
+ * assert.deepEqual(promptSchemas.recall_context.parse({ topic: "deploys" }), { topic: "deploys" });
+ * assert.ok(!promptSchemas.recall_context.safeParse({ topic: "deploys", extra: "x" }).success);
+ * ```
+ */
 export const promptSchemas = {
   recall_context: z.strictObject({
     topic: z.string().min(1).max(2000).regex(NON_BLANK, { message: "topic is empty" }).describe(
@@ -83,10 +204,35 @@ export const promptSchemas = {
   }),
 };
 
-/** zod's `toJSONSchema`, re-exported so the catalog needs one import. */
+/**
+ * zod's `toJSONSchema`, re-exported so the catalog needs one import.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteId, toJSONSchema } from "./_schemas.ts";
+ *
+ * const json = toJSONSchema(noteId());
+ * assert.equal(json.type, "string");
+ * assert.equal(json.maxLength, 200);
+ * ```
+ */
 export const toJSONSchema: typeof z.toJSONSchema = z.toJSONSchema;
 
-/** Turns zod issues into a one-line reason and safe details (paths and messages, no values). */
+/**
+ * Turns zod issues into a one-line reason and safe details (paths and messages, no values).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { describeIssues, promptSchemas } from "./_schemas.ts";
+ *
+ * const parsed = promptSchemas.recall_context.safeParse({ topic: " " });
+ * const { reason, issues } = describeIssues(parsed.error!);
+ * assert.equal(reason, "topic: topic is empty");
+ * assert.deepEqual(issues, [{ path: "topic", code: "invalid_format", message: "topic is empty" }]);
+ * ```
+ */
 export function describeIssues(error: z.ZodError): { reason: string; issues: unknown[] } {
   const issues = error.issues.slice(0, 20).map((i) => ({
     path: i.path.map(String).join("."),

@@ -21,7 +21,19 @@ import {
   text,
 } from "./_schemas.ts";
 
-/** MCP tool annotations. */
+/**
+ * MCP tool annotations.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ToolAnnotations, TOOLS } from "./_tools.ts";
+ *
+ * const forget: ToolAnnotations = TOOLS.find((t) => t.name === "forget")!.annotations;
+ * assert.equal(forget.readOnlyHint, false);
+ * assert.equal(forget.destructiveHint, true);
+ * ```
+ */
 export interface ToolAnnotations {
   /** The tool does not change anything. */
   readOnlyHint: boolean;
@@ -33,7 +45,29 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** What a tool run returns: the structured result, and whether it is a tool error. */
+/**
+ * What a tool run returns: the structured result, and whether it is a tool error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { type ToolOutcome, TOOLS } from "./_tools.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const stats = TOOLS.find((t) => t.name === "memory_stats")!.bind({
+ *   defaultPageSize: 25,
+ *   maxPageSize: 100,
+ * });
+ * const ctx = { runtime, signal: new AbortController().signal, defaultPageSize: 25 };
+ * const outcome: ToolOutcome = await stats.call({}, ctx);
+ * assert.equal(outcome.structured.notes, 0);
+ * assert.equal(outcome.isError, undefined);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface ToolOutcome {
   /** `structuredContent` of the result. */
   structured: Record<string, unknown>;
@@ -41,7 +75,30 @@ export interface ToolOutcome {
   isError?: boolean;
 }
 
-/** Per-call facts a tool run gets. */
+/**
+ * Per-call facts a tool run gets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { type ToolRunContext, TOOLS } from "./_tools.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * for (const text of ["one", "two", "three"]) await runtime.remember({ text });
+ * const listNotes = TOOLS.find((t) => t.name === "list_notes")!.bind({
+ *   defaultPageSize: 25,
+ *   maxPageSize: 100,
+ * });
+ * const signal = new AbortController().signal;
+ * const ctx: ToolRunContext = { runtime, signal, defaultPageSize: 2 };
+ * const { structured } = await listNotes.call({}, ctx);
+ * assert.equal((structured.notes as unknown[]).length, 2); // the context's page size
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface ToolRunContext {
   /** The runtime (its errors already mapped to MCP errors). */
   runtime: MemoMcpRuntime;
@@ -71,7 +128,27 @@ interface ToolDefinition<I extends z.ZodType> {
   run(args: z.output<I>, ctx: ToolRunContext): Promise<ToolOutcome>;
 }
 
-/** A tool bound to a set of limits: its schemas, and a call that validates then runs. */
+/**
+ * A tool bound to a set of limits: its schemas, and a call that validates then runs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, McpValidationError } from "@memo/mcp-server";
+ * import { type BoundTool, TOOLS } from "./_tools.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const recall: BoundTool = TOOLS.find((t) => t.name === "recall")!.bind({
+ *   defaultPageSize: 25,
+ *   maxPageSize: 100,
+ * });
+ * const ctx = { runtime, signal: new AbortController().signal, defaultPageSize: 25 };
+ * assert.throws(() => recall.call({ query: "" }, ctx), McpValidationError);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface BoundTool {
   /** The arguments' schema. */
   input: z.ZodType;
@@ -84,7 +161,19 @@ export interface BoundTool {
   call(args: unknown, ctx: ToolRunContext): Promise<ToolOutcome>;
 }
 
-/** A tool record, with its argument type erased. */
+/**
+ * A tool record, with its argument type erased.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Tool, TOOLS } from "./_tools.ts";
+ *
+ * const remember: Tool = TOOLS[0];
+ * assert.equal(remember.name, "remember");
+ * assert.equal(remember.write, true);
+ * ```
+ */
 export interface Tool {
   /** Tool name. */
   readonly name: string;
@@ -390,7 +479,32 @@ const memoryStats = defineTool({
   },
 });
 
-/** The tools, in the order `tools/list` gives them. */
+/**
+ * The tools, in the order `tools/list` gives them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TOOLS } from "./_tools.ts";
+ *
+ * assert.deepEqual(TOOLS.map((t) => t.name), [
+ *   "remember",
+ *   "recall",
+ *   "get_note",
+ *   "list_notes",
+ *   "update_note",
+ *   "forget",
+ *   "sync_connectors",
+ *   "memory_stats",
+ * ]);
+ * assert.deepEqual(TOOLS.filter((t) => t.write).map((t) => t.name), [
+ *   "remember",
+ *   "update_note",
+ *   "forget",
+ *   "sync_connectors",
+ * ]);
+ * ```
+ */
 export const TOOLS: readonly Tool[] = [
   remember,
   recall,

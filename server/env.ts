@@ -10,7 +10,18 @@
 import { envBoolean, type EnvMap } from "../_env.ts";
 import { type MemoMcpLimitValues, readLimitEnv } from "./limits.ts";
 
-/** What the server variables configure; a field is unset when its variable is. */
+/**
+ * What the server variables configure; a field is unset when its variable is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readServerEnv, type ServerEnvConfig } from "./env.ts";
+ *
+ * const config: ServerEnvConfig = readServerEnv({ MEMO_MCP_READ_ONLY: "", HOME: "/home/me" });
+ * assert.deepEqual(config, {}); // an empty value counts as unset
+ * ```
+ */
 export interface ServerEnvConfig extends MemoMcpLimitValues {
   /** `MEMO_MCP_READ_ONLY`. */
   readOnly?: boolean;

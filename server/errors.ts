@@ -7,7 +7,19 @@
  * @module
  */
 
-/** The stable machine codes of the MCP errors. */
+/**
+ * The stable machine codes of the MCP errors.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpTimeoutError, type MemoMcpErrorCode, toSafeError } from "@memo/mcp-server";
+ *
+ * const code: MemoMcpErrorCode = toSafeError(new McpTimeoutError("Cannot call recall: timed out"))
+ *   .code;
+ * assert.equal(code, "MCP_TIMEOUT");
+ * ```
+ */
 export type MemoMcpErrorCode =
   | "MEMO_MCP_ERROR"
   | "MCP_VALIDATION_ERROR"
@@ -16,7 +28,24 @@ export type MemoMcpErrorCode =
   | "MCP_TIMEOUT"
   | "MCP_OUTPUT_LIMIT";
 
-/** Options of the MCP error constructors. */
+/**
+ * Options of the MCP error constructors.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpNotFoundError, type MemoMcpErrorOptions, toSafeError } from "@memo/mcp-server";
+ *
+ * const options: MemoMcpErrorOptions = {
+ *   details: { kind: "note", id: "x1" },
+ *   cause: new Error("ENOENT: /srv/notes/.memo/memory/notes.md"),
+ * };
+ * const e = new McpNotFoundError("Cannot find note x1", options);
+ * assert.equal(e.cause, options.cause);
+ * assert.equal("cause" in toSafeError(e), false); // the cause stays off the wire
+ * assert.deepEqual(toSafeError(e).details, { kind: "note", id: "x1" });
+ * ```
+ */
 export interface MemoMcpErrorOptions {
   /** Extra facts about the failure; never secrets (they go through the scrubber anyway). */
   details?: Record<string, unknown>;
@@ -30,9 +59,13 @@ export interface MemoMcpErrorOptions {
  *
  * @example
  * ```ts
- * import { MemoMcpError } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import { McpValidationError, MemoMcpError } from "@memo/mcp-server";
+ *
  * const e = new MemoMcpError("Cannot read notes.md: disk gone");
- * console.log(e.code, e.status); // "MEMO_MCP_ERROR" 500
+ * assert.equal(e.code, "MEMO_MCP_ERROR");
+ * assert.equal(e.status, 500);
+ * assert.ok(new McpValidationError("Cannot call recall: query is empty") instanceof MemoMcpError);
  * ```
  */
 export class MemoMcpError extends Error {
@@ -56,9 +89,13 @@ export class MemoMcpError extends Error {
  *
  * @example
  * ```ts
- * import { McpValidationError } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import { jsonRpcCodeOf, McpValidationError } from "@memo/mcp-server";
+ *
  * const e = new McpValidationError("Cannot call recall: query is empty");
- * console.log(e.code, e.status); // "MCP_VALIDATION_ERROR" 400
+ * assert.equal(e.code, "MCP_VALIDATION_ERROR");
+ * assert.equal(e.status, 400);
+ * assert.equal(jsonRpcCodeOf(e), -32602);
  * ```
  */
 export class McpValidationError extends MemoMcpError {
@@ -79,9 +116,13 @@ export class McpValidationError extends MemoMcpError {
  *
  * @example
  * ```ts
- * import { McpAuthorizationError } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import { jsonRpcCodeOf, McpAuthorizationError } from "@memo/mcp-server";
+ *
  * const e = new McpAuthorizationError("Cannot call remember: the server is read-only");
- * console.log(e.code, e.status); // "MCP_AUTHORIZATION_ERROR" 403
+ * assert.equal(e.code, "MCP_AUTHORIZATION_ERROR");
+ * assert.equal(e.status, 403);
+ * assert.equal(jsonRpcCodeOf(e), -32010);
  * ```
  */
 export class McpAuthorizationError extends MemoMcpError {
@@ -102,9 +143,17 @@ export class McpAuthorizationError extends MemoMcpError {
  *
  * @example
  * ```ts
- * import { McpNotFoundError } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import { jsonRpcCodeOf, McpNotFoundError } from "@memo/mcp-server";
+ *
  * const e = new McpNotFoundError("Cannot find note x1", { details: { kind: "note", id: "x1" } });
- * console.log(e.code, e.status); // "MCP_NOT_FOUND" 404
+ * assert.equal(e.code, "MCP_NOT_FOUND");
+ * assert.equal(e.status, 404);
+ * assert.equal(jsonRpcCodeOf(e), -32602); // an unknown note is a bad argument
+ * const resource = new McpNotFoundError("Cannot read memo://nope", {
+ *   details: { kind: "resource" },
+ * });
+ * assert.equal(jsonRpcCodeOf(resource), -32002);
  * ```
  */
 export class McpNotFoundError extends MemoMcpError {
@@ -124,9 +173,12 @@ export class McpNotFoundError extends MemoMcpError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpTimeoutError } from "@memo/mcp-server";
+ *
  * const e = new McpTimeoutError("Cannot call recall: timed out after 30000 ms");
- * console.log(e.code, e.status); // "MCP_TIMEOUT" 504
+ * assert.equal(e.code, "MCP_TIMEOUT");
+ * assert.equal(e.status, 504);
  * ```
  */
 export class McpTimeoutError extends MemoMcpError {
@@ -146,11 +198,16 @@ export class McpTimeoutError extends MemoMcpError {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpOutputLimitError } from "@memo/mcp-server";
- * const e = new McpOutputLimitError("Cannot send the response: 600000 bytes is over the limit of 512000", {
- *   details: { limit: 512000, size: 600000 },
- * });
- * console.log(e.code, e.status); // "MCP_OUTPUT_LIMIT" 413
+ *
+ * const e = new McpOutputLimitError(
+ *   "Cannot send the response: 600000 bytes is over the limit of 512000",
+ *   { details: { limit: 512000, size: 600000 } },
+ * );
+ * assert.equal(e.code, "MCP_OUTPUT_LIMIT");
+ * assert.equal(e.status, 413);
+ * assert.deepEqual(e.details, { limit: 512000, size: 600000 });
  * ```
  */
 export class McpOutputLimitError extends MemoMcpError {
@@ -165,7 +222,26 @@ export class McpOutputLimitError extends MemoMcpError {
   }
 }
 
-/** The wire form of an error: what `error.data` and `structuredContent.error` hold. */
+/**
+ * The wire form of an error: what `error.data` and `structuredContent.error` hold.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpValidationError, type SafeError, toSafeError } from "@memo/mcp-server";
+ *
+ * const safe: SafeError = toSafeError(
+ *   new McpValidationError("Cannot call recall: query is empty", { details: { field: "query" } }),
+ * );
+ * assert.deepEqual(safe, {
+ *   name: "McpValidationError",
+ *   message: "Cannot call recall: query is empty",
+ *   code: "MCP_VALIDATION_ERROR",
+ *   status: 400,
+ *   details: { field: "query" },
+ * });
+ * ```
+ */
 export interface SafeError {
   /** Class name (`McpValidationError` …); `MemoMcpError` for anything unexpected. */
   name: string;
@@ -185,12 +261,35 @@ const SECRET_VALUE =
   /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{16,}|secret_[A-Za-z0-9]{16,}|ntn_[A-Za-z0-9]{16,}|sk-[A-Za-z0-9_-]{16,}|xox[abp]-[A-Za-z0-9-]{10,})\b/g;
 const BEARER = /\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{6,}/gi;
 
-/** Replaces token-shaped substrings (bearer values, GitHub and Notion tokens …) with `[REDACTED]`. */
+/**
+ * Replaces token-shaped substrings (bearer values, GitHub and Notion tokens …) with `[REDACTED]`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { scrubSecrets } from "./errors.ts";
+ *
+ * assert.equal(scrubSecrets("sent Bearer abc123def456"), "sent Bearer [REDACTED]");
+ * assert.equal(scrubSecrets("token ghp_0123456789abcdefABCDEF"), "token [REDACTED]");
+ * ```
+ */
 export function scrubSecrets(text: string): string {
   return text.replace(BEARER, "$1 [REDACTED]").replace(SECRET_VALUE, "[REDACTED]");
 }
 
-/** Whether a key names a secret (`token`, `apiKey`, `password` …). */
+/**
+ * Whether a key names a secret (`token`, `apiKey`, `password` …).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSecretKey } from "./errors.ts";
+ *
+ * assert.ok(isSecretKey("githubToken"));
+ * assert.ok(isSecretKey("api_key"));
+ * assert.ok(!isSecretKey("title"));
+ * ```
+ */
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
@@ -209,6 +308,17 @@ function oneLine(message: string): string {
 /**
  * Makes details safe: masks secret-named keys, scrubs token-shaped strings,
  * drops functions and cuts depth and size.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { safeDetails } from "./errors.ts";
+ *
+ * assert.deepEqual(
+ *   safeDetails({ url: "https://api.github.com", token: "ghp_x", retry: () => {}, n: 2 }),
+ *   { url: "https://api.github.com", token: "[REDACTED]", n: 2 },
+ * );
+ * ```
  */
 export function safeDetails(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return oneLine(value);
@@ -241,10 +351,21 @@ export function safeDetails(value: unknown, depth = 0): unknown {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { McpNotFoundError, toSafeError } from "@memo/mcp-server";
- * toSafeError(new McpNotFoundError("Cannot find note x1"));
- * // { name: "McpNotFoundError", message: "Cannot find note x1", code: "MCP_NOT_FOUND", status: 404 }
- * toSafeError(new TypeError("boom")).code; // "MEMO_MCP_ERROR"
+ *
+ * assert.deepEqual(toSafeError(new McpNotFoundError("Cannot find note x1")), {
+ *   name: "McpNotFoundError",
+ *   message: "Cannot find note x1",
+ *   code: "MCP_NOT_FOUND",
+ *   status: 404,
+ * });
+ * assert.deepEqual(toSafeError(new TypeError("boom")), {
+ *   name: "MemoMcpError",
+ *   message: "Cannot complete the request: boom",
+ *   code: "MEMO_MCP_ERROR",
+ *   status: 500,
+ * });
  * ```
  */
 export function toSafeError(error: unknown): SafeError {
@@ -269,7 +390,22 @@ export function toSafeError(error: unknown): SafeError {
   return { name: "MemoMcpError", message: oneLine(message), code: "MEMO_MCP_ERROR", status: 500 };
 }
 
-/** JSON-RPC error codes memo uses (see DESIGN.md, "Errors"). */
+/**
+ * JSON-RPC error codes memo uses: the standard JSON-RPC 2.0 codes
+ * (-32700 … -32603), the MCP specification's -32002 for an unknown resource,
+ * and memo's own server errors -32010 (authorization), -32011 (timeout) and
+ * -32012 (output limit).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { JSON_RPC_CODES, jsonRpcCodeOf, McpOutputLimitError } from "@memo/mcp-server";
+ *
+ * const e = new McpOutputLimitError("Cannot send the response: over the limit");
+ * assert.equal(jsonRpcCodeOf(e), JSON_RPC_CODES.outputLimit);
+ * assert.equal(JSON_RPC_CODES.methodNotFound, -32601);
+ * ```
+ */
 export const JSON_RPC_CODES: {
   readonly parseError: -32700;
   readonly invalidRequest: -32600;
@@ -299,8 +435,11 @@ export const JSON_RPC_CODES: {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonRpcCodeOf, McpTimeoutError } from "@memo/mcp-server";
- * jsonRpcCodeOf(new McpTimeoutError("Cannot call recall: timed out")); // -32011
+ *
+ * assert.equal(jsonRpcCodeOf(new McpTimeoutError("Cannot call recall: timed out")), -32011);
+ * assert.equal(jsonRpcCodeOf(new Error("disk gone")), -32603);
  * ```
  */
 export function jsonRpcCodeOf(error: unknown): number {

@@ -8,7 +8,18 @@
 
 import { type EnvMap, envPositiveInt } from "../_env.ts";
 
-/** The name of a limit option of `MemoMcpOptions`. */
+/**
+ * The name of a limit option of `MemoMcpOptions`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEMO_MCP_DEFAULTS, type MemoMcpLimitName } from "@memo/mcp-server";
+ *
+ * const name: MemoMcpLimitName = "maxPageSize";
+ * assert.equal(MEMO_MCP_DEFAULTS[name], 100);
+ * ```
+ */
 export type MemoMcpLimitName =
   | "requestTimeoutMs"
   | "maxInputBytes"
@@ -16,7 +27,20 @@ export type MemoMcpLimitName =
   | "defaultPageSize"
   | "maxPageSize";
 
-/** One limit: where it is set, and its default. */
+/**
+ * One limit: where it is set, and its default.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEMO_MCP_LIMITS, type MemoMcpLimit } from "@memo/mcp-server";
+ *
+ * const pageSize: MemoMcpLimit = MEMO_MCP_LIMITS.find((l) => l.option === "defaultPageSize")!;
+ * assert.equal(`--${pageSize.flag}`, "--default-page-size");
+ * assert.equal(pageSize.env, "MEMO_MCP_DEFAULT_PAGE_SIZE");
+ * assert.equal(pageSize.default, 25);
+ * ```
+ */
 export interface MemoMcpLimit {
   /** Option of `MemoMcpOptions`. */
   readonly option: MemoMcpLimitName;
@@ -24,7 +48,7 @@ export interface MemoMcpLimit {
   readonly env: string;
   /** Flag of `memo mcp` and `memo serve`, without the leading `--`. */
   readonly flag: string;
-  /** Default (the spec's). */
+  /** Default value. */
   readonly default: number;
   /** What it limits. */
   readonly description: string;
@@ -82,7 +106,18 @@ export const MEMO_MCP_LIMITS: readonly MemoMcpLimit[] = [
   },
 ];
 
-/** Values for some of the limits. */
+/**
+ * Values for some of the limits.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type MemoMcpLimitValues, readLimitEnv } from "./limits.ts";
+ *
+ * const values: MemoMcpLimitValues = readLimitEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: "5000" });
+ * assert.deepEqual(values, { requestTimeoutMs: 5000 }); // the others are unset
+ * ```
+ */
 export type MemoMcpLimitValues = Partial<Record<MemoMcpLimitName, number>>;
 
 /**
@@ -95,6 +130,10 @@ export type MemoMcpLimitValues = Partial<Record<MemoMcpLimitName, number>>;
  * import { readLimitEnv } from "./limits.ts";
  *
  * assert.deepEqual(readLimitEnv({ MEMO_MCP_MAX_PAGE_SIZE: "50" }), { maxPageSize: 50 });
+ * assert.throws(
+ *   () => readLimitEnv({ MEMO_MCP_MAX_INPUT_BYTES: "1e6" }),
+ *   /Cannot read MEMO_MCP_MAX_INPUT_BYTES: expected a positive integer/,
+ * );
  * ```
  */
 export function readLimitEnv(env: EnvMap): MemoMcpLimitValues {

@@ -17,8 +17,40 @@ import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
  *
  * @example
  * ```ts
- * import type { AuthorizationContext } from "@memo/mcp-server";
- * const onlyRemember = (ctx: AuthorizationContext) => ctx.tool === "remember";
+ * import assert from "node:assert/strict";
+ * import {
+ *   type AuthorizationContext,
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const asked: AuthorizationContext[] = [];
+ * const server = createMemoMcpProtocolServer({
+ *   runtime,
+ *   authorize: (ctx) => {
+ *     asked.push(ctx);
+ *     return ctx.tool === "remember"; // remember may write; nothing else may
+ *   },
+ * });
+ * const call = (name: string, args: object) =>
+ *   server.handle(JSON.stringify({
+ *     jsonrpc: "2.0",
+ *     id: 1,
+ *     method: "tools/call",
+ *     params: { name, arguments: args },
+ *   }));
+ *
+ * await call("remember", { text: "Deploys run with make deploy" });
+ * const refused = JSON.parse((await call("forget", { id: "x1" }))!);
+ * assert.equal(refused.error.message, "Cannot call forget: not authorized");
+ * assert.deepEqual(asked.map((ctx) => [ctx.tool, ctx.transport]), [
+ *   ["remember", "stdio"],
+ *   ["forget", "stdio"],
+ * ]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface AuthorizationContext {
@@ -34,7 +66,36 @@ export interface AuthorizationContext {
   authInfo?: MemoMcpAuthInfo;
 }
 
-/** Severity of a log record, as MCP's `logging/setLevel` names them. */
+/**
+ * Severity of a log record, as MCP's `logging/setLevel` names them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpLogLevel,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const levels: MemoMcpLogLevel[] = [];
+ * const server = createMemoMcpProtocolServer({
+ *   runtime,
+ *   logger: (record) => void levels.push(record.level),
+ * });
+ * await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "recall", arguments: { query: "" } },
+ * }));
+ * assert.deepEqual(levels, ["info", "warning"]); // the call, then its invalid arguments
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type MemoMcpLogLevel =
   | "debug"
   | "info"
@@ -45,7 +106,37 @@ export type MemoMcpLogLevel =
   | "alert"
   | "emergency";
 
-/** One log record of the protocol server. Arguments in `data` are already redacted. */
+/**
+ * One log record of the protocol server. Arguments in `data` are already redacted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpLogRecord,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const records: MemoMcpLogRecord[] = [];
+ * const server = createMemoMcpProtocolServer({ runtime, logger: (r) => void records.push(r) });
+ * await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "recall", arguments: { query: "deploy", token: "s3cret" } },
+ * }));
+ * assert.deepEqual(records[0], {
+ *   level: "info",
+ *   message: "tools/call recall",
+ *   data: { tool: "recall", arguments: { query: "deploy", token: "[REDACTED]" } },
+ * });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpLogRecord {
   /** Severity. */
   level: MemoMcpLogLevel;
@@ -61,14 +152,64 @@ export interface MemoMcpLogRecord {
  *
  * @example
  * ```ts
- * import type { MemoMcpLogger } from "@memo/mcp-server";
- * const records: unknown[] = [];
- * const logger: MemoMcpLogger = (record) => void records.push(record);
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpLogger,
+ * } from "@memo/mcp-server";
+ *
+ * const lines: string[] = [];
+ * const logger: MemoMcpLogger = (record) => void lines.push(`${record.level}: ${record.message}`);
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime, logger });
+ * await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "memory_stats", arguments: {} },
+ * }));
+ * assert.deepEqual(lines, ["info: tools/call memory_stats"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export type MemoMcpLogger = (record: MemoMcpLogRecord) => void;
 
-/** Timer functions, injectable so that tests control timeouts. */
+/**
+ * Timer functions, injectable so that tests control timeouts.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpTimer,
+ * } from "@memo/mcp-server";
+ *
+ * const scheduled: number[] = [];
+ * let cleared = 0;
+ * const timer: MemoMcpTimer = {
+ *   setTimeout: (_callback, ms) => scheduled.push(ms), // never fires
+ *   clearTimeout: () => void cleared++,
+ * };
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime, timer, requestTimeoutMs: 5000 });
+ * await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "memory_stats", arguments: {} },
+ * }));
+ * assert.deepEqual(scheduled, [5000]); // the call's deadline …
+ * assert.equal(cleared, 1); // … cleared when it answered in time
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpTimer {
   /** Schedules `callback` after `ms` milliseconds; returns a handle. */
   setTimeout(callback: () => void, ms: number): unknown;
@@ -82,12 +223,37 @@ export interface MemoMcpTimer {
  *
  * @example
  * ```ts
- * import { createMemoMcpRuntimeFromConfig, type MemoMcpOptions } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpOptions,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
  * const options: MemoMcpOptions = {
- *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }),
+ *   runtime: createMemoMcpRuntimeFromConfig({ rootDir }),
+ *   name: "team-memory",
+ *   instructions: "Recall before answering questions about our infrastructure.",
  *   readOnly: true,
  *   requestTimeoutMs: 10_000,
  * };
+ * const server = createMemoMcpProtocolServer(options);
+ * const reply = await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "initialize",
+ *   params: {
+ *     protocolVersion: "2025-06-18",
+ *     capabilities: {},
+ *     clientInfo: { name: "example", version: "1.0.0" },
+ *   },
+ * }));
+ * const { result } = JSON.parse(reply!);
+ * assert.equal(result.serverInfo.name, "team-memory");
+ * assert.equal(result.instructions, options.instructions);
+ * await options.runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface MemoMcpOptions {
@@ -166,7 +332,30 @@ export interface MemoMcpOptions {
   timer?: MemoMcpTimer;
 }
 
-/** {@linkcode MemoMcpOptions} with every default applied. */
+/**
+ * {@linkcode MemoMcpOptions} with every default applied.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   resolveMemoMcpOptions,
+ *   type ResolvedMemoMcpOptions,
+ *   VERSION,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const resolved: ResolvedMemoMcpOptions = resolveMemoMcpOptions({ runtime, maxPageSize: 10 });
+ * assert.equal(resolved.version, VERSION);
+ * assert.equal(resolved.readOnly, false);
+ * assert.equal(resolved.defaultPageSize, 10); // 25 by default, but not above maxPageSize
+ * assert.equal(resolved.logger, undefined);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface ResolvedMemoMcpOptions {
   /** See {@linkcode MemoMcpOptions.runtime}. */
   runtime: MemoMcpRuntime;
@@ -199,7 +388,7 @@ export interface ResolvedMemoMcpOptions {
 }
 
 /**
- * The spec's defaults of {@linkcode MemoMcpOptions}: the server name and the
+ * The defaults of {@linkcode MemoMcpOptions}: the server name and the
  * limits of {@linkcode MEMO_MCP_LIMITS}.
  *
  * @example
@@ -239,9 +428,20 @@ function positiveInt(value: number | undefined, fallback: number, field: string)
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * const resolved = resolveMemoMcpOptions({ runtime: createMemoMcpRuntimeFromConfig() });
- * console.log(resolved.maxPageSize); // 100
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const resolved = resolveMemoMcpOptions({ runtime });
+ * assert.equal(resolved.name, "memo");
+ * assert.equal(resolved.maxPageSize, 100);
+ * assert.throws(
+ *   () => resolveMemoMcpOptions({ runtime, defaultPageSize: 50, maxPageSize: 20 }),
+ *   /defaultPageSize must not be larger than maxPageSize/,
+ * );
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function resolveMemoMcpOptions(options: MemoMcpOptions): ResolvedMemoMcpOptions {

@@ -34,12 +34,24 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * const server = createMemoMcpProtocolServer({
- *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() }),
- * });
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime });
  * const reply = await server.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}');
- * console.log(reply); // {"jsonrpc":"2.0","id":1,"result":{}}
+ * assert.equal(reply, '{"jsonrpc":"2.0","id":1,"result":{}}');
+ *
+ * const call = await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 2,
+ *   method: "tools/call",
+ *   params: { name: "remember", arguments: { text: "Deploys run with make deploy" } },
+ * }));
+ * assert.equal(JSON.parse(call!).result.structuredContent.status, "written");
+ * await runtime.close(); // the server does not own the runtime
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createMemoMcpProtocolServer(options: MemoMcpOptions): MemoMcpProtocolServer {

@@ -11,7 +11,48 @@ import type { MemoMcpProtocolServer } from "./types.ts";
 import { rpcErrorJson } from "./_jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
 
-/** Options of {@linkcode runStdioServer}. */
+/**
+ * Options of {@linkcode runStdioServer}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   runStdioServer,
+ *   type StdioServerOptions,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime });
+ * const encoder = new TextEncoder();
+ * const long = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${"x".repeat(100)}"}}`;
+ * const lines: string[] = [];
+ * const options: StdioServerOptions = {
+ *   // The long line arrives in two chunks, then a short one follows.
+ *   input: new ReadableStream({
+ *     start(controller) {
+ *       controller.enqueue(encoder.encode(long.slice(0, 110)));
+ *       const next = '\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n';
+ *       controller.enqueue(encoder.encode(long.slice(110) + next));
+ *       controller.close();
+ *     },
+ *   }),
+ *   output: new WritableStream({
+ *     write: (chunk) => void lines.push(new TextDecoder().decode(chunk)),
+ *   }),
+ *   maxLineBytes: 100, // a longer line is refused without being kept in memory
+ * };
+ * await runStdioServer(server, options);
+ * const [refused, answered] = lines.map((line) => JSON.parse(line));
+ * assert.equal(refused.error.code, -32600);
+ * assert.deepEqual(answered, { jsonrpc: "2.0", id: 2, result: {} });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface StdioServerOptions {
   /**
    * Where messages come from.
@@ -50,15 +91,36 @@ const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import {
  *   createMemoMcpProtocolServer,
  *   createMemoMcpRuntimeFromConfig,
  *   runStdioServer,
  * } from "@memo/mcp-server";
- * const server = createMemoMcpProtocolServer({
- *   runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }),
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime });
+ *
+ * // `await runStdioServer(server)` serves standard input and output until
+ * // stdin closes. Here the input is one JSON-RPC line, then the end.
+ * const input = new ReadableStream<Uint8Array>({
+ *   start(controller) {
+ *     controller.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+ *     controller.close();
+ *   },
  * });
- * await runStdioServer(server); // until stdin closes
+ * let written = "";
+ * const output = new WritableStream<Uint8Array>({
+ *   write(chunk) {
+ *     written += new TextDecoder().decode(chunk);
+ *   },
+ * });
+ * await runStdioServer(server, { input, output });
+ *
+ * assert.equal(written, '{"jsonrpc":"2.0","id":1,"result":{}}\n');
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export async function runStdioServer(

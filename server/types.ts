@@ -3,18 +3,85 @@
  * SDK bridge) only move bytes; everything else happens behind
  * {@linkcode MemoMcpProtocolServer.handle}.
  *
- * NOTE (lead): the signatures of `handle`, `handleParsed` and
- * `MemoMcpRequestContext` are the contract between server/ and the HTTP
- * transport (http.ts, server/http_*.ts), written by two people at once. Extend,
- * do not change them without telling the lead.
+ * The signatures of `handle`, `handleParsed` and `MemoMcpRequestContext` are
+ * the contract between the protocol server and its transports (`stdio.ts`,
+ * `server/http/`, `http.ts`, the SDK bridge): extend them, do not change them.
  *
  * @module
  */
 
-/** Transports the protocol server is reached through. */
+/**
+ * Transports the protocol server is reached through.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpTransportKind,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({
+ *   runtime,
+ *   authorize: (ctx) => ctx.transport !== "http", // local clients may write, remote ones not
+ * });
+ * const remember = async (transport: MemoMcpTransportKind) => {
+ *   const reply = await server.handle(
+ *     JSON.stringify({
+ *       jsonrpc: "2.0",
+ *       id: 1,
+ *       method: "tools/call",
+ *       params: { name: "remember", arguments: { text: `Written over ${transport}` } },
+ *     }),
+ *     { transport, protocolVersion: "2025-06-18" },
+ *   );
+ *   return JSON.parse(reply!);
+ * };
+ * assert.equal((await remember("stdio")).result.structuredContent.status, "written");
+ * assert.equal((await remember("http")).error.message, "Cannot call remember: not authorized");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type MemoMcpTransportKind = "stdio" | "http" | "sdk";
 
-/** What the HTTP layer learnt about the caller when it authenticated the request. */
+/**
+ * What the HTTP layer learnt about the caller when it authenticated the request.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpAuthInfo,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({
+ *   runtime,
+ *   authorize: (ctx) => ctx.authInfo?.extra?.role === "editor",
+ * });
+ * // What a custom `authenticate` found out; the HTTP layer passes it on.
+ * const authInfo: MemoMcpAuthInfo = { scheme: "custom", extra: { role: "viewer" } };
+ * const reply = await server.handle(
+ *   JSON.stringify({
+ *     jsonrpc: "2.0",
+ *     id: 1,
+ *     method: "tools/call",
+ *     params: { name: "forget", arguments: { id: "x1" } },
+ *   }),
+ *   { transport: "http", authInfo, protocolVersion: "2025-06-18" },
+ * );
+ * assert.equal(JSON.parse(reply!).error.message, "Cannot call forget: not authorized");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpAuthInfo {
   /** Kind of authentication that succeeded. */
   scheme: "bearer" | "custom" | "none";
@@ -22,7 +89,42 @@ export interface MemoMcpAuthInfo {
   extra?: Record<string, unknown>;
 }
 
-/** Per-message context a transport passes to the protocol server. */
+/**
+ * Per-message context a transport passes to the protocol server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpRequestContext,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server = createMemoMcpProtocolServer({ runtime });
+ * const sent: string[] = [];
+ * // A connection-oriented transport: notifications go back on the same connection.
+ * const context: MemoMcpRequestContext = {
+ *   transport: "stdio",
+ *   notify: (message) => void sent.push(message),
+ * };
+ * await server.handle(
+ *   '{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"info"}}',
+ *   context,
+ * );
+ * await server.handle(
+ *   '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_stats","arguments":{}}}',
+ *   context,
+ * );
+ * const [notification] = sent.map((line) => JSON.parse(line));
+ * assert.equal(notification.method, "notifications/message");
+ * assert.equal(notification.params.data.message, "tools/call memory_stats");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpRequestContext {
   /** Which transport the message came through. */
   transport: MemoMcpTransportKind;
@@ -50,7 +152,34 @@ export interface MemoMcpRequestContext {
   notify?: (message: string) => void;
 }
 
-/** The transport-agnostic JSON-RPC 2.0 handler. */
+/**
+ * The transport-agnostic JSON-RPC 2.0 handler.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpProtocolServer,
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoMcpProtocolServer,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const server: MemoMcpProtocolServer = createMemoMcpProtocolServer({ runtime });
+ * assert.equal(server.name, "memo");
+ * // A notification gets no answer; a request does, raw or already parsed.
+ * const notification = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+ * assert.equal(await server.handle(notification), undefined);
+ * assert.equal(
+ *   await server.handleParsed({ jsonrpc: "2.0", id: "a", method: "ping" }),
+ *   '{"jsonrpc":"2.0","id":"a","result":{}}',
+ * );
+ * assert.equal(JSON.parse((await server.handle("{not json"))!).error.code, -32700);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpProtocolServer {
   /** Server name reported by `initialize`. */
   readonly name: string;

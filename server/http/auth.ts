@@ -8,7 +8,50 @@
 
 import type { MemoMcpAuthInfo } from "../types.ts";
 
-/** The `auth` options of the hosted endpoint. */
+/**
+ * The `auth` options of the hosted endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import {
+ *   createFrameworkMemoMcpHandler,
+ *   type MemoMcpHttpAuthOptions,
+ * } from "@memo/mcp-server/http";
+ *
+ * const auth: MemoMcpHttpAuthOptions = {
+ *   bearerToken: "s3cret",
+ *   // Also let in requests a gateway has already checked.
+ *   authenticate: (request) => request.headers.get("x-gateway-user") !== null,
+ * };
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler = createFrameworkMemoMcpHandler({ runtime, auth });
+ * const post = (headers: Record<string, string>) =>
+ *   handler(
+ *     new Request("https://memo.example.com/mcp", {
+ *       method: "POST",
+ *       headers: { "content-type": "application/json", accept: "application/json", ...headers },
+ *       body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+ *     }),
+ *   );
+ * const ways: Record<string, string>[] = [
+ *   { authorization: "Bearer s3cret" },
+ *   { "x-gateway-user": "ana" },
+ * ];
+ * for (const headers of ways) {
+ *   const response = await post(headers);
+ *   assert.equal(response.status, 200);
+ *   await response.body?.cancel();
+ * }
+ * const refused = await post({ authorization: "Bearer wrong" });
+ * assert.equal(refused.status, 401);
+ * await refused.body?.cancel();
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface MemoMcpHttpAuthOptions {
   /**
    * Whether every request must authenticate. When it is not required and the
@@ -32,12 +75,39 @@ export interface MemoMcpHttpAuthOptions {
   authenticate?: (request: Request) => boolean | Promise<boolean>;
 }
 
-/** The outcome of {@linkcode HttpAuthenticator.check}. */
+/**
+ * The outcome of {@linkcode HttpAuthenticator.check}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AuthOutcome, createAuthenticator } from "./auth.ts";
+ *
+ * const auth = createAuthenticator({ bearerToken: "s3cret" });
+ * const missing: AuthOutcome = await auth.check(new Request("http://localhost/mcp"));
+ * assert.deepEqual(missing, { ok: false, reason: "missing" });
+ * ```
+ */
 export type AuthOutcome =
   | { ok: true; info: MemoMcpAuthInfo }
   | { ok: false; reason: "missing" | "invalid" };
 
-/** The compiled auth policy of one endpoint. */
+/**
+ * The compiled auth policy of one endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createAuthenticator, type HttpAuthenticator } from "./auth.ts";
+ *
+ * const open: HttpAuthenticator = createAuthenticator({});
+ * assert.equal(open.required, false); // loopback only, then (the origin check sees to it)
+ * assert.deepEqual(await open.check(new Request("http://localhost/mcp")), {
+ *   ok: true,
+ *   info: { scheme: "none" },
+ * });
+ * ```
+ */
 export interface HttpAuthenticator {
   /** Whether requests must authenticate. */
   readonly required: boolean;
@@ -56,12 +126,19 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createAuthenticator } from "./auth.ts";
+ *
  * const auth = createAuthenticator({ bearerToken: "s3cret" });
+ * assert.equal(auth.required, true);
  * const outcome = await auth.check(
  *   new Request("http://localhost/mcp", { headers: { authorization: "Bearer s3cret" } }),
  * );
- * console.log(auth.required, outcome.ok); // true true
+ * assert.deepEqual(outcome, { ok: true, info: { scheme: "bearer" } });
+ * assert.throws(
+ *   () => createAuthenticator({ requireAuth: true }),
+ *   /Cannot configure authentication/,
+ * );
  * ```
  */
 export function createAuthenticator(options: MemoMcpHttpAuthOptions = {}): HttpAuthenticator {
@@ -109,8 +186,11 @@ async function digest(text: string): Promise<Uint8Array> {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { equalBytes } from "./auth.ts";
- * equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])); // true
+ *
+ * assert.equal(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2])), true);
+ * assert.equal(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 3])), false);
  * ```
  */
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -6,7 +6,24 @@
  * @module
  */
 
-/** What {@linkcode readBodyLimited} got. */
+/**
+ * What {@linkcode readBodyLimited} got.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type BodyOutcome, readBodyLimited } from "./body.ts";
+ *
+ * const request = new Request("http://localhost/mcp", {
+ *   method: "POST",
+ *   headers: { "content-length": "5000" },
+ *   body: "{}",
+ * });
+ * const outcome: BodyOutcome = await readBodyLimited(request, 1000);
+ * assert.deepEqual(outcome, { ok: false, tooLarge: true, bytes: 5000 }); // refused unread
+ * await request.body?.cancel();
+ * ```
+ */
 export type BodyOutcome =
   | { ok: true; text: string; bytes: number }
   | { ok: false; tooLarge: true; bytes?: number }
@@ -19,9 +36,14 @@ const decoder = new TextDecoder();
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { readBodyLimited } from "./body.ts";
+ *
  * const r = await readBodyLimited(new Request("http://x/", { method: "POST", body: "{}" }), 10);
- * console.log(r.ok && r.text); // "{}"
+ * assert.deepEqual(r, { ok: true, text: "{}", bytes: 2 });
+ * const eleven = new Request("http://x/", { method: "POST", body: "x".repeat(11) });
+ * const big = await readBodyLimited(eleven, 10);
+ * assert.equal(big.ok, false);
  * ```
  */
 export async function readBodyLimited(request: Request, limit: number): Promise<BodyOutcome> {

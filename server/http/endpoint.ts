@@ -19,7 +19,26 @@ import { createHttpHandler } from "./handler.ts";
 import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
 
-/** One configured endpoint. */
+/**
+ * One configured endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { createHttpEndpoint, type HttpEndpoint } from "./endpoint.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const endpoint: HttpEndpoint = createHttpEndpoint({}, { MEMO_MCP_BEARER_TOKEN: "s3cret" }, {
+ *   runtime: () => createMemoMcpRuntimeFromConfig({ rootDir }),
+ * });
+ * assert.equal(endpoint.authRequired, true);
+ * assert.equal(endpoint.path, undefined); // not routed: it answers any path
+ * assert.equal((await endpoint.server()).name, "memo"); // builds the runtime
+ * await endpoint.close(); // closes the runtime it built
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface HttpEndpoint {
   /** Handles one request. */
   readonly handle: (request: Request) => Promise<Response>;
@@ -36,10 +55,52 @@ export interface HttpEndpoint {
 /**
  * Where an endpoint gets its runtime: a runtime, or a function that builds
  * one at the first request (and again after a failure).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { createHttpEndpoint, type RuntimeSource } from "./endpoint.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * let builds = 0;
+ * const source: RuntimeSource = () => {
+ *   builds++;
+ *   return createMemoMcpRuntimeFromConfig({ rootDir });
+ * };
+ * const endpoint = createHttpEndpoint({}, {}, { runtime: source });
+ * assert.equal(builds, 0); // nothing is built before the first request
+ * await endpoint.server();
+ * await endpoint.server();
+ * assert.equal(builds, 1);
+ * await endpoint.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
  */
 export type RuntimeSource = MemoMcpRuntime | (() => MemoMcpRuntime);
 
-/** How {@linkcode createHttpEndpoint} builds its endpoint. */
+/**
+ * How {@linkcode createHttpEndpoint} builds its endpoint.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { createHttpEndpoint, type HttpEndpointOptions } from "./endpoint.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const how: HttpEndpointOptions = { routed: true, runtime };
+ * const endpoint = createHttpEndpoint({}, { MEMO_MCP_PATH: "/memory" }, how);
+ * assert.equal(endpoint.path, "/memory");
+ * const response = await endpoint.handle(new Request("http://127.0.0.1:8787/mcp"));
+ * assert.equal(response.status, 404); // only /memory answers
+ * await response.body?.cancel();
+ * await endpoint.close(); // does not close a runtime it was given …
+ * await runtime.close(); // … so its owner does
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface HttpEndpointOptions {
   /** Answer only on `MEMO_MCP_PATH` (default `/mcp`), 404 elsewhere. */
   routed?: boolean;
@@ -57,9 +118,30 @@ export interface HttpEndpointOptions {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createHttpEndpoint } from "./endpoint.ts";
- * const endpoint = createHttpEndpoint({}, { MEMO_ROOT_DIR: "." }, { routed: true });
- * console.log(endpoint.path); // "/mcp"
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const env = { MEMO_MCP_READ_ONLY: "true" };
+ * const endpoint = createHttpEndpoint({ runtime }, env, { routed: true });
+ * assert.equal(endpoint.path, "/mcp");
+ * const response = await endpoint.handle(
+ *   new Request("http://127.0.0.1:8787/mcp", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", accept: "application/json" },
+ *     body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+ *   }),
+ * );
+ * assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 1, result: {} });
+ * assert.throws(
+ *   () => createHttpEndpoint({ runtime }, { MEMO_MCP_REQUIRE_AUTH: "true" }),
+ *   /Cannot configure authentication/,
+ * );
+ * assert.throws(() => createHttpEndpoint({}, {}), /no runtime was given/);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createHttpEndpoint(

@@ -12,10 +12,37 @@
 import { envBoolean, type EnvMap, envString, splitList } from "../../_env.ts";
 import { readServerEnv, type ServerEnvConfig } from "../env.ts";
 
-/** A string-to-string map of environment values (the spec's `MemoMcpHttpEnv`). */
+/**
+ * A string-to-string map of environment values: the `env` option of the
+ * hosted endpoint's handlers.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoMcpHttpEnv } from "@memo/mcp-server/http";
+ * import { readHttpEnv } from "./env.ts";
+ *
+ * const env: MemoMcpHttpEnv = { MEMO_MCP_PATH: "/memory", MEMO_MCP_BEARER_TOKEN: "s3cret" };
+ * assert.deepEqual(readHttpEnv(env), { path: "/memory", bearerToken: "s3cret" });
+ * ```
+ */
 export type MemoMcpHttpEnv = EnvMap;
 
-/** What the endpoint's variables configure; a field is unset when its variable is. */
+/**
+ * What the endpoint's variables configure; a field is unset when its variable is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type HttpEnvConfig, readHttpEnv } from "./env.ts";
+ *
+ * const config: HttpEnvConfig = readHttpEnv({
+ *   MEMO_MCP_REQUIRE_AUTH: "yes",
+ *   MEMO_MCP_MAX_PAGE_SIZE: "50",
+ * });
+ * assert.deepEqual(config, { requireAuth: true, maxPageSize: 50 });
+ * ```
+ */
 export interface HttpEnvConfig extends ServerEnvConfig {
   /** `MEMO_MCP_PATH`. */
   path?: string;
@@ -41,6 +68,7 @@ export interface HttpEnvConfig extends ServerEnvConfig {
  * });
  * assert.equal(config.readOnly, true);
  * assert.deepEqual(config.allowedOrigins, ["https://a.example"]);
+ * assert.throws(() => readHttpEnv({ MEMO_MCP_PATH: "mcp" }), /the path must start with \//);
  * ```
  */
 export function readHttpEnv(env: MemoMcpHttpEnv): HttpEnvConfig {

@@ -1,7 +1,8 @@
 /**
- * The stateless Streamable HTTP handler: `(request) => Promise<Response>` in
- * the spec's order — origin check, CORS, bearer authentication, header
- * validation, JSON-RPC dispatch. Everything per endpoint is compiled once in
+ * The stateless Streamable HTTP handler: `(request) => Promise<Response>`
+ * that checks, in this order, the origin, CORS, bearer authentication and the
+ * headers, then dispatches the JSON-RPC message (an earlier check's refusal
+ * wins over a later one's). Everything per endpoint is compiled once in
  * {@linkcode createHttpHandler}; the hot path reads headers, reads the body
  * once and hands the parsed message to the protocol server.
  *
@@ -23,7 +24,40 @@ import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { DeadlineQueue } from "../_deadline_queue.ts";
 
-/** What {@linkcode createHttpHandler} needs, with every default already applied. */
+/**
+ * What {@linkcode createHttpHandler} needs, with every default already applied.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createHttpHandler, type HttpHandlerConfig } from "./handler.ts";
+ *
+ * const config: HttpHandlerConfig = {
+ *   allowedOrigins: ["https://app.example.com"],
+ *   auth: {},
+ *   maxInputBytes: 256000,
+ *   path: "/mcp",
+ * };
+ * const fake = {
+ *   name: "fake",
+ *   version: "0",
+ *   handle: async () => undefined,
+ *   handleParsed: async () => '{"jsonrpc":"2.0","id":1,"result":{}}',
+ * };
+ * const handler = createHttpHandler(config, () => fake);
+ * const elsewhere = await handler(new Request("http://127.0.0.1/other", { method: "POST" }));
+ * assert.equal(elsewhere.status, 404);
+ * await elsewhere.body?.cancel();
+ * const foreign = await handler(
+ *   new Request("http://127.0.0.1/mcp", {
+ *     method: "POST",
+ *     headers: { origin: "https://evil.example" },
+ *   }),
+ * );
+ * assert.equal(foreign.status, 403);
+ * await foreign.body?.cancel();
+ * ```
+ */
 export interface HttpHandlerConfig {
   /** Allowed browser origins (patterns, see `createOriginMatcher`). */
   allowedOrigins: readonly string[];
@@ -37,7 +71,28 @@ export interface HttpHandlerConfig {
   supportedVersions?: readonly string[];
 }
 
-/** Where the handler gets its protocol server (built lazily, once). */
+/**
+ * Where the handler gets its protocol server (built lazily, once).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createHttpHandler, type ProtocolServerSource } from "./handler.ts";
+ *
+ * let built = 0;
+ * const fake = {
+ *   name: "fake",
+ *   version: "0",
+ *   handle: async () => undefined,
+ *   handleParsed: async () => '{"jsonrpc":"2.0","id":1,"result":{}}',
+ * };
+ * const source: ProtocolServerSource = () => (built++, fake);
+ * const handler = createHttpHandler({ allowedOrigins: [], auth: {}, maxInputBytes: 1000 }, source);
+ * const preflight = await handler(new Request("http://127.0.0.1/mcp", { method: "OPTIONS" }));
+ * assert.equal(preflight.status, 204);
+ * assert.equal(built, 0); // a preflight needs no protocol server
+ * ```
+ */
 export type ProtocolServerSource = () => MemoMcpProtocolServer | Promise<MemoMcpProtocolServer>;
 
 const { invalidRequest: INVALID_REQUEST, parseError: PARSE_ERROR, invalidParams: INVALID_PARAMS } =
@@ -54,7 +109,9 @@ const WWW_AUTH_INVALID = [
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createHttpHandler } from "./handler.ts";
+ *
  * const handler = createHttpHandler(
  *   { allowedOrigins: [], auth: {}, maxInputBytes: 256000 },
  *   () => ({
@@ -71,7 +128,8 @@ const WWW_AUTH_INVALID = [
  *     body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
  *   }),
  * );
- * console.log(res.status); // 200
+ * assert.equal(res.status, 200);
+ * assert.deepEqual(await res.json(), { jsonrpc: "2.0", id: 1, result: {} });
  * ```
  */
 export function createHttpHandler(
@@ -275,8 +333,11 @@ async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Prom
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { pathOf } from "./handler.ts";
- * pathOf("http://127.0.0.1:8787/mcp?x=1"); // "/mcp"
+ *
+ * assert.equal(pathOf("http://127.0.0.1:8787/mcp?x=1"), "/mcp");
+ * assert.equal(pathOf("http://127.0.0.1:8787"), "/");
  * ```
  */
 export function pathOf(url: string): string {

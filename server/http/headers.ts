@@ -8,13 +8,45 @@
 
 import { SUPPORTED_PROTOCOL_VERSIONS } from "../_versions.ts";
 
-/** How the answer is framed. */
+/**
+ * How the answer is framed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { negotiateAccept, type ResponseMode } from "./headers.ts";
+ *
+ * const mode: ResponseMode | undefined = negotiateAccept("text/event-stream");
+ * assert.equal(mode, "sse");
+ * ```
+ */
 export type ResponseMode = "json" | "sse";
 
-/** Protocol versions the server speaks, newest first (the protocol server's list). */
+/**
+ * Protocol versions the server speaks, newest first (the protocol server's list).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { SUPPORTED_PROTOCOL_VERSIONS } from "@memo/mcp-server";
+ * import { HTTP_SUPPORTED_PROTOCOL_VERSIONS } from "./headers.ts";
+ *
+ * assert.deepEqual(HTTP_SUPPORTED_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS);
+ * ```
+ */
 export const HTTP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-/** The version assumed when a request has no `MCP-Protocol-Version` header. */
+/**
+ * The version assumed when a request has no `MCP-Protocol-Version` header.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HTTP_DEFAULT_PROTOCOL_VERSION } from "./headers.ts";
+ *
+ * assert.equal(HTTP_DEFAULT_PROTOCOL_VERSION, "2025-03-26");
+ * ```
+ */
 export const HTTP_DEFAULT_PROTOCOL_VERSION = "2025-03-26";
 
 /**
@@ -24,11 +56,13 @@ export const HTTP_DEFAULT_PROTOCOL_VERSION = "2025-03-26";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { negotiateAccept } from "./headers.ts";
- * negotiateAccept(null); // "json"
- * negotiateAccept("application/json, text/event-stream"); // "json"
- * negotiateAccept("text/event-stream"); // "sse"
- * negotiateAccept("text/html"); // undefined
+ *
+ * assert.equal(negotiateAccept(null), "json");
+ * assert.equal(negotiateAccept("application/json, text/event-stream"), "json");
+ * assert.equal(negotiateAccept("text/event-stream"), "sse");
+ * assert.equal(negotiateAccept("text/html"), undefined);
  * ```
  */
 export function negotiateAccept(accept: string | null): ResponseMode | undefined {
@@ -59,9 +93,11 @@ export function negotiateAccept(accept: string | null): ResponseMode | undefined
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isJsonContentType } from "./headers.ts";
- * isJsonContentType("application/json; charset=utf-8"); // true
- * isJsonContentType("text/plain"); // false
+ *
+ * assert.equal(isJsonContentType("application/json; charset=utf-8"), true);
+ * assert.equal(isJsonContentType("text/plain"), false);
  * ```
  */
 export function isJsonContentType(contentType: string | null): boolean {

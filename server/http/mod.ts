@@ -1,7 +1,7 @@
 /**
- * The hosted endpoint's internals: the stateless Streamable HTTP handler in
- * the spec's order (origin check, CORS, bearer authentication, header
- * validation, JSON-RPC dispatch), its options and `MEMO_MCP_*` variables,
+ * The hosted endpoint's internals: the stateless Streamable HTTP handler
+ * (origin check, CORS, bearer authentication, header validation, then
+ * JSON-RPC dispatch, in that order), its options and `MEMO_MCP_*` variables,
  * and the endpoint that puts them together around a protocol server. The
  * public handlers are in `http.ts`, which composes these with a runtime.
  *

@@ -21,12 +21,42 @@ export type { MemoMcpHttpAuthOptions, MemoMcpHttpEnv };
  *
  * @example
  * ```ts
- * import type { MemoMcpHttpOptions } from "@memo/mcp-server/http";
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { handleMemoMcpRequest, type MemoMcpHttpOptions } from "@memo/mcp-server/http";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const options: MemoMcpHttpOptions = {
+ *   runtime, // else MEMO_RUNTIME and MEMO_ROOT_DIR choose it
  *   auth: { bearerToken: "change-me" },
  *   allowedOrigins: ["https://app.example.com"],
  *   readOnly: true,
+ *   env: { MEMO_MCP_READ_ONLY: "false" }, // an option wins over its variable
  * };
+ * const response = await handleMemoMcpRequest(
+ *   new Request("https://memo.example.com/mcp", {
+ *     method: "POST",
+ *     headers: {
+ *       authorization: "Bearer change-me",
+ *       origin: "https://app.example.com",
+ *       "content-type": "application/json",
+ *       accept: "application/json",
+ *     },
+ *     body: JSON.stringify({
+ *       jsonrpc: "2.0",
+ *       id: 1,
+ *       method: "tools/call",
+ *       params: { name: "forget", arguments: { id: "x1" } },
+ *     }),
+ *   }),
+ *   options,
+ * );
+ * assert.equal(response.headers.get("access-control-allow-origin"), "https://app.example.com");
+ * const { error } = await response.json();
+ * assert.equal(error.message, "Cannot call forget: the server is read-only");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface MemoMcpHttpOptions extends Omit<MemoMcpOptions, "runtime"> {

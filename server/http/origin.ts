@@ -13,8 +13,25 @@
  *
  * @example
  * ```ts
- * import { DEFAULT_ALLOWED_ORIGINS } from "@memo/mcp-server/http";
- * const allowedOrigins = [...DEFAULT_ALLOWED_ORIGINS, "https://app.example.com"];
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import { createFrameworkMemoMcpHandler, DEFAULT_ALLOWED_ORIGINS } from "@memo/mcp-server/http";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const handler = createFrameworkMemoMcpHandler({
+ *   runtime,
+ *   allowedOrigins: [...DEFAULT_ALLOWED_ORIGINS, "https://app.example.com"],
+ * });
+ * const preflight = (origin: string) =>
+ *   handler(new Request("http://127.0.0.1:8787/mcp", { method: "OPTIONS", headers: { origin } }));
+ * for (const origin of ["http://localhost:5173", "https://app.example.com"]) {
+ *   const response = await preflight(origin);
+ *   assert.equal(response.headers.get("access-control-allow-origin"), origin);
+ * }
+ * assert.equal((await preflight("https://evil.example")).status, 403);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze([
@@ -23,7 +40,18 @@ export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = Object.freeze([
   "http://[::1]:*",
 ]);
 
-/** Decides whether a request's `Origin` header value is allowed. */
+/**
+ * Decides whether a request's `Origin` header value is allowed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createOriginMatcher, type OriginMatcher } from "./origin.ts";
+ *
+ * const allowed: OriginMatcher = createOriginMatcher(["*"]);
+ * assert.equal(allowed("https://anything.example"), true);
+ * ```
+ */
 export type OriginMatcher = (origin: string) => boolean;
 
 /**
@@ -34,11 +62,15 @@ export type OriginMatcher = (origin: string) => boolean;
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { createOriginMatcher } from "./origin.ts";
+ *
  * const allowed = createOriginMatcher(["http://localhost:*", "https://app.example.com"]);
- * allowed("http://localhost:5173"); // true
- * allowed("http://localhost"); // true
- * allowed("https://evil.example"); // false
+ * assert.equal(allowed("http://localhost:5173"), true);
+ * assert.equal(allowed("http://localhost"), true);
+ * assert.equal(allowed("HTTPS://APP.EXAMPLE.COM/"), true);
+ * assert.equal(allowed("https://evil.example"), false);
+ * assert.throws(() => createOriginMatcher(["app.example.com"]), /is not an origin/);
  * ```
  */
 export function createOriginMatcher(patterns: readonly string[]): OriginMatcher {
@@ -95,9 +127,12 @@ function isPort(s: string, from: number): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { isLoopbackHost } from "./origin.ts";
- * isLoopbackHost("127.0.0.1:8787"); // true
- * isLoopbackHost("evil.example.com"); // false
+ *
+ * assert.equal(isLoopbackHost("127.0.0.1:8787"), true);
+ * assert.equal(isLoopbackHost("[::1]:8787"), true);
+ * assert.equal(isLoopbackHost("evil.example.com"), false);
  * ```
  */
 export function isLoopbackHost(host: string): boolean {
@@ -123,8 +158,16 @@ export function isLoopbackHost(host: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { requestHost } from "./origin.ts";
- * requestHost(new Request("http://127.0.0.1:8787/mcp")); // "127.0.0.1:8787"
+ *
+ * assert.equal(requestHost(new Request("http://127.0.0.1:8787/mcp")), "127.0.0.1:8787");
+ * assert.equal(
+ *   requestHost(
+ *     new Request("http://127.0.0.1:8787/mcp", { headers: { host: "memo.example.com" } }),
+ *   ),
+ *   "memo.example.com",
+ * );
  * ```
  */
 export function requestHost(request: Request): string {

@@ -23,9 +23,13 @@ const SSE_NO_ORIGIN: HeaderList = Object.freeze([
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { sseEvent } from "./responses.ts";
- * sseEvent('{"jsonrpc":"2.0","id":1,"result":{}}');
- * // 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n'
+ *
+ * assert.equal(
+ *   sseEvent('{"jsonrpc":"2.0","id":1,"result":{}}'),
+ *   'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n',
+ * );
  * ```
  */
 export function sseEvent(json: string): string {
@@ -40,9 +44,17 @@ export function sseEvent(json: string): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { rpcResponse } from "./responses.ts";
+ *
  * const res = rpcResponse('{"jsonrpc":"2.0","id":1,"result":{}}', "json", null);
- * console.log(res.status); // 200
+ * assert.equal(res.status, 200);
+ * assert.equal(res.headers.get("content-type"), "application/json");
+ * assert.deepEqual(await res.json(), { jsonrpc: "2.0", id: 1, result: {} });
+ * const sse = rpcResponse('{"jsonrpc":"2.0","id":1,"result":{}}', "sse", "http://localhost:5173");
+ * assert.equal(sse.headers.get("content-type"), "text/event-stream");
+ * assert.equal(sse.headers.get("access-control-allow-origin"), "http://localhost:5173");
+ * await sse.body?.cancel();
  * ```
  */
 export function rpcResponse(json: string, mode: "json" | "sse", origin: string | null): Response {
@@ -69,8 +81,12 @@ function withType(type: readonly [string, string], origin: string): [string, str
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { emptyResponse } from "./responses.ts";
- * emptyResponse(202, [["vary", "Origin"]]).status; // 202
+ *
+ * const res = emptyResponse(202, [["vary", "Origin"]]);
+ * assert.equal(res.status, 202);
+ * assert.equal(res.body, null);
  * ```
  */
 export function emptyResponse(status: number, headers: HeaderList): Response {
@@ -83,9 +99,17 @@ export function emptyResponse(status: number, headers: HeaderList): Response {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { httpErrorResponse } from "./responses.ts";
- * const res = httpErrorResponse(415, -32600, "Cannot accept the request: Content-Type must be application/json", null);
- * console.log(res.status); // 415
+ *
+ * const message = "Cannot accept the request: Content-Type must be application/json";
+ * const res = httpErrorResponse(415, -32600, message, null);
+ * assert.equal(res.status, 415);
+ * assert.deepEqual(await res.json(), {
+ *   jsonrpc: "2.0",
+ *   id: null,
+ *   error: { code: -32600, message },
+ * });
  * ```
  */
 export function httpErrorResponse(

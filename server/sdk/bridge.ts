@@ -25,7 +25,48 @@ import { resultResponse } from "../_jsonrpc.ts";
 import { outputLimitError, toolResultObject } from "../_results.ts";
 import { LATEST_PROTOCOL_VERSION } from "../_versions.ts";
 
-/** The `extra` argument the SDK passes to callbacks (the parts memo reads). */
+/**
+ * The `extra` argument the SDK passes to callbacks (the parts memo reads).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   type McpServerLike,
+ *   registerMemoMcpCapabilities,
+ *   type SdkRequestExtra,
+ *   type SdkResult,
+ * } from "@memo/mcp-server";
+ *
+ * type ToolCallback = (
+ *   args: Record<string, unknown>,
+ *   extra: SdkRequestExtra,
+ * ) => Promise<SdkResult>;
+ * const tools = new Map<string, ToolCallback>();
+ * const sdkServer: McpServerLike = {
+ *   registerTool: (name, _config, callback) => void tools.set(name, callback),
+ *   registerResource: () => {},
+ *   registerPrompt: () => {},
+ * };
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * registerMemoMcpCapabilities(sdkServer, {
+ *   runtime,
+ *   // The SDK's auth info reaches authorize as authInfo.extra.
+ *   authorize: (ctx) => ctx.authInfo?.extra?.clientId === "ci-bot",
+ * });
+ * const extra: SdkRequestExtra = { requestId: 1, authInfo: { clientId: "someone-else" } };
+ * const result = await tools.get("remember")!({ text: "Deploys run with make deploy" }, extra);
+ * assert.equal(result.isError, true);
+ * assert.equal(
+ *   (result.structuredContent as { error: { message: string } }).error.message,
+ *   "Cannot call remember: not authorized",
+ * );
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface SdkRequestExtra {
   /** Aborted when the client cancels. */
   signal?: AbortSignal;
@@ -35,7 +76,40 @@ export interface SdkRequestExtra {
   requestId?: string | number;
 }
 
-/** A callback result the SDK sends back as is. */
+/**
+ * A callback result the SDK sends back as is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   registerMemoMcpCapabilities,
+ *   type SdkRequestExtra,
+ *   type SdkResult,
+ * } from "@memo/mcp-server";
+ *
+ * type ToolCallback = (
+ *   args: Record<string, unknown>,
+ *   extra: SdkRequestExtra,
+ * ) => Promise<SdkResult>;
+ * let stats: ToolCallback | undefined;
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * registerMemoMcpCapabilities({
+ *   registerTool: (name, _config, callback) => {
+ *     if (name === "memory_stats") stats = callback;
+ *   },
+ *   registerResource: () => {},
+ *   registerPrompt: () => {},
+ * }, { runtime });
+ * const result: SdkResult = await stats!({}, {});
+ * assert.equal((result.structuredContent as { notes: number }).notes, 0);
+ * assert.equal((result.content as { type: string }[])[0].type, "text");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type SdkResult = Record<string, unknown>;
 
 /**
@@ -43,13 +117,32 @@ export type SdkResult = Record<string, unknown>;
  *
  * @example
  * ```ts
- * import type { McpServerLike } from "@memo/mcp-server";
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   type McpServerLike,
+ *   registerMemoMcpCapabilities,
+ * } from "@memo/mcp-server";
+ *
  * const registered: string[] = [];
  * const fake: McpServerLike = {
- *   registerTool: (name) => void registered.push(name),
- *   registerResource: (name) => void registered.push(name),
- *   registerPrompt: (name) => void registered.push(name),
+ *   registerTool: (name) => void registered.push(`tool ${name}`),
+ *   registerResource: (name) => void registered.push(`resource ${name}`),
+ *   registerPrompt: (name) => void registered.push(`prompt ${name}`),
  * };
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * registerMemoMcpCapabilities(fake, { runtime });
+ * assert.equal(registered.filter((r) => r.startsWith("tool ")).length, 8);
+ * assert.deepEqual(registered.filter((r) => !r.startsWith("tool ")), [
+ *   "resource stats",
+ *   "resource note",
+ *   "prompt recall_context",
+ *   "prompt capture_session",
+ *   "prompt review_memory",
+ * ]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface McpServerLike {
@@ -81,7 +174,38 @@ export interface McpServerLike {
   ): unknown;
 }
 
-/** The shape of the SDK's `ResourceTemplate` that `McpServer` reads. */
+/**
+ * The shape of the SDK's `ResourceTemplate` that `McpServer` reads.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   registerMemoMcpCapabilities,
+ *   type SdkResourceTemplateLike,
+ * } from "@memo/mcp-server";
+ *
+ * const templates: SdkResourceTemplateLike[] = [];
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * registerMemoMcpCapabilities({
+ *   registerTool: () => {},
+ *   registerResource: (_name, uriOrTemplate) => {
+ *     if (typeof uriOrTemplate !== "string") templates.push(uriOrTemplate);
+ *   },
+ *   registerPrompt: () => {},
+ * }, { runtime });
+ * const [template] = templates;
+ * assert.equal(String(template.uriTemplate), "memo://notes/{id}");
+ * assert.deepEqual(template.uriTemplate.match(`memo://notes/${note.id}`), { id: note.id });
+ * const complete = template.completeCallback("id")!;
+ * assert.deepEqual(await complete(note.id.slice(0, 4)), [note.id]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface SdkResourceTemplateLike {
   /** The URI template: `toString()`, `variableNames` and `match(uri)`. */
   readonly uriTemplate: {
@@ -139,11 +263,30 @@ function errorResult(error: unknown): SdkResult {
  * (the SDK does not page it).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+ * import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
  * import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
  * import { createMemoMcpRuntimeFromConfig, registerMemoMcpCapabilities } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const server = new McpServer({ name: "my-app", version: "1.0.0" });
- * registerMemoMcpCapabilities(server, { runtime: createMemoMcpRuntimeFromConfig({ rootDir: "." }) });
+ * registerMemoMcpCapabilities(server, { runtime });
+ *
+ * // Any SDK transport works; an in-memory pair keeps this example in one process.
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const client = new Client({ name: "example", version: "1.0.0" });
+ * await client.connect(clientSide);
+ * await client.callTool({ name: "remember", arguments: { text: "Deploys run with make deploy" } });
+ * const result = await client.callTool({ name: "recall", arguments: { query: "deploy" } });
+ * const { hits } = result.structuredContent as { hits: { note: { title: string } }[] };
+ * assert.equal(hits[0].note.title, "Deploys run with make deploy");
+ * await client.close();
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function registerMemoMcpCapabilities(
