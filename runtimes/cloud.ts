@@ -9,7 +9,22 @@
 import { MemoRuntimeError } from "./errors.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
-/** Retry policy of the Cloud API client. */
+/**
+ * Retry policy of the Cloud API client.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoCloudMcpRuntime, type MemoCloudRetryOptions } from "@memo/mcp-server";
+ *
+ * const retry: MemoCloudRetryOptions = { maxRetries: 5, backoffMs: 500 };
+ * // The option type is final; the cloud runtime itself is not in this version.
+ * assert.throws(
+ *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "k", retry }),
+ *   { code: "UNAVAILABLE" },
+ * );
+ * ```
+ */
 export interface MemoCloudRetryOptions {
   /**
    * Retries after the first attempt.
@@ -23,7 +38,27 @@ export interface MemoCloudRetryOptions {
   backoffMs?: number;
 }
 
-/** The `cloud` options: where the Cloud API is and how to call it. */
+/**
+ * The `cloud` options: where the Cloud API is and how to call it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromEnv, type MemoCloudOptions } from "@memo/mcp-server";
+ *
+ * // Laid over the MEMO_CLOUD_* variables.
+ * const cloud: MemoCloudOptions = {
+ *   baseUrl: "https://cloud.example",
+ *   workspaceId: "acme",
+ *   projectId: "handbook",
+ *   timeoutMs: 5000,
+ * };
+ * assert.throws(
+ *   () => createMemoMcpRuntimeFromEnv({ env: { MEMO_CLOUD_API_KEY: "k" }, mode: "cloud", cloud }),
+ *   { code: "UNAVAILABLE" }, // the cloud runtime comes in a later version
+ * );
+ * ```
+ */
 export interface MemoCloudOptions {
   /** Base address of the Cloud API. */
   baseUrl?: string;
@@ -53,13 +88,16 @@ export interface MemoCloudOptions {
 }
 
 /**
- * The typed Cloud API client (the spec's `cloudClient` option). Its methods
- * come with the cloud runtime.
+ * The typed Cloud API client: the `cloudClient` option of the hybrid and
+ * cloud runtimes. Its methods come with the cloud runtime.
  *
  * @example
  * ```ts
- * import type { MemoCloudClient } from "@memo/mcp-server";
- * const describe = (client: MemoCloudClient) => `cloud at ${client.baseUrl}`;
+ * import assert from "node:assert/strict";
+ * import { createMemoCloudMcpRuntime, type MemoCloudClient } from "@memo/mcp-server";
+ *
+ * const cloudClient: MemoCloudClient = { baseUrl: "https://cloud.example" };
+ * assert.throws(() => createMemoCloudMcpRuntime({ cloudClient }), { code: "UNAVAILABLE" });
  * ```
  */
 export interface MemoCloudClient {
@@ -67,7 +105,28 @@ export interface MemoCloudClient {
   readonly baseUrl: string;
 }
 
-/** Options of {@linkcode createMemoCloudMcpRuntime}. */
+/**
+ * Options of {@linkcode createMemoCloudMcpRuntime}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "@memo/mcp-server";
+ *
+ * const calls: string[] = [];
+ * const options: MemoCloudMcpRuntimeOptions = {
+ *   baseUrl: "https://cloud.example",
+ *   apiKey: "k",
+ *   // An injected fetch: tests answer without a network.
+ *   fetch: (input) => {
+ *     calls.push(String(input));
+ *     return Promise.resolve(Response.json({ notes: [] }));
+ *   },
+ * };
+ * assert.throws(() => createMemoCloudMcpRuntime(options), { code: "UNAVAILABLE" });
+ * assert.deepEqual(calls, []); // refused before any request
+ * ```
+ */
 export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
   /** A ready client; built from the other fields when missing. */
   cloudClient?: MemoCloudClient;
@@ -88,8 +147,11 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
  * import { createMemoCloudMcpRuntime } from "@memo/mcp-server";
  *
  * assert.throws(
- *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "…" }),
- *   { code: "UNAVAILABLE", message: "Cannot start the cloud runtime: not available in this version" },
+ *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "k" }),
+ *   {
+ *     code: "UNAVAILABLE",
+ *     message: "Cannot start the cloud runtime: not available in this version",
+ *   },
  * );
  * ```
  */

@@ -33,12 +33,23 @@ import type {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createDeferredRuntime } from "./deferred.ts";
- * import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
- * const runtime = createDeferredRuntime("local", async () =>
- *   createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() }));
- * console.log((await runtime.stats()).notes); // 0
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * let built = false;
+ * const runtime = createDeferredRuntime("local", () => {
+ *   built = true; // e.g. find the project root first
+ *   return Promise.resolve(createMemoMcpRuntimeFromConfig({ rootDir }));
+ * });
+ * assert.equal(runtime.kind, "local");
+ * assert.equal(built, false);
+ * assert.equal((await runtime.stats()).notes, 0);
+ * assert.equal(built, true);
  * await runtime.close();
+ * await assert.rejects(runtime.stats(), { code: "UNAVAILABLE" });
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createDeferredRuntime(

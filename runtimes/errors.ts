@@ -17,6 +17,24 @@
  *   bad `.memo/config.json`);
  * - `UNAVAILABLE`: the runtime cannot serve now (it is closed, or this
  *   version lacks it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   type MemoRuntimeError,
+ *   type MemoRuntimeErrorCode,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.close();
+ * const error = await runtime.stats().catch((e: MemoRuntimeError) => e);
+ * const code: MemoRuntimeErrorCode = (error as MemoRuntimeError).code;
+ * assert.equal(code, "UNAVAILABLE"); // closed
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
  */
 export type MemoRuntimeErrorCode =
   | "INVALID_INPUT"
@@ -25,7 +43,21 @@ export type MemoRuntimeErrorCode =
   | "CONFIG"
   | "UNAVAILABLE";
 
-/** Options of the {@linkcode MemoRuntimeError} constructor. */
+/**
+ * Options of the {@linkcode MemoRuntimeError} constructor.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoRuntimeError, type MemoRuntimeErrorOptions } from "@memo/mcp-server";
+ *
+ * const cause = new Error("unexpected end of JSON input");
+ * const options: MemoRuntimeErrorOptions = { details: { file: ".memo/config.json" }, cause };
+ * const e = new MemoRuntimeError("CONFIG", "Cannot read .memo/config.json: invalid JSON", options);
+ * assert.equal(e.cause, cause);
+ * assert.deepEqual(e.details, { file: ".memo/config.json" });
+ * ```
+ */
 export interface MemoRuntimeErrorOptions {
   /** Facts about the failure (an id, a limit); never secrets. */
   details?: Record<string, unknown>;

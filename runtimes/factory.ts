@@ -11,7 +11,22 @@ import { MemoRuntimeError } from "./errors.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
-/** Progress of a model download or load, as `onModelProgress` receives it. */
+/**
+ * Progress of a model download or load, as `onModelProgress` receives it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ModelProgress } from "@memo/mcp-server";
+ *
+ * const shown: string[] = [];
+ * const onModelProgress = (p: ModelProgress) =>
+ *   void shown.push(`${p.status} ${p.file ?? ""} ${Math.round(p.progress)}%`.replace("  ", " "));
+ * onModelProgress({ status: "download", file: "model.onnx", progress: 42.4 });
+ * onModelProgress({ status: "ready", progress: 100 });
+ * assert.deepEqual(shown, ["download model.onnx 42%", "ready 100%"]);
+ * ```
+ */
 export interface ModelProgress {
   /** 0 to 100. */
   progress: number;
@@ -21,7 +36,24 @@ export interface ModelProgress {
   file?: string;
 }
 
-/** The `recall` options of {@linkcode RuntimeFactoryOptions}. */
+/**
+ * The `recall` options of {@linkcode RuntimeFactoryOptions}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallSettings } from "@memo/mcp-server";
+ *
+ * const recall: RuntimeRecallSettings = { engine: "lexical", localEmbeddings: false };
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall });
+ * await runtime.remember({ text: "Deploys run with make deploy" });
+ * const [hit] = await runtime.recall("deploy", { limit: 1 });
+ * assert.equal(hit.engine, "lexical");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeRecallSettings {
   /**
    * Engine used when a recall names none.
@@ -45,8 +77,21 @@ export interface RuntimeRecallSettings {
  *
  * @example
  * ```ts
- * import type { RuntimeFactoryOptions } from "@memo/mcp-server";
- * const options: RuntimeFactoryOptions = { mode: "local", rootDir: ".", recall: { engine: "lexical" } };
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeFactoryOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const options: RuntimeFactoryOptions = {
+ *   mode: "local",
+ *   rootDir,
+ *   recall: { engine: "lexical" },
+ *   prewarm: false, // load the notes at the first call
+ *   env: {}, // no connector tokens
+ * };
+ * const runtime = createMemoMcpRuntimeFromConfig(options);
+ * assert.equal((await runtime.stats()).notes, 0);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface RuntimeFactoryOptions {
@@ -89,7 +134,17 @@ export interface RuntimeFactoryOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** The recall engines, as `recall.engine` and `MEMO_RECALL_ENGINE` name them. */
+/**
+ * The recall engines, as `recall.engine` and `MEMO_RECALL_ENGINE` name them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RUNTIME_RECALL_ENGINES } from "./factory.ts";
+ *
+ * assert.deepEqual(RUNTIME_RECALL_ENGINES, ["auto", "lexical", "vector", "hybrid"]);
+ * ```
+ */
 export const RUNTIME_RECALL_ENGINES: readonly RecallEngine[] = [
   "auto",
   "lexical",
@@ -113,7 +168,8 @@ function shown(value: unknown): string {
  * import assert from "node:assert/strict";
  * import { checkRuntimeConfig } from "./factory.ts";
  *
- * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } });
+ * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
+ * assert.throws(() => checkRuntimeConfig({ mode: "hybrid" }), { code: "UNAVAILABLE" });
  * assert.throws(
  *   () => checkRuntimeConfig({ recall: { engine: "vector", localEmbeddings: false } }),
  *   { code: "CONFIG" },

@@ -13,12 +13,40 @@ import { MemoRuntimeError } from "./errors.ts";
 import { checkRuntimeConfig, createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
-/** Which runtime `MEMO_RUNTIME` selects. */
+/**
+ * Which runtime `MEMO_RUNTIME` selects.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromEnv, type RuntimeMode } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const mode: RuntimeMode = "local"; // wins over MEMO_RUNTIME
+ * const runtime = createMemoMcpRuntimeFromEnv({ env: { MEMO_RUNTIME: "cloud" }, mode, rootDir });
+ * assert.equal(runtime.kind, "local");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeMode = "local" | "hybrid" | "cloud";
 
 const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
 
-/** What the runtime variables configure; a field is unset when its variable is. */
+/**
+ * What the runtime variables configure; a field is unset when its variable is.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readRuntimeEnv, type RuntimeEnvConfig } from "./from_env.ts";
+ *
+ * const env = { MEMO_CLOUD_BASE_URL: "https://cloud.example" };
+ * const config: RuntimeEnvConfig = readRuntimeEnv(env);
+ * assert.equal(config.runtime, undefined);
+ * assert.equal(config.cloud.baseUrl, "https://cloud.example");
+ * ```
+ */
 export interface RuntimeEnvConfig {
   /** `MEMO_RUNTIME`. */
   runtime?: RuntimeMode;
@@ -62,7 +90,24 @@ export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
   };
 }
 
-/** Options of {@linkcode runtimeFactoryFromEnv} and {@linkcode createMemoMcpRuntimeFromEnv}. */
+/**
+ * Options of {@linkcode runtimeFactoryFromEnv} and {@linkcode createMemoMcpRuntimeFromEnv}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromEnv, type RuntimeFromEnvOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * // MEMO_ROOT_DIR wins over cwd; a rootDir option would win over both.
+ * const options: RuntimeFromEnvOptions = { env: { MEMO_ROOT_DIR: rootDir }, cwd: "/nowhere" };
+ * const runtime = createMemoMcpRuntimeFromEnv(options);
+ * await runtime.remember({ text: "Deploys run with make deploy" });
+ * assert.ok((await Deno.readTextFile(`${rootDir}/.memo/memory/notes.md`)).includes("make deploy"));
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeFromEnvOptions {
   /**
    * The `MEMO_*` variables, and the connector tokens the local runtime's

@@ -27,7 +27,23 @@ import type {
   RuntimeSyncResult,
 } from "./types.ts";
 
-/** Options of {@linkcode createMemoMcpRuntimeFromMemo}. */
+/**
+ * Options of {@linkcode createMemoMcpRuntimeFromMemo}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo } from "@memo/memory";
+ * import { createMemoMcpRuntimeFromMemo, type LocalRuntimeOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const options: LocalRuntimeOptions = { rootDir, env: {}, closeMemo: true };
+ * const runtime = createMemoMcpRuntimeFromMemo(await openMemo({ rootDir }), options);
+ * assert.equal((await runtime.syncConnectors()).connectors.length, 0); // no .memo/config.json
+ * await runtime.close(); // closes the memory client too (closeMemo)
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface LocalRuntimeOptions {
   /**
    * Project root, where `sync_connectors` finds `.memo/config.json` and keeps
@@ -206,11 +222,25 @@ class LocalRuntime implements MemoMcpRuntime {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromMemo } from "@memo/mcp-server";
- * const memo = await openMemo({ rootDir: await Deno.makeTempDir() });
- * const server = createMemoMcpProtocolServer({ runtime: createMemoMcpRuntimeFromMemo(memo) });
- * console.log(server.name); // "memo"
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir });
+ * await memo.remember({ text: "Deploys run with make deploy" });
+ * const server = createMemoMcpProtocolServer({
+ *   runtime: createMemoMcpRuntimeFromMemo(memo, { rootDir }),
+ * });
+ * const reply = await server.handle(JSON.stringify({
+ *   jsonrpc: "2.0",
+ *   id: 1,
+ *   method: "tools/call",
+ *   params: { name: "memory_stats", arguments: {} },
+ * }));
+ * assert.equal(JSON.parse(reply!).result.structuredContent.notes, 1);
+ * await memo.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createMemoMcpRuntimeFromMemo(
@@ -232,6 +262,26 @@ export function createMemoMcpRuntimeFromMemo(
  * A local runtime that loads its memory client lazily: `open` runs at the
  * first call (or at once when `prewarm`), and its failure is reported to
  * every call, not thrown here.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo } from "@memo/memory";
+ * import { createLazyLocalRuntime } from "./local.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * let opened = 0;
+ * const runtime = createLazyLocalRuntime(() => (opened++, openMemo({ rootDir })), {
+ *   rootDir,
+ *   prewarm: false,
+ * });
+ * assert.equal(opened, 0);
+ * assert.equal((await runtime.stats()).notes, 0);
+ * await runtime.stats();
+ * assert.equal(opened, 1); // opened once, at the first call
+ * await runtime.close(); // closes the client it opened
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
  */
 export function createLazyLocalRuntime(
   open: () => Promise<MemoLike>,

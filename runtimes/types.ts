@@ -55,9 +55,18 @@ export type {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
- * import type { MemoLike } from "@memo/mcp-server";
- * const memo: MemoLike = await openMemo({ rootDir: await Deno.makeTempDir() });
+ * import { createMemoMcpRuntimeFromMemo, type MemoLike } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const memo: MemoLike = await openMemo({ rootDir });
+ * const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
+ * await runtime.remember({ text: "Deploys run with make deploy" });
+ * assert.equal((await memo.stats()).notes, 1); // the runtime wrote through the client
+ * await runtime.close();
+ * await memo.close(); // the runtime does not close a client it was given
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface MemoLike {
@@ -93,13 +102,46 @@ export interface MemoLike {
   close(): Promise<void>;
 }
 
-/** Per-call options every runtime method takes. */
+/** Per-call options every runtime method takes. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeCallOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const options: RuntimeCallOptions = { signal: AbortSignal.abort(new Error("client went away")) };
+ * await assert.rejects(runtime.stats(options), /client went away/);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeCallOptions {
   /** Aborted when the call times out or the client goes away. */
   signal?: AbortSignal;
 }
 
-/** Input of {@linkcode MemoMcpRuntime.remember}. */
+/** Input of {@linkcode MemoMcpRuntime.remember}. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeRememberInput } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const input: RuntimeRememberInput = {
+ *   text: "Run `make deploy` from the release branch.",
+ *   title: "How to deploy",
+ *   labels: ["infra"],
+ *   source: "wiki:deploy",
+ * };
+ * const { note } = await runtime.remember(input);
+ * assert.equal(note.title, "How to deploy");
+ * assert.deepEqual(note.labels, ["infra"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeRememberInput {
   /** The note's markdown text. */
   text: string;
@@ -111,7 +153,26 @@ export interface RuntimeRememberInput {
   source?: string;
 }
 
-/** What {@linkcode MemoMcpRuntime.remember} did. */
+/** What {@linkcode MemoMcpRuntime.remember} did. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeRememberResult } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const first: RuntimeRememberResult = await runtime.remember({ text: "v1", source: "wiki:x" });
+ * const again = await runtime.remember({ text: "v1", source: "wiki:x" });
+ * const changed = await runtime.remember({ text: "v2", source: "wiki:x" });
+ * assert.deepEqual(
+ *   [first.status, again.status, changed.status],
+ *   ["written", "unchanged", "updated"],
+ * );
+ * assert.equal(changed.note.id, first.note.id); // the same source is the same note
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeRememberResult {
   /** The stored note. */
   note: Note;
@@ -119,7 +180,23 @@ export interface RuntimeRememberResult {
   status: "written" | "updated" | "unchanged";
 }
 
-/** Options of {@linkcode MemoMcpRuntime.recall}. */
+/** Options of {@linkcode MemoMcpRuntime.recall}. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.remember({ text: "Deploys run with make deploy", labels: ["infra"] });
+ * await runtime.remember({ text: "Deploy previews are built by CI", labels: ["ci"] });
+ * const options: RuntimeRecallOptions = { limit: 5, labels: ["infra"], engine: "lexical" };
+ * const hits = await runtime.recall("deploy", options);
+ * assert.deepEqual(hits.map((h) => h.note.title), ["Deploys run with make deploy"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeRecallOptions extends RuntimeCallOptions {
   /** Most hits. */
   limit: number;
@@ -133,7 +210,31 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions {
   explain?: boolean;
 }
 
-/** Options of {@linkcode MemoMcpRuntime.list}. */
+/** Options of {@linkcode MemoMcpRuntime.list}. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   isMemoRuntimeError,
+ *   type RuntimeListOptions,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * for (const text of ["one", "two", "three"]) await runtime.remember({ text });
+ * const first = await runtime.list({ limit: 2 });
+ * const options: RuntimeListOptions = { limit: 2, cursor: first.nextCursor };
+ * const second = await runtime.list(options);
+ * assert.deepEqual(second.notes.map((n) => n.title), ["three"]);
+ * await assert.rejects(
+ *   runtime.list({ limit: 2, cursor: "not-a-cursor" }),
+ *   (e) => isMemoRuntimeError(e, "INVALID_INPUT"),
+ * );
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeListOptions extends RuntimeCallOptions {
   /** Cursor from a previous page. A bad one throws `MemoRuntimeError` `INVALID_INPUT`. */
   cursor?: string;
@@ -145,7 +246,24 @@ export interface RuntimeListOptions extends RuntimeCallOptions {
   source?: string;
 }
 
-/** A change to a note. */
+/** A change to a note. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeNotePatch } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "Deploys run with make", labels: ["infra"] });
+ * const patch: RuntimeNotePatch = { title: "Deploying", labels: ["infra", "release"] };
+ * const updated = await runtime.update(note.id, patch);
+ * assert.equal(updated.title, "Deploying");
+ * assert.deepEqual(updated.labels, ["infra", "release"]);
+ * assert.equal(updated.body, note.body); // what the patch leaves out stays
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeNotePatch {
   /** New text. */
   text?: string;
@@ -155,16 +273,97 @@ export interface RuntimeNotePatch {
   labels?: string[];
 }
 
-/** One connector's counts in a sync (the connectors' `ConnectorRunSummary`). */
+/** One connector's counts in a sync (the connectors' `ConnectorRunSummary`). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeConnectorSummary } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, JSON.stringify({ connectors: [team] }));
+ * // No token in this environment: the connector fails at once, without the network.
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, env: {} });
+ * const [summary]: RuntimeConnectorSummary[] = (await runtime.syncConnectors()).connectors;
+ * assert.deepEqual(summary, {
+ *   id: "team",
+ *   type: "discussions",
+ *   fetched: 0,
+ *   written: 0,
+ *   updated: 0,
+ *   unchanged: 0,
+ * });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeConnectorSummary = ConnectorRunSummary;
 
-/** One failed connector of a sync (the connectors' `ConnectorRunError`). */
+/** One failed connector of a sync (the connectors' `ConnectorRunError`). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeConnectorFailure } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, JSON.stringify({ connectors: [team] }));
+ * // No token in this environment: the connector fails at once, without the network.
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, env: {} });
+ * const [failure]: RuntimeConnectorFailure[] = (await runtime.syncConnectors()).errors;
+ * assert.equal(failure.connector, "team");
+ * assert.equal(failure.error.name, "RepoHostAuthError");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeConnectorFailure = ConnectorRunError;
 
-/** What {@linkcode MemoMcpRuntime.syncConnectors} reports (the connectors' `RunConnectorsResult`). */
+/**
+ * What {@linkcode MemoMcpRuntime.syncConnectors} reports (the connectors' `RunConnectorsResult`). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeSyncResult } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * // Without .memo/config.json there is nothing to sync.
+ * const result: RuntimeSyncResult = await runtime.syncConnectors();
+ * assert.deepEqual(result, { connectors: [], written: 0, updated: 0, unchanged: 0, errors: [] });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeSyncResult = RunConnectorsResult;
 
-/** Options of {@linkcode MemoMcpRuntime.syncConnectors}. */
+/** Options of {@linkcode MemoMcpRuntime.syncConnectors}. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   isMemoRuntimeError,
+ *   type RuntimeSyncOptions,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, JSON.stringify({ connectors: [team] }));
+ * // No token in this environment: the connector fails at once, without the network.
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, env: {} });
+ * const options: RuntimeSyncOptions = { only: ["wiki"], full: true };
+ * await assert.rejects(
+ *   runtime.syncConnectors(options), // no connector "wiki" is configured
+ *   (e) => isMemoRuntimeError(e, "CONNECTOR_NOT_FOUND"),
+ * );
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeSyncOptions extends RuntimeCallOptions {
   /** Ids of the connectors to run; all configured ones when missing. */
   only?: string[];
@@ -181,10 +380,42 @@ export interface RuntimeSyncOptions extends RuntimeCallOptions {
   onProgress?: (progress: RuntimeSyncProgress) => void;
 }
 
-/** Progress of one connector during a sync (the connectors' `ConnectorProgress`). */
+/** Progress of one connector during a sync (the connectors' `ConnectorProgress`). *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeSyncProgress } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, JSON.stringify({ connectors: [team] }));
+ * // No token in this environment: the connector fails at once, without the network.
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, env: {} });
+ * const seen: RuntimeSyncProgress[] = [];
+ * await runtime.syncConnectors({ onProgress: (progress) => void seen.push(progress) });
+ * assert.deepEqual(seen.map((p) => [p.connector, p.phase]), [["team", "failed"]]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeSyncProgress = ConnectorProgress;
 
-/** Result of {@linkcode MemoMcpRuntime.completeIds}. */
+/** Result of {@linkcode MemoMcpRuntime.completeIds}. *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeCompletion } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * const completion: RuntimeCompletion = await runtime.completeIds(note.id.slice(0, 6), 10);
+ * assert.deepEqual(completion, { values: [note.id], total: 1 });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface RuntimeCompletion {
   /** Matching values, at most the limit asked for. */
   values: string[];
@@ -202,11 +433,22 @@ export interface RuntimeCompletion {
  *
  * @example
  * ```ts
- * import { createMemoMcpRuntimeFromConfig, type MemoMcpRuntime } from "@memo/mcp-server";
- * const runtime: MemoMcpRuntime = createMemoMcpRuntimeFromConfig({ rootDir: await Deno.makeTempDir() });
+ * import assert from "node:assert/strict";
+ * import {
+ *   createMemoMcpRuntimeFromConfig,
+ *   isMemoRuntimeError,
+ *   type MemoMcpRuntime,
+ * } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime: MemoMcpRuntime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * assert.equal(runtime.kind, "local");
  * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
- * console.log((await runtime.get(note.id)).title);
+ * assert.equal((await runtime.get(note.id)).title, "Deploys run with make deploy");
+ * assert.equal((await runtime.forget(note.id)).id, note.id);
+ * await assert.rejects(runtime.get(note.id), (e) => isMemoRuntimeError(e, "NOTE_NOT_FOUND"));
  * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface MemoMcpRuntime {
