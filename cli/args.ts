@@ -5,7 +5,21 @@
  * @module
  */
 
-/** A usage error: bad flags or arguments. The CLI exits with code 2. */
+/**
+ * A usage error: bad flags or arguments. The CLI exits with code 2.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs, UsageError } from "./args.ts";
+ *
+ * assert.throws(() => parseArgs(["--nope"], {}), UsageError);
+ * assert.throws(() => parseArgs(["--limit"], { string: ["limit"] }), {
+ *   name: "UsageError",
+ *   message: "flag --limit needs a value",
+ * });
+ * ```
+ */
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -13,7 +27,19 @@ export class UsageError extends Error {
   }
 }
 
-/** Which flags a command takes. */
+/**
+ * Which flags a command takes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type FlagSpec, parseArgs } from "./args.ts";
+ *
+ * const spec: FlagSpec = { string: ["limit"], multiple: ["label"], boolean: ["json"] };
+ * const p = parseArgs(["--limit=5", "--label", "a", "--label", "b", "--json"], spec);
+ * assert.deepEqual(p.flags, { limit: "5", label: ["a", "b"], json: true });
+ * ```
+ */
 export interface FlagSpec {
   /** Flags that take a value (`--limit 5` or `--limit=5`). */
   string?: readonly string[];
@@ -23,7 +49,18 @@ export interface FlagSpec {
   boolean?: readonly string[];
 }
 
-/** Parsed arguments. */
+/**
+ * Parsed arguments.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ParsedArgs, parseArgs } from "./args.ts";
+ *
+ * const p: ParsedArgs = parseArgs(["recall", "--", "--not-a-flag"], {});
+ * assert.deepEqual(p, { positional: ["recall", "--not-a-flag"], flags: {} });
+ * ```
+ */
 export interface ParsedArgs {
   /** Positional arguments. */
   positional: string[];
@@ -36,9 +73,16 @@ export interface ParsedArgs {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { parseArgs } from "./args.ts";
- * const p = parseArgs(["hi", "--label", "a", "--json"], { multiple: ["label"], boolean: ["json"] });
- * console.log(p.positional, p.flags); // ["hi"] { label: ["a"], json: true }
+ *
+ * const p = parseArgs(["hi", "--label", "a", "--json"], {
+ *   multiple: ["label"],
+ *   boolean: ["json"],
+ * });
+ * assert.deepEqual(p.positional, ["hi"]);
+ * assert.deepEqual(p.flags, { label: ["a"], json: true });
+ * assert.deepEqual(parseArgs(["-h"], {}).flags, { help: true });
  * ```
  */
 export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
@@ -90,19 +134,55 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
   return { positional, flags };
 }
 
-/** A string flag's value, if given. */
+/**
+ * A string flag's value, if given.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs, stringFlag } from "./args.ts";
+ *
+ * const p = parseArgs(["--title", "Deploys"], { string: ["title", "source"] });
+ * assert.equal(stringFlag(p, "title"), "Deploys");
+ * assert.equal(stringFlag(p, "source"), undefined);
+ * ```
+ */
 export function stringFlag(p: ParsedArgs, name: string): string | undefined {
   const v = p.flags[name];
   return typeof v === "string" ? v : undefined;
 }
 
-/** A repeatable flag's values (empty when not given). */
+/**
+ * A repeatable flag's values (empty when not given).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { listFlag, parseArgs } from "./args.ts";
+ *
+ * const p = parseArgs(["--label", "infra", "--label", "ci"], { multiple: ["label", "connector"] });
+ * assert.deepEqual(listFlag(p, "label"), ["infra", "ci"]);
+ * assert.deepEqual(listFlag(p, "connector"), []);
+ * ```
+ */
 export function listFlag(p: ParsedArgs, name: string): string[] {
   const v = p.flags[name];
   return Array.isArray(v) ? v : [];
 }
 
-/** Whether a boolean flag was given. */
+/**
+ * Whether a boolean flag was given.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { boolFlag, parseArgs } from "./args.ts";
+ *
+ * const p = parseArgs(["--json"], { boolean: ["json", "explain"] });
+ * assert.equal(boolFlag(p, "json"), true);
+ * assert.equal(boolFlag(p, "explain"), false);
+ * ```
+ */
 export function boolFlag(p: ParsedArgs, name: string): boolean {
   return p.flags[name] === true;
 }
@@ -112,8 +192,14 @@ export function boolFlag(p: ParsedArgs, name: string): boolean {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { intFlag, parseArgs } from "./args.ts";
- * intFlag(parseArgs(["--limit", "5"], { string: ["limit"] }), "limit", 1, 100); // 5
+ *
+ * assert.equal(intFlag(parseArgs(["--limit", "5"], { string: ["limit"] }), "limit", 1, 100), 5);
+ * assert.throws(
+ *   () => intFlag(parseArgs(["--limit", "500"], { string: ["limit"] }), "limit", 1, 100),
+ *   /flag --limit must be an integer from 1 to 100/,
+ * );
  * ```
  */
 export function intFlag(
@@ -131,7 +217,22 @@ export function intFlag(
   return n;
 }
 
-/** Exactly `count` positional arguments, named for the error message. */
+/**
+ * Exactly as many positional arguments as `names`, which name them for the error message.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs, positionals } from "./args.ts";
+ *
+ * assert.deepEqual(positionals(parseArgs(["x1"], {}), ["id"]), ["x1"]);
+ * assert.throws(() => positionals(parseArgs([], {}), ["id"]), /missing id/);
+ * assert.throws(
+ *   () => positionals(parseArgs(["x1", "x2"], {}), ["id"]),
+ *   /unexpected argument "x2"/,
+ * );
+ * ```
+ */
 export function positionals(p: ParsedArgs, names: readonly string[]): string[] {
   if (p.positional.length < names.length) {
     throw new UsageError(`missing ${names[p.positional.length]}`);

@@ -6,7 +6,18 @@
  * @module
  */
 
-/** The help entry of one subcommand. */
+/**
+ * The help entry of one subcommand.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMAND_INFO, type CommandInfo } from "./command_info.ts";
+ *
+ * const info: CommandInfo = COMMAND_INFO.forget;
+ * assert.deepEqual(info, { name: "forget", summary: "Delete a note", usage: "forget ID" });
+ * ```
+ */
 export interface CommandInfo {
   /** Name, as typed after `memo`. */
   readonly name: string;
@@ -16,7 +27,19 @@ export interface CommandInfo {
   readonly usage: string;
 }
 
-/** A subcommand name. */
+/**
+ * A subcommand name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
+ *
+ * const names = Object.keys(COMMAND_INFO) as CommandName[];
+ * assert.equal(names.length, 10); // `help` is the CLI's own, not a command
+ * assert.ok(names.includes("serve"));
+ * ```
+ */
 export type CommandName =
   | "remember"
   | "recall"
@@ -34,8 +57,11 @@ export type CommandName =
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { COMMAND_INFO } from "./command_info.ts";
- * console.log(COMMAND_INFO.get.usage); // "get ID"
+ *
+ * assert.equal(COMMAND_INFO.get.usage, "get ID");
+ * assert.equal(Object.keys(COMMAND_INFO)[0], "remember");
  * ```
  */
 export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {

@@ -17,9 +17,12 @@ import type { CliCommand } from "./context.ts";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { loadCommand } from "./commands.ts";
+ *
  * const mcp = await loadCommand("mcp");
- * console.log(mcp.name); // "mcp"
+ * assert.equal(mcp.name, "mcp");
+ * assert.equal((await loadCommand("recall")).usage.split(" ")[0], "recall");
  * ```
  */
 export async function loadCommand(name: CommandName): Promise<CliCommand> {
@@ -37,7 +40,23 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
   }
 }
 
-/** Every subcommand except `help`. */
+/**
+ * Every subcommand except `help`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { commands } from "./commands.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const stats = commands.find((c) => c.name === "stats")!;
+ * const io = recordingIO(rootDir);
+ * assert.equal(await stats.run(["--json"], io), 0); // loads the command's module now
+ * assert.equal(JSON.parse(io.out.join("")).notes, 0);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const commands: readonly CliCommand[] = (Object.keys(COMMAND_INFO) as CommandName[]).map(
   (name) => ({
     ...COMMAND_INFO[name],

@@ -5,7 +5,30 @@
  * @module
  */
 
-/** Injected I/O of the CLI. */
+/**
+ * Injected I/O of the CLI.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CliIO } from "./context.ts";
+ * import { runCli } from "./main.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const out: string[] = [];
+ * const io: CliIO = {
+ *   stdout: (text) => Promise.resolve(void out.push(text)),
+ *   stderr: () => Promise.resolve(),
+ *   stderrIsTerminal: false,
+ *   env: {},
+ *   cwd: rootDir,
+ *   readStdin: () => Promise.resolve("Deploys run with make deploy"),
+ * };
+ * assert.equal(await runCli(["remember", "--file", "-"], io), 0); // the text comes from stdin
+ * assert.match(out[0], /^written \S+  Deploys run with make deploy\n$/);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface CliIO {
   /** Writes to stdout. */
   stdout(text: string): Promise<void>;
@@ -32,7 +55,31 @@ export interface CliIO {
   ): Promise<{ readonly port: number; readonly finished: Promise<void> }>;
 }
 
-/** A `memo` subcommand. */
+/**
+ * A `memo` subcommand.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import type { CliCommand } from "./context.ts";
+ * import { helpText } from "./main.ts";
+ *
+ * const hello: CliCommand = {
+ *   name: "hello",
+ *   summary: "Say hello",
+ *   usage: "hello",
+ *   run: async (_argv, io) => {
+ *     await io.stdout("hello\n");
+ *     return 0;
+ *   },
+ * };
+ * const io = recordingIO("/");
+ * assert.equal(await hello.run([], io), 0);
+ * assert.deepEqual(io.out, ["hello\n"]);
+ * assert.match(helpText([hello]), /hello {2}Say hello/);
+ * ```
+ */
 export interface CliCommand {
   /** Name, as typed after `memo`. */
   name: string;

@@ -9,7 +9,23 @@
 import { MEMO_MCP_LIMITS, type MemoMcpLimitValues } from "../server/mod.ts";
 import { intFlag, type ParsedArgs } from "./args.ts";
 
-/** The flag names, without `--`. */
+/**
+ * The flag names, without `--`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LIMIT_FLAGS } from "./limit_flags.ts";
+ *
+ * assert.deepEqual(LIMIT_FLAGS, [
+ *   "request-timeout-ms",
+ *   "max-input-bytes",
+ *   "max-output-bytes",
+ *   "default-page-size",
+ *   "max-page-size",
+ * ]);
+ * ```
+ */
 export const LIMIT_FLAGS: readonly string[] = MEMO_MCP_LIMITS.map((l) => l.flag);
 
 /**
@@ -24,6 +40,8 @@ export const LIMIT_FLAGS: readonly string[] = MEMO_MCP_LIMITS.map((l) => l.flag)
  *
  * const p = parseArgs(["--max-page-size", "50"], { string: [...LIMIT_FLAGS] });
  * assert.deepEqual(limitFlags(p), { maxPageSize: 50 });
+ * const zero = parseArgs(["--max-page-size", "0"], { string: [...LIMIT_FLAGS] });
+ * assert.throws(() => limitFlags(zero), { name: "UsageError" });
  * ```
  */
 export function limitFlags(p: ParsedArgs): MemoMcpLimitValues {

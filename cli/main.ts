@@ -11,7 +11,20 @@ import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine } from "./output.ts";
 import { VERSION } from "../version.ts";
 
-/** Text of `memo help`. */
+/**
+ * Text of `memo help`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { VERSION } from "@memo/mcp-server";
+ * import { helpText } from "./main.ts";
+ *
+ * const help = helpText();
+ * assert.ok(help.startsWith(`memo ${VERSION}: local-first memory for AI agents\n`));
+ * assert.match(help, /^ {2}recall {4}Find the notes that match a query$/m);
+ * ```
+ */
 export function helpText(list: readonly CliCommand[] = commands): string {
   const width = Math.max(...list.map((c) => c.name.length), 4);
   return [
@@ -39,17 +52,20 @@ function usageOf(c: CliCommand): string {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
  * import { runCli } from "./main.ts";
- * const out: string[] = [];
- * const code = await runCli(["help"], {
- *   stdout: async (t) => void out.push(t),
- *   stderr: async () => {},
- *   stderrIsTerminal: false,
- *   env: {},
- *   cwd: ".",
- *   readStdin: async () => "",
- * });
- * console.log(code); // 0
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const io = recordingIO(rootDir);
+ * assert.equal(await runCli(["remember", "Deploys run with make deploy"], io), 0);
+ * assert.equal(await runCli(["--json", "recall", "deploy"], io), 0); // flags may come first
+ * assert.equal(JSON.parse(io.out[1]).hits[0].note.title, "Deploys run with make deploy");
+ *
+ * assert.equal(await runCli(["recall"], io), 2); // a usage error
+ * assert.match(io.err[0], /^memo: missing query \(usage: memo recall /);
+ * assert.equal(await runCli(["get", "nope"], io), 1); // a failure
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {

@@ -12,7 +12,18 @@ import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 import type { MemoMcpProtocolServer } from "../server/mod.ts";
 
-/** The instructions `memo mcp` sends with its `initialize` result. */
+/**
+ * The instructions `memo mcp` sends with its `initialize` result.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MCP_INSTRUCTIONS } from "./mcp.ts";
+ *
+ * assert.ok(MCP_INSTRUCTIONS.includes("call recall"));
+ * assert.ok(MCP_INSTRUCTIONS.endsWith("Never store secrets."));
+ * ```
+ */
 export const MCP_INSTRUCTIONS =
   "memo is this project's long-term memory. Before answering questions about the project, its decisions, conventions or past work, call recall with the topic. When the user settles something worth keeping (a decision, a convention, a command that works, a pitfall), store it with remember as one self-contained note with labels. Correct outdated notes with update_note instead of adding duplicates. Never store secrets.";
 
@@ -82,7 +93,38 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   return 0;
 }
 
-/** `memo mcp`. */
+/**
+ * `memo mcp`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { mcpCommand } from "./mcp.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const call = { name: "memory_stats", arguments: {} };
+ * const lines = [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: call }];
+ * let written = "";
+ * const io = {
+ *   ...recordingIO(rootDir),
+ *   // In a terminal these are the process's stdin and stdout.
+ *   stdin: () =>
+ *     Promise.resolve(new Blob(lines.map((l) => JSON.stringify(l) + "\n")).stream()),
+ *   stdoutStream: () =>
+ *     Promise.resolve(
+ *       new WritableStream<Uint8Array>({
+ *         write(chunk) {
+ *           written += new TextDecoder().decode(chunk);
+ *         },
+ *       }),
+ *     ),
+ * };
+ * assert.equal(await mcpCommand.run(["--read-only"], io), 0); // returns when stdin ends
+ * assert.equal(JSON.parse(written).result.structuredContent.notes, 0);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const mcpCommand: CliCommand = {
   ...COMMAND_INFO.mcp,
   run(argv, io) {

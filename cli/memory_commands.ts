@@ -45,7 +45,22 @@ async function readText(p: ParsedArgs, io: CliIO, positional: string | undefined
   }
 }
 
-/** A file named on the command line could not be read (exit code 1). */
+/**
+ * A file named on the command line could not be read (exit code 1).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { runCli } from "./main.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const io = recordingIO(rootDir);
+ * assert.equal(await runCli(["remember", "--file", "missing.md"], io), 1);
+ * assert.deepEqual(io.err, ["memo: Cannot read missing.md: ENOENT\n"]);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export class FileReadError extends Error {
   constructor(message: string) {
     super(message);
@@ -218,7 +233,33 @@ const stats: CliCommand = {
   },
 };
 
-/** The memory subcommands, in help order. */
+/**
+ * The memory subcommands, in help order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { memoryCommands } from "./memory_commands.ts";
+ *
+ * assert.deepEqual(memoryCommands.map((c) => c.name), [
+ *   "remember",
+ *   "recall",
+ *   "get",
+ *   "list",
+ *   "update",
+ *   "forget",
+ *   "stats",
+ * ]);
+ * const rootDir = await Deno.makeTempDir();
+ * const io = recordingIO(rootDir);
+ * const [remember, , , list] = memoryCommands;
+ * await remember.run(["Deploys run with make deploy", "--label", "infra"], io);
+ * await list.run([], io);
+ * assert.match(io.out[1], /^\S+ {2}Deploys run with make deploy \[infra\]\n/);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const memoryCommands: readonly CliCommand[] = [
   remember,
   recall,

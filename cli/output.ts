@@ -12,20 +12,58 @@ import type { Note, RecallHit } from "@memo/memory";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { jsonDocument } from "./output.ts";
- * jsonDocument({ ok: true }); // '{\n  "ok": true\n}\n'
+ *
+ * assert.equal(jsonDocument({ ok: true }), '{\n  "ok": true\n}\n');
  * ```
  */
 export function jsonDocument(value: unknown): string {
   return JSON.stringify(value, null, 2) + "\n";
 }
 
-/** Formats one error line: `memo: <message>` with line breaks flattened. */
+/**
+ * Formats one error line: `memo: <message>` with line breaks flattened.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { errorLine } from "./output.ts";
+ *
+ * assert.equal(
+ *   errorLine("Cannot read notes.md:\n  disk gone"),
+ *   "memo: Cannot read notes.md: disk gone\n",
+ * );
+ * ```
+ */
 export function errorLine(message: string): string {
   return `memo: ${message.replace(/\s*\r?\n\s*/g, " ").trim()}\n`;
 }
 
-/** A note as markdown for humans. */
+/**
+ * A note as markdown for humans.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatNote } from "./output.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: ["infra"],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-02T00:00:00.000Z",
+ * };
+ * assert.equal(
+ *   formatNote(note),
+ *   "## Deploys\nid: 01jq3v7k9x0000000000  ·  labels: infra  ·  updated: 2025-01-02T00:00:00.000Z\n\n" +
+ *     "Run make deploy.\n",
+ * );
+ * ```
+ */
 export function formatNote(note: Note): string {
   const meta = [`id: ${note.id}`];
   if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
@@ -36,13 +74,56 @@ export function formatNote(note: Note): string {
   }`;
 }
 
-/** One line per note: id, labels and title. */
+/**
+ * One line per note: id, title and labels.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatNoteLine } from "./output.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: ["infra"],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-02T00:00:00.000Z",
+ * };
+ * assert.equal(formatNoteLine(note), "01jq3v7k9x0000000000  Deploys [infra]");
+ * ```
+ */
 export function formatNoteLine(note: Note): string {
   const labels = note.labels.length ? ` [${note.labels.join(", ")}]` : "";
   return `${note.id}  ${note.title}${labels}`;
 }
 
-/** Recall hits for humans: rank, score, title, id, matched terms and a snippet. */
+/**
+ * Recall hits for humans: rank, score, title, id, matched terms and a snippet.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatHits } from "./output.ts";
+ *
+ * const note = {
+ *   id: "01jq3v7k9x0000000000",
+ *   title: "Deploys",
+ *   body: "Run make deploy.",
+ *   labels: ["infra"],
+ *   hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z",
+ *   updated: "2025-01-02T00:00:00.000Z",
+ * };
+ * const hits = [{ note, score: 0.5, engine: "lexical" as const, matched: ["deploy"] }];
+ * assert.equal(
+ *   formatHits(hits),
+ *   "1. Deploys  (01jq3v7k9x0000000000, score 0.500)  matched: deploy\n   Run make deploy.\n",
+ * );
+ * assert.equal(formatHits([]), "No matching notes.\n");
+ * ```
+ */
 export function formatHits(hits: readonly RecallHit[]): string {
   if (!hits.length) return "No matching notes.\n";
   return hits.map((h, i) => {

@@ -13,8 +13,16 @@ import { dirname, join, resolve } from "node:path";
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
  * import { findProjectRoot } from "./project.ts";
- * const root = await findProjectRoot(undefined, Deno.cwd());
+ *
+ * const project = await Deno.realPath(await Deno.makeTempDir());
+ * await Deno.mkdir(join(project, ".memo"));
+ * await Deno.mkdir(join(project, "src", "deep"), { recursive: true });
+ * assert.equal(await findProjectRoot(undefined, join(project, "src", "deep")), project);
+ * assert.equal(await findProjectRoot("../other", project), join(project, "..", "other")); // --dir
+ * await Deno.remove(project, { recursive: true });
  * ```
  */
 export async function findProjectRoot(dir: string | undefined, cwd: string): Promise<string> {

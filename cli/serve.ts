@@ -20,9 +20,37 @@ import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 import { jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
 
-/** Default interface of `memo serve`. */
+/**
+ * Default interface of `memo serve`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_SERVE_HOST, serveConfig } from "./serve.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const config = await serveConfig(["--dir", rootDir], { env: {}, cwd: "/" });
+ * assert.equal(config.hostname, DEFAULT_SERVE_HOST);
+ * assert.equal(DEFAULT_SERVE_HOST, "127.0.0.1"); // loopback: nothing else can connect
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const DEFAULT_SERVE_HOST = "127.0.0.1";
-/** Default port of `memo serve`. */
+/**
+ * Default port of `memo serve`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_SERVE_PORT, serveConfig } from "./serve.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const config = await serveConfig(["--dir", rootDir], { env: {}, cwd: "/" });
+ * assert.equal(config.port, DEFAULT_SERVE_PORT);
+ * assert.equal(DEFAULT_SERVE_PORT, 8787);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const DEFAULT_SERVE_PORT = 8787;
 
 const SPEC = {
@@ -30,7 +58,24 @@ const SPEC = {
   boolean: ["json", "read-only", "no-auth"],
 };
 
-/** What `memo serve` runs with. */
+/**
+ * What `memo serve` runs with.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ServeConfig, serveConfig } from "./serve.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const config: ServeConfig = await serveConfig(
+ *   ["--host", "0.0.0.0", "--no-auth", "--dir", rootDir],
+ *   { env: {}, cwd: "/" },
+ * );
+ * assert.deepEqual(config.options, { auth: { requireAuth: false } });
+ * assert.match(config.warning!, /only requests whose Host is loopback are answered/);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export interface ServeConfig {
   /** Interface to bind. */
   hostname: string;
@@ -54,10 +99,17 @@ export interface ServeConfig {
  * import assert from "node:assert/strict";
  * import { serveConfig } from "./serve.ts";
  *
- * const c = await serveConfig(["--port", "0", "--read-only"], { env: {}, cwd: "/tmp" });
+ * const rootDir = await Deno.makeTempDir();
+ * const c = await serveConfig(["--port", "0", "--read-only"], { env: {}, cwd: rootDir });
  * assert.equal(c.hostname, "127.0.0.1");
  * assert.equal(c.port, 0);
+ * assert.equal(c.rootDir, rootDir);
  * assert.equal(c.options.readOnly, true);
+ * await assert.rejects(
+ *   serveConfig(["--host", "0.0.0.0"], { env: {}, cwd: rootDir }),
+ *   /refusing to listen on 0.0.0.0 without authentication/,
+ * );
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export async function serveConfig(
@@ -158,7 +210,45 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** The `memo serve` subcommand. */
+/**
+ * The `memo serve` subcommand. It serves until a shutdown signal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serve } from "../_platform.ts";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { serveCommand } from "./serve.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * let stop = () => {};
+ * let listening!: (url: string) => void;
+ * const url = new Promise<string>((resolve) => (listening = resolve));
+ * const io = {
+ *   ...recordingIO(rootDir),
+ *   stderr: (text: string) => {
+ *     const m = /listening on (\S+)/.exec(text);
+ *     if (m) listening(m[1]);
+ *     return Promise.resolve();
+ *   },
+ *   serve,
+ *   onShutdownSignal: (callback: () => void) => {
+ *     stop = callback; // what Ctrl+C calls
+ *     return () => {};
+ *   },
+ * };
+ * const exit = serveCommand.run(["--port", "0"], io);
+ * const response = await fetch(await url, {
+ *   method: "POST",
+ *   headers: { "content-type": "application/json", accept: "application/json" },
+ *   body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+ * });
+ * assert.deepEqual(await response.json(), { jsonrpc: "2.0", id: 1, result: {} });
+ * stop();
+ * assert.equal(await exit, 0);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const serveCommand: CliCommand = {
   ...COMMAND_INFO.serve,
   run: runServe,

@@ -42,7 +42,30 @@ function progressPrinter(io: CliIO) {
   return { onProgress, flush: () => chain };
 }
 
-/** The human summary of a run. */
+/**
+ * The human summary of a run.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatSyncResult } from "./sync.ts";
+ *
+ * const result = {
+ *   connectors: [
+ *     { id: "team", type: "discussions", fetched: 3, written: 2, updated: 1, unchanged: 0 },
+ *   ],
+ *   written: 2,
+ *   updated: 1,
+ *   unchanged: 0,
+ *   errors: [],
+ * };
+ * assert.equal(
+ *   formatSyncResult(result),
+ *   "team (discussions): 3 fetched, 2 written, 1 updated, 0 unchanged\n" +
+ *     "Synced 1 connector: 2 written, 1 updated, 0 unchanged.\n",
+ * );
+ * ```
+ */
 export function formatSyncResult(result: RuntimeSyncResult): string {
   if (!result.connectors.length) {
     return 'No connectors configured: add them to .memo/config.json under "connectors".\n';
@@ -61,7 +84,25 @@ export function formatSyncResult(result: RuntimeSyncResult): string {
   return lines.join("\n") + "\n";
 }
 
-/** `memo sync`. */
+/**
+ * `memo sync`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { syncCommand } from "./sync.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const io = recordingIO(rootDir);
+ * assert.equal(await syncCommand.run([], io), 0);
+ * assert.deepEqual(io.out, [
+ *   'No connectors configured: add them to .memo/config.json under "connectors".\n',
+ * ]);
+ * await assert.rejects(syncCommand.run(["--connector", "wiki"], io), { name: "UsageError" });
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export const syncCommand: CliCommand = {
   ...COMMAND_INFO.sync,
   async run(argv, io) {
