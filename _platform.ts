@@ -225,9 +225,10 @@ export function exit(code: number): never {
  * import assert from "node:assert/strict";
  * import { setExitCode } from "./_platform.ts";
  *
+ * const before = Deno.exitCode;
  * setExitCode(1);
  * assert.equal(Deno.exitCode, 1);
- * setExitCode(0); // back to success, so that this example does not fail its process
+ * setExitCode(before); // put it back, so that this example does not fail its process
  * ```
  */
 export function setExitCode(code: number): void {
