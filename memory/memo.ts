@@ -17,11 +17,13 @@ import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall
 import { RECALL_ENGINES } from "./recall/types.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
+import { ChangeFeed, ChangeTally } from "./_change_feed.ts";
 import {
   DEFAULT_RECALL_LIMIT,
   type ListOptions,
   type ListResult,
   MAX_MEMO_LIMIT,
+  type MemoChange,
   type MemoOptions,
   type MemoStats,
   type RecallOptions,
@@ -84,6 +86,7 @@ export class Memo {
   #cache: { path: string; memoryDir: string; always: boolean } | undefined;
   #cacheWrite: Promise<void> | undefined;
   #answers: RecallCache<RecallHit[]>;
+  #feed: ChangeFeed;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -92,6 +95,7 @@ export class Memo {
     this.engine = checkEngine(options.engine ?? "auto");
     this.#index = options.index ?? createLexicalIndex();
     this.#answers = new RecallCache(options.recallCacheSize ?? DEFAULT_RECALL_CACHE_SIZE);
+    this.#feed = new ChangeFeed(() => this.#sync(), options.watchIntervalMs ?? 250);
     const mode = options.indexCache ?? true;
     if (mode !== false && !options.index && (!options.store || options.rootDir !== undefined)) {
       this.#cache = {
@@ -295,8 +299,48 @@ export class Memo {
     return stats;
   }
 
-  /** Releases the store. */
+  /**
+   * Calls `onChange` after the notes change: after a write through this client has committed
+   * (before the write's promise resolves), and after another process (the `memo` CLI, another
+   * server, a connector sync) wrote the same store, noticed by a check every
+   * `watchIntervalMs` (250 ms by default) or at this client's next call, whichever comes
+   * first. Returns the function that stops the calls; {@linkcode Memo.close} stops them all.
+   *
+   * - **Cost.** The check runs only while at least one listener is registered; with none
+   *   there is no timer and reads and writes track nothing. While it runs, the timer keeps
+   *   the process alive.
+   * - **Order.** Listeners are called one after the other, in the order they were added.
+   *   One that throws does not keep the others (or the client) from going on.
+   * - **Baseline.** The first call after `watch` reports what changed since the client last
+   *   caught up with its store, which may be a little before `watch` was called.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { type MemoChange, openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, watchIntervalMs: 50 });
+   * const other = await openMemo({ rootDir: dir }); // stands in for another process
+   * const changed = Promise.withResolvers<MemoChange>();
+   * const stop = memo.watch(changed.resolve);
+   * const { note } = await other.remember({ text: "Written elsewhere" });
+   * assert.deepEqual(await changed.promise, { created: [note.id], updated: [], removed: [] });
+   * stop(); // no check runs any more
+   * await other.close();
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  watch(onChange: (change: MemoChange) => void): () => void {
+    if (typeof onChange !== "function") {
+      throw new MemoryValidationError("Cannot watch the notes: onChange must be a function");
+    }
+    return this.#feed.add(onChange);
+  }
+
+  /** Stops every {@linkcode Memo.watch} listener and releases the store. */
   async close(): Promise<void> {
+    this.#feed.clear();
     await this.#cacheWrite;
     await this.store.close?.();
   }
@@ -328,11 +372,19 @@ export class Memo {
     // One refresh at a time; callers arriving during a refresh wait for the next one.
     const run = async () => {
       const changes = await this.store.changesSince(this.#token);
+      // What changed is worked out only while someone watches.
+      const tally = this.#feed.active ? new ChangeTally() : undefined;
+      let before: Map<string, Note> | undefined;
       if (changes.reset) {
-        this.#notes.clear();
+        if (tally) {
+          before = this.#notes;
+          this.#notes = new Map();
+        } else this.#notes.clear();
         this.#index.clear();
       }
       for (const id of changes.removed) {
+        // An id the client never held (added and removed since the last catch-up) is no news.
+        if (tally && this.#notes.has(id)) tally.removed.push(id);
         this.#notes.delete(id);
         this.#index.remove(id);
       }
@@ -342,14 +394,20 @@ export class Memo {
       const upserted = changes.upserted;
       for (let i = 0; i < upserted.length; i++) {
         const note = upserted[i];
+        tally?.upserted(note, (before ?? this.#notes).get(note.id));
         this.#notes.set(note.id, note);
         if (i >= restored) this.#index.add(note);
+      }
+      if (before) {
+        for (const id of before.keys()) if (!this.#notes.has(id)) tally!.removed.push(id);
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#order = undefined;
         this.#answers.clear();
       }
       this.#token = changes.token;
+      const change = tally?.change();
+      if (change) this.#feed.emit(change);
     };
     const next = (this.#syncing ?? Promise.resolve()).then(run, run);
     this.#syncing = next.catch(() => {});

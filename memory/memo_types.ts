@@ -68,6 +68,49 @@ export interface MemoOptions {
    * @default 256
    */
   recallCacheSize?: number;
+  /**
+   * Milliseconds between two checks for other processes' writes while a
+   * {@linkcode Memo.watch} listener is registered (a check of the file store is one `stat` of
+   * notes.md, plus a reload only when it changed). No check runs while nobody watches. A
+   * positive number.
+   * @default 250
+   */
+  watchIntervalMs?: number;
+}
+
+/**
+ * What {@linkcode Memo.watch} reports: the ids of the notes that changed since the client last
+ * caught up with its store, by kind. A note created and removed between two catch-ups appears
+ * in none of the lists.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type MemoChange, openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const seen: MemoChange[] = [];
+ * const stop = memo.watch((change) => void seen.push(change));
+ * const { note } = await memo.remember({ text: "Deploys run with make deploy" });
+ * await memo.update(note.id, { labels: ["ops"] });
+ * await memo.forget(note.id);
+ * assert.deepEqual(seen, [
+ *   { created: [note.id], updated: [], removed: [] },
+ *   { created: [], updated: [note.id], removed: [] },
+ *   { created: [], updated: [], removed: [note.id] },
+ * ]);
+ * stop();
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface MemoChange {
+  /** Ids of the notes that appeared. */
+  created: string[];
+  /** Ids of the notes whose title, body, labels, source or times changed. */
+  updated: string[];
+  /** Ids of the notes that were removed. */
+  removed: string[];
 }
 
 /**

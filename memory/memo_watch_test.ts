@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Memo, type MemoChange, openMemo } from "./memo.ts";
+import { MemoryValidationError } from "./errors.ts";
+import { memoPaths } from "./paths.ts";
+import { serializeNote } from "./codec.ts";
+
+// Deno 2.9 runs tests without the ops and resources sanitizers unless asked: the tests below
+// that prove no timer is left behind ask for them.
+const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "memo-watch-"));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The next change `memo` reports, or a failure after `ms`. */
+function nextChange(memo: Memo, ms = 2000): Promise<MemoChange> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`no change reported within ${ms} ms`));
+    }, ms);
+    const stop = memo.watch((change) => {
+      clearTimeout(timer);
+      stop();
+      resolve(change);
+    });
+  });
+}
+
+Deno.test("Memo.watch() reports this client's writes by kind, before each write resolves", async () => {
+  await withDir(async (dir) => {
+    const memo = await openMemo({ rootDir: dir });
+    const seen: MemoChange[] = [];
+    const stop = memo.watch((change) => void seen.push(change));
+    const { note } = await memo.remember({ text: "v1", source: "wiki:a" });
+    assert.deepEqual(seen.splice(0), [{ created: [note.id], updated: [], removed: [] }]);
+    await memo.remember({ text: "v1", source: "wiki:a" }); // unchanged: no news
+    assert.deepEqual(seen, []);
+    await memo.remember({ text: "v2", source: "wiki:a" }); // same source, new text
+    assert.deepEqual(seen.splice(0), [{ created: [], updated: [note.id], removed: [] }]);
+    await memo.update(note.id, { title: "A" });
+    assert.deepEqual(seen.splice(0), [{ created: [], updated: [note.id], removed: [] }]);
+    const many = await memo.rememberMany([{ text: "x" }, { text: "y" }]);
+    assert.deepEqual(seen.splice(0), [{
+      created: many.written.map((n) => n.id),
+      updated: [],
+      removed: [],
+    }]);
+    await memo.forget(note.id);
+    assert.deepEqual(seen.splice(0), [{ created: [], updated: [], removed: [note.id] }]);
+    stop();
+    await memo.close();
+  });
+});
+
+Deno.test({
+  name: "Memo.watch() notices another writer's append, rewrite and removal with their ids",
+  ...SANITIZED,
+  fn: () =>
+    withDir(async (dir) => {
+      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+      // Another client on the same file, with its own store, stands in for another process.
+      const other = await openMemo({ rootDir: dir });
+      try {
+        let change = nextChange(memo);
+        const { note } = await other.remember({ text: "appended elsewhere" });
+        assert.deepEqual(await change, { created: [note.id], updated: [], removed: [] });
+
+        const kept = (await other.remember({ text: "kept" })).note;
+        await nextChange(memo);
+        change = nextChange(memo);
+        await other.update(note.id, { labels: ["x"] }); // a rewrite: the file is replaced
+        assert.deepEqual(await change, { created: [], updated: [note.id], removed: [] });
+
+        change = nextChange(memo);
+        await other.forget(note.id);
+        assert.deepEqual(await change, { created: [], updated: [], removed: [note.id] });
+        assert.equal((await memo.get(kept.id)).body, "kept");
+      } finally {
+        await other.close();
+        await memo.close();
+      }
+    }),
+});
+
+Deno.test("Memo.watch() reports a hand edit's changes after a full reload, and nothing else", async () => {
+  await withDir(async (dir) => {
+    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+    const a = (await memo.remember({ text: "alpha" })).note;
+    const b = (await memo.remember({ text: "beta" })).note;
+    const change = nextChange(memo);
+    // An editor's save: the whole file is replaced, one note's body edited by hand.
+    const path = memoPaths(dir).notes;
+    const text = await Deno.readTextFile(path);
+    await Deno.writeTextFile(`${path}.tmp`, text.replace("\nbeta\n", "\nbeta, edited\n"));
+    await Deno.rename(`${path}.tmp`, path);
+    assert.deepEqual(await change, { created: [], updated: [b.id], removed: [] });
+    assert.equal((await memo.get(a.id)).body, "alpha");
+    await memo.close();
+  });
+});
+
+Deno.test({
+  name: "Memo.watch() stop function and close() end the calls and leave no timer behind",
+  ...SANITIZED,
+  fn: () =>
+    withDir(async (dir) => {
+      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 10 });
+      const calls: string[] = [];
+      const stopA = memo.watch(() => void calls.push("a"));
+      memo.watch(() => void calls.push("b"));
+      await memo.remember({ text: "one" });
+      assert.deepEqual(calls.splice(0), ["a", "b"]);
+      stopA();
+      stopA(); // twice is harmless
+      await memo.remember({ text: "two" });
+      assert.deepEqual(calls.splice(0), ["b"]);
+      await memo.close(); // stops "b" and its timer
+      const other = await openMemo({ rootDir: dir });
+      await other.remember({ text: "three" });
+      await other.close();
+      await new Promise((resolve) => setTimeout(resolve, 50)); // several intervals
+      await memo.list(); // a read catches up, but nobody listens any more
+      assert.deepEqual(calls, []);
+      // A client without listeners has no timer: the sanitizers would catch one.
+      await memo.close();
+    }),
+});
+
+Deno.test("Memo.watch() keeps calling the other listeners when one throws", async () => {
+  await withDir(async (dir) => {
+    const memo = await openMemo({ rootDir: dir });
+    const calls: string[] = [];
+    memo.watch(() => {
+      calls.push("first");
+      throw new Error("listener failed");
+    });
+    memo.watch(() => void calls.push("second"));
+    const { status } = await memo.remember({ text: "one" }); // the write does not fail
+    assert.equal(status, "written");
+    await memo.remember({ text: "two" });
+    assert.deepEqual(calls, ["first", "second", "first", "second"]);
+    await memo.close();
+  });
+});
+
+Deno.test("Memo.watch() reports a note appended by hand once the file grows", async () => {
+  await withDir(async (dir) => {
+    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+    await memo.remember({ text: "first" });
+    const change = nextChange(memo);
+    const note = {
+      id: "01handwritten000000a",
+      title: "Hand",
+      body: "by hand",
+      labels: [],
+      hash: "0123abcd",
+      created: "2025-01-01T00:00:00.000Z",
+      updated: "2025-01-01T00:00:00.000Z",
+    };
+    await appendFile(memoPaths(dir).notes, serializeNote(note));
+    assert.deepEqual(await change, { created: [note.id], updated: [], removed: [] });
+    assert.equal((await memo.get(note.id)).body, "by hand");
+    await memo.close();
+  });
+});
+
+Deno.test("new Memo() refuses a watchIntervalMs that is not a positive number", () => {
+  for (const watchIntervalMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+    assert.throws(() => new Memo({ rootDir: ".", watchIntervalMs }), MemoryValidationError);
+  }
+});
