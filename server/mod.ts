@@ -27,4 +27,8 @@ export * from "./limits.ts";
 export * from "./env.ts";
 export * from "./protocol_server.ts";
 export * from "./stdio.ts";
-export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "./_versions.ts";
+export {
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "./_versions.ts";

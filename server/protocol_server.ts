@@ -19,7 +19,23 @@ import {
   rpcErrorJson,
   utf8Length,
 } from "./_jsonrpc.ts";
-import { LATEST_PROTOCOL_VERSION, negotiateVersion, versionFeatures } from "./_versions.ts";
+import {
+  isSupportedVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  negotiateVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  versionFeatures,
+} from "./_versions.ts";
+import {
+  checkModernMeta,
+  discoverJson,
+  isObject,
+  LEGACY_ONLY_METHODS,
+  META_PROTOCOL_VERSION,
+  MODERN_ERROR_CODES,
+  modernErrorCode,
+  modernResult,
+} from "./_modern.ts";
 import { initializeJson, LOG_LEVELS } from "./_methods.ts";
 import { outputLimitError, toolResultJson } from "./_results.ts";
 
@@ -109,8 +125,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       const size = context.inputBytes;
       if (size !== undefined && size > this.#maxInput) return this.#tooLarge(message, size);
       if (!Array.isArray(message)) return await this.#one(message, context, false);
-      const version = context.protocolVersion ?? this.#negotiated ?? LATEST_PROTOCOL_VERSION;
-      if (!versionFeatures(version).batches) return BATCH_REFUSED;
+      if (!versionFeatures(this.#connectionVersion(context)).batches) return BATCH_REFUSED;
       if (message.length === 0) return EMPTY_BATCH;
       const replies = await Promise.all(message.map((m) => this.#one(m, context, true)));
       const out = replies.filter((r): r is string => r !== undefined);
@@ -184,28 +199,91 @@ class ProtocolServer implements MemoMcpProtocolServer {
         "Cannot handle initialize: it must not be part of a batch",
       );
     }
+    let request: RequestEra;
+    try {
+      request = this.#era(m.method, params as Params, context);
+    } catch (e) {
+      const failure = e as RpcFailure;
+      return rpcErrorJson(idJson, failure.code, failure.data.message, failure.data);
+    }
     let reply: string | undefined;
     try {
-      const result = await this.#dispatch(
+      let result = await this.#dispatch(
         m.method,
         m.id as string | number,
         idJson,
         params as Params,
         context,
+        request,
       );
       if (result === undefined) return undefined;
+      if (request.modern) result = modernResult(this.#core.options, m.method, result);
       reply = resultResponse(idJson, result);
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        return rpcErrorJson(idJson, e.code, e.data.message, e.data);
+        const code = request.modern ? modernErrorCode(e.code) : e.code;
+        return rpcErrorJson(idJson, code, e.data.message, e.data);
       }
       const safe = toSafeError(e);
       return rpcErrorJson(idJson, -32603, safe.message, safe);
     }
     const error = outputLimitError(reply, this.#maxOutput);
     if (error === undefined) return reply;
-    return rpcErrorJson(idJson, JSON_RPC_CODES.outputLimit, error.message, toSafeError(error));
+    const code = request.modern
+      ? modernErrorCode(JSON_RPC_CODES.outputLimit)
+      : JSON_RPC_CODES.outputLimit;
+    return rpcErrorJson(idJson, code, error.message, toSafeError(error));
+  }
+
+  /**
+   * The version a message without its own is served with: the transport's
+   * (HTTP's header), else the one `initialize` negotiated on this
+   * connection, else the latest legacy one.
+   */
+  #connectionVersion(context: MemoMcpRequestContext): string {
+    return context.protocolVersion ?? this.#negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
+  }
+
+  /**
+   * Classifies a request into an era, as the 2026-07-28 revision says: one
+   * that carries `_meta["io.modelcontextprotocol/protocolVersion"]` is served
+   * statelessly in that version; `initialize` and a request without it are
+   * legacy. A stdio connection that opened with `initialize` stays in the
+   * version it negotiated. Throws an {@linkcode RpcFailure} for an
+   * unsupported version (-32022) or a malformed modern `_meta` (-32602).
+   */
+  #era(method: string, params: Params, context: MemoMcpRequestContext): RequestEra {
+    const meta = params._meta;
+    const requested = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
+    let version: string;
+    if (context.protocolVersion !== undefined) {
+      // A stateless transport names the version (HTTP: MCP-Protocol-Version,
+      // which its handler has checked against the body).
+      version = context.protocolVersion;
+    } else if (requested !== undefined && method !== "initialize") {
+      if (!isSupportedVersion(requested)) throw unsupportedVersion(requested);
+      if (this.#negotiated !== undefined && requested !== this.#negotiated) {
+        // This connection opened with initialize: it stays in that version.
+        throw unsupportedVersion(requested, [this.#negotiated]);
+      }
+      version = requested;
+    } else {
+      version = this.#negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
+    }
+    if (!versionFeatures(version).modern) {
+      if (method === "server/discover") {
+        throw invalidParams(
+          `Cannot handle server/discover: params._meta["${META_PROTOCOL_VERSION}"] is required`,
+        );
+      }
+      return { version, modern: false, logLevel: -1 };
+    }
+    const checked = checkModernMeta(meta);
+    if (typeof checked === "string") {
+      throw invalidParams(`Cannot handle ${method.slice(0, 100)}: ${checked}`);
+    }
+    return { version, modern: true, logLevel: checked.logLevel };
   }
 
   #invalidParams(idJson: string, message: string): string {
@@ -225,18 +303,23 @@ class ProtocolServer implements MemoMcpProtocolServer {
     // notifications/initialized and anything else need no action.
   }
 
-  #coreContext(context: MemoMcpRequestContext, signal: AbortSignal | undefined): CoreContext {
-    const version = context.protocolVersion ?? this.#negotiated ?? LATEST_PROTOCOL_VERSION;
+  #coreContext(
+    context: MemoMcpRequestContext,
+    request: RequestEra,
+    signal: AbortSignal | undefined,
+  ): CoreContext {
     const ctx: CoreContext = {
       transport: context.transport,
       request: context.request,
       authInfo: context.authInfo,
       signal,
-      version,
+      version: request.version,
     };
     const notify = context.notify;
-    if (notify && this.#logLevel >= 0) {
-      const threshold = this.#logLevel;
+    // A modern request names its own log level; a legacy connection sets one
+    // with logging/setLevel.
+    const threshold = request.modern ? request.logLevel : this.#logLevel;
+    if (notify && threshold >= 0) {
       const logger = this.name;
       ctx.notify = (level: MemoMcpLogLevel, data: Record<string, unknown>) => {
         if (LOG_LEVELS.indexOf(level) < threshold) return;
@@ -254,13 +337,14 @@ class ProtocolServer implements MemoMcpProtocolServer {
   async #tracked<T>(
     idJson: string,
     context: MemoMcpRequestContext,
+    request: RequestEra,
     fn: (ctx: CoreContext) => Promise<T>,
   ): Promise<T> {
     // Cancellation is per connection: only stateful transports register, and a
     // client that reuses an id in flight cannot cancel the second request.
     // The others just pass their transport's signal on.
     if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
-      return await fn(this.#coreContext(context, context.signal));
+      return await fn(this.#coreContext(context, request, context.signal));
     }
     const controller = new AbortController();
     const outer = context.signal;
@@ -269,7 +353,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     else outer?.addEventListener("abort", onAbort, { once: true });
     this.#inFlight.set(idJson, controller);
     try {
-      return await fn(this.#coreContext(context, controller.signal));
+      return await fn(this.#coreContext(context, request, controller.signal));
     } finally {
       outer?.removeEventListener("abort", onAbort);
       this.#inFlight.delete(idJson);
@@ -294,10 +378,16 @@ class ProtocolServer implements MemoMcpProtocolServer {
     idJson: string,
     params: Params,
     context: MemoMcpRequestContext,
+    request: RequestEra,
   ): Promise<string | undefined> {
     const core = this.#core;
-    const version = context.protocolVersion ?? this.#negotiated ?? LATEST_PROTOCOL_VERSION;
+    const version = request.version;
+    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : method === "server/discover") {
+      throw methodNotFound(method);
+    }
     switch (method) {
+      case "server/discover":
+        return discoverJson(core.options);
       case "ping":
         return EMPTY_RESULT;
       case "initialize": {
@@ -327,6 +417,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
         const outcome = await this.#tracked(
           idJson,
           context,
+          request,
           (ctx) => core.callTool(params.name, params.arguments, ctx),
         );
         return toolResultJson(outcome, versionFeatures(version).structured);
@@ -334,7 +425,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       case "resources/list": {
         const cursor = this.#cursor(method, params, true);
         return JSON.stringify(
-          await this.#tracked(idJson, context, (ctx) => core.listResources(cursor, ctx)),
+          await this.#tracked(idJson, context, request, (ctx) => core.listResources(cursor, ctx)),
         );
       }
       case "resources/templates/list":
@@ -353,6 +444,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
           await this.#tracked(
             idJson,
             context,
+            request,
             (ctx) => core.readResource(params.uri as string, ctx),
           ),
         );
@@ -365,12 +457,13 @@ class ProtocolServer implements MemoMcpProtocolServer {
           await this.#tracked(
             idJson,
             context,
+            request,
             (ctx) => core.getPrompt(params.name, params.arguments, ctx),
           ),
         );
       case "completion/complete":
         return JSON.stringify(
-          await this.#tracked(idJson, context, (ctx) => core.complete(params, ctx)),
+          await this.#tracked(idJson, context, request, (ctx) => core.complete(params, ctx)),
         );
       case "logging/setLevel": {
         const level = LOG_LEVELS.indexOf(params.level as MemoMcpLogLevel);
@@ -388,12 +481,56 @@ class ProtocolServer implements MemoMcpProtocolServer {
         return EMPTY_RESULT;
       }
       default:
-        throw new RpcFailure(-32601, {
-          name: "McpNotFoundError",
-          message: `Cannot handle method ${method.slice(0, 100)}: method not found`,
-          code: "MCP_NOT_FOUND",
-          status: 404,
-        });
+        throw methodNotFound(method);
     }
   }
+}
+
+/** The era a request is served in, and what its modern `_meta` asked for. */
+interface RequestEra {
+  /** The protocol version it is served with. */
+  version: string;
+  /** Whether it is a modern (2026-07-28) request. */
+  modern: boolean;
+  /** A modern request's log level (an index into the levels); -1 for none. */
+  logLevel: number;
+}
+
+function methodNotFound(method: string): RpcFailure {
+  return new RpcFailure(-32601, {
+    name: "McpNotFoundError",
+    message: `Cannot handle method ${method.slice(0, 100)}: method not found`,
+    code: "MCP_NOT_FOUND",
+    status: 404,
+  });
+}
+
+function invalidParams(message: string): RpcFailure {
+  return new RpcFailure(-32602, toSafeError(new McpValidationError(message)));
+}
+
+/**
+ * -32022 for a protocol version memo does not speak (or, on a stdio
+ * connection that opened with `initialize`, one other than it negotiated).
+ * `data` carries the revision's `supported` and `requested` beside the safe
+ * error.
+ */
+function unsupportedVersion(
+  requested: unknown,
+  supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS,
+): RpcFailure {
+  const shown = typeof requested === "string" ? requested.slice(0, 40) : String(requested);
+  const safe = toSafeError(
+    new McpValidationError(
+      `Unsupported protocol version: ${shown} (supported: ${supported.join(", ")})`,
+    ),
+  );
+  return new RpcFailure(
+    MODERN_ERROR_CODES.unsupportedProtocolVersion,
+    {
+      ...safe,
+      supported: [...supported],
+      requested: typeof requested === "string" ? requested : shown,
+    } as typeof safe,
+  );
 }

@@ -46,7 +46,7 @@ export const ALLOW_METHODS = "POST, OPTIONS";
  * ```
  */
 export const ALLOW_HEADERS =
-  "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Session-Id, Last-Event-ID";
+  "Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
 
 /**
  * Response headers a browser page may read.
@@ -59,7 +59,8 @@ export const ALLOW_HEADERS =
  * assert.ok(EXPOSE_HEADERS.split(", ").includes("WWW-Authenticate"));
  * ```
  */
-export const EXPOSE_HEADERS = "WWW-Authenticate, MCP-Protocol-Version, Mcp-Session-Id";
+export const EXPOSE_HEADERS =
+  "WWW-Authenticate, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id";
 
 /**
  * `Vary: Origin`, sent on every response: answers differ by origin.

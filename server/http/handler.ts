@@ -21,6 +21,9 @@ import {
 import { createOriginMatcher, isLoopbackHost, requestHost } from "./origin.ts";
 import { emptyResponse, httpErrorResponse, rpcResponse } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
+import { rpcErrorJson } from "../_jsonrpc.ts";
+import { versionFeatures } from "../_versions.ts";
+import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { DeadlineQueue } from "../_deadline_queue.ts";
 
@@ -223,14 +226,7 @@ export function createHttpHandler(
     }
     const versionHeader = headers.get("mcp-protocol-version");
     if (versionHeader !== null && !versions.has(versionHeader)) {
-      return httpErrorResponse(
-        400,
-        INVALID_REQUEST,
-        `Cannot accept the request: unsupported MCP-Protocol-Version (supported: ${
-          [...versions].join(", ")
-        })`,
-        origin,
-      );
+      return refusalResponse(unsupportedVersionRefusal(versionHeader, "null"), mode, origin);
     }
 
     // 5. Dispatch.
@@ -256,6 +252,8 @@ export function createHttpHandler(
     } catch {
       return httpErrorResponse(400, PARSE_ERROR, "Parse error: the body is not valid JSON", origin);
     }
+    const refused = checkModernHttp(message, headers, versionHeader);
+    if (refused !== undefined) return refusalResponse(refused, mode, origin);
     let answer: string | undefined;
     try {
       let server = getServer();
@@ -275,8 +273,26 @@ export function createHttpHandler(
     if (answer === undefined) {
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
     }
-    return rpcResponse(answer, mode, origin);
+    return rpcResponse(answer, mode, origin, statusOf(answer, message, versionHeader));
   };
+}
+
+/** A refusal of the 2026-07-28 rules: its status with a JSON-RPC error body. */
+function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | null): Response {
+  return rpcResponse(rpcErrorJson(r.idJson, r.code, r.message, r.data), mode, origin, r.status);
+}
+
+/**
+ * The status of an answer: 200, except 404 for -32601 (method not found)
+ * to a modern request, as 2026-07-28 says. The answer of one request starts
+ * with its id, so the check reads a prefix and never a note's text.
+ */
+function statusOf(answer: string, message: unknown, versionHeader: string | null): number {
+  if (versionHeader === null || !versionFeatures(versionHeader).modern) return 200;
+  const id = (message as { id?: unknown } | null)?.id;
+  if (id === undefined) return 200;
+  const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32601,`;
+  return answer.startsWith(prefix) ? 404 : 200;
 }
 
 /**

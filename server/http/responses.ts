@@ -40,7 +40,8 @@ export function sseEvent(json: string): string {
 }
 
 /**
- * A 200 answer carrying a serialized JSON-RPC response, as JSON or as SSE.
+ * An answer (200 unless `status` says otherwise: a modern unknown method is
+ * 404) carrying a serialized JSON-RPC response, as JSON or as SSE.
  *
  * @example
  * ```ts
@@ -57,15 +58,20 @@ export function sseEvent(json: string): string {
  * await sse.body?.cancel();
  * ```
  */
-export function rpcResponse(json: string, mode: "json" | "sse", origin: string | null): Response {
+export function rpcResponse(
+  json: string,
+  mode: "json" | "sse",
+  origin: string | null,
+  status = 200,
+): Response {
   if (mode === "json") {
     return new Response(json, {
-      status: 200,
+      status,
       headers: origin === null ? JSON_NO_ORIGIN as [string, string][] : withType(JSON_TYPE, origin),
     });
   }
   return new Response(sseEvent(json), {
-    status: 200,
+    status,
     headers: origin === null
       ? SSE_NO_ORIGIN as [string, string][]
       : [...withType(SSE_TYPE, origin), NO_CACHE as [string, string]],

@@ -23,7 +23,7 @@ import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../_resources.ts
 import { toSafeError } from "../errors.ts";
 import { resultResponse } from "../_jsonrpc.ts";
 import { outputLimitError, toolResultObject } from "../_results.ts";
-import { LATEST_PROTOCOL_VERSION } from "../_versions.ts";
+import { LATEST_LEGACY_PROTOCOL_VERSION } from "../_versions.ts";
 
 /**
  * The `extra` argument the SDK passes to callbacks (the parts memo reads).
@@ -225,7 +225,7 @@ function context(extra: SdkRequestExtra | undefined): CoreContext {
   const ctx: CoreContext = {
     transport: "sdk",
     signal: extra?.signal,
-    version: LATEST_PROTOCOL_VERSION,
+    version: LATEST_LEGACY_PROTOCOL_VERSION,
   };
   if (extra?.authInfo) {
     const { clientId, scopes, extra: more } = extra.authInfo;
