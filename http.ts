@@ -103,6 +103,7 @@ export type {
   RecallEngine,
   RecallHit,
   RuntimeCallOptions,
+  RuntimeChange,
   RuntimeCompletion,
   RuntimeConnectorFailure,
   RuntimeConnectorSummary,

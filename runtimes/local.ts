@@ -8,6 +8,7 @@
 
 import { envObject } from "../_platform.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
+import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import type {
   ListResult,
@@ -17,6 +18,7 @@ import type {
   Note,
   RecallHit,
   RuntimeCallOptions,
+  RuntimeChange,
   RuntimeCompletion,
   RuntimeListOptions,
   RuntimeNotePatch,
@@ -97,6 +99,13 @@ function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error("Cannot continue: aborted");
 }
 
+function runtimeChangeOf(change: { created: string[]; updated: string[]; removed: string[] }) {
+  return {
+    ids: [...change.created, ...change.updated, ...change.removed],
+    listChanged: change.created.length > 0 || change.removed.length > 0,
+  };
+}
+
 class LocalRuntime implements MemoMcpRuntime {
   readonly kind = "local" as const;
   #ready: () => Promise<MemoLike>;
@@ -104,6 +113,7 @@ class LocalRuntime implements MemoMcpRuntime {
   #env: Record<string, string | undefined> | undefined;
   #close: () => Promise<void>;
   #closed = false;
+  #listeners = new RuntimeListeners();
 
   constructor(
     ready: () => Promise<MemoLike>,
@@ -124,6 +134,8 @@ class LocalRuntime implements MemoMcpRuntime {
     }
     try {
       const memo = await this.#ready();
+      // Listeners added while the client was opening are attached before any write.
+      if (this.#listeners.size) this.#attach(memo);
       checkSignal(signal);
       return await fn(memo);
     } catch (e) {
@@ -131,9 +143,21 @@ class LocalRuntime implements MemoMcpRuntime {
     }
   }
 
+  #attach(memo: MemoLike): void {
+    if (this.#closed || !memo.watch) return;
+    this.#listeners.attach((deliver) => memo.watch!((change) => deliver(runtimeChangeOf(change))));
+  }
+
+  /** A write through this runtime, reported here only when the client does not report it. */
+  #wrote(memo: MemoLike, change: RuntimeChange): void {
+    if (!memo.watch && this.#listeners.size) this.#listeners.emit(change);
+  }
+
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
     return this.#run(options.signal, async (memo): Promise<RuntimeRememberResult> => {
       const result = await memo.rememberMany([input], { signal: options.signal });
+      const note = result.written[0] ?? result.updated[0];
+      if (note) this.#wrote(memo, { ids: [note.id], listChanged: result.written.length > 0 });
       if (result.written.length) return { note: result.written[0], status: "written" };
       if (result.updated.length) return { note: result.updated[0], status: "updated" };
       return { note: result.unchanged[0], status: "unchanged" };
@@ -166,11 +190,19 @@ class LocalRuntime implements MemoMcpRuntime {
   }
 
   update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, (memo) => memo.update(id, patch));
+    return this.#run(options.signal, async (memo) => {
+      const note = await memo.update(id, patch);
+      this.#wrote(memo, { ids: [id], listChanged: false });
+      return note;
+    });
   }
 
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, (memo) => memo.forget(id));
+    return this.#run(options.signal, async (memo) => {
+      const note = await memo.forget(id);
+      this.#wrote(memo, { ids: [id], listChanged: true });
+      return note;
+    });
   }
 
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
@@ -178,12 +210,16 @@ class LocalRuntime implements MemoMcpRuntime {
   }
 
   syncConnectors(options: RuntimeSyncOptions = {}): Promise<RuntimeSyncResult> {
-    return this.#run(options.signal, (memo) =>
-      runConfiguredConnectors(memo, {
+    return this.#run(options.signal, async (memo) => {
+      const result = await runConfiguredConnectors(memo, {
         ...options,
         rootDir: this.#rootDir,
         env: this.#env ?? envObject(),
-      }));
+      });
+      // Which notes a sync changed is not in its result: all that is known is that some did.
+      if (result.written || result.updated) this.#wrote(memo, { ids: [], listChanged: true });
+      return result;
+    });
   }
 
   completeIds(
@@ -209,9 +245,33 @@ class LocalRuntime implements MemoMcpRuntime {
     });
   }
 
+  watch(onChange: (change: RuntimeChange) => void): () => void {
+    if (this.#closed) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
+    }
+    if (typeof onChange !== "function") {
+      throw new MemoRuntimeError(
+        "INVALID_INPUT",
+        "Cannot watch the memory: onChange must be a function",
+      );
+    }
+    const stop = this.#listeners.add(onChange);
+    // A listener wants live data: a lazy runtime opens its client now. A failed open is
+    // reported to the next call, which opens again and attaches the listener then.
+    let opening: Promise<MemoLike>;
+    try {
+      opening = this.#ready();
+    } catch {
+      return stop;
+    }
+    opening.then((memo) => this.#attach(memo), () => {});
+    return stop;
+  }
+
   close(): Promise<void> {
     if (this.#closed) return Promise.resolve();
     this.#closed = true;
+    this.#listeners.clear();
     return this.#close();
   }
 }

@@ -98,6 +98,15 @@ export interface MemoLike {
   forget(id: string): Promise<Note>;
   /** Counts. */
   stats(): Promise<MemoStats>;
+  /**
+   * Calls `onChange` with the ids of the notes created, updated and removed, after this
+   * client's writes and other processes' writes (`Memo.watch`). Returns the function that
+   * stops the calls. Optional: without it, a runtime over this client reports only the
+   * writes made through the runtime.
+   */
+  watch?(
+    onChange: (change: { created: string[]; updated: string[]; removed: string[] }) => void,
+  ): () => void;
   /** Releases the store. */
   close(): Promise<void>;
 }
@@ -424,6 +433,47 @@ export interface RuntimeCompletion {
 }
 
 /**
+ * A change to the notes, as {@linkcode MemoMcpRuntime.watch} reports it.
+ *
+ * For MCP: each id is the resource `memo://notes/{id}` that changed
+ * (`notifications/resources/updated`); `listChanged` means that the list of
+ * resources changed (`notifications/resources/list_changed`). Every change
+ * changes `memo://stats`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeChange } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const seen: RuntimeChange[] = [];
+ * const stop = runtime.watch!((change) => void seen.push(change));
+ * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * await runtime.update(note.id, { labels: ["ops"] });
+ * await runtime.forget(note.id);
+ * assert.deepEqual(seen, [
+ *   { ids: [note.id], listChanged: true }, // created
+ *   { ids: [note.id], listChanged: false }, // updated
+ *   { ids: [note.id], listChanged: true }, // removed
+ * ]);
+ * stop();
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeChange {
+  /**
+   * Ids of the notes that were created, updated or removed. Empty when the
+   * runtime cannot tell which (a connector sync through a memory client
+   * without `watch`); `listChanged` is then true.
+   */
+  ids: string[];
+  /** True when notes were created or removed, so that a list of notes changed. */
+  listChanged: boolean;
+}
+
+/**
  * The data side of the MCP server and the CLI. Implementations throw a
  * `MemoRuntimeError` with a stable `code` for what they refuse
  * (`INVALID_INPUT`, `NOTE_NOT_FOUND` with `details.id`, `CONNECTOR_NOT_FOUND`,
@@ -479,6 +529,24 @@ export interface MemoMcpRuntime {
     limit: number,
     options?: RuntimeCallOptions,
   ): Promise<RuntimeCompletion>;
-  /** Releases the store and any timers. */
+  /**
+   * Calls `onChange` after the notes change: through this runtime, or
+   * through another process writing the same store (for the local runtime:
+   * the `memo` CLI, another server or a connector sync on the same
+   * `.memo/memory/notes.md`, noticed within about a second). Returns a
+   * function that stops the calls; `close()` stops them all.
+   *
+   * - A write through the runtime is reported before its promise resolves.
+   * - Nothing is watched, and nothing costs, while no listener is registered;
+   *   while one is, the runtime keeps the process alive.
+   * - A listener that throws does not keep the other listeners, or the
+   *   runtime, from going on.
+   * - A closed runtime throws `MemoRuntimeError` `UNAVAILABLE`.
+   *
+   * Optional, so that a runtime of the caller's own need not implement it;
+   * the local runtime always has it.
+   */
+  watch?(onChange: (change: RuntimeChange) => void): () => void;
+  /** Releases the store, any timers and every `watch` listener. */
   close(): Promise<void>;
 }
