@@ -8,6 +8,7 @@
  */
 
 import { MemoRuntimeError } from "./errors.ts";
+import { RuntimeListeners } from "./_listeners.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -15,6 +16,7 @@ import type {
   Note,
   RecallHit,
   RuntimeCallOptions,
+  RuntimeChange,
   RuntimeCompletion,
   RuntimeListOptions,
   RuntimeNotePatch,
@@ -30,6 +32,11 @@ import type {
  * call; if it fails, that call (and the next, which tries again) fails with
  * its error. `close()` closes the runtime only if it was built; after it,
  * every call fails.
+ *
+ * `watch` forwards to the built runtime's `watch` (a built runtime without
+ * one reports nothing). Called before the build, it starts the build, since
+ * a listener wants live data, and attaches the listener when the build is
+ * done; a failed build attaches it at the next successful one.
  *
  * @example
  * ```ts
@@ -59,13 +66,22 @@ export function createDeferredRuntime(
   let building: Promise<MemoMcpRuntime> | undefined;
   let built: MemoMcpRuntime | undefined;
   let closed = false;
+  const listeners = new RuntimeListeners();
+  const attach = (runtime: MemoMcpRuntime) => {
+    if (closed || !runtime.watch || !listeners.size) return;
+    listeners.attach((deliver) => runtime.watch!(deliver));
+  };
   const ready = (): MemoMcpRuntime | Promise<MemoMcpRuntime> => {
     if (built) return built;
     if (closed) {
       throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
     }
     if (!building) {
-      const attempt = build().then((r) => built = r);
+      const attempt = build().then((r) => {
+        built = r;
+        attach(r);
+        return r;
+      });
       building = attempt;
       attempt.catch(() => {
         if (building === attempt) building = undefined;
@@ -109,8 +125,28 @@ export function createDeferredRuntime(
     ): Promise<RuntimeCompletion> {
       return await (await ready()).completeIds(prefix, limit, options);
     },
+    watch(onChange: (change: RuntimeChange) => void): () => void {
+      if (closed) {
+        throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
+      }
+      if (typeof onChange !== "function") {
+        throw new MemoRuntimeError(
+          "INVALID_INPUT",
+          "Cannot watch the memory: onChange must be a function",
+        );
+      }
+      const stop = listeners.add(onChange);
+      if (built) attach(built);
+      else {
+        // The build's failure (even a synchronous one) is reported to the next call, which
+        // builds again and then attaches the listener.
+        Promise.resolve().then(ready).catch(() => {});
+      }
+      return stop;
+    },
     async close(): Promise<void> {
       closed = true;
+      listeners.clear();
       const pending = building;
       if (!built && !pending) return;
       let runtime: MemoMcpRuntime;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createDeferredRuntime } from "./deferred.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+import type { RuntimeChange } from "./types.ts";
 
 Deno.test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {
   let builds = 0;
@@ -40,4 +41,63 @@ Deno.test("createDeferredRuntime() close() skips an unbuilt runtime, then refuse
   await runtime.close();
   assert.equal(builds, 0);
   await assert.rejects(runtime.stats(), /runtime is closed/);
+});
+
+Deno.test("createDeferredRuntime() watch() builds the runtime, then forwards its changes", async () => {
+  let builds = 0;
+  const inner = createFakeRuntime(0);
+  const runtime = createDeferredRuntime("local", () => {
+    builds++;
+    return Promise.resolve(inner);
+  });
+  const seen: RuntimeChange[] = [];
+  const stop = runtime.watch!((change) => void seen.push(change));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(builds, 1, "a listener wants live data: watching starts the build");
+  const { note } = await runtime.remember({ text: "one" }); // through the deferred runtime
+  assert.equal(builds, 1);
+  inner.emitChange({ ids: ["x1"], listChanged: false }); // e.g. another process's write
+  assert.deepEqual(seen, [{ ids: [note.id], listChanged: true }, {
+    ids: ["x1"],
+    listChanged: false,
+  }]);
+  assert.equal(inner.watchers, 1);
+  stop();
+  assert.equal(inner.watchers, 0, "unsubscribing reaches the built runtime");
+  inner.emitChange({ ids: ["x2"], listChanged: true });
+  assert.equal(seen.length, 2);
+  await runtime.close();
+});
+
+Deno.test("createDeferredRuntime() watch() before the build attaches once the build is done", async () => {
+  let attempt = 0;
+  const inner = createFakeRuntime(0);
+  const runtime = createDeferredRuntime("local", () => {
+    attempt++;
+    return attempt === 1 ? Promise.reject(new Error("no disk")) : Promise.resolve(inner);
+  });
+  const seen: RuntimeChange[] = [];
+  runtime.watch!((change) => void seen.push(change)); // starts the build, which fails
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(attempt, 1);
+  assert.equal((await runtime.stats()).notes, 0); // the next call builds again
+  assert.equal(inner.watchers, 1, "the listener is attached to the runtime built");
+  inner.emitChange({ ids: ["x1"], listChanged: true });
+  assert.deepEqual(seen, [{ ids: ["x1"], listChanged: true }]);
+  await runtime.close();
+  assert.equal(inner.watchers, 0, "close() releases the listeners");
+  assert.throws(() => runtime.watch!(() => {}), { code: "UNAVAILABLE" });
+});
+
+Deno.test("createDeferredRuntime() watch() then close() before the build leaves nothing attached", async () => {
+  const inner = createFakeRuntime(0);
+  const built = Promise.withResolvers<typeof inner>();
+  const runtime = createDeferredRuntime("local", () => built.promise);
+  runtime.watch!(() => {});
+  await new Promise((resolve) => setTimeout(resolve, 0)); // the build is under way
+  const closing = runtime.close();
+  built.resolve(inner);
+  await closing;
+  assert.equal(inner.watchers, 0);
+  assert.equal(inner.closed, true, "the runtime built meanwhile is closed");
 });
