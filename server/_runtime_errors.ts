@@ -74,18 +74,22 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 /**
  * The same runtime, with every call's errors mapped by
  * {@linkcode mcpErrorOf}. The MCP core calls the runtime only through it.
+ * It has `watch` exactly when the runtime has it (so `"watch" in wrapped`
+ * tells whether change notification is available).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
- * import { McpNotFoundError } from "./errors.ts";
+ * import { McpNotFoundError, MemoMcpError } from "./errors.ts";
  * import { withMcpErrors } from "./_runtime_errors.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = withMcpErrors(createMemoMcpRuntimeFromConfig({ rootDir }));
  * await assert.rejects(runtime.get("nope"), McpNotFoundError);
+ * assert.ok(runtime.watch); // the local runtime can report changes
  * await runtime.close();
+ * assert.throws(() => runtime.watch!(() => {}), MemoMcpError); // closed: UNAVAILABLE
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
@@ -102,6 +106,15 @@ export function withMcpErrors(runtime: MemoMcpRuntime): MemoMcpRuntime {
     syncConnectors: (options) => mapped(() => runtime.syncConnectors(options)),
     completeIds: (prefix, limit, options) =>
       mapped(() => runtime.completeIds(prefix, limit, options)),
+    ...(runtime.watch ? { watch: (onChange) => mappedSync(() => runtime.watch!(onChange)) } : {}),
     close: () => runtime.close(),
   };
+}
+
+function mappedSync<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (e) {
+    throw mcpErrorOf(e);
+  }
 }
