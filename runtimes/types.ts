@@ -536,11 +536,17 @@ export interface MemoMcpRuntime {
    * `.memo/memory/notes.md`, noticed within about a second). Returns a
    * function that stops the calls; `close()` stops them all.
    *
-   * - A write through the runtime is reported before its promise resolves.
+   * - A write through the runtime is reported before its promise resolves;
+   *   other writers' changes arrive batched, one call per check.
+   * - A runtime that loads its notes lazily starts loading them at `watch`
+   *   (a listener wants live data); what changed before they are loaded is
+   *   part of what it loads, not a change.
    * - Nothing is watched, and nothing costs, while no listener is registered;
    *   while one is, the runtime keeps the process alive.
-   * - A listener that throws does not keep the other listeners, or the
-   *   runtime, from going on.
+   * - Listeners are called synchronously, one after the other: keep them
+   *   short. One may call the runtime (the call runs after the current
+   *   check). A listener that throws does not keep the other listeners, or
+   *   the runtime, from going on.
    * - A closed runtime throws `MemoRuntimeError` `UNAVAILABLE`.
    *
    * Optional, so that a runtime of the caller's own need not implement it;
