@@ -62,6 +62,24 @@ export const CAPABILITIES = {
   completions: {},
 } as const;
 
+/**
+ * The capabilities where changes of the notes can be sent (a stdio
+ * connection, or `subscriptions/listen`, on a runtime that can `watch`):
+ * resources can be subscribed to and their list announces changes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LIVE_CAPABILITIES } from "./_methods.ts";
+ *
+ * assert.deepEqual(LIVE_CAPABILITIES.resources, { subscribe: true, listChanged: true });
+ * ```
+ */
+export const LIVE_CAPABILITIES = {
+  ...CAPABILITIES,
+  resources: { subscribe: true, listChanged: true },
+} as const;
+
 const initCache = new WeakMap<ResolvedMemoMcpOptions, Map<string, string>>();
 
 /**
@@ -84,19 +102,24 @@ const initCache = new WeakMap<ResolvedMemoMcpOptions, Map<string, string>>();
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export function initializeJson(options: ResolvedMemoMcpOptions, version: string): string {
+export function initializeJson(
+  options: ResolvedMemoMcpOptions,
+  version: string,
+  live = false,
+): string {
   let byVersion = initCache.get(options);
   if (!byVersion) initCache.set(options, byVersion = new Map());
-  let json = byVersion.get(version);
+  const key = live ? `${version}+live` : version;
+  let json = byVersion.get(key);
   if (json === undefined) {
     const result: Record<string, unknown> = {
       protocolVersion: version,
-      capabilities: CAPABILITIES,
+      capabilities: live ? LIVE_CAPABILITIES : CAPABILITIES,
       serverInfo: { name: options.name, version: options.version },
     };
     if (options.instructions !== undefined) result.instructions = options.instructions;
     json = JSON.stringify(result);
-    byVersion.set(version, json);
+    byVersion.set(key, json);
   }
   return json;
 }

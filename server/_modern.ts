@@ -8,8 +8,9 @@
  * @module
  */
 
+import type { SafeError } from "./errors.ts";
 import type { ResolvedMemoMcpOptions } from "./options.ts";
-import { CAPABILITIES, LOG_LEVELS } from "./_methods.ts";
+import { CAPABILITIES, LIVE_CAPABILITIES, LOG_LEVELS } from "./_methods.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./_versions.ts";
 
 /** `_meta` key: the request's protocol version (required on a modern request). */
@@ -64,6 +65,37 @@ export function modernErrorCode(code: number): number {
     default:
       return code;
   }
+}
+
+/**
+ * The `data` of a modern error: the safe error, plus the fields the revision
+ * defines beside it (`uri` for a resource that was not found).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modernErrorData } from "./_modern.ts";
+ *
+ * const data = modernErrorData({
+ *   code: -32002,
+ *   data: {
+ *     name: "McpNotFoundError",
+ *     message: "Cannot read resource memo://notes/x: not found",
+ *     code: "MCP_NOT_FOUND",
+ *     status: 404,
+ *     details: { kind: "resource", uri: "memo://notes/x" },
+ *   },
+ * });
+ * assert.equal(data.uri, "memo://notes/x");
+ * ```
+ */
+export function modernErrorData(
+  failure: { code: number; data: SafeError },
+): SafeError & { uri?: string } {
+  const uri = failure.data.details?.uri;
+  return failure.code === -32002 && typeof uri === "string"
+    ? { ...failure.data, uri }
+    : failure.data;
 }
 
 /** Methods of the legacy era that the modern revision removes (-32601 on a modern request). */
@@ -249,7 +281,8 @@ export function discoverJson(options: ResolvedMemoMcpOptions): string {
   if (json === undefined) {
     const result: Record<string, unknown> = {
       supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-      capabilities: CAPABILITIES,
+      // subscriptions/listen sends changes when the runtime can watch them.
+      capabilities: options.runtime.watch ? LIVE_CAPABILITIES : CAPABILITIES,
     };
     if (options.instructions !== undefined) result.instructions = options.instructions;
     json = JSON.stringify(result);

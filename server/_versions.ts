@@ -11,7 +11,7 @@
  */
 
 /** The modern, stateless revision. */
-export const MODERN_PROTOCOL_VERSION: "2026-07-28" = "2026-07-28";
+export const MODERN_PROTOCOL_VERSION = "2026-07-28" as const;
 
 /**
  * Protocol versions memo speaks, newest first: the modern revision, then the

@@ -25,7 +25,8 @@ export type MemoMcpLimitName =
   | "maxInputBytes"
   | "maxOutputBytes"
   | "defaultPageSize"
-  | "maxPageSize";
+  | "maxPageSize"
+  | "maxListenStreams";
 
 /**
  * One limit: where it is set, and its default.
@@ -103,6 +104,14 @@ export const MEMO_MCP_LIMITS: readonly MemoMcpLimit[] = [
     flag: "max-page-size",
     default: 100,
     description: "largest page size a caller may ask for",
+  },
+  {
+    option: "maxListenStreams",
+    env: "MEMO_MCP_MAX_LISTEN_STREAMS",
+    flag: "max-listen-streams",
+    default: 64,
+    description:
+      "subscriptions/listen streams open at once (per endpoint, or per stdio connection)",
   },
 ];
 

@@ -296,6 +296,13 @@ export interface MemoMcpOptions {
    */
   requestTimeoutMs?: number;
   /**
+   * Most `subscriptions/listen` streams open at once: per HTTP endpoint, or
+   * per stdio connection. One past it is refused (HTTP 503 with
+   * `Retry-After`).
+   * @default 64
+   */
+  maxListenStreams?: number;
+  /**
    * Largest raw request message, in bytes.
    * @default 256000
    */
@@ -373,6 +380,8 @@ export interface ResolvedMemoMcpOptions {
   maxPageSize: number;
   /** See {@linkcode MemoMcpOptions.requestTimeoutMs}. */
   requestTimeoutMs: number;
+  /** See {@linkcode MemoMcpOptions.maxListenStreams}. */
+  maxListenStreams: number;
   /** See {@linkcode MemoMcpOptions.maxInputBytes}. */
   maxInputBytes: number;
   /** See {@linkcode MemoMcpOptions.maxOutputBytes}. */

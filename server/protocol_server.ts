@@ -6,7 +6,13 @@
  * @module
  */
 
-import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
+import {
+  JSON_RPC_CODES,
+  McpNotFoundError,
+  McpValidationError,
+  MemoMcpError,
+  toSafeError,
+} from "./errors.ts";
 import { type MemoMcpLogLevel, type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
 import { type CoreContext, McpCore, RpcFailure } from "./_core.ts";
@@ -26,14 +32,17 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   versionFeatures,
 } from "./_versions.ts";
+import { acknowledgedFilter, isWatchableUri, notificationsFor, parseFilter } from "./_listen.ts";
 import {
   checkModernMeta,
   discoverJson,
   isObject,
   LEGACY_ONLY_METHODS,
   META_PROTOCOL_VERSION,
+  META_SERVER_INFO,
   MODERN_ERROR_CODES,
   modernErrorCode,
+  modernErrorData,
   modernResult,
 } from "./_modern.ts";
 import { initializeJson, LOG_LEVELS } from "./_methods.ts";
@@ -83,6 +92,9 @@ class ProtocolServer implements MemoMcpProtocolServer {
   #negotiated: string | undefined;
   #logLevel = -1;
   #inFlight = new Map<string, AbortController>();
+  #listening = 0;
+  #legacySubscriptions = new Set<string>();
+  #legacyWatching = false;
 
   constructor(options: MemoMcpOptions) {
     const resolved = resolveMemoMcpOptions(options);
@@ -217,13 +229,15 @@ class ProtocolServer implements MemoMcpProtocolServer {
         request,
       );
       if (result === undefined) return undefined;
-      if (request.modern) result = modernResult(this.#core.options, m.method, result);
+      if (request.modern && m.method !== "subscriptions/listen") {
+        result = modernResult(this.#core.options, m.method, result);
+      }
       reply = resultResponse(idJson, result);
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        const code = request.modern ? modernErrorCode(e.code) : e.code;
-        return rpcErrorJson(idJson, code, e.data.message, e.data);
+        if (!request.modern) return rpcErrorJson(idJson, e.code, e.data.message, e.data);
+        return rpcErrorJson(idJson, modernErrorCode(e.code), e.data.message, modernErrorData(e));
       }
       const safe = toSafeError(e);
       return rpcErrorJson(idJson, -32603, safe.message, safe);
@@ -300,7 +314,56 @@ class ProtocolServer implements MemoMcpProtocolServer {
         this.#inFlight.get(JSON.stringify(p.requestId))?.abort();
       }
     }
-    // notifications/initialized and anything else need no action.
+    // A legacy stdio session hears of changes from the end of its handshake on.
+    if (m.method === "notifications/initialized") this.#watchForLegacy(context);
+    // Anything else needs no action.
+  }
+
+  /**
+   * Whether changes of the notes can reach this client outside of
+   * `subscriptions/listen`: on a connection (stdio, which can notify) to a
+   * runtime that can watch. Stateless HTTP cannot (its GET stream is 405).
+   */
+  #canSendChanges(context: MemoMcpRequestContext): boolean {
+    return context.protocolVersion === undefined && context.notify !== undefined &&
+      this.#core.runtime.watch !== undefined;
+  }
+
+  /**
+   * Starts, once per connection, the watch that sends a legacy session
+   * `notifications/resources/list_changed` and, for the URIs it subscribed
+   * to, `notifications/resources/updated`. It stops when the connection ends.
+   */
+  #watchForLegacy(context: MemoMcpRequestContext): void {
+    if (this.#legacyWatching || !this.#canSendChanges(context)) return;
+    if (this.#negotiated === undefined) return; // only a session that opened with initialize
+    this.#legacyWatching = true;
+    const notify = context.notify!;
+    const maxOutput = this.#maxOutput;
+    const send = (method: string, params?: Record<string, unknown>) => {
+      const json = JSON.stringify(
+        params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
+      );
+      if (outputLimitError(json, maxOutput) === undefined) notify(json);
+    };
+    let stop: () => void;
+    try {
+      stop = this.#core.runtime.watch!((change) => {
+        const filter = {
+          resourcesListChanged: true,
+          resourceSubscriptions: [...this.#legacySubscriptions],
+        };
+        for (const n of notificationsFor(change, filter)) {
+          send(n.method, n.uri ? { uri: n.uri } : undefined);
+        }
+      });
+    } catch {
+      this.#legacyWatching = false; // a closed runtime: nothing to watch
+      return;
+    }
+    const closed = context.closed;
+    if (closed?.aborted) stop();
+    else closed?.addEventListener("abort", stop, { once: true });
   }
 
   #coreContext(
@@ -372,9 +435,80 @@ class ProtocolServer implements MemoMcpProtocolServer {
     return cursor;
   }
 
+  /**
+   * `subscriptions/listen`: acknowledges the filter memo honours, then sends
+   * the change notifications it asked for until the client cancels (no
+   * answer) or the connection ends (a completion result). Exempt from
+   * `requestTimeoutMs` and `maxOutputBytes`; each notification is held to
+   * the output limit on its own.
+   */
+  async #listen(
+    id: string | number,
+    params: Params,
+    context: MemoMcpRequestContext,
+    ctx: CoreContext,
+  ): Promise<string | undefined> {
+    const filter = parseFilter(params);
+    if (typeof filter === "string") throw invalidParams(`Cannot listen: ${filter}`);
+    const notify = context.notify;
+    if (notify === undefined) {
+      throw new RpcFailure(
+        -32603,
+        toSafeError(new MemoMcpError("Cannot listen: this transport cannot stream notifications")),
+      );
+    }
+    const max = this.#core.options.maxListenStreams;
+    if (this.#listening >= max) {
+      throw new RpcFailure(
+        LISTEN_LIMIT_CODE,
+        toSafeError(
+          new MemoMcpError(
+            `Cannot listen: ${max} streams are open, the most allowed; retry later`,
+            {
+              details: { limit: max },
+            },
+          ),
+        ),
+      );
+    }
+    const runtime = this.#core.runtime;
+    const ack = acknowledgedFilter(filter, runtime.watch !== undefined);
+    const meta = { [META_SUBSCRIPTION_ID]: id };
+    const send = (method: string, extra: Record<string, unknown>) => {
+      const json = JSON.stringify({ jsonrpc: "2.0", method, params: { _meta: meta, ...extra } });
+      if (outputLimitError(json, this.#maxOutput) === undefined) notify(json);
+    };
+    this.#listening++;
+    let stop = () => {};
+    try {
+      send("notifications/subscriptions/acknowledged", { notifications: ack });
+      if (ack.resourcesListChanged || ack.resourceSubscriptions) {
+        stop = runtime.watch!((change) => {
+          for (const n of notificationsFor(change, ack)) {
+            send(n.method, n.uri ? { uri: n.uri } : {});
+          }
+        });
+      }
+      const ended = await untilAborted(ctx.signal, context.closed);
+      if (ended === "cancelled") {
+        throw new RpcFailure(
+          -32603,
+          toSafeError(new MemoMcpError("Cannot listen: cancelled")),
+          true,
+        );
+      }
+      return `{"resultType":"complete","_meta":${
+        JSON.stringify({ ...meta, [META_SERVER_INFO]: { name: this.name, version: this.version } })
+      }}`;
+    } finally {
+      stop();
+      this.#listening--;
+    }
+  }
+
   async #dispatch(
     method: string,
-    _id: string | number,
+    id: string | number,
     idJson: string,
     params: Params,
     context: MemoMcpRequestContext,
@@ -382,12 +516,19 @@ class ProtocolServer implements MemoMcpProtocolServer {
   ): Promise<string | undefined> {
     const core = this.#core;
     const version = request.version;
-    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : method === "server/discover") {
+    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : MODERN_ONLY_METHODS.has(method)) {
       throw methodNotFound(method);
     }
     switch (method) {
       case "server/discover":
         return discoverJson(core.options);
+      case "subscriptions/listen":
+        return await this.#tracked(
+          idJson,
+          context,
+          request,
+          (ctx) => this.#listen(id, params, context, ctx),
+        );
       case "ping":
         return EMPTY_RESULT;
       case "initialize": {
@@ -401,7 +542,30 @@ class ProtocolServer implements MemoMcpProtocolServer {
         }
         const negotiated = negotiateVersion(params.protocolVersion);
         if (context.protocolVersion === undefined) this.#negotiated = negotiated;
-        return initializeJson(core.options, negotiated);
+        return initializeJson(core.options, negotiated, this.#canSendChanges(context));
+      }
+      case "resources/subscribe":
+      case "resources/unsubscribe": {
+        if (!this.#canSendChanges(context)) throw methodNotFound(method);
+        if (typeof params.uri !== "string") {
+          throw invalidParams(`Cannot handle ${method}: params.uri must be a string`);
+        }
+        if (method === "resources/unsubscribe") this.#legacySubscriptions.delete(params.uri);
+        else {
+          if (!isWatchableUri(params.uri)) {
+            throw new RpcFailure(
+              -32002,
+              toSafeError(
+                new McpNotFoundError(`Cannot subscribe to ${params.uri.slice(0, 300)}: not found`, {
+                  details: { kind: "resource", uri: params.uri.slice(0, 300) },
+                }),
+              ),
+            );
+          }
+          this.#legacySubscriptions.add(params.uri);
+          this.#watchForLegacy(context);
+        }
+        return EMPTY_RESULT;
       }
       case "tools/list": {
         this.#cursor(method, params, false);
@@ -494,6 +658,44 @@ interface RequestEra {
   modern: boolean;
   /** A modern request's log level (an index into the levels); -1 for none. */
   logLevel: number;
+}
+
+/** Methods only the modern era has (-32601 for a legacy request). */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "subscriptions/listen",
+]);
+
+/** `_meta` key of everything on a listen stream: the listen request's id. */
+const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
+
+/**
+ * JSON-RPC code of a listen refused because `maxListenStreams` are open
+ * (outside the JSON-RPC reserved range, like memo's other modern codes).
+ */
+export const LISTEN_LIMIT_CODE = -31503;
+
+/**
+ * Resolves when `signal` aborts ("cancelled": the client cancelled or went
+ * away) or `closed` does ("closed": the connection ended).
+ */
+function untilAborted(
+  signal: AbortSignal | undefined,
+  closed: AbortSignal | undefined,
+): Promise<"cancelled" | "closed"> {
+  if (signal?.aborted) return Promise.resolve("cancelled");
+  if (closed?.aborted) return Promise.resolve("closed");
+  return new Promise((resolve) => {
+    const done = (why: "cancelled" | "closed") => () => {
+      signal?.removeEventListener("abort", onCancel);
+      closed?.removeEventListener("abort", onClose);
+      resolve(why);
+    };
+    const onCancel = done("cancelled");
+    const onClose = done("closed");
+    signal?.addEventListener("abort", onCancel, { once: true });
+    closed?.addEventListener("abort", onClose, { once: true });
+  });
 }
 
 function methodNotFound(method: string): RpcFailure {

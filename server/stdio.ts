@@ -142,7 +142,10 @@ export async function runStdioServer(
     writing = writer.write(encoder.encode(message + "\n")).catch(failed);
   };
   const inFlight = new Set<Promise<void>>();
-  const context = { transport: "stdio" as const, notify: send };
+  // Aborted when input ends: long-lived requests (subscriptions/listen) then
+  // answer and end; the others still answer as usual.
+  const connection = new AbortController();
+  const context = { transport: "stdio" as const, notify: send, closed: connection.signal };
 
   const dispatch = (bytes: Uint8Array) => {
     let text = decoder.decode(bytes);
@@ -203,6 +206,7 @@ export async function runStdioServer(
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
+    connection.abort();
     while (inFlight.size) await Promise.all([...inFlight]);
     await writing;
     try {

@@ -150,6 +150,11 @@ export interface MemoMcpRequestContext {
    * called `logging/setLevel`.
    */
   notify?: (message: string) => void;
+  /**
+   * Aborted when the connection ends (stdio: standard input closed). A
+   * long-lived request (`subscriptions/listen`) then ends with its result.
+   */
+  closed?: AbortSignal;
 }
 
 /**

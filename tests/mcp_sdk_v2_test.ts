@@ -7,7 +7,9 @@
  */
 
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";
 import { startDenoServe } from "./_serve_process.ts";
 import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
@@ -18,11 +20,7 @@ const PAGE = 3;
 type Mode = { pin: string } | "auto";
 
 function client(mode: Mode): Client {
-  // deno-lint-ignore no-explicit-any
-  return new Client(
-    { name: "memo-test", version: "1.0.0" },
-    { versionNegotiation: { mode } } as any,
-  );
+  return new Client({ name: "memo-test", version: "1.0.0" }, { versionNegotiation: { mode } });
 }
 
 function stdioTransport(dir: string): StdioClientTransport {

@@ -198,6 +198,7 @@ export function createHttpEndpoint(
       allowedOrigins: options.allowedOrigins ?? fromEnv.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS,
       auth,
       maxInputBytes: protocolOptions.maxInputBytes ?? MEMO_MCP_DEFAULTS.maxInputBytes,
+      maxListenStreams: protocolOptions.maxListenStreams ?? MEMO_MCP_DEFAULTS.maxListenStreams,
       path,
     },
     getServer,

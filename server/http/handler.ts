@@ -24,6 +24,7 @@ import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "
 import { rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
 import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
+import { createListenStreams } from "./listen.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { DeadlineQueue } from "../_deadline_queue.ts";
 
@@ -72,6 +73,16 @@ export interface HttpHandlerConfig {
   path?: string;
   /** Accepted `MCP-Protocol-Version` values. */
   supportedVersions?: readonly string[];
+  /**
+   * Most `subscriptions/listen` streams open at once.
+   * @default 64
+   */
+  maxListenStreams?: number;
+  /**
+   * Milliseconds between the keep-alive comments of a listen stream.
+   * @default 15000
+   */
+  listenKeepAliveMs?: number;
 }
 
 /**
@@ -144,6 +155,10 @@ export function createHttpHandler(
   const versions = new Set(config.supportedVersions ?? HTTP_SUPPORTED_PROTOCOL_VERSIONS);
   const limit = config.maxInputBytes;
   const path = config.path;
+  const listens = createListenStreams({
+    maxStreams: config.maxListenStreams ?? 64,
+    keepAliveMs: config.listenKeepAliveMs,
+  });
 
   return async function handleHttp(request: Request): Promise<Response> {
     if (path !== undefined && pathOf(request.url) !== path) {
@@ -254,6 +269,25 @@ export function createHttpHandler(
     }
     const refused = checkModernHttp(message, headers, versionHeader);
     if (refused !== undefined) return refusalResponse(refused, mode, origin);
+    if (versionHeader !== null && isListen(message, versionHeader)) {
+      // A listen answers in SSE, whatever Accept prefers: its stream stays open.
+      try {
+        let server = getServer();
+        if (server instanceof Promise) server = await server;
+        return listens.open(server, {
+          request,
+          authInfo,
+          protocolVersion: versionHeader,
+          inputBytes: body.bytes,
+          message,
+          idJson: JSON.stringify((message as { id: unknown }).id),
+          origin,
+        });
+      } catch (e) {
+        const data = toSafeError(e);
+        return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
+      }
+    }
     let answer: string | undefined;
     try {
       let server = getServer();
@@ -275,6 +309,13 @@ export function createHttpHandler(
     }
     return rpcResponse(answer, mode, origin, statusOf(answer, message, versionHeader));
   };
+}
+
+/** Whether `message` is a modern `subscriptions/listen` request (it answers in a stream). */
+function isListen(message: unknown, versionHeader: string): boolean {
+  const m = message as { method?: unknown; id?: unknown } | null;
+  return m !== null && typeof m === "object" && m.method === "subscriptions/listen" &&
+    m.id !== undefined && versionFeatures(versionHeader).modern;
 }
 
 /** A refusal of the 2026-07-28 rules: its status with a JSON-RPC error body. */
