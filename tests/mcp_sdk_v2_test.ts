@@ -2,8 +2,9 @@
  * The official MCP SDK v2 client (`@modelcontextprotocol/client`, which
  * implements 2026-07-28), pinned to the modern revision, against `memo mcp`
  * over stdio and against `deno serve http.ts` over Streamable HTTP: discover,
- * every tool, both resources, every prompt, and paging through `list_notes`
- * and `resources/list`. In `auto` mode it negotiates 2026-07-28 too.
+ * every tool, both resources, every prompt, paging through `list_notes` and
+ * `resources/list`, and `subscriptions/listen` while a second process runs
+ * `memo remember`. In `auto` mode it negotiates 2026-07-28 too.
  */
 
 import assert from "node:assert/strict";
@@ -32,8 +33,41 @@ function stdioTransport(dir: string): StdioClientTransport {
   });
 }
 
+/**
+ * subscriptions/listen: the client hears of a note another process (the
+ * `memo` CLI) writes.
+ */
+async function listenWhileAnotherProcessWrites(c: Client, dir: string): Promise<void> {
+  const heard: string[] = [];
+  c.setNotificationHandler("notifications/resources/list_changed", () => void heard.push("list"));
+  c.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(n.params.uri));
+  const sub = await c.listen({
+    resourcesListChanged: true,
+    toolsListChanged: true,
+    resourceSubscriptions: ["memo://stats"],
+  });
+  assert.deepEqual(sub.honoredFilter, {
+    resourcesListChanged: true,
+    resourceSubscriptions: ["memo://stats"],
+  });
+  const cli = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli.ts", "remember", "Written by a second process", "--dir", dir],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  assert.equal(cli.code, 0);
+  const deadline = Date.now() + 3000;
+  while (!(heard.includes("list") && heard.includes("memo://stats"))) {
+    assert.ok(Date.now() < deadline, `heard only ${JSON.stringify(heard)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await sub.close();
+  assert.equal(await sub.closed, "local");
+}
+
 /** Every part of the surface, through the modern protocol. */
-async function exercise(c: Client): Promise<void> {
+async function exercise(c: Client, dir: string): Promise<void> {
   assert.equal(c.getNegotiatedProtocolVersion(), "2026-07-28");
   const discovered = await c.discover();
   assert.equal(discovered.supportedVersions[0], "2026-07-28");
@@ -116,6 +150,8 @@ async function exercise(c: Client): Promise<void> {
   assert.equal(capture.messages.length, 1);
   const review = await c.getPrompt({ name: "review_memory", arguments: { labels: "v2" } });
   assert.match(JSON.stringify(review.messages), /labelled v2/);
+
+  await listenWhileAnotherProcessWrites(c, dir);
 }
 
 Deno.test("the SDK v2 client pinned to 2026-07-28 uses memo mcp over stdio", async () => {
@@ -123,7 +159,7 @@ Deno.test("the SDK v2 client pinned to 2026-07-28 uses memo mcp over stdio", asy
   const c = client({ pin: "2026-07-28" });
   await c.connect(stdioTransport(dir));
   try {
-    await exercise(c);
+    await exercise(c, dir);
   } finally {
     await c.close();
     await Deno.remove(dir, { recursive: true });
@@ -139,7 +175,7 @@ Deno.test("the SDK v2 client pinned to 2026-07-28 uses deno serve http.ts", asyn
   const c = client({ pin: "2026-07-28" });
   await c.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`)));
   try {
-    await exercise(c);
+    await exercise(c, dir);
   } finally {
     await c.close();
     await server.stop();
