@@ -23,6 +23,7 @@ import { intFlag, type ParsedArgs } from "./args.ts";
  *   "max-output-bytes",
  *   "default-page-size",
  *   "max-page-size",
+ *   "max-listen-streams",
  * ]);
  * ```
  */
