@@ -286,7 +286,9 @@ class ProtocolServer implements MemoMcpProtocolServer {
       version = this.#negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
     }
     if (!versionFeatures(version).modern) {
-      if (method === "server/discover") {
+      if (method === "server/discover" && requested === undefined) {
+        // The one method that exists only in the modern era: without its
+        // _meta it is a malformed modern request, not an unknown method.
         throw invalidParams(
           `Cannot handle server/discover: params._meta["${META_PROTOCOL_VERSION}"] is required`,
         );
