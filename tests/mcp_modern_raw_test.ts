@@ -298,6 +298,7 @@ Deno.test("HTTP: an unsupported MCP-Protocol-Version is 400 -32022 with the supp
   const res = await e.handle(post(callRecall, { ...GOOD, "mcp-protocol-version": "1900-01-01" }));
   assert.equal(res.status, 400);
   const json = await res.json();
+  assert.equal(json.id, 7, "the refusal echoes the request's id");
   assert.equal(json.error.code, -32022);
   assert.equal(json.error.data.requested, "1900-01-01");
   assert.ok(json.error.data.supported.includes("2026-07-28"));

@@ -240,9 +240,9 @@ export function createHttpHandler(
       );
     }
     const versionHeader = headers.get("mcp-protocol-version");
-    if (versionHeader !== null && !versions.has(versionHeader)) {
-      return refusalResponse(unsupportedVersionRefusal(versionHeader, "null"), mode, origin);
-    }
+    // An unsupported version is refused once the body is read, so that the
+    // error can carry the request's id.
+    const unsupported = versionHeader !== null && !versions.has(versionHeader);
 
     // 5. Dispatch.
     const body = await readBodyLimited(request, limit);
@@ -266,6 +266,13 @@ export function createHttpHandler(
       message = JSON.parse(body.text);
     } catch {
       return httpErrorResponse(400, PARSE_ERROR, "Parse error: the body is not valid JSON", origin);
+    }
+    if (unsupported) {
+      return refusalResponse(
+        unsupportedVersionRefusal(versionHeader!, idJsonOf(message)),
+        mode,
+        origin,
+      );
     }
     const refused = checkModernHttp(message, headers, versionHeader);
     if (refused !== undefined) return refusalResponse(refused, mode, origin);
@@ -309,6 +316,12 @@ export function createHttpHandler(
     }
     return rpcResponse(answer, mode, origin, statusOf(answer, message, versionHeader));
   };
+}
+
+/** The id of a single request, serialized, or `null` when there is none to echo. */
+function idJsonOf(message: unknown): string {
+  const id = (message as { id?: unknown } | null)?.id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? JSON.stringify(id) : "null";
 }
 
 /** Whether `message` is a modern `subscriptions/listen` request (it answers in a stream). */
