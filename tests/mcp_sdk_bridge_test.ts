@@ -5,13 +5,20 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { createMcpHandler, McpServer as McpServerV2 } from "npm:@modelcontextprotocol/server@2.4.0";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client as ClientV2 } from "npm:@modelcontextprotocol/client@2.4.0";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { z } from "zod";
-import { registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
+import { type McpServerLike, registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createFakeRuntime } from "./fixtures/mcp_fake_runtime.ts";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
+import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -127,5 +134,145 @@ Deno.test("registerMemoMcpCapabilities() with readOnly refuses writes", async ()
     assert.equal(r.structuredContent.error.code, "MCP_AUTHORIZATION_ERROR");
   } finally {
     await client.close();
+  }
+});
+
+Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer serves the v2 client pinned to 2026-07-28 over stateless HTTP", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-bridge-v2-" });
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+  const errors: unknown[] = [];
+  // One McpServer per HTTP request, as createMcpHandler wants. The cast:
+  // v2's registerTool, registerResource and registerPrompt do not match
+  // McpServerLike's types (their callbacks take a ServerContext and must
+  // return v2's result types), though they accept memo's registrations.
+  const handler = createMcpHandler(() => {
+    const server = new McpServerV2({ name: "host-app", version: "1.0.0" });
+    server.registerTool(
+      "echo",
+      { inputSchema: z.object({ text: z.string() }) },
+      ({ text }) => ({ content: [{ type: "text", text }] }),
+    );
+    registerMemoMcpCapabilities(server as unknown as McpServerLike, { runtime });
+    return server;
+  }, { onerror: (e) => void errors.push(e) });
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => handler.fetch(req),
+  );
+  const endpoint = `http://127.0.0.1:${http.addr.port}/mcp`;
+  const client = new ClientV2(
+    { name: "memo-test", version: "1.0.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+    assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
+
+    // tools/list: the host's tool, then memo's with the protocol server's schemas.
+    const listed = (await client.listTools()).tools;
+    assert.deepEqual(listed.map((t) => t.name), ["echo", ...EXPECTED_TOOL_NAMES]);
+    const direct = JSON.parse(
+      (await createMemoMcpProtocolServer({ runtime }).handle(
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      ))!,
+    ).result.tools as Json[];
+    const strip = ({ $schema: _, ...rest }: Json) => rest;
+    for (const tool of direct) {
+      const viaSdk = listed.find((t) => t.name === tool.name) as Json;
+      assert.deepEqual(strip(viaSdk.inputSchema), tool.inputSchema, `${tool.name} inputSchema`);
+      assert.deepEqual(strip(viaSdk.outputSchema), tool.outputSchema, `${tool.name} outputSchema`);
+      assert.deepEqual(viaSdk.annotations, tool.annotations);
+    }
+
+    // tools/call: remember, then recall.
+    const remembered = await client.callTool({
+      name: "remember",
+      arguments: { text: "Deploys run with make deploy", labels: ["ops"] },
+    }) as Json;
+    assert.equal(remembered.isError, undefined, JSON.stringify(remembered));
+    assert.equal(remembered.structuredContent.status, "written");
+    const id = remembered.structuredContent.note.id as string;
+    const recalled = await client.callTool({
+      name: "recall",
+      arguments: { query: "deploy" },
+    }) as Json;
+    assert.equal(recalled.structuredContent.hits[0].note.id, id);
+    const invalid = await client.callTool({ name: "recall", arguments: { query: "" } }) as Json;
+    assert.equal(invalid.isError, true);
+    assert.equal(invalid.structuredContent.error.code, "MCP_VALIDATION_ERROR");
+    const echo = await client.callTool({ name: "echo", arguments: { text: "hi" } }) as Json;
+    assert.equal(echo.content[0].text, "hi");
+
+    // Resources: memo://stats, the template, a note, an id completion, an unknown note.
+    const stats = await client.readResource({ uri: "memo://stats" });
+    assert.equal(JSON.parse((stats.contents[0] as Json).text).notes, 1);
+    const templates = await client.listResourceTemplates();
+    assert.deepEqual(templates.resourceTemplates.map((t) => t.uriTemplate), ["memo://notes/{id}"]);
+    const listedResources = await client.listResources();
+    assert.deepEqual(listedResources.resources.map((r) => r.uri), [
+      "memo://stats",
+      `memo://notes/${id}`,
+    ]);
+    const note = await client.readResource({ uri: `memo://notes/${id}` });
+    assert.match((note.contents[0] as Json).text, /make deploy/);
+    const ids = await client.complete({
+      ref: { type: "ref/resource", uri: "memo://notes/{id}" },
+      argument: { name: "id", value: id.slice(0, 4) },
+    });
+    assert.deepEqual(ids.completion.values, [id]);
+    await assert.rejects(
+      client.readResource({ uri: "memo://notes/zzzzzzzzzz" }),
+      (e: Json) => e.code === -32602,
+    );
+
+    // Prompts.
+    const prompts = await client.listPrompts();
+    assert.deepEqual(prompts.prompts.map((p) => p.name), [
+      "recall_context",
+      "capture_session",
+      "review_memory",
+    ]);
+    const context = await client.getPrompt({
+      name: "recall_context",
+      arguments: { topic: "deploy" },
+    });
+    assert.ok(context.messages.some((m) => m.content.type === "resource"));
+    const review = await client.getPrompt({ name: "review_memory", arguments: { labels: "ops" } });
+    assert.match(JSON.stringify(review.messages), /Deploys run with make deploy/);
+
+    // The wire, without the client: a modern resources/read is a complete result.
+    const raw = await fetch(endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "resources/read",
+        "mcp-name": "memo://stats",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "resources/read",
+        params: {
+          uri: "memo://stats",
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    assert.equal(raw.status, 200);
+    const body = await raw.json();
+    assert.equal(body.result.resultType, "complete", JSON.stringify(body));
+    assert.equal(JSON.parse(body.result.contents[0].text).notes, 1);
+    assert.deepEqual(errors, []);
+  } finally {
+    await client.close();
+    await handler.close();
+    await http.shutdown();
+    await runtime.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
