@@ -12,7 +12,7 @@ import { Client as ClientV2 } from "npm:@modelcontextprotocol/client@2.4.0";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 import { z } from "zod";
-import { type McpServerLike, registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
+import { registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
@@ -152,7 +152,7 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer serves the v2 c
       { inputSchema: z.object({ text: z.string() }) },
       ({ text }) => ({ content: [{ type: "text", text }] }),
     );
-    registerMemoMcpCapabilities(server as unknown as McpServerLike, { runtime });
+    registerMemoMcpCapabilities(server, { runtime });
     return server;
   }, { onerror: (e) => void errors.push(e) });
   const http = Deno.serve(
@@ -274,5 +274,61 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer serves the v2 c
     await http.shutdown();
     await runtime.close();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer passes on the auth info, the client's cancel and prompt completion", async (t) => {
+  const runtime = createFakeRuntime(3);
+  const seen: unknown[] = [];
+  const handler = createMcpHandler(() => {
+    const s = new McpServerV2({ name: "host-app", version: "1.0.0" });
+    registerMemoMcpCapabilities(s, {
+      runtime,
+      authorize: (ctx) => {
+        seen.push(ctx.authInfo);
+        return true;
+      },
+    });
+    return s;
+  });
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => handler.fetch(req, { authInfo: { token: "t", clientId: "ci-bot", scopes: ["w"] } }),
+  );
+  const c = new ClientV2({ name: "t", version: "1" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.addr.port}/mcp`)),
+  );
+  try {
+    await t.step("authorize sees the handler's auth info, never its token", async () => {
+      await c.callTool({ name: "remember", arguments: { text: "x" } });
+      assert.deepEqual(seen, [{ scheme: "custom", extra: { clientId: "ci-bot", scopes: ["w"] } }]);
+    });
+    await t.step("a client's cancel aborts the runtime call", async () => {
+      runtime.options.delayMs = 1000;
+      const before = runtime.signals.length;
+      const ac = new AbortController();
+      const call = c.callTool({ name: "memory_stats", arguments: {} }, { signal: ac.signal })
+        .catch(() => {});
+      await new Promise((r) => setTimeout(r, 150));
+      ac.abort();
+      await call;
+      await new Promise((r) => setTimeout(r, 100));
+      assert.deepEqual(runtime.signals.slice(before).map((s) => s.aborted), [true]);
+      runtime.options.delayMs = 0;
+    });
+    await t.step("an optional prompt argument completes", async () => {
+      const r = await c.complete({
+        ref: { type: "ref/prompt", name: "review_memory" },
+        argument: { name: "labels", value: "l" },
+      });
+      assert.deepEqual(r.completion.values, ["l0", "l1", "l2"]);
+    });
+  } finally {
+    await c.close();
+    await handler.close();
+    await http.shutdown();
   }
 });

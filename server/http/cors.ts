@@ -60,7 +60,7 @@ export const ALLOW_HEADERS =
  * ```
  */
 export const EXPOSE_HEADERS =
-  "WWW-Authenticate, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id";
+  "WWW-Authenticate, Retry-After, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id";
 
 /**
  * `Vary: Origin`, sent on every response: answers differ by origin.

@@ -68,12 +68,23 @@ import { LATEST_LEGACY_PROTOCOL_VERSION } from "../_versions.ts";
  * ```
  */
 export interface SdkRequestExtra {
-  /** Aborted when the client cancels. */
+  /** Aborted when the client cancels (SDK v1). */
   signal?: AbortSignal;
-  /** The SDK's auth info (its token is never read). */
-  authInfo?: { clientId?: string; scopes?: string[]; extra?: Record<string, unknown> };
-  /** The request id. */
+  /** The SDK's auth info (its token is never read) (SDK v1). */
+  authInfo?: SdkAuthInfo;
+  /** The request id (SDK v1). */
   requestId?: string | number;
+  /** SDK v2's `ctx.mcpReq`: the request id and its cancellation signal. */
+  mcpReq?: { id?: string | number; signal?: AbortSignal };
+  /** SDK v2's `ctx.http`: the auth info of an HTTP request. */
+  http?: { authInfo?: SdkAuthInfo };
+}
+
+/** The parts of the SDK's `AuthInfo` memo reads (never the token). */
+export interface SdkAuthInfo {
+  clientId?: string;
+  scopes?: string[];
+  extra?: Record<string, unknown>;
 }
 
 /**
@@ -111,6 +122,14 @@ export interface SdkRequestExtra {
  * ```
  */
 export type SdkResult = Record<string, unknown>;
+
+/**
+ * What memo's callbacks resolve with, as `McpServerLike` declares it: an
+ * `SdkResult`, typed loosely so that an SDK whose result types have required
+ * fields (v2's `CallToolResult.content`) still accepts the callbacks.
+ */
+// deno-lint-ignore no-explicit-any
+type SdkCallbackResult = Promise<any>;
 
 /**
  * The part of the SDK's `McpServer` that memo uses.
@@ -156,7 +175,7 @@ export interface McpServerLike {
       outputSchema?: unknown;
       annotations?: Record<string, unknown>;
     },
-    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => Promise<SdkResult>,
+    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => SdkCallbackResult,
   ): unknown;
   /** `McpServer.registerResource(name, uriOrTemplate, metadata, callback)`. */
   registerResource(
@@ -164,13 +183,13 @@ export interface McpServerLike {
     uriOrTemplate: string | SdkResourceTemplateLike,
     metadata: Record<string, unknown>,
     // deno-lint-ignore no-explicit-any
-    callback: (...args: any[]) => Promise<SdkResult>,
+    callback: (...args: any[]) => SdkCallbackResult,
   ): unknown;
   /** `McpServer.registerPrompt(name, config, callback)`. */
   registerPrompt(
     name: string,
     config: { title?: string; description?: string; argsSchema?: Record<string, unknown> },
-    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => Promise<SdkResult>,
+    callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => SdkCallbackResult,
   ): unknown;
 }
 
@@ -224,11 +243,12 @@ const COMPLETABLE = Symbol.for("mcp.completable");
 function context(extra: SdkRequestExtra | undefined): CoreContext {
   const ctx: CoreContext = {
     transport: "sdk",
-    signal: extra?.signal,
+    signal: extra?.signal ?? extra?.mcpReq?.signal,
     version: LATEST_LEGACY_PROTOCOL_VERSION,
   };
-  if (extra?.authInfo) {
-    const { clientId, scopes, extra: more } = extra.authInfo;
+  const authInfo = extra?.authInfo ?? extra?.http?.authInfo;
+  if (authInfo) {
+    const { clientId, scopes, extra: more } = authInfo;
     const info: MemoMcpAuthInfo = { scheme: "custom", extra: { clientId, scopes, ...more } };
     ctx.authInfo = info;
   }
@@ -313,7 +333,7 @@ export function registerMemoMcpCapabilities(
       try {
         const outcome = await core.callTool(tool.info.name, args, context(extra));
         const result = toolResultObject(outcome);
-        return checkSize(result, extra?.requestId);
+        return checkSize(result, extra?.requestId ?? extra?.mcpReq?.id);
       } catch (e) {
         return errorResult(e);
       }
@@ -348,7 +368,10 @@ export function registerMemoMcpCapabilities(
         : undefined,
   };
   const read = async (uri: URL | string, extra: SdkRequestExtra) =>
-    checkSize(await core.readResource(String(uri), context(extra)), extra?.requestId);
+    checkSize(
+      await core.readResource(String(uri), context(extra)),
+      extra?.requestId ?? extra?.mcpReq?.id,
+    );
   sdkServer.registerResource("stats", STATS_URI, {
     title: "Memory stats",
     description: "Counts of notes, labels and sources, as JSON.",
@@ -368,14 +391,21 @@ export function registerMemoMcpCapabilities(
     >;
     const shape: Record<string, z.ZodType> = {};
     for (const [arg, original] of Object.entries(base)) {
-      const schema = original.clone(); // own copy: completers belong to this registration
-      shape[arg] = schema;
       const complete = async (value: string) =>
         (await core.complete(
           { ref: { type: "ref/prompt", name }, argument: { name: arg, value } },
           context(undefined),
         )).completion.values;
-      Object.defineProperty(schema, COMPLETABLE, { value: { complete }, configurable: true });
+      const mark = (schema: z.ZodType) =>
+        Object.defineProperty(schema, COMPLETABLE, { value: { complete }, configurable: true });
+      // Own copies: completers belong to this registration. SDK v2 looks for
+      // the completer under an optional argument's wrapper, so both carry it.
+      let schema = original.clone();
+      if (schema instanceof z.ZodOptional) {
+        const inner = mark((schema.unwrap() as z.ZodType).clone());
+        schema = schema.clone({ ...schema._zod.def, innerType: inner }, { parent: true });
+      }
+      shape[arg] = mark(schema);
     }
     sdkServer.registerPrompt(
       name,
@@ -385,7 +415,10 @@ export function registerMemoMcpCapabilities(
         argsSchema: shape,
       },
       async (args, extra) =>
-        checkSize({ ...await core.getPrompt(name, args, context(extra)) }, extra?.requestId),
+        checkSize(
+          { ...await core.getPrompt(name, args, context(extra)) },
+          extra?.requestId ?? extra?.mcpReq?.id,
+        ),
     );
   }
 }
