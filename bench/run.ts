@@ -7,7 +7,9 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, stdio, http, sync.
+ * index, store, stdio, stdio-modern, http, http-modern, sync; `--only stdio`
+ * and `--only http` also run their `-modern` (MCP 2026-07-28) part, while
+ * `--only stdio-modern` or `--only http-modern` runs that part alone.
  *
  * @module
  */
@@ -21,6 +23,8 @@ const results = join(here, "results");
 
 interface Bench {
   name: string;
+  /** `--only GROUP` runs every bench of the group (stdio, http: both eras). */
+  group?: string;
   script: string;
   args: string[];
   quick: string[];
@@ -48,10 +52,24 @@ const benches: Bench[] = [
     ],
   },
   {
+    name: "stdio-modern",
+    group: "stdio",
+    script: "stdio_modern.ts",
+    args: [],
+    quick: ["--notes", "1000", "--starts", "3", "--calls", "100", "--rounds", "1"],
+  },
+  {
     name: "http",
     script: "http_bench.ts",
     args: [],
     quick: ["--duration", "2", "--soak", "3", "--notes", "1000"],
+  },
+  {
+    name: "http-modern",
+    group: "http",
+    script: "http_modern.ts",
+    args: [],
+    quick: ["--duration", "2", "--notes", "1000", "--rounds", "1"],
   },
   {
     name: "sync",
@@ -61,41 +79,46 @@ const benches: Bench[] = [
   },
 ];
 
-const argv = [...Deno.args];
-const quick = argv.includes("--quick");
-const onlyAt = argv.indexOf("--only");
-const only = onlyAt >= 0 ? new Set(argv[onlyAt + 1]?.split(",") ?? []) : undefined;
-const chosen = benches.filter((b) => !only || only.has(b.name));
-if (only && chosen.length !== only.size) {
-  console.error(`bench: unknown name in --only; use ${benches.map((b) => b.name).join(", ")}`);
-  Deno.exit(2);
-}
+if (import.meta.main) await main();
 
-await mkdir(results, { recursive: true });
-const machine = `${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno}, ` +
-  `${navigator.hardwareConcurrency} cores`;
-console.log(`bench: ${machine}`);
-const failed: string[] = [];
-for (const bench of chosen) {
-  const json = join(results, `${bench.name}.json`);
-  const args = ["run", "-A", join(here, bench.script), ...(quick ? bench.quick : bench.args)];
-  args.push(...(bench.name === "store" ? ["--json"] : ["--json", json]));
-  console.log(`\nbench: ${bench.name} (${bench.script})`);
-  const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "inherit" })
-    .spawn();
-  const out = await child.output();
-  const text = new TextDecoder().decode(out.stdout);
-  await Deno.stdout.write(out.stdout);
-  await writeFile(join(results, `${bench.name}.txt`), text);
-  if (bench.name === "store") await writeFile(json, lastJsonLine(text));
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`bench: ${bench.name} ${out.success ? "done" : "FAILED"} in ${seconds} s`);
-  if (!out.success) failed.push(bench.name);
-}
-if (failed.length) {
-  console.error(`bench: failed: ${failed.join(", ")}`);
-  Deno.exit(1);
+async function main() {
+  const argv = [...Deno.args];
+  const quick = argv.includes("--quick");
+  const onlyAt = argv.indexOf("--only");
+  const only = onlyAt >= 0 ? new Set(argv[onlyAt + 1]?.split(",") ?? []) : undefined;
+  const chosen = benches.filter((b) => !only || only.has(b.name) || only.has(b.group ?? b.name));
+  const known = new Set(benches.map((b) => b.name));
+  if (only && [...only].some((name) => !known.has(name))) {
+    console.error(`bench: unknown name in --only; use ${benches.map((b) => b.name).join(", ")}`);
+    Deno.exit(2);
+  }
+
+  await mkdir(results, { recursive: true });
+  const machine = `${Deno.build.os}/${Deno.build.arch}, Deno ${Deno.version.deno}, ` +
+    `${navigator.hardwareConcurrency} cores`;
+  console.log(`bench: ${machine}`);
+  const failed: string[] = [];
+  for (const bench of chosen) {
+    const json = join(results, `${bench.name}.json`);
+    const args = ["run", "-A", join(here, bench.script), ...(quick ? bench.quick : bench.args)];
+    args.push(...(bench.name === "store" ? ["--json"] : ["--json", json]));
+    console.log(`\nbench: ${bench.name} (${bench.script})`);
+    const started = performance.now();
+    const child = new Deno.Command(Deno.execPath(), { args, stdout: "piped", stderr: "inherit" })
+      .spawn();
+    const out = await child.output();
+    const text = new TextDecoder().decode(out.stdout);
+    await Deno.stdout.write(out.stdout);
+    await writeFile(join(results, `${bench.name}.txt`), text);
+    if (bench.name === "store") await writeFile(json, lastJsonLine(text));
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    console.log(`bench: ${bench.name} ${out.success ? "done" : "FAILED"} in ${seconds} s`);
+    if (!out.success) failed.push(bench.name);
+  }
+  if (failed.length) {
+    console.error(`bench: failed: ${failed.join(", ")}`);
+    Deno.exit(1);
+  }
 }
 
 /** store_scale.ts prints its report as the last line of JSON with `--json`. */

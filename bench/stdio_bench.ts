@@ -22,6 +22,8 @@ import { parseArgs } from "node:util";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { median, percentile } from "./_report.ts";
+import { freshQuery, QUERIES, seedProject } from "./_stdio_kit.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -46,44 +48,6 @@ function log(line: string) {
   console.error(`bench: ${line}`);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * (sorted.length - 1)))];
-}
-
-function median(xs: number[]): number {
-  return percentile([...xs].sort((a, b) => a - b), 0.5);
-}
-
-async function seedProject(notes: number): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "memo-stdio-bench-" });
-  if (notes === 0) return dir;
-  const { openMemo } = await import("../memory/mod.ts");
-  const memo = await openMemo({ rootDir: dir });
-  const words = VOCABULARY;
-  let seed = 7;
-  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-  const drafts = [];
-  for (let i = 0; i < notes; i++) {
-    const body = Array.from({ length: 40 }, () => words[Math.floor(rand() * words.length)])
-      .join(" ");
-    drafts.push({ text: `Note ${i}: ${body}.`, title: `note ${i}`, labels: [`topic-${i % 20}`] });
-  }
-  await memo.rememberMany(drafts);
-  await memo.close();
-  return dir;
-}
-
-/**
- * The notes' vocabulary: 48 words, so that every query word is in most notes (a dense corpus,
- * the worst case for BM25: each recall scores most of the 10,000 notes).
- */
-const VOCABULARY = (
-  "deploy staging database migration cache redis postgres kafka queue worker cron backup " +
-  "restore rollback feature flag rollout canary latency incident outage pager runbook " +
-  "terraform kubernetes helm ingress certificate dns secret vault token rotation audit " +
-  "billing invoice customer onboarding churn pricing roadmap sprint retro design review"
-).split(" ");
-
 interface Target {
   name: string;
   args: string[];
@@ -92,17 +56,6 @@ interface Target {
   fresh?: (i: number) => Record<string, unknown>;
 }
 
-const QUERIES = [
-  "staging database migration",
-  "redis cache latency",
-  "kubernetes helm rollout",
-  "incident pager runbook",
-  "billing invoice customer",
-  "token rotation vault audit",
-  "canary feature flag",
-  "backup restore postgres",
-];
-
 function memoTarget(dir: string): Target {
   return {
     name: "memo",
@@ -110,13 +63,6 @@ function memoTarget(dir: string): Target {
     call: { name: "recall", args: (i) => ({ query: QUERIES[i % QUERIES.length], limit: 10 }) },
     fresh: (i) => ({ query: freshQuery(i), limit: 10 }),
   };
-}
-
-/** Three vocabulary words picked by `i`: a different query for every call of a run. */
-function freshQuery(i: number): string {
-  const n = VOCABULARY.length;
-  return [VOCABULARY[i % n], VOCABULARY[Math.floor(i / n) % n], VOCABULARY[(i * 7 + 3) % n]]
-    .join(" ");
 }
 
 const sdkTarget: Target = {
@@ -192,82 +138,86 @@ async function measure(target: Target): Promise<RoundResult> {
   }
 }
 
-log(`seeding ${NOTES} notes`);
-const bigDir = await seedProject(NOTES);
-const emptyDir = await seedProject(0);
-const memoBig = memoTarget(bigDir);
-const memoEmpty = { ...memoTarget(emptyDir), name: "memo-empty" };
-const rounds: Record<string, RoundResult[]> = { memo: [], sdk: [], "memo-empty": [] };
-for (let r = 0; r < ROUNDS; r++) {
-  for (const target of [memoBig, sdkTarget, memoEmpty]) {
-    log(`round ${r + 1}/${ROUNDS}: ${target.name}`);
-    rounds[target.name].push(
-      target === memoEmpty
-        ? {
-          coldStartMs: await coldStart(target),
-          ping: { p50: 0, p99: 0 },
-          call: { p50: 0, p99: 0 },
-        }
-        : await measure(target),
-    );
+if (import.meta.main) await main();
+
+async function main() {
+  log(`seeding ${NOTES} notes`);
+  const bigDir = await seedProject(NOTES);
+  const emptyDir = await seedProject(0);
+  const memoBig = memoTarget(bigDir);
+  const memoEmpty = { ...memoTarget(emptyDir), name: "memo-empty" };
+  const rounds: Record<string, RoundResult[]> = { memo: [], sdk: [], "memo-empty": [] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const target of [memoBig, sdkTarget, memoEmpty]) {
+      log(`round ${r + 1}/${ROUNDS}: ${target.name}`);
+      rounds[target.name].push(
+        target === memoEmpty
+          ? {
+            coldStartMs: await coldStart(target),
+            ping: { p50: 0, p99: 0 },
+            call: { p50: 0, p99: 0 },
+          }
+          : await measure(target),
+      );
+    }
   }
-}
-const summary = (name: string) => {
-  const rs = rounds[name];
-  return {
-    coldStartMs: median(rs.map((r) => r.coldStartMs)),
-    pingP50Us: median(rs.map((r) => r.ping.p50)),
-    pingP99Us: median(rs.map((r) => r.ping.p99)),
-    callP50Us: median(rs.map((r) => r.call.p50)),
-    callP99Us: median(rs.map((r) => r.call.p99)),
-    freshP50Us: median(rs.map((r) => r.fresh?.p50 ?? 0)),
-    freshP99Us: median(rs.map((r) => r.fresh?.p99 ?? 0)),
+  const summary = (name: string) => {
+    const rs = rounds[name];
+    return {
+      coldStartMs: median(rs.map((r) => r.coldStartMs)),
+      pingP50Us: median(rs.map((r) => r.ping.p50)),
+      pingP99Us: median(rs.map((r) => r.ping.p99)),
+      callP50Us: median(rs.map((r) => r.call.p50)),
+      callP99Us: median(rs.map((r) => r.call.p99)),
+      freshP50Us: median(rs.map((r) => r.fresh?.p50 ?? 0)),
+      freshP99Us: median(rs.map((r) => r.fresh?.p99 ?? 0)),
+    };
   };
-};
-const memo = summary("memo");
-const sdk = summary("sdk");
-const empty = summary("memo-empty");
-const result = {
-  date: new Date().toISOString(),
-  notes: NOTES,
-  rounds: ROUNDS,
-  memo,
-  memoEmptyColdStartMs: empty.coldStartMs,
-  sdk,
-  ratios: {
-    coldStart: memo.coldStartMs / sdk.coldStartMs,
-    coldStartEmpty: empty.coldStartMs / sdk.coldStartMs,
-    pingP50: memo.pingP50Us / sdk.pingP50Us,
-    recallVsEchoP50: memo.callP50Us / sdk.callP50Us,
-    freshRecallVsEchoP50: memo.freshP50Us / sdk.callP50Us,
-  },
-  raw: rounds,
-};
-const f = (n: number) => n.toFixed(0).padStart(8);
-console.log(
-  [
-    `| measure | memo | SDK | ratio (goal) |`,
-    `|---|---:|---:|---:|`,
-    `| cold start to initialize, ms (${NOTES} notes) | ${f(memo.coldStartMs)} | ${
-      f(sdk.coldStartMs)
-    } | ${result.ratios.coldStart.toFixed(2)} (≤ 0.5) |`,
-    `| cold start to initialize, ms (empty project) | ${f(empty.coldStartMs)} | ${
-      f(sdk.coldStartMs)
-    } | ${result.ratios.coldStartEmpty.toFixed(2)} (≤ 0.5) |`,
-    `| ping p50, µs | ${f(memo.pingP50Us)} | ${f(sdk.pingP50Us)} | ${
-      result.ratios.pingP50.toFixed(2)
-    } (≤ 1) |`,
-    `| ping p99, µs | ${f(memo.pingP99Us)} | ${f(sdk.pingP99Us)} | |`,
-    `| tools/call p50, µs (memo recall on ${NOTES} vs SDK echo) | ${f(memo.callP50Us)} | ${
-      f(sdk.callP50Us)
-    } | ${result.ratios.recallVsEchoP50.toFixed(2)} (≤ 2) |`,
-    `| tools/call p99, µs | ${f(memo.callP99Us)} | ${f(sdk.callP99Us)} | |`,
-    `| tools/call p50, µs (memo recall, every query new, vs SDK echo) | ${f(memo.freshP50Us)} | ${
-      f(sdk.callP50Us)
-    } | ${result.ratios.freshRecallVsEchoP50.toFixed(2)} (≤ 2) |`,
-    `| tools/call p99, µs (every query new) | ${f(memo.freshP99Us)} | ${f(sdk.callP99Us)} | |`,
-  ].join("\n"),
-);
-if (flags.json) await Deno.writeTextFile(flags.json, JSON.stringify(result, null, 2) + "\n");
-await Deno.remove(bigDir, { recursive: true });
-await Deno.remove(emptyDir, { recursive: true });
+  const memo = summary("memo");
+  const sdk = summary("sdk");
+  const empty = summary("memo-empty");
+  const result = {
+    date: new Date().toISOString(),
+    notes: NOTES,
+    rounds: ROUNDS,
+    memo,
+    memoEmptyColdStartMs: empty.coldStartMs,
+    sdk,
+    ratios: {
+      coldStart: memo.coldStartMs / sdk.coldStartMs,
+      coldStartEmpty: empty.coldStartMs / sdk.coldStartMs,
+      pingP50: memo.pingP50Us / sdk.pingP50Us,
+      recallVsEchoP50: memo.callP50Us / sdk.callP50Us,
+      freshRecallVsEchoP50: memo.freshP50Us / sdk.callP50Us,
+    },
+    raw: rounds,
+  };
+  const f = (n: number) => n.toFixed(0).padStart(8);
+  console.log(
+    [
+      `| measure | memo | SDK | ratio (goal) |`,
+      `|---|---:|---:|---:|`,
+      `| cold start to initialize, ms (${NOTES} notes) | ${f(memo.coldStartMs)} | ${
+        f(sdk.coldStartMs)
+      } | ${result.ratios.coldStart.toFixed(2)} (≤ 0.5) |`,
+      `| cold start to initialize, ms (empty project) | ${f(empty.coldStartMs)} | ${
+        f(sdk.coldStartMs)
+      } | ${result.ratios.coldStartEmpty.toFixed(2)} (≤ 0.5) |`,
+      `| ping p50, µs | ${f(memo.pingP50Us)} | ${f(sdk.pingP50Us)} | ${
+        result.ratios.pingP50.toFixed(2)
+      } (≤ 1) |`,
+      `| ping p99, µs | ${f(memo.pingP99Us)} | ${f(sdk.pingP99Us)} | |`,
+      `| tools/call p50, µs (memo recall on ${NOTES} vs SDK echo) | ${f(memo.callP50Us)} | ${
+        f(sdk.callP50Us)
+      } | ${result.ratios.recallVsEchoP50.toFixed(2)} (≤ 2) |`,
+      `| tools/call p99, µs | ${f(memo.callP99Us)} | ${f(sdk.callP99Us)} | |`,
+      `| tools/call p50, µs (memo recall, every query new, vs SDK echo) | ${f(memo.freshP50Us)} | ${
+        f(sdk.callP50Us)
+      } | ${result.ratios.freshRecallVsEchoP50.toFixed(2)} (≤ 2) |`,
+      `| tools/call p99, µs (every query new) | ${f(memo.freshP99Us)} | ${f(sdk.callP99Us)} | |`,
+    ].join("\n"),
+  );
+  if (flags.json) await Deno.writeTextFile(flags.json, JSON.stringify(result, null, 2) + "\n");
+  await Deno.remove(bigDir, { recursive: true });
+  await Deno.remove(emptyDir, { recursive: true });
+}

@@ -2,20 +2,42 @@
  * Benchmark peer (b), the ceiling: a bare `Deno.serve` that parses the JSON
  * body and answers a constant JSON-RPC result with the request's id.
  *
- * Run: `deno run -A bench/peers/bare.ts <port>`
+ * With a second argument, the constant is that file's JSON-RPC response (as
+ * `bench/http_modern.ts` captures memo's modern `tools/list` answer): its
+ * bytes are sent as they are, with the request's id put in place of the
+ * captured one, and with the headers memo sent (`content-type`, `vary`), so
+ * that the only work left is HTTP, reading and parsing the body, and writing
+ * the same bytes memo writes.
+ *
+ * Run: `deno run -A bench/peers/bare.ts <port> [answer.json]`
  *
  * @module
  */
 
-const port = Number(Deno.args[0] ?? 8789);
+if (import.meta.main) await main();
 
-Deno.serve({
-  hostname: "127.0.0.1",
-  port,
-  onListen: () => console.error(`bare peer: listening on http://127.0.0.1:${port}/mcp`),
-}, async (request) => {
-  const message = JSON.parse(await request.text());
-  return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":{}}`, {
-    headers: { "content-type": "application/json" },
+async function main() {
+  const port = Number(Deno.args[0] ?? 8789);
+  const answerFile = Deno.args[1];
+
+  /** The answer's bytes around its id: `{"jsonrpc":"2.0","id":` … `,"result":…}`. */
+  let tail = ',"result":{}}';
+  let headers: Record<string, string> = { "content-type": "application/json" };
+  if (answerFile !== undefined) {
+    const answer = await Deno.readTextFile(answerFile);
+    const id = JSON.stringify(JSON.parse(answer).id);
+    const head = `{"jsonrpc":"2.0","id":${id}`;
+    if (!answer.startsWith(head)) throw new Error(`${answerFile}: not a compact JSON-RPC answer`);
+    tail = answer.slice(head.length);
+    headers = { "content-type": "application/json", vary: "Origin" };
+  }
+
+  Deno.serve({
+    hostname: "127.0.0.1",
+    port,
+    onListen: () => console.error(`bare peer: listening on http://127.0.0.1:${port}/mcp`),
+  }, async (request) => {
+    const message = JSON.parse(await request.text());
+    return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(message.id)}${tail}`, { headers });
   });
-});
+}

@@ -1,0 +1,358 @@
+/**
+ * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era, and
+ * `bench/http_modern.ts`, MCP 2026-07-28): the English-like corpus and its
+ * seeding, starting a server process and waiting for it, and wrk with its
+ * Lua scripts.
+ *
+ * @module
+ */
+
+import { rng } from "./_rng.ts";
+
+/** The repository's root folder, with a trailing slash. */
+export const ROOT: string = new URL("..", import.meta.url).pathname;
+/** The Deno that runs the benchmark, for the processes it starts. */
+export const DENO: string = Deno.execPath();
+
+/** A progress line on stderr (stdout carries the report). */
+export function log(line: string): void {
+  console.error(`bench: ${line}`);
+}
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** A server process under load. */
+export interface Target {
+  /** Its name in the report. */
+  name: string;
+  /** Its MCP endpoint. */
+  url: string;
+  /** Its process id (for its RSS). */
+  pid: number;
+  /** Stops the process and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server process and waits until its endpoint at
+ * `http://127.0.0.1:<port>/mcp` answers a POST (whatever the answer).
+ */
+export async function startTarget(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  command: string = DENO,
+  cwd: string = ROOT,
+): Promise<Target> {
+  const child = new Deno.Command(command, {
+    args,
+    cwd,
+    env: { NO_COLOR: "1", ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: '{"jsonrpc":"2.0","id":0,"method":"ping"}',
+      });
+      await res.body?.cancel();
+      break;
+    } catch {
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        await child.status;
+        throw new Error(`${name} did not start`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    name,
+    url,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+const STOP = (
+  "the of and to a in is that it for was on with as be at by this not are but from or " +
+  "have an they which you were there we all been one their if has would will what so when can"
+).split(" ");
+const SYLLABLES = (
+  "ka ri to na me lo se ta de po ni ru la mi ko sa te vo bi du fa ge hi jo ku le mo nu pe " +
+  "ro su ti ve wa xe yo zu ar en in on un er al el il ol st tr pl gr br cl dr fr pr sk sp"
+).split(" ");
+
+/** A note to seed. */
+export interface Draft {
+  text: string;
+  title: string;
+  labels: string[];
+}
+
+/**
+ * English-like synthetic notes: a 4,000-word vocabulary drawn with Zipf(1.07),
+ * stop words at their usual rate, about 80 words a note; and queries of two or
+ * three mid-frequency words (ranks 20 to 400), as people ask.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { corpus } from "./_http_kit.ts";
+ *
+ * const { drafts, queries, queryWords } = corpus(3);
+ * assert.equal(drafts.length, 3);
+ * assert.equal(queries.length, 50);
+ * assert.equal(queryWords.length, 380);
+ * assert.deepEqual(corpus(3).drafts, drafts); // seeded: the same every run
+ * ```
+ */
+export function corpus(
+  notes: number,
+): { drafts: Draft[]; queries: string[]; queryWords: string[] } {
+  const rand = rng(42);
+  const words: string[] = [];
+  const seen = new Set<string>();
+  while (words.length < 4000) {
+    let w = "";
+    const n = 1 + Math.floor(rand() * 3.2);
+    for (let i = 0; i < n; i++) w += SYLLABLES[Math.floor(rand() * SYLLABLES.length)];
+    if (w.length < 3 || seen.has(w) || STOP.includes(w)) continue;
+    seen.add(w);
+    words.push(w);
+  }
+  const cdf = new Float64Array(words.length);
+  let sum = 0;
+  for (let r = 0; r < words.length; r++) cdf[r] = sum += 1 / Math.pow(r + 1, 1.07);
+  const zipf = (u: number) => {
+    const target = u * sum;
+    let lo = 0;
+    let hi = words.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid] < target) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo];
+  };
+  const drafts: Draft[] = [];
+  for (let i = 0; i < notes; i++) {
+    const r = rng(1000 + i);
+    const body = Array.from(
+      { length: 70 + Math.floor(r() * 20) },
+      () => r() < 0.4 ? STOP[Math.floor(r() * STOP.length)] : zipf(r()),
+    ).join(" ");
+    const title = Array.from({ length: 4 }, () => zipf(r())).join(" ");
+    drafts.push({ text: `${body}.`, title, labels: [`topic-${i % 20}`] });
+  }
+  const q = rng(7);
+  const queries = Array.from(
+    { length: 50 },
+    () =>
+      Array.from({ length: 2 + Math.floor(q() * 2) }, () => words[20 + Math.floor(q() * 380)])
+        .join(" "),
+  );
+  return { drafts, queries, queryWords: words.slice(20, 400) };
+}
+
+/** A new temporary project holding the first `notes` drafts. */
+export async function seedProject(notes: number, drafts: Draft[]): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "memo-bench-" });
+  const { openMemo } = await import("../memory/mod.ts");
+  const memo = await openMemo({ rootDir: dir });
+  await memo.rememberMany(drafts.slice(0, notes));
+  await memo.close();
+  return dir;
+}
+
+/** A JSON-RPC request with id 1. */
+export function rpc(method: string, params?: unknown): string {
+  return JSON.stringify({ jsonrpc: "2.0", id: 1, method, ...(params ? { params } : {}) });
+}
+
+/**
+ * A string as a Lua literal.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { luaString } from "./_http_kit.ts";
+ *
+ * assert.equal(luaString('say "hi"'), '"say \\"hi\\""');
+ * ```
+ */
+export function luaString(s: string): string {
+  return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+/** The headers of a JSON-RPC POST as a 2025-06-18 MCP client sends it. */
+export const LEGACY_HEADERS: Readonly<Record<string, string>> = {
+  "Content-Type": "application/json",
+  "Accept": "application/json, text/event-stream",
+  "MCP-Protocol-Version": "2025-06-18",
+};
+
+/** The start of a wrk script: a POST with these headers. */
+function wrkPost(headers: Readonly<Record<string, string>>): string {
+  return `wrk.method = "POST"\n` +
+    Object.entries(headers).map(([k, v]) => `wrk.headers[${luaString(k)}] = ${luaString(v)}\n`)
+      .join("");
+}
+
+/** A wrk script that POSTs `bodies` in turn, with `headers`. */
+export async function luaScript(
+  bodies: string[],
+  headers: Readonly<Record<string, string>> = LEGACY_HEADERS,
+): Promise<string> {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    file,
+    `${wrkPost(headers)}local bodies = { ${bodies.map(luaString).join(", ")} }
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format(nil, nil, nil, bodies[(i % #bodies) + 1])
+end
+`,
+  );
+  return file;
+}
+
+/**
+ * A wrk script whose every request is a `recall` of a fresh random query (two
+ * or three of `words`), so that no answer can come from memo's recall cache.
+ * Each wrk thread seeds its own generator. `extraParams` is spliced into
+ * `params` after `arguments` (for a modern request: `,"_meta":{…}`).
+ */
+export async function distinctRecallScript(
+  words: string[],
+  headers: Readonly<Record<string, string>> = LEGACY_HEADERS,
+  extraParams = "",
+): Promise<string> {
+  const file = await Deno.makeTempFile({ suffix: ".lua" });
+  await Deno.writeTextFile(
+    file,
+    `${wrkPost(headers)}local words = { ${words.map(luaString).join(", ")} }
+local extra = ${luaString(extraParams)}
+local i = 0
+init = function(args)
+  math.randomseed(os.time() + tonumber(string.sub(tostring({}), 8), 16) % 1000003)
+end
+request = function()
+  i = i + 1
+  local n = 2 + math.random(0, 1)
+  local q = words[math.random(#words)]
+  for k = 2, n do q = q .. " " .. words[math.random(#words)] end
+  return wrk.format(nil, nil, nil, '{"jsonrpc":"2.0","id":' .. i ..
+    ',"method":"tools/call","params":{"name":"recall","arguments":{"query":"' .. q ..
+    '","limit":10}' .. extra .. '}}')
+end
+`,
+  );
+  return file;
+}
+
+/** What wrk reports of one run. */
+export interface WrkResult {
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+  requests: number;
+  /** Non-2xx answers and socket errors. */
+  errors: number;
+}
+
+function toMs(v: string, unit: string): number {
+  const n = Number(v);
+  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : unit === "m" ? n * 60000 : n;
+}
+
+/** `wrk -t2 -c<connections> -d<seconds>s --latency -s <script> <url>`, parsed. */
+export async function wrk(
+  url: string,
+  script: string,
+  seconds: number,
+  connections: number,
+): Promise<WrkResult> {
+  const out = await new Deno.Command("wrk", {
+    args: [
+      "-t2",
+      `-c${connections}`,
+      `-d${seconds}s`,
+      "--latency",
+      "--timeout",
+      "10s",
+      "-s",
+      script,
+      url,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
+  const pct = (p: string) => {
+    const m = text.match(new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)`));
+    return m ? toMs(m[1], m[2]) : NaN;
+  };
+  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
+  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
+  const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
+  const sock = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
+  const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
+  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors };
+}
+
+/** Exits with a hint when wrk is not installed. */
+export async function requireWrk(): Promise<void> {
+  const ok = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
+    .output().catch(() => undefined);
+  if (!ok) {
+    console.error("bench: wrk is missing; install it with: apt-get install -y wrk");
+    Deno.exit(1);
+  }
+}
+
+/** A process's resident set size in KiB (NaN once it is gone). */
+export function rssKiB(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? NaN);
+  } catch {
+    return NaN;
+  }
+}
+
+/** The CPU's model name. */
+export function cpuModel(): string {
+  return Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.+)/)?.[1] ?? "?";
+}
+
+/** The 1, 5 and 15 minute load averages. */
+export function loadAvg(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+/** A number for a table: fixed decimals, "-" when not finite. */
+export function fmt(n: number, digits = 0): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : "-";
+}
