@@ -236,8 +236,10 @@ class ProtocolServer implements MemoMcpProtocolServer {
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        if (!request.modern) return rpcErrorJson(idJson, e.code, e.data.message, e.data);
-        return rpcErrorJson(idJson, modernErrorCode(e.code), e.data.message, modernErrorData(e));
+        const code = request.modern ? modernErrorCode(e.code) : e.code;
+        context.onError?.(code);
+        if (!request.modern) return rpcErrorJson(idJson, code, e.data.message, e.data);
+        return rpcErrorJson(idJson, code, e.data.message, modernErrorData(e));
       }
       const safe = toSafeError(e);
       return rpcErrorJson(idJson, -32603, safe.message, safe);

@@ -155,6 +155,12 @@ export interface MemoMcpRequestContext {
    * long-lived request (`subscriptions/listen`) then ends with its result.
    */
   closed?: AbortSignal;
+  /**
+   * Told the JSON-RPC error code when the answer to this request is an
+   * error (the HTTP handler picks its status from it: 404 for a modern
+   * -32601).
+   */
+  onError?: (code: number) => void;
 }
 
 /**

@@ -296,10 +296,11 @@ export function createHttpHandler(
       }
     }
     let answer: string | undefined;
+    let context: HttpRequestContext;
     try {
       let server = getServer();
       if (server instanceof Promise) server = await server;
-      const context = new HttpRequestContext(
+      context = new HttpRequestContext(
         request,
         authInfo,
         versionHeader ?? HTTP_DEFAULT_PROTOCOL_VERSION,
@@ -314,7 +315,7 @@ export function createHttpHandler(
     if (answer === undefined) {
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
     }
-    return rpcResponse(answer, mode, origin, statusOf(answer, message, versionHeader));
+    return rpcResponse(answer, mode, origin, statusOf(context.errorCode, versionHeader));
   };
 }
 
@@ -338,15 +339,14 @@ function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | 
 
 /**
  * The status of an answer: 200, except 404 for -32601 (method not found)
- * to a modern request, as 2026-07-28 says. The answer of one request starts
- * with its id, so the check reads a prefix and never a note's text.
+ * to a modern request, as 2026-07-28 says. The protocol server reports the
+ * error code of a single request's answer (`onError`), so the answer itself
+ * is never read again.
  */
-function statusOf(answer: string, message: unknown, versionHeader: string | null): number {
-  if (versionHeader === null || !versionFeatures(versionHeader).modern) return 200;
-  const id = (message as { id?: unknown } | null)?.id;
-  if (id === undefined) return 200;
-  const prefix = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":{"code":-32601,`;
-  return answer.startsWith(prefix) ? 404 : 200;
+function statusOf(errorCode: number | undefined, versionHeader: string | null): number {
+  return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).modern
+    ? 404
+    : 200;
 }
 
 /**
@@ -366,6 +366,8 @@ const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
 class HttpRequestContext implements MemoMcpRequestContext {
   readonly transport = "http" as const;
   #controller: AbortController | undefined;
+  /** The JSON-RPC error code of the answer, when it is an error. */
+  errorCode: number | undefined;
   constructor(
     readonly request: Request,
     readonly authInfo: MemoMcpRequestContext["authInfo"],
@@ -374,6 +376,9 @@ class HttpRequestContext implements MemoMcpRequestContext {
   ) {}
   get signal(): AbortSignal {
     return (this.#controller ??= new AbortController()).signal;
+  }
+  onError(code: number): void {
+    this.errorCode = code;
   }
   /** Whether the protocol server asked for `signal`. */
   get watched(): boolean {
