@@ -101,6 +101,8 @@ export {
 export {
   type McpServerLike,
   registerMemoMcpCapabilities,
+  type SdkAuthInfo,
+  type SdkCallbackResult,
   type SdkRequestExtra,
   type SdkResourceTemplateLike,
   type SdkResult,

@@ -80,10 +80,25 @@ export interface SdkRequestExtra {
   http?: { authInfo?: SdkAuthInfo };
 }
 
-/** The parts of the SDK's `AuthInfo` memo reads (never the token). */
+/**
+ * The parts of the SDK's `AuthInfo` memo reads (never the token): they reach
+ * `authorize` as `authInfo.extra`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SdkAuthInfo } from "@memo/mcp-server";
+ *
+ * const info: SdkAuthInfo = { clientId: "ci-bot", scopes: ["notes:write"] };
+ * assert.equal(info.clientId, "ci-bot");
+ * ```
+ */
 export interface SdkAuthInfo {
+  /** The OAuth client the token was issued to. */
   clientId?: string;
+  /** The token's scopes. */
   scopes?: string[];
+  /** Anything else the host's authentication put there. */
   extra?: Record<string, unknown>;
 }
 
@@ -127,9 +142,18 @@ export type SdkResult = Record<string, unknown>;
  * What memo's callbacks resolve with, as `McpServerLike` declares it: an
  * `SdkResult`, typed loosely so that an SDK whose result types have required
  * fields (v2's `CallToolResult.content`) still accepts the callbacks.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SdkCallbackResult } from "@memo/mcp-server";
+ *
+ * const answer = (): SdkCallbackResult => Promise.resolve({ content: [] });
+ * assert.deepEqual(await answer(), { content: [] });
+ * ```
  */
 // deno-lint-ignore no-explicit-any
-type SdkCallbackResult = Promise<any>;
+export type SdkCallbackResult = Promise<any>;
 
 /**
  * The part of the SDK's `McpServer` that memo uses.
