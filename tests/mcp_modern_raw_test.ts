@@ -353,3 +353,29 @@ Deno.test("HTTP: CORS lets a browser send and read the 2026-07-28 headers", asyn
   assert.match(exposed, /mcp-method/);
   await answer.body?.cancel();
 });
+
+Deno.test("HTTP: a modern request's logLevel brings its log records on its own SSE response", async () => {
+  const e = endpoint();
+  const withLevel = {
+    ...callRecall,
+    params: {
+      ...callRecall.params,
+      _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" },
+    },
+  };
+  const res = await e.handle(post(withLevel, GOOD));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/event-stream");
+  const events = (await res.text()).split("\n\n").filter((x) => x.startsWith("event: message"))
+    .map((x) => JSON.parse(x.slice(x.indexOf("data: ") + 6)));
+  assert.equal(events[0].method, "notifications/message");
+  assert.equal(events[0].params.level, "info");
+  assert.equal(events.at(-1).id, 7, "the response comes last");
+  // Without logLevel, or when the client takes only JSON, there are none.
+  const plain = await e.handle(post(callRecall, GOOD));
+  assert.equal(plain.headers.get("content-type"), "application/json");
+  await plain.body?.cancel();
+  const jsonOnly = await e.handle(post(withLevel, { ...GOOD, accept: "application/json" }));
+  assert.equal(jsonOnly.headers.get("content-type"), "application/json");
+  assert.equal((await jsonOnly.json()).id, 7);
+});

@@ -19,7 +19,7 @@ import {
   negotiateAccept,
 } from "./headers.ts";
 import { createOriginMatcher, isLoopbackHost, requestHost } from "./origin.ts";
-import { emptyResponse, httpErrorResponse, rpcResponse } from "./responses.ts";
+import { emptyResponse, httpErrorResponse, rpcResponse, sseResponse } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
 import { rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
@@ -295,6 +295,9 @@ export function createHttpHandler(
         return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
       }
     }
+    // A modern request that sets _meta logLevel gets its log records on its
+    // own response stream, when it accepts one (SSE).
+    const logs = wantsLogs(message, versionHeader, headers.get("accept")) ? [] : undefined;
     let answer: string | undefined;
     let context: HttpRequestContext;
     try {
@@ -305,6 +308,7 @@ export function createHttpHandler(
         authInfo,
         versionHeader ?? HTTP_DEFAULT_PROTOCOL_VERSION,
         body.bytes,
+        logs,
       );
       const pending = server.handleParsed(message, context);
       answer = await (context.watched ? watched(pending, context) : pending);
@@ -315,8 +319,18 @@ export function createHttpHandler(
     if (answer === undefined) {
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
     }
-    return rpcResponse(answer, mode, origin, statusOf(context.errorCode, versionHeader));
+    const status = statusOf(context.errorCode, versionHeader);
+    if (logs?.length) return sseResponse([...logs, answer], origin, status);
+    return rpcResponse(answer, mode, origin, status);
   };
+}
+
+/** Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE. */
+function wantsLogs(message: unknown, versionHeader: string | null, accept: string | null): boolean {
+  if (versionHeader === null || !versionFeatures(versionHeader).modern) return false;
+  if (accept === null || !/text\/event-stream|text\/\*|\*\/\*/.test(accept)) return false;
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
+  return typeof meta?.["io.modelcontextprotocol/logLevel"] === "string";
 }
 
 /** The id of a single request, serialized, or `null` when there is none to echo. */
@@ -368,12 +382,17 @@ class HttpRequestContext implements MemoMcpRequestContext {
   #controller: AbortController | undefined;
   /** The JSON-RPC error code of the answer, when it is an error. */
   errorCode: number | undefined;
+  /** Collects the request's log records, when it asked for them and can take SSE. */
+  readonly notify?: (message: string) => void;
   constructor(
     readonly request: Request,
     readonly authInfo: MemoMcpRequestContext["authInfo"],
     readonly protocolVersion: string,
     readonly inputBytes: number,
-  ) {}
+    logs?: string[],
+  ) {
+    if (logs !== undefined) this.notify = (message) => void logs.push(message);
+  }
   get signal(): AbortSignal {
     return (this.#controller ??= new AbortController()).signal;
   }

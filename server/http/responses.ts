@@ -78,6 +78,33 @@ export function rpcResponse(
   });
 }
 
+/**
+ * An SSE answer carrying several serialized messages in order: a request's
+ * notifications (its log records), then its response.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { sseResponse } from "./responses.ts";
+ *
+ * const res = sseResponse(['{"jsonrpc":"2.0","method":"notifications/message"}', '{"jsonrpc":"2.0","id":1,"result":{}}'], null);
+ * assert.equal(res.headers.get("content-type"), "text/event-stream");
+ * assert.equal((await res.text()).split("event: message").length, 3);
+ * ```
+ */
+export function sseResponse(
+  messages: readonly string[],
+  origin: string | null,
+  status = 200,
+): Response {
+  return new Response(messages.map(sseEvent).join(""), {
+    status,
+    headers: origin === null
+      ? SSE_NO_ORIGIN as [string, string][]
+      : [...withType(SSE_TYPE, origin), NO_CACHE as [string, string]],
+  });
+}
+
 function withType(type: readonly [string, string], origin: string): [string, string][] {
   return [type, ...corsHeaders(origin)] as [string, string][];
 }
