@@ -276,24 +276,25 @@ export function createHttpHandler(
     }
     const refused = checkModernHttp(message, headers, versionHeader);
     if (refused !== undefined) return refusalResponse(refused, mode, origin);
+    let server: MemoMcpProtocolServer;
+    try {
+      const source = getServer();
+      server = source instanceof Promise ? await source : source;
+    } catch (e) {
+      const data = toSafeError(e);
+      return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
+    }
     if (versionHeader !== null && isListen(message, versionHeader)) {
       // A listen answers in SSE, whatever Accept prefers: its stream stays open.
-      try {
-        let server = getServer();
-        if (server instanceof Promise) server = await server;
-        return listens.open(server, {
-          request,
-          authInfo,
-          protocolVersion: versionHeader,
-          inputBytes: body.bytes,
-          message,
-          idJson: JSON.stringify((message as { id: unknown }).id),
-          origin,
-        });
-      } catch (e) {
-        const data = toSafeError(e);
-        return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
-      }
+      return listens.open(server, {
+        request,
+        authInfo,
+        protocolVersion: versionHeader,
+        inputBytes: body.bytes,
+        message,
+        idJson: JSON.stringify((message as { id: unknown }).id),
+        origin,
+      });
     }
     // A modern request that sets _meta logLevel gets its log records on its
     // own response stream, when it accepts one (SSE).
@@ -301,8 +302,6 @@ export function createHttpHandler(
     let answer: string | undefined;
     let context: HttpRequestContext;
     try {
-      let server = getServer();
-      if (server instanceof Promise) server = await server;
       context = new HttpRequestContext(
         request,
         authInfo,
