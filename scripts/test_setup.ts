@@ -7,8 +7,10 @@
  * stops with the exact command to run. It prints short progress on stderr and
  * is a fast no-op when everything is present.
  *
- * To add a requirement (PostgreSQL, for the cloud store's tests), append an
- * entry to {@linkcode REQUIREMENTS}.
+ * Requirements: Chromium (the browser tests) and PostgreSQL's server programs
+ * (`initdb`, `postgres`, `pg_ctl`, `pg_isready`, for the cloud store's tests,
+ * which start their own throwaway clusters; see `tests/_postgres.ts`). To add
+ * one, append an entry to {@linkcode REQUIREMENTS}.
  *
  * @module
  */
@@ -59,9 +61,61 @@ export async function findChromium(): Promise<string | undefined> {
   return undefined;
 }
 
-/** Everything the tests need outside npm. Extension point: add PostgreSQL here. */
+/** Where Debian puts each PostgreSQL major version's server programs (not on PATH). */
+const POSTGRES_ROOT = "/usr/lib/postgresql";
+
+/** The programs `tests/_postgres.ts` runs from PostgreSQL's bin folder. */
+const POSTGRES_PROGRAMS = ["initdb", "postgres", "pg_ctl", "pg_isready"];
+
+async function hasPostgresPrograms(bin: string): Promise<boolean> {
+  for (const name of POSTGRES_PROGRAMS) {
+    if (!(await isExecutable(`${bin}/${name}`))) return false;
+  }
+  return true;
+}
+
+/**
+ * The folder holding PostgreSQL's server programs (`initdb`, `postgres`,
+ * `pg_ctl`, `pg_isready`): `MEMO_POSTGRES_BIN` when set, else the newest
+ * version's `bin` under Debian's `/usr/lib/postgresql/<version>/`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { findPostgresBin } from "./test_setup.ts";
+ *
+ * const bin = await findPostgresBin(); // "/usr/lib/postgresql/15/bin", or undefined when missing
+ * assert.ok(bin === undefined || bin.endsWith("/bin"));
+ * ```
+ */
+export async function findPostgresBin(): Promise<string | undefined> {
+  const fromEnv = Deno.env.get("MEMO_POSTGRES_BIN");
+  if (fromEnv) return (await hasPostgresPrograms(fromEnv)) ? fromEnv : undefined;
+  const versions: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(POSTGRES_ROOT)) {
+      if (/^\d+(\.\d+)?$/.test(entry.name)) versions.push(entry.name);
+    }
+  } catch {
+    return undefined;
+  }
+  versions.sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const bin = `${POSTGRES_ROOT}/${version}/bin`;
+    if (await hasPostgresPrograms(bin)) return bin;
+  }
+  return undefined;
+}
+
+/**
+ * Everything the tests need outside npm. Debian's `postgresql` package also
+ * creates and may start a system cluster on port 5432; the tests never use it
+ * (each run starts its own cluster on a free port, with its socket in its own
+ * folder), so it is left as Debian sets it up.
+ */
 export const REQUIREMENTS: Requirement[] = [
   { name: "Chromium", find: findChromium, aptPackages: ["chromium"] },
+  { name: "PostgreSQL", find: findPostgresBin, aptPackages: ["postgresql"] },
 ];
 
 function log(line: string): void {
