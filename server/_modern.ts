@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { SafeError } from "./errors.ts";
+import { McpValidationError, type SafeError, toSafeError } from "./errors.ts";
 import type { ResolvedMemoMcpOptions } from "./options.ts";
 import { CAPABILITIES, LIVE_CAPABILITIES, LOG_LEVELS } from "./_methods.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./_versions.ts";
@@ -96,6 +96,32 @@ export function modernErrorData(
   return failure.code === -32002 && typeof uri === "string"
     ? { ...failure.data, uri }
     : failure.data;
+}
+
+/**
+ * The message and `data` of an `UnsupportedProtocolVersionError` (-32022):
+ * the safe error, with the revision's `supported` and `requested` beside it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unsupportedVersionError } from "./_modern.ts";
+ *
+ * const { message, data } = unsupportedVersionError("1900-01-01", ["2026-07-28"]);
+ * assert.equal(message, "Unsupported protocol version: 1900-01-01 (supported: 2026-07-28)");
+ * assert.deepEqual([data.supported, data.requested], [["2026-07-28"], "1900-01-01"]);
+ * ```
+ */
+export function unsupportedVersionError(
+  requested: unknown,
+  supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS,
+): { message: string; data: SafeError & { supported: string[]; requested: string } } {
+  const shown = typeof requested === "string" ? requested : String(requested);
+  const message = `Unsupported protocol version: ${shown.slice(0, 40)} (supported: ${
+    supported.join(", ")
+  })`;
+  const safe = toSafeError(new McpValidationError(message));
+  return { message, data: { ...safe, supported: [...supported], requested: shown.slice(0, 100) } };
 }
 
 /** Methods of the legacy era that the modern revision removes (-32601 on a modern request). */

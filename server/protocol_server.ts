@@ -44,6 +44,7 @@ import {
   modernErrorCode,
   modernErrorData,
   modernResult,
+  unsupportedVersionError,
 } from "./_modern.ts";
 import { initializeJson, LOG_LEVELS } from "./_methods.ts";
 import { outputLimitError, toolResultJson } from "./_results.ts";
@@ -344,12 +345,12 @@ class ProtocolServer implements MemoMcpProtocolServer {
     this.#legacyWatching = true;
     const notify = context.notify!;
     const maxOutput = this.#maxOutput;
-    const send = (method: string, params?: Record<string, unknown>) => {
-      const json = JSON.stringify(
+    const send = (method: string, params?: Record<string, unknown>) =>
+      notifyWithin(
+        notify,
+        maxOutput,
         params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
       );
-      if (outputLimitError(json, maxOutput) === undefined) notify(json);
-    };
     let stop: () => void;
     try {
       stop = this.#core.runtime.watch!((change) => {
@@ -478,10 +479,12 @@ class ProtocolServer implements MemoMcpProtocolServer {
     const runtime = this.#core.runtime;
     const ack = acknowledgedFilter(filter, runtime.watch !== undefined);
     const meta = { [META_SUBSCRIPTION_ID]: id };
-    const send = (method: string, extra: Record<string, unknown>) => {
-      const json = JSON.stringify({ jsonrpc: "2.0", method, params: { _meta: meta, ...extra } });
-      if (outputLimitError(json, this.#maxOutput) === undefined) notify(json);
-    };
+    const send = (method: string, extra: Record<string, unknown>) =>
+      notifyWithin(notify, this.#maxOutput, {
+        jsonrpc: "2.0",
+        method,
+        params: { _meta: meta, ...extra },
+      });
     this.#listening++;
     let stop = () => {};
     try {
@@ -702,6 +705,12 @@ function untilAborted(
   });
 }
 
+/** Sends a notification, unless it alone is over the output limit (then it is dropped). */
+function notifyWithin(notify: (json: string) => void, limit: number, message: unknown): void {
+  const json = JSON.stringify(message);
+  if (outputLimitError(json, limit) === undefined) notify(json);
+}
+
 function methodNotFound(method: string): RpcFailure {
   return new RpcFailure(-32601, {
     name: "McpNotFoundError",
@@ -725,18 +734,6 @@ function unsupportedVersion(
   requested: unknown,
   supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS,
 ): RpcFailure {
-  const shown = typeof requested === "string" ? requested.slice(0, 40) : String(requested);
-  const safe = toSafeError(
-    new McpValidationError(
-      `Unsupported protocol version: ${shown} (supported: ${supported.join(", ")})`,
-    ),
-  );
-  return new RpcFailure(
-    MODERN_ERROR_CODES.unsupportedProtocolVersion,
-    {
-      ...safe,
-      supported: [...supported],
-      requested: typeof requested === "string" ? requested : shown,
-    } as typeof safe,
-  );
+  const { data } = unsupportedVersionError(requested, supported);
+  return new RpcFailure(MODERN_ERROR_CODES.unsupportedProtocolVersion, data);
 }

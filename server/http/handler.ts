@@ -21,7 +21,7 @@ import {
 import { createOriginMatcher, isLoopbackHost, requestHost } from "./origin.ts";
 import { emptyResponse, httpErrorResponse, rpcResponse, sseResponse } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
-import { rpcErrorJson } from "../_jsonrpc.ts";
+import { isValidId, rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
 import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
 import { createListenStreams } from "./listen.ts";
@@ -335,7 +335,7 @@ function wantsLogs(message: unknown, versionHeader: string | null, accept: strin
 /** The id of a single request, serialized, or `null` when there is none to echo. */
 function idJsonOf(message: unknown): string {
   const id = (message as { id?: unknown } | null)?.id;
-  return typeof id === "string" || Number.isSafeInteger(id) ? JSON.stringify(id) : "null";
+  return isValidId(id) ? JSON.stringify(id) : "null";
 }
 
 /** Whether `message` is a modern `subscriptions/listen` request (it answers in a stream). */

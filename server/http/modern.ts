@@ -17,8 +17,10 @@ import {
   isObject,
   META_PROTOCOL_VERSION,
   MODERN_ERROR_CODES,
+  unsupportedVersionError,
 } from "../_modern.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS, versionFeatures } from "../_versions.ts";
+import { isValidId } from "../_jsonrpc.ts";
+import { versionFeatures } from "../_versions.ts";
 
 /** A refusal of the HTTP layer: a 400 with this JSON-RPC error. */
 export interface HttpRefusal {
@@ -29,7 +31,7 @@ export interface HttpRefusal {
   /** One-line message. */
   message: string;
   /** `error.data`: the revision's fields and the safe error. */
-  data: SafeError & Record<string, unknown>;
+  data: SafeError & { supported?: string[]; requested?: string };
   /** The request's id, serialized, or `null`. */
   idJson: string;
 }
@@ -73,14 +75,8 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
-function refusal(
-  idJson: string,
-  code: number,
-  message: string,
-  extra: Record<string, unknown> = {},
-): HttpRefusal {
-  const safe = toSafeError(new McpValidationError(message));
-  return { status: 400, code, message, data: { ...safe, ...extra }, idJson };
+function refusal(idJson: string, code: number, message: string): HttpRefusal {
+  return { status: 400, code, message, data: toSafeError(new McpValidationError(message)), idJson };
 }
 
 function mismatch(idJson: string, message: string): HttpRefusal {
@@ -100,18 +96,18 @@ function mismatch(idJson: string, message: string): HttpRefusal {
  * assert.equal(r.status, 400);
  * assert.equal(r.code, -32022);
  * assert.equal(r.data.requested, "1900-01-01");
- * assert.ok((r.data.supported as string[]).includes("2026-07-28"));
+ * assert.ok(r.data.supported?.includes("2026-07-28"));
  * ```
  */
 export function unsupportedVersionRefusal(requested: string, idJson: string): HttpRefusal {
-  return refusal(
+  const { message, data } = unsupportedVersionError(requested);
+  return {
+    status: 400,
+    code: MODERN_ERROR_CODES.unsupportedProtocolVersion,
+    message,
+    data,
     idJson,
-    MODERN_ERROR_CODES.unsupportedProtocolVersion,
-    `Unsupported protocol version: ${requested.slice(0, 40)} (supported: ${
-      SUPPORTED_PROTOCOL_VERSIONS.join(", ")
-    })`,
-    { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: requested.slice(0, 100) },
-  );
+  };
 }
 
 /**
@@ -159,10 +155,7 @@ export function checkModernHttp(
     }
     return undefined;
   }
-  const idJson = "id" in message && (typeof message.id === "string" ||
-      Number.isSafeInteger(message.id))
-    ? JSON.stringify(message.id)
-    : "null";
+  const idJson = isValidId(message.id) ? JSON.stringify(message.id) : "null";
   const params = isObject(message.params) ? message.params : undefined;
   const meta = params?._meta;
   const bodyVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
