@@ -1,0 +1,393 @@
+/**
+ * The storage contract of the reference Cloud API server: a {@linkcode CloudStore}
+ * holds projects ({@linkcode CloudProject}) and idempotency records
+ * ({@linkcode IdempotencyStore}). Two implementations: the file store (one box)
+ * and the PostgreSQL store (any number of instances).
+ *
+ * @module
+ */
+
+import type {
+  MemoryStore,
+  Note,
+  NoteDraft,
+  NotePatch,
+  RecallHit,
+  ScoreContribution,
+} from "@memo/memory";
+
+/**
+ * A note as the Cloud API carries it: the memory package's note plus its
+ * server `revision`, the sequence number of its latest change in the
+ * project's change feed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudNote } from "./store.ts";
+ *
+ * const note: CloudNote = {
+ *   id: "n1", title: "Deploys", body: "make deploy", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
+ * };
+ * assert.equal(note.revision, 3);
+ * ```
+ */
+export interface CloudNote extends Note {
+  /** Sequence number of the note's latest change (strictly increasing per project). */
+  revision: number;
+}
+
+/**
+ * A draft of a batch upsert: a memory draft plus the id a new note gets.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudDraft } from "./store.ts";
+ *
+ * const draft: CloudDraft = { id: "01jreplica", text: "Kept across machines" };
+ * assert.equal(draft.id, "01jreplica");
+ * ```
+ */
+export interface CloudDraft extends NoteDraft {
+  /**
+   * Id of the note when it is new. Ignored when the draft's identity matches
+   * a stored note; replaced by a fresh id when a note of another identity holds it.
+   */
+  id?: string;
+}
+
+/**
+ * What happened to one draft of an upsert.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudWriteResult } from "./store.ts";
+ *
+ * const result: CloudWriteResult = {
+ *   status: "unchanged",
+ *   note: {
+ *     id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ *   },
+ * };
+ * assert.equal(result.status, "unchanged");
+ * ```
+ */
+export interface CloudWriteResult {
+  /** `written` (new), `updated` (same identity, new content) or `unchanged`. */
+  status: "written" | "updated" | "unchanged";
+  /** The stored note; its id is the canonical id. */
+  note: CloudNote;
+}
+
+/**
+ * One entry of the change feed, ordered by `seq`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudChange } from "./store.ts";
+ *
+ * const tombstone: CloudChange = { seq: 9, op: "delete", id: "n1", revision: 9 };
+ * assert.equal(tombstone.op, "delete");
+ * ```
+ */
+export type CloudChange =
+  | { seq: number; op: "upsert"; id: string; revision: number; note: CloudNote }
+  | { seq: number; op: "delete"; id: string; revision: number };
+
+/**
+ * A recall hit with a {@linkcode CloudNote}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudRecallHit } from "./store.ts";
+ *
+ * const hit: CloudRecallHit = {
+ *   note: {
+ *     id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ *   },
+ *   score: 1.5, engine: "lexical", matched: ["b"],
+ * };
+ * assert.equal(hit.engine, "lexical");
+ * ```
+ */
+export interface CloudRecallHit extends Omit<RecallHit, "note" | "engine"> {
+  /** The note. */
+  note: CloudNote;
+  /** Always `lexical` in the cloud. */
+  engine: "lexical";
+  /** Per-term contributions, with `explain`. */
+  explain?: ScoreContribution[];
+}
+
+/**
+ * Options of {@linkcode CloudProject.list}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudListOptions } from "./store.ts";
+ *
+ * const options: CloudListOptions = { limit: 25, order: "newest", labels: ["ops"] };
+ * assert.equal(options.order, "newest");
+ * ```
+ */
+export interface CloudListOptions {
+  /** Opaque cursor from the previous page. */
+  cursor?: string;
+  /** Page size, 1 to 100. */
+  limit: number;
+  /** Only notes that carry every one of these labels. */
+  labels?: readonly string[];
+  /** Only notes whose source key starts with this prefix. */
+  source?: string;
+  /**
+   * `oldest` (store order) or `newest` first.
+   * @default "oldest"
+   */
+  order?: "oldest" | "newest";
+}
+
+/**
+ * Counts of a project.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudStats } from "./store.ts";
+ *
+ * const stats: CloudStats = { notes: 0, labels: {}, sources: {}, revision: 0 };
+ * assert.equal(stats.revision, 0);
+ * ```
+ */
+export interface CloudStats {
+  /** Number of notes. */
+  notes: number;
+  /** Notes per label. */
+  labels: Record<string, number>;
+  /** Notes per source kind (before `:`), plus `none`. */
+  sources: Record<string, number>;
+  /** Newest `updated` time, if any note exists. */
+  lastUpdated?: string;
+  /** The project's latest change sequence number (0 when nothing was ever written). */
+  revision: number;
+}
+
+/**
+ * Thrown by {@linkcode CloudProject.update} and {@linkcode CloudProject.remove}
+ * when `ifMatch` names a revision the note has moved on from.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CloudConflictError } from "./store.ts";
+ *
+ * const current = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 7,
+ * };
+ * const error = new CloudConflictError(current);
+ * assert.equal(error.current.revision, 7);
+ * assert.match(error.message, /revision 7/);
+ * ```
+ */
+export class CloudConflictError extends Error {
+  /** The note as it is now. */
+  readonly current: CloudNote;
+  /** Creates the error for the note as it is now. */
+  constructor(current: CloudNote) {
+    super(`Cannot change note ${current.id}: it is at revision ${current.revision}`);
+    this.name = "CloudConflictError";
+    this.current = current;
+  }
+}
+
+/**
+ * One project's notes. Every method sees the writes of every instance
+ * sharing the store. Validation errors are `MemoryValidationError`s of
+ * `@memo/memory`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudProject } from "./store.ts";
+ *
+ * // Any store's project answers the same calls.
+ * async function count(project: CloudProject): Promise<number> {
+ *   return (await project.stats()).notes;
+ * }
+ * assert.equal(typeof count, "function");
+ * ```
+ */
+export interface CloudProject {
+  /**
+   * Stores drafts all-or-nothing (one transaction), deduplicating by
+   * identity; result `i` answers draft `i`.
+   */
+  upsert(
+    drafts: readonly CloudDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CloudWriteResult[]>;
+  /** One note, or `undefined`. */
+  get(id: string): Promise<CloudNote | undefined>;
+  /**
+   * Changes a note; `undefined` for an unknown id. Throws
+   * {@linkcode CloudConflictError} when `ifMatch` is not its revision. A patch
+   * that changes nothing keeps the revision.
+   */
+  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined>;
+  /** Deletes a note and returns it as it was; `undefined` for an unknown id. Same `ifMatch` rule. */
+  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
+  /** A page of notes. Throws `MemoryValidationError` for a bad cursor. */
+  list(
+    options: CloudListOptions,
+  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }>;
+  /** memo's lexical ranking over the project's notes. */
+  recall(
+    query: string,
+    options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
+  ): Promise<CloudRecallHit[]>;
+  /** Changes with `seq > since`, oldest first, at most `limit`. */
+  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
+  /** Counts. */
+  stats(): Promise<CloudStats>;
+}
+
+/**
+ * What a store keeps per project beneath {@linkcode CloudProject}: a
+ * `MemoryStore` (so that a `Memo` client can read and rank it) that also
+ * keeps revisions and the change feed. `MemoCloudProject` (`_project.ts`)
+ * turns one into a {@linkcode CloudProject}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RevisionedStore } from "./store.ts";
+ *
+ * async function latest(store: RevisionedStore): Promise<number> {
+ *   return await store.lastRevision();
+ * }
+ * assert.equal(typeof latest, "function");
+ * ```
+ */
+export interface RevisionedStore extends MemoryStore {
+  /** {@linkcode CloudProject.upsert}. */
+  upsert(
+    drafts: readonly CloudDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CloudWriteResult[]>;
+  /** One note with its revision, read from the store now. */
+  get(id: string): Promise<CloudNote | undefined>;
+  /** {@linkcode CloudProject.update}. */
+  updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined>;
+  /** {@linkcode CloudProject.remove}. */
+  removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
+  /** {@linkcode CloudProject.changes}. */
+  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
+  /** The latest change sequence number in the store now (0 when none). */
+  lastRevision(): Promise<number>;
+  /**
+   * The revision of a note as of the latest `changesSince` answer (what a
+   * `Memo` client over this store holds), without a round trip.
+   */
+  revisionOf(id: string): number | undefined;
+}
+
+/**
+ * A kept answer to a write, for idempotent retries.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IdempotentAnswer } from "./store.ts";
+ *
+ * const answer: IdempotentAnswer = { status: 201, body: '{"note":{}}' };
+ * assert.equal(answer.status, 201);
+ * ```
+ */
+export interface IdempotentAnswer {
+  /** HTTP status of the first answer. */
+  status: number;
+  /** Its JSON body, as sent. */
+  body: string;
+}
+
+/**
+ * What {@linkcode IdempotencyStore.claim} found.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IdempotencyClaim } from "./store.ts";
+ *
+ * const claim: IdempotencyClaim = { kind: "replay", answer: { status: 200, body: "{}" } };
+ * assert.equal(claim.kind, "replay");
+ * ```
+ */
+export type IdempotencyClaim =
+  /** The key is new (or expired): the caller runs the write, then `complete` or `release`. */
+  | { kind: "claimed" }
+  /** The key was answered within 24 h for the same request. */
+  | { kind: "replay"; answer: IdempotentAnswer }
+  /** The key was used for another request (another fingerprint). */
+  | { kind: "mismatch" }
+  /** The same request is still running elsewhere. */
+  | { kind: "pending" };
+
+/**
+ * Idempotency keys, kept 24 h per workspace.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IdempotencyStore } from "./store.ts";
+ *
+ * async function once(store: IdempotencyStore): Promise<string> {
+ *   const claim = await store.claim("team", "key-1", "fingerprint");
+ *   return claim.kind;
+ * }
+ * assert.equal(typeof once, "function");
+ * ```
+ */
+export interface IdempotencyStore {
+  /**
+   * Claims `key` for a request with this fingerprint. A claim left pending
+   * longer than 60 s (its holder died) may be claimed again.
+   */
+  claim(workspaceId: string, key: string, fingerprint: string): Promise<IdempotencyClaim>;
+  /** Records the answer of a claimed key. */
+  complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void>;
+  /** Frees a claimed key without an answer (the write failed with a 5xx). */
+  release(workspaceId: string, key: string): Promise<void>;
+}
+
+/**
+ * Where the server keeps everything.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudStore } from "./store.ts";
+ *
+ * function describe(store: CloudStore): string {
+ *   return `${store.kind} store`;
+ * }
+ * assert.equal(typeof describe, "function");
+ * ```
+ */
+export interface CloudStore {
+  /** `file` or `postgres`, as `GET /v1/health` reports it. */
+  readonly kind: "file" | "postgres";
+  /** The project `projectId` of workspace `workspaceId` (ids already checked). */
+  project(workspaceId: string, projectId: string): Promise<CloudProject>;
+  /** The idempotency keys. */
+  readonly idempotency: IdempotencyStore;
+  /** Releases connections, timers and handles. */
+  close(): Promise<void>;
+}
