@@ -104,9 +104,12 @@ export const RULES: Readonly<Record<string, Rule>> = {
     types: ["runtimes/", "memory/", "connectors/"],
     reason: "the server reaches data only through a MemoMcpRuntime it is given",
   },
-  "cloud/": { may: ["memory/"], reason: "the reference Cloud API server stores notes, no MCP" },
+  "cloud/": {
+    may: ["memory/", ROOT_SHARED],
+    reason: "the reference Cloud API server stores notes and knows no MCP and no runtime",
+  },
   "cli/": {
-    may: ["memory/", "connectors/", "runtimes/", "server/", ROOT_SHARED],
+    may: ["memory/", "connectors/", "runtimes/", "server/", "cloud/", ROOT_SHARED],
     throughMod: true,
     reason:
       "the CLI drives everything below it through their mod.ts; only the entry points import it",
