@@ -217,33 +217,59 @@ export class Memo {
     return note;
   }
 
-  /** Notes in store order, a page at a time, optionally filtered by labels and source. */
+  /**
+   * Notes in store order (or, with `order: "newest"`, the reverse), a page at a time, optionally
+   * filtered by labels and source.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir });
+   * for (const text of ["one", "two", "three"]) await memo.remember({ text });
+   * const first = await memo.list({ limit: 2, order: "newest" });
+   * assert.deepEqual(first.notes.map((n) => n.body), ["three", "two"]);
+   * const rest = await memo.list({ limit: 2, order: "newest", cursor: first.nextCursor });
+   * assert.deepEqual(rest.notes.map((n) => n.body), ["one"]);
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
   async list(options: ListOptions = {}): Promise<ListResult> {
     const limit = checkLimit(options.limit ?? 25, "list notes");
+    const newest = checkOrder(options.order) === "newest";
+    const cursor = options.cursor === undefined
+      ? undefined
+      : decodeCursor(options.cursor, "list notes");
     await this.#sync();
     const order = this.#ordered();
-    let start = 0;
-    if (options.cursor !== undefined) {
-      const c = decodeCursor(options.cursor, "list notes");
-      const at = this.#position.get(c.id);
-      start = at !== undefined ? at + 1 : Math.min(c.position, order.length);
+    const n = order.length;
+    // `start` is where the page begins in store order; newest-first walks down from it.
+    let start = newest ? n - 1 : 0;
+    if (cursor) {
+      const at = this.#position.get(cursor.id);
+      // A cursor whose note is gone resumes at its position: the notes after it moved down one.
+      if (newest) start = at !== undefined ? at - 1 : Math.min(cursor.position - 1, n - 1);
+      else start = at !== undefined ? at + 1 : Math.min(cursor.position, n);
     }
+    const step = newest ? -1 : 1;
     const filter = this.#filter(options);
     const notes: Note[] = [];
     let total = 0;
     let last = -1;
-    for (let i = 0; i < order.length; i++) {
+    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
       const note = this.#notes.get(order[i])!;
       if (filter && !filter(note)) continue;
       total++;
-      if (i >= start && notes.length < limit) {
+      if ((newest ? i <= start : i >= start) && notes.length < limit) {
         notes.push(note);
         last = i;
       }
     }
     let more = false;
     if (last >= 0) {
-      for (let i = last + 1; i < order.length && !more; i++) {
+      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
         more = !filter || filter(this.#notes.get(order[i])!);
       }
     }
@@ -422,6 +448,11 @@ function checkLimit(limit: number, action: string): number {
     );
   }
   return limit;
+}
+
+function checkOrder(order: unknown): "oldest" | "newest" {
+  if (order === undefined || order === "oldest" || order === "newest") return order ?? "oldest";
+  throw new MemoryValidationError('Cannot list notes: order must be "oldest" or "newest"');
 }
 
 function checkEngine(engine: string): RecallEngine {

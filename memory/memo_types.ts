@@ -204,6 +204,14 @@ export interface ListOptions extends NoteFilter {
    * @default 25
    */
   limit?: number;
+  /**
+   * `"oldest"`: store order (for the file store, the order of `notes.md`, where new notes are
+   * appended); `"newest"`: the reverse, the most recently added first. A cursor holds the last
+   * note of its page (and its position, used when that note is gone): given with the other
+   * order, the page continues from that note in the other direction.
+   * @default "oldest"
+   */
+  order?: "oldest" | "newest";
 }
 
 /**
@@ -226,7 +234,7 @@ export interface ListOptions extends NoteFilter {
  * ```
  */
 export interface ListResult {
-  /** Notes of this page, in store order. */
+  /** Notes of this page, in the order asked for (store order by default). */
   notes: Note[];
   /** Cursor of the next page; absent on the last page. */
   nextCursor?: string;

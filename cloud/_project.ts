@@ -1,0 +1,200 @@
+/**
+ * Internal: {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
+ * every store. Writes, single reads and the change feed go to the store's
+ * {@linkcode RevisionedStore}; listing, recall and stats go through a `Memo`
+ * client over it (which catches up with the store before every read), so that
+ * the cloud ranks and counts exactly as a local memo does over the same notes.
+ *
+ * @module
+ */
+
+import { Memo, type Note, type NotePatch } from "@memo/memory";
+import type {
+  CloudChange,
+  CloudDraft,
+  CloudListOptions,
+  CloudNote,
+  CloudProject,
+  CloudRecallHit,
+  CloudStats,
+  CloudWriteResult,
+  RevisionedStore,
+} from "./store.ts";
+
+/**
+ * Options of {@linkcode MemoCloudProject}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudProjectOptions } from "./_project.ts";
+ *
+ * const options: MemoCloudProjectOptions = { closeStore: false, recallCacheSize: 0 };
+ * assert.equal(options.closeStore, false);
+ * ```
+ */
+export interface MemoCloudProjectOptions {
+  /**
+   * Whether {@linkcode MemoCloudProject.close} closes the store too.
+   * @default true
+   */
+  closeStore?: boolean;
+  /**
+   * Recall answers kept for repeated identical recalls (emptied whenever the notes change);
+   * `0` turns the cache off.
+   * @default 256
+   */
+  recallCacheSize?: number;
+}
+
+/**
+ * A {@linkcode CloudProject} over a {@linkcode RevisionedStore}. The `Memo`
+ * client is opened (and the store loaded) on the first list, recall or stats.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoCloudProject } from "./_project.ts";
+ *
+ * // Any RevisionedStore (the file store's, PostgreSQL's) becomes a CloudProject.
+ * assert.equal(typeof MemoCloudProject, "function");
+ * ```
+ */
+export class MemoCloudProject implements CloudProject {
+  /** The store beneath. */
+  readonly store: RevisionedStore;
+  readonly #memo: Memo;
+  readonly #closeStore: boolean;
+  #ready: Promise<void> | undefined;
+  #closed = false;
+
+  /** Creates the project; nothing is read until the first call. */
+  constructor(store: RevisionedStore, options: MemoCloudProjectOptions = {}) {
+    this.store = store;
+    this.#closeStore = options.closeStore ?? true;
+    this.#memo = new Memo({
+      store,
+      engine: "lexical",
+      indexCache: false,
+      recallCacheSize: options.recallCacheSize,
+    });
+  }
+
+  /** {@linkcode CloudProject.upsert}: the store's upsert. */
+  upsert(
+    drafts: readonly CloudDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CloudWriteResult[]> {
+    return this.store.upsert(drafts, options);
+  }
+
+  /** {@linkcode CloudProject.get}: read from the store now. */
+  get(id: string): Promise<CloudNote | undefined> {
+    return this.store.get(id);
+  }
+
+  /** {@linkcode CloudProject.update}: the store's `updateIf`. */
+  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.store.updateIf(id, patch, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
+  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.store.removeIf(id, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.changes}: the store's change feed. */
+  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+    return this.store.changes(since, limit);
+  }
+
+  /** {@linkcode CloudProject.list}: a page of the `Memo` client's list, with revisions. */
+  async list(
+    options: CloudListOptions,
+  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    await this.#open();
+    const page = await this.#memo.list({
+      cursor: options.cursor,
+      limit: options.limit,
+      labels: options.labels,
+      source: options.source,
+      order: options.order,
+    });
+    const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
+      notes: await Promise.all(page.notes.map((note) => this.#withRevision(note))),
+      total: page.total,
+    };
+    if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+    return out;
+  }
+
+  /** {@linkcode CloudProject.recall}: memo's lexical ranking, with revisions. */
+  async recall(
+    query: string,
+    options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
+  ): Promise<CloudRecallHit[]> {
+    await this.#open();
+    const hits = await this.#memo.recall(query, {
+      limit: options.limit,
+      labels: options.labels,
+      source: options.source,
+      explain: options.explain,
+      engine: "lexical",
+    });
+    return await Promise.all(hits.map(async (hit) => {
+      const out: CloudRecallHit = {
+        note: await this.#withRevision(hit.note),
+        score: hit.score,
+        engine: "lexical",
+        matched: hit.matched,
+      };
+      if (hit.explain) out.explain = hit.explain;
+      return out;
+    }));
+  }
+
+  /** {@linkcode CloudProject.stats}: memo's counts plus the latest revision. */
+  async stats(): Promise<CloudStats> {
+    await this.#open();
+    const stats = await this.#memo.stats();
+    const out: CloudStats = {
+      notes: stats.notes,
+      labels: stats.labels,
+      sources: stats.sources,
+      revision: await this.store.lastRevision(),
+    };
+    if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
+    return out;
+  }
+
+  /** Closes the `Memo` client and (unless `closeStore` is false) the store. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#ready?.catch(() => {});
+    if (this.#closeStore) await this.#memo.close();
+  }
+
+  #open(): Promise<void> {
+    if (this.#closed) {
+      return Promise.reject(new Error("Cannot read the project: it is closed"));
+    }
+    if (!this.#ready) {
+      const ready = this.#memo.load().then(() => {});
+      // A failed load (the disk briefly unreadable, the database down) is tried again next call.
+      ready.catch(() => {
+        if (this.#ready === ready) this.#ready = undefined;
+      });
+      this.#ready = ready;
+    }
+    return this.#ready;
+  }
+
+  /** The note with its revision as of the client's latest catch-up (a round trip if unknown). */
+  async #withRevision(note: Note): Promise<CloudNote> {
+    const revision = this.store.revisionOf(note.id);
+    if (revision !== undefined) return { ...note, revision };
+    const current = await this.store.get(note.id);
+    return current ?? { ...note, revision: 0 };
+  }
+}
