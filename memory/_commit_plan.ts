@@ -6,7 +6,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { newNoteId, type Note, type NotePatch, prepareDraft } from "./note.ts";
+import { newNoteId, type Note, NOTE_ID_PATTERN, type NotePatch, prepareDraft } from "./note.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
 /** A validated, normalised draft. */
@@ -18,6 +18,8 @@ export interface PreparedDraft {
   hash: string;
   created?: string;
   updated?: string;
+  /** The id asked for, should the draft create a note. */
+  id?: string;
 }
 
 /** What the store needs to know about the notes it holds. */
@@ -47,6 +49,7 @@ export function prepareDrafts(batch: CommitBatch): PreparedDraft[] {
       const updated = checkTime(draft.updated, "updated");
       if (created) prepared.created = created;
       if (updated) prepared.updated = updated;
+      if (draft.id !== undefined) prepared.id = checkId(draft.id);
       return prepared;
     } catch (e) {
       if (!(e instanceof MemoryValidationError) || drafts.length === 1) throw e;
@@ -56,6 +59,13 @@ export function prepareDrafts(batch: CommitBatch): PreparedDraft[] {
       });
     }
   });
+}
+
+function checkId(value: unknown): string {
+  if (typeof value === "string" && NOTE_ID_PATTERN.test(value)) return value;
+  throw new MemoryValidationError(
+    "Cannot store note: id must be 1 to 64 lower-case letters, digits, _ or - (starting with a letter or digit)",
+  );
 }
 
 function checkTime(value: unknown, name: string): string | undefined {
@@ -120,7 +130,8 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
     } else if (existing) {
       updated.push(makeNote(existing.id, draft, existing.created, draft.updated ?? nowIso));
     } else {
-      let id = newNoteId(now);
+      // The id asked for, unless another note holds it; else a fresh one.
+      let id = draft.id ?? newNoteId(now);
       while (store.has(id) || ids.has(id)) id = newNoteId(now);
       ids.add(id);
       const created = draft.created ?? nowIso;

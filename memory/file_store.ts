@@ -71,8 +71,28 @@ import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_com
  * ```
  */
 export interface FileMemoryStoreOptions {
-  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md`. */
+  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md` unless `notesPath` is given. */
   rootDir: string;
+  /**
+   * The notes file to use instead of `<rootDir>/.memo/memory/notes.md` (its lock is
+   * `<notesPath>.lock`). The cloud reference server's file store keeps one per project.
+   * @default `<rootDir>/.memo/memory/notes.md`
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { join } from "node:path";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const notesPath = join(dir, "team", "notes.md");
+   * const store = new FileMemoryStore({ rootDir: dir, notesPath });
+   * await store.commit({ notes: [{ text: "hello" }] });
+   * assert.equal(store.paths.lock, `${notesPath}.lock`);
+   * assert.ok((await Deno.readTextFile(notesPath)).includes("hello"));
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  notesPath?: string;
   /**
    * Source of the current time for `created`, `updated` and new ids.
    * @default () => new Date()
@@ -137,7 +157,16 @@ export class FileMemoryStore implements MemoryStore {
     if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
       throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
     }
-    this.paths = memoPaths(options.rootDir);
+    if (
+      options.notesPath !== undefined &&
+      (typeof options.notesPath !== "string" || options.notesPath === "")
+    ) {
+      throw new MemoryValidationError("Cannot open store: notesPath must be a non-empty path");
+    }
+    const paths = memoPaths(options.rootDir);
+    this.paths = options.notesPath === undefined
+      ? paths
+      : { ...paths, notes: options.notesPath, lock: `${options.notesPath}.lock` };
     this.#clock = options.clock ?? (() => new Date());
     this.#lock = {
       lockPath: this.paths.lock,

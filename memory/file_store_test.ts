@@ -329,3 +329,69 @@ Deno.test("load() reads a file of several MB mixing ASCII and other text as pars
   const before = serializeNote(expected[3]);
   assert.equal(after.replace(/<!-- memo:note \{"id":"n3"[^]*?\n\n/, before), text);
 });
+
+Deno.test("notesPath puts the notes file (and its lock) where it says, and nothing under .memo", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo_store_" });
+  try {
+    const notesPath = join(rootDir, "ws", "p", "notes.md");
+    const store = new FileMemoryStore({ rootDir, notesPath });
+    assert.deepEqual(await store.load(), { notes: 0, issues: [] });
+    const { written } = await store.commit({ notes: [{ text: "kept elsewhere" }] });
+    assert.equal(store.paths.notes, notesPath);
+    assert.equal(store.paths.lock, `${notesPath}.lock`);
+    assert.ok((await text(notesPath)).includes("kept elsewhere"));
+    await assert.rejects(stat(join(rootDir, ".memo")), { code: "ENOENT" });
+    const again = new FileMemoryStore({ rootDir, notesPath });
+    assert.deepEqual(await again.get(written[0].id), written[0]);
+    assert.throws(() => new FileMemoryStore({ rootDir, notesPath: "" }), MemoryValidationError);
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+Deno.test("commit() gives a new note the draft's id, unless another note holds it", async (t) => {
+  const { rootDir, store } = await fresh();
+  try {
+    await t.step("a free id is honoured", async () => {
+      const { written } = await store.commit({ notes: [{ id: "replica-1", text: "one" }] });
+      assert.equal(written[0].id, "replica-1");
+      assert.equal((await new FileMemoryStore({ rootDir }).get("replica-1"))?.body, "one");
+    });
+    await t.step("ignored when the identity matches (unchanged or updated)", async () => {
+      const same = await store.commit({ notes: [{ id: "other-id", text: "one" }] });
+      assert.equal(same.unchanged[0].id, "replica-1");
+      await store.commit({ notes: [{ id: "src-1", text: "v1", source: "notion:page/1" }] });
+      const moved = await store.commit({
+        notes: [{ id: "src-2", text: "v2", source: "notion:page/1" }],
+      });
+      assert.equal(moved.updated[0].id, "src-1");
+      assert.equal(await store.get("src-2"), undefined);
+    });
+    await t.step("a held id gives the new note a fresh id", async () => {
+      const { written } = await store.commit({
+        notes: [{ id: "replica-1", text: "two" }, { id: "dup", text: "three" }, {
+          id: "dup",
+          text: "four",
+        }],
+      });
+      assert.notEqual(written[0].id, "replica-1");
+      assert.equal(written[1].id, "dup");
+      assert.notEqual(written[2].id, "dup", "the same id twice in a batch: the second is fresh");
+      assert.equal((await store.get("replica-1"))?.body, "one");
+    });
+    await t.step("an id off the pattern refuses the whole batch", async () => {
+      const before = (await store.list(undefined, 100)).notes.length;
+      for (const id of ["Upper", "", "-lead", "x".repeat(65), 7]) {
+        await assert.rejects(
+          store.commit({ notes: [{ text: "fine" }, { id: id as string, text: "bad id" }] }),
+          (e: unknown) =>
+            e instanceof MemoryValidationError && e.details?.index === 1 &&
+            /id must/.test(e.message),
+        );
+      }
+      assert.equal((await store.list(undefined, 100)).notes.length, before);
+    });
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});

@@ -244,3 +244,65 @@ Deno.test("Memo searches the index once for repeated recalls, every time with re
     }
   }
 });
+
+Deno.test("Memo.list() pages oldest or newest first, with filters, and cursors survive removals", async (t) => {
+  await withMemo(async (memo) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const labels = i % 2 === 0 ? ["even"] : ["odd"];
+      const source = i < 4 ? `github:acme/app/issues/${i}` : `notion:page/${i}`;
+      ids.push((await memo.remember({ text: `note ${i}`, labels, source })).note.id);
+    }
+    const all = async (options: Parameters<Memo["list"]>[0]) => {
+      const out: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await memo.list({ ...options, cursor });
+        out.push(...page.notes.map((n) => n.id));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    await t.step("oldest (the default) and newest, in pages of 2", async () => {
+      assert.deepEqual(await all({ limit: 2 }), ids);
+      assert.deepEqual(await all({ limit: 2, order: "oldest" }), ids);
+      assert.deepEqual(await all({ limit: 2, order: "newest" }), [...ids].reverse());
+      const first = await memo.list({ limit: 3, order: "newest" });
+      assert.equal(first.total, 7);
+      assert.deepEqual(first.notes.map((n) => n.body), ["note 6", "note 5", "note 4"]);
+    });
+    await t.step("with filters: labels and source prefix", async () => {
+      const even = [ids[0], ids[2], ids[4], ids[6]];
+      assert.deepEqual(await all({ limit: 1, labels: ["even"] }), even);
+      assert.deepEqual(await all({ limit: 1, labels: ["even"], order: "newest" }), even.reverse());
+      const github = ids.slice(0, 4).reverse();
+      assert.deepEqual(await all({ limit: 3, source: "github:", order: "newest" }), github);
+      const page = await memo.list({
+        limit: 2,
+        source: "github:",
+        labels: ["odd"],
+        order: "newest",
+      });
+      assert.deepEqual(page.notes.map((n) => n.id), [ids[3], ids[1]]);
+      assert.equal(page.total, 2);
+      assert.equal(page.nextCursor, undefined);
+    });
+    await t.step("a cursor whose note was removed resumes in place, either order", async () => {
+      const newest = await memo.list({ limit: 2, order: "newest" });
+      await memo.forget(ids[5]); // last of the newest page
+      const restNewest = await memo.list({ limit: 10, order: "newest", cursor: newest.nextCursor });
+      assert.deepEqual(restNewest.notes.map((n) => n.id), [ids[4], ids[3], ids[2], ids[1], ids[0]]);
+      const oldest = await memo.list({ limit: 2 });
+      await memo.forget(ids[1]); // last of the oldest page
+      const restOldest = await memo.list({ limit: 10, cursor: oldest.nextCursor });
+      assert.deepEqual(restOldest.notes.map((n) => n.id), [ids[2], ids[3], ids[4], ids[6]]);
+    });
+    await t.step("a bad order or cursor is refused", async () => {
+      await assert.rejects(
+        memo.list({ order: "random" as "newest" }),
+        MemoryValidationError,
+      );
+      await assert.rejects(memo.list({ order: "newest", cursor: "forged" }), MemoryValidationError);
+    });
+  });
+});

@@ -79,6 +79,13 @@ export interface NoteDraft {
   created?: string;
   /** Update time to record; defaults to now. */
   updated?: string;
+  /**
+   * Id of the note when the draft creates one (replicas keep ids across machines); must match
+   * {@linkcode NOTE_ID_PATTERN}. Ignored when the draft's identity matches a stored note (that
+   * note keeps its id); when another note already holds the id, the new note gets a fresh one.
+   * @default a new id (see {@linkcode newNoteId})
+   */
+  id?: string;
 }
 
 /**
