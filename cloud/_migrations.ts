@@ -1,0 +1,187 @@
+/**
+ * Internal: the versioned schema of the PostgreSQL store, as an ordered list of
+ * migrations, and {@linkcode migrate}, which applies the pending ones at start.
+ *
+ * Every table is prefixed `memo_` (the database may be shared with other
+ * applications). Migrations run in one transaction that first takes a
+ * transaction-scoped advisory lock, so two servers starting at once apply each
+ * version once: the second waits, then finds nothing left to do.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-import-prefix -- types only: the driver is loaded by postgres_store.ts
+import type { Sql } from "npm:postgres@3.4.9";
+
+/**
+ * One schema version.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MIGRATIONS, type Migration } from "./_migrations.ts";
+ *
+ * const first: Migration = MIGRATIONS[0];
+ * assert.equal(first.version, 1);
+ * ```
+ */
+export interface Migration {
+  /** Version number; versions are applied in increasing order, each once. */
+  version: number;
+  /** What it does, in a few words (kept in `memo_schema_migrations`). */
+  name: string;
+  /** The statements, run as one simple query inside the migration transaction. */
+  sql: string;
+}
+
+/**
+ * The schema, oldest version first. Never edit an applied version: add one.
+ *
+ * Version 1:
+ * - `memo_projects (workspace, project, seq)`: one row per project; `seq` is
+ *   the last change number. Every write locks this row first (`FOR UPDATE`),
+ *   so the writes of one project are serialised and the order of `seq` is the
+ *   order of commits.
+ * - `memo_notes`: the notes, keyed by `(workspace, project, id)`, with their
+ *   `identity` (`source:<key>` or `hash:<hash>`), `revision` (the seq of their
+ *   latest change) and `ord` (store order: the seq that created them).
+ * - `memo_changes (workspace, project, seq, op, id, note)`: the change feed,
+ *   tombstones (`op = 'delete'`, `note` null) included.
+ * - `memo_idempotency`: idempotency keys per workspace.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MIGRATIONS } from "./_migrations.ts";
+ *
+ * const versions = MIGRATIONS.map((m) => m.version);
+ * assert.deepEqual(versions, [...versions].sort((a, b) => a - b)); // in order
+ * assert.match(MIGRATIONS[0].sql, /CREATE TABLE memo_notes/);
+ * ```
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "projects, notes, change feed, idempotency keys",
+    sql: `
+CREATE TABLE memo_projects (
+  workspace text NOT NULL,
+  project text NOT NULL,
+  seq bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (workspace, project)
+);
+
+CREATE TABLE memo_notes (
+  workspace text NOT NULL,
+  project text NOT NULL,
+  id text NOT NULL,
+  identity text NOT NULL,
+  title text NOT NULL,
+  body text NOT NULL,
+  labels jsonb NOT NULL,
+  source text,
+  hash text NOT NULL,
+  created text NOT NULL,
+  updated text NOT NULL,
+  revision bigint NOT NULL,
+  ord bigint NOT NULL,
+  PRIMARY KEY (workspace, project, id)
+);
+CREATE INDEX memo_notes_identity ON memo_notes (workspace, project, identity);
+CREATE UNIQUE INDEX memo_notes_ord ON memo_notes (workspace, project, ord);
+
+CREATE TABLE memo_changes (
+  workspace text NOT NULL,
+  project text NOT NULL,
+  seq bigint NOT NULL,
+  op text NOT NULL CHECK (op IN ('upsert', 'delete')),
+  id text NOT NULL,
+  note jsonb,
+  PRIMARY KEY (workspace, project, seq)
+);
+
+CREATE TABLE memo_idempotency (
+  workspace text NOT NULL,
+  key text NOT NULL,
+  fingerprint text NOT NULL,
+  state text NOT NULL CHECK (state IN ('pending', 'done')),
+  status integer,
+  body text,
+  claimed_at timestamptz NOT NULL,
+  completed_at timestamptz,
+  PRIMARY KEY (workspace, key)
+);
+CREATE INDEX memo_idempotency_age ON memo_idempotency ((coalesce(completed_at, claimed_at)));
+`,
+  },
+];
+
+/**
+ * The advisory lock (two 32-bit keys: "memo" and 1) held while migrating.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MIGRATION_LOCK } from "./_migrations.ts";
+ *
+ * assert.equal(MIGRATION_LOCK.length, 2);
+ * ```
+ */
+export const MIGRATION_LOCK: readonly [number, number] = [0x6d656d6f, 1];
+
+/**
+ * Applies the pending migrations in one transaction, under the advisory lock;
+ * returns the versions applied (none when the schema is current). Refuses a
+ * database whose schema is newer than this code knows.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * // deno-lint-ignore no-import-prefix -- example only
+ * import postgres from "npm:postgres@3.4.9";
+ * import { migrate, MIGRATIONS } from "./_migrations.ts";
+ * import { startPostgres } from "../tests/_postgres.ts";
+ *
+ * const pg = await startPostgres();
+ * const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
+ * try {
+ *   assert.deepEqual(await migrate(sql), MIGRATIONS.map((m) => m.version));
+ *   assert.deepEqual(await migrate(sql), []); // idempotent
+ * } finally {
+ *   await sql.end();
+ *   await pg.stop();
+ * }
+ * ```
+ */
+export async function migrate(
+  sql: Sql,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  return await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK[0]}::int4, ${MIGRATION_LOCK[1]}::int4)`;
+    await tx.unsafe(`CREATE TABLE IF NOT EXISTS memo_schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const rows = await tx<{ version: number }[]>`SELECT version FROM memo_schema_migrations`;
+    const applied = new Set(rows.map((row) => Number(row.version)));
+    const known = Math.max(0, ...migrations.map((m) => m.version));
+    const newest = Math.max(0, ...applied);
+    if (newest > known) {
+      throw new Error(
+        `Cannot migrate the PostgreSQL store: the database schema is at version ${newest}, ` +
+          `newer than this server knows (${known})`,
+      );
+    }
+    const done: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      await tx.unsafe(migration.sql);
+      await tx`INSERT INTO memo_schema_migrations (version, name)
+        VALUES (${migration.version}, ${migration.name})`;
+      done.push(migration.version);
+    }
+    return done;
+  });
+}

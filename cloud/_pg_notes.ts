@@ -1,0 +1,386 @@
+/**
+ * Internal: the pure parts of the PostgreSQL store: checking a batch of drafts,
+ * planning what it writes against the notes found by identity, applying a
+ * patch, and turning rows back into notes. Hashing, titles, labels and ids come
+ * from `@memo/memory`; the rules are those of the file store (`planCommit`).
+ *
+ * @module
+ */
+
+import {
+  MemoryValidationError,
+  newNoteId,
+  type Note,
+  NOTE_ID_PATTERN,
+  noteIdentity,
+  type NotePatch,
+  prepareDraft,
+} from "@memo/memory";
+import type { CloudDraft, CloudNote } from "./store.ts";
+
+/**
+ * A checked, normalised draft with its identity.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PreparedCloudDraft, prepareCloudDrafts } from "./_pg_notes.ts";
+ *
+ * const [draft]: PreparedCloudDraft[] = prepareCloudDrafts([{ text: "hi", source: "x:1" }]);
+ * assert.equal(draft.identity, "source:x:1");
+ * ```
+ */
+export interface PreparedCloudDraft {
+  /** `source:<key>` or `hash:<hash>`. */
+  identity: string;
+  /** The id asked for a new note, when it is a well-formed note id. */
+  id?: string;
+  /** Normalised title. */
+  title: string;
+  /** Body. */
+  body: string;
+  /** Normalised labels. */
+  labels: string[];
+  /** Source key. */
+  source?: string;
+  /** Content hash. */
+  hash: string;
+  /** Canonical creation time, when given. */
+  created?: string;
+  /** Canonical update time, when given. */
+  updated?: string;
+}
+
+/**
+ * Checks every draft before anything is touched; throws a
+ * `MemoryValidationError` with `details.index` naming the first bad draft.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoryValidationError } from "@memo/memory";
+ * import { prepareCloudDrafts } from "./_pg_notes.ts";
+ *
+ * assert.throws(
+ *   () => prepareCloudDrafts([{ text: "ok" }, { text: " " }]),
+ *   (e) => e instanceof MemoryValidationError && e.details?.index === 1,
+ * );
+ * ```
+ */
+export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloudDraft[] {
+  if (!Array.isArray(drafts)) {
+    throw new MemoryValidationError("Cannot store notes: the batch's notes must be a list");
+  }
+  return drafts.map((draft, index) => {
+    try {
+      const p = prepareDraft(draft);
+      const out: PreparedCloudDraft = { identity: noteIdentity(p), ...p };
+      const created = checkTime(draft.created, "created");
+      const updated = checkTime(draft.updated, "updated");
+      if (created) out.created = created;
+      if (updated) out.updated = updated;
+      if (typeof draft.id === "string" && NOTE_ID_PATTERN.test(draft.id)) out.id = draft.id;
+      return out;
+    } catch (e) {
+      if (!(e instanceof MemoryValidationError)) throw e;
+      const message = drafts.length === 1
+        ? e.message
+        : `${e.message} (note ${index + 1} of the batch)`;
+      throw new MemoryValidationError(message, { cause: e, details: { index } });
+    }
+  });
+}
+
+function checkTime(value: unknown, name: string): string | undefined {
+  if (value === undefined) return undefined;
+  const ms = typeof value === "string" ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new MemoryValidationError(`Cannot store note: ${name} must be an ISO 8601 time`);
+  }
+  return new Date(ms).toISOString();
+}
+
+/**
+ * A batch reduced to one draft per identity: `unique` in the order of each
+ * identity's first draft (the last draft of an identity wins), `slotOf[i]`
+ * the place of draft `i` in `unique`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { dedupeDrafts, prepareCloudDrafts } from "./_pg_notes.ts";
+ *
+ * const drafts = prepareCloudDrafts([
+ *   { text: "v1", source: "s:1" },
+ *   { text: "other" },
+ *   { text: "v2", source: "s:1" },
+ * ]);
+ * const { unique, slotOf } = dedupeDrafts(drafts);
+ * assert.deepEqual(unique.map((d) => d.body), ["v2", "other"]);
+ * assert.deepEqual(slotOf, [0, 1, 0]);
+ * ```
+ */
+export function dedupeDrafts(
+  drafts: readonly PreparedCloudDraft[],
+): { unique: PreparedCloudDraft[]; slotOf: number[] } {
+  const unique: PreparedCloudDraft[] = [];
+  const slotOf: number[] = [];
+  const at = new Map<string, number>();
+  for (const draft of drafts) {
+    const slot = at.get(draft.identity);
+    if (slot === undefined) {
+      at.set(draft.identity, unique.length);
+      slotOf.push(unique.length);
+      unique.push(draft);
+    } else {
+      unique[slot] = draft;
+      slotOf.push(slot);
+    }
+  }
+  return { unique, slotOf };
+}
+
+/**
+ * What one unique draft does: `unchanged` (the stored note), `updated` (same
+ * source key, new content: id and `created` kept) or `written` (a new note).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PlannedNote } from "./_pg_notes.ts";
+ *
+ * const planned: PlannedNote = {
+ *   status: "written",
+ *   note: {
+ *     id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 0,
+ *   },
+ *   identity: "hash:h",
+ * };
+ * assert.equal(planned.status, "written");
+ * ```
+ */
+export interface PlannedNote {
+  /** What happens. */
+  status: "written" | "updated" | "unchanged";
+  /** The note after the write (its `revision` is set when the seq is known). */
+  note: CloudNote;
+  /** Its identity. */
+  identity: string;
+}
+
+/**
+ * Plans the unique drafts of a batch against the stored notes with their
+ * identities (`existing`) and the ids taken among the drafts' asked ids
+ * (`takenIds`). A new note keeps its asked id when that id is free, else it
+ * gets a fresh one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { planDrafts, prepareCloudDrafts } from "./_pg_notes.ts";
+ *
+ * const drafts = prepareCloudDrafts([{ id: "mine", text: "a" }, { id: "taken", text: "b" }]);
+ * const plan = planDrafts(drafts, new Map(), new Set(["taken"]), new Date(0));
+ * assert.equal(plan[0].note.id, "mine");
+ * assert.notEqual(plan[1].note.id, "taken");
+ * assert.deepEqual(plan.map((p) => p.status), ["written", "written"]);
+ * ```
+ */
+export function planDrafts(
+  unique: readonly PreparedCloudDraft[],
+  existing: ReadonlyMap<string, CloudNote>,
+  takenIds: ReadonlySet<string>,
+  now: Date,
+): PlannedNote[] {
+  const nowIso = now.toISOString();
+  const used = new Set<string>();
+  return unique.map((draft) => {
+    const found = existing.get(draft.identity);
+    if (found && found.hash === draft.hash) {
+      return { status: "unchanged", note: found, identity: draft.identity };
+    }
+    if (found) {
+      const note = makeNote(found.id, draft, found.created, draft.updated ?? nowIso);
+      return { status: "updated", note, identity: draft.identity };
+    }
+    let id = draft.id;
+    if (id === undefined || takenIds.has(id) || used.has(id)) {
+      do id = newNoteId(now); while (takenIds.has(id) || used.has(id));
+    }
+    used.add(id);
+    const created = draft.created ?? nowIso;
+    const note = makeNote(id, draft, created, draft.updated ?? draft.created ?? nowIso);
+    return { status: "written", note, identity: draft.identity };
+  });
+}
+
+/**
+ * Applies a patch as the file store does; returns the same object when nothing
+ * changes. Throws `MemoryValidationError` on bad input.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { patchCloudNote } from "./_pg_notes.ts";
+ *
+ * const note = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "", revision: 3,
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * };
+ * const next = patchCloudNote(note, { text: "c" }, new Date(0));
+ * assert.equal(next.body, "c");
+ * assert.equal(next.created, note.created);
+ * ```
+ */
+export function patchCloudNote(note: CloudNote, patch: NotePatch, now: Date): CloudNote {
+  if (!patch || typeof patch !== "object") {
+    throw new MemoryValidationError("Cannot update note: the patch must be an object");
+  }
+  if (patch.title !== undefined && typeof patch.title !== "string") {
+    throw new MemoryValidationError("Cannot update note: title must be a string");
+  }
+  if (patch.labels !== undefined && !Array.isArray(patch.labels)) {
+    throw new MemoryValidationError("Cannot update note: labels must be a list of strings");
+  }
+  if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
+    throw new MemoryValidationError("Cannot update note: text is empty");
+  }
+  const next = prepareDraft({
+    text: patch.text ?? note.body,
+    title: patch.title ?? note.title,
+    labels: patch.labels ?? note.labels,
+  });
+  if (next.hash === note.hash && next.title === note.title) return note;
+  return makeNote(
+    note.id,
+    { ...next, source: note.source },
+    note.created,
+    now.toISOString(),
+    note.revision,
+  );
+}
+
+function makeNote(
+  id: string,
+  d: { title: string; body: string; labels: string[]; source?: string; hash: string },
+  created: string,
+  updated: string,
+  revision = 0,
+): CloudNote {
+  const note: CloudNote = {
+    id,
+    title: d.title,
+    body: d.body,
+    labels: d.labels,
+    hash: d.hash,
+    created,
+    updated,
+    revision,
+  };
+  return d.source === undefined ? note : withSource(note, d.source);
+}
+
+/** The note with `source` in its place (after `labels`), for a stable JSON field order. */
+function withSource(note: CloudNote, source: string): CloudNote {
+  return {
+    id: note.id,
+    title: note.title,
+    body: note.body,
+    labels: note.labels,
+    source,
+    hash: note.hash,
+    created: note.created,
+    updated: note.updated,
+    revision: note.revision,
+  };
+}
+
+/**
+ * A note row (or a change's `note` JSON) as a {@linkcode CloudNote}, fields in
+ * the API's order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { rowToNote } from "./_pg_notes.ts";
+ *
+ * const note = rowToNote({
+ *   revision: "4", updated: "u", created: "c", hash: "h", source: null, labels: ["a"],
+ *   body: "b", title: "t", id: "n1",
+ * });
+ * assert.deepEqual(Object.keys(note), [
+ *   "id", "title", "body", "labels", "hash", "created", "updated", "revision",
+ * ]);
+ * assert.equal(note.revision, 4);
+ * ```
+ */
+export function rowToNote(row: NoteRow): CloudNote {
+  const note: CloudNote = {
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    labels: row.labels,
+    hash: row.hash,
+    created: row.created,
+    updated: row.updated,
+    revision: Number(row.revision),
+  };
+  return row.source === null || row.source === undefined ? note : withSource(note, row.source);
+}
+
+/**
+ * The memory package's note of a {@linkcode CloudNote} (without `revision`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { plainNote } from "./_pg_notes.ts";
+ *
+ * const note = plainNote({
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *   created: "c", updated: "u", revision: 2,
+ * });
+ * assert.equal("revision" in note, false);
+ * ```
+ */
+export function plainNote(note: CloudNote): Note {
+  const { revision: _, ...rest } = note;
+  return rest;
+}
+
+/**
+ * A note as PostgreSQL returns it (`revision` as a string or number: bigint).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { NoteRow } from "./_pg_notes.ts";
+ *
+ * const row: NoteRow = {
+ *   id: "n1", title: "t", body: "b", labels: [], source: null, hash: "h",
+ *   created: "c", updated: "u", revision: "1",
+ * };
+ * assert.equal(row.source, null);
+ * ```
+ */
+export interface NoteRow {
+  /** Id. */
+  id: string;
+  /** Title. */
+  title: string;
+  /** Body. */
+  body: string;
+  /** Labels (jsonb). */
+  labels: string[];
+  /** Source key or null. */
+  source?: string | null;
+  /** Content hash. */
+  hash: string;
+  /** Creation time. */
+  created: string;
+  /** Update time. */
+  updated: string;
+  /** Revision (bigint). */
+  revision: string | number;
+}

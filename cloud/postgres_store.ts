@@ -1,0 +1,623 @@
+/**
+ * The PostgreSQL store of the reference Cloud API server, used when
+ * `MEMO_CLOUD_DATABASE_URL` is set: any number of server instances share one
+ * database. {@linkcode PostgresCloudStore} opens the pool and applies the
+ * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
+ * one project, with revisions and the change feed.
+ *
+ * Import this module lazily (`await import(...)`): it loads the driver
+ * (`npm:postgres`).
+ *
+ * How writes stay ordered: every write of a project runs in one transaction
+ * that first locks the project's row in `memo_projects` (`SELECT … FOR
+ * UPDATE`), so the writers of a project take turns, and the change numbers
+ * (`seq`) they take from that row are in commit order. A reader that follows
+ * the feed with `seq > token` therefore never skips a change.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-import-prefix -- loaded only when the server uses PostgreSQL
+import postgres, { type Sql, type TransactionSql } from "npm:postgres@3.4.9";
+import {
+  type CommitBatch,
+  type CommitResult,
+  decodeCursor,
+  encodeCursor,
+  MemoryValidationError,
+  type Note,
+  type NotePage,
+  type NotePatch,
+  type StoreChanges,
+  type StoreLoadReport,
+} from "@memo/memory";
+import { MemoCloudProject } from "./_project.ts";
+import { migrate } from "./_migrations.ts";
+import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
+import {
+  dedupeDrafts,
+  type NoteRow,
+  patchCloudNote,
+  plainNote,
+  planDrafts,
+  prepareCloudDrafts,
+  rowToNote,
+} from "./_pg_notes.ts";
+import {
+  type CloudChange,
+  CloudConflictError,
+  type CloudDraft,
+  type CloudNote,
+  type CloudProject,
+  type CloudStore,
+  type CloudWriteResult,
+  type RevisionedStore,
+} from "./store.ts";
+
+/** Largest page of `list` (as the file store). */
+const MAX_PAGE = 1000;
+/** Largest page of `changes`. */
+const MAX_CHANGES = 1000;
+
+/**
+ * Options of {@linkcode PostgresMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PostgresMemoryStoreOptions } from "./postgres_store.ts";
+ *
+ * const options: Omit<PostgresMemoryStoreOptions, "sql"> = { workspaceId: "team", projectId: "p" };
+ * assert.equal(options.projectId, "p");
+ * ```
+ */
+export interface PostgresMemoryStoreOptions {
+  /** The connection pool, migrated ({@linkcode PostgresCloudStore} does both). */
+  sql: Sql;
+  /** The workspace. */
+  workspaceId: string;
+  /** The project. */
+  projectId: string;
+  /**
+   * The clock (times of new and changed notes).
+   * @default () => new Date()
+   */
+  clock?: () => Date;
+}
+
+/**
+ * The notes of one project in PostgreSQL: a `MemoryStore` (a `Memo` client
+ * opened over it reads and ranks them) that also keeps revisions and the
+ * change feed. Every call reads the database now, so writes made by other
+ * server instances are seen at once.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo } from "@memo/memory";
+ * import { PostgresCloudStore, PostgresMemoryStore } from "./postgres_store.ts";
+ * import { startPostgres } from "../tests/_postgres.ts";
+ *
+ * const pg = await startPostgres();
+ * const cloud = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+ * try {
+ *   const store = new PostgresMemoryStore({ sql: cloud.sql, workspaceId: "team", projectId: "p" });
+ *   const [first] = await store.upsert([{ text: "Deploys run with make deploy" }]);
+ *   assert.equal(first.status, "written");
+ *   const [again] = await store.upsert([{ text: "Deploys run with make deploy" }]);
+ *   assert.equal(again.status, "unchanged"); // same content: same note
+ *   assert.equal(again.note.id, first.note.id);
+ *   const memo = await openMemo({ store, indexCache: false });
+ *   const [hit] = await memo.recall("deploy");
+ *   assert.equal(hit.note.id, first.note.id);
+ *   assert.equal(store.revisionOf(first.note.id), first.note.revision);
+ * } finally {
+ *   await cloud.close();
+ *   await pg.stop();
+ * }
+ * ```
+ */
+export class PostgresMemoryStore implements RevisionedStore {
+  /** The workspace. */
+  readonly workspaceId: string;
+  /** The project. */
+  readonly projectId: string;
+  readonly #sql: Sql;
+  readonly #clock: () => Date;
+  #revisions = new Map<string, number>();
+
+  /** Creates the store of one project over a migrated pool. */
+  constructor(options: PostgresMemoryStoreOptions) {
+    this.#sql = options.sql;
+    this.workspaceId = options.workspaceId;
+    this.projectId = options.projectId;
+    this.#clock = options.clock ?? (() => new Date());
+  }
+
+  /** Counts the notes; PostgreSQL reports no damaged notes. */
+  async load(): Promise<StoreLoadReport> {
+    const [row] = await this.#sql<{ count: string }[]>`
+      SELECT count(*)::int8 AS count FROM memo_notes
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+    return { notes: Number(row.count), issues: [] };
+  }
+
+  /**
+   * Stores drafts all-or-nothing in one transaction, deduplicating by
+   * identity against the stored notes and within the batch (the last draft of
+   * an identity wins); result `i` answers draft `i`.
+   */
+  async upsert(
+    drafts: readonly CloudDraft[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CloudWriteResult[]> {
+    const prepared = prepareCloudDrafts(drafts);
+    options.signal?.throwIfAborted();
+    if (!prepared.length) return [];
+    const { unique, slotOf } = dedupeDrafts(prepared);
+    const results = await this.#sql.begin(async (tx) => {
+      const seq = (await this.#lock(tx, true))!;
+      const existing = new Map<string, CloudNote>();
+      const found = await tx<(NoteRow & { identity: string })[]>`
+        SELECT identity, ${noteColumns(tx)} FROM memo_notes
+        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
+          AND identity = ANY(${unique.map((d) => d.identity)}::text[])
+        ORDER BY ord`;
+      // Two notes can share an identity after a patch (as in notes.md): the first one counts.
+      for (const row of found) {
+        if (!existing.has(row.identity)) existing.set(row.identity, rowToNote(row));
+      }
+      const asked = unique.filter((d) => d.id !== undefined && !existing.has(d.identity))
+        .map((d) => d.id!);
+      const taken = new Set<string>();
+      if (asked.length) {
+        const rows = await tx<{ id: string }[]>`
+          SELECT id FROM memo_notes
+          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
+            AND id = ANY(${asked}::text[])`;
+        for (const row of rows) taken.add(row.id);
+      }
+      const plan = planDrafts(unique, existing, taken, this.#clock());
+      const writes = plan.filter((p) => p.status !== "unchanged");
+      if (!writes.length) return plan;
+      options.signal?.throwIfAborted();
+      writes.forEach((p, i) => p.note.revision = seq + i + 1);
+      const rows = writes.map((p) => ({
+        kind: p.status,
+        seq: p.note.revision,
+        identity: p.identity,
+        ...p.note,
+      }));
+      await tx`
+        WITH r AS (
+          SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
+            kind text, seq int8, id text, identity text, title text, body text, labels jsonb,
+            source text, hash text, created text, updated text)
+        ), ins AS (
+          INSERT INTO memo_notes (workspace, project, id, identity, title, body, labels, source,
+            hash, created, updated, revision, ord)
+          SELECT ${this.workspaceId}, ${this.projectId}, id, identity, title, body, labels, source,
+            hash, created, updated, seq, seq
+          FROM r WHERE kind = 'written'
+        ), upd AS (
+          UPDATE memo_notes n SET identity = r.identity, title = r.title, body = r.body,
+            labels = r.labels, source = r.source, hash = r.hash, updated = r.updated,
+            revision = r.seq
+          FROM r
+          WHERE r.kind = 'updated' AND n.workspace = ${this.workspaceId}
+            AND n.project = ${this.projectId} AND n.id = r.id
+        ), ch AS (
+          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
+          SELECT ${this.workspaceId}, ${this.projectId}, seq, 'upsert', id, ${noteJson(tx)}
+          FROM r
+        )
+        UPDATE memo_projects SET seq = ${seq + writes.length}
+        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+      return plan;
+    });
+    return slotOf.map((slot) => ({ status: results[slot].status, note: results[slot].note }));
+  }
+
+  /** `MemoryStore.commit`: {@linkcode upsert}, reported per unique note. */
+  async commit(batch: CommitBatch, options: { signal?: AbortSignal } = {}): Promise<CommitResult> {
+    const drafts = (batch as { notes?: unknown } | null | undefined)?.notes;
+    if (!Array.isArray(drafts)) {
+      throw new MemoryValidationError("Cannot store notes: the batch's notes must be a list");
+    }
+    const results = await this.upsert(drafts as CloudDraft[], options);
+    const out: CommitResult = { written: [], updated: [], unchanged: [], bytesWritten: 0 };
+    const seen = new Set<string>();
+    const encoder = new TextEncoder();
+    for (const { status, note } of results) {
+      if (seen.has(note.id)) continue;
+      seen.add(note.id);
+      const plain = plainNote(note);
+      out[status].push(plain);
+      if (status !== "unchanged") out.bytesWritten += encoder.encode(JSON.stringify(plain)).length;
+    }
+    return out;
+  }
+
+  /** One note with its revision, read now; `undefined` when unknown. */
+  async get(id: string): Promise<CloudNote | undefined> {
+    if (typeof id !== "string") return undefined;
+    const [row] = await this.#sql<NoteRow[]>`
+      SELECT ${noteColumns(this.#sql)} FROM memo_notes
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}`;
+    return row ? rowToNote(row) : undefined;
+  }
+
+  /**
+   * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError}
+   * when `ifMatch` is not its revision. A patch that changes nothing keeps the
+   * revision (and writes nothing).
+   */
+  async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+    if (typeof id !== "string") return undefined;
+    return await this.#sql.begin(async (tx) => {
+      const seq = await this.#lock(tx, false);
+      if (seq === undefined) return undefined;
+      const current = await this.#current(tx, id);
+      if (!current) return undefined;
+      if (ifMatch !== undefined && ifMatch !== current.revision) {
+        throw new CloudConflictError(current);
+      }
+      const next = patchCloudNote(current, patch, this.#clock());
+      if (next === current) return current;
+      next.revision = seq + 1;
+      const identity = next.source !== undefined ? `source:${next.source}` : `hash:${next.hash}`;
+      await tx`
+        WITH upd AS (
+          UPDATE memo_notes SET identity = ${identity}, title = ${next.title}, body = ${next.body},
+            labels = ${JSON.stringify(next.labels)}::text::jsonb, hash = ${next.hash},
+            updated = ${next.updated}, revision = ${next.revision}
+          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}
+        ), ch AS (
+          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
+          VALUES (${this.workspaceId}, ${this.projectId}, ${next.revision}, 'upsert', ${id},
+            ${JSON.stringify(next)}::text::jsonb)
+        )
+        UPDATE memo_projects SET seq = ${next.revision}
+        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+      return next;
+    });
+  }
+
+  /**
+   * Deletes a note (a tombstone joins the feed) and returns it as it was;
+   * `undefined` for an unknown id; same `ifMatch` rule as {@linkcode updateIf}.
+   */
+  async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+    if (typeof id !== "string") return undefined;
+    return await this.#sql.begin(async (tx) => {
+      const seq = await this.#lock(tx, false);
+      if (seq === undefined) return undefined;
+      const current = await this.#current(tx, id);
+      if (!current) return undefined;
+      if (ifMatch !== undefined && ifMatch !== current.revision) {
+        throw new CloudConflictError(current);
+      }
+      await tx`
+        WITH del AS (
+          DELETE FROM memo_notes
+          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}
+        ), ch AS (
+          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
+          VALUES (${this.workspaceId}, ${this.projectId}, ${seq + 1}, 'delete', ${id}, NULL)
+        )
+        UPDATE memo_projects SET seq = ${seq + 1}
+        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+      return current;
+    });
+  }
+
+  /** `MemoryStore.update`: {@linkcode updateIf} without a revision check. */
+  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
+    const note = await this.updateIf(id, patch);
+    return note && plainNote(note);
+  }
+
+  /** `MemoryStore.remove`: {@linkcode removeIf} without a revision check. */
+  async remove(id: string): Promise<boolean> {
+    return (await this.removeIf(id)) !== undefined;
+  }
+
+  /** Notes in store order (creation), `limit` (1 to 1000, default 25) at a time. */
+  async list(cursor?: string, limit = 25): Promise<NotePage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      throw new MemoryValidationError(
+        `Cannot list notes: limit must be an integer from 1 to ${MAX_PAGE}`,
+      );
+    }
+    // The cursor's position is the `ord` of the last note returned.
+    const after = cursor === undefined ? -1 : decodeCursor(cursor, "list notes").position;
+    const rows = await this.#sql<(NoteRow & { ord: string })[]>`
+      SELECT ${noteColumns(this.#sql)}, ord FROM memo_notes
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND ord > ${after}
+      ORDER BY ord LIMIT ${limit + 1}`;
+    const notes = rows.slice(0, limit).map((row) => plainNote(rowToNote(row)));
+    const page: NotePage = { notes };
+    if (rows.length > limit) {
+      const last = rows[limit - 1];
+      page.nextCursor = encodeCursor({ id: last.id, position: Number(last.ord) });
+    }
+    return page;
+  }
+
+  /**
+   * Changes since `token` (the last `seq` seen): the current notes changed
+   * since and the ids deleted since, or every note (`reset`) without a token
+   * or with one this project never gave. One indexed query when nothing
+   * changed. Keeps {@linkcode revisionOf} in step with what it answers.
+   */
+  async changesSince(token?: string): Promise<StoreChanges> {
+    const since = token !== undefined && /^(0|[1-9][0-9]{0,15})$/.test(token)
+      ? Number(token)
+      : undefined;
+    if (since !== undefined) {
+      // One statement, so one snapshot: the head seq and the changes up to it agree.
+      const rows = await this.#sql<(Partial<NoteRow> & { head: string; changed: string | null })[]>`
+        SELECT p.seq AS head, c.id AS changed, ${noteColumns(this.#sql, "n")}
+        FROM memo_projects p
+        LEFT JOIN LATERAL (
+          SELECT DISTINCT id FROM memo_changes
+          WHERE workspace = p.workspace AND project = p.project AND seq > ${since}
+        ) c ON true
+        LEFT JOIN memo_notes n
+          ON n.workspace = p.workspace AND n.project = p.project AND n.id = c.id
+        WHERE p.workspace = ${this.workspaceId} AND p.project = ${this.projectId}
+        ORDER BY n.ord`;
+      const head = rows.length ? Number(rows[0].head) : 0;
+      if (head >= since) {
+        const upserted: Note[] = [];
+        const removed: string[] = [];
+        for (const row of rows) {
+          if (row.changed === null) continue;
+          if (row.id === null || row.id === undefined) {
+            removed.push(row.changed);
+            this.#revisions.delete(row.changed);
+            continue;
+          }
+          const note = rowToNote(row as NoteRow);
+          upserted.push(plainNote(note));
+          this.#revisions.set(note.id, note.revision);
+        }
+        return { token: String(head), reset: false, upserted, removed };
+      }
+    }
+    const [rows, head] = await this.#sql.begin(
+      "isolation level repeatable read read only",
+      async (tx) => {
+        const notes = await tx<NoteRow[]>`
+          SELECT ${noteColumns(tx)} FROM memo_notes
+          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
+          ORDER BY ord`;
+        const [project] = await tx<{ seq: string }[]>`
+          SELECT seq FROM memo_projects
+          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+        return [notes, project ? Number(project.seq) : 0] as const;
+      },
+    );
+    const revisions = new Map<string, number>();
+    const upserted = rows.map((row) => {
+      const note = rowToNote(row);
+      revisions.set(note.id, note.revision);
+      return plainNote(note);
+    });
+    this.#revisions = revisions;
+    return { token: String(head), reset: true, upserted, removed: [] };
+  }
+
+  /** The revision of a note as of the latest {@linkcode changesSince} answer. */
+  revisionOf(id: string): number | undefined {
+    return this.#revisions.get(id);
+  }
+
+  /** Feed entries with `seq > since`, oldest first, at most `limit` (1 to 1000). */
+  async changes(
+    since: number,
+    limit: number,
+  ): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+    if (!Number.isSafeInteger(since) || since < 0) {
+      throw new MemoryValidationError("Cannot read changes: since must be a non-negative integer");
+    }
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES) {
+      throw new MemoryValidationError(
+        `Cannot read changes: limit must be an integer from 1 to ${MAX_CHANGES}`,
+      );
+    }
+    const rows = await this.#sql<
+      { seq: string; op: "upsert" | "delete"; id: string; note: NoteRow | null }[]
+    >`
+      SELECT seq, op, id, note FROM memo_changes
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND seq > ${since}
+      ORDER BY seq LIMIT ${limit + 1}`;
+    const changes = rows.slice(0, limit).map((row): CloudChange => {
+      const seq = Number(row.seq);
+      return row.op === "delete" || row.note === null
+        ? { seq, op: "delete", id: row.id, revision: seq }
+        : { seq, op: "upsert", id: row.id, revision: seq, note: rowToNote(row.note) };
+    });
+    return { changes, hasMore: rows.length > limit };
+  }
+
+  /** The project's latest change number now (0 when nothing was ever written). */
+  async lastRevision(): Promise<number> {
+    const [row] = await this.#sql<{ seq: string }[]>`
+      SELECT seq FROM memo_projects
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+    return row ? Number(row.seq) : 0;
+  }
+
+  /** Forgets the revisions held; the pool belongs to {@linkcode PostgresCloudStore}. */
+  close(): Promise<void> {
+    this.#revisions = new Map();
+    return Promise.resolve();
+  }
+
+  /**
+   * Locks the project's row for this transaction and returns its seq; with
+   * `create`, makes the row first when the project is new, else answers
+   * `undefined` for a project never written.
+   */
+  async #lock(tx: TransactionSql, create: boolean): Promise<number | undefined> {
+    const select = () =>
+      tx<{ seq: string }[]>`
+        SELECT seq FROM memo_projects
+        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
+        FOR UPDATE`;
+    let [row] = await select();
+    if (!row && create) {
+      await tx`
+        INSERT INTO memo_projects (workspace, project) VALUES (${this.workspaceId}, ${this.projectId})
+        ON CONFLICT DO NOTHING`;
+      [row] = await select();
+    }
+    return row ? Number(row.seq) : undefined;
+  }
+
+  async #current(tx: TransactionSql, id: string): Promise<CloudNote | undefined> {
+    const [row] = await tx<NoteRow[]>`
+      SELECT ${noteColumns(tx)} FROM memo_notes
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}`;
+    return row ? rowToNote(row) : undefined;
+  }
+}
+
+/** The note columns of `memo_notes` (of table alias `alias`, when given). */
+function noteColumns(sql: Sql | TransactionSql, alias?: string) {
+  const p = alias ? `${alias}.` : "";
+  return sql.unsafe(
+    `${p}id, ${p}title, ${p}body, ${p}labels, ${p}source, ${p}hash, ${p}created, ${p}updated, ` +
+      `${p}revision`,
+  );
+}
+
+/** A CloudNote as JSON, built from the columns of the write recordset `r`. */
+function noteJson(sql: Sql | TransactionSql) {
+  return sql.unsafe(
+    `jsonb_strip_nulls(jsonb_build_object('id', id, 'title', title, 'body', body, ` +
+      `'labels', labels, 'source', source, 'hash', hash, 'created', created, ` +
+      `'updated', updated, 'revision', seq))`,
+  );
+}
+
+/**
+ * Options of {@linkcode PostgresCloudStore.open}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PostgresCloudStoreOptions } from "./postgres_store.ts";
+ *
+ * const options: PostgresCloudStoreOptions = { url: "postgres://memo@127.0.0.1/memo", max: 4 };
+ * assert.equal(options.max, 4);
+ * ```
+ */
+export interface PostgresCloudStoreOptions {
+  /** Connection URL (`MEMO_CLOUD_DATABASE_URL`). Never logged nor put in an error. */
+  url: string;
+  /**
+   * Connections in the pool.
+   * @default 10
+   */
+  max?: number;
+  /**
+   * The clock (note times, idempotency expiry).
+   * @default () => new Date()
+   */
+  clock?: () => Date;
+}
+
+/**
+ * The Cloud API's store on PostgreSQL: projects as {@linkcode PostgresMemoryStore}s
+ * behind `MemoCloudProject`, and idempotency keys, in one database that any
+ * number of server instances share. {@linkcode PostgresCloudStore.open}
+ * connects and applies the pending schema migrations.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PostgresCloudStore } from "./postgres_store.ts";
+ * import { startPostgres } from "../tests/_postgres.ts";
+ *
+ * const pg = await startPostgres();
+ * const store = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+ * try {
+ *   assert.equal(store.kind, "postgres");
+ *   const project = await store.project("team", "default");
+ *   const [result] = await project.upsert([{ text: "The staging database is db-stage-2" }]);
+ *   assert.equal(result.status, "written");
+ *   const [hit] = await project.recall("staging database", { limit: 5 });
+ *   assert.equal(hit.note.id, result.note.id);
+ *   assert.equal((await project.stats()).revision, result.note.revision);
+ * } finally {
+ *   await store.close();
+ *   await pg.stop();
+ * }
+ * ```
+ */
+export class PostgresCloudStore implements CloudStore {
+  /** Always `postgres`. */
+  readonly kind = "postgres" as const;
+  /** The idempotency keys. */
+  readonly idempotency: PostgresIdempotencyStore;
+  /** The connection pool (for tests and tools; the store owns it). */
+  readonly sql: Sql;
+  readonly #clock: () => Date;
+  readonly #projects = new Map<string, { project: CloudProject; store: PostgresMemoryStore }>();
+
+  private constructor(sql: Sql, clock: () => Date) {
+    this.sql = sql;
+    this.#clock = clock;
+    this.idempotency = new PostgresIdempotencyStore({ sql, clock });
+  }
+
+  /**
+   * Connects (a pool of `max` connections) and applies the pending schema
+   * migrations; safe when several servers start at once.
+   */
+  static async open(options: PostgresCloudStoreOptions): Promise<PostgresCloudStore> {
+    const max = options.max ?? 10;
+    if (!Number.isInteger(max) || max < 1) {
+      throw new MemoryValidationError("Cannot open the PostgreSQL store: max must be at least 1");
+    }
+    const sql = postgres(options.url, { max, onnotice: () => {}, connect_timeout: 10 });
+    try {
+      await migrate(sql);
+    } catch (e) {
+      await sql.end({ timeout: 1 }).catch(() => {});
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
+    }
+    return new PostgresCloudStore(sql, options.clock ?? (() => new Date()));
+  }
+
+  /** The project `projectId` of workspace `workspaceId`, one object per project. */
+  project(workspaceId: string, projectId: string): Promise<CloudProject> {
+    const key = `${workspaceId}/${projectId}`;
+    let entry = this.#projects.get(key);
+    if (!entry) {
+      const store = new PostgresMemoryStore({
+        sql: this.sql,
+        workspaceId,
+        projectId,
+        clock: this.#clock,
+      });
+      entry = { project: new MemoCloudProject(store), store };
+      this.#projects.set(key, entry);
+    }
+    return Promise.resolve(entry.project);
+  }
+
+  /** Closes the projects and ends the pool. */
+  async close(): Promise<void> {
+    const projects = [...this.#projects.values()];
+    this.#projects.clear();
+    for (const { project, store } of projects) {
+      await (project as { close?: () => Promise<void> }).close?.();
+      await store.close();
+    }
+    await this.sql.end({ timeout: 5 });
+  }
+}
