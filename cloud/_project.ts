@@ -54,10 +54,19 @@ export interface MemoCloudProjectOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import { FileRevisionedStore } from "./file_store.ts";
  * import { MemoCloudProject } from "./_project.ts";
  *
- * // Any RevisionedStore (the file store's, PostgreSQL's) becomes a CloudProject.
- * assert.equal(typeof MemoCloudProject, "function");
+ * const dir = await Deno.makeTempDir();
+ * const project = new MemoCloudProject(new FileRevisionedStore({ dir }));
+ * const [first] = await project.upsert([{ text: "Deploys run with make deploy", labels: ["ops"] }]);
+ * assert.equal(first.status, "written");
+ * const [hit] = await project.recall("deploys", { limit: 5 });
+ * assert.equal(hit.note.id, first.note.id);
+ * assert.equal(hit.note.revision, first.note.revision);
+ * assert.equal((await project.stats()).revision, first.note.revision);
+ * await project.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class MemoCloudProject implements CloudProject {
