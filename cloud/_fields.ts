@@ -1,0 +1,333 @@
+/**
+ * Internal: the inputs of each route, checked strictly. Unknown body fields
+ * and unknown query parameters are refused by name; every refusal is a 400
+ * `invalid_request` whose message says what was wrong.
+ *
+ * @module
+ */
+
+import { MemoryValidationError, type NoteDraft, type NotePatch, prepareDraft } from "@memo/memory";
+import { splitList } from "../_env.ts";
+import { CloudApiError } from "./_errors.ts";
+import type { CloudDraft, CloudListOptions } from "./store.ts";
+import { CLOUD_ID_PATTERN } from "./_auth.ts";
+
+/** Most drafts in one `notes:batch`. */
+export const MAX_BATCH_NOTES = 10000;
+/** Largest page of `GET notes`. */
+export const MAX_LIST_LIMIT = 100;
+/** Page size of `GET notes` without `limit`. */
+export const DEFAULT_LIST_LIMIT = 25;
+/** Most hits of `POST recall`. */
+export const MAX_RECALL_LIMIT = 100;
+/** Hits of `POST recall` without `limit`. */
+export const DEFAULT_RECALL_LIMIT = 10;
+/** Largest page of `GET changes`. */
+export const MAX_CHANGES_LIMIT = 1000;
+/** Page size of `GET changes` without `limit`. */
+export const DEFAULT_CHANGES_LIMIT = 100;
+
+/** The refusal of a recall that names the vector or hybrid engine. */
+export const VECTOR_ENGINE_MESSAGE =
+  "Cannot recall with the vector engine: the cloud runtime is lexical";
+
+function invalid(message: string, details?: Record<string, unknown>): CloudApiError {
+  return new CloudApiError("invalid_request", message, details ? { details } : {});
+}
+
+function quote(name: string): string {
+  return JSON.stringify(name.length > 64 ? `${name.slice(0, 64)}…` : name);
+}
+
+/** Refuses the first field of `body` that is not in `allowed`. */
+export function rejectUnknownFields(
+  body: Record<string, unknown>,
+  allowed: readonly string[],
+  action: string,
+  details: Record<string, unknown> = {},
+): void {
+  for (const name of Object.keys(body)) {
+    if (!allowed.includes(name)) {
+      throw invalid(`Cannot ${action}: unknown field ${quote(name)}`, { ...details, field: name });
+    }
+  }
+}
+
+type Check = (value: unknown) => string | undefined;
+
+const isString: Check = (v) => typeof v === "string" ? undefined : "must be a string";
+const isStringArray: Check = (v) =>
+  Array.isArray(v) && v.every((s) => typeof s === "string")
+    ? undefined
+    : "must be an array of strings";
+const isBoolean: Check = (v) => typeof v === "boolean" ? undefined : "must be true or false";
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+const isTime: Check = (v) =>
+  typeof v === "string" && ISO_TIME.test(v) && Number.isFinite(Date.parse(v))
+    ? undefined
+    : "must be an ISO 8601 date-time with a time zone (2025-01-02T03:04:05.000Z)";
+const isNoteId: Check = (v) =>
+  typeof v === "string" && CLOUD_ID_PATTERN.test(v)
+    ? undefined
+    : "must be a note id: 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or a digit";
+function isIntIn(min: number, max: number): Check {
+  return (v) =>
+    typeof v === "number" && Number.isInteger(v) && v >= min && v <= max
+      ? undefined
+      : `must be an integer from ${min} to ${max}`;
+}
+
+/** Checks `body[name]` when present; `required` also refuses it missing. */
+function field<T>(
+  body: Record<string, unknown>,
+  name: string,
+  check: Check,
+  action: string,
+  options: { required?: boolean; details?: Record<string, unknown> } = {},
+): T | undefined {
+  const value = body[name];
+  if (value === undefined) {
+    if (options.required) {
+      throw invalid(`Cannot ${action}: field ${quote(name)} is missing`, {
+        ...options.details,
+        field: name,
+      });
+    }
+    return undefined;
+  }
+  const problem = check(value);
+  if (problem) {
+    throw invalid(`Cannot ${action}: field ${quote(name)} ${problem}`, {
+      ...options.details,
+      field: name,
+    });
+  }
+  return value as T;
+}
+
+function withoutUndefined<T extends object>(value: T): T {
+  for (const key of Object.keys(value) as (keyof T)[]) {
+    if (value[key] === undefined) delete value[key];
+  }
+  return value;
+}
+
+/** The draft of `POST notes`. */
+export function createNoteInput(body: Record<string, unknown>): NoteDraft {
+  const action = "create the note";
+  rejectUnknownFields(body, ["text", "title", "labels", "source"], action);
+  return withoutUndefined({
+    text: field<string>(body, "text", isString, action, { required: true })!,
+    title: field<string>(body, "title", isString, action),
+    labels: field<string[]>(body, "labels", isStringArray, action),
+    source: field<string>(body, "source", isString, action),
+  });
+}
+
+/** The patch of `PATCH notes/{id}`. */
+export function patchInput(body: Record<string, unknown>): NotePatch {
+  const action = "update the note";
+  rejectUnknownFields(body, ["text", "title", "labels"], action);
+  const patch = withoutUndefined({
+    text: field<string>(body, "text", isString, action),
+    title: field<string>(body, "title", isString, action),
+    labels: field<string[]>(body, "labels", isStringArray, action),
+  });
+  if (Object.keys(patch).length === 0) {
+    throw invalid(`Cannot ${action}: give at least one of text, title and labels`);
+  }
+  return patch;
+}
+
+/** The drafts of `POST notes:batch`, each checked as the store will (400 with `details.index`). */
+export function batchInput(body: Record<string, unknown>): CloudDraft[] {
+  const action = "upsert the notes";
+  rejectUnknownFields(body, ["notes"], action);
+  const notes = body.notes;
+  if (!Array.isArray(notes) || notes.length < 1 || notes.length > MAX_BATCH_NOTES) {
+    throw invalid(
+      `Cannot ${action}: field "notes" must be an array of 1 to ${MAX_BATCH_NOTES} notes`,
+      { field: "notes" },
+    );
+  }
+  const allowed = ["id", "text", "title", "labels", "source", "created", "updated"];
+  return notes.map((raw, index) => {
+    const at = `${action}: note ${index}`;
+    const details = { index };
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      throw invalid(`Cannot ${at} is not a JSON object`, details);
+    }
+    const item = raw as Record<string, unknown>;
+    rejectUnknownFields(item, allowed, at, details);
+    const draft: CloudDraft = withoutUndefined({
+      id: field<string>(item, "id", isNoteId, at, { details }),
+      text: field<string>(item, "text", isString, at, { required: true, details })!,
+      title: field<string>(item, "title", isString, at, { details }),
+      labels: field<string[]>(item, "labels", isStringArray, at, { details }),
+      source: field<string>(item, "source", isString, at, { details }),
+      created: field<string>(item, "created", isTime, at, { details }),
+      updated: field<string>(item, "updated", isTime, at, { details }),
+    });
+    try {
+      prepareDraft(draft);
+    } catch (e) {
+      if (e instanceof MemoryValidationError) {
+        throw invalid(`Cannot ${at}: ${e.message.replace(/^Cannot [^:]*: /, "")}`, details);
+      }
+      throw e;
+    }
+    return draft;
+  });
+}
+
+/** What `POST recall` asks. */
+export interface RecallInput {
+  query: string;
+  limit: number;
+  labels?: string[];
+  source?: string;
+  explain: boolean;
+}
+
+/** The input of `POST recall`. `vector` and `hybrid` engines are refused. */
+export function recallInput(body: Record<string, unknown>): RecallInput {
+  const action = "recall";
+  rejectUnknownFields(body, ["query", "limit", "labels", "source", "engine", "explain"], action);
+  const query = field<string>(body, "query", isString, action, { required: true })!;
+  const engine = field<string>(
+    body,
+    "engine",
+    (v) =>
+      typeof v === "string" && ["auto", "lexical", "vector", "hybrid"].includes(v)
+        ? undefined
+        : "must be auto, lexical, vector or hybrid",
+    action,
+  );
+  if (engine === "vector" || engine === "hybrid") throw invalid(VECTOR_ENGINE_MESSAGE);
+  return withoutUndefined({
+    query,
+    limit: field<number>(body, "limit", isIntIn(1, MAX_RECALL_LIMIT), action) ??
+      DEFAULT_RECALL_LIMIT,
+    labels: field<string[]>(body, "labels", isStringArray, action),
+    source: field<string>(body, "source", isString, action),
+    explain: field<boolean>(body, "explain", isBoolean, action) ?? false,
+  });
+}
+
+/** Refuses a query parameter not in `allowed`, or given twice. */
+function checkParams(params: URLSearchParams, allowed: readonly string[], action: string): void {
+  const seen = new Set<string>();
+  for (const name of params.keys()) {
+    if (!allowed.includes(name)) {
+      throw invalid(`Cannot ${action}: unknown query parameter ${quote(name)}`, {
+        parameter: name,
+      });
+    }
+    if (seen.has(name)) {
+      throw invalid(`Cannot ${action}: query parameter ${quote(name)} is given twice`, {
+        parameter: name,
+      });
+    }
+    seen.add(name);
+  }
+}
+
+/** A query parameter, `undefined` when absent or empty. */
+function param(params: URLSearchParams, name: string): string | undefined {
+  const value = params.get(name);
+  return value === null || value === "" ? undefined : value;
+}
+
+function intParam(
+  params: URLSearchParams,
+  name: string,
+  min: number,
+  max: number,
+  action: string,
+): number | undefined {
+  const value = param(params, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw invalid(`Cannot ${action}: ${name} must be an integer from ${min} to ${max}`, {
+      parameter: name,
+    });
+  }
+  return n;
+}
+
+/** Refuses any query parameter (routes that take none). */
+export function noQuery(params: URLSearchParams, action: string): void {
+  checkParams(params, [], action);
+}
+
+/** The options of `GET notes`. */
+export function listQuery(params: URLSearchParams): CloudListOptions {
+  const action = "list the notes";
+  checkParams(params, ["cursor", "limit", "labels", "source", "order"], action);
+  const order = param(params, "order");
+  if (order !== undefined && order !== "oldest" && order !== "newest") {
+    throw invalid(`Cannot ${action}: order must be oldest or newest`, { parameter: "order" });
+  }
+  const labels = param(params, "labels");
+  return withoutUndefined({
+    cursor: param(params, "cursor"),
+    limit: intParam(params, "limit", 1, MAX_LIST_LIMIT, action) ?? DEFAULT_LIST_LIMIT,
+    labels: labels === undefined ? undefined : splitList(labels),
+    source: param(params, "source"),
+    order: order as "oldest" | "newest" | undefined,
+  });
+}
+
+/** The options of `GET changes`. */
+export function changesQuery(
+  params: URLSearchParams,
+): { since: number; token: string; limit: number } {
+  const action = "read the change feed";
+  checkParams(params, ["since", "limit"], action);
+  const since = param(params, "since");
+  const n = since === undefined ? 0 : Number(since);
+  if (since !== undefined && (!/^\d{1,16}$/.test(since) || !Number.isSafeInteger(n))) {
+    throw invalid(
+      `Cannot ${action}: since is not a token of this feed; pass the "next" of a previous answer`,
+      { parameter: "since" },
+    );
+  }
+  return {
+    since: n,
+    token: since ?? "0",
+    limit: intParam(params, "limit", 1, MAX_CHANGES_LIMIT, action) ?? DEFAULT_CHANGES_LIMIT,
+  };
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** The `Idempotency-Key` of a write: 1 to 255 visible ASCII characters. */
+export function idempotencyKeyOf(headers: Headers, action: string): string {
+  const key = headers.get("idempotency-key");
+  if (key === null) {
+    throw invalid(
+      `Cannot ${action}: a write needs an Idempotency-Key header (1 to 255 visible ASCII characters)`,
+    );
+  }
+  if (!IDEMPOTENCY_KEY.test(key)) {
+    throw invalid(
+      `Cannot ${action}: the Idempotency-Key header must be 1 to 255 visible ASCII characters`,
+    );
+  }
+  return key;
+}
+
+/** The revision of an `If-Match` header (`12` or `"12"`), `undefined` without one. */
+export function ifMatchOf(headers: Headers, action: string): number | undefined {
+  const value = headers.get("if-match");
+  if (value === null) return undefined;
+  const m = /^\s*(?:(\d{1,16})|"(\d{1,16})")\s*$/.exec(value);
+  const n = m ? Number(m[1] ?? m[2]) : NaN;
+  if (!Number.isSafeInteger(n)) {
+    throw invalid(
+      `Cannot ${action}: If-Match must be a note revision, an integer such as 12 or "12"`,
+    );
+  }
+  return n;
+}

@@ -1,0 +1,568 @@
+/**
+ * The OpenAPI 3.1 document of the Memo Cloud API v1, as the server serves it
+ * at `GET /v1/openapi.json`. `docs/cloud-api.openapi.json` holds the same
+ * document (a test checks), and `docs/cloud-api.md` explains it.
+ *
+ * @module
+ */
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Schema = { [key: string]: Json };
+
+const ID_PATTERN = "^[0-9a-z][0-9a-z_-]{0,63}$";
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const string = (description: string, extra: Schema = {}): Schema => ({
+  type: "string",
+  description,
+  ...extra,
+});
+const integer = (description: string, extra: Schema = {}): Schema => ({
+  type: "integer",
+  description,
+  ...extra,
+});
+const object = (
+  properties: Record<string, Schema>,
+  required: string[],
+  extra: Schema = {},
+): Schema => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+  ...extra,
+});
+const strings = (description: string): Schema => ({
+  type: "array",
+  items: { type: "string" },
+  description,
+});
+
+const noteProperties = (withId: boolean): Record<string, Schema> => ({
+  ...(withId
+    ? {
+      id: string(
+        "Id this note gets when it is new (replicas keep ids across machines). Ignored when the draft's identity matches a stored note; a fresh id is given when a note of another identity holds it.",
+        { pattern: ID_PATTERN },
+      ),
+    }
+    : {}),
+  text: string("The note's markdown text; must hold something besides white space."),
+  title: string("Title; derived from the first line of the text when missing or empty."),
+  labels: strings("Labels (trimmed; empty ones and duplicates dropped)."),
+  source: string(
+    "Source key (one word, at most 512 characters): notes with the same key are the same note.",
+  ),
+});
+
+const ISO_TIME = string("ISO 8601 date-time with a time zone.", { format: "date-time" });
+
+const schemas: Record<string, Schema> = {
+  CloudNote: object(
+    {
+      id: string("Note id.", { pattern: ID_PATTERN }),
+      title: string("Title (one line)."),
+      body: string("Markdown body."),
+      labels: strings("Labels."),
+      source: string("Source key, when the note has one."),
+      hash: string("Content hash of title, body and labels."),
+      created: ISO_TIME,
+      updated: ISO_TIME,
+      revision: integer(
+        "Sequence number of the note's latest change in its project's change feed (strictly increasing per project).",
+        { minimum: 0 },
+      ),
+    },
+    ["id", "title", "body", "labels", "hash", "created", "updated", "revision"],
+    {
+      description: "A note: the memory package's note JSON plus its server revision.",
+    },
+  ),
+  WriteStatus: {
+    type: "string",
+    enum: ["written", "updated", "unchanged"],
+    description:
+      "`written`: a new note; `updated`: the identity (source key, else content hash) matched a note whose content changed; `unchanged`: it matched and nothing changed.",
+  },
+  CreateNoteRequest: object(noteProperties(false), ["text"]),
+  WriteResult: object({ note: ref("CloudNote"), status: ref("WriteStatus") }, [
+    "note",
+    "status",
+  ]),
+  NoteAnswer: object({ note: ref("CloudNote") }, ["note"]),
+  NotePage: object({
+    notes: { type: "array", items: ref("CloudNote") },
+    nextCursor: string("Cursor of the next page; absent on the last page."),
+    total: integer("Notes that match the filters, on every page.", { minimum: 0 }),
+  }, ["notes", "total"]),
+  UpdateNoteRequest: object(
+    {
+      text: string("New text."),
+      title: string("New title."),
+      labels: strings("New labels (they replace the old ones)."),
+    },
+    [],
+    { minProperties: 1 },
+  ),
+  BatchDraft: object({
+    ...noteProperties(true),
+    created: { ...ISO_TIME, description: "Creation time to record; defaults to now." },
+    updated: { ...ISO_TIME, description: "Update time to record; defaults to now." },
+  }, ["text"]),
+  BatchRequest: object({
+    notes: { type: "array", items: ref("BatchDraft"), minItems: 1, maxItems: 10000 },
+  }, ["notes"]),
+  BatchAnswer: object({
+    results: {
+      type: "array",
+      items: ref("WriteResult"),
+      description: "`results[i]` answers `notes[i]`.",
+    },
+    written: integer("Drafts stored as new notes.", { minimum: 0 }),
+    updated: integer("Drafts that updated a note.", { minimum: 0 }),
+    unchanged: integer("Drafts that changed nothing.", { minimum: 0 }),
+  }, ["results", "written", "updated", "unchanged"]),
+  RecallRequest: object({
+    query: string("What to look for."),
+    limit: integer("Most hits.", { minimum: 1, maximum: 100, default: 10 }),
+    labels: strings("Only notes that carry every one of these labels."),
+    source: string("Only notes whose source key starts with this prefix."),
+    engine: {
+      type: "string",
+      enum: ["auto", "lexical", "vector", "hybrid"],
+      default: "auto",
+      description:
+        "`auto` and `lexical` rank lexically; `vector` and `hybrid` are refused with 400: the cloud runtime is lexical.",
+    },
+    explain: { type: "boolean", default: false, description: "Add per-term contributions." },
+  }, ["query"]),
+  ScoreContribution: object({
+    term: string("The query word."),
+    field: string("`title`, `body`, `labels` or `proximity`."),
+    score: { type: "number", description: "Its part of the score." },
+    indexTerm: string("The indexed term that matched, when it differs from `term`."),
+  }, ["term", "field", "score"]),
+  RecallHit: object({
+    note: ref("CloudNote"),
+    score: { type: "number", description: "Score (higher is better)." },
+    engine: { type: "string", const: "lexical" },
+    matched: strings("The query terms found in the note."),
+    explain: { type: "array", items: ref("ScoreContribution") },
+  }, ["note", "score", "engine", "matched"]),
+  RecallAnswer: object({ hits: { type: "array", items: ref("RecallHit") } }, ["hits"]),
+  Change: {
+    oneOf: [
+      object({
+        seq: integer("Position in the feed.", { minimum: 1 }),
+        op: { type: "string", const: "upsert" },
+        id: string("Note id.", { pattern: ID_PATTERN }),
+        revision: integer("The note's revision after this change.", {
+          minimum: 1,
+        }),
+        note: ref("CloudNote"),
+      }, ["seq", "op", "id", "revision", "note"]),
+      object({
+        seq: integer("Position in the feed.", { minimum: 1 }),
+        op: { type: "string", const: "delete" },
+        id: string("Id of the deleted note.", { pattern: ID_PATTERN }),
+        revision: integer("Revision of the deletion.", { minimum: 1 }),
+      }, ["seq", "op", "id", "revision"]),
+    ],
+    description: "One change: a note written or updated (`upsert`) or deleted (a tombstone).",
+  },
+  ChangesAnswer: object({
+    changes: { type: "array", items: ref("Change") },
+    next: string(
+      "Token to pass as `since` for what follows: the last `seq` returned, or the `since` given when nothing is new.",
+      { pattern: "^[0-9]+$" },
+    ),
+    hasMore: { type: "boolean", description: "More changes follow right away." },
+  }, ["changes", "next", "hasMore"]),
+  Stats: object({
+    notes: integer("Number of notes.", { minimum: 0 }),
+    labels: {
+      type: "object",
+      additionalProperties: { type: "integer", minimum: 0 },
+      description: "Notes per label.",
+    },
+    sources: {
+      type: "object",
+      additionalProperties: { type: "integer", minimum: 0 },
+      description: "Notes per source kind (the part of the key before `:`), plus `none`.",
+    },
+    lastUpdated: { ...ISO_TIME, description: "Newest `updated` time, when a note exists." },
+    revision: integer("The project's latest change sequence number; 0 when nothing was written.", {
+      minimum: 0,
+    }),
+  }, ["notes", "labels", "sources", "revision"]),
+  Health: object({
+    status: { type: "string", const: "ok" },
+    version: string("The server's package version."),
+    store: { type: "string", enum: ["file", "postgres"], description: "Where notes are kept." },
+  }, ["status", "version", "store"]),
+  Whoami: object({
+    workspaceId: string("The API key's workspace.", { pattern: ID_PATTERN }),
+  }, ["workspaceId"]),
+  Error: object(
+    {
+      error: object({
+        code: {
+          type: "string",
+          enum: [
+            "invalid_request",
+            "unauthorized",
+            "forbidden",
+            "not_found",
+            "conflict",
+            "payload_too_large",
+            "rate_limited",
+            "internal",
+          ],
+        },
+        message: string("What went wrong and, when it helps, what to do."),
+        details: {
+          type: "object",
+          description:
+            "Extra facts: `field` or `parameter` (a refused input), `index` (the refused draft of a batch), `note` (the current note of a 409), `reason` (`in_progress` for a 409 of a running idempotent write), `limit` (413), `retryAfter` (429).",
+        },
+      }, ["code", "message"]),
+    },
+    ["error"],
+    { description: "Every error answer." },
+  ),
+};
+
+const JSON_TYPE = "application/json";
+const content = (schema: Schema): Json => ({ [JSON_TYPE]: { schema } });
+
+const errorResponse = (description: string, headers?: Record<string, Json>): Json => ({
+  description,
+  ...(headers ? { headers } : {}),
+  content: content(ref("Error")),
+});
+
+const responses: Record<string, Json> = {
+  InvalidRequest: errorResponse(
+    "`invalid_request`: malformed JSON, an unknown or ill-typed field or query parameter, a bad id, cursor or token, a missing `Idempotency-Key`, or a key reused for another request.",
+  ),
+  Unauthorized: errorResponse("`unauthorized`: no API key, or not a valid one.", {
+    "WWW-Authenticate": {
+      description: "Always `Bearer`.",
+      schema: { type: "string", const: "Bearer" },
+    },
+  }),
+  Forbidden: errorResponse("`forbidden`: the path names a workspace that is not the key's."),
+  NotFound: errorResponse("`not_found`: no such note (or no such route)."),
+  Conflict: errorResponse(
+    "`conflict`: `If-Match` names a revision the note has moved on from (`details.note` is the current note), or a request with the same `Idempotency-Key` is still running (`details.reason` is `in_progress`).",
+  ),
+  PayloadTooLarge: errorResponse(
+    "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch`).",
+  ),
+  RateLimited: errorResponse(
+    "`rate_limited`: more requests per second with this key than `MEMO_CLOUD_RATE_LIMIT` on this instance.",
+    {
+      "Retry-After": {
+        description: "Seconds to wait, at least 1.",
+        schema: { type: "integer", minimum: 1 },
+      },
+    },
+  ),
+  Internal: errorResponse(
+    "`internal`: the server failed; the cause is in its log, never in the answer.",
+  ),
+};
+
+const parameters: Record<string, Json> = {
+  workspaceId: {
+    name: "workspaceId",
+    in: "path",
+    required: true,
+    description: "The workspace: it must be the API key's (else 403).",
+    schema: { type: "string", pattern: ID_PATTERN },
+  },
+  projectId: {
+    name: "projectId",
+    in: "path",
+    required: true,
+    description: "The project. Projects exist implicitly: one never written is empty.",
+    schema: { type: "string", pattern: ID_PATTERN },
+  },
+  noteId: {
+    name: "noteId",
+    in: "path",
+    required: true,
+    description: "The note id (an id that cannot exist answers 404).",
+    schema: { type: "string" },
+  },
+  IdempotencyKey: {
+    name: "Idempotency-Key",
+    in: "header",
+    required: true,
+    description:
+      "Makes the write safe to retry: a repeat within 24 h gets the first answer (with `Idempotent-Replayed: true`).",
+    schema: { type: "string", pattern: "^[\\x21-\\x7e]{1,255}$" },
+  },
+  IfMatch: {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description:
+      'The revision the change is based on, plain (`12`) or quoted (`"12"`); 409 when the note has moved on.',
+    schema: { type: "string", pattern: '^(?:[0-9]+|"[0-9]+")$' },
+  },
+};
+
+const headers: Record<string, Json> = {
+  IdempotentReplayed: {
+    description: "`true` when this is the kept answer of an earlier request with the same key.",
+    schema: { type: "string", const: "true" },
+  },
+};
+
+const AUTH_ERRORS = {
+  "401": { $ref: "#/components/responses/Unauthorized" },
+  "429": { $ref: "#/components/responses/RateLimited" },
+  "500": { $ref: "#/components/responses/Internal" },
+};
+const PROJECT_ERRORS = {
+  "400": { $ref: "#/components/responses/InvalidRequest" },
+  ...AUTH_ERRORS,
+  "403": { $ref: "#/components/responses/Forbidden" },
+};
+const BODY_ERRORS = {
+  ...PROJECT_ERRORS,
+  "413": { $ref: "#/components/responses/PayloadTooLarge" },
+};
+const WRITE_ERRORS = {
+  ...BODY_ERRORS,
+  "409": { $ref: "#/components/responses/Conflict" },
+};
+
+const ok = (description: string, schema: string, replayable = false): Json => ({
+  description,
+  ...(replayable
+    ? { headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } }
+    : {}),
+  content: content(ref(schema)),
+});
+
+const p = (name: string): Json => ({ $ref: `#/components/parameters/${name}` });
+const query = (name: string, description: string, schema: Schema): Json => ({
+  name,
+  in: "query",
+  required: false,
+  description,
+  schema,
+});
+const body = (schema: string): Json => ({ required: true, content: content(ref(schema)) });
+
+const PROJECT = "/v1/workspaces/{workspaceId}/projects/{projectId}";
+
+const paths: Record<string, Json> = {
+  "/v1/health": {
+    get: {
+      operationId: "getHealth",
+      summary: "Whether the server is up, its version and its store",
+      security: [],
+      responses: { "200": ok("The server is up.", "Health") },
+    },
+  },
+  "/v1/openapi.json": {
+    get: {
+      operationId: "getOpenApi",
+      summary: "This document",
+      security: [],
+      responses: {
+        "200": {
+          description: "The OpenAPI 3.1 document of the API.",
+          content: { [JSON_TYPE]: { schema: { type: "object" } } },
+        },
+      },
+    },
+  },
+  "/v1/whoami": {
+    get: {
+      operationId: "whoami",
+      summary: "The API key's workspace",
+      description:
+        "Clients call it once before anything else, to check a configured workspace or learn it.",
+      responses: {
+        "200": ok("The key's workspace.", "Whoami"),
+        "400": { $ref: "#/components/responses/InvalidRequest" },
+        ...AUTH_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/notes`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "createNote",
+      summary: "Create one note (or match an existing one by identity)",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("CreateNoteRequest"),
+      responses: {
+        "201": ok("A new note was written.", "WriteResult", true),
+        "200": ok(
+          "The identity matched an existing note: `updated` or `unchanged`.",
+          "WriteResult",
+          true,
+        ),
+        ...WRITE_ERRORS,
+      },
+    },
+    get: {
+      operationId: "listNotes",
+      summary: "List notes, a page at a time",
+      parameters: [
+        query("cursor", "Opaque cursor of the previous page's `nextCursor`.", { type: "string" }),
+        query("limit", "Page size.", { type: "integer", minimum: 1, maximum: 100, default: 25 }),
+        query("labels", "Comma-separated labels; a note must carry all.", { type: "string" }),
+        query("source", "A source-key prefix.", { type: "string" }),
+        query("order", "`oldest` (store order) or `newest` first.", {
+          type: "string",
+          enum: ["oldest", "newest"],
+          default: "oldest",
+        }),
+      ],
+      responses: { "200": ok("A page.", "NotePage"), ...PROJECT_ERRORS },
+    },
+  },
+  [`${PROJECT}/notes/{noteId}`]: {
+    parameters: [p("workspaceId"), p("projectId"), p("noteId")],
+    get: {
+      operationId: "getNote",
+      summary: "Get one note",
+      responses: {
+        "200": ok("The note.", "NoteAnswer"),
+        "404": { $ref: "#/components/responses/NotFound" },
+        ...PROJECT_ERRORS,
+      },
+    },
+    patch: {
+      operationId: "updateNote",
+      summary: "Change a note's text, title or labels",
+      description:
+        "A patch that changes nothing keeps the revision. With `If-Match`, 409 when the note has moved on.",
+      parameters: [p("IdempotencyKey"), p("IfMatch")],
+      requestBody: body("UpdateNoteRequest"),
+      responses: {
+        "200": ok("The note as it is now.", "NoteAnswer", true),
+        "404": { $ref: "#/components/responses/NotFound" },
+        ...WRITE_ERRORS,
+      },
+    },
+    delete: {
+      operationId: "deleteNote",
+      summary: "Delete one note",
+      description:
+        "The change feed keeps a tombstone. With `If-Match`, 409 when the note has moved on.",
+      parameters: [p("IdempotencyKey"), p("IfMatch")],
+      responses: {
+        "200": ok("The note as it was.", "NoteAnswer", true),
+        "404": { $ref: "#/components/responses/NotFound" },
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/notes:batch`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "upsertNotes",
+      summary: "Upsert up to 10000 notes, all or nothing",
+      description:
+        "One transaction: one bad draft is a 400 with `details.index` and nothing is stored. A draft whose identity matches a stored note answers with that note (its id is the canonical id). The body may be up to 16 MiB.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("BatchRequest"),
+      responses: {
+        "200": ok("What happened to each draft.", "BatchAnswer", true),
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/recall`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "recall",
+      summary: "Find the notes that match a query (memo's lexical ranking)",
+      requestBody: body("RecallRequest"),
+      responses: { "200": ok("The hits, best first.", "RecallAnswer"), ...BODY_ERRORS },
+    },
+  },
+  [`${PROJECT}/changes`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    get: {
+      operationId: "listChanges",
+      summary: "The change feed: every write and delete, in order, resumable",
+      parameters: [
+        query("since", "A `next` token of an earlier answer; absent: from the start.", {
+          type: "string",
+          pattern: "^[0-9]+$",
+        }),
+        query("limit", "Most changes.", {
+          type: "integer",
+          minimum: 1,
+          maximum: 1000,
+          default: 100,
+        }),
+      ],
+      responses: { "200": ok("Changes after `since`.", "ChangesAnswer"), ...PROJECT_ERRORS },
+    },
+  },
+  [`${PROJECT}/stats`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    get: {
+      operationId: "getStats",
+      summary: "Count notes, labels and sources",
+      responses: { "200": ok("The counts.", "Stats"), ...PROJECT_ERRORS },
+    },
+  },
+};
+
+/**
+ * The OpenAPI 3.1 document of the Memo Cloud API v1.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
+ *
+ * assert.equal(CLOUD_OPENAPI_DOCUMENT.openapi, "3.1.0");
+ * assert.ok("/v1/workspaces/{workspaceId}/projects/{projectId}/notes:batch" in
+ *   CLOUD_OPENAPI_DOCUMENT.paths);
+ * ```
+ */
+export const CLOUD_OPENAPI_DOCUMENT: {
+  openapi: string;
+  info: { [key: string]: Json };
+  paths: { [path: string]: Json };
+  [key: string]: Json;
+} = {
+  openapi: "3.1.0",
+  info: {
+    title: "Memo Cloud API",
+    version: "1.0.0",
+    description:
+      "The Memo Cloud API v1: notes of memo (local-first memory for AI agents) kept by a server, per workspace and project, with revisions, idempotent writes and a change feed. See docs/cloud-api.md.",
+    license: { name: "MIT", identifier: "MIT" },
+  },
+  jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",
+  servers: [{ url: "http://127.0.0.1:8788", description: "memo cloud serve (default)" }],
+  security: [{ bearer: [] }],
+  paths,
+  components: {
+    schemas,
+    responses,
+    parameters,
+    headers,
+    securitySchemes: {
+      bearer: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "An API key of MEMO_CLOUD_API_KEYS: `Authorization: Bearer <key>`. The key decides the workspace.",
+      },
+    },
+  },
+};
