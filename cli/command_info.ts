@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 10); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 11); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -50,7 +50,8 @@ export type CommandName =
   | "stats"
   | "sync"
   | "mcp"
-  | "serve";
+  | "serve"
+  | "cloud";
 
 /**
  * The help entries, in the order `memo help` lists them.
@@ -107,5 +108,11 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
       "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
       "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
       "      [--default-page-size N] [--max-page-size N]",
+  },
+  cloud: {
+    name: "cloud",
+    summary:
+      "Run the reference Cloud API server (memo cloud serve; default http://127.0.0.1:8788/v1)",
+    usage: "cloud serve [--host H] [--port P]",
   },
 };

@@ -33,6 +33,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./mcp.ts")).mcpCommand;
     case "serve":
       return (await import("./serve.ts")).serveCommand;
+    case "cloud":
+      return (await import("./cloud.ts")).cloudCommand;
     default: {
       const { memoryCommands } = await import("./memory_commands.ts");
       return memoryCommands.find((c) => c.name === name)!;
