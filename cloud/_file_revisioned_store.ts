@@ -9,8 +9,8 @@
  *   running several server instances needs the PostgreSQL store.
  * - **The journal follows `notes.md`.** Before every call the store catches up
  *   with `notes.md` and journals what differs from the journal's view (a note
- *   whose hash, source or times changed is an upsert, a journaled note that is
- *   gone is a delete). Writes go the same way: `notes.md` first, then the
+ *   whose title, body, labels, source, times or marker hash changed is an
+ *   upsert, a journaled note that is gone is a delete). Writes go the same way: `notes.md` first, then the
  *   journal. So a hand edit of `notes.md`, and a crash between the two writes,
  *   heal at the next call (and at every open).
  * - **The change feed** holds the latest entry of each id (an older change of
@@ -45,6 +45,7 @@ import {
 import {
   appendJournal,
   type JournalEntry,
+  noteDigest,
   noteSignature,
   readJournal,
   rewriteJournal,
@@ -362,7 +363,7 @@ export class FileRevisionedStore implements RevisionedStore {
   /** Journals what `notes.md` holds that the journal does not know of yet. */
   async #catchUp(): Promise<void> {
     const changes = await this.notes.changesSince(this.#token);
-    const fresh: Note[] = [];
+    const fresh: { note: Note; digest: string }[] = [];
     const gone: string[] = [];
     if (changes.reset) {
       const current = new Map<string, Note>();
@@ -379,13 +380,15 @@ export class FileRevisionedStore implements RevisionedStore {
       for (const note of changes.upserted) this.#current.set(note.id, note);
     }
     for (const note of changes.upserted) {
-      if (this.#latest.get(note.id)?.signature !== noteSignature(note)) fresh.push(note);
+      const digest = noteDigest(note);
+      const signature = noteSignature({ ...note, digest });
+      if (this.#latest.get(note.id)?.signature !== signature) fresh.push({ note, digest });
     }
     if (fresh.length || gone.length) {
       let seq = this.#lastSeq;
       const entries: JournalEntry[] = [];
       for (const id of gone) entries.push({ seq: ++seq, op: "delete", id });
-      for (const note of fresh) entries.push(upsertEntry(++seq, note));
+      for (const { note, digest } of fresh) entries.push(upsertEntry(++seq, note, digest));
       try {
         await appendJournal(this.journalPath, entries);
       } catch (e) {
@@ -416,10 +419,14 @@ export class FileRevisionedStore implements RevisionedStore {
       const latest = this.#latest.get(id)!;
       if (latest.seq !== seq) continue;
       const note = latest.signature === undefined ? undefined : this.#current.get(id);
-      if (latest.signature !== undefined && (!note || noteSignature(note) !== latest.signature)) {
+      const digest = note && noteDigest(note);
+      if (
+        latest.signature !== undefined &&
+        (!note || noteSignature({ ...note, digest: digest! }) !== latest.signature)
+      ) {
         return; // not caught up: compact another time
       }
-      entries.push(note ? upsertEntry(seq, note) : { seq, op: "delete", id });
+      entries.push(note ? upsertEntry(seq, note, digest!) : { seq, op: "delete", id });
       history.push({ seq, id });
     }
     await rewriteJournal(this.journalPath, entries);

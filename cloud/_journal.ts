@@ -2,9 +2,11 @@
  * Internal: the change journal of a file-store project, `changes.jsonl` beside its `notes.md`.
  * One JSON line per change, in `seq` order:
  *
- * - `{"seq":7,"op":"upsert","id":"…","hash":"…","created":"…","updated":"…","source":"…"}`: the
- *   note as of that change is the one in `notes.md` with this hash, times and source (the text
- *   itself lives in `notes.md` only);
+ * - `{"seq":7,"op":"upsert","id":"…","hash":"…","digest":"…","created":"…","updated":"…",
+ *   "source":"…"}`: the note as of that change is the one in `notes.md` with this marker hash,
+ *   this digest of its title, body and labels (`contentHash`, computed from the text: a hand
+ *   edit of the text keeps the marker's hash), these times and source (the text itself lives
+ *   in `notes.md` only);
  * - `{"seq":8,"op":"delete","id":"…"}`: a tombstone.
  *
  * Appends are one write and one `datasync`. A torn last line (a crash mid-append) is cut when
@@ -16,7 +18,7 @@
 
 import { mkdir, open, readFile, rename, truncate, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Note } from "@memo/memory";
+import { contentHash, type Note } from "@memo/memory";
 
 /**
  * One journal line.
@@ -36,6 +38,7 @@ export type JournalEntry =
     op: "upsert";
     id: string;
     hash: string;
+    digest: string;
     created: string;
     updated: string;
     source?: string;
@@ -43,21 +46,39 @@ export type JournalEntry =
   | { seq: number; op: "delete"; id: string };
 
 /**
- * What a note looks like to the journal: a change is journaled when this differs.
+ * What a note looks like to the journal (marker hash, text digest, source, times): a note is
+ * journaled again when this differs from its last entry's.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { noteSignature } from "./_journal.ts";
  *
- * const note = { hash: "h", created: "c", updated: "u" };
- * assert.notEqual(noteSignature(note), noteSignature({ ...note, updated: "v" }));
+ * const note = { hash: "h", digest: "d", created: "c", updated: "u" };
+ * assert.notEqual(noteSignature(note), noteSignature({ ...note, digest: "e" }));
  * ```
  */
 export function noteSignature(
-  note: Pick<Note, "hash" | "created" | "updated" | "source">,
+  note: { hash: string; digest: string; created: string; updated: string; source?: string },
 ): string {
-  return `${note.hash}\n${note.source ?? ""}\n${note.created}\n${note.updated}`;
+  return `${note.hash}\n${note.digest}\n${note.source ?? ""}\n${note.created}\n${note.updated}`;
+}
+
+/**
+ * The digest of a note's title, body and labels, as stored in its entries.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentHash } from "@memo/memory";
+ * import { noteDigest } from "./_journal.ts";
+ *
+ * const note = { id: "n1", title: "t", body: "b", labels: [], hash: "h", created: "c", updated: "u" };
+ * assert.equal(noteDigest(note), contentHash(note));
+ * ```
+ */
+export function noteDigest(note: Note): string {
+  return contentHash(note);
 }
 
 /**
@@ -69,17 +90,18 @@ export function noteSignature(
  * import { upsertEntry } from "./_journal.ts";
  *
  * const note = { id: "n1", title: "t", body: "b", labels: [], hash: "h", created: "c", updated: "u" };
- * assert.deepEqual(upsertEntry(3, note), {
- *   seq: 3, op: "upsert", id: "n1", hash: "h", created: "c", updated: "u",
+ * assert.deepEqual(upsertEntry(3, note, "d"), {
+ *   seq: 3, op: "upsert", id: "n1", hash: "h", digest: "d", created: "c", updated: "u",
  * });
  * ```
  */
-export function upsertEntry(seq: number, note: Note): JournalEntry {
+export function upsertEntry(seq: number, note: Note, digest: string): JournalEntry {
   const entry: JournalEntry = {
     seq,
     op: "upsert",
     id: note.id,
     hash: note.hash,
+    digest,
     created: note.created,
     updated: note.updated,
   };
@@ -220,7 +242,8 @@ function parseEntry(line: string): JournalEntry | undefined {
   }
   if (op === "delete") return { seq: seq as number, op, id };
   if (
-    op !== "upsert" || typeof v.hash !== "string" || typeof v.created !== "string" ||
+    op !== "upsert" || typeof v.hash !== "string" || typeof v.digest !== "string" ||
+    typeof v.created !== "string" ||
     typeof v.updated !== "string" || (v.source !== undefined && typeof v.source !== "string")
   ) return undefined;
   const entry: JournalEntry = {
@@ -228,6 +251,7 @@ function parseEntry(line: string): JournalEntry | undefined {
     op,
     id,
     hash: v.hash,
+    digest: v.digest,
     created: v.created,
     updated: v.updated,
   };
