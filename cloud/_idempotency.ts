@@ -33,8 +33,11 @@ export interface IdempotentRun {
   fingerprint: string;
   /** How long a repeat waits for a running first request, in ms. */
   waitMs: number;
-  /** Aborted when the client goes away. */
-  signal?: AbortSignal;
+  /**
+   * The request's signal, aborted when the client goes away. A getter: Deno
+   * charges every request whose `signal` is read, so only a waiting repeat reads it.
+   */
+  signal?: () => AbortSignal;
   /** Called when an answer could not be kept (the answer is still sent). */
   onKeepError(error: unknown): void;
 }
@@ -76,14 +79,15 @@ export async function runIdempotent(
         );
       case "pending": {
         const left = deadline - Date.now();
-        if (left <= 0 || run.signal?.aborted) {
+        const signal = run.signal?.();
+        if (left <= 0 || signal?.aborted) {
           throw new CloudApiError(
             "conflict",
             "Cannot run the request: a request with the same Idempotency-Key is still running; retry later",
             { details: { reason: "in_progress" } },
           );
         }
-        await sleep(Math.min(pause, left), run.signal);
+        await sleep(Math.min(pause, left), signal);
         pause = Math.min(pause * 2, 250);
         continue;
       }

@@ -344,7 +344,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
       key: idempotencyKeyOf(request.headers, write.action),
       fingerprint: fingerprintOf(request.method, url.pathname, bytes),
       waitMs,
-      signal: request.signal,
+      signal: () => request.signal,
       onKeepError: onFailure,
     }, async () => {
       try {
