@@ -1,6 +1,7 @@
 /**
  * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
- * `<rootDir>/.memo/memory/notes.md` (format: see the codec module).
+ * `<rootDir>/.memo/memory/notes.md`, or in the file `notesPath` names (format: see the codec
+ * module).
  *
  * - **Commits** take the exclusive lock `notes.md.lock`, catch up with other processes' writes,
  *   deduplicate, and then either append the new notes (one write and one fsync; the file is never
