@@ -1,112 +1,45 @@
 /**
- * The cloud-only runtime and its options. The runtime itself comes in a later
- * version: {@linkcode createMemoCloudMcpRuntime} refuses with a clear error,
- * but the option types are final.
+ * The cloud-only runtime: a {@linkcode MemoMcpRuntime} whose notes live
+ * behind the Memo Cloud API, reached through a {@linkcode MemoCloudClient}.
+ * It writes nothing under its project folder but the connectors' state.
  *
  * @module
  */
 
+import type { ConnectorCommit, ConnectorDraft, ConnectorMemo } from "@memo/connectors";
+import { envObject } from "../_platform.ts";
+import { isMemoCloudError, type MemoCloudError } from "./_cloud_errors.ts";
+import { CloudChangePoller } from "./_cloud_watch.ts";
+import { RuntimeListeners } from "./_listeners.ts";
+import {
+  MemoCloudClient,
+  type MemoCloudClientOptions,
+  type MemoCloudNote,
+  type MemoCloudOptions,
+} from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import type { MemoMcpRuntime } from "./types.ts";
+import type {
+  ListResult,
+  MemoMcpRuntime,
+  MemoStats,
+  Note,
+  RecallHit,
+  RuntimeCallOptions,
+  RuntimeChange,
+  RuntimeCompletion,
+  RuntimeListOptions,
+  RuntimeNotePatch,
+  RuntimeRecallOptions,
+  RuntimeRememberInput,
+  RuntimeRememberResult,
+  RuntimeSyncOptions,
+  RuntimeSyncResult,
+} from "./types.ts";
 
 /**
- * Retry policy of the Cloud API client.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoCloudMcpRuntime, type MemoCloudRetryOptions } from "@memo/mcp-server";
- *
- * const retry: MemoCloudRetryOptions = { maxRetries: 5, backoffMs: 500 };
- * // The option type is final; the cloud runtime itself is not in this version.
- * assert.throws(
- *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "k", retry }),
- *   { code: "UNAVAILABLE" },
- * );
- * ```
- */
-export interface MemoCloudRetryOptions {
-  /**
-   * Retries after the first attempt.
-   * @default 3
-   */
-  maxRetries?: number;
-  /**
-   * First backoff; it grows exponentially with jitter, and `Retry-After` wins.
-   * @default 250
-   */
-  backoffMs?: number;
-}
-
-/**
- * The `cloud` options: where the Cloud API is and how to call it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromEnv, type MemoCloudOptions } from "@memo/mcp-server";
- *
- * // Laid over the MEMO_CLOUD_* variables.
- * const cloud: MemoCloudOptions = {
- *   baseUrl: "https://cloud.example",
- *   workspaceId: "acme",
- *   projectId: "handbook",
- *   timeoutMs: 5000,
- * };
- * assert.throws(
- *   () => createMemoMcpRuntimeFromEnv({ env: { MEMO_CLOUD_API_KEY: "k" }, mode: "cloud", cloud }),
- *   { code: "UNAVAILABLE" }, // the cloud runtime comes in a later version
- * );
- * ```
- */
-export interface MemoCloudOptions {
-  /** Base address of the Cloud API. */
-  baseUrl?: string;
-  /** API key sent as a bearer token. Never logged. */
-  apiKey?: string;
-  /** Workspace the notes belong to. */
-  workspaceId?: string;
-  /** Project the notes belong to. */
-  projectId?: string;
-  /**
-   * Timeout of one request.
-   * @default 10000
-   */
-  timeoutMs?: number;
-  /**
-   * `User-Agent` of the requests.
-   * @default "memo/<version>"
-   */
-  userAgent?: string;
-  /**
-   * Refuse to start without an API key.
-   * @default true
-   */
-  requireApiKey?: boolean;
-  /** Retry policy. */
-  retry?: MemoCloudRetryOptions;
-}
-
-/**
- * The typed Cloud API client: the `cloudClient` option of the hybrid and
- * cloud runtimes. Its methods come with the cloud runtime.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoCloudMcpRuntime, type MemoCloudClient } from "@memo/mcp-server";
- *
- * const cloudClient: MemoCloudClient = { baseUrl: "https://cloud.example" };
- * assert.throws(() => createMemoCloudMcpRuntime({ cloudClient }), { code: "UNAVAILABLE" });
- * ```
- */
-export interface MemoCloudClient {
-  /** Base address the client talks to. */
-  readonly baseUrl: string;
-}
-
-/**
- * Options of {@linkcode createMemoCloudMcpRuntime}.
+ * Options of {@linkcode createMemoCloudMcpRuntime}: the `cloud` options, a
+ * ready client or a `fetch`, and where the connectors find their
+ * configuration.
  *
  * @example
  * ```ts
@@ -116,15 +49,21 @@ export interface MemoCloudClient {
  * const calls: string[] = [];
  * const options: MemoCloudMcpRuntimeOptions = {
  *   baseUrl: "https://cloud.example",
- *   apiKey: "k",
+ *   apiKey: "mk_example",
  *   // An injected fetch: tests answer without a network.
  *   fetch: (input) => {
- *     calls.push(String(input));
- *     return Promise.resolve(Response.json({ notes: [] }));
+ *     calls.push(new URL(String(input)).pathname);
+ *     return Promise.resolve(
+ *       String(input).endsWith("/whoami")
+ *         ? Response.json({ workspaceId: "acme" })
+ *         : Response.json({ notes: 0, labels: {}, sources: {}, revision: 0 }),
+ *     );
  *   },
  * };
- * assert.throws(() => createMemoCloudMcpRuntime(options), { code: "UNAVAILABLE" });
- * assert.deepEqual(calls, []); // refused before any request
+ * const runtime = createMemoCloudMcpRuntime(options);
+ * assert.equal((await runtime.stats()).notes, 0);
+ * assert.deepEqual(calls, ["/v1/whoami", "/v1/workspaces/acme/projects/default/stats"]);
+ * await runtime.close();
  * ```
  */
 export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
@@ -135,29 +74,405 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
    * @default globalThis.fetch
    */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /**
+   * Project folder: where `syncConnectors` reads `.memo/config.json` and
+   * keeps `.memo/connectors/state.json`. No notes are written there.
+   * @default "." (the current directory; `MEMO_ROOT_DIR` through the env factory)
+   */
+  rootDir?: string;
+  /**
+   * Environment the connectors read their tokens from (`MEMO_GITHUB_TOKEN` …).
+   * @default the process environment
+   */
+  env?: Record<string, string | undefined>;
+  /**
+   * How often `watch` polls the change feed while someone listens, in milliseconds.
+   * @default 1000
+   */
+  watchIntervalMs?: number;
+}
+
+/** Page size of the Cloud API's lists and recall. */
+const CLOUD_PAGE = 100;
+
+/** The runtime's note: the cloud note without its `revision`, as the local runtime returns it. */
+function plain(note: MemoCloudNote): Note {
+  const { revision: _revision, ...rest } = note;
+  return rest;
 }
 
 /**
- * Creates the cloud-only runtime. Not available in this version: it throws a
- * `MemoRuntimeError` with code `UNAVAILABLE`.
+ * A cloud failure as a {@linkcode MemoRuntimeError}, by code:
+ *
+ * | cloud code | runtime code |
+ * |---|---|
+ * | `not_found` on a note | `NOTE_NOT_FOUND` (`details.id`) |
+ * | `not_found` elsewhere (a wrong base URL) | `CONFIG` |
+ * | `invalid_request`, `payload_too_large`, `conflict` | `INVALID_INPUT` |
+ * | `conflict` of a write still running (`in_progress`) | `UNAVAILABLE` |
+ * | `unauthorized`, `forbidden`, `config` | `CONFIG` |
+ * | `rate_limited`, `internal`, `unavailable`, `timeout` | `UNAVAILABLE` |
+ *
+ * The connectors' refusals map as in the local runtime. Anything else passes
+ * through.
+ */
+function runtimeErrorOf(error: unknown, noteId?: string): unknown {
+  if (isMemoCloudError(error)) return fromCloud(error, noteId);
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === "CONNECTOR_CONFIG") return new MemoRuntimeError("CONFIG", message, { cause: error });
+  if (code === "UNKNOWN_CONNECTOR") {
+    return new MemoRuntimeError("CONNECTOR_NOT_FOUND", message, {
+      cause: error,
+      details: { ids: (error as { ids?: unknown }).ids },
+    });
+  }
+  return error;
+}
+
+function fromCloud(error: MemoCloudError, noteId: string | undefined): MemoRuntimeError {
+  const options = { cause: error };
+  switch (error.code) {
+    case "not_found":
+      return noteId === undefined
+        ? new MemoRuntimeError("CONFIG", error.message, options)
+        : new MemoRuntimeError("NOTE_NOT_FOUND", `Cannot find note ${noteId}`, {
+          ...options,
+          details: { id: noteId },
+        });
+    case "conflict":
+      return error.details?.reason === "in_progress"
+        ? new MemoRuntimeError("UNAVAILABLE", error.message, options)
+        : new MemoRuntimeError("INVALID_INPUT", error.message, options);
+    case "invalid_request":
+    case "payload_too_large":
+      return new MemoRuntimeError("INVALID_INPUT", error.message, options);
+    case "unauthorized":
+    case "forbidden":
+    case "config":
+      return new MemoRuntimeError("CONFIG", error.message, options);
+    default:
+      return new MemoRuntimeError("UNAVAILABLE", error.message, options);
+  }
+}
+
+function checkEngine(engine: string | undefined): void {
+  if (engine === "vector" || engine === "hybrid") {
+    throw new MemoRuntimeError(
+      "INVALID_INPUT",
+      `Cannot recall with the ${engine} engine: the cloud runtime is lexical`,
+    );
+  }
+}
+
+class CloudRuntime implements MemoMcpRuntime {
+  readonly kind = "cloud" as const;
+  readonly #client: MemoCloudClient;
+  readonly #rootDir: string;
+  readonly #env: Record<string, string | undefined> | undefined;
+  readonly #closing = new AbortController();
+  readonly #listeners = new RuntimeListeners();
+  readonly #poller: CloudChangePoller;
+
+  constructor(client: MemoCloudClient, options: MemoCloudMcpRuntimeOptions) {
+    this.#client = client;
+    this.#rootDir = options.rootDir ?? ".";
+    this.#env = options.env;
+    this.#poller = new CloudChangePoller(
+      client,
+      options.watchIntervalMs ?? 1000,
+      (change) => this.#listeners.emit(change),
+    );
+  }
+
+  async #run<T>(
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    noteId?: string,
+  ): Promise<T> {
+    signal?.throwIfAborted();
+    if (this.#closing.signal.aborted) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
+    }
+    const combined = signal
+      ? AbortSignal.any([signal, this.#closing.signal])
+      : this.#closing.signal;
+    try {
+      return await fn(combined);
+    } catch (e) {
+      if (signal?.aborted && e === signal.reason) throw e;
+      if (this.#closing.signal.aborted) {
+        throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
+      }
+      throw runtimeErrorOf(e, noteId);
+    }
+  }
+
+  /** Reports a write made through this runtime, when someone listens. */
+  #wrote(upserts: readonly MemoCloudNote[], created: boolean, deleted?: string): void {
+    if (!this.#listeners.size) return;
+    const ids = this.#poller.ownUpserts(upserts);
+    if (deleted !== undefined) {
+      this.#poller.ownDelete(deleted);
+      ids.push(deleted);
+    }
+    if (ids.length) this.#listeners.emit({ ids, listChanged: created || deleted !== undefined });
+  }
+
+  remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
+    return this.#run(options.signal, async (signal): Promise<RuntimeRememberResult> => {
+      const { note, status } = await this.#client.remember(input, { signal });
+      if (status !== "unchanged") this.#wrote([note], status === "written");
+      return { note: plain(note), status };
+    });
+  }
+
+  recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
+    return this.#run(options.signal, async (signal) => {
+      checkEngine(options.engine);
+      const hits = await this.#client.recall(query, {
+        // The API answers at most 100 hits.
+        limit: Math.min(options.limit, CLOUD_PAGE),
+        engine: options.engine === "lexical" ? "lexical" : undefined,
+        labels: options.labels,
+        source: options.source,
+        explain: options.explain,
+        signal,
+      });
+      return hits.map((hit) => ({ ...hit, note: plain(hit.note) }));
+    });
+  }
+
+  get(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(
+      options.signal,
+      async (signal) => plain(await this.#client.get(id, { signal })),
+      id,
+    );
+  }
+
+  list(options: RuntimeListOptions): Promise<ListResult> {
+    return this.#run(options.signal, async (signal) => {
+      // Pages of the API hold at most 100 notes: a bigger page is read in several.
+      const notes: Note[] = [];
+      let cursor = options.cursor;
+      let total = 0;
+      let remaining = options.limit;
+      do {
+        const page = await this.#client.list({
+          cursor,
+          limit: remaining >= 1 ? Math.min(remaining, CLOUD_PAGE) : remaining,
+          labels: options.labels,
+          source: options.source,
+          signal,
+        });
+        notes.push(...page.notes.map(plain));
+        total = page.total;
+        cursor = page.nextCursor;
+        remaining -= page.notes.length;
+        if (!page.notes.length) break;
+      } while (remaining > 0 && cursor);
+      const result: ListResult = { notes, total };
+      if (cursor) result.nextCursor = cursor;
+      return result;
+    });
+  }
+
+  update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(options.signal, async (signal) => {
+      const note = await this.#client.update(id, patch, { signal });
+      this.#wrote([note], false);
+      return plain(note);
+    }, id);
+  }
+
+  forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
+    return this.#run(options.signal, async (signal) => {
+      const note = await this.#client.forget(id, { signal });
+      this.#wrote([], false, note.id);
+      return plain(note);
+    }, id);
+  }
+
+  stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
+    return this.#run(options.signal, async (signal) => {
+      const s = await this.#client.stats({ signal });
+      return {
+        notes: s.notes,
+        labels: s.labels ?? {},
+        sources: s.sources ?? {},
+        ...(s.lastUpdated !== undefined ? { lastUpdated: s.lastUpdated } : {}),
+        engine: { default: "lexical", auto: "lexical" },
+        issues: [],
+      } satisfies MemoStats;
+    });
+  }
+
+  syncConnectors(options: RuntimeSyncOptions = {}): Promise<RuntimeSyncResult> {
+    return this.#run(options.signal, async (signal) => {
+      const { syncConfiguredConnectors } = await import("@memo/connectors");
+      // One connector pass is one batch: one request, one transaction on the server.
+      const target: ConnectorMemo = {
+        rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
+          const result = await this.#client.upsertBatch(drafts.map(draftOf), {
+            signal: call?.signal ?? signal,
+          });
+          const changed = result.results.filter((r) => r.status !== "unchanged");
+          this.#wrote(changed.map((r) => r.note), result.written > 0);
+          const of = (status: string) =>
+            result.results.filter((r) => r.status === status).map((r) => plain(r.note));
+          return {
+            written: of("written"),
+            updated: of("updated"),
+            unchanged: of("unchanged"),
+            bytesWritten: 0,
+          };
+        },
+      };
+      return await syncConfiguredConnectors(target, {
+        rootDir: this.#rootDir,
+        env: this.#env ?? envObject(),
+        only: options.only,
+        full: options.full,
+        onProgress: options.onProgress,
+        signal,
+      });
+    });
+  }
+
+  completeIds(
+    prefix: string,
+    limit: number,
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeCompletion> {
+    return this.#run(options.signal, async (signal) => {
+      const values: string[] = [];
+      let total = 0;
+      let cursor: string | undefined;
+      do {
+        const page = await this.#client.list({ cursor, limit: CLOUD_PAGE, signal });
+        for (const note of page.notes) {
+          if (!note.id.startsWith(prefix)) continue;
+          total++;
+          if (values.length < limit) values.push(note.id);
+        }
+        cursor = page.notes.length ? page.nextCursor : undefined;
+      } while (cursor);
+      return { values, total };
+    });
+  }
+
+  watch(onChange: (change: RuntimeChange) => void): () => void {
+    if (this.#closing.signal.aborted) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
+    }
+    if (typeof onChange !== "function") {
+      throw new MemoRuntimeError(
+        "INVALID_INPUT",
+        "Cannot watch the memory: onChange must be a function",
+      );
+    }
+    const remove = this.#listeners.add(onChange);
+    this.#poller.start();
+    return () => {
+      remove();
+      if (!this.#listeners.size) this.#poller.stop();
+    };
+  }
+
+  close(): Promise<void> {
+    if (this.#closing.signal.aborted) return Promise.resolve();
+    this.#closing.abort(
+      new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed"),
+    );
+    this.#poller.stop();
+    this.#listeners.clear();
+    return Promise.resolve();
+  }
+}
+
+function draftOf(draft: ConnectorDraft) {
+  return {
+    text: draft.text,
+    title: draft.title,
+    labels: draft.labels,
+    source: draft.source,
+    created: draft.created,
+    updated: draft.updated,
+  };
+}
+
+/**
+ * Creates the cloud-only runtime: every call goes to the Memo Cloud API
+ * (`baseUrl`, `apiKey`, `workspaceId`, `projectId` …, or a ready
+ * `cloudClient`).
+ *
+ * - Recall is lexical: `engine` `auto` means lexical, and `vector` or
+ *   `hybrid` are refused (`INVALID_INPUT`, "Cannot recall with the vector
+ *   engine: the cloud runtime is lexical"). At most 100 hits come back.
+ * - Notes come back as the local runtime returns them, without `revision`.
+ * - `syncConnectors` runs the connectors in this process, reading
+ *   `.memo/config.json` and `.memo/connectors/state.json` under `rootDir`,
+ *   and commits each connector pass as one batch (one transaction): a pass
+ *   over 10000 notes or 16 MiB fails whole, writing nothing.
+ * - `watch` polls the change feed while someone listens (every
+ *   `watchIntervalMs`); writes made through the runtime are reported at once.
+ * - Failures are `MemoRuntimeError`s whose messages never hold the key:
+ *   `NOTE_NOT_FOUND`, `INVALID_INPUT` (refused input, a conflict), `CONFIG`
+ *   (a refused key, another workspace, a wrong base URL) and `UNAVAILABLE`
+ *   (the server down or failing, rate limits, timeouts, after the retries).
+ *
+ * Throws a `MemoRuntimeError` (`CONFIG`) at once for settings that cannot
+ * work (no base URL, no API key, a malformed id); sends nothing until the
+ * first call.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoCloudMcpRuntime } from "@memo/mcp-server";
  *
- * assert.throws(
- *   () => createMemoCloudMcpRuntime({ baseUrl: "https://cloud.example", apiKey: "k" }),
- *   {
- *     code: "UNAVAILABLE",
- *     message: "Cannot start the cloud runtime: not available in this version",
- *   },
- * );
+ * // A stand-in for the Cloud API; in real use, leave `fetch` out.
+ * const note = {
+ *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ * };
+ * const fetch = (input: Request | URL | string) =>
+ *   Promise.resolve(
+ *     String(input).endsWith("/whoami")
+ *       ? Response.json({ workspaceId: "acme" })
+ *       : Response.json({ note, status: "written" }, { status: 201 }),
+ *   );
+ * const runtime = createMemoCloudMcpRuntime({ baseUrl: "http://127.0.0.1:8788", apiKey: "k", fetch });
+ * assert.equal(runtime.kind, "cloud");
+ * const result = await runtime.remember({ text: "Run make deploy." });
+ * const { revision: _revision, ...plainNote } = note;
+ * assert.deepEqual(result, { note: plainNote, status: "written" }); // no revision
+ * await assert.rejects(runtime.recall("deploy", { limit: 5, engine: "vector" }), {
+ *   code: "INVALID_INPUT",
+ *   message: "Cannot recall with the vector engine: the cloud runtime is lexical",
+ * });
+ * assert.throws(() => createMemoCloudMcpRuntime({ baseUrl: "http://127.0.0.1:8788" }), {
+ *   code: "CONFIG",
+ *   message: "Cannot start the cloud runtime: no API key (set MEMO_CLOUD_API_KEY)",
+ * });
+ * await runtime.close();
  * ```
  */
-export function createMemoCloudMcpRuntime(_options: MemoCloudMcpRuntimeOptions): MemoMcpRuntime {
-  throw new MemoRuntimeError(
-    "UNAVAILABLE",
-    "Cannot start the cloud runtime: not available in this version",
-  );
+export function createMemoCloudMcpRuntime(options: MemoCloudMcpRuntimeOptions): MemoMcpRuntime {
+  let client = options.cloudClient;
+  if (!client) {
+    try {
+      client = new MemoCloudClient(options as MemoCloudClientOptions);
+    } catch (e) {
+      if (isMemoCloudError(e, "config")) {
+        throw new MemoRuntimeError(
+          "CONFIG",
+          e.message.replace(/^Cannot use the Memo Cloud API: /, "Cannot start the cloud runtime: "),
+          { cause: e },
+        );
+      }
+      throw e;
+    }
+  }
+  return new CloudRuntime(client, options);
 }

@@ -1,12 +1,13 @@
 /**
  * {@linkcode createMemoMcpRuntimeFromConfig}: builds a runtime from plain
- * configuration (`mode`, `rootDir`, `store`, `recall.engine` …).
+ * configuration (`mode`, `rootDir`, `store`, `recall.engine`, `cloud` …).
  *
  * @module
  */
 
 import type { MemoryStore, RecallEngine } from "@memo/memory";
-import type { MemoCloudClient, MemoCloudOptions } from "./cloud.ts";
+import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
+import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
@@ -96,10 +97,11 @@ export interface RuntimeRecallSettings {
  */
 export interface RuntimeFactoryOptions {
   /**
-   * `local` (notes in this project) or `hybrid` (local plus a cloud replica).
+   * `local` (notes in this project), `hybrid` (local plus a cloud replica;
+   * not in this version) or `cloud` (notes behind the Memo Cloud API).
    * @default "local"
    */
-  mode?: "local" | "hybrid";
+  mode?: "local" | "hybrid" | "cloud";
   /**
    * Project directory.
    * @default "." (the current directory)
@@ -114,10 +116,13 @@ export interface RuntimeFactoryOptions {
    * @default a `FileMemoryStore` on `rootDir`
    */
   store?: MemoryStore;
-  /** A ready Cloud API client (hybrid). */
+  /** A ready Cloud API client (hybrid and cloud). */
   cloudClient?: MemoCloudClient;
-  /** Cloud API settings (hybrid). */
-  cloud?: MemoCloudOptions;
+  /**
+   * Cloud API settings (hybrid and cloud): `baseUrl`, `apiKey`, `fetch` …;
+   * `workspaceId` and `projectId` above win over theirs.
+   */
+  cloud?: Omit<MemoCloudMcpRuntimeOptions, "rootDir" | "env">;
   /** Recall settings. */
   recall?: RuntimeRecallSettings;
   /** Progress of an embedding model's download and load. */
@@ -161,7 +166,7 @@ function shown(value: unknown): string {
  * `MemoRuntimeError` with code `CONFIG` for an unknown `mode` or
  * `recall.engine`, or for the `vector` or `hybrid` engine with
  * `recall.localEmbeddings: false` (there would be no embedder), and with code
- * `UNAVAILABLE` for a runtime this version lacks (`hybrid`, `cloud`).
+ * `UNAVAILABLE` for a runtime this version lacks (`hybrid`).
  *
  * @example
  * ```ts
@@ -169,6 +174,7 @@ function shown(value: unknown): string {
  * import { checkRuntimeConfig } from "./factory.ts";
  *
  * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
+ * checkRuntimeConfig({ mode: "cloud" }); // fine: its settings are checked when it is built
  * assert.throws(() => checkRuntimeConfig({ mode: "hybrid" }), { code: "UNAVAILABLE" });
  * assert.throws(
  *   () => checkRuntimeConfig({ recall: { engine: "vector", localEmbeddings: false } }),
@@ -180,18 +186,19 @@ export function checkRuntimeConfig(
   options: Omit<RuntimeFactoryOptions, "mode"> & { mode?: string } = {},
 ): void {
   const mode = options.mode ?? "local";
-  if (mode === "hybrid" || mode === "cloud") {
+  if (mode === "hybrid") {
     throw new MemoRuntimeError(
       "UNAVAILABLE",
       `Cannot start the ${mode} runtime: not available in this version`,
     );
   }
-  if (mode !== "local") {
+  if (mode !== "local" && mode !== "cloud") {
     throw new MemoRuntimeError(
       "CONFIG",
-      `Cannot start the runtime: unknown mode ${shown(mode)} (use local or hybrid)`,
+      `Cannot start the runtime: unknown mode ${shown(mode)} (use local, hybrid or cloud)`,
     );
   }
+  if (mode === "cloud") return; // recall settings are the local engine's
   const engine = options.recall?.engine;
   if (engine !== undefined && !RUNTIME_RECALL_ENGINES.includes(engine)) {
     throw new MemoRuntimeError(
@@ -215,9 +222,11 @@ export function checkRuntimeConfig(
  * background (`prewarm`) or at the first call, so this returns at once.
  * A configuration that cannot work throws at once (see
  * {@linkcode checkRuntimeConfig}); an I/O failure, such as an unreadable
- * `notes.md`, fails each call instead, and the next call tries again. The
- * hybrid mode is not available in this version and throws a
- * `MemoRuntimeError` (`UNAVAILABLE`).
+ * `notes.md`, fails each call instead, and the next call tries again.
+ * `mode: "cloud"` builds {@linkcode createMemoCloudMcpRuntime} from `cloud`
+ * (or `cloudClient`), with `rootDir` as the folder of the connectors'
+ * configuration; it writes no notes there. The hybrid mode is not available
+ * in this version and throws a `MemoRuntimeError` (`UNAVAILABLE`).
  *
  * @example
  * ```ts
@@ -238,6 +247,16 @@ export function createMemoMcpRuntimeFromConfig(
 ): MemoMcpRuntime {
   checkRuntimeConfig(options);
   const rootDir = options.rootDir ?? ".";
+  if (options.mode === "cloud") {
+    return createMemoCloudMcpRuntime({
+      ...options.cloud,
+      ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
+      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      rootDir,
+      env: options.env,
+    });
+  }
   return createLazyLocalRuntime(
     async () => {
       const { openMemo } = await import("@memo/memory");

@@ -1,14 +1,17 @@
 /**
- * Choosing and building a runtime from options and `MEMO_*` variables: the
- * one factory that `http.ts`, `memo mcp`, `memo serve` and every other `memo`
- * command use, so that `MEMO_RUNTIME` and `MEMO_ROOT_DIR` apply everywhere.
- * Options win over variables.
+ * Choosing and building a runtime from options, `MEMO_*` variables and the
+ * project's `.memo/config.json`: the one factory that `http.ts`, `memo mcp`,
+ * `memo serve` and every other `memo` command use, so that `MEMO_RUNTIME`,
+ * `MEMO_ROOT_DIR` and the file's `runtime` apply everywhere. Precedence:
+ * options > `MEMO_*` variables > `.memo/config.json` > defaults.
  *
  * @module
  */
 
 import { envChoice, type EnvMap, envString } from "../_env.ts";
+import { readProjectRuntimeConfig } from "./_cloud_config.ts";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
+import { createDeferredRuntime } from "./deferred.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { checkRuntimeConfig, createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import type { MemoMcpRuntime } from "./types.ts";
@@ -145,10 +148,17 @@ export interface RuntimeFromEnvOptions {
 /**
  * Reads and checks the configuration now, and returns the function that
  * builds the runtime. A configuration that cannot work (a malformed
- * `MEMO_RUNTIME`, a runtime this version lacks) throws here, with a
- * `MemoRuntimeError`; building happens when the caller is ready, for
- * example at an endpoint's first request. The builder may be given the
- * project root then, when finding it must wait.
+ * `MEMO_RUNTIME`, a runtime this version lacks, the cloud runtime without an
+ * API key) throws here, with a `MemoRuntimeError`; building happens when the
+ * caller is ready, for example at an endpoint's first request. The builder
+ * may be given the project root then, when finding it must wait.
+ *
+ * Unless the `mode` option or `MEMO_RUNTIME` says `local`, the runtime also
+ * reads `<rootDir>/.memo/config.json` (at its first call, or at once when
+ * `prewarm`): its `runtime` chooses when neither does, and its `cloud` block
+ * (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`, `retry`) fills what the
+ * `cloud` option and the `MEMO_CLOUD_*` variables leave unset. A file that
+ * cannot be read fails the calls with `CONFIG`.
  *
  * @example
  * ```ts
@@ -164,6 +174,10 @@ export interface RuntimeFromEnvOptions {
  * assert.throws(() => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" } }), {
  *   code: "UNAVAILABLE",
  * });
+ * assert.throws(() => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "cloud" } }), {
+ *   code: "CONFIG",
+ *   message: "Cannot start the cloud runtime: no API key (set MEMO_CLOUD_API_KEY)",
+ * });
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
@@ -171,25 +185,76 @@ export function runtimeFactoryFromEnv(
   options: RuntimeFromEnvOptions,
 ): (rootDir?: string) => MemoMcpRuntime {
   const config = readRuntimeEnv(options.env);
-  const mode = options.mode ?? config.runtime ?? "local";
-  const cloud = { ...definedOnly(config.cloud), ...definedOnly(options.cloud ?? {}) };
-  checkRuntimeConfig({ mode });
-  if (mode === "cloud") return () => createMemoCloudMcpRuntime(cloud);
+  const fixed = options.mode ?? config.runtime;
+  const cloud: Partial<MemoCloudMcpRuntimeOptions> = {
+    ...definedOnly(config.cloud),
+    ...definedOnly(options.cloud ?? {}),
+  };
+  if (fixed !== undefined) checkRuntimeConfig({ mode: fixed });
+  if (fixed === "cloud") checkApiKey(cloud);
+  const prewarm = options.prewarm ?? true;
   const configuredRoot = options.rootDir ?? config.rootDir ?? options.cwd ?? ".";
-  return (rootDir = configuredRoot) =>
-    createMemoMcpRuntimeFromConfig({
-      mode,
-      rootDir,
-      env: options.env,
-      prewarm: options.prewarm,
-      ...(mode === "hybrid" ? { cloud } : {}),
+  const local = (rootDir: string) =>
+    createMemoMcpRuntimeFromConfig({ mode: "local", rootDir, env: options.env, prewarm });
+  return (rootDir = configuredRoot) => {
+    if (fixed === "local") return local(rootDir);
+    return selectedRuntime(fixed ?? "local", prewarm, async () => {
+      const file = await readProjectRuntimeConfig(rootDir);
+      const mode = fixed ?? file.runtime ?? "local";
+      checkRuntimeConfig({ mode });
+      if (mode !== "cloud") return local(rootDir);
+      checkApiKey(cloud);
+      const { pullIntervalMs: _hybridOnly, ...fromFile } = file.cloud;
+      return createMemoCloudMcpRuntime({
+        ...fromFile,
+        ...cloud,
+        retry: { ...fromFile.retry, ...cloud.retry },
+        rootDir,
+        env: { ...options.env },
+      });
     });
+  };
+}
+
+/** The cloud runtime needs a key, and only code or the environment may give it. */
+function checkApiKey(cloud: Partial<MemoCloudMcpRuntimeOptions>): void {
+  if (cloud.cloudClient || cloud.apiKey?.trim() || cloud.requireApiKey === false) return;
+  throw new MemoRuntimeError(
+    "CONFIG",
+    "Cannot start the cloud runtime: no API key (set MEMO_CLOUD_API_KEY)",
+  );
 }
 
 /**
- * Builds the runtime that the options and the `MEMO_*` variables select:
- * `MEMO_RUNTIME` (`local`, the default, on `MEMO_ROOT_DIR`; `hybrid`;
- * `cloud`). Throws a `MemoRuntimeError` for a configuration that cannot work.
+ * A runtime built at its first call by `build` (at once when `prewarm`), whose
+ * `kind` is `guess` until it is built.
+ */
+function selectedRuntime(
+  guess: MemoMcpRuntime["kind"],
+  prewarm: boolean,
+  build: () => Promise<MemoMcpRuntime>,
+): MemoMcpRuntime {
+  let kind = guess;
+  const runtime = createDeferredRuntime(guess, async () => {
+    const built = await build();
+    kind = built.kind;
+    return built;
+  });
+  Object.defineProperty(runtime, "kind", { get: () => kind, enumerable: true });
+  if (prewarm) {
+    // A listener starts the build (a local runtime then loads its notes); it
+    // leaves at once, so nothing is watched.
+    runtime.watch!(() => {})();
+  }
+  return runtime;
+}
+
+/**
+ * Builds the runtime that the options, the `MEMO_*` variables and
+ * `.memo/config.json` select: `MEMO_RUNTIME` or the file's `runtime`
+ * (`local`, the default, on `MEMO_ROOT_DIR`; `hybrid`; `cloud`, with the
+ * `MEMO_CLOUD_*` variables). Throws a `MemoRuntimeError` for a configuration
+ * that cannot work (see {@linkcode runtimeFactoryFromEnv}).
  *
  * @example
  * ```ts

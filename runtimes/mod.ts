@@ -1,7 +1,7 @@
 /**
  * Runtimes: the {@linkcode MemoMcpRuntime} interface and its implementations
- * (local now; hybrid and cloud later), their errors, and the factories from
- * configuration and from `MEMO_*` variables. Nothing here knows MCP: the
+ * (local and cloud; hybrid later), the Cloud API client, their errors, and
+ * the factories from configuration and from `MEMO_*` variables. Nothing here knows MCP: the
  * server and the CLI both call a runtime.
  *
  * @module
@@ -13,4 +13,11 @@ export { createMemoMcpRuntimeFromMemo, type LocalRuntimeOptions } from "./local.
 export * from "./factory.ts";
 export * from "./from_env.ts";
 export * from "./cloud.ts";
+export * from "./cloud_client.ts";
+export {
+  isMemoCloudError,
+  MemoCloudError,
+  type MemoCloudErrorCode,
+  type MemoCloudErrorOptions,
+} from "./_cloud_errors.ts";
 export { createDeferredRuntime } from "./deferred.ts";

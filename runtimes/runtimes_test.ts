@@ -11,27 +11,63 @@ import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts
 const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
   isMemoRuntimeError(e, code) && (message === undefined || message.test(e.message));
 
-Deno.test("createMemoMcpRuntimeFromConfig() refuses the hybrid and cloud modes clearly", () => {
+Deno.test("createMemoMcpRuntimeFromConfig() refuses the hybrid mode clearly", () => {
   assert.throws(
     () =>
       createMemoMcpRuntimeFromConfig({ mode: "hybrid", cloud: { baseUrl: "https://x.example" } }),
     runtimeError("UNAVAILABLE", /^Cannot start the hybrid runtime: not available in this version$/),
   );
+});
+
+Deno.test("createMemoMcpRuntimeFromConfig() builds the cloud runtime from cloud, refusing settings that cannot work", async () => {
+  const seen: string[] = [];
+  const fetch = (input: Request | URL | string) => {
+    seen.push(new URL(String(input)).pathname);
+    return Promise.resolve(
+      String(input).endsWith("/whoami")
+        ? Response.json({ workspaceId: "team" })
+        : Response.json({ notes: 2, labels: {}, sources: {}, revision: 7 }),
+    );
+  };
+  const runtime = createMemoMcpRuntimeFromConfig({
+    mode: "cloud",
+    projectId: "handbook",
+    cloud: { baseUrl: "https://x.example/v1/", apiKey: "k", fetch, projectId: "ignored" },
+  });
+  try {
+    assert.equal(runtime.kind, "cloud");
+    assert.equal((await runtime.stats()).notes, 2);
+    assert.deepEqual(seen, ["/v1/whoami", "/v1/workspaces/team/projects/handbook/stats"]);
+  } finally {
+    await runtime.close();
+  }
   assert.throws(
-    // deno-lint-ignore no-explicit-any
-    () => createMemoMcpRuntimeFromConfig({ mode: "cloud" as any }),
-    runtimeError("UNAVAILABLE", /Cannot start the cloud runtime: not available in this version/),
+    () =>
+      createMemoMcpRuntimeFromConfig({ mode: "cloud", cloud: { baseUrl: "https://x.example" } }),
+    runtimeError(
+      "CONFIG",
+      /^Cannot start the cloud runtime: no API key \(set MEMO_CLOUD_API_KEY\)$/,
+    ),
   );
   assert.throws(
-    () => createMemoCloudMcpRuntime({ baseUrl: "https://x.example", apiKey: "k" }),
-    runtimeError("UNAVAILABLE", /cloud runtime: not available/),
+    () => createMemoCloudMcpRuntime({ apiKey: "k" }),
+    runtimeError("CONFIG", /^Cannot start the cloud runtime: no base URL/),
+  );
+  assert.throws(
+    () =>
+      createMemoCloudMcpRuntime({ baseUrl: "https://x.example", apiKey: "k", projectId: "A B" }),
+    runtimeError("CONFIG", /projectId must be 1 to 64 lowercase letters/),
   );
 });
 
 Deno.test("createMemoMcpRuntimeFromConfig() refuses a configuration that cannot work, at construction", async (t) => {
   const cases: [string, Parameters<typeof createMemoMcpRuntimeFromConfig>[0], RegExp][] = [
-    // deno-lint-ignore no-explicit-any
-    ["an unknown mode", { mode: "nope" as any }, /unknown mode "nope" \(use local or hybrid\)/],
+    [
+      "an unknown mode",
+      // deno-lint-ignore no-explicit-any
+      { mode: "nope" as any },
+      /unknown mode "nope" \(use local, hybrid or cloud\)/,
+    ],
     [
       "an unknown engine",
       // deno-lint-ignore no-explicit-any

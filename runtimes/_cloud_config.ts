@@ -1,0 +1,166 @@
+/**
+ * Internal: the runtime part of a project's `.memo/config.json`, its
+ * `runtime` and its `cloud` block. Secrets never come from the file: an
+ * `apiKey` (or any token-like key) in `cloud` is refused.
+ *
+ * @module
+ */
+
+import { MemoRuntimeError } from "./errors.ts";
+
+/** What `.memo/config.json` says about the runtime. */
+export interface ProjectRuntimeConfig {
+  /** `runtime`. */
+  runtime?: "local" | "hybrid" | "cloud";
+  /** `cloud`. */
+  cloud: {
+    baseUrl?: string;
+    workspaceId?: string;
+    projectId?: string;
+    timeoutMs?: number;
+    pullIntervalMs?: number;
+    retry?: { maxRetries?: number; backoffMs?: number };
+  };
+}
+
+const MODES = ["local", "hybrid", "cloud"] as const;
+const STRING_KEYS = ["baseUrl", "workspaceId", "projectId"] as const;
+const NUMBER_KEYS = ["timeoutMs", "pullIntervalMs"] as const;
+/** Keys that would hold a secret. */
+const SECRET_KEYS =
+  /^(apiKey|api_key|apikey|key|token|secret|password|auth|authorization|bearer)$/i;
+
+function fail(reason: string): MemoRuntimeError {
+  return new MemoRuntimeError("CONFIG", `Cannot read .memo/config.json: ${reason}`);
+}
+
+/**
+ * Reads `<rootDir>/.memo/config.json`'s `runtime` and `cloud`. A missing
+ * file (or a platform without a file system) reads as nothing set; a file
+ * that is not JSON, or a bad value, throws a `MemoRuntimeError` (`CONFIG`)
+ * that never repeats a value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readProjectRuntimeConfig } from "./_cloud_config.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * assert.deepEqual(await readProjectRuntimeConfig(rootDir), { cloud: {} });
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * const cloud = { baseUrl: "http://127.0.0.1:8788", projectId: "handbook" };
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, JSON.stringify({ runtime: "cloud", cloud }));
+ * assert.deepEqual(await readProjectRuntimeConfig(rootDir), { runtime: "cloud", cloud });
+ * await Deno.writeTextFile(
+ *   `${rootDir}/.memo/config.json`,
+ *   JSON.stringify({ cloud: { apiKey: "mk_secret" } }),
+ * );
+ * await assert.rejects(readProjectRuntimeConfig(rootDir), (e: Error) =>
+ *   /the API key comes only from MEMO_CLOUD_API_KEY/.test(e.message) &&
+ *   !e.message.includes("mk_secret"));
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export async function readProjectRuntimeConfig(rootDir: string): Promise<ProjectRuntimeConfig> {
+  let readFile: (path: string, encoding: "utf8") => Promise<string>;
+  try {
+    ({ readFile } = await import("node:fs/promises"));
+  } catch {
+    return { cloud: {} }; // no file system (an edge worker): no project file
+  }
+  let text: string;
+  try {
+    text = await readFile(`${rootDir.replace(/[\\/]+$/, "") || "/"}/.memo/config.json`, "utf8");
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return { cloud: {} };
+    throw fail(code ?? "it cannot be opened");
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw fail("it is not valid JSON");
+  }
+  return parseProjectRuntimeConfig(parsed);
+}
+
+/**
+ * Checks the `runtime` and `cloud` values of a parsed `.memo/config.json`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseProjectRuntimeConfig } from "./_cloud_config.ts";
+ *
+ * assert.deepEqual(parseProjectRuntimeConfig({ runtime: "local", connectors: [] }), {
+ *   runtime: "local",
+ *   cloud: {},
+ * });
+ * assert.throws(() => parseProjectRuntimeConfig({ runtime: "mars" }), { code: "CONFIG" });
+ * assert.throws(() => parseProjectRuntimeConfig({ cloud: { baseURL: "x" } }), {
+ *   message: /cloud.baseURL is not a setting/,
+ * });
+ * ```
+ */
+export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig {
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw fail("it must hold a JSON object");
+  }
+  const { runtime, cloud } = parsed as { runtime?: unknown; cloud?: unknown };
+  const out: ProjectRuntimeConfig = { cloud: {} };
+  if (runtime !== undefined) {
+    if (typeof runtime !== "string" || !(MODES as readonly string[]).includes(runtime)) {
+      throw fail("runtime must be local, hybrid or cloud");
+    }
+    out.runtime = runtime as ProjectRuntimeConfig["runtime"];
+  }
+  if (cloud === undefined) return out;
+  if (cloud === null || typeof cloud !== "object" || Array.isArray(cloud)) {
+    throw fail("cloud must be an object");
+  }
+  for (const [key, value] of Object.entries(cloud)) {
+    if (SECRET_KEYS.test(key)) {
+      throw fail(
+        `cloud has a ${key} entry; the API key comes only from MEMO_CLOUD_API_KEY ` +
+          "(or the apiKey option in code): remove it",
+      );
+    }
+    if ((STRING_KEYS as readonly string[]).includes(key)) {
+      if (typeof value !== "string" || value.trim() === "") {
+        throw fail(`cloud.${key} must be a non-empty string`);
+      }
+      (out.cloud as Record<string, unknown>)[key] = value.trim();
+    } else if ((NUMBER_KEYS as readonly string[]).includes(key)) {
+      if (!Number.isSafeInteger(value) || (value as number) < 1) {
+        throw fail(`cloud.${key} must be a positive integer`);
+      }
+      (out.cloud as Record<string, unknown>)[key] = value;
+    } else if (key === "retry") {
+      out.cloud.retry = parseRetry(value);
+    } else {
+      throw fail(
+        `cloud.${key.slice(0, 40)} is not a setting (use baseUrl, workspaceId, projectId, ` +
+          "timeoutMs, retry, pullIntervalMs)",
+      );
+    }
+  }
+  return out;
+}
+
+function parseRetry(value: unknown): { maxRetries?: number; backoffMs?: number } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw fail("cloud.retry must be an object");
+  }
+  const out: { maxRetries?: number; backoffMs?: number } = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key !== "maxRetries" && key !== "backoffMs") {
+      throw fail(`cloud.retry.${key.slice(0, 40)} is not a setting (use maxRetries, backoffMs)`);
+    }
+    if (!Number.isSafeInteger(v) || (v as number) < 0) {
+      throw fail(`cloud.retry.${key} must be an integer of at least 0`);
+    }
+    out[key] = v as number;
+  }
+  return out;
+}
