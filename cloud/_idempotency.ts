@@ -16,9 +16,21 @@ import type { IdempotencyStore, IdempotentAnswer } from "./store.ts";
 /** How long a repeat waits for the first request by default, in ms. */
 export const DEFAULT_IDEMPOTENCY_WAIT_MS = 10_000;
 
-/** The fingerprint of a write: SHA-256 of its method, path and body. */
-export function fingerprintOf(method: string, path: string, body: Uint8Array): string {
-  return createHash("sha256").update(`${method}\n${path}\n`, "utf8").update(body).digest("hex");
+/**
+ * The fingerprint of a write: SHA-256 of its method, path, `If-Match`
+ * revision (so that a retry with another precondition is not taken for a
+ * repeat) and body.
+ */
+export function fingerprintOf(
+  method: string,
+  path: string,
+  body: Uint8Array,
+  ifMatch?: number,
+): string {
+  return createHash("sha256")
+    .update(`${method}\n${path}\n${ifMatch ?? ""}\n`, "utf8")
+    .update(body)
+    .digest("hex");
 }
 
 /** How {@linkcode runIdempotent} runs. */

@@ -342,7 +342,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
       store: store.idempotency,
       workspaceId,
       key: idempotencyKeyOf(request.headers, write.action),
-      fingerprint: fingerprintOf(request.method, url.pathname, bytes),
+      fingerprint: fingerprintOf(request.method, url.pathname, bytes, write.ifMatch),
       waitMs,
       signal: () => request.signal,
       onKeepError: onFailure,
@@ -406,7 +406,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     noteId: string | undefined,
     headers: Headers,
     project: () => Promise<CloudProject>,
-  ): { action: string; run: () => Promise<Answer> } {
+  ): { action: string; ifMatch?: number; run: () => Promise<Answer> } {
     const query = url.searchParams;
     switch (route.operation) {
       case "createNote": {
@@ -451,6 +451,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
         return {
           action,
+          ifMatch,
           run: async () => {
             const p = await project();
             const note = patch

@@ -447,6 +447,22 @@ Deno.test("If-Match: a moved-on revision is 409 with the current note; plain and
     const current = (await call("GET", `${P}/notes/${note.id}`)).json.note;
     assert.deepEqual(stale.json.error.details.note, current);
     assert.equal(current.body, "v2");
+    // The same key with a new If-Match is another request, not a repeat of the 409.
+    const retried = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { text: "v3" },
+      headers: { "if-match": String(current.revision), "idempotency-key": "patch-1" },
+    });
+    assert.equal(retried.status, 200);
+    const reused = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { text: "v3" },
+      headers: { "if-match": String(note.revision), "idempotency-key": "patch-1" },
+    });
+    assertError(reused, 400, "invalid_request", /used for another request/);
+    await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { text: "v2" },
+      headers: { "if-match": String(retried.json.note.revision) },
+    });
+    Object.assign(current, (await call("GET", `${P}/notes/${note.id}`)).json.note);
     const staleDelete = await call("DELETE", `${P}/notes/${note.id}`, {
       headers: { "if-match": String(note.revision) },
     });
