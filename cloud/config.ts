@@ -8,7 +8,7 @@
  */
 
 import { resolve } from "node:path";
-import { envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
+import { envChoice, envPositiveInt, envString } from "../_env.ts";
 import { type ApiKeyEntry, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
 import { CLOUD_LOG_LEVELS, type CloudLogLevel } from "./_log.ts";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";
@@ -133,7 +133,10 @@ export function parseApiKeys(value: string | undefined): ApiKeyEntry[] {
  * assert.throws(() => readCloudConfig({}), /^Error: Cannot start the cloud API: MEMO_CLOUD_API_KEYS is empty/);
  * ```
  */
-export function readCloudConfig(env: EnvMap, options: { cwd?: string } = {}): CloudConfig {
+export function readCloudConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  options: { cwd?: string } = {},
+): CloudConfig {
   const apiKeys = parseApiKeys(envString(env, "MEMO_CLOUD_API_KEYS"));
   const rate = envString(env, "MEMO_CLOUD_RATE_LIMIT");
   if (rate !== undefined && (!/^\d+$/.test(rate) || !Number.isSafeInteger(Number(rate)))) {

@@ -47,6 +47,27 @@ export {
 } from "./from_env.ts";
 export { openCloudStore, type OpenCloudStoreOptions } from "./open_store.ts";
 export { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
-export { FileCloudStore, type FileCloudStoreOptions } from "./file_store.ts";
+export {
+  FileCloudStore,
+  type FileCloudStoreOptions,
+  type FileIdempotencyStore,
+} from "./file_store.ts";
 export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres_store.ts";
+export type { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
 export * from "./store.ts";
+// The memory package's types the storage contract references.
+export type {
+  CommitBatch,
+  CommitResult,
+  MemoryStore,
+  Note,
+  NoteDraft,
+  NotePage,
+  NotePatch,
+  RecallEngine,
+  RecallHit,
+  ScoreContribution,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "@memo/memory";

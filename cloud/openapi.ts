@@ -535,9 +535,9 @@ const paths: Record<string, Json> = {
  */
 export const CLOUD_OPENAPI_DOCUMENT: {
   openapi: string;
-  info: { [key: string]: Json };
-  paths: { [path: string]: Json };
-  [key: string]: Json;
+  info: Record<string, unknown>;
+  paths: Record<string, unknown>;
+  [key: string]: unknown;
 } = {
   openapi: "3.1.0",
   info: {
