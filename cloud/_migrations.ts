@@ -38,15 +38,18 @@ export interface Migration {
  * The schema, oldest version first. Never edit an applied version: add one.
  *
  * Version 1:
- * - `memo_projects (workspace, project, seq)`: one row per project; `seq` is
- *   the last change number. Every write locks this row first (`FOR UPDATE`),
- *   so the writes of one project are serialised and the order of `seq` is the
- *   order of commits.
- * - `memo_notes`: the notes, keyed by `(workspace, project, id)`, with their
- *   `identity` (`source:<key>` or `hash:<hash>`), `revision` (the seq of their
- *   latest change) and `ord` (store order: the seq that created them).
- * - `memo_changes (workspace, project, seq, op, id, note)`: the change feed,
- *   tombstones (`op = 'delete'`, `note` null) included.
+ * - `memo_projects (pid, workspace, project, seq)`: one row per project; `seq`
+ *   is the last change number. Every write locks this row first (`FOR
+ *   UPDATE`), so the writes of one project are serialised and the order of
+ *   `seq` is the order of commits. The other tables key on the short `pid`.
+ * - `memo_notes`: the notes, keyed by `(pid, id)`, with their `identity`
+ *   (`source:<key>` or `hash:<hash>`; not unique: a patch may give a note the
+ *   content of another, as in notes.md), `revision` (the seq of their latest
+ *   change) and `ord` (store order: the seq that created them). Times are
+ *   kept as the ISO strings the API carries.
+ * - `memo_changes (pid, seq, op, id, note)`: the change feed, tombstones
+ *   (`op = 'delete'`, `note` null) included; `note` is the note as of that
+ *   change.
  * - `memo_idempotency`: idempotency keys per workspace.
  *
  * @example
@@ -65,15 +68,15 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "projects, notes, change feed, idempotency keys",
     sql: `
 CREATE TABLE memo_projects (
+  pid bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   workspace text NOT NULL,
   project text NOT NULL,
   seq bigint NOT NULL DEFAULT 0,
-  PRIMARY KEY (workspace, project)
+  UNIQUE (workspace, project)
 );
 
 CREATE TABLE memo_notes (
-  workspace text NOT NULL,
-  project text NOT NULL,
+  pid bigint NOT NULL,
   id text NOT NULL,
   identity text NOT NULL,
   title text NOT NULL,
@@ -85,19 +88,18 @@ CREATE TABLE memo_notes (
   updated text NOT NULL,
   revision bigint NOT NULL,
   ord bigint NOT NULL,
-  PRIMARY KEY (workspace, project, id)
+  PRIMARY KEY (pid, id)
 );
-CREATE INDEX memo_notes_identity ON memo_notes (workspace, project, identity);
-CREATE UNIQUE INDEX memo_notes_ord ON memo_notes (workspace, project, ord);
+CREATE INDEX memo_notes_identity ON memo_notes (pid, identity);
+CREATE UNIQUE INDEX memo_notes_ord ON memo_notes (pid, ord);
 
 CREATE TABLE memo_changes (
-  workspace text NOT NULL,
-  project text NOT NULL,
+  pid bigint NOT NULL,
   seq bigint NOT NULL,
   op text NOT NULL CHECK (op IN ('upsert', 'delete')),
   id text NOT NULL,
   note jsonb,
-  PRIMARY KEY (workspace, project, seq)
+  PRIMARY KEY (pid, seq)
 );
 
 CREATE TABLE memo_idempotency (

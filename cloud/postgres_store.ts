@@ -26,6 +26,7 @@ import {
   encodeCursor,
   MemoryValidationError,
   type Note,
+  noteIdentity,
   type NotePage,
   type NotePatch,
   type StoreChanges,
@@ -124,6 +125,8 @@ export class PostgresMemoryStore implements RevisionedStore {
   readonly projectId: string;
   readonly #sql: Sql;
   readonly #clock: () => Date;
+  /** The project's `pid`, once its row is known to exist (rows are never deleted). */
+  #pid: number | undefined;
   #revisions = new Map<string, number>();
 
   /** Creates the store of one project over a migrated pool. */
@@ -136,9 +139,10 @@ export class PostgresMemoryStore implements RevisionedStore {
 
   /** Counts the notes; PostgreSQL reports no damaged notes. */
   async load(): Promise<StoreLoadReport> {
+    const pid = await this.#project();
+    if (pid === undefined) return { notes: 0, issues: [] };
     const [row] = await this.#sql<{ count: string }[]>`
-      SELECT count(*)::int8 AS count FROM memo_notes
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+      SELECT count(*)::int8 AS count FROM memo_notes WHERE pid = ${pid}`;
     return { notes: Number(row.count), issues: [] };
   }
 
@@ -156,14 +160,18 @@ export class PostgresMemoryStore implements RevisionedStore {
     if (!prepared.length) return [];
     const { unique, slotOf } = dedupeDrafts(prepared);
     const results = await this.#sql.begin(async (tx) => {
-      const seq = (await this.#lock(tx, true))!;
+      const { pid, seq } = (await this.#lock(tx, true))!;
       const existing = new Map<string, CloudNote>();
-      const found = await tx<(NoteRow & { identity: string })[]>`
-        SELECT identity, ${noteColumns(tx)} FROM memo_notes
-        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
-          AND identity = ANY(${unique.map((d) => d.identity)}::text[])
-        ORDER BY ord`;
+      // One index probe per key (LATERAL, not flattened: OFFSET 0), whatever the planner
+      // estimates (a fresh, fast-growing table has no statistics yet).
+      const found = await tx<(NoteRow & { identity: string; ord: string })[]>`
+        SELECT n.identity, n.ord, ${noteColumns(tx, "n")}
+        FROM unnest(${unique.map((d) => d.identity)}::text[]) AS q (identity)
+        CROSS JOIN LATERAL (
+          SELECT * FROM memo_notes WHERE pid = ${pid} AND identity = q.identity OFFSET 0
+        ) n`;
       // Two notes can share an identity after a patch (as in notes.md): the first one counts.
+      found.sort((a, b) => Number(a.ord) - Number(b.ord));
       for (const row of found) {
         if (!existing.has(row.identity)) existing.set(row.identity, rowToNote(row));
       }
@@ -172,9 +180,10 @@ export class PostgresMemoryStore implements RevisionedStore {
       const taken = new Set<string>();
       if (asked.length) {
         const rows = await tx<{ id: string }[]>`
-          SELECT id FROM memo_notes
-          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
-            AND id = ANY(${asked}::text[])`;
+          SELECT n.id FROM unnest(${asked}::text[]) AS q (id)
+          CROSS JOIN LATERAL (
+            SELECT id FROM memo_notes WHERE pid = ${pid} AND id = q.id OFFSET 0
+          ) n`;
         for (const row of rows) taken.add(row.id);
       }
       const plan = planDrafts(unique, existing, taken, this.#clock());
@@ -182,37 +191,28 @@ export class PostgresMemoryStore implements RevisionedStore {
       if (!writes.length) return plan;
       options.signal?.throwIfAborted();
       writes.forEach((p, i) => p.note.revision = seq + i + 1);
-      const rows = writes.map((p) => ({
-        kind: p.status,
-        seq: p.note.revision,
-        identity: p.identity,
-        ...p.note,
-      }));
+      const rows = writes.map((p) => ({ seq: p.note.revision, identity: p.identity, ...p.note }));
+      // New notes are inserted; updated ones (their id exists) take the new content, keeping
+      // `created` and `ord`. The primary key decides, row by row: no join to plan.
       await tx`
         WITH r AS (
           SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
-            kind text, seq int8, id text, identity text, title text, body text, labels jsonb,
+            seq int8, id text, identity text, title text, body text, labels jsonb,
             source text, hash text, created text, updated text)
-        ), ins AS (
-          INSERT INTO memo_notes (workspace, project, id, identity, title, body, labels, source,
-            hash, created, updated, revision, ord)
-          SELECT ${this.workspaceId}, ${this.projectId}, id, identity, title, body, labels, source,
-            hash, created, updated, seq, seq
-          FROM r WHERE kind = 'written'
-        ), upd AS (
-          UPDATE memo_notes n SET identity = r.identity, title = r.title, body = r.body,
-            labels = r.labels, source = r.source, hash = r.hash, updated = r.updated,
-            revision = r.seq
+        ), notes AS (
+          INSERT INTO memo_notes (pid, id, identity, title, body, labels, source, hash, created,
+            updated, revision, ord)
+          SELECT ${pid}, id, identity, title, body, labels, source, hash, created, updated, seq, seq
           FROM r
-          WHERE r.kind = 'updated' AND n.workspace = ${this.workspaceId}
-            AND n.project = ${this.projectId} AND n.id = r.id
+          ON CONFLICT (pid, id) DO UPDATE SET identity = EXCLUDED.identity,
+            title = EXCLUDED.title, body = EXCLUDED.body, labels = EXCLUDED.labels,
+            source = EXCLUDED.source, hash = EXCLUDED.hash, updated = EXCLUDED.updated,
+            revision = EXCLUDED.revision
         ), ch AS (
-          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
-          SELECT ${this.workspaceId}, ${this.projectId}, seq, 'upsert', id, ${noteJson(tx)}
-          FROM r
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r
         )
-        UPDATE memo_projects SET seq = ${seq + writes.length}
-        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+        UPDATE memo_projects SET seq = ${seq + writes.length} WHERE pid = ${pid}`;
       return plan;
     });
     return slotOf.map((slot) => ({ status: results[slot].status, note: results[slot].note }));
@@ -241,10 +241,9 @@ export class PostgresMemoryStore implements RevisionedStore {
   /** One note with its revision, read now; `undefined` when unknown. */
   async get(id: string): Promise<CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
-    const [row] = await this.#sql<NoteRow[]>`
-      SELECT ${noteColumns(this.#sql)} FROM memo_notes
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}`;
-    return row ? rowToNote(row) : undefined;
+    const pid = await this.#project();
+    if (pid === undefined) return undefined;
+    return await this.#current(this.#sql, pid, id);
   }
 
   /**
@@ -255,9 +254,10 @@ export class PostgresMemoryStore implements RevisionedStore {
   async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
     return await this.#sql.begin(async (tx) => {
-      const seq = await this.#lock(tx, false);
-      if (seq === undefined) return undefined;
-      const current = await this.#current(tx, id);
+      const locked = await this.#lock(tx, false);
+      if (!locked) return undefined;
+      const { pid, seq } = locked;
+      const current = await this.#current(tx, pid, id);
       if (!current) return undefined;
       if (ifMatch !== undefined && ifMatch !== current.revision) {
         throw new CloudConflictError(current);
@@ -265,20 +265,17 @@ export class PostgresMemoryStore implements RevisionedStore {
       const next = patchCloudNote(current, patch, this.#clock());
       if (next === current) return current;
       next.revision = seq + 1;
-      const identity = next.source !== undefined ? `source:${next.source}` : `hash:${next.hash}`;
       await tx`
         WITH upd AS (
-          UPDATE memo_notes SET identity = ${identity}, title = ${next.title}, body = ${next.body},
-            labels = ${JSON.stringify(next.labels)}::text::jsonb, hash = ${next.hash},
-            updated = ${next.updated}, revision = ${next.revision}
-          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}
+          UPDATE memo_notes SET identity = ${noteIdentity(next)}, title = ${next.title},
+            body = ${next.body}, labels = ${JSON.stringify(next.labels)}::text::jsonb,
+            hash = ${next.hash}, updated = ${next.updated}, revision = ${next.revision}
+          WHERE pid = ${pid} AND id = ${id}
         ), ch AS (
-          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
-          VALUES (${this.workspaceId}, ${this.projectId}, ${next.revision}, 'upsert', ${id},
-            ${JSON.stringify(next)}::text::jsonb)
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          VALUES (${pid}, ${next.revision}, 'upsert', ${id}, ${JSON.stringify(next)}::text::jsonb)
         )
-        UPDATE memo_projects SET seq = ${next.revision}
-        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+        UPDATE memo_projects SET seq = ${next.revision} WHERE pid = ${pid}`;
       return next;
     });
   }
@@ -290,23 +287,22 @@ export class PostgresMemoryStore implements RevisionedStore {
   async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
     return await this.#sql.begin(async (tx) => {
-      const seq = await this.#lock(tx, false);
-      if (seq === undefined) return undefined;
-      const current = await this.#current(tx, id);
+      const locked = await this.#lock(tx, false);
+      if (!locked) return undefined;
+      const { pid, seq } = locked;
+      const current = await this.#current(tx, pid, id);
       if (!current) return undefined;
       if (ifMatch !== undefined && ifMatch !== current.revision) {
         throw new CloudConflictError(current);
       }
       await tx`
         WITH del AS (
-          DELETE FROM memo_notes
-          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}
+          DELETE FROM memo_notes WHERE pid = ${pid} AND id = ${id}
         ), ch AS (
-          INSERT INTO memo_changes (workspace, project, seq, op, id, note)
-          VALUES (${this.workspaceId}, ${this.projectId}, ${seq + 1}, 'delete', ${id}, NULL)
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          VALUES (${pid}, ${seq + 1}, 'delete', ${id}, NULL)
         )
-        UPDATE memo_projects SET seq = ${seq + 1}
-        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+        UPDATE memo_projects SET seq = ${seq + 1} WHERE pid = ${pid}`;
       return current;
     });
   }
@@ -331,9 +327,11 @@ export class PostgresMemoryStore implements RevisionedStore {
     }
     // The cursor's position is the `ord` of the last note returned.
     const after = cursor === undefined ? -1 : decodeCursor(cursor, "list notes").position;
+    const pid = await this.#project();
+    if (pid === undefined) return { notes: [] };
     const rows = await this.#sql<(NoteRow & { ord: string })[]>`
       SELECT ${noteColumns(this.#sql)}, ord FROM memo_notes
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND ord > ${after}
+      WHERE pid = ${pid} AND ord > ${after}
       ORDER BY ord LIMIT ${limit + 1}`;
     const notes = rows.slice(0, limit).map((row) => plainNote(rowToNote(row)));
     const page: NotePage = { notes };
@@ -354,20 +352,26 @@ export class PostgresMemoryStore implements RevisionedStore {
     const since = token !== undefined && /^(0|[1-9][0-9]{0,15})$/.test(token)
       ? Number(token)
       : undefined;
+    const pid = await this.#project();
+    if (pid === undefined) {
+      // Nothing was ever written to this project.
+      this.#revisions = new Map();
+      return { token: "0", reset: since !== 0, upserted: [], removed: [] };
+    }
     if (since !== undefined) {
       // One statement, so one snapshot: the head seq and the changes up to it agree.
       const rows = await this.#sql<(Partial<NoteRow> & { head: string; changed: string | null })[]>`
         SELECT p.seq AS head, c.id AS changed, ${noteColumns(this.#sql, "n")}
         FROM memo_projects p
         LEFT JOIN LATERAL (
-          SELECT DISTINCT id FROM memo_changes
-          WHERE workspace = p.workspace AND project = p.project AND seq > ${since}
+          SELECT DISTINCT id FROM memo_changes WHERE pid = p.pid AND seq > ${since}
         ) c ON true
-        LEFT JOIN memo_notes n
-          ON n.workspace = p.workspace AND n.project = p.project AND n.id = c.id
-        WHERE p.workspace = ${this.workspaceId} AND p.project = ${this.projectId}
+        LEFT JOIN LATERAL (
+          SELECT * FROM memo_notes WHERE pid = p.pid AND id = c.id OFFSET 0
+        ) n ON true
+        WHERE p.pid = ${pid}
         ORDER BY n.ord`;
-      const head = rows.length ? Number(rows[0].head) : 0;
+      const head = Number(rows[0].head);
       if (head >= since) {
         const upserted: Note[] = [];
         const removed: string[] = [];
@@ -389,13 +393,10 @@ export class PostgresMemoryStore implements RevisionedStore {
       "isolation level repeatable read read only",
       async (tx) => {
         const notes = await tx<NoteRow[]>`
-          SELECT ${noteColumns(tx)} FROM memo_notes
-          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
-          ORDER BY ord`;
+          SELECT ${noteColumns(tx)} FROM memo_notes WHERE pid = ${pid} ORDER BY ord`;
         const [project] = await tx<{ seq: string }[]>`
-          SELECT seq FROM memo_projects
-          WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
-        return [notes, project ? Number(project.seq) : 0] as const;
+          SELECT seq FROM memo_projects WHERE pid = ${pid}`;
+        return [notes, Number(project.seq)] as const;
       },
     );
     const revisions = new Map<string, number>();
@@ -426,11 +427,13 @@ export class PostgresMemoryStore implements RevisionedStore {
         `Cannot read changes: limit must be an integer from 1 to ${MAX_CHANGES}`,
       );
     }
+    const pid = await this.#project();
+    if (pid === undefined) return { changes: [], hasMore: false };
     const rows = await this.#sql<
       { seq: string; op: "upsert" | "delete"; id: string; note: NoteRow | null }[]
     >`
       SELECT seq, op, id, note FROM memo_changes
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND seq > ${since}
+      WHERE pid = ${pid} AND seq > ${since}
       ORDER BY seq LIMIT ${limit + 1}`;
     const changes = rows.slice(0, limit).map((row): CloudChange => {
       const seq = Number(row.seq);
@@ -455,31 +458,49 @@ export class PostgresMemoryStore implements RevisionedStore {
     return Promise.resolve();
   }
 
+  /** The project's `pid`, or `undefined` while nothing was ever written to it. */
+  async #project(): Promise<number | undefined> {
+    if (this.#pid !== undefined) return this.#pid;
+    const [row] = await this.#sql<{ pid: string }[]>`
+      SELECT pid FROM memo_projects
+      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
+    if (row) this.#pid = Number(row.pid);
+    return this.#pid;
+  }
+
   /**
-   * Locks the project's row for this transaction and returns its seq; with
-   * `create`, makes the row first when the project is new, else answers
-   * `undefined` for a project never written.
+   * Locks the project's row for this transaction and returns its `pid` and
+   * seq; with `create`, makes the row first when the project is new, else
+   * answers `undefined` for a project never written.
    */
-  async #lock(tx: TransactionSql, create: boolean): Promise<number | undefined> {
+  async #lock(
+    tx: TransactionSql,
+    create: boolean,
+  ): Promise<{ pid: number; seq: number } | undefined> {
     const select = () =>
-      tx<{ seq: string }[]>`
-        SELECT seq FROM memo_projects
+      tx<{ pid: string; seq: string }[]>`
+        SELECT pid, seq FROM memo_projects
         WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
         FOR UPDATE`;
     let [row] = await select();
     if (!row && create) {
       await tx`
         INSERT INTO memo_projects (workspace, project) VALUES (${this.workspaceId}, ${this.projectId})
-        ON CONFLICT DO NOTHING`;
+        ON CONFLICT (workspace, project) DO NOTHING`;
       [row] = await select();
     }
-    return row ? Number(row.seq) : undefined;
+    if (!row) return undefined;
+    this.#pid = Number(row.pid);
+    return { pid: this.#pid, seq: Number(row.seq) };
   }
 
-  async #current(tx: TransactionSql, id: string): Promise<CloudNote | undefined> {
-    const [row] = await tx<NoteRow[]>`
-      SELECT ${noteColumns(tx)} FROM memo_notes
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId} AND id = ${id}`;
+  async #current(
+    sql: Sql | TransactionSql,
+    pid: number,
+    id: string,
+  ): Promise<CloudNote | undefined> {
+    const [row] = await sql<NoteRow[]>`
+      SELECT ${noteColumns(sql)} FROM memo_notes WHERE pid = ${pid} AND id = ${id}`;
     return row ? rowToNote(row) : undefined;
   }
 }

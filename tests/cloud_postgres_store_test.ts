@@ -1,0 +1,461 @@
+/**
+ * The PostgreSQL store of the reference Cloud API server (`cloud/postgres_store.ts`) against a
+ * real throwaway cluster (one for the whole file): migrations (twice, and two stores starting at
+ * once), batch upserts (dedupe, canonical ids, asked ids, order, all-or-nothing), revisions and
+ * `ifMatch`, the change feed, `changesSince` as a `Memo` client uses it, two server instances
+ * writing at once, idempotency keys, and recall through `MemoCloudProject` against local recall.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { CloudConflictError, type CloudDraft, type CloudProject } from "../cloud/store.ts";
+import { migrate, MIGRATIONS } from "../cloud/_migrations.ts";
+import { PostgresIdempotencyStore } from "../cloud/_pg_idempotency.ts";
+import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
+import { MemoryValidationError, openMemo } from "@memo/memory";
+import { startPostgres } from "./_postgres.ts";
+
+const T0 = "2026-01-01T00:00:00.000Z";
+
+Deno.test("PostgreSQL cloud store", async (t) => {
+  const pg = await startPostgres();
+  const main = await PostgresCloudStore.open({ url: pg.url, max: 4 });
+  const other = await PostgresCloudStore.open({ url: pg.url, max: 4 });
+  const storeOf = (cloud: PostgresCloudStore, projectId: string, clock?: () => Date) =>
+    new PostgresMemoryStore({ sql: cloud.sql, workspaceId: "team", projectId, clock });
+  try {
+    await t.step("migrations: applied once, idempotent, safe from two stores at once", async () => {
+      await main.sql`CREATE DATABASE mig`;
+      const url = pg.url.replace(/\/memo$/, "/mig");
+      const [a, b] = await Promise.all([
+        PostgresCloudStore.open({ url, max: 1 }),
+        PostgresCloudStore.open({ url, max: 1 }),
+      ]);
+      try {
+        const rows = await a.sql<{ version: number }[]>`
+          SELECT version FROM memo_schema_migrations ORDER BY version`;
+        assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
+        assert.deepEqual(await migrate(b.sql), []); // a restart applies nothing
+        const [{ count }] = await a.sql<{ count: string }[]>`
+          SELECT count(*) AS count FROM pg_tables WHERE tablename LIKE 'memo\\_%'`;
+        assert.equal(Number(count), 5);
+        // A schema newer than this code is refused, and says so.
+        await a.sql`INSERT INTO memo_schema_migrations (version, name) VALUES (999, 'future')`;
+        await assert.rejects(
+          PostgresCloudStore.open({ url, max: 1 }),
+          /Cannot open the PostgreSQL store: .*version 999, newer than this server knows/,
+        );
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    await t.step("upsert: identity dedupe, canonical ids, asked ids, input order", async () => {
+      let now = new Date(T0);
+      const store = storeOf(main, "upsert", () => now);
+      const first = await store.upsert([
+        { text: "alpha note" },
+        { id: "asked-id-1", text: "beta note", source: "s:beta" },
+        { text: "gamma note", labels: ["x"] },
+      ]);
+      assert.deepEqual(first.map((r) => r.status), ["written", "written", "written"]);
+      assert.deepEqual(first.map((r) => r.note.body), ["alpha note", "beta note", "gamma note"]);
+      assert.equal(first[1].note.id, "asked-id-1"); // a free asked id is kept
+      assert.deepEqual(first.map((r) => r.note.revision), [1, 2, 3]);
+      assert.equal(first[0].note.created, T0);
+      assert.equal(first[2].note.source, undefined);
+      assert.equal(first[1].note.source, "s:beta");
+
+      now = new Date(Date.parse(T0) + 60_000);
+      const second = await store.upsert([
+        { text: "new one", id: "asked-id-1" }, // id held by another identity: a fresh id
+        { text: "alpha note", id: "ignored-id" }, // identity matches: the canonical id
+        { text: "beta v2", source: "s:beta" }, // same source key, new content: updated in place
+        { text: "dup", source: "s:dup" },
+        { text: "dup last", source: "s:dup" }, // the last draft of an identity wins
+      ]);
+      assert.deepEqual(second.map((r) => r.status), [
+        "written",
+        "unchanged",
+        "updated",
+        "written",
+        "written",
+      ]);
+      assert.notEqual(second[0].note.id, "asked-id-1");
+      assert.equal(second[1].note.id, first[0].note.id);
+      assert.equal(second[1].note.revision, 1); // unchanged keeps its revision
+      assert.equal(second[2].note.id, "asked-id-1");
+      assert.equal(second[2].note.created, T0); // created kept
+      assert.equal(second[2].note.updated, now.toISOString());
+      assert.equal(second[2].note.body, "beta v2");
+      assert.deepEqual(second[3], second[4]);
+      assert.equal(second[3].note.body, "dup last");
+      // One change per note written or updated, in draft order.
+      assert.deepEqual(
+        [second[0], second[2], second[3]].map((r) => r.note.revision),
+        [4, 5, 6],
+      );
+      assert.equal(await store.lastRevision(), 6);
+      assert.deepEqual(await store.get("asked-id-1"), second[2].note);
+      assert.equal(await store.get("nope"), undefined);
+      assert.deepEqual(await store.load(), { notes: 5, issues: [] });
+
+      // Given times are kept (canonicalised) for new notes.
+      const [timed] = await store.upsert([
+        { text: "timed", created: "2024-05-01T10:00:00Z", updated: "2024-05-02T10:00:00.000Z" },
+      ]);
+      assert.equal(timed.note.created, "2024-05-01T10:00:00.000Z");
+      assert.equal(timed.note.updated, "2024-05-02T10:00:00.000Z");
+    });
+
+    await t.step("upsert: all-or-nothing (a bad draft, an aborted write)", async () => {
+      const store = storeOf(main, "atomic");
+      await store.upsert([{ text: "kept" }]);
+      await assert.rejects(
+        store.upsert([{ text: "one" }, { text: "two" }, { text: "  " }]),
+        (e) =>
+          e instanceof MemoryValidationError && e.details?.index === 2 &&
+          /note 3 of the batch/.test(e.message),
+      );
+      await assert.rejects(
+        store.upsert([{ text: "one" }, { text: "x", created: "yesterday" }]),
+        (e) => e instanceof MemoryValidationError && e.details?.index === 1,
+      );
+      const controller = new AbortController();
+      controller.abort();
+      await assert.rejects(store.upsert([{ text: "one" }], { signal: controller.signal }));
+      assert.equal((await store.load()).notes, 1);
+      assert.equal(await store.lastRevision(), 1);
+      // MemoryStore.commit reports each note once.
+      const result = await store.commit({
+        notes: [{ text: "kept" }, { text: "c" }, { text: "c" }],
+      });
+      assert.deepEqual(result.unchanged.map((n) => n.body), ["kept"]);
+      assert.deepEqual(result.written.map((n) => n.body), ["c"]);
+      assert.equal("revision" in result.written[0], false);
+      assert.ok(result.bytesWritten > 0);
+    });
+
+    await t.step("revisions: ifMatch conflicts, unchanged patches, deletes", async () => {
+      let now = new Date(T0);
+      const store = storeOf(main, "revisions", () => now);
+      const [{ note }] = await store.upsert([{ text: "first text", labels: ["a"] }]);
+      assert.equal(note.revision, 1);
+      now = new Date(Date.parse(T0) + 1000);
+      const updated = await store.updateIf(note.id, { text: "second text" }, 1);
+      assert.equal(updated?.revision, 2);
+      assert.equal(updated?.body, "second text");
+      assert.equal(updated?.created, T0);
+      assert.equal(updated?.updated, now.toISOString());
+      assert.deepEqual(updated?.labels, ["a"]);
+      await assert.rejects(
+        store.updateIf(note.id, { text: "third" }, 1),
+        (e) =>
+          e instanceof CloudConflictError && e.current.revision === 2 &&
+          e.current.body === "second text",
+      );
+      // A patch that changes nothing keeps the revision.
+      const same = await store.updateIf(note.id, { labels: ["a"] }, 2);
+      assert.equal(same?.revision, 2);
+      assert.equal(await store.lastRevision(), 2);
+      await assert.rejects(store.updateIf(note.id, { text: " " }), MemoryValidationError);
+      assert.equal(await store.updateIf("unknown", { text: "x" }), undefined);
+      // The content changed, so does the identity: the old text is a new note again.
+      const [again] = await store.upsert([{ text: "first text", labels: ["a"] }]);
+      assert.equal(again.status, "written");
+      assert.equal(again.note.revision, 3);
+
+      await assert.rejects(
+        store.removeIf(note.id, 1),
+        (e) => e instanceof CloudConflictError && e.current.revision === 2,
+      );
+      const removed = await store.removeIf(note.id, 2);
+      assert.equal(removed?.body, "second text");
+      assert.equal(removed?.revision, 2); // as it was
+      assert.equal(await store.get(note.id), undefined);
+      assert.equal(await store.removeIf(note.id), undefined);
+      assert.equal(await store.lastRevision(), 4);
+      // The MemoryStore methods.
+      assert.equal((await store.update(again.note.id, { title: "Titled" }))?.title, "Titled");
+      assert.equal(await store.remove(again.note.id), true);
+      assert.equal(await store.remove(again.note.id), false);
+      // A project never written.
+      const empty = storeOf(main, "never-written");
+      assert.equal(await empty.removeIf("x"), undefined);
+      assert.equal(await empty.lastRevision(), 0);
+      assert.deepEqual(await empty.changes(0, 10), { changes: [], hasMore: false });
+    });
+
+    await t.step("change feed: ordered, with tombstones, resumable, limited", async () => {
+      const store = storeOf(main, "feed");
+      const [a, b] = await store.upsert([
+        { text: "a v1", source: "s:a" },
+        { text: "b" },
+      ]);
+      await store.upsert([{ text: "a v2", source: "s:a" }]);
+      await store.removeIf(b.note.id);
+      const all = await store.changes(0, 100);
+      assert.equal(all.hasMore, false);
+      assert.deepEqual(all.changes.map((c) => [c.seq, c.op, c.id]), [
+        [1, "upsert", a.note.id],
+        [2, "upsert", b.note.id],
+        [3, "upsert", a.note.id],
+        [4, "delete", b.note.id],
+      ]);
+      const [first, , third, tombstone] = all.changes;
+      assert.ok(first.op === "upsert" && third.op === "upsert");
+      assert.equal(first.note.body, "a v1"); // the note as of that change
+      assert.equal(first.note.revision, 1);
+      assert.equal(third.note.body, "a v2");
+      assert.deepEqual(third.note, await store.get(a.note.id));
+      assert.deepEqual(Object.keys(third.note), [
+        "id",
+        "title",
+        "body",
+        "labels",
+        "source",
+        "hash",
+        "created",
+        "updated",
+        "revision",
+      ]);
+      assert.deepEqual(tombstone, { seq: 4, op: "delete", id: b.note.id, revision: 4 });
+      const page = await store.changes(1, 2);
+      assert.deepEqual(page.changes.map((c) => c.seq), [2, 3]);
+      assert.equal(page.hasMore, true);
+      const rest = await store.changes(3, 2);
+      assert.deepEqual(rest.changes.map((c) => c.seq), [4]);
+      assert.equal(rest.hasMore, false);
+      assert.deepEqual(await store.changes(4, 10), { changes: [], hasMore: false });
+      await assert.rejects(store.changes(-1, 10), MemoryValidationError);
+      await assert.rejects(store.changes(0, 0), MemoryValidationError);
+    });
+
+    await t.step(
+      "changesSince: reset, incremental, another instance's writes at once",
+      async () => {
+        const mine = storeOf(main, "since");
+        const theirs = storeOf(other, "since"); // another server instance (another pool)
+        const empty = await mine.changesSince();
+        assert.deepEqual(empty, { token: "0", reset: true, upserted: [], removed: [] });
+        assert.deepEqual(await mine.changesSince("0"), {
+          token: "0",
+          reset: false,
+          upserted: [],
+          removed: [],
+        });
+        const [x, y, z] = await theirs.upsert([{ text: "x" }, { text: "y" }, { text: "z" }]);
+        const all = await mine.changesSince();
+        assert.equal(all.reset, true);
+        assert.equal(all.token, "3");
+        assert.deepEqual(all.upserted.map((n) => n.id), [x.note.id, y.note.id, z.note.id]);
+        assert.equal("revision" in all.upserted[0], false);
+        assert.equal(mine.revisionOf(y.note.id), 2);
+        const nothing = await mine.changesSince(all.token);
+        assert.deepEqual(nothing, { token: "3", reset: false, upserted: [], removed: [] });
+        await theirs.updateIf(y.note.id, { text: "yonder hills" });
+        await theirs.removeIf(x.note.id);
+        const [w] = await theirs.upsert([{ text: "w" }]);
+        const [gone] = await theirs.upsert([{ text: "gone soon" }]);
+        await theirs.removeIf(gone.note.id);
+        const next = await mine.changesSince(nothing.token);
+        assert.equal(next.reset, false);
+        assert.equal(next.token, "8");
+        assert.deepEqual(next.upserted.map((n) => [n.id, n.body]), [
+          [y.note.id, "yonder hills"],
+          [w.note.id, "w"],
+        ]);
+        assert.deepEqual(next.removed.sort(), [x.note.id, gone.note.id].sort());
+        assert.equal(mine.revisionOf(y.note.id), 4);
+        assert.equal(mine.revisionOf(x.note.id), undefined);
+        // A token this project never gave: everything again.
+        const stale = await mine.changesSince("99");
+        assert.equal(stale.reset, true);
+        assert.deepEqual(stale.upserted.map((n) => n.id), [y.note.id, z.note.id, w.note.id]);
+        assert.equal((await mine.changesSince("garbage")).reset, true);
+
+        // A Memo client over one instance sees the other's writes at its next call.
+        const memo = await openMemo({ store: mine, indexCache: false });
+        try {
+          assert.equal((await memo.recall("yonder"))[0]?.note.id, y.note.id);
+          const [fresh] = await theirs.upsert([{ text: "the kraken wakes" }]);
+          assert.equal((await memo.recall("kraken"))[0]?.note.id, fresh.note.id);
+          await theirs.removeIf(fresh.note.id);
+          assert.deepEqual(await memo.recall("kraken"), []);
+          assert.equal((await memo.stats()).notes, 3);
+        } finally {
+          await memo.close();
+        }
+      },
+    );
+
+    await t.step("list: store order, cursors", async () => {
+      const store = storeOf(main, "list");
+      const written = await store.upsert(
+        Array.from({ length: 7 }, (_, i) => ({ text: `note ${i}` })),
+      );
+      await store.upsert([{ text: "note 3 changed", source: "s:3" }]);
+      await store.removeIf(written[1].note.id);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await store.list(cursor, 3);
+        seen.push(...page.notes.map((n) => n.body));
+        cursor = page.nextCursor;
+      } while (cursor);
+      assert.deepEqual(seen, [
+        "note 0",
+        "note 2",
+        "note 3",
+        "note 4",
+        "note 5",
+        "note 6",
+        "note 3 changed",
+      ]);
+      await assert.rejects(store.list("forged"), MemoryValidationError);
+      await assert.rejects(store.list(undefined, 0), MemoryValidationError);
+    });
+
+    await t.step(
+      "two instances: 2 × 550 concurrent writes lose and duplicate nothing",
+      async () => {
+        const projectA = await main.project("team", "race");
+        const projectB = await other.project("team", "race");
+        // Each instance: 500 notes of its own, 50 shared texts, 20 shared source keys (new text).
+        const drafts = (side: string): CloudDraft[] => [
+          ...Array.from({ length: 500 }, (_, i) => ({ text: `${side} note ${i}` })),
+          ...Array.from({ length: 50 }, (_, i) => ({ text: `shared note ${i}` })),
+          ...Array.from({ length: 20 }, (_, i) => ({ text: `${side} ${i}`, source: `s:key/${i}` })),
+        ];
+        const run = (project: CloudProject, side: string) =>
+          Promise.all(drafts(side).map((draft) => project.upsert([draft]).then(([r]) => r)));
+        const [resultsA, resultsB] = await Promise.all([run(projectA, "a"), run(projectB, "b")]);
+        const sql = main.sql;
+        const [{ count }] = await sql<{ count: string }[]>`
+        SELECT count(*) AS count FROM memo_notes
+        WHERE pid = (SELECT pid FROM memo_projects WHERE workspace = 'team' AND project = 'race')`;
+        assert.equal(Number(count), 500 + 500 + 50 + 20);
+        const dupes = await sql`
+        SELECT identity FROM memo_notes
+        WHERE pid = (SELECT pid FROM memo_projects WHERE workspace = 'team' AND project = 'race')
+        GROUP BY identity HAVING count(*) > 1`;
+        assert.equal(dupes.length, 0);
+        // Each shared text written once and unchanged once; each source key written then updated.
+        const statuses = (from: number, to: number) =>
+          [...resultsA.slice(from, to), ...resultsB.slice(from, to)].map((r) => r.status).sort();
+        assert.deepEqual(statuses(500, 550), [
+          ...Array(50).fill("unchanged"),
+          ...Array(50).fill("written"),
+        ]);
+        assert.deepEqual(statuses(550, 570), [
+          ...Array(20).fill("updated"),
+          ...Array(20).fill("written"),
+        ]);
+        for (let i = 500; i < 570; i++) assert.equal(resultsA[i].note.id, resultsB[i].note.id);
+        // The feed: one change per write, seqs 1..n without a gap.
+        const expected = 1070 + 20;
+        const seqs: number[] = [];
+        let since = 0;
+        for (;;) {
+          const page = await projectB.changes(since, 1000);
+          seqs.push(...page.changes.map((c) => c.seq));
+          if (!page.hasMore) break;
+          since = seqs[seqs.length - 1];
+        }
+        assert.deepEqual(seqs, Array.from({ length: expected }, (_, i) => i + 1));
+        const stats = await projectA.stats();
+        assert.equal(stats.notes, 1070);
+        assert.equal(stats.revision, expected);
+      },
+    );
+
+    await t.step("idempotency: claim, replay, mismatch, pending, expiry, release", async () => {
+      let now = Date.parse(T0);
+      const clock = () => new Date(now);
+      const keys = new PostgresIdempotencyStore({ sql: main.sql, clock });
+      const elsewhere = new PostgresIdempotencyStore({ sql: other.sql, clock });
+      assert.deepEqual(await keys.claim("team", "k1", "fp1"), { kind: "claimed" });
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp1"), { kind: "pending" });
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "mismatch" });
+      // Keys are per workspace.
+      assert.deepEqual(await keys.claim("other", "k1", "fp2"), { kind: "claimed" });
+      await keys.complete("team", "k1", { status: 201, body: '{"note":1}' });
+      const replay = { kind: "replay", answer: { status: 201, body: '{"note":1}' } };
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp1"), replay);
+      assert.deepEqual(await keys.claim("team", "k1", "fp2"), { kind: "mismatch" });
+      now += 24 * 3600_000 - 1;
+      assert.deepEqual(await keys.claim("team", "k1", "fp1"), replay); // kept 24 h
+      now += 1;
+      assert.deepEqual(await keys.claim("team", "k1", "fp2"), { kind: "claimed" }); // expired
+      // A claim pending for more than 60 s may be taken again (its holder died).
+      now += 60_000 - 1;
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "pending" });
+      now += 1;
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "claimed" });
+      // Released: the next request runs.
+      await elsewhere.release("team", "k1");
+      assert.deepEqual(await keys.claim("team", "k1", "fp3"), { kind: "claimed" });
+      // Release frees only pending claims.
+      await keys.complete("team", "k1", { status: 200, body: "{}" });
+      await keys.release("team", "k1");
+      assert.equal((await keys.claim("team", "k1", "fp3")).kind, "replay");
+      // Pruning deletes what expired.
+      now += 25 * 3600_000;
+      assert.ok((await keys.prune()) >= 1);
+      const [{ count }] = await main.sql<{ count: string }[]>`
+        SELECT count(*) AS count FROM memo_idempotency`;
+      assert.equal(Number(count), 0);
+    });
+
+    await t.step("recall through MemoCloudProject equals local lexical recall", async () => {
+      const dir = await Deno.makeTempDir();
+      const local = await openMemo({ rootDir: dir, indexCache: false });
+      try {
+        const texts = [
+          "The staging database is db-stage-2 and backups run nightly",
+          "Deploys run with make deploy from the main branch",
+          "# On-call\nThe on-call rotation changes every Monday at 10:00",
+          "Database migrations must be reviewed by the platform team",
+          "The production database runs PostgreSQL 16 with two replicas",
+          "Lunch is at noon on Fridays in the big room",
+          "Deploy freezes start on December 20th",
+        ];
+        const result = await local.rememberMany(
+          texts.map((text, i) => ({ text, labels: i % 2 ? ["ops"] : ["db"] })),
+        );
+        const notes = result.written;
+        const project = await main.project("team", "recall");
+        const upserted = await project.upsert(
+          notes.map((n) => ({
+            id: n.id,
+            text: n.body,
+            title: n.title,
+            labels: n.labels,
+            created: n.created,
+            updated: n.updated,
+          })),
+        );
+        assert.deepEqual(upserted.map((r) => r.note.id), notes.map((n) => n.id));
+        for (const query of ["database", "deploy main", "on-call monday", "postgresql replicas"]) {
+          for (const labels of [undefined, ["ops"]]) {
+            const want = await local.recall(query, { limit: 5, labels, engine: "lexical" });
+            const got = await project.recall(query, { limit: 5, labels });
+            assert.deepEqual(
+              got.map((h) => [h.note.id, h.score, h.matched]),
+              want.map((h) => [h.note.id, h.score, h.matched]),
+              `recall ${query}`,
+            );
+            for (const hit of got) assert.equal(hit.note.revision > 0, true);
+          }
+        }
+      } finally {
+        await local.close();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  } finally {
+    await Promise.all([main.close(), other.close()]);
+    await pg.stop();
+  }
+});
