@@ -603,7 +603,13 @@ export class PostgresCloudStore implements CloudStore {
     if (!Number.isInteger(max) || max < 1) {
       throw new MemoryValidationError("Cannot open the PostgreSQL store: max must be at least 1");
     }
-    const sql = postgres(options.url, { max, onnotice: () => {}, connect_timeout: 10 });
+    let sql: Sql;
+    try {
+      sql = postgres(options.url, { max, onnotice: () => {}, connect_timeout: 10 });
+    } catch {
+      // The driver's message would quote the URL, password included.
+      throw new Error("Cannot open the PostgreSQL store: the database URL is not valid");
+    }
     try {
       await migrate(sql);
     } catch (e) {

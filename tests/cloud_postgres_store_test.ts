@@ -51,6 +51,20 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       }
     });
 
+    await t.step(
+      "open: a bad URL or an unreachable server fails without the password",
+      async () => {
+        for (const url of ["postgres://u:s3cret-pw@127.0.0.1:1/memo", "not a url s3cret-pw"]) {
+          await assert.rejects(
+            PostgresCloudStore.open({ url, max: 1 }),
+            (e) =>
+              e instanceof Error && /^Cannot open the PostgreSQL store: /.test(e.message) &&
+              !e.message.includes("s3cret"),
+          );
+        }
+      },
+    );
+
     await t.step("upsert: identity dedupe, canonical ids, asked ids, input order", async () => {
       let now = new Date(T0);
       const store = storeOf(main, "upsert", () => now);
