@@ -192,9 +192,10 @@ export class PostgresMemoryStore implements RevisionedStore {
       options.signal?.throwIfAborted();
       writes.forEach((p, i) => p.note.revision = seq + i + 1);
       const rows = writes.map((p) => ({ seq: p.note.revision, identity: p.identity, ...p.note }));
-      // New notes are inserted; updated ones (their id exists) take the new content, keeping
-      // `created` and `ord`. The primary key decides, row by row: no join to plan.
-      await tx`
+      // New notes are inserted; updated ones (their id exists, same identity) take the new
+      // content, keeping `created` and `ord`. The primary key decides, row by row: no join to
+      // plan. A new note whose (fresh, random) id were taken would be neither: counted, refused.
+      const [{ stored }] = await tx<{ stored: string }[]>`
         WITH r AS (
           SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
             seq int8, id text, identity text, title text, body text, labels jsonb,
@@ -208,11 +209,18 @@ export class PostgresMemoryStore implements RevisionedStore {
             title = EXCLUDED.title, body = EXCLUDED.body, labels = EXCLUDED.labels,
             source = EXCLUDED.source, hash = EXCLUDED.hash, updated = EXCLUDED.updated,
             revision = EXCLUDED.revision
+          WHERE memo_notes.identity = EXCLUDED.identity
+          RETURNING 1
         ), ch AS (
           INSERT INTO memo_changes (pid, seq, op, id, note)
           SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r
+        ), head AS (
+          UPDATE memo_projects SET seq = ${seq + writes.length} WHERE pid = ${pid}
         )
-        UPDATE memo_projects SET seq = ${seq + writes.length} WHERE pid = ${pid}`;
+        SELECT count(*) AS stored FROM notes`;
+      if (Number(stored) !== writes.length) {
+        throw new Error("Cannot store notes: a new note's id is taken; try again");
+      }
       return plan;
     });
     return slotOf.map((slot) => ({ status: results[slot].status, note: results[slot].note }));
