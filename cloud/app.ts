@@ -283,6 +283,20 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   };
   const openApiText = JSON.stringify(CLOUD_OPENAPI_DOCUMENT);
 
+  /** Counts a request of `caller`; throws 429 past the rate limit. */
+  function limit(caller: Caller): void {
+    const retryAfter = limiter.take(caller.keyIndex);
+    if (retryAfter !== undefined) {
+      throw new CloudApiError(
+        "rate_limited",
+        `Cannot answer the request: more than ${
+          options.rateLimit ?? DEFAULT_RATE_LIMIT
+        } requests per second with this API key; retry after ${retryAfter} s`,
+        { headers: { "retry-after": String(retryAfter) }, details: { retryAfter } },
+      );
+    }
+  }
+
   /** Handles a request the route table matched, after authentication. */
   async function authorized(
     request: Request,
@@ -293,6 +307,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     onFailure: (error: unknown) => void,
   ): Promise<Response> {
     if (route.operation === "whoami") {
+      limit(caller);
       noQuery(url.searchParams, "tell who the key is");
       return jsonResponse(200, { workspaceId: caller.workspaceId });
     }
@@ -315,16 +330,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         `Cannot use workspace ${workspaceId}: the API key belongs to another workspace`,
       );
     }
-    const retryAfter = limiter.take(caller.keyIndex);
-    if (retryAfter !== undefined) {
-      throw new CloudApiError(
-        "rate_limited",
-        `Cannot answer the request: more than ${
-          options.rateLimit ?? DEFAULT_RATE_LIMIT
-        } requests per second with this API key; retry after ${retryAfter} s`,
-        { headers: { "retry-after": String(retryAfter) }, details: { retryAfter } },
-      );
-    }
+    limit(caller);
     let bytes: Uint8Array = new Uint8Array(0);
     let body: Record<string, unknown> = {};
     if (route.body) {

@@ -687,6 +687,7 @@ Deno.test("the rate limit answers 429 with Retry-After per key, and frees up in 
     assertError(limited, 429, "rate_limited");
     assert.equal(limited.headers.get("retry-after"), "1");
     assertError(await call("POST", `${P}/notes`, { body: { text: "x" } }), 429, "rate_limited");
+    assertError(await call("GET", "/v1/whoami"), 429, "rate_limited");
     // Another key has its own budget; public routes have none.
     assert.equal(
       (await call("GET", "/v1/workspaces/other/projects/default/stats", { key: KEY_OTHER })).status,
