@@ -122,7 +122,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
   for (const [key, value] of Object.entries(cloud)) {
     if (SECRET_KEYS.test(key)) {
       throw fail(
-        `cloud has a ${key} entry; the API key comes only from MEMO_CLOUD_API_KEY ` +
+        `cloud.${key} is refused: the API key comes only from MEMO_CLOUD_API_KEY ` +
           "(or the apiKey option in code): remove it",
       );
     }

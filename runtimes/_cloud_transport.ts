@@ -323,7 +323,13 @@ function safeDetails(details: Record<string, unknown>, secrets: (string | undefi
 
 /** A short reason for a network failure, without the URL fetch puts in its message. */
 function networkReason(error: unknown, secrets: (string | undefined)[]): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // Deno and Node say "fetch failed" and put what happened in the cause.
+  const messages: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
+    messages.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  const message = messages.find((m) => !/^fetch failed$/i.test(m.trim())) ?? messages[0];
   if (/connection refused|ECONNREFUSED/i.test(message)) return "connection refused";
   if (/reset|ECONNRESET|connection closed|closed before/i.test(message)) {
     return "the connection was reset";

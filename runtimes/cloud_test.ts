@@ -1,0 +1,242 @@
+import assert from "node:assert/strict";
+import { toSafeError } from "../server/errors.ts";
+import { createMemoCloudMcpRuntime } from "./cloud.ts";
+import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
+
+const KEY = "mk_RUNTIME_SECRET_42";
+const note = (id: string, revision = 1) => ({
+  id,
+  title: `Note ${id}`,
+  body: "text",
+  labels: [],
+  hash: "h",
+  created: "2026-01-01T00:00:00.000Z",
+  updated: "2026-01-01T00:00:00.000Z",
+  revision,
+});
+
+/** A runtime over a fetch that answers whoami, then `answer(path, request)`. */
+function runtimeOver(answer: (path: string, request: Request) => Response | Promise<Response>) {
+  const paths: string[] = [];
+  const runtime = createMemoCloudMcpRuntime({
+    baseUrl: "http://127.0.0.1:8788",
+    apiKey: KEY,
+    retry: { maxRetries: 1, backoffMs: 1 },
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const path = url.pathname.replace("/v1/workspaces/team/projects/default", "") + url.search;
+      if (path === "/v1/whoami") return Promise.resolve(Response.json({ workspaceId: "team" }));
+      paths.push(`${request.method} ${path}`);
+      return Promise.resolve(answer(path, request));
+    },
+  });
+  return { runtime, paths };
+}
+
+const apiError = (status: number, code: string, message: string, details?: unknown) =>
+  Response.json({ error: { code, message, ...(details ? { details } : {}) } }, { status });
+
+Deno.test("the cloud runtime maps the API's errors to runtime codes, without the key", async (t) => {
+  const cases: [string, Response, MemoRuntimeErrorCode, RegExp][] = [
+    [
+      "not_found",
+      apiError(404, "not_found", "Cannot find note"),
+      "NOTE_NOT_FOUND",
+      /^Cannot find note n9$/,
+    ],
+    [
+      "invalid_request",
+      apiError(400, "invalid_request", "Cannot read the body: labels must be a list"),
+      "INVALID_INPUT",
+      /labels must be a list/,
+    ],
+    [
+      "payload_too_large",
+      apiError(413, "payload_too_large", "Cannot read the body: too large"),
+      "INVALID_INPUT",
+      /too large/,
+    ],
+    [
+      "conflict",
+      apiError(409, "conflict", "Cannot update note n9: it changed", { note: note("n9", 3) }),
+      "INVALID_INPUT",
+      /it changed/,
+    ],
+    [
+      "conflict in progress",
+      apiError(409, "conflict", "Cannot run the request: still running", { reason: "in_progress" }),
+      "UNAVAILABLE",
+      /still running/,
+    ],
+    [
+      "unauthorized",
+      apiError(401, "unauthorized", `bad key ${KEY}`),
+      "CONFIG",
+      /^Cannot reach the Memo Cloud API at http:\/\/127\.0\.0\.1:8788: the API key was refused \(401\)$/,
+    ],
+    [
+      "forbidden",
+      apiError(403, "forbidden", "Cannot use workspace team"),
+      "CONFIG",
+      /access denied \(403\)/,
+    ],
+    [
+      "rate_limited",
+      apiError(429, "rate_limited", "Cannot serve: too many requests"),
+      "UNAVAILABLE",
+      /too many requests \(429, 2 attempts\)/,
+    ],
+    [
+      "internal",
+      apiError(500, "internal", "Cannot complete the request: internal error"),
+      "UNAVAILABLE",
+      /internal error \(500, 2 attempts\)/,
+    ],
+    ["a proxy's 502", new Response("<html>", { status: 502 }), "UNAVAILABLE", /answered 502/],
+  ];
+  for (const [name, response, code, message] of cases) {
+    await t.step(name, async () => {
+      const { runtime } = runtimeOver(() => response.clone());
+      try {
+        const e = await runtime.update("n9", { title: "x" }).catch((e) => e);
+        assert.ok(isMemoRuntimeError(e, code), `${name}: ${e}`);
+        assert.match(e.message, message);
+        if (code === "NOTE_NOT_FOUND") assert.deepEqual(e.details, { id: "n9" });
+        assert.ok(!JSON.stringify(toSafeError(e)).includes(KEY));
+        assert.ok(!e.message.includes(KEY));
+      } finally {
+        await runtime.close();
+      }
+    });
+  }
+  await t.step("a 404 outside a note (a wrong base URL) is CONFIG", async () => {
+    const { runtime } = runtimeOver(() => new Response("nothing here", { status: 404 }));
+    await assert.rejects(
+      runtime.stats(),
+      (e) => isMemoRuntimeError(e, "CONFIG") && /is the base URL right\?/.test(e.message),
+    );
+    await runtime.close();
+  });
+  await t.step("the server down is UNAVAILABLE", async () => {
+    const runtime = createMemoCloudMcpRuntime({
+      baseUrl: "http://127.0.0.1:8788",
+      apiKey: KEY,
+      retry: { maxRetries: 0 },
+      fetch: () => Promise.reject(new TypeError("tcp connect error: Connection refused")),
+    });
+    await assert.rejects(
+      runtime.get("n1"),
+      (e) =>
+        isMemoRuntimeError(e, "UNAVAILABLE") &&
+        e.message ===
+          "Cannot reach the Memo Cloud API at http://127.0.0.1:8788: connection refused (1 attempt)",
+    );
+    await runtime.close();
+  });
+});
+
+Deno.test("the cloud runtime's recall is lexical: vector and hybrid are refused, auto is lexical", async () => {
+  const bodies: unknown[] = [];
+  const { runtime, paths } = runtimeOver(async (_, request) => {
+    bodies.push(await request.json());
+    return Response.json({
+      hits: [{ note: note("n1", 4), score: 1, engine: "lexical", matched: ["deploy"] }],
+    });
+  });
+  try {
+    for (const engine of ["vector", "hybrid"] as const) {
+      await assert.rejects(
+        runtime.recall("deploy", { limit: 5, engine }),
+        (e) =>
+          isMemoRuntimeError(e, "INVALID_INPUT") &&
+          e.message === `Cannot recall with the ${engine} engine: the cloud runtime is lexical`,
+      );
+    }
+    assert.deepEqual(paths, [], "refused without a request");
+    const [hit] = await runtime.recall("deploy", { limit: 500, engine: "auto", labels: ["a"] });
+    await runtime.recall("deploy", { limit: 3, engine: "lexical", explain: true });
+    assert.equal(hit.engine, "lexical");
+    assert.equal("revision" in hit.note, false, "notes come back without revision");
+    assert.deepEqual(bodies, [
+      { query: "deploy", limit: 100, labels: ["a"] },
+      { query: "deploy", limit: 3, engine: "lexical", explain: true },
+    ]);
+  } finally {
+    await runtime.close();
+  }
+});
+
+Deno.test("the cloud runtime reads a page over 100 notes in several requests", async () => {
+  const all = Array.from({ length: 230 }, (_, i) => note(`n${String(i).padStart(3, "0")}`));
+  const { runtime, paths } = runtimeOver((path) => {
+    const url = new URL(path, "http://x");
+    const start = Number(url.searchParams.get("cursor") ?? 0);
+    const limit = Number(url.searchParams.get("limit"));
+    const notes = all.slice(start, start + limit);
+    const next = start + limit < all.length ? String(start + limit) : undefined;
+    return Response.json({ notes, total: all.length, ...(next ? { nextCursor: next } : {}) });
+  });
+  try {
+    const page = await runtime.list({ limit: 150 });
+    assert.equal(page.notes.length, 150);
+    assert.equal(page.nextCursor, "150");
+    assert.equal(page.total, 230);
+    const rest = await runtime.list({ limit: 1000, cursor: page.nextCursor });
+    assert.equal(rest.notes.length, 80);
+    assert.equal(rest.nextCursor, undefined);
+    assert.deepEqual(paths, [
+      "GET /notes?limit=100",
+      "GET /notes?cursor=100&limit=50",
+      "GET /notes?cursor=150&limit=100",
+    ]);
+    assert.deepEqual(await runtime.completeIds("n22", 5), {
+      values: ["n220", "n221", "n222", "n223", "n224"],
+      total: 10,
+    });
+  } finally {
+    await runtime.close();
+  }
+});
+
+Deno.test("the cloud runtime's stats have the local shape, with the lexical engine", async () => {
+  const { runtime } = runtimeOver(() =>
+    Response.json({
+      notes: 2,
+      labels: { ops: 1 },
+      sources: { none: 2 },
+      lastUpdated: "2026-01-02T00:00:00.000Z",
+      revision: 9,
+    })
+  );
+  assert.deepEqual(await runtime.stats(), {
+    notes: 2,
+    labels: { ops: 1 },
+    sources: { none: 2 },
+    lastUpdated: "2026-01-02T00:00:00.000Z",
+    engine: { default: "lexical", auto: "lexical" },
+    issues: [],
+  });
+  await runtime.close();
+});
+
+Deno.test("a closed cloud runtime refuses calls and stops the ones under way", async () => {
+  let release: () => void = () => {};
+  const { runtime } = runtimeOver((_, request) =>
+    new Promise<Response>((_resolve, reject) => {
+      request.signal.addEventListener("abort", () => reject(request.signal.reason));
+      release = () => reject(new Error("never"));
+    })
+  );
+  const pending = runtime.stats();
+  await new Promise((r) => setTimeout(r, 10));
+  await runtime.close();
+  await assert.rejects(pending, (e) => isMemoRuntimeError(e, "UNAVAILABLE"));
+  await assert.rejects(runtime.stats(), (e) => isMemoRuntimeError(e, "UNAVAILABLE"));
+  assert.throws(() => runtime.watch!(() => {}), (e) => isMemoRuntimeError(e, "UNAVAILABLE"));
+  release();
+  const reason = new Error("client went away");
+  const { runtime: other } = runtimeOver(() => Response.json({}));
+  await assert.rejects(other.stats({ signal: AbortSignal.abort(reason) }), (e) => e === reason);
+  await other.close();
+});
