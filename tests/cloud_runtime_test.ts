@@ -599,3 +599,43 @@ Deno.test("a failing cloud call exits 1 with one line on stderr, without the key
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("http.ts: MEMO_RUNTIME=cloud and the cloud option serve the MCP endpoint from the Cloud API", async () => {
+  const { createFrameworkMemoMcpHandler } = await import("../http.ts");
+  const cloud = await startCloud();
+  try {
+    const handler = createFrameworkMemoMcpHandler({
+      env: { MEMO_RUNTIME: "cloud", MEMO_CLOUD_API_KEY: KEY, MEMO_CLOUD_BASE_URL: "http://x" },
+      // Code options win over the variables: the base URL, and the in-process server.
+      cloud: {
+        baseUrl: "http://127.0.0.1:8788",
+        fetch: (input, init) => cloud.handler(new Request(input, init)),
+      },
+    });
+    const call = async (id: number, name: string, args: Record<string, unknown>) => {
+      const response = await handler(
+        new Request("http://127.0.0.1:8787/mcp", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method: "tools/call",
+            params: { name, arguments: args },
+          }),
+        }),
+      );
+      assert.equal(response.status, 200);
+      return (await response.json()).result;
+    };
+    await call(1, "remember", { text: "Served from the cloud" });
+    const stats = await call(2, "memory_stats", {});
+    assert.equal(JSON.parse(stats.content[0].text).notes, 1);
+    assert.equal((await cloud.runtime().stats()).notes, 1, "the note is in the Cloud API");
+  } finally {
+    await cloud.close();
+  }
+});
