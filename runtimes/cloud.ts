@@ -194,17 +194,25 @@ class CloudRuntime implements MemoMcpRuntime {
     if (this.#closing.signal.aborted) {
       throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
     }
-    const combined = signal
-      ? AbortSignal.any([signal, this.#closing.signal])
-      : this.#closing.signal;
+    // The call stops when its caller goes away or the runtime closes (AbortSignal.any is
+    // missing from Node 20.0 to 20.2).
+    const controller = new AbortController();
+    const stop = (from: AbortSignal) => () => controller.abort(from.reason);
+    const onCaller = signal ? stop(signal) : undefined;
+    const onClose = stop(this.#closing.signal);
+    signal?.addEventListener("abort", onCaller!, { once: true });
+    this.#closing.signal.addEventListener("abort", onClose, { once: true });
     try {
-      return await fn(combined);
+      return await fn(controller.signal);
     } catch (e) {
       if (signal?.aborted && e === signal.reason) throw e;
       if (this.#closing.signal.aborted) {
         throw new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: the runtime is closed");
       }
       throw runtimeErrorOf(e, noteId);
+    } finally {
+      if (onCaller) signal?.removeEventListener("abort", onCaller);
+      this.#closing.signal.removeEventListener("abort", onClose);
     }
   }
 
