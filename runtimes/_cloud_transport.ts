@@ -284,7 +284,10 @@ function errorOf(
     ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
   };
   if (status === 401) {
-    return new MemoCloudError(code, `${where}: the API key was refused (401)`, options);
+    const reason = settings.apiKey
+      ? "the API key was refused (401)"
+      : "it needs an API key (401; set MEMO_CLOUD_API_KEY)";
+    return new MemoCloudError(code, `${where}: ${reason}`, options);
   }
   if (status === 403 && isApiError) {
     const reason = safeText(error.message, secrets);

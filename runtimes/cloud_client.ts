@@ -9,9 +9,11 @@
  *   client asks `GET /v1/whoami` which workspace the key belongs to: a
  *   configured `workspaceId` that differs fails that call, having read and
  *   written nothing; without one, the key's workspace is used.
- * - Each attempt has its own timeout. Network failures, timeouts, 429 and
- *   500/502/503/504 are retried with exponential backoff and jitter, honouring
- *   `Retry-After`; other 4xx are not. Every write carries an
+ * - Each attempt has its own timeout. Network failures, timeouts, 429,
+ *   500/502/503/504, and a 409 saying the same write is still running
+ *   (`in_progress`) are retried with exponential backoff and jitter,
+ *   honouring `Retry-After` (up to 60 s; a longer one fails the call at once,
+ *   with `retryAfterSeconds`); other 4xx are not. Every write carries an
  *   `Idempotency-Key`, the same on each retry, so a retried write lands once.
  *
  * @module

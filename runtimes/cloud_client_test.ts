@@ -479,3 +479,17 @@ Deno.test("MemoCloudClient.changes and list pass their query", async () => {
     `${PROJECT}/notes?cursor=c1&limit=1&source=github%3A&order=newest`,
   ]);
 });
+
+Deno.test("MemoCloudClient without a key (requireApiKey false) sends no Authorization and says a key is needed", async () => {
+  const api = scripted([stats()]);
+  const fetch = (input: Request | URL | string, init?: RequestInit) =>
+    new Request(input, init).headers.has("authorization")
+      ? api.fetch(input, init)
+      : Promise.resolve(error(401, "unauthorized", "Cannot authenticate: no bearer token"));
+  const c = new MemoCloudClient({ baseUrl: BASE, requireApiKey: false, fetch });
+  await assert.rejects(c.stats(), {
+    code: "unauthorized",
+    message:
+      "Cannot reach the Memo Cloud API at http://127.0.0.1:8788: it needs an API key (401; set MEMO_CLOUD_API_KEY)",
+  });
+});

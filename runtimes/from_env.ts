@@ -118,12 +118,13 @@ export interface RuntimeFromEnvOptions {
    */
   env: Readonly<Record<string, string | undefined>>;
   /**
-   * The runtime to use; wins over `MEMO_RUNTIME`.
-   * @default {MEMO_RUNTIME, else "local"}
+   * The runtime to use; wins over `MEMO_RUNTIME` and `.memo/config.json`'s `runtime`.
+   * @default {MEMO_RUNTIME, else .memo/config.json's runtime, else "local"}
    */
   mode?: RuntimeMode;
   /**
-   * Project root of the local and hybrid runtimes; wins over `MEMO_ROOT_DIR`.
+   * Project root (the folder of `.memo/`): the local runtime's notes, and
+   * every runtime's `.memo/config.json`; wins over `MEMO_ROOT_DIR`.
    * @default {MEMO_ROOT_DIR, else `cwd`}
    */
   rootDir?: string;
@@ -133,8 +134,8 @@ export interface RuntimeFromEnvOptions {
    */
   cwd?: string;
   /**
-   * Cloud API settings laid over the `MEMO_CLOUD_*` variables (hybrid and
-   * cloud).
+   * Cloud API settings laid over the `MEMO_CLOUD_*` variables, which are laid
+   * over `.memo/config.json`'s `cloud` (hybrid and cloud).
    * @default undefined
    */
   cloud?: Partial<MemoCloudMcpRuntimeOptions>;
