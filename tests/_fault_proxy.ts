@@ -52,7 +52,7 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
   const faults: Fault[] = [];
   const requests: ProxiedRequest[] = [];
   const started = performance.now();
-  const timers = new Set<number>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
   let port = 0;
   let server: Deno.HttpServer | undefined;
 
@@ -132,7 +132,7 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
       { hostname: "127.0.0.1", port, onListen: () => {} },
       handle,
     );
-    port = server.addr.port;
+    port = (server.addr as Deno.NetAddr).port;
   }
 
   listen();
