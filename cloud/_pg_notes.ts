@@ -8,13 +8,12 @@
  */
 
 import {
-  MemoryValidationError,
+  applyNotePatch,
   newNoteId,
   type Note,
-  NOTE_ID_PATTERN,
   noteIdentity,
   type NotePatch,
-  prepareDraft,
+  prepareNoteDrafts,
 } from "@memo/memory";
 import type { CloudDraft, CloudNote } from "./store.ts";
 
@@ -33,7 +32,7 @@ import type { CloudDraft, CloudNote } from "./store.ts";
 export interface PreparedCloudDraft {
   /** `source:<key>` or `hash:<hash>`. */
   identity: string;
-  /** The id asked for a new note, when it is a well-formed note id. */
+  /** The id asked for a new note (checked against the note id pattern). */
   id?: string;
   /** Normalised title. */
   title: string;
@@ -68,36 +67,7 @@ export interface PreparedCloudDraft {
  * ```
  */
 export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloudDraft[] {
-  if (!Array.isArray(drafts)) {
-    throw new MemoryValidationError("Cannot store notes: the batch's notes must be a list");
-  }
-  return drafts.map((draft, index) => {
-    try {
-      const p = prepareDraft(draft);
-      const out: PreparedCloudDraft = { identity: noteIdentity(p), ...p };
-      const created = checkTime(draft.created, "created");
-      const updated = checkTime(draft.updated, "updated");
-      if (created) out.created = created;
-      if (updated) out.updated = updated;
-      if (typeof draft.id === "string" && NOTE_ID_PATTERN.test(draft.id)) out.id = draft.id;
-      return out;
-    } catch (e) {
-      if (!(e instanceof MemoryValidationError)) throw e;
-      const message = drafts.length === 1
-        ? e.message
-        : `${e.message} (note ${index + 1} of the batch)`;
-      throw new MemoryValidationError(message, { cause: e, details: { index } });
-    }
-  });
-}
-
-function checkTime(value: unknown, name: string): string | undefined {
-  if (value === undefined) return undefined;
-  const ms = typeof value === "string" ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) {
-    throw new MemoryValidationError(`Cannot store note: ${name} must be an ISO 8601 time`);
-  }
-  return new Date(ms).toISOString();
+  return prepareNoteDrafts(drafts).map((p) => ({ identity: noteIdentity(p), ...p }));
 }
 
 /**
@@ -234,31 +204,9 @@ export function planDrafts(
  * ```
  */
 export function patchCloudNote(note: CloudNote, patch: NotePatch, now: Date): CloudNote {
-  if (!patch || typeof patch !== "object") {
-    throw new MemoryValidationError("Cannot update note: the patch must be an object");
-  }
-  if (patch.title !== undefined && typeof patch.title !== "string") {
-    throw new MemoryValidationError("Cannot update note: title must be a string");
-  }
-  if (patch.labels !== undefined && !Array.isArray(patch.labels)) {
-    throw new MemoryValidationError("Cannot update note: labels must be a list of strings");
-  }
-  if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
-    throw new MemoryValidationError("Cannot update note: text is empty");
-  }
-  const next = prepareDraft({
-    text: patch.text ?? note.body,
-    title: patch.title ?? note.title,
-    labels: patch.labels ?? note.labels,
-  });
-  if (next.hash === note.hash && next.title === note.title) return note;
-  return makeNote(
-    note.id,
-    { ...next, source: note.source },
-    note.created,
-    now.toISOString(),
-    note.revision,
-  );
+  const plain = plainNote(note);
+  const next = applyNotePatch(plain, patch, now);
+  return next === plain ? note : { ...next, revision: note.revision };
 }
 
 function makeNote(

@@ -23,6 +23,7 @@
 
 export * from "./errors.ts";
 export * from "./note.ts";
+export * from "./draft.ts";
 export * from "./paths.ts";
 export * from "./cursor.ts";
 export * from "./store.ts";
