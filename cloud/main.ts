@@ -14,7 +14,7 @@
  * @module
  */
 
-import { cwd, envObject, exit, writeStderr } from "../_platform.ts";
+import { cwd, envObject, exit, onShutdownSignal, writeStderr } from "../_platform.ts";
 import { createMemoCloudServerFromEnv, type MemoCloudServer } from "./from_env.ts";
 
 let written: Promise<void> = Promise.resolve();
@@ -31,12 +31,19 @@ function start(): Promise<MemoCloudServer> {
 
 if (import.meta.main) {
   // Under `deno serve`: refuse to start, with one line, when the configuration cannot work.
+  let server: MemoCloudServer | undefined;
   try {
-    await start();
+    server = await start();
   } catch (e) {
     await writeStderr(`memo: ${e instanceof Error ? e.message : String(e)}\n`);
     exit(1);
   }
+  // `deno serve` stops listening on SIGTERM/SIGINT, but the process only exits once nothing
+  // is left open: close the store (PostgreSQL's pool keeps its connections otherwise).
+  const removeSignal = onShutdownSignal(() => {
+    removeSignal();
+    server?.close().catch(() => {});
+  });
 }
 
 /** Formats a listening address as a URL host. */
