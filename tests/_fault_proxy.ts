@@ -52,7 +52,8 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
   const faults: Fault[] = [];
   const requests: ProxiedRequest[] = [];
   const started = performance.now();
-  const timers = new Set<ReturnType<typeof setTimeout>>();
+  /** Pending sleeps: their timers, and how to end them early. */
+  const timers = new Map<ReturnType<typeof setTimeout>, () => void>();
   let port = 0;
   let server: Deno.HttpServer | undefined;
 
@@ -62,7 +63,7 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
         timers.delete(id);
         resolve();
       }, ms);
-      timers.add(id);
+      timers.set(id, resolve);
     });
 
   async function forward(request: Request): Promise<Response> {
@@ -151,7 +152,11 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
       if (!server) listen();
     },
     async close() {
-      for (const id of timers) clearTimeout(id);
+      // End the sleeps, not only their timers: a handler left asleep holds shutdown forever.
+      for (const [id, wake] of timers) {
+        clearTimeout(id);
+        wake();
+      }
       timers.clear();
       await proxy.down();
     },
