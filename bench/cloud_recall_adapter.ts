@@ -1,0 +1,144 @@
+/**
+ * The cloud runtime on PostgreSQL as a system under test of
+ * `../shared/bench/recall_eval.mjs` (JSON Lines on stdin/stdout, as
+ * `bench/recall_adapter.ts`): the whole path a cloud user's recall takes.
+ *
+ * - It starts a throwaway cluster (`tests/_postgres.ts`), the reference
+ *   Cloud API handler (`createMemoCloudHandler`) over `PostgresCloudStore`,
+ *   served by `Deno.serve` on a loopback port (rate limit off), and one
+ *   cloud runtime (`createMemoCloudMcpRuntime`) per conversation, each on
+ *   its own project.
+ * - A conversation's items are written with one `upsertBatch` (the notes of
+ *   `itemToDraft`, the same as the local adapter's), through the runtime's
+ *   client.
+ * - A question is `runtime.recall(question, { engine: "lexical", limit: k })`;
+ *   hits map back to items by their source key `locomo:<item id>`.
+ *
+ * Logs on stderr only; exits when stdin closes, stopping the server and the
+ * cluster.
+ *
+ * Run: deno run -A bench/cloud_recall_adapter.ts
+ *
+ * @module
+ */
+
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { createMemoCloudHandler } from "../cloud/app.ts";
+import { PostgresCloudStore } from "../cloud/postgres_store.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
+import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import type { MemoMcpRuntime } from "../runtimes/types.ts";
+import { startPostgres } from "../tests/_postgres.ts";
+import { itemToDraft } from "./recall_adapter.ts";
+
+/** One corpus item of the benchmark format. */
+interface Item {
+  id: string;
+  text: string;
+  speaker?: string;
+  date_text?: string;
+}
+
+const SOURCE_PREFIX = "locomo:";
+const API_KEY = "bench-key";
+const WORKSPACE = "bench";
+
+/**
+ * The Cloud API project id of a conversation: lower case, other characters
+ * as `-`, at most 64 characters (`[0-9a-z][0-9a-z_-]*`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { projectIdOf } from "./cloud_recall_adapter.ts";
+ *
+ * assert.equal(projectIdOf("conv-26"), "conv-26");
+ * assert.equal(projectIdOf("Conv 7/B"), "conv-7-b");
+ * ```
+ */
+export function projectIdOf(conversationId: string): string {
+  const id = conversationId.toLowerCase().replace(/[^0-9a-z_-]/g, "-").replace(/^[_-]+/, "");
+  return (id || "c").slice(0, 64);
+}
+
+async function main(): Promise<void> {
+  const log = (message: string) => process.stderr.write(`cloud_recall_adapter: ${message}\n`);
+  const pg = await startPostgres();
+  const store = await PostgresCloudStore.open({ url: pg.url, max: 4 });
+  const handler = createMemoCloudHandler({
+    store,
+    apiKeys: [{ key: API_KEY, workspaceId: WORKSPACE }],
+    rateLimit: 0,
+  });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const baseUrl = `http://127.0.0.1:${server.addr.port}`;
+  const projects = new Map<string, { client: MemoCloudClient; runtime: MemoMcpRuntime }>();
+
+  function projectOf(conversationId: string) {
+    let entry = projects.get(conversationId);
+    if (!entry) {
+      const client = new MemoCloudClient({
+        baseUrl,
+        apiKey: API_KEY,
+        workspaceId: WORKSPACE,
+        projectId: projectIdOf(conversationId),
+      });
+      entry = { client, runtime: createMemoCloudMcpRuntime({ cloudClient: client }) };
+      projects.set(conversationId, entry);
+    }
+    return entry;
+  }
+
+  // deno-lint-ignore no-explicit-any
+  async function handle(msg: any): Promise<unknown> {
+    if (msg?.op === "index") {
+      const items = msg.items as Item[];
+      const { client } = projectOf(msg.conversation_id);
+      const result = await client.upsertBatch(items.map(itemToDraft));
+      if (result.results.length !== items.length) {
+        return { ok: false, error: `stored ${result.results.length} of ${items.length} items` };
+      }
+      return { ok: true };
+    }
+    if (msg?.op === "query") {
+      const k = Number.isInteger(msg.k) && msg.k > 0 ? msg.k : 10;
+      const ids: string[] = [];
+      if (typeof msg.question === "string" && msg.question.trim() !== "") {
+        const { runtime } = projectOf(msg.conversation_id);
+        for (const hit of await runtime.recall(msg.question, { limit: k, engine: "lexical" })) {
+          const source = hit.note.source ?? "";
+          if (source.startsWith(SOURCE_PREFIX)) ids.push(source.slice(SOURCE_PREFIX.length));
+        }
+      }
+      return { qid: msg.qid, ids };
+    }
+    return { ok: false, error: `unknown op ${msg?.op}` };
+  }
+
+  try {
+    const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      let reply: unknown;
+      try {
+        reply = await handle(JSON.parse(line));
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        log(message);
+        reply = { ok: false, error: message };
+      }
+      process.stdout.write(JSON.stringify(reply) + "\n");
+    }
+  } finally {
+    for (const { runtime } of projects.values()) await runtime.close();
+    await server.shutdown();
+    await store.close();
+    await pg.stop();
+  }
+}
+
+if (import.meta.main) {
+  await main();
+  process.exit(0);
+}
