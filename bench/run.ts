@@ -7,9 +7,12 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, stdio, stdio-modern, http, http-modern, sync; `--only stdio`
- * and `--only http` also run their `-modern` (MCP 2026-07-28) part, while
- * `--only stdio-modern` or `--only http-modern` runs that part alone.
+ * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
+ * cloud-quality; `--only stdio` and `--only http` also run their `-modern`
+ * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
+ * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
+ * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
+ * `--only cloud-quality` runs the quality part alone.
  *
  * @module
  */
@@ -77,6 +80,26 @@ const benches: Bench[] = [
     args: [],
     quick: ["--pages", "250", "--notes", "2000", "--rounds", "1"],
   },
+  {
+    name: "cloud",
+    script: "cloud_scale.ts",
+    args: [],
+    quick: [
+      "--notes",
+      "20000",
+      "--queries",
+      "100",
+      "--repeats",
+      "200",
+      "--batches",
+      "20",
+      "--duration",
+      "3",
+      "--warmup",
+      "1",
+    ],
+  },
+  { name: "cloud-quality", group: "cloud", script: "cloud_quality.ts", args: [], quick: [] },
 ];
 
 if (import.meta.main) await main();
