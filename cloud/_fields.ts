@@ -60,6 +60,21 @@ const isStringArray: Check = (v) =>
   Array.isArray(v) && v.every((s) => typeof s === "string")
     ? undefined
     : "must be an array of strings";
+/** A lone UTF-16 surrogate: no UTF-8 store (PostgreSQL) can keep it. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** A string a store can keep: no NUL (PostgreSQL text cannot hold it), no lone surrogate. */
+function storable(v: string): boolean {
+  return !v.includes("\0") && !LONE_SURROGATE.test(v);
+}
+const NOT_STORABLE = "must not hold a NUL character or an unpaired UTF-16 surrogate";
+const isText: Check = (v) =>
+  typeof v !== "string" ? "must be a string" : storable(v) ? undefined : NOT_STORABLE;
+const isTextArray: Check = (v) =>
+  !Array.isArray(v) || !v.every((s) => typeof s === "string")
+    ? "must be an array of strings"
+    : v.every(storable)
+    ? undefined
+    : NOT_STORABLE;
 const isBoolean: Check = (v) => typeof v === "boolean" ? undefined : "must be true or false";
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const isTime: Check = (v) =>
@@ -116,12 +131,26 @@ function withoutUndefined<T extends object>(value: T): T {
 export function createNoteInput(body: Record<string, unknown>): NoteDraft {
   const action = "create the note";
   rejectUnknownFields(body, ["text", "title", "labels", "source"], action);
-  return withoutUndefined({
-    text: field<string>(body, "text", isString, action, { required: true })!,
-    title: field<string>(body, "title", isString, action),
-    labels: field<string[]>(body, "labels", isStringArray, action),
-    source: field<string>(body, "source", isString, action),
+  const draft = withoutUndefined({
+    text: field<string>(body, "text", isText, action, { required: true })!,
+    title: field<string>(body, "title", isText, action),
+    labels: field<string[]>(body, "labels", isTextArray, action),
+    source: field<string>(body, "source", isText, action),
   });
+  checkDraft(draft, action);
+  return draft;
+}
+
+/** Refuses a draft the store would refuse (400, the same with every store). */
+function checkDraft(draft: NoteDraft, at: string, details?: Record<string, unknown>): void {
+  try {
+    prepareDraft(draft);
+  } catch (e) {
+    if (e instanceof MemoryValidationError) {
+      throw invalid(`Cannot ${at}: ${e.message.replace(/^Cannot [^:]*: /, "")}`, details);
+    }
+    throw e;
+  }
 }
 
 /** The patch of `PATCH notes/{id}`. */
@@ -129,9 +158,9 @@ export function patchInput(body: Record<string, unknown>): NotePatch {
   const action = "update the note";
   rejectUnknownFields(body, ["text", "title", "labels"], action);
   const patch = withoutUndefined({
-    text: field<string>(body, "text", isString, action),
-    title: field<string>(body, "title", isString, action),
-    labels: field<string[]>(body, "labels", isStringArray, action),
+    text: field<string>(body, "text", isText, action),
+    title: field<string>(body, "title", isText, action),
+    labels: field<string[]>(body, "labels", isTextArray, action),
   });
   if (Object.keys(patch).length === 0) {
     throw invalid(`Cannot ${action}: give at least one of text, title and labels`);
@@ -161,21 +190,14 @@ export function batchInput(body: Record<string, unknown>): CloudDraft[] {
     rejectUnknownFields(item, allowed, at, details);
     const draft: CloudDraft = withoutUndefined({
       id: field<string>(item, "id", isNoteId, at, { details }),
-      text: field<string>(item, "text", isString, at, { required: true, details })!,
-      title: field<string>(item, "title", isString, at, { details }),
-      labels: field<string[]>(item, "labels", isStringArray, at, { details }),
-      source: field<string>(item, "source", isString, at, { details }),
+      text: field<string>(item, "text", isText, at, { required: true, details })!,
+      title: field<string>(item, "title", isText, at, { details }),
+      labels: field<string[]>(item, "labels", isTextArray, at, { details }),
+      source: field<string>(item, "source", isText, at, { details }),
       created: field<string>(item, "created", isTime, at, { details }),
       updated: field<string>(item, "updated", isTime, at, { details }),
     });
-    try {
-      prepareDraft(draft);
-    } catch (e) {
-      if (e instanceof MemoryValidationError) {
-        throw invalid(`Cannot ${at}: ${e.message.replace(/^Cannot [^:]*: /, "")}`, details);
-      }
-      throw e;
-    }
+    checkDraft(draft, at, details);
     return draft;
   });
 }
