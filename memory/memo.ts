@@ -83,6 +83,7 @@ export class Memo {
   #position = new Map<string, number>();
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
   #cache: { path: string; memoryDir: string; always: boolean } | undefined;
   #cacheWrite: Promise<void> | undefined;
   #answers: RecallCache<RecallHit[]>;
@@ -435,7 +436,15 @@ export class Memo {
       const change = tally?.change();
       if (change) this.#feed.emit(change);
     };
-    const next = (this.#syncing ?? Promise.resolve()).then(run, run);
+    // Callers arriving while a refresh waits to start share it: it has not read the store yet,
+    // so it sees everything they expect. A restoring refresh (load) is never shared.
+    if (restore === undefined && this.#queued) return this.#queued;
+    const start = () => {
+      if (this.#queued === next) this.#queued = undefined;
+      return run();
+    };
+    const next: Promise<void> = (this.#syncing ?? Promise.resolve()).then(start, start);
+    if (restore === undefined) this.#queued = next;
     this.#syncing = next.catch(() => {});
     return next;
   }

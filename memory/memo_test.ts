@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { MAX_MEMO_LIMIT, type Memo, openMemo } from "./memo.ts";
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { createLexicalIndex } from "./recall/mod.ts";
+import { FileMemoryStore } from "./file_store.ts";
+import type { MemoryStore } from "./store.ts";
 
 async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
@@ -305,4 +307,39 @@ Deno.test("Memo.list() pages oldest or newest first, with filters, and cursors s
       await assert.rejects(memo.list({ order: "newest", cursor: "forged" }), MemoryValidationError);
     });
   });
+});
+
+Deno.test("Memo: concurrent readers share one catch-up with the store instead of one each", async () => {
+  const dir = await Deno.makeTempDir();
+  const inner = new FileMemoryStore({ rootDir: dir });
+  let calls = 0;
+  const store: MemoryStore = {
+    load: () => inner.load(),
+    commit: (batch, options) => inner.commit(batch, options),
+    update: (id, patch) => inner.update(id, patch),
+    remove: (id) => inner.remove(id),
+    get: (id) => inner.get(id),
+    list: (cursor, limit) => inner.list(cursor, limit),
+    changesSince: (token) => {
+      calls++;
+      return inner.changesSince(token);
+    },
+  };
+  const memo = await openMemo({ store });
+  try {
+    const { note } = await memo.remember({ text: "shared catch-up" });
+    calls = 0;
+    const hits = await Promise.all(Array.from({ length: 32 }, () => memo.recall("catch-up")));
+    assert.ok(hits.every((h) => h[0]?.note.id === note.id));
+    // The first reader starts a catch-up; the other 31 queue behind it and share the next one.
+    assert.ok(calls <= 2, `${calls} catch-ups for 32 concurrent readers`);
+    // A write made after a catch-up started is seen by a reader that arrives after it.
+    const first = memo.recall("later");
+    await memo.remember({ text: "later note" });
+    assert.equal((await memo.recall("later")).length, 1);
+    await first;
+  } finally {
+    await memo.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

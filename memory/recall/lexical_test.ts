@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Note } from "../note.ts";
-import { createLexicalIndex, type LexicalIndexOptions } from "./lexical.ts";
+import { Bm25Index, createLexicalIndex, type LexicalIndexOptions } from "./lexical.ts";
 
 function note(id: string, body: string, title = "", labels: string[] = []): Note {
   return { id, title, body, labels, hash: id, created: "", updated: "" };
@@ -230,4 +230,29 @@ Deno.test("search() ranks the same with the log pending as after flush()", () =>
   const before = queries.map((q) => index.search(q, { limit: 10 }));
   index.flush();
   assert.deepEqual(queries.map((q) => index.search(q, { limit: 10 })), before);
+});
+
+Deno.test("Bm25Index: a search merges the pending log once it passes 4,096 pairs and 1/512 of the merged part", () => {
+  const index = new Bm25Index();
+  const note = (i: number) => ({
+    id: `n${i}`,
+    title: `note ${i}`,
+    body: `alpha beta gamma delta word${i % 97} term${i % 13}`,
+    labels: [],
+    hash: `h${i}`,
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-01T00:00:00.000Z",
+  });
+  let n = 0;
+  while (n < 2000) index.add(note(n++));
+  index.flush();
+  const frozen = index.postings.frozenCount;
+  // Below 4,096 pending pairs a search leaves the log alone.
+  while (index.postings.pendingCount < 4000) index.add(note(n++));
+  index.search("alpha", { limit: 1 });
+  assert.ok(index.postings.pendingCount > 0);
+  // Past both bounds (4,096 pairs; frozen / 512 is far lower here) the next search merges it.
+  while (index.postings.pendingCount <= Math.max(4096, frozen / 512)) index.add(note(n++));
+  assert.equal(index.search("alpha", { limit: 1 }).length, 1);
+  assert.equal(index.postings.pendingCount, 0);
 });
