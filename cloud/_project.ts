@@ -117,6 +117,11 @@ export class MemoCloudProject implements CloudProject {
     return this.store.changes(since, limit);
   }
 
+  /** {@linkcode CloudProject.revision}: the store's latest change number. */
+  revision(): Promise<number> {
+    return this.store.lastRevision();
+  }
+
   /** {@linkcode CloudProject.list}: a page of the `Memo` client's list, with revisions. */
   async list(
     options: CloudListOptions,

@@ -392,7 +392,19 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
       }
       case "listChanges": {
         const { since, token, limit } = changesQuery(query);
-        const { changes, hasMore } = await (await project()).changes(since, limit);
+        const p = await project();
+        if (since > 0) {
+          // A token past the feed's end (another server's or project's) would skip changes.
+          const latest = await p.revision();
+          if (since > latest) {
+            throw new CloudApiError(
+              "invalid_request",
+              `Cannot read the changes: since is ahead of the feed, whose latest change is ${latest}; pass the "next" of an earlier answer of this project`,
+              { details: { parameter: "since" } },
+            );
+          }
+        }
+        const { changes, hasMore } = await p.changes(since, limit);
         const next = changes.length ? String(changes[changes.length - 1].seq) : token;
         return { status: 200, body: { changes, next, hasMore } };
       }

@@ -93,6 +93,9 @@ class FakeProject implements CloudProject {
     const after = this.log.filter((c) => c.seq > since);
     return Promise.resolve({ changes: after.slice(0, limit), hasMore: after.length > limit });
   }
+  revision() {
+    return Promise.resolve(this.seq);
+  }
   stats() {
     return Promise.resolve({ notes: this.notes.size, labels: {}, sources: {}, revision: this.seq });
   }

@@ -496,10 +496,14 @@ const paths: Record<string, Json> = {
       operationId: "listChanges",
       summary: "The change feed: every write and delete, in order, resumable",
       parameters: [
-        query("since", "A `next` token of an earlier answer; absent: from the start.", {
-          type: "string",
-          pattern: "^[0-9]+$",
-        }),
+        query(
+          "since",
+          "A `next` token of an earlier answer of this project; absent: from the start. A token ahead of the project's latest change (another server's or project's) is a 400 with `details.parameter` `since`.",
+          {
+            type: "string",
+            pattern: "^[0-9]+$",
+          },
+        ),
         query("limit", "Most changes.", {
           type: "integer",
           minimum: 1,

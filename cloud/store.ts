@@ -255,6 +255,11 @@ export interface CloudProject {
   ): Promise<CloudRecallHit[]>;
   /** Changes with `seq > since`, oldest first, at most `limit`. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
+  /**
+   * The project's latest change sequence number (0 when nothing was ever
+   * written), read from the store now; cheap (no note is loaded).
+   */
+  revision(): Promise<number>;
   /** Counts. */
   stats(): Promise<CloudStats>;
 }

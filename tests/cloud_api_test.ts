@@ -361,6 +361,33 @@ Deno.test("the change feed is ordered, resumable from its token, and keeps tombs
   }
 });
 
+Deno.test("a change token ahead of the project's feed (another server's or project's) is 400, not a silent skip", async () => {
+  const { call, close } = await setup();
+  try {
+    await call("POST", `${P}/notes:batch`, { body: { notes: [{ text: "a" }, { text: "b" }] } });
+    const latest = (await call("GET", `${P}/stats`)).json.revision;
+    assert.equal(latest, 2);
+    const atEnd = await call("GET", `${P}/changes?since=${latest}`);
+    assert.deepEqual(atEnd.json, { changes: [], next: String(latest), hasMore: false });
+    for (const since of [latest + 1, 9999]) {
+      const ahead = await call("GET", `${P}/changes?since=${since}`);
+      assertError(
+        ahead,
+        400,
+        "invalid_request",
+        /^Cannot read the changes: since is ahead of the feed/,
+      );
+      assert.deepEqual(ahead.json.error.details, { parameter: "since" });
+    }
+    // A project never written has revision 0: only "0" (or no since) is a token of its feed.
+    const empty = "/v1/workspaces/team/projects/empty/changes";
+    assert.equal((await call("GET", `${empty}?since=0`)).status, 200);
+    assertError(await call("GET", `${empty}?since=1`), 400, "invalid_request");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("idempotency: replay with Idempotent-Replayed, mismatch and missing keys are 400", async () => {
   const { call, close } = await setup();
   try {
