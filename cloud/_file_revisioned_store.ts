@@ -29,7 +29,6 @@ import {
   noteIdentity,
   type NotePage,
   type NotePatch,
-  prepareDraft,
   type StoreChanges,
   type StoreIssue,
   type StoreLoadReport,
@@ -51,6 +50,12 @@ import {
   rewriteJournal,
   upsertEntry,
 } from "./_journal.ts";
+import {
+  answerDrafts,
+  dedupeDrafts,
+  prepareCloudDrafts,
+  type PreparedCloudDraft,
+} from "./_pg_notes.ts";
 
 /**
  * Options of {@linkcode FileRevisionedStore}.
@@ -147,7 +152,12 @@ export class FileRevisionedStore implements RevisionedStore {
     });
   }
 
-  /** {@linkcode RevisionedStore.upsert}: one all-or-nothing commit, results in draft order. */
+  /**
+   * {@linkcode RevisionedStore.upsert}: one all-or-nothing commit, results in
+   * draft order. The drafts of one identity are one draft (the last one's
+   * content, the first `id` given among them); only the first of them carries
+   * the note's status, later ones answer `unchanged` with the same note.
+   */
   upsert(
     drafts: readonly CloudDraft[],
     options: { signal?: AbortSignal } = {},
@@ -155,8 +165,18 @@ export class FileRevisionedStore implements RevisionedStore {
     return this.#exclusive(async () => {
       await this.#ready();
       let result: CommitResult;
+      let slotOf: number[];
+      let unique: PreparedCloudDraft[];
       try {
-        result = await this.notes.commit({ notes: drafts }, options);
+        const prepared = prepareCloudDrafts(drafts);
+        const deduped = dedupeDrafts(prepared);
+        ({ slotOf, unique } = deduped);
+        const merged = deduped.lastOf.map((index, slot) => {
+          const { id: _, ...draft } = drafts[index];
+          const id = unique[slot].id;
+          return id === undefined ? draft : { ...draft, id };
+        });
+        result = await this.notes.commit({ notes: merged }, options);
       } catch (e) {
         // A batch of one is refused without an index; the API always names the draft.
         if (e instanceof MemoryValidationError && e.details?.index === undefined) {
@@ -175,10 +195,11 @@ export class FileRevisionedStore implements RevisionedStore {
       for (const note of result.unchanged) {
         byIdentity.set(noteIdentity(note), { status: "unchanged", note });
       }
-      return drafts.map((draft) => {
-        const found = byIdentity.get(noteIdentity(prepareDraft(draft)))!;
+      const bySlot = unique.map((draft) => {
+        const found = byIdentity.get(draft.identity)!;
         return { status: found.status, note: this.#revised(found.note) };
       });
+      return answerDrafts(slotOf, bySlot);
     });
   }
 

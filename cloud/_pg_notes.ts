@@ -3,6 +3,8 @@
  * planning what it writes against the notes found by identity, applying a
  * patch, and turning rows back into notes. Hashing, titles, labels and ids come
  * from `@memo/memory`; the rules are those of the file store (`planCommit`).
+ * The file store's project (`_file_revisioned_store.ts`) uses the batch
+ * dedupe and per-draft answers too, so that both stores answer a batch alike.
  *
  * @module
  */
@@ -15,7 +17,7 @@ import {
   type NotePatch,
   prepareNoteDrafts,
 } from "@memo/memory";
-import type { CloudDraft, CloudNote } from "./store.ts";
+import type { CloudDraft, CloudNote, CloudWriteResult } from "./store.ts";
 
 /**
  * A checked, normalised draft with its identity.
@@ -72,8 +74,10 @@ export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloud
 
 /**
  * A batch reduced to one draft per identity: `unique` in the order of each
- * identity's first draft (the last draft of an identity wins), `slotOf[i]`
- * the place of draft `i` in `unique`.
+ * identity's first draft, `slotOf[i]` the place of draft `i` in `unique`, and
+ * `lastOf[slot]` the index of the slot's last draft. The last draft of an
+ * identity gives the content (as `FileMemoryStore.commit` does); the id a new
+ * note asks for is the first `id` given among the drafts of the identity.
  *
  * @example
  * ```ts
@@ -83,31 +87,72 @@ export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloud
  * const drafts = prepareCloudDrafts([
  *   { text: "v1", source: "s:1" },
  *   { text: "other" },
- *   { text: "v2", source: "s:1" },
+ *   { text: "v2", source: "s:1", id: "first-id" },
+ *   { text: "v3", source: "s:1", id: "later-id" },
  * ]);
- * const { unique, slotOf } = dedupeDrafts(drafts);
- * assert.deepEqual(unique.map((d) => d.body), ["v2", "other"]);
- * assert.deepEqual(slotOf, [0, 1, 0]);
+ * const { unique, slotOf, lastOf } = dedupeDrafts(drafts);
+ * assert.deepEqual(unique.map((d) => d.body), ["v3", "other"]);
+ * assert.equal(unique[0].id, "first-id");
+ * assert.deepEqual(slotOf, [0, 1, 0, 0]);
+ * assert.deepEqual(lastOf, [3, 1]);
  * ```
  */
 export function dedupeDrafts(
   drafts: readonly PreparedCloudDraft[],
-): { unique: PreparedCloudDraft[]; slotOf: number[] } {
+): { unique: PreparedCloudDraft[]; slotOf: number[]; lastOf: number[] } {
   const unique: PreparedCloudDraft[] = [];
   const slotOf: number[] = [];
+  const lastOf: number[] = [];
   const at = new Map<string, number>();
-  for (const draft of drafts) {
+  drafts.forEach((draft, index) => {
     const slot = at.get(draft.identity);
     if (slot === undefined) {
       at.set(draft.identity, unique.length);
       slotOf.push(unique.length);
+      lastOf.push(index);
       unique.push(draft);
     } else {
-      unique[slot] = draft;
+      const id = unique[slot].id ?? draft.id;
+      unique[slot] = id === undefined ? draft : { ...draft, id };
       slotOf.push(slot);
+      lastOf[slot] = index;
     }
-  }
-  return { unique, slotOf };
+  });
+  return { unique, slotOf, lastOf };
+}
+
+/**
+ * The result of each draft of a batch from the result of each identity
+ * (`bySlot`, as {@linkcode dedupeDrafts} numbers them): every draft of an
+ * identity answers with the same stored note; the first one carries its
+ * status, later ones are `unchanged`, so that the statuses count each note
+ * once (`written` counts the notes really created).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { answerDrafts } from "./_pg_notes.ts";
+ *
+ * const note = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ * };
+ * const results = answerDrafts([0, 0], [{ status: "written", note }]);
+ * assert.deepEqual(results.map((r) => r.status), ["written", "unchanged"]);
+ * assert.equal(results[1].note, note);
+ * ```
+ */
+export function answerDrafts(
+  slotOf: readonly number[],
+  bySlot: readonly { status: CloudWriteResult["status"]; note: CloudNote }[],
+): CloudWriteResult[] {
+  const answered = new Set<number>();
+  return slotOf.map((slot) => {
+    const { status, note } = bySlot[slot];
+    if (answered.has(slot)) return { status: "unchanged", note };
+    answered.add(slot);
+    return { status, note };
+  });
 }
 
 /**

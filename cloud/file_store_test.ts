@@ -60,10 +60,10 @@ Deno.test("upsert: identity dedupe, canonical ids, one result per draft in order
     const first = await project.upsert([
       { text: "alpha" },
       { text: "beta", source },
-      { text: "alpha" }, // the same identity twice in a batch: one note
+      { text: "alpha" }, // the same identity twice in a batch: one note, counted once
     ]);
-    assert.deepEqual(first.map((r) => r.status), ["written", "written", "written"]);
-    assert.equal(first[0].note.id, first[2].note.id);
+    assert.deepEqual(first.map((r) => r.status), ["written", "written", "unchanged"]);
+    assert.deepEqual(first[2].note, first[0].note);
     assert.ok(first[0].note.revision > 0 && first[1].note.revision > 0);
     const second = await project.upsert([
       { text: "gamma", labels: ["x"] },

@@ -43,7 +43,7 @@ const noteProperties = (withId: boolean): Record<string, Schema> => ({
   ...(withId
     ? {
       id: string(
-        "Id this note gets when it is new (replicas keep ids across machines). Ignored when the draft's identity matches a stored note; a fresh id is given when a note of another identity holds it.",
+        "Id this note gets when it is new (replicas keep ids across machines). Ignored when the draft's identity matches a stored note; a fresh id is given when a note of another identity holds it. Of several drafts of one identity in a batch, the first id given counts.",
         { pattern: ID_PATTERN },
       ),
     }
@@ -117,11 +117,15 @@ const schemas: Record<string, Schema> = {
     results: {
       type: "array",
       items: ref("WriteResult"),
-      description: "`results[i]` answers `notes[i]`.",
+      description:
+        "`results[i]` answers `notes[i]`. Drafts of one identity answer with the same stored note (the last draft's content); the first carries its status, later ones are `unchanged`.",
     },
-    written: integer("Drafts stored as new notes.", { minimum: 0 }),
-    updated: integer("Drafts that updated a note.", { minimum: 0 }),
-    unchanged: integer("Drafts that changed nothing.", { minimum: 0 }),
+    written: integer("Notes created (one per identity).", { minimum: 0 }),
+    updated: integer("Notes updated (one per identity).", { minimum: 0 }),
+    unchanged: integer(
+      "Drafts that changed nothing, and repeats of an identity earlier in the batch; the three counts sum to the drafts.",
+      { minimum: 0 },
+    ),
   }, ["results", "written", "updated", "unchanged"]),
   RecallRequest: object({
     query: string("What to look for."),

@@ -36,6 +36,7 @@ import { MemoCloudProject } from "./_project.ts";
 import { migrate } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
 import {
+  answerDrafts,
   dedupeDrafts,
   type NoteRow,
   patchCloudNote,
@@ -149,7 +150,9 @@ export class PostgresMemoryStore implements RevisionedStore {
   /**
    * Stores drafts all-or-nothing in one transaction, deduplicating by
    * identity against the stored notes and within the batch (the last draft of
-   * an identity wins); result `i` answers draft `i`.
+   * an identity gives the content, a new note gets the first `id` given among
+   * them); result `i` answers draft `i`, and only the first draft of an
+   * identity carries its note's status (later ones are `unchanged`).
    */
   async upsert(
     drafts: readonly CloudDraft[],
@@ -223,7 +226,7 @@ export class PostgresMemoryStore implements RevisionedStore {
       }
       return plan;
     });
-    return slotOf.map((slot) => ({ status: results[slot].status, note: results[slot].note }));
+    return answerDrafts(slotOf, results);
   }
 
   /** `MemoryStore.commit`: {@linkcode upsert}, reported per unique note. */

@@ -54,6 +54,7 @@ export interface CloudDraft extends NoteDraft {
   /**
    * Id of the note when it is new. Ignored when the draft's identity matches
    * a stored note; replaced by a fresh id when a note of another identity holds it.
+   * Of several drafts of one identity in a batch, the first id given counts.
    */
   id?: string;
 }
@@ -228,7 +229,9 @@ export class CloudConflictError extends Error {
 export interface CloudProject {
   /**
    * Stores drafts all-or-nothing (one transaction), deduplicating by
-   * identity; result `i` answers draft `i`.
+   * identity; result `i` answers draft `i`. Drafts of one identity make one
+   * note (the last draft's content, the first `id` given) and all answer with
+   * it; the first carries its status, later ones are `unchanged`.
    */
   upsert(
     drafts: readonly CloudDraft[],

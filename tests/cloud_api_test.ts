@@ -568,6 +568,61 @@ Deno.test("notes:batch is all-or-nothing: one bad draft is 400 with its index an
   }
 });
 
+Deno.test("notes:batch: drafts of one identity answer with one note; only the first carries its status, so the counts are honest", async () => {
+  const { call, close } = await setup();
+  try {
+    const dup = await call("POST", `${P}/notes:batch`, {
+      body: { notes: [{ text: "c two", id: "myid3" }, { text: "c two" }] },
+    });
+    assert.equal(dup.status, 200, dup.text);
+    assert.deepEqual(dup.json.results.map((r: { status: string }) => r.status), [
+      "written",
+      "unchanged",
+    ]);
+    assert.deepEqual([dup.json.written, dup.json.updated, dup.json.unchanged], [1, 0, 1]);
+    assert.deepEqual(dup.json.results[1].note, dup.json.results[0].note);
+    assert.equal(dup.json.results[0].note.id, "myid3");
+    // A source key three times: the last draft's content, the first id given.
+    const source = "github:acme/app/issues/7";
+    const keyed = await call("POST", `${P}/notes:batch`, {
+      body: {
+        notes: [
+          { text: "v1", source },
+          { text: "v2", source, id: "first-id" },
+          { text: "other" },
+          { text: "v3", source, id: "later-id" },
+        ],
+      },
+    });
+    assert.deepEqual(keyed.json.results.map((r: { status: string }) => r.status), [
+      "written",
+      "unchanged",
+      "written",
+      "unchanged",
+    ]);
+    assert.deepEqual([keyed.json.written, keyed.json.updated, keyed.json.unchanged], [2, 0, 2]);
+    for (const i of [0, 1, 3]) {
+      assert.equal(keyed.json.results[i].note.id, "first-id");
+      assert.equal(keyed.json.results[i].note.body, "v3");
+    }
+    assert.equal((await call("GET", `${P}/notes/later-id`)).status, 404);
+    // Against stored notes: one update, then the repeats are unchanged.
+    const again = await call("POST", `${P}/notes:batch`, {
+      body: { notes: [{ text: "v4", source }, { text: "v5", source }, { text: "c two" }] },
+    });
+    assert.deepEqual(again.json.results.map((r: { status: string }) => r.status), [
+      "updated",
+      "unchanged",
+      "unchanged",
+    ]);
+    assert.equal(again.json.results[1].note.body, "v5");
+    assert.equal(again.json.results[1].note.id, "first-id");
+    assert.equal((await call("GET", `${P}/stats`)).json.notes, 3);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("recall is lexical: vector and hybrid are 400 with the exact message", async () => {
   const { call, close } = await setup();
   try {

@@ -87,14 +87,16 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         { text: "alpha note", id: "ignored-id" }, // identity matches: the canonical id
         { text: "beta v2", source: "s:beta" }, // same source key, new content: updated in place
         { text: "dup", source: "s:dup" },
-        { text: "dup last", source: "s:dup" }, // the last draft of an identity wins
+        { text: "dup last", source: "s:dup", id: "dup-first-id" }, // the last draft's content
+        { text: "dup last", source: "s:dup", id: "dup-later-id" }, // the first id given
       ]);
       assert.deepEqual(second.map((r) => r.status), [
         "written",
         "unchanged",
         "updated",
-        "written",
-        "written",
+        "written", // only the first draft of an identity carries the status
+        "unchanged",
+        "unchanged",
       ]);
       assert.notEqual(second[0].note.id, "asked-id-1");
       assert.equal(second[1].note.id, first[0].note.id);
@@ -103,8 +105,10 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       assert.equal(second[2].note.created, T0); // created kept
       assert.equal(second[2].note.updated, now.toISOString());
       assert.equal(second[2].note.body, "beta v2");
-      assert.deepEqual(second[3], second[4]);
+      assert.deepEqual(second[4].note, second[3].note);
+      assert.deepEqual(second[5].note, second[3].note);
       assert.equal(second[3].note.body, "dup last");
+      assert.equal(second[3].note.id, "dup-first-id");
       // One change per note written or updated, in draft order.
       assert.deepEqual(
         [second[0], second[2], second[3]].map((r) => r.note.revision),
