@@ -3,6 +3,8 @@
  * turns a {@linkcode CloudStore} and a table of API keys into a web-standard
  * `Request → Response` handler for the Memo Cloud API v1 (`docs/cloud-api.md`).
  *
+ * `HEAD` is answered wherever `GET` is: the same status and headers, no body.
+ *
  * Each request goes through, in order: the route (404) → the API key (401) →
  * the workspace and project ids (400) → the key's workspace (403) → the rate
  * limit (429) → the body limit (413) → JSON and its fields (400) → the
@@ -486,7 +488,8 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   }
 
   async function route(request: Request, url: URL, onFailure: (e: unknown) => void) {
-    const match = matchRoute(request.method, url.pathname);
+    // HEAD is GET without the body (the caller drops it).
+    const match = matchRoute(request.method === "HEAD" ? "GET" : request.method, url.pathname);
     if (!match) {
       throw new CloudApiError(
         "not_found",
@@ -535,6 +538,13 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
           response = jsonTextResponse(500, errorText("internal", INTERNAL_MESSAGE));
         }
       }
+    }
+    if (request.method === "HEAD" && response.body !== null) {
+      // The Content-Length GET would send (a server would otherwise say 0).
+      const length = (await response.arrayBuffer()).byteLength;
+      const headers = new Headers(response.headers);
+      headers.set("content-length", String(length));
+      response = new Response(null, { status: response.status, headers });
     }
     const end = clock();
     if (logsRequest(level, response.status)) {

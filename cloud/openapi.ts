@@ -552,7 +552,7 @@ export const CLOUD_OPENAPI_DOCUMENT: {
     title: "Memo Cloud API",
     version: "1.0.0",
     description:
-      "The Memo Cloud API v1: notes of memo (local-first memory for AI agents) kept by a server, per workspace and project, with revisions, idempotent writes and a change feed. See docs/cloud-api.md.",
+      "The Memo Cloud API v1: notes of memo (local-first memory for AI agents) kept by a server, per workspace and project, with revisions, idempotent writes and a change feed. HEAD is answered wherever GET is (the same status and headers, no body). See docs/cloud-api.md.",
     license: { name: "MIT", identifier: "MIT" },
   },
   jsonSchemaDialect: "https://spec.openapis.org/oas/3.1/dialect/base",

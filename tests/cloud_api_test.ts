@@ -163,6 +163,56 @@ Deno.test("401 without a key, with a wrong key and with another scheme, on every
   }
 });
 
+Deno.test("HEAD answers wherever GET does: the same status and headers, no body", async () => {
+  const { handler, call, close } = await setup();
+  try {
+    await call("POST", `${P}/notes`, { body: { text: "hello" } });
+    const request = (method: string, path: string, key: string | null = KEY_TEAM) =>
+      handler(
+        new Request(`${ORIGIN}${path}`, {
+          method,
+          headers: key === null ? {} : { authorization: `Bearer ${key}` },
+        }),
+      );
+    const cases: [string, string | null][] = [
+      ["/v1/health", null],
+      ["/v1/openapi.json", null],
+      ["/v1/whoami", KEY_TEAM],
+      [`${P}/notes`, KEY_TEAM],
+      [`${P}/stats`, KEY_TEAM],
+      [`${P}/changes`, KEY_TEAM],
+      [`${P}/notes/nope`, KEY_TEAM], // 404
+      [`${P}/stats`, null], // 401
+      ["/v1/workspaces/other/projects/p/stats", KEY_TEAM], // 403
+      [`${P}/stats?bogus=1`, KEY_TEAM], // 400
+    ];
+    for (const [path, key] of cases) {
+      const get = await request("GET", path, key);
+      const head = await request("HEAD", path, key);
+      const text = await get.text();
+      captured.push(text);
+      assert.equal(head.status, get.status, `HEAD ${path}`);
+      // The same headers, plus the Content-Length of GET's body.
+      assert.equal(
+        head.headers.get("content-length"),
+        String(new TextEncoder().encode(text).length),
+      );
+      const without = (headers: Headers) => [...headers].filter(([k]) => k !== "content-length");
+      assert.deepEqual(without(head.headers), without(get.headers), `HEAD ${path}`);
+      assert.equal(await head.text(), "", `HEAD ${path}`);
+    }
+    assert.equal((await request("HEAD", "/v1/health")).status, 200);
+    // Only where GET is routed: notes:batch and recall take POST only.
+    for (const path of [`${P}/notes:batch`, `${P}/recall`, "/v1/nope"]) {
+      const head = await request("HEAD", path);
+      assert.equal(head.status, 404, path);
+      assert.equal(await head.text(), "");
+    }
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("whoami names the key's workspace", async () => {
   const { call, close } = await setup();
   try {
