@@ -225,8 +225,10 @@ export function recallInput(body: Record<string, unknown>): RecallInput {
         : "must be auto, lexical, vector or hybrid",
     action,
   );
-  if (engine === "vector" || engine === "hybrid") throw invalid(VECTOR_ENGINE_MESSAGE);
-  return withoutUndefined({
+  if (engine === "vector" || engine === "hybrid") {
+    throw invalid(VECTOR_ENGINE_MESSAGE, { field: "engine" });
+  }
+  const input = withoutUndefined({
     query,
     limit: field<number>(body, "limit", isIntIn(1, MAX_RECALL_LIMIT), action) ??
       DEFAULT_RECALL_LIMIT,
@@ -234,6 +236,9 @@ export function recallInput(body: Record<string, unknown>): RecallInput {
     source: field<string>(body, "source", isString, action),
     explain: field<boolean>(body, "explain", isBoolean, action) ?? false,
   });
+  // memo's own refusal (checked last, as the store did), naming the field.
+  if (query.trim() === "") throw invalid(`Cannot ${action}: query is empty`, { field: "query" });
+  return input;
 }
 
 /** Refuses a query parameter not in `allowed`, or given twice. */

@@ -377,7 +377,19 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     switch (route.operation) {
       case "listNotes": {
         const list = listQuery(query);
-        return { status: 200, body: await (await project()).list(list) };
+        const p = await project();
+        try {
+          return { status: 200, body: await p.list(list) };
+        } catch (e) {
+          // The one input the store checks itself: name it.
+          const error = e as { code?: unknown; message?: unknown };
+          if (list.cursor !== undefined && error?.code === "MEMORY_VALIDATION_ERROR") {
+            throw new CloudApiError("invalid_request", String(error.message), {
+              details: { parameter: "cursor" },
+            });
+          }
+          throw e;
+        }
       }
       case "getNote": {
         noQuery(query, "get the note");

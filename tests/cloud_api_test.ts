@@ -358,11 +358,9 @@ Deno.test("a bad cursor and a bad change token are 400", async () => {
     assert.equal(next.status, 200);
     assert.notEqual(next.json.notes[0].id, page.json.notes[0].id);
     for (const cursor of ["nope", "eyJ4IjoxfQ", page.json.nextCursor.slice(0, -2)]) {
-      assertError(
-        await call("GET", `${P}/notes?cursor=${encodeURIComponent(cursor)}`),
-        400,
-        "invalid_request",
-      );
+      const bad = await call("GET", `${P}/notes?cursor=${encodeURIComponent(cursor)}`);
+      assertError(bad, 400, "invalid_request", "Cannot list notes: invalid cursor");
+      assert.deepEqual(bad.json.error.details, { parameter: "cursor" });
     }
     for (const since of ["x", "-1", "1.5", "99999999999999999999", "0x10"]) {
       assertError(
@@ -673,17 +671,19 @@ Deno.test("notes:batch: drafts of one identity answer with one note; only the fi
   }
 });
 
-Deno.test("recall is lexical: vector and hybrid are 400 with the exact message", async () => {
+Deno.test("recall is lexical: vector and hybrid are 400 with the exact message and details.field; an empty query names its field", async () => {
   const { call, close } = await setup();
   try {
     await call("POST", `${P}/notes`, { body: { text: "The staging database is db-stage-2" } });
     for (const engine of ["vector", "hybrid"]) {
-      assertError(
-        await call("POST", `${P}/recall`, { body: { query: "staging", engine } }),
-        400,
-        "invalid_request",
-        VECTOR,
-      );
+      const refused = await call("POST", `${P}/recall`, { body: { query: "staging", engine } });
+      assertError(refused, 400, "invalid_request", VECTOR);
+      assert.deepEqual(refused.json.error.details, { field: "engine" });
+    }
+    for (const query of ["", "  \n"]) {
+      const empty = await call("POST", `${P}/recall`, { body: { query } });
+      assertError(empty, 400, "invalid_request", "Cannot recall: query is empty");
+      assert.deepEqual(empty.json.error.details, { field: "query" });
     }
     for (const engine of ["auto", "lexical", undefined]) {
       const answer = await call("POST", `${P}/recall`, { body: { query: "staging", engine } });
