@@ -246,6 +246,10 @@ const errorResponse = (description: string, headers?: Record<string, Json>): Jso
   content: content(ref("Error")),
 });
 
+const REPLAYED: Record<string, Json> = {
+  "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" },
+};
+
 const responses: Record<string, Json> = {
   InvalidRequest: errorResponse(
     "`invalid_request`: malformed JSON, an unknown or ill-typed field or query parameter, a bad id, cursor or token, a missing `Idempotency-Key`, or a key reused for another request.",
@@ -257,9 +261,18 @@ const responses: Record<string, Json> = {
     },
   }),
   Forbidden: errorResponse("`forbidden`: the path names a workspace that is not the key's."),
+  WriteInvalidRequest: errorResponse(
+    "`invalid_request`, as for any request. A 400 the store gave (a draft or patch it refused) is kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
+    REPLAYED,
+  ),
   NotFound: errorResponse("`not_found`: no such note (or no such route)."),
+  WriteNotFound: errorResponse(
+    "`not_found`: no such note. Kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
+    REPLAYED,
+  ),
   Conflict: errorResponse(
-    "`conflict`: `If-Match` names a revision the note has moved on from (`details.note` is the current note), or a request with the same `Idempotency-Key` is still running (`details.reason` is `in_progress`).",
+    "`conflict`: `If-Match` names a revision the note has moved on from (`details.note` is the current note; kept with the `Idempotency-Key`, so a repeat gets it again with `Idempotent-Replayed: true`), or a request with the same `Idempotency-Key` is still running (`details.reason` is `in_progress`).",
+    REPLAYED,
   ),
   PayloadTooLarge: errorResponse(
     "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch`).",
@@ -339,9 +352,15 @@ const BODY_ERRORS = {
   ...PROJECT_ERRORS,
   "413": { $ref: "#/components/responses/PayloadTooLarge" },
 };
-const WRITE_ERRORS = {
-  ...BODY_ERRORS,
+/** The errors of a write without a body (`DELETE`): no 413. */
+const BODYLESS_WRITE_ERRORS = {
+  ...PROJECT_ERRORS,
+  "400": { $ref: "#/components/responses/WriteInvalidRequest" },
   "409": { $ref: "#/components/responses/Conflict" },
+};
+const WRITE_ERRORS = {
+  ...BODYLESS_WRITE_ERRORS,
+  "413": { $ref: "#/components/responses/PayloadTooLarge" },
 };
 
 const ok = (description: string, schema: string, replayable = false): Json => ({
@@ -453,7 +472,7 @@ const paths: Record<string, Json> = {
       requestBody: body("UpdateNoteRequest"),
       responses: {
         "200": ok("The note as it is now.", "NoteAnswer", true),
-        "404": { $ref: "#/components/responses/NotFound" },
+        "404": { $ref: "#/components/responses/WriteNotFound" },
         ...WRITE_ERRORS,
       },
     },
@@ -465,8 +484,8 @@ const paths: Record<string, Json> = {
       parameters: [p("IdempotencyKey"), p("IfMatch")],
       responses: {
         "200": ok("The note as it was.", "NoteAnswer", true),
-        "404": { $ref: "#/components/responses/NotFound" },
-        ...WRITE_ERRORS,
+        "404": { $ref: "#/components/responses/WriteNotFound" },
+        ...BODYLESS_WRITE_ERRORS,
       },
     },
   },

@@ -243,6 +243,11 @@ Deno.test("every route of the handler is in the document, and every documented r
       assert.match(await response.text(), /no such route/);
     }
     assert.equal(matchRoute("GET", "/v1/workspaces//projects/p/stats"), undefined);
+    // 413 is declared exactly where the body limit applies: on the routes that read a body.
+    for (const route of CLOUD_ROUTES) {
+      const op = doc.paths[route.path][route.method.toLowerCase()];
+      assert.equal("413" in op.responses, route.body === true, `413 of ${route.operation}`);
+    }
   } finally {
     await store.close();
     await Deno.remove(dataDir, { recursive: true });
@@ -403,11 +408,33 @@ Deno.test("the document's schemas validate the server's real answers on every ro
       headers: write({ "if-match": String(created.json.note.revision) }),
     });
     assert.equal(updated.status, 200);
+    const conflictHeaders = write({ "if-match": `"${created.json.note.revision}"` });
     const conflict = await call("PATCH", `${P}/notes/${id}`, {
       body: { title: "Deploys" },
-      headers: write({ "if-match": `"${created.json.note.revision}"` }),
+      headers: conflictHeaders,
     });
     assert.equal(conflict.status, 409);
+    // Answers the store gave are kept with the key: a repeat replays them, declared header and all.
+    const replayedConflict = await call("PATCH", `${P}/notes/${id}`, {
+      body: { title: "Deploys" },
+      headers: conflictHeaders,
+    });
+    assert.equal(replayedConflict.status, 409);
+    assert.equal(replayedConflict.headers.get("idempotent-replayed"), "true");
+    for (
+      const [method, path, body] of [
+        ["PATCH", `${P}/notes/nope`, { title: "t" }],
+        ["DELETE", `${P}/notes/nope`, undefined],
+        ["PATCH", `${P}/notes/${id}`, { text: "  " }], // refused by the store: a 400 kept
+      ] as const
+    ) {
+      const headers = write();
+      const first = await call(method, path, { body, headers });
+      const again = await call(method, path, { body, headers });
+      assert.equal(again.status, first.status);
+      assert.ok([400, 404].includes(again.status), `${method} ${path}: ${again.status}`);
+      assert.equal(again.headers.get("idempotent-replayed"), "true");
+    }
     assertValid(
       { $ref: "#/components/schemas/CloudNote" },
       conflict.json.error.details.note,
