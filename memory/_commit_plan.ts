@@ -11,12 +11,19 @@ import type { CommitBatch, CommitResult } from "./store.ts";
 
 /** A validated, normalised draft. */
 export interface PreparedDraft {
+  /** Title, given or derived from the text. */
   title: string;
+  /** Body (the draft's text). */
   body: string;
+  /** Labels, normalised and de-duplicated. */
   labels: string[];
+  /** Source key, checked and trimmed. */
   source?: string;
+  /** Content hash of title, body and labels. */
   hash: string;
+  /** Canonical ISO creation time, when given. */
   created?: string;
+  /** Canonical ISO update time, when given. */
   updated?: string;
   /** The id asked for, should the draft create a note. */
   id?: string;
