@@ -221,15 +221,15 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
 
   /**
    * Flushes when the pending log has grown too long to scan at every search:
-   * past 4,096 pairs and 1/512 of the merged postings. Scanning the unsorted
+   * past 4,096 pairs and 1/128 of the merged postings. Scanning the unsorted
    * log costs a search far more per pair than the merged part does, so it is
    * kept short; a merge (linear in the index, about 60 ms at 100k notes) then
-   * comes once per ~200 notes written at that size, and only before a search.
+   * comes once per ~750 notes written at that size, and only before a search.
    */
   prepareSearch(): void {
     const postings = this.postings;
     const pending = postings.pendingCount;
-    if (pending > 4096 && pending * 512 > postings.frozenCount) this.flush();
+    if (pending > 4096 && pending * 128 > postings.frozenCount) this.flush();
     else if (this.#dead > 65_536 && this.#dead * 2 > postings.frozenCount) this.flush();
   }
 

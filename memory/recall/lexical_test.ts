@@ -232,7 +232,7 @@ Deno.test("search() ranks the same with the log pending as after flush()", () =>
   assert.deepEqual(queries.map((q) => index.search(q, { limit: 10 })), before);
 });
 
-Deno.test("Bm25Index: a search merges the pending log once it passes 4,096 pairs and 1/512 of the merged part", () => {
+Deno.test("Bm25Index: a search merges the pending log once it passes 4,096 pairs and 1/128 of the merged part", () => {
   const index = new Bm25Index();
   const note = (i: number) => ({
     id: `n${i}`,
@@ -251,8 +251,8 @@ Deno.test("Bm25Index: a search merges the pending log once it passes 4,096 pairs
   while (index.postings.pendingCount < 4000) index.add(note(n++));
   index.search("alpha", { limit: 1 });
   assert.ok(index.postings.pendingCount > 0);
-  // Past both bounds (4,096 pairs; frozen / 512 is far lower here) the next search merges it.
-  while (index.postings.pendingCount <= Math.max(4096, frozen / 512)) index.add(note(n++));
+  // Past both bounds (4,096 pairs; frozen / 128 is far lower here) the next search merges it.
+  while (index.postings.pendingCount <= Math.max(4096, frozen / 128)) index.add(note(n++));
   assert.equal(index.search("alpha", { limit: 1 }).length, 1);
   assert.equal(index.postings.pendingCount, 0);
 });
