@@ -165,6 +165,10 @@ export function patchInput(body: Record<string, unknown>): NotePatch {
   if (Object.keys(patch).length === 0) {
     throw invalid(`Cannot ${action}: give at least one of text, title and labels`);
   }
+  // Refused here, before the Idempotency-Key is claimed, rather than by the store.
+  if (patch.text !== undefined && patch.text.trim() === "") {
+    throw invalid(`Cannot ${action}: text is empty`, { field: "text" });
+  }
   return patch;
 }
 

@@ -99,3 +99,23 @@ Deno.test("cloud fields: POST notes refuses an empty draft itself, without detai
     assert.equal(written.status, 201);
   });
 });
+
+Deno.test("cloud fields: PATCH with blank text is refused before the store, keeping the key free", async () => {
+  await withHandler(async (send) => {
+    const created = await send("POST", "/notes", { text: "keep me" });
+    const id = (created.json.note as { id: string }).id;
+    const blank = await send("PATCH", `/notes/${id}`, { text: " \n " }, "patch-key");
+    assert.equal(blank.status, 400);
+    assert.deepEqual(blank.json, {
+      error: {
+        code: "invalid_request",
+        message: "Cannot update the note: text is empty",
+        details: { field: "text" },
+      },
+    });
+    // The key was not taken: the same key now runs the real patch.
+    const patched = await send("PATCH", `/notes/${id}`, { text: "kept, changed" }, "patch-key");
+    assert.equal(patched.status, 200);
+    assert.equal((patched.json.note as { body: string }).body, "kept, changed");
+  });
+});
