@@ -599,6 +599,13 @@ Deno.test("notes:batch is all-or-nothing: one bad draft is 400 with its index an
       /1 to 10000/,
     );
     assert.equal((await call("GET", `${P}/stats`)).json.revision, 0);
+    // At the limit: 10,000 drafts are one batch, stored whole (in another project).
+    const full = await call("POST", `${P}-full/notes:batch`, {
+      body: { notes: Array.from({ length: 10000 }, (_, i) => ({ text: `note ${i}` })) },
+    });
+    assert.equal(full.status, 200);
+    assert.equal(full.json.written, 10000);
+    assert.equal((await call("GET", `${P}-full/stats`)).json.notes, 10000);
     // Identity dedupe: a draft matching a stored note answers with its id.
     const stored = (await call("POST", `${P}/notes`, { body: { text: "x", source: "gh:1" } })).json
       .note;
