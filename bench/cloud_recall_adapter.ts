@@ -23,7 +23,6 @@
  */
 
 import process from "node:process";
-import { createInterface } from "node:readline";
 import { createMemoCloudHandler } from "../cloud/app.ts";
 import { PostgresCloudStore } from "../cloud/postgres_store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
@@ -31,6 +30,7 @@ import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { startPostgres } from "../tests/_postgres.ts";
 import { itemToDraft } from "./recall_adapter.ts";
+import { serveEvaluatorProtocol } from "./_evaluator_sut.ts";
 
 /** One corpus item of the benchmark format. */
 interface Item {
@@ -63,7 +63,6 @@ export function projectIdOf(conversationId: string): string {
 }
 
 async function main(): Promise<void> {
-  const log = (message: string) => process.stderr.write(`cloud_recall_adapter: ${message}\n`);
   const pg = await startPostgres();
   const store = await PostgresCloudStore.open({ url: pg.url, max: 4 });
   const handler = createMemoCloudHandler({
@@ -117,19 +116,7 @@ async function main(): Promise<void> {
   }
 
   try {
-    const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      let reply: unknown;
-      try {
-        reply = await handle(JSON.parse(line));
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        log(message);
-        reply = { ok: false, error: message };
-      }
-      process.stdout.write(JSON.stringify(reply) + "\n");
-    }
+    await serveEvaluatorProtocol(handle, "cloud_recall_adapter");
   } finally {
     for (const { runtime } of projects.values()) await runtime.close();
     await server.shutdown();

@@ -21,8 +21,8 @@
 // deno-lint-ignore no-import-prefix -- bench-only, pinned
 import postgres from "npm:postgres@3.4.9";
 import process from "node:process";
-import { createInterface } from "node:readline";
 import { startPostgres } from "../tests/_postgres.ts";
+import { serveEvaluatorProtocol } from "./_evaluator_sut.ts";
 
 /** One corpus item of the benchmark format. */
 interface Item {
@@ -37,7 +37,6 @@ const MODE = process.env.TSRANK_MODE === "and" ? "and" : "or";
 async function main(): Promise<void> {
   const pg = await startPostgres();
   const sql = postgres(pg.url, { max: 1, onnotice: () => {} });
-  const log = (message: string) => process.stderr.write(`pg_tsrank_adapter: ${message}\n`);
   try {
     await sql`CREATE TABLE items (
       conversation text NOT NULL,
@@ -84,19 +83,7 @@ async function main(): Promise<void> {
       return { ok: false, error: `unknown op ${msg?.op}` };
     };
 
-    const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      let reply: unknown;
-      try {
-        reply = await handle(JSON.parse(line));
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        log(message);
-        reply = { ok: false, error: message };
-      }
-      process.stdout.write(JSON.stringify(reply) + "\n");
-    }
+    await serveEvaluatorProtocol(handle, "pg_tsrank_adapter");
   } finally {
     await sql.end();
     await pg.stop();

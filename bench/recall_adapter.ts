@@ -20,11 +20,11 @@
  */
 
 import process from "node:process";
-import { createInterface } from "node:readline";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Memo, type NoteDraft, openMemo } from "../memory/mod.ts";
+import { serveEvaluatorProtocol } from "./_evaluator_sut.ts";
 
 /** One corpus item of the benchmark format. */
 interface Item {
@@ -61,7 +61,6 @@ export function itemToDraft(item: Item): NoteDraft {
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "memo-recall-bench-"));
   const memos = new Map<string, Memo>();
-  const log = (message: string) => process.stderr.write(`recall_adapter: ${message}\n`);
 
   // deno-lint-ignore no-explicit-any
   async function handle(msg: any): Promise<unknown> {
@@ -95,19 +94,7 @@ async function main(): Promise<void> {
   }
 
   try {
-    const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (!line.trim()) continue;
-      let reply: unknown;
-      try {
-        reply = await handle(JSON.parse(line));
-      } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        log(message);
-        reply = { ok: false, error: message };
-      }
-      process.stdout.write(JSON.stringify(reply) + "\n");
-    }
+    await serveEvaluatorProtocol(handle, "recall_adapter");
   } finally {
     for (const memo of memos.values()) await memo.close();
     await rm(root, { recursive: true, force: true });
