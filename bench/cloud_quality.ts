@@ -22,80 +22,25 @@
  */
 
 import { parseArgs } from "node:util";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import process from "node:process";
+import {
+  differenceRow,
+  type EvalResult,
+  evaluate,
+  headerRow,
+  metricsRow,
+  REPO,
+  type System as EvalSystem,
+  timingLine,
+} from "./_recall_eval_kit.ts";
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const METRICS = ["r1", "r5", "r10", "full10", "ndcg10", "mrr10"] as const;
-const HEADERS = ["R@1", "R@5", "R@10", "Full@10", "nDCG@10", "MRR@10"];
 /** The goal: the cloud's R@10 within this of local lexical recall's. */
 const GOAL_R10 = 0.01;
 
-/** What the evaluator writes with `--json`. */
-interface EvalResult {
-  metrics: Record<string, Record<string, number> & { n: number }>;
-  timing: Record<string, number>;
-}
-
 /** One system under test. */
-interface System {
+interface System extends EvalSystem {
   key: string;
-  name: string;
-  cmd: string;
-}
-
-/** One line of the evaluator's `--dump`. */
-interface Dumped {
-  qid: string;
-  ids: string[];
-}
-
-/** Runs the evaluator on one system; returns its JSON result and the per-query dump. */
-async function evaluate(
-  evaluator: string,
-  bench: string,
-  system: System,
-): Promise<{ result: EvalResult; dump: Map<string, string[]> }> {
-  const out = await Deno.makeTempFile({ suffix: ".json" });
-  const dumpFile = await Deno.makeTempFile({ suffix: ".jsonl" });
-  try {
-    const started = performance.now();
-    const child = new Deno.Command("node", {
-      args: [
-        evaluator,
-        "--bench",
-        bench,
-        "--cmd",
-        system.cmd,
-        "--json",
-        out,
-        "--dump",
-        dumpFile,
-        "--quiet",
-      ],
-      cwd: REPO,
-      stdout: "piped", // its own table; the comparison below replaces it
-      stderr: "inherit",
-    });
-    const status = await child.output();
-    if (!status.success) throw new Error(`the evaluator failed on ${system.name}`);
-    console.error(
-      `cloud_quality: ${system.name} done in ${
-        ((performance.now() - started) / 1000).toFixed(1)
-      } s`,
-    );
-    const dump = new Map<string, string[]>();
-    for (const line of (await Deno.readTextFile(dumpFile)).split("\n")) {
-      if (!line.trim()) continue;
-      const row = JSON.parse(line) as Dumped;
-      dump.set(row.qid, row.ids);
-    }
-    return { result: JSON.parse(await Deno.readTextFile(out)) as EvalResult, dump };
-  } finally {
-    await Deno.remove(out).catch(() => {});
-    await Deno.remove(dumpFile).catch(() => {});
-  }
 }
 
 /**
@@ -124,31 +69,17 @@ export function sideBySide(rows: { name: string; result: EvalResult }[]): string
     ...categories.map((c) => c.length),
     ...rest.map((r) => `  ${r.name} − ${first.name}`.length),
   );
-  const cell = (s: string) => s.padStart(8);
-  const lines = [`${"".padEnd(width)} ${"n".padStart(5)}  ${HEADERS.map(cell).join("")}`];
+  const lines = [headerRow(width, "n")];
   for (const c of categories) {
     const base = first.result.metrics[c];
     lines.push(`${c.padEnd(width)} ${String(base.n).padStart(5)}`);
     for (const { name, result } of rows) {
       const x = result.metrics[c];
-      if (!x) continue;
-      lines.push(
-        `${("  " + name).padEnd(width)} ${"".padStart(5)}  ${
-          METRICS.map((m) => cell(x[m].toFixed(3))).join("")
-        }`,
-      );
+      if (x) lines.push(metricsRow("  " + name, width, x));
     }
     for (const { name, result } of rest) {
       const x = result.metrics[c];
-      if (!x) continue;
-      lines.push(
-        `${`  ${name} − ${first.name}`.padEnd(width)} ${"".padStart(5)}  ${
-          METRICS.map((m) => {
-            const d = x[m] - base[m];
-            return cell((d >= 0 ? "+" : "") + d.toFixed(3));
-          }).join("")
-        }`,
-      );
+      if (x) lines.push(differenceRow(`  ${name} − ${first.name}`, width, x, base));
     }
   }
   return lines.join("\n");
@@ -189,17 +120,20 @@ async function main(): Promise<void> {
   console.error(`cloud_quality: ${bench}`);
   const runs: { system: System; result: EvalResult; dump: Map<string, string[]> }[] = [];
   for (const system of systems) {
-    runs.push({ system, ...(await evaluate(evaluator, bench, system)) });
+    const started = performance.now();
+    const run = await evaluate(evaluator, bench, system, { dump: true });
+    console.error(
+      `cloud_quality: ${system.name} done in ${
+        ((performance.now() - started) / 1000).toFixed(1)
+      } s`,
+    );
+    runs.push({ system, ...run });
   }
 
   console.log(sideBySide(runs.map((r) => ({ name: r.system.name, result: r.result }))));
   console.log("");
   for (const { system, result } of runs) {
-    const t = result.timing;
-    console.log(
-      `${system.name}: index ${t.index_ms} ms; ${t.queries_per_s} queries/s; ` +
-        `latency p50 ${t.latency_ms_p50} ms, p95 ${t.latency_ms_p95} ms (through the evaluator's pipe)`,
-    );
+    console.log(`${timingLine(system.name, result.timing)} (through the evaluator's pipe)`);
   }
   const summary: Record<string, unknown> = {};
   const local = runs.find((r) => r.system.key === "local");

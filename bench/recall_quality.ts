@@ -13,43 +13,18 @@
  */
 
 import { parseArgs } from "node:util";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, resolve } from "node:path";
 import process from "node:process";
-
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const METRICS = ["r1", "r5", "r10", "full10", "ndcg10", "mrr10"] as const;
-const HEADERS = ["R@1", "R@5", "R@10", "Full@10", "nDCG@10", "MRR@10"];
-
-/** What the evaluator writes with `--json`. */
-interface EvalResult {
-  metrics: Record<string, Record<string, number> & { n: number }>;
-  timing: Record<string, number>;
-}
-
-/** One system under test. */
-interface System {
-  name: string;
-  cmd: string;
-}
-
-/** Runs the evaluator on one system; returns its JSON result. */
-async function evaluate(evaluator: string, bench: string, system: System): Promise<EvalResult> {
-  const out = await Deno.makeTempFile({ suffix: ".json" });
-  try {
-    const child = new Deno.Command("node", {
-      args: [evaluator, "--bench", bench, "--cmd", system.cmd, "--json", out, "--quiet"],
-      cwd: REPO,
-      stdout: "piped", // its own table; the comparison below replaces it
-      stderr: "inherit",
-    });
-    const status = await child.output();
-    if (!status.success) throw new Error(`the evaluator failed on ${system.name}`);
-    return JSON.parse(await Deno.readTextFile(out)) as EvalResult;
-  } finally {
-    await Deno.remove(out).catch(() => {});
-  }
-}
+import {
+  differenceRow,
+  type EvalResult,
+  evaluate,
+  headerRow,
+  metricsRow,
+  REPO,
+  type System,
+  timingLine,
+} from "./_recall_eval_kit.ts";
 
 /**
  * The side-by-side table of two evaluator results.
@@ -66,34 +41,15 @@ async function evaluate(evaluator: string, bench: string, system: System): Promi
 export function compareTable(a: EvalResult, b: EvalResult, nameA: string, nameB: string): string {
   const categories = Object.keys(a.metrics);
   const width = Math.max(20, ...categories.map((c) => c.length));
-  const cell = (s: string) => s.padStart(8);
-  const lines: string[] = [];
-  lines.push(
-    `${"".padEnd(width)} ${"".padStart(5)}  ${HEADERS.map(cell).join("")}`,
-  );
+  const lines: string[] = [headerRow(width, "")];
   for (const c of categories) {
     const x = a.metrics[c];
     const y = b.metrics[c];
     if (!y) continue;
     lines.push(`${c.padEnd(width)} ${String(x.n).padStart(5)}`);
-    lines.push(
-      `${("  " + nameA).padEnd(width)} ${"".padStart(5)}  ${
-        METRICS.map((m) => cell(x[m].toFixed(3))).join("")
-      }`,
-    );
-    lines.push(
-      `${("  " + nameB).padEnd(width)} ${"".padStart(5)}  ${
-        METRICS.map((m) => cell(y[m].toFixed(3))).join("")
-      }`,
-    );
-    lines.push(
-      `${"  difference".padEnd(width)} ${"".padStart(5)}  ${
-        METRICS.map((m) => {
-          const d = x[m] - y[m];
-          return cell((d >= 0 ? "+" : "") + d.toFixed(3));
-        }).join("")
-      }`,
-    );
+    lines.push(metricsRow("  " + nameA, width, x));
+    lines.push(metricsRow("  " + nameB, width, y));
+    lines.push(differenceRow("  difference", width, x, y));
   }
   return lines.join("\n");
 }
@@ -118,15 +74,11 @@ async function main(): Promise<void> {
     cmd: `"${deno}" run -A bench/minisearch_adapter.mjs`,
   };
   console.error(`recall_quality: ${bench}`);
-  const a = await evaluate(evaluator, bench, memo);
-  const b = await evaluate(evaluator, bench, peer);
+  const { result: a } = await evaluate(evaluator, bench, memo);
+  const { result: b } = await evaluate(evaluator, bench, peer);
   console.log(compareTable(a, b, memo.name, peer.name));
   for (const [name, r] of [[memo.name, a], [peer.name, b]] as const) {
-    const t = r.timing;
-    console.log(
-      `${name}: index ${t.index_ms} ms; ${t.queries_per_s} queries/s; ` +
-        `latency p50 ${t.latency_ms_p50} ms, p95 ${t.latency_ms_p95} ms`,
-    );
+    console.log(timingLine(name, r.timing));
   }
   if (values.json) {
     const out = { bench, systems: { [memo.name]: a, [peer.name]: b } };
