@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root (the evaluator runs there). */
@@ -28,6 +28,30 @@ export interface System {
   name: string;
   /** The shell command the evaluator starts. */
   cmd: string;
+}
+
+/**
+ * The benchmark folder and the evaluator, absolute: the arguments given, or
+ * `../shared/bench/locomo-dev` and `../shared/bench/recall_eval.mjs` beside
+ * the repository.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { benchPaths } from "./_recall_eval_kit.ts";
+ *
+ * assert.match(benchPaths().bench, /shared\/bench\/locomo-dev$/);
+ * assert.equal(benchPaths("/b", "/e.mjs").evaluator, "/e.mjs");
+ * ```
+ */
+export function benchPaths(
+  bench?: string,
+  evaluator?: string,
+): { bench: string; evaluator: string } {
+  return {
+    bench: resolve(bench ?? join(REPO, "..", "shared", "bench", "locomo-dev")),
+    evaluator: resolve(evaluator ?? join(REPO, "..", "shared", "bench", "recall_eval.mjs")),
+  };
 }
 
 /** One line of the evaluator's `--dump`. */

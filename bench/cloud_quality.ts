@@ -22,15 +22,14 @@
  */
 
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
 import process from "node:process";
 import {
+  benchPaths,
   differenceRow,
   type EvalResult,
   evaluate,
   headerRow,
   metricsRow,
-  REPO,
   type System as EvalSystem,
   timingLine,
 } from "./_recall_eval_kit.ts";
@@ -95,10 +94,7 @@ async function main(): Promise<void> {
       only: { type: "string" },
     },
   });
-  const bench = resolve(positionals[0] ?? join(REPO, "..", "shared", "bench", "locomo-dev"));
-  const evaluator = resolve(
-    values.evaluator ?? join(REPO, "..", "shared", "bench", "recall_eval.mjs"),
-  );
+  const { bench, evaluator } = benchPaths(positionals[0], values.evaluator);
   const deno = `"${Deno.execPath()}"`;
   const all: System[] = [
     { key: "local", name: "memo local", cmd: `${deno} run -A bench/recall_adapter.ts` },

@@ -29,7 +29,7 @@ import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { startPostgres } from "../tests/_postgres.ts";
-import { itemToDraft } from "./recall_adapter.ts";
+import { itemIdsOf, itemToDraft } from "./recall_adapter.ts";
 import { serveEvaluatorProtocol } from "./_evaluator_sut.ts";
 
 /** One corpus item of the benchmark format. */
@@ -40,7 +40,6 @@ interface Item {
   date_text?: string;
 }
 
-const SOURCE_PREFIX = "locomo:";
 const API_KEY = "bench-key";
 const WORKSPACE = "bench";
 
@@ -102,13 +101,10 @@ async function main(): Promise<void> {
     }
     if (msg?.op === "query") {
       const k = Number.isInteger(msg.k) && msg.k > 0 ? msg.k : 10;
-      const ids: string[] = [];
+      let ids: string[] = [];
       if (typeof msg.question === "string" && msg.question.trim() !== "") {
         const { runtime } = projectOf(msg.conversation_id);
-        for (const hit of await runtime.recall(msg.question, { limit: k, engine: "lexical" })) {
-          const source = hit.note.source ?? "";
-          if (source.startsWith(SOURCE_PREFIX)) ids.push(source.slice(SOURCE_PREFIX.length));
-        }
+        ids = itemIdsOf(await runtime.recall(msg.question, { limit: k, engine: "lexical" }));
       }
       return { qid: msg.qid, ids };
     }

@@ -58,6 +58,28 @@ export function itemToDraft(item: Item): NoteDraft {
   };
 }
 
+/**
+ * The benchmark item ids of recall hits, in order: the notes whose source key
+ * is `locomo:<item id>`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { itemIdsOf } from "./recall_adapter.ts";
+ *
+ * const hits = [{ note: { source: "locomo:c:D1:3" } }, { note: {} }, { note: { source: "x" } }];
+ * assert.deepEqual(itemIdsOf(hits), ["c:D1:3"]);
+ * ```
+ */
+export function itemIdsOf(hits: readonly { note: { source?: string | null } }[]): string[] {
+  const ids: string[] = [];
+  for (const hit of hits) {
+    const source = hit.note.source ?? "";
+    if (source.startsWith(SOURCE_PREFIX)) ids.push(source.slice(SOURCE_PREFIX.length));
+  }
+  return ids;
+}
+
 async function main(): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), "memo-recall-bench-"));
   const memos = new Map<string, Memo>();
@@ -81,12 +103,9 @@ async function main(): Promise<void> {
     if (msg?.op === "query") {
       const memo = memos.get(msg.conversation_id);
       const k = Number.isInteger(msg.k) && msg.k > 0 ? msg.k : 10;
-      const ids: string[] = [];
+      let ids: string[] = [];
       if (memo && typeof msg.question === "string" && msg.question.trim() !== "") {
-        for (const hit of await memo.recall(msg.question, { limit: k, engine: "lexical" })) {
-          const source = hit.note.source ?? "";
-          if (source.startsWith(SOURCE_PREFIX)) ids.push(source.slice(SOURCE_PREFIX.length));
-        }
+        ids = itemIdsOf(await memo.recall(msg.question, { limit: k, engine: "lexical" }));
       }
       return { qid: msg.qid, ids };
     }

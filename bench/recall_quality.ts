@@ -13,15 +13,14 @@
  */
 
 import { parseArgs } from "node:util";
-import { join, resolve } from "node:path";
 import process from "node:process";
 import {
+  benchPaths,
   differenceRow,
   type EvalResult,
   evaluate,
   headerRow,
   metricsRow,
-  REPO,
   type System,
   timingLine,
 } from "./_recall_eval_kit.ts";
@@ -63,10 +62,7 @@ async function main(): Promise<void> {
       evaluator: { type: "string" },
     },
   });
-  const bench = resolve(positionals[0] ?? join(REPO, "..", "shared", "bench", "locomo-dev"));
-  const evaluator = resolve(
-    values.evaluator ?? join(REPO, "..", "shared", "bench", "recall_eval.mjs"),
-  );
+  const { bench, evaluator } = benchPaths(positionals[0], values.evaluator);
   const deno = Deno.execPath();
   const memo: System = { name: "memo", cmd: `"${deno}" run -A bench/recall_adapter.ts` };
   const peer: System = {
