@@ -286,16 +286,20 @@ function toMs(v: string, unit: string): number {
   return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : unit === "m" ? n * 60000 : n;
 }
 
-/** `wrk -t2 -c<connections> -d<seconds>s --latency -s <script> <url>`, parsed. */
+/**
+ * `wrk -t<threads> -c<connections> -d<seconds>s --latency -s <script> <url>`,
+ * parsed; `threads` defaults to 2.
+ */
 export async function wrk(
   url: string,
   script: string,
   seconds: number,
   connections: number,
+  threads = 2,
 ): Promise<WrkResult> {
   const out = await new Deno.Command("wrk", {
     args: [
-      "-t2",
+      `-t${threads}`,
       `-c${connections}`,
       `-d${seconds}s`,
       "--latency",

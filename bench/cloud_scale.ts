@@ -58,6 +58,7 @@ import {
   seedProject,
   startTarget,
   type Target,
+  wrk,
   type WrkResult,
 } from "./_http_kit.ts";
 import { corpus } from "./index_scale.ts";
@@ -253,48 +254,6 @@ async function checkRecall(url: string, query: string): Promise<number> {
     throw new Error(`recall through ${url} failed: ${text.slice(0, 300)}`);
   }
   return (body.result?.structuredContent?.hits ?? body.result?.content ?? []).length;
-}
-
-function toMs(v: string, unit: string): number {
-  const n = Number(v);
-  return unit === "us" ? n / 1000 : unit === "s" ? n * 1000 : unit === "m" ? n * 60000 : n;
-}
-
-/** `wrk -t<threads> -c<connections> -d<seconds>s --latency -s <script> <url>`, parsed. */
-async function wrk(
-  url: string,
-  script: string,
-  seconds: number,
-  connections: number,
-  threads: number,
-): Promise<WrkResult> {
-  const out = await new Deno.Command("wrk", {
-    args: [
-      `-t${threads}`,
-      `-c${connections}`,
-      `-d${seconds}s`,
-      "--latency",
-      "--timeout",
-      "10s",
-      "-s",
-      script,
-      url,
-    ],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout);
-  if (!out.success) throw new Error(`wrk failed: ${new TextDecoder().decode(out.stderr)}`);
-  const pct = (p: string) => {
-    const m = text.match(new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s|m)`));
-    return m ? toMs(m[1], m[2]) : NaN;
-  };
-  const rps = Number(text.match(/Requests\/sec:\s+([\d.]+)/)?.[1] ?? NaN);
-  const requests = Number(text.match(/(\d+) requests in/)?.[1] ?? 0);
-  const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
-  const sock = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
-  const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors };
 }
 
 /**
