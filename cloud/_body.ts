@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readLimited } from "../_read_limited.ts";
 import { CloudApiError } from "./_errors.ts";
 
 function tooLarge(limit: number): CloudApiError {
@@ -24,30 +25,8 @@ export async function readBody(request: Request, limit: number): Promise<Uint8Ar
     throw tooLarge(limit);
   }
   if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(limit);
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readLimited(request.body, limit);
+  if (bytes === undefined) throw tooLarge(limit);
   return bytes;
 }
 

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { readLimited } from "../../_read_limited.ts";
+
 /**
  * What {@linkcode readBodyLimited} got.
  *
@@ -67,29 +69,12 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
   }
   const body = request.body;
   if (body === null) return { ok: true, text: "", bytes: 0 };
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
+  let bytes: Uint8Array | undefined;
   try {
-    while (true) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > limit) {
-        reader.cancel().catch(() => {});
-        return { ok: false, tooLarge: true };
-      }
-      chunks.push(value);
-    }
+    bytes = await readLimited(body, limit);
   } catch (e) {
     return { ok: false, tooLarge: false, error: e instanceof Error ? e.message : String(e) };
   }
-  if (chunks.length === 1) return { ok: true, text: decoder.decode(chunks[0]), bytes: total };
-  const all = new Uint8Array(total);
-  let offset = 0;
-  for (const c of chunks) {
-    all.set(c, offset);
-    offset += c.byteLength;
-  }
-  return { ok: true, text: decoder.decode(all), bytes: total };
+  if (bytes === undefined) return { ok: false, tooLarge: true };
+  return { ok: true, text: decoder.decode(bytes), bytes: bytes.byteLength };
 }
