@@ -34,6 +34,7 @@ import {
   type StoreLoadReport,
 } from "@memo/memory";
 import {
+  checkIfMatch,
   type CloudChange,
   CloudConflictError,
   type CloudDraft,
@@ -219,9 +220,7 @@ export class FileRevisionedStore implements RevisionedStore {
       const current = typeof id === "string" ? this.#current.get(id) : undefined;
       if (!current) return undefined;
       const before = this.#revised(current);
-      if (ifMatch !== undefined && ifMatch !== before.revision) {
-        throw new CloudConflictError(before);
-      }
+      checkIfMatch(before, ifMatch);
       if (
         !patch || typeof patch !== "object" ||
         (patch.text === undefined && patch.title === undefined && patch.labels === undefined)
@@ -241,9 +240,7 @@ export class FileRevisionedStore implements RevisionedStore {
       const current = typeof id === "string" ? this.#current.get(id) : undefined;
       if (!current) return undefined;
       const before = this.#revised(current);
-      if (ifMatch !== undefined && ifMatch !== before.revision) {
-        throw new CloudConflictError(before);
-      }
+      checkIfMatch(before, ifMatch);
       const removed = await this.notes.remove(id);
       await this.#catchUp();
       return removed ? before : undefined;

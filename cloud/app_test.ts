@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { MemoryValidationError, type NotePatch } from "@memo/memory";
 import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "./app.ts";
 import {
+  checkIfMatch,
   type CloudChange,
   CloudConflictError,
   type CloudDraft,
@@ -67,7 +68,7 @@ class FakeProject implements CloudProject {
     return this.#run(() => {
       const note = this.notes.get(id);
       if (!note) return undefined;
-      if (ifMatch !== undefined && ifMatch !== note.revision) throw new CloudConflictError(note);
+      checkIfMatch(note, ifMatch);
       const next = { ...note, ...(patch.text ? { body: patch.text } : {}), revision: ++this.seq };
       this.notes.set(id, next);
       return next;
@@ -77,7 +78,7 @@ class FakeProject implements CloudProject {
     return this.#run(() => {
       const note = this.notes.get(id);
       if (!note) return undefined;
-      if (ifMatch !== undefined && ifMatch !== note.revision) throw new CloudConflictError(note);
+      checkIfMatch(note, ifMatch);
       this.notes.delete(id);
       this.log.push({ seq: ++this.seq, op: "delete", id, revision: this.seq });
       return note;

@@ -46,6 +46,7 @@ import {
   rowToNote,
 } from "./_pg_notes.ts";
 import {
+  checkIfMatch,
   type CloudChange,
   CloudConflictError,
   type CloudDraft,
@@ -270,9 +271,7 @@ export class PostgresMemoryStore implements RevisionedStore {
       const { pid, seq } = locked;
       const current = await this.#current(tx, pid, id);
       if (!current) return undefined;
-      if (ifMatch !== undefined && ifMatch !== current.revision) {
-        throw new CloudConflictError(current);
-      }
+      checkIfMatch(current, ifMatch);
       const next = patchCloudNote(current, patch, this.#clock());
       if (next === current) return current;
       next.revision = seq + 1;
@@ -303,9 +302,7 @@ export class PostgresMemoryStore implements RevisionedStore {
       const { pid, seq } = locked;
       const current = await this.#current(tx, pid, id);
       if (!current) return undefined;
-      if (ifMatch !== undefined && ifMatch !== current.revision) {
-        throw new CloudConflictError(current);
-      }
+      checkIfMatch(current, ifMatch);
       await tx`
         WITH del AS (
           DELETE FROM memo_notes WHERE pid = ${pid} AND id = ${id}

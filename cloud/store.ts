@@ -210,6 +210,28 @@ export class CloudConflictError extends Error {
 }
 
 /**
+ * The `If-Match` rule of every store: throws {@linkcode CloudConflictError}
+ * with the note as it is when `ifMatch` is given and is not its revision.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkIfMatch, CloudConflictError } from "./store.ts";
+ *
+ * const current = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 7,
+ * };
+ * checkIfMatch(current, undefined); // no condition
+ * checkIfMatch(current, 7); // still at revision 7
+ * assert.throws(() => checkIfMatch(current, 6), CloudConflictError);
+ * ```
+ */
+export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): void {
+  if (ifMatch !== undefined && ifMatch !== current.revision) throw new CloudConflictError(current);
+}
+
+/**
  * One project's notes. Every method sees the writes of every instance
  * sharing the store. Validation errors are `MemoryValidationError`s of
  * `@memo/memory`.
