@@ -36,7 +36,6 @@ import {
 import {
   checkIfMatch,
   type CloudChange,
-  CloudConflictError,
   type CloudDraft,
   type CloudNote,
   type CloudWriteResult,

@@ -4,7 +4,6 @@ import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "./app.ts";
 import {
   checkIfMatch,
   type CloudChange,
-  CloudConflictError,
   type CloudDraft,
   type CloudNote,
   type CloudProject,

@@ -48,7 +48,6 @@ import {
 import {
   checkIfMatch,
   type CloudChange,
-  CloudConflictError,
   type CloudDraft,
   type CloudNote,
   type CloudProject,
