@@ -18,13 +18,15 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import type { Note, NotePatch } from "./note.ts";
+import { contentHash, type Note, NOTE_ID_PATTERN, type NotePatch } from "./note.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
   CommitResult,
   MemoryStore,
   NotePage,
+  ReplicaApplyResult,
+  ReplicaChanges,
   StoreChanges,
   StoreIssue,
   StoreLoadReport,
@@ -266,6 +268,78 @@ export class FileMemoryStore implements MemoryStore {
     });
   }
 
+  /**
+   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in
+   * one step: only new notes are appended; anything else is one atomic
+   * rewrite. Refuses a note whose hash does not match its content, an id
+   * given twice, and an id both put and removed.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileMemoryStore({ rootDir: dir });
+   * const { written: [a, b] } = await store.commit({ notes: [{ text: "a" }, { text: "b" }] });
+   * const edited = { ...a, labels: ["x"], hash: "", updated: "2030-01-01T00:00:00.000Z" };
+   * const { contentHash } = await import("@memo/memory");
+   * edited.hash = contentHash(edited);
+   * const result = await store.applyReplica({ put: [edited], remove: [b.id] });
+   * assert.deepEqual([result.updated, result.removed], [[a.id], [b.id]]);
+   * assert.equal((await store.get(a.id))?.updated, "2030-01-01T00:00:00.000Z");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    let put: Note[];
+    let remove: string[];
+    try {
+      ({ put, remove } = checkReplicaChanges(changes));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#exclusive(async () => {
+      const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
+      const plan = () => {
+        const added: Note[] = [];
+        const replace = new Map<NotesSection, Note>();
+        const drop = new Set<NotesSection>();
+        for (const note of put) {
+          const section = this.#table.section(note.id);
+          if (!section?.note) added.push(note);
+          else if (!sameNote(section.note, note)) replace.set(section, note);
+        }
+        for (const id of remove) {
+          const section = this.#table.section(id);
+          if (section?.note) drop.add(section);
+        }
+        return { added, replace, drop };
+      };
+      await this.#refresh(false);
+      let todo = plan();
+      if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
+      const lock = await this.#acquire(true);
+      try {
+        await this.#refresh(true);
+        todo = plan();
+        const { added, replace, drop } = todo;
+        if (!added.length && !replace.size && !drop.size) return none;
+        const result: ReplicaApplyResult = {
+          written: added.map((n) => n.id),
+          updated: [...replace.values()].map((n) => n.id),
+          removed: [...drop].map((s) => s.note!.id),
+          bytesWritten: 0,
+        };
+        result.bytesWritten = replace.size || drop.size
+          ? await this.#rewrite(replace, drop, added)
+          : await this.#append(added, lock);
+        return result;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
   /** One note by id. */
   get(id: string): Promise<Note | undefined> {
     return this.#exclusive(async () => {
@@ -423,24 +497,29 @@ export class FileMemoryStore implements MemoryStore {
    * Rewrites the file atomically with `replace`d notes, without `drop`, and with `added` notes at
    * the end; then applies the same changes in memory. Returns the bytes written.
    */
-  async #rewrite(replace: Map<NotesSection, Note>, drop?: NotesSection, added: Note[] = []) {
+  async #rewrite(
+    replace: Map<NotesSection, Note>,
+    drop?: NotesSection | ReadonlySet<NotesSection>,
+    added: Note[] = [],
+  ) {
+    const dropped = drop instanceof Set ? drop : new Set(drop ? [drop as NotesSection] : []);
     const raws = new Map<NotesSection, string>();
     for (const [section, note] of replace) raws.set(section, serializeNote(note));
     const addedRaws = added.map(serializeNote);
     const sections = this.#table.sections;
     let last = sections.length - 1;
-    if (last >= 0 && sections[last] === drop) last--;
+    while (last >= 0 && dropped.has(sections[last])) last--;
     const lastRaw = last >= 0 ? raws.get(sections[last]) ?? sections[last].raw : "";
     const preamble = sections.length === 0 && added.length ? NOTES_PREAMBLE : "";
     const newline = added.length && lastRaw !== "" && !lastRaw.endsWith("\n") ? "\n" : "";
     function* pieces() {
-      for (const s of sections) if (s !== drop) yield raws.get(s) ?? s.raw;
+      for (const s of sections) if (!dropped.has(s)) yield raws.get(s) ?? s.raw;
       yield preamble + newline;
       yield* addedRaws;
     }
     const done = await rewriteFile(this.paths.notes, pieces());
     for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
-    if (drop) this.#table.remove(drop);
+    for (const section of dropped) this.#table.remove(section);
     if (preamble) this.#table.append([{ raw: preamble }]);
     if (newline) this.#table.extendLast(newline);
     this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));
@@ -448,4 +527,38 @@ export class FileMemoryStore implements MemoryStore {
     this.#tail = done.tail;
     return done.size;
   }
+}
+
+function sameNote(a: Note, b: Note): boolean {
+  return a.hash === b.hash && a.title === b.title && a.body === b.body &&
+    a.source === b.source && a.created === b.created && a.updated === b.updated &&
+    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
+}
+
+/** Validates what `applyReplica` got: whole notes with matching hashes, each id once. */
+function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: string[] } {
+  const fail = (reason: string) =>
+    new MemoryValidationError(`Cannot apply the replica changes: ${reason}`);
+  if (!changes || !Array.isArray(changes.put) || !Array.isArray(changes.remove)) {
+    throw fail("put and remove must be lists");
+  }
+  const seen = new Set<string>();
+  for (const note of changes.put) {
+    const ok = note && typeof note.id === "string" && NOTE_ID_PATTERN.test(note.id) &&
+      typeof note.title === "string" && typeof note.body === "string" && note.body.trim() !== "" &&
+      Array.isArray(note.labels) && note.labels.every((l: unknown) => typeof l === "string") &&
+      (note.source === undefined || typeof note.source === "string") &&
+      typeof note.created === "string" && typeof note.updated === "string";
+    if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
+    if (note.hash !== contentHash(note)) {
+      throw fail(`note ${note.id} has a hash that does not match its content`);
+    }
+    if (seen.has(note.id)) throw fail(`note ${note.id} is given twice`);
+    seen.add(note.id);
+  }
+  for (const id of changes.remove) {
+    if (typeof id !== "string") throw fail("remove must hold ids");
+    if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
+  }
+  return { put: [...changes.put], remove: [...new Set(changes.remove)] };
 }

@@ -7,7 +7,13 @@
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
-import type { CommitResult, MemoryStore, StoreLoadReport } from "./store.ts";
+import type {
+  CommitResult,
+  MemoryStore,
+  ReplicaApplyResult,
+  ReplicaChanges,
+  StoreLoadReport,
+} from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { type Bm25Index, type Bm25LexicalIndex, createLexicalIndex } from "./recall/lexical.ts";
 import { indexCachePath, readSnapshotFile, restoreIndex, writeIndexCache } from "./_index_cache.ts";
@@ -170,6 +176,40 @@ export class Memo {
   }
 
   /** Ranked notes for a query, each with the reason it matched. */
+  /**
+   * Writes notes verbatim and removes ids through the store's
+   * `applyReplica` (one atomic step), then catches up, so that `watch`
+   * listeners hear of it. The hybrid runtime applies what it pulls this way.
+   * Throws `MemoryValidationError` when the store cannot do it.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir });
+   * const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+   * const seen: string[][] = [];
+   * const stop = memo.watch((change) => seen.push(change.removed));
+   * await memo.applyReplica({ put: [], remove: [note.id] });
+   * assert.deepEqual(seen, [[note.id]]);
+   * assert.equal((await memo.stats()).notes, 0);
+   * stop();
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    if (!this.store.applyReplica) {
+      throw new MemoryValidationError(
+        "Cannot apply replica changes: this store cannot write notes verbatim",
+      );
+    }
+    const result = await this.store.applyReplica(changes);
+    await this.#sync();
+    return result;
+  }
+
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     if (typeof query !== "string" || query.trim() === "") {
       throw new MemoryValidationError("Cannot recall: query is empty");

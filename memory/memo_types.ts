@@ -279,6 +279,41 @@ export interface MemoStats {
    * cut, a stale lock recovered); empty when there are none.
    */
   issues: StoreIssue[];
+  /** Replication state; set only by the hybrid runtime (`@memo/mcp-server`). */
+  replica?: ReplicaStatus;
+}
+
+/**
+ * The replication state the hybrid runtime reports in its stats (`memo stats`,
+ * `memory_stats`, `memo://stats`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReplicaStatus } from "@memo/memory";
+ * const status: ReplicaStatus = {
+ *   outbox: 0,
+ *   lastPush: "2026-03-02T10:00:00.000Z",
+ *   lastPull: "2026-03-02T10:00:01.000Z",
+ *   lagMs: 1200,
+ *   conflicts: 0,
+ * };
+ * assert.equal(status.error, undefined); // the last attempt worked
+ * ```
+ */
+export interface ReplicaStatus {
+  /** Local changes (creates, updates, forgets) not yet in the cloud. */
+  outbox: number;
+  /** ISO 8601 time of the last successful push, or null. */
+  lastPush: string | null;
+  /** ISO 8601 time of the last successful pull, or null. */
+  lastPull: string | null;
+  /** Milliseconds since the last successful pull; null before the first one. */
+  lagMs: number | null;
+  /** Conflicts resolved on this machine (each kept the losing version as a `conflict` note). */
+  conflicts: number;
+  /** The last replication failure, one line without secrets; absent after a success. */
+  error?: string;
 }
 
 /**

@@ -161,6 +161,59 @@ export interface StoreChanges {
 }
 
 /**
+ * Notes to write verbatim (ids, hashes and times kept) and ids to remove, in
+ * one atomic step: what a replica applies when it follows another copy.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type ReplicaChanges } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * const { written: [old] } = await store.commit({ notes: [{ text: "old id" }] });
+ * // The same note under the id another copy gave it: one rewrite, no moment with both or neither.
+ * const changes: ReplicaChanges = { put: [{ ...old, id: "01canonical" }], remove: [old.id] };
+ * const result = await store.applyReplica(changes);
+ * assert.deepEqual(result.written, ["01canonical"]);
+ * assert.deepEqual(result.removed, [old.id]);
+ * assert.deepEqual((await store.list()).notes.map((n) => n.id), ["01canonical"]);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface ReplicaChanges {
+  /** Notes to store as given: a note whose id is stored replaces it, another is added. */
+  put: readonly Note[];
+  /** Ids to remove (unknown ones are ignored). */
+  remove: readonly string[];
+}
+
+/**
+ * What {@linkcode MemoryStore.applyReplica} did, by id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type ReplicaApplyResult } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * const { written: [note] } = await store.commit({ notes: [{ text: "kept" }] });
+ * const result: ReplicaApplyResult = await store.applyReplica({ put: [note], remove: ["nope"] });
+ * assert.deepEqual(result, { written: [], updated: [], removed: [], bytesWritten: 0 });
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface ReplicaApplyResult {
+  /** Ids added. */
+  written: string[];
+  /** Ids whose stored note was replaced by a different one. */
+  updated: string[];
+  /** Ids removed. */
+  removed: string[];
+  /** Bytes written (0 when nothing changed). */
+  bytesWritten: number;
+}
+
+/**
  * Where notes are kept. Every method sees writes made by other processes
  * (implementations reload as needed).
  *
@@ -193,6 +246,11 @@ export interface MemoryStore {
   list(cursor?: string, limit?: number): Promise<NotePage>;
   /** Changes since `token` (everything, with `reset`, when the token is missing or stale). */
   changesSince(token?: string): Promise<StoreChanges>;
+  /**
+   * Writes notes verbatim and removes ids in one atomic step (replicas; see
+   * {@linkcode ReplicaChanges}). Optional: the hybrid runtime needs it.
+   */
+  applyReplica?(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** Releases resources (file handles, timers). */
   close?(): Promise<void>;
   /** Problems known now (damaged sections, recoveries), when the store keeps track of them. */

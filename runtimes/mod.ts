@@ -1,6 +1,6 @@
 /**
  * Runtimes: the {@linkcode MemoMcpRuntime} interface and its implementations
- * (local and cloud; hybrid later), the Cloud API client, their errors, and
+ * (local, hybrid and cloud), the Cloud API client, their errors, and
  * the factories from configuration and from `MEMO_*` variables. Nothing here knows MCP: the
  * server and the CLI both call a runtime.
  *
@@ -13,6 +13,7 @@ export { createMemoMcpRuntimeFromMemo, type LocalRuntimeOptions } from "./local.
 export * from "./factory.ts";
 export * from "./from_env.ts";
 export * from "./cloud.ts";
+export * from "./hybrid.ts";
 export * from "./cloud_client.ts";
 export {
   isMemoCloudError,

@@ -24,6 +24,7 @@ import type {
   NotePatch,
   RecallEngine,
   RecallHit,
+  ReplicaStatus,
   ScoreContribution,
   StoreChanges,
   StoreIssue,
@@ -43,6 +44,7 @@ export type {
   NotePatch,
   RecallEngine,
   RecallHit,
+  ReplicaStatus,
   ScoreContribution,
   StoreChanges,
   StoreIssue,
@@ -474,6 +476,69 @@ export interface RuntimeChange {
 }
 
 /**
+ * Options of {@linkcode MemoMcpRuntime.replicate}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReplicateOptions, ReplicateProgress } from "@memo/mcp-server";
+ *
+ * const seen: ReplicateProgress[] = [];
+ * const options: ReplicateOptions = { onProgress: (p) => seen.push(p) };
+ * options.onProgress!({ phase: "push", done: 3, total: 10 });
+ * assert.deepEqual(seen, [{ phase: "push", done: 3, total: 10 }]);
+ * ```
+ */
+export interface ReplicateOptions extends RuntimeCallOptions {
+  /** Called as changes move. */
+  onProgress?: (progress: ReplicateProgress) => void;
+}
+
+/**
+ * How far a replication got: `done` of `total` changes in this phase.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReplicateProgress } from "@memo/mcp-server";
+ *
+ * const progress: ReplicateProgress = { phase: "pull", done: 100 }; // total unknown while pulling
+ * assert.equal(progress.total, undefined);
+ * ```
+ */
+export interface ReplicateProgress {
+  /** `pull` (the cloud's changes coming in) or `push` (the outbox going out). */
+  phase: "pull" | "push";
+  /** Changes moved so far in this phase. */
+  done: number;
+  /** Changes in this phase, when known. */
+  total?: number;
+}
+
+/**
+ * What {@linkcode MemoMcpRuntime.replicate} moved (`memo replicate --json`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ReplicateResult } from "@memo/mcp-server";
+ *
+ * const result: ReplicateResult = { pushed: 2, pulled: 5, conflicts: 0, outbox: 0 };
+ * assert.equal(result.outbox, 0); // everything local is in the cloud
+ * ```
+ */
+export interface ReplicateResult {
+  /** Local changes the cloud took. */
+  pushed: number;
+  /** Cloud changes applied here. */
+  pulled: number;
+  /** Conflicts resolved (each kept the losing version as a `conflict` note). */
+  conflicts: number;
+  /** Local changes still waiting. */
+  outbox: number;
+}
+
+/**
  * The data side of the MCP server and the CLI. Implementations throw a
  * `MemoRuntimeError` with a stable `code` for what they refuse
  * (`INVALID_INPUT`, `NOTE_NOT_FOUND` with `details.id`, `CONNECTOR_NOT_FOUND`,
@@ -553,6 +618,12 @@ export interface MemoMcpRuntime {
    * the local runtime always has it.
    */
   watch?(onChange: (change: RuntimeChange) => void): () => void;
+  /**
+   * Pushes the outbox and pulls the cloud's changes now. Only the hybrid
+   * runtime has it; it throws a `MemoCloudError` when the cloud cannot be
+   * reached, and the local notes stay as they were.
+   */
+  replicate?(options?: ReplicateOptions): Promise<ReplicateResult>;
   /** Releases the store, any timers and every `watch` listener. */
   close(): Promise<void>;
 }

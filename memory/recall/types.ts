@@ -204,4 +204,6 @@ export interface RecallHit {
   matched: string[];
   /** Per-term contributions, when asked for with `explain`. */
   explain?: ScoreContribution[];
+  /** `cloud` on a hit the hybrid runtime merged in from the cloud (`recall.includeCloud`). */
+  origin?: "cloud";
 }
