@@ -75,12 +75,12 @@ function checkId(value: unknown): string {
   );
 }
 
-function checkTime(value: unknown, name: string): string | undefined {
+function checkTime(value: unknown, name: string, action = "store note"): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === "string" && isCanonicalTime(value)) return value;
   const ms = typeof value === "string" ? Date.parse(value) : NaN;
   if (Number.isNaN(ms)) {
-    throw new MemoryValidationError(`Cannot store note: ${name} must be an ISO 8601 time`);
+    throw new MemoryValidationError(`Cannot ${action}: ${name} must be an ISO 8601 time`);
   }
   return new Date(ms).toISOString();
 }
@@ -154,8 +154,10 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
 }
 
 /**
- * Applies a patch; returns the same object when nothing changes. Throws
- * `MemoryValidationError` on bad input (empty text, labels that are not a list).
+ * Applies a patch; returns the same object when nothing changes (whatever the patch's `updated`
+ * says). The changed note's `updated` is the patch's (checked and made canonical as a draft's),
+ * else `now`. Throws `MemoryValidationError` on bad input (empty text, labels that are not a
+ * list, a malformed `updated`).
  */
 export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
   if (!patch || typeof patch !== "object") {
@@ -170,13 +172,19 @@ export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
   if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
     throw new MemoryValidationError("Cannot update note: text is empty");
   }
+  const updated = checkTime(patch.updated, "updated", "update note");
   const next = prepareDraft({
     text: patch.text ?? note.body,
     title: patch.title ?? note.title,
     labels: patch.labels ?? note.labels,
   });
   if (next.hash === note.hash && next.title === note.title) return note;
-  return makeNote(note.id, { ...next, source: note.source }, note.created, now.toISOString());
+  return makeNote(
+    note.id,
+    { ...next, source: note.source },
+    note.created,
+    updated ?? now.toISOString(),
+  );
 }
 
 function makeNote(

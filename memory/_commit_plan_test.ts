@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { planCommit, prepareDrafts } from "./_commit_plan.ts";
+import { patchNote, planCommit, prepareDrafts } from "./_commit_plan.ts";
 import { MemoryValidationError } from "./errors.ts";
-import { NOTE_ID_PATTERN } from "./note.ts";
+import { contentHash, type Note, NOTE_ID_PATTERN } from "./note.ts";
 
 Deno.test("prepareDrafts() keeps or normalises times as Date.prototype.toISOString() does", async (t) => {
   const times = [
@@ -67,4 +67,47 @@ Deno.test("planCommit() keeps one draft per identity, at its first place, the la
   });
   const plan = planCommit({ has: () => false, findIdentity: () => undefined }, drafts, new Date());
   assert.deepEqual(plan.written.map((n) => n.body), ["a2", "same", "b"]);
+});
+
+Deno.test("patchNote() records the patch's updated (canonical), else now; a patch that changes nothing stays one", () => {
+  const note: Note = {
+    id: "n1",
+    title: "Deploys",
+    body: "make deploy",
+    labels: ["ops"],
+    source: "github:acme/app/discussions/42",
+    hash: "",
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-02T00:00:00.000Z",
+  };
+  note.hash = contentHash(note);
+  const now = new Date("2026-03-01T00:00:00.000Z");
+
+  const given = patchNote(note, { text: "make ship", updated: "2026-02-01T10:00:00.000Z" }, now);
+  assert.equal(given.updated, "2026-02-01T10:00:00.000Z");
+  assert.equal(given.body, "make ship");
+  assert.equal(given.created, note.created);
+  assert.equal(given.source, note.source);
+  const zoned = patchNote(note, { title: "Ship", updated: "2026-02-01T11:00:00+01:00" }, now);
+  assert.equal(zoned.updated, "2026-02-01T10:00:00.000Z", "made canonical as a draft's time");
+  assert.equal(patchNote(note, { labels: [] }, now).updated, now.toISOString(), "default: now");
+
+  // Nothing changes: the note itself, whatever `updated` says.
+  assert.equal(
+    patchNote(note, { text: "make deploy", updated: "2030-01-01T00:00:00Z" }, now),
+    note,
+  );
+  assert.equal(patchNote(note, { updated: "2030-01-01T00:00:00Z" }, now), note);
+
+  for (const bad of ["yesterday", "", 1767225600000, null]) {
+    assert.throws(
+      () => patchNote(note, { text: "make ship", updated: bad as string }, now),
+      (e) =>
+        e instanceof MemoryValidationError &&
+        e.message === "Cannot update note: updated must be an ISO 8601 time",
+      String(bad),
+    );
+  }
+  // Refused even when the patch would change nothing: bad input is bad input.
+  assert.throws(() => patchNote(note, { updated: "soon" }, now), MemoryValidationError);
 });

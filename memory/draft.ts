@@ -40,9 +40,10 @@ export function prepareNoteDrafts(drafts: readonly NoteDraft[]): PreparedDraft[]
 
 /**
  * Applies a patch to a note as `FileMemoryStore.update` does: returns the same
- * object when nothing changes, else a new note with the same id, source and
- * `created`, and `updated` set to `now`. Throws `MemoryValidationError` on bad
- * input (empty text, labels that are not a list).
+ * object when nothing changes (whatever the patch's `updated` says), else a new
+ * note with the same id, source and `created`, and `updated` set to the patch's
+ * `updated` (made canonical) or else `now`. Throws `MemoryValidationError` on
+ * bad input (empty text, labels that are not a list, a malformed `updated`).
  *
  * @example
  * ```ts
@@ -58,6 +59,8 @@ export function prepareNoteDrafts(drafts: readonly NoteDraft[]): PreparedDraft[]
  * const next = applyNotePatch(note, { labels: ["ops"] }, new Date("2026-02-01T00:00:00Z"));
  * assert.deepEqual(next.labels, ["ops"]);
  * assert.equal(next.updated, "2026-02-01T00:00:00.000Z");
+ * const edited = applyNotePatch(note, { title: "Deploying", updated: "2026-01-15T10:00:00+01:00" }, new Date());
+ * assert.equal(edited.updated, "2026-01-15T09:00:00.000Z"); // the edit time given, canonical
  * ```
  */
 export function applyNotePatch(note: Note, patch: NotePatch, now: Date): Note {

@@ -156,6 +156,36 @@ Deno.test("Memo.get(), update() and forget() report unknown ids and refuse empty
   });
 });
 
+Deno.test("Memo.update() records the patch's updated time; alone it is nothing to change", async () => {
+  await withMemo(async (memo) => {
+    const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+    const edited = await memo.update(note.id, {
+      text: "Deploys run on Mondays",
+      updated: "2026-02-01T10:00:00+01:00",
+    });
+    assert.equal(edited.updated, "2026-02-01T09:00:00.000Z");
+    assert.equal(edited.created, note.created);
+    assert.equal((await memo.get(note.id)).updated, "2026-02-01T09:00:00.000Z", "stored");
+    // The same content with another time: nothing changes.
+    const same = await memo.update(note.id, {
+      text: "Deploys run on Mondays",
+      updated: "2030-01-01T00:00:00.000Z",
+    });
+    assert.equal(same.updated, "2026-02-01T09:00:00.000Z");
+    await assert.rejects(
+      () => memo.update(note.id, { updated: "2030-01-01T00:00:00.000Z" }),
+      /Cannot update note: nothing to change/,
+    );
+    await assert.rejects(
+      () => memo.update(note.id, { title: "Deploys", updated: "next week" }),
+      (e) =>
+        e instanceof MemoryValidationError &&
+        e.message === "Cannot update note: updated must be an ISO 8601 time",
+    );
+    assert.equal((await memo.get(note.id)).updated, "2026-02-01T09:00:00.000Z", "nothing stored");
+  });
+});
+
 Deno.test("Memo.stats() counts notes, labels and sources and reports damaged sections", async () => {
   await withMemo(async (memo, dir) => {
     await memo.remember({ text: "a", labels: ["x"], source: "github:o/r/discussions/1" });

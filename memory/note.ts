@@ -114,6 +114,12 @@ export interface NotePatch {
   title?: string;
   /** New labels (replaces the old ones). */
   labels?: readonly string[];
+  /**
+   * Update time to record; defaults to now. An ISO 8601 time, kept canonical (`toISOString`), as
+   * the `updated` of a {@linkcode NoteDraft}. A patch that changes nothing leaves the note as it
+   * is, whatever this says.
+   */
+  updated?: string;
 }
 
 /**
