@@ -153,16 +153,20 @@ function checkDraft(draft: NoteDraft, at: string, details?: Record<string, unkno
   }
 }
 
-/** The patch of `PATCH notes/{id}`. */
+/**
+ * The patch of `PATCH notes/{id}`: at least one of `text`, `title` and `labels`, and optionally
+ * `updated`, the time to record (checked as a batch draft's `updated` is).
+ */
 export function patchInput(body: Record<string, unknown>): NotePatch {
   const action = "update the note";
-  rejectUnknownFields(body, ["text", "title", "labels"], action);
+  rejectUnknownFields(body, ["text", "title", "labels", "updated"], action);
   const patch = withoutUndefined({
     text: field<string>(body, "text", isText, action),
     title: field<string>(body, "title", isText, action),
     labels: field<string[]>(body, "labels", isTextArray, action),
+    updated: field<string>(body, "updated", isTime, action),
   });
-  if (Object.keys(patch).length === 0) {
+  if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
     throw invalid(`Cannot ${action}: give at least one of text, title and labels`);
   }
   // Refused here, before the Idempotency-Key is claimed, rather than by the store.

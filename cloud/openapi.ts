@@ -101,9 +101,17 @@ const schemas: Record<string, Schema> = {
       text: string("New text."),
       title: string("New title."),
       labels: strings("New labels (they replace the old ones)."),
+      updated: {
+        ...ISO_TIME,
+        description:
+          "Update time to record (for example a replica's edit time); defaults to now. Not a change by itself: a patch that changes nothing keeps the note as it is.",
+      },
     },
     [],
-    { minProperties: 1 },
+    {
+      minProperties: 1,
+      description: "At least one of `text`, `title` and `labels`; `updated` alone is a 400.",
+    },
   ),
   BatchDraft: object({
     ...noteProperties(true),
@@ -467,7 +475,7 @@ const paths: Record<string, Json> = {
       operationId: "updateNote",
       summary: "Change a note's text, title or labels",
       description:
-        "A patch that changes nothing keeps the revision. With `If-Match`, 409 when the note has moved on.",
+        "A patch that changes nothing keeps the revision (and `updated`, whatever the patch's `updated` says). With `If-Match`, 409 when the note has moved on.",
       parameters: [p("IdempotencyKey"), p("IfMatch")],
       requestBody: body("UpdateNoteRequest"),
       responses: {

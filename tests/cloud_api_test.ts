@@ -570,6 +570,59 @@ Deno.test("If-Match: a moved-on revision is 409 with the current note; plain and
   }
 });
 
+Deno.test("PATCH with updated records that time (revision +1); with nothing to change it changes nothing; a bad one is 400", async () => {
+  const { call, close } = await setup();
+  try {
+    const note = (await call("POST", `${P}/notes`, { body: { text: "Deploys on Fridays" } })).json
+      .note;
+    const edited = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { text: "Deploys on Mondays", updated: "2026-02-01T10:00:00.000Z" },
+      headers: { "if-match": String(note.revision) },
+    });
+    assert.equal(edited.status, 200, edited.text);
+    assert.equal(edited.json.note.updated, "2026-02-01T10:00:00.000Z");
+    assert.equal(edited.json.note.created, note.created);
+    assert.equal(edited.json.note.revision, note.revision + 1);
+    assert.deepEqual((await call("GET", `${P}/notes/${note.id}`)).json.note, edited.json.note);
+    const feed = (await call("GET", `${P}/changes?since=${note.revision}`)).json;
+    assert.equal(feed.changes[0].note.updated, "2026-02-01T10:00:00.000Z", "the feed carries it");
+    // Another zone is the same instant, recorded canonical.
+    const zoned = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { title: "Deploys", updated: "2026-02-01T12:00:00+01:00" },
+    });
+    assert.equal(zoned.json.note.updated, "2026-02-01T11:00:00.000Z");
+
+    // The same content with another time: a no-op, revision and note kept.
+    const current = zoned.json.note;
+    const noop = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { text: current.body, title: current.title, updated: "2030-01-01T00:00:00.000Z" },
+    });
+    assert.equal(noop.status, 200);
+    assert.deepEqual(noop.json.note, current);
+    // `updated` alone is nothing to change: the 400 of an empty patch.
+    const alone = await call("PATCH", `${P}/notes/${note.id}`, {
+      body: { updated: "2030-01-01T00:00:00.000Z" },
+    });
+    assertError(
+      alone,
+      400,
+      "invalid_request",
+      "Cannot update the note: give at least one of text, title and labels",
+    );
+
+    for (const bad of ["2026-02-01", "2026-02-01T10:00:00", "yesterday", 1769940000000, null]) {
+      const refused = await call("PATCH", `${P}/notes/${note.id}`, {
+        body: { text: "Deploys on Tuesdays", updated: bad },
+      });
+      assertError(refused, 400, "invalid_request", /field "updated" must be an ISO 8601 date-time/);
+      assert.equal(refused.json.error.details.field, "updated", String(bad));
+    }
+    assert.deepEqual((await call("GET", `${P}/notes/${note.id}`)).json.note, current, "kept");
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("notes:batch is all-or-nothing: one bad draft is 400 with its index and nothing is stored", async () => {
   const { call, close } = await setup();
   try {

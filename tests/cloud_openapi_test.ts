@@ -408,6 +408,16 @@ Deno.test("the document's schemas validate the server's real answers on every ro
       headers: write({ "if-match": String(created.json.note.revision) }),
     });
     assert.equal(updated.status, 200);
+    const edited = await call("PATCH", `${P}/notes/${id}`, {
+      body: { text: "Deploys run with make ship", updated: "2026-02-01T10:00:00.000Z" },
+      headers: write({ "if-match": String(updated.json.note.revision) }),
+    });
+    assert.equal(edited.json.note.updated, "2026-02-01T10:00:00.000Z");
+    const timeAlone = await call("PATCH", `${P}/notes/${id}`, {
+      rawBody: JSON.stringify({ updated: "2026-02-01T10:00:00.000Z" }),
+      headers: write(),
+    });
+    assert.equal(timeAlone.status, 400, "updated alone changes nothing");
     const conflictHeaders = write({ "if-match": `"${created.json.note.revision}"` });
     const conflict = await call("PATCH", `${P}/notes/${id}`, {
       body: { title: "Deploys" },

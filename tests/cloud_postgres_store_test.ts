@@ -155,6 +155,40 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       assert.ok(result.bytesWritten > 0);
     });
 
+    await t.step("updateIf: a patch's updated is the time stored, not now", async () => {
+      const now = new Date(T0);
+      const store = storeOf(main, "patch-updated", () => now);
+      const [{ note }] = await store.upsert([{ text: "edited on a replica" }]);
+      const edited = await store.updateIf(note.id, {
+        text: "edited offline",
+        updated: "2026-01-05T10:00:00+02:00",
+      }, note.revision);
+      assert.equal(edited?.updated, "2026-01-05T08:00:00.000Z");
+      assert.equal(edited?.revision, note.revision + 1);
+      assert.deepEqual(await store.get(note.id), edited, "read back from the table");
+      const { changes } = await store.changes(note.revision, 10);
+      const change = changes[0];
+      assert.equal(change.op, "upsert");
+      assert.equal(change.op === "upsert" && change.note.updated, "2026-01-05T08:00:00.000Z");
+      // With nothing to change, the note and its revision stay, whatever updated says.
+      const same = await store.updateIf(note.id, {
+        text: "edited offline",
+        updated: "2030-01-01T00:00:00.000Z",
+      });
+      assert.deepEqual(same, edited);
+      assert.equal(await store.lastRevision(), edited?.revision);
+      await assert.rejects(
+        store.updateIf(note.id, { title: "t", updated: "tomorrow" }),
+        /Cannot update note: updated must be an ISO 8601 time/,
+      );
+      // The MemoryStore method too.
+      const viaUpdate = await store.update(note.id, {
+        title: "T",
+        updated: "2026-01-06T00:00:00Z",
+      });
+      assert.equal(viaUpdate?.updated, "2026-01-06T00:00:00.000Z");
+    });
+
     await t.step("revisions: ifMatch conflicts, unchanged patches, deletes", async () => {
       let now = new Date(T0);
       const store = storeOf(main, "revisions", () => now);
