@@ -25,6 +25,7 @@ import { MemoCloudClient, type MemoCloudNote } from "../runtimes/cloud_client.ts
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import type { RuntimeRememberResult } from "../runtimes/types.ts";
+import { type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
 import { startPostgres } from "./_postgres.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
@@ -37,77 +38,6 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "mk_E2E_team_key_5f2c9a71d0";
 const OTHER_KEY = "mk_E2E_other_key_81b3e6";
 const GITHUB_TOKEN = "ghp_E2EgithubTOKEN00000000000000000000042";
-
-/** The variables a Deno subprocess needs from ours, and nothing MEMO_*. */
-function inherited(): Record<string, string> {
-  const out: Record<string, string> = { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" };
-  for (const name of ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"]) {
-    const value = Deno.env.get(name);
-    if (value !== undefined) out[name] = value;
-  }
-  return out;
-}
-
-/** A `deno serve cloud/main.ts` subprocess. */
-interface CloudProcess {
-  origin: string;
-  /** Everything it wrote to stderr so far. */
-  log(): string;
-  /** SIGTERM; SIGKILL when it has not exited 5 s later. */
-  stop(): Promise<Deno.CommandStatus>;
-}
-
-/** Starts `deno serve -A --host 127.0.0.1 --port 0 cloud/main.ts` and waits for its listening line. */
-async function startCloudProcess(env: Record<string, string>): Promise<CloudProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["serve", "-A", "--host", "127.0.0.1", "--port", "0", "cloud/main.ts"],
-    cwd: ROOT,
-    env: { ...inherited(), ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const ready = Promise.withResolvers<string>();
-  // Drain stderr all the time: a full pipe would stall the server's request log.
-  const drained = (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
-      const origin = /memo: cloud API listening on (http:\/\/127\.0\.0\.1:\d+)\/v1\n/.exec(text)
-        ?.[1];
-      if (origin) ready.resolve(origin);
-    }
-    ready.reject(new Error(`cloud/main.ts exited before listening:\n${text}`));
-  })();
-  const timer = setTimeout(
-    () => ready.reject(new Error(`cloud/main.ts did not listen within 30 s:\n${text}`)),
-    30_000,
-  );
-  const origin = await ready.promise.catch(async (e) => {
-    child.kill("SIGKILL");
-    await child.status;
-    throw e;
-  }).finally(() => clearTimeout(timer));
-  // The store opens (and migrates) at start, before the first request is served.
-  const health = await (await fetch(`${origin}/v1/health`)).json();
-  assert.equal(health.store, "postgres");
-  return {
-    origin,
-    log: () => text,
-    async stop() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      // It exits by itself (the store closed); a hang is killed, then reported.
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      const status = await child.status;
-      clearTimeout(timer);
-      await drained;
-      return status;
-    },
-  };
-}
 
 /** Every change of the project's feed, page by page. */
 async function wholeFeed(client: MemoCloudClient) {
