@@ -969,7 +969,9 @@ export class MemoCloudClient {
   /**
    * `PATCH notes/{id}`: changes a note; with `ifMatch`, only if it is still at
    * that revision (else code `conflict`, with the current note in
-   * `details.note`).
+   * `details.note`). `patch.updated` (an ISO 8601 time with a time zone) is
+   * the time the server records instead of now, for example a replica's edit
+   * time; it is not a change by itself.
    *
    * @example
    * ```ts
@@ -998,7 +1000,7 @@ export class MemoCloudClient {
    */
   async update(
     id: string,
-    patch: { text?: string; title?: string; labels?: readonly string[] },
+    patch: { text?: string; title?: string; labels?: readonly string[]; updated?: string },
     options: MemoCloudConditionalOptions = {},
   ): Promise<MemoCloudNote> {
     const action = `update note ${shortId(id)}`;
@@ -1006,7 +1008,12 @@ export class MemoCloudClient {
       await this.#project({
         method: "PATCH",
         path: `/notes/${encodeURIComponent(id)}`,
-        body: defined({ text: patch.text, title: patch.title, labels: patch.labels }),
+        body: defined({
+          text: patch.text,
+          title: patch.title,
+          labels: patch.labels,
+          updated: patch.updated,
+        }),
         idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
         ifMatch: options.ifMatch,
         action,

@@ -480,6 +480,24 @@ Deno.test("MemoCloudClient.changes and list pass their query", async () => {
   ]);
 });
 
+Deno.test("MemoCloudClient.update sends the patch's fields, updated included, and only those", async () => {
+  const api = scripted([Response.json({ note: NOTE })]);
+  const { client: c } = client(api.fetch);
+  await c.update("n1", { text: "Run make ship.", updated: "2026-02-01T10:00:00.000Z" }, {
+    ifMatch: 1,
+  });
+  await c.update("n1", { title: "Deploys", labels: ["ops"] });
+  const [edited, plain] = api.calls();
+  assert.equal(edited.method, "PATCH");
+  assert.equal(edited.path, `${PROJECT}/notes/n1`);
+  assert.deepEqual(JSON.parse(edited.body), {
+    text: "Run make ship.",
+    updated: "2026-02-01T10:00:00.000Z",
+  });
+  assert.equal(edited.headers.get("if-match"), "1");
+  assert.deepEqual(JSON.parse(plain.body), { title: "Deploys", labels: ["ops"] });
+});
+
 Deno.test("MemoCloudClient without a key (requireApiKey false) sends no Authorization and says a key is needed", async () => {
   const api = scripted([stats()]);
   const fetch = (input: Request | URL | string, init?: RequestInit) =>
