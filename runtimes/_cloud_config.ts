@@ -1,7 +1,8 @@
 /**
  * Internal: the runtime part of a project's `.memo/config.json`, its
- * `runtime` and its `cloud` block. Secrets never come from the file: an
- * `apiKey` (or any token-like key) in `cloud` is refused.
+ * `runtime`, its `cloud` block and its `recall.includeCloud`. Secrets never
+ * come from the file: an `apiKey` (or any token-like key) in `cloud` is
+ * refused.
  *
  * @module
  */
@@ -21,6 +22,8 @@ export interface ProjectRuntimeConfig {
     pullIntervalMs?: number;
     retry?: { maxRetries?: number; backoffMs?: number };
   };
+  /** `recall.includeCloud` (the hybrid runtime's); absent when the file has no `recall` block. */
+  recall?: { includeCloud?: boolean };
 }
 
 const MODES = ["local", "hybrid", "cloud"] as const;
@@ -86,7 +89,9 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
 }
 
 /**
- * Checks the `runtime` and `cloud` values of a parsed `.memo/config.json`.
+ * Checks the `runtime` and `cloud` values, and `recall.includeCloud`, of a
+ * parsed `.memo/config.json`. The other `recall` keys are left to the recall
+ * engine's own reading.
  *
  * @example
  * ```ts
@@ -101,13 +106,24 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
  * assert.throws(() => parseProjectRuntimeConfig({ cloud: { baseURL: "x" } }), {
  *   message: /cloud.baseURL is not a setting/,
  * });
+ * assert.deepEqual(
+ *   parseProjectRuntimeConfig({ runtime: "hybrid", recall: { includeCloud: true, engine: "auto" } }),
+ *   { runtime: "hybrid", cloud: {}, recall: { includeCloud: true } },
+ * );
+ * assert.throws(() => parseProjectRuntimeConfig({ recall: { includeCloud: "yes" } }), {
+ *   message: /recall.includeCloud must be true or false/,
+ * });
  * ```
  */
 export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw fail("it must hold a JSON object");
   }
-  const { runtime, cloud } = parsed as { runtime?: unknown; cloud?: unknown };
+  const { runtime, cloud, recall } = parsed as {
+    runtime?: unknown;
+    cloud?: unknown;
+    recall?: unknown;
+  };
   const out: ProjectRuntimeConfig = { cloud: {} };
   if (runtime !== undefined) {
     if (typeof runtime !== "string" || !(MODES as readonly string[]).includes(runtime)) {
@@ -115,6 +131,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
     }
     out.runtime = runtime as ProjectRuntimeConfig["runtime"];
   }
+  if (recall !== undefined) out.recall = parseRecall(recall);
   if (cloud === undefined) return out;
   if (cloud === null || typeof cloud !== "object" || Array.isArray(cloud)) {
     throw fail("cloud must be an object");
@@ -146,6 +163,17 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
     }
   }
   return out;
+}
+
+/** `recall`: only `includeCloud` is read here. */
+function parseRecall(value: unknown): { includeCloud?: boolean } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw fail("recall must be an object");
+  }
+  const { includeCloud } = value as { includeCloud?: unknown };
+  if (includeCloud === undefined) return {};
+  if (typeof includeCloud !== "boolean") throw fail("recall.includeCloud must be true or false");
+  return { includeCloud };
 }
 
 function parseRetry(value: unknown): { maxRetries?: number; backoffMs?: number } {

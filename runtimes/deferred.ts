@@ -15,6 +15,8 @@ import type {
   MemoStats,
   Note,
   RecallHit,
+  ReplicateOptions,
+  ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
@@ -38,6 +40,12 @@ import type {
  * a listener wants live data, and attaches the listener when the build is
  * done; a failed build attaches it at the next successful one.
  *
+ * `replicate` is always there, so that a caller (`memo replicate`) can call
+ * it before knowing which runtime gets built: it forwards to the built
+ * runtime's `replicate` (the hybrid runtime's), and a built runtime without
+ * one rejects with a `MemoRuntimeError` `UNAVAILABLE`, "Cannot replicate:
+ * replicate needs the hybrid runtime".
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -54,6 +62,10 @@ import type {
  * assert.equal(built, false);
  * assert.equal((await runtime.stats()).notes, 0);
  * assert.equal(built, true);
+ * await assert.rejects(runtime.replicate(), {
+ *   code: "UNAVAILABLE",
+ *   message: "Cannot replicate: replicate needs the hybrid runtime",
+ * });
  * await runtime.close();
  * await assert.rejects(runtime.stats(), { code: "UNAVAILABLE" });
  * await Deno.remove(rootDir, { recursive: true });
@@ -62,7 +74,7 @@ import type {
 export function createDeferredRuntime(
   kind: MemoMcpRuntime["kind"],
   build: () => Promise<MemoMcpRuntime>,
-): MemoMcpRuntime {
+): MemoMcpRuntime & Required<Pick<MemoMcpRuntime, "watch" | "replicate">> {
   let building: Promise<MemoMcpRuntime> | undefined;
   let built: MemoMcpRuntime | undefined;
   let closed = false;
@@ -124,6 +136,16 @@ export function createDeferredRuntime(
       options?: RuntimeCallOptions,
     ): Promise<RuntimeCompletion> {
       return await (await ready()).completeIds(prefix, limit, options);
+    },
+    async replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
+      const runtime = await ready();
+      if (!runtime.replicate) {
+        throw new MemoRuntimeError(
+          "UNAVAILABLE",
+          "Cannot replicate: replicate needs the hybrid runtime",
+        );
+      }
+      return await runtime.replicate(options);
     },
     watch(onChange: (change: RuntimeChange) => void): () => void {
       if (closed) {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createDeferredRuntime } from "./deferred.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
-import type { RuntimeChange } from "./types.ts";
+import { isMemoRuntimeError } from "./errors.ts";
+import type { ReplicateOptions, RuntimeChange } from "./types.ts";
 
 Deno.test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {
   let builds = 0;
@@ -100,4 +101,34 @@ Deno.test("createDeferredRuntime() watch() then close() before the build leaves 
   await closing;
   assert.equal(inner.watchers, 0);
   assert.equal(inner.closed, true, "the runtime built meanwhile is closed");
+});
+
+Deno.test("createDeferredRuntime() replicate() forwards to a built runtime that has it, else refuses", async () => {
+  const result = { pushed: 2, pulled: 1, conflicts: 0, outbox: 0 };
+  const seen: unknown[] = [];
+  const hybrid = createDeferredRuntime("hybrid", () =>
+    Promise.resolve({
+      ...createFakeRuntime(0),
+      kind: "hybrid" as const,
+      replicate: (options?: ReplicateOptions) => {
+        options?.onProgress?.({ phase: "push", done: 2, total: 2 });
+        return Promise.resolve(result);
+      },
+    }));
+  assert.deepEqual(await hybrid.replicate({ onProgress: (p) => seen.push(p) }), result);
+  assert.deepEqual(seen, [{ phase: "push", done: 2, total: 2 }]);
+  await hybrid.close();
+
+  const local = createDeferredRuntime("local", () => Promise.resolve(createFakeRuntime(0)));
+  assert.equal(typeof local.replicate, "function", "callable before the build");
+  await assert.rejects(
+    local.replicate(),
+    (e) =>
+      isMemoRuntimeError(e, "UNAVAILABLE") &&
+      e.message === "Cannot replicate: replicate needs the hybrid runtime",
+  );
+  // A deferred runtime around a deferred runtime (memo mcp) forwards the same refusal.
+  const outer = createDeferredRuntime("local", () => Promise.resolve(local));
+  await assert.rejects(outer.replicate(), { code: "UNAVAILABLE" });
+  await outer.close();
 });

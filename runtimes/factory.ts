@@ -9,6 +9,7 @@ import type { MemoryStore, RecallEngine } from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
+import { createMemoHybridMcpRuntime } from "./hybrid.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
@@ -71,6 +72,12 @@ export interface RuntimeRecallSettings {
    * @default "use-lite"
    */
   embeddingModel?: string;
+  /**
+   * Hybrid runtime: also ask the cloud on recall and merge its hits (marked
+   * `origin: "cloud"`, de-duplicated by id against the local ones).
+   * @default false
+   */
+  includeCloud?: boolean;
 }
 
 /**
@@ -97,8 +104,9 @@ export interface RuntimeRecallSettings {
  */
 export interface RuntimeFactoryOptions {
   /**
-   * `local` (notes in this project), `hybrid` (local plus a cloud replica;
-   * not in this version) or `cloud` (notes behind the Memo Cloud API).
+   * `local` (notes in this project), `hybrid` (notes in this project,
+   * replicated through the Memo Cloud API to every machine of the project)
+   * or `cloud` (notes behind the Memo Cloud API).
    * @default "local"
    */
   mode?: "local" | "hybrid" | "cloud";
@@ -120,9 +128,11 @@ export interface RuntimeFactoryOptions {
   cloudClient?: MemoCloudClient;
   /**
    * Cloud API settings (hybrid and cloud): `baseUrl`, `apiKey`, `fetch` …;
-   * `workspaceId` and `projectId` above win over theirs.
+   * `workspaceId` and `projectId` above win over theirs. `pullIntervalMs`
+   * (hybrid only, 10000 when missing) is how often the hybrid runtime pulls
+   * the cloud's changes; `watchIntervalMs` is the cloud runtime's only.
    */
-  cloud?: Omit<MemoCloudMcpRuntimeOptions, "rootDir" | "env">;
+  cloud?: Omit<MemoCloudMcpRuntimeOptions, "rootDir" | "env"> & { pullIntervalMs?: number };
   /** Recall settings. */
   recall?: RuntimeRecallSettings;
   /** Progress of an embedding model's download and load. */
@@ -165,8 +175,11 @@ function shown(value: unknown): string {
  * Checks that a configuration can work, without building anything. Throws a
  * `MemoRuntimeError` with code `CONFIG` for an unknown `mode` or
  * `recall.engine`, or for the `vector` or `hybrid` engine with
- * `recall.localEmbeddings: false` (there would be no embedder), and with code
- * `UNAVAILABLE` for a runtime this version lacks (`hybrid`).
+ * `recall.localEmbeddings: false` (there would be no embedder). The local
+ * and hybrid runtimes' recall settings are checked; the cloud runtime's
+ * other settings are checked when it is built. The hybrid runtime needs no
+ * API key to start: its writes are local, and a cloud it cannot reach shows
+ * in `stats().replica.error`.
  *
  * @example
  * ```ts
@@ -175,9 +188,13 @@ function shown(value: unknown): string {
  *
  * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
  * checkRuntimeConfig({ mode: "cloud" }); // fine: its settings are checked when it is built
- * assert.throws(() => checkRuntimeConfig({ mode: "hybrid" }), { code: "UNAVAILABLE" });
+ * checkRuntimeConfig({ mode: "hybrid" }); // fine: no API key needed to start
  * assert.throws(
  *   () => checkRuntimeConfig({ recall: { engine: "vector", localEmbeddings: false } }),
+ *   { code: "CONFIG" },
+ * );
+ * assert.throws(
+ *   () => checkRuntimeConfig({ mode: "hybrid", recall: { engine: "hybrid", localEmbeddings: false } }),
  *   { code: "CONFIG" },
  * );
  * ```
@@ -186,13 +203,7 @@ export function checkRuntimeConfig(
   options: Omit<RuntimeFactoryOptions, "mode"> & { mode?: string } = {},
 ): void {
   const mode = options.mode ?? "local";
-  if (mode === "hybrid") {
-    throw new MemoRuntimeError(
-      "UNAVAILABLE",
-      `Cannot start the ${mode} runtime: not available in this version`,
-    );
-  }
-  if (mode !== "local" && mode !== "cloud") {
+  if (mode !== "local" && mode !== "hybrid" && mode !== "cloud") {
     throw new MemoRuntimeError(
       "CONFIG",
       `Cannot start the runtime: unknown mode ${shown(mode)} (use local, hybrid or cloud)`,
@@ -225,8 +236,11 @@ export function checkRuntimeConfig(
  * `notes.md`, fails each call instead, and the next call tries again.
  * `mode: "cloud"` builds {@linkcode createMemoCloudMcpRuntime} from `cloud`
  * (or `cloudClient`), with `rootDir` as the folder of the connectors'
- * configuration; it writes no notes there. The hybrid mode is not available
- * in this version and throws a `MemoRuntimeError` (`UNAVAILABLE`).
+ * configuration; it writes no notes there. `mode: "hybrid"` builds
+ * {@linkcode createMemoHybridMcpRuntime}: the local notes on `rootDir`,
+ * replicated through the cloud that `cloud` (or `cloudClient`) names, with
+ * `recall.includeCloud` and `cloud.pullIntervalMs`; it needs no API key to
+ * start (writes stay local, and `stats().replica.error` says what is wrong).
  *
  * @example
  * ```ts
@@ -240,6 +254,26 @@ export function checkRuntimeConfig(
  * assert.equal((await runtime.stats()).notes, 1);
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
+ * ``` *
+ * @example The hybrid runtime: local writes, replicated through the cloud
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({
+ *   mode: "hybrid",
+ *   rootDir,
+ *   workspaceId: "team",
+ *   cloud: { baseUrl: "http://127.0.0.1:9", pullIntervalMs: 60_000 }, // nothing listens there
+ *   recall: { engine: "lexical", includeCloud: false },
+ * });
+ * assert.equal(runtime.kind, "hybrid");
+ * // No API key and no server: the write still lands in notes.md.
+ * const { status } = await runtime.remember({ text: "Deploys run with make deploy" });
+ * assert.equal(status, "written");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export function createMemoMcpRuntimeFromConfig(
@@ -247,9 +281,25 @@ export function createMemoMcpRuntimeFromConfig(
 ): MemoMcpRuntime {
   checkRuntimeConfig(options);
   const rootDir = options.rootDir ?? ".";
+  if (options.mode === "hybrid") {
+    const { watchIntervalMs: _cloudOnly, ...cloud } = options.cloud ?? {};
+    return createMemoHybridMcpRuntime({
+      ...cloud,
+      ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
+      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
+      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      rootDir,
+      store: options.store,
+      engine: options.recall?.engine,
+      includeCloud: options.recall?.includeCloud,
+      env: options.env,
+      prewarm: options.prewarm ?? true,
+    });
+  }
   if (options.mode === "cloud") {
+    const { pullIntervalMs: _hybridOnly, ...cloud } = options.cloud ?? {};
     return createMemoCloudMcpRuntime({
-      ...options.cloud,
+      ...cloud,
       ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
       ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { envChoice, type EnvMap, envString } from "../_env.ts";
+import { envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
 import { readProjectRuntimeConfig } from "./_cloud_config.ts";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import { createDeferredRuntime } from "./deferred.ts";
@@ -55,13 +55,23 @@ export interface RuntimeEnvConfig {
   runtime?: RuntimeMode;
   /** `MEMO_ROOT_DIR`. */
   rootDir?: string;
-  /** `MEMO_CLOUD_BASE_URL`, `MEMO_CLOUD_API_KEY`, `MEMO_CLOUD_WORKSPACE_ID`, `MEMO_CLOUD_PROJECT_ID`. */
-  cloud: { baseUrl?: string; apiKey?: string; workspaceId?: string; projectId?: string };
+  /**
+   * `MEMO_CLOUD_BASE_URL`, `MEMO_CLOUD_API_KEY`, `MEMO_CLOUD_WORKSPACE_ID`,
+   * `MEMO_CLOUD_PROJECT_ID` and `MEMO_CLOUD_PULL_INTERVAL_MS` (hybrid).
+   */
+  cloud: {
+    baseUrl?: string;
+    apiKey?: string;
+    workspaceId?: string;
+    projectId?: string;
+    pullIntervalMs?: number;
+  };
 }
 
 /**
  * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR` and the `MEMO_CLOUD_*` variables.
- * Throws a `MemoRuntimeError` (`CONFIG`) for a malformed `MEMO_RUNTIME`.
+ * Throws a `MemoRuntimeError` (`CONFIG`) for a malformed `MEMO_RUNTIME`, or
+ * a `MEMO_CLOUD_PULL_INTERVAL_MS` that is not a positive integer.
  *
  * @example
  * ```ts
@@ -72,25 +82,29 @@ export interface RuntimeEnvConfig {
  * assert.equal(config.runtime, "local");
  * assert.equal(config.rootDir, "/srv/notes");
  * assert.throws(() => readRuntimeEnv({ MEMO_RUNTIME: "mars" }), { code: "CONFIG" });
+ * assert.equal(readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: "30000" }).cloud.pullIntervalMs, 30000);
+ * assert.throws(() => readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: "10s" }), {
+ *   code: "CONFIG",
+ *   message: "Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got 10s",
+ * });
  * ```
  */
 export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
-  let runtime: RuntimeMode | undefined;
   try {
-    runtime = envChoice(env, "MEMO_RUNTIME", MODES);
+    return {
+      runtime: envChoice(env, "MEMO_RUNTIME", MODES),
+      rootDir: envString(env, "MEMO_ROOT_DIR"),
+      cloud: {
+        baseUrl: envString(env, "MEMO_CLOUD_BASE_URL"),
+        apiKey: envString(env, "MEMO_CLOUD_API_KEY"),
+        workspaceId: envString(env, "MEMO_CLOUD_WORKSPACE_ID"),
+        projectId: envString(env, "MEMO_CLOUD_PROJECT_ID"),
+        pullIntervalMs: envPositiveInt(env, "MEMO_CLOUD_PULL_INTERVAL_MS"),
+      },
+    };
   } catch (e) {
     throw new MemoRuntimeError("CONFIG", (e as Error).message);
   }
-  return {
-    runtime,
-    rootDir: envString(env, "MEMO_ROOT_DIR"),
-    cloud: {
-      baseUrl: envString(env, "MEMO_CLOUD_BASE_URL"),
-      apiKey: envString(env, "MEMO_CLOUD_API_KEY"),
-      workspaceId: envString(env, "MEMO_CLOUD_WORKSPACE_ID"),
-      projectId: envString(env, "MEMO_CLOUD_PROJECT_ID"),
-    },
-  };
 }
 
 /**
@@ -135,10 +149,11 @@ export interface RuntimeFromEnvOptions {
   cwd?: string;
   /**
    * Cloud API settings laid over the `MEMO_CLOUD_*` variables, which are laid
-   * over `.memo/config.json`'s `cloud` (hybrid and cloud).
+   * over `.memo/config.json`'s `cloud` (hybrid and cloud); `pullIntervalMs`
+   * is the hybrid runtime's.
    * @default undefined
    */
-  cloud?: Partial<MemoCloudMcpRuntimeOptions>;
+  cloud?: Partial<MemoCloudMcpRuntimeOptions> & { pullIntervalMs?: number };
   /**
    * Load the notes as soon as the runtime is built, instead of at the first call.
    * @default true
@@ -149,17 +164,21 @@ export interface RuntimeFromEnvOptions {
 /**
  * Reads and checks the configuration now, and returns the function that
  * builds the runtime. A configuration that cannot work (a malformed
- * `MEMO_RUNTIME`, a runtime this version lacks, the cloud runtime without an
- * API key) throws here, with a `MemoRuntimeError`; building happens when the
- * caller is ready, for example at an endpoint's first request. The builder
- * may be given the project root then, when finding it must wait.
+ * `MEMO_RUNTIME` or `MEMO_CLOUD_PULL_INTERVAL_MS`, the cloud runtime without
+ * an API key) throws here, with a `MemoRuntimeError`; building happens when
+ * the caller is ready, for example at an endpoint's first request. The
+ * builder may be given the project root then, when finding it must wait.
+ * The hybrid runtime starts without an API key or a base URL: its writes are
+ * local, and `stats().replica.error` says what is missing.
  *
  * Unless the `mode` option or `MEMO_RUNTIME` says `local`, the runtime also
  * reads `<rootDir>/.memo/config.json` (at its first call, or at once when
- * `prewarm`): its `runtime` chooses when neither does, and its `cloud` block
- * (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`, `retry`) fills what the
- * `cloud` option and the `MEMO_CLOUD_*` variables leave unset. A file that
- * cannot be read fails the calls with `CONFIG`.
+ * `prewarm`): its `runtime` chooses when neither does, its `cloud` block
+ * (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`, `retry`,
+ * `pullIntervalMs`) fills what the `cloud` option and the `MEMO_CLOUD_*`
+ * variables leave unset, and the hybrid runtime takes its
+ * `recall.includeCloud`. A file that cannot be read fails the calls with
+ * `CONFIG`.
  *
  * @example
  * ```ts
@@ -172,9 +191,9 @@ export interface RuntimeFromEnvOptions {
  * assert.equal(runtime.kind, "local");
  * assert.equal((await runtime.stats()).notes, 0);
  * await runtime.close();
- * assert.throws(() => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" } }), {
- *   code: "UNAVAILABLE",
- * });
+ * const hybrid = runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" }, prewarm: false })(rootDir);
+ * assert.equal(hybrid.kind, "hybrid"); // no API key needed to start
+ * await hybrid.close();
  * assert.throws(() => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "cloud" } }), {
  *   code: "CONFIG",
  *   message: "Cannot start the cloud runtime: no API key (set MEMO_CLOUD_API_KEY)",
@@ -187,7 +206,7 @@ export function runtimeFactoryFromEnv(
 ): (rootDir?: string) => MemoMcpRuntime {
   const config = readRuntimeEnv(options.env);
   const fixed = options.mode ?? config.runtime;
-  const cloud: Partial<MemoCloudMcpRuntimeOptions> = {
+  const cloud: Partial<MemoCloudMcpRuntimeOptions> & { pullIntervalMs?: number } = {
     ...definedOnly(config.cloud),
     ...definedOnly(options.cloud ?? {}),
   };
@@ -203,16 +222,25 @@ export function runtimeFactoryFromEnv(
       const file = await readProjectRuntimeConfig(rootDir);
       const mode = fixed ?? file.runtime ?? "local";
       checkRuntimeConfig({ mode });
-      if (mode !== "cloud") return local(rootDir);
-      checkApiKey(cloud);
-      const { pullIntervalMs: _hybridOnly, ...fromFile } = file.cloud;
-      return createMemoCloudMcpRuntime({
-        ...fromFile,
+      if (mode === "local") return local(rootDir);
+      const settings = {
+        ...file.cloud,
         ...cloud,
-        retry: { ...fromFile.retry, ...cloud.retry },
-        rootDir,
-        env: { ...options.env },
-      });
+        retry: { ...file.cloud.retry, ...cloud.retry },
+      };
+      if (mode === "hybrid") {
+        return createMemoMcpRuntimeFromConfig({
+          mode,
+          rootDir,
+          cloud: settings,
+          recall: { includeCloud: file.recall?.includeCloud },
+          env: options.env,
+          prewarm,
+        });
+      }
+      checkApiKey(cloud);
+      const { pullIntervalMs: _hybridOnly, ...cloudSettings } = settings;
+      return createMemoCloudMcpRuntime({ ...cloudSettings, rootDir, env: { ...options.env } });
     });
   };
 }

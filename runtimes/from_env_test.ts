@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createMemoCloudHandler } from "../cloud/app.ts";
+import { FileCloudStore } from "../cloud/file_store.ts";
 import { isMemoRuntimeError } from "./errors.ts";
 import { createMemoMcpRuntimeFromEnv, readRuntimeEnv, runtimeFactoryFromEnv } from "./from_env.ts";
 
@@ -20,10 +22,32 @@ Deno.test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD
         apiKey: "k",
         workspaceId: undefined,
         projectId: undefined,
+        pullIntervalMs: undefined,
       },
     },
   );
   assert.equal(readRuntimeEnv({}).runtime, undefined);
+  assert.equal(
+    readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: " 2500 " }).cloud.pullIntervalMs,
+    2500,
+  );
+});
+
+Deno.test("readRuntimeEnv() refuses a MEMO_CLOUD_PULL_INTERVAL_MS that is not a positive integer", () => {
+  for (const value of ["0", "-5", "1.5", "10s", "ten"]) {
+    assert.throws(
+      () => readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: value }),
+      (e) =>
+        isMemoRuntimeError(e, "CONFIG") &&
+        e.message ===
+          `Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got ${value}`,
+    );
+  }
+  assert.throws(
+    () => runtimeFactoryFromEnv({ env: { MEMO_CLOUD_PULL_INTERVAL_MS: "0" } }),
+    (e) => isMemoRuntimeError(e, "CONFIG"),
+    "refused before anything is built",
+  );
 });
 
 Deno.test("readRuntimeEnv() refuses a malformed MEMO_RUNTIME with CONFIG", () => {
@@ -36,11 +60,7 @@ Deno.test("readRuntimeEnv() refuses a malformed MEMO_RUNTIME with CONFIG", () =>
 });
 
 Deno.test("runtimeFactoryFromEnv() checks at once and builds later", async (t) => {
-  await t.step("hybrid, and cloud without a key, are refused before anything is built", () => {
-    assert.throws(
-      () => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" } }),
-      (e) => isMemoRuntimeError(e, "UNAVAILABLE") && e.message.includes("hybrid runtime"),
-    );
+  await t.step("cloud without a key is refused before anything is built", () => {
     assert.throws(
       () => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "cloud" } }),
       (e) =>
@@ -48,12 +68,38 @@ Deno.test("runtimeFactoryFromEnv() checks at once and builds later", async (t) =
         e.message === "Cannot start the cloud runtime: no API key (set MEMO_CLOUD_API_KEY)",
     );
   });
-  await t.step("the mode option wins over MEMO_RUNTIME", () => {
-    assert.throws(
-      () => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "local" }, mode: "hybrid" }),
-      (e) => isMemoRuntimeError(e, "UNAVAILABLE"),
+  await t.step("hybrid starts without an API key or a base URL: its writes are local", async () => {
+    const rootDir = await Deno.makeTempDir({ prefix: "memo-from-env-" });
+    const runtime = runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" }, prewarm: false })(
+      rootDir,
     );
-    runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" }, mode: "local" });
+    try {
+      assert.equal(runtime.kind, "hybrid");
+      assert.equal((await runtime.remember({ text: "Written while offline" })).status, "written");
+      assert.equal(runtime.kind, "hybrid");
+      assert.match(
+        await Deno.readTextFile(`${rootDir}/.memo/memory/notes.md`),
+        /Written while offline/,
+      );
+    } finally {
+      await runtime.close();
+      await Deno.remove(rootDir, { recursive: true });
+    }
+  });
+  await t.step("the mode option wins over MEMO_RUNTIME", async () => {
+    const rootDir = await Deno.makeTempDir({ prefix: "memo-from-env-" });
+    const hybrid = runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "local" }, mode: "hybrid" })(
+      rootDir,
+    );
+    assert.equal(hybrid.kind, "hybrid");
+    await hybrid.close();
+    const local = runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "hybrid" }, mode: "local" })(
+      rootDir,
+    );
+    assert.equal(local.kind, "local");
+    assert.equal(local.replicate, undefined);
+    await local.close();
+    await Deno.remove(rootDir, { recursive: true });
   });
   await t.step("rootDir wins over MEMO_ROOT_DIR, which wins over cwd", async () => {
     const [a, b, c] = await Promise.all([0, 1, 2].map(() => Deno.makeTempDir()));
@@ -181,6 +227,11 @@ Deno.test("runtimeFactoryFromEnv() refuses an API key, or a bad value, in .memo/
     [{ runtime: "mars" }, /runtime must be local, hybrid or cloud/],
     [{ cloud: { baseURL: "http://x.example" } }, /cloud\.baseURL is not a setting/],
     [{ cloud: { timeoutMs: -1 } }, /cloud\.timeoutMs must be a positive integer/],
+    [{ cloud: { pullIntervalMs: 0 } }, /cloud\.pullIntervalMs must be a positive integer/],
+    [
+      { runtime: "hybrid", recall: { includeCloud: "yes" } },
+      /^Cannot read \.memo\/config\.json: recall\.includeCloud must be true or false$/,
+    ],
     ["{ not json", /^Cannot read \.memo\/config\.json: it is not valid JSON$/],
   ];
   for (const [config, message] of cases) {
@@ -224,3 +275,64 @@ Deno.test("runtimeFactoryFromEnv() with MEMO_RUNTIME=cloud uses the MEMO_CLOUD_*
     await Deno.remove(rootDir, { recursive: true });
   }
 });
+
+Deno.test("runtimeFactoryFromEnv() builds the hybrid runtime from .memo/config.json, MEMO_* variables winning", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-from-env-cloud-" });
+  const store = new FileCloudStore({ dataDir });
+  const handler = createMemoCloudHandler({
+    store,
+    apiKeys: new Map([["mk_HYBRID_from_env_0123", "team"]]),
+    rateLimit: 0,
+  });
+  const requests: string[] = [];
+  const fetch = (input: Request | URL | string, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    requests.push(`${request.method} ${url.host}${url.pathname}`);
+    return handler(request);
+  };
+  const rootDir = await projectWith({
+    runtime: "hybrid",
+    cloud: {
+      baseUrl: "http://file.example:8788",
+      projectId: "fromfile",
+      pullIntervalMs: 600_000,
+      retry: { maxRetries: 0 },
+    },
+    recall: { includeCloud: true, engine: "lexical" },
+  });
+  const runtime = runtimeFactoryFromEnv({
+    env: { MEMO_CLOUD_API_KEY: "mk_HYBRID_from_env_0123", MEMO_CLOUD_PULL_INTERVAL_MS: "40" },
+    cloud: { fetch },
+  })(rootDir);
+  const count = (pattern: RegExp) => requests.filter((r) => pattern.test(r)).length;
+  try {
+    await runtime.remember({ text: "Hybrid notes reach the cloud" });
+    assert.equal(runtime.kind, "hybrid", "the file's runtime");
+    // MEMO_CLOUD_PULL_INTERVAL_MS (40 ms) wins over the file's 600000: several pulls in a second.
+    await until(() =>
+      count(/^GET file\.example:8788\/v1\/workspaces\/team\/projects\/fromfile\/changes$/) >= 3
+    );
+    // The note was pushed to the file's base URL and project.
+    await until(async () => (await (await store.project("team", "fromfile")).stats()).notes === 1);
+    // recall.includeCloud from the file: recall also asks the cloud.
+    await runtime.recall("cloud", { limit: 5 });
+    assert.ok(
+      count(/^POST file\.example:8788\/v1\/workspaces\/team\/projects\/fromfile\/recall$/) >= 1,
+    );
+  } finally {
+    await runtime.close();
+    await store.close();
+    await Deno.remove(rootDir, { recursive: true });
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+/** Waits until `check` holds (polling every 10 ms), or fails after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error("Cannot wait any longer: the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -11,11 +11,56 @@ import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts
 const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
   isMemoRuntimeError(e, code) && (message === undefined || message.test(e.message));
 
-Deno.test("createMemoMcpRuntimeFromConfig() refuses the hybrid mode clearly", () => {
+Deno.test("createMemoMcpRuntimeFromConfig() builds the hybrid runtime from cloud, with the local recall checks", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-hybrid-" });
+  const seen: string[] = [];
+  const fetch = (input: Request | URL | string) => {
+    seen.push(String(input));
+    return Promise.reject(new TypeError("connection refused"));
+  };
+  const runtime = createMemoMcpRuntimeFromConfig({
+    mode: "hybrid",
+    rootDir,
+    workspaceId: "team",
+    cloud: {
+      baseUrl: "https://x.example",
+      apiKey: "mk_factory_KEY_123",
+      fetch,
+      pullIntervalMs: 60_000,
+      retry: { maxRetries: 0 },
+    },
+    recall: { engine: "lexical", includeCloud: false },
+    prewarm: false,
+  });
+  try {
+    assert.equal(runtime.kind, "hybrid");
+    assert.equal(typeof runtime.replicate, "function");
+    const { status } = await runtime.remember({ text: "Hybrid writes are local first" });
+    assert.equal(status, "written");
+    assert.match(
+      await Deno.readTextFile(join(rootDir, ".memo", "memory", "notes.md")),
+      /Hybrid writes are local first/,
+    );
+    assert.equal((await runtime.stats()).engine.default, "lexical");
+    // replicate() goes through the cloud settings given (here: a cloud that refuses).
+    await assert.rejects(runtime.replicate!(), (e: Error) => {
+      assert.equal(e.name, "MemoCloudError");
+      assert.ok(!e.message.includes("mk_factory_KEY_123"));
+      return true;
+    });
+  } finally {
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+  assert.ok(seen.length > 0, "the fetch given in cloud was used");
+  assert.ok(seen.every((url) => url.startsWith("https://x.example/")), seen.join(", "));
   assert.throws(
     () =>
-      createMemoMcpRuntimeFromConfig({ mode: "hybrid", cloud: { baseUrl: "https://x.example" } }),
-    runtimeError("UNAVAILABLE", /^Cannot start the hybrid runtime: not available in this version$/),
+      createMemoMcpRuntimeFromConfig({
+        mode: "hybrid",
+        recall: { engine: "vector", localEmbeddings: false },
+      }),
+    runtimeError("CONFIG", /the vector engine needs embeddings/),
   );
 });
 
