@@ -8,11 +8,13 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
- * `--only cloud-quality` runs the quality part alone.
+ * `--only cloud-quality` runs the quality part alone. `--only hybrid` runs
+ * the hybrid runtime's write latency, catch-up and steady cost
+ * (`hybrid_bench.ts`).
  *
  * @module
  */
@@ -100,6 +102,7 @@ const benches: Bench[] = [
     ],
   },
   { name: "cloud-quality", group: "cloud", script: "cloud_quality.ts", args: [], quick: [] },
+  { name: "hybrid", script: "hybrid_bench.ts", args: [], quick: ["--quick"] },
 ];
 
 if (import.meta.main) await main();
