@@ -238,6 +238,9 @@ const Hit = z.looseObject({
   score: z.number().describe("Relevance; higher is better."),
   engine: z.enum(["lexical", "vector", "hybrid"]),
   matched: z.array(z.string()).describe("Query terms found in the note."),
+  origin: z.literal("cloud").optional().describe(
+    "cloud when the hit came from the cloud (hybrid runtime with recall.includeCloud); absent for local hits.",
+  ),
   explain: z.array(z.looseObject({
     term: z.string().describe("Query term."),
     field: z.string().describe("Field it matched in."),
@@ -454,7 +457,7 @@ const memoryStats = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, and any damaged sections of notes.md.",
+    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, any damaged sections of notes.md, and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -473,6 +476,18 @@ const memoryStats = defineTool({
     ).optional().describe(
       "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
     ),
+    replica: z.looseObject({
+      outbox: z.number().int().describe("Local changes not yet in the cloud."),
+      lastPush: z.string().nullable().describe("Time of the last successful push, or null."),
+      lastPull: z.string().nullable().describe("Time of the last successful pull, or null."),
+      lagMs: z.number().nullable().describe(
+        "Milliseconds since the last successful pull; null before the first.",
+      ),
+      conflicts: z.number().int().describe("Conflicts resolved on this machine."),
+      error: z.string().optional().describe(
+        "The last replication failure; absent after a success.",
+      ),
+    }).optional().describe("Replication state (hybrid runtime only)."),
   }, ["notes", "labels", "sources", "engine"]),
   async run(_a, ctx) {
     return { structured: { ...await ctx.runtime.stats({ signal: ctx.signal }) } };

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
+import { TOOLS } from "./_tools.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
 import {
   call,
@@ -301,4 +303,72 @@ Deno.test("createMemoMcpProtocolServer() drops the answer of a cancelled request
   assert.equal(await pending, undefined);
   assert.ok(slow.signals[0].aborted);
   assert.ok(await s.handle('{"jsonrpc":"2.0","id":1,"method":"ping"}'));
+});
+
+Deno.test("memory_stats, memo://stats and recall carry the hybrid runtime's replica and origin", async (t) => {
+  const base = createFakeRuntime(2);
+  const replica = {
+    outbox: 3,
+    lastPush: "2025-01-02T00:00:00.000Z",
+    lastPull: null,
+    lagMs: null,
+    conflicts: 1,
+    error: "Cannot reach the Memo Cloud API at https://cloud.example: connection refused",
+  };
+  const runtime: MemoMcpRuntime = {
+    ...base,
+    kind: "hybrid",
+    stats: async (options) => ({ ...await base.stats(options), replica }),
+    recall: async (query, options) =>
+      (await base.recall(query, options)).map((hit) => ({ ...hit, origin: "cloud" as const })),
+  };
+  const s = createMemoMcpProtocolServer({ runtime });
+  const limits = { defaultPageSize: 25, maxPageSize: 100 };
+  const outputOf = (name: string) => TOOLS.find((tool) => tool.name === name)!.bind(limits).output;
+  await t.step(
+    "memory_stats: structuredContent has replica, and its schema accepts it",
+    async () => {
+      const r = await call(s, "tools/call", { name: "memory_stats", arguments: {} });
+      assert.deepEqual(r.result.structuredContent.replica, replica);
+      assert.ok(outputOf("memory_stats").safeParse(r.result.structuredContent).success);
+      const bad = { ...r.result.structuredContent, replica: { ...replica, lagMs: "soon" } };
+      assert.ok(!outputOf("memory_stats").safeParse(bad).success, "the schema checks replica");
+    },
+  );
+  await t.step(
+    "tools/list: memory_stats declares replica, recall hits declare origin",
+    async () => {
+      const r = await call(s, "tools/list", undefined, {
+        transport: "http",
+        protocolVersion: "2025-11-25",
+      });
+      const tool = (name: string) => r.result.tools.find((tl: Json) => tl.name === name);
+      const declared = tool("memory_stats").outputSchema.properties.replica;
+      assert.deepEqual(Object.keys(declared.properties), [
+        "outbox",
+        "lastPush",
+        "lastPull",
+        "lagMs",
+        "conflicts",
+        "error",
+      ]);
+      assert.deepEqual(declared.required, ["outbox", "lastPush", "lastPull", "lagMs", "conflicts"]);
+      const hit = tool("recall").outputSchema.properties.hits.items;
+      assert.equal(hit.properties.origin.const, "cloud");
+      assert.ok(!(hit.required ?? []).includes("origin"));
+    },
+  );
+  await t.step("memo://stats passes replica through", async () => {
+    const r = await call(s, "resources/read", { uri: "memo://stats" });
+    assert.deepEqual(JSON.parse(r.result.contents[0].text).replica, replica);
+  });
+  await t.step("recall: hits keep origin cloud, and the schema accepts it", async () => {
+    const r = await call(s, "tools/call", { name: "recall", arguments: { query: "topic" } });
+    assert.ok(r.result.structuredContent.hits.length > 0);
+    assert.ok(r.result.structuredContent.hits.every((h: Json) => h.origin === "cloud"));
+    assert.ok(outputOf("recall").safeParse(r.result.structuredContent).success);
+    const bad = { hits: [{ ...r.result.structuredContent.hits[0], origin: "local" }] };
+    assert.ok(!outputOf("recall").safeParse(bad).success, "origin is cloud or absent");
+  });
+  await runtime.close();
 });
