@@ -271,8 +271,9 @@ export class FileMemoryStore implements MemoryStore {
   /**
    * Writes notes verbatim (ids, hashes and times kept) and removes ids, in
    * one step: only new notes are appended; anything else is one atomic
-   * rewrite. Refuses a note whose hash does not match its content, an id
-   * given twice, and an id both put and removed.
+   * rewrite. With `expect`, writes only when every id still has the hash
+   * expected (checked under the lock). Refuses a note whose hash does not
+   * match its content, an id given twice, and an id both put and removed.
    *
    * @example
    * ```ts
@@ -321,6 +322,10 @@ export class FileMemoryStore implements MemoryStore {
       const lock = await this.#acquire(true);
       try {
         await this.#refresh(true);
+        const stale = Object.entries(changes.expect ?? {})
+          .filter(([id, hash]) => (this.#table.get(id)?.hash ?? null) !== hash)
+          .map(([id]) => id);
+        if (stale.length) return { ...none, stale };
         todo = plan();
         const { added, replace, drop } = todo;
         if (!added.length && !replace.size && !drop.size) return none;

@@ -185,6 +185,12 @@ export interface ReplicaChanges {
   put: readonly Note[];
   /** Ids to remove (unknown ones are ignored). */
   remove: readonly string[];
+  /**
+   * The hash each of these ids must have now (null: no such note). When one
+   * differs (another writer got there first) nothing is written and the
+   * result's `stale` names it, so the caller can look again.
+   */
+  expect?: Readonly<Record<string, string | null>>;
 }
 
 /**
@@ -211,6 +217,8 @@ export interface ReplicaApplyResult {
   removed: string[];
   /** Bytes written (0 when nothing changed). */
   bytesWritten: number;
+  /** Ids whose `expect` did not hold; present only then (and then nothing was written). */
+  stale?: string[];
 }
 
 /**

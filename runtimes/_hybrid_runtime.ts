@@ -1,39 +1,233 @@
 /**
- * The hybrid runtime's class: the local runtime for every call, a replicator
- * beside it. Public surface: `hybrid.ts`.
+ * The hybrid runtime's class: the local runtime serves every call, a
+ * {@linkcode Replicator} beside it keeps `notes.md` and the cloud in step.
+ * Public surface: `hybrid.ts`.
  *
  * @module
  */
 
+import type { Memo } from "@memo/memory";
+import { MemoCloudClient } from "./cloud_client.ts";
 import type { MemoHybridMcpRuntime, MemoHybridMcpRuntimeOptions } from "./hybrid.ts";
 import { createLazyLocalRuntime } from "./local.ts";
-import { MemoRuntimeError } from "./errors.ts";
+import { plainNote } from "./_replica_plan.ts";
+import { Replicator } from "./_replicator.ts";
+import type {
+  ListResult,
+  MemoMcpRuntime,
+  MemoStats,
+  Note,
+  RecallHit,
+  ReplicateOptions,
+  ReplicateResult,
+  RuntimeCallOptions,
+  RuntimeChange,
+  RuntimeCompletion,
+  RuntimeListOptions,
+  RuntimeNotePatch,
+  RuntimeRecallOptions,
+  RuntimeRememberInput,
+  RuntimeRememberResult,
+  RuntimeSyncOptions,
+  RuntimeSyncResult,
+} from "./types.ts";
+
+/** Default of `pullIntervalMs`. */
+export const DEFAULT_PULL_INTERVAL_MS = 10_000;
+/** Default of `closeDrainMs`. */
+export const DEFAULT_CLOSE_DRAIN_MS = 1_000;
+
+function isRefused(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (/connection refused|ECONNREFUSED/i.test(message)) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
+}
+
+function checkInterval(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0 || (name === "pullIntervalMs" && value < 1)) {
+    throw new RangeError(`Cannot start the hybrid runtime: ${name} must be a positive integer`);
+  }
+  return value;
+}
+
+class HybridRuntime implements MemoHybridMcpRuntime {
+  readonly kind = "hybrid" as const;
+  readonly #local: MemoMcpRuntime;
+  readonly #replicator: Replicator;
+  readonly #client: () => MemoCloudClient;
+  readonly #includeCloud: boolean;
+  readonly #drainMs: number;
+
+  constructor(
+    local: MemoMcpRuntime,
+    replicator: Replicator,
+    client: () => MemoCloudClient,
+    settings: { includeCloud: boolean; drainMs: number },
+  ) {
+    this.#local = local;
+    this.#replicator = replicator;
+    this.#client = client;
+    this.#includeCloud = settings.includeCloud;
+    this.#drainMs = settings.drainMs;
+  }
+
+  /** Every call starts replication (a no-op once started); writes also ask for a push soon. */
+  async #read<T>(call: Promise<T>): Promise<T> {
+    this.#replicator.start();
+    return await call;
+  }
+
+  async #write<T>(call: Promise<T>): Promise<T> {
+    this.#replicator.start();
+    const result = await call;
+    this.#replicator.kick();
+    return result;
+  }
+
+  remember(input: RuntimeRememberInput, options?: RuntimeCallOptions) {
+    return this.#write<RuntimeRememberResult>(this.#local.remember(input, options));
+  }
+
+  async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
+    const local = await this.#read(this.#local.recall(query, options));
+    if (!this.#includeCloud) return local;
+    let cloud;
+    try {
+      const engine = options.engine === "vector" || options.engine === "hybrid"
+        ? undefined
+        : options.engine;
+      cloud = await this.#client().recall(query, {
+        limit: options.limit,
+        labels: options.labels,
+        source: options.source,
+        explain: options.explain,
+        engine,
+        signal: options.signal,
+      });
+    } catch {
+      return local; // the cloud is an extra: recall stays local when it cannot answer
+    }
+    const seen = new Set(local.map((h) => h.note.id));
+    const merged: RecallHit[] = [...local];
+    for (const hit of cloud) {
+      if (seen.has(hit.note.id)) continue;
+      seen.add(hit.note.id);
+      merged.push({ ...hit, note: plainNote(hit.note), origin: "cloud" });
+    }
+    return merged.sort((a, b) => b.score - a.score).slice(0, options.limit);
+  }
+
+  get(id: string, options?: RuntimeCallOptions): Promise<Note> {
+    return this.#read(this.#local.get(id, options));
+  }
+
+  list(options: RuntimeListOptions): Promise<ListResult> {
+    return this.#read(this.#local.list(options));
+  }
+
+  update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions): Promise<Note> {
+    return this.#write(this.#local.update(id, patch, options));
+  }
+
+  forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
+    return this.#write(this.#local.forget(id, options));
+  }
+
+  async stats(options?: RuntimeCallOptions): Promise<MemoStats> {
+    const stats = await this.#read(this.#local.stats(options));
+    return { ...stats, replica: await this.#replicator.status() };
+  }
+
+  syncConnectors(options?: RuntimeSyncOptions): Promise<RuntimeSyncResult> {
+    return this.#write(this.#local.syncConnectors(options));
+  }
+
+  completeIds(
+    prefix: string,
+    limit: number,
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeCompletion> {
+    return this.#read(this.#local.completeIds(prefix, limit, options));
+  }
+
+  watch(onChange: (change: RuntimeChange) => void): () => void {
+    const stop = this.#local.watch!(onChange);
+    this.#replicator.start();
+    return stop;
+  }
+
+  replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
+    return this.#replicator.replicate(options);
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#replicator.close(this.#drainMs);
+    } finally {
+      await this.#local.close();
+    }
+  }
+}
 
 /** Builds the hybrid runtime (see `createMemoHybridMcpRuntime`). */
 export function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMcpRuntime {
   const rootDir = options.rootDir ?? ".";
-  const local = createLazyLocalRuntime(
-    async () => {
-      const { openMemo } = await import("@memo/memory");
-      return await openMemo({ rootDir, store: options.store, engine: options.engine });
-    },
-    { rootDir, env: options.env, prewarm: options.prewarm ?? true },
+  const pullIntervalMs = checkInterval(
+    "pullIntervalMs",
+    options.pullIntervalMs,
+    DEFAULT_PULL_INTERVAL_MS,
   );
-  return Object.assign(Object.create(null), {
-    kind: "hybrid" as const,
-    remember: local.remember.bind(local),
-    recall: local.recall.bind(local),
-    get: local.get.bind(local),
-    list: local.list.bind(local),
-    update: local.update.bind(local),
-    forget: local.forget.bind(local),
-    stats: local.stats.bind(local),
-    syncConnectors: local.syncConnectors.bind(local),
-    completeIds: local.completeIds.bind(local),
-    watch: local.watch!.bind(local),
-    close: local.close.bind(local),
-    replicate(): Promise<never> {
-      return Promise.reject(new MemoRuntimeError("UNAVAILABLE", "Cannot replicate: not yet"));
-    },
+  const drainMs = checkInterval("closeDrainMs", options.closeDrainMs, DEFAULT_CLOSE_DRAIN_MS);
+  let opening: Promise<Memo> | undefined;
+  const memo = (): Promise<Memo> => {
+    if (!opening) {
+      const attempt = (async () => {
+        const { openMemo } = await import("@memo/memory");
+        return await openMemo({ rootDir, store: options.store, engine: options.engine });
+      })();
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
+  const prewarm = options.prewarm ?? true;
+  const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });
+  // deno-lint-ignore prefer-const -- the client's fetch reports refusals to it
+  let replicator: Replicator;
+  let client: MemoCloudClient | undefined = options.cloudClient;
+  const cloudClient = () => {
+    if (client) return client;
+    const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    client = new MemoCloudClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      workspaceId: options.workspaceId,
+      projectId: options.projectId,
+      timeoutMs: options.timeoutMs,
+      userAgent: options.userAgent,
+      requireApiKey: options.requireApiKey,
+      retry: options.retry,
+      fetch: async (input, init) => {
+        try {
+          return await fetchImpl(input, init);
+        } catch (e) {
+          if (isRefused(e)) replicator.refused();
+          throw e;
+        }
+      },
+    });
+    return client;
+  };
+  replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
+  if (prewarm) replicator.start();
+  return new HybridRuntime(local, replicator, cloudClient, {
+    includeCloud: options.includeCloud ?? false,
+    drainMs,
   });
 }

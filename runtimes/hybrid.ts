@@ -11,7 +11,7 @@
 import type { MemoryStore, RecallEngine } from "@memo/memory";
 import type { MemoCloudClient, MemoCloudOptions } from "./cloud_client.ts";
 import { createHybridRuntime } from "./_hybrid_runtime.ts";
-import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult } from "./types.ts";
+import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult, RuntimeChange } from "./types.ts";
 
 /**
  * Options of {@linkcode createMemoHybridMcpRuntime}: the Cloud API settings
@@ -121,6 +121,8 @@ export interface MemoHybridMcpRuntime extends MemoMcpRuntime {
   readonly kind: "hybrid";
   /** Pushes the outbox and pulls the cloud's changes now. */
   replicate(options?: ReplicateOptions): Promise<ReplicateResult>;
+  /** Calls `onChange` after writes here, by other processes, and pulled from the cloud. */
+  watch(onChange: (change: RuntimeChange) => void): () => void;
 }
 
 /**

@@ -1,0 +1,299 @@
+/**
+ * The hybrid runtime against an in-process Cloud API (the reference handler
+ * over a file store, reached through an injected `fetch`): push, pull,
+ * identity, conflicts, update against forget, outside edits, a cloud that is
+ * down, and the state it keeps in `.memo/replica/`.
+ */
+
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createMemoCloudHandler } from "../cloud/app.ts";
+import { FileCloudStore } from "../cloud/file_store.ts";
+import { MemoCloudClient, type MemoCloudNote } from "./cloud_client.ts";
+import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "./hybrid.ts";
+import type { Note } from "./types.ts";
+
+const KEY = "mk_hybrid_unit_key_8c1f";
+
+interface Cloud {
+  /** Whether requests get through (false: connection refused). */
+  up: boolean;
+  requests: string[];
+  fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  client(): MemoCloudClient;
+  notes(): Promise<MemoCloudNote[]>;
+  machine(rootDir: string, extra?: Record<string, unknown>): MemoHybridMcpRuntime;
+  close(): Promise<void>;
+}
+
+async function startCloud(): Promise<Cloud> {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-hybrid-cloud-" });
+  const handler = createMemoCloudHandler({
+    store: new FileCloudStore({ dataDir }),
+    apiKeys: new Map([[KEY, "team"]]),
+    rateLimit: 0,
+  });
+  const runtimes: MemoHybridMcpRuntime[] = [];
+  const dirs: string[] = [];
+  const cloud: Cloud = {
+    up: true,
+    requests: [],
+    fetch(input, init) {
+      const request = new Request(input, init);
+      if (!cloud.up) return Promise.reject(new TypeError("connection refused"));
+      cloud.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+      return handler(request);
+    },
+    client() {
+      return new MemoCloudClient({
+        baseUrl: "http://cloud.test",
+        apiKey: KEY,
+        workspaceId: "team",
+        fetch: cloud.fetch,
+      });
+    },
+    async notes() {
+      const client = cloud.client();
+      const out: MemoCloudNote[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.list({ cursor, limit: 100 });
+        out.push(...page.notes);
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    },
+    machine(rootDir, extra = {}) {
+      dirs.push(rootDir);
+      const runtime = createMemoHybridMcpRuntime({
+        rootDir,
+        baseUrl: "http://cloud.test",
+        apiKey: KEY,
+        workspaceId: "team",
+        fetch: cloud.fetch,
+        retry: { maxRetries: 0 },
+        pullIntervalMs: 60_000,
+        prewarm: false,
+        ...extra,
+      });
+      runtimes.push(runtime);
+      return runtime;
+    },
+    async close() {
+      for (const r of runtimes) await r.close();
+      for (const d of [dataDir, ...dirs]) await Deno.remove(d, { recursive: true }).catch(() => {});
+    },
+  };
+  return cloud;
+}
+
+async function allNotes(runtime: MemoHybridMcpRuntime): Promise<Note[]> {
+  const out: Note[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await runtime.list({ cursor, limit: 100 });
+    out.push(...page.notes);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+const strip = ({ revision: _r, ...note }: MemoCloudNote): Note => note;
+const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
+
+/** Replicates until nothing moves (at most 4 rounds). */
+async function settle(...machines: MemoHybridMcpRuntime[]): Promise<void> {
+  for (let round = 0; round < 4; round++) {
+    let moved = 0;
+    for (const m of machines) {
+      const r = await m.replicate();
+      moved += r.pushed + r.pulled + r.outbox;
+    }
+    if (!moved) return;
+  }
+}
+
+Deno.test("hybrid: notes written on two machines end identical on both and in the cloud", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir());
+    for (let i = 0; i < 30; i++) {
+      await a.remember({ text: `A note ${i}`, labels: ["a"] });
+      await b.remember({ text: `B note ${i}` });
+    }
+    // The same sentence on both while apart, and the same source key: one note each.
+    await a.remember({ text: "Shared sentence" });
+    await b.remember({ text: "Shared sentence" });
+    await a.remember({ text: "Discussion 42 v1", source: "github:acme/app/discussions/42" });
+    await b.remember({ text: "Discussion 42 v1", source: "github:acme/app/discussions/42" });
+    const first = await a.replicate(); // after the background push the writes started
+    assert.equal(first.outbox, 0);
+    await settle(a, b);
+    const inCloud = (await cloud.notes()).map(strip).sort(byId);
+    assert.equal(inCloud.length, 62);
+    assert.deepEqual((await allNotes(a)).sort(byId), inCloud);
+    assert.deepEqual((await allNotes(b)).sort(byId), inCloud);
+    const stats = await b.stats();
+    assert.equal(stats.replica?.outbox, 0);
+    assert.ok(stats.replica?.lastPush && stats.replica.lastPull);
+    assert.equal(typeof stats.replica?.lagMs, "number");
+    assert.equal(stats.replica?.error, undefined);
+  } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: a concurrent update on two machines keeps the later one and a conflict copy", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir());
+    const { note } = await a.remember({ text: "Deploys run on Fridays", labels: ["ops"] });
+    await settle(a, b);
+    await a.update(note.id, { text: "Deploys run on Mondays" });
+    await new Promise((r) => setTimeout(r, 5));
+    await b.update(note.id, { text: "Deploys run on Tuesdays" }); // later: wins
+    await settle(a, b);
+    const inCloud = (await cloud.notes()).map(strip).sort(byId);
+    assert.equal(inCloud.length, 2);
+    const winner = inCloud.find((n) => n.id === note.id)!;
+    assert.equal(winner.body, "Deploys run on Tuesdays");
+    const copy = inCloud.find((n) => n.id !== note.id)!;
+    assert.deepEqual(copy.labels, ["conflict", "ops"]);
+    assert.equal(copy.source, undefined);
+    assert.equal(copy.body, `Conflict: superseded by ${note.id}\n\nDeploys run on Mondays`);
+    assert.deepEqual((await allNotes(a)).sort(byId), inCloud);
+    assert.deepEqual((await allNotes(b)).sort(byId), inCloud);
+    const conflicts = (await a.stats()).replica!.conflicts + (await b.stats()).replica!.conflicts;
+    assert.equal(conflicts, 1);
+  } finally {
+    await cloud.close();
+  }
+});
+
+for (const first of ["forget", "update"] as const) {
+  Deno.test(`hybrid: an update wins over a forget (${first} replicated first)`, async () => {
+    const cloud = await startCloud();
+    try {
+      const a = cloud.machine(await Deno.makeTempDir());
+      const b = cloud.machine(await Deno.makeTempDir());
+      const { note } = await a.remember({ text: "Rotate keys yearly" });
+      await settle(a, b);
+      await a.forget(note.id);
+      await b.update(note.id, { text: "Rotate keys every 90 days" });
+      if (first === "forget") await a.replicate();
+      else await b.replicate();
+      await settle(a, b);
+      const inCloud = (await cloud.notes()).map(strip);
+      assert.deepEqual(inCloud.map((n) => [n.id, n.body]), [[
+        note.id,
+        "Rotate keys every 90 days",
+      ]]);
+      assert.deepEqual(await allNotes(a), inCloud);
+      assert.deepEqual(await allNotes(b), inCloud);
+    } finally {
+      await cloud.close();
+    }
+  });
+}
+
+Deno.test("hybrid: hand edits and hand deletes in notes.md reach the other machine", async () => {
+  const cloud = await startCloud();
+  try {
+    const dirA = await Deno.makeTempDir();
+    const a = cloud.machine(dirA);
+    const b = cloud.machine(await Deno.makeTempDir());
+    const { note: kept } = await a.remember({ text: "Staging is db-stage-2" });
+    const { note: gone } = await a.remember({ text: "Old runbook link" });
+    await settle(a, b);
+    const path = join(dirA, ".memo", "memory", "notes.md");
+    let text = await readFile(path, "utf8");
+    text = text.replace("Staging is db-stage-2\n\n", "Staging is db-stage-3\n\n");
+    const start = text.indexOf(`<!-- memo:note {"id":"${gone.id}"`);
+    assert.ok(start > 0);
+    const next = text.indexOf("<!-- memo:note", start + 1);
+    text = text.slice(0, start) + (next < 0 ? "" : text.slice(next));
+    await writeFile(path, text);
+    await settle(a, b);
+    const onB = await allNotes(b);
+    assert.deepEqual(onB.map((n) => [n.id, n.body]), [[kept.id, "Staging is db-stage-3"]]);
+    assert.deepEqual((await cloud.notes()).map((n) => n.body), ["Staging is db-stage-3"]);
+  } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: writes succeed while the cloud is down and go out when it is back", async () => {
+  const cloud = await startCloud();
+  try {
+    cloud.up = false;
+    const dir = await Deno.makeTempDir();
+    const a = cloud.machine(dir, { closeDrainMs: 1000 });
+    await a.remember({ text: "Written offline" });
+    await assert.rejects(a.replicate(), /connection refused/);
+    const down = (await a.stats()).replica!;
+    assert.equal(down.outbox, 1);
+    assert.match(down.error!, /connection refused/);
+    const started = performance.now();
+    await a.close(); // a refused connection ends the drain at once
+    assert.ok(performance.now() - started < 500);
+    cloud.up = true;
+    const again = cloud.machine(dir);
+    const result = await again.replicate();
+    assert.deepEqual(result, { pushed: 1, pulled: 0, conflicts: 0, outbox: 0 });
+    assert.equal((await again.stats()).replica!.error, undefined);
+    assert.deepEqual((await cloud.notes()).map((n) => n.body), ["Written offline"]);
+    const state = await readFile(join(dir, ".memo", "replica", "state.json"), "utf8");
+    assert.ok(!state.includes(KEY));
+    assert.equal(
+      await readFile(join(dir, ".memo", "replica", ".gitignore"), "utf8").then((t) =>
+        t.trim().endsWith("*")
+      ),
+      true,
+    );
+  } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: pulled changes fire watch", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir());
+    const seen: string[] = [];
+    const stop = b.watch((change) => seen.push(...change.ids));
+    const { note } = await a.remember({ text: "Heard on B" });
+    await a.replicate();
+    await b.replicate();
+    stop();
+    assert.ok(seen.includes(note.id));
+  } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cloud", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir(), { includeCloud: true });
+    await b.remember({ text: "The production database is db-prod-1" });
+    await b.replicate();
+    // Written by A after B's last pull: only the cloud has it.
+    await a.remember({ text: "The staging database is db-stage-2" });
+    await a.replicate();
+    const hits = await b.recall("database", { limit: 10 });
+    assert.deepEqual(
+      hits.map((h) => [h.note.body, h.origin]).sort(),
+      [["The production database is db-prod-1", undefined], [
+        "The staging database is db-stage-2",
+        "cloud",
+      ]],
+    );
+  } finally {
+    await cloud.close();
+  }
+});
