@@ -395,3 +395,48 @@ Deno.test("commit() gives a new note the draft's id, unless another note holds i
     await Deno.remove(rootDir, { recursive: true });
   }
 });
+
+Deno.test("applyReplica: appends new notes, rewrites for replacements, refuses bad notes, checks expectations", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const store = new FileMemoryStore({ rootDir: dir });
+    const { written: [a, b] } = await store.commit({ notes: [{ text: "a" }, { text: "b" }] });
+    const path = store.paths.notes;
+    const before = (await Deno.stat(path)).ino;
+    // Only new notes: appended (same file, it grows).
+    const fresh = { ...a, id: "01fromcloud", created: "2030-01-01T00:00:00.000Z" };
+    const added = await store.applyReplica({
+      put: [{ ...fresh, body: "c", hash: "" }].map((n) => ({ ...n, hash: contentHash(n) })),
+      remove: [],
+    });
+    assert.deepEqual(added.written, ["01fromcloud"]);
+    assert.equal((await Deno.stat(path)).ino, before);
+    // A stale expectation writes nothing and names the id.
+    const stale = await store.applyReplica({
+      put: [],
+      remove: [b.id],
+      expect: { [b.id]: "not-its-hash" },
+    });
+    assert.deepEqual(stale.stale, [b.id]);
+    assert.ok(await store.get(b.id));
+    // Bad input is refused before anything is written.
+    await assert.rejects(
+      store.applyReplica({ put: [{ ...a, hash: "wrong" }], remove: [] }),
+      /hash/,
+    );
+    await assert.rejects(store.applyReplica({ put: [a, a], remove: [] }), /twice/);
+    await assert.rejects(store.applyReplica({ put: [a], remove: [a.id] }), /both put and removed/);
+    // A rename plus a removal: one rewrite, read back the same by a new store.
+    const renamed = await store.applyReplica({
+      put: [{ ...a, id: "01renamed" }],
+      remove: [a.id, b.id],
+      expect: { [a.id]: a.hash, [b.id]: b.hash, "01renamed": null },
+    });
+    assert.deepEqual([renamed.written, renamed.removed], [["01renamed"], [a.id, b.id]]);
+    const reread = await new FileMemoryStore({ rootDir: dir }).list(undefined, 10);
+    assert.deepEqual(reread.notes.map((n) => n.id), ["01fromcloud", "01renamed"]);
+    assert.equal(reread.notes[0].created, "2030-01-01T00:00:00.000Z");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

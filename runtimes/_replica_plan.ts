@@ -39,6 +39,7 @@ export function fingerprint(note: Note): string {
 /** The cloud note without its revision. */
 export function plainNote(note: MemoCloudNote): Note {
   const { revision: _revision, ...rest } = note;
+  fingerprints.set(rest, note.hash); // the cloud computes its hashes from the content
   return rest;
 }
 
@@ -128,9 +129,11 @@ export function planPull(
     plan.remove.has(id) ? undefined : plan.put.get(id) ?? local.get(id);
   const entry = (id: string): PushedEntry | undefined =>
     plan.pushed.has(id) ? plan.pushed.get(id) : pushed[id];
+  const planned = new Map<string, Note>(); // identity → note put by this plan
   const put = (note: Note) => {
     plan.remove.delete(note.id);
     plan.put.set(note.id, note);
+    planned.set(identityOf(note), note);
     plan.applied++;
   };
   const remove = (id: string) => {
@@ -139,7 +142,8 @@ export function planPull(
     plan.applied++;
   };
   const byIdentity = (note: Note): Note | undefined => {
-    for (const n of plan.put.values()) if (identityOf(n) === identityOf(note)) return n;
+    const mine = planned.get(identityOf(note));
+    if (mine && plan.put.get(mine.id) === mine) return mine;
     const found = local.findIdentity(note);
     return found && view(found.id) === found ? found : undefined;
   };

@@ -145,7 +145,7 @@ export class Replicator {
 
   /** The replication state, as stats report it. */
   async status(): Promise<ReplicaStatus> {
-    const state = this.#state ?? await this.#load();
+    const state = await this.#load();
     let outbox = 0;
     try {
       const memo = await this.#options.memo();
