@@ -93,6 +93,7 @@ export class Replicator {
   #error: string | undefined;
   #abort: AbortController | undefined;
   #draining = false;
+  #saved = { content: "", pulledAt: 0 };
 
   constructor(options: ReplicatorOptions) {
     this.#options = options;
@@ -292,11 +293,29 @@ export class Replicator {
     } finally {
       if (state) {
         state.conflicts += result.conflicts;
-        await this.#file.save(state).catch(() => {});
+        await this.#save(state).catch(() => {});
         this.#state = state;
       }
       await release().catch(() => {});
     }
+  }
+
+  /**
+   * Writes the state when it changed; a pull that brought nothing moves only
+   * `lastPull`, which is written at most once a minute (the process itself
+   * reports it fresh).
+   */
+  async #save(state: ReplicaStateData): Promise<void> {
+    const content = JSON.stringify({ ...state, lastPull: null });
+    const pulledAt = state.lastPull ? Date.parse(state.lastPull) : 0;
+    if (
+      content === this.#saved.content && !await this.#file.changed() &&
+      pulledAt - this.#saved.pulledAt < 60_000
+    ) {
+      return;
+    }
+    await this.#file.save(state);
+    this.#saved = { content, pulledAt };
   }
 
   async #lock(wait: boolean, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
