@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 11); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 12); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -49,6 +49,7 @@ export type CommandName =
   | "forget"
   | "stats"
   | "sync"
+  | "replicate"
   | "mcp"
   | "serve"
   | "cloud";
@@ -94,6 +95,11 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "sync",
     summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",
     usage: "sync [--connector ID]... [--full] [--json]",
+  },
+  replicate: {
+    name: "replicate",
+    summary: "Push local changes to the cloud and pull the others' now (hybrid runtime)",
+    usage: "replicate [--json]",
   },
   mcp: {
     name: "mcp",

@@ -29,6 +29,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
   switch (name) {
     case "sync":
       return (await import("./sync.ts")).syncCommand;
+    case "replicate":
+      return (await import("./replicate.ts")).replicateCommand;
     case "mcp":
       return (await import("./mcp.ts")).mcpCommand;
     case "serve":

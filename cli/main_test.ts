@@ -153,7 +153,9 @@ Deno.test("runCli() help and --help print usage", async () => {
   for (const argv of [["help"], ["--help"]]) {
     const r = await run(dir, argv);
     assert.equal(r.code, 0);
-    for (const c of ["remember", "recall", "get", "list", "update", "forget", "stats"]) {
+    for (
+      const c of ["remember", "recall", "get", "list", "update", "forget", "stats", "replicate"]
+    ) {
       assert.match(r.out, new RegExp(`\\n  ${c} `));
     }
   }
@@ -239,24 +241,51 @@ Deno.test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_RO
     const r = await withEnv({ MEMO_ROOT_DIR: root }, ["stats", "--dir", elsewhere, "--json"]);
     assert.equal(JSON.parse(r.out).notes, 0);
   });
-  for (
-    const argv of [
-      ["remember", "x"],
-      ["recall", "x"],
-      ["get", "x"],
-      ["list"],
-      ["update", "x", "--title", "y"],
-      ["forget", "x"],
-      ["stats"],
-      ["sync"],
-    ]
-  ) {
-    await t.step(`MEMO_RUNTIME=hybrid reaches memo ${argv[0]}`, async () => {
-      const r = await withEnv({ MEMO_ROOT_DIR: root, MEMO_RUNTIME: "hybrid" }, argv);
-      assert.equal(r.code, 1);
-      assert.equal(r.err, "memo: Cannot start the hybrid runtime: not available in this version\n");
-    });
-  }
+  await t.step(
+    "MEMO_RUNTIME=hybrid reaches every command, and needs no API key to work locally",
+    async () => {
+      const hybrid = await project();
+      // A base URL where nothing listens, and no API key.
+      const env = {
+        MEMO_ROOT_DIR: hybrid,
+        MEMO_RUNTIME: "hybrid",
+        MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9",
+      };
+      const remembered = await withEnv(env, [
+        "remember",
+        "Hybrid notes stay local first",
+        "--json",
+      ]);
+      assert.equal(remembered.code, 0, remembered.err);
+      const id = JSON.parse(remembered.out).note.id as string;
+      assert.match(await readFile(notesPath(hybrid), "utf8"), /Hybrid notes stay local first/);
+      for (
+        const argv of [
+          ["recall", "hybrid"],
+          ["get", id],
+          ["list"],
+          ["update", id, "--title", "Local first"],
+          ["sync"],
+          ["stats"],
+          ["forget", id],
+        ]
+      ) {
+        const r = await withEnv(env, argv);
+        assert.equal(r.code, 0, `memo ${argv[0]}: ${r.err}`);
+      }
+      const stats = await withEnv(env, ["stats", "--json"]);
+      assert.equal(
+        typeof JSON.parse(stats.out).replica?.outbox,
+        "number",
+        "the hybrid runtime's stats",
+      );
+      assert.match((await withEnv(env, ["stats"])).out, /\nreplica: outbox \d+, last push /);
+      const replicate = await withEnv(env, ["replicate"]);
+      assert.equal(replicate.code, 1, "no API key: the cloud cannot be reached");
+      assert.match(replicate.err, /^memo: .*no API key/);
+      await Deno.remove(hybrid, { recursive: true });
+    },
+  );
   await t.step("a malformed MEMO_RUNTIME is refused", async () => {
     const r = await withEnv({ MEMO_RUNTIME: "mars" }, ["stats"]);
     assert.equal(r.code, 1);

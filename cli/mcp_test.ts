@@ -70,10 +70,24 @@ Deno.test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
   assert.equal(flag.replies[0].error.code, -32010);
 });
 
-Deno.test("memo mcp fails with a clear message for the hybrid runtime", async () => {
-  const { code, err } = await mcp([], [], { MEMO_RUNTIME: "hybrid" });
-  assert.equal(code, 1);
-  assert.equal(err, "memo: Cannot start the hybrid runtime: not available in this version\n");
+Deno.test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-hybrid-" });
+  const stats = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "memory_stats", arguments: {} },
+  };
+  const { code, replies } = await mcp(["--dir", dir], [remember, stats], {
+    MEMO_RUNTIME: "hybrid",
+    MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9", // nothing listens; writes are local
+  });
+  assert.equal(code, 0);
+  assert.equal(replies[0].result.structuredContent.status, "written");
+  assert.ok((await stat(join(dir, ".memo", "memory", "notes.md"))).isFile());
+  const replica = replies[1].result.structuredContent.replica;
+  assert.equal(typeof replica?.outbox, "number", "memory_stats reports the replica");
+  await Deno.remove(dir, { recursive: true });
 });
 
 Deno.test("memo help lists mcp", async () => {

@@ -20,7 +20,13 @@ import {
 } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
-import { formatHits, formatNote, formatNoteLine, jsonDocument } from "./output.ts";
+import {
+  formatHits,
+  formatNote,
+  formatNoteLine,
+  formatReplicaStatus,
+  jsonDocument,
+} from "./output.ts";
 import { withProjectRuntime } from "./runtime.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
@@ -227,6 +233,7 @@ const stats: CliCommand = {
         `recall engine: ${s.engine.default} (auto uses ${s.engine.auto})`,
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
+        ...(s.replica ? [formatReplicaStatus(s.replica)] : []),
       ].join("\n") + "\n",
     );
     return 0;

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Note, RecallHit } from "@memo/memory";
+import type { Note, RecallHit, ReplicaStatus } from "@memo/memory";
 
 /**
  * Serialises a value as the single JSON document `--json` prints.
@@ -100,7 +100,8 @@ export function formatNoteLine(note: Note): string {
 }
 
 /**
- * Recall hits for humans: rank, score, title, id, matched terms and a snippet.
+ * Recall hits for humans: rank, score, title, id, matched terms and a
+ * snippet; a hit from the cloud (hybrid runtime, `recall.includeCloud`) says so.
  *
  * @example
  * ```ts
@@ -122,6 +123,8 @@ export function formatNoteLine(note: Note): string {
  *   "1. Deploys  (01jq3v7k9x0000000000, score 0.500)  matched: deploy\n   Run make deploy.\n",
  * );
  * assert.equal(formatHits([]), "No matching notes.\n");
+ * // A hit the hybrid runtime got from the cloud (recall.includeCloud) says so.
+ * assert.match(formatHits([{ ...hits[0], origin: "cloud" }]), /score 0\.500, from the cloud\)/);
  * ```
  */
 export function formatHits(hits: readonly RecallHit[]): string {
@@ -137,8 +140,63 @@ export function formatHits(hits: readonly RecallHit[]): string {
           } in ${c.field} ${c.score.toFixed(3)}`
         ).join(", ")
       : "";
+    const origin = h.origin === "cloud" ? ", from the cloud" : "";
     return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${
       h.score.toFixed(3)
-    })${matched}\n   ${snippet}${why}`;
+    }${origin})${matched}\n   ${snippet}${why}`;
   }).join("\n") + "\n";
+}
+
+/** A duration for humans: `350 ms`, `12.3 s`, `4 min`, `2.5 h`. */
+function duration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
+/**
+ * The hybrid runtime's replication state for `memo stats`: one line, and a
+ * second with the last failure when there is one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatReplicaStatus } from "./output.ts";
+ *
+ * assert.equal(
+ *   formatReplicaStatus({
+ *     outbox: 0,
+ *     lastPush: "2025-01-02T00:00:00.000Z",
+ *     lastPull: "2025-01-02T00:00:01.000Z",
+ *     lagMs: 12_300,
+ *     conflicts: 1,
+ *   }),
+ *   "replica: outbox 0, last push 2025-01-02T00:00:00.000Z, last pull 2025-01-02T00:00:01.000Z, " +
+ *     "lag 12.3 s, 1 conflict",
+ * );
+ * assert.equal(
+ *   formatReplicaStatus({
+ *     outbox: 3,
+ *     lastPush: null,
+ *     lastPull: null,
+ *     lagMs: null,
+ *     conflicts: 0,
+ *     error: "no API key (set MEMO_CLOUD_API_KEY)",
+ *   }),
+ *   "replica: outbox 3, last push never, last pull never, lag unknown, 0 conflicts\n" +
+ *     "replica error: no API key (set MEMO_CLOUD_API_KEY)",
+ * );
+ * ```
+ */
+export function formatReplicaStatus(replica: ReplicaStatus): string {
+  const line = [
+    `outbox ${replica.outbox}`,
+    `last push ${replica.lastPush ?? "never"}`,
+    `last pull ${replica.lastPull ?? "never"}`,
+    `lag ${replica.lagMs === null ? "unknown" : duration(replica.lagMs)}`,
+    `${replica.conflicts} conflict${replica.conflicts === 1 ? "" : "s"}`,
+  ].join(", ");
+  const error = replica.error?.replace(/\s*\r?\n\s*/g, " ").trim();
+  return `replica: ${line}${error ? `\nreplica error: ${error}` : ""}`;
 }

@@ -16,6 +16,7 @@ import { boolFlag, listFlag, parseArgs, positionals, UsageError } from "./args.t
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine, jsonDocument } from "./output.ts";
+import { progressLine } from "./progress.ts";
 import { withProjectRuntime } from "./runtime.ts";
 
 /**
@@ -23,23 +24,20 @@ import { withProjectRuntime } from "./runtime.ts";
  * place: pages read, records collected, then what the commit wrote.
  */
 function progressPrinter(io: CliIO) {
-  let chain = Promise.resolve();
-  const write = (text: string) => {
-    chain = chain.then(() => io.stderr(text)).catch(() => {});
-  };
+  const line = progressLine(io);
   const onProgress = (p: RuntimeSyncProgress) => {
     const head = `memo: ${p.connector} (${p.type}): `;
     if (p.phase === "fetching") {
-      write(`\r\x1b[K${head}${p.pages} page${p.pages === 1 ? "" : "s"}, ${p.records} records`);
+      line.show(`${head}${p.pages} page${p.pages === 1 ? "" : "s"}, ${p.records} records`);
     } else if (p.phase === "committing") {
-      write(`\r\x1b[K${head}${p.pages} pages, ${p.records} records, committing…`);
+      line.show(`${head}${p.pages} pages, ${p.records} records, committing…`);
     } else if (p.phase === "committed") {
-      write(`\r\x1b[K${head}${p.records} records, ${p.written} written, ${p.updated} updated\n`);
+      line.end(`${head}${p.records} records, ${p.written} written, ${p.updated} updated`);
     } else {
-      write(`\r\x1b[K${head}failed after ${p.pages} pages\n`);
+      line.end(`${head}failed after ${p.pages} pages`);
     }
   };
-  return { onProgress, flush: () => chain };
+  return { onProgress, flush: () => line.flush() };
 }
 
 /**
