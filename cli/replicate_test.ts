@@ -86,7 +86,7 @@ Deno.test("memo replicate pushes and pulls through a cloud, and exits 1 when the
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, handler);
   const baseUrl = `http://127.0.0.1:${(server.addr as Deno.NetAddr).port}`;
   const env = { MEMO_RUNTIME: "hybrid", MEMO_CLOUD_BASE_URL: baseUrl, MEMO_CLOUD_API_KEY: KEY };
-  const a = await projectWith();
+  const a = await projectWith({ cloud: { retry: { maxRetries: 0 } } }); // fails fast when down
   const b = await projectWith({ runtime: "hybrid", cloud: { baseUrl, projectId: "default" } });
   const bEnv = { MEMO_CLOUD_API_KEY: KEY }; // B takes its runtime and cloud from config.json
   const cloudNotes = async () => (await (await store.project("team", "default")).stats()).notes;

@@ -64,3 +64,38 @@ Deno.test("memo --version matches deno.json", async () => {
   const r = await memo(Deno.cwd(), ["--version"]);
   assert.equal(r.out.trim(), VERSION);
 });
+
+Deno.test("memo (process) hybrid: a write succeeds with the cloud down; replicate exits 1, or 2 outside hybrid", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  const key = "mk_PROCESS_hybrid_key_0123456789";
+  await Deno.mkdir(join(dir, ".memo"));
+  await Deno.writeTextFile(
+    join(dir, ".memo", "config.json"),
+    JSON.stringify({ cloud: { retry: { maxRetries: 0 } } }), // fail fast
+  );
+  const hybrid = (args: string[]) =>
+    runProcess(Deno.execPath(), ["run", "-A", CLI, ...args], {
+      cwd: dir,
+      env: {
+        NO_COLOR: "1",
+        MEMO_RUNTIME: "hybrid",
+        MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9", // nothing listens
+        MEMO_CLOUD_API_KEY: key,
+      },
+    });
+  const r = await hybrid(["remember", "Written while the cloud is down", "--json"]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.err, "", "the CLI's drain at the end never fails the command");
+  assert.equal(JSON.parse(r.out).status, "written");
+  const file = await readFile(join(dir, ".memo", "memory", "notes.md"), "utf8");
+  assert.match(file, /Written while the cloud is down/);
+  const replicate = await hybrid(["replicate"]);
+  assert.equal(replicate.code, 1);
+  assert.match(replicate.err, /^memo: Cannot reach the Memo Cloud API[^\n]*\n$/);
+  assert.ok(!replicate.err.includes(key));
+  const local = await memo(dir, ["replicate", "--json"]); // MEMO_RUNTIME unset: local
+  assert.equal(local.code, 2);
+  assert.equal(local.err, "memo: replicate needs the hybrid runtime\n");
+  assert.equal(local.out, "");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -4,7 +4,9 @@
  */
 
 import assert from "node:assert/strict";
-import { startMemoServe } from "./_serve_process.ts";
+import { createMemoCloudHandler } from "../cloud/app.ts";
+import { FileCloudStore } from "../cloud/file_store.ts";
+import { type ServeProcess, startDenoServe, startMemoServe } from "./_serve_process.ts";
 
 const HEADERS = {
   "content-type": "application/json",
@@ -105,4 +107,67 @@ Deno.test("memo serve fails clearly when the cloud runtime cannot start (exit 1)
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /^memo: Cannot start the cloud runtime: /);
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+});
+
+Deno.test("MEMO_RUNTIME=hybrid reaches memo serve and http.ts: local writes, pushed to the cloud in the background", async (t) => {
+  const key = "mk_SERVE_hybrid_test_0123456789";
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-serve-hybrid-cloud-" });
+  const store = new FileCloudStore({ dataDir });
+  const cloud = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    createMemoCloudHandler({ store, apiKeys: new Map([[key, "team"]]), rateLimit: 0 }),
+  );
+  const env = {
+    MEMO_RUNTIME: "hybrid",
+    MEMO_CLOUD_BASE_URL: `http://127.0.0.1:${(cloud.addr as Deno.NetAddr).port}`,
+    MEMO_CLOUD_API_KEY: key,
+  };
+  const call = async (server: ServeProcess, name: string, args: Record<string, unknown>) => {
+    const res = await fetch(`${server.origin}/mcp`, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name, arguments: args },
+      }),
+    });
+    return (await res.json()).result.structuredContent;
+  };
+  const starts: [string, (dir: string) => Promise<ServeProcess>][] = [
+    ["memo serve", (dir) => startMemoServe(["--dir", dir], env)],
+    ["http.ts", (dir) => startDenoServe({ ...env, MEMO_ROOT_DIR: dir })],
+  ];
+  try {
+    for (const [name, start] of starts) {
+      await t.step(name, async () => {
+        const dir = await Deno.makeTempDir({ prefix: "memo-serve-hybrid-" });
+        const project = await store.project("team", "default");
+        const before = (await project.stats()).notes;
+        const server = await start(dir);
+        try {
+          const text = `Written through ${name} in hybrid mode`;
+          assert.equal((await call(server, "remember", { text })).status, "written");
+          assert.match(await Deno.readTextFile(`${dir}/.memo/memory/notes.md`), new RegExp(text));
+          const deadline = Date.now() + 5000;
+          while ((await project.stats()).notes === before && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 20));
+          }
+          assert.equal((await project.stats()).notes, before + 1, "pushed in the background");
+          const stats = await call(server, "memory_stats", {});
+          assert.equal(typeof stats.replica?.outbox, "number", JSON.stringify(stats));
+        } finally {
+          const code = await server.stop();
+          assert.equal(code, 0, server.stderr());
+          assert.ok(!server.stderr().includes(key));
+          await Deno.remove(dir, { recursive: true }).catch(() => {});
+        }
+      });
+    }
+  } finally {
+    await cloud.shutdown();
+    await store.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });
