@@ -559,6 +559,10 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
         const e1Body = "Edit one: the on-call rota moved to the handbook, by hand";
         const e2Body = "Edit two: builds are cached for a month now, edited by hand";
 
+        // Pulled changes fire watch on B.
+        const seen: { ids: string[]; listChanged: boolean }[] = [];
+        const unwatch = b.runtime.watch!((change) => void seen.push(change));
+
         // (i) the running runtime picks the edits up in its next cycle, without replicate().
         await handEdit("e1", e1Body, "d1");
         await eventually("the running runtime pushes the hand edits", 10_000, async () => {
@@ -574,6 +578,12 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
           (e) => isMemoRuntimeError(e, "NOTE_NOT_FOUND"),
           "B no longer has the deleted note",
         );
+        await eventually("B's watch reports the pulled changes", 2000, () =>
+          Promise.resolve(
+            seen.some((c) => c.ids.includes(ids.e1)) &&
+              seen.some((c) => c.ids.includes(ids.d1) && c.listChanged),
+          ));
+        unwatch();
 
         // (ii) edits made while memo was not running: a fresh runtime (a restart) pushes them.
         await shut(a);
