@@ -31,7 +31,7 @@
  *    seconds: CPU time (utime + stime from `/proc/<pid>/stat`) over the
  *    window, and RSS (`VmRSS`) at its end.
  *
- * Run: deno run -A bench/hybrid_bench.ts [--writes 500] [--notes 10000] [--rounds 2]
+ * Run: deno run -A bench/hybrid_bench.ts [--writes 500] [--notes 10000] [--rounds 3]
  *        [--idle 60] [--idle-notes 1000] [--delay 100] [--store postgres|file]
  *        [--only latency,catchup,idle] [--quick] [--json out.json]
  *
@@ -91,7 +91,7 @@ const QUICK = flags.quick;
 const WRITES = Number(flags.writes ?? (QUICK ? 100 : 500));
 const WARMUP = Number(flags.warmup);
 const NOTES = Number(flags.notes ?? (QUICK ? 2000 : 10000));
-const ROUNDS = Number(flags.rounds ?? (QUICK ? 1 : 2));
+const ROUNDS = Number(flags.rounds ?? (QUICK ? 1 : 3));
 const IDLE_S = Number(flags.idle ?? (QUICK ? 10 : 60));
 const IDLE_NOTES = Number(flags["idle-notes"]);
 const DELAY_MS = Number(flags.delay);
@@ -209,6 +209,24 @@ export function latency(ms: readonly number[]): Latency {
     mean: r(s.reduce((a, b) => a + b, 0) / Math.max(1, s.length)),
     max: r(s[s.length - 1] ?? NaN),
   };
+}
+
+/**
+ * The median (the mean of the middle two for an even count).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { median } from "./hybrid_bench.ts";
+ *
+ * assert.equal(median([3, 1, 2]), 2);
+ * assert.equal(median([4, 1, 3, 2]), 2.5);
+ * ```
+ */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 function clientOf(baseUrl: string, projectId: string): MemoCloudClient {
@@ -669,7 +687,7 @@ async function catchUpPart(cloud: Cloud, tmp: string) {
           await machineB();
         }
       }
-      const med = (xs: number[]) => Math.round(percentile([...xs].sort((x, y) => x - y), 0.5));
+      const med = (xs: number[]) => Math.round(median(xs));
       const row = {
         condition: condition.name,
         rounds: ROUNDS,
@@ -766,7 +784,8 @@ async function idlePart(cloud: Cloud, ticksPerS: number) {
   const proxy = await startProxy(cloud.baseUrl, DELAY_MS);
   try {
     {
-      const h = hybridOf(hDir, cloud.baseUrl, "idle");
+      // Through the proxy, as memo mcp will be: the replica's state belongs to its base URL.
+      const h = hybridOf(hDir, proxy.origin, "idle");
       const pushed = await replicateUntilQuiet(h);
       await h.close();
       const inCloud = (await clientOf(cloud.baseUrl, "idle").stats()).notes;
