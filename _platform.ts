@@ -307,3 +307,21 @@ export function onShutdownSignal(callback: () => void): () => void {
     g.process.off("SIGTERM", callback);
   };
 }
+
+/**
+ * Lets the process exit while `timer` is pending (a background timer that
+ * must not keep a server alive after it stopped). Returns the timer.
+ *
+ * @example
+ * ```ts
+ * import { unrefTimer } from "./_platform.ts";
+ *
+ * const timer = unrefTimer(setTimeout(() => {}, 60_000)); // does not hold the process
+ * clearTimeout(timer);
+ * ```
+ */
+export function unrefTimer<T>(timer: T): T {
+  if (deno?.unrefTimer && typeof timer === "number") deno.unrefTimer(timer);
+  else (timer as { unref?: () => void } | undefined)?.unref?.();
+  return timer;
+}

@@ -154,29 +154,6 @@ export class Memo {
   }
 
   /**
-   * Stores one note. A note with the same source key (or, without a source,
-   * the same content) is not written twice; the same source key with new
-   * content updates that note in place.
-   */
-  async remember(draft: NoteDraft): Promise<RememberResult> {
-    const result = await this.rememberMany([draft]);
-    if (result.written.length) return { note: result.written[0], status: "written" };
-    if (result.updated.length) return { note: result.updated[0], status: "updated" };
-    return { note: result.unchanged[0], status: "unchanged" };
-  }
-
-  /** Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does. */
-  async rememberMany(
-    drafts: readonly NoteDraft[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<CommitResult> {
-    const result = await this.store.commit({ notes: drafts }, options);
-    await this.#sync();
-    return result;
-  }
-
-  /** Ranked notes for a query, each with the reason it matched. */
-  /**
    * Writes notes verbatim and removes ids through the store's
    * `applyReplica` (one atomic step), then catches up, so that `watch`
    * listeners hear of it. The hybrid runtime applies what it pulls this way.
@@ -210,6 +187,29 @@ export class Memo {
     return result;
   }
 
+  /**
+   * Stores one note. A note with the same source key (or, without a source,
+   * the same content) is not written twice; the same source key with new
+   * content updates that note in place.
+   */
+  async remember(draft: NoteDraft): Promise<RememberResult> {
+    const result = await this.rememberMany([draft]);
+    if (result.written.length) return { note: result.written[0], status: "written" };
+    if (result.updated.length) return { note: result.updated[0], status: "updated" };
+    return { note: result.unchanged[0], status: "unchanged" };
+  }
+
+  /** Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does. */
+  async rememberMany(
+    drafts: readonly NoteDraft[],
+    options: { signal?: AbortSignal } = {},
+  ): Promise<CommitResult> {
+    const result = await this.store.commit({ notes: drafts }, options);
+    await this.#sync();
+    return result;
+  }
+
+  /** Ranked notes for a query, each with the reason it matched. */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
     if (typeof query !== "string" || query.trim() === "") {
       throw new MemoryValidationError("Cannot recall: query is empty");

@@ -6,12 +6,9 @@
  * @module
  */
 
-import type { Memo } from "@memo/memory";
-import { MemoCloudClient } from "./cloud_client.ts";
-import type { MemoHybridMcpRuntime, MemoHybridMcpRuntimeOptions } from "./hybrid.ts";
-import { createLazyLocalRuntime } from "./local.ts";
+import type { MemoCloudClient } from "./cloud_client.ts";
 import { plainNote } from "./_replica_plan.ts";
-import { Replicator } from "./_replicator.ts";
+import type { Replicator } from "./_replicator.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -37,7 +34,8 @@ export const DEFAULT_PULL_INTERVAL_MS = 10_000;
 /** Default of `closeDrainMs`. */
 export const DEFAULT_CLOSE_DRAIN_MS = 1_000;
 
-function isRefused(error: unknown): boolean {
+/** Whether a fetch failure is a refused connection. */
+export function isRefused(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
     const message = e instanceof Error ? e.message : String(e);
     if (/connection refused|ECONNREFUSED/i.test(message)) return true;
@@ -46,7 +44,8 @@ function isRefused(error: unknown): boolean {
   return false;
 }
 
-function checkInterval(name: string, value: number | undefined, fallback: number): number {
+/** A non-negative (for `pullIntervalMs`, positive) integer option, or its default. */
+export function checkInterval(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isSafeInteger(value) || value < 0 || (name === "pullIntervalMs" && value < 1)) {
     throw new RangeError(`Cannot start the hybrid runtime: ${name} must be a positive integer`);
@@ -54,7 +53,8 @@ function checkInterval(name: string, value: number | undefined, fallback: number
   return value;
 }
 
-class HybridRuntime implements MemoHybridMcpRuntime {
+/** The local runtime for every call, the replicator beside it. */
+export class HybridRuntime implements MemoMcpRuntime {
   readonly kind = "hybrid" as const;
   readonly #local: MemoMcpRuntime;
   readonly #replicator: Replicator;
@@ -171,63 +171,4 @@ class HybridRuntime implements MemoHybridMcpRuntime {
       await this.#local.close();
     }
   }
-}
-
-/** Builds the hybrid runtime (see `createMemoHybridMcpRuntime`). */
-export function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMcpRuntime {
-  const rootDir = options.rootDir ?? ".";
-  const pullIntervalMs = checkInterval(
-    "pullIntervalMs",
-    options.pullIntervalMs,
-    DEFAULT_PULL_INTERVAL_MS,
-  );
-  const drainMs = checkInterval("closeDrainMs", options.closeDrainMs, DEFAULT_CLOSE_DRAIN_MS);
-  let opening: Promise<Memo> | undefined;
-  const memo = (): Promise<Memo> => {
-    if (!opening) {
-      const attempt = (async () => {
-        const { openMemo } = await import("@memo/memory");
-        return await openMemo({ rootDir, store: options.store, engine: options.engine });
-      })();
-      opening = attempt;
-      attempt.catch(() => {
-        if (opening === attempt) opening = undefined;
-      });
-    }
-    return opening;
-  };
-  const prewarm = options.prewarm ?? true;
-  const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });
-  // deno-lint-ignore prefer-const -- the client's fetch reports refusals to it
-  let replicator: Replicator;
-  let client: MemoCloudClient | undefined = options.cloudClient;
-  const cloudClient = () => {
-    if (client) return client;
-    const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    client = new MemoCloudClient({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      workspaceId: options.workspaceId,
-      projectId: options.projectId,
-      timeoutMs: options.timeoutMs,
-      userAgent: options.userAgent,
-      requireApiKey: options.requireApiKey,
-      retry: options.retry,
-      fetch: async (input, init) => {
-        try {
-          return await fetchImpl(input, init);
-        } catch (e) {
-          if (isRefused(e)) replicator.refused();
-          throw e;
-        }
-      },
-    });
-    return client;
-  };
-  replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
-  if (prewarm) replicator.start();
-  return new HybridRuntime(local, replicator, cloudClient, {
-    includeCloud: options.includeCloud ?? false,
-    drainMs,
-  });
 }

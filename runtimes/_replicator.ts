@@ -10,6 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { unrefTimer } from "../_platform.ts";
 import type { Memo, Note, ReplicaChanges, ReplicaStatus } from "@memo/memory";
 import { isMemoCloudError } from "./_cloud_errors.ts";
 import type { MemoCloudClient, MemoCloudDraft, MemoCloudNote } from "./cloud_client.ts";
@@ -118,10 +119,11 @@ export class Replicator {
       return;
     }
     if (this.#kickTimer === undefined) {
-      this.#kickTimer = setTimeout(() => {
+      // Unref'd: a process that is done (a server stopped) exits; the outbox stays on disk.
+      this.#kickTimer = unrefTimer(setTimeout(() => {
         this.#kickTimer = undefined;
         void this.#background();
-      }, KICK_MS);
+      }, KICK_MS));
     }
   }
 
@@ -212,7 +214,7 @@ export class Replicator {
   #schedule(ms: number): void {
     clearTimeout(this.#timer);
     if (this.#closed) return;
-    this.#timer = setTimeout(() => void this.#background(), ms);
+    this.#timer = unrefTimer(setTimeout(() => void this.#background(), ms));
   }
 
   async #background(): Promise<void> {

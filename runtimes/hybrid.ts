@@ -8,9 +8,17 @@
  * @module
  */
 
-import type { MemoryStore, RecallEngine } from "@memo/memory";
-import type { MemoCloudClient, MemoCloudOptions } from "./cloud_client.ts";
-import { createHybridRuntime } from "./_hybrid_runtime.ts";
+import type { Memo, MemoryStore, RecallEngine } from "@memo/memory";
+import { MemoCloudClient, type MemoCloudOptions } from "./cloud_client.ts";
+import {
+  checkInterval,
+  DEFAULT_CLOSE_DRAIN_MS,
+  DEFAULT_PULL_INTERVAL_MS,
+  HybridRuntime,
+  isRefused,
+} from "./_hybrid_runtime.ts";
+import { createLazyLocalRuntime } from "./local.ts";
+import { Replicator } from "./_replicator.ts";
 import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult, RuntimeChange } from "./types.ts";
 
 /**
@@ -152,4 +160,62 @@ export function createMemoHybridMcpRuntime(
   options: MemoHybridMcpRuntimeOptions = {},
 ): MemoHybridMcpRuntime {
   return createHybridRuntime(options);
+}
+
+function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMcpRuntime {
+  const rootDir = options.rootDir ?? ".";
+  const pullIntervalMs = checkInterval(
+    "pullIntervalMs",
+    options.pullIntervalMs,
+    DEFAULT_PULL_INTERVAL_MS,
+  );
+  const drainMs = checkInterval("closeDrainMs", options.closeDrainMs, DEFAULT_CLOSE_DRAIN_MS);
+  let opening: Promise<Memo> | undefined;
+  const memo = (): Promise<Memo> => {
+    if (!opening) {
+      const attempt = (async () => {
+        const { openMemo } = await import("@memo/memory");
+        return await openMemo({ rootDir, store: options.store, engine: options.engine });
+      })();
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
+  const prewarm = options.prewarm ?? true;
+  const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });
+  // deno-lint-ignore prefer-const -- the client's fetch reports refusals to it
+  let replicator: Replicator;
+  let client: MemoCloudClient | undefined = options.cloudClient;
+  const cloudClient = () => {
+    if (client) return client;
+    const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    client = new MemoCloudClient({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      workspaceId: options.workspaceId,
+      projectId: options.projectId,
+      timeoutMs: options.timeoutMs,
+      userAgent: options.userAgent,
+      requireApiKey: options.requireApiKey,
+      retry: options.retry,
+      fetch: async (input, init) => {
+        try {
+          return await fetchImpl(input, init);
+        } catch (e) {
+          if (isRefused(e)) replicator.refused();
+          throw e;
+        }
+      },
+    });
+    return client;
+  };
+  replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
+  if (prewarm) replicator.start();
+  return new HybridRuntime(local, replicator, cloudClient, {
+    includeCloud: options.includeCloud ?? false,
+    drainMs,
+  });
 }
