@@ -22,6 +22,7 @@ import {
   outboxSize,
   plainNote,
   planPull,
+  type PullPlan,
   sameNote,
 } from "./_replica_plan.ts";
 import { type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
@@ -417,13 +418,8 @@ export class Replicator {
         for (let attempt = 0;; attempt++) {
           await this.#refreshMirror(memo);
           const plan = planPull(page.changes, this.#view(), state.pushed, this.#sent);
-          if (await this.#apply(memo, [...plan.put.values()], [...plan.remove])) {
-            for (const [id, entry] of plan.pushed) {
-              if (entry) state.pushed[id] = entry;
-              else delete state.pushed[id];
-            }
+          if (await this.#applyPlan(memo, state, plan, result)) {
             result.pulled += plan.applied;
-            result.conflicts += plan.conflicts;
             break;
           }
           if (attempt >= 5) {
@@ -559,13 +555,28 @@ export class Replicator {
       note: cloud,
     };
     await this.#refreshMirror(memo);
-    const plan = planPull([change], this.#view(), state.pushed, this.#sent);
-    if (!await this.#apply(memo, [...plan.put.values()], [...plan.remove])) return;
+    await this.#applyPlan(
+      memo,
+      state,
+      planPull([change], this.#view(), state.pushed, this.#sent),
+      result,
+    );
+  }
+
+  /** Applies a plan to the notes, then (when it held) to the pushed map and the counts. */
+  async #applyPlan(
+    memo: Memo,
+    state: ReplicaStateData,
+    plan: PullPlan,
+    result: ReplicateResult,
+  ): Promise<boolean> {
+    if (!await this.#apply(memo, [...plan.put.values()], [...plan.remove])) return false;
     for (const [id, entry] of plan.pushed) {
       if (entry) state.pushed[id] = entry;
       else delete state.pushed[id];
     }
     result.conflicts += plan.conflicts;
+    return true;
   }
 }
 
