@@ -115,11 +115,8 @@ export class Replicator {
     if (this.#closed) return;
     if (!this.#started) return this.start();
     if (this.#now() - this.#failedAt < COOLDOWN_MS) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    if (this.#kickTimer === undefined) {
+    this.#again = true; // a replication running now may have missed the write: one more after it
+    if (!this.#running && this.#kickTimer === undefined) {
       // Unref'd: a process that is done (a server stopped) exits; the outbox stays on disk.
       this.#kickTimer = unrefTimer(setTimeout(() => {
         this.#kickTimer = undefined;
@@ -209,6 +206,8 @@ export class Replicator {
     } finally {
       deadline.removeEventListener("abort", stop);
       this.#abort?.abort(new Error("closed"));
+      // An aborted replication ends at once; let it record its state and release the lock.
+      await this.#running?.catch(() => {});
     }
   }
 
@@ -221,22 +220,19 @@ export class Replicator {
   async #background(): Promise<void> {
     if (this.#closed) return;
     if (this.#running) {
-      this.#again = true;
+      // `replicate()` (or a drain) is running: the timer resumes when it ends.
+      void this.#running.catch(() => {}).finally(() => this.#schedule(KICK_MS));
       return;
     }
+    this.#again = false;
     try {
       await this.#run({});
     } catch {
       // kept in the status; the timer tries again
     }
     if (this.#closed) return;
-    if (this.#again && this.#now() - this.#failedAt >= COOLDOWN_MS) {
-      this.#again = false;
-      this.#schedule(KICK_MS);
-    } else {
-      this.#again = false;
-      this.#schedule(this.#options.pullIntervalMs);
-    }
+    const soon = this.#again && this.#now() - this.#failedAt >= COOLDOWN_MS;
+    this.#schedule(soon ? KICK_MS : this.#options.pullIntervalMs);
   }
 
   /** One replication, unless another one runs (then undefined). */
@@ -252,6 +248,8 @@ export class Replicator {
     const run = this.#cycle({ ...options, signal: controller.signal }).finally(() => {
       outer?.removeEventListener("abort", onAbort);
       if (this.#running === run) this.#running = undefined;
+      // A write during a `replicate()`: the background goes on soon after it.
+      if (this.#again && !options.pushOnly && this.#started) this.#schedule(KICK_MS);
       if (this.#abort === controller) {
         this.#abort = undefined;
         this.#draining = false;
