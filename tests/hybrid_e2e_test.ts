@@ -40,24 +40,13 @@ import { type FaultProxy, startFaultProxy } from "./_fault_proxy.ts";
 import { startPostgres } from "./_postgres.ts";
 import { freePort } from "./_serve_process.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
+import { prng } from "./fixtures/mcp_fuzz_messages.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "mk_HYBRID_e2e_team_key_3c9d7e41a2";
 const GITHUB_TOKEN = "ghp_HYBRIDe2eTOKEN0000000000000000000077";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** mulberry32: a small seeded RNG, so the crash test's kill times repeat. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A project folder with a hybrid runtime on it. */
 interface Machine {
@@ -295,7 +284,7 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
       async () => {
         const dir = await Deno.makeTempDir({ prefix: "memo-hybrid-e2e-crash-" });
         dirs.add(dir);
-        const random = seeded(20261124);
+        const random = prng(20261124);
         const printed = new Map<number, string>(); // n → id
         const writer = join(ROOT, "tests", "fixtures", "hybrid_writer.ts");
         for (let run = 0; run < 20; run++) {
