@@ -7,6 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import type { MemoCloudClient, MemoCloudNote } from "../runtimes/cloud_client.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -184,4 +185,16 @@ export async function startCloudProcess(
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
   };
+}
+
+/** Every note of the client's project, page by page. */
+export async function cloudNotes(client: MemoCloudClient): Promise<MemoCloudNote[]> {
+  const notes: MemoCloudNote[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.list({ cursor, limit: 100 });
+    notes.push(...page.notes);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return notes;
 }

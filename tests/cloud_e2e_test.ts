@@ -21,11 +21,11 @@ import { fileURLToPath } from "node:url";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { MemoCloudClient, type MemoCloudNote } from "../runtimes/cloud_client.ts";
+import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import type { RuntimeRememberResult } from "../runtimes/types.ts";
-import { type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
+import { cloudNotes, type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
 import { startPostgres } from "./_postgres.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
@@ -49,18 +49,6 @@ async function wholeFeed(client: MemoCloudClient) {
     since = page.next;
     if (!page.hasMore) return changes;
   }
-}
-
-/** Every note of the project, page by page. */
-async function allNotes(client: MemoCloudClient): Promise<MemoCloudNote[]> {
-  const notes: MemoCloudNote[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.list({ cursor, limit: 100 });
-    notes.push(...page.notes);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return notes;
 }
 
 /** Every file under `dir`, relative, sorted. */
@@ -346,7 +334,7 @@ Deno.test("the cloud end to end on PostgreSQL", async (t) => {
           const expected = 2 * PER_RUNTIME + dupeCount;
 
           const cloud = direct(a.origin, "load");
-          const notes = await allNotes(cloud);
+          const notes = await cloudNotes(cloud);
           assert.equal(notes.length, expected);
           assert.equal(new Set(notes.map((n) => n.id)).size, expected, "unique ids");
           assert.equal(

@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseNotes } from "../memory/codec.ts";
 import type { Note } from "../memory/note.ts";
-import { MemoCloudClient, type MemoCloudNote } from "../runtimes/cloud_client.ts";
+import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import {
   createMemoHybridMcpRuntime,
@@ -35,7 +35,7 @@ import {
   type MemoHybridMcpRuntimeOptions,
 } from "../runtimes/hybrid.ts";
 import type { ReplicateResult } from "../runtimes/types.ts";
-import { type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
+import { cloudNotes, type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
 import { type FaultProxy, startFaultProxy } from "./_fault_proxy.ts";
 import { startPostgres } from "./_postgres.ts";
 import { freePort } from "./_serve_process.ts";
@@ -65,18 +65,6 @@ async function localNotes(dir: string): Promise<Note[]> {
   const parsed = parseNotes(text);
   assert.deepEqual(parsed.issues, [], `notes.md of ${dir} has no damaged or duplicate section`);
   return parsed.sections.flatMap((s) => s.note ? [s.note] : []);
-}
-
-/** Every note of the client's project, page by page. */
-async function cloudNotes(client: MemoCloudClient): Promise<MemoCloudNote[]> {
-  const notes: MemoCloudNote[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.list({ cursor, limit: 100 });
-    notes.push(...page.notes);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return notes;
 }
 
 /** A note's replicated fields (no cloud revision, `source` always present), for comparison. */
