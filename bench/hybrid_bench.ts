@@ -69,6 +69,7 @@ const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
     writes: { type: "string" },
+    sizes: { type: "string" },
     warmup: { type: "string", default: "20" },
     notes: { type: "string" },
     rounds: { type: "string" },
@@ -90,6 +91,8 @@ const { values: flags } = parseArgs({
 const QUICK = flags.quick;
 const WRITES = Number(flags.writes ?? (QUICK ? 100 : 500));
 const WARMUP = Number(flags.warmup);
+/** Notes already in the projects the writes of part 1 go into. */
+const SIZES = (flags.sizes ?? (QUICK ? "0" : "0,10000")).split(",").map(Number);
 const NOTES = Number(flags.notes ?? (QUICK ? 2000 : 10000));
 const ROUNDS = Number(flags.rounds ?? (QUICK ? 1 : 3));
 const IDLE_S = Number(flags.idle ?? (QUICK ? 10 : 60));
@@ -387,10 +390,11 @@ async function startWriter(
   dir: string,
   total: number,
   baseUrl?: string,
+  project?: string,
 ): Promise<Writer> {
   const args = ["run", "-A", `${ROOT}bench/hybrid_bench.ts`, "--writer", role, "--dir", dir];
   args.push("--total", String(total));
-  if (baseUrl) args.push("--base-url", baseUrl, "--project", "latency");
+  if (baseUrl) args.push("--base-url", baseUrl, "--project", project!);
   const child = new Deno.Command(DENO, {
     args,
     cwd: ROOT,
@@ -496,22 +500,46 @@ async function writerMain(): Promise<void> {
 
 // ------------------------------------------------------------------ part 1: write latency
 
-async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number) {
-  log(`latency: ${WRITES} writes each (after ${WARMUP} warm-up), the cloud ${DELAY_MS} ms away`);
+async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number, size: number) {
+  log(
+    `latency: ${WRITES} writes each (after ${WARMUP} warm-up) into projects of ${size} notes, ` +
+      `the cloud ${DELAY_MS} ms away`,
+  );
   const proxy = await startProxy(cloud.baseUrl, DELAY_MS);
-  const total = WARMUP + WRITES;
-  const hDir = await Deno.makeTempDir({ dir: tmp, prefix: "latency-hybrid-" });
-  const lDir = await Deno.makeTempDir({ dir: tmp, prefix: "latency-local-" });
+  const project = `latency-${size}`;
+  const total = size + WARMUP + WRITES;
+  let hDir: string;
+  let lDir: string;
+  let seedReplicateMs = 0;
+  if (size > 0) {
+    const drafts = corpus(size).drafts;
+    hDir = await seedProject(size, drafts);
+    lDir = await seedProject(size, drafts);
+    // Replicated beforehand, through the proxy as the writer will be (the state belongs to a URL).
+    const t = performance.now();
+    const seeded = hybridOf(hDir, proxy.origin, project);
+    await replicateUntilQuiet(seeded);
+    await seeded.close();
+    seedReplicateMs = performance.now() - t;
+    log(
+      `latency: seeded ${size} notes each; the hybrid one replicated in ${
+        Math.round(seedReplicateMs)
+      } ms`,
+    );
+  } else {
+    hDir = await Deno.makeTempDir({ dir: tmp, prefix: "latency-hybrid-" });
+    lDir = await Deno.makeTempDir({ dir: tmp, prefix: "latency-local-" });
+  }
   const writers: Writer[] = [];
   try {
-    const h = await startWriter("hybrid", hDir, total, proxy.origin);
+    const h = await startWriter("hybrid", hDir, total, proxy.origin, project);
     writers.push(h);
     const l = await startWriter("local", lDir, total);
     writers.push(l);
     const firstSettle = await h.call({ op: "settle" });
     if (!firstSettle.ok) log(`latency: hybrid did not settle at start: ${firstSettle.reason}`);
-    await h.call({ op: "write", from: 0, n: WARMUP });
-    await l.call({ op: "write", from: 0, n: WARMUP });
+    await h.call({ op: "write", from: size, n: WARMUP });
+    await l.call({ op: "write", from: size, n: WARMUP });
     const settle = await h.call({ op: "settle" });
     if (!settle.ok) log(`latency: hybrid did not settle after the warm-up: ${settle.reason}`);
 
@@ -522,7 +550,7 @@ async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number) {
     for (let r = 0; r * ROUND_WRITES < WRITES; r++) {
       const n = Math.min(ROUND_WRITES, WRITES - r * ROUND_WRITES);
       for (const w of r % 2 === 0 ? [h, l] : [l, h]) {
-        const answer = await w.call({ op: "write", from: WARMUP + r * ROUND_WRITES, n });
+        const answer = await w.call({ op: "write", from: size + WARMUP + r * ROUND_WRITES, n });
         ms[w.name].push(...answer.ms);
       }
     }
@@ -535,11 +563,13 @@ async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number) {
     const closeH = await h.call({ op: "close" });
     await l.call({ op: "close" });
 
-    const cloudNotes = (await clientOf(cloud.baseUrl, "latency").stats()).notes;
+    const cloudNotes = (await clientOf(cloud.baseUrl, project).stats()).notes;
     const hybrid = latency(ms.hybrid);
     const local = latency(ms.local);
     const cpuMs = (t: number) => Math.round(t * 1000 / ticksPerS);
     return {
+      projectNotes: size,
+      seedReplicateMs: Math.round(seedReplicateMs),
       writes: WRITES,
       warmup: WARMUP,
       delayMs: DELAY_MS,
@@ -572,6 +602,10 @@ async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number) {
   } finally {
     for (const w of writers) await w.stop().catch(() => {});
     await proxy.stop();
+    if (size > 0) {
+      await Deno.remove(hDir, { recursive: true }).catch(() => {});
+      await Deno.remove(lDir, { recursive: true }).catch(() => {});
+    }
   }
 }
 
@@ -916,7 +950,11 @@ async function main() {
   try {
     cloud = await startCloud(flags.store, pg?.url, `${tmp}/cloud-data`);
     const parts: [string, () => Promise<unknown>][] = [
-      ["latency", () => latencyPart(cloud!, tmp, ticksPerS)],
+      ["latency", async () => {
+        const rows = [];
+        for (const size of SIZES) rows.push(await latencyPart(cloud!, tmp, ticksPerS, size));
+        return rows;
+      }],
       ["catchup", () => catchUpPart(cloud!, tmp)],
       ["idle", () => idlePart(cloud!, ticksPerS)],
     ];
@@ -953,34 +991,36 @@ function printReport(r: any): void {
   const x = (v: number) => Number.isFinite(v) ? `${v.toFixed(2)}×` : "-";
   if (r.latency?.failed) out.push(`\n1. write latency: FAILED: ${r.latency.failed}`);
   else if (r.latency) {
-    const l = r.latency;
-    const met = (v: number) => (v <= l.goalRatio ? "met" : "MISSED");
-    out.push(
-      `\n1. write latency, remember(), ${l.writes} writes each, the cloud ${l.delayMs} ms away ` +
-        `(rounds of ${l.roundWrites}, alternating)`,
-    );
-    out.push(`   runtime        p50 ms   p99 ms   mean ms   max ms   CPU during the writes`);
-    for (const [name, t] of [["hybrid", l.hybrid], ["local-only", l.local]] as const) {
-      const cpu = name === "hybrid" ? l.cpuMsDuringWrites.hybrid : l.cpuMsDuringWrites.local;
+    for (const l of r.latency) {
+      const met = (v: number) => (v <= l.goalRatio ? "met" : "MISSED");
       out.push(
-        `   ${name.padEnd(12)}  ${ms(t.p50).padStart(7)}  ${ms(t.p99).padStart(7)}  ${
-          ms(t.mean).padStart(8)
-        }  ${ms(t.max).padStart(7)}   ${cpu} ms`,
+        `\n1. write latency, remember(), ${l.writes} writes each into a project of ${l.projectNotes} notes, ` +
+          `the cloud ${l.delayMs} ms away (rounds of ${l.roundWrites}, alternating)`,
+      );
+      out.push(`   runtime        p50 ms   p99 ms   mean ms   max ms   CPU during the writes`);
+      for (const [name, t] of [["hybrid", l.hybrid], ["local-only", l.local]] as const) {
+        const cpu = name === "hybrid" ? l.cpuMsDuringWrites.hybrid : l.cpuMsDuringWrites.local;
+        out.push(
+          `   ${name.padEnd(12)}  ${ms(t.p50).padStart(7)}  ${ms(t.p99).padStart(7)}  ${
+            ms(t.mean).padStart(8)
+          }  ${ms(t.max).padStart(7)}   ${cpu} ms`,
+        );
+      }
+      out.push(
+        `   hybrid ÷ local: p50 ${x(l.ratio.p50)} (${met(l.ratio.p50)}), p99 ${x(l.ratio.p99)} (${
+          met(l.ratio.p99)
+        }), mean ${x(l.ratio.mean)}; goal ≤ ${l.goalRatio}×`,
+      );
+      out.push(
+        `   outbox 0 ${
+          l.drain.ok
+            ? `${l.drain.msAfterLastWrite} ms after the last write`
+            : `NOT reached: ${l.drain.reason}`
+        }; ${l.cloudRequests} requests to the cloud during the writes and the drain; ` +
+          `hybrid CPU until drained ${l.hybridCpuMsUntilDrained} ms; close() ${l.closeMs} ms; ` +
+          `the cloud holds ${l.cloudNotes} of ${l.expectedCloudNotes}`,
       );
     }
-    out.push(
-      `   hybrid ÷ local: p50 ${x(l.ratio.p50)} (${met(l.ratio.p50)}), p99 ${x(l.ratio.p99)} (${
-        met(l.ratio.p99)
-      }), mean ${x(l.ratio.mean)}; goal ≤ ${l.goalRatio}×`,
-    );
-    out.push(
-      `   outbox 0 ${
-        l.drain.ok
-          ? `${l.drain.msAfterLastWrite} ms after the last write`
-          : `NOT reached: ${l.drain.reason}`
-      }; ${l.cloudRequests} requests to the cloud during the writes and the drain; hybrid CPU until drained ${l.hybridCpuMsUntilDrained} ms; ` +
-        `close() ${l.closeMs} ms; the cloud holds ${l.cloudNotes} of ${l.expectedCloudNotes}`,
-    );
   }
   if (r.catchup?.failed) out.push(`\n2. catch-up: FAILED: ${r.catchup.failed}`);
   else if (r.catchup) {
