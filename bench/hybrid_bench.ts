@@ -12,9 +12,11 @@
  *    default `pullIntervalMs`, replicating in the background through the
  *    proxy) and one on a local-only runtime
  *    (`createMemoMcpRuntimeFromConfig({ mode: "local" })`), each in its own
- *    folder, write the same notes with `remember()` one after another, in
- *    rounds of 10 that alternate (hybrid first, then local first) to cancel
- *    drift. p50 and p99 of each (goal: hybrid ≤ 1.2× local), the writers' CPU
+ *    folder, write the same notes with `remember()` one after another
+ *    (`--gap-ms`: with a pause after each), in rounds of 10 that alternate
+ *    (hybrid first, then local first) to cancel drift, into projects that
+ *    hold `--sizes` notes already (the hybrid one replicated beforehand).
+ *    p50 and p99 of each (goal: hybrid ≤ 1.2× local), the writers' CPU
  *    time, and how long after the last write the outbox reached 0.
  * 2. **Catch-up.** Machine A (a hybrid runtime) writes `--notes` notes and
  *    replicates them; then machine B starts (a fresh hybrid runtime, empty
@@ -31,11 +33,12 @@
  *    seconds: CPU time (utime + stime from `/proc/<pid>/stat`) over the
  *    window, and RSS (`VmRSS`) at its end.
  *
- * Run: deno run -A bench/hybrid_bench.ts [--writes 500] [--notes 10000] [--rounds 3]
+ * Run: deno run -A bench/hybrid_bench.ts [--writes 500] [--sizes 0,10000] [--gap-ms 0]
+ *        [--notes 10000] [--rounds 3]
  *        [--idle 60] [--idle-notes 1000] [--delay 100] [--store postgres|file]
  *        [--only latency,catchup,idle] [--quick] [--json out.json]
  *
- * `--quick`: 100 writes, 2,000 notes, 1 round, 10 s idle.
+ * `--quick`: 100 writes into an empty project, 2,000 notes, 1 round, 10 s idle.
  *
  * @module
  */
@@ -70,6 +73,7 @@ const { values: flags } = parseArgs({
   options: {
     writes: { type: "string" },
     sizes: { type: "string" },
+    "gap-ms": { type: "string", default: "0" },
     warmup: { type: "string", default: "20" },
     notes: { type: "string" },
     rounds: { type: "string" },
@@ -99,6 +103,8 @@ const IDLE_S = Number(flags.idle ?? (QUICK ? 10 : 60));
 const IDLE_NOTES = Number(flags["idle-notes"]);
 const DELAY_MS = Number(flags.delay);
 const ONLY = new Set(flags.only.split(","));
+/** Pause after each write of part 1 (not timed), in ms: 0 writes back to back. */
+const GAP_MS = Number(flags["gap-ms"]);
 /** Writes per turn of one writer in part 1; the turns alternate. */
 const ROUND_WRITES = 10;
 /** Notes per batch and per feed page of the peers in part 2. */
@@ -470,6 +476,7 @@ async function writerMain(): Promise<void> {
           const t = performance.now();
           await runtime.remember(drafts[i]);
           ms.push(performance.now() - t);
+          if (command.gapMs) await sleep(command.gapMs);
         }
         lastWriteEnd = performance.now();
         send({ ms });
@@ -550,7 +557,8 @@ async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number, size: n
     for (let r = 0; r * ROUND_WRITES < WRITES; r++) {
       const n = Math.min(ROUND_WRITES, WRITES - r * ROUND_WRITES);
       for (const w of r % 2 === 0 ? [h, l] : [l, h]) {
-        const answer = await w.call({ op: "write", from: size + WARMUP + r * ROUND_WRITES, n });
+        const from = size + WARMUP + r * ROUND_WRITES;
+        const answer = await w.call({ op: "write", from, n, gapMs: GAP_MS });
         ms[w.name].push(...answer.ms);
       }
     }
@@ -569,6 +577,7 @@ async function latencyPart(cloud: Cloud, tmp: string, ticksPerS: number, size: n
     const cpuMs = (t: number) => Math.round(t * 1000 / ticksPerS);
     return {
       projectNotes: size,
+      gapMs: GAP_MS,
       seedReplicateMs: Math.round(seedReplicateMs),
       writes: WRITES,
       warmup: WARMUP,
@@ -995,6 +1004,7 @@ function printReport(r: any): void {
       const met = (v: number) => (v <= l.goalRatio ? "met" : "MISSED");
       out.push(
         `\n1. write latency, remember(), ${l.writes} writes each into a project of ${l.projectNotes} notes, ` +
+          (l.gapMs ? `one every ${l.gapMs} ms (plus the write), ` : "back to back, ") +
           `the cloud ${l.delayMs} ms away (rounds of ${l.roundWrites}, alternating)`,
       );
       out.push(`   runtime        p50 ms   p99 ms   mean ms   max ms   CPU during the writes`);
