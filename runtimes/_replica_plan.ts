@@ -115,7 +115,7 @@ export interface PullPlan {
 export function planPull(
   changes: readonly MemoCloudChange[],
   local: LocalView,
-  pushed: Readonly<Record<string, PushedEntry>>,
+  pushed: ReadonlyMap<string, PushedEntry>,
   sent: ReadonlyMap<string, string> = new Map(),
 ): PullPlan {
   const plan: PullPlan = {
@@ -128,7 +128,7 @@ export function planPull(
   const view = (id: string): Note | undefined =>
     plan.remove.has(id) ? undefined : plan.put.get(id) ?? local.get(id);
   const entry = (id: string): PushedEntry | undefined =>
-    plan.pushed.has(id) ? plan.pushed.get(id) : pushed[id];
+    plan.pushed.has(id) ? plan.pushed.get(id) : pushed.get(id);
   const planned = new Map<string, Note>(); // identity → note put by this plan
   const put = (note: Note) => {
     plan.remove.delete(note.id);
@@ -211,23 +211,6 @@ export interface Outbox {
   updates: Note[];
   /** Local notes never pushed. */
   creates: Note[];
-}
-
-/** The outbox: local notes (in store order) against the pushed map. */
-export function outboxOf(
-  notes: Iterable<Note>,
-  pushed: Readonly<Record<string, PushedEntry>>,
-): Outbox {
-  const out: Outbox = { deletes: [], updates: [], creates: [] };
-  const seen = new Set<string>();
-  for (const note of notes) {
-    seen.add(note.id);
-    const known = pushed[note.id];
-    if (!known) out.creates.push(note);
-    else if (known[0] !== fingerprint(note)) out.updates.push(note);
-  }
-  for (const id of Object.keys(pushed)) if (!seen.has(id)) out.deletes.push(id);
-  return out;
 }
 
 /** Number of changes in an outbox. */

@@ -1,14 +1,16 @@
 /**
  * The hybrid runtime's state on disk, in `.memo/replica/`:
  *
- * - `state.json`: which cloud it follows, the change-feed token, and for
+ * - `state.jsonl`: which cloud it follows, the change-feed token, and for
  *   every note in the cloud the content hash and revision last pushed or
  *   pulled (the "pushed map"). The outbox is not stored: it is every note of
  *   `notes.md` whose hash differs from its pushed hash, plus every pushed id
  *   that `notes.md` no longer holds. So a write needs no second fsync, and
  *   hand edits, `git pull`s and notes from before hybrid mode replicate too.
- *   The file is replaced atomically (temp file, rename); losing an update of
- *   it only makes the next push repeat work the cloud recognises (same
+ *   The first line is a whole state; each replication appends one line with
+ *   what changed, and the file is rewritten (temp file, rename) as one line
+ *   when the appended lines outgrow it. A torn last line is ignored. Losing
+ *   a line only makes the next push repeat work the cloud recognises (same
  *   identity, a 404, or a 409 with the same content).
  * - `lock`: held while a replication runs, so that two processes on one
  *   project (a `memo mcp` and a `memo remember`) take turns.
@@ -17,7 +19,8 @@
  * @module
  */
 
-import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { Buffer } from "node:buffer";
+import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
@@ -25,7 +28,7 @@ import { join } from "node:path";
 /** The content hash and revision of a note as the cloud last had it, from this machine's view. */
 export type PushedEntry = [hash: string, revision: number];
 
-/** What `state.json` holds. */
+/** A replica's state, as `state.jsonl` holds it. */
 export interface ReplicaStateData {
   /** Format version. */
   version: 1;
@@ -36,7 +39,7 @@ export interface ReplicaStateData {
   /** Change-feed token to read from next; undefined: from the start. */
   feed?: string;
   /** Note id → [hash, revision] last pushed or pulled. */
-  pushed: Record<string, PushedEntry>;
+  pushed: Map<string, PushedEntry>;
   /** ISO time of the last successful push. */
   lastPush: string | null;
   /** ISO time of the last successful pull. */
@@ -53,37 +56,103 @@ export function freshState(target: string, replicaId?: string): ReplicaStateData
     version: 1,
     replicaId: replicaId ?? crypto.randomUUID().replaceAll("-", "").slice(0, 16),
     target,
-    pushed: {},
+    pushed: new Map(),
     lastPush: null,
     lastPull: null,
     conflicts: 0,
   };
 }
 
-function isState(value: unknown): value is ReplicaStateData {
-  const v = value as ReplicaStateData | null;
-  if (!v || typeof v !== "object" || v.version !== 1) return false;
-  if (typeof v.replicaId !== "string" || typeof v.target !== "string") return false;
-  if (v.feed !== undefined && typeof v.feed !== "string") return false;
-  if (!v.pushed || typeof v.pushed !== "object" || Array.isArray(v.pushed)) return false;
-  for (const entry of Object.values(v.pushed)) {
-    if (!Array.isArray(entry) || typeof entry[0] !== "string" || typeof entry[1] !== "number") {
-      return false;
-    }
+/** The scalar fields of a state line, checked. */
+function scalarsOf(v: Record<string, unknown>): Partial<ReplicaStateData> | undefined {
+  const out: Partial<ReplicaStateData> = {};
+  if ("feed" in v) {
+    if (v.feed !== null && typeof v.feed !== "string") return undefined;
+    out.feed = v.feed ?? undefined;
   }
-  return (v.lastPush === null || typeof v.lastPush === "string") &&
-    (v.lastPull === null || typeof v.lastPull === "string") && typeof v.conflicts === "number";
+  for (const key of ["lastPush", "lastPull"] as const) {
+    if (!(key in v)) continue;
+    if (v[key] !== null && typeof v[key] !== "string") return undefined;
+    out[key] = v[key] as string | null;
+  }
+  if ("conflicts" in v) {
+    if (typeof v.conflicts !== "number") return undefined;
+    out.conflicts = v.conflicts;
+  }
+  if ("error" in v) {
+    if (v.error !== null && typeof v.error !== "string") return undefined;
+    out.error = (v.error as string | null) ?? undefined;
+  }
+  return out;
 }
 
-/** Reads and writes `.memo/replica/state.json`; notices when another process wrote it. */
+/** Applies a line's `pushed` changes; false when they are malformed. */
+function applyPushed(map: Map<string, PushedEntry>, pushed: unknown): boolean {
+  if (pushed === undefined) return true;
+  if (!pushed || typeof pushed !== "object" || Array.isArray(pushed)) return false;
+  for (const [id, entry] of Object.entries(pushed)) {
+    if (entry === null) map.delete(id);
+    else if (Array.isArray(entry) && typeof entry[0] === "string" && typeof entry[1] === "number") {
+      map.set(id, [entry[0], entry[1]]);
+    } else return false;
+  }
+  return true;
+}
+
+/** Parses the file: the first line whole, then the changes; stops at a torn or bad line. */
+function parseState(text: string): ReplicaStateData | undefined {
+  const lines = text.split("\n");
+  let state: ReplicaStateData | undefined;
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    let v: Record<string, unknown>;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      break; // a torn last line
+    }
+    if (!v || typeof v !== "object") break;
+    if (!state) {
+      if (v.version !== 1 || typeof v.replicaId !== "string" || typeof v.target !== "string") {
+        return undefined;
+      }
+      state = freshState(v.target, v.replicaId);
+    }
+    const scalars = scalarsOf(v);
+    if (!scalars) break;
+    const pushed = new Map(state.pushed);
+    if (!applyPushed(pushed, v.pushed)) break;
+    Object.assign(state, scalars);
+    state.pushed = pushed;
+  }
+  return state;
+}
+
+/** The line of a whole state. */
+function wholeLine(state: ReplicaStateData): string {
+  const { pushed, ...rest } = state;
+  return JSON.stringify({ ...rest, error: rest.error ?? null, pushed: Object.fromEntries(pushed) });
+}
+
+/** What changed since the last save, as `ReplicaStateFile.save` writes it. */
+export interface StateChanges {
+  /** Ids whose pushed entry changed (set or deleted). */
+  ids: ReadonlySet<string>;
+  /** The whole pushed map was replaced. */
+  all: boolean;
+}
+
+/** Reads and writes `.memo/replica/state.jsonl`; notices when another process wrote it. */
 export class ReplicaStateFile {
   readonly dir: string;
   readonly #path: string;
   #stamp = "";
+  #size = 0;
+  #base = 0;
 
   constructor(rootDir: string) {
     this.dir = join(rootDir, ".memo", "replica");
-    this.#path = join(this.dir, "state.json");
+    this.#path = join(this.dir, "state.jsonl");
   }
 
   /** Whether the file changed since this object last read or wrote it. */
@@ -97,26 +166,45 @@ export class ReplicaStateFile {
    * Without `target`, the file's whatever it follows.
    */
   async load(target?: string): Promise<ReplicaStateData> {
-    let data: unknown;
+    let text = "";
     try {
-      data = JSON.parse(await readFile(this.#path, "utf8"));
+      text = await readFile(this.#path, "utf8");
     } catch {
-      data = undefined;
+      // missing: a fresh state
     }
     this.#stamp = await this.#stampNow();
-    if (!isState(data)) return freshState(target ?? "");
+    this.#size = this.#base = 0; // the next save writes the whole state
+    const data = parseState(text);
+    if (!data) return freshState(target ?? "");
     if (target !== undefined && data.target !== target) {
       return { ...freshState(target, data.replicaId), conflicts: data.conflicts };
     }
     return data;
   }
 
-  /** Replaces the file atomically. */
-  async save(state: ReplicaStateData): Promise<void> {
+  /**
+   * Saves `state`: appends one line with what changed, or rewrites the file
+   * as one line (after a load, when the whole map changed, or when the
+   * appended lines outgrow the whole state).
+   */
+  async save(state: ReplicaStateData, changes: StateChanges): Promise<void> {
     await this.#ensureDir();
-    const temp = `${this.#path}.${process.pid}.tmp`;
-    await writeFile(temp, JSON.stringify(state));
-    await rename(temp, this.#path);
+    const rewrite = changes.all || this.#base === 0 || await this.changed() ||
+      this.#size > 2 * this.#base + 65_536;
+    if (rewrite) {
+      const line = wholeLine(state) + "\n";
+      const temp = `${this.#path}.${process.pid}.tmp`;
+      await writeFile(temp, line);
+      await rename(temp, this.#path);
+      this.#base = this.#size = Buffer.byteLength(line);
+    } else {
+      const pushed: Record<string, PushedEntry | null> = {};
+      for (const id of changes.ids) pushed[id] = state.pushed.get(id) ?? null;
+      const { pushed: _all, ...scalars } = state;
+      const line = JSON.stringify({ ...scalars, error: scalars.error ?? null, pushed }) + "\n";
+      await appendFile(this.#path, line);
+      this.#size += Buffer.byteLength(line);
+    }
     this.#stamp = await this.#stampNow();
   }
 

@@ -18,14 +18,14 @@ import {
   fingerprint,
   identityOf,
   type LocalView,
-  outboxOf,
+  type Outbox,
   outboxSize,
   plainNote,
   planPull,
   type PullPlan,
   sameNote,
 } from "./_replica_plan.ts";
-import { type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
+import { type PushedEntry, type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
 import type { ReplicateOptions, ReplicateResult } from "./types.ts";
 
 /** Notes per `notes:batch` request of a push. */
@@ -95,7 +95,14 @@ export class Replicator {
   #error: string | undefined;
   #abort: AbortController | undefined;
   #draining = false;
-  #saved = { content: "", pulledAt: 0 };
+  #saved = { scalars: "", pulledAt: 0 };
+  /** Ids whose outbox standing may have changed (the others are known clean). */
+  #dirty = new Set<string>();
+  /** Every id must be looked at again (a reload of the notes or of the state). */
+  #dirtyAll = true;
+  /** Pushed-map changes not saved yet. */
+  #changedIds = new Set<string>();
+  #changedAll = false;
 
   constructor(options: ReplicatorOptions) {
     this.#options = options;
@@ -151,7 +158,7 @@ export class Replicator {
     try {
       const memo = await this.#options.memo();
       await this.#refreshMirror(memo);
-      outbox = outboxSize(outboxOf(this.#mirror.values(), state.pushed));
+      outbox = outboxSize(this.#outbox(state));
     } catch {
       // the local notes cannot be read now: the stats call reports that itself
     }
@@ -196,7 +203,7 @@ export class Replicator {
         const memo = await this.#options.memo().catch(() => undefined);
         if (memo && this.#state) {
           await this.#refreshMirror(memo);
-          if (!outboxSize(outboxOf(this.#mirror.values(), this.#state.pushed))) return;
+          if (!outboxSize(this.#outbox(this.#state))) return;
         }
         await Promise.race([
           this.#run({ pushOnly: true, signal: deadline, refusedEnds: true }).catch(() => {}),
@@ -280,7 +287,7 @@ export class Replicator {
       if (!options.pushOnly) await this.#pull(client, state, memo, result, options);
       await this.#push(client, state, memo, result, options);
       await this.#refreshMirror(memo);
-      result.outbox = outboxSize(outboxOf(this.#mirror.values(), state.pushed));
+      result.outbox = outboxSize(this.#outbox(state));
       delete state.error;
       this.#error = undefined;
       this.#failedAt = -Infinity;
@@ -302,21 +309,57 @@ export class Replicator {
   }
 
   /**
-   * Writes the state when it changed; a pull that brought nothing moves only
+   * Writes what changed in the state; a pull that brought nothing moves only
    * `lastPull`, which is written at most once a minute (the process itself
    * reports it fresh).
    */
   async #save(state: ReplicaStateData): Promise<void> {
-    const content = JSON.stringify({ ...state, lastPull: null });
-    const pulledAt = state.lastPull ? Date.parse(state.lastPull) : 0;
+    const { pushed: _pushed, lastPull, ...rest } = state;
+    const scalars = JSON.stringify(rest);
+    const pulledAt = lastPull ? Date.parse(lastPull) : 0;
     if (
-      content === this.#saved.content && !await this.#file.changed() &&
-      pulledAt - this.#saved.pulledAt < 60_000
+      !this.#changedIds.size && !this.#changedAll && scalars === this.#saved.scalars &&
+      pulledAt - this.#saved.pulledAt < 60_000 && !await this.#file.changed()
     ) {
       return;
     }
-    await this.#file.save(state);
-    this.#saved = { content, pulledAt };
+    await this.#file.save(state, { ids: this.#changedIds, all: this.#changedAll });
+    this.#changedIds = new Set();
+    this.#changedAll = false;
+    this.#saved = { scalars, pulledAt };
+  }
+
+  /** Sets (or, with undefined, drops) a note's pushed entry. */
+  #setPushed(state: ReplicaStateData, id: string, entry: PushedEntry | undefined): void {
+    if (entry) state.pushed.set(id, entry);
+    else state.pushed.delete(id);
+    this.#changedIds.add(id);
+    this.#dirty.add(id);
+  }
+
+  /** The outbox now, looking only at the ids that may have changed since the last look. */
+  #outbox(state: ReplicaStateData): Outbox {
+    if (this.#dirtyAll) {
+      this.#dirty = new Set([...this.#mirror.keys(), ...state.pushed.keys()]);
+      this.#dirtyAll = false;
+    }
+    const out: Outbox = { deletes: [], updates: [], creates: [] };
+    for (const id of this.#dirty) {
+      const note = this.#mirror.get(id);
+      const known = state.pushed.get(id);
+      if (!note) {
+        if (known) out.deletes.push(id);
+        else this.#dirty.delete(id);
+      } else if (!known) out.creates.push(note);
+      else if (known[0] !== fingerprint(note)) out.updates.push(note);
+      else this.#dirty.delete(id);
+    }
+    // In the order they were written (ids sort by creation time).
+    const order = (a: Note, b: Note) =>
+      a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1;
+    out.creates.sort(order);
+    out.updates.sort((a, b) => a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : 0);
+    return out;
   }
 
   async #lock(wait: boolean, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
@@ -338,14 +381,26 @@ export class Replicator {
     }
     const loaded = await this.#file.load(target);
     this.#state = loaded;
+    this.#dirtyAll = true;
+    this.#changedIds.clear();
+    this.#changedAll = false;
     return loaded;
   }
 
   async #refreshMirror(memo: Memo): Promise<void> {
     const changes = await memo.store.changesSince(this.#token);
-    if (changes.reset) this.#mirror = new Map();
-    for (const id of changes.removed) this.#mirror.delete(id);
-    for (const note of changes.upserted) this.#mirror.set(note.id, note);
+    if (changes.reset) {
+      this.#mirror = new Map();
+      this.#dirtyAll = true;
+    }
+    for (const id of changes.removed) {
+      this.#mirror.delete(id);
+      this.#dirty.add(id);
+    }
+    for (const note of changes.upserted) {
+      this.#mirror.set(note.id, note);
+      this.#dirty.add(note.id);
+    }
     if (changes.reset || changes.removed.length || changes.upserted.length) {
       this.#identity = undefined;
     }
@@ -407,7 +462,8 @@ export class Replicator {
         ) {
           restarted = true;
           state.feed = undefined;
-          state.pushed = {};
+          state.pushed = new Map();
+          this.#changedAll = this.#dirtyAll = true;
           continue;
         }
         throw e;
@@ -449,7 +505,7 @@ export class Replicator {
     let done = 0;
     for (let round = 0; round < 4; round++) {
       await this.#refreshMirror(memo);
-      const box = outboxOf(this.#mirror.values(), state.pushed);
+      const box = this.#outbox(state);
       const total = outboxSize(box);
       if (!total) break;
       const progress = (n: number) => {
@@ -458,17 +514,17 @@ export class Replicator {
       };
       // Forgets first, then updates, then creates: an identity is freed before it is claimed.
       for (const id of box.deletes) {
-        const [, revision] = state.pushed[id];
+        const [, revision] = state.pushed.get(id)!;
         try {
           await client.forget(id, {
             ifMatch: revision,
             idempotencyKey: this.#key(state, "DELETE", id, revision),
             signal,
           });
-          delete state.pushed[id];
+          this.#setPushed(state, id, undefined);
           result.pushed++;
         } catch (e) {
-          if (isMemoCloudError(e, "not_found")) delete state.pushed[id];
+          if (isMemoCloudError(e, "not_found")) this.#setPushed(state, id, undefined);
           else if (isMemoCloudError(e, "conflict") && noteIn(e.details)) {
             // Changed in the cloud since: the update wins over the forget.
             await this.#takeCloud(memo, state, noteIn(e.details)!, result);
@@ -477,7 +533,7 @@ export class Replicator {
         progress(1);
       }
       for (const note of box.updates) {
-        const [, revision] = state.pushed[note.id];
+        const [, revision] = state.pushed.get(note.id)!;
         const patch = {
           text: note.body,
           title: note.title,
@@ -491,12 +547,12 @@ export class Replicator {
             idempotencyKey: this.#key(state, "PATCH", note.id, revision, patch),
             signal,
           });
-          state.pushed[note.id] = [cloud.hash, cloud.revision];
+          this.#setPushed(state, note.id, [cloud.hash, cloud.revision]);
           result.pushed++;
           await this.#settle(memo, note, cloud);
         } catch (e) {
           // Forgotten in the cloud: the update wins, and the next round re-creates it.
-          if (isMemoCloudError(e, "not_found")) delete state.pushed[note.id];
+          if (isMemoCloudError(e, "not_found")) this.#setPushed(state, note.id, undefined);
           else if (isMemoCloudError(e, "conflict") && noteIn(e.details)) {
             await this.#takeCloud(memo, state, noteIn(e.details)!, result);
           } else throw e;
@@ -515,7 +571,7 @@ export class Replicator {
         const remove: string[] = [];
         answer.results.forEach(({ note: cloud }, k) => {
           const mine = chunk[k];
-          state.pushed[cloud.id] = [cloud.hash, cloud.revision];
+          this.#setPushed(state, cloud.id, [cloud.hash, cloud.revision]);
           const plain = plainNote(cloud);
           if (cloud.id !== mine.id) {
             // The cloud holds this identity under another id: its id wins.
@@ -569,10 +625,7 @@ export class Replicator {
     result: ReplicateResult,
   ): Promise<boolean> {
     if (!await this.#apply(memo, [...plan.put.values()], [...plan.remove])) return false;
-    for (const [id, entry] of plan.pushed) {
-      if (entry) state.pushed[id] = entry;
-      else delete state.pushed[id];
-    }
+    for (const [id, entry] of plan.pushed) this.#setPushed(state, id, entry);
     result.conflicts += plan.conflicts;
     return true;
   }

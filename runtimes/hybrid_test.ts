@@ -245,7 +245,7 @@ Deno.test("hybrid: writes succeed while the cloud is down and go out when it is 
     assert.deepEqual(result, { pushed: 1, pulled: 0, conflicts: 0, outbox: 0 });
     assert.equal((await again.stats()).replica!.error, undefined);
     assert.deepEqual((await cloud.notes()).map((n) => n.body), ["Written offline"]);
-    const state = await readFile(join(dir, ".memo", "replica", "state.json"), "utf8");
+    const state = await readFile(join(dir, ".memo", "replica", "state.jsonl"), "utf8");
     assert.ok(!state.includes(KEY));
     assert.equal(
       await readFile(join(dir, ".memo", "replica", ".gitignore"), "utf8").then((t) =>
