@@ -33,7 +33,7 @@
  *    seconds: CPU time (utime + stime from `/proc/<pid>/stat`) over the
  *    window, and RSS (`VmRSS`) at its end.
  *
- * Run: deno run -A bench/hybrid_bench.ts [--writes 500] [--sizes 0,10000] [--gap-ms 0]
+ * Run: deno run -A bench/hybrid_bench.ts [--writes 2000] [--sizes 0,10000] [--gap-ms 0]
  *        [--notes 10000] [--rounds 3]
  *        [--idle 60] [--idle-notes 1000] [--delay 100] [--store postgres|file]
  *        [--only latency,catchup,idle] [--quick] [--json out.json]
@@ -93,7 +93,7 @@ const { values: flags } = parseArgs({
   },
 });
 const QUICK = flags.quick;
-const WRITES = Number(flags.writes ?? (QUICK ? 100 : 500));
+const WRITES = Number(flags.writes ?? (QUICK ? 100 : 2000));
 const WARMUP = Number(flags.warmup);
 /** Notes already in the projects the writes of part 1 go into. */
 const SIZES = (flags.sizes ?? (QUICK ? "0" : "0,10000")).split(",").map(Number);
