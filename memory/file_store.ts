@@ -18,7 +18,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { contentHash, type Note, NOTE_ID_PATTERN, type NotePatch } from "./note.ts";
+import { contentHash, type Note, NOTE_ID_PATTERN, type NotePatch, sameNote } from "./note.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
@@ -532,12 +532,6 @@ export class FileMemoryStore implements MemoryStore {
     this.#tail = done.tail;
     return done.size;
   }
-}
-
-function sameNote(a: Note, b: Note): boolean {
-  return a.hash === b.hash && a.title === b.title && a.body === b.body &&
-    a.source === b.source && a.created === b.created && a.updated === b.updated &&
-    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
 }
 
 /** Validates what `applyReplica` got: whole notes with matching hashes, each id once. */

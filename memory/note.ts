@@ -160,6 +160,29 @@ export function contentHash(
 }
 
 /**
+ * Whether two notes are the same in every field (id, hash, title, body,
+ * labels in order, source and both times): what a replica compares before
+ * writing a note it received.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Note, sameNote } from "@memo/memory";
+ * const note: Note = {
+ *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: ["ops"], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * };
+ * assert.equal(sameNote(note, { ...note, labels: ["ops"] }), true);
+ * assert.equal(sameNote(note, { ...note, updated: "2026-01-02T00:00:00.000Z" }), false);
+ * ```
+ */
+export function sameNote(a: Note, b: Note): boolean {
+  return a.id === b.id && a.hash === b.hash && a.title === b.title && a.body === b.body &&
+    a.source === b.source && a.created === b.created && a.updated === b.updated &&
+    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
+}
+
+/**
  * The identity used for dedupe: the source key when there is one, else the
  * content hash.
  *

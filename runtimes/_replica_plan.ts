@@ -15,7 +15,7 @@
  * @module
  */
 
-import { contentHash, type Note } from "@memo/memory";
+import { contentHash, type Note, sameNote } from "@memo/memory";
 import type { MemoCloudChange, MemoCloudNote } from "./cloud_client.ts";
 import type { PushedEntry } from "./_replica_state.ts";
 
@@ -41,13 +41,6 @@ export function plainNote(note: MemoCloudNote): Note {
   const { revision: _revision, ...rest } = note;
   fingerprints.set(rest, note.hash); // the cloud computes its hashes from the content
   return rest;
-}
-
-/** Whether two notes are the same in every field. */
-export function sameNote(a: Note, b: Note): boolean {
-  return a.id === b.id && a.hash === b.hash && a.title === b.title && a.body === b.body &&
-    a.source === b.source && a.created === b.created && a.updated === b.updated &&
-    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
 }
 
 /** Whether `a` wins over `b`: the later `updated`, on a tie the larger content hash. */
