@@ -324,16 +324,40 @@ function safeDetails(details: Record<string, unknown>, secrets: (string | undefi
   return out;
 }
 
-/** A short reason for a network failure, without the URL fetch puts in its message. */
-function networkReason(error: unknown, secrets: (string | undefined)[]): string {
-  // Deno and Node say "fetch failed" and put what happened in the cause.
+/** The messages of an error and its causes (Deno and Node say "fetch failed" and put what happened in the cause). */
+function causeMessages(error: unknown): string[] {
   const messages: string[] = [];
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
     messages.push(e instanceof Error ? e.message : String(e));
     e = e instanceof Error ? e.cause : undefined;
   }
+  return messages;
+}
+
+const REFUSED = /connection refused|ECONNREFUSED/i;
+
+/**
+ * Whether a `fetch` failure (or one of its causes) is a refused connection.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isConnectionRefused } from "./_cloud_transport.ts";
+ *
+ * const error = new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") });
+ * assert.equal(isConnectionRefused(error), true);
+ * assert.equal(isConnectionRefused(new Error("timed out")), false);
+ * ```
+ */
+export function isConnectionRefused(error: unknown): boolean {
+  return causeMessages(error).some((m) => REFUSED.test(m));
+}
+
+/** A short reason for a network failure, without the URL fetch puts in its message. */
+function networkReason(error: unknown, secrets: (string | undefined)[]): string {
+  const messages = causeMessages(error);
   const message = messages.find((m) => !/^fetch failed$/i.test(m.trim())) ?? messages[0];
-  if (/connection refused|ECONNREFUSED/i.test(message)) return "connection refused";
+  if (REFUSED.test(message)) return "connection refused";
   if (/reset|ECONNRESET|connection closed|closed before/i.test(message)) {
     return "the connection was reset";
   }

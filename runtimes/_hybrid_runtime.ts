@@ -34,21 +34,17 @@ export const DEFAULT_PULL_INTERVAL_MS = 10_000;
 /** Default of `closeDrainMs`. */
 export const DEFAULT_CLOSE_DRAIN_MS = 1_000;
 
-/** Whether a fetch failure is a refused connection. */
-export function isRefused(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (/connection refused|ECONNREFUSED/i.test(message)) return true;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return false;
-}
-
-/** A non-negative (for `pullIntervalMs`, positive) integer option, or its default. */
-export function checkInterval(name: string, value: number | undefined, fallback: number): number {
+/** An integer option of at least `min` milliseconds, or its default. */
+export function checkInterval(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0 || (name === "pullIntervalMs" && value < 1)) {
-    throw new RangeError(`Cannot start the hybrid runtime: ${name} must be a positive integer`);
+  if (!Number.isSafeInteger(value) || value < min) {
+    const rule = min === 1 ? "a positive integer" : `an integer of at least ${min}`;
+    throw new RangeError(`Cannot start the hybrid runtime: ${name} must be ${rule}`);
   }
   return value;
 }

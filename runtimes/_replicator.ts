@@ -11,7 +11,13 @@
 
 import { createHash } from "node:crypto";
 import { unrefTimer } from "../_platform.ts";
-import type { Memo, Note, ReplicaChanges, ReplicaStatus } from "@memo/memory";
+import {
+  type Memo,
+  type Note,
+  type ReplicaChanges,
+  type ReplicaStatus,
+  sameNote,
+} from "@memo/memory";
 import { isMemoCloudError } from "./_cloud_errors.ts";
 import type { MemoCloudClient, MemoCloudDraft, MemoCloudNote } from "./cloud_client.ts";
 import {
@@ -23,7 +29,6 @@ import {
   plainNote,
   planPull,
   type PullPlan,
-  sameNote,
 } from "./_replica_plan.ts";
 import { type PushedEntry, type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
 import type { ReplicateOptions, ReplicateResult } from "./types.ts";
@@ -193,13 +198,10 @@ export class Replicator {
       if (running) {
         await Promise.race([running.catch(() => {}), aborted(deadline)]);
       }
-      if (!deadline.aborted && !this.#running && this.#failedAt !== -Infinity) {
-        // The last attempt failed: don't wait on a cloud that is down.
-        if (this.#now() - this.#failedAt < COOLDOWN_MS && /refused/.test(this.#error ?? "")) {
-          return;
-        }
-      }
-      if (!deadline.aborted && !this.#running) {
+      // A cloud that just refused the connection is down: nothing to wait for.
+      const refusedJustNow = this.#now() - this.#failedAt < COOLDOWN_MS &&
+        /refused/.test(this.#error ?? "");
+      if (!deadline.aborted && !this.#running && !refusedJustNow) {
         const memo = await this.#options.memo().catch(() => undefined);
         if (memo && this.#state) {
           await this.#refreshMirror(memo);
@@ -273,14 +275,9 @@ export class Replicator {
     let state: ReplicaStateData | undefined;
     const result: ReplicateResult = { pushed: 0, pulled: 0, conflicts: 0, outbox: 0 };
     try {
-      let client: MemoCloudClient;
-      try {
-        client = this.#options.client();
-      } catch (e) {
-        state = await this.#load();
-        throw e;
-      }
+      // The state as it is, so that a failure before the target is known is recorded too.
       state = await this.#load();
+      const client = this.#options.client();
       if (client.workspaceId === undefined) await client.stats({ signal });
       state = await this.#load(`${client.baseUrl} ${client.workspaceId} ${client.projectId}`);
       const memo = await this.#options.memo();

@@ -15,9 +15,9 @@ import {
   DEFAULT_CLOSE_DRAIN_MS,
   DEFAULT_PULL_INTERVAL_MS,
   HybridRuntime,
-  isRefused,
 } from "./_hybrid_runtime.ts";
-import { createLazyLocalRuntime } from "./local.ts";
+import { isConnectionRefused } from "./_cloud_transport.ts";
+import { createLazyLocalRuntime, openOnce } from "./local.ts";
 import { Replicator } from "./_replicator.ts";
 import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult, RuntimeChange } from "./types.ts";
 
@@ -168,26 +168,16 @@ function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMc
     "pullIntervalMs",
     options.pullIntervalMs,
     DEFAULT_PULL_INTERVAL_MS,
+    1,
   );
-  const drainMs = checkInterval("closeDrainMs", options.closeDrainMs, DEFAULT_CLOSE_DRAIN_MS);
-  let opening: Promise<Memo> | undefined;
-  const memo = (): Promise<Memo> => {
-    if (!opening) {
-      const attempt = (async () => {
-        const { openMemo } = await import("@memo/memory");
-        return await openMemo({ rootDir, store: options.store, engine: options.engine });
-      })();
-      opening = attempt;
-      attempt.catch(() => {
-        if (opening === attempt) opening = undefined;
-      });
-    }
-    return opening;
-  };
+  const drainMs = checkInterval("closeDrainMs", options.closeDrainMs, DEFAULT_CLOSE_DRAIN_MS, 0);
+  // One client for the local runtime and the replicator.
+  const memo = openOnce(async (): Promise<Memo> => {
+    const { openMemo } = await import("@memo/memory");
+    return await openMemo({ rootDir, store: options.store, engine: options.engine });
+  });
   const prewarm = options.prewarm ?? true;
   const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });
-  // deno-lint-ignore prefer-const -- the client's fetch reports refusals to it
-  let replicator: Replicator;
   let client: MemoCloudClient | undefined = options.cloudClient;
   const cloudClient = () => {
     if (client) return client;
@@ -205,14 +195,14 @@ function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMc
         try {
           return await fetchImpl(input, init);
         } catch (e) {
-          if (isRefused(e)) replicator.refused();
+          if (isConnectionRefused(e)) replicator.refused(); // called after it is built
           throw e;
         }
       },
     });
     return client;
   };
-  replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
+  const replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
   if (prewarm) replicator.start();
   return new HybridRuntime(local, replicator, cloudClient, {
     includeCloud: options.includeCloud ?? false,

@@ -348,17 +348,7 @@ export function createLazyLocalRuntime(
   options: { rootDir: string; env?: Record<string, string | undefined>; prewarm: boolean },
 ): MemoMcpRuntime {
   let opening: Promise<MemoLike> | undefined;
-  const ready = () => {
-    if (!opening) {
-      const attempt = open();
-      opening = attempt;
-      // Reported to the callers that await it; the next call tries again.
-      attempt.catch(() => {
-        if (opening === attempt) opening = undefined;
-      });
-    }
-    return opening;
-  };
+  const ready = openOnce(() => opening = open());
   if (options.prewarm) ready();
   return new LocalRuntime(ready, options.rootDir, options.env, async () => {
     if (!opening) return;
@@ -370,4 +360,35 @@ export function createLazyLocalRuntime(
     }
     await memo.close();
   });
+}
+
+/**
+ * `open` run once, its promise shared by every caller; a failed open is
+ * reported to the callers that await it and forgotten, so the next call
+ * tries again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openOnce } from "./local.ts";
+ *
+ * let calls = 0;
+ * const ready = openOnce(() => ++calls === 1 ? Promise.reject(new Error("busy")) : Promise.resolve(calls));
+ * await assert.rejects(ready(), /busy/);
+ * assert.equal(await ready(), 2);
+ * assert.equal(await ready(), 2); // kept
+ * ```
+ */
+export function openOnce<T>(open: () => Promise<T>): () => Promise<T> {
+  let opening: Promise<T> | undefined;
+  return () => {
+    if (!opening) {
+      const attempt = open();
+      opening = attempt;
+      attempt.catch(() => {
+        if (opening === attempt) opening = undefined;
+      });
+    }
+    return opening;
+  };
 }
