@@ -360,3 +360,28 @@ export function loadAvg(): string {
 export function fmt(n: number, digits = 0): string {
   return Number.isFinite(n) ? n.toFixed(digits) : "-";
 }
+
+/**
+ * Waits up to 60 s until a Cloud API server answers `GET /v1/health` with
+ * 200; otherwise kills `child` and throws `failure()`.
+ */
+export async function waitForCloudHealth(
+  baseUrl: string,
+  child: Deno.ChildProcess,
+  failure: () => string,
+): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    try {
+      const res = await fetch(`${baseUrl}/v1/health`, { signal: AbortSignal.timeout(2000) });
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch { /* not listening yet */ }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(failure());
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

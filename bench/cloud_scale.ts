@@ -58,6 +58,7 @@ import {
   seedProject,
   startTarget,
   type Target,
+  waitForCloudHealth,
   wrk,
   type WrkResult,
 } from "./_http_kit.ts";
@@ -174,20 +175,7 @@ async function startApi(name: string, databaseUrl: string): Promise<ApiInstance>
     stderr: "null", // one line per request, as deployed
   }).spawn();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    try {
-      const res = await fetch(`${baseUrl}/v1/health`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      await child.status;
-      throw new Error(`${name} did not start`);
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitForCloudHealth(baseUrl, child, () => `${name} did not start`);
   const startMs = performance.now() - started;
   return {
     name,

@@ -64,6 +64,7 @@ import {
   ROOT,
   rssKiB,
   seedProject,
+  waitForCloudHealth,
 } from "./_http_kit.ts";
 import { percentile } from "./_report.ts";
 import { proxyStats } from "./_delay_proxy.ts";
@@ -325,20 +326,7 @@ async function startCloud(store: string, databaseUrl: string | undefined, dataDi
   }).spawn();
   const errors = tail(child.stderr);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    try {
-      const res = await fetch(`${baseUrl}/v1/health`, { signal: AbortSignal.timeout(2000) });
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not yet */ }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      await child.status;
-      throw new Error(`the cloud did not start: ${errors()}`);
-    }
-    await sleep(50);
-  }
+  await waitForCloudHealth(baseUrl, child, () => `the cloud did not start: ${errors()}`);
   const cloud: Cloud = {
     baseUrl,
     pid: child.pid,
