@@ -20,7 +20,7 @@
  */
 
 import { Buffer } from "node:buffer";
-import { appendFile, mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { appendFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import process from "node:process";
 import { join } from "node:path";
@@ -239,16 +239,16 @@ export class ReplicaStateFile {
     await this.#ensureDir();
     const path = join(this.dir, "lock");
     for (let attempt = 0; attempt < 2; attempt++) {
+      // Written whole under another name, then linked into place (which fails when the lock
+      // exists): a process killed meanwhile never leaves an empty lock that no one can read.
+      const nonce = crypto.randomUUID();
+      const temp = `${path}.${process.pid}.${nonce}.tmp`;
+      await writeFile(
+        temp,
+        JSON.stringify({ pid: process.pid, host: host(), created: Date.now(), nonce }),
+      );
       try {
-        const handle = await open(path, "wx");
-        const nonce = crypto.randomUUID();
-        try {
-          await handle.writeFile(
-            JSON.stringify({ pid: process.pid, host: host(), created: Date.now(), nonce }),
-          );
-        } finally {
-          await handle.close();
-        }
+        await link(temp, path);
         return async () => {
           // Only our own lock is removed (a stale takeover may have replaced it).
           const held = await readLock(path);
@@ -256,6 +256,8 @@ export class ReplicaStateFile {
         };
       } catch (e) {
         if ((e as { code?: string }).code !== "EEXIST") throw e;
+      } finally {
+        await rm(temp, { force: true });
       }
       const held = await readLock(path);
       const age = held ? Date.now() - held.created : await ageOf(path);

@@ -41,3 +41,27 @@ Deno.test("replica state: appended changes read back, a torn last line is ignore
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("replica lock: one holder at a time, a dead process's lock is taken over, no temp file left", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = new ReplicaStateFile(dir);
+    const release = await file.tryLock();
+    assert.ok(release);
+    assert.equal(await new ReplicaStateFile(dir).tryLock(), undefined); // held by a live process
+    await release();
+    const lock = join(dir, ".memo", "replica", "lock");
+    const { hostname } = await import("node:os");
+    await Deno.writeTextFile(
+      lock,
+      JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), created: Date.now(), nonce: "x" }),
+    );
+    const taken = await file.tryLock(); // that pid is gone
+    assert.ok(taken);
+    await taken();
+    const left = [...Deno.readDirSync(join(dir, ".memo", "replica"))].map((e) => e.name);
+    assert.deepEqual(left.filter((n) => n.includes("lock")), []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
