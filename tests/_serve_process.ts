@@ -16,8 +16,13 @@ export interface ServeProcess {
   readonly port: number;
   /** Everything it printed on stderr so far. */
   stderr(): string;
-  /** Sends SIGTERM and waits for the exit; returns the exit code. */
-  stop(): Promise<number>;
+  /**
+   * Sends `signal` (once, so a second signal cannot race the clean exit) and
+   * waits for the exit; returns the exit code.
+   *
+   * @default {"SIGTERM"} signal
+   */
+  stop(signal?: Deno.Signal): Promise<number>;
   /** The process, for signals. */
   readonly child: Deno.ChildProcess;
 }
@@ -147,10 +152,10 @@ async function start(
     port: port!,
     child,
     stderr: () => text,
-    async stop() {
+    async stop(signal: Deno.Signal = "SIGTERM") {
       if (!exited) {
         try {
-          child.kill("SIGTERM");
+          child.kill(signal);
         } catch { /* gone */ }
       }
       const timer = setTimeout(() => {

@@ -76,8 +76,7 @@ Deno.test("memo serve stops on SIGINT and prints the connect hint with a token, 
     });
     assert.match(await res.text(), /MCP_AUTHORIZATION_ERROR/);
   } finally {
-    server.child.kill("SIGINT");
-    const code = await server.stop();
+    const code = await server.stop("SIGINT");
     assert.equal(code, 0, server.stderr());
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
