@@ -43,3 +43,10 @@ export {
 export { ENGLISH_STOP_WORDS, isStopWord } from "./stopwords.ts";
 export { analyzeToken, stemWord } from "./stemmer.ts";
 export { IRREGULAR_FORMS } from "./irregular.ts";
+export {
+  DEFAULT_VECTOR_CANDIDATES,
+  type VectorHit,
+  VectorIndex,
+  type VectorIndexOptions,
+  type VectorSearchOptions,
+} from "./vector.ts";
