@@ -4,6 +4,9 @@
  * JavaScript plus `.d.ts`, relative `.ts` imports rewritten to `.js`, `npm:`
  * specifiers turned into bare package names and dependencies, and a generated
  * `package.json` per package (`memo` as the `bin` of `@memo/mcp-server`).
+ * Worker modules loaded by URL are compiled too, optional peers (transformers.js)
+ * are listed as such and never as dependencies, and no emitted module may keep
+ * an `npm:` specifier.
  *
  * Usage: `deno run -A scripts/build_npm.ts [--out DIR]`
  *
@@ -12,7 +15,7 @@
 
 // deno-lint-ignore no-import-prefix
 import ts from "npm:typescript@6.0.3";
-import { chmod, cp, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 
 const repo = resolve(new URL("..", import.meta.url).pathname);
@@ -26,10 +29,28 @@ interface PackageSpec {
   out: string;
   /** Extra entry points that are not exports (the CLI). */
   bins?: Record<string, string>;
+  /**
+   * Modules that nothing imports statically but that are loaded at run time by
+   * URL, such as worker threads (`new URL("./_worker.js", import.meta.url)`):
+   * compiled beside the others.
+   */
+  workers?: string[];
+  /**
+   * Optional peer dependencies (imported at run time through a specifier held
+   * in a variable, so never a dependency): name → version range.
+   */
+  optionalPeers?: Record<string, string>;
 }
 
 const PACKAGES: PackageSpec[] = [
-  { dir: "memory", out: "memory" },
+  {
+    dir: "memory",
+    out: "memory",
+    workers: ["./embed/_worker.ts"],
+    // Hub embedding models; its install script fetches GPU binaries, so a plain
+    // `npm install @memo/memory` must never run it.
+    optionalPeers: { "@huggingface/transformers": "^4.3.1" },
+  },
   { dir: "connectors", out: "connectors" },
   { dir: "", out: "mcp-server", bins: { memo: "./cli.ts" } },
 ];
@@ -113,8 +134,11 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
   const exportsMap: Record<string, string> = typeof config.exports === "string"
     ? { ".": config.exports }
     : config.exports;
-  const entries = [...Object.values(exportsMap), ...Object.values(spec.bins ?? {})]
-    .map((e) => resolve(src, e));
+  const entries = [
+    ...Object.values(exportsMap),
+    ...Object.values(spec.bins ?? {}),
+    ...(spec.workers ?? []),
+  ].map((e) => resolve(src, e));
 
   const deps: Record<string, string> = {};
   const paths: Record<string, string[]> = {};
@@ -196,6 +220,23 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     ),
     dependencies: deps,
   };
+  if (spec.optionalPeers) {
+    for (const name of Object.keys(spec.optionalPeers)) {
+      if (deps[name]) {
+        throw new Error(`Cannot build ${config.name}: optional peer ${name} is also a dependency`);
+      }
+    }
+    pkg.peerDependencies = spec.optionalPeers;
+    pkg.peerDependenciesMeta = Object.fromEntries(
+      Object.keys(spec.optionalPeers).map((name) => [name, { optional: true }]),
+    );
+  }
+  for (const worker of spec.workers ?? []) {
+    if (!(await exists(join(out, toJs(worker))))) {
+      throw new Error(`Cannot build ${config.name}: worker ${worker} was not emitted`);
+    }
+  }
+  await checkEmitted(out, config.name);
   if (spec.bins) {
     pkg.bin = Object.fromEntries(Object.entries(spec.bins).map(([k, v]) => [k, toJs(v)]));
     for (const v of Object.values(spec.bins)) {
@@ -210,6 +251,16 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     const from = join(src, extra);
     const fallback = join(repo, extra);
     await cp(await exists(from) ? from : fallback, join(out, extra)).catch(() => {});
+  }
+}
+
+/** No emitted module may keep an `npm:` specifier (Node cannot load it). */
+async function checkEmitted(dir: string, name: string): Promise<void> {
+  for (const entry of await readdir(dir, { recursive: true })) {
+    if (!entry.endsWith(".js")) continue;
+    const text = await readFile(join(dir, entry), "utf8");
+    const left = /(["'])npm:[^"']*\1/.exec(text);
+    if (left) throw new Error(`Cannot build ${name}: ${entry} still holds ${left[0]}`);
   }
 }
 

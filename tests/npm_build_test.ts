@@ -78,6 +78,42 @@ Deno.test("build_npm.ts output installs with npm and runs under Node", async (t)
     assert.deepEqual([...parsed.types].sort(), ["discussions", "pages"]);
   });
 
+  await t.step("use-lite embeds under node in its worker thread, silently", async () => {
+    const script = `
+      import { loadEmbedder } from "@memo/memory";
+      const embedder = await loadEmbedder("use-lite");
+      const [v] = await embedder.embed(["The staging deploy key rotates every 90 days"]);
+      const hub = await loadEmbedder("Xenova/all-MiniLM-L6-v2").catch((e) => e);
+      await embedder.close();
+      console.log(JSON.stringify({
+        dims: v.length, norm: Math.hypot(...v), hub: { code: hub.code, message: hub.message },
+      }));
+    `;
+    // A file, not `-e`: a worker thread inherits node's flags, and `--input-type` fails there.
+    await Deno.writeTextFile(join(app, "embed.mjs"), script);
+    const r = await run("node", ["embed.mjs"], app);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(r.err, "");
+    const parsed = JSON.parse(r.out); // the only output: tfjs printed nothing
+    assert.equal(parsed.dims, 512);
+    assert.ok(Math.abs(parsed.norm - 1) < 1e-5);
+    // @huggingface/transformers is an optional peer, not installed here.
+    assert.deepEqual(parsed.hub, {
+      code: "EMBEDDER_UNAVAILABLE",
+      message: "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers",
+    });
+    const pkg = JSON.parse(
+      await Deno.readTextFile(join(app, "node_modules", "@memo", "memory", "package.json")),
+    );
+    assert.deepEqual(pkg.peerDependencies, { "@huggingface/transformers": "^4.3.1" });
+    assert.deepEqual(pkg.peerDependenciesMeta, { "@huggingface/transformers": { optional: true } });
+    assert.equal(pkg.dependencies["@huggingface/transformers"], undefined);
+    const hubJs = await Deno.readTextFile(
+      join(app, "node_modules", "@memo", "memory", "embed", "_hub.js"),
+    );
+    assert.match(hubJs, /const TRANSFORMERS = "@huggingface\/transformers";/);
+  });
+
   await t.step("memo mcp answers over stdio under node", async () => {
     const init = {
       jsonrpc: "2.0",
