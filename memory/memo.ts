@@ -5,7 +5,7 @@
  * @module
  */
 
-import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
+import { EmbedderUnavailableError, MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
 import type {
   CommitResult,
@@ -21,18 +21,24 @@ import { memoPaths } from "./paths.ts";
 import { dirname } from "node:path";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import { RECALL_ENGINES } from "./recall/types.ts";
+import { DEFAULT_FUSION, fuseRankings, type FusionOptions } from "./recall/fusion.ts";
+import { Embeddings } from "./_embeddings.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
 import { ChangeFeed, ChangeTally } from "./_change_feed.ts";
 import {
   DEFAULT_RECALL_LIMIT,
+  type EmbeddingStatus,
+  type EmbedResult,
   type ListOptions,
   type ListResult,
   MAX_MEMO_LIMIT,
   type MemoChange,
+  type MemoEmbedOptions,
   type MemoOptions,
   type MemoStats,
   type RecallOptions,
+  type RecallResult,
   type RememberResult,
 } from "./memo_types.ts";
 
@@ -92,8 +98,10 @@ export class Memo {
   #queued: Promise<void> | undefined;
   #cache: { path: string; memoryDir: string; always: boolean } | undefined;
   #cacheWrite: Promise<void> | undefined;
-  #answers: RecallCache<RecallHit[]>;
+  #answers: RecallCache<RecallResult>;
   #feed: ChangeFeed;
+  #embeddings: Embeddings;
+  #fusion: FusionOptions;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -103,8 +111,18 @@ export class Memo {
     this.#index = options.index ?? createLexicalIndex();
     this.#answers = new RecallCache(options.recallCacheSize ?? DEFAULT_RECALL_CACHE_SIZE);
     this.#feed = new ChangeFeed(() => this.#sync(), options.watchIntervalMs ?? 250);
+    this.#fusion = checkFusion({ ...DEFAULT_FUSION, ...options.fusion });
+    const ownFiles = !options.store || options.rootDir !== undefined;
+    this.#embeddings = new Embeddings({
+      model: options.embeddingModel,
+      enabled: options.localEmbeddings ?? true,
+      embedder: options.embedder,
+      onModelProgress: options.onModelProgress,
+      background: options.embedInBackground ?? true,
+      cacheRoot: (options.embeddingCache ?? ownFiles) ? rootDir : undefined,
+    });
     const mode = options.indexCache ?? true;
-    if (mode !== false && !options.index && (!options.store || options.rootDir !== undefined)) {
+    if (mode !== false && !options.index && ownFiles) {
       this.#cache = {
         path: indexCachePath(rootDir),
         memoryDir: dirname(memoPaths(rootDir).notes),
@@ -150,6 +168,7 @@ export class Memo {
       const write = writeIndexCache(cache.path, cache.memoryDir, this.#index as Bm25Index);
       this.#cacheWrite = Promise.all([previous, write]).then(() => {});
     }
+    this.#embeddings.start();
     return report;
   }
 
@@ -209,19 +228,70 @@ export class Memo {
     return result;
   }
 
-  /** Ranked notes for a query, each with the reason it matched. */
+  /** Ranked notes for a query, each with the reason it matched ({@linkcode Memo.recallDetailed}'s hits). */
   async recall(query: string, options: RecallOptions = {}): Promise<RecallHit[]> {
+    return (await this.recallDetailed(query, options)).hits;
+  }
+
+  /**
+   * Ranked notes for a query, with the engine that ran and how many notes it
+   * could rank by meaning:
+   *
+   * - `lexical`: BM25 over every note;
+   * - `vector`: cosine similarity over the notes embedded so far;
+   * - `hybrid`: reciprocal-rank fusion of the two;
+   * - `auto`: hybrid when the embedder is ready and some note is embedded
+   *   (the others still rank lexically), else lexical. It never waits for
+   *   the model.
+   *
+   * `vector` and `hybrid` wait for the model to load (not for notes to be
+   * embedded) and throw `EmbedderUnavailableError` when embeddings are off
+   * or the model cannot be loaded.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { type Embedder, openMemo } from "@memo/memory";
+   * // A toy embedder: one dimension per topic word.
+   * const words = ["credentials", "key", "lunch"];
+   * const embedder: Embedder = {
+   *   model: "toy",
+   *   dimensions: 3,
+   *   embed: (texts) => Promise.resolve(texts.map((t) =>
+   *     new Float32Array(words.map((w) => w === "key" ? (/key|credential/.test(t) ? 1 : 0) : t.includes(w) ? 1 : 0))
+   *   )),
+   * };
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, embedder, embedInBackground: false });
+   * await memo.remember({ text: "The staging deploy key rotates every 90 days" });
+   * await memo.remember({ text: "Lunch is at noon" });
+   * await memo.embed();
+   * const result = await memo.recallDetailed("when do credentials change", { engine: "vector", limit: 1 });
+   * assert.equal(result.engine, "vector");
+   * assert.deepEqual(result.coverage, { embedded: 2, total: 2 });
+   * assert.equal(result.hits[0].note.title, "The staging deploy key rotates every 90 days");
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async recallDetailed(query: string, options: RecallOptions = {}): Promise<RecallResult> {
     if (typeof query !== "string" || query.trim() === "") {
       throw new MemoryValidationError("Cannot recall: query is empty");
     }
     const limit = checkLimit(options.limit ?? DEFAULT_RECALL_LIMIT, "recall");
-    const engine = checkEngine(options.engine ?? this.engine);
-    if (engine === "vector" || engine === "hybrid") {
-      throw new MemoryValidationError(
-        `Cannot recall with the ${engine} engine: no embedder is ready; use lexical or auto`,
-      );
+    const asked = checkEngine(options.engine ?? this.engine);
+    const embeddings = this.#embeddings;
+    if (asked === "vector" || asked === "hybrid") {
+      try {
+        await embeddings.load();
+      } catch (e) {
+        throw withAction(e, `Cannot recall with the ${asked} engine`);
+      }
+    } else if (asked === "auto" && !embeddings.fusable) {
+      await embeddings.fromCache().catch(() => {});
     }
     await this.#sync();
+    const engine = asked === "auto" ? (embeddings.fusable ? "hybrid" : "lexical") : asked;
     const key = JSON.stringify([
       query,
       limit,
@@ -229,25 +299,129 @@ export class Memo {
       options.labels ? normalizeLabels(options.labels) : [],
       options.source?.trim() ?? "",
       options.explain === true,
+      engine === "lexical" ? 0 : embeddings.version,
     ]);
     const known = this.#answers.get(key);
-    if (known) return known.slice();
+    if (known) return { ...known, hits: known.hits.slice() };
     const filter = this.#filter(options);
-    const hits = this.#index.search(query, {
-      limit,
-      filter: filter && ((id) => filter(this.#notes.get(id)!)),
-      explain: options.explain,
-    });
-    const out: RecallHit[] = [];
-    for (const hit of hits) {
-      const note = this.#notes.get(hit.id);
-      if (!note) continue;
-      const item: RecallHit = { note, score: hit.score, engine: "lexical", matched: hit.matched };
-      if (options.explain && hit.explain) item.explain = hit.explain;
-      out.push(item);
+    const byId = filter && ((id: string) => filter(this.#notes.get(id)!));
+    const explain = options.explain === true;
+    // Fusion looks deeper than the page, so that a note ranked low by one engine and high by
+    // the other can still make it.
+    const depth = engine === "hybrid" ? Math.max(limit * 5, 50) : limit;
+    const lexical = engine === "vector"
+      ? []
+      : this.#index.search(query, { limit: depth, filter: byId, explain });
+    let vector: { id: string; similarity: number }[] = [];
+    if (engine !== "lexical") {
+      const q = await embeddings.queryVector(query);
+      if (q) vector = embeddings.search(q, { limit: depth, filter: byId });
     }
-    this.#answers.set(key, out);
-    return out.slice();
+    const hits: RecallHit[] = [];
+    if (engine === "lexical") {
+      lexical.forEach((hit, i) => {
+        const note = this.#notes.get(hit.id);
+        if (!note) return;
+        const item: RecallHit = { note, score: hit.score, engine, matched: hit.matched };
+        if (explain) {
+          if (hit.explain) item.explain = hit.explain;
+          item.parts = { lexical: { rank: i + 1, score: hit.score } };
+        }
+        hits.push(item);
+      });
+    } else if (engine === "vector") {
+      vector.forEach((hit, i) => {
+        const note = this.#notes.get(hit.id);
+        if (!note) return;
+        const item: RecallHit = { note, score: hit.similarity, engine, matched: [] };
+        if (explain) item.parts = { vector: { rank: i + 1, similarity: hit.similarity } };
+        hits.push(item);
+      });
+    } else {
+      const lexById = new Map(lexical.map((h) => [h.id, h]));
+      const vecById = new Map(vector.map((h) => [h.id, h]));
+      const fused = fuseRankings(lexical.map((h) => h.id), vector.map((h) => h.id), this.#fusion);
+      for (const f of fused) {
+        if (hits.length >= limit) break;
+        const note = this.#notes.get(f.id);
+        if (!note) continue;
+        const lex = lexById.get(f.id);
+        const vec = vecById.get(f.id);
+        const item: RecallHit = { note, score: f.score, engine, matched: lex?.matched ?? [] };
+        if (explain) {
+          if (lex?.explain) item.explain = lex.explain;
+          item.parts = { fused: f.score };
+          if (lex) item.parts.lexical = { rank: f.lexicalRank!, score: lex.score };
+          if (vec) item.parts.vector = { rank: f.vectorRank!, similarity: vec.similarity };
+        }
+        hits.push(item);
+      }
+    }
+    const result: RecallResult = {
+      hits,
+      engine,
+      coverage: embeddings.coverage(this.#notes.size),
+    };
+    this.#answers.set(key, result);
+    return { ...result, hits: hits.slice() };
+  }
+
+  /**
+   * Embeds every note that has no vector yet, now (notes whose text the
+   * on-disk cache already holds are not embedded again). Reports progress
+   * after each batch. Throws `EmbedderUnavailableError` when embeddings are
+   * off or the model cannot be loaded.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { type Embedder, openMemo } from "@memo/memory";
+   * let calls = 0;
+   * const embedder: Embedder = {
+   *   model: "toy",
+   *   dimensions: 2,
+   *   embed: (texts) => (calls++, Promise.resolve(texts.map(() => new Float32Array([1, 0])))),
+   * };
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, embedder, embedInBackground: false });
+   * await memo.rememberMany([{ text: "one" }, { text: "two" }]);
+   * const seen: string[] = [];
+   * const done = await memo.embed({ onProgress: (n, total) => void seen.push(`${n}/${total}`) });
+   * assert.deepEqual(done, { embedded: 2, total: 2, computed: 2 });
+   * assert.deepEqual(seen, ["0/2", "2/2"]);
+   * assert.equal(calls, 1); // one batch
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async embed(options: MemoEmbedOptions = {}): Promise<EmbedResult> {
+    await this.#sync();
+    try {
+      return await this.#embeddings.embedAll(options);
+    } catch (e) {
+      throw withAction(e, "Cannot embed the notes");
+    }
+  }
+
+  /**
+   * The embedder's state and how many notes have a vector (what
+   * `stats().embeddings` reports), without catching up with the store.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+   * assert.deepEqual(memo.embeddingStatus(), {
+   *   model: "use-lite", ready: false, embedded: 0, total: 0, state: "off",
+   * });
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  embeddingStatus(): EmbeddingStatus {
+    return this.#embeddings.status(this.#notes.size);
   }
 
   /** One note by id; throws `NoteNotFoundError` when the id is unknown. */
@@ -359,8 +533,9 @@ export class Memo {
       notes: this.#notes.size,
       labels,
       sources,
-      engine: { default: this.engine, auto: "lexical" },
+      engine: { default: this.engine, auto: this.#embeddings.fusable ? "hybrid" : "lexical" },
       issues: this.store.issues ?? [],
+      embeddings: this.embeddingStatus(),
     };
     if (lastUpdated) stats.lastUpdated = lastUpdated;
     return stats;
@@ -408,6 +583,7 @@ export class Memo {
   /** Stops every {@linkcode Memo.watch} listener and releases the store. */
   async close(): Promise<void> {
     this.#feed.clear();
+    await this.#embeddings.close();
     await this.#cacheWrite;
     await this.store.close?.();
   }
@@ -448,12 +624,14 @@ export class Memo {
           this.#notes = new Map();
         } else this.#notes.clear();
         this.#index.clear();
+        this.#embeddings.clear();
       }
       for (const id of changes.removed) {
         // An id the client never held (added and removed since the last catch-up) is no news.
         if (tally && this.#notes.has(id)) tally.removed.push(id);
         this.#notes.delete(id);
         this.#index.remove(id);
+        this.#embeddings.remove(id);
       }
       const restored = restore !== undefined && changes.reset && changes.removed.length === 0
         ? await restore(changes.upserted)
@@ -464,6 +642,7 @@ export class Memo {
         tally?.upserted(note, (before ?? this.#notes).get(note.id));
         this.#notes.set(note.id, note);
         if (i >= restored) this.#index.add(note);
+        this.#embeddings.upsert(note);
       }
       if (before) {
         for (const id of before.keys()) if (!this.#notes.has(id)) tally!.removed.push(id);
@@ -502,6 +681,22 @@ function checkLimit(limit: number, action: string): number {
 function checkOrder(order: unknown): "oldest" | "newest" {
   if (order === undefined || order === "oldest" || order === "newest") return order ?? "oldest";
   throw new MemoryValidationError('Cannot list notes: order must be "oldest" or "newest"');
+}
+
+/** The error with `action` in front of its message ("Cannot recall with the vector engine: …"). */
+function withAction(e: unknown, action: string): unknown {
+  if (!(e instanceof EmbedderUnavailableError)) return e;
+  return new EmbedderUnavailableError(`${action}: ${e.message}`, { cause: e });
+}
+
+function checkFusion(fusion: FusionOptions): FusionOptions {
+  const ok = (n: number) => typeof n === "number" && Number.isFinite(n) && n >= 0;
+  if (!ok(fusion.k) || !ok(fusion.lexicalWeight) || !ok(fusion.vectorWeight)) {
+    throw new MemoryValidationError(
+      "Cannot open memory: fusion.k, fusion.lexicalWeight and fusion.vectorWeight must be numbers of at least 0",
+    );
+  }
+  return fusion;
 }
 
 function checkEngine(engine: string): RecallEngine {

@@ -95,7 +95,6 @@ Deno.test("Memo.recall() refuses bad input with MemoryValidationError", async (t
       ["an empty query", () => memo.recall("  ")],
       ["limit 0", () => memo.recall("note", { limit: 0 })],
       ["limit past the maximum", () => memo.recall("note", { limit: MAX_MEMO_LIMIT + 1 })],
-      ["the vector engine without an embedder", () => memo.recall("note", { engine: "vector" })],
       ["an unknown engine", () => memo.recall("note", { engine: "magic" as "lexical" })],
     ];
     for (const [name, call] of cases) {

@@ -4,7 +4,9 @@
  * @module
  */
 
-import type { LexicalIndex, NoteFilter, RecallEngine } from "./recall/types.ts";
+import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
+import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
+import type { FusionOptions } from "./recall/fusion.ts";
 import type { MemoryStore, StoreIssue } from "./store.ts";
 import type { Note } from "./note.ts";
 
@@ -76,6 +78,144 @@ export interface MemoOptions {
    * @default 250
    */
   watchIntervalMs?: number;
+  /**
+   * Embed notes on this machine, with `embeddingModel` (or `embedder`), for the `vector`,
+   * `hybrid` and `auto` engines. `false` turns embedding off: `vector` and `hybrid` refuse and
+   * `auto` is lexical. An `embedder` given in code is used either way.
+   * @default true
+   */
+  localEmbeddings?: boolean;
+  /**
+   * The embedding model: `use-lite` (Universal Sentence Encoder lite, shipped inside its npm
+   * package, so it works offline) or a Hugging Face hub id such as `Xenova/all-MiniLM-L6-v2`
+   * (through `@huggingface/transformers`, which must be installed, and the network).
+   * @default "use-lite"
+   */
+  embeddingModel?: string;
+  /**
+   * An embedder, or a function that loads one, to use instead of loading `embeddingModel`.
+   * @default undefined (load `embeddingModel`)
+   */
+  embedder?: Embedder | EmbedderLoader;
+  /**
+   * Called with the model's load (and download) progress.
+   * @default undefined
+   */
+  onModelProgress?: (progress: ModelProgress) => void;
+  /**
+   * Load the embedder right after {@linkcode Memo.load} and embed new and changed notes in the
+   * background, in batches (a write never waits for it). `false`: nothing is embedded except by
+   * {@linkcode Memo.embed}, and `auto` uses the vectors the on-disk cache already holds (the
+   * `memo` command's short commands open the client this way).
+   * @default true
+   */
+  embedInBackground?: boolean;
+  /**
+   * Keep computed vectors in `<rootDir>/.memo/cache/embeddings/`, keyed by model and content
+   * hash, so that a restart or another process embeds nothing twice.
+   * @default true, except with a given `store` and no `rootDir`
+   */
+  embeddingCache?: boolean;
+  /**
+   * How the hybrid engine (and `auto`) fuses the lexical and the vector ranking.
+   * @default DEFAULT_FUSION
+   */
+  fusion?: Partial<FusionOptions>;
+}
+
+/**
+ * What a {@linkcode Memo.recallDetailed} found, with the engine that ran and its coverage.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RecallResult } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+ * await memo.remember({ text: "Deploys run with make deploy" });
+ * const result: RecallResult = await memo.recallDetailed("deploy");
+ * assert.equal(result.engine, "lexical"); // auto, with no embedder
+ * assert.deepEqual(result.coverage, { embedded: 0, total: 1 });
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface RecallResult {
+  /** Best first. */
+  hits: RecallHit[];
+  /** The engine that ranked them (what `auto` resolved to). */
+  engine: Exclude<RecallEngine, "auto">;
+  /** Notes that have a vector (for the current model), of all notes. */
+  coverage: { embedded: number; total: number };
+}
+
+/**
+ * The embedder's state and coverage, as `stats().embeddings` reports it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EmbeddingStatus } from "@memo/memory";
+ * const status: EmbeddingStatus = { model: "use-lite", ready: true, embedded: 40, total: 50, state: "ready" };
+ * assert.equal(status.total - status.embedded, 10); // still to embed
+ * ```
+ */
+export interface EmbeddingStatus {
+  /** The embedding model. */
+  model: string;
+  /** Whether the embedder is loaded and answering. */
+  ready: boolean;
+  /** Notes that have a vector. */
+  embedded: number;
+  /** All notes. */
+  total: number;
+  /**
+   * `off` (local embeddings turned off), `idle` (not loaded yet), `loading`, `ready`, or
+   * `failed` (see `error`).
+   */
+  state: "off" | "idle" | "loading" | "ready" | "failed";
+  /** Why the model could not be loaded or used. */
+  error?: string;
+}
+
+/**
+ * Options of {@linkcode Memo.embed}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoEmbedOptions } from "@memo/memory";
+ * const seen: number[] = [];
+ * const options: MemoEmbedOptions = { onProgress: (embedded) => void seen.push(embedded) };
+ * options.onProgress?.(3, 10);
+ * assert.deepEqual(seen, [3]);
+ * ```
+ */
+export interface MemoEmbedOptions {
+  /** Called after each batch with the notes embedded so far, of all notes. */
+  onProgress?: (embedded: number, total: number) => void;
+  /** Stops between batches. */
+  signal?: AbortSignal;
+}
+
+/**
+ * What {@linkcode Memo.embed} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EmbedResult } from "@memo/memory";
+ * const result: EmbedResult = { embedded: 10, total: 10, computed: 4 }; // 6 came from the cache
+ * assert.equal(result.embedded - result.computed, 6);
+ * ```
+ */
+export interface EmbedResult {
+  /** Notes that have a vector now. */
+  embedded: number;
+  /** All notes. */
+  total: number;
+  /** Texts the model embedded in this call (the others came from the cache or were there). */
+  computed: number;
 }
 
 /**
@@ -259,6 +399,7 @@ export interface ListResult {
  * assert.deepEqual(stats.sources, { none: 1, github: 1 });
  * assert.deepEqual(stats.engine, { default: "auto", auto: "lexical" });
  * assert.deepEqual(stats.issues, []);
+ * assert.equal(stats.embeddings.total, 2);
  * await memo.close();
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -279,6 +420,8 @@ export interface MemoStats {
    * cut, a stale lock recovered); empty when there are none.
    */
   issues: StoreIssue[];
+  /** The embedder's state and how many notes have a vector. */
+  embeddings: EmbeddingStatus;
   /** Replication state; set only by the hybrid runtime (`@memo/mcp-server`). */
   replica?: ReplicaStatus;
 }

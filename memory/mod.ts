@@ -30,4 +30,6 @@ export * from "./store.ts";
 export * from "./codec.ts";
 export * from "./file_store.ts";
 export * from "./recall/mod.ts";
+export * from "./recall/fusion.ts";
+export * from "./embed/mod.ts";
 export * from "./memo.ts";

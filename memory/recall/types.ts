@@ -175,6 +175,30 @@ export interface LexicalIndex {
 }
 
 /**
+ * Where each engine ranked a hit (ranks are 1-based), reported with `explain`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RecallParts } from "@memo/memory";
+ * const parts: RecallParts = {
+ *   lexical: { rank: 3, score: 4.2 },
+ *   vector: { rank: 1, similarity: 0.61 },
+ *   fused: 1 / 63 + 1 / 61,
+ * };
+ * assert.ok(parts.fused! > 0.03);
+ * ```
+ */
+export interface RecallParts {
+  /** The lexical engine's rank and BM25 score (absent when it did not find the note). */
+  lexical?: { rank: number; score: number };
+  /** The vector engine's rank and cosine similarity (absent when it did not rank the note). */
+  vector?: { rank: number; similarity: number };
+  /** The hybrid engine's fused score. */
+  fused?: number;
+}
+
+/**
  * One hit of `Memo.recall`.
  *
  * @example
@@ -202,8 +226,10 @@ export interface RecallHit {
   engine: Exclude<RecallEngine, "auto">;
   /** Why it matched: the query terms found in the note. */
   matched: string[];
-  /** Per-term contributions, when asked for with `explain`. */
+  /** Per-term contributions of the lexical part, when asked for with `explain`. */
   explain?: ScoreContribution[];
+  /** Where each engine ranked the hit, and the fused score, when asked for with `explain`. */
+  parts?: RecallParts;
   /** `cloud` on a hit the hybrid runtime merged in from the cloud (`recall.includeCloud`). */
   origin?: "cloud";
 }
