@@ -1,8 +1,8 @@
 /**
  * Internal: the runtime part of a project's `.memo/config.json`, its
- * `runtime`, its `cloud` block and its `recall.includeCloud`. Secrets never
- * come from the file: an `apiKey` (or any token-like key) in `cloud` is
- * refused.
+ * `runtime`, its `cloud` block and its `recall` block (`engine`,
+ * `embeddingModel`, `localEmbeddings`, `includeCloud`). Secrets never come
+ * from the file: an `apiKey` (or any token-like key) in `cloud` is refused.
  *
  * @module
  */
@@ -22,11 +22,25 @@ export interface ProjectRuntimeConfig {
     pullIntervalMs?: number;
     retry?: { maxRetries?: number; backoffMs?: number };
   };
-  /** `recall.includeCloud` (the hybrid runtime's); absent when the file has no `recall` block. */
-  recall?: { includeCloud?: boolean };
+  /** `recall`; absent when the file has no `recall` block. */
+  recall?: ProjectRecallConfig;
+}
+
+/** The `recall` block of `.memo/config.json`; a key is absent when the file leaves it out. */
+export interface ProjectRecallConfig {
+  /** `lexical`, `vector`, `hybrid` or `auto`. */
+  engine?: "lexical" | "vector" | "hybrid" | "auto";
+  /** `use-lite` or a hub model id. */
+  embeddingModel?: string;
+  /** Compute embeddings on this machine. */
+  localEmbeddings?: boolean;
+  /** Hybrid runtime: also ask the cloud on recall. */
+  includeCloud?: boolean;
 }
 
 const MODES = ["local", "hybrid", "cloud"] as const;
+const ENGINES = ["lexical", "vector", "hybrid", "auto"] as const;
+const RECALL_KEYS = ["engine", "embeddingModel", "localEmbeddings", "includeCloud"] as const;
 const STRING_KEYS = ["baseUrl", "workspaceId", "projectId"] as const;
 const NUMBER_KEYS = ["timeoutMs", "pullIntervalMs"] as const;
 /** Keys that would hold a secret. */
@@ -89,9 +103,8 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
 }
 
 /**
- * Checks the `runtime` and `cloud` values, and `recall.includeCloud`, of a
- * parsed `.memo/config.json`. The other `recall` keys are left to the recall
- * engine's own reading.
+ * Checks the `runtime`, `cloud` and `recall` values of a parsed
+ * `.memo/config.json`; an unknown key in `cloud` or `recall` is refused.
  *
  * @example
  * ```ts
@@ -108,10 +121,16 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
  * });
  * assert.deepEqual(
  *   parseProjectRuntimeConfig({ runtime: "hybrid", recall: { includeCloud: true, engine: "auto" } }),
- *   { runtime: "hybrid", cloud: {}, recall: { includeCloud: true } },
+ *   { runtime: "hybrid", cloud: {}, recall: { includeCloud: true, engine: "auto" } },
  * );
  * assert.throws(() => parseProjectRuntimeConfig({ recall: { includeCloud: "yes" } }), {
  *   message: /recall.includeCloud must be true or false/,
+ * });
+ * assert.throws(() => parseProjectRuntimeConfig({ recall: { engine: "semantic" } }), {
+ *   message: /recall.engine must be lexical, vector, hybrid or auto/,
+ * });
+ * assert.throws(() => parseProjectRuntimeConfig({ recall: { model: "use-lite" } }), {
+ *   message: /recall.model is not a setting/,
  * });
  * ```
  */
@@ -165,15 +184,39 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
   return out;
 }
 
-/** `recall`: only `includeCloud` is read here. */
-function parseRecall(value: unknown): { includeCloud?: boolean } {
+/** `recall`: `engine`, `embeddingModel`, `localEmbeddings` and `includeCloud`. */
+function parseRecall(value: unknown): ProjectRecallConfig {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail("recall must be an object");
   }
-  const { includeCloud } = value as { includeCloud?: unknown };
-  if (includeCloud === undefined) return {};
-  if (typeof includeCloud !== "boolean") throw fail("recall.includeCloud must be true or false");
-  return { includeCloud };
+  const out: ProjectRecallConfig = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    switch (key) {
+      case "engine":
+        if (typeof v !== "string" || !(ENGINES as readonly string[]).includes(v)) {
+          throw fail("recall.engine must be lexical, vector, hybrid or auto");
+        }
+        out.engine = v as ProjectRecallConfig["engine"];
+        break;
+      case "embeddingModel":
+        if (typeof v !== "string" || v.trim() === "") {
+          throw fail("recall.embeddingModel must be a non-empty string");
+        }
+        out.embeddingModel = v.trim();
+        break;
+      case "localEmbeddings":
+      case "includeCloud":
+        if (typeof v !== "boolean") throw fail(`recall.${key} must be true or false`);
+        out[key] = v;
+        break;
+      default:
+        throw fail(
+          `recall.${key.slice(0, 40)} is not a setting (use ${RECALL_KEYS.join(", ")})`,
+        );
+    }
+  }
+  return out;
 }
 
 function parseRetry(value: unknown): { maxRetries?: number; backoffMs?: number } {

@@ -7,19 +7,24 @@
  */
 
 import type { MemoCloudClient } from "./cloud_client.ts";
+import { MemoRuntimeError } from "./errors.ts";
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
+import { recallResultOf } from "./local.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
   MemoStats,
   Note,
   RecallHit,
+  RecallResult,
   ReplicateOptions,
   ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
+  RuntimeEmbedOptions,
+  RuntimeEmbedResult,
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
@@ -89,8 +94,33 @@ export class HybridRuntime implements MemoMcpRuntime {
   }
 
   async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
-    const local = await this.#read(this.#local.recall(query, options));
-    if (!this.#includeCloud) return local;
+    return (await this.recallDetailed(query, options)).hits;
+  }
+
+  /** The local result; with `includeCloud`, the cloud's hits merged in (engine and coverage stay local). */
+  async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
+    const result = await this.#read(
+      this.#local.recallDetailed
+        ? this.#local.recallDetailed(query, options)
+        : this.#local.recall(query, options).then((hits) => recallResultOf(hits, options.engine)),
+    );
+    if (!this.#includeCloud) return result;
+    const byScore = result.engine === "lexical";
+    return { ...result, hits: await this.#withCloud(result.hits, query, options, byScore) };
+  }
+
+  /**
+   * The local hits with the cloud's merged in, de-duplicated by id. Lexical
+   * local hits and the cloud's (lexical) ones are ordered by score; the
+   * scores of a vector or hybrid local recall are on another scale, so the
+   * two lists are then interleaved by rank, the local hit first.
+   */
+  async #withCloud(
+    local: RecallHit[],
+    query: string,
+    options: RuntimeRecallOptions,
+    byScore: boolean,
+  ): Promise<RecallHit[]> {
     let cloud;
     try {
       const engine = options.engine === "vector" || options.engine === "hybrid"
@@ -108,13 +138,34 @@ export class HybridRuntime implements MemoMcpRuntime {
       return local; // the cloud is an extra: recall stays local when it cannot answer
     }
     const seen = new Set(local.map((h) => h.note.id));
-    const merged: RecallHit[] = [...local];
+    const extra: RecallHit[] = [];
     for (const hit of cloud) {
       if (seen.has(hit.note.id)) continue;
       seen.add(hit.note.id);
-      merged.push({ ...hit, note: plainNote(hit.note), origin: "cloud" });
+      extra.push({ ...hit, note: plainNote(hit.note), origin: "cloud" });
     }
-    return merged.sort((a, b) => b.score - a.score).slice(0, options.limit);
+    if (byScore) {
+      return [...local, ...extra].sort((a, b) => b.score - a.score).slice(0, options.limit);
+    }
+    const merged: RecallHit[] = [];
+    for (
+      let i = 0;
+      merged.length < options.limit && i < Math.max(local.length, extra.length);
+      i++
+    ) {
+      if (i < local.length) merged.push(local[i]);
+      if (i < extra.length && merged.length < options.limit) merged.push(extra[i]);
+    }
+    return merged;
+  }
+
+  embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult> {
+    if (!this.#local.embed) {
+      return Promise.reject(
+        new MemoRuntimeError("UNAVAILABLE", "Cannot embed: this memory client cannot embed"),
+      );
+    }
+    return this.#read(this.#local.embed(options));
   }
 
   get(id: string, options?: RuntimeCallOptions): Promise<Note> {

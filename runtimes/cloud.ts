@@ -24,6 +24,7 @@ import type {
   MemoStats,
   Note,
   RecallHit,
+  RecallResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
@@ -251,6 +252,12 @@ class CloudRuntime implements MemoMcpRuntime {
     });
   }
 
+  async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
+    // The cloud recalls lexically and embeds nothing.
+    const hits = await this.recall(query, options);
+    return { hits, engine: "lexical", coverage: { embedded: 0, total: 0 } };
+  }
+
   get(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
     return this.#run(
       options.signal,
@@ -311,6 +318,7 @@ class CloudRuntime implements MemoMcpRuntime {
         sources: s.sources ?? {},
         ...(s.lastUpdated !== undefined ? { lastUpdated: s.lastUpdated } : {}),
         engine: { default: "lexical", auto: "lexical" },
+        embeddings: { model: "none", ready: false, embedded: 0, total: s.notes, state: "off" },
         issues: [],
       } satisfies MemoStats;
     });
@@ -418,6 +426,8 @@ function draftOf(draft: ConnectorDraft) {
  * - Recall is lexical: `engine` `auto` means lexical, and `vector` or
  *   `hybrid` are refused (`INVALID_INPUT`, "Cannot recall with the vector
  *   engine: the cloud runtime is lexical"). At most 100 hits come back.
+ *   `recallDetailed` says `engine: "lexical"` with nothing embedded, and
+ *   `stats().embeddings` says `state: "off"`; there is no `embed`.
  * - Notes come back as the local runtime returns them, without `revision`.
  * - `syncConnectors` runs the connectors in this process, reading
  *   `.memo/config.json` and `.memo/connectors/state.json` under `rootDir`,

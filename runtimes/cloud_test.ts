@@ -215,6 +215,7 @@ Deno.test("the cloud runtime's stats have the local shape, with the lexical engi
     sources: { none: 2 },
     lastUpdated: "2026-01-02T00:00:00.000Z",
     engine: { default: "lexical", auto: "lexical" },
+    embeddings: { model: "none", ready: false, embedded: 0, total: 2, state: "off" },
     issues: [],
   });
   await runtime.close();

@@ -9,17 +9,21 @@
 
 import { MemoRuntimeError } from "./errors.ts";
 import { RuntimeListeners } from "./_listeners.ts";
+import { recallResultOf } from "./local.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
   MemoStats,
   Note,
   RecallHit,
+  RecallResult,
   ReplicateOptions,
   ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
+  RuntimeEmbedOptions,
+  RuntimeEmbedResult,
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
@@ -44,7 +48,11 @@ import type {
  * it before knowing which runtime gets built: it forwards to the built
  * runtime's `replicate` (the hybrid runtime's), and a built runtime without
  * one rejects with a `MemoRuntimeError` `UNAVAILABLE`, "Cannot replicate:
- * replicate needs the hybrid runtime".
+ * replicate needs the hybrid runtime". `embed` is always there too: a built
+ * runtime without one (the cloud runtime) rejects with `UNAVAILABLE`,
+ * "Cannot embed: embed needs the local or hybrid runtime". `recallDetailed`
+ * forwards, or reports a built runtime's `recall` hits with their engine and
+ * no coverage.
  *
  * @example
  * ```ts
@@ -66,6 +74,9 @@ import type {
  *   code: "UNAVAILABLE",
  *   message: "Cannot replicate: replicate needs the hybrid runtime",
  * });
+ * const { engine, coverage } = await runtime.recallDetailed("deploy", { limit: 5, engine: "lexical" });
+ * assert.equal(engine, "lexical");
+ * assert.deepEqual(coverage, { embedded: 0, total: 0 });
  * await runtime.close();
  * await assert.rejects(runtime.stats(), { code: "UNAVAILABLE" });
  * await Deno.remove(rootDir, { recursive: true });
@@ -74,7 +85,9 @@ import type {
 export function createDeferredRuntime(
   kind: MemoMcpRuntime["kind"],
   build: () => Promise<MemoMcpRuntime>,
-): MemoMcpRuntime & Required<Pick<MemoMcpRuntime, "watch" | "replicate">> {
+):
+  & MemoMcpRuntime
+  & Required<Pick<MemoMcpRuntime, "watch" | "replicate" | "embed" | "recallDetailed">> {
   let building: Promise<MemoMcpRuntime> | undefined;
   let built: MemoMcpRuntime | undefined;
   let closed = false;
@@ -111,6 +124,21 @@ export function createDeferredRuntime(
     },
     async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
       return await (await ready()).recall(query, options);
+    },
+    async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
+      const runtime = await ready();
+      if (runtime.recallDetailed) return await runtime.recallDetailed(query, options);
+      return recallResultOf(await runtime.recall(query, options), options.engine);
+    },
+    async embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult> {
+      const runtime = await ready();
+      if (!runtime.embed) {
+        throw new MemoRuntimeError(
+          "UNAVAILABLE",
+          "Cannot embed: embed needs the local or hybrid runtime",
+        );
+      }
+      return await runtime.embed(options);
     },
     async get(id: string, options?: RuntimeCallOptions): Promise<Note> {
       return await (await ready()).get(id, options);

@@ -5,38 +5,23 @@
  * @module
  */
 
-import type { MemoryStore, RecallEngine } from "@memo/memory";
+import type {
+  Embedder,
+  EmbedderLoader,
+  MemoryStore,
+  ModelProgress,
+  RecallEngine,
+} from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { createMemoHybridMcpRuntime } from "./hybrid.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
+import { memoOptionsOf } from "./_memo_options.ts";
 
-/**
- * Progress of a model download or load, as `onModelProgress` receives it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { ModelProgress } from "@memo/mcp-server";
- *
- * const shown: string[] = [];
- * const onModelProgress = (p: ModelProgress) =>
- *   void shown.push(`${p.status} ${p.file ?? ""} ${Math.round(p.progress)}%`.replace("  ", " "));
- * onModelProgress({ status: "download", file: "model.onnx", progress: 42.4 });
- * onModelProgress({ status: "ready", progress: 100 });
- * assert.deepEqual(shown, ["download model.onnx 42%", "ready 100%"]);
- * ```
- */
-export interface ModelProgress {
-  /** 0 to 100. */
-  progress: number;
-  /** What is happening (`download`, `ready` …). */
-  status: string;
-  /** File being fetched, if any. */
-  file?: string;
-}
+// `onModelProgress`'s argument, as the memory package defines it.
+export type { ModelProgress } from "@memo/memory";
 
 /**
  * The `recall` options of {@linkcode RuntimeFactoryOptions}.
@@ -135,13 +120,29 @@ export interface RuntimeFactoryOptions {
   cloud?: Omit<MemoCloudMcpRuntimeOptions, "rootDir" | "env"> & { pullIntervalMs?: number };
   /** Recall settings. */
   recall?: RuntimeRecallSettings;
-  /** Progress of an embedding model's download and load. */
+  /** Progress of an embedding model's download and load (local and hybrid). */
   onModelProgress?: (progress: ModelProgress) => void;
   /**
    * Load the notes (and the embedding model) at once instead of at the first call.
    * @default true
    */
   prewarm?: boolean;
+  /**
+   * Local and hybrid: once the notes are loaded, load the embedding model
+   * and embed new and changed notes in the background, in batches (writes
+   * never wait for it). False embeds nothing except through `embed()`
+   * (`memo embed`), and `auto` uses what the embedding cache holds: the
+   * short CLI commands run so.
+   * @default true
+   */
+  embedInBackground?: boolean;
+  /**
+   * Local and hybrid: an embedder, or a function that loads one, used
+   * instead of loading `recall.embeddingModel` (tests inject a deterministic
+   * or a slow one).
+   * @default undefined
+   */
+  embedder?: Embedder | EmbedderLoader;
   /**
    * Environment the connectors read their tokens from.
    * @default the process environment
@@ -290,7 +291,7 @@ export function createMemoMcpRuntimeFromConfig(
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
       rootDir,
       store: options.store,
-      engine: options.recall?.engine,
+      ...memoOptionsOf(options),
       includeCloud: options.recall?.includeCloud,
       env: options.env,
       prewarm: options.prewarm ?? true,
@@ -310,7 +311,11 @@ export function createMemoMcpRuntimeFromConfig(
   return createLazyLocalRuntime(
     async () => {
       const { openMemo } = await import("@memo/memory");
-      return await openMemo({ rootDir, store: options.store, engine: options.recall?.engine });
+      return await openMemo({
+        rootDir,
+        store: options.store,
+        ...memoOptionsOf(options),
+      });
     },
     { rootDir, env: options.env, prewarm: options.prewarm ?? true },
   );

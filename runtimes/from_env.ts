@@ -8,12 +8,20 @@
  * @module
  */
 
-import { envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
-import { readProjectRuntimeConfig } from "./_cloud_config.ts";
+import type { Embedder, EmbedderLoader, RecallEngine } from "@memo/memory";
+import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
+import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "./_cloud_config.ts";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import { createDeferredRuntime } from "./deferred.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import { checkRuntimeConfig, createMemoMcpRuntimeFromConfig } from "./factory.ts";
+import {
+  checkRuntimeConfig,
+  createMemoMcpRuntimeFromConfig,
+  type ModelProgress,
+  type RuntimeRecallSettings,
+} from "./factory.ts";
+import { createLazyLocalRuntime } from "./local.ts";
+import { memoOptionsOf } from "./_memo_options.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
 /**
@@ -35,6 +43,8 @@ import type { MemoMcpRuntime } from "./types.ts";
 export type RuntimeMode = "local" | "hybrid" | "cloud";
 
 const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
+/** The engines in the order the messages list them. */
+const ENGINES: readonly RecallEngine[] = ["lexical", "vector", "hybrid", "auto"];
 
 /**
  * What the runtime variables configure; a field is unset when its variable is.
@@ -66,12 +76,21 @@ export interface RuntimeEnvConfig {
     projectId?: string;
     pullIntervalMs?: number;
   };
+  /** `MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS`. */
+  recall: {
+    engine?: RecallEngine;
+    embeddingModel?: string;
+    localEmbeddings?: boolean;
+  };
 }
 
 /**
- * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR` and the `MEMO_CLOUD_*` variables.
- * Throws a `MemoRuntimeError` (`CONFIG`) for a malformed `MEMO_RUNTIME`, or
- * a `MEMO_CLOUD_PULL_INTERVAL_MS` that is not a positive integer.
+ * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR`, the `MEMO_CLOUD_*` variables and
+ * the recall ones (`MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL`,
+ * `MEMO_LOCAL_EMBEDDINGS`). Throws a `MemoRuntimeError` (`CONFIG`) naming
+ * the variable for a malformed `MEMO_RUNTIME` or `MEMO_RECALL_ENGINE`, a
+ * `MEMO_LOCAL_EMBEDDINGS` that is not true or false, or a
+ * `MEMO_CLOUD_PULL_INTERVAL_MS` that is not a positive integer.
  *
  * @example
  * ```ts
@@ -87,6 +106,12 @@ export interface RuntimeEnvConfig {
  *   code: "CONFIG",
  *   message: "Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got 10s",
  * });
+ * const recall = readRuntimeEnv({ MEMO_RECALL_ENGINE: "Hybrid", MEMO_LOCAL_EMBEDDINGS: "false" }).recall;
+ * assert.deepEqual(recall, { engine: "hybrid", embeddingModel: undefined, localEmbeddings: false });
+ * assert.throws(() => readRuntimeEnv({ MEMO_LOCAL_EMBEDDINGS: "maybe" }), {
+ *   code: "CONFIG",
+ *   message: "Cannot read MEMO_LOCAL_EMBEDDINGS: expected true or false",
+ * });
  * ```
  */
 export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
@@ -100,6 +125,11 @@ export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
         workspaceId: envString(env, "MEMO_CLOUD_WORKSPACE_ID"),
         projectId: envString(env, "MEMO_CLOUD_PROJECT_ID"),
         pullIntervalMs: envPositiveInt(env, "MEMO_CLOUD_PULL_INTERVAL_MS"),
+      },
+      recall: {
+        engine: envChoice(env, "MEMO_RECALL_ENGINE", ENGINES),
+        embeddingModel: envString(env, "MEMO_EMBEDDING_MODEL"),
+        localEmbeddings: envBoolean(env, "MEMO_LOCAL_EMBEDDINGS"),
       },
     };
   } catch (e) {
@@ -159,6 +189,31 @@ export interface RuntimeFromEnvOptions {
    * @default true
    */
   prewarm?: boolean;
+  /**
+   * Recall settings laid over the `MEMO_RECALL_ENGINE`,
+   * `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS` variables, which are
+   * laid over `.memo/config.json`'s `recall` block (local and hybrid).
+   * @default undefined
+   */
+  recall?: RuntimeRecallSettings;
+  /**
+   * Progress of the embedding model's download and load (local and hybrid).
+   * @default undefined
+   */
+  onModelProgress?: (progress: ModelProgress) => void;
+  /**
+   * Local and hybrid: embed new and changed notes in the background once
+   * the notes are loaded; false embeds only through `embed()` (the short
+   * CLI commands).
+   * @default true
+   */
+  embedInBackground?: boolean;
+  /**
+   * Local and hybrid: an embedder, or its loader, instead of loading the
+   * configured model.
+   * @default undefined
+   */
+  embedder?: Embedder | EmbedderLoader;
 }
 
 /**
@@ -171,14 +226,18 @@ export interface RuntimeFromEnvOptions {
  * The hybrid runtime starts without an API key or a base URL: its writes are
  * local, and `stats().replica.error` says what is missing.
  *
- * Unless the `mode` option or `MEMO_RUNTIME` says `local`, the runtime also
- * reads `<rootDir>/.memo/config.json` (at its first call, or at once when
- * `prewarm`): its `runtime` chooses when neither does, its `cloud` block
- * (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`, `retry`,
- * `pullIntervalMs`) fills what the `cloud` option and the `MEMO_CLOUD_*`
- * variables leave unset, and the hybrid runtime takes its
- * `recall.includeCloud`. A file that cannot be read fails the calls with
- * `CONFIG`.
+ * The runtime also reads `<rootDir>/.memo/config.json` (at its first call,
+ * or at once when `prewarm`; never before `build` returns): its `runtime`
+ * chooses when neither the `mode` option nor `MEMO_RUNTIME` does, its
+ * `cloud` block (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`,
+ * `retry`, `pullIntervalMs`) fills what the `cloud` option and the
+ * `MEMO_CLOUD_*` variables leave unset, and its `recall` block (`engine`,
+ * `embeddingModel`, `localEmbeddings`, and the hybrid runtime's
+ * `includeCloud`) fills what the `recall` option and `MEMO_RECALL_ENGINE`,
+ * `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS` leave unset, in the
+ * local and hybrid runtimes. A file that cannot be read, or a `vector` or
+ * `hybrid` engine with `localEmbeddings` false, fails the calls with
+ * `CONFIG`; the same settings in code or the variables throw here.
  *
  * @example
  * ```ts
@@ -210,30 +269,51 @@ export function runtimeFactoryFromEnv(
     ...definedOnly(config.cloud),
     ...definedOnly(options.cloud ?? {}),
   };
-  if (fixed !== undefined) checkRuntimeConfig({ mode: fixed });
+  // Code over the variables; the file's recall block goes under both when it is read.
+  const recall: RuntimeRecallSettings = {
+    ...definedOnly(config.recall),
+    ...definedOnly(options.recall ?? {}),
+  };
+  if (fixed !== undefined) checkRuntimeConfig({ mode: fixed, recall });
   if (fixed === "cloud") checkApiKey(cloud);
   const prewarm = options.prewarm ?? true;
+  const embedding = {
+    onModelProgress: options.onModelProgress,
+    embedInBackground: options.embedInBackground,
+    embedder: options.embedder,
+  };
   const configuredRoot = options.rootDir ?? config.rootDir ?? options.cwd ?? ".";
-  const local = (rootDir: string) =>
-    createMemoMcpRuntimeFromConfig({ mode: "local", rootDir, env: options.env, prewarm });
+  // The local runtime reads .memo/config.json (its recall block) when it opens
+  // its notes: at the first call, or at once when prewarm; never before.
+  const local = (rootDir: string, read?: ProjectRuntimeConfig) =>
+    createLazyLocalRuntime(async () => {
+      const file = read ?? await readProjectRuntimeConfig(rootDir);
+      const settings = { ...definedOnly(file.recall ?? {}), ...recall };
+      checkRuntimeConfig({ mode: "local", recall: settings });
+      const { openMemo } = await import("@memo/memory");
+      return await openMemo({ rootDir, ...memoOptionsOf({ ...embedding, recall: settings }) });
+    }, { rootDir, env: options.env, prewarm });
   return (rootDir = configuredRoot) => {
     if (fixed === "local") return local(rootDir);
     return selectedRuntime(fixed ?? "local", prewarm, async () => {
       const file = await readProjectRuntimeConfig(rootDir);
       const mode = fixed ?? file.runtime ?? "local";
       checkRuntimeConfig({ mode });
-      if (mode === "local") return local(rootDir);
+      if (mode === "local") return local(rootDir, file);
       const settings = {
         ...file.cloud,
         ...cloud,
         retry: { ...file.cloud.retry, ...cloud.retry },
       };
       if (mode === "hybrid") {
+        const hybridRecall = { ...definedOnly(file.recall ?? {}), ...recall };
+        checkRuntimeConfig({ mode, recall: hybridRecall });
         return createMemoMcpRuntimeFromConfig({
           mode,
           rootDir,
           cloud: settings,
-          recall: { includeCloud: file.recall?.includeCloud },
+          recall: hybridRecall,
+          ...embedding,
           env: options.env,
           prewarm,
         });

@@ -24,6 +24,7 @@ Deno.test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD
         projectId: undefined,
         pullIntervalMs: undefined,
       },
+      recall: { engine: undefined, embeddingModel: undefined, localEmbeddings: undefined },
     },
   );
   assert.equal(readRuntimeEnv({}).runtime, undefined);
@@ -336,3 +337,190 @@ async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promis
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** The recall settings a runtime ended up with, as its stats show them. */
+async function recallSettingsOf(
+  options: Parameters<typeof runtimeFactoryFromEnv>[0],
+  rootDir: string,
+) {
+  const runtime = runtimeFactoryFromEnv({
+    prewarm: false,
+    embedInBackground: false,
+    ...options,
+  })(rootDir);
+  try {
+    const { engine, embeddings } = await runtime.stats();
+    return {
+      engine: engine.default,
+      embeddingModel: embeddings.model,
+      localEmbeddings: embeddings.state !== "off",
+    };
+  } finally {
+    await runtime.close();
+  }
+}
+
+Deno.test("runtimeFactoryFromEnv() recall settings: code > MEMO_* variables > .memo/config.json > defaults", async (t) => {
+  // One row per key: the file's value, the variable and its value, the code's value.
+  const rows = [
+    {
+      key: "engine",
+      variable: "MEMO_RECALL_ENGINE",
+      file: "lexical",
+      env: "hybrid",
+      code: "vector",
+      fallback: "auto",
+    },
+    {
+      key: "embeddingModel",
+      variable: "MEMO_EMBEDDING_MODEL",
+      file: "Xenova/from-file",
+      env: "Xenova/from-env",
+      code: "Xenova/from-code",
+      fallback: "use-lite",
+    },
+    {
+      key: "localEmbeddings",
+      variable: "MEMO_LOCAL_EMBEDDINGS",
+      file: false,
+      env: "true",
+      code: false,
+      fallback: true,
+    },
+  ] as const;
+  for (const mode of [undefined, "local", "hybrid"] as const) {
+    for (const row of rows) {
+      await t.step(`${row.key}, ${mode ?? "runtime from the file"}`, async () => {
+        const envValue = row.key === "localEmbeddings" ? row.env === "true" : row.env;
+        const runtimeKey = mode === "hybrid" ? { runtime: "hybrid" } : {};
+        const bare = await projectWith({ ...runtimeKey });
+        const filed = await projectWith({ ...runtimeKey, recall: { [row.key]: row.file } });
+        const common = { mode, cloud: { baseUrl: "http://127.0.0.1:9", pullIntervalMs: 600_000 } };
+        try {
+          const seen = [
+            await recallSettingsOf({ ...common, env: {} }, bare),
+            await recallSettingsOf({ ...common, env: {} }, filed),
+            await recallSettingsOf({ ...common, env: { [row.variable]: String(row.env) } }, filed),
+            await recallSettingsOf({
+              ...common,
+              env: { [row.variable]: String(row.env) },
+              recall: { [row.key]: row.code },
+            }, filed),
+          ].map((s) => s[row.key]);
+          assert.deepEqual(seen, [row.fallback, row.file, envValue, row.code]);
+        } finally {
+          await Deno.remove(bare, { recursive: true });
+          await Deno.remove(filed, { recursive: true });
+        }
+      });
+    }
+  }
+});
+
+Deno.test("runtimeFactoryFromEnv() refuses bad recall settings, naming where they come from", async (t) => {
+  await t.step("a malformed variable throws at once", () => {
+    assert.throws(
+      () => runtimeFactoryFromEnv({ env: { MEMO_RECALL_ENGINE: "semantic" } }),
+      (e) =>
+        isMemoRuntimeError(e, "CONFIG") &&
+        e.message ===
+          "Cannot read MEMO_RECALL_ENGINE: expected lexical, vector, hybrid or auto, got semantic",
+    );
+    assert.throws(
+      () => runtimeFactoryFromEnv({ env: { MEMO_LOCAL_EMBEDDINGS: "sometimes" } }),
+      (e) =>
+        isMemoRuntimeError(e, "CONFIG") &&
+        e.message === "Cannot read MEMO_LOCAL_EMBEDDINGS: expected true or false",
+    );
+  });
+  await t.step(
+    "vector or hybrid without local embeddings, in code or variables, throws at once",
+    () => {
+      for (const mode of ["local", "hybrid"] as const) {
+        assert.throws(
+          () =>
+            runtimeFactoryFromEnv({
+              env: { MEMO_RECALL_ENGINE: "vector", MEMO_LOCAL_EMBEDDINGS: "false" },
+              mode,
+            }),
+          (e) =>
+            isMemoRuntimeError(e, "CONFIG") && /the vector engine needs embeddings/.test(e.message),
+        );
+        assert.throws(
+          () =>
+            runtimeFactoryFromEnv({
+              env: { MEMO_LOCAL_EMBEDDINGS: "false" },
+              recall: { engine: "hybrid" },
+              mode,
+            }),
+          (e) =>
+            isMemoRuntimeError(e, "CONFIG") && /the hybrid engine needs embeddings/.test(e.message),
+        );
+      }
+    },
+  );
+  await t.step("the cloud runtime ignores the local recall settings", async () => {
+    const runtime = runtimeFactoryFromEnv({
+      env: { MEMO_RUNTIME: "cloud", MEMO_CLOUD_API_KEY: "k", MEMO_RECALL_ENGINE: "hybrid" },
+      cloud: { baseUrl: "http://127.0.0.1:9" },
+      prewarm: false,
+    })();
+    assert.equal(runtime.kind, "cloud");
+    await runtime.close();
+  });
+  const cases: [unknown, Record<string, string>, RegExp][] = [
+    [
+      { recall: { engine: "semantic" } },
+      {},
+      /recall\.engine must be lexical, vector, hybrid or auto/,
+    ],
+    [{ recall: { embeddingModel: "" } }, {}, /recall\.embeddingModel must be a non-empty string/],
+    [{ recall: { localEmbeddings: "no" } }, {}, /recall\.localEmbeddings must be true or false/],
+    [{ recall: { model: "use-lite" } }, {}, /recall\.model is not a setting \(use engine, /],
+    [{ recall: "auto" }, {}, /recall must be an object/],
+    // The layers together: the file's engine, the variable's localEmbeddings.
+    [{ recall: { engine: "vector" } }, { MEMO_LOCAL_EMBEDDINGS: "false" }, /vector engine needs/],
+    [{ recall: { engine: "hybrid", localEmbeddings: false } }, {}, /hybrid engine needs/],
+  ];
+  for (const mode of ["local", undefined] as const) {
+    for (const [config, env, message] of cases) {
+      await t.step(
+        `${JSON.stringify(config)} ${JSON.stringify(env)} (${mode ?? "file"})`,
+        async () => {
+          const rootDir = await projectWith(config);
+          const runtime = runtimeFactoryFromEnv({ env, mode, prewarm: false })(rootDir);
+          try {
+            const e = await runtime.stats().catch((e) => e);
+            assert.ok(isMemoRuntimeError(e, "CONFIG"), String(e));
+            assert.match(e.message, message);
+          } finally {
+            await runtime.close();
+            await Deno.remove(rootDir, { recursive: true });
+          }
+        },
+      );
+    }
+  }
+});
+
+Deno.test("runtimeFactoryFromEnv() local: .memo/config.json is read at the first call, not when building", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-from-env-" });
+  try {
+    const runtime = runtimeFactoryFromEnv({
+      env: { MEMO_RUNTIME: "local" },
+      prewarm: false,
+      embedInBackground: false,
+    })(rootDir);
+    // Written after the runtime was built: the first call still sees it.
+    await Deno.mkdir(`${rootDir}/.memo`);
+    await Deno.writeTextFile(
+      `${rootDir}/.memo/config.json`,
+      JSON.stringify({ recall: { engine: "lexical" } }),
+    );
+    assert.equal((await runtime.stats()).engine.default, "lexical");
+    assert.equal(runtime.replicate, undefined, "the local runtime itself, not a deferred one");
+    await runtime.close();
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});

@@ -8,7 +8,14 @@
  * @module
  */
 
-import type { Memo, MemoryStore, RecallEngine } from "@memo/memory";
+import type {
+  Embedder,
+  EmbedderLoader,
+  Memo,
+  MemoryStore,
+  ModelProgress,
+  RecallEngine,
+} from "@memo/memory";
 import { MemoCloudClient, type MemoCloudOptions } from "./cloud_client.ts";
 import {
   checkInterval,
@@ -19,6 +26,7 @@ import {
 import { isConnectionRefused } from "./_cloud_transport.ts";
 import { createLazyLocalRuntime, openOnce } from "./local.ts";
 import { Replicator } from "./_replicator.ts";
+import { memoEmbeddingOptions } from "./_memo_options.ts";
 import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult, RuntimeChange } from "./types.ts";
 
 /**
@@ -72,6 +80,32 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    * @default "auto"
    */
   engine?: RecallEngine;
+  /**
+   * Compute embeddings on this machine (the vector, hybrid and auto engines).
+   * @default true
+   */
+  localEmbeddings?: boolean;
+  /**
+   * Embedding model: `use-lite` (offline) or a hub model id.
+   * @default "use-lite"
+   */
+  embeddingModel?: string;
+  /**
+   * An embedder (or its loader) to use instead of loading `embeddingModel`.
+   * @default undefined
+   */
+  embedder?: Embedder | EmbedderLoader;
+  /**
+   * Progress of the embedding model's download and load.
+   * @default undefined
+   */
+  onModelProgress?: (progress: ModelProgress) => void;
+  /**
+   * Load the embedder after the notes and embed new and changed notes in the
+   * background; false embeds only on `embed()`.
+   * @default true
+   */
+  embedInBackground?: boolean;
   /**
    * Environment the connectors read their tokens from.
    * @default the process environment
@@ -174,7 +208,7 @@ function createHybridRuntime(options: MemoHybridMcpRuntimeOptions): MemoHybridMc
   // One client for the local runtime and the replicator.
   const memo = openOnce(async (): Promise<Memo> => {
     const { openMemo } = await import("@memo/memory");
-    return await openMemo({ rootDir, store: options.store, engine: options.engine });
+    return await openMemo({ rootDir, store: options.store, ...memoEmbeddingOptions(options) });
   });
   const prewarm = options.prewarm ?? true;
   const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });

@@ -17,9 +17,12 @@ import type {
   MemoStats,
   Note,
   RecallHit,
+  RecallResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
+  RuntimeEmbedOptions,
+  RuntimeEmbedResult,
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
@@ -68,7 +71,8 @@ export interface LocalRuntimeOptions {
 /**
  * Maps a refusal of the memory or connectors package, matched by its `code`,
  * to a {@linkcode MemoRuntimeError}: invalid input → `INVALID_INPUT`, a bad
- * connector configuration → `CONFIG`, an unknown note or connector →
+ * connector configuration or an embedder that is off or cannot load
+ * (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or connector →
  * `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes
  * through unchanged.
  */
@@ -79,6 +83,7 @@ function runtimeErrorOf(error: unknown): unknown {
     case "MEMORY_VALIDATION_ERROR":
       return new MemoRuntimeError("INVALID_INPUT", message, { cause: error });
     case "CONNECTOR_CONFIG":
+    case "EMBEDDER_UNAVAILABLE":
       return new MemoRuntimeError("CONFIG", message, { cause: error });
     case "NOTE_NOT_FOUND":
       return new MemoRuntimeError("NOTE_NOT_FOUND", message, {
@@ -173,6 +178,35 @@ class LocalRuntime implements MemoMcpRuntime {
         source: options.source,
         explain: options.explain,
       }));
+  }
+
+  recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
+    return this.#run(options.signal, async (memo) => {
+      const recallOptions = {
+        limit: options.limit,
+        engine: options.engine,
+        labels: options.labels,
+        source: options.source,
+        explain: options.explain,
+      };
+      if (memo.recallDetailed) return await memo.recallDetailed(query, recallOptions);
+      return recallResultOf(await memo.recall(query, recallOptions), options.engine);
+    });
+  }
+
+  embed(options: RuntimeEmbedOptions = {}): Promise<RuntimeEmbedResult> {
+    return this.#run(options.signal, async (memo) => {
+      if (!memo.embed) {
+        throw new MemoRuntimeError("UNAVAILABLE", "Cannot embed: this memory client cannot embed");
+      }
+      const result = await memo.embed({ onProgress: options.onProgress, signal: options.signal });
+      return {
+        model: memo.embeddingStatus?.().model ?? "unknown",
+        embedded: result.embedded,
+        total: result.total,
+        computed: result.computed,
+      };
+    });
   }
 
   get(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
@@ -274,6 +308,32 @@ class LocalRuntime implements MemoMcpRuntime {
     this.#listeners.clear();
     return this.#close();
   }
+}
+
+/**
+ * The {@linkcode RecallResult} of a runtime or client that gives hits only:
+ * the engine the hits name (else the one asked for, `lexical` for `auto`),
+ * and no coverage known.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recallResultOf } from "./local.ts";
+ *
+ * assert.deepEqual(recallResultOf([], "auto"), {
+ *   hits: [],
+ *   engine: "lexical",
+ *   coverage: { embedded: 0, total: 0 },
+ * });
+ * assert.equal(recallResultOf([], "vector").engine, "vector");
+ * ```
+ */
+export function recallResultOf(
+  hits: RecallHit[],
+  asked: RuntimeRecallOptions["engine"],
+): RecallResult {
+  const engine = hits[0]?.engine ?? (asked === undefined || asked === "auto" ? "lexical" : asked);
+  return { hits, engine, coverage: { embedded: 0, total: 0 } };
 }
 
 /**

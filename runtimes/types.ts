@@ -15,6 +15,10 @@ import type {
 import type {
   CommitBatch,
   CommitResult,
+  Embedder,
+  EmbedderLoader,
+  EmbedderLoadOptions,
+  EmbeddingStatus,
   ListResult,
   MemoryStore,
   MemoStats,
@@ -24,6 +28,10 @@ import type {
   NotePatch,
   RecallEngine,
   RecallHit,
+  RecallParts,
+  RecallResult,
+  ReplicaApplyResult,
+  ReplicaChanges,
   ReplicaStatus,
   ScoreContribution,
   StoreChanges,
@@ -35,6 +43,10 @@ import type {
 export type {
   CommitBatch,
   CommitResult,
+  Embedder,
+  EmbedderLoader,
+  EmbedderLoadOptions,
+  EmbeddingStatus,
   ListResult,
   MemoryStore,
   MemoStats,
@@ -44,6 +56,10 @@ export type {
   NotePatch,
   RecallEngine,
   RecallHit,
+  RecallParts,
+  RecallResult,
+  ReplicaApplyResult,
+  ReplicaChanges,
   ReplicaStatus,
   ScoreContribution,
   StoreChanges,
@@ -88,6 +104,30 @@ export interface MemoLike {
       explain?: boolean;
     },
   ): Promise<RecallHit[]>;
+  /**
+   * Ranked hits with the engine that ran and the embedding coverage
+   * (`Memo.recallDetailed`). Optional: without it, a runtime over this
+   * client reports the hits' engine and no coverage.
+   */
+  recallDetailed?(
+    query: string,
+    options?: {
+      limit?: number;
+      engine?: RecallEngine;
+      labels?: readonly string[];
+      source?: string;
+      explain?: boolean;
+    },
+  ): Promise<RecallResult>;
+  /**
+   * Embeds every note not embedded yet (`Memo.embed`). Optional: without
+   * it, the runtime's `embed` refuses.
+   */
+  embed?(
+    options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
+  ): Promise<{ embedded: number; total: number; computed: number }>;
+  /** The embedder's state (`Memo.embeddingStatus`). Optional. */
+  embeddingStatus?(): EmbeddingStatus;
   /** One note; throws `NoteNotFoundError` for an unknown id. */
   get(id: string): Promise<Note>;
   /** A page of notes. */
@@ -539,6 +579,51 @@ export interface ReplicateResult {
 }
 
 /**
+ * Options of {@linkcode MemoMcpRuntime.embed}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RuntimeEmbedOptions } from "@memo/mcp-server";
+ *
+ * const seen: string[] = [];
+ * const options: RuntimeEmbedOptions = { onProgress: (done, total) => seen.push(`${done}/${total}`) };
+ * options.onProgress!(32, 400);
+ * assert.deepEqual(seen, ["32/400"]);
+ * ```
+ */
+export interface RuntimeEmbedOptions extends RuntimeCallOptions {
+  /**
+   * Called after each batch: notes embedded so far, of the notes in all.
+   * @default undefined
+   */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * What {@linkcode MemoMcpRuntime.embed} did (`memo embed --json`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RuntimeEmbedResult } from "@memo/mcp-server";
+ *
+ * const result: RuntimeEmbedResult = { model: "use-lite", embedded: 400, total: 400, computed: 280 };
+ * assert.equal(result.embedded - result.computed, 120); // found in the embedding cache
+ * ```
+ */
+export interface RuntimeEmbedResult {
+  /** The embedding model. */
+  model: string;
+  /** Notes embedded now, whether computed or found in the cache. */
+  embedded: number;
+  /** Notes in all. */
+  total: number;
+  /** Embeddings computed by the model in this call (the rest came from the cache). */
+  computed: number;
+}
+
+/**
  * The data side of the MCP server and the CLI. Implementations throw a
  * `MemoRuntimeError` with a stable `code` for what they refuse
  * (`INVALID_INPUT`, `NOTE_NOT_FOUND` with `details.id`, `CONNECTOR_NOT_FOUND`,
@@ -576,6 +661,19 @@ export interface MemoMcpRuntime {
   ): Promise<RuntimeRememberResult>;
   /** Ranked notes for a query. */
   recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]>;
+  /**
+   * Ranked notes for a query, with the engine that ran (`auto` resolved)
+   * and the embedding coverage (`{ embedded, total }`). Optional: the MCP
+   * server falls back to {@linkcode MemoMcpRuntime.recall}. The cloud
+   * runtime's engine is always `lexical`, with nothing embedded.
+   */
+  recallDetailed?(query: string, options: RuntimeRecallOptions): Promise<RecallResult>;
+  /**
+   * Embeds every note that is not embedded yet, now (`memo embed`). The
+   * local and hybrid runtimes have it; with embeddings off it throws
+   * `MemoRuntimeError` `CONFIG`.
+   */
+  embed?(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult>;
   /** One note. */
   get(id: string, options?: RuntimeCallOptions): Promise<Note>;
   /** A page of notes in store order. */
