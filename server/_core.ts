@@ -98,6 +98,12 @@ export interface CoreContext {
   version: string;
   /** Sends a log record to the client (set only when the client asked for logs). */
   notify?: (level: MemoMcpLogLevel, data: Record<string, unknown>) => void;
+  /**
+   * Sends `notifications/progress` for this request (set only when it
+   * carries `_meta.progressToken` and the transport can deliver
+   * notifications). Values that do not increase are dropped.
+   */
+  progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /**
@@ -318,6 +324,7 @@ export class McpCore {
           runtime: this.runtime,
           signal,
           defaultPageSize: this.options.defaultPageSize,
+          progress: ctx.progress,
         });
       });
       return {

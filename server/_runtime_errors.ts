@@ -74,8 +74,9 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 /**
  * The same runtime, with every call's errors mapped by
  * {@linkcode mcpErrorOf}. The MCP core calls the runtime only through it.
- * It has `watch` exactly when the runtime has it (so `"watch" in wrapped`
- * tells whether change notification is available).
+ * It has `watch`, `recallDetailed` and `embed` exactly when the runtime
+ * has them (so `"watch" in wrapped` tells whether change notification is
+ * available).
  *
  * @example
  * ```ts
@@ -98,6 +99,12 @@ export function withMcpErrors(runtime: MemoMcpRuntime): MemoMcpRuntime {
     kind: runtime.kind,
     remember: (input, options) => mapped(() => runtime.remember(input, options)),
     recall: (query, options) => mapped(() => runtime.recall(query, options)),
+    ...(runtime.recallDetailed
+      ? {
+        recallDetailed: (query, options) => mapped(() => runtime.recallDetailed!(query, options)),
+      }
+      : {}),
+    ...(runtime.embed ? { embed: (options) => mapped(() => runtime.embed!(options)) } : {}),
     get: (id, options) => mapped(() => runtime.get(id, options)),
     list: (options) => mapped(() => runtime.list(options)),
     update: (id, patch, options) => mapped(() => runtime.update(id, patch, options)),

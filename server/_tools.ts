@@ -8,7 +8,14 @@
  */
 
 import { z } from "zod";
-import type { MemoMcpRuntime, RuntimeSyncResult } from "../runtimes/types.ts";
+import type {
+  MemoMcpRuntime,
+  RecallEngine,
+  RecallHit,
+  RecallResult,
+  RuntimeSyncProgress,
+  RuntimeSyncResult,
+} from "../runtimes/types.ts";
 import { McpValidationError, MemoMcpError, toSafeError } from "./errors.ts";
 import {
   describeIssues,
@@ -106,6 +113,12 @@ export interface ToolRunContext {
   signal: AbortSignal;
   /** Default page size of `list_notes`. */
   defaultPageSize: number;
+  /**
+   * Sends `notifications/progress` for this call; set only when the client
+   * asked for progress (`_meta.progressToken`) and the transport can
+   * deliver it. Values that do not increase are dropped.
+   */
+  progress?: (progress: number, total?: number, message?: string) => void;
 }
 
 /** One tool, as it is written: its facts, its schemas and its handler. */
@@ -247,7 +260,27 @@ const Hit = z.looseObject({
     score: z.number().describe("Its contribution to the score."),
     indexTerm: z.string().optional().describe("The indexed form it matched."),
   })).optional().describe("Present when explain was asked for."),
+  parts: z.looseObject({
+    lexical: z.looseObject({
+      rank: z.number().int().describe("1-based rank in the lexical list."),
+      score: z.number().describe("Lexical (BM25) score."),
+    }).optional(),
+    vector: z.looseObject({
+      rank: z.number().int().describe("1-based rank in the vector list."),
+      similarity: z.number().describe("Cosine similarity, -1 to 1."),
+    }).optional(),
+    fused: z.number().optional().describe("The hybrid (reciprocal-rank fusion) score."),
+  }).optional().describe(
+    "Present when explain was asked for: the hit's lexical and vector parts and the fused score.",
+  ),
 });
+
+const Coverage = z.looseObject({
+  embedded: z.number().int().describe("Notes embedded for the current model."),
+  total: z.number().int().describe("Notes in all."),
+}).describe(
+  "How many notes the vector side could rank; vector and hybrid rank only the embedded notes.",
+);
 
 const ConnectorSummary = z.looseObject({
   id: z.string(),
@@ -263,6 +296,22 @@ const ConnectorFailure = z.looseObject({
   type: z.string(),
   error: z.looseObject({ name: z.string(), message: z.string() }),
 });
+
+/** One connector's progress, in words: `team (discussions): 3 pages, 40 records`. */
+function syncProgressMessage(p: RuntimeSyncProgress): string {
+  const head = `${p.connector} (${p.type}): ${p.pages} page${p.pages === 1 ? "" : "s"}, ` +
+    `${p.records} record${p.records === 1 ? "" : "s"}`;
+  switch (p.phase) {
+    case "fetching":
+      return head;
+    case "committing":
+      return `${head}, committing`;
+    case "committed":
+      return `${head}, ${p.written ?? 0} written, ${p.updated ?? 0} updated`;
+    default:
+      return `${head}, failed`;
+  }
+}
 
 function syncOutcome(result: RuntimeSyncResult): ToolOutcome {
   const structured: Record<string, unknown> = { ...result };
@@ -313,7 +362,7 @@ const recall = defineTool({
   name: "recall",
   title: "Recall",
   description:
-    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Filter with labels or a source prefix; set explain to see why each note ranked.",
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused), auto (the default: hybrid over the notes embedded so far, lexical for the rest and whenever no embedder is ready). The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score).",
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -321,25 +370,53 @@ const recall = defineTool({
       query: text("query").describe("What to look for, in plain words."),
       limit: pageLimit(limits, "Most hits", 10).optional(),
       engine: z.enum(["auto", "lexical", "vector", "hybrid"]).optional().describe(
-        "Ranking engine; auto picks the best one that is ready.",
+        "Ranking engine: auto (default) uses hybrid when embeddings are ready, else lexical; vector and hybrid rank only the notes embedded so far.",
       ),
       labels: labels().optional(),
       source: sourcePrefix(),
-      explain: z.boolean().optional().describe("Report each term's contribution to the score."),
+      explain: z.boolean().optional().describe(
+        "Report each term's contribution to the score, and each hit's lexical, vector and fused parts.",
+      ),
     }),
-  output: output({ hits: z.array(Hit).describe("Best first.") }, ["hits"]),
+  output: output({
+    hits: z.array(Hit).describe("Best first."),
+    engine: z.enum(["lexical", "vector", "hybrid"]).describe(
+      "The engine that ran (auto resolved).",
+    ),
+    coverage: Coverage,
+  }, ["hits", "engine", "coverage"]),
   async run(a, ctx) {
-    const hits = await ctx.runtime.recall(a.query, {
+    const options = {
       limit: a.limit ?? 10,
       engine: a.engine,
       labels: a.labels,
       source: a.source,
       explain: a.explain,
       signal: ctx.signal,
-    });
-    return { structured: { hits } };
+    };
+    const runtime = ctx.runtime;
+    const result = runtime.recallDetailed
+      ? await runtime.recallDetailed(a.query, options)
+      : hitsOnly(await runtime.recall(a.query, options), a.engine);
+    const { embedded, total } = result.coverage;
+    if (ctx.progress && embedded < total) {
+      ctx.progress(
+        embedded,
+        total,
+        `${embedded} of ${total} notes embedded: the vector side ranked only those`,
+      );
+    }
+    return {
+      structured: { hits: result.hits, engine: result.engine, coverage: { embedded, total } },
+    };
   },
 });
+
+/** The result of a runtime without `recallDetailed`: the hits' engine, no coverage known. */
+function hitsOnly(hits: RecallHit[], asked: RecallEngine | undefined): RecallResult {
+  const engine = hits[0]?.engine ?? (asked === undefined || asked === "auto" ? "lexical" : asked);
+  return { hits, engine, coverage: { embedded: 0, total: 0 } };
+}
 
 const getNote = defineTool({
   name: "get_note",
@@ -447,8 +524,13 @@ const syncConnectors = defineTool({
     errors: z.array(ConnectorFailure),
   }, ["connectors", "written", "updated", "unchanged", "errors"]),
   async run(a, ctx) {
+    const progress = ctx.progress;
+    let step = 0;
+    const onProgress = progress
+      ? (p: RuntimeSyncProgress) => progress(++step, undefined, syncProgressMessage(p))
+      : undefined;
     return syncOutcome(
-      await ctx.runtime.syncConnectors({ only: a.connectors, signal: ctx.signal }),
+      await ctx.runtime.syncConnectors({ only: a.connectors, signal: ctx.signal, onProgress }),
     );
   },
 });
@@ -457,7 +539,7 @@ const memoryStats = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use, any damaged sections of notes.md, and (hybrid runtime) the replication state.",
+    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -466,7 +548,19 @@ const memoryStats = defineTool({
     labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
     sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
     lastUpdated: z.string().optional(),
-    engine: z.looseObject({ default: z.string(), auto: z.string() }),
+    engine: z.looseObject({ default: z.string(), auto: z.string() }).describe(
+      "The default recall engine, and what auto resolves to now.",
+    ),
+    embeddings: z.looseObject({
+      model: z.string().describe("The embedding model."),
+      ready: z.boolean().describe("Whether the model is loaded."),
+      embedded: z.number().int().describe("Notes embedded for this model."),
+      total: z.number().int().describe("Notes in all."),
+      state: z.enum(["off", "idle", "loading", "ready", "failed"]).describe(
+        "off: local embeddings are off (or the cloud runtime); idle: not loaded yet; loading; ready; failed (see error).",
+      ),
+      error: z.string().optional().describe("Why the model failed to load."),
+    }).optional().describe("Embedding coverage of the vector, hybrid and auto engines."),
     issues: z.array(
       z.looseObject({
         kind: z.string(),

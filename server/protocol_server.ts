@@ -296,13 +296,18 @@ class ProtocolServer implements MemoMcpProtocolServer {
           `Cannot handle server/discover: params._meta["${META_PROTOCOL_VERSION}"] is required`,
         );
       }
-      return { version, modern: false, logLevel: -1 };
+      return { version, modern: false, logLevel: -1, progressToken: progressTokenOf(meta) };
     }
     const checked = checkModernMeta(meta);
     if (typeof checked === "string") {
       throw invalidParams(`Cannot handle ${method.slice(0, 100)}: ${checked}`);
     }
-    return { version, modern: true, logLevel: checked.logLevel };
+    return {
+      version,
+      modern: true,
+      logLevel: checked.logLevel,
+      progressToken: progressTokenOf(meta),
+    };
   }
 
   #invalidParams(idJson: string, message: string): string {
@@ -396,6 +401,24 @@ class ProtocolServer implements MemoMcpProtocolServer {
           method: "notifications/message",
           params: { level, logger, data },
         }));
+      };
+    }
+    const progressToken = request.progressToken;
+    if (notify && progressToken !== undefined) {
+      const maxOutput = this.#maxOutput;
+      let last = -Infinity;
+      ctx.progress = (progress, total, message) => {
+        // The spec wants progress to increase with each notification.
+        if (!Number.isFinite(progress) || progress <= last) return;
+        last = progress;
+        const params: Record<string, unknown> = { progressToken, progress };
+        if (total !== undefined && Number.isFinite(total)) params.total = total;
+        if (message !== undefined) params.message = message;
+        notifyWithin(notify, maxOutput, {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params,
+        });
       };
     }
     return ctx;
@@ -665,6 +688,17 @@ interface RequestEra {
   modern: boolean;
   /** A modern request's log level (an index into the levels); -1 for none. */
   logLevel: number;
+  /** `_meta.progressToken`, when the request asks for progress. */
+  progressToken?: string | number;
+}
+
+/** `_meta.progressToken` when it is a string or an integer, else undefined. */
+function progressTokenOf(meta: unknown): string | number | undefined {
+  if (!isObject(meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === "string" || (typeof token === "number" && Number.isFinite(token))
+    ? token
+    : undefined;
 }
 
 /** Methods only the modern era has (-32601 for a legacy request). */

@@ -296,9 +296,13 @@ export function createHttpHandler(
         origin,
       });
     }
-    // A modern request that sets _meta logLevel gets its log records on its
-    // own response stream, when it accepts one (SSE).
-    const logs = wantsLogs(message, versionHeader, headers.get("accept")) ? [] : undefined;
+    // A modern request that sets _meta logLevel gets its log records, and a
+    // request that carries _meta.progressToken its progress notifications,
+    // on its own response stream, when it accepts one (SSE).
+    const accept = headers.get("accept");
+    const logs = wantsLogs(message, versionHeader, accept) || wantsProgress(message, accept)
+      ? []
+      : undefined;
     let answer: string | undefined;
     let context: HttpRequestContext;
     try {
@@ -327,9 +331,28 @@ export function createHttpHandler(
 /** Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE. */
 function wantsLogs(message: unknown, versionHeader: string | null, accept: string | null): boolean {
   if (versionHeader === null || !versionFeatures(versionHeader).modern) return false;
-  if (accept === null || !/text\/event-stream|text\/\*|\*\/\*/.test(accept)) return false;
-  const meta = (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-  return typeof meta?.["io.modelcontextprotocol/logLevel"] === "string";
+  if (!acceptsSse(accept)) return false;
+  return typeof metaOf(message)?.["io.modelcontextprotocol/logLevel"] === "string";
+}
+
+/**
+ * Whether a request asked for progress (`_meta.progressToken`, any protocol
+ * version) and accepts SSE. The notifications go out before the answer, on
+ * its stream.
+ */
+function wantsProgress(message: unknown, accept: string | null): boolean {
+  if (!acceptsSse(accept)) return false;
+  const token = metaOf(message)?.progressToken;
+  return typeof token === "string" || typeof token === "number";
+}
+
+function acceptsSse(accept: string | null): boolean {
+  return accept !== null && /text\/event-stream|text\/\*|\*\/\*/.test(accept);
+}
+
+/** `params._meta` of a single request. */
+function metaOf(message: unknown): Record<string, unknown> | undefined {
+  return (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
 }
 
 /** The id of a single request, serialized, or `null` when there is none to echo. */
@@ -381,7 +404,7 @@ class HttpRequestContext implements MemoMcpRequestContext {
   #controller: AbortController | undefined;
   /** The JSON-RPC error code of the answer, when it is an error. */
   errorCode: number | undefined;
-  /** Collects the request's log records, when it asked for them and can take SSE. */
+  /** Collects the request's log records and progress, when it asked for them and can take SSE. */
   readonly notify?: (message: string) => void;
   constructor(
     readonly request: Request,
