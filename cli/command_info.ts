@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 12); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 13); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -48,6 +48,7 @@ export type CommandName =
   | "update"
   | "forget"
   | "stats"
+  | "embed"
   | "sync"
   | "replicate"
   | "mcp"
@@ -90,7 +91,17 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     usage: "update ID [--text T | --file F] [--title T] [--label L]...",
   },
   forget: { name: "forget", summary: "Delete a note", usage: "forget ID" },
-  stats: { name: "stats", summary: "Count notes, labels and sources", usage: "stats" },
+  stats: {
+    name: "stats",
+    summary: "Count notes, labels and sources, with the embedding coverage",
+    usage: "stats",
+  },
+  embed: {
+    name: "embed",
+    summary:
+      "Embed every note not embedded yet, now, for the vector and hybrid engines (progress on a terminal)",
+    usage: "embed [--json]",
+  },
   sync: {
     name: "sync",
     summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",

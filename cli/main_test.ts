@@ -296,3 +296,70 @@ Deno.test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_RO
   });
   for (const dir of [root, elsewhere]) await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("runCli() recall and stats say which engine ran and how many notes are embedded", async () => {
+  const dir = await project();
+  const io = (argv: string[]) => {
+    const recording = recordingIO(dir);
+    recording.env = { MEMO_LOCAL_EMBEDDINGS: "false" };
+    return runCli(argv, recording).then((code) => ({
+      code,
+      out: recording.out.join(""),
+      err: recording.err.join(""),
+    }));
+  };
+  assert.equal((await io(["remember", "Deploys run with make deploy"])).code, 0);
+  const json = await io(["recall", "deploy", "--json"]);
+  assert.equal(json.code, 0, json.err);
+  const result = JSON.parse(json.out);
+  assert.deepEqual(Object.keys(result), ["hits", "engine", "coverage"]);
+  assert.equal(result.engine, "lexical");
+  assert.equal(result.coverage.embedded, 0);
+  const human = await io(["recall", "deploy"]);
+  assert.match(
+    human.out,
+    /^1\. Deploys run with make deploy .*\n.*\nengine: lexical(, 0\/1 notes embedded)?\n$/,
+  );
+  const stats = await io(["stats"]);
+  assert.match(stats.out, /\nembeddings: 0\/1 notes \(use-lite, off\)\n/);
+  assert.equal(JSON.parse((await io(["stats", "--json"])).out).embeddings.state, "off");
+  // Embeddings off: vector is refused by the recall, in its own words, and embed says why.
+  const vector = await io(["recall", "deploy", "--engine", "vector"]);
+  assert.equal(vector.code, 1);
+  assert.match(vector.err, /^memo: Cannot recall with the vector engine: /);
+  const embed = await io(["embed"]);
+  assert.equal(embed.code, 1);
+  assert.match(embed.err, /^memo: Cannot embed.*local embeddings are off/);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("runCli() embed needs the local or hybrid runtime", async () => {
+  const dir = await project();
+  const io = recordingIO(dir);
+  // The cloud runtime builds without the network; embed is refused before any request.
+  io.env = {
+    MEMO_RUNTIME: "cloud",
+    MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9",
+    MEMO_CLOUD_API_KEY: "mk_test",
+  };
+  assert.equal(await runCli(["embed"], io), 2);
+  assert.deepEqual(io.err, ["memo: embed needs the local or hybrid runtime\n"]);
+  assert.deepEqual(io.out, []);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("runCli() bad recall settings in the environment name the variable", async () => {
+  const dir = await project();
+  for (
+    const [env, message] of [
+      [{ MEMO_RECALL_ENGINE: "semantic" }, /^memo: Cannot read MEMO_RECALL_ENGINE: expected /],
+      [{ MEMO_LOCAL_EMBEDDINGS: "maybe" }, /^memo: Cannot read MEMO_LOCAL_EMBEDDINGS: expected /],
+    ] as const
+  ) {
+    const io = recordingIO(dir);
+    io.env = env;
+    assert.equal(await runCli(["stats"], io), 1);
+    assert.match(io.err.join(""), message);
+  }
+  await Deno.remove(dir, { recursive: true });
+});

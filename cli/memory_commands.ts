@@ -7,7 +7,16 @@
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type RecallEngine, RUNTIME_RECALL_ENGINES } from "../runtimes/mod.ts";
+import {
+  type EmbeddingStatus,
+  isMemoRuntimeError,
+  type MemoMcpRuntime,
+  type ModelProgress,
+  type RecallEngine,
+  type RecallResult,
+  RUNTIME_RECALL_ENGINES,
+  type RuntimeEmbedResult,
+} from "../runtimes/mod.ts";
 import {
   boolFlag,
   intFlag,
@@ -21,12 +30,14 @@ import {
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import {
+  errorLine,
   formatHits,
   formatNote,
   formatNoteLine,
   formatReplicaStatus,
   jsonDocument,
 } from "./output.ts";
+import { progressBar, progressLine } from "./progress.ts";
 import { withProjectRuntime } from "./runtime.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
@@ -107,6 +118,78 @@ const remember: CliCommand = {
   },
 };
 
+/** What `memo embed` says when the runtime cannot embed (the cloud runtime). */
+const NEEDS_LOCAL = "embed needs the local or hybrid runtime";
+
+/**
+ * The progress of `memo embed` and `memo recall --engine vector|hybrid` on
+ * stderr (a terminal only): the model's load, then a bar of the notes
+ * embedded.
+ */
+function embedProgress(io: CliIO) {
+  if (!io.stderrIsTerminal) return undefined;
+  const line = progressLine(io);
+  let shown = false;
+  const onModelProgress = (p: ModelProgress) => {
+    shown = true;
+    const file = p.file ? ` ${p.file}` : "";
+    line.show(`memo: model ${p.status}${file} ${Math.round(p.progress)}%`);
+  };
+  const onProgress = (done: number, total: number) => {
+    shown = true;
+    line.show(`memo: embedding ${progressBar(done, total)}`);
+  };
+  const end = () => {
+    if (shown) line.end();
+    return line.flush();
+  };
+  return { onModelProgress, onProgress, end };
+}
+
+/**
+ * Embeds the notes missing now, through `runtime.embed`; undefined when the
+ * runtime cannot embed (the cloud runtime).
+ */
+async function embedMissing(
+  runtime: MemoMcpRuntime,
+  onProgress: ((done: number, total: number) => void) | undefined,
+  signal?: AbortSignal,
+): Promise<RuntimeEmbedResult | undefined> {
+  if (!runtime.embed) return undefined;
+  try {
+    return await runtime.embed({ onProgress, signal });
+  } catch (e) {
+    // The deferred runtime's answer when the built runtime cannot embed.
+    if (isMemoRuntimeError(e, "UNAVAILABLE") && e.message.includes(NEEDS_LOCAL)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The line `memo recall` prints under the hits: the engine that ran and,
+ * when some notes are known, how many are embedded.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatRecallEngine } from "./memory_commands.ts";
+ *
+ * assert.equal(
+ *   formatRecallEngine({ hits: [], engine: "hybrid", coverage: { embedded: 120, total: 400 } }),
+ *   "engine: hybrid, 120/400 notes embedded\n",
+ * );
+ * assert.equal(
+ *   formatRecallEngine({ hits: [], engine: "lexical", coverage: { embedded: 0, total: 0 } }),
+ *   "engine: lexical\n",
+ * );
+ * ```
+ */
+export function formatRecallEngine(result: RecallResult): string {
+  const { embedded, total } = result.coverage;
+  const coverage = total > 0 ? `, ${embedded}/${total} notes embedded` : "";
+  return `engine: ${result.engine}${coverage}\n`;
+}
+
 const recall: CliCommand = {
   ...COMMAND_INFO.recall,
   async run(argv, io) {
@@ -119,16 +202,71 @@ const recall: CliCommand = {
     if (query.trim() === "") throw new UsageError("query is empty");
     const limit = intFlag(p, "limit", 1, 1000) ?? RECALL_LIMIT;
     const engine = engineFlag(p);
-    const hits = await withProjectRuntime(p, io, (runtime) =>
-      runtime.recall(query, {
-        limit,
-        engine,
-        labels: listFlag(p, "label"),
-        source: stringFlag(p, "source"),
-        explain: boolFlag(p, "explain"),
-      }));
-    if (boolFlag(p, "json")) await io.stdout(jsonDocument({ hits }));
-    else await io.stdout(formatHits(hits));
+    // vector and hybrid rank only embedded notes: embed what is missing first.
+    const embedFirst = engine === "vector" || engine === "hybrid";
+    const progress = embedFirst ? embedProgress(io) : undefined;
+    let result: RecallResult;
+    try {
+      result = await withProjectRuntime(p, io, async (runtime) => {
+        if (embedFirst) {
+          await embedMissing(runtime, progress?.onProgress).catch((e) => {
+            // Embeddings off, or a model that cannot load: the recall says so in its own words.
+            if (!isMemoRuntimeError(e, "CONFIG")) throw e;
+          });
+        }
+        const options = {
+          limit,
+          engine,
+          labels: listFlag(p, "label"),
+          source: stringFlag(p, "source"),
+          explain: boolFlag(p, "explain"),
+        };
+        if (runtime.recallDetailed) return await runtime.recallDetailed(query, options);
+        const hits = await runtime.recall(query, options);
+        return { hits, engine: hits[0]?.engine ?? "lexical", coverage: { embedded: 0, total: 0 } };
+      }, { onModelProgress: progress?.onModelProgress });
+    } finally {
+      await progress?.end();
+    }
+    if (boolFlag(p, "json")) {
+      const { hits, engine: ran, coverage } = result;
+      await io.stdout(jsonDocument({ hits, engine: ran, coverage }));
+    } else await io.stdout(formatHits(result.hits) + formatRecallEngine(result));
+    return 0;
+  },
+};
+
+const embed: CliCommand = {
+  ...COMMAND_INFO.embed,
+  async run(argv, io) {
+    const p = parseArgs(argv, COMMON);
+    positionals(p, []);
+    const progress = embedProgress(io);
+    const controller = new AbortController();
+    const removeSignal = io.onShutdownSignal?.(() => controller.abort());
+    let result: RuntimeEmbedResult | undefined;
+    try {
+      result = await withProjectRuntime(
+        p,
+        io,
+        (runtime) => embedMissing(runtime, progress?.onProgress, controller.signal),
+        { onModelProgress: progress?.onModelProgress },
+      );
+    } finally {
+      removeSignal?.();
+      await progress?.end();
+    }
+    if (!result) {
+      await io.stderr(errorLine(NEEDS_LOCAL));
+      return 2;
+    }
+    if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
+    else {
+      await io.stdout(
+        `embedded ${result.embedded} of ${result.total} note${result.total === 1 ? "" : "s"} ` +
+          `(${result.computed} computed) with ${result.model}\n`,
+      );
+    }
     return 0;
   },
 };
@@ -231,6 +369,7 @@ const stats: CliCommand = {
         `sources: ${pairs(s.sources)}`,
         `last updated: ${s.lastUpdated ?? "never"}`,
         `recall engine: ${s.engine.default} (auto uses ${s.engine.auto})`,
+        ...(s.embeddings ? [formatEmbeddings(s.embeddings)] : []),
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
         ...(s.replica ? [formatReplicaStatus(s.replica)] : []),
@@ -239,6 +378,37 @@ const stats: CliCommand = {
     return 0;
   },
 };
+
+/**
+ * The embedding line of `memo stats`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatEmbeddings } from "./memory_commands.ts";
+ *
+ * assert.equal(
+ *   formatEmbeddings({ model: "use-lite", ready: true, embedded: 120, total: 400, state: "ready" }),
+ *   "embeddings: 120/400 notes (use-lite, ready)",
+ * );
+ * assert.equal(
+ *   formatEmbeddings({
+ *     model: "Xenova/all-MiniLM-L6-v2",
+ *     ready: false,
+ *     embedded: 0,
+ *     total: 3,
+ *     state: "failed",
+ *     error: "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers",
+ *   }),
+ *   "embeddings: 0/3 notes (Xenova/all-MiniLM-L6-v2, failed: " +
+ *     "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers)",
+ * );
+ * ```
+ */
+export function formatEmbeddings(e: EmbeddingStatus): string {
+  const error = e.error ? `: ${e.error.replace(/\s*\r?\n\s*/g, " ").trim()}` : "";
+  return `embeddings: ${e.embedded}/${e.total} notes (${e.model}, ${e.state}${error})`;
+}
 
 /**
  * The memory subcommands, in help order.
@@ -257,6 +427,7 @@ const stats: CliCommand = {
  *   "update",
  *   "forget",
  *   "stats",
+ *   "embed",
  * ]);
  * const rootDir = await Deno.makeTempDir();
  * const io = recordingIO(rootDir);
@@ -275,4 +446,5 @@ export const memoryCommands: readonly CliCommand[] = [
   update,
   forget,
   stats,
+  embed,
 ];

@@ -101,7 +101,9 @@ export function formatNoteLine(note: Note): string {
 
 /**
  * Recall hits for humans: rank, score, title, id, matched terms and a
- * snippet; a hit from the cloud (hybrid runtime, `recall.includeCloud`) says so.
+ * snippet; a hit from the cloud (hybrid runtime, `recall.includeCloud`) says
+ * so, and with `explain` a hit shows its term contributions and its
+ * lexical, vector and fused parts.
  *
  * @example
  * ```ts
@@ -125,6 +127,12 @@ export function formatNoteLine(note: Note): string {
  * assert.equal(formatHits([]), "No matching notes.\n");
  * // A hit the hybrid runtime got from the cloud (recall.includeCloud) says so.
  * assert.match(formatHits([{ ...hits[0], origin: "cloud" }]), /score 0\.500, from the cloud\)/);
+ * // With explain, a hybrid hit shows its lexical and vector parts and the fused score.
+ * const parts = { lexical: { rank: 2, score: 4.21 }, vector: { rank: 1, similarity: 0.812 }, fused: 0.0325 };
+ * assert.match(
+ *   formatHits([{ ...hits[0], engine: "hybrid", parts }]),
+ *   /\n {3}parts: lexical #2 4\.210, vector #1 0\.812, fused 0\.0325\n$/,
+ * );
  * ```
  */
 export function formatHits(hits: readonly RecallHit[]): string {
@@ -143,8 +151,18 @@ export function formatHits(hits: readonly RecallHit[]): string {
     const origin = h.origin === "cloud" ? ", from the cloud" : "";
     return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${
       h.score.toFixed(3)
-    }${origin})${matched}\n   ${snippet}${why}`;
+    }${origin})${matched}\n   ${snippet}${why}${partsLine(h.parts)}`;
   }).join("\n") + "\n";
+}
+
+/** `explain`'s parts of a hit: `parts: lexical #2 4.210, vector #1 0.812, fused 0.0325`. */
+function partsLine(parts: RecallHit["parts"]): string {
+  if (!parts) return "";
+  const out: string[] = [];
+  if (parts.lexical) out.push(`lexical #${parts.lexical.rank} ${parts.lexical.score.toFixed(3)}`);
+  if (parts.vector) out.push(`vector #${parts.vector.rank} ${parts.vector.similarity.toFixed(3)}`);
+  if (parts.fused !== undefined) out.push(`fused ${parts.fused.toFixed(4)}`);
+  return out.length ? `\n   parts: ${out.join(", ")}` : "";
 }
 
 /** A duration for humans: `350 ms`, `12.3 s`, `4 min`, `2.5 h`. */

@@ -10,6 +10,7 @@
 import {
   createMemoMcpRuntimeFromEnv,
   type MemoMcpRuntime,
+  type ModelProgress,
   readRuntimeEnv,
 } from "../runtimes/mod.ts";
 import { type ParsedArgs, stringFlag } from "./args.ts";
@@ -17,8 +18,30 @@ import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
 
 /**
+ * Options of {@linkcode withProjectRuntime}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ProjectRuntimeOptions } from "./runtime.ts";
+ *
+ * const options: ProjectRuntimeOptions = { onModelProgress: (p) => assert.ok(p.progress >= 0) };
+ * options.onModelProgress!({ status: "ready", progress: 100 });
+ * ```
+ */
+export interface ProjectRuntimeOptions {
+  /**
+   * Progress of the embedding model's load (`memo embed`, `memo recall --engine vector`).
+   * @default undefined
+   */
+  onModelProgress?: (progress: ModelProgress) => void;
+}
+
+/**
  * Opens the runtime of the project a command targets, runs `fn` on it and
- * closes it.
+ * closes it. A command is short: the runtime embeds nothing in the
+ * background (`embedInBackground: false`); `memo embed` and
+ * `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
  *
  * @example
  * ```ts
@@ -37,12 +60,15 @@ export async function withProjectRuntime<T>(
   p: ParsedArgs,
   io: Pick<CliIO, "env" | "cwd">,
   fn: (runtime: MemoMcpRuntime) => Promise<T>,
+  options: ProjectRuntimeOptions = {},
 ): Promise<T> {
   const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
   const runtime = createMemoMcpRuntimeFromEnv({
     env: io.env,
     rootDir: await findProjectRoot(dir, io.cwd),
     prewarm: false,
+    embedInBackground: false,
+    onModelProgress: options.onModelProgress,
   });
   try {
     return await fn(runtime);
