@@ -27,7 +27,16 @@ import { isConnectionRefused } from "./_cloud_transport.ts";
 import { createLazyLocalRuntime, openOnce } from "./local.ts";
 import { Replicator } from "./_replicator.ts";
 import { memoEmbeddingOptions } from "./_memo_options.ts";
-import type { MemoMcpRuntime, ReplicateOptions, ReplicateResult, RuntimeChange } from "./types.ts";
+import type {
+  MemoMcpRuntime,
+  RecallResult,
+  ReplicateOptions,
+  ReplicateResult,
+  RuntimeChange,
+  RuntimeEmbedOptions,
+  RuntimeEmbedResult,
+  RuntimeRecallOptions,
+} from "./types.ts";
 
 /**
  * Options of {@linkcode createMemoHybridMcpRuntime}: the Cloud API settings
@@ -163,6 +172,10 @@ export interface MemoHybridMcpRuntime extends MemoMcpRuntime {
   readonly kind: "hybrid";
   /** Pushes the outbox and pulls the cloud's changes now. */
   replicate(options?: ReplicateOptions): Promise<ReplicateResult>;
+  /** The local recall's hits (with the cloud's, `includeCloud`), engine and coverage. */
+  recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult>;
+  /** Embeds every local note not embedded yet. */
+  embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult>;
   /** Calls `onChange` after writes here, by other processes, and pulled from the cloud. */
   watch(onChange: (change: RuntimeChange) => void): () => void;
 }

@@ -12,7 +12,9 @@ import { createMemoCloudHandler } from "../cloud/app.ts";
 import { FileCloudStore } from "../cloud/file_store.ts";
 import { MemoCloudClient, type MemoCloudNote } from "./cloud_client.ts";
 import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "./hybrid.ts";
-import type { Note } from "./types.ts";
+import { HybridRuntime } from "./_hybrid_runtime.ts";
+import type { Replicator } from "./_replicator.ts";
+import type { MemoMcpRuntime, Note } from "./types.ts";
 
 const KEY = "mk_hybrid_unit_key_8c1f";
 
@@ -75,6 +77,8 @@ async function startCloud(): Promise<Cloud> {
         retry: { maxRetries: 0 },
         pullIntervalMs: 60_000,
         prewarm: false,
+        // No embedding model loading in the background unless a test injects one.
+        localEmbeddings: false,
         ...extra,
       });
       runtimes.push(runtime);
@@ -296,4 +300,86 @@ Deno.test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cl
   } finally {
     await cloud.close();
   }
+});
+
+Deno.test("hybrid: recallDetailed says the local engine and the coverage; embed embeds the local notes", async () => {
+  const cloud = await startCloud();
+  // A deterministic embedder: one dimension per word of interest.
+  const words = ["database", "production", "staging"];
+  const embedder = {
+    model: "toy",
+    dimensions: words.length + 1,
+    embed: (texts: readonly string[]) =>
+      Promise.resolve(texts.map((t) => {
+        const v = new Float32Array([...words.map((w) => t.includes(w) ? 1 : 0), 0.1]);
+        const norm = Math.hypot(...v);
+        return v.map((x) => x / norm);
+      })),
+  };
+  try {
+    const b = cloud.machine(await Deno.makeTempDir(), {
+      includeCloud: true,
+      embedder,
+      embedInBackground: false,
+    });
+    await b.remember({ text: "The production database is db-prod-1" });
+    assert.deepEqual(await b.embed(), { model: "toy", embedded: 1, total: 1, computed: 1 });
+    await b.remember({ text: "The staging database is db-stage-2" });
+    const hybrid = await b.recallDetailed("database", { limit: 10, engine: "hybrid" });
+    assert.equal(hybrid.engine, "hybrid");
+    assert.deepEqual(hybrid.coverage, { embedded: 1, total: 2 });
+    const lexical = await b.recallDetailed("database", { limit: 10, engine: "lexical" });
+    assert.equal(lexical.engine, "lexical");
+    assert.equal(lexical.hits.length, 2);
+    const { embeddings } = await b.stats();
+    assert.equal(embeddings.model, "toy");
+    assert.equal(embeddings.embedded, 1);
+  } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid one by rank", async () => {
+  const note = (id: string): Note => ({
+    id,
+    title: id,
+    body: id,
+    labels: [],
+    hash: id,
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-01T00:00:00.000Z",
+  });
+  const local = (engine: "lexical" | "hybrid") =>
+    ({
+      kind: "local",
+      recallDetailed: () =>
+        Promise.resolve({
+          engine,
+          coverage: { embedded: 2, total: 2 },
+          hits: [
+            { note: note("l1"), score: 0.033, engine, matched: [] },
+            { note: note("l2"), score: 0.016, engine, matched: [] },
+          ],
+        }),
+    }) as unknown as MemoMcpRuntime;
+  const client = {
+    recall: () =>
+      Promise.resolve([
+        { note: { ...note("c1"), revision: 1 }, score: 4.2, engine: "lexical", matched: [] },
+        { note: { ...note("l1"), revision: 1 }, score: 3.9, engine: "lexical", matched: [] },
+        { note: { ...note("c2"), revision: 1 }, score: 1.5, engine: "lexical", matched: [] },
+      ]),
+  } as unknown as MemoCloudClient;
+  const replicator = { start() {}, kick() {} } as unknown as Replicator;
+  const settings = { includeCloud: true, drainMs: 0 };
+  const ids = async (engine: "lexical" | "hybrid", limit: number) =>
+    (await new HybridRuntime(local(engine), replicator, () => client, settings).recallDetailed(
+      "q",
+      { limit },
+    )).hits.map((h) => `${h.note.id}${h.origin === "cloud" ? "@cloud" : ""}`);
+  // Lexical on both sides: one scale, ordered by score (l1 is already local).
+  assert.deepEqual(await ids("lexical", 10), ["c1@cloud", "c2@cloud", "l1", "l2"]);
+  // Fused scores are on another scale: interleaved by rank, local first.
+  assert.deepEqual(await ids("hybrid", 10), ["l1", "c1@cloud", "l2", "c2@cloud"]);
+  assert.deepEqual(await ids("hybrid", 3), ["l1", "c1@cloud", "l2"]);
 });
