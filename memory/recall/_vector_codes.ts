@@ -83,7 +83,7 @@ export function vectorNorm(vector: Float32Array): number {
 /**
  * Writes the sign code of `vector` at word `signAt` of `signs` and its int8 code at byte `codeAt`
  * of `codes` (zero padding after `vector.length`); returns the inverse norm of the int8 code (0
- * for a zero vector). `vector` must hold finite numbers only.
+ * for a zero vector), or NaN, writing nothing, when a component is not finite.
  *
  * @example
  * ```ts
@@ -95,6 +95,8 @@ export function vectorNorm(vector: Float32Array): number {
  * assert.deepEqual([...codes], [64, -127, 0, 32]);
  * assert.equal(signs[0], 0b1001);
  * assert.ok(Math.abs(inverse - 1 / Math.hypot(64, 127, 32)) < 1e-9);
+ * assert.ok(Number.isNaN(encodeVector(new Float32Array([NaN, 1, 0, 0]), signs, 0, codes, 0)));
+ * assert.equal(codes[0], 64); // untouched
  * ```
  */
 export function encodeVector(
@@ -106,10 +108,13 @@ export function encodeVector(
 ): number {
   const dims = vector.length;
   let max = 0;
+  let sum = 0; // NaN or Infinity when a component is
   for (let i = 0; i < dims; i++) {
     const a = Math.abs(vector[i]);
+    sum += a;
     if (a > max) max = a;
   }
+  if (!Number.isFinite(sum)) return NaN;
   const words = signWords(dims);
   for (let w = 0; w < words; w++) signs[signAt + w] = 0;
   const stride = codeStride(dims);

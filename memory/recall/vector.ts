@@ -252,20 +252,26 @@ export class VectorIndex {
     if (typeof id !== "string" || id === "") {
       throw new MemoryValidationError("Cannot index vector: the id must be a non-empty string");
     }
-    this.#check(vector, "index vector");
-    let slot = this.#slotOf.get(id);
-    if (slot === undefined) {
-      slot = this.#free.length > 0 ? this.#free.pop()! : this.#newSlot();
-      this.#slotOf.set(id, slot);
-      this.#ids[slot] = id;
-    }
-    this.#inverse[slot] = encodeVector(
+    this.#checkLength(vector, "index vector");
+    const held = this.#slotOf.get(id);
+    const slot = held ?? (this.#free.length > 0 ? this.#free.pop()! : this.#newSlot());
+    const inverse = encodeVector(
       vector,
       this.#signs,
       slot * this.#words,
       this.#codes,
       slot * this.#stride,
     );
+    if (Number.isNaN(inverse)) {
+      // Nothing was written: a slot taken for a new id goes back.
+      if (held === undefined) this.#free.push(slot);
+      throw new MemoryValidationError("Cannot index vector: it holds a value that is not finite");
+    }
+    this.#inverse[slot] = inverse;
+    if (held === undefined) {
+      this.#slotOf.set(id, slot);
+      this.#ids[slot] = id;
+    }
   }
 
   /**
@@ -386,8 +392,8 @@ export class VectorIndex {
     return this.#best(candidates, count, Math.min(limit, count));
   }
 
-  /** Validates a vector's length and values; returns its norm. */
-  #check(vector: Float32Array, action: string): number {
+  /** Validates a vector's type and length. */
+  #checkLength(vector: Float32Array, action: string): void {
     if (!(vector instanceof Float32Array)) {
       throw new MemoryValidationError(`Cannot ${action}: expected a Float32Array`);
     }
@@ -396,6 +402,11 @@ export class VectorIndex {
         `Cannot ${action}: expected ${this.dimensions} dimensions, got ${vector.length}`,
       );
     }
+  }
+
+  /** Validates a vector's type, length and values; returns its norm. */
+  #check(vector: Float32Array, action: string): number {
+    this.#checkLength(vector, action);
     const norm = vectorNorm(vector);
     if (!Number.isFinite(norm)) {
       throw new MemoryValidationError(`Cannot ${action}: it holds a value that is not finite`);
@@ -460,6 +471,7 @@ export class VectorIndex {
   /** A never-used slot, growing the arrays by half when full. */
   #newSlot(): number {
     if (this.#used === this.#capacity) this.#grow(Math.max(MIN_CAPACITY, this.#capacity * 1.5));
+    this.#ids[this.#used] = "";
     return this.#used++;
   }
 

@@ -249,6 +249,14 @@ Deno.test("VectorIndex: wrong dimensions and non-finite values are refused clear
   );
   bad[7] = Infinity;
   assert.throws(() => index.search(bad, { limit: 1 }), /Cannot search vectors: it holds/);
+  // A refused vector leaves nothing behind: no phantom slot, the old vector of a held id kept.
+  const good = new Float32Array(512).fill(1);
+  index.set("held", good);
+  assert.throws(() => index.set("held", bad), MemoryValidationError);
+  assert.throws(() => index.set("new", bad), MemoryValidationError);
+  assert.deepEqual(index.search(good, { limit: 5 }).map((h) => h.id), ["held"]);
+  assert.ok(index.search(good, { limit: 1 })[0].similarity > 0.999);
+  index.remove("held");
   assert.throws(() => index.set("", new Float32Array(512)), /the id must be a non-empty string/);
   assert.throws(() => new VectorIndex(4, { candidates: 0 }), MemoryValidationError);
   assert.equal(index.size, 0);
