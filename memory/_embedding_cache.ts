@@ -682,10 +682,18 @@ export class EmbeddingCache {
   async #parse(onEntry: ((key: string, vector: Float32Array) => void) | undefined): Promise<void> {
     const size = this.#recordSize;
     const handle = this.#file();
-    let buffer = new Uint8Array(Math.max(CHUNK_BYTES, 2 * size));
+    let buffer = new Uint8Array(0);
     let view = new DataView(buffer.buffer);
     for (;;) {
-      const got = await readAt(handle, buffer, buffer.length, this.#parsed);
+      // Sized to what is there (a put parses one batch), at most a chunk, at least two records.
+      const remaining = (await handle.stat()).size - this.#parsed;
+      if (remaining < size) return;
+      const want = Math.max(Math.min(remaining, CHUNK_BYTES), 2 * size);
+      if (buffer.length < want) {
+        buffer = new Uint8Array(want);
+        view = new DataView(buffer.buffer);
+      }
+      const got = await readAt(handle, buffer, want, this.#parsed);
       if (got < size) return;
       let i = 0;
       while (i + size <= got) {
@@ -709,12 +717,7 @@ export class EmbeddingCache {
         i = next + 4 <= got ? next : got - 3;
       }
       this.#parsed += i;
-      if (got < buffer.length) return; // read to the end of the file
-      if (i === 0) {
-        // Cannot happen (a full buffer holds at least one record or a skip); guard anyway.
-        buffer = new Uint8Array(buffer.length * 2);
-        view = new DataView(buffer.buffer);
-      }
+      if (got < want || i === 0) return; // read to the end of the file (what is left: a write in progress)
     }
   }
 }
