@@ -98,8 +98,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   },
   embed: {
     name: "embed",
-    summary:
-      "Embed every note not embedded yet, now, for the vector and hybrid engines (progress on a terminal)",
+    summary: "Embed the notes not embedded yet, now (for vector and hybrid recall)",
     usage: "embed [--json]",
   },
   sync: {
