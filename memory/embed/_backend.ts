@@ -13,8 +13,12 @@ import { type HubEnv, loadHub } from "./_hub.ts";
 export interface Backend {
   /** Length of every vector. */
   readonly dimensions: number;
-  /** One unit-length vector per text, in order; each owns its buffer. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * One unit-length vector per text, in order; each owns its buffer. An
+   * aborted `signal` rejects with its reason (backends that cannot stop may
+   * ignore it).
+   */
+  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
   /** Frees the model. */
   dispose(): Promise<void>;
 }

@@ -7,23 +7,31 @@
  * @module
  */
 
-import { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { EmbedderUnavailableError, MemoryError } from "../errors.ts";
 import type { ModelProgress } from "./types.ts";
 import type { Backend, BackendSpec } from "./_backend.ts";
 
 /** A message from the caller to the worker. */
-export interface WorkerRequest {
-  type: "embed";
-  id: number;
-  texts: string[];
-}
+export type WorkerRequest =
+  | { type: "embed"; id: number; texts: string[] }
+  | { type: "cancel"; id: number };
 
 /** An error as posted by the worker. */
 export interface PostedError {
   name: string;
   message: string;
   code?: string;
+}
+
+/**
+ * The worker's `workerData`: the model to load, and the port requests come on
+ * (the worker drains it between chunks with `receiveMessageOnPort`, so a query
+ * that arrives during a batch is seen before the batch's next chunk).
+ */
+export interface WorkerData {
+  spec: BackendSpec;
+  requests: MessagePort;
 }
 
 /** A message from the worker to the caller. */
@@ -91,7 +99,11 @@ export function openWorkerBackend(
   const loaded = new Promise<Backend>((resolve, reject) => {
     settleLoad = { resolve, reject };
   });
-  const worker = new Worker(moduleUrl, { workerData: spec });
+  const { port1: requests, port2 } = new MessageChannel();
+  const worker = new Worker(moduleUrl, {
+    workerData: { spec, requests: port2 } satisfies WorkerData,
+    transferList: [port2],
+  });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let busy = 1; // the load
@@ -112,6 +124,7 @@ export function openWorkerBackend(
     settleLoad = undefined;
     for (const p of pending.values()) p.reject(error);
     pending.clear();
+    requests.close();
     void worker.terminate();
   };
   const onAbort = () => {
@@ -127,23 +140,33 @@ export function openWorkerBackend(
 
   const backend: Backend = {
     dimensions: 0,
-    embed(texts) {
+    embed(texts, signal) {
       if (stopped) return Promise.reject(stopped);
+      if (signal?.aborted) return Promise.reject(signal.reason);
       if (texts.length === 0) return Promise.resolve([]);
       const id = nextId++;
       return new Promise<Float32Array[]>((resolve, reject) => {
+        const onAbort = () => {
+          if (!pending.delete(id)) return;
+          release();
+          reject(signal?.reason);
+          requests.postMessage({ type: "cancel", id } satisfies WorkerRequest);
+        };
         hold();
         pending.set(id, {
           resolve: (v) => {
+            signal?.removeEventListener("abort", onAbort);
             release();
             resolve(v);
           },
           reject: (e) => {
+            signal?.removeEventListener("abort", onAbort);
             release();
             reject(e);
           },
         });
-        worker.postMessage({ type: "embed", id, texts: [...texts] } satisfies WorkerRequest);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        requests.postMessage({ type: "embed", id, texts: [...texts] } satisfies WorkerRequest);
       });
     },
     dispose() {

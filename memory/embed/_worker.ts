@@ -1,15 +1,18 @@
 /**
- * Internal: the worker thread of an embedder (started by `_thread.ts` with the
- * model's spec as `workerData`). It loads the model, posts the load's progress,
- * then answers `embed` requests one at a time, transferring the vectors'
- * buffers.
+ * Internal: the worker thread of an embedder (started by `_thread.ts`, see
+ * `WorkerData`). It loads the model, posts the load's progress, then answers
+ * `embed` requests in chunks, shortest request first, transferring the
+ * vectors' buffers. Between chunks it drains its request port, so a query that
+ * arrives during a big batch waits for one chunk, not for the batch. A
+ * `cancel` drops a request.
  *
  * @module
  */
 
-import { parentPort, workerData } from "node:worker_threads";
-import { type Backend, type BackendSpec, openBackend } from "./_backend.ts";
-import { postedError, type WorkerReply, type WorkerRequest } from "./_thread.ts";
+import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
+import { type Backend, openBackend } from "./_backend.ts";
+import { scheduleChunks } from "./_scheduler.ts";
+import { postedError, type WorkerData, type WorkerReply, type WorkerRequest } from "./_thread.ts";
 
 // Deno gives its worker threads a web `location` whose origin is "null";
 // transformers.js (the onnxruntime-web inside it) then builds URLs against it
@@ -20,18 +23,26 @@ if ((globalThis as { location?: { origin?: string } }).location?.origin === "nul
 
 const port = parentPort;
 if (!port) throw new Error("Cannot start the embedding worker: not in a worker thread");
+const { spec, requests } = workerData as WorkerData;
 const post = (reply: WorkerReply, transfer: ArrayBuffer[] = []) =>
   port.postMessage(reply, transfer);
 
-// Requests queue behind the load and behind each other. The listener is
-// registered before the load is awaited, so no early request is lost.
-let queue: Promise<Backend | undefined> = openBackend(
-  workerData as BackendSpec,
+/** Takes in the requests that arrived while a chunk ran. */
+const drain = () => {
+  for (let m = receiveMessageOnPort(requests); m; m = receiveMessageOnPort(requests)) {
+    handle(m.message as WorkerRequest);
+  }
+};
+
+let backend: Backend | undefined;
+const loading: Promise<Backend | undefined> = openBackend(
+  spec,
   (progress) => post({ type: "progress", progress }),
   { quiet: true },
 ).then(
-  (backend) => {
-    post({ type: "ready", dimensions: backend.dimensions });
+  (loaded) => {
+    backend = scheduleChunks(loaded, { beforeChunk: drain });
+    post({ type: "ready", dimensions: loaded.dimensions });
     return backend;
   },
   (e) => {
@@ -40,19 +51,28 @@ let queue: Promise<Backend | undefined> = openBackend(
   },
 );
 
-port.on("message", (request: WorkerRequest) => {
-  if (request.type !== "embed") return;
-  queue = queue.then(async (backend) => {
-    try {
-      if (!backend) throw new Error("the model did not load");
-      const vectors = await backend.embed(request.texts);
-      post(
-        { type: "result", id: request.id, vectors },
-        vectors.map((v) => v.buffer as ArrayBuffer),
-      );
-    } catch (e) {
-      post({ type: "error", id: request.id, error: postedError(e) });
-    }
-    return backend;
-  });
-});
+const cancels = new Map<number, AbortController>();
+
+/** Queues a request (at once when the model is loaded, so a drain sees it before the next chunk). */
+function handle(request: WorkerRequest): void {
+  if (request.type === "cancel") {
+    cancels.get(request.id)?.abort();
+    return;
+  }
+  const { id, texts } = request;
+  const cancel = new AbortController();
+  cancels.set(id, cancel);
+  const run = (b: Backend | undefined) => {
+    if (!b) throw new Error("the model did not load");
+    return b.embed(texts, cancel.signal);
+  };
+  (backend ? run(backend) : loading.then(run)).then(
+    (vectors) => post({ type: "result", id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
+    (e) => {
+      if (!cancel.signal.aborted) post({ type: "error", id, error: postedError(e) });
+    },
+  ).finally(() => cancels.delete(id));
+}
+
+// Listening before the load is awaited: no early request is lost.
+requests.on("message", handle);

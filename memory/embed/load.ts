@@ -9,6 +9,7 @@ import { EmbedderUnavailableError, MemoryError } from "../errors.ts";
 import type { Embedder, EmbedderLoadOptions, ModelProgress } from "./types.ts";
 import { type Backend, type BackendSpec, modelKind, openBackend } from "./_backend.ts";
 import { openWorkerBackend } from "./_thread.ts";
+import { scheduleChunks } from "./_scheduler.ts";
 
 /**
  * Options of {@linkcode loadEmbedder} besides the common load options.
@@ -55,7 +56,10 @@ export interface LoadEmbedderOptions {
  *   transformers.js.
  *
  * Vectors are unit length. The model runs in a worker thread unless `worker`
- * is false. Batches are passed through as given: the caller batches.
+ * is false. Calls are cut into small chunks of texts of similar length and
+ * served shortest call first, so a one-text query waits for one chunk of a
+ * running batch, not for the batch; in-process, the event loop runs between
+ * chunks. An aborted `signal` drops a call at once.
  *
  * Fails with `EmbedderUnavailableError` (code `EMBEDDER_UNAVAILABLE`): an
  * unknown name, a missing `@huggingface/transformers` ("Cannot load model X:
@@ -129,7 +133,7 @@ function inProcess(
   onProgress: (progress: ModelProgress) => void,
   signal: AbortSignal | undefined,
 ): Promise<Backend> {
-  const loading = openBackend(spec, onProgress);
+  const loading = openBackend(spec, onProgress).then((b) => scheduleChunks(b));
   if (!signal) return loading;
   loading.then(async (b) => {
     if (signal.aborted) await b.dispose();
@@ -150,9 +154,12 @@ function embedderOf(model: string, backend: Backend): Embedder {
       options?.signal?.throwIfAborted();
       if (texts.length === 0) return [];
       try {
-        return await raceAbort(backend.embed(texts), options?.signal);
+        return await backend.embed(texts, options?.signal);
       } catch (e) {
         if (options?.signal?.aborted && e === options.signal.reason) throw e;
+        if (closed) {
+          throw new EmbedderUnavailableError(`Cannot embed with ${model}: the embedder is closed`);
+        }
         if (e instanceof MemoryError) throw e;
         const message = e instanceof Error ? e.message : String(e);
         throw new MemoryError(`Cannot embed with ${model}: ${message}`, { cause: e });

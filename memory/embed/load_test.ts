@@ -131,6 +131,19 @@ Deno.test("an aborted signal rejects an embed and a load with its reason", async
   assert.equal((await embedder.embed([KEY])).length, 1);
 });
 
+Deno.test("a query in the worker does not wait for a running batch", async () => {
+  const batch = Array.from({ length: 24 }, (_, i) => `${UNRELATED[i % 3]} (${i})`); // 2 chunks
+  let batchDone = false;
+  const running = embedder.embed(batch).then((v) => {
+    batchDone = true;
+    return v;
+  });
+  const [query] = await embedder.embed([PARAPHRASE]); // served after the batch's first chunk
+  assert.equal(query.length, 512);
+  assert.equal(batchDone, false);
+  assert.equal((await running).length, 24);
+});
+
 Deno.test("an unknown model name fails with the list of choices", async () => {
   for (const name of ["minilm", ""]) {
     await assert.rejects(loadEmbedder(name), {
