@@ -23,6 +23,33 @@ import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
 import type { EmbeddingStatus } from "./memo_types.ts";
 
+/** The built-in models loaded in this process, by name: every client shares one. */
+const loaded = new Map<string, Promise<Embedder>>();
+
+/**
+ * The built-in embedder for `model`, loaded once per process and shared by every client (its
+ * worker thread does not keep the process alive while idle). A failed load is tried again by
+ * the next client that asks.
+ */
+function sharedEmbedder(
+  model: string,
+  onProgress: ((progress: ModelProgress) => void) | undefined,
+): Promise<Embedder> {
+  const known = loaded.get(model);
+  if (known) {
+    return known.then((embedder) => {
+      onProgress?.({ status: "ready", progress: 100 });
+      return embedder;
+    });
+  }
+  const loading = import("./embed/load.ts").then(({ loadEmbedder }) =>
+    loadEmbedder(model, { onProgress })
+  );
+  loaded.set(model, loading);
+  loading.catch(() => loaded.delete(model));
+  return loading;
+}
+
 /** Settings of {@linkcode Embeddings}. */
 export interface EmbeddingsOptions {
   /** Model name (`use-lite` or a hub id); the cache is kept per model. */
@@ -101,6 +128,8 @@ export class Embeddings {
   #abort = new AbortController();
   #queries = new Map<string, Float32Array>();
   #looking: Promise<void> = Promise.resolve();
+  /** Whether this client loaded its embedder itself (then it closes it). */
+  #owned = false;
   #version = 0;
 
   constructor(options: EmbeddingsOptions) {
@@ -223,18 +252,15 @@ export class Embeddings {
     try {
       let embedder: Embedder;
       if (given && typeof given !== "function") embedder = given;
-      else {
-        const load: EmbedderLoader = given ?? (async (o) => {
-          const { loadEmbedder } = await import("./embed/load.ts");
-          return await loadEmbedder(this.model, o);
-        });
-        embedder = await load({
+      else if (given) {
+        embedder = await given({
           onProgress: this.#options.onModelProgress,
           signal: this.#abort.signal,
         });
-      }
+        this.#owned = true;
+      } else embedder = await sharedEmbedder(this.model, this.#options.onModelProgress);
       if (this.#closed) {
-        await embedder.close?.();
+        if (this.#owned) await embedder.close?.();
         throw new EmbedderUnavailableError("the memory client is closed");
       }
       this.#index = new VectorIndex(embedder.dimensions);
@@ -328,7 +354,7 @@ export class Embeddings {
     this.#abort.abort();
     await this.#loop?.catch(() => {});
     await this.#loading?.catch(() => {});
-    await this.#embedder?.close?.();
+    if (this.#owned) await this.#embedder?.close?.();
     await this.#cache?.close();
   }
 
