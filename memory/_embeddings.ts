@@ -286,7 +286,7 @@ export class Embeddings {
     if (known) return known;
     if (!this.#embedder && !wait) return undefined;
     const embedder = await this.load();
-    const [vector] = await embedder.embed([query.slice(0, 2000)]);
+    const [vector] = await embedder.embed([query.slice(0, 1000)]);
     this.#queries.set(query, vector);
     if (this.#queries.size > QUERY_CACHE) {
       this.#queries.delete(this.#queries.keys().next().value!);

@@ -6,22 +6,11 @@
  */
 
 import type { ModelProgress } from "./types.ts";
+import type { Backend } from "./_model.ts";
 import { loadUseLite } from "./_use_lite.ts";
 import { type HubEnv, loadHub } from "./_hub.ts";
 
-/** A loaded model. */
-export interface Backend {
-  /** Length of every vector. */
-  readonly dimensions: number;
-  /**
-   * One unit-length vector per text, in order; each owns its buffer. An
-   * aborted `signal` rejects with its reason (backends that cannot stop may
-   * ignore it).
-   */
-  embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
-  /** Frees the model. */
-  dispose(): Promise<void>;
-}
+export type { Backend } from "./_model.ts";
 
 /** What to load; plain data, so it can be posted to a worker. */
 export interface BackendSpec {
@@ -78,27 +67,4 @@ export function openBackend(
     default:
       return Promise.reject(new Error(`Cannot load model ${spec.model}: unknown model`));
   }
-}
-
-/**
- * Copies `values` into a new unit-length Float32Array (a zero vector stays
- * zero).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { toUnitVector } from "./_backend.ts";
- * assert.deepEqual([...toUnitVector([3, 4])], [0.6000000238418579, 0.800000011920929]);
- * assert.deepEqual([...toUnitVector([0, 0])], [0, 0]);
- * ```
- */
-export function toUnitVector(values: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(values);
-  let sum = 0;
-  for (let i = 0; i < out.length; i++) sum += out[i] * out[i];
-  if (sum > 0) {
-    const scale = 1 / Math.sqrt(sum);
-    for (let i = 0; i < out.length; i++) out[i] *= scale;
-  }
-  return out;
 }

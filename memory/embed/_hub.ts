@@ -10,7 +10,7 @@
 
 import { EmbedderUnavailableError } from "../errors.ts";
 import type { ModelProgress } from "./types.ts";
-import { type Backend, toUnitVector } from "./_backend.ts";
+import { type Backend, toUnitVector } from "./_model.ts";
 
 /**
  * The transformers.js package, imported at run time only. The npm build turns

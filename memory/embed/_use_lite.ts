@@ -9,7 +9,7 @@
  */
 
 import type { ModelProgress } from "./types.ts";
-import { type Backend, toUnitVector } from "./_backend.ts";
+import { type Backend, toUnitVector } from "./_model.ts";
 
 /** The parts of `@energetic-ai/embeddings` used here. */
 interface EmbeddingsModule {

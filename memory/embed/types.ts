@@ -116,13 +116,16 @@ export type EmbedderLoader = (options: EmbedderLoadOptions) => Promise<Embedder>
  */
 export const DEFAULT_EMBEDDING_MODEL = "use-lite";
 
-/** Longest text embedded for a note, in UTF-16 code units. */
-const MAX_EMBEDDING_TEXT = 2_000;
+/**
+ * Longest text embedded for a note, in UTF-16 code units. The model's cost grows with the
+ * length of a text, and a note's opening says what it is about.
+ */
+const MAX_EMBEDDING_TEXT = 1_000;
 
 /**
  * The text embedded for a note: the title, then the body, unless the body
  * already starts with the title (a title derived from the first line and cut
- * with "…" counts as its start); at most 2,000 characters.
+ * with "…" counts as its start); at most 1,000 characters.
  *
  * @example
  * ```ts
@@ -133,7 +136,7 @@ const MAX_EMBEDDING_TEXT = 2_000;
  *   "Deploys\nRun make deploy from main.",
  * );
  * assert.equal(embeddingText({ title: "Keys rotate", body: "Keys rotate monthly." }), "Keys rotate monthly.");
- * assert.equal(embeddingText({ title: "t", body: "x".repeat(5000) }).length, 2000);
+ * assert.equal(embeddingText({ title: "t", body: "x".repeat(5000) }).length, 1000);
  * ```
  */
 export function embeddingText(note: { title: string; body: string }): string {

@@ -20,13 +20,14 @@ Deno.test("embeddingText: title, then the body unless it starts with the title",
   assert.equal(embeddingText({ title: "Wait…", body: "for it" }), "Wait…\nfor it");
 });
 
-Deno.test("embeddingText: at most 2,000 characters, never half a surrogate pair", () => {
-  assert.equal(embeddingText({ title: "t", body: "b".repeat(3000) }).length, 2000);
-  // "t\n" + 1,997 "x" puts the 2,000th unit on the high half of the first emoji.
-  const cut = embeddingText({ title: "t", body: "x".repeat(1997) + "😀😀" });
-  assert.equal(cut, "t\n" + "x".repeat(1997));
-  const whole = embeddingText({ title: "t", body: "x".repeat(1996) + "😀😀" });
-  assert.equal(whole, "t\n" + "x".repeat(1996) + "😀");
+Deno.test("embeddingText: at most 1,000 characters, never half a surrogate pair", () => {
+  assert.equal(embeddingText({ title: "t", body: "b".repeat(3000) }).length, 1000);
+  assert.equal(embeddingText({ title: "t", body: "b".repeat(998) }).length, 1000); // at the limit
+  // "t\n" + 997 "x" puts the 1,000th unit on the high half of the first emoji.
+  const cut = embeddingText({ title: "t", body: "x".repeat(997) + "😀😀" });
+  assert.equal(cut, "t\n" + "x".repeat(997));
+  const whole = embeddingText({ title: "t", body: "x".repeat(996) + "😀😀" });
+  assert.equal(whole, "t\n" + "x".repeat(996) + "😀");
 });
 
 Deno.test("embeddingKey: the first 32 hex characters of the text's sha256", () => {
