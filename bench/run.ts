@@ -8,13 +8,16 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality, hybrid; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
  * `--only cloud-quality` runs the quality part alone. `--only hybrid` runs
  * the hybrid runtime's write latency, catch-up and steady cost
- * (`hybrid_bench.ts`).
+ * (`hybrid_bench.ts`). `--only recall` runs the four recall engines beside
+ * tuned MiniSearch (`recall_quality.ts`); `--only embed` the embedding
+ * throughput, time to cover and recall latency while embedding
+ * (`embed_bench.ts`).
  *
  * @module
  */
@@ -103,6 +106,12 @@ const benches: Bench[] = [
   },
   { name: "cloud-quality", group: "cloud", script: "cloud_quality.ts", args: [], quick: [] },
   { name: "hybrid", script: "hybrid_bench.ts", args: [], quick: ["--quick"] },
+  {
+    name: "embed",
+    script: "embed_bench.ts",
+    args: [],
+    quick: ["--notes", "200", "--batch-sizes", "32", "--cover-notes", "300", "--questions", "30"],
+  },
 ];
 
 if (import.meta.main) await main();
