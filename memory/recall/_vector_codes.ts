@@ -14,9 +14,9 @@
  * asymmetrically: the score of a code is `Σ qᵢ · (bitᵢ ? +1 : −1)`, read from one table of 256
  * partial sums per byte of the code (`signTable`), four lookups per code word. This estimates the
  * cosine about twice as precisely as the Hamming distance between the two sign codes (which
- * quantises the query too), for about twice the time; on random vectors the Hamming pass needs four
- * times more candidates for the same recall, and rescoring them costs more than it saves (see
- * `bench/README.md`, "Vector recall (issue 13)").
+ * quantises the query too), for about 2.5 times the time; on random vectors the Hamming pass needs
+ * four to eight times the candidates for the same recall, and rescoring them costs more than it
+ * saves (see `bench/README.md`, "Vector recall (issue 13)").
  *
  * **Second pass.** The best first-pass candidates are rescored with the int8 codes
  * (`int8Scores`), read four components at a time through an Int32 view of the codes.
