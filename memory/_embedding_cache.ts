@@ -201,7 +201,17 @@ async function readAt(
   return done;
 }
 
-/** One vector to store under its key. */
+/**
+ * One vector to store under its key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { EmbeddingCacheEntry } from "./_embedding_cache.ts";
+ * const entry: EmbeddingCacheEntry = { key: "0".repeat(32), vector: new Float32Array(512) };
+ * assert.equal(entry.key.length, 32);
+ * ```
+ */
 export interface EmbeddingCacheEntry {
   /** `embeddingKey` of the embedded text: 32 lowercase hex digits. */
   key: string;

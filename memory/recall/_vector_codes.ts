@@ -27,10 +27,29 @@
  * @module
  */
 
-/** Whether this platform stores numbers little-endian (the Int32 view of the int8 codes assumes it). */
+/**
+ * Whether this platform stores numbers little-endian (the Int32 view of the int8 codes assumes it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LITTLE_ENDIAN } from "./_vector_codes.ts";
+ * assert.equal(LITTLE_ENDIAN, new Uint8Array(new Uint32Array([1]).buffer)[0] === 1);
+ * ```
+ */
 export const LITTLE_ENDIAN: boolean = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-/** Number of buckets of the first-pass score histogram that picks the candidates. */
+/**
+ * Number of buckets of the first-pass score histogram that picks the candidates.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HISTOGRAM_BUCKETS } from "./_vector_codes.ts";
+ * const histogram = new Int32Array(HISTOGRAM_BUCKETS); // what pickHighest takes
+ * assert.equal(histogram.length, 4096);
+ * ```
+ */
 export const HISTOGRAM_BUCKETS = 4096;
 
 /**

@@ -96,7 +96,16 @@ export interface VectorIndexOptions {
   candidates?: number;
 }
 
-/** Default of `VectorIndexOptions.candidates`. */
+/**
+ * Default of `VectorIndexOptions.candidates`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_VECTOR_CANDIDATES } from "@memo/memory";
+ * assert.equal(DEFAULT_VECTOR_CANDIDATES, 4000);
+ * ```
+ */
 export const DEFAULT_VECTOR_CANDIDATES = 4000;
 
 const MIN_CAPACITY = 64;
