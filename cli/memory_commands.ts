@@ -403,9 +403,17 @@ const stats: CliCommand = {
  *   "embeddings: 0/3 notes (Xenova/all-MiniLM-L6-v2, failed: " +
  *     "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers)",
  * );
+ * // The command itself loads no model: what the cache holds is not counted.
+ * assert.equal(
+ *   formatEmbeddings({ model: "use-lite", ready: false, embedded: 0, total: 3, state: "idle" }),
+ *   "embeddings: use-lite (not loaded by this command; memo embed embeds what is missing)",
+ * );
  * ```
  */
 export function formatEmbeddings(e: EmbeddingStatus): string {
+  if (e.state === "idle") {
+    return `embeddings: ${e.model} (not loaded by this command; memo embed embeds what is missing)`;
+  }
   const error = e.error ? `: ${e.error.replace(/\s*\r?\n\s*/g, " ").trim()}` : "";
   return `embeddings: ${e.embedded}/${e.total} notes (${e.model}, ${e.state}${error})`;
 }
