@@ -2,21 +2,10 @@ import assert from "node:assert/strict";
 import { MemoryValidationError } from "../errors.ts";
 import { type VectorHit, VectorIndex } from "./vector.ts";
 import { hammingDistances, pickHighest, popcount16 } from "./_vector_codes.ts";
-
-/** mulberry32: the same numbers every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../../bench/_rng.ts";
 
 function randomVectors(count: number, dims: number, seed: number): Float32Array[] {
-  const random = prng(seed);
+  const random = rng(seed);
   return Array.from({ length: count }, () => {
     const v = new Float32Array(dims);
     for (let i = 0; i < dims; i++) {
@@ -98,7 +87,7 @@ Deno.test("VectorIndex: the two-pass search finds the near neighbours in a large
   const vectors = randomVectors(3000, dims, 3);
   const byId = fill(index, vectors);
   // Queries near stored vectors (as real embeddings are): the first pass must keep them.
-  const random = prng(4);
+  const random = rng(4);
   let found = 0;
   for (let q = 0; q < 20; q++) {
     const target = vectors[q * 97];
@@ -284,7 +273,7 @@ Deno.test("VectorIndex: dimensions that are not a multiple of 32 or of 4", () =>
 
 Deno.test("_vector_codes: pickHighest keeps the highest scores and exactly `take` of them", () => {
   const histogram = new Int32Array(4096);
-  const random = prng(12);
+  const random = rng(12);
   const scores = new Int32Array(5000).map(() => Math.floor(random() * 2000) - 1000);
   const picked = new Int32Array(300);
   assert.equal(pickHighest(scores, 5000, 300, histogram, picked), 300);
