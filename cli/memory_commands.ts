@@ -368,7 +368,9 @@ const stats: CliCommand = {
         `labels: ${pairs(s.labels)}`,
         `sources: ${pairs(s.sources)}`,
         `last updated: ${s.lastUpdated ?? "never"}`,
-        `recall engine: ${s.engine.default} (auto uses ${s.engine.auto})`,
+        `recall engine: ${s.engine.default} (auto uses ${s.engine.auto}${
+          s.engine.reason ? `: ${s.engine.reason}` : ""
+        })`,
         ...(s.embeddings ? [formatEmbeddings(s.embeddings)] : []),
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),

@@ -533,7 +533,7 @@ export class Memo {
       notes: this.#notes.size,
       labels,
       sources,
-      engine: { default: this.engine, auto: this.#embeddings.fusable ? "hybrid" : "lexical" },
+      engine: this.#engineStatus(),
       issues: this.store.issues ?? [],
       embeddings: this.embeddingStatus(),
     };
@@ -586,6 +586,12 @@ export class Memo {
     await this.#embeddings.close();
     await this.#cacheWrite;
     await this.store.close?.();
+  }
+
+  #engineStatus(): MemoStats["engine"] {
+    const reason = this.#embeddings.autoLexicalReason;
+    if (reason === undefined) return { default: this.engine, auto: "hybrid" };
+    return { default: this.engine, auto: "lexical", reason };
   }
 
   #filter(f: NoteFilter): ((note: Note) => boolean) | undefined {

@@ -163,7 +163,11 @@ Deno.test("auto: lexical until something is embedded, then hybrid over the embed
   let result = await memo.recallDetailed("deploy");
   assert.equal(result.engine, "lexical");
   assert.deepEqual(result.coverage, { embedded: 0, total: 1 });
-  assert.equal((await memo.stats()).engine.auto, "lexical");
+  assert.deepEqual((await memo.stats()).engine, {
+    default: "auto",
+    auto: "lexical",
+    reason: "the embedder is not loaded yet",
+  });
   await memo.embed();
   const { note } = await memo.remember({ text: "Deploy previews are built by CI" }); // not embedded
   result = await memo.recallDetailed("deploy");
@@ -306,5 +310,21 @@ Deno.test("an explicit vector recall waits for the model to load, but not for no
   const result = await pending;
   assert.equal(result.engine, "vector");
   assert.ok(result.coverage.embedded <= 1);
+  await done(memo, dir);
+});
+
+Deno.test("auto stays lexical with use-lite (it did not beat lexical on the dev split), and says so", async () => {
+  // A stand-in that calls itself use-lite: the decision follows the model's name.
+  const { memo, dir } = await open({ embedder: { ...toyEmbedder(), model: "use-lite" } });
+  await memo.remember({ text: "The staging deploy key rotates every 90 days" });
+  await memo.embed();
+  const result = await memo.recallDetailed("deploy");
+  assert.equal(result.engine, "lexical");
+  assert.deepEqual(result.coverage, { embedded: 1, total: 1 });
+  const stats = await memo.stats();
+  assert.equal(stats.engine.auto, "lexical");
+  assert.match(stats.engine.reason!, /^hybrid recall with use-lite did not beat lexical recall/);
+  // By name, the engines still use it.
+  assert.equal((await memo.recallDetailed("deploy", { engine: "hybrid" })).engine, "hybrid");
   await done(memo, dir);
 });

@@ -397,7 +397,9 @@ export interface ListResult {
  * assert.equal(stats.notes, 2);
  * assert.deepEqual(stats.labels, { ops: 1 });
  * assert.deepEqual(stats.sources, { none: 1, github: 1 });
- * assert.deepEqual(stats.engine, { default: "auto", auto: "lexical" });
+ * assert.equal(stats.engine.default, "auto");
+ * assert.equal(stats.engine.auto, "lexical"); // with use-lite, auto stays lexical
+ * assert.match(stats.engine.reason ?? "", /auto stays lexical/);
  * assert.deepEqual(stats.issues, []);
  * assert.equal(stats.embeddings.total, 2);
  * await memo.close();
@@ -413,8 +415,12 @@ export interface MemoStats {
   sources: Record<string, number>;
   /** Newest `updated` time, if any note exists. */
   lastUpdated?: string;
-  /** The default recall engine, and the engine `auto` resolves to now. */
-  engine: { default: RecallEngine; auto: Exclude<RecallEngine, "auto"> };
+  /**
+   * The default recall engine, the engine `auto` resolves to now, and, when that is lexical,
+   * why (no embedder ready yet, nothing embedded yet, embeddings off, or a model with which
+   * `auto` stays lexical).
+   */
+  engine: { default: RecallEngine; auto: Exclude<RecallEngine, "auto">; reason?: string };
   /**
    * Problems the store found (a damaged section kept as written, a duplicate id, a torn tail
    * cut, a stale lock recovered); empty when there are none.

@@ -548,9 +548,11 @@ const memoryStats = defineTool({
     labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
     sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
     lastUpdated: z.string().optional(),
-    engine: z.looseObject({ default: z.string(), auto: z.string() }).describe(
-      "The default recall engine, and what auto resolves to now.",
-    ),
+    engine: z.looseObject({
+      default: z.string(),
+      auto: z.string(),
+      reason: z.string().optional().describe("Why auto is lexical now, when it is."),
+    }).describe("The default recall engine, and what auto resolves to now."),
     embeddings: z.looseObject({
       model: z.string().describe("The embedding model."),
       ready: z.boolean().describe("Whether the model is loaded."),
