@@ -12,14 +12,17 @@
  * - (b) **Time to cover**: a store of `--cover-notes` such notes is opened
  *   cold (no embedding cache) with background embedding on, and
  *   `embeddingStatus()` is polled until every note is embedded, which is when
- *   `auto` ranks every note by hybrid. Then it is closed and reopened warm:
- *   the same, counting the texts the model computed (0 expected).
- * - (c) **Recall latency** (lexical and auto, p50/p95, each question new)
+ *   `hybrid` (and `auto`, with a model it fuses with) ranks every note by
+ *   meaning. Then it is closed and reopened warm: the same, counting the
+ *   texts the model computed (0 expected).
+ * - (c) **Recall latency** (lexical, auto and hybrid, p50/p95, each question
+ *   new; each engine its own questions)
  *   on that store: idle (after (b)'s cold open covered everything, model
  *   loaded, nothing to embed); while background embedding runs (the cache
  *   removed and the store opened cold again; sampled from the first note
  *   embedded until it is covered or the questions run out); and the peer,
- *   the same recall with `localEmbeddings: false`. All in the same run.
+ *   the same recall with `localEmbeddings: false` (where hybrid refuses). All
+ *   in the same run.
  *
  * The defaults (2,000 notes for (a) and (b)) keep the run near 6 minutes on
  * 2 cores, where use-lite embeds about 30 such notes/s; the issue's sizes are
@@ -118,6 +121,11 @@ export function variedNotes(items: readonly Item[], count: number): NoteDraft[] 
   }
   return notes;
 }
+
+/** The engines whose latency (c) measures (hybrid: none with embeddings off). */
+const ENGINES = ["lexical", "auto", "hybrid"] as const;
+type Engine = typeof ENGINES[number];
+type Latencies = Partial<Record<Engine, Latency>>;
 
 /** p50 and p95 of latencies in ms, and how many. */
 interface Latency {
@@ -261,9 +269,11 @@ async function main(): Promise<void> {
       await memo.rememberMany(variedNotes(items, n));
       await memo.close();
     }
-    const q = Number(values.questions);
-    const lexicalQuestions = allQuestions.slice(0, q);
-    const autoQuestions = allQuestions.slice(q, 2 * q);
+    const q = Math.min(Number(values.questions), Math.floor(allQuestions.length / ENGINES.length));
+    // Each engine its own questions, so that no answer comes from another's cache.
+    const questions = Object.fromEntries(
+      ENGINES.map((engine, i) => [engine, allQuestions.slice(i * q, (i + 1) * q)]),
+    ) as Record<Engine, string[]>;
     const cacheDir = join(root, ".memo", "cache", "embeddings");
 
     // (b) cold, then (c) idle on the covered store
@@ -273,11 +283,10 @@ async function main(): Promise<void> {
     const openMs = performance.now() - t;
     const cold = await waitCovered(memo, t);
     const coldComputed = counter.computed();
-    const check = await memo.recallDetailed(allQuestions[0], { engine: "auto" });
-    const idle = {
-      lexical: await timeRecalls(memo, "lexical", lexicalQuestions),
-      auto: await timeRecalls(memo, "auto", autoQuestions),
-    };
+    const autoCheck = await memo.recallDetailed(allQuestions[0], { engine: "auto" });
+    const hybridCheck = await memo.recallDetailed(allQuestions[0], { engine: "hybrid" });
+    const idle: Latencies = {};
+    for (const engine of ENGINES) idle[engine] = await timeRecalls(memo, engine, questions[engine]);
     await memo.close();
 
     // (b) warm
@@ -301,9 +310,12 @@ async function main(): Promise<void> {
         coveredMs: Math.round(warm.covered),
         computed: warmCounter.computed(),
       },
-      autoAfterCover: { engine: check.engine, coverage: check.coverage },
+      afterCover: {
+        auto: { engine: autoCheck.engine, coverage: autoCheck.coverage },
+        hybrid: { engine: hybridCheck.engine, coverage: hybridCheck.coverage },
+      },
     };
-    console.log(`\n(b) time until auto covers ${n} notes (background embedding, ${model})`);
+    console.log(`\n(b) time until all ${n} notes are embedded (background embedding, ${model})`);
     console.log("open    openMemo ms  model ready ms  covered ms  computed");
     for (const [name, x] of [["cold", cover.cold], ["warm", cover.warm]] as const) {
       console.log(
@@ -312,7 +324,8 @@ async function main(): Promise<void> {
       );
     }
     console.log(
-      `auto after covering: ${check.engine}, ${check.coverage.embedded}/${check.coverage.total}`,
+      `then: auto ran as ${autoCheck.engine}, hybrid ranked ` +
+        `${hybridCheck.coverage.embedded}/${hybridCheck.coverage.total} notes by meaning`,
     );
     report.cover = cover;
 
@@ -328,7 +341,7 @@ async function main(): Promise<void> {
       }
       const busyFrom = memo.embeddingStatus().embedded;
       const started = performance.now();
-      const busyTimes = { lexical: [] as number[], auto: [] as number[] };
+      const busyTimes: Record<Engine, number[]> = { lexical: [], auto: [], hybrid: [] };
       const autoEngines = { lexical: 0, hybrid: 0, vector: 0 };
       let coveredDuring = false;
       for (let i = 0; i < q; i++) {
@@ -337,45 +350,46 @@ async function main(): Promise<void> {
           coveredDuring = true;
           break;
         }
-        let at = performance.now();
-        await memo.recall(lexicalQuestions[i], { engine: "lexical", limit: 10 });
-        busyTimes.lexical.push(performance.now() - at);
-        at = performance.now();
-        const r = await memo.recallDetailed(autoQuestions[i], { engine: "auto", limit: 10 });
-        busyTimes.auto.push(performance.now() - at);
-        autoEngines[r.engine]++;
+        for (const engine of ENGINES) {
+          const at = performance.now();
+          const r = await memo.recallDetailed(questions[engine][i], { engine, limit: 10 });
+          busyTimes[engine].push(performance.now() - at);
+          if (engine === "auto") autoEngines[r.engine]++;
+        }
         await sleep(10);
       }
       const busyStatus = memo.embeddingStatus();
       const busyMs = performance.now() - started;
       await memo.close();
-      const busy = { lexical: summary(busyTimes.lexical), auto: summary(busyTimes.auto) };
+      const busy: Latencies = {};
+      for (const engine of ENGINES) busy[engine] = summary(busyTimes[engine]);
 
       memo = await openMemo({ rootDir: root, localEmbeddings: false });
       await memo.recall("warm up", { engine: "lexical" });
-      const off = {
-        lexical: await timeRecalls(memo, "lexical", lexicalQuestions),
-        auto: await timeRecalls(memo, "auto", autoQuestions),
+      const off: Latencies = {
+        lexical: await timeRecalls(memo, "lexical", questions.lexical),
+        auto: await timeRecalls(memo, "auto", questions.auto),
       };
       await memo.close();
       console.log(`\n(c) recall latency at ${n} notes, ms (each question new; limit 10)`);
-      console.log("state                               lexical p50   p95    auto p50    p95");
-      const row = (name: string, x: { lexical: Latency; auto: Latency }) =>
+      console.log(
+        "state                              " +
+          ENGINES.map((e) => `${e} p50`.padStart(12) + "p95".padStart(7)).join(""),
+      );
+      const cell = (x: number | undefined, width: number) =>
+        (x === undefined ? "—" : x.toFixed(2)).padStart(width);
+      const row = (name: string, x: Latencies) =>
         console.log(
-          `${name.padEnd(36)}${x.lexical.p50.toFixed(2).padStart(11)}${
-            x.lexical.p95.toFixed(2).padStart(7)
-          }` +
-            `${x.auto.p50.toFixed(2).padStart(11)}${x.auto.p95.toFixed(2).padStart(7)}`,
+          name.padEnd(35) + ENGINES.map((e) => cell(x[e]?.p50, 12) + cell(x[e]?.p95, 7)).join(""),
         );
       row("embeddings off (peer)", off);
       row("idle (all embedded, model loaded)", idle);
       row("while background embedding runs", busy);
       console.log(
-        `while embedding: ${busy.lexical.n} questions per engine over ${seconds(busyMs)} s, ` +
+        `while embedding: ${busy.lexical!.n} questions per engine over ${seconds(busyMs)} s, ` +
           `${busyFrom} → ${busyStatus.embedded} of ${busyStatus.total} embedded meanwhile${
             coveredDuring ? " (covered)" : ""
-          }; ` +
-          `auto ran as hybrid ${autoEngines.hybrid}×, lexical ${autoEngines.lexical}×`,
+          }; auto ran as hybrid ${autoEngines.hybrid}×, lexical ${autoEngines.lexical}×`,
       );
       report.latency = {
         notes: n,
