@@ -106,15 +106,20 @@ async function allNotes(runtime: MemoHybridMcpRuntime): Promise<Note[]> {
 const strip = ({ revision: _r, ...note }: MemoCloudNote): Note => note;
 const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1;
 
-/** Replicates until nothing moves (at most 4 rounds). */
+/**
+ * Replicates until nothing moves in two rounds running (at most 8 rounds). One quiet round is
+ * not enough: a `replicate()` that waited for a background push still running reports only its
+ * own cycle (nothing pushed), and the other machine pulls that push only in the next round.
+ */
 async function settle(...machines: MemoHybridMcpRuntime[]): Promise<void> {
-  for (let round = 0; round < 4; round++) {
+  let quiet = 0;
+  for (let round = 0; round < 8 && quiet < 2; round++) {
     let moved = 0;
     for (const m of machines) {
       const r = await m.replicate();
       moved += r.pushed + r.pulled + r.outbox;
     }
-    if (!moved) return;
+    quiet = moved ? 0 : quiet + 1;
   }
 }
 
