@@ -127,8 +127,8 @@ Deno.test("hybrid fuses both rankings by reciprocal rank, and explain shows each
   assert.equal(top.parts?.vector?.rank, 2);
   assert.ok(top.parts?.vector && top.parts.vector.similarity > 0.5);
   assert.equal(top.parts?.fused, top.score);
-  const k = DEFAULT_FUSION.k;
-  assert.ok(Math.abs(top.score - (1 / (k + 1) + 1 / (k + 2))) < 1e-12);
+  const { k, lexicalWeight, vectorWeight } = DEFAULT_FUSION;
+  assert.ok(Math.abs(top.score - (lexicalWeight / (k + 1) + vectorWeight / (k + 2))) < 1e-12);
   assert.deepEqual(top.matched, ["vault", "keys"]);
   assert.ok(top.explain && top.explain.length > 0); // the lexical terms, too
   const vectorOnly = result.hits.find((h) => h.note.title.startsWith("Secrets"))!;
@@ -152,7 +152,9 @@ Deno.test("ties: equal vectors rank by id; equal fused scores by the lexical ran
   // "Lunch at noon" and "Noon lunch" have the same vector: ids decide.
   const tied = vector.filter((h) => h.note.id === a.id || h.note.id === b.id).map((h) => h.note.id);
   assert.deepEqual(tied, [a.id, b.id].sort());
-  const fused = fuseRankings(["x", "y"], ["y", "x"], DEFAULT_FUSION);
+  const even = { k: 60, lexicalWeight: 1, vectorWeight: 1 };
+  const fused = fuseRankings(["x", "y"], ["y", "x"], even);
+  assert.equal(fused[0].score, fused[1].score);
   assert.deepEqual(fused.map((f) => f.id), ["x", "y"]); // same score: better lexical rank first
   await done(memo, dir);
 });
