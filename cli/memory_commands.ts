@@ -1,6 +1,6 @@
 /**
  * The subcommands that mirror the memory tools: remember, recall, get, list,
- * update, forget and stats.
+ * update, forget and stats (and `embed`, from `embed.ts`).
  *
  * @module
  */
@@ -8,14 +8,10 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
-  type EmbeddingStatus,
   isMemoRuntimeError,
-  type MemoMcpRuntime,
-  type ModelProgress,
   type RecallEngine,
   type RecallResult,
   RUNTIME_RECALL_ENGINES,
-  type RuntimeEmbedResult,
 } from "../runtimes/mod.ts";
 import {
   boolFlag,
@@ -30,15 +26,14 @@ import {
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import {
-  errorLine,
   formatHits,
   formatNote,
   formatNoteLine,
   formatReplicaStatus,
   jsonDocument,
 } from "./output.ts";
-import { progressBar, progressLine } from "./progress.ts";
 import { withProjectRuntime } from "./runtime.ts";
+import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
 
@@ -118,53 +113,6 @@ const remember: CliCommand = {
   },
 };
 
-/** What `memo embed` says when the runtime cannot embed (the cloud runtime). */
-const NEEDS_LOCAL = "embed needs the local or hybrid runtime";
-
-/**
- * The progress of `memo embed` and `memo recall --engine vector|hybrid` on
- * stderr (a terminal only): the model's load, then a bar of the notes
- * embedded.
- */
-function embedProgress(io: CliIO) {
-  if (!io.stderrIsTerminal) return undefined;
-  const line = progressLine(io);
-  let shown = false;
-  const onModelProgress = (p: ModelProgress) => {
-    shown = true;
-    const file = p.file ? ` ${p.file}` : "";
-    line.show(`memo: model ${p.status}${file} ${Math.round(p.progress)}%`);
-  };
-  const onProgress = (done: number, total: number) => {
-    shown = true;
-    line.show(`memo: embedding ${progressBar(done, total)}`);
-  };
-  const end = () => {
-    if (shown) line.end();
-    return line.flush();
-  };
-  return { onModelProgress, onProgress, end };
-}
-
-/**
- * Embeds the notes missing now, through `runtime.embed`; undefined when the
- * runtime cannot embed (the cloud runtime).
- */
-async function embedMissing(
-  runtime: MemoMcpRuntime,
-  onProgress: ((done: number, total: number) => void) | undefined,
-  signal?: AbortSignal,
-): Promise<RuntimeEmbedResult | undefined> {
-  if (!runtime.embed) return undefined;
-  try {
-    return await runtime.embed({ onProgress, signal });
-  } catch (e) {
-    // The deferred runtime's answer when the built runtime cannot embed.
-    if (isMemoRuntimeError(e, "UNAVAILABLE") && e.message.includes(NEEDS_LOCAL)) return undefined;
-    throw e;
-  }
-}
-
 /**
  * The line `memo recall` prints under the hits: the engine that ran and,
  * when some notes are known, how many are embedded.
@@ -232,41 +180,6 @@ const recall: CliCommand = {
       const { hits, engine: ran, coverage } = result;
       await io.stdout(jsonDocument({ hits, engine: ran, coverage }));
     } else await io.stdout(formatHits(result.hits) + formatRecallEngine(result));
-    return 0;
-  },
-};
-
-const embed: CliCommand = {
-  ...COMMAND_INFO.embed,
-  async run(argv, io) {
-    const p = parseArgs(argv, COMMON);
-    positionals(p, []);
-    const progress = embedProgress(io);
-    const controller = new AbortController();
-    const removeSignal = io.onShutdownSignal?.(() => controller.abort());
-    let result: RuntimeEmbedResult | undefined;
-    try {
-      result = await withProjectRuntime(
-        p,
-        io,
-        (runtime) => embedMissing(runtime, progress?.onProgress, controller.signal),
-        { onModelProgress: progress?.onModelProgress },
-      );
-    } finally {
-      removeSignal?.();
-      await progress?.end();
-    }
-    if (!result) {
-      await io.stderr(errorLine(NEEDS_LOCAL));
-      return 2;
-    }
-    if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
-    else {
-      await io.stdout(
-        `embedded ${result.embedded} of ${result.total} note${result.total === 1 ? "" : "s"} ` +
-          `(${result.computed} computed) with ${result.model}\n`,
-      );
-    }
     return 0;
   },
 };
@@ -380,45 +293,6 @@ const stats: CliCommand = {
     return 0;
   },
 };
-
-/**
- * The embedding line of `memo stats`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatEmbeddings } from "./memory_commands.ts";
- *
- * assert.equal(
- *   formatEmbeddings({ model: "use-lite", ready: true, embedded: 120, total: 400, state: "ready" }),
- *   "embeddings: 120/400 notes (use-lite, ready)",
- * );
- * assert.equal(
- *   formatEmbeddings({
- *     model: "Xenova/all-MiniLM-L6-v2",
- *     ready: false,
- *     embedded: 0,
- *     total: 3,
- *     state: "failed",
- *     error: "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers",
- *   }),
- *   "embeddings: 0/3 notes (Xenova/all-MiniLM-L6-v2, failed: " +
- *     "Cannot load model Xenova/all-MiniLM-L6-v2: install @huggingface/transformers)",
- * );
- * // The command itself loads no model: what the cache holds is not counted.
- * assert.equal(
- *   formatEmbeddings({ model: "use-lite", ready: false, embedded: 0, total: 3, state: "idle" }),
- *   "embeddings: use-lite (not loaded by this command; memo embed embeds what is missing)",
- * );
- * ```
- */
-export function formatEmbeddings(e: EmbeddingStatus): string {
-  if (e.state === "idle") {
-    return `embeddings: ${e.model} (not loaded by this command; memo embed embeds what is missing)`;
-  }
-  const error = e.error ? `: ${e.error.replace(/\s*\r?\n\s*/g, " ").trim()}` : "";
-  return `embeddings: ${e.embedded}/${e.total} notes (${e.model}, ${e.state}${error})`;
-}
 
 /**
  * The memory subcommands, in help order.
