@@ -1,8 +1,9 @@
 /**
  * The stateless Streamable HTTP handler: `(request) => Promise<Response>`
- * that checks, in this order, the origin, CORS, bearer authentication and the
- * headers, then dispatches the JSON-RPC message (an earlier check's refusal
- * wins over a later one's). Everything per endpoint is compiled once in
+ * that checks, in this order, the origin (allowed, or, when authentication is
+ * required, the request's own), CORS, bearer authentication and the headers,
+ * then dispatches the JSON-RPC message (an earlier check's refusal wins over a
+ * later one's). Everything per endpoint is compiled once in
  * {@linkcode createHttpHandler}; the hot path reads headers, reads the body
  * once and hands the parsed message to the protocol server.
  *
@@ -18,7 +19,7 @@ import {
   isJsonContentType,
   negotiateAccept,
 } from "./headers.ts";
-import { createOriginMatcher, isLoopbackHost, requestHost } from "./origin.ts";
+import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
 import { emptyResponse, httpErrorResponse, rpcResponse, sseResponse } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
 import { isValidId, rpcErrorJson } from "../_jsonrpc.ts";
@@ -172,8 +173,12 @@ export function createHttpHandler(
     const headers = request.headers;
 
     // 1. Origin check (and DNS-rebinding protection when auth is not required).
+    // When auth is required, a request from its own origin passes too (a page
+    // served beside the endpoint); it still needs the token below.
     const origin = headers.get("origin");
-    if (origin !== null && !originAllowed(origin)) {
+    if (
+      origin !== null && !originAllowed(origin) && !(auth.required && isSameOrigin(origin, request))
+    ) {
       return httpErrorResponse(
         403,
         INVALID_REQUEST,

@@ -250,6 +250,93 @@ Deno.test("createHttpHandler() answers CORS preflights and actual requests", asy
   });
 });
 
+Deno.test("createHttpHandler() lets a request from its own origin through when auth is required", async (t) => {
+  // A page served from `memo serve --host 0.0.0.0` at http://memo.lan:8787 calls its own endpoint.
+  const url = "http://0.0.0.0:8787/mcp";
+  const own = { origin: "http://memo.lan:8787", host: "memo.lan:8787" };
+  const authed = handler({ auth: { bearerToken: TOKEN } });
+  const open = handler();
+  const cases: [string, Request, number, typeof authed?][] = [
+    ["200 with the token", post(PING, { ...own, authorization: `Bearer ${TOKEN}` }, url), 200],
+    ["401 without a token", post(PING, own, url), 401],
+    ["401 with a wrong token", post(PING, { ...own, authorization: "Bearer nope" }, url), 401],
+    [
+      "403 from another origin",
+      post(PING, {
+        origin: "http://evil.example",
+        host: own.host,
+        authorization: `Bearer ${TOKEN}`,
+      }, url),
+      403,
+    ],
+    [
+      "403 from another port of the same host",
+      post(PING, {
+        origin: "http://memo.lan:9999",
+        host: own.host,
+        authorization: `Bearer ${TOKEN}`,
+      }, url),
+      403,
+    ],
+    [
+      "403 from https to an http request",
+      post(PING, {
+        origin: "https://memo.lan:8787",
+        host: own.host,
+        authorization: `Bearer ${TOKEN}`,
+      }, url),
+      403,
+    ],
+    [
+      "200 with case and a default port ignored",
+      post(PING, {
+        origin: "http://memo.lan",
+        host: "MEMO.LAN:80",
+        authorization: `Bearer ${TOKEN}`,
+      }, url),
+      200,
+    ],
+    [
+      "403 for Origin: null",
+      post(PING, { origin: "null", host: own.host, authorization: `Bearer ${TOKEN}` }, url),
+      403,
+    ],
+    ["403 without auth, on a non-loopback Host", post(PING, own, url), 403, open],
+    [
+      "403 without auth, even from its own loopback origin when not allowed",
+      post(PING, { origin: "http://127.0.0.1:8787" }),
+      403,
+      handler({ allowedOrigins: [] }),
+    ],
+    [
+      "204 for a preflight with auth",
+      new Request(url, {
+        method: "OPTIONS",
+        headers: { ...own, "access-control-request-method": "POST" },
+      }),
+      204,
+    ],
+    [
+      "403 for a preflight without auth",
+      new Request(url, {
+        method: "OPTIONS",
+        headers: { ...own, "access-control-request-method": "POST" },
+      }),
+      403,
+      open,
+    ],
+  ];
+  for (const [name, request, status, h = authed] of cases) {
+    await t.step(name, async () => {
+      const res = await h(request);
+      assert.equal(res.status, status);
+      if (status === 403) {
+        assert.match((await res.json()).error.message, /origin not allowed|Host is not loopback/);
+      } else await res.body?.cancel();
+    });
+  }
+});
+
 Deno.test("createHttpHandler() gives 500 with a JSON-RPC error when the server cannot start", async () => {
   const h = createHttpHandler(
     { allowedOrigins: [], auth: {}, maxInputBytes: 1000 },

@@ -2,7 +2,8 @@
  * Origin and Host checks of the hosted endpoint: which browser origins may
  * call it (`allowedOrigins`, loopback by default) and, when authentication is
  * not required, whether the `Host` header names this machine (DNS-rebinding
- * protection).
+ * protection). When authentication is required, a request from its own origin
+ * ({@linkcode isSameOrigin}) passes too.
  *
  * @module
  */
@@ -185,4 +186,60 @@ export function requestHost(request: Request): string {
   const authority = url.slice(start + 3, end);
   const at = authority.lastIndexOf("@");
   return at === -1 ? authority : authority.slice(at + 1);
+}
+
+/**
+ * Whether a request's `Origin` header value equals the request's own origin:
+ * the scheme of the request URL and its host ({@linkcode requestHost}: the
+ * `Host` header, else the URL's authority). The hosted endpoint lets such a
+ * request through the origin check when authentication is required, so that a
+ * page served by the endpoint can call it from any address; the bearer token
+ * is still checked after.
+ *
+ * Both sides are compared as URL origins: scheme and host ignore case, and a
+ * default port is the same as none (`http://h:80` equals `Host: h`, and
+ * `https://h:443` equals `Host: h` on an https request). `X-Forwarded-Proto`
+ * is not trusted: behind a proxy that terminates TLS, the request URL is
+ * `http:` and a page at `https://…` does not match (list its origin in
+ * `allowedOrigins`). `null`, a value that is not `scheme://host[:port]`, and
+ * a `Host` that is not a plain host with an optional port never match.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isSameOrigin } from "./origin.ts";
+ *
+ * const request = new Request("http://10.0.0.5:8787/mcp", {
+ *   headers: { host: "Memo.Example:80" },
+ * });
+ * assert.equal(isSameOrigin("http://memo.example", request), true);
+ * assert.equal(isSameOrigin("https://memo.example", request), false);
+ * assert.equal(isSameOrigin("http://evil.example", request), false);
+ * assert.equal(isSameOrigin("null", request), false);
+ * ```
+ */
+export function isSameOrigin(origin: string, request: Request): boolean {
+  if (!ORIGIN_SHAPE.test(origin)) return false;
+  const host = requestHost(request);
+  if (host === "" || !HOST_SHAPE.test(host)) return false;
+  const url = request.url;
+  const colon = url.indexOf(":");
+  if (colon === -1) return false;
+  const own = canonicalOrigin(`${url.slice(0, colon)}://${host}`);
+  return own !== undefined && own === canonicalOrigin(origin);
+}
+
+/** `scheme://authority`, nothing else (no path, query, fragment or user info). */
+const ORIGIN_SHAPE = /^[a-z][a-z0-9+.-]*:\/\/[^/?#@\\\s]+\/?$/i;
+/** A host with an optional port: no path, query, fragment, user info or space. */
+const HOST_SHAPE = /^[^/?#@\\\s]+$/;
+
+/** The serialized origin of `scheme://host[:port]`, or undefined if it is not one. */
+function canonicalOrigin(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,7 @@ import {
   createOriginMatcher,
   DEFAULT_ALLOWED_ORIGINS,
   isLoopbackHost,
+  isSameOrigin,
   requestHost,
 } from "./origin.ts";
 
@@ -73,4 +74,33 @@ Deno.test("requestHost() prefers the Host header and falls back to the URL", () 
     requestHost(new Request("http://127.0.0.1/mcp", { headers: { host: "evil.example" } })),
     "evil.example",
   );
+});
+
+Deno.test("isSameOrigin() compares the Origin with the request's scheme and Host", async (t) => {
+  const at = (url: string, host?: string) =>
+    new Request(url, { headers: host === undefined ? {} : { host } });
+  const cases: [string, string, Request, boolean][] = [
+    ["same origin", "http://memo.lan:8787", at("http://0.0.0.0:8787/mcp", "memo.lan:8787"), true],
+    ["host case", "http://memo.lan:8787", at("http://x/mcp", "MEMO.LAN:8787"), true],
+    ["origin case", "HTTP://MEMO.LAN:8787", at("http://x/mcp", "memo.lan:8787"), true],
+    ["default port in Host", "http://memo.lan", at("http://x/mcp", "memo.lan:80"), true],
+    ["default port in Origin", "http://memo.lan:80", at("http://x/mcp", "memo.lan"), true],
+    ["https default port", "https://memo.lan", at("https://x/mcp", "memo.lan:443"), true],
+    ["no Host header: the URL", "http://127.0.0.1:8787", at("http://127.0.0.1:8787/mcp"), true],
+    ["IPv6", "http://[::1]:8787", at("http://x/mcp", "[::1]:8787"), true],
+    ["other port", "http://memo.lan:9999", at("http://x/mcp", "memo.lan:8787"), false],
+    ["port 80 on https", "https://memo.lan", at("https://x/mcp", "memo.lan:80"), false],
+    ["other scheme", "https://memo.lan:8787", at("http://x/mcp", "memo.lan:8787"), false],
+    ["other host", "http://evil.example:8787", at("http://x/mcp", "memo.lan:8787"), false],
+    ["null", "null", at("http://x/mcp", "memo.lan"), false],
+    ["a path in Origin", "http://memo.lan/x", at("http://x/mcp", "memo.lan"), false],
+    ["user info in Origin", "http://a@memo.lan", at("http://x/mcp", "memo.lan"), false],
+    ["a path in Host", "http://memo.lan", at("http://x/mcp", "memo.lan/evil"), false],
+    ["user info in Host", "http://memo.lan", at("http://x/mcp", "evil@memo.lan"), false],
+    ["empty Origin", "", at("http://x/mcp", "memo.lan"), false],
+    ["bad port in Host", "http://memo.lan", at("http://x/mcp", "memo.lan:99999"), false],
+  ];
+  for (const [name, origin, request, expected] of cases) {
+    await t.step(name, () => assert.equal(isSameOrigin(origin, request), expected));
+  }
 });
