@@ -83,7 +83,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   list: {
     name: "list",
     summary: "List notes, a page at a time",
-    usage: "list [--cursor C] [--limit N] [--label L]... [--source S]",
+    usage: "list [--order oldest|newest] [--cursor C] [--limit N] [--label L]... [--source S]",
   },
   update: {
     name: "update",

@@ -102,6 +102,28 @@ Deno.test("runCli() list pages with --cursor", async () => {
   assert.match(text, /more: memo list --cursor /);
 });
 
+Deno.test("runCli() list --order newest pages newest first", async () => {
+  const dir = await project();
+  for (let i = 0; i < 3; i++) {
+    assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
+  }
+  const args = ["list", "--order", "newest", "--limit", "2"];
+  const p1 = JSON.parse((await run(dir, [...args, "--json"])).out);
+  assert.deepEqual(p1.notes.map((n: { body: string }) => n.body), [
+    "note number 2",
+    "note number 1",
+  ]);
+  const p2 = JSON.parse((await run(dir, [...args, "--cursor", p1.nextCursor, "--json"])).out);
+  assert.deepEqual(p2.notes.map((n: { body: string }) => n.body), ["note number 0"]);
+  assert.equal(p2.nextCursor, undefined);
+  const oldest = JSON.parse((await run(dir, ["list", "--order", "oldest", "--json"])).out);
+  assert.equal(oldest.notes[0].body, "note number 0");
+  const text = (await run(dir, args)).out;
+  assert.match(text, /more: memo list --order newest --cursor /);
+  const help = await run(dir, ["help", "list"]);
+  assert.match(help.out, /--order oldest\|newest/);
+});
+
 Deno.test("runCli() remember --file reads a file and - reads stdin", async () => {
   const dir = await project();
   await writeFile(join(dir, "n.md"), "# From a file\nbody text");
@@ -132,6 +154,7 @@ Deno.test("runCli() bad input gets one error line, a non-zero exit and changes n
     ],
     ["bad limit", ["list", "--limit", "0"], 2, /--limit must be an integer from 1 to 1000/],
     ["bad engine", ["recall", "x", "--engine", "magic"], 2, /--engine must be one of/],
+    ["bad order", ["list", "--order", "random"], 2, /flag --order must be one of oldest, newest/],
     ["forged cursor", ["list", "--cursor", "Zm9yZ2Vk"], 2, /invalid cursor/],
     ["unknown command", ["frobnicate"], 2, /unknown command frobnicate/],
     ["empty query", ["recall", " "], 2, /query is empty/],

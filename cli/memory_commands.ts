@@ -88,6 +88,15 @@ function engineFlag(p: ParsedArgs): RecallEngine | undefined {
   return engine as RecallEngine | undefined;
 }
 
+/** `--order` of `memo list`: oldest (store order) or newest first. */
+function orderFlag(p: ParsedArgs): "oldest" | "newest" | undefined {
+  const order = stringFlag(p, "order");
+  if (order !== undefined && order !== "oldest" && order !== "newest") {
+    throw new UsageError("flag --order must be one of oldest, newest");
+  }
+  return order;
+}
+
 const remember: CliCommand = {
   ...COMMAND_INFO.remember,
   async run(argv, io) {
@@ -199,17 +208,19 @@ const list: CliCommand = {
   ...COMMAND_INFO.list,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "cursor", "limit", "source"],
+      string: [...COMMON.string, "cursor", "limit", "source", "order"],
       multiple: ["label"],
       boolean: COMMON.boolean,
     });
     positionals(p, []);
+    const order = orderFlag(p);
     const page = await withProjectRuntime(p, io, (runtime) =>
       runtime.list({
         cursor: stringFlag(p, "cursor"),
         limit: intFlag(p, "limit", 1, 1000) ?? LIST_LIMIT,
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
+        order,
       }));
     if (boolFlag(p, "json")) {
       await io.stdout(jsonDocument(page));
@@ -217,7 +228,10 @@ const list: CliCommand = {
     }
     const lines = page.notes.map(formatNoteLine);
     if (!lines.length) lines.push("No notes.");
-    if (page.nextCursor) lines.push(`more: memo list --cursor ${page.nextCursor}`);
+    if (page.nextCursor) {
+      const flags = order === "newest" ? " --order newest" : "";
+      lines.push(`more: memo list${flags} --cursor ${page.nextCursor}`);
+    }
     await io.stdout(lines.join("\n") + "\n");
     return 0;
   },

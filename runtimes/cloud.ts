@@ -279,6 +279,7 @@ class CloudRuntime implements MemoMcpRuntime {
           limit: remaining >= 1 ? Math.min(remaining, CLOUD_PAGE) : remaining,
           labels: options.labels,
           source: options.source,
+          order: options.order,
           signal,
         });
         notes.push(...page.notes.map(plain));

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createMemoCloudHandler } from "../cloud/app.ts";
+import { FileCloudStore } from "../cloud/file_store.ts";
 import { toSafeError } from "../server/errors.ts";
 import { createMemoCloudMcpRuntime } from "./cloud.ts";
 import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
@@ -196,6 +198,67 @@ Deno.test("the cloud runtime reads a page over 100 notes in several requests", a
     });
   } finally {
     await runtime.close();
+  }
+});
+
+Deno.test("the cloud runtime passes order to every page it reads", async () => {
+  const all = Array.from({ length: 230 }, (_, i) => note(`n${String(i).padStart(3, "0")}`));
+  const { runtime, paths } = runtimeOver((path) => {
+    const url = new URL(path, "http://x");
+    const sorted = url.searchParams.get("order") === "newest" ? [...all].reverse() : all;
+    const start = Number(url.searchParams.get("cursor") ?? 0);
+    const limit = Number(url.searchParams.get("limit"));
+    const notes = sorted.slice(start, start + limit);
+    const next = start + limit < all.length ? String(start + limit) : undefined;
+    return Response.json({ notes, total: all.length, ...(next ? { nextCursor: next } : {}) });
+  });
+  try {
+    const page = await runtime.list({ limit: 150, order: "newest" });
+    assert.equal(page.notes[0].id, "n229");
+    assert.equal(page.notes[149].id, "n080");
+    const rest = await runtime.list({ limit: 1000, cursor: page.nextCursor, order: "newest" });
+    assert.equal(rest.notes.at(-1)?.id, "n000");
+    assert.deepEqual(paths, [
+      "GET /notes?limit=100&order=newest",
+      "GET /notes?cursor=100&limit=50&order=newest",
+      "GET /notes?cursor=150&limit=100&order=newest",
+    ]);
+  } finally {
+    await runtime.close();
+  }
+});
+
+Deno.test("the cloud runtime lists newest first against the reference Cloud API", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-cloud-order-" });
+  const handler = createMemoCloudHandler({
+    store: new FileCloudStore({ dataDir }),
+    apiKeys: new Map([[KEY, "team"]]),
+    rateLimit: 0,
+  });
+  const runtime = createMemoCloudMcpRuntime({
+    baseUrl: "http://cloud.test",
+    apiKey: KEY,
+    retry: { maxRetries: 0 },
+    fetch: (input, init) => handler(new Request(input, init)),
+  });
+  try {
+    for (let i = 0; i < 5; i++) await runtime.remember({ text: `Note number ${i}` });
+    const titles: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await runtime.list({ limit: 2, cursor, order: "newest" });
+      assert.equal(page.total, 5);
+      titles.push(...page.notes.map((n) => n.title));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(titles, [4, 3, 2, 1, 0].map((i) => `Note number ${i}`));
+    await assert.rejects(
+      runtime.list({ limit: 2, order: "random" as "newest" }),
+      (e) => isMemoRuntimeError(e, "INVALID_INPUT") && /order/.test(e.message),
+    );
+  } finally {
+    await runtime.close();
+    await Deno.remove(dataDir, { recursive: true });
   }
 });
 

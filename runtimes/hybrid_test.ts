@@ -154,6 +154,30 @@ Deno.test("hybrid: notes written on two machines end identical on both and in th
   }
 });
 
+Deno.test("hybrid: lists newest first with order, paging by cursor, from its local copy", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    for (let i = 0; i < 5; i++) await a.remember({ text: `Note number ${i}` });
+    const requests = cloud.requests.length;
+    const titles: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await a.list({ limit: 2, cursor, order: "newest" });
+      assert.equal(page.total, 5);
+      titles.push(...page.notes.map((n) => n.title));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.deepEqual(titles, [4, 3, 2, 1, 0].map((i) => `Note number ${i}`));
+    const listed = cloud.requests.slice(requests).filter((r) =>
+      r.startsWith("GET") && r.endsWith("/notes")
+    );
+    assert.deepEqual(listed, [], "lists are read locally");
+  } finally {
+    await cloud.close();
+  }
+});
+
 Deno.test("hybrid: a concurrent update on two machines keeps the later one and a conflict copy", async () => {
   const cloud = await startCloud();
   try {

@@ -220,6 +220,7 @@ class LocalRuntime implements MemoMcpRuntime {
         limit: options.limit,
         labels: options.labels,
         source: options.source,
+        order: options.order,
       }));
   }
 

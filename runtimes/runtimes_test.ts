@@ -253,3 +253,34 @@ Deno.test("createLazyLocalRuntime() opens at the first call, reports a failed op
   await runtime.close();
   await assert.rejects(runtime.stats(), runtimeError("UNAVAILABLE", /runtime is closed/));
 });
+
+Deno.test("the local runtime lists newest first with order, paging by cursor", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+  try {
+    for (let i = 0; i < 5; i++) await runtime.remember({ text: `Note number ${i}` });
+    const titles = async (order?: "oldest" | "newest") => {
+      const out: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await runtime.list({ limit: 2, cursor, order });
+        assert.ok(page.notes.length <= 2);
+        assert.equal(page.total, 5);
+        out.push(...page.notes.map((n) => n.title));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return out;
+    };
+    const oldest = [0, 1, 2, 3, 4].map((i) => `Note number ${i}`);
+    assert.deepEqual(await titles(), oldest);
+    assert.deepEqual(await titles("oldest"), oldest);
+    assert.deepEqual(await titles("newest"), [...oldest].reverse());
+    await assert.rejects(
+      runtime.list({ limit: 2, order: "random" as "newest" }),
+      runtimeError("INVALID_INPUT", /order must be "oldest" or "newest"/),
+    );
+  } finally {
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});

@@ -132,7 +132,13 @@ export interface MemoLike {
   get(id: string): Promise<Note>;
   /** A page of notes. */
   list(
-    options?: { cursor?: string; limit?: number; labels?: readonly string[]; source?: string },
+    options?: {
+      cursor?: string;
+      limit?: number;
+      labels?: readonly string[];
+      source?: string;
+      order?: "oldest" | "newest";
+    },
   ): Promise<ListResult>;
   /** Changes a note. */
   update(id: string, patch: RuntimeNotePatch): Promise<Note>;
@@ -278,6 +284,8 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions {
  * const options: RuntimeListOptions = { limit: 2, cursor: first.nextCursor };
  * const second = await runtime.list(options);
  * assert.deepEqual(second.notes.map((n) => n.title), ["three"]);
+ * const newest = await runtime.list({ limit: 2, order: "newest" });
+ * assert.deepEqual(newest.notes.map((n) => n.title), ["three", "two"]);
  * await assert.rejects(
  *   runtime.list({ limit: 2, cursor: "not-a-cursor" }),
  *   (e) => isMemoRuntimeError(e, "INVALID_INPUT"),
@@ -295,6 +303,13 @@ export interface RuntimeListOptions extends RuntimeCallOptions {
   labels?: string[];
   /** Only notes whose source key starts with this prefix. */
   source?: string;
+  /**
+   * `"oldest"` lists the notes in store order, `"newest"` the reverse. A cursor
+   * continues in the order of the page that gave it, so pass the same `order`
+   * with it. Any other value throws `MemoRuntimeError` `INVALID_INPUT`.
+   * @default "oldest"
+   */
+  order?: "oldest" | "newest";
 }
 
 /** A change to a note. *

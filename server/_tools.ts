@@ -260,6 +260,13 @@ const Hit = z.looseObject({
     score: z.number().describe("Its contribution to the score."),
     indexTerm: z.string().optional().describe("The indexed form it matched."),
   })).optional().describe("Present when explain was asked for."),
+  highlights: z.array(z.looseObject({
+    field: z.enum(["title", "body"]).describe("The field the span is in."),
+    start: z.number().int().describe("UTF-16 offset where the span starts."),
+    end: z.number().int().describe("UTF-16 offset where it ends (exclusive)."),
+  })).optional().describe(
+    "Present when explain was asked for: the spans of the note's title and body whose indexed form (stem, or completion of the last query word) the hit matched, sorted by field then start; empty for a vector-only hit.",
+  ),
   parts: z.looseObject({
     lexical: z.looseObject({
       rank: z.number().int().describe("1-based rank in the lexical list."),
@@ -435,7 +442,7 @@ const listNotes = defineTool({
   name: "list_notes",
   title: "List notes",
   description:
-    "List the notes in the order they were stored, a page at a time. Pass nextCursor back as cursor for the next page. Filter with labels or a source prefix.",
+    'List the notes in the order they were stored (or newest first with order "newest"), a page at a time. Pass nextCursor back as cursor, with the same order, for the next page. Filter with labels or a source prefix.',
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -444,6 +451,9 @@ const listNotes = defineTool({
       limit: pageLimit(limits, "Page size", limits.defaultPageSize).optional(),
       labels: labels().optional(),
       source: sourcePrefix(),
+      order: z.enum(["oldest", "newest"]).optional().describe(
+        'Order of the notes: "oldest" (store order, the default) or "newest" first.',
+      ),
     }),
   output: output({
     notes: z.array(NoteSchema),
@@ -456,6 +466,7 @@ const listNotes = defineTool({
       limit: a.limit ?? ctx.defaultPageSize,
       labels: a.labels,
       source: a.source,
+      order: a.order,
       signal: ctx.signal,
     });
     const structured: Record<string, unknown> = { notes: page.notes, total: page.total };

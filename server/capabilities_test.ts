@@ -48,7 +48,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       Object.keys(r.result.tools.find((tl: Json) => tl.name === name).inputSchema.properties ?? {});
     assert.deepEqual(args("remember"), ["text", "title", "labels", "source"]);
     assert.deepEqual(args("recall"), ["query", "limit", "engine", "labels", "source", "explain"]);
-    assert.deepEqual(args("list_notes"), ["cursor", "limit", "labels", "source"]);
+    assert.deepEqual(args("list_notes"), ["cursor", "limit", "labels", "source", "order"]);
     assert.deepEqual(args("update_note"), ["id", "text", "title", "labels"]);
     assert.deepEqual(args("sync_connectors"), ["connectors"]);
     assert.deepEqual(args("memory_stats"), []);
@@ -112,6 +112,12 @@ Deno.test("createMemoMcpProtocolServer() calls tools with structured and text re
     const r = await call(s, "tools/call", { name: "nope", arguments: {} });
     assert.equal(r.error.code, -32602);
     assert.equal(r.error.data.code, "MCP_NOT_FOUND");
+  });
+  await t.step("list_notes with a bad order is a tool error MCP_VALIDATION_ERROR", async () => {
+    const r = await call(s, "tools/call", { name: "list_notes", arguments: { order: "random" } });
+    assert.equal(r.result.isError, true);
+    assert.equal(r.result.structuredContent.error.code, "MCP_VALIDATION_ERROR");
+    assert.match(r.result.content[0].text, /order/);
   });
   await t.step("a forged list_notes cursor is a tool error", async () => {
     const r = await call(s, "tools/call", { name: "list_notes", arguments: { cursor: "forged" } });

@@ -85,3 +85,35 @@ Deno.test("memo mcp honours the limit flags", async () => {
     await client.close();
   }
 });
+
+Deno.test("memo mcp list_notes pages newest first with order", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-order-" });
+  const { client, inbound } = await connect(dir, ["--default-page-size", "2"]);
+  try {
+    for (const text of ["first note", "second note", "third note"]) {
+      await client.callTool({ name: "remember", arguments: { text } });
+    }
+    const tools = await client.listTools();
+    const list = tools.tools.find((t: Json) => t.name === "list_notes")!;
+    assert.deepEqual((list.inputSchema.properties!.order as { enum: string[] }).enum, [
+      "oldest",
+      "newest",
+    ]);
+    type Page = { notes: { body: string }[]; nextCursor?: string; total: number };
+    const page = async (args: Record<string, unknown>) =>
+      (await client.callTool({ name: "list_notes", arguments: args })).structuredContent as Page;
+    const first = await page({ order: "newest" });
+    assert.deepEqual(first.notes.map((n) => n.body), ["third note", "second note"]);
+    assert.equal(first.total, 3);
+    const second = await page({ order: "newest", cursor: first.nextCursor });
+    assert.deepEqual(second.notes.map((n) => n.body), ["first note"]);
+    assert.equal(second.nextCursor, undefined);
+    const oldest = await page({});
+    assert.deepEqual(oldest.notes.map((n) => n.body), ["first note", "second note"]);
+    const bad = await client.callTool({ name: "list_notes", arguments: { order: "random" } });
+    assert.equal(bad.isError, true);
+  } finally {
+    await client.close();
+  }
+  assert.deepEqual(inbound.invalid, []);
+});
