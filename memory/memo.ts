@@ -22,6 +22,7 @@ import { dirname } from "node:path";
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import { RECALL_ENGINES } from "./recall/types.ts";
 import { DEFAULT_FUSION, fuseRankings, type FusionOptions } from "./recall/fusion.ts";
+import { highlightsOf, matchedIndexTerms } from "./recall/highlights.ts";
 import { Embeddings } from "./_embeddings.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
@@ -326,6 +327,7 @@ export class Memo {
         if (explain) {
           if (hit.explain) item.explain = hit.explain;
           item.parts = { lexical: { rank: i + 1, score: hit.score } };
+          item.highlights = highlightsOf(note, matchedIndexTerms(hit.explain ?? []));
         }
         hits.push(item);
       });
@@ -334,7 +336,10 @@ export class Memo {
         const note = this.#notes.get(hit.id);
         if (!note) return;
         const item: RecallHit = { note, score: hit.similarity, engine, matched: [] };
-        if (explain) item.parts = { vector: { rank: i + 1, similarity: hit.similarity } };
+        if (explain) {
+          item.parts = { vector: { rank: i + 1, similarity: hit.similarity } };
+          item.highlights = [];
+        }
         hits.push(item);
       });
     } else {
@@ -353,6 +358,7 @@ export class Memo {
           item.parts = { fused: f.score };
           if (lex) item.parts.lexical = { rank: f.lexicalRank!, score: lex.score };
           if (vec) item.parts.vector = { rank: f.vectorRank!, similarity: vec.similarity };
+          item.highlights = lex ? highlightsOf(note, matchedIndexTerms(lex.explain ?? [])) : [];
         }
         hits.push(item);
       }

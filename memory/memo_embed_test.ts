@@ -134,6 +134,18 @@ Deno.test("hybrid fuses both rankings by reciprocal rank, and explain shows each
   const vectorOnly = result.hits.find((h) => h.note.title.startsWith("Secrets"))!;
   assert.equal(vectorOnly.parts?.lexical, undefined);
   assert.deepEqual(vectorOnly.matched, []);
+  assert.deepEqual(vectorOnly.highlights, [], "no lexical part, nothing to highlight");
+  assert.deepEqual(top.highlights?.map((h) => top.note.body.slice(h.start, h.end)), [
+    "keys",
+    "vault",
+    "keys",
+    "vault",
+  ]);
+  assert.deepEqual(
+    vector.map((h) => h.highlights),
+    vector.map(() => []),
+    "the vector engine highlights nothing",
+  );
   // Without explain there are no parts.
   assert.equal((await memo.recall(query, { engine: "hybrid" }))[0].parts, undefined);
   await done(memo, dir);

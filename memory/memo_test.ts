@@ -88,6 +88,18 @@ Deno.test("Memo.recall() filters, explains and keeps the index in step with writ
   });
 });
 
+Deno.test("Memo.recall() with explain gives each hit the highlights of its matched terms", async () => {
+  await withMemo(async (memo) => {
+    await memo.remember({ title: "Deploying 🚀 the app", text: "The rateLimit for deploys" });
+    const [hit] = await memo.recall("deploy rate limit", { explain: true });
+    const words = hit.highlights!.map((h) =>
+      `${h.field}:${hit.note[h.field].slice(h.start, h.end)}`
+    );
+    assert.deepEqual(words, ["title:Deploying", "body:rate", "body:Limit", "body:deploys"]);
+    assert.equal((await memo.recall("deploy rate limit"))[0].highlights, undefined);
+  });
+});
+
 Deno.test("Memo.recall() refuses bad input with MemoryValidationError", async (t) => {
   await withMemo(async (memo) => {
     await memo.remember({ text: "one note" });

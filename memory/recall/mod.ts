@@ -29,6 +29,7 @@ export {
   MAX_JOINED_PARTS,
   MAX_TOKEN_LENGTH,
   scanTokens,
+  type SpannedToken,
   type Token,
   TOKEN_CJK,
   TOKEN_CJK_PAIR,
@@ -37,10 +38,12 @@ export {
   TOKEN_PART,
   TOKEN_WORD,
   tokenize,
+  tokenizeWithOffsets,
   type TokenSink,
   tokenText,
 } from "./tokenizer.ts";
 export { ENGLISH_STOP_WORDS, isStopWord } from "./stopwords.ts";
+export * from "./highlights.ts";
 export { analyzeToken, stemWord } from "./stemmer.ts";
 export { IRREGULAR_FORMS } from "./irregular.ts";
 export {

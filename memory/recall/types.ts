@@ -5,6 +5,7 @@
  */
 
 import type { Note } from "../note.ts";
+import type { Highlight } from "./highlights.ts";
 
 /**
  * The recall engines. `auto` picks the best one that is ready.
@@ -213,6 +214,8 @@ export interface RecallParts {
  * assert.equal(hit.engine, "lexical"); // what `auto` runs while no embedder is ready
  * assert.deepEqual(hit.matched, ["deploying"]);
  * assert.ok(hit.explain && hit.explain.length > 0);
+ * const words = hit.highlights!.map((h) => `${h.field}:${hit.note[h.field].slice(h.start, h.end)}`);
+ * assert.deepEqual(words, ["title:Deploys", "title:deploy", "body:Deploys", "body:deploy"]);
  * await memo.close();
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -230,6 +233,13 @@ export interface RecallHit {
   explain?: ScoreContribution[];
   /** Where each engine ranked the hit, and the fused score, when asked for with `explain`. */
   parts?: RecallParts;
+  /**
+   * With `explain`: the spans of the note's title and body whose indexed form
+   * (the stem, or a completion of the last query word) the hit matched, sorted
+   * by field then start; UTF-16 offsets into the note's text. Empty for a hit
+   * found by the vector engine alone.
+   */
+  highlights?: Highlight[];
   /** `cloud` on a hit the hybrid runtime merged in from the cloud (`recall.includeCloud`). */
   origin?: "cloud";
 }
