@@ -5,7 +5,30 @@
  */
 
 import type { Note } from "../note.ts";
-import type { Highlight } from "./highlights.ts";
+
+/**
+ * One highlighted span of a note: `text.slice(start, end)` of its title or
+ * body is the word as written. Offsets are UTF-16 code units, as JavaScript
+ * strings count them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Highlight, highlightsOf } from "@memo/memory";
+ * const note = { title: "Deploying", body: "" };
+ * const [h]: Highlight[] = highlightsOf(note, ["deploy"]);
+ * assert.deepEqual(h, { field: "title", start: 0, end: 9 });
+ * assert.equal(note[h.field].slice(h.start, h.end), "Deploying");
+ * ```
+ */
+export interface Highlight {
+  /** The field the span is in. */
+  field: "title" | "body";
+  /** UTF-16 offset where the span starts. */
+  start: number;
+  /** UTF-16 offset where it ends (exclusive). */
+  end: number;
+}
 
 /**
  * The recall engines. `auto` picks the best one that is ready.
