@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import {
   isMemoRuntimeError,
+  recallDetailedOf,
   type RecallEngine,
   type RecallResult,
   RUNTIME_RECALL_ENGINES,
@@ -178,9 +179,7 @@ const recall: CliCommand = {
           source: stringFlag(p, "source"),
           explain: boolFlag(p, "explain"),
         };
-        if (runtime.recallDetailed) return await runtime.recallDetailed(query, options);
-        const hits = await runtime.recall(query, options);
-        return { hits, engine: hits[0]?.engine ?? "lexical", coverage: { embedded: 0, total: 0 } };
+        return await recallDetailedOf(runtime, query, options);
       }, { onModelProgress: progress?.onModelProgress });
     } finally {
       await progress?.end();

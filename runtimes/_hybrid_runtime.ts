@@ -10,7 +10,7 @@ import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
-import { recallResultOf } from "./local.ts";
+import { recallDetailedOf } from "./local.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -99,11 +99,7 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   /** The local result; with `includeCloud`, the cloud's hits merged in (engine and coverage stay local). */
   async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
-    const result = await this.#read(
-      this.#local.recallDetailed
-        ? this.#local.recallDetailed(query, options)
-        : this.#local.recall(query, options).then((hits) => recallResultOf(hits, options.engine)),
-    );
+    const result = await this.#read(recallDetailedOf(this.#local, query, options));
     if (!this.#includeCloud) return result;
     const byScore = result.engine === "lexical";
     return { ...result, hits: await this.#withCloud(result.hits, query, options, byScore) };

@@ -9,7 +9,7 @@
 
 import { MemoRuntimeError } from "./errors.ts";
 import { RuntimeListeners } from "./_listeners.ts";
-import { recallResultOf } from "./local.ts";
+import { recallDetailedOf } from "./local.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -126,9 +126,7 @@ export function createDeferredRuntime(
       return await (await ready()).recall(query, options);
     },
     async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
-      const runtime = await ready();
-      if (runtime.recallDetailed) return await runtime.recallDetailed(query, options);
-      return recallResultOf(await runtime.recall(query, options), options.engine);
+      return await recallDetailedOf(await ready(), query, options);
     },
     async embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult> {
       const runtime = await ready();

@@ -16,6 +16,7 @@ import type {
   MemoMcpRuntime,
   MemoStats,
   Note,
+  RecallEngine,
   RecallHit,
   RecallResult,
   RuntimeCallOptions,
@@ -189,8 +190,7 @@ class LocalRuntime implements MemoMcpRuntime {
         source: options.source,
         explain: options.explain,
       };
-      if (memo.recallDetailed) return await memo.recallDetailed(query, recallOptions);
-      return recallResultOf(await memo.recall(query, recallOptions), options.engine);
+      return await recallDetailedOf(memo, query, recallOptions);
     });
   }
 
@@ -312,27 +312,36 @@ class LocalRuntime implements MemoMcpRuntime {
 }
 
 /**
- * The {@linkcode RecallResult} of a runtime or client that gives hits only:
- * the engine the hits name (else the one asked for, `lexical` for `auto`),
- * and no coverage known.
+ * A recall with its engine and coverage, from a runtime or memory client
+ * that may give hits only: its own `recallDetailed` when it has one, else its
+ * `recall`, with the engine the hits name (else the one asked for, `lexical`
+ * for `auto`) and no coverage known.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recallResultOf } from "./local.ts";
+ * import { recallDetailedOf } from "./local.ts";
  *
- * assert.deepEqual(recallResultOf([], "auto"), {
+ * const hitsOnly = { recall: () => Promise.resolve([]) };
+ * assert.deepEqual(await recallDetailedOf(hitsOnly, "deploy", { engine: "auto" }), {
  *   hits: [],
  *   engine: "lexical",
  *   coverage: { embedded: 0, total: 0 },
  * });
- * assert.equal(recallResultOf([], "vector").engine, "vector");
+ * assert.equal((await recallDetailedOf(hitsOnly, "deploy", { engine: "vector" })).engine, "vector");
  * ```
  */
-export function recallResultOf(
-  hits: RecallHit[],
-  asked: RuntimeRecallOptions["engine"],
-): RecallResult {
+export async function recallDetailedOf<O extends { engine?: RecallEngine }>(
+  source: {
+    recall(query: string, options: O): Promise<RecallHit[]>;
+    recallDetailed?(query: string, options: O): Promise<RecallResult>;
+  },
+  query: string,
+  options: O,
+): Promise<RecallResult> {
+  if (source.recallDetailed) return await source.recallDetailed(query, options);
+  const hits = await source.recall(query, options);
+  const asked = options.engine;
   const engine = hits[0]?.engine ?? (asked === undefined || asked === "auto" ? "lexical" : asked);
   return { hits, engine, coverage: { embedded: 0, total: 0 } };
 }

@@ -9,7 +9,11 @@
 
 export * from "./types.ts";
 export * from "./errors.ts";
-export { createMemoMcpRuntimeFromMemo, type LocalRuntimeOptions } from "./local.ts";
+export {
+  createMemoMcpRuntimeFromMemo,
+  type LocalRuntimeOptions,
+  recallDetailedOf,
+} from "./local.ts";
 export * from "./factory.ts";
 export * from "./from_env.ts";
 export * from "./cloud.ts";
