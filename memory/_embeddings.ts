@@ -16,12 +16,11 @@ import {
   type ModelProgress,
 } from "./embed/types.ts";
 import { EmbedderUnavailableError } from "./errors.ts";
-import { VectorIndex, type VectorSearchOptions } from "./recall/vector.ts";
-import type { VectorHit } from "./recall/vector.ts";
+import { type VectorHit, VectorIndex, type VectorSearchOptions } from "./recall/vector.ts";
 import { EmbeddingCache, embeddingCachePath } from "./_embedding_cache.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
-import type { EmbeddingStatus } from "./memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./memo_types.ts";
 
 /**
  * Models with which `auto` stays lexical. On the LoCoMo dev split, hybrid recall with `use-lite`
@@ -75,9 +74,6 @@ export interface EmbeddingsOptions {
   /** Notes per embedding batch. */
   batchSize?: number;
 }
-
-/** Progress of {@linkcode Embeddings.embedAll}: notes embedded so far, of all notes. */
-export type EmbedProgress = (embedded: number, total: number) => void;
 
 const QUERY_CACHE = 64;
 /**
@@ -346,9 +342,7 @@ export class Embeddings {
    * Embeds every note that has no vector yet, now. Reports progress after
    * each batch; returns the coverage and how many vectors the model computed.
    */
-  async embedAll(
-    options: { onProgress?: EmbedProgress; signal?: AbortSignal } = {},
-  ): Promise<{ embedded: number; total: number; computed: number }> {
+  async embedAll(options: MemoEmbedOptions = {}): Promise<EmbedResult> {
     await this.load();
     let computed = 0;
     const report = () => options.onProgress?.(this.#index!.size, this.#notes.size);
