@@ -12,12 +12,17 @@
  *
  * Configuration comes from the options, else from the `MEMO_*` variables
  * (`MEMO_ROOT_DIR`, `MEMO_RUNTIME`, `MEMO_MCP_PATH`, `MEMO_MCP_BEARER_TOKEN`,
- * `MEMO_MCP_REQUIRE_AUTH`, `MEMO_MCP_ALLOWED_ORIGINS`, `MEMO_MCP_READ_ONLY` and
+ * `MEMO_MCP_REQUIRE_AUTH`, `MEMO_MCP_ALLOWED_ORIGINS`, `MEMO_MCP_READ_ONLY`,
+ * `MEMO_UI`, `MEMO_UI_PATH` and
  * the limits `MEMO_MCP_REQUEST_TIMEOUT_MS`, `MEMO_MCP_MAX_INPUT_BYTES`,
  * `MEMO_MCP_MAX_OUTPUT_BYTES`, `MEMO_MCP_DEFAULT_PAGE_SIZE`,
  * `MEMO_MCP_MAX_PAGE_SIZE`).
  *
- * @example Serve the notes of the current directory on http://127.0.0.1:8000/mcp
+ * The default export (`deno serve http.ts`) also serves memo's web page on
+ * `/`, beside the endpoint on `/mcp` (`MEMO_UI_PATH` moves it, `MEMO_UI=false`
+ * turns it off); the handlers a host mounts serve the endpoint only.
+ *
+ * @example Serve the notes of the current directory on http://127.0.0.1:8000/mcp (and the web page on /)
  * ```sh
  * deno serve -A --host 127.0.0.1 http.ts
  * ```
@@ -468,12 +473,27 @@ let defaultEndpoint: HttpEndpoint | Error | undefined;
 
 /**
  * The endpoint configured from the environment, for `deno serve http.ts`
- * (and any host that takes a `{ fetch }` object). It answers only on
- * `MEMO_MCP_PATH` (default `/mcp`) and gives 404 elsewhere.
+ * (and any host that takes a `{ fetch }` object). It answers MCP only on
+ * `MEMO_MCP_PATH` (default `/mcp`), serves memo's web page on `/`
+ * (`MEMO_UI_PATH`; `MEMO_UI=false` turns it off) with its assets under
+ * `/_memo/assets/`, and gives 404 elsewhere. The page needs no token; its
+ * calls to the MCP path do when the endpoint requires one.
  *
  * @example
  * ```sh
  * MEMO_ROOT_DIR=~/notes deno serve -A --host 127.0.0.1 --port 8787 http.ts
+ * # MCP on http://127.0.0.1:8787/mcp, the web page on http://127.0.0.1:8787/
+ * ```
+ *
+ * @example The web page on `/`
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import server from "@memo/mcp-server/http";
+ *
+ * const response = await server.fetch(new Request("http://127.0.0.1:8787/"));
+ * assert.equal(response.status, 200);
+ * assert.equal(response.headers.get("content-type"), "text/html; charset=utf-8");
+ * assert.match(await response.text(), /<title>memo<\/title>/);
  * ```
  *
  * @example Only the endpoint's path answers

@@ -343,11 +343,12 @@ Deno.test("checkImports() ignores imports in comments, JSDoc examples and string
 Deno.test("checkImports() fails a top-level folder with no rule", async () => {
   const { problems } = await withTree({
     "memory/mod.ts": "export const m = 1;\n",
-    "web/page.ts": 'import "@memo/memory";\n',
-    "web/app/main.ts": 'import "../page.ts";\n',
+    "site/page.ts": 'import "@memo/memory";\n',
+    "site/app/main.ts": 'import "../page.ts";\n',
+    "site/app/view.tsx": 'import "../page.ts";\n', // .tsx is browser source: not checked
   }, checkImports);
-  assert.deepEqual(summarize(problems), ["no rule: web/"]);
-  assert.match(formatProblem(problems[0]), /web\/ .*2 checked files.*no rule/);
+  assert.deepEqual(summarize(problems), ["no rule: site/"]);
+  assert.match(formatProblem(problems[0]), /site\/ .*2 checked files.*no rule/);
 });
 
 Deno.test("checkImports() resolves workspace specifiers and reports missing files", async (t) => {

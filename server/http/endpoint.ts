@@ -18,9 +18,12 @@ import { createAuthenticator } from "./auth.ts";
 import { createHttpHandler } from "./handler.ts";
 import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
+import { createPageHandler } from "./page.ts";
+import { VERSION } from "../../version.ts";
 
 /**
- * One configured endpoint.
+ * One configured endpoint. A routed one also serves the web page (on `/` by
+ * default, its assets under `/_memo/assets/`) unless `ui` is off.
  *
  * @example
  * ```ts
@@ -50,6 +53,8 @@ export interface HttpEndpoint {
   readonly path: string | undefined;
   /** Whether requests must authenticate. */
   readonly authRequired: boolean;
+  /** The web page's path, or undefined when the endpoint serves no page. */
+  readonly uiPath: string | undefined;
 }
 
 /**
@@ -93,17 +98,35 @@ export type RuntimeSource = MemoMcpRuntime | (() => MemoMcpRuntime);
  * const how: HttpEndpointOptions = { routed: true, runtime };
  * const endpoint = createHttpEndpoint({}, { MEMO_MCP_PATH: "/memory" }, how);
  * assert.equal(endpoint.path, "/memory");
+ * assert.equal(endpoint.uiPath, "/"); // and the web page
  * const response = await endpoint.handle(new Request("http://127.0.0.1:8787/mcp"));
- * assert.equal(response.status, 404); // only /memory answers
+ * assert.equal(response.status, 404); // only /memory (and the page) answer
  * await response.body?.cancel();
+ * const page = await endpoint.handle(new Request("http://127.0.0.1:8787/"));
+ * assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+ * await page.body?.cancel();
  * await endpoint.close(); // does not close a runtime it was given …
  * await runtime.close(); // … so its owner does
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export interface HttpEndpointOptions {
-  /** Answer only on `MEMO_MCP_PATH` (default `/mcp`), 404 elsewhere. */
+  /**
+   * Answer only on `MEMO_MCP_PATH` (default `/mcp`) and, unless `ui` is off,
+   * the web page's paths; 404 elsewhere.
+   */
   routed?: boolean;
+  /**
+   * Whether a routed endpoint serves the web page; wins over `MEMO_UI`.
+   * @default true
+   */
+  ui?: boolean;
+  /**
+   * The web page's path; wins over `MEMO_UI_PATH`. It must start with `/`,
+   * differ from the MCP path and not lie under `/_memo/`.
+   * @default "/"
+   */
+  uiPath?: string;
   /**
    * The runtime when `options.runtime` is missing. The endpoint closes a
    * runtime it built from a function, never one it was given.
@@ -114,7 +137,7 @@ export interface HttpEndpointOptions {
 /**
  * Builds an endpoint. Throws a "Cannot …" error for a configuration that
  * cannot work (a malformed variable, an invalid origin, `requireAuth` without
- * a token); a runtime that cannot start fails its requests instead (500).
+ * a token, a web page path that clashes with the MCP path); a runtime that cannot start fails its requests instead (500).
  *
  * @example
  * ```ts
@@ -140,6 +163,10 @@ export interface HttpEndpointOptions {
  *   /Cannot configure authentication/,
  * );
  * assert.throws(() => createHttpEndpoint({}, {}), /no runtime was given/);
+ * assert.throws(
+ *   () => createHttpEndpoint({ runtime }, {}, { routed: true, uiPath: "/mcp" }),
+ *   /Cannot configure the web page: the path \/mcp is the MCP endpoint's/,
+ * );
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
  * ```
@@ -193,9 +220,11 @@ export function createHttpEndpoint(
     return server;
   };
 
-  const handle = createHttpHandler(
+  const allowedOrigins = options.allowedOrigins ?? fromEnv.allowedOrigins ??
+    DEFAULT_ALLOWED_ORIGINS;
+  const handleMcp = createHttpHandler(
     {
-      allowedOrigins: options.allowedOrigins ?? fromEnv.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS,
+      allowedOrigins,
       auth,
       maxInputBytes: protocolOptions.maxInputBytes ?? MEMO_MCP_DEFAULTS.maxInputBytes,
       maxListenStreams: protocolOptions.maxListenStreams ?? MEMO_MCP_DEFAULTS.maxListenStreams,
@@ -203,11 +232,32 @@ export function createHttpEndpoint(
     },
     getServer,
   );
+  const authRequired = createAuthenticator(auth).required;
+  const uiOn = path !== undefined && (how.ui ?? fromEnv.ui ?? true);
+  const uiPath = uiOn ? (how.uiPath ?? fromEnv.uiPath ?? "/") : undefined;
+  let handle = handleMcp;
+  if (path !== undefined && uiPath !== undefined) {
+    const handlePage = createPageHandler({
+      uiPath,
+      allowedOrigins,
+      page: {
+        mcpPath: path,
+        readOnly: protocolOptions.readOnly ?? false,
+        authRequired,
+        version: VERSION,
+      },
+    });
+    handle = (request) => {
+      const page = handlePage(request);
+      return page === undefined ? handleMcp(request) : Promise.resolve(page);
+    };
+  }
   return {
     handle,
     server: () => Promise.resolve().then(getServer),
     path,
-    authRequired: createAuthenticator(auth).required,
+    uiPath,
+    authRequired,
     async close() {
       const runtime = ownRuntime;
       ownRuntime = undefined;

@@ -155,3 +155,76 @@ Deno.test("createHttpEndpoint() aborts a slow tool call when the client goes awa
   await res.body?.cancel();
   await endpoint.close();
 });
+
+Deno.test("createHttpEndpoint() serves the web page beside the MCP path when routed", async () => {
+  const get = (endpoint: { handle: (r: Request) => Promise<Response> }, path: string) =>
+    endpoint.handle(new Request(`http://127.0.0.1:8787${path}`));
+  const html = async (response: Response) => {
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("content-type"), "text/html; charset=utf-8");
+    return await response.text();
+  };
+  const runtime = createFakeRuntime(0);
+
+  const routed = createHttpEndpoint({ runtime, readOnly: true }, {
+    MEMO_MCP_PATH: "/api/mcp",
+  }, { routed: true });
+  assert.equal(routed.uiPath, "/");
+  const text = await html(await get(routed, "/"));
+  assert.match(text, /&quot;mcpPath&quot;:&quot;\/api\/mcp&quot;/);
+  assert.match(text, /&quot;readOnly&quot;:true/);
+  assert.equal((await routed.handle(post("http://127.0.0.1/api/mcp"))).status, 200);
+  const elsewhere = await get(routed, "/other");
+  assert.equal(elsewhere.status, 404);
+  await elsewhere.body?.cancel();
+
+  const unrouted = createHttpEndpoint({ runtime }, {});
+  assert.equal(unrouted.uiPath, undefined, "a handler mounted by its host serves no page");
+  const notPage = await get(unrouted, "/");
+  assert.equal(notPage.status, 405);
+  await notPage.body?.cancel();
+
+  const off = createHttpEndpoint({ runtime }, { MEMO_UI: "false" }, { routed: true });
+  assert.equal(off.uiPath, undefined);
+  const gone = await get(off, "/");
+  assert.equal(gone.status, 404);
+  await gone.body?.cancel();
+  const onByFlag = createHttpEndpoint({ runtime }, { MEMO_UI: "false" }, {
+    routed: true,
+    ui: true,
+  });
+  await html(await get(onByFlag, "/"));
+
+  const moved = createHttpEndpoint({ runtime }, { MEMO_UI_PATH: "/env-ui" }, {
+    routed: true,
+    uiPath: "/ui",
+  });
+  assert.equal(moved.uiPath, "/ui", "the option wins over MEMO_UI_PATH");
+  await html(await get(moved, "/ui"));
+  const root = await get(moved, "/");
+  assert.equal(root.status, 404);
+  await root.body?.cancel();
+
+  const authed = createHttpEndpoint({ runtime }, { MEMO_MCP_BEARER_TOKEN: "s3cret" }, {
+    routed: true,
+  });
+  const page = await html(await get(authed, "/"));
+  assert.match(page, /&quot;authRequired&quot;:true/, "the page needs no token itself");
+  assert.ok(!page.includes("s3cret"), "and never carries it");
+});
+
+Deno.test("createHttpEndpoint() refuses a web page path that cannot work", () => {
+  const runtime = createFakeRuntime(0);
+  const cases: [Record<string, string>, { uiPath?: string }, RegExp][] = [
+    [{}, { uiPath: "/mcp" }, /Cannot configure the web page: the path \/mcp is the MCP/],
+    [{ MEMO_MCP_PATH: "/" }, {}, /Cannot configure the web page: the path \/ is the MCP/],
+    [{ MEMO_UI_PATH: "/_memo/ui" }, {}, /Cannot configure the web page: .* under \/_memo\//],
+    [{}, { uiPath: "ui" }, /Cannot configure the web page: the path must start with \//],
+  ];
+  for (const [env, how, message] of cases) {
+    assert.throws(() => createHttpEndpoint({ runtime }, env, { routed: true, ...how }), message);
+  }
+  // Off, the path is not checked; unrouted, there is no page.
+  createHttpEndpoint({ runtime }, { MEMO_UI: "false" }, { routed: true, uiPath: "/mcp" });
+  createHttpEndpoint({ runtime }, { MEMO_UI_PATH: "/mcp" });
+});

@@ -1,6 +1,7 @@
 /**
  * The `MEMO_MCP_*` variables of the hosted endpoint: its path, token,
- * authentication switch and allowed origins, on top of the variables every
+ * authentication switch and allowed origins, and the web page's `MEMO_UI`
+ * and `MEMO_UI_PATH`, on top of the variables every
  * transport honours (`MEMO_MCP_READ_ONLY` and the limits, see `../env.ts`).
  * The runtime's variables (`MEMO_RUNTIME`, `MEMO_ROOT_DIR`, `MEMO_CLOUD_*`)
  * are the runtimes' to read. Empty values count as unset; a malformed value
@@ -52,6 +53,10 @@ export interface HttpEnvConfig extends ServerEnvConfig {
   requireAuth?: boolean;
   /** `MEMO_MCP_ALLOWED_ORIGINS` (comma-separated). */
   allowedOrigins?: string[];
+  /** `MEMO_UI`: whether a routed endpoint serves the web page. */
+  ui?: boolean;
+  /** `MEMO_UI_PATH`: the web page's path (starts with `/`). */
+  uiPath?: string;
 }
 
 /**
@@ -69,6 +74,7 @@ export interface HttpEnvConfig extends ServerEnvConfig {
  * assert.equal(config.readOnly, true);
  * assert.deepEqual(config.allowedOrigins, ["https://a.example"]);
  * assert.throws(() => readHttpEnv({ MEMO_MCP_PATH: "mcp" }), /the path must start with \//);
+ * assert.deepEqual(readHttpEnv({ MEMO_UI: "false", MEMO_UI_PATH: "/ui" }), { ui: false, uiPath: "/ui" });
  * ```
  */
 export function readHttpEnv(env: MemoMcpHttpEnv): HttpEnvConfig {
@@ -86,5 +92,14 @@ export function readHttpEnv(env: MemoMcpHttpEnv): HttpEnvConfig {
   if (requireAuth !== undefined) config.requireAuth = requireAuth;
   const origins = envString(env, "MEMO_MCP_ALLOWED_ORIGINS");
   if (origins !== undefined) config.allowedOrigins = splitList(origins);
+  const ui = envBoolean(env, "MEMO_UI");
+  if (ui !== undefined) config.ui = ui;
+  const uiPath = envString(env, "MEMO_UI_PATH");
+  if (uiPath !== undefined) {
+    if (!uiPath.startsWith("/")) {
+      throw new Error("Cannot read MEMO_UI_PATH: the path must start with /");
+    }
+    config.uiPath = uiPath;
+  }
   return config;
 }

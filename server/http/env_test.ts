@@ -16,6 +16,8 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
     MEMO_MCP_DEFAULT_PAGE_SIZE: "10",
     MEMO_MCP_MAX_PAGE_SIZE: "50",
     MEMO_CLOUD_BASE_URL: "https://cloud.example",
+    MEMO_UI: "no",
+    MEMO_UI_PATH: "/ui",
   });
   // The runtime's variables (MEMO_ROOT_DIR, MEMO_RUNTIME, MEMO_CLOUD_*) are
   // read by runtimes/from_env.ts, not here.
@@ -30,6 +32,8 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
     maxOutputBytes: 3000,
     defaultPageSize: 10,
     maxPageSize: 50,
+    ui: false,
+    uiPath: "/ui",
   });
 });
 
@@ -46,6 +50,8 @@ Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async 
     [{ MEMO_MCP_MAX_INPUT_BYTES: "-5" }, /Cannot read MEMO_MCP_MAX_INPUT_BYTES/],
     [{ MEMO_MCP_MAX_PAGE_SIZE: "1e3" }, /Cannot read MEMO_MCP_MAX_PAGE_SIZE/],
     [{ MEMO_MCP_PATH: "mcp" }, /Cannot read MEMO_MCP_PATH/],
+    [{ MEMO_UI: "maybe" }, /Cannot read MEMO_UI: expected true or false/],
+    [{ MEMO_UI_PATH: "ui" }, /Cannot read MEMO_UI_PATH: the path must start with \//],
   ];
   for (const [env, message] of cases) {
     await t.step(JSON.stringify(env), () => assert.throws(() => readHttpEnv(env), message));

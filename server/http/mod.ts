@@ -2,7 +2,8 @@
  * The hosted endpoint's internals: the stateless Streamable HTTP handler
  * (origin check, CORS, bearer authentication, header validation, then
  * JSON-RPC dispatch, in that order), its options and `MEMO_MCP_*` variables,
- * and the endpoint that puts them together around a protocol server. The
+ * the web page's handler (`page.ts`), and the endpoint that puts them
+ * together around a protocol server. The
  * public handlers are in `http.ts`, which composes these with a runtime.
  *
  * @module
