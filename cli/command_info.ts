@@ -119,9 +119,11 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   },
   serve: {
     name: "serve",
-    summary: "Serve the MCP endpoint over HTTP (default http://127.0.0.1:8787/mcp)",
+    summary:
+      "Serve the MCP endpoint over HTTP (default http://127.0.0.1:8787/mcp) and the web page (on /)",
     usage:
       "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
+      "      [--ui-path PATH | --no-ui]\n" +
       "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
       "      [--default-page-size N] [--max-page-size N]",
   },

@@ -1,6 +1,7 @@
 /**
  * `memo serve`: the hosted MCP endpoint (stateless Streamable HTTP) on
- * 127.0.0.1:8787/mcp by default, for the project in `--dir`. It runs under
+ * 127.0.0.1:8787/mcp by default, and memo's web page on `/` (`--ui-path`
+ * moves it, `--no-ui` turns it off), for the project in `--dir`. It runs under
  * Deno and, after the npm build, under Node (`CliIO.serve`).
  *
  * @module
@@ -54,8 +55,8 @@ export const DEFAULT_SERVE_HOST = "127.0.0.1";
 export const DEFAULT_SERVE_PORT = 8787;
 
 const SPEC = {
-  string: ["dir", "host", "port", "allowed-origins", ...LIMIT_FLAGS],
-  boolean: ["json", "read-only", "no-auth"],
+  string: ["dir", "host", "port", "allowed-origins", "ui-path", ...LIMIT_FLAGS],
+  boolean: ["json", "read-only", "no-auth", "no-ui"],
 };
 
 /**
@@ -85,6 +86,10 @@ export interface ServeConfig {
   rootDir: string;
   /** The endpoint options the flags set (they win over the `MEMO_MCP_*` variables). */
   options: MemoMcpHttpOptions;
+  /** `--no-ui` (false); unset, `MEMO_UI` decides (default on). */
+  ui?: boolean;
+  /** `--ui-path`; unset, `MEMO_UI_PATH` decides (default `/`). */
+  uiPath?: string;
   /** A warning to print before serving. */
   warning?: string;
 }
@@ -105,6 +110,9 @@ export interface ServeConfig {
  * assert.equal(c.port, 0);
  * assert.equal(c.rootDir, rootDir);
  * assert.equal(c.options.readOnly, true);
+ * const ui = await serveConfig(["--ui-path", "/ui"], { env: {}, cwd: rootDir });
+ * assert.equal(ui.uiPath, "/ui");
+ * assert.equal((await serveConfig(["--no-ui"], { env: {}, cwd: rootDir })).ui, false);
  * await assert.rejects(
  *   serveConfig(["--host", "0.0.0.0"], { env: {}, cwd: rootDir }),
  *   /refusing to listen on 0.0.0.0 without authentication/,
@@ -130,6 +138,14 @@ export async function serveConfig(
   if (origins !== undefined) {
     options.allowedOrigins = origins.split(",").map((o) => o.trim()).filter((o) => o !== "");
   }
+  const uiPath = stringFlag(p, "ui-path");
+  const noUi = boolFlag(p, "no-ui");
+  if (uiPath !== undefined && noUi) {
+    throw new UsageError("flags --ui-path and --no-ui cannot be used together");
+  }
+  if (uiPath !== undefined && !uiPath.startsWith("/")) {
+    throw new UsageError("flag --ui-path needs a path that starts with /");
+  }
   const noAuth = boolFlag(p, "no-auth");
   if (noAuth) options.auth = { requireAuth: false };
   const hostname = stringFlag(p, "host") ?? DEFAULT_SERVE_HOST;
@@ -148,7 +164,10 @@ export async function serveConfig(
     warning = "without authentication only requests whose Host is loopback are answered " +
       "(DNS-rebinding protection); set MEMO_MCP_BEARER_TOKEN to serve other machines";
   }
-  return { hostname, port, rootDir, options, warning };
+  const config: ServeConfig = { hostname, port, rootDir, options, warning };
+  if (noUi) config.ui = false;
+  if (uiPath !== undefined) config.uiPath = uiPath;
+  return config;
 }
 
 function urlOf(hostname: string, port: number, path: string): string {
@@ -176,6 +195,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
     runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
+    ui: config.ui,
+    uiPath: config.uiPath,
   });
   try {
     await endpoint.server(); // fail before listening when the runtime cannot start
@@ -199,10 +220,14 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     throw new Error(`Cannot listen on ${config.hostname}:${config.port}: ${reason}`);
   }
   const url = urlOf(config.hostname, server.port, endpoint.path ?? "/mcp");
+  const ui = endpoint.uiPath === undefined
+    ? null
+    : urlOf(config.hostname, server.port, endpoint.uiPath);
   await io.stderr(`memo: listening on ${url}\n`);
+  if (ui !== null) await io.stderr(`memo: web page at ${ui}\n`);
   if (config.warning) await io.stderr(`memo: warning: ${config.warning}\n`);
   await io.stderr(hint(url, endpoint.authRequired));
-  if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired }));
+  if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
   await server.finished;
   removeSignal?.();
   await endpoint.close();

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { UsageError } from "./args.ts";
-import { serveConfig } from "./serve.ts";
+import { serve } from "../_platform.ts";
+import { recordingIO } from "../testing/cli_io.ts";
+import { serveCommand, serveConfig } from "./serve.ts";
 
 Deno.test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {
   const dir = await Deno.makeTempDir();
@@ -10,6 +12,19 @@ Deno.test("serveConfig() binds 127.0.0.1:8787 on the project by default", async 
   assert.equal(c.rootDir, dir);
   assert.deepEqual(c.options, {});
   assert.equal(c.warning, undefined);
+  assert.equal(c.ui, undefined, "the web page: MEMO_UI decides, on by default");
+  assert.equal(c.uiPath, undefined);
+});
+
+Deno.test("serveConfig() reads --ui-path and --no-ui", async () => {
+  const moved = await serveConfig(["--ui-path", "/ui"], { env: {}, cwd: "/" });
+  assert.equal(moved.uiPath, "/ui");
+  assert.equal(moved.ui, undefined);
+  const off = await serveConfig(["--no-ui"], { env: {}, cwd: "/" });
+  assert.equal(off.ui, false);
+  for (const argv of [["--ui-path", "ui"], ["--ui-path", "/ui", "--no-ui"], ["--ui-path"]]) {
+    await assert.rejects(serveConfig(argv, { env: {}, cwd: "/" }), UsageError, argv.join(" "));
+  }
 });
 
 Deno.test("serveConfig() turns flags into endpoint options", async () => {
@@ -74,5 +89,42 @@ Deno.test("serveConfig() refuses bad flags as usage errors", async () => {
     ]]
   ) {
     await assert.rejects(serveConfig(argv, { env: {}, cwd: "/" }), UsageError, argv.join(" "));
+  }
+});
+
+Deno.test("memo serve prints the web page's address, and --json gives it as ui (null when off)", async () => {
+  const dir = await Deno.makeTempDir();
+  const run = async (argv: string[]) => {
+    let stop = () => {};
+    const io = {
+      ...recordingIO(dir),
+      serve,
+      onShutdownSignal: (callback: () => void) => {
+        stop = callback;
+        return () => {};
+      },
+    };
+    const exit = serveCommand.run(["--port", "0", "--json", ...argv], io);
+    const deadline = Date.now() + 10_000;
+    while (io.out.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    stop();
+    assert.equal(await exit, 0);
+    return { json: JSON.parse(io.out.join("")), err: io.err.join("") };
+  };
+  try {
+    const on = await run(["--ui-path", "/ui"]);
+    const port = new URL(on.json.url).port;
+    assert.equal(on.json.ui, `http://127.0.0.1:${port}/ui`);
+    assert.match(
+      on.err,
+      new RegExp(`listening on ${on.json.url}\\nmemo: web page at ${on.json.ui}\\n`),
+    );
+    const off = await run(["--no-ui"]);
+    assert.equal(off.json.ui, null);
+    assert.ok(!off.err.includes("web page"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,6 +1,7 @@
 /**
  * `memo serve` as a process: it listens on 127.0.0.1, prints where and how to
- * connect, answers MCP on /mcp, and stops cleanly on SIGTERM and SIGINT.
+ * connect, answers MCP on /mcp and serves the web page on /, and stops
+ * cleanly on SIGTERM and SIGINT.
  */
 
 import assert from "node:assert/strict";
@@ -34,13 +35,25 @@ Deno.test("memo serve listens, answers on /mcp and stops on SIGTERM", async () =
     });
     assert.equal(res.status, 200);
     assert.equal((await res.json()).result.structuredContent.status, "written");
-    const other = await fetch(`${server.origin}/`, {
+    const other = await fetch(`${server.origin}/other`, {
       method: "POST",
       headers: HEADERS,
       body: "{}",
     });
     assert.equal(other.status, 404);
     await other.body?.cancel();
+    await waitFor(server, "press Ctrl+C");
+    assert.match(
+      server.stderr(),
+      new RegExp(
+        `memo: listening on http://127\\.0\\.0\\.1:${server.port}/mcp\\n` +
+          `memo: web page at http://127\\.0\\.0\\.1:${server.port}/\\n`,
+      ),
+    );
+    const page = await fetch(`${server.origin}/`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.match(await page.text(), /<title>memo<\/title>/);
     const notes = await Deno.readTextFile(`${dir}/.memo/memory/notes.md`);
     assert.match(notes, /memo serve stores notes/);
   } finally {
@@ -78,6 +91,49 @@ Deno.test("memo serve stops on SIGINT and prints the connect hint with a token, 
   } finally {
     const code = await server.stop("SIGINT");
     assert.equal(code, 0, server.stderr());
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+async function waitFor(server: ServeProcess, text: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!server.stderr().includes(text) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+Deno.test("memo serve --no-ui serves no page; --ui-path moves it", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-serve-" });
+  try {
+    await t.step("--no-ui", async () => {
+      const server = await startMemoServe(["--dir", dir, "--no-ui"], {});
+      try {
+        await waitFor(server, "press Ctrl+C");
+        assert.ok(!server.stderr().includes("web page"), server.stderr());
+        const page = await fetch(`${server.origin}/`);
+        assert.equal(page.status, 404);
+        await page.body?.cancel();
+      } finally {
+        assert.equal(await server.stop(), 0, server.stderr());
+      }
+    });
+    await t.step("--ui-path /ui", async () => {
+      const server = await startMemoServe(["--dir", dir, "--ui-path", "/ui"], {});
+      try {
+        await waitFor(server, "press Ctrl+C");
+        const ui = `http://127.0.0.1:${server.port}/ui`;
+        assert.match(server.stderr(), new RegExp(`memo: web page at ${ui}\\n`));
+        const page = await fetch(ui);
+        assert.equal(page.status, 200);
+        assert.match(await page.text(), /^<!doctype html>/);
+        const root = await fetch(`${server.origin}/`);
+        assert.equal(root.status, 404);
+        await root.body?.cancel();
+      } finally {
+        assert.equal(await server.stop(), 0, server.stderr());
+      }
+    });
+  } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });
