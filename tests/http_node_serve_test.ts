@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { WEB_ASSETS, WEB_ENTRY } from "../web/mod.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -60,6 +61,23 @@ Deno.test("memo serve runs under Node through _node_serve.ts", async () => {
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get("access-control-allow-origin"), "http://localhost:5173");
     await preflight.body?.cancel();
+
+    // The web page, and an asset gzip-compressed that decodes to the same bytes.
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.match(await page.text(), /<title>memo<\/title>/);
+    const asset = WEB_ASSETS.find((a) => a.name === WEB_ENTRY.script)!;
+    for (let i = 0; i < 2; i++) { // the first compresses, the second is served from the cache
+      const zipped = await fetch(`http://127.0.0.1:${port}/_memo/assets/${asset.name}`, {
+        headers: { "accept-encoding": "gzip" },
+      });
+      assert.equal(zipped.status, 200);
+      assert.equal(zipped.headers.get("content-type"), asset.type);
+      // fetch decodes gzip itself; its header stays.
+      assert.equal(zipped.headers.get("content-encoding"), "gzip");
+      assert.equal(await zipped.text(), asset.text);
+    }
   } finally {
     child.kill("SIGTERM");
     const status = await child.status;
