@@ -1,0 +1,181 @@
+/// <reference lib="dom" />
+/** @jsxImportSource npm:preact@11.2.0 */
+/**
+ * memo's web page: browse, search, edit and sync the project's memory. The
+ * page is an MCP client of the endpoint that served it (see `mcp.ts`); it
+ * reads its configuration from `<meta name="memo-config">`.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
+import { render } from "npm:preact@11.2.0";
+// deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
+import { useCallback, useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
+import { AuthRequiredError, McpClient, type PageConfig } from "./mcp.ts";
+import { NotesView } from "./notes.tsx";
+import { type Stats, StatusView } from "./status.tsx";
+import { ConnectorsView } from "./connectors.tsx";
+import { SignIn } from "./sign_in.tsx";
+import { type Api, errorText } from "./api.ts";
+
+const TOKEN_KEY = "memo.token";
+
+function readConfig(): PageConfig {
+  const meta = document.querySelector('meta[name="memo-config"]');
+  const fallback = { mcpPath: "/mcp", readOnly: false, authRequired: false, version: "" };
+  try {
+    return { ...fallback, ...JSON.parse(meta?.getAttribute("content") ?? "{}") };
+  } catch {
+    return fallback;
+  }
+}
+
+function storedToken(): string | null {
+  try {
+    return sessionStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+type Tab = "notes" | "status" | "connectors";
+
+function App({ config }: { config: PageConfig }) {
+  const [token, setToken] = useState<string | null>(storedToken);
+  const tokenRef = useRef(token);
+  tokenRef.current = token;
+  const client = useMemo(() => new McpClient(config.mcpPath, () => tokenRef.current), [config]);
+  const [signIn, setSignIn] = useState<{ refused: boolean } | null>(
+    config.authRequired && token === null ? { refused: false } : null,
+  );
+  const [live, setLive] = useState(false);
+  const [changes, setChanges] = useState(0);
+  const [stats, setStats] = useState<Stats | null>(null);
+  const [tab, setTab] = useState<Tab>("notes");
+  const [alert, setAlert] = useState<string | null>(null);
+
+  const onError = useCallback((e: unknown) => {
+    if (e instanceof AuthRequiredError) {
+      setSignIn({ refused: e.refused });
+      return;
+    }
+    setAlert(errorText(e));
+  }, []);
+  const api: Api = useMemo(() => ({ client, readOnly: config.readOnly, onError, changes }), [
+    client,
+    config,
+    onError,
+    changes,
+  ]);
+  const ready = signIn === null;
+
+  // Live updates: one listen stream while signed in; a change bumps `changes`.
+  useEffect(() => {
+    if (!ready) return;
+    const stop = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onChange = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => setChanges((n) => n + 1), 100);
+    };
+    client.listen(onChange, setLive, onError, stop.signal);
+    return () => {
+      clearTimeout(timer);
+      stop.abort();
+      setLive(false);
+    };
+  }, [client, ready, token]);
+
+  useEffect(() => {
+    if (!ready) return;
+    client.tool<Stats>("memory_stats", {}).then(setStats, onError);
+  }, [client, ready, token, changes]);
+
+  const submitToken = (value: string) => {
+    try {
+      sessionStorage.setItem(TOKEN_KEY, value);
+    } catch { /* storage off: keep it in memory only */ }
+    tokenRef.current = value;
+    setToken(value);
+    setAlert(null);
+    // Check it at once, so a refused token is told before anything else.
+    client.tool<Stats>("memory_stats", {}).then((s) => {
+      setStats(s);
+      setSignIn(null);
+    }, (e) => {
+      if (e instanceof AuthRequiredError) {
+        try {
+          sessionStorage.removeItem(TOKEN_KEY);
+        } catch { /* nothing stored */ }
+        tokenRef.current = null;
+        setToken(null);
+        setSignIn({ refused: true });
+      } else onError(e);
+    });
+  };
+  const signOut = () => {
+    try {
+      sessionStorage.removeItem(TOKEN_KEY);
+    } catch { /* nothing stored */ }
+    tokenRef.current = null;
+    setToken(null);
+    setStats(null);
+    setSignIn({ refused: false });
+  };
+
+  return (
+    <>
+      <header class="top">
+        <h1>memo</h1>
+        <div class="badges">
+          {stats?.runtime && <span class="badge" title="Runtime">{stats.runtime}</span>}
+          {config.readOnly && <span class="badge warn">read-only</span>}
+          <span
+            role="status"
+            aria-label="Live updates"
+            class={live ? "live on" : "live"}
+            title={live ? "Changes appear as they happen" : "Not receiving changes"}
+          >
+            {live ? "live" : "offline"}
+          </span>
+        </div>
+        {ready && (
+          <nav class="tabs" aria-label="Views">
+            {(["notes", "status", "connectors"] as const).map((t) => (
+              <button
+                type="button"
+                aria-pressed={tab === t}
+                onClick={() => setTab(t)}
+                key={t}
+              >
+                {t === "notes" ? "Notes" : t === "status" ? "Status" : "Connectors"}
+              </button>
+            ))}
+          </nav>
+        )}
+        {token !== null && ready && (
+          <button type="button" class="quiet" onClick={signOut}>Sign out</button>
+        )}
+      </header>
+      <main>
+        {alert !== null && (
+          <div role="alert" class="alert">
+            <span>{alert}</span>
+            <button type="button" class="quiet" onClick={() => setAlert(null)}>Dismiss</button>
+          </div>
+        )}
+        {!ready
+          ? <SignIn refused={signIn.refused} onSubmit={submitToken} />
+          : tab === "notes"
+          ? <NotesView api={api} labels={Object.keys(stats?.labels ?? {}).sort()} />
+          : tab === "status"
+          ? <StatusView stats={stats} />
+          : <ConnectorsView api={api} />}
+      </main>
+      <footer class="foot">memo {config.version}</footer>
+    </>
+  );
+}
+
+render(<App config={readConfig()} />, document.getElementById("app")!);

@@ -1,0 +1,564 @@
+/// <reference lib="dom" />
+/** @jsxImportSource npm:preact@11.2.0 */
+/**
+ * The Notes view: the notes newest first, paged and filtered by label and
+ * source; search with any engine, matched terms marked and the score's
+ * breakdown on demand; one note open, rendered as markdown, to edit or
+ * forget; and the form that remembers a new one.
+ *
+ * @module
+ */
+
+// deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
+import { useEffect, useRef, useState } from "npm:preact@11.2.0/hooks";
+import { type Api, type Note, when } from "./api.ts";
+import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
+
+const PAGE_SIZE = 50;
+const ENGINES = ["auto", "lexical", "vector", "hybrid"] as const;
+type Engine = typeof ENGINES[number];
+
+interface Hit {
+  note: Note;
+  score: number;
+  engine: string;
+  matched: string[];
+  explain?: { term: string; field: string; score: number; indexTerm?: string }[];
+  parts?: {
+    lexical?: { rank: number; score: number };
+    vector?: { rank: number; similarity: number };
+    fused?: number;
+  };
+  highlights?: Span[];
+  origin?: "cloud";
+}
+
+interface Search {
+  query: string;
+  engine: Engine;
+  hits: Hit[];
+  ran: string;
+  coverage: { embedded: number; total: number };
+}
+
+type Mode = { kind: "view" } | { kind: "edit" } | { kind: "new" };
+
+function initialQuery(): { q: string; engine: Engine } {
+  const params = new URLSearchParams(location.search);
+  const engine = params.get("engine") as Engine | null;
+  return { q: params.get("q") ?? "", engine: engine && ENGINES.includes(engine) ? engine : "auto" };
+}
+
+function syncUrl(q: string, engine: Engine): void {
+  const params = new URLSearchParams();
+  if (q) params.set("q", q);
+  if (q && engine !== "auto") params.set("engine", engine);
+  const search = params.toString();
+  history.replaceState(null, "", search ? `?${search}` : location.pathname);
+}
+
+function Marked({ text, spans, field, window }: {
+  text: string;
+  spans: Span[];
+  field: Span["field"];
+  window?: [number, number];
+}) {
+  return (
+    <>
+      {pieces(text, spans, field, window?.[0], window?.[1]).map((p, i) =>
+        p.marked ? <mark key={i}>{p.text}</mark> : p.text
+      )}
+    </>
+  );
+}
+
+function Labels({ labels }: { labels: string[] }) {
+  if (labels.length === 0) return null;
+  return (
+    <ul class="labels" aria-label="Labels">
+      {labels.map((l) => <li key={l}>{l}</li>)}
+    </ul>
+  );
+}
+
+function Explain({ hit }: { hit: Hit }) {
+  const parts = hit.parts ?? {};
+  return (
+    <div class="explain">
+      <p>
+        {hit.engine} score {hit.score.toFixed(4)}
+        {parts.lexical &&
+          ` · lexical rank ${parts.lexical.rank}, BM25 ${parts.lexical.score.toFixed(3)}`}
+        {parts.vector &&
+          ` · vector rank ${parts.vector.rank}, similarity ${parts.vector.similarity.toFixed(3)}`}
+        {parts.fused !== undefined && ` · fused ${parts.fused.toFixed(4)}`}
+        {hit.origin === "cloud" && " · from the cloud"}
+      </p>
+      {hit.explain && hit.explain.length > 0 && (
+        <table>
+          <caption class="sr-only">Term contributions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Term</th>
+              <th scope="col">Field</th>
+              <th scope="col">Score</th>
+            </tr>
+          </thead>
+          <tbody>
+            {hit.explain.map((c, i) => (
+              <tr key={i}>
+                <td>
+                  {c.indexTerm && c.indexTerm !== c.term ? `${c.term} → ${c.indexTerm}` : c.term}
+                </td>
+                <td>{c.field}</td>
+                <td class="num">{c.score.toFixed(3)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function HitItem({ hit, onOpen, open }: { hit: Hit; onOpen: () => void; open: boolean }) {
+  const [explained, setExplained] = useState(false);
+  const spans = hit.highlights ?? [];
+  const body = hit.note.body;
+  return (
+    <li class={open ? "item open" : "item"}>
+      <button type="button" class="title" onClick={onOpen}>
+        <Marked text={hit.note.title} spans={spans} field="title" />
+      </button>
+      <p class="snippet">
+        <Marked text={body} spans={spans} field="body" window={snippetWindow(body, spans)} />
+      </p>
+      <div class="meta">
+        <Labels labels={hit.note.labels} />
+        {hit.note.source && <span class="source">{hit.note.source}</span>}
+        <button
+          type="button"
+          class="quiet small"
+          aria-expanded={explained}
+          onClick={() => setExplained(!explained)}
+        >
+          Explain
+        </button>
+      </div>
+      {explained && <Explain hit={hit} />}
+    </li>
+  );
+}
+
+function NoteItem({ note, onOpen, open }: { note: Note; onOpen: () => void; open: boolean }) {
+  return (
+    <li class={open ? "item open" : "item"}>
+      <button type="button" class="title" onClick={onOpen}>{note.title}</button>
+      <div class="meta">
+        <Labels labels={note.labels} />
+        {note.source && <span class="source">{note.source}</span>}
+        <time dateTime={note.updated}>{when(note.updated)}</time>
+      </div>
+    </li>
+  );
+}
+
+function splitLabels(text: string): string[] {
+  return [...new Set(text.split(",").map((l) => l.trim()).filter((l) => l !== ""))];
+}
+
+function Editor({ note, readOnly, onSave, onCancel }: {
+  note: Note | null;
+  readOnly: boolean;
+  onSave: (draft: { title: string; text: string; labels: string[] }) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [title, setTitle] = useState(note?.title ?? "");
+  const [text, setText] = useState(note?.body ?? "");
+  const [labels, setLabels] = useState(note?.labels.join(", ") ?? "");
+  const [saving, setSaving] = useState(false);
+  const name = note ? "Edit note" : "New note";
+  return (
+    <form
+      class="card editor"
+      aria-label={name}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setSaving(true);
+        try {
+          await onSave({ title: title.trim(), text, labels: splitLabels(labels) });
+        } finally {
+          setSaving(false);
+        }
+      }}
+    >
+      <h2>{name}</h2>
+      <label>
+        Title
+        <input
+          value={title}
+          maxLength={500}
+          placeholder={note ? "" : "From the first line when empty"}
+          onInput={(e) => setTitle((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <label>
+        Text
+        <textarea
+          value={text}
+          rows={14}
+          required
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+        />
+      </label>
+      <label>
+        Labels
+        <input
+          value={labels}
+          placeholder="comma, separated"
+          onInput={(e) => setLabels((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <div class="actions">
+        <button type="submit" disabled={readOnly || saving}>{note ? "Save" : "Remember"}</button>
+        <button type="button" class="quiet" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function ForgetDialog({ open, title, onConfirm, onClose }: {
+  open: boolean;
+  title: string;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-labelledby="forget-title" onClose={onClose}>
+      <h2 id="forget-title">Forget this note?</h2>
+      <p>
+        “{title}” will be deleted from <code>notes.md</code> for good.
+      </p>
+      <div class="actions">
+        <button type="button" class="danger" onClick={onConfirm}>Forget</button>
+        <button type="button" class="quiet" onClick={onClose}>Cancel</button>
+      </div>
+    </dialog>
+  );
+}
+
+function Detail({ note, readOnly, onEdit, onForget, onClose }: {
+  note: Note;
+  readOnly: boolean;
+  onEdit: () => void;
+  onForget: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <article class="card detail" aria-label="Note">
+      <h2>{note.title}</h2>
+      <div class="meta">
+        <Labels labels={note.labels} />
+        {note.source && <span class="source">{note.source}</span>}
+      </div>
+      <div
+        class="markdown"
+        // Safe: markdown-it with html off escapes every tag of the body.
+        dangerouslySetInnerHTML={{ __html: renderMarkdown(note.body) }}
+      />
+      <dl class="dates">
+        <dt>Created</dt>
+        <dd>
+          <time dateTime={note.created}>{when(note.created)}</time>
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          <time dateTime={note.updated}>{when(note.updated)}</time>
+        </dd>
+        <dt>Id</dt>
+        <dd>
+          <code>{note.id}</code>
+        </dd>
+      </dl>
+      <div class="actions">
+        <button type="button" onClick={onEdit} disabled={readOnly}>Edit</button>
+        <button type="button" class="danger" onClick={onForget} disabled={readOnly}>Forget</button>
+        <button type="button" class="quiet" onClick={onClose}>Close</button>
+      </div>
+    </article>
+  );
+}
+
+/** The Notes view. */
+export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
+  const { client, readOnly, onError, changes } = api;
+  const start = useRef(initialQuery()).current;
+  const [query, setQuery] = useState(start.q);
+  const [engine, setEngine] = useState<Engine>(start.engine);
+  const [label, setLabel] = useState("");
+  const [source, setSource] = useState("");
+  const [search, setSearch] = useState<Search | null>(null);
+  const [active, setActive] = useState<{ query: string; engine: Engine } | null>(
+    start.q ? { query: start.q, engine: start.engine } : null,
+  );
+  const [notes, setNotes] = useState<Note[]>([]);
+  const [total, setTotal] = useState(0);
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  const [selected, setSelected] = useState<Note | null>(null);
+  const [mode, setMode] = useState<Mode>({ kind: "view" });
+  const [confirming, setConfirming] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  const filters = () => {
+    const f: Record<string, unknown> = {};
+    if (label) f.labels = [label];
+    if (source.trim()) f.source = source.trim();
+    return f;
+  };
+
+  const loadList = async (after?: string) => {
+    const page = await client.tool<{ notes: Note[]; nextCursor?: string; total: number }>(
+      "list_notes",
+      { order: "newest", limit: PAGE_SIZE, ...filters(), ...(after ? { cursor: after } : {}) },
+    );
+    setNotes((old) => after ? [...old, ...page.notes] : page.notes);
+    setTotal(page.total);
+    setCursor(page.nextCursor);
+  };
+
+  const runSearch = async (q: string, e: Engine) => {
+    const result = await client.tool<
+      { hits: Hit[]; engine: string; coverage: { embedded: number; total: number } }
+    >("recall", { query: q, engine: e, limit: 20, explain: true, ...filters() });
+    setSearch({
+      query: q,
+      engine: e,
+      hits: result.hits,
+      ran: result.engine,
+      coverage: result.coverage,
+    });
+  };
+
+  // The list or the search, again on every change of filter or of memory.
+  useEffect(() => {
+    const work = active ? runSearch(active.query, active.engine) : loadList();
+    work.catch(onError);
+  }, [active, label, source, changes]);
+
+  // The open note follows changes, unless it is being edited.
+  useEffect(() => {
+    if (!selected || mode.kind !== "view" || changes === 0) return;
+    client.tool<{ note: Note }>("get_note", { id: selected.id }).then(
+      ({ note }) => setSelected(note),
+      () => {
+        setSelected(null);
+        setNotice("The open note was forgotten.");
+      },
+    );
+  }, [changes]);
+
+  const open = (note: Note) => {
+    setSelected(note);
+    setMode({ kind: "view" });
+    setNotice(null);
+  };
+
+  const save = async (draft: { title: string; text: string; labels: string[] }) => {
+    try {
+      if (mode.kind === "new") {
+        const args: Record<string, unknown> = { text: draft.text, labels: draft.labels };
+        if (draft.title) args.title = draft.title;
+        const { note, status } = await client.tool<{ note: Note; status: string }>(
+          "remember",
+          args,
+        );
+        setNotice(status === "unchanged" ? "Already remembered: nothing changed." : null);
+        open(note);
+      } else if (selected) {
+        const args: Record<string, unknown> = {
+          id: selected.id,
+          text: draft.text,
+          labels: draft.labels,
+        };
+        if (draft.title) args.title = draft.title;
+        const { note } = await client.tool<{ note: Note }>("update_note", args);
+        open(note);
+      }
+      await (active ? runSearch(active.query, active.engine) : loadList());
+    } catch (e) {
+      onError(e);
+    }
+  };
+
+  const forget = async () => {
+    if (!selected) return;
+    setConfirming(false);
+    try {
+      await client.tool("forget", { id: selected.id });
+      setSelected(null);
+      setNotice("Forgotten.");
+      await (active ? runSearch(active.query, active.engine) : loadList());
+    } catch (e) {
+      onError(e);
+    }
+  };
+
+  const submitSearch = (e: Event) => {
+    e.preventDefault();
+    const q = query.trim();
+    syncUrl(q, engine);
+    setActive(q ? { query: q, engine } : null);
+    if (!q) setSearch(null);
+  };
+  const clear = () => {
+    setQuery("");
+    setActive(null);
+    setSearch(null);
+    syncUrl("", engine);
+  };
+
+  const showing = active && search;
+  return (
+    <div class="view notes">
+      <div class="column list-column">
+        <form role="search" class="search" onSubmit={submitSearch}>
+          <input
+            type="search"
+            aria-label="Query"
+            placeholder="Search memory"
+            value={query}
+            onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+          />
+          <select
+            aria-label="Engine"
+            value={engine}
+            onChange={(e) => setEngine((e.target as HTMLSelectElement).value as Engine)}
+          >
+            {ENGINES.map((name) => <option value={name} key={name}>{name}</option>)}
+          </select>
+          <button type="submit">Search</button>
+          <button type="button" class="quiet" onClick={clear} disabled={!active}>Clear</button>
+        </form>
+        <div class="filters">
+          <select
+            aria-label="Label"
+            value={label}
+            onChange={(e) => setLabel((e.target as HTMLSelectElement).value)}
+          >
+            <option value="">All labels</option>
+            {labels.map((l) => <option value={l} key={l}>{l}</option>)}
+          </select>
+          <input
+            aria-label="Source"
+            placeholder="Source prefix, e.g. github:"
+            value={source}
+            onChange={(e) => setSource((e.target as HTMLInputElement).value)}
+          />
+          <button
+            type="button"
+            onClick={() => {
+              setMode({ kind: "new" });
+              setNotice(null);
+            }}
+            disabled={readOnly}
+          >
+            New note
+          </button>
+        </div>
+        {showing
+          ? (
+            <>
+              <p class="muted summary" aria-live="polite">
+                {`${search.hits.length} result${search.hits.length === 1 ? "" : "s"} `}
+                for “{search.query}” ({search.ran}
+                {search.ran !== "lexical" &&
+                  `, ${search.coverage.embedded} of ${search.coverage.total} notes embedded`})
+              </p>
+              <ul class="items" aria-label="Results">
+                {search.hits.map((hit) => (
+                  <HitItem
+                    key={hit.note.id}
+                    hit={hit}
+                    open={selected?.id === hit.note.id}
+                    onOpen={() => open(hit.note)}
+                  />
+                ))}
+              </ul>
+            </>
+          )
+          : (
+            <>
+              <p class="muted summary">
+                {total} note{total === 1 ? "" : "s"}, newest first
+              </p>
+              <ul class="items" aria-label="Notes">
+                {notes.map((note) => (
+                  <NoteItem
+                    key={note.id}
+                    note={note}
+                    open={selected?.id === note.id}
+                    onOpen={() => open(note)}
+                  />
+                ))}
+              </ul>
+              {cursor && (
+                <button
+                  type="button"
+                  class="quiet more"
+                  onClick={() => loadList(cursor).catch(onError)}
+                >
+                  More notes
+                </button>
+              )}
+            </>
+          )}
+      </div>
+      <div class="column detail-column">
+        {notice && <p class="notice" role="status">{notice}</p>}
+        {mode.kind === "new"
+          ? (
+            <Editor
+              note={null}
+              readOnly={readOnly}
+              onSave={save}
+              onCancel={() => setMode({ kind: "view" })}
+            />
+          )
+          : selected && mode.kind === "edit"
+          ? (
+            <Editor
+              key={selected.id}
+              note={selected}
+              readOnly={readOnly}
+              onSave={save}
+              onCancel={() => setMode({ kind: "view" })}
+            />
+          )
+          : selected
+          ? (
+            <Detail
+              note={selected}
+              readOnly={readOnly}
+              onEdit={() => setMode({ kind: "edit" })}
+              onForget={() => setConfirming(true)}
+              onClose={() => setSelected(null)}
+            />
+          )
+          : <p class="muted placeholder">Open a note to read it here.</p>}
+        <ForgetDialog
+          open={confirming}
+          title={selected?.title ?? ""}
+          onConfirm={forget}
+          onClose={() => setConfirming(false)}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,139 @@
+/// <reference lib="dom" />
+/** @jsxImportSource npm:preact@11.2.0 */
+/**
+ * The Status view: what `memory_stats` says about memory, the recall
+ * engines, the embeddings, the damaged sections of `notes.md` and, in the
+ * hybrid runtime, replication.
+ *
+ * @module
+ */
+
+import { when } from "./api.ts";
+
+/** `memory_stats`' structured result. */
+export interface Stats {
+  runtime?: "local" | "hybrid" | "cloud";
+  notes: number;
+  labels: Record<string, number>;
+  sources: Record<string, number>;
+  lastUpdated?: string;
+  engine: { default: string; auto: string; reason?: string };
+  embeddings?: {
+    model: string;
+    ready: boolean;
+    embedded: number;
+    total: number;
+    state: string;
+    error?: string;
+  };
+  issues?: { kind: string; message: string; line?: number }[];
+  replica?: {
+    outbox: number;
+    lastPush: string | null;
+    lastPull: string | null;
+    lagMs: number | null;
+    conflicts: number;
+    error?: string;
+  };
+}
+
+function Counts({ title, counts }: { title: string; counts: Record<string, number> }) {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return (
+    <section class="card" aria-label={title}>
+      <h3>{title}</h3>
+      {entries.length === 0 ? <p class="muted">None.</p> : (
+        <ul class="counts">
+          {entries.map(([name, n]) => (
+            <li key={name}>
+              <span>{name}</span> <span class="num">{n}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The Status view. */
+export function StatusView({ stats }: { stats: Stats | null }) {
+  if (stats === null) {
+    return (
+      <section aria-label="Status" class="view">
+        <p class="muted">Loading…</p>
+      </section>
+    );
+  }
+  const e = stats.embeddings;
+  const r = stats.replica;
+  const issues = stats.issues ?? [];
+  return (
+    <section aria-label="Status" class="view status">
+      <h2>Status</h2>
+      <section class="card" aria-label="Memory">
+        <h3>Memory</h3>
+        <dl>
+          <dt>Notes</dt>
+          <dd>{stats.notes}</dd>
+          <dt>Runtime</dt>
+          <dd>{stats.runtime ?? "unknown"}</dd>
+          <dt>Last change</dt>
+          <dd>{when(stats.lastUpdated)}</dd>
+          <dt>Recall engine</dt>
+          <dd>
+            {stats.engine.default}
+            {stats.engine.default === "auto" && ` (now ${stats.engine.auto})`}
+            {stats.engine.reason && <span class="muted">: {stats.engine.reason}</span>}
+          </dd>
+          <dt>Embeddings</dt>
+          <dd>
+            {e ? `${e.model}, ${e.state}: ${e.embedded} of ${e.total} notes embedded` : "not used"}
+            {e?.error && <span class="muted">: {e.error}</span>}
+          </dd>
+        </dl>
+      </section>
+      {r && (
+        <section class="card" aria-label="Replication">
+          <h3>Replication</h3>
+          <dl>
+            <dt>Outbox</dt>
+            <dd>{r.outbox} change{r.outbox === 1 ? "" : "s"} not yet pushed</dd>
+            <dt>Last push</dt>
+            <dd>{when(r.lastPush)}</dd>
+            <dt>Last pull</dt>
+            <dd>{when(r.lastPull)}</dd>
+            <dt>Lag</dt>
+            <dd>{r.lagMs === null ? "no pull yet" : `${Math.round(r.lagMs / 1000)} s`}</dd>
+            <dt>Conflicts</dt>
+            <dd>{r.conflicts}</dd>
+            {r.error && (
+              <>
+                <dt>Error</dt>
+                <dd class="error-text">{r.error}</dd>
+              </>
+            )}
+          </dl>
+        </section>
+      )}
+      <section class="card" aria-label="Damaged sections">
+        <h3>Damaged sections</h3>
+        {issues.length === 0
+          ? <p class="muted">None: notes.md reads cleanly.</p>
+          : (
+            <ul class="issues">
+              {issues.map((issue, i) => (
+                <li key={i}>
+                  {issue.line !== undefined && <span class="line">line {issue.line}</span>}{" "}
+                  <span class="kind">{issue.kind}</span>: {issue.message}
+                </li>
+              ))}
+            </ul>
+          )}
+      </section>
+      <div class="two">
+        <Counts title="Labels" counts={stats.labels} />
+        <Counts title="Sources" counts={stats.sources} />
+      </div>
+    </section>
+  );
+}
