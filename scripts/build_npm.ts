@@ -201,8 +201,13 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     });
     throw new Error(`TypeScript reported problems in ${config.name}:\n${text}`);
   }
+  // web/src/ is the web page's browser source: only its bundle (web/_assets.ts) ships.
+  const browserSource = join(src, "web", "src") + "/";
   for (const file of program.getSourceFiles()) {
     if (!file.fileName.startsWith(src) || file.fileName.includes("node_modules")) continue;
+    if (file.fileName.startsWith(browserSource)) {
+      throw new Error(`Cannot build ${config.name}: ${file.fileName} is browser source (web/src/)`);
+    }
     Object.assign(deps, dependenciesOf(readFileOrig(file.fileName) ?? "", config.name));
   }
 

@@ -550,7 +550,7 @@ const memoryStats = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, and (hybrid runtime) the replication state.",
+    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -559,6 +559,9 @@ const memoryStats = defineTool({
     labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
     sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
     lastUpdated: z.string().optional(),
+    runtime: z.enum(["local", "hybrid", "cloud"]).describe(
+      "Where the notes live: local (this machine), hybrid (local, replicated to the cloud), cloud.",
+    ),
     engine: z.looseObject({
       default: z.string(),
       auto: z.string(),
@@ -595,9 +598,10 @@ const memoryStats = defineTool({
         "The last replication failure; absent after a success.",
       ),
     }).optional().describe("Replication state (hybrid runtime only)."),
-  }, ["notes", "labels", "sources", "engine"]),
+  }, ["notes", "labels", "sources", "runtime", "engine"]),
   async run(_a, ctx) {
-    return { structured: { ...await ctx.runtime.stats({ signal: ctx.signal }) } };
+    const stats = await ctx.runtime.stats({ signal: ctx.signal });
+    return { structured: { ...stats, runtime: ctx.runtime.kind } };
   },
 });
 
