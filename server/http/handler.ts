@@ -20,7 +20,13 @@ import {
   negotiateAccept,
 } from "./headers.ts";
 import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
-import { emptyResponse, httpErrorResponse, rpcResponse, sseResponse } from "./responses.ts";
+import {
+  emptyResponse,
+  httpErrorResponse,
+  rpcResponse,
+  sseEvent,
+  sseResponse,
+} from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
 import { isValidId, rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
@@ -319,7 +325,13 @@ export function createHttpHandler(
         logs,
       );
       const pending = server.handleParsed(message, context);
-      answer = await (context.watched ? watched(pending, context) : pending);
+      const answering = context.watched ? watched(pending, context) : pending;
+      // Progress or logs before the answer: stream them as they come (a
+      // page watching a long sync sees each step), then the answer.
+      if (logs !== undefined && await context.notifiedBefore(answering)) {
+        return sseResponse(liveEvents(logs, context, answering, idJsonOf(message)), origin);
+      }
+      answer = await answering;
     } catch (e) {
       const data = toSafeError(e);
       return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);
@@ -331,6 +343,42 @@ export function createHttpHandler(
     if (logs?.length) return sseResponse([...logs, answer], origin, status);
     return rpcResponse(answer, mode, origin, status);
   };
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The events of a streamed answer: the notifications sent so far, then each
+ * one as it is sent, then the answer (or its error), then the end.
+ */
+function liveEvents(
+  sent: readonly string[],
+  context: HttpRequestContext,
+  answering: Promise<string | undefined>,
+  idJson: string,
+): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (json: string) => {
+        try {
+          controller.enqueue(encoder.encode(sseEvent(json)));
+        } catch { /* the client went away */ }
+      };
+      for (const message of sent) send(message);
+      context.streamTo(send);
+      answering.then(
+        (answer) => answer !== undefined && send(answer),
+        (e) => {
+          const data = toSafeError(e);
+          send(rpcErrorJson(idJson, jsonRpcCodeOf(e), data.message, data));
+        },
+      ).finally(() => {
+        try {
+          controller.close();
+        } catch { /* already closed */ }
+      });
+    },
+  });
 }
 
 /** Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE. */
@@ -411,6 +459,8 @@ class HttpRequestContext implements MemoMcpRequestContext {
   errorCode: number | undefined;
   /** Collects the request's log records and progress, when it asked for them and can take SSE. */
   readonly notify?: (message: string) => void;
+  #live: ((message: string) => void) | undefined;
+  #notified: Promise<true> | undefined;
   constructor(
     readonly request: Request,
     readonly authInfo: MemoMcpRequestContext["authInfo"],
@@ -418,7 +468,23 @@ class HttpRequestContext implements MemoMcpRequestContext {
     readonly inputBytes: number,
     logs?: string[],
   ) {
-    if (logs !== undefined) this.notify = (message) => void logs.push(message);
+    if (logs === undefined) return;
+    let first!: (value: true) => void;
+    this.#notified = new Promise<true>((resolve) => (first = resolve));
+    this.notify = (message) => {
+      if (this.#live) return this.#live(message);
+      logs.push(message);
+      first(true);
+    };
+  }
+  /** Whether a notification is sent before `answer` settles. */
+  notifiedBefore(answer: Promise<unknown>): Promise<boolean> {
+    const settled = answer.then(() => false, () => false);
+    return this.#notified ? Promise.race([settled, this.#notified]) : settled;
+  }
+  /** From now on, notifications go straight to `send` (a live stream). */
+  streamTo(send: (message: string) => void): void {
+    this.#live = send;
   }
   get signal(): AbortSignal {
     return (this.#controller ??= new AbortController()).signal;

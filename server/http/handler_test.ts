@@ -354,3 +354,51 @@ Deno.test("pathOf() strips scheme, host, query and fragment", () => {
   assert.equal(pathOf("http://h:1"), "/");
   assert.equal(pathOf("http://[::1]:80/a/b"), "/a/b");
 });
+
+Deno.test("createHttpHandler() streams a request's progress as it is sent, then the answer", async () => {
+  let step!: (by: string) => void;
+  const stepped = new Promise<string>((resolve) => (step = resolve));
+  // Without streaming the answer would wait for ever: give up after 2 s.
+  const fallback = setTimeout(() => step("timeout"), 2000);
+  const server: MemoMcpProtocolServer = {
+    name: "fake",
+    version: "0",
+    handle: () => Promise.resolve(undefined),
+    async handleParsed(_message: unknown, ctx?: MemoMcpRequestContext) {
+      const progress = (n: number) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params: { progressToken: "p", progress: n },
+        });
+      ctx?.notify?.(progress(1));
+      const by = await stepped; // the answer waits until the client has read the first step
+      ctx?.notify?.(progress(2));
+      return JSON.stringify({ jsonrpc: "2.0", id: 1, result: { done: by } });
+    },
+  };
+  const handle = createHttpHandler(
+    { allowedOrigins: [], auth: {}, maxInputBytes: 1000 },
+    () => server,
+  );
+  const res = await handle(post(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { _meta: { progressToken: "p" } },
+    }),
+    { accept: "application/json, text/event-stream" },
+  ));
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("content-type"), "text/event-stream");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const first = await reader.read();
+  assert.match(first.value!, /"progress":1/);
+  assert.doesNotMatch(first.value!, /"done"/, "the first step arrives before the answer exists");
+  step("client");
+  clearTimeout(fallback);
+  let rest = "";
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += r.value;
+  assert.match(rest, /"progress":2[\s\S]*"done":"client"/);
+});

@@ -80,7 +80,8 @@ export function rpcResponse(
 
 /**
  * An SSE answer carrying several serialized messages in order: a request's
- * notifications (its log records), then its response.
+ * notifications (its log records, its progress), then its response. Given
+ * a stream of events instead, it answers with that stream as it is written.
  *
  * @example
  * ```ts
@@ -93,11 +94,12 @@ export function rpcResponse(
  * ```
  */
 export function sseResponse(
-  messages: readonly string[],
+  messages: readonly string[] | ReadableStream<Uint8Array>,
   origin: string | null,
   status = 200,
 ): Response {
-  return new Response(messages.map(sseEvent).join(""), {
+  const body = Array.isArray(messages) ? messages.map(sseEvent).join("") : messages;
+  return new Response(body as BodyInit, {
     status,
     headers: origin === null
       ? SSE_NO_ORIGIN as [string, string][]
