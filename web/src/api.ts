@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * What every view gets from the page: the MCP client, whether writes are
  * off, where errors go, and a counter that moves on every change of memory.

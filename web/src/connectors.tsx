@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * The Connectors view: runs `sync_connectors` with a progress token and

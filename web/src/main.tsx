@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * memo's web page: browse, search, edit and sync the project's memory. The

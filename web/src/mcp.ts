@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The page's MCP client: stateless 2026-07-28 requests over `POST` to the
  * endpoint, the same protocol the agents speak. Answers come as JSON or as an

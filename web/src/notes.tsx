@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * The Notes view: the notes newest first, paged and filtered by label and

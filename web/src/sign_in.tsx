@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * The token form: shown when the endpoint requires a bearer token and the

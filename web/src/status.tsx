@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * The Status view: what `memory_stats` says about memory, the recall

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Text for the page: note bodies rendered as markdown (untrusted: raw HTML
  * off, links only to http(s) and mailto, images not loaded), and the spans
