@@ -1,0 +1,98 @@
+/**
+ * The web page's Status and Connectors views in headless Chromium, against
+ * `memo serve` on a project whose `notes.md` has a damaged section and whose
+ * config names two GitHub Discussions connectors (a fake GitHub on loopback):
+ * one that works and one whose repository does not exist. Status shows the
+ * damaged section with its line number and the runtime; Sync shows each
+ * step's progress, each connector's counts and the failure, and the notes
+ * it wrote appear in the list. The connector token never reaches the page.
+ */
+
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { launchBrowser } from "./_browser.ts";
+import { startMemoServe } from "./_serve_process.ts";
+import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
+
+const GITHUB_TOKEN = "ghp_WEBpageSYNCtoken000000000000000000007";
+
+const NOTES_MD = `# Memory
+
+<!-- memo:note {"id":"aa","labels":["ops"],"created":"2026-01-01T00:00:00.000Z","updated":"2026-01-01T00:00:00.000Z"} -->
+## A sound note
+It reads fine.
+
+<!-- memo:note {"id":"bb", -->
+## A damaged note
+Its marker is cut.
+`;
+
+Deno.test("the web page's Status shows damaged sections and the runtime; Sync shows progress, counts and errors", async () => {
+  const github = startFakeGithub([{
+    nameWithOwner: "octo-org/hello-world",
+    discussions: [1, 2, 3].map((n) =>
+      discussion(n, `2024-05-0${n}T10:00:00Z`, { title: `Discussion number ${n}` })
+    ),
+  }], { token: GITHUB_TOKEN });
+  const dir = await Deno.makeTempDir({ prefix: "memo-web-sync-" });
+  await mkdir(join(dir, ".memo", "memory"), { recursive: true });
+  await writeFile(join(dir, ".memo", "memory", "notes.md"), NOTES_MD);
+  await writeFile(
+    join(dir, ".memo", "config.json"),
+    JSON.stringify({
+      connectors: [
+        {
+          id: "gh",
+          type: "discussions",
+          repositories: ["octo-org/hello-world"],
+          apiUrl: github.url,
+        },
+        { id: "gone", type: "discussions", repositories: ["octo-org/missing"], apiUrl: github.url },
+      ],
+    }),
+  );
+  const server = await startMemoServe(["--dir", dir], { MEMO_GITHUB_TOKEN: GITHUB_TOKEN });
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("list", { name: "Notes", exact: true }).waitFor();
+
+    // Status: the damaged section, with its line, and the runtime.
+    await page.getByRole("button", { name: "Status", exact: true }).click();
+    const status = page.getByRole("region", { name: "Status", exact: true });
+    const damaged = status.getByRole("region", { name: "Damaged sections", exact: true });
+    await damaged.getByText("line 7").waitFor();
+    assert.match(await damaged.innerText(), /damaged-note: Cannot/);
+    assert.match(await status.innerText(), /Runtime\s+local/);
+    assert.equal(await page.getByRole("banner").getByText("local", { exact: true }).count(), 1);
+
+    // Connectors: Sync, progress as it runs, then each connector's result and the failure.
+    await page.getByRole("button", { name: "Connectors", exact: true }).click();
+    const connectors = page.getByRole("region", { name: "Connectors", exact: true });
+    await connectors.getByRole("button", { name: "Sync", exact: true }).click();
+    const result = connectors.getByRole("region", { name: "Sync result", exact: true });
+    await result.waitFor();
+    const progress = await connectors.getByRole("list", { name: "Sync progress" }).innerText();
+    assert.match(progress, /gh \(discussions\): \d+ pages?, 3 records/);
+    const text = await result.innerText();
+    assert.match(text, /3 written, 0 updated, 0 unchanged/);
+    assert.match(text, /gh \(discussions\)\s+3\s+3\s+0\s+0/);
+    assert.match(text, /gone \(discussions\): /, text);
+    assert.ok(!(await page.content()).includes(GITHUB_TOKEN), "the token reaches the page");
+
+    // The synced notes are in the list, newest first.
+    await page.getByRole("button", { name: "Notes", exact: true }).click();
+    const list = page.getByRole("list", { name: "Notes", exact: true });
+    await list.getByRole("button", { name: "Discussion number 3" }).waitFor();
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    await github.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
