@@ -10,6 +10,7 @@
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { type Browser, chromium } from "npm:playwright-core@1.65.1";
 import { findChromium } from "../scripts/test_setup.ts";
+import { CLOSED_NETWORK_FLAGS } from "./_chromium.ts";
 
 export type {
   Browser,
@@ -19,17 +20,7 @@ export type {
   Request,
 } from "npm:playwright-core@1.65.1";
 
-/** Chromium's flags for a headless run without network access beyond loopback. */
-export const CLOSED_NETWORK_FLAGS: readonly string[] = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+export { CLOSED_NETWORK_FLAGS };
 
 /**
  * Launches headless Chromium with {@linkcode CLOSED_NETWORK_FLAGS}. Fails

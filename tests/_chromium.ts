@@ -9,6 +9,18 @@
 
 import { findChromium } from "../scripts/test_setup.ts";
 
+/** Chromium's flags for a headless run without network access beyond loopback. */
+export const CLOSED_NETWORK_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
 /** A running headless Chromium. */
 export interface Chromium {
   /** Opens `url` in a new tab and evaluates `expression` there (awaiting a promise). */
@@ -42,14 +54,7 @@ export async function startChromium(): Promise<Chromium> {
   const child = new Deno.Command(path, {
     args: [
       "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
+      ...CLOSED_NETWORK_FLAGS,
       `--user-data-dir=${profile}`,
       "--remote-debugging-address=127.0.0.1",
       "--remote-debugging-port=0",
