@@ -9,7 +9,7 @@
  */
 
 // deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
-import { useEffect, useRef, useState } from "npm:preact@11.2.0/hooks";
+import { useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
 import { type Api, type Note, when } from "./api.ts";
 import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
 
@@ -260,6 +260,8 @@ function Detail({ note, readOnly, onEdit, onForget, onClose }: {
   onForget: () => void;
   onClose: () => void;
 }) {
+  // Rendered once per body, not on every keystroke elsewhere on the page.
+  const html = useMemo(() => renderMarkdown(note.body), [note.body]);
   return (
     <article class="card detail" aria-label="Note">
       <h2>{note.title}</h2>
@@ -270,7 +272,7 @@ function Detail({ note, readOnly, onEdit, onForget, onClose }: {
       <div
         class="markdown"
         // Safe: markdown-it with html off escapes every tag of the body.
-        dangerouslySetInnerHTML={{ __html: renderMarkdown(note.body) }}
+        dangerouslySetInnerHTML={{ __html: html }}
       />
       <dl class="dates">
         <dt>Created</dt>
