@@ -54,8 +54,16 @@ function App({ config }: { config: PageConfig }) {
   const [tab, setTab] = useState<Tab>("notes");
   const [alert, setAlert] = useState<string | null>(null);
 
+  const forgetToken = () => {
+    try {
+      sessionStorage.removeItem(TOKEN_KEY);
+    } catch { /* nothing stored */ }
+    tokenRef.current = null;
+    setToken(null);
+  };
   const onError = useCallback((e: unknown) => {
     if (e instanceof AuthRequiredError) {
+      if (e.refused) forgetToken(); // a token the server no longer takes is not kept
       setSignIn({ refused: e.refused });
       return;
     }
@@ -104,21 +112,13 @@ function App({ config }: { config: PageConfig }) {
       setSignIn(null);
     }, (e) => {
       if (e instanceof AuthRequiredError) {
-        try {
-          sessionStorage.removeItem(TOKEN_KEY);
-        } catch { /* nothing stored */ }
-        tokenRef.current = null;
-        setToken(null);
+        forgetToken();
         setSignIn({ refused: true });
       } else onError(e);
     });
   };
   const signOut = () => {
-    try {
-      sessionStorage.removeItem(TOKEN_KEY);
-    } catch { /* nothing stored */ }
-    tokenRef.current = null;
-    setToken(null);
+    forgetToken();
     setStats(null);
     setSignIn({ refused: false });
   };
