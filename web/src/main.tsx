@@ -49,6 +49,8 @@ function App({ config }: { config: PageConfig }) {
     config.authRequired && token === null ? { refused: false } : null,
   );
   const [live, setLive] = useState(false);
+  // Subscribe, then read: the views load once the listen stream answered (or failed).
+  const [started, setStarted] = useState(false);
   const [changes, setChanges] = useState(0);
   const [stats, setStats] = useState<Stats | null>(null);
   const [tab, setTab] = useState<Tab>("notes");
@@ -86,7 +88,11 @@ function App({ config }: { config: PageConfig }) {
       clearTimeout(timer);
       timer = setTimeout(() => setChanges((n) => n + 1), 100);
     };
-    client.listen(onChange, setLive, onError, stop.signal);
+    const onState = (open: boolean) => {
+      setLive(open);
+      setStarted(true);
+    };
+    client.listen(onChange, onState, onError, stop.signal);
     return () => {
       clearTimeout(timer);
       stop.abort();
@@ -95,9 +101,9 @@ function App({ config }: { config: PageConfig }) {
   }, [client, ready, token]);
 
   useEffect(() => {
-    if (!ready) return;
+    if (!ready || !started) return;
     client.tool<Stats>("memory_stats", {}).then(setStats, onError);
-  }, [client, ready, token, changes]);
+  }, [client, ready, started, token, changes]);
 
   const submitToken = (value: string) => {
     try {
@@ -166,6 +172,8 @@ function App({ config }: { config: PageConfig }) {
         )}
         {!ready
           ? <SignIn refused={signIn.refused} onSubmit={submitToken} />
+          : !started
+          ? <p class="muted">Connecting…</p>
           : tab === "notes"
           ? <NotesView api={api} labels={Object.keys(stats?.labels ?? {}).sort()} />
           : tab === "status"

@@ -147,8 +147,10 @@ export class McpClient {
 
   /**
    * Listens for changes until `signal` aborts: calls `onChange` for each
-   * resource notification and after every (re)connection, and `onState`
-   * with whether the stream is open. Reconnects with a growing pause.
+   * resource notification and after every reconnection, and `onState`
+   * with whether the stream is open (true once the server acknowledged it,
+   * so a read made after that misses no change). Reconnects with a growing
+   * pause.
    */
   async listen(
     onChange: () => void,
@@ -157,6 +159,7 @@ export class McpClient {
     signal: AbortSignal,
   ): Promise<void> {
     let pause = 500;
+    let connected = false;
     while (!signal.aborted) {
       try {
         const response = await this.#post(
@@ -174,10 +177,16 @@ export class McpClient {
           if (retry > 0) pause = retry * 1000;
           throw new McpCallError(`listen answered ${response.status}`);
         }
-        onState(true);
-        pause = 500;
-        onChange(); // whatever changed while the stream was down
+        let acknowledged = false;
         await readSse(response.body, (message) => {
+          if (!acknowledged) {
+            // The first event acknowledges the listen: from here on no change is missed.
+            acknowledged = true;
+            onState(true);
+            pause = 500;
+            if (connected) onChange(); // whatever changed while the stream was down
+            connected = true;
+          }
           if (String(message.method ?? "").startsWith("notifications/resources/")) onChange();
         });
       } catch (e) {
