@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality, hybrid, embed; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, web; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
@@ -17,7 +17,9 @@
  * (`hybrid_bench.ts`). `--only recall` runs the four recall engines beside
  * tuned MiniSearch (`recall_quality.ts`); `--only embed` the embedding
  * throughput, time to cover and recall latency while embedding
- * (`embed_bench.ts`).
+ * (`embed_bench.ts`); `--only web` the web page's transfer size and time to
+ * the first search result in Chromium, beside MCP Inspector's web UI
+ * (`web_bench.ts`).
  *
  * @module
  */
@@ -112,6 +114,7 @@ const benches: Bench[] = [
     args: [],
     quick: ["--notes", "200", "--batch-sizes", "32", "--cover-notes", "300", "--questions", "30"],
   },
+  { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
 ];
 
 if (import.meta.main) await main();
