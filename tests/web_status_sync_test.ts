@@ -6,6 +6,7 @@
  * damaged section with its line number and the runtime; Sync shows each
  * step's progress, each connector's counts and the failure, and the notes
  * it wrote appear in the list. The connector token never reaches the page.
+ * A note remembered from the page's form lands in `notes.md`.
  */
 
 import assert from "node:assert/strict";
@@ -28,7 +29,7 @@ It reads fine.
 Its marker is cut.
 `;
 
-Deno.test("the web page's Status shows damaged sections and the runtime; Sync shows progress, counts and errors", async () => {
+Deno.test("the web page's Status shows damaged sections and the runtime; Sync shows progress, counts and errors; New note remembers", async () => {
   const github = startFakeGithub([{
     nameWithOwner: "octo-org/hello-world",
     discussions: [1, 2, 3].map((n) =>
@@ -88,6 +89,23 @@ Deno.test("the web page's Status shows damaged sections and the runtime; Sync sh
     await page.getByRole("button", { name: "Notes", exact: true }).click();
     const list = page.getByRole("list", { name: "Notes", exact: true });
     await list.getByRole("button", { name: "Discussion number 3" }).waitFor();
+
+    // Remember a new note from the page: it is on disk and opens rendered.
+    await page.getByRole("button", { name: "New note", exact: true }).click();
+    const form = page.getByRole("form", { name: "New note", exact: true });
+    await form.getByLabel("Title", { exact: true }).fill("Release checklist");
+    await form.getByLabel("Text", { exact: true }).fill("1. Tag it\n2. **Ship** it");
+    await form.getByLabel("Labels", { exact: true }).fill("release, ops");
+    await form.getByRole("button", { name: "Remember", exact: true }).click();
+    const article = page.getByRole("article", { name: "Note", exact: true });
+    await article.getByRole("heading", { name: "Release checklist" }).waitFor();
+    assert.equal(await article.locator(".markdown strong").innerText(), "Ship");
+    const disk = await Deno.readTextFile(join(dir, ".memo", "memory", "notes.md"));
+    assert.match(
+      disk,
+      /"labels":\["release","ops"\].*\n## Release checklist\n1\. Tag it\n2\. \*\*Ship\*\* it/,
+    );
+    await list.getByRole("button", { name: "Release checklist" }).waitFor();
     await context.close();
   } finally {
     await browser.close();
