@@ -101,6 +101,10 @@ class Served {
     this.etag = `"${hash}"`;
     this.gzipEtag = `"${hash}-gz"`;
   }
+  /** The gzip bytes, once computed. */
+  get gzipped(): Uint8Array<ArrayBuffer> | undefined {
+    return this.#gzip;
+  }
   /** The gzip bytes, or a stream that yields them once they are computed. */
   gzipBody(): Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>> {
     if (this.#gzip !== undefined) return this.#gzip;
@@ -228,7 +232,10 @@ function servedAsset(asset: WebAsset): Served {
 }
 
 function respond(served: Served, request: Request, head: boolean): Response {
-  const gzipped = acceptsGzip(request.headers.get("accept-encoding"));
+  // A HEAD states the length of what a GET sends: gzip when it is computed
+  // already, else the identity body (also a valid answer to Accept-Encoding).
+  const gzipped = acceptsGzip(request.headers.get("accept-encoding")) &&
+    (!head || served.gzipped !== undefined);
   const etag = gzipped ? served.gzipEtag : served.etag;
   const headers: [string, string][] = [
     ...served.headers as [string, string][],
@@ -239,7 +246,10 @@ function respond(served: Served, request: Request, head: boolean): Response {
     return new Response(null, { status: 304, headers });
   }
   if (gzipped) headers.push(["content-encoding", "gzip"]);
-  if (head) return new Response(null, { status: 200, headers });
+  if (head) {
+    headers.push(["content-length", String((gzipped ? served.gzipped! : served.bytes).length)]);
+    return new Response(null, { status: 200, headers });
+  }
   return new Response(gzipped ? served.gzipBody() : served.bytes, { status: 200, headers });
 }
 

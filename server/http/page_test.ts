@@ -105,13 +105,21 @@ Deno.test("page: gzip when Accept-Encoding allows it", async () => {
   assert.notEqual(plain.headers.get("etag"), zipped.headers.get("etag"));
 });
 
-Deno.test("page: HEAD has the headers and no body; other methods are 405", async () => {
+Deno.test("page: HEAD has the headers and the length of a GET, and no body; other methods are 405", async () => {
   const handler = createPageHandler(CONFIG);
+  // Before any GET computed the gzip body, HEAD describes the identity body.
+  const first = handler(get("/", { "accept-encoding": "gzip" }, "HEAD"))!;
+  assert.equal(first.status, 200);
+  assert.equal(first.body, null);
+  assert.equal(first.headers.get("content-type"), "text/html; charset=utf-8");
+  assert.equal(first.headers.get("content-encoding"), null);
+  const plain = await handler(get("/"))!.arrayBuffer();
+  assert.equal(first.headers.get("content-length"), String(plain.byteLength));
+  const zipped = await handler(get("/", { "accept-encoding": "gzip" }))!.arrayBuffer();
   const head = handler(get("/", { "accept-encoding": "gzip" }, "HEAD"))!;
-  assert.equal(head.status, 200);
   assert.equal(head.body, null);
-  assert.equal(head.headers.get("content-type"), "text/html; charset=utf-8");
   assert.equal(head.headers.get("content-encoding"), "gzip");
+  assert.equal(head.headers.get("content-length"), String(zipped.byteLength));
   for (const method of ["POST", "PUT", "DELETE", "OPTIONS"]) {
     for (const path of ["/", `/_memo/assets/${WEB_ENTRY.style}`, "/_memo/assets/nope.js"]) {
       const response = handler(get(path, {}, method))!;
