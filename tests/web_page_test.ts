@@ -266,6 +266,11 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
           (await readNotes(main.notesFile)).some((n) => n.title === "Old printer"),
           "nothing is forgotten before the confirmation",
         );
+        assert.equal(
+          await page.evaluate("document.activeElement?.textContent"),
+          "Cancel",
+          "focus starts on Cancel, so Enter alone does not forget",
+        );
         await button(dialog, "Forget").click();
         await waitUntil(
           "the note gone from disk",

@@ -247,7 +247,8 @@ function ForgetDialog({ open, title, onConfirm, onClose }: {
       </p>
       <div class="actions">
         <button type="button" class="danger" onClick={onConfirm}>Forget</button>
-        <button type="button" class="quiet" onClick={onClose}>Cancel</button>
+        {/* Focus starts on Cancel: Enter alone never deletes. */}
+        <button type="button" class="quiet" onClick={onClose} autofocus>Cancel</button>
       </div>
     </dialog>
   );
