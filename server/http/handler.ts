@@ -182,24 +182,8 @@ export function createHttpHandler(
     // When auth is required, a request from its own origin passes too (a page
     // served beside the endpoint); it still needs the token below.
     const origin = headers.get("origin");
-    if (
-      origin !== null && !originAllowed(origin) && !(auth.required && isSameOrigin(origin, request))
-    ) {
-      return httpErrorResponse(
-        403,
-        INVALID_REQUEST,
-        "Cannot accept the request: origin not allowed",
-        null,
-      );
-    }
-    if (!auth.required && !isLoopbackHost(requestHost(request))) {
-      return httpErrorResponse(
-        403,
-        INVALID_REQUEST,
-        "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
-        null,
-      );
-    }
+    const forbidden = originRefusal(request, originAllowed, auth.required, auth.required);
+    if (forbidden) return forbidden;
 
     // 2. CORS.
     const method = request.method;
@@ -513,6 +497,54 @@ async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Prom
   } finally {
     watches.cancel(watch);
   }
+}
+
+/**
+ * The 403 of the origin and Host rules, or undefined when the request passes:
+ * an `Origin` must be allowed (or, when `ownOriginPasses`, be the request's
+ * own); without authentication the `Host` must be loopback (DNS-rebinding
+ * protection). The endpoint and the web page share these rules.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { originRefusal } from "./handler.ts";
+ *
+ * const none = () => false;
+ * const own = new Request("http://127.0.0.1:8787/", { headers: { origin: "http://127.0.0.1:8787" } });
+ * assert.equal(originRefusal(own, none, false, true), undefined);
+ * assert.equal(originRefusal(own, none, false, false)?.status, 403);
+ * const rebinding = new Request("http://127.0.0.1/", { headers: { host: "evil.example" } });
+ * assert.equal(originRefusal(rebinding, none, false, false)?.status, 403);
+ * assert.equal(originRefusal(rebinding, none, true, false), undefined);
+ * ```
+ */
+export function originRefusal(
+  request: Request,
+  originAllowed: (origin: string) => boolean,
+  authRequired: boolean,
+  ownOriginPasses: boolean,
+): Response | undefined {
+  const origin = request.headers.get("origin");
+  if (
+    origin !== null && !originAllowed(origin) && !(ownOriginPasses && isSameOrigin(origin, request))
+  ) {
+    return httpErrorResponse(
+      403,
+      INVALID_REQUEST,
+      "Cannot accept the request: origin not allowed",
+      null,
+    );
+  }
+  if (!authRequired && !isLoopbackHost(requestHost(request))) {
+    return httpErrorResponse(
+      403,
+      INVALID_REQUEST,
+      "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
+      null,
+    );
+  }
+  return undefined;
 }
 
 /**

@@ -19,8 +19,8 @@ import {
   webPageHtml,
 } from "../../web/mod.ts";
 import type { HeaderList } from "./cors.ts";
-import { pathOf } from "./handler.ts";
-import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
+import { originRefusal, pathOf } from "./handler.ts";
+import { createOriginMatcher } from "./origin.ts";
 import { httpErrorResponse } from "./responses.ts";
 
 /**
@@ -176,23 +176,9 @@ export function createPageHandler(config: PageHandlerConfig): PageHandler {
     const path = pathOf(request.url);
     const isPage = path === uiPath;
     if (!isPage && !path.startsWith(WEB_ASSETS_PREFIX)) return undefined;
-    if (!authRequired && !isLoopbackHost(requestHost(request))) {
-      return httpErrorResponse(
-        403,
-        INVALID_REQUEST,
-        "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
-        null,
-      );
-    }
-    const origin = request.headers.get("origin");
-    if (origin !== null && !originAllowed(origin) && !isSameOrigin(origin, request)) {
-      return httpErrorResponse(
-        403,
-        INVALID_REQUEST,
-        "Cannot accept the request: origin not allowed",
-        null,
-      );
-    }
+    // The endpoint's origin and Host rules; the page's own origin always passes.
+    const refused = originRefusal(request, originAllowed, authRequired, true);
+    if (refused) return refused;
     const method = request.method;
     if (method !== "GET" && method !== "HEAD") {
       return httpErrorResponse(
