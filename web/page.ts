@@ -38,7 +38,18 @@ export interface WebPageConfig {
 }
 
 /** The path the page's assets are served under. */
-const ASSETS = "/_memo/assets/";
+/**
+ * The path the page's assets are served under: `/_memo/assets/<name>`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { WEB_ASSETS_PREFIX } from "./page.ts";
+ *
+ * assert.equal(WEB_ASSETS_PREFIX, "/_memo/assets/");
+ * ```
+ */
+export const WEB_ASSETS_PREFIX = "/_memo/assets/";
 
 /**
  * The HTML document of the page for one configuration. Only the keys of
@@ -77,9 +88,11 @@ export function webPageHtml(config: WebPageConfig): string {
   return '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>memo</title><meta name="memo-config" content="${escapeHtml(json)}">` +
-    `<link rel="icon" href="${ASSETS}${escapeHtml(WEB_ENTRY.icon)}" type="image/svg+xml">` +
-    `<link rel="stylesheet" href="${ASSETS}${escapeHtml(WEB_ENTRY.style)}">` +
-    `<script type="module" src="${ASSETS}${escapeHtml(WEB_ENTRY.script)}"></script>` +
+    `<link rel="icon" href="${WEB_ASSETS_PREFIX}${
+      escapeHtml(WEB_ENTRY.icon)
+    }" type="image/svg+xml">` +
+    `<link rel="stylesheet" href="${WEB_ASSETS_PREFIX}${escapeHtml(WEB_ENTRY.style)}">` +
+    `<script type="module" src="${WEB_ASSETS_PREFIX}${escapeHtml(WEB_ENTRY.script)}"></script>` +
     '</head><body><div id="app"></div>' +
     "<noscript>memo's web page needs JavaScript.</noscript></body></html>";
 }

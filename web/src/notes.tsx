@@ -348,10 +348,12 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
     });
   };
 
+  /** The search when one is active, else the first page of the list. */
+  const reload = () => active ? runSearch(active.query, active.engine) : loadList();
+
   // The list or the search, again on every change of filter or of memory.
   useEffect(() => {
-    const work = active ? runSearch(active.query, active.engine) : loadList();
-    work.catch(onError);
+    reload().catch(onError);
   }, [active, label, source, changes]);
 
   // The open note follows changes, unless it is being edited.
@@ -393,7 +395,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
         const { note } = await client.tool<{ note: Note }>("update_note", args);
         open(note);
       }
-      await (active ? runSearch(active.query, active.engine) : loadList());
+      await reload();
     } catch (e) {
       onError(e);
     }
@@ -406,7 +408,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
       await client.tool("forget", { id: selected.id });
       setSelected(null);
       setNotice("Forgotten.");
-      await (active ? runSearch(active.query, active.engine) : loadList());
+      await reload();
     } catch (e) {
       onError(e);
     }
