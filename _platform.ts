@@ -199,6 +199,22 @@ export function stderrIsTerminal(): boolean {
 }
 
 /**
+ * Whether stdin is a terminal (a command may then ask a question, such as
+ * `memo forget --source`'s confirmation).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stdinIsTerminal } from "./_platform.ts";
+ *
+ * assert.equal(typeof stdinIsTerminal(), "boolean");
+ * ```
+ */
+export function stdinIsTerminal(): boolean {
+  return deno ? deno.stdin.isTerminal() : Boolean(g.process.stdin.isTTY);
+}
+
+/**
  * Ends the process with a code. It does not return, so this example only
  * defines the function that would call it.
  *
