@@ -16,4 +16,4 @@
  * assert.match(VERSION, /^\d+\.\d+\.\d+/);
  * ```
  */
-export const VERSION = "0.1.0";
+export const VERSION = "0.2.0";

@@ -14,8 +14,8 @@
  * import assert from "node:assert/strict";
  * import { COMMAND_INFO, type CommandInfo } from "./command_info.ts";
  *
- * const info: CommandInfo = COMMAND_INFO.forget;
- * assert.deepEqual(info, { name: "forget", summary: "Delete a note", usage: "forget ID" });
+ * const info: CommandInfo = COMMAND_INFO.get;
+ * assert.deepEqual(info, { name: "get", summary: "Print one note", usage: "get ID" });
  * ```
  */
 export interface CommandInfo {
@@ -36,11 +36,12 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 13); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 16); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
 export type CommandName =
+  | "init"
   | "remember"
   | "recall"
   | "get"
@@ -48,6 +49,8 @@ export type CommandName =
   | "update"
   | "forget"
   | "stats"
+  | "import"
+  | "export"
   | "embed"
   | "sync"
   | "replicate"
@@ -64,10 +67,16 @@ export type CommandName =
  * import { COMMAND_INFO } from "./command_info.ts";
  *
  * assert.equal(COMMAND_INFO.get.usage, "get ID");
- * assert.equal(Object.keys(COMMAND_INFO)[0], "remember");
+ * assert.equal(Object.keys(COMMAND_INFO)[0], "init");
  * ```
  */
 export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
+  init: {
+    name: "init",
+    summary:
+      "Set up .memo/ here, and connect MCP clients (Claude Code, Cursor, VS Code, Claude Desktop)",
+    usage: "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD] [--json]",
+  },
   remember: {
     name: "remember",
     summary: "Store a note (text as argument, or --file F, - for stdin)",
@@ -90,11 +99,25 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     summary: "Change a note's text, title or labels",
     usage: "update ID [--text T | --file F] [--title T] [--label L]...",
   },
-  forget: { name: "forget", summary: "Delete a note", usage: "forget ID" },
+  forget: {
+    name: "forget",
+    summary: "Delete a note, or every note whose source starts with PREFIX",
+    usage: "forget ID | forget --source PREFIX [--yes]",
+  },
   stats: {
     name: "stats",
     summary: "Count notes, labels and sources, with the embedding coverage",
     usage: "stats",
+  },
+  import: {
+    name: "import",
+    summary: "Bring memories in: server-memory JSONL, Claude Code memory, markdown, memo JSONL",
+    usage: "import SOURCE [--from server-memory|claude|markdown|memo-jsonl] [--strict] [--json]",
+  },
+  export: {
+    name: "export",
+    summary: "Write every note with its metadata (JSONL to stdout by default)",
+    usage: "export [--format jsonl|md] [--out FILE]",
   },
   embed: {
     name: "embed",

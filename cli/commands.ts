@@ -27,6 +27,12 @@ import type { CliCommand } from "./context.ts";
  */
 export async function loadCommand(name: CommandName): Promise<CliCommand> {
   switch (name) {
+    case "init":
+      return (await import("./init.ts")).initCommand;
+    case "import":
+      return (await import("./import.ts")).importCommand;
+    case "export":
+      return (await import("./export.ts")).exportCommand;
     case "sync":
       return (await import("./sync.ts")).syncCommand;
     case "replicate":

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+import { VERSION } from "../version.ts";
 import { call, server } from "../tests/fixtures/mcp_protocol_calls.ts";
 
 const init = (version: string) => ({
@@ -14,7 +15,7 @@ Deno.test("createMemoMcpProtocolServer() negotiates the protocol version", async
     await t.step(`answers ${version} with ${version}`, async () => {
       const r = await call(server().server, "initialize", init(version));
       assert.equal(r.result.protocolVersion, version);
-      assert.deepEqual(r.result.serverInfo, { name: "memo", version: "0.1.0" });
+      assert.deepEqual(r.result.serverInfo, { name: "memo", version: VERSION });
       assert.ok(r.result.capabilities.tools && r.result.capabilities.completions);
     });
   }
