@@ -8,10 +8,12 @@
  */
 
 import { createMemoCloudServerFromEnv } from "../cloud/mod.ts";
+import { defaultLogLevel, readLogLevel } from "../server/http/mod.ts";
 import { intFlag, parseArgs, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { jsonDocument } from "./output.ts";
+import { shutdownOnSignal } from "./_shutdown.ts";
 
 /**
  * Default interface of `memo cloud serve`.
@@ -117,10 +119,22 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
     written = written.then(() => io.stderr(`${line}\n`)).catch(() => {});
     return written;
   };
+  // MEMO_LOG_LEVEL as for `memo serve`: a bad value is a usage error; unset, `warn` on a
+  // terminal and `info` otherwise (a service's log).
+  let logLevel;
+  try {
+    logLevel = readLogLevel(io.env, defaultLogLevel(io.stderrIsTerminal));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   // Refuses to start, before listening, without keys or with a store that cannot open.
-  const server = await createMemoCloudServerFromEnv(io.env, { cwd: config.cwd, log: print });
+  const server = await createMemoCloudServerFromEnv(
+    { ...io.env, MEMO_LOG_LEVEL: logLevel },
+    { cwd: config.cwd, log: print },
+  );
   const stopped = new AbortController();
-  const removeSignal = io.onShutdownSignal?.(() => stopped.abort());
+  // A signal stops accepting connections; what is in flight gets at most a second.
+  const shutdown = shutdownOnSignal(io, () => stopped.abort());
   let listening;
   try {
     listening = await serve(server.handler, {
@@ -129,7 +143,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
       signal: stopped.signal,
     });
   } catch (e) {
-    removeSignal?.();
+    shutdown.remove();
     await server.close();
     const reason = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
     throw new Error(`Cannot listen on ${config.hostname}:${config.port}: ${reason}`);
@@ -149,8 +163,8 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
     );
   }
   if (config.json) await io.stdout(jsonDocument({ url }));
-  await listening.finished;
-  removeSignal?.();
+  await shutdown.wait(listening);
+  shutdown.remove();
   await server.close();
   await print("memo: stopped");
   return 0;

@@ -9,9 +9,13 @@
 
 import {
   createHttpEndpoint,
+  defaultLogLevel,
   isLoopbackHost,
+  type LogLevel,
   type MemoMcpHttpOptions,
   readHttpEnv,
+  readLogLevel,
+  withRequestLog,
 } from "../server/http/mod.ts";
 import { readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
@@ -20,6 +24,7 @@ import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 import { jsonDocument } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
+import { shutdownOnSignal } from "./_shutdown.ts";
 
 /**
  * Default interface of `memo serve`.
@@ -92,6 +97,11 @@ export interface ServeConfig {
   uiPath?: string;
   /** A warning to print before serving. */
   warning?: string;
+  /**
+   * Which request lines are printed (`MEMO_LOG_LEVEL`); default `warn` when
+   * stderr is a terminal, `info` when it is not.
+   */
+  logLevel: LogLevel;
 }
 
 /**
@@ -113,6 +123,9 @@ export interface ServeConfig {
  * const ui = await serveConfig(["--ui-path", "/ui"], { env: {}, cwd: rootDir });
  * assert.equal(ui.uiPath, "/ui");
  * assert.equal((await serveConfig(["--no-ui"], { env: {}, cwd: rootDir })).ui, false);
+ * assert.equal(c.logLevel, "info"); // stderr is not a terminal: every request is logged
+ * const quiet = await serveConfig([], { env: { MEMO_LOG_LEVEL: "error" }, cwd: rootDir });
+ * assert.equal(quiet.logLevel, "error");
  * await assert.rejects(
  *   serveConfig(["--host", "0.0.0.0"], { env: {}, cwd: rootDir }),
  *   /refusing to listen on 0.0.0.0 without authentication/,
@@ -122,7 +135,7 @@ export interface ServeConfig {
  */
 export async function serveConfig(
   argv: readonly string[],
-  io: Pick<CliIO, "env" | "cwd">,
+  io: Pick<CliIO, "env" | "cwd"> & Partial<Pick<CliIO, "stderrIsTerminal">>,
 ): Promise<ServeConfig> {
   const p: ParsedArgs = parseArgs(argv, SPEC);
   if (p.positional.length) {
@@ -164,11 +177,20 @@ export async function serveConfig(
     warning = "without authentication only requests whose Host is loopback are answered " +
       "(DNS-rebinding protection); set MEMO_MCP_BEARER_TOKEN to serve other machines";
   }
-  const config: ServeConfig = { hostname, port, rootDir, options, warning };
+  let logLevel: LogLevel;
+  try {
+    logLevel = readLogLevel(io.env, defaultLogLevel(io.stderrIsTerminal ?? false));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const config: ServeConfig = { hostname, port, rootDir, options, warning, logLevel };
   if (noUi) config.ui = false;
   if (uiPath !== undefined) config.uiPath = uiPath;
   return config;
 }
+
+/** Milliseconds between ending the listen streams and stopping the server. */
+const STREAM_FLUSH_MS = 50;
 
 function urlOf(hostname: string, port: number, path: string): string {
   const host = hostname.includes(":") ? `[${hostname}]` : hostname;
@@ -192,6 +214,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const serve = io.serve;
   if (!serve) throw new Error("Cannot serve HTTP: this platform gives memo no server");
   const json = argv.includes("--json");
+  let written = Promise.resolve();
+  const print = (text: string) => {
+    written = written.then(() => io.stderr(text)).catch(() => {});
+    return written;
+  };
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
     runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
@@ -204,17 +231,30 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     await endpoint.close();
     throw e;
   }
+  // Request lines follow the banner (a request may come before it is all printed).
+  const banner = Promise.withResolvers<void>();
+  const handle = withRequestLog(endpoint.handle, {
+    level: config.logLevel,
+    log: (line) => void banner.promise.then(() => print(`${line}\n`)),
+  });
   const stopped = new AbortController();
-  const removeSignal = io.onShutdownSignal?.(() => stopped.abort());
+  // A signal ends the listen streams (each with its completion result), then stops
+  // accepting connections; what is still in flight gets at most a second. The server
+  // stops STREAM_FLUSH_MS after the streams end: stopping it at once would cut the
+  // streams before their last event is written.
+  const shutdown = shutdownOnSignal(io, () => {
+    endpoint.closeStreams();
+    setTimeout(() => stopped.abort(), STREAM_FLUSH_MS);
+  });
   let server;
   try {
-    server = await serve(endpoint.handle, {
+    server = await serve(handle, {
       hostname: config.hostname,
       port: config.port,
       signal: stopped.signal,
     });
   } catch (e) {
-    removeSignal?.();
+    shutdown.remove();
     await endpoint.close();
     const reason = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
     throw new Error(`Cannot listen on ${config.hostname}:${config.port}: ${reason}`);
@@ -223,15 +263,16 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const ui = endpoint.uiPath === undefined
     ? null
     : urlOf(config.hostname, server.port, endpoint.uiPath);
-  await io.stderr(`memo: listening on ${url}\n`);
-  if (ui !== null) await io.stderr(`memo: web page at ${ui}\n`);
-  if (config.warning) await io.stderr(`memo: warning: ${config.warning}\n`);
-  await io.stderr(hint(url, endpoint.authRequired));
+  await print(`memo: listening on ${url}\n`);
+  if (ui !== null) await print(`memo: web page at ${ui}\n`);
+  if (config.warning) await print(`memo: warning: ${config.warning}\n`);
+  await print(hint(url, endpoint.authRequired));
+  banner.resolve();
   if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
-  await server.finished;
-  removeSignal?.();
-  await endpoint.close();
-  await io.stderr("memo: stopped\n");
+  await shutdown.wait(server);
+  shutdown.remove();
+  await endpoint.close(); // the hybrid runtime pushes its outbox here, for at most its drain time
+  await print("memo: stopped\n");
   return 0;
 }
 

@@ -128,3 +128,77 @@ Deno.test("memo serve prints the web page's address, and --json gives it as ui (
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("serveConfig() reads MEMO_LOG_LEVEL: info off a terminal, warn on one, a bad value is a usage error", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    assert.equal((await serveConfig([], { env: {}, cwd: dir })).logLevel, "info");
+    const tty = await serveConfig([], { env: {}, cwd: dir, stderrIsTerminal: true });
+    assert.equal(tty.logLevel, "warn");
+    const debug = await serveConfig([], {
+      env: { MEMO_LOG_LEVEL: "debug" },
+      cwd: dir,
+      stderrIsTerminal: true,
+    });
+    assert.equal(debug.logLevel, "debug");
+    await assert.rejects(
+      serveConfig([], { env: { MEMO_LOG_LEVEL: "loud" }, cwd: dir }),
+      UsageError,
+      "Cannot read MEMO_LOG_LEVEL: expected error, warn, info or debug, got loud",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("memo serve logs one line per request; MEMO_LOG_LEVEL=error hides 2xx and 4xx lines", async () => {
+  const dir = await Deno.makeTempDir();
+  const token = "tok-log-level-test-91c3";
+  const run = async (level: string | undefined) => {
+    let stop = () => {};
+    const base = recordingIO(dir);
+    const io = {
+      ...base,
+      env: { MEMO_MCP_BEARER_TOKEN: token, ...(level ? { MEMO_LOG_LEVEL: level } : {}) },
+      serve,
+      onShutdownSignal: (callback: () => void) => {
+        stop = callback;
+        return () => {};
+      },
+    };
+    const exit = serveCommand.run(["--port", "0", "--json"], io);
+    const deadline = Date.now() + 10_000;
+    while (io.out.length === 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const url = JSON.parse(io.out.join("")).url as string;
+    const ok = await fetch(`${url}?session=abc`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json",
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
+    assert.equal(ok.status, 200);
+    await ok.body?.cancel();
+    const refused = await fetch(url, { method: "POST", headers: { authorization: "Bearer no" } });
+    assert.equal(refused.status, 401);
+    await refused.body?.cancel();
+    stop();
+    assert.equal(await exit, 0);
+    return io.err.join("");
+  };
+  try {
+    const info = await run(undefined);
+    assert.match(info, /\nmemo: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z POST \/mcp 200 \d+ms\n/);
+    assert.match(info, /\nmemo: \S+ POST \/mcp 401 \d+ms\n/);
+    assert.ok(!info.includes(token) && !info.includes("session=abc"), info);
+    const quiet = await run("error");
+    assert.doesNotMatch(quiet, / POST \/mcp \d{3} /);
+    assert.match(quiet, /memo: stopped\n/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

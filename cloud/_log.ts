@@ -1,25 +1,29 @@
 /**
- * Internal: the server's log lines. One line per request,
- * `memo-cloud: <ISO time> <METHOD> <path> <status> <ms>ms`, filtered by level:
- * `error` keeps 5xx lines, `warn` also 4xx, `info` every request, `debug`
- * also the stacks of failures. Failures (what a 500 hides) are logged at
- * every level.
+ * Internal: the server's log lines, from the request log it shares with
+ * `memo serve` (`../_request_log.ts`), with the prefix `memo-cloud`: one line
+ * per request, `memo-cloud: <ISO time> <METHOD> <path> <status> <ms>ms`,
+ * filtered by level: `error` keeps 5xx lines, `warn` also 4xx, `info` every
+ * request, `debug` also the stacks of failures. Failures (what a 500 hides)
+ * are logged at every level.
  *
  * @module
  */
 
+import {
+  failureLine as sharedFailureLine,
+  LOG_LEVELS,
+  type LogLevel,
+  logsRequest,
+  requestLine as sharedRequestLine,
+} from "../_request_log.ts";
+
 /** How much the server logs. */
-export type CloudLogLevel = "error" | "warn" | "info" | "debug";
+export type CloudLogLevel = LogLevel;
 
 /** The levels, least to most. */
-export const CLOUD_LOG_LEVELS: readonly CloudLogLevel[] = ["error", "warn", "info", "debug"];
+export const CLOUD_LOG_LEVELS: readonly CloudLogLevel[] = LOG_LEVELS;
 
-/** Whether a request answered with `status` is logged at `level`. */
-export function logsRequest(level: CloudLogLevel, status: number): boolean {
-  if (level === "error") return status >= 500;
-  if (level === "warn") return status >= 400;
-  return true;
-}
+export { logsRequest };
 
 /** The line of one request. */
 export function requestLine(
@@ -29,7 +33,7 @@ export function requestLine(
   status: number,
   ms: number,
 ): string {
-  return `memo-cloud: ${time.toISOString()} ${method} ${path} ${status} ${Math.max(0, ms)}ms`;
+  return sharedRequestLine("memo-cloud", time, method, path, status, ms);
 }
 
 /** The line of a failure that a 500 answer hides; the stack too at `debug`. */
@@ -40,8 +44,5 @@ export function failureLine(
   error: unknown,
   level: CloudLogLevel,
 ): string {
-  const text = error instanceof Error
-    ? (level === "debug" && error.stack ? error.stack : `${error.name}: ${error.message}`)
-    : String(error);
-  return `memo-cloud: ${time.toISOString()} error ${method} ${path}: ${text}`;
+  return sharedFailureLine("memo-cloud", time, method, path, error, level);
 }

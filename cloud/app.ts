@@ -37,6 +37,7 @@ import {
 } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
+import { healthzResponse } from "../_healthz.ts";
 import { RateLimiter } from "./_rate_limit.ts";
 import { type CloudRoute, matchRoute } from "./_routes.ts";
 import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
@@ -500,6 +501,9 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   }
 
   async function route(request: Request, url: URL, onFailure: (e: unknown) => void) {
+    // The liveness check, outside the API (no key, no data; /v1/health has the details).
+    const health = healthzResponse(request);
+    if (health) return health;
     // HEAD is GET without the body (the caller drops it).
     const match = matchRoute(request.method === "HEAD" ? "GET" : request.method, url.pathname);
     if (!match) {

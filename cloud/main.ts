@@ -14,7 +14,14 @@
  * @module
  */
 
-import { cwd, envObject, exit, onShutdownSignal, writeStderr } from "../_platform.ts";
+import {
+  cwd,
+  envObject,
+  exit,
+  onShutdownSignal,
+  stderrIsTerminal,
+  writeStderr,
+} from "../_platform.ts";
 import { createMemoCloudServerFromEnv, type MemoCloudServer } from "./from_env.ts";
 
 let written: Promise<void> = Promise.resolve();
@@ -25,7 +32,9 @@ function printLine(line: string): void {
 
 let started: Promise<MemoCloudServer> | undefined;
 function start(): Promise<MemoCloudServer> {
-  started ??= createMemoCloudServerFromEnv(envObject(), { cwd: cwd(), log: printLine });
+  // MEMO_LOG_LEVEL unset: `warn` on a terminal, `info` otherwise (as `memo serve`).
+  const env = { MEMO_LOG_LEVEL: stderrIsTerminal() ? "warn" : "info", ...envObject() };
+  started ??= createMemoCloudServerFromEnv(env, { cwd: cwd(), log: printLine });
   return started;
 }
 

@@ -20,6 +20,7 @@ import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
 import { createPageHandler } from "./page.ts";
 import { VERSION } from "../../version.ts";
+import { HEALTHZ_PATH, healthzResponse } from "../../_healthz.ts";
 
 /**
  * One configured endpoint. A routed one also serves the web page (on `/` by
@@ -47,7 +48,13 @@ export interface HttpEndpoint {
   readonly handle: (request: Request) => Promise<Response>;
   /** Builds (once) and returns the protocol server; rejects when the runtime cannot start. */
   server(): Promise<MemoMcpProtocolServer>;
-  /** Closes the runtime if this endpoint built it. */
+  /**
+   * Ends the open `subscriptions/listen` streams, each with its completion
+   * result (a listen opened later ends at once). A server shutting down
+   * calls it first, so that its open responses finish.
+   */
+  closeStreams(): void;
+  /** Ends the listen streams, then closes the runtime if this endpoint built it. */
   close(): Promise<void>;
   /** The endpoint path when it is routed (default export, `memo serve`). */
   readonly path: string | undefined;
@@ -112,8 +119,10 @@ export type RuntimeSource = MemoMcpRuntime | (() => MemoMcpRuntime);
  */
 export interface HttpEndpointOptions {
   /**
-   * Answer only on `MEMO_MCP_PATH` (default `/mcp`) and, unless `ui` is off,
-   * the web page's paths; 404 elsewhere.
+   * Answer only on `MEMO_MCP_PATH` (default `/mcp`), `/healthz` (the
+   * liveness check: 200 `{"status":"ok"}` for GET and HEAD, no
+   * authentication) and, unless `ui` is off, the web page's paths; 404
+   * elsewhere.
    */
   routed?: boolean;
   /**
@@ -123,7 +132,7 @@ export interface HttpEndpointOptions {
   ui?: boolean;
   /**
    * The web page's path; wins over `MEMO_UI_PATH`. It must start with `/`,
-   * differ from the MCP path and not lie under `/_memo/`.
+   * differ from the MCP path, not lie under `/_memo/` and not be `/healthz`.
    * @default "/"
    */
   uiPath?: string;
@@ -166,6 +175,10 @@ export interface HttpEndpointOptions {
  * assert.throws(
  *   () => createHttpEndpoint({ runtime }, {}, { routed: true, uiPath: "/mcp" }),
  *   /Cannot configure the web page: the path \/mcp is the MCP endpoint's/,
+ * );
+ * assert.throws(
+ *   () => createHttpEndpoint({ runtime }, {}, { routed: true, uiPath: "/healthz" }),
+ *   /Cannot configure the web page: the path \/healthz is the liveness check's/,
  * );
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
@@ -222,6 +235,7 @@ export function createHttpEndpoint(
 
   const allowedOrigins = options.allowedOrigins ?? fromEnv.allowedOrigins ??
     DEFAULT_ALLOWED_ORIGINS;
+  const streamsClosed = new AbortController();
   const handleMcp = createHttpHandler(
     {
       allowedOrigins,
@@ -229,12 +243,20 @@ export function createHttpEndpoint(
       maxInputBytes: protocolOptions.maxInputBytes ?? MEMO_MCP_DEFAULTS.maxInputBytes,
       maxListenStreams: protocolOptions.maxListenStreams ?? MEMO_MCP_DEFAULTS.maxListenStreams,
       path,
+      listenClosed: streamsClosed.signal,
     },
     getServer,
   );
   const authRequired = createAuthenticator(auth).required;
   const uiOn = path !== undefined && (how.ui ?? fromEnv.ui ?? true);
   const uiPath = uiOn ? (how.uiPath ?? fromEnv.uiPath ?? "/") : undefined;
+  if (path === HEALTHZ_PATH || uiPath === HEALTHZ_PATH) {
+    throw new Error(
+      `Cannot configure the ${
+        path === HEALTHZ_PATH ? "MCP endpoint" : "web page"
+      }: the path ${HEALTHZ_PATH} is the liveness check's`,
+    );
+  }
   let handle = handleMcp;
   if (path !== undefined && uiPath !== undefined) {
     const handlePage = createPageHandler({
@@ -252,13 +274,24 @@ export function createHttpEndpoint(
       return page === undefined ? handleMcp(request) : Promise.resolve(page);
     };
   }
+  if (path !== undefined) {
+    const routedHandle = handle;
+    handle = (request) => {
+      const health = healthzResponse(request);
+      return health === undefined ? routedHandle(request) : Promise.resolve(health);
+    };
+  }
   return {
     handle,
     server: () => Promise.resolve().then(getServer),
     path,
     uiPath,
     authRequired,
+    closeStreams() {
+      streamsClosed.abort();
+    },
     async close() {
+      streamsClosed.abort();
       const runtime = ownRuntime;
       ownRuntime = undefined;
       server = undefined;

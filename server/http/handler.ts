@@ -90,6 +90,11 @@ export interface HttpHandlerConfig {
    * @default 15000
    */
   listenKeepAliveMs?: number;
+  /**
+   * Aborted when the endpoint shuts down: open listen streams end with
+   * their completion result.
+   */
+  listenClosed?: AbortSignal;
 }
 
 /**
@@ -165,6 +170,7 @@ export function createHttpHandler(
   const listens = createListenStreams({
     maxStreams: config.maxListenStreams ?? 64,
     keepAliveMs: config.listenKeepAliveMs,
+    closed: config.listenClosed,
   });
 
   return async function handleHttp(request: Request): Promise<Response> {

@@ -29,6 +29,11 @@ export interface ListenStreamsConfig {
    * @default 15000
    */
   keepAliveMs?: number;
+  /**
+   * Aborted when the endpoint shuts down: every open stream then ends with
+   * its completion result (and a listen opened later ends at once).
+   */
+  closed?: AbortSignal;
 }
 
 /** The facts of one listen request that the protocol server reads. */
@@ -129,6 +134,7 @@ export function createListenStreams(config: ListenStreamsConfig): {
             protocolVersion: listen.protocolVersion,
             inputBytes: listen.inputBytes,
             signal: cancel.signal,
+            closed: config.closed,
             notify: (json) => write(sseEvent(json)),
           };
           timer = setInterval(() => write(": keep-alive\n\n"), keepAliveMs);

@@ -19,3 +19,11 @@ export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
 export type { MemoMcpHttpAuthOptions, MemoMcpHttpOptions } from "./options.ts";
 export { DEFAULT_ALLOWED_ORIGINS, isLoopbackHost } from "./origin.ts";
 export { httpErrorResponse } from "./responses.ts";
+export {
+  defaultLogLevel,
+  LOG_LEVELS,
+  type LogLevel,
+  readLogLevel,
+  type RequestLogOptions,
+  withRequestLog,
+} from "./request_log.ts";

@@ -1,0 +1,79 @@
+/**
+ * `GET /healthz`, the liveness check that `memo serve`, the `http.ts` default
+ * export and the reference Cloud API server answer alike: 200 with
+ * `{"status":"ok"}` and `cache-control: no-store`, for GET and HEAD, with no
+ * authentication and no Host or Origin rule, since it reveals nothing (no
+ * counts, no version, no data). Other methods get 405.
+ *
+ * @module
+ */
+
+/**
+ * The path of the liveness check.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HEALTHZ_PATH } from "./_healthz.ts";
+ *
+ * assert.equal(HEALTHZ_PATH, "/healthz");
+ * ```
+ */
+export const HEALTHZ_PATH = "/healthz";
+
+const BODY = '{"status":"ok"}';
+
+/**
+ * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else
+ * undefined (the request is someone else's).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { healthzResponse } from "./_healthz.ts";
+ *
+ * const ok = healthzResponse(new Request("http://memo.example.com/healthz"))!;
+ * assert.equal(ok.status, 200);
+ * assert.equal(ok.headers.get("cache-control"), "no-store");
+ * assert.deepEqual(await ok.json(), { status: "ok" });
+ * const post = healthzResponse(new Request("http://x/healthz", { method: "POST" }))!;
+ * assert.equal(post.status, 405);
+ * assert.equal(post.headers.get("allow"), "GET, HEAD");
+ * await post.body?.cancel();
+ * assert.equal(healthzResponse(new Request("http://x/mcp")), undefined);
+ * ```
+ */
+export function healthzResponse(request: Request): Response | undefined {
+  let path: string;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+  if (path !== HEALTHZ_PATH) return undefined;
+  const method = request.method;
+  if (method !== "GET" && method !== "HEAD") {
+    return new Response(
+      JSON.stringify({
+        status: "error",
+        message: `Cannot answer ${method} ${HEALTHZ_PATH}: use GET or HEAD`,
+      }),
+      {
+        status: 405,
+        headers: {
+          allow: "GET, HEAD",
+          "content-type": "application/json",
+          "cache-control": "no-store",
+        },
+      },
+    );
+  }
+  return new Response(method === "HEAD" ? null : BODY, {
+    status: 200,
+    headers: {
+      "content-type": "application/json",
+      "content-length": String(BODY.length),
+      "cache-control": "no-store",
+    },
+  });
+}

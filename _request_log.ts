@@ -1,0 +1,163 @@
+/**
+ * The request log that `memo serve` and the reference Cloud API server share:
+ * one line per request, `<prefix>: <ISO time> <METHOD> <path> <status> <ms>ms`
+ * (the path without its query string; never a header or a body), filtered by
+ * `MEMO_LOG_LEVEL`: `error` keeps 5xx lines, `warn` also 4xx, `info` every
+ * request, `debug` also the stacks of failures. Failures (what a 500 hides)
+ * are logged at every level.
+ *
+ * @module
+ */
+
+import { envChoice, type EnvMap } from "./_env.ts";
+
+/**
+ * How much a server logs.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LOG_LEVELS, type LogLevel } from "./_request_log.ts";
+ *
+ * const level: LogLevel = "warn";
+ * assert.ok(LOG_LEVELS.includes(level));
+ * ```
+ */
+export type LogLevel = "error" | "warn" | "info" | "debug";
+
+/**
+ * The levels, least to most.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LOG_LEVELS } from "./_request_log.ts";
+ *
+ * assert.deepEqual(LOG_LEVELS, ["error", "warn", "info", "debug"]);
+ * ```
+ */
+export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"];
+
+/**
+ * The level in `MEMO_LOG_LEVEL`, else `fallback`: by convention `warn` when
+ * stderr is a terminal (a person is watching) and `info` when it is not (a
+ * service's log). Throws "Cannot read MEMO_LOG_LEVEL: …" for another value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readLogLevel } from "./_request_log.ts";
+ *
+ * assert.equal(readLogLevel({ MEMO_LOG_LEVEL: "Error" }, "info"), "error");
+ * assert.equal(readLogLevel({}, "warn"), "warn");
+ * assert.throws(() => readLogLevel({ MEMO_LOG_LEVEL: "loud" }, "info"), /Cannot read MEMO_LOG_LEVEL/);
+ * ```
+ */
+export function readLogLevel(env: EnvMap, fallback: LogLevel): LogLevel {
+  return envChoice(env, "MEMO_LOG_LEVEL", LOG_LEVELS) ?? fallback;
+}
+
+/**
+ * The default level: `warn` on a terminal, `info` otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { defaultLogLevel } from "./_request_log.ts";
+ *
+ * assert.equal(defaultLogLevel(true), "warn");
+ * assert.equal(defaultLogLevel(false), "info");
+ * ```
+ */
+export function defaultLogLevel(stderrIsTerminal: boolean): LogLevel {
+  return stderrIsTerminal ? "warn" : "info";
+}
+
+/**
+ * Whether a request answered with `status` is logged at `level`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { logsRequest } from "./_request_log.ts";
+ *
+ * assert.equal(logsRequest("error", 404), false);
+ * assert.equal(logsRequest("warn", 404), true);
+ * assert.equal(logsRequest("warn", 200), false);
+ * assert.equal(logsRequest("info", 200), true);
+ * ```
+ */
+export function logsRequest(level: LogLevel, status: number): boolean {
+  if (level === "error") return status >= 500;
+  if (level === "warn") return status >= 400;
+  return true;
+}
+
+/**
+ * The path of a request URL without its query string or fragment.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { logPath } from "./_request_log.ts";
+ *
+ * assert.equal(logPath("http://127.0.0.1:8787/mcp?token=secret#x"), "/mcp");
+ * assert.equal(logPath("not a url"), "/");
+ * ```
+ */
+export function logPath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "/";
+  }
+}
+
+/**
+ * The line of one request.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requestLine } from "./_request_log.ts";
+ *
+ * const line = requestLine("memo", new Date(0), "POST", "/mcp", 200, 3);
+ * assert.equal(line, "memo: 1970-01-01T00:00:00.000Z POST /mcp 200 3ms");
+ * ```
+ */
+export function requestLine(
+  prefix: string,
+  time: Date,
+  method: string,
+  path: string,
+  status: number,
+  ms: number,
+): string {
+  return `${prefix}: ${time.toISOString()} ${method} ${path} ${status} ${Math.max(0, ms)}ms`;
+}
+
+/**
+ * The line of a failure that a 500 answer hides; the stack too at `debug`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { failureLine } from "./_request_log.ts";
+ *
+ * const line = failureLine("memo", new Date(0), "GET", "/", new TypeError("boom"), "info");
+ * assert.equal(line, "memo: 1970-01-01T00:00:00.000Z error GET /: TypeError: boom");
+ * ```
+ */
+export function failureLine(
+  prefix: string,
+  time: Date,
+  method: string,
+  path: string,
+  error: unknown,
+  level: LogLevel,
+): string {
+  const text = error instanceof Error
+    ? (level === "debug" && error.stack ? error.stack : `${error.name}: ${error.message}`)
+    : String(error);
+  return `${prefix}: ${time.toISOString()} error ${method} ${path}: ${text}`;
+}

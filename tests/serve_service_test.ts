@@ -1,0 +1,174 @@
+/**
+ * `memo serve` and `memo cloud serve` as services: one log line per request
+ * (no query string, no header, so no token), `GET /healthz` without
+ * authentication, and a graceful SIGTERM: the open `subscriptions/listen`
+ * stream ends with its completion result and the process exits 0 within
+ * 2.5 s.
+ */
+
+import assert from "node:assert/strict";
+import { startMemoServe } from "./_serve_process.ts";
+
+const MODERN = "2026-07-28";
+const TOKEN = "tok-service-test-5e1f0a9b";
+
+function listenRequest(origin: string): Promise<Response> {
+  return fetch(`${origin}/mcp`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": "subscriptions/listen",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: "s1",
+      method: "subscriptions/listen",
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+        notifications: { resourcesListChanged: true },
+      },
+    }),
+  });
+}
+
+/** Reads `reader` until `check` holds on the text, or the stream ends. */
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  check: (text: string) => boolean,
+  sofar = "",
+): Promise<{ text: string; done: boolean }> {
+  const decoder = new TextDecoder();
+  let text = sofar;
+  while (!check(text)) {
+    const { value, done } = await reader.read();
+    if (done) return { text, done: true };
+    text += decoder.decode(value);
+  }
+  return { text, done: false };
+}
+
+async function waitFor(read: () => string, pattern: RegExp, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+Deno.test(
+  "memo serve: request log without secrets, /healthz without auth, SIGTERM ends a listen stream and exits 0",
+  async () => {
+    const dir = await Deno.makeTempDir({ prefix: "memo-service-" });
+    // stderr is a pipe, so the default level is info: every request is logged.
+    const server = await startMemoServe(["--dir", dir], { MEMO_MCP_BEARER_TOKEN: TOKEN });
+    try {
+      // /healthz: no token needed, and a non-loopback Host is answered too.
+      const health = await fetch(`${server.origin}/healthz`);
+      assert.equal(health.status, 200);
+      assert.equal(health.headers.get("cache-control"), "no-store");
+      assert.deepEqual(await health.json(), { status: "ok" });
+      const foreignHost = await fetch(`${server.origin}/healthz`, {
+        headers: { host: "memo.example.com" },
+      });
+      assert.equal(foreignHost.status, 200);
+      await foreignHost.body?.cancel();
+      const post = await fetch(`${server.origin}/healthz`, { method: "POST" });
+      assert.equal(post.status, 405);
+      await post.body?.cancel();
+      // The MCP path still needs the token.
+      const refused = await fetch(`${server.origin}/mcp?token=${TOKEN}`, { method: "POST" });
+      assert.equal(refused.status, 401);
+      await refused.body?.cancel();
+
+      const listen = await listenRequest(server.origin);
+      assert.equal(listen.status, 200);
+      const reader = listen.body!.getReader();
+      const ack = await readUntil(reader, (t) => t.includes("acknowledged"));
+      assert.equal(ack.done, false);
+
+      await waitFor(server.stderr, /POST \/mcp 401 \d+ms\n/);
+      await waitFor(server.stderr, /POST \/mcp 200 \d+ms\n/);
+      const log = server.stderr();
+      assert.match(log, /memo: \d{4}-\d\d-\d\dT[\d:.]+Z GET \/healthz 200 \d+ms\n/);
+      assert.match(log, /memo: \S+ POST \/healthz 405 \d+ms\n/);
+      assert.ok(!log.includes(TOKEN), "the token is in the log");
+      assert.ok(!log.includes("?"), "a query string is in the log");
+
+      const started = Date.now();
+      server.child.kill("SIGTERM");
+      const end = await readUntil(reader, () => false, ack.text);
+      assert.equal(end.done, true);
+      assert.match(end.text, /"resultType":"complete"/); // the stream ended with its result
+      const status = await server.child.status;
+      const elapsed = Date.now() - started;
+      assert.equal(status.code, 0, server.stderr());
+      assert.ok(elapsed < 2500, `exit took ${elapsed} ms`);
+      await waitFor(server.stderr, /memo: stopped\n/);
+    } finally {
+      await server.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+);
+
+Deno.test("memo cloud serve: /healthz without a key, request log, SIGTERM exits 0", async () => {
+  const data = await Deno.makeTempDir({ prefix: "memo-cloud-service-" });
+  const key = "mk_service_test_key_7c2d";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli.ts", "cloud", "serve", "--port", "0", "--dir", data],
+    cwd: new URL("..", import.meta.url),
+    env: {
+      NO_COLOR: "1",
+      DENO_NO_UPDATE_CHECK: "1",
+      MEMO_CLOUD_API_KEYS: `${key}:team`,
+      MEMO_CLOUD_DATA_DIR: data,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const drained = (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) text += chunk;
+  })();
+  try {
+    await waitFor(() => text, /cloud API listening on http:\/\/127\.0\.0\.1:\d+\/v1\n/, 30_000);
+    const origin = /listening on (http:\/\/127\.0\.0\.1:\d+)\/v1/.exec(text)![1];
+    const health = await fetch(`${origin}/healthz`);
+    assert.equal(health.status, 200);
+    assert.equal(health.headers.get("cache-control"), "no-store");
+    assert.deepEqual(await health.json(), { status: "ok" });
+    const head = await fetch(`${origin}/healthz`, { method: "HEAD" });
+    assert.equal(head.status, 200);
+    const whoami = await fetch(`${origin}/v1/whoami`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(whoami.status, 200);
+    await whoami.body?.cancel();
+    await waitFor(() => text, /memo-cloud: \S+ GET \/v1\/whoami 200 \d+ms\n/);
+    assert.match(text, /memo-cloud: \S+ GET \/healthz 200 \d+ms\n/);
+    assert.ok(!text.includes(key), "the key is in the log");
+
+    const started = Date.now();
+    child.kill("SIGTERM");
+    const status = await child.status;
+    const elapsed = Date.now() - started;
+    assert.equal(status.code, 0, text);
+    assert.ok(elapsed < 2500, `exit took ${elapsed} ms`);
+    await drained;
+    assert.match(text, /memo: stopped\n/);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* exited */ }
+    await child.status;
+    await drained;
+    await Deno.remove(data, { recursive: true });
+  }
+});
