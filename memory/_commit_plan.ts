@@ -9,7 +9,23 @@ import { MemoryValidationError } from "./errors.ts";
 import { newNoteId, type Note, NOTE_ID_PATTERN, type NotePatch, prepareDraft } from "./note.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
-/** A validated, normalised draft. */
+/**
+ * A validated, normalised draft: what `prepareNoteDrafts` returns and a commit stores.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PreparedDraft, prepareNoteDrafts } from "@memo/memory";
+ *
+ * const [draft]: PreparedDraft[] = prepareNoteDrafts([
+ *   { text: "Deploys run with make deploy", labels: ["ops", " ops "], source: " wiki:deploys " },
+ * ]);
+ * assert.equal(draft.title, "Deploys run with make deploy");
+ * assert.deepEqual(draft.labels, ["ops"]);
+ * assert.equal(draft.source, "wiki:deploys");
+ * assert.match(draft.hash, /^[0-9a-f]+$/);
+ * ```
+ */
 export interface PreparedDraft {
   /** Title, given or derived from the text. */
   title: string;
