@@ -1,0 +1,167 @@
+/**
+ * Files for the import readers: strict UTF-8 reading (with the line of the first bad byte),
+ * walking a folder in a stable order, and the path and source-key helpers.
+ *
+ * @module
+ */
+
+import { open, readdir, readFile, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+
+/** The text of a file, or the 1-based line of its first byte that is not UTF-8. */
+export type TextRead = { text: string } | { badLine: number };
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Decodes bytes as strict UTF-8 (a leading BOM dropped); on a bad sequence, returns the 1-based
+ * line where it starts.
+ */
+export function decodeUtf8(bytes: Uint8Array): TextRead {
+  try {
+    return { text: decoder.decode(bytes) };
+  } catch {
+    const bad = firstBadUtf8(bytes);
+    let line = 1;
+    for (let i = 0; i < bad; i++) if (bytes[i] === 10) line++;
+    return { badLine: line };
+  }
+}
+
+/** Reads a file as strict UTF-8. */
+export async function readUtf8(path: string): Promise<TextRead> {
+  return decodeUtf8(await readFile(path));
+}
+
+/** Offset of the first byte that does not start (or continue) a valid UTF-8 sequence. */
+export function firstBadUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    let n = 0;
+    let min = 0;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) (n = 1), (min = 0x80);
+    else if (c >= 0xe0 && c <= 0xef) (n = 2), (min = 0x800);
+    else if (c >= 0xf0 && c <= 0xf4) (n = 3), (min = 0x10000);
+    else return i;
+    let cp = c & (0x3f >> n);
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined || (d & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += n + 1;
+  }
+  return b.length;
+}
+
+/** Reads the first non-empty line of a file (at most the first 4 MiB), or undefined. */
+export async function firstNonEmptyLine(path: string): Promise<string | undefined> {
+  const handle = await open(path, "r");
+  try {
+    const chunk = new Uint8Array(64 * 1024);
+    const text = new TextDecoder("utf-8");
+    let rest = "";
+    for (let read = 0; read < 4 * 1024 * 1024;) {
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+      rest += text.decode(chunk.subarray(0, bytesRead), { stream: true });
+      const lines = rest.split("\n");
+      rest = lines.pop() ?? "";
+      const found = lines.find((l) => l.trim() !== "");
+      if (found !== undefined) return found.trim();
+    }
+    rest += text.decode();
+    return rest.trim() === "" ? undefined : rest.trim();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** What a path is: a file, a folder, or nothing (missing, or something else). */
+export async function pathKind(path: string): Promise<"file" | "folder" | undefined> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? "file" : info.isDirectory() ? "folder" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Options of {@linkcode walkFiles}. */
+export interface WalkOptions {
+  /** Which files to keep, by name. */
+  file: (name: string) => boolean;
+  /** Which folders to skip, by name and path relative to the root. Default: dot-folders and node_modules. */
+  skipFolder?: (name: string, rel: string) => boolean;
+}
+
+/** Skips dot-folders (`.git`, `.obsidian`, `.trash`…) and `node_modules`. */
+export function skipHiddenFolder(name: string): boolean {
+  return name.startsWith(".") || name === "node_modules";
+}
+
+/**
+ * Lists the files under `root` recursively as `/`-separated paths relative to it, sorted.
+ * Symbolic links to files are followed; links to folders are not (no loops).
+ */
+export async function walkFiles(root: string, options: WalkOptions): Promise<string[]> {
+  const out: string[] = [];
+  const skip = options.skipFolder ?? skipHiddenFolder;
+  async function walk(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      const rel = toPosix(relative(root, full));
+      let isFile = entry.isFile();
+      let isDir = entry.isDirectory();
+      if (entry.isSymbolicLink()) {
+        const kind = await pathKind(full);
+        isFile = kind === "file";
+        isDir = false;
+      }
+      if (isDir && !skip(entry.name, rel)) await walk(full);
+      else if (isFile && options.file(entry.name)) out.push(rel);
+    }
+  }
+  await walk(root);
+  return out.sort(comparePaths);
+}
+
+/** A path with `/` separators. */
+export function toPosix(path: string): string {
+  return sep === "/" ? path : path.split(sep).join("/");
+}
+
+/** Orders paths by UTF-16 code units (stable across platforms and locales). */
+export function comparePaths(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Orders records and skips by file, then line. */
+export function byFileLine(a: { file: string; line: number }, b: { file: string; line: number }) {
+  return comparePaths(a.file, b.file) || a.line - b.line;
+}
+
+/**
+ * Makes text safe inside a source key (one word, no white space): each white-space character
+ * and `%` is written percent-encoded (`John Smith` → `John%20Smith`).
+ */
+export function keyPart(text: string): string {
+  return text.replace(/[\s%]/gu, (c) => encodeURIComponent(c));
+}
+
+/** Whether a file name ends in `.md` (any case). */
+export function isMarkdownName(name: string): boolean {
+  return /\.md$/i.test(name);
+}
+
+/** Splits text into lines (`\n` or `\r\n`). */
+export function splitLines(text: string): string[] {
+  return text.split(/\r?\n/);
+}

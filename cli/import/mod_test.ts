@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { contentHash } from "@memo/memory";
+import { detectImportFormat, IMPORT_FORMATS, readImportSource } from "./mod.ts";
+
+async function withDir(fn: (dir: string) => Promise<void>) {
+  const dir = await mkdtemp(join(tmpdir(), "memo-import-test-"));
+  try {
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+}
+
+const memoLine = (id: string, body: string) =>
+  JSON.stringify({
+    id,
+    title: "T",
+    body,
+    labels: [],
+    hash: contentHash({ title: "T", body, labels: [] }),
+    created: "2026-01-01T00:00:00.000Z",
+    updated: "2026-01-01T00:00:00.000Z",
+  });
+
+Deno.test("detectImportFormat() tells the formats apart", async () => {
+  await withDir(async (dir) => {
+    const file = (name: string, text: string) => writeFile(join(dir, name), text);
+    await file("graph.jsonl", '\n{"type":"relation","from":"a","to":"b","relationType":"r"}\n');
+    await file("export.jsonl", memoLine("a1", "x") + "\n");
+    await file("other.jsonl", '{"hello":1}\n');
+    await file("empty.jsonl", "\n\n");
+    await file("memory.md", "# M\n");
+    await file("Claude.MD", "# C\n");
+    await file("note.md", "# N\n");
+    assert.equal(await detectImportFormat(join(dir, "graph.jsonl")), "server-memory");
+    assert.equal(await detectImportFormat(join(dir, "export.jsonl")), "memo-jsonl");
+    assert.equal(await detectImportFormat(join(dir, "other.jsonl")), undefined);
+    assert.equal(await detectImportFormat(join(dir, "empty.jsonl")), undefined);
+    assert.equal(await detectImportFormat(join(dir, "memory.md")), "claude");
+    assert.equal(await detectImportFormat(join(dir, "Claude.MD")), "claude");
+    assert.equal(await detectImportFormat(join(dir, "note.md")), "markdown");
+    await mkdir(join(dir, "proj", ".claude"), { recursive: true });
+    assert.equal(await detectImportFormat(join(dir, "proj")), "claude");
+    await mkdir(join(dir, "empty"));
+    assert.equal(await detectImportFormat(join(dir, "empty")), undefined);
+    await mkdir(join(dir, "vault", "sub"), { recursive: true });
+    await writeFile(join(dir, "vault", "sub", "a.md"), "x");
+    assert.equal(await detectImportFormat(join(dir, "vault")), "markdown");
+  });
+});
+
+Deno.test("readImportSource() skips a file that is not UTF-8 with the line of the bad byte", async () => {
+  await withDir(async (dir) => {
+    const good = memoLine("a1", "one");
+    await writeFile(join(dir, "a.jsonl"), good + "\n");
+    await writeFile(
+      join(dir, "b.jsonl"),
+      new Uint8Array([...new TextEncoder().encode(memoLine("b1", "two") + "\n{"), 0xfe, 0x7d]),
+    );
+    const read = await readImportSource(dir, { from: "memo-jsonl" });
+    assert.equal(read.format, "memo-jsonl");
+    assert.deepEqual(read.records.map((r) => [r.file, r.draft.id]), [["a.jsonl", "a1"]]);
+    assert.deepEqual(read.skipped, [{ file: "b.jsonl", line: 2, reason: "not UTF-8" }]);
+  });
+});
+
+Deno.test("readImportSource() uses --from over detection, throws on a missing source", async () => {
+  await withDir(async (dir) => {
+    const file = join(dir, "x.jsonl");
+    await writeFile(file, memoLine("a1", "one") + "\n");
+    const progress: [number, number][] = [];
+    const read = await readImportSource(file, {
+      from: "server-memory",
+      onProgress: (d, t) => progress.push([d, t]),
+    });
+    assert.equal(read.format, "server-memory");
+    assert.equal(read.records.length, 0);
+    assert.match(read.skipped[0].reason, /unknown "type"/);
+    assert.deepEqual(progress.at(-1), [2, 2]);
+    await assert.rejects(
+      readImportSource(join(dir, "nope")),
+      /^Error: Cannot import .*nope: no such file or folder$/,
+    );
+    await writeFile(join(dir, "y.txt"), "hi");
+    await assert.rejects(readImportSource(join(dir, "y.txt")), /cannot tell what it holds/);
+  });
+});
+
+Deno.test("IMPORT_FORMATS lists the four formats", () => {
+  assert.equal(IMPORT_FORMATS.length, 4);
+});
