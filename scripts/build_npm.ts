@@ -4,6 +4,12 @@
  * JavaScript plus `.d.ts`, relative `.ts` imports rewritten to `.js`, `npm:`
  * specifiers turned into bare package names and dependencies, and a generated
  * `package.json` per package (`memo` as the `bin` of `@memo/mcp-server`).
+ * Each package's npm `exports` are derived from its `deno.json` `exports` (the
+ * JSR ones), and the build fails if the written package.json drifts from them
+ * or points at a file that was not emitted. A package holds only the emitted
+ * `.js` and `.d.ts`, its README.md, LICENSE and package.json (`files`; tests,
+ * `testing/`, sources and scripts never ship); `engines.node` is `>=20` and
+ * `license` comes from `deno.json`.
  * Worker modules loaded by URL are compiled too, optional peers (transformers.js)
  * are listed as such and never as dependencies, and no emitted module may keep
  * an `npm:` specifier.
@@ -17,6 +23,7 @@
 import ts from "npm:typescript@6.0.3";
 import { chmod, cp, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
+import { checkExportMaps, jsrExports, npmExports } from "./_npm_exports.ts";
 
 const repo = resolve(new URL("..", import.meta.url).pathname);
 const outArg = Deno.args.indexOf("--out");
@@ -27,6 +34,8 @@ interface PackageSpec {
   dir: string;
   /** Folder under the output root. */
   out: string;
+  /** The package.json `description`. */
+  description: string;
   /** Extra entry points that are not exports (the CLI). */
   bins?: Record<string, string>;
   /**
@@ -46,13 +55,23 @@ const PACKAGES: PackageSpec[] = [
   {
     dir: "memory",
     out: "memory",
+    description: "memo's core: the notes.md store and recall (BM25 and offline embeddings)",
     workers: ["./embed/_worker.ts"],
     // Hub embedding models; its install script fetches GPU binaries, so a plain
     // `npm install @memo/memory` must never run it.
     optionalPeers: { "@huggingface/transformers": "^4.3.1" },
   },
-  { dir: "connectors", out: "connectors" },
-  { dir: "", out: "mcp-server", bins: { memo: "./cli.ts" } },
+  {
+    dir: "connectors",
+    out: "connectors",
+    description: "memo's connectors: GitHub Discussions and Notion pages into memo's notes",
+  },
+  {
+    dir: "",
+    out: "mcp-server",
+    description: "memo: local-first memory for AI agents, as an MCP server and the memo command",
+    bins: { memo: "./cli.ts" },
+  },
 ];
 
 /** Third-party packages the sources import by bare name, with their version ranges. */
@@ -131,9 +150,7 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
   await rm(out, { recursive: true, force: true });
   await mkdir(out, { recursive: true });
 
-  const exportsMap: Record<string, string> = typeof config.exports === "string"
-    ? { ".": config.exports }
-    : config.exports;
+  const exportsMap = jsrExports(config.exports);
   const entries = [
     ...Object.values(exportsMap),
     ...Object.values(spec.bins ?? {}),
@@ -212,19 +229,21 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
   }
 
   const toJs = (p: string) => "./" + relative(src, resolve(src, p)).replace(/\.ts$/, ".js");
-  const toDts = (p: string) => "./" + relative(src, resolve(src, p)).replace(/\.ts$/, ".d.ts");
   const pkg: Record<string, unknown> = {
     name: config.name,
     version: config.version,
-    description: config.description ?? `${config.name}: local-first memory for AI agents`,
-    license: config.license ?? "MIT",
+    description: spec.description,
+    license: config.license,
     type: "module",
     engines: { node: ">=20" },
-    exports: Object.fromEntries(
-      Object.entries(exportsMap).map(([k, v]) => [k, { types: toDts(v), import: toJs(v) }]),
-    ),
+    exports: npmExports(exportsMap),
+    // npm adds package.json, README.md and LICENSE itself.
+    files: ["**/*.js", "**/*.d.ts"],
     dependencies: deps,
   };
+  if (typeof config.license !== "string") {
+    throw new Error(`Cannot build ${config.name}: deno.json has no license`);
+  }
   if (spec.optionalPeers) {
     for (const name of Object.keys(spec.optionalPeers)) {
       if (deps[name]) {
@@ -252,10 +271,42 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     }
   }
   await writeFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
-  for (const extra of ["README.md", "LICENSE"]) {
-    const from = join(src, extra);
-    const fallback = join(repo, extra);
-    await cp(await exists(from) ? from : fallback, join(out, extra)).catch(() => {});
+  // The package's own README (the root one for @memo/mcp-server); one LICENSE for all.
+  const readme = join(src, "README.md");
+  if (!(await exists(readme))) throw new Error(`Cannot build ${config.name}: no ${readme}`);
+  await cp(readme, join(out, "README.md"));
+  await cp(join(repo, "LICENSE"), join(out, "LICENSE"));
+  await checkPackage(src, out);
+}
+
+/**
+ * The written package against its deno.json: the same export keys, each
+ * pointing at emitted files, and nothing but built JavaScript, declarations,
+ * README.md, LICENSE and package.json in it.
+ */
+async function checkPackage(src: string, out: string): Promise<void> {
+  const config = await readJson(join(src, "deno.json"));
+  const pkg = await readJson(join(out, "package.json"));
+  checkExportMaps(config.name, jsrExports(config.exports), pkg.exports ?? {});
+  for (const [key, entry] of Object.entries(pkg.exports as Record<string, object>)) {
+    for (const file of Object.values(entry) as string[]) {
+      if (!(await exists(join(out, file)))) {
+        throw new Error(
+          `Cannot build ${config.name}: export ${key} points at ${file}, not emitted`,
+        );
+      }
+    }
+  }
+  for (const entry of await readdir(out, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(out, join(entry.parentPath, entry.name));
+    const allowed = ["package.json", "README.md", "LICENSE"].includes(file) ||
+      ((file.endsWith(".js") || file.endsWith(".d.ts")) &&
+        !/(^|\/)(tests|testing|bench|scripts)\//.test(file) &&
+        !/_test\.(js|d\.ts)$/.test(file));
+    if (!allowed) {
+      throw new Error(`Cannot build ${config.name}: ${file} must not be in the package`);
+    }
   }
 }
 

@@ -1,14 +1,36 @@
 /**
- * The npm build under Node: build the three packages with scripts/build_npm.ts,
- * pack them, install the tarballs into a fresh project with npm, and use them
- * from `node` — the `memo` bin, the library, stdio MCP and the HTTP handler.
+ * The npm build under Node, as issue 15 runs it from a fresh clone: build the
+ * three packages with scripts/build_npm.ts, check what `npm pack` would ship,
+ * `npm install --install-links` the built folders into an empty project, and
+ * use them from `node` and `npx` — `npx memo --help`, `npx memo mcp` driven by
+ * the official SDK client, every export of every package, the library, the
+ * `memo` bin, stdio MCP and the HTTP handler.
  */
 import assert from "node:assert/strict";
-import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { COMMAND_INFO } from "../cli/command_info.ts";
 import { type ProcessResult, runProcess } from "./_run_process.ts";
 
 const repo = new URL("..", import.meta.url).pathname;
+
+/** The three packages: the folder in the repo and the one `build_npm.ts` writes. */
+const PACKAGES = [
+  { dir: "memory", out: "memory" },
+  { dir: "connectors", out: "connectors" },
+  { dir: "", out: "mcp-server" },
+];
+
+/** What `npm pack --dry-run --json` reports for one package. */
+interface PackReport {
+  name: string;
+  size: number;
+  unpackedSize: number;
+  files: { path: string }[];
+}
 
 function run(cmd: string, args: string[], cwd: string, stdin?: string): Promise<ProcessResult> {
   return runProcess(cmd, args, {
@@ -28,20 +50,106 @@ Deno.test("build_npm.ts output installs with npm and runs under Node", async (t)
   );
   assert.equal(build.code, 0, build.err);
 
+  await t.step(
+    "each package.json follows its deno.json, and npm packs only what ships",
+    async () => {
+      const packed = await run(
+        "npm",
+        ["pack", "--dry-run", "--json", ...PACKAGES.map((p) => `./${p.out}`)],
+        out,
+      );
+      assert.equal(packed.code, 0, packed.err);
+      const reports: PackReport[] = JSON.parse(packed.out);
+      const license = await Deno.readTextFile(join(repo, "LICENSE"));
+      for (const [i, p] of PACKAGES.entries()) {
+        const config = JSON.parse(await Deno.readTextFile(join(repo, p.dir, "deno.json")));
+        const pkg = JSON.parse(await Deno.readTextFile(join(out, p.out, "package.json")));
+        assert.equal(pkg.name, config.name);
+        assert.equal(pkg.version, config.version);
+        assert.equal(pkg.license, config.license);
+        assert.deepEqual(pkg.engines, { node: ">=20" });
+        assert.equal(pkg.repository, undefined);
+        assert.deepEqual(Object.keys(pkg.exports), Object.keys(config.exports));
+        assert.deepEqual(pkg.bin, p.out === "mcp-server" ? { memo: "./cli.js" } : undefined);
+        assert.equal(
+          await Deno.readTextFile(join(out, p.out, "README.md")),
+          await Deno.readTextFile(join(repo, p.dir, "README.md")),
+        );
+        assert.equal(await Deno.readTextFile(join(out, p.out, "LICENSE")), license);
+
+        const report = reports[i];
+        assert.equal(report.name, config.name);
+        const files = report.files.map((f) => f.path);
+        for (const must of ["README.md", "LICENSE", "package.json", "mod.js", "mod.d.ts"]) {
+          assert.ok(files.includes(must), `${config.name} ships ${must}`);
+        }
+        const stray = files.filter((f) =>
+          !["README.md", "LICENSE", "package.json"].includes(f) &&
+          !(f.endsWith(".js") || f.endsWith(".d.ts"))
+        );
+        assert.deepEqual(stray, [], `${config.name} ships only built files`);
+        const notShipped = files.filter((f) =>
+          /_test\.|(^|\/)(tests|testing|bench|scripts|web\/src)\//.test(f)
+        );
+        assert.deepEqual(notShipped, [], `${config.name} ships no tests, helpers or sources`);
+      }
+    },
+  );
+
+  // An empty project; the package.json only keeps npm from installing into a parent folder.
   const app = join(work, "app");
   await Deno.mkdir(app);
-  for (const pkg of ["memory", "connectors", "mcp-server"]) {
-    const packed = await run("npm", ["pack", "--pack-destination", app], join(out, pkg));
-    assert.equal(packed.code, 0, packed.err);
-  }
-  const tarballs = (await readdir(app)).filter((f) => f.endsWith(".tgz")).map((f) => `./${f}`);
-  assert.equal(tarballs.length, 3);
-  assert.equal((await run("npm", ["init", "-y"], app)).code, 0);
-  const installed = await run("npm", ["install", "--no-audit", "--no-fund", ...tarballs], app);
+  await Deno.writeTextFile(join(app, "package.json"), JSON.stringify({ private: true }));
+  const installed = await run(
+    "npm",
+    [
+      "install",
+      "--install-links",
+      "--no-audit",
+      "--no-fund",
+      ...PACKAGES.map((p) => `../npm/${p.out}`),
+    ],
+    app,
+  );
   assert.equal(installed.code, 0, installed.err);
 
   const version = await run("node", ["--version"], app);
   const bin = join(app, "node_modules", ".bin", "memo");
+
+  await t.step("npx memo --help lists every command", async () => {
+    const r = await run("npx", ["memo", "--help"], app);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^memo \d+\.\d+\.\d+: /);
+    for (const name of Object.keys(COMMAND_INFO)) {
+      assert.match(r.out, new RegExp(`^  ${name} `, "m"), `--help lists ${name}`);
+    }
+  });
+
+  await t.step("every export of the three packages imports under node, as under Deno", async () => {
+    const specifiers: string[] = [];
+    const expected: Record<string, string[]> = {};
+    for (const p of PACKAGES) {
+      const config = JSON.parse(await Deno.readTextFile(join(repo, p.dir, "deno.json")));
+      for (const [key, file] of Object.entries(config.exports as Record<string, string>)) {
+        const specifier = config.name + key.slice(1);
+        specifiers.push(specifier);
+        expected[specifier] = Object.keys(await import(join(repo, p.dir, file))).sort();
+      }
+    }
+    const script = `
+      const out = {};
+      for (const s of ${JSON.stringify(specifiers)}) out[s] = Object.keys(await import(s)).sort();
+      console.log(JSON.stringify(out));
+    `;
+    const r = await run("node", ["--input-type=module", "-e", script], app);
+    assert.equal(r.code, 0, r.err);
+    const actual = JSON.parse(r.out);
+    assert.deepEqual(Object.keys(actual), specifiers);
+    for (const s of specifiers) {
+      assert.ok(actual[s].length > 0, `${s} exports something`);
+      assert.deepEqual(actual[s], expected[s], `${s} exports the same names under node`);
+    }
+  });
 
   await t.step(`the memo bin works under node ${version.out.trim()}`, async () => {
     const r = await run(
@@ -146,4 +254,33 @@ Deno.test("build_npm.ts output installs with npm and runs under Node", async (t)
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^200 \{"jsonrpc":"2.0","id":7,"result":\{\}\}/);
   });
+
+  await t.step("npx memo mcp answers the SDK client", async () => {
+    const transport = new StdioClientTransport({
+      command: "npx",
+      args: ["memo", "mcp"],
+      cwd: app,
+      stderr: "pipe",
+      env: { ...Deno.env.toObject(), NO_COLOR: "1", npm_config_loglevel: "error" },
+    });
+    const client = new Client({ name: "memo-npm-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      assert.equal(client.getServerVersion()?.name, "memo");
+      const { tools } = await client.listTools();
+      const names = tools.map((tool: { name: string }) => tool.name);
+      for (const name of ["remember", "recall", "forget"]) assert.ok(names.includes(name), name);
+      const result = await client.callTool({
+        name: "remember",
+        arguments: { text: "npx memo mcp remembers over stdio", labels: ["npx"] },
+      });
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+    } finally {
+      await client.close();
+    }
+    const notes = await Deno.readTextFile(join(app, ".memo", "memory", "notes.md"));
+    assert.match(notes, /^## npx memo mcp remembers over stdio$/m);
+  });
+
+  await Deno.remove(work, { recursive: true });
 });
