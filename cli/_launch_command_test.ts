@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { launchCommand, splitCommandLine } from "./_launch_command.ts";
+
+Deno.test("launchCommand: an npm install runs npx", () => {
+  for (
+    const url of [
+      "file:///srv/app/node_modules/@memo/mcp-server/cli/init.js",
+      "file:///srv/app/node_modules/.deno/@memo+mcp-server@0.2.0/node_modules/@memo/mcp-server/cli/init.js",
+      "file:///root/.cache/deno/npm/registry.npmjs.org/@memo/mcp-server/0.2.0/cli/init.js",
+    ]
+  ) {
+    assert.deepEqual(launchCommand(url), ["npx", "-y", "@memo/mcp-server", "mcp"], url);
+  }
+});
+
+Deno.test("launchCommand: JSR runs deno with the jsr: specifier, unpinned", () => {
+  assert.deepEqual(
+    launchCommand("https://jsr.io/@memo/mcp-server/0.2.0/cli/init.ts"),
+    ["deno", "run", "-A", "jsr:@memo/mcp-server", "mcp"],
+  );
+});
+
+Deno.test("launchCommand: a clone runs its cli.ts (one folder up) with plain deno", () => {
+  assert.deepEqual(
+    launchCommand("file:///home/ada/src/my%20memo/cli/init.ts"),
+    ["deno", "run", "-A", "/home/ada/src/my memo/cli.ts", "mcp"],
+  );
+  // This very module: the repository's own cli.ts.
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  assert.deepEqual(launchCommand(new URL("./init.ts", import.meta.url).href), [
+    "deno",
+    "run",
+    "-A",
+    cli,
+    "mcp",
+  ]);
+});
+
+Deno.test("launchCommand: a built clone runs node, another URL runs deno with that URL", () => {
+  assert.deepEqual(launchCommand("file:///home/ada/memo/npm/mcp-server/cli/init.js"), [
+    "node",
+    "/home/ada/memo/npm/mcp-server/cli.js",
+    "mcp",
+  ]);
+  assert.deepEqual(launchCommand("https://example.com/memo/v1/cli/init.ts"), [
+    "deno",
+    "run",
+    "-A",
+    "https://example.com/memo/v1/cli.ts",
+    "mcp",
+  ]);
+  // Another JSR package is not ours.
+  assert.equal(
+    launchCommand("https://jsr.io/@other/pkg/1.0.0/cli/init.ts")[3],
+    "https://jsr.io/@other/pkg/1.0.0/cli.ts",
+  );
+});
+
+Deno.test("splitCommandLine: whitespace, quotes and escapes", () => {
+  assert.deepEqual(splitCommandLine("  deno   run\t-A /opt/memo/cli.ts mcp \n"), [
+    "deno",
+    "run",
+    "-A",
+    "/opt/memo/cli.ts",
+    "mcp",
+  ]);
+  assert.deepEqual(
+    splitCommandLine(`deno run -A "/opt/my memo/cli.ts" mcp`)[3],
+    "/opt/my memo/cli.ts",
+  );
+  assert.deepEqual(splitCommandLine(`node '/a b/"c"/cli.js'`), ["node", `/a b/"c"/cli.js`]);
+  assert.deepEqual(splitCommandLine(`x "say \\"hi\\" \\\\ \\n"`), ["x", `say "hi" \\ \\n`]);
+  assert.deepEqual(splitCommandLine(`x a"b c"d ''`), ["x", "ab cd", ""]);
+  assert.deepEqual(splitCommandLine(`C:\\memo\\memo.exe mcp`), ["C:\\memo\\memo.exe", "mcp"]);
+});
+
+Deno.test("splitCommandLine: empty lines and unclosed quotes are usage errors", () => {
+  assert.throws(() => splitCommandLine(""), {
+    name: "UsageError",
+    message: /needs a command line/,
+  });
+  assert.throws(() => splitCommandLine(" \t "), { name: "UsageError" });
+  assert.throws(() => splitCommandLine(`deno 'run`), {
+    name: "UsageError",
+    message: /unclosed quote \(\'\)/,
+  });
+  assert.throws(() => splitCommandLine(`deno "run \\"`), {
+    name: "UsageError",
+    message: /unclosed quote/,
+  });
+});
