@@ -66,18 +66,19 @@ export function shutdownOnSignal(
   io: Pick<CliIO, "onShutdownSignal">,
   onSignal: () => void,
 ): { wait(server: Stoppable): Promise<void>; remove(): void } {
-  const signalled = Promise.withResolvers<void>();
+  let resolveSignalled!: () => void; // not Promise.withResolvers: Node 20 lacks it
+  const signalled = new Promise<void>((resolve) => (resolveSignalled = resolve));
   let fired = false;
   const remove = io.onShutdownSignal?.(() => {
     if (fired) return;
     fired = true;
     onSignal();
-    signalled.resolve();
+    resolveSignalled();
   }) ?? (() => {});
   return {
     async wait(server) {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const grace = signalled.promise.then(() =>
+      const grace = signalled.then(() =>
         new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)))
       );
       try {

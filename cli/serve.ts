@@ -232,10 +232,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     throw e;
   }
   // Request lines follow the banner (a request may come before it is all printed).
-  const banner = Promise.withResolvers<void>();
+  let bannerPrinted!: () => void; // not Promise.withResolvers: Node 20 lacks it
+  const banner = new Promise<void>((resolve) => (bannerPrinted = resolve));
   const handle = withRequestLog(endpoint.handle, {
     level: config.logLevel,
-    log: (line) => void banner.promise.then(() => print(`${line}\n`)),
+    log: (line) => void banner.then(() => print(`${line}\n`)),
   });
   const stopped = new AbortController();
   // A signal ends the listen streams (each with its completion result), then stops
@@ -267,7 +268,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   if (ui !== null) await print(`memo: web page at ${ui}\n`);
   if (config.warning) await print(`memo: warning: ${config.warning}\n`);
   await print(hint(url, endpoint.authRequired));
-  banner.resolve();
+  bannerPrinted();
   if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
   await shutdown.wait(server);
   shutdown.remove();
