@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality, hybrid, embed, web; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, web, npm; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
@@ -19,7 +19,8 @@
  * throughput, time to cover and recall latency while embedding
  * (`embed_bench.ts`); `--only web` the web page's transfer size and time to
  * the first search result in Chromium, beside MCP Inspector's web UI
- * (`web_bench.ts`).
+ * (`web_bench.ts`); `--only npm` the npm packages' sizes and the cold start of
+ * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`).
  *
  * @module
  */
@@ -115,6 +116,7 @@ const benches: Bench[] = [
     quick: ["--notes", "200", "--batch-sizes", "32", "--cover-notes", "300", "--questions", "30"],
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
+  { name: "npm", script: "npm_bench.ts", args: [], quick: ["--rounds", "3"] },
 ];
 
 if (import.meta.main) await main();

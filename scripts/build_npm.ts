@@ -172,7 +172,8 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     strict: true,
     skipLibCheck: true,
     noEmitOnError: true,
-    lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
+    // ES2023 is what Node 20 (engines) runs: an ES2024 API such as Promise.withResolvers fails here.
+    lib: ["lib.es2023.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
     types: ["node"],
     typeRoots: [join(typesDir, "@types")],
     rootDir: src,
