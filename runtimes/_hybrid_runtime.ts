@@ -16,6 +16,7 @@ import type {
   MemoMcpRuntime,
   MemoStats,
   Note,
+  NoteDraft,
   RecallHit,
   RecallResult,
   ReplicateOptions,
@@ -29,6 +30,7 @@ import type {
   RuntimeNotePatch,
   RuntimeRecallOptions,
   RuntimeRememberInput,
+  RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeSyncOptions,
   RuntimeSyncResult,
@@ -91,6 +93,19 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   remember(input: RuntimeRememberInput, options?: RuntimeCallOptions) {
     return this.#write<RuntimeRememberResult>(this.#local.remember(input, options));
+  }
+
+  /** The local batch write; the replicator pushes it like any other write. */
+  rememberMany(
+    drafts: readonly NoteDraft[],
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeRememberManyResult> {
+    return this.#write(this.#local.rememberMany!(drafts, options));
+  }
+
+  /** The local batch removal (one rewrite); the replicator pushes the deletions. */
+  forgetMany(ids: readonly string[], options?: RuntimeCallOptions): Promise<Note[]> {
+    return this.#write(this.#local.forgetMany!(ids, options));
   }
 
   async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {

@@ -23,6 +23,7 @@ import type {
   MemoMcpRuntime,
   MemoStats,
   Note,
+  NoteDraft,
   RecallHit,
   RecallResult,
   RuntimeCallOptions,
@@ -32,6 +33,7 @@ import type {
   RuntimeNotePatch,
   RuntimeRecallOptions,
   RuntimeRememberInput,
+  RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeSyncOptions,
   RuntimeSyncResult,
@@ -218,14 +220,18 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   /** Reports a write made through this runtime, when someone listens. */
-  #wrote(upserts: readonly MemoCloudNote[], created: boolean, deleted?: string): void {
+  #wrote(
+    upserts: readonly MemoCloudNote[],
+    created: boolean,
+    deleted: readonly string[] = [],
+  ): void {
     if (!this.#listeners.size) return;
     const ids = this.#poller.ownUpserts(upserts);
-    if (deleted !== undefined) {
-      this.#poller.ownDelete(deleted);
-      ids.push(deleted);
+    for (const id of deleted) {
+      this.#poller.ownDelete(id);
+      ids.push(id);
     }
-    if (ids.length) this.#listeners.emit({ ids, listChanged: created || deleted !== undefined });
+    if (ids.length) this.#listeners.emit({ ids, listChanged: created || deleted.length > 0 });
   }
 
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
@@ -233,6 +239,51 @@ class CloudRuntime implements MemoMcpRuntime {
       const { note, status } = await this.#client.remember(input, { signal });
       if (status !== "unchanged") this.#wrote([note], status === "written");
       return { note: plain(note), status };
+    });
+  }
+
+  /** One `notes:batch` request: one transaction on the server, at most 10,000 notes. */
+  rememberMany(
+    drafts: readonly NoteDraft[],
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeRememberManyResult> {
+    return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
+      if (!Array.isArray(drafts)) {
+        throw new MemoRuntimeError("INVALID_INPUT", "Cannot remember notes: drafts must be a list");
+      }
+      if (!drafts.length) return { written: [], updated: [], unchanged: [] };
+      const result = await this.#client.upsertBatch(
+        drafts.map((d) => ({ ...draftOf(d), id: d.id })),
+        { signal },
+      );
+      const changed = result.results.filter((r) => r.status !== "unchanged");
+      if (changed.length) this.#wrote(changed.map((r) => r.note), result.written > 0);
+      const of = (status: string) =>
+        result.results.filter((r) => r.status === status).map((r) => plain(r.note));
+      return { written: of("written"), updated: of("updated"), unchanged: of("unchanged") };
+    });
+  }
+
+  /** One `DELETE` per note, in order; unknown ids are passed over. */
+  forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
+    return this.#run(options.signal, async (signal): Promise<Note[]> => {
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) {
+        throw new MemoRuntimeError("INVALID_INPUT", "Cannot forget notes: ids must be strings");
+      }
+      const removed: Note[] = [];
+      try {
+        for (const id of new Set(ids)) {
+          try {
+            removed.push(plain(await this.#client.forget(id, { signal })));
+          } catch (e) {
+            if (!isMemoCloudError(e, "not_found")) throw e;
+          }
+        }
+      } finally {
+        // What was deleted before a failure is reported all the same.
+        if (removed.length) this.#wrote([], false, removed.map((n) => n.id));
+      }
+      return removed;
     });
   }
 
@@ -305,7 +356,7 @@ class CloudRuntime implements MemoMcpRuntime {
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
     return this.#run(options.signal, async (signal) => {
       const note = await this.#client.forget(id, { signal });
-      this.#wrote([], false, note.id);
+      this.#wrote([], false, [note.id]);
       return plain(note);
     }, id);
   }

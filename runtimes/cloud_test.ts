@@ -304,3 +304,52 @@ Deno.test("a closed cloud runtime refuses calls and stops the ones under way", a
   await assert.rejects(other.stats({ signal: AbortSignal.abort(reason) }), (e) => e === reason);
   await other.close();
 });
+
+Deno.test("the cloud runtime's rememberMany is one batch request, forgetMany one delete per note", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-cloud-batch-" });
+  const handler = createMemoCloudHandler({
+    store: new FileCloudStore({ dataDir }),
+    apiKeys: new Map([[KEY, "team"]]),
+    rateLimit: 0,
+  });
+  const requests: string[] = [];
+  const runtime = createMemoCloudMcpRuntime({
+    baseUrl: "http://cloud.test",
+    apiKey: KEY,
+    retry: { maxRetries: 0 },
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      const path = new URL(request.url).pathname.replace(/^.*\/projects\/default/, "");
+      if (request.method !== "GET") requests.push(`${request.method} ${path}`);
+      return handler(request);
+    },
+  });
+  try {
+    const seen: string[][] = [];
+    runtime.watch!((change) => void seen.push(change.ids));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the poller finds the head
+    const id = "01jqz0000000000000000000aa";
+    const first = await runtime.rememberMany!([
+      { text: "one", source: "x:1", id, created: "2024-01-02T03:04:05.000Z" },
+      { text: "two", source: "x:2" },
+    ]);
+    assert.deepEqual(requests, ["POST /notes:batch"]);
+    assert.equal(first.written.length, 2);
+    assert.equal(first.written[0].id, id);
+    assert.equal(first.written[0].created, "2024-01-02T03:04:05.000Z");
+    assert.equal("revision" in first.written[0], false);
+    assert.deepEqual(seen, [first.written.map((n) => n.id)]);
+    const again = await runtime.rememberMany!([{ text: "one", source: "x:1" }]);
+    assert.equal(again.unchanged.length, 1);
+    requests.length = 0;
+    const ids = first.written.map((n) => n.id);
+    const forgotten = await runtime.forgetMany!([...ids, "01jqz0000000000000000000zz"]);
+    assert.deepEqual(forgotten.map((n) => n.id), ids);
+    assert.equal(requests.length, 3); // the unknown one answered 404 and was passed over
+    assert.deepEqual(seen.at(-1), ids);
+    assert.equal((await runtime.stats()).notes, 0);
+  } finally {
+    await runtime.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

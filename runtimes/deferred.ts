@@ -15,6 +15,7 @@ import type {
   MemoMcpRuntime,
   MemoStats,
   Note,
+  NoteDraft,
   RecallHit,
   RecallResult,
   ReplicateOptions,
@@ -28,6 +29,7 @@ import type {
   RuntimeNotePatch,
   RuntimeRecallOptions,
   RuntimeRememberInput,
+  RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeSyncOptions,
   RuntimeSyncResult,
@@ -87,7 +89,12 @@ export function createDeferredRuntime(
   build: () => Promise<MemoMcpRuntime>,
 ):
   & MemoMcpRuntime
-  & Required<Pick<MemoMcpRuntime, "watch" | "replicate" | "embed" | "recallDetailed">> {
+  & Required<
+    Pick<
+      MemoMcpRuntime,
+      "watch" | "replicate" | "embed" | "recallDetailed" | "rememberMany" | "forgetMany"
+    >
+  > {
   let building: Promise<MemoMcpRuntime> | undefined;
   let built: MemoMcpRuntime | undefined;
   let closed = false;
@@ -121,6 +128,29 @@ export function createDeferredRuntime(
       options?: RuntimeCallOptions,
     ): Promise<RuntimeRememberResult> {
       return await (await ready()).remember(input, options);
+    },
+    async rememberMany(
+      drafts: readonly NoteDraft[],
+      options?: RuntimeCallOptions,
+    ): Promise<RuntimeRememberManyResult> {
+      const runtime = await ready();
+      if (!runtime.rememberMany) {
+        throw new MemoRuntimeError(
+          "UNAVAILABLE",
+          "Cannot remember notes in one batch: this runtime cannot",
+        );
+      }
+      return await runtime.rememberMany(drafts, options);
+    },
+    async forgetMany(ids: readonly string[], options?: RuntimeCallOptions): Promise<Note[]> {
+      const runtime = await ready();
+      if (!runtime.forgetMany) {
+        throw new MemoRuntimeError(
+          "UNAVAILABLE",
+          "Cannot forget notes in one batch: this runtime cannot",
+        );
+      }
+      return await runtime.forgetMany(ids, options);
     },
     async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
       return await (await ready()).recall(query, options);

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createDeferredRuntime } from "./deferred.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
 import { isMemoRuntimeError } from "./errors.ts";
+import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import type { ReplicateOptions, RuntimeChange } from "./types.ts";
 
 Deno.test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {
@@ -131,4 +132,29 @@ Deno.test("createDeferredRuntime() replicate() forwards to a built runtime that 
   const outer = createDeferredRuntime("local", () => Promise.resolve(local));
   await assert.rejects(outer.replicate(), { code: "UNAVAILABLE" });
   await outer.close();
+});
+
+Deno.test("createDeferredRuntime() rememberMany() and forgetMany() forward when the runtime has them, else refuse", async () => {
+  const rootDir = await Deno.makeTempDir();
+  const local = createDeferredRuntime(
+    "local",
+    () => Promise.resolve(createMemoMcpRuntimeFromConfig({ rootDir })),
+  );
+  try {
+    const { written } = await local.rememberMany([{ text: "one" }, { text: "two" }]);
+    assert.equal(written.length, 2);
+    const forgotten = await local.forgetMany([written[0].id]);
+    assert.deepEqual(forgotten.map((n) => n.id), [written[0].id]);
+    assert.equal((await local.stats()).notes, 1);
+  } finally {
+    await local.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+  const bare = createDeferredRuntime("local", () => Promise.resolve(createFakeRuntime(0)));
+  await assert.rejects(
+    bare.rememberMany([{ text: "one" }]),
+    (e) => isMemoRuntimeError(e, "UNAVAILABLE") && /one batch/.test(e.message),
+  );
+  await assert.rejects(bare.forgetMany(["a"]), { code: "UNAVAILABLE" });
+  await bare.close();
 });

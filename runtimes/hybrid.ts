@@ -29,13 +29,17 @@ import { Replicator } from "./_replicator.ts";
 import { memoEmbeddingOptions } from "./_memo_options.ts";
 import type {
   MemoMcpRuntime,
+  Note,
+  NoteDraft,
   RecallResult,
   ReplicateOptions,
   ReplicateResult,
+  RuntimeCallOptions,
   RuntimeChange,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
   RuntimeRecallOptions,
+  RuntimeRememberManyResult,
 } from "./types.ts";
 
 /**
@@ -178,6 +182,13 @@ export interface MemoHybridMcpRuntime extends MemoMcpRuntime {
   embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult>;
   /** Calls `onChange` after writes here, by other processes, and pulled from the cloud. */
   watch(onChange: (change: RuntimeChange) => void): () => void;
+  /** Stores many notes in one local commit; the outbox takes them like any write. */
+  rememberMany(
+    drafts: readonly NoteDraft[],
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeRememberManyResult>;
+  /** Removes notes in one local rewrite; the outbox takes the deletions like any write. */
+  forgetMany(ids: readonly string[], options?: RuntimeCallOptions): Promise<Note[]>;
 }
 
 /**

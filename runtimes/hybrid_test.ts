@@ -412,3 +412,33 @@ Deno.test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid
   assert.deepEqual(await ids("hybrid", 10), ["l1", "c1@cloud", "l2", "c2@cloud"]);
   assert.deepEqual(await ids("hybrid", 3), ["l1", "c1@cloud", "l2"]);
 });
+
+Deno.test("hybrid: rememberMany and forgetMany reach the cloud and the other machine", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir());
+    const changes: string[][] = [];
+    a.watch((change) => void changes.push(change.ids));
+    const drafts = Array.from({ length: 12 }, (_, i) => ({
+      text: `Imported ${i}`,
+      source: `server-memory:e${i}`,
+    }));
+    const result = await a.rememberMany(drafts);
+    assert.equal(result.written.length, 12);
+    assert.deepEqual(changes.at(-1)?.sort(), result.written.map((n) => n.id).sort());
+    await settle(a, b);
+    assert.equal((await cloud.notes()).length, 12);
+    assert.equal((await allNotes(b)).length, 12);
+    const gone = result.written.slice(0, 5).map((n) => n.id);
+    const forgotten = await a.forgetMany([...gone, "01unknownid0000000000000000"]);
+    assert.deepEqual(forgotten.map((n) => n.id), gone);
+    assert.deepEqual(changes.at(-1), gone);
+    await settle(a, b);
+    const left = result.written.slice(5).map((n) => n.id).sort();
+    assert.deepEqual((await cloud.notes()).map((n) => n.id).sort(), left);
+    assert.deepEqual((await allNotes(b)).map((n) => n.id).sort(), left);
+  } finally {
+    await cloud.close();
+  }
+});

@@ -16,6 +16,7 @@ import type {
   MemoMcpRuntime,
   MemoStats,
   Note,
+  NoteDraft,
   RecallEngine,
   RecallHit,
   RecallResult,
@@ -28,6 +29,7 @@ import type {
   RuntimeNotePatch,
   RuntimeRecallOptions,
   RuntimeRememberInput,
+  RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeSyncOptions,
   RuntimeSyncResult,
@@ -167,6 +169,60 @@ class LocalRuntime implements MemoMcpRuntime {
       if (result.written.length) return { note: result.written[0], status: "written" };
       if (result.updated.length) return { note: result.updated[0], status: "updated" };
       return { note: result.unchanged[0], status: "unchanged" };
+    });
+  }
+
+  rememberMany(
+    drafts: readonly NoteDraft[],
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeRememberManyResult> {
+    return this.#run(options.signal, async (memo): Promise<RuntimeRememberManyResult> => {
+      if (!Array.isArray(drafts)) {
+        throw new MemoRuntimeError("INVALID_INPUT", "Cannot remember notes: drafts must be a list");
+      }
+      const { written, updated, unchanged } = await memo.rememberMany(drafts, {
+        signal: options.signal,
+      });
+      const ids = [...written, ...updated].map((n) => n.id);
+      if (ids.length) this.#wrote(memo, { ids, listChanged: written.length > 0 });
+      return { written, updated, unchanged };
+    });
+  }
+
+  forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
+    return this.#run(options.signal, async (memo): Promise<Note[]> => {
+      if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) {
+        throw new MemoRuntimeError("INVALID_INPUT", "Cannot forget notes: ids must be strings");
+      }
+      const found = new Map<string, Note>();
+      for (const id of new Set(ids)) {
+        checkSignal(options.signal);
+        try {
+          found.set(id, await memo.get(id));
+        } catch (e) {
+          if ((e as { code?: unknown } | null)?.code !== "NOTE_NOT_FOUND") throw e;
+        }
+      }
+      if (!found.size) return [];
+      checkSignal(options.signal);
+      let removed: string[];
+      if (memo.applyReplica) {
+        // One atomic rewrite: every note goes, or none does.
+        removed = (await memo.applyReplica({ put: [], remove: [...found.keys()] })).removed;
+      } else {
+        removed = [];
+        for (const id of found.keys()) {
+          try {
+            await memo.forget(id);
+            removed.push(id);
+          } catch (e) {
+            if ((e as { code?: unknown } | null)?.code !== "NOTE_NOT_FOUND") throw e;
+          }
+        }
+      }
+      if (removed.length) this.#wrote(memo, { ids: removed, listChanged: true });
+      const gone = new Set(removed);
+      return [...found.values()].filter((note) => gone.has(note.id));
     });
   }
 

@@ -6,6 +6,7 @@ import { createMemoCloudMcpRuntime } from "./cloud.ts";
 import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts";
+import type { RuntimeChange } from "./types.ts";
 
 /** An assert.throws/rejects check: a MemoRuntimeError with this code (and message). */
 const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
@@ -279,6 +280,58 @@ Deno.test("the local runtime lists newest first with order, paging by cursor", a
       runtime.list({ limit: 2, order: "random" as "newest" }),
       runtimeError("INVALID_INPUT", /order must be "oldest" or "newest"/),
     );
+  } finally {
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+Deno.test("the local runtime's rememberMany is one commit, forgetMany one rewrite, both heard by watch", async () => {
+  const rootDir = await Deno.makeTempDir();
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+  try {
+    const seen: RuntimeChange[] = [];
+    runtime.watch!((change) => void seen.push(change));
+    const kept = {
+      id: "01jqz0000000000000000000aa",
+      created: "2024-01-02T03:04:05.000Z",
+      updated: "2024-02-03T04:05:06.000Z",
+    };
+    const first = await runtime.rememberMany!([
+      { text: "one", source: "x:1", ...kept },
+      { text: "two", source: "x:2" },
+      { text: "three", source: "y:3" },
+    ]);
+    assert.equal(first.written.length, 3);
+    assert.deepEqual(
+      [first.written[0].id, first.written[0].created, first.written[0].updated],
+      [kept.id, kept.created, kept.updated],
+    );
+    assert.deepEqual(seen, [{ ids: first.written.map((n) => n.id), listChanged: true }]);
+    const again = await runtime.rememberMany!([
+      { text: "one", source: "x:1" },
+      { text: "TWO", source: "x:2" },
+    ]);
+    assert.deepEqual([again.written.length, again.updated.length, again.unchanged.length], [
+      0,
+      1,
+      1,
+    ]);
+    // One bad draft refuses the batch: nothing of it is written.
+    const file = join(rootDir, ".memo", "memory", "notes.md");
+    const before = await Deno.readTextFile(file);
+    await assert.rejects(
+      runtime.rememberMany!([{ text: "fine" }, { text: " " }]),
+      (e) => isMemoRuntimeError(e, "INVALID_INPUT"),
+    );
+    assert.equal(await Deno.readTextFile(file), before);
+    seen.length = 0;
+    const ids = first.written.slice(0, 2).map((n) => n.id);
+    const forgotten = await runtime.forgetMany!([...ids, "01jqz0000000000000000000zz", ids[0]]);
+    assert.deepEqual(forgotten.map((n) => n.id), ids);
+    assert.deepEqual(seen, [{ ids, listChanged: true }]);
+    assert.deepEqual((await runtime.list({ limit: 10 })).notes.map((n) => n.title), ["three"]);
+    assert.deepEqual(await runtime.forgetMany!(["01jqz0000000000000000000zz"]), []);
   } finally {
     await runtime.close();
     await Deno.remove(rootDir, { recursive: true });

@@ -144,6 +144,12 @@ export interface MemoLike {
   update(id: string, patch: RuntimeNotePatch): Promise<Note>;
   /** Deletes a note and returns it. */
   forget(id: string): Promise<Note>;
+  /**
+   * Writes notes verbatim and removes ids in one atomic step
+   * (`Memo.applyReplica`). Optional: the local runtime's `forgetMany` uses
+   * it, and removes one note at a time without it.
+   */
+  applyReplica?(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** Counts. */
   stats(): Promise<MemoStats>;
   /**
@@ -235,6 +241,43 @@ export interface RuntimeRememberResult {
   note: Note;
   /** `written` (new), `updated` (same source, new content) or `unchanged`. */
   status: "written" | "updated" | "unchanged";
+}
+
+/**
+ * What {@linkcode MemoMcpRuntime.rememberMany} did: each draft's note, by
+ * what happened to it (the memory client's `CommitResult` without its byte
+ * count).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
+ * import type { RuntimeRememberManyResult } from "./types.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * await runtime.remember({ text: "v1", source: "wiki:a" });
+ * const result: RuntimeRememberManyResult = await runtime.rememberMany!([
+ *   { text: "v2", source: "wiki:a" }, // the same source key: updated in place
+ *   { text: "new", source: "wiki:b" },
+ * ]);
+ * assert.deepEqual(
+ *   [result.written.length, result.updated.length, result.unchanged.length],
+ *   [1, 1, 0],
+ * );
+ * const forgotten = await runtime.forgetMany!(result.written.map((n) => n.id));
+ * assert.deepEqual(forgotten.map((n) => n.title), ["new"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeRememberManyResult {
+  /** Notes that did not exist and were added. */
+  written: Note[];
+  /** Notes whose identity existed with other content, changed in place. */
+  updated: Note[];
+  /** Drafts already stored as they are (nothing written). */
+  unchanged: Note[];
 }
 
 /** Options of {@linkcode MemoMcpRuntime.recall}. *
@@ -674,6 +717,27 @@ export interface MemoMcpRuntime {
     input: RuntimeRememberInput,
     options?: RuntimeCallOptions,
   ): Promise<RuntimeRememberResult>;
+  /**
+   * Stores many notes in one all-or-nothing write, each deduplicated as
+   * {@linkcode MemoMcpRuntime.remember} does (`memo import`). A draft may
+   * carry `id`, `created` and `updated`: a new note keeps them. One invalid
+   * draft refuses the whole batch (`MemoRuntimeError` `INVALID_INPUT`) and
+   * nothing is written. Watchers hear the batch as one change. Optional: the
+   * local, hybrid and cloud runtimes have it (the cloud's limit is 10,000
+   * notes in a batch).
+   */
+  rememberMany?(
+    drafts: readonly NoteDraft[],
+    options?: RuntimeCallOptions,
+  ): Promise<RuntimeRememberManyResult>;
+  /**
+   * Deletes notes and returns the ones it removed; unknown ids are passed
+   * over (`memo forget --source`). The local and hybrid runtimes remove
+   * them in one atomic rewrite of `notes.md`; the cloud runtime deletes them
+   * one request at a time (a failure leaves the ones before it deleted).
+   * Watchers hear the removal as one change. Optional.
+   */
+  forgetMany?(ids: readonly string[], options?: RuntimeCallOptions): Promise<Note[]>;
   /** Ranked notes for a query. */
   recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]>;
   /**
