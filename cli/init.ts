@@ -1,26 +1,358 @@
 /**
- * The `memo init` subcommand (being written: see issue 15).
+ * `memo init`: makes a memo project in the current folder (or `--dir`):
+ * `.memo/config.json` and `.memo/.gitignore`, and with `--client` the `memo`
+ * server in the MCP configuration of Claude Code, Cursor, VS Code or Claude
+ * Desktop, merged into what is there. Running it again changes nothing.
  *
  * @module
  */
 
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
+import { homedir, platform } from "node:os";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { memoPaths } from "@memo/memory";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "./args.ts";
+import {
+  ClientConfigError,
+  clientConfigPath,
+  type McpClient,
+  memoServerEntry,
+  mergeClientConfig,
+  parseClients,
+} from "./_client_config.ts";
+import { launchCommand, splitCommandLine } from "./_launch_command.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
+import { errorLine, jsonDocument } from "./output.ts";
 
 /**
- * The `memo init` subcommand.
+ * What `memo init` did to one file. `path` is relative to the project root
+ * when inside it (absolute otherwise: Claude Desktop's file).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
+ * import type { InitFile } from "./init.ts";
+ *
+ * const file: InitFile = {
+ *   path: ".cursor/mcp.json",
+ *   client: "cursor",
+ *   status: "updated",
+ *   backup: ".cursor/mcp.json.memo.bak",
+ * };
+ * assert.equal(file.status, "updated");
+ * ```
+ */
+export interface InitFile {
+  /** The file, relative to the root when inside it. */
+  path: string;
+  /** The client the file configures (client files only). */
+  client?: McpClient;
+  /** `created`, `updated`, `unchanged`, or `error` (the file was left as is). */
+  status: "created" | "updated" | "unchanged" | "error";
+  /** The copy of the old content, when the file changed. */
+  backup?: string;
+  /** Why the file was left as is. */
+  error?: string;
+}
+
+/**
+ * What `memo init --json` prints.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { InitResult } from "./init.ts";
+ *
+ * const result: InitResult = {
+ *   root: "/work/app",
+ *   command: ["npx", "-y", "@memo/mcp-server", "mcp"],
+ *   files: [{ path: ".memo/config.json", status: "created" }],
+ * };
+ * assert.equal(result.command[0], "npx");
+ * ```
+ */
+export interface InitResult {
+  /** The project root (absolute). */
+  root: string;
+  /** The command line written for the clients (before each client's `--dir`). */
+  command: string[];
+  /** Every file, in the order handled. */
+  files: InitFile[];
+}
+
+/** The lines `.memo/.gitignore` holds, relative to `.memo/`. */
+function gitignoreLines(root: string): string[] {
+  const paths = memoPaths(root);
+  const rel = (p: string) => relative(paths.dir, p).split(sep).join("/");
+  return [
+    `${rel(paths.cache)}/`,
+    `${rel(paths.replica)}/`,
+    rel(paths.connectorState),
+    rel(paths.lock),
+  ];
+}
+
+/**
+ * The text of `.memo/.gitignore` given the current one (`undefined`: no
+ * file): the lines memo needs (`cache/`, `replica/`, `connectors/state.json`,
+ * the notes' lock file), the missing ones appended, none repeated. Returns
+ * `undefined` when nothing is missing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { memoGitignore } from "./init.ts";
+ *
+ * const text = memoGitignore("/work/app", undefined)!;
+ * assert.equal(
+ *   text,
+ *   "# memo's local state: caches, replica, connector cursors, the lock\n" +
+ *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ * );
+ * assert.equal(memoGitignore("/work/app", text), undefined);
+ * assert.equal(
+ *   memoGitignore("/work/app", "mine\n/cache/\nreplica/"),
+ *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ * );
+ * ```
+ */
+export function memoGitignore(root: string, existing: string | undefined): string | undefined {
+  const wanted = gitignoreLines(root);
+  if (existing === undefined) {
+    return "# memo's local state: caches, replica, connector cursors, the lock\n" +
+      wanted.join("\n") + "\n";
+  }
+  const present = new Set(existing.split(/\r?\n/).map((l) => l.trim().replace(/^\//, "")));
+  const missing = wanted.filter((l) => !present.has(l));
+  if (!missing.length) return undefined;
+  const sepLine = existing === "" || existing.endsWith("\n") ? "" : "\n";
+  return existing + sepLine + missing.join("\n") + "\n";
+}
+
+/** The human text after the actions: what the config keys mean, then what to do next. */
+const EXPLAIN = `
+.memo/config.json (every key optional):
+  runtime     where the notes live: "local" (default, .memo/memory/notes.md), "hybrid" or "cloud"
+  cloud.*     the Memo Cloud API: baseUrl, workspaceId, projectId, timeoutMs, retry, pullIntervalMs (the key only from MEMO_CLOUD_API_KEY)
+  recall.*    recall settings: engine (auto, lexical, vector, hybrid), embeddingModel, localEmbeddings, includeCloud
+  connectors  GitHub Discussions and Notion pages that memo sync brings in (tokens from the environment)
+The README's "Configuration" section lists every key and MEMO_* variable.
+
+Next:
+  memo remember "The staging database is db-stage-2" --label infra
+  memo recall "staging database"
+  memo serve            (the web page and the HTTP endpoint)
+`;
+
+/**
+ * The human report of `memo init`: one line per file, the command written
+ * (when there are client files), what the config keys mean and the next
+ * steps. Files in error are reported on stderr, not here.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatInitResult } from "./init.ts";
+ *
+ * const text = formatInitResult({
+ *   root: "/work/app",
+ *   command: ["npx", "-y", "@memo/mcp-server", "mcp"],
+ *   files: [
+ *     { path: ".memo/config.json", status: "unchanged" },
+ *     { path: ".mcp.json", client: "claude-code", status: "updated", backup: ".mcp.json.memo.bak" },
+ *   ],
+ * });
+ * assert.match(
+ *   text,
+ *   /^unchanged \.memo\/config\.json\nupdated \.mcp\.json \(backup \.mcp\.json\.memo\.bak\)\n/,
+ * );
+ * assert.match(text, /\nMCP clients start memo with: npx -y @memo\/mcp-server mcp\n/);
+ * assert.match(text, /\n {2}runtime {5}where the notes live/);
+ * ```
+ */
+export function formatInitResult(result: InitResult): string {
+  const lines = result.files.filter((f) => f.status !== "error").map((f) =>
+    `${f.status} ${f.path}${f.backup ? ` (backup ${f.backup})` : ""}`
+  );
+  if (result.files.some((f) => f.client)) {
+    lines.push(`MCP clients start memo with: ${result.command.map(quoteWord).join(" ")}`);
+  }
+  return lines.join("\n") + "\n" + EXPLAIN;
+}
+
+/** A word as a shell would need it (for the display only). */
+function quoteWord(word: string): string {
+  return /^[\w@%+=:,./${}-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Reads a text file; `undefined` when it does not exist. */
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Writes a file atomically (a temporary file beside it, then a rename),
+ * keeping the mode of the file it replaces; through a symbolic link, the
+ * target is replaced.
+ */
+async function writeAtomic(path: string, text: string): Promise<void> {
+  let target = path;
+  let mode: number | undefined;
+  try {
+    target = await realpath(path);
+    mode = (await stat(target)).mode & 0o777;
+  } catch {
+    // a new file
+  }
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = `${target}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    await writeFile(tmp, text, { mode: mode ?? 0o644 });
+    if (mode !== undefined) await chmod(tmp, mode);
+    await rename(tmp, target);
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * `memo init`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readFile } from "node:fs/promises";
+ * import { join } from "node:path";
+ * import { recordingIO } from "../testing/cli_io.ts";
  * import { initCommand } from "./init.ts";
  *
- * assert.equal(initCommand.name, "init");
+ * const root = await Deno.makeTempDir();
+ * const io = recordingIO(root);
+ * assert.equal(await initCommand.run(["--client", "cursor", "--command", "memo mcp", "--json"], io), 0);
+ * const result = JSON.parse(io.out.join(""));
+ * assert.deepEqual(result.files.map((f: { status: string }) => f.status), ["created", "created", "created"]);
+ * const cursor = JSON.parse(await readFile(join(root, ".cursor", "mcp.json"), "utf8"));
+ * assert.deepEqual(cursor.mcpServers.memo, {
+ *   command: "memo",
+ *   args: ["mcp", "--dir", "${workspaceFolder}"],
+ * });
+ * await assert.rejects(initCommand.run(["--client", "zed"], io), { name: "UsageError" });
+ * await Deno.remove(root, { recursive: true });
  * ```
  */
 export const initCommand: CliCommand = {
   ...COMMAND_INFO.init,
-  run() {
-    return Promise.reject(new Error("Cannot run memo init: not written yet"));
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: ["dir", "command"],
+      multiple: ["client"],
+      boolean: ["json"],
+    });
+    positionals(p, []);
+    const clients = parseClients(listFlag(p, "client"));
+    const commandLine = stringFlag(p, "command");
+    const command = commandLine === undefined
+      ? launchCommand(import.meta.url)
+      : splitCommandLine(commandLine);
+    const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
+    const paths = memoPaths(root);
+    const show = (path: string) => {
+      const rel = relative(root, path);
+      return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel.split(sep).join("/") : path;
+    };
+
+    // An existing config.json must be JSON; else nothing is touched.
+    const config = await readIfExists(paths.config);
+    if (config !== undefined) {
+      let problem: string | undefined;
+      try {
+        const parsed = JSON.parse(config.replace(/^\uFEFF/, ""));
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+          problem = "it is not a JSON object";
+        }
+      } catch {
+        problem = "it is not valid JSON";
+      }
+      if (problem) {
+        await io.stderr(errorLine(
+          `Cannot set up ${show(paths.config)}: ${problem}; fix it, then run memo init again ` +
+            "(nothing was changed)",
+        ));
+        return 1;
+      }
+    }
+
+    const files: InitFile[] = [];
+    await mkdir(paths.dir, { recursive: true });
+    if (config === undefined) {
+      await writeAtomic(paths.config, jsonDocument({ connectors: [] }));
+      files.push({ path: show(paths.config), status: "created" });
+    } else {
+      files.push({ path: show(paths.config), status: "unchanged" });
+    }
+
+    const gitignorePath = `${paths.dir}${sep}.gitignore`;
+    const oldGitignore = await readIfExists(gitignorePath);
+    const newGitignore = memoGitignore(root, oldGitignore);
+    if (newGitignore !== undefined) await writeAtomic(gitignorePath, newGitignore);
+    files.push({
+      path: show(gitignorePath),
+      status: newGitignore === undefined
+        ? "unchanged"
+        : oldGitignore === undefined
+        ? "created"
+        : "updated",
+    });
+
+    const place = { root, platform: platform(), env: io.env, home: homedir() };
+    let failed = false;
+    for (const client of clients) {
+      const path = clientConfigPath(client, place);
+      const shown = client === "claude-desktop" ? path : show(path); // a user file: absolute
+      try {
+        const old = await readIfExists(path);
+        const merged = mergeClientConfig(client, old, memoServerEntry(client, command, root));
+        const file: InitFile = { path: shown, client, status: merged.status };
+        if (merged.status !== "unchanged") {
+          if (old !== undefined) {
+            await copyFile(path, `${path}.memo.bak`);
+            file.backup = `${shown}.memo.bak`;
+          }
+          await writeAtomic(path, merged.text);
+        }
+        files.push(file);
+      } catch (e) {
+        failed = true;
+        const why = e instanceof ClientConfigError ? e.message : errorText(e);
+        const error = `Cannot update ${shown}: ${why}; left as is`;
+        files.push({ path: shown, client, status: "error", error });
+        await io.stderr(errorLine(error));
+      }
+    }
+
+    const result: InitResult = { root, command, files };
+    await io.stdout(boolFlag(p, "json") ? jsonDocument(result) : formatInitResult(result));
+    return failed ? 1 : 0;
   },
 };
