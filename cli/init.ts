@@ -140,7 +140,7 @@ export function memoGitignore(root: string, existing: string | undefined): strin
   return existing + sepLine + missing.join("\n") + "\n";
 }
 
-/** The human text after the actions: what the config keys mean, then what to do next. */
+/** The human text after the actions: what the config keys mean. */
 const EXPLAIN = `
 .memo/config.json (every key optional):
   runtime     where the notes live: "local" (default, .memo/memory/notes.md), "hybrid" or "cloud"
@@ -148,12 +148,20 @@ const EXPLAIN = `
   recall.*    recall settings: engine (auto, lexical, vector, hybrid), embeddingModel, localEmbeddings, includeCloud
   connectors  GitHub Discussions and Notion pages that memo sync brings in (tokens from the environment)
 The README's "Configuration" section lists every key and MEMO_* variable.
-
-Next:
-  memo remember "The staging database is db-stage-2" --label infra
-  memo recall "staging database"
-  memo serve            (the web page and the HTTP endpoint)
 `;
+
+/** The next steps, with the CLI as launched (the MCP command line without its `mcp`). */
+function nextSteps(command: readonly string[]): string {
+  const memo = command.length > 1 && command.at(-1) === "mcp"
+    ? command.slice(0, -1).map(quoteWord).join(" ")
+    : "memo";
+  return `
+Next:
+  ${memo} remember "The staging database is db-stage-2" --label infra
+  ${memo} recall "staging database"
+  ${memo} serve   (the web page and the HTTP endpoint)
+`;
+}
 
 /**
  * The human report of `memo init`: one line per file, the command written
@@ -179,6 +187,7 @@ Next:
  * );
  * assert.match(text, /\nMCP clients start memo with: npx -y @memo\/mcp-server mcp\n/);
  * assert.match(text, /\n {2}runtime {5}where the notes live/);
+ * assert.match(text, /\n {2}npx -y @memo\/mcp-server recall "staging database"\n/);
  * ```
  */
 export function formatInitResult(result: InitResult): string {
@@ -188,7 +197,7 @@ export function formatInitResult(result: InitResult): string {
   if (result.files.some((f) => f.client)) {
     lines.push(`MCP clients start memo with: ${result.command.map(quoteWord).join(" ")}`);
   }
-  return lines.join("\n") + "\n" + EXPLAIN;
+  return lines.join("\n") + "\n" + EXPLAIN + nextSteps(result.command);
 }
 
 /** A word as a shell would need it (for the display only). */

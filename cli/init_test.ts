@@ -161,9 +161,13 @@ Deno.test("memo init --client: the human report, and --dir", async () => {
     assert.match(out, new RegExp(`\\n  ${key.replace(".", "\\.").replace("*", "\\*")} +\\S`));
   }
   assert.match(out, /README's "Configuration" section/);
-  assert.match(out, /memo remember .*\n.*memo recall .*\n.*memo serve/);
+  assert.match(out, /\n {2}npx -y @memo\/mcp-server remember .*\n.*recall .*\n.*serve/);
   assert.deepEqual(io.err, []);
   await stat(join(p.root, ".mcp.json"));
+  // A --command that does not end with mcp: the next steps say plain memo.
+  io.out.length = 0;
+  await initCommand.run(["--dir", p.root, "--command", "memo-server --stdio"], io);
+  assert.match(io.out.join(""), /\n {2}memo remember /);
 });
 
 Deno.test("memo init --client: a file it cannot merge is left alone, the others still written, exit 1", async () => {
