@@ -5,8 +5,9 @@
  *
  * It builds the three packages with `scripts/build_npm.ts` into a temporary
  * folder, reads `npm pack --dry-run --json` for each, and installs them with
- * `npm install --install-links` (beside `@modelcontextprotocol/sdk`) into an
- * empty project there. Each round then starts, in a rotating order:
+ * `npm install --install-links` into an empty project there (its
+ * `node_modules` is measured: what installing memo brings in), then adds
+ * `@modelcontextprotocol/sdk`. Each round then starts, in a rotating order:
  *
  * - `npx memo mcp` (what an MCP client configured by `memo init` runs);
  * - `node <project>/node_modules/@memo/mcp-server/cli.js mcp` (the same bin,
@@ -155,14 +156,10 @@ async function main() {
     const app = join(work, "app");
     await Deno.mkdir(app);
     await Deno.writeTextFile(join(app, "package.json"), JSON.stringify({ private: true }));
-    await run("npm", [
-      "install",
-      "--install-links",
-      "--no-audit",
-      "--no-fund",
-      ...PACKAGES.map((p) => `../npm/${p}`),
-      SDK,
-    ], app);
+    const install = ["install", "--install-links", "--no-audit", "--no-fund"];
+    await run("npm", [...install, ...PACKAGES.map((p) => `../npm/${p}`)], app);
+    const installed = await installedSize(join(app, "node_modules"));
+    await run("npm", [...install, SDK], app);
     await Deno.writeTextFile(join(app, "sdk_server.mjs"), SDK_SERVER);
     const node = (await run("node", ["--version"], app)).trim();
     const bin = join(app, "node_modules", "@memo", "mcp-server", "cli.js");
@@ -201,6 +198,13 @@ async function main() {
           `${kB(s.unpacked).padStart(10)}  ${String(s.files).padStart(5)}`,
       );
     }
+    console.log(
+      `\ninstalled with their dependencies: ${installed.packages} packages, ` +
+        `${(installed.bytes / 1e6).toFixed(1)} MB in node_modules`,
+    );
+    for (const [name, bytes] of installed.largest) {
+      console.log(`  ${name.padEnd(36)} ${(bytes / 1e6).toFixed(1).padStart(6)} MB`);
+    }
     console.log(`\ncold start to the initialize result, ${rounds} rounds alternating (ms)`);
     console.log(`${"server".padEnd(38)} ${"p50".padStart(7)} ${"p95".padStart(7)}  p50 vs SDK`);
     for (const r of rows) {
@@ -212,12 +216,53 @@ async function main() {
     if (jsonOut) {
       await writeFile(
         jsonOut,
-        JSON.stringify({ machine, node, rounds, sizes, coldStart: rows, times }, null, 2) + "\n",
+        JSON.stringify(
+          { machine, node, rounds, sizes, installed, coldStart: rows, times },
+          null,
+          2,
+        ) + "\n",
       );
     }
   } finally {
     await Deno.remove(work, { recursive: true });
   }
+}
+
+/** Bytes under a folder (file sizes, not blocks). */
+async function bytesUnder(dir: string): Promise<number> {
+  let total = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) total += await bytesUnder(path);
+    else if (entry.isFile) total += (await Deno.stat(path)).size;
+  }
+  return total;
+}
+
+/** The packages of a `node_modules` (scoped ones counted one by one), their bytes, the largest. */
+async function installedSize(
+  nodeModules: string,
+): Promise<{ packages: number; bytes: number; largest: [string, number][] }> {
+  const sizes: [string, number][] = [];
+  for await (const entry of Deno.readDir(nodeModules)) {
+    if (!entry.isDirectory || entry.name.startsWith(".")) continue;
+    const path = join(nodeModules, entry.name);
+    if (!entry.name.startsWith("@")) {
+      sizes.push([entry.name, await bytesUnder(path)]);
+      continue;
+    }
+    for await (const scoped of Deno.readDir(path)) {
+      if (scoped.isDirectory) {
+        sizes.push([`${entry.name}/${scoped.name}`, await bytesUnder(join(path, scoped.name))]);
+      }
+    }
+  }
+  sizes.sort((a, b) => b[1] - a[1]);
+  return {
+    packages: sizes.length,
+    bytes: sizes.reduce((sum, [, bytes]) => sum + bytes, 0),
+    largest: sizes.slice(0, 5),
+  };
 }
 
 if (import.meta.main) await main();
