@@ -14,6 +14,29 @@
 import * as platform from "./_platform.ts";
 import { runCli } from "./cli/main.ts";
 
+/** One line of stdin, read up to its line break and no further (an answer to a question). */
+async function readLine(): Promise<string | undefined> {
+  const reader = (await platform.stdin()).getReader();
+  const bytes: number[] = [];
+  let ended = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) {
+        ended = true;
+        break;
+      }
+      const end = value.indexOf(10);
+      bytes.push(...(end === -1 ? value : value.subarray(0, end)));
+      if (end !== -1) break;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (ended && !bytes.length) return undefined;
+  return new TextDecoder().decode(new Uint8Array(bytes)).replace(/\r$/, "");
+}
+
 const code = await runCli(platform.args(), {
   stdout: platform.writeStdout,
   stderr: platform.writeStderr,
@@ -21,6 +44,8 @@ const code = await runCli(platform.args(), {
   env: platform.envObject(),
   cwd: platform.cwd(),
   readStdin: async () => await new Response(await platform.stdin()).text(),
+  stdinIsTerminal: platform.stdinIsTerminal(),
+  readLine,
   stdin: platform.stdin,
   stdoutStream: platform.stdout,
   onShutdownSignal: platform.onShutdownSignal,

@@ -42,6 +42,18 @@ export interface CliIO {
   cwd: string;
   /** Reads all of stdin as text (for `--file -`). */
   readStdin(): Promise<string>;
+  /**
+   * Whether stdin is a terminal: a command may then ask a question
+   * (`memo forget --source`'s confirmation).
+   * @default false
+   */
+  stdinIsTerminal?: boolean;
+  /**
+   * Reads one line of stdin, without its line break (the answer to a
+   * question); undefined at the end of the input. Without it, nothing can be
+   * asked.
+   */
+  readLine?(): Promise<string | undefined>;
   /** Standard input as a byte stream (the stdio MCP transport). */
   stdin?(): Promise<ReadableStream<Uint8Array>>;
   /** Standard output as a byte stream (the stdio MCP transport). */

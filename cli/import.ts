@@ -1,26 +1,218 @@
 /**
- * The `memo import` subcommand (being written: see issue 15).
+ * The `memo import` subcommand: reads a source with `cli/import/` (the
+ * server-memory `memory.jsonl`, Claude Code memory files, a folder of
+ * markdown, memo's own JSONL export) and writes every good record in one
+ * all-or-nothing `rememberMany`.
  *
  * @module
  */
 
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import {
+  detectImportFormat,
+  IMPORT_FORMATS,
+  type ImportFormat,
+  type ImportRead,
+  type ImportSkip,
+  readImportSource,
+} from "./import/mod.ts";
+import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand } from "./context.ts";
+import type { CliCommand, CliIO } from "./context.ts";
+import { jsonDocument } from "./output.ts";
+import { progressBar, progressLine } from "./progress.ts";
+import { withProjectRuntime } from "./runtime.ts";
 
 /**
- * The `memo import` subcommand.
+ * What `memo import --json` prints.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { importCommand } from "./import.ts";
+ * import type { ImportSummary } from "./import.ts";
  *
- * assert.equal(importCommand.name, "import");
+ * const summary: ImportSummary = {
+ *   source: "memory.jsonl",
+ *   format: "server-memory",
+ *   written: 3,
+ *   updated: 0,
+ *   unchanged: 0,
+ *   skipped: [{ file: "memory.jsonl", line: 4, reason: "not JSON" }],
+ * };
+ * assert.equal(summary.skipped.length, 1);
+ * ```
+ */
+export interface ImportSummary {
+  /** SOURCE as given on the command line. */
+  source: string;
+  /** The format read (given with `--from`, else detected). */
+  format: ImportFormat;
+  /** Notes added. */
+  written: number;
+  /** Notes that existed (same source key) with other content, changed in place. */
+  updated: number;
+  /** Records already stored as they are. */
+  unchanged: number;
+  /** Bad records, each with its file (relative to SOURCE) and line. */
+  skipped: ImportSkip[];
+}
+
+/**
+ * The summary line of `memo import`. `records` is the number of good
+ * records read (records that name the same note count once in the
+ * written/updated/unchanged figures).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatImportSummary } from "./import.ts";
+ *
+ * assert.equal(
+ *   formatImportSummary({
+ *     source: "notes/",
+ *     format: "markdown",
+ *     written: 2,
+ *     updated: 1,
+ *     unchanged: 4,
+ *     skipped: [],
+ *   }),
+ *   "Imported 7 records from notes/ (markdown): 2 written, 1 updated, 4 unchanged, 0 skipped.\n",
+ * );
+ * ```
+ */
+export function formatImportSummary(
+  summary: ImportSummary,
+  records: number = summary.written + summary.updated + summary.unchanged,
+): string {
+  const { source, format, written, updated, unchanged, skipped } = summary;
+  return `Imported ${records} record${records === 1 ? "" : "s"} from ${source} (${format}): ` +
+    `${written} written, ${updated} updated, ${unchanged} unchanged, ${skipped.length} skipped.\n`;
+}
+
+function formatFlag(value: string | undefined): ImportFormat | undefined {
+  if (value === undefined) return undefined;
+  if (!(IMPORT_FORMATS as readonly string[]).includes(value)) {
+    throw new UsageError(`flag --from must be one of ${IMPORT_FORMATS.join(", ")}`);
+  }
+  return value as ImportFormat;
+}
+
+/** Reads SOURCE, with a progress bar on a terminal. */
+async function readSource(
+  io: CliIO,
+  path: string,
+  from: ImportFormat,
+): Promise<ImportRead> {
+  if (!io.stderrIsTerminal) return await readImportSource(path, { from });
+  const line = progressLine(io);
+  try {
+    return await readImportSource(path, {
+      from,
+      onProgress: (done, total) => line.show(`memo: reading ${progressBar(done, total)}`),
+    });
+  } finally {
+    line.end();
+    await line.flush();
+  }
+}
+
+/**
+ * The `memo import SOURCE [--from F] [--strict] [--json] [--dir D]`
+ * subcommand. Bad records are reported on stderr as `memo: skipped
+ * <file>:<line>: <reason>` and left out (exit 0); with `--strict` any bad
+ * record refuses the whole import (exit 1, nothing written).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO } from "../testing/cli_io.ts";
+ * import { runCli } from "./main.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${rootDir}/memory.jsonl`,
+ *   JSON.stringify({ type: "entity", name: "Ada", entityType: "person", observations: ["Writes Rust"] }) +
+ *     "\n{not json\n",
+ * );
+ * const io = recordingIO(rootDir);
+ * assert.equal(await runCli(["import", "memory.jsonl"], io), 0);
+ * assert.match(io.err[0], /^memo: skipped memory\.jsonl:2: /);
+ * assert.equal(
+ *   io.out.at(-1),
+ *   "Imported 1 record from memory.jsonl (server-memory): 1 written, 0 updated, 0 unchanged, 1 skipped.\n",
+ * );
+ * assert.equal(await runCli(["import", "memory.jsonl", "--strict"], io), 1);
+ * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
 export const importCommand: CliCommand = {
   ...COMMAND_INFO.import,
-  run() {
-    return Promise.reject(new Error("Cannot run memo import: not written yet"));
+  async run(argv, io) {
+    const p = parseArgs(argv, {
+      string: ["dir", "from"],
+      boolean: ["json", "strict"],
+    });
+    const [source] = positionals(p, ["source"]);
+    if (source === "") throw new UsageError("SOURCE is empty");
+    let from = formatFlag(stringFlag(p, "from"));
+    const path = resolve(io.cwd, source);
+    try {
+      await stat(path);
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      const reason = code === "ENOENT" ? "no such file or folder" : code ?? (e as Error).message;
+      throw new Error(`Cannot import ${source}: ${reason}`);
+    }
+    from ??= await detectImportFormat(path);
+    if (from === undefined) {
+      throw new UsageError(
+        `Cannot tell what ${source} holds: pass --from ${IMPORT_FORMATS.join("|")}`,
+      );
+    }
+    const read = await readSource(io, path, from);
+    for (const skip of read.skipped) {
+      await io.stderr(`memo: skipped ${skip.file}:${skip.line}: ${skip.reason}\n`);
+    }
+    const strict = boolFlag(p, "strict");
+    if (strict && read.skipped.length) {
+      const n = read.skipped.length;
+      throw new Error(
+        `Cannot import ${source}: ${n} record${n === 1 ? " is" : "s are"} bad (--strict)`,
+      );
+    }
+    const summary: ImportSummary = {
+      source,
+      format: read.format,
+      written: 0,
+      updated: 0,
+      unchanged: 0,
+      skipped: read.skipped,
+    };
+    if (read.records.length) {
+      const line = io.stderrIsTerminal ? progressLine(io) : undefined;
+      const n = read.records.length;
+      line?.show(`memo: writing ${n} note${n === 1 ? "" : "s"}…`);
+      try {
+        const result = await withProjectRuntime(p, io, (runtime) => {
+          if (!runtime.rememberMany) {
+            throw new Error(`Cannot import ${source}: this runtime cannot write in one batch`);
+          }
+          return runtime.rememberMany(read.records.map((r) => r.draft));
+        });
+        summary.written = result.written.length;
+        summary.updated = result.updated.length;
+        summary.unchanged = result.unchanged.length;
+      } finally {
+        line?.end();
+        await line?.flush();
+      }
+    }
+    await io.stdout(
+      boolFlag(p, "json")
+        ? jsonDocument(summary)
+        : formatImportSummary(summary, read.records.length),
+    );
+    return 0;
   },
 };

@@ -42,19 +42,54 @@ export interface RecordingIO extends CliIO {
  * await io.stdout("x");
  * assert.deepEqual(io.out, ["x"]);
  * assert.equal(await io.readStdin(), "text on stdin");
+ *
+ * // A terminal that answers "y" to a question, then ends.
+ * const tty = recordingIO("/", "y\n", { terminal: true });
+ * assert.equal(tty.stdinIsTerminal && tty.stderrIsTerminal, true);
+ * assert.equal(await tty.readLine!(), "y");
+ * assert.equal(await tty.readLine!(), undefined);
  * ```
  */
-export function recordingIO(cwd: string, stdinText = ""): RecordingIO {
+export function recordingIO(
+  cwd: string,
+  stdinText = "",
+  options: RecordingIOOptions = {},
+): RecordingIO {
   const out: string[] = [];
   const err: string[] = [];
+  const lines = stdinText === "" ? [] : stdinText.replace(/\n$/, "").split("\n");
+  const terminal = options.terminal ?? false;
   return {
     out,
     err,
     stdout: (t) => Promise.resolve(void out.push(t)),
     stderr: (t) => Promise.resolve(void err.push(t)),
-    stderrIsTerminal: false,
+    stderrIsTerminal: terminal,
+    stdinIsTerminal: terminal,
     env: {},
     cwd,
     readStdin: () => Promise.resolve(stdinText),
+    readLine: () => Promise.resolve(lines.shift()),
   };
+}
+
+/**
+ * Options of {@linkcode recordingIO}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordingIO, type RecordingIOOptions } from "./cli_io.ts";
+ *
+ * const options: RecordingIOOptions = { terminal: true };
+ * assert.equal(recordingIO("/", "", options).stdinIsTerminal, true);
+ * ```
+ */
+export interface RecordingIOOptions {
+  /**
+   * Whether stdin and stderr act as a terminal (questions are asked,
+   * progress is drawn); `readLine` answers with the lines of the stdin text.
+   * @default false
+   */
+  terminal?: boolean;
 }

@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { recordingIO } from "../testing/cli_io.ts";
+import { runCli } from "./main.ts";
+
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+/** A project with notes of every shape: labels, sources, none, a multi-line body, a hand-set time. */
+async function seededProject(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "memo-export-" });
+  const io = recordingIO(dir);
+  const run = async (...args: string[]) => assert.equal(await runCli(args, io), 0, io.err.join(""));
+  await run("remember", "Deploys run with make deploy", "--label", "infra", "--label", "ops");
+  await run("remember", "The staging DB is db-stage-2", "--source", "wiki:staging");
+  await run(
+    "remember",
+    "Line one\n\n## not a heading in memo\n- a list\n<!-- memo:note fake -->",
+    "--title",
+    "Tricky body",
+    "--source",
+    "server-memory:Ada%20Lovelace",
+  );
+  await run("remember", "Unicode: café ✓ 日本", "--label", "i18n");
+  return dir;
+}
+
+async function exportOf(dir: string, ...args: string[]): Promise<string> {
+  const io = recordingIO(dir);
+  assert.equal(await runCli(["export", ...args], io), 0, io.err.join(""));
+  assert.deepEqual(io.err, []);
+  return io.out.join("");
+}
+
+async function notesOf(dir: string): Promise<Json[]> {
+  const io = recordingIO(dir);
+  assert.equal(await runCli(["list", "--json", "--limit", "1000"], io), 0);
+  return JSON.parse(io.out.join("")).notes;
+}
+
+Deno.test("memo export writes one JSON line per note, oldest first, keys in the documented order", async () => {
+  const dir = await seededProject();
+  try {
+    const lines = (await exportOf(dir)).split("\n");
+    assert.equal(lines.pop(), "");
+    const records = lines.map((l) => JSON.parse(l));
+    assert.deepEqual(records, await notesOf(dir)); // every field, in store order
+    assert.deepEqual(Object.keys(records[0]), [
+      "id",
+      "title",
+      "body",
+      "labels",
+      "hash",
+      "created",
+      "updated",
+    ]);
+    assert.deepEqual(Object.keys(records[1]), [
+      "id",
+      "title",
+      "body",
+      "labels",
+      "source",
+      "hash",
+      "created",
+      "updated",
+    ]);
+    assert.equal(await exportOf(dir, "--format", "jsonl"), lines.join("\n") + "\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("memo export --format md is the notes.md format", async () => {
+  const dir = await seededProject();
+  try {
+    const md = await exportOf(dir, "--format", "md");
+    assert.equal(md, await Deno.readTextFile(join(dir, ".memo", "memory", "notes.md")));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+for (const format of ["jsonl", "md"]) {
+  Deno.test(`memo export --format ${format}, then memo import into an empty project, gives the same notes`, async () => {
+    const from = await seededProject();
+    const to = await Deno.makeTempDir({ prefix: "memo-export-to-" });
+    try {
+      const file = join(to, `export.${format === "md" ? "md" : "jsonl"}`);
+      const io = recordingIO(from);
+      assert.equal(await runCli(["export", "--format", format, "--out", file], io), 0);
+      assert.deepEqual(io.out, []);
+      assert.deepEqual(io.err, [`Exported 4 notes to ${file}.\n`]);
+      const into = recordingIO(to);
+      assert.equal(await runCli(["import", file, "--json"], into), 0, into.err.join(""));
+      const summary = JSON.parse(into.out.join(""));
+      assert.deepEqual(summary, {
+        source: file,
+        format: format === "md" ? "markdown" : "memo-jsonl",
+        written: 4,
+        updated: 0,
+        unchanged: 0,
+        skipped: [],
+      });
+      // Byte for byte: ids, titles, bodies, labels, sources, hashes and both times.
+      assert.deepEqual(await notesOf(to), await notesOf(from));
+      assert.equal(await exportOf(to, "--format", format), await Deno.readTextFile(file));
+      // Importing the same export again changes nothing.
+      const again = recordingIO(to);
+      assert.equal(await runCli(["import", file, "--json"], again), 0);
+      assert.equal(JSON.parse(again.out.join("")).unchanged, 4);
+    } finally {
+      await Deno.remove(from, { recursive: true });
+      await Deno.remove(to, { recursive: true });
+    }
+  });
+}
+
+Deno.test("memo export of an empty project, and its usage errors", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-export-empty-" });
+  try {
+    assert.equal(await exportOf(dir), "");
+    assert.match(await exportOf(dir, "--format", "md"), /^# Memory\n/);
+    const io = recordingIO(dir);
+    assert.equal(await runCli(["export", "--format", "csv"], io), 2);
+    assert.match(io.err[0], /^memo: flag --format must be one of jsonl, md/);
+    assert.equal(await runCli(["export", "--out", join(dir, "missing", "x.jsonl")], io), 1);
+    assert.match(io.err.at(-1)!, /^memo: Cannot export to .*x\.jsonl: ENOENT\n$/);
+    // Nothing is left behind by a failed write.
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).filter((n) => n !== ".memo"),
+      [],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
