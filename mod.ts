@@ -186,6 +186,7 @@ export {
   type RuntimeRecallOptions,
   type RuntimeRecallSettings,
   type RuntimeRememberInput,
+  type RuntimeRememberManyResult,
   type RuntimeRememberResult,
   type RuntimeSyncOptions,
   type RuntimeSyncProgress,
