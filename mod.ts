@@ -187,6 +187,7 @@ export {
   type RuntimeRecallSettings,
   type RuntimeRememberInput,
   type RuntimeRememberManyResult,
+  type RuntimeRememberManyResult,
   type RuntimeRememberResult,
   type RuntimeSyncOptions,
   type RuntimeSyncProgress,
