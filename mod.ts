@@ -187,7 +187,6 @@ export {
   type RuntimeRecallSettings,
   type RuntimeRememberInput,
   type RuntimeRememberManyResult,
-  type RuntimeRememberManyResult,
   type RuntimeRememberResult,
   type RuntimeSyncOptions,
   type RuntimeSyncProgress,
