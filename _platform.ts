@@ -178,10 +178,19 @@ async function writeAll(
     while (off < bytes.length) off += await denoFile.write(bytes.subarray(off));
     return;
   }
+  // The write's callback gets its error (EPIPE when the reader went away); the
+  // stream emits it as an event as well, which would end the process unheard.
+  if (!quietStreams.has(nodeStream)) {
+    quietStreams.add(nodeStream);
+    nodeStream.on("error", () => {});
+  }
   await new Promise<void>((resolve, reject) =>
     nodeStream.write(bytes, (err: unknown) => (err ? reject(err) : resolve()))
   );
 }
+
+/** Node streams whose `error` events `writeAll` already handles through the write callbacks. */
+const quietStreams = new WeakSet<object>();
 
 /**
  * Whether stderr is a terminal (progress is shown only then).

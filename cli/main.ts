@@ -121,6 +121,9 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
     await io.stderr(errorLine(e.message + hint));
     return 2;
   }
+  // The reader of stdout went away (`memo export | head`): it chose to stop
+  // reading, so there is nothing to report and nowhere to report it.
+  if (isBrokenPipe(e)) return 0;
   // Input the runtime refuses (an empty text, a forged cursor) is a usage
   // error. Matched by name and code, not class, so that the CLI does not load
   // the runtimes to check.
@@ -131,4 +134,10 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
   }
   await io.stderr(errorLine(e instanceof Error ? e.message : String(e)));
   return 1;
+}
+
+/** A write to a pipe whose reader has closed it: Deno's `BrokenPipe`, Node's `EPIPE`. */
+function isBrokenPipe(e: unknown): boolean {
+  const { name, code } = (e ?? {}) as { name?: unknown; code?: unknown };
+  return name === "BrokenPipe" || code === "EPIPE";
 }

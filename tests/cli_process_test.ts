@@ -99,3 +99,34 @@ Deno.test("memo (process) hybrid: a write succeeds with the cloud down; replicat
   assert.equal(local.out, "");
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("memo (process) exits 0 quietly when the reader of stdout goes away (memo export | head)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-proc-" });
+  const lines = Array.from({ length: 2000 }, (_, i) =>
+    JSON.stringify({
+      type: "entity",
+      name: `e${i}`,
+      entityType: "t",
+      observations: [`observation ${i}, padded so that the export outgrows a pipe's buffer`],
+    }));
+  await Deno.writeTextFile(join(dir, "memory.jsonl"), lines.join("\n") + "\n");
+  assert.equal((await memo(dir, ["import", "memory.jsonl"])).code, 0);
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "export"],
+    cwd: dir,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const reader = child.stdout.getReader();
+  const first = await reader.read(); // like `head`: one chunk, then close the pipe
+  assert.ok(first.value && first.value.length > 0);
+  await reader.cancel();
+  const [status, err] = await Promise.all([
+    child.status,
+    new Response(child.stderr).text(),
+  ]);
+  assert.equal(err, "");
+  assert.equal(status.code, 0);
+  await Deno.remove(dir, { recursive: true });
+});
