@@ -319,7 +319,12 @@ export function mergeClientConfig(
   let next: JsonObject;
   if (isObject(old)) {
     next = {};
-    for (const [k, v] of Object.entries(old)) Object.defineProperty(next, k, field(v));
+    for (const [k, v] of Object.entries(old)) {
+      // An HTTP entry becoming a stdio one loses what only HTTP used (its address and
+      // headers, which may hold a token): a client may refuse an entry with both.
+      if (HTTP_ONLY_KEYS.includes(k)) continue;
+      Object.defineProperty(next, k, field(v));
+    }
     if (entry.type !== undefined || "type" in old) next.type = entry.type ?? "stdio";
     next.command = entry.command;
     next.args = [...entry.args];
@@ -340,6 +345,9 @@ export function mergeClientConfig(
     text: JSON.stringify(nextDoc, null, 2) + "\n",
   };
 }
+
+/** Keys of an HTTP server entry that a stdio entry has no use for. */
+const HTTP_ONLY_KEYS: readonly string[] = ["url", "headers", "serverUrl"];
 
 /** A plain own property (so that a `__proto__` key stays a key). */
 function field(value: unknown): PropertyDescriptor {

@@ -146,21 +146,41 @@ Deno.test("mergeClientConfig: other keys and servers kept, memo's command replac
   assert.deepEqual(again, { status: "unchanged", text: merged.text });
 });
 
+Deno.test("mergeClientConfig: an HTTP memo entry becomes a stdio one without its url and headers", () => {
+  const old = JSON.stringify({
+    mcpServers: {
+      memo: {
+        type: "http",
+        url: "http://127.0.0.1:8787/mcp",
+        headers: { Authorization: "Bearer t0ken" },
+        env: { MEMO_GITHUB_TOKEN: "kept" },
+      },
+    },
+  });
+  const merged = mergeClientConfig(
+    "claude-code",
+    old,
+    memoServerEntry("claude-code", COMMAND, "/p"),
+  );
+  assert.deepEqual(JSON.parse(merged.text).mcpServers.memo, {
+    type: "stdio",
+    env: { MEMO_GITHUB_TOKEN: "kept" },
+    command: "deno",
+    args: ["run", "-A", "/opt/memo/cli.ts", "mcp"],
+  });
+  assert.doesNotMatch(merged.text, /t0ken/);
+});
+
 Deno.test("mergeClientConfig: an entry that is already right keeps the file's own formatting", () => {
   const entry = memoServerEntry("cursor", COMMAND, "/p");
   const text = JSON.stringify({ mcpServers: { memo: { ...entry, env: { A: "1" } } } }, null, "\t");
   assert.deepEqual(mergeClientConfig("cursor", text, entry), { status: "unchanged", text });
-  // A memo entry with a type keeps a type, set to stdio.
+  // A memo entry with a type keeps a type, set to stdio (the HTTP address goes).
   const typed = JSON.stringify({ mcpServers: { memo: { type: "http", url: "http://x" } } });
   const merged = JSON.parse(
     mergeClientConfig("claude-code", typed, { command: "m", args: [] }).text,
   );
-  assert.deepEqual(merged.mcpServers.memo, {
-    type: "stdio",
-    url: "http://x",
-    command: "m",
-    args: [],
-  });
+  assert.deepEqual(merged.mcpServers.memo, { type: "stdio", command: "m", args: [] });
   // An empty file counts as {} (and is updated, not created).
   assert.equal(mergeClientConfig("cursor", " \n", entry).status, "updated");
   // A byte-order mark is tolerated.

@@ -345,7 +345,9 @@ export const initCommand: CliCommand = {
         const file: InitFile = { path: shown, client, status: merged.status };
         if (merged.status !== "unchanged") {
           if (old !== undefined) {
+            // The backup may hold tokens (an `env` block): readable by its owner only.
             await copyFile(path, `${path}.memo.bak`);
+            await chmod(`${path}.memo.bak`, 0o600);
             file.backup = `${shown}.memo.bak`;
           }
           await writeAtomic(path, merged.text);

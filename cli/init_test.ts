@@ -141,6 +141,8 @@ Deno.test("memo init --client: every client file, --command with --dir per clien
     backup: ".mcp.json.memo.bak",
   });
   assert.equal(await readFile(join(p.root, ".mcp.json.memo.bak"), "utf8"), before);
+  // The backup may hold an env block's tokens: its owner only may read it.
+  assert.equal((await stat(join(p.root, ".mcp.json.memo.bak"))).mode & 0o777, 0o600);
 });
 
 Deno.test("memo init --client: the human report, and --dir", async () => {
