@@ -440,3 +440,15 @@ Deno.test("applyReplica: appends new notes, rewrites for replacements, refuses b
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a lone surrogate is stored as U+FFFD, so the hash is the hash of what notes.md holds", async () => {
+  const dir = await Deno.makeTempDir();
+  const { written: [note] } = await new FileMemoryStore({ rootDir: dir }).commit({
+    notes: [{ text: "half a pair: \uD83D here", title: "odd \uDE00 title", labels: ["x\uD800"] }],
+  });
+  assert.equal(note.body, "half a pair: \uFFFD here");
+  const reread = (await new FileMemoryStore({ rootDir: dir }).list()).notes[0];
+  assert.deepEqual(reread, note);
+  assert.equal(contentHash(reread), note.hash);
+  await Deno.remove(dir, { recursive: true });
+});

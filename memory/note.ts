@@ -275,7 +275,7 @@ export function normalizeLabels(labels: readonly string[] | undefined): string[]
   const out: string[] = [];
   for (const raw of labels) {
     // deno-lint-ignore no-control-regex
-    const label = String(raw).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+    const label = wellFormed(String(raw)).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
     if (label && !out.includes(label)) out.push(label);
   }
   return out;
@@ -294,8 +294,18 @@ export function normalizeLabels(labels: readonly string[] | undefined): string[]
  */
 export function normalizeTitle(title: string): string {
   // deno-lint-ignore no-control-regex
-  return title.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
+  return wellFormed(title).replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/ {2,}/g, " ").trim();
 }
+
+/**
+ * The text with each lone UTF-16 surrogate replaced by U+FFFD, as UTF-8 would
+ * write it: a note's hash is then the hash of what `notes.md` holds.
+ */
+function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Derives a title from a note's text: its first non-empty line, without a
@@ -334,6 +344,8 @@ export function deriveTitle(text: string): string {
  * assert.equal(p.title, "Hi");
  * assert.deepEqual(p.labels, ["a"]);
  * assert.throws(() => prepareDraft({ text: "  " }), MemoryValidationError);
+ * // A lone surrogate becomes U+FFFD, as in the UTF-8 file, so the hash matches the file.
+ * assert.equal(prepareDraft({ text: "a\uD800b" }).body, "a\uFFFDb");
  * ```
  */
 export function prepareDraft(
@@ -342,7 +354,7 @@ export function prepareDraft(
   if (typeof draft?.text !== "string" || draft.text.trim() === "") {
     throw new MemoryValidationError("Cannot store note: text is empty");
   }
-  const body = draft.text;
+  const body = wellFormed(draft.text);
   const title = draft.title !== undefined && normalizeTitle(draft.title) !== ""
     ? normalizeTitle(draft.title)
     : deriveTitle(body);
