@@ -39,6 +39,7 @@ import { withProjectRuntime } from "./runtime.ts";
  *   updated: 0,
  *   unchanged: 0,
  *   skipped: [{ file: "memory.jsonl", line: 4, reason: "not JSON" }],
+ *   unread: 0,
  * };
  * assert.equal(summary.skipped.length, 1);
  * ```
@@ -56,6 +57,11 @@ export interface ImportSummary {
   unchanged: number;
   /** Bad records, each with its file (relative to SOURCE) and line. */
   skipped: ImportSkip[];
+  /**
+   * How many `.md` files under a Claude Code SOURCE folder were not read as Claude Code memory
+   * (0 for the other formats); `--from markdown` reads them.
+   */
+  unread: number;
 }
 
 /**
@@ -76,6 +82,7 @@ export interface ImportSummary {
  *     updated: 1,
  *     unchanged: 4,
  *     skipped: [],
+ *     unread: 0,
  *   }),
  *   "Imported 7 records from notes/ (markdown): 2 written, 1 updated, 4 unchanged, 0 skipped.\n",
  * );
@@ -174,6 +181,16 @@ export const importCommand: CliCommand = {
     for (const skip of read.skipped) {
       await io.stderr(`memo: skipped ${skip.file}:${skip.line}: ${skip.reason}\n`);
     }
+    const unread = read.unread?.length ?? 0;
+    if (unread > 0) {
+      await io.stderr(
+        unread === 1
+          ? `memo: 1 other markdown file under ${source} was not read as Claude Code memory; ` +
+            `import it with --from markdown\n`
+          : `memo: ${unread} other markdown files under ${source} were not read as Claude Code ` +
+            `memory; import them with --from markdown\n`,
+      );
+    }
     const strict = boolFlag(p, "strict");
     if (strict && read.skipped.length) {
       const n = read.skipped.length;
@@ -188,6 +205,7 @@ export const importCommand: CliCommand = {
       updated: 0,
       unchanged: 0,
       skipped: read.skipped,
+      unread,
     };
     if (read.records.length) {
       const line = io.stderrIsTerminal ? progressLine(io) : undefined;

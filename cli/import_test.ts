@@ -60,6 +60,42 @@ Deno.test("memo import reads a Claude Code memory folder: one note per ## sectio
   }
 });
 
+Deno.test("memo import says which markdown a Claude Code folder left unread", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-import-unread-" });
+  try {
+    await put(dir, {
+      "vault/CLAUDE.md": "## Vault rules\n\nLink notes.\n",
+      "vault/Ideas/Rockets.md": "# Rockets\n\nLand them.\n",
+      "vault/Daily.md": "Quiet day.\n",
+      "vault/.obsidian/workspace.md": "editor state\n",
+      "one/CLAUDE.md": "## Only\n\nthis.\n",
+      "graph.jsonl": JSON.stringify({ type: "entity", name: "A", entityType: "t" }) + "\n",
+    });
+    const io = recordingIO(dir);
+    assert.equal(await runCli(["import", "vault", "--json"], io), 0, io.err.join(""));
+    assert.deepEqual(io.err, [
+      "memo: 2 other markdown files under vault were not read as Claude Code memory; " +
+      "import them with --from markdown\n",
+    ]);
+    const summary = JSON.parse(io.out.join(""));
+    assert.equal(summary.format, "claude");
+    assert.equal(summary.written, 1);
+    assert.equal(summary.unread, 2);
+    for (const source of ["one", "graph.jsonl"]) {
+      const other = recordingIO(dir);
+      assert.equal(await runCli(["import", source, "--json"], other), 0, other.err.join(""));
+      assert.deepEqual(other.err, []);
+      assert.equal(JSON.parse(other.out.join("")).unread, 0);
+    }
+    const markdown = recordingIO(dir);
+    assert.equal(await runCli(["import", "vault", "--from", "markdown"], markdown), 0);
+    assert.deepEqual(markdown.err, []);
+    assert.match(markdown.out[0], /^Imported 3 records from vault \(markdown\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("memo import reads an Obsidian-style folder: front matter becomes labels, title and times", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-obsidian-" });
   try {
@@ -176,6 +212,12 @@ Deno.test("memo import: --from wins, an unknown source is a usage error, a missi
     assert.deepEqual(r.io.err, ["memo: Cannot import nowhere.jsonl: no such file or folder\n"]);
     r = await run("import");
     assert.equal(r.code, 2);
+    // An empty .jsonl file is an export of an empty project: nothing to write, exit 0.
+    r = await run("import", "memory.jsonl");
+    assert.equal(r.code, 0, r.io.err.join(""));
+    assert.deepEqual(r.io.out, [
+      "Imported 0 records from memory.jsonl (memo-jsonl): 0 written, 0 updated, 0 unchanged, 0 skipped.\n",
+    ]);
     // An empty file with --from: nothing to write, and still a summary.
     r = await run("import", "memory.jsonl", "--from", "server-memory");
     assert.equal(r.code, 0, r.io.err.join(""));

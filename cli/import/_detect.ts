@@ -29,7 +29,9 @@ export async function detect(path: string): Promise<ImportFormat | undefined> {
     } catch {
       return undefined;
     }
-    if (first === undefined || !first.startsWith("{")) return undefined;
+    // An empty `.jsonl` file is what `memo export` writes for an empty project.
+    if (first === undefined) return /\.jsonl$/i.test(name) ? "memo-jsonl" : undefined;
+    if (!first.startsWith("{")) return undefined;
     let value: unknown;
     try {
       value = JSON.parse(first);

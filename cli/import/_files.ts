@@ -33,6 +33,31 @@ export async function readUtf8(path: string): Promise<TextRead> {
   return decodeUtf8(await readFile(path));
 }
 
+/**
+ * Reads a line-based file (JSONL) as strict UTF-8 line by line: a line that is not UTF-8 becomes an
+ * empty line in `text` (so line numbers hold) and its 1-based number is listed in `badLines`.
+ */
+export async function readUtf8Lines(path: string): Promise<{ text: string; badLines: number[] }> {
+  const bytes = await readFile(path);
+  const whole = decodeUtf8(bytes);
+  if ("text" in whole) return { text: whole.text, badLines: [] };
+  const lines: string[] = [];
+  const badLines: number[] = [];
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    const one = decodeUtf8(bytes.subarray(start, end));
+    if ("text" in one) lines.push(one.text);
+    else {
+      lines.push("");
+      badLines.push(lines.length);
+    }
+    start = end + 1;
+  }
+  return { text: lines.join("\n"), badLines };
+}
+
 /** Offset of the first byte that does not start (or continue) a valid UTF-8 sequence. */
 export function firstBadUtf8(b: Uint8Array): number {
   let i = 0;

@@ -101,12 +101,20 @@ export interface ImportRead {
   records: ImportRecord[];
   /** Bad records and unreadable files, sorted by file then line. */
   skipped: ImportSkip[];
+  /**
+   * Claude Code folders only: the `.md` files under the source (dot-folders and `node_modules`
+   * skipped, as the markdown reader walks) that were not read as Claude Code memory, relative to
+   * the source and sorted. Import them with the `markdown` format.
+   */
+  unread?: string[];
 }
 
 /** What one reader returns before the records are checked and sorted. */
 export interface ReaderResult {
   records: ImportRecord[];
   skipped: ImportSkip[];
+  /** The `.md` files left unread (claude reader). */
+  unread?: string[];
 }
 
 /** Options every reader takes. */

@@ -19,34 +19,49 @@ import {
   walkFiles,
 } from "./_files.ts";
 
-/** Folders under `.claude/` that hold no memory (commands, agents, skills, plugins…). */
-const NOT_MEMORY = new Set(["commands", "agents", "skills", "output-styles", "plugins", "hooks"]);
+/** Folders under `.claude/` that hold no memory (commands, agents, skills, plugins, plans…). */
+const NOT_MEMORY = new Set([
+  "commands",
+  "agents",
+  "skills",
+  "output-styles",
+  "plugins",
+  "hooks",
+  "plans",
+  "todos",
+]);
 
 /**
  * Reads Claude Code memory under a folder (or one memory file): `CLAUDE.md`, `CLAUDE.local.md`
  * and `MEMORY.md` at the top (any case), every `.md` under `.claude/` (or under the folder itself
  * when it is a `.claude` folder; `commands/`, `agents/`, `skills/`, `output-styles/`, `plugins/`,
- * `hooks/` and dot-folders skipped), and the `.md` files they link (`[x](topic.md)`) or import
- * (`@path/topic.md`), relative to the linking file and inside the source, followed transitively,
- * each once. Each file is split with {@linkcode parseClaudeFile}.
+ * `hooks/`, `plans/`, `todos/` and dot-folders skipped), every `.md` beside a `MEMORY.md` (Claude
+ * Code's auto-memory folder: its topic files, which MEMORY.md often names without a link), and
+ * the `.md` files they link (`[x](topic.md)`) or import (`@path/topic.md`), relative to the
+ * linking file and inside the source, followed transitively, each once. Each file is split with
+ * {@linkcode parseClaudeFile}. For a folder, `unread` lists the other `.md` files under it (walked
+ * as the markdown reader walks: dot-folders and `node_modules` skipped), sorted.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { mkdtemp, rm, writeFile } from "node:fs/promises";
+ * import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
  * import { readClaude } from "./claude.ts";
  *
  * const dir = await mkdtemp(join(tmpdir(), "memo-claude-"));
  * try {
- *   await writeFile(join(dir, "MEMORY.md"), "# Memory\n## Build\nSee [debugging](debugging.md).\n");
+ *   await writeFile(join(dir, "MEMORY.md"), "# Memory\n## Build\nSee `debugging.md`.\n");
  *   await writeFile(join(dir, "debugging.md"), "## Flaky tests\nRun them twice.\n");
- *   const { records } = await readClaude(dir, "folder", {});
+ *   await mkdir(join(dir, "vault"));
+ *   await writeFile(join(dir, "vault", "idea.md"), "An idea.\n");
+ *   const { records, unread } = await readClaude(dir, "folder", {});
  *   assert.deepEqual(records.map((r) => r.draft.source), [
  *     "claude:MEMORY.md#build",
  *     "claude:debugging.md#flaky-tests",
  *   ]);
+ *   assert.deepEqual(unread, ["vault/idea.md"]);
  * } finally {
  *   await rm(dir, { recursive: true });
  * }
@@ -77,25 +92,51 @@ export async function readClaude(
     }
   }
   const seen = new Set<string>();
-  const queue = [...new Set(start)].sort(comparePaths);
-  for (const f of queue) seen.add(f);
+  const queue: string[] = [];
+  const enqueue = async (targets: string[]) => {
+    for (const target of targets) {
+      if (seen.has(target)) continue;
+      seen.add(target);
+      if ((await pathKind(join(root, target))) === "file") queue.push(target);
+    }
+  };
+  await enqueue([...new Set(start)].sort(comparePaths));
   const out: ReaderResult = { records: [], skipped: [] };
   for (let i = 0; i < queue.length; i++) {
     const file = queue[i];
+    if (posix.basename(file).toLowerCase() === "memory.md") {
+      await enqueue(await siblingMarkdown(root, file));
+    }
     const read = await readUtf8(join(root, file));
     if ("badLine" in read) {
       out.skipped.push({ file, line: read.badLine, reason: "not UTF-8" });
     } else {
       out.records.push(...parseClaudeFile(read.text, file));
-      for (const target of linkedFiles(read.text, file)) {
-        if (seen.has(target)) continue;
-        seen.add(target);
-        if ((await pathKind(join(root, target))) === "file") queue.push(target);
-      }
+      await enqueue(linkedFiles(read.text, file));
     }
     options.onProgress?.(i + 1, queue.length);
   }
+  if (kind === "folder") {
+    const read = new Set(queue);
+    const all = await walkFiles(path, { file: isMarkdownName });
+    out.unread = all.filter((f) => !read.has(f));
+  }
   return out;
+}
+
+/**
+ * The `.md` files directly in the folder of a `MEMORY.md` (Claude Code's auto-memory folder: its
+ * topic files), relative to the source, sorted.
+ */
+async function siblingMarkdown(root: string, file: string): Promise<string[]> {
+  const dir = posix.dirname(file);
+  const entries = await readdir(join(root, dir), { withFileTypes: true });
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (!isMarkdownName(entry.name) || entry.isDirectory()) continue;
+    out.push(dir === "." ? entry.name : `${dir}/${entry.name}`);
+  }
+  return out.sort(comparePaths);
 }
 
 /**

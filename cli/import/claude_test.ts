@@ -117,3 +117,81 @@ Deno.test("linkedFiles() finds relative .md links and @imports inside the source
     "dir/a.md",
   ]);
 });
+
+Deno.test("readImportSource() lists the markdown a Claude Code folder leaves unread", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memo-claude-unread-"));
+  try {
+    for (const d of ["Ideas", ".obsidian", "node_modules/x", ".claude/rules", "docs"]) {
+      await mkdir(join(dir, d), { recursive: true });
+    }
+    const write = (f: string, text: string) => writeFile(join(dir, f), text);
+    await write("CLAUDE.md", "## Vault rules\nSee [style](docs/style.md).\n");
+    await write("docs/style.md", "## Style\nShort.\n");
+    await write("Ideas/Rockets.md", "# Rockets\nLand them.\n");
+    await write("Daily.md", "Quiet day.\n");
+    await write("notes.txt", "not markdown\n");
+    await write(".obsidian/workspace.md", "editor state\n");
+    await write("node_modules/x/README.md", "a package\n");
+    await write(".claude/rules/r.md", "## R\nr\n");
+    const read = await readImportSource(dir);
+    assert.equal(read.format, "claude");
+    assert.deepEqual(read.records.map((r) => r.file), [
+      ".claude/rules/r.md",
+      "CLAUDE.md",
+      "docs/style.md",
+    ]);
+    assert.deepEqual(read.unread, ["Daily.md", "Ideas/Rockets.md"]);
+    // Nothing left over: an empty list.
+    const only = await mkdtemp(join(tmpdir(), "memo-claude-only-"));
+    try {
+      await writeFile(join(only, "CLAUDE.md"), "## A\na\n");
+      assert.deepEqual((await readImportSource(only)).unread, []);
+    } finally {
+      await rm(only, { recursive: true });
+    }
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});
+
+Deno.test("readImportSource() reads every topic file of an auto-memory folder", async () => {
+  const base = await mkdtemp(join(tmpdir(), "memo-claude-auto-"));
+  try {
+    const memory = join(base, ".claude", "projects", "-home-ada-app", "memory");
+    await mkdir(memory, { recursive: true });
+    await mkdir(join(base, ".claude", "plans"), { recursive: true });
+    await mkdir(join(base, ".claude", "todos"), { recursive: true });
+    await mkdir(join(memory, "old"));
+    await writeFile(
+      join(memory, "MEMORY.md"),
+      "# Memory\n## Index\n- debugging.md: flaky tests\n- `deploys.md` (Fridays)\n",
+    );
+    await writeFile(join(memory, "debugging.md"), "## Flaky\nRetry.\n");
+    await writeFile(join(memory, "deploys.md"), "## Deploys\nFridays are frozen.\n");
+    await writeFile(join(memory, "old", "stale.md"), "## Stale\nnot beside MEMORY.md\n");
+    await writeFile(join(base, ".claude", "plans", "plan.md"), "## Plan\nstep 1\n");
+    await writeFile(join(base, ".claude", "todos", "todo.md"), "## Todo\nx\n");
+    const titles = (read: { records: { draft: { title?: string } }[] }) =>
+      read.records.map((r) => r.draft.title);
+    // The memory folder, its MEMORY.md alone, and the whole project: the topic files come along.
+    const folder = await readImportSource(memory);
+    assert.equal(folder.format, "claude");
+    assert.deepEqual(titles(folder), ["Index", "Flaky", "Deploys"]);
+    assert.deepEqual(folder.unread, ["old/stale.md"]);
+    assert.deepEqual(titles(await readImportSource(join(memory, "MEMORY.md"))), [
+      "Index",
+      "Flaky",
+      "Deploys",
+    ]);
+    const project = await readImportSource(base);
+    assert.deepEqual(project.records.map((r) => r.file), [
+      ".claude/projects/-home-ada-app/memory/MEMORY.md",
+      ".claude/projects/-home-ada-app/memory/debugging.md",
+      ".claude/projects/-home-ada-app/memory/deploys.md",
+      ".claude/projects/-home-ada-app/memory/old/stale.md",
+    ]);
+    assert.deepEqual(project.unread, []);
+  } finally {
+    await rm(base, { recursive: true });
+  }
+});

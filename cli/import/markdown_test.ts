@@ -128,3 +128,36 @@ Deno.test("a memo notes.md is read note by note, ids and times kept", async () =
     await rm(dir2, { recursive: true });
   }
 });
+
+Deno.test("a memo notes.md with two notes of one identity reports the later one", async () => {
+  const note = (id: string, body: string, source?: string): Note => {
+    const n: Note = {
+      id,
+      title: "T",
+      body,
+      labels: [],
+      hash: contentHash({ title: "T", body, labels: [] }),
+      created: "2026-01-01T00:00:00.000Z",
+      updated: "2026-01-01T00:00:00.000Z",
+    };
+    if (source) n.source = source;
+    return n;
+  };
+  const text = NOTES_PREAMBLE + serializeNote(note("a1", "one", "s:1")) +
+    serializeNote(note("a2", "two", "s:1")) + serializeNote(note("a3", "same")) +
+    serializeNote(note("a4", "same"));
+  const dir = await mkdtemp(join(tmpdir(), "memo-notes-dup-"));
+  try {
+    await writeFile(join(dir, "notes.md"), text);
+    const read = await readImportSource(join(dir, "notes.md"));
+    assert.deepEqual(read.records.map((r) => r.draft.id), ["a1", "a3"]);
+    const line = (id: string) => read.records.find((r) => r.draft.id === id)!.line;
+    assert.deepEqual(read.skipped.map((s) => s.reason), [
+      `same source key as line ${line("a1")}: memo keeps one note per identity`,
+      `same content as line ${line("a3")}: memo keeps one note per identity`,
+    ]);
+    assert.ok(read.skipped[0].line > line("a1") && read.skipped[1].line > line("a3"));
+  } finally {
+    await rm(dir, { recursive: true });
+  }
+});

@@ -30,7 +30,7 @@
 import { prepareNoteDrafts } from "@memo/memory";
 import { basename, join } from "node:path";
 import { detect, missingSource } from "./_detect.ts";
-import { byFileLine, pathKind, readUtf8, skipHiddenFolder, walkFiles } from "./_files.ts";
+import { byFileLine, pathKind, readUtf8Lines, skipHiddenFolder, walkFiles } from "./_files.ts";
 import type {
   ImportFormat,
   ImportRead,
@@ -49,8 +49,8 @@ export type { ImportFormat, ImportRead, ImportRecord, ImportSkip } from "./_type
 
 /**
  * Tells what a source holds, from its content and names: a file whose first non-empty line is
- * JSON with `type` "entity"/"relation" → `server-memory`; JSON with `id`, `hash` and `body` →
- * `memo-jsonl`; a file named `CLAUDE.md`, `CLAUDE.local.md` or `MEMORY.md` (any case), or a
+ * JSON with `type` "entity"/"relation" → `server-memory`; JSON with `id`, `hash` and `body`, or
+ * an empty `.jsonl` file (an export of an empty project) → `memo-jsonl`; a file named `CLAUDE.md`, `CLAUDE.local.md` or `MEMORY.md` (any case), or a
  * folder holding one of them or a `.claude/` folder (or a `.claude` folder itself) → `claude`;
  * another `.md` file, or a folder with `.md` files → `markdown`. Else `undefined`. Throws
  * `Cannot import <path>: no such file or folder` when nothing is there.
@@ -88,6 +88,11 @@ export function detectImportFormat(path: string): Promise<ImportFormat | undefin
  * `Cannot import <path>: cannot tell what it holds`. Bad input never throws: a malformed record, a
  * file that is not UTF-8 (skipped whole, with the line of its first bad byte) and a draft memo
  * would refuse (empty text, a bad id or time…) come back in `skipped` with the file and line.
+ * JSONL files are decoded line by line (a line that is not UTF-8 is skipped, the others read);
+ * markdown and Claude Code files whole. A record with the same identity as an earlier one (the
+ * same source key; with no source, the same content), which memo would fold into one note, is
+ * skipped: `same source key as line 3: memo keeps one note per identity`. For a Claude Code
+ * folder, `unread` lists the `.md` files under it that were not read as Claude Code memory.
  * A missing source throws `Cannot import <path>: no such file or folder`. Records and skips come
  * sorted by file path, then line.
  *
@@ -105,11 +110,20 @@ export function detectImportFormat(path: string): Promise<ImportFormat | undefin
  *   await writeFile(file, [
  *     '{"type":"entity","name":"Alice","entityType":"person","observations":["likes tea"]}',
  *     "not json",
+ *     '{"type":"entity","name":"Alice","entityType":"person","observations":["likes tea"]}',
  *   ].join("\n"));
  *   const read = await readImportSource(file);
  *   assert.equal(read.format, "server-memory");
  *   assert.equal(read.records[0].draft.text, "- likes tea");
  *   assert.deepEqual(read.skipped, [{ file: "graph.jsonl", line: 2, reason: "not valid JSON" }]);
+ *
+ *   const exported = join(dir, "notes.jsonl");
+ *   await writeFile(exported, ""); // `memo export` of an empty project
+ *   assert.deepEqual(await readImportSource(exported), {
+ *     format: "memo-jsonl",
+ *     records: [],
+ *     skipped: [],
+ *   });
  * } finally {
  *   await rm(dir, { recursive: true });
  * }
@@ -144,26 +158,52 @@ export async function readImportSource(
     default:
       throw new Error(`Cannot import ${path}: unknown format ${JSON.stringify(format)}`);
   }
-  return { format, ...checkDrafts(result) };
+  const read: ImportRead = { format, ...checkDrafts(result) };
+  if (result.unread !== undefined) read.unread = result.unread;
+  return read;
 }
 
-/** Moves the drafts memo would refuse to `skipped`, with memo's message; sorts both lists. */
+/**
+ * Moves the drafts memo would refuse to `skipped`, with memo's message, and the records memo
+ * would collapse into an earlier one (same source key, or with no source the same content) with
+ * where that one is; sorts both lists.
+ */
 function checkDrafts(result: ReaderResult): { records: ImportRecord[]; skipped: ImportSkip[] } {
   const records: ImportRecord[] = [];
   const skipped = [...result.skipped];
-  for (const record of result.records) {
+  const seen = new Map<string, ImportRecord>();
+  for (const record of [...result.records].sort(byFileLine)) {
+    let identity: string;
+    let what: string;
     try {
-      prepareNoteDrafts([record.draft]);
-      records.push(record);
+      const [prepared] = prepareNoteDrafts([record.draft]);
+      [identity, what] = prepared.source !== undefined
+        ? [`source:${prepared.source}`, "source key"]
+        : [`hash:${prepared.hash}`, "content"];
     } catch (e) {
       skipped.push({
         file: record.file,
         line: record.line,
         reason: e instanceof Error ? e.message : String(e),
       });
+      continue;
     }
+    const first = seen.get(identity);
+    if (first) {
+      const where = first.file === record.file
+        ? `line ${first.line}`
+        : `${first.file}:${first.line}`;
+      skipped.push({
+        file: record.file,
+        line: record.line,
+        reason: `same ${what} as ${where}: memo keeps one note per identity`,
+      });
+      continue;
+    }
+    seen.set(identity, record);
+    records.push(record);
   }
-  return { records: records.sort(byFileLine), skipped: skipped.sort(byFileLine) };
+  return { records, skipped: skipped.sort(byFileLine) };
 }
 
 /** Reads JSONL sources: the file, or every `.jsonl` file under the folder. */
@@ -179,9 +219,9 @@ async function readJsonl(
   const skipped: ImportSkip[] = [];
   const files: GraphFile[] = [];
   for (const file of names) {
-    const read = await readUtf8(kind === "file" ? path : join(path, file));
-    if ("badLine" in read) skipped.push({ file, line: read.badLine, reason: "not UTF-8" });
-    else files.push({ file, text: read.text });
+    const read = await readUtf8Lines(kind === "file" ? path : join(path, file));
+    for (const line of read.badLines) skipped.push({ file, line, reason: "not UTF-8" });
+    files.push({ file, text: read.text });
   }
   const progress = options.onProgress;
   if (format === "server-memory") {

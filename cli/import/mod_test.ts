@@ -38,7 +38,9 @@ Deno.test("detectImportFormat() tells the formats apart", async () => {
     assert.equal(await detectImportFormat(join(dir, "graph.jsonl")), "server-memory");
     assert.equal(await detectImportFormat(join(dir, "export.jsonl")), "memo-jsonl");
     assert.equal(await detectImportFormat(join(dir, "other.jsonl")), undefined);
-    assert.equal(await detectImportFormat(join(dir, "empty.jsonl")), undefined);
+    assert.equal(await detectImportFormat(join(dir, "empty.jsonl")), "memo-jsonl");
+    await file("blank.txt", "\n");
+    assert.equal(await detectImportFormat(join(dir, "blank.txt")), undefined);
     assert.equal(await detectImportFormat(join(dir, "memory.md")), "claude");
     assert.equal(await detectImportFormat(join(dir, "Claude.MD")), "claude");
     assert.equal(await detectImportFormat(join(dir, "note.md")), "markdown");
@@ -52,18 +54,82 @@ Deno.test("detectImportFormat() tells the formats apart", async () => {
   });
 });
 
-Deno.test("readImportSource() skips a file that is not UTF-8 with the line of the bad byte", async () => {
+Deno.test("readImportSource() skips the JSONL lines that are not UTF-8 and reads the others", async () => {
   await withDir(async (dir) => {
-    const good = memoLine("a1", "one");
-    await writeFile(join(dir, "a.jsonl"), good + "\n");
+    const enc = (text: string) => new TextEncoder().encode(text);
+    await writeFile(join(dir, "a.jsonl"), memoLine("a1", "one") + "\n");
     await writeFile(
       join(dir, "b.jsonl"),
-      new Uint8Array([...new TextEncoder().encode(memoLine("b1", "two") + "\n{"), 0xfe, 0x7d]),
+      new Uint8Array([
+        ...enc(memoLine("b1", "two") + "\n{"),
+        0xfe,
+        0x7d,
+        ...enc("\n" + memoLine("b3", "three") + "\n"),
+      ]),
     );
     const read = await readImportSource(dir, { from: "memo-jsonl" });
     assert.equal(read.format, "memo-jsonl");
-    assert.deepEqual(read.records.map((r) => [r.file, r.draft.id]), [["a.jsonl", "a1"]]);
+    assert.deepEqual(read.records.map((r) => [r.file, r.line, r.draft.id]), [
+      ["a.jsonl", 1, "a1"],
+      ["b.jsonl", 1, "b1"],
+      ["b.jsonl", 3, "b3"],
+    ]);
     assert.deepEqual(read.skipped, [{ file: "b.jsonl", line: 2, reason: "not UTF-8" }]);
+
+    const graph = join(dir, "graph.jsonl");
+    const entity = (name: string) =>
+      JSON.stringify({ type: "entity", name, entityType: "t", observations: ["o"] });
+    await writeFile(
+      graph,
+      new Uint8Array([...enc(entity("Caf") + "\n"), 0xe9, ...enc("\n" + entity("Ok"))]),
+    );
+    const g = await readImportSource(graph);
+    assert.deepEqual(g.records.map((r) => r.draft.title), ["Caf", "Ok"]);
+    assert.deepEqual(g.skipped, [{ file: "graph.jsonl", line: 2, reason: "not UTF-8" }]);
+
+    // Markdown files stay whole: one bad byte skips the file.
+    await mkdir(join(dir, "vault"));
+    await writeFile(join(dir, "vault", "a.md"), new Uint8Array([...enc("# A\nok\n"), 0xff]));
+    const md = await readImportSource(join(dir, "vault"));
+    assert.deepEqual(md.records, []);
+    assert.deepEqual(md.skipped, [{ file: "a.md", line: 3, reason: "not UTF-8" }]);
+  });
+});
+
+Deno.test("readImportSource() skips a record memo would fold into an earlier one", async () => {
+  await withDir(async (dir) => {
+    const sourced = (id: string, body: string, source: string) =>
+      JSON.stringify({ ...JSON.parse(memoLine(id, body)), source });
+    await writeFile(
+      join(dir, "a.jsonl"),
+      [
+        memoLine("a1", "same"),
+        sourced("a2", "x", "k:1"),
+        memoLine("a3", "same"),
+        sourced("a4", "y", "k:1"),
+        sourced("a5", "same", "k:2"),
+      ].join("\n"),
+    );
+    await writeFile(join(dir, "b.jsonl"), sourced("b1", "z", "k:2") + "\n");
+    const read = await readImportSource(dir, { from: "memo-jsonl" });
+    assert.deepEqual(read.records.map((r) => r.draft.id), ["a1", "a2", "a5"]);
+    assert.deepEqual(read.skipped, [
+      {
+        file: "a.jsonl",
+        line: 3,
+        reason: "same content as line 1: memo keeps one note per identity",
+      },
+      {
+        file: "a.jsonl",
+        line: 4,
+        reason: "same source key as line 2: memo keeps one note per identity",
+      },
+      {
+        file: "b.jsonl",
+        line: 1,
+        reason: "same source key as a.jsonl:5: memo keeps one note per identity",
+      },
+    ]);
   });
 });
 

@@ -8,6 +8,9 @@
 import type { ImportSkip, ReaderResult } from "./_types.ts";
 import { keyPart, splitLines } from "./_files.ts";
 
+/** The text of a note for an entity with no observations and no relations. */
+const NO_OBSERVATIONS = "(no observations)";
+
 /** One file of the graph: its path relative to the source and its text. */
 export interface GraphFile {
   /** Path relative to the source (a file source's basename). */
@@ -31,8 +34,10 @@ interface Entity {
  * text = the observations as a `- ` list, then a blank line, `Relations:` and `- <from>
  * <relationType> <to>` for every relation naming it (sorted); labels = [entityType]; source
  * `server-memory:<name>` (white space and `%` percent-encoded). Entities named twice are merged
- * (observations de-duplicated). A relation naming a missing entity, a malformed line and an entity
- * with nothing to say are skipped with their line.
+ * (observations de-duplicated). An entity with no observations and no relations gets the text
+ * `(no observations)`. A relation is listed under each of its ends that is an entity (the server
+ * does not require both to exist); one naming no entity at all, and a malformed line, are skipped
+ * with their line.
  *
  * @example
  * ```ts
@@ -41,19 +46,20 @@ interface Entity {
  *
  * const text = [
  *   '{"type":"entity","name":"Alice Smith","entityType":"person","observations":["likes tea"]}',
- *   '{"type":"entity","name":"Acme","entityType":"company","observations":["makes rockets"]}',
- *   '{"type":"relation","from":"Alice Smith","to":"Acme","relationType":"works_at"}',
+ *   '{"type":"entity","name":"Acme","entityType":"company","observations":[]}',
  *   '{"type":"relation","from":"Alice Smith","to":"Bob","relationType":"knows"}',
+ *   '{"type":"relation","from":"Carol","to":"Dan","relationType":"knows"}',
  * ].join("\n");
  * const { records, skipped } = parseServerMemory([{ file: "memory.jsonl", text }]);
  * assert.deepEqual(records[0].draft, {
  *   title: "Alice Smith",
- *   text: "- likes tea\n\nRelations:\n- Alice Smith works_at Acme",
+ *   text: "- likes tea\n\nRelations:\n- Alice Smith knows Bob",
  *   labels: ["person"],
  *   source: "server-memory:Alice%20Smith",
  * });
+ * assert.equal(records[1].draft.text, "(no observations)");
  * assert.deepEqual(skipped, [
- *   { file: "memory.jsonl", line: 4, reason: 'relation names a missing entity: "Bob"' },
+ *   { file: "memory.jsonl", line: 4, reason: 'relation names no known entity: "Carol" and "Dan"' },
  * ]);
  * ```
  */
@@ -130,19 +136,18 @@ export function parseServerMemory(
     }
   }
   for (const r of relations) {
-    const missing = [r.from, r.to].filter((name) => !entities.has(name));
-    if (missing.length > 0) {
-      const names = [...new Set(missing)].map((n) => JSON.stringify(n)).join(" and ");
+    const ends = [...new Set([r.from, r.to])].filter((name) => entities.has(name));
+    if (ends.length === 0) {
+      const names = [...new Set([r.from, r.to])].map((n) => JSON.stringify(n)).join(" and ");
       skipped.push({
         file: r.file,
         line: r.line,
-        reason: `relation names a missing entity: ${names}`,
+        reason: `relation names no known entity: ${names}`,
       });
       continue;
     }
     const text = `- ${r.from} ${r.type} ${r.to}`;
-    entities.get(r.from)!.relations.add(text);
-    entities.get(r.to)!.relations.add(text);
+    for (const name of ends) entities.get(name)!.relations.add(text);
   }
   onLine?.(total, total);
   const result: ReaderResult = { records: [], skipped };
@@ -152,14 +157,7 @@ export function parseServerMemory(
     if (e.relations.size > 0) {
       parts.push("Relations:\n" + [...e.relations].sort().join("\n"));
     }
-    if (parts.length === 0) {
-      skipped.push({
-        file: e.file,
-        line: e.line,
-        reason: "entity has no observations or relations",
-      });
-      continue;
-    }
+    if (parts.length === 0) parts.push(NO_OBSERVATIONS);
     result.records.push({
       draft: {
         title: e.name,

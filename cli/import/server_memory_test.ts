@@ -44,24 +44,51 @@ Deno.test("parseServerMemory() merges an entity named twice, across files", () =
   assert.deepEqual(records[0].draft.labels, ["person"]);
 });
 
-Deno.test("parseServerMemory() skips malformed lines and dangling relations", () => {
+Deno.test("parseServerMemory() skips malformed lines", () => {
   const text = [
     "{bad",
     JSON.stringify({ type: "entity", name: "A", entityType: "t", observations: ["o"] }),
-    JSON.stringify({ type: "relation", from: "A", to: "Nobody", relationType: "r" }),
     JSON.stringify({ type: "thing" }),
     JSON.stringify({ type: "entity", entityType: "t" }),
-    JSON.stringify({ type: "entity", name: "Empty", entityType: "t", observations: [] }),
     JSON.stringify({ type: "entity", name: "B", observations: "no" }),
   ].join("\n");
   const { records, skipped } = parseServerMemory([{ file: "m.jsonl", text }]);
   assert.deepEqual(records.map((r) => r.draft.title), ["A"]);
-  assert.deepEqual(skipped.map((s) => s.line).sort(), [1, 3, 4, 5, 6, 7]);
+  assert.deepEqual(skipped.map((s) => s.line).sort(), [1, 3, 4, 5]);
   const reason = (line: number) => skipped.find((s) => s.line === line)?.reason;
   assert.equal(reason(1), "not valid JSON");
-  assert.equal(reason(3), 'relation names a missing entity: "Nobody"');
-  assert.match(reason(4)!, /unknown "type"/);
-  assert.match(reason(5)!, /"name"/);
-  assert.equal(reason(6), "entity has no observations or relations");
-  assert.match(reason(7)!, /observations/);
+  assert.match(reason(3)!, /unknown "type"/);
+  assert.match(reason(4)!, /"name"/);
+  assert.match(reason(5)!, /observations/);
+});
+
+Deno.test("parseServerMemory() keeps a relation under the end that exists", () => {
+  const text = lines(
+    { type: "entity", name: "A", entityType: "t", observations: ["o"] },
+    { type: "relation", from: "A", to: "Nobody", relationType: "knows" },
+    { type: "relation", from: "Ghost", to: "A", relationType: "haunts" },
+    { type: "relation", from: "Ghost", to: "Nobody", relationType: "r" },
+    { type: "relation", from: "Ghost", to: "Ghost", relationType: "r" },
+  );
+  const { records, skipped } = parseServerMemory([{ file: "m.jsonl", text }]);
+  assert.deepEqual(records.map((r) => [r.draft.title, r.draft.text]), [
+    ["A", "- o\n\nRelations:\n- A knows Nobody\n- Ghost haunts A"],
+  ]);
+  assert.deepEqual(skipped, [
+    { file: "m.jsonl", line: 4, reason: 'relation names no known entity: "Ghost" and "Nobody"' },
+    { file: "m.jsonl", line: 5, reason: 'relation names no known entity: "Ghost"' },
+  ]);
+});
+
+Deno.test("parseServerMemory() makes a note of an entity with nothing to say", () => {
+  const text = lines(
+    { type: "entity", name: "Empty", entityType: "t", observations: [] },
+    { type: "entity", name: "Bare", entityType: "t" },
+  );
+  const { records, skipped } = parseServerMemory([{ file: "m.jsonl", text }]);
+  assert.deepEqual(skipped, []);
+  assert.deepEqual(records.map((r) => [r.draft.title, r.draft.text, r.line]), [
+    ["Empty", "(no observations)", 1],
+    ["Bare", "(no observations)", 2],
+  ]);
 });
