@@ -84,6 +84,7 @@ Deno.test("memo import reads the memory.jsonl the official MCP memory server wro
       updated: 0,
       unchanged: 0,
       skipped: [],
+      unread: 0,
     });
 
     const list = recordingIO(project);
