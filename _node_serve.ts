@@ -29,8 +29,13 @@ type Handler = (request: Request) => Response | Promise<Response>;
  */
 export async function serveNode(handler: Handler, options: ServeOptions): Promise<PlatformServer> {
   const sockets = new Set<Socket>();
+  let stopping: Promise<void> | undefined;
   const server = createServer((req, res) => {
-    void answer(handler, req, res);
+    // Once stopping, a connection closes after its answer instead of idling.
+    res.on("finish", () => {
+      if (stopping) server.closeIdleConnections();
+    });
+    void answer(handler, req, res, () => stopping !== undefined);
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -47,15 +52,21 @@ export async function serveNode(handler: Handler, options: ServeOptions): Promis
     });
   });
   const address = server.address() as AddressInfo;
-  let stopping: Promise<void> | undefined;
+  // Graceful: no new connections, idle keep-alive ones closed, requests in flight finish.
   const shutdown = (): Promise<void> => {
     stopping ??= new Promise<void>((resolve) => {
       server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
+      server.closeIdleConnections();
     });
     return stopping;
   };
-  options.signal?.addEventListener("abort", () => void shutdown(), { once: true });
+  // Forced (the signal): every connection is closed now.
+  const abort = () => {
+    void shutdown();
+    for (const socket of sockets) socket.destroy();
+  };
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener("abort", abort, { once: true });
   return {
     hostname: address.address,
     port: address.port,
@@ -64,7 +75,12 @@ export async function serveNode(handler: Handler, options: ServeOptions): Promis
   };
 }
 
-async function answer(handler: Handler, req: IncomingMessage, res: ServerResponse) {
+async function answer(
+  handler: Handler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stopping: () => boolean,
+) {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
@@ -82,6 +98,7 @@ async function answer(handler: Handler, req: IncomingMessage, res: ServerRespons
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
+  if (stopping()) headers["connection"] = "close";
   res.writeHead(response.status, response.statusText || undefined, headers);
   if (response.body === null || req.method === "HEAD") {
     res.end();

@@ -29,7 +29,10 @@ export interface PlatformServer {
   readonly hostname: string;
   /** Port actually bound. */
   readonly port: number;
-  /** Stops accepting connections and closes open ones. */
+  /**
+   * Stops accepting connections and lets the requests in flight finish
+   * (idle connections are closed); aborting `signal` closes every connection.
+   */
   shutdown(): Promise<void>;
   /** Resolves when the server has stopped. */
   readonly finished: Promise<void>;
@@ -56,6 +59,6 @@ export interface ServeOptions {
   hostname: string;
   /** Port to bind; 0 picks a free one. */
   port: number;
-  /** Abort to stop the server. */
+  /** Abort to stop the server at once, closing every connection. */
   signal?: AbortSignal;
 }

@@ -24,26 +24,32 @@ import type { CliIO } from "./context.ts";
 export const SHUTDOWN_GRACE_MS = 1_000;
 
 /**
- * What {@linkcode shutdownOnSignal}'s `wait` watches.
+ * What {@linkcode shutdownOnSignal}'s `wait` stops: a listening server.
  *
  * @example
  * ```ts
  * import type { Stoppable } from "./_shutdown.ts";
  *
- * const server: Stoppable = { finished: Promise.resolve() };
+ * const server: Stoppable = { finished: Promise.resolve(), shutdown: () => Promise.resolve() };
+ * await server.shutdown();
  * await server.finished;
  * ```
  */
 export interface Stoppable {
   /** Resolves when the server has stopped (every response finished). */
   finished: Promise<void>;
+  /** Stops accepting connections and lets the requests in flight finish. */
+  shutdown(): Promise<void>;
 }
 
 /**
- * Registers the shutdown signals: on the first, `onSignal` runs (it aborts
- * the server and ends open streams). `wait(server)` resolves when the server
- * finished, or {@linkcode SHUTDOWN_GRACE_MS} after the signal, whichever
- * comes first; `remove()` unregisters.
+ * Registers the shutdown signals. On the first one, `onSignal` runs (it tells
+ * open streams to end); `stopAfterMs` later the server stops accepting
+ * connections and lets what is in flight finish (`shutdown()`). `wait(server,
+ * force)` resolves when the server has finished; when it has not
+ * {@linkcode SHUTDOWN_GRACE_MS} after the signal, `force()` closes the
+ * connections left (abort the server's signal) and `wait` resolves.
+ * `remove()` unregisters.
  *
  * @example
  * ```ts
@@ -52,12 +58,16 @@ export interface Stoppable {
  *
  * let signal = () => {};
  * const io = { onShutdownSignal: (callback: () => void) => ((signal = callback), () => {}) };
- * let aborted = false;
- * const shutdown = shutdownOnSignal(io, () => (aborted = true));
+ * const steps: string[] = [];
+ * const shutdown = shutdownOnSignal(io, () => steps.push("streams told to end"));
+ * const server = {
+ *   finished: new Promise<void>(() => {}), // a request that never ends
+ *   shutdown: () => (steps.push("stopped accepting"), Promise.resolve()),
+ * };
  * const started = Date.now();
- * signal(); // SIGTERM; a server that never finishes is given up after the grace
- * await shutdown.wait({ finished: new Promise(() => {}) });
- * assert.ok(aborted);
+ * signal(); // SIGTERM
+ * await shutdown.wait(server, () => steps.push("forced"));
+ * assert.deepEqual(steps, ["streams told to end", "stopped accepting", "forced"]);
  * assert.ok(Date.now() - started < 1500);
  * shutdown.remove();
  * ```
@@ -65,7 +75,8 @@ export interface Stoppable {
 export function shutdownOnSignal(
   io: Pick<CliIO, "onShutdownSignal">,
   onSignal: () => void,
-): { wait(server: Stoppable): Promise<void>; remove(): void } {
+  stopAfterMs = 0,
+): { wait(server: Stoppable, force: () => void): Promise<void>; remove(): void } {
   let resolveSignalled!: () => void; // not Promise.withResolvers: Node 20 lacks it
   const signalled = new Promise<void>((resolve) => (resolveSignalled = resolve));
   let fired = false;
@@ -75,16 +86,28 @@ export function shutdownOnSignal(
     onSignal();
     resolveSignalled();
   }) ?? (() => {});
+  const sleep = (ms: number, timers: ReturnType<typeof setTimeout>[]) =>
+    new Promise<void>((resolve) => timers.push(setTimeout(resolve, ms)));
   return {
-    async wait(server) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const grace = signalled.then(() =>
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, SHUTDOWN_GRACE_MS)))
-      );
+    async wait(server, force) {
+      const timers: ReturnType<typeof setTimeout>[] = [];
+      let done = false;
+      const finished = server.finished.then(() => (done = true));
+      const graceful = signalled.then(async () => {
+        await sleep(stopAfterMs, timers);
+        if (!done) await server.shutdown().catch(() => {});
+      });
+      const grace = signalled.then(() => sleep(SHUTDOWN_GRACE_MS, timers));
       try {
-        await Promise.race([server.finished, grace]);
+        await Promise.race([finished, grace]);
+        if (!done) {
+          force();
+          // Closing the connections ends the server at once; do not hang on it.
+          await Promise.race([finished, sleep(100, timers)]);
+        }
+        void graceful;
       } finally {
-        clearTimeout(timer);
+        for (const timer of timers) clearTimeout(timer);
       }
     },
     remove,

@@ -134,7 +134,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
   );
   const stopped = new AbortController();
   // A signal stops accepting connections; what is in flight gets at most a second.
-  const shutdown = shutdownOnSignal(io, () => stopped.abort());
+  const shutdown = shutdownOnSignal(io, () => {});
   let listening;
   try {
     listening = await serve(server.handler, {
@@ -163,7 +163,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
     );
   }
   if (config.json) await io.stdout(jsonDocument({ url }));
-  await shutdown.wait(listening);
+  await shutdown.wait(listening, () => stopped.abort());
   shutdown.remove();
   await server.close();
   await print("memo: stopped");

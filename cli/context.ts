@@ -64,7 +64,12 @@ export interface CliIO {
   serve?(
     handler: (request: Request) => Response | Promise<Response>,
     options: { hostname: string; port: number; signal?: AbortSignal },
-  ): Promise<{ readonly port: number; readonly finished: Promise<void> }>;
+  ): Promise<{
+    readonly port: number;
+    readonly finished: Promise<void>;
+    /** Stops accepting connections; the requests in flight finish (aborting `signal` cuts them). */
+    shutdown(): Promise<void>;
+  }>;
 }
 
 /**

@@ -243,10 +243,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   // accepting connections; what is still in flight gets at most a second. The server
   // stops STREAM_FLUSH_MS after the streams end: stopping it at once would cut the
   // streams before their last event is written.
-  const shutdown = shutdownOnSignal(io, () => {
-    endpoint.closeStreams();
-    setTimeout(() => stopped.abort(), STREAM_FLUSH_MS);
-  });
+  const shutdown = shutdownOnSignal(io, () => endpoint.closeStreams(), STREAM_FLUSH_MS);
   let server;
   try {
     server = await serve(handle, {
@@ -270,7 +267,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   await print(hint(url, endpoint.authRequired));
   bannerPrinted();
   if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
-  await shutdown.wait(server);
+  await shutdown.wait(server, () => stopped.abort());
   shutdown.remove();
   await endpoint.close(); // the hybrid runtime pushes its outbox here, for at most its drain time
   await print("memo: stopped\n");

@@ -7,6 +7,9 @@
  */
 
 import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { serve } from "./connectors_helpers.ts";
 import { startMemoServe } from "./_serve_process.ts";
 
 const MODERN = "2026-07-28";
@@ -65,8 +68,28 @@ Deno.test(
   "memo serve: request log without secrets, /healthz without auth, SIGTERM ends a listen stream and exits 0",
   async () => {
     const dir = await Deno.makeTempDir({ prefix: "memo-service-" });
+    // A GitHub that takes 400 ms to refuse: a sync through it is a request in flight.
+    const slowGithub = serve(async () => {
+      await new Promise((r) => setTimeout(r, 400));
+      return Response.json({ message: "Bad credentials" }, { status: 401 });
+    });
+    await mkdir(join(dir, ".memo"), { recursive: true });
+    await writeFile(
+      join(dir, ".memo", "config.json"),
+      JSON.stringify({
+        connectors: [{
+          id: "slow",
+          type: "discussions",
+          repositories: ["octo-org/slow"],
+          apiUrl: slowGithub.url,
+        }],
+      }),
+    );
     // stderr is a pipe, so the default level is info: every request is logged.
-    const server = await startMemoServe(["--dir", dir], { MEMO_MCP_BEARER_TOKEN: TOKEN });
+    const server = await startMemoServe(["--dir", dir], {
+      MEMO_MCP_BEARER_TOKEN: TOKEN,
+      MEMO_GITHUB_TOKEN: "ghp_slowTOKEN00000000000000000000000000",
+    });
     try {
       // /healthz: no token needed, and a non-loopback Host is answered too.
       const health = await fetch(`${server.origin}/healthz`);
@@ -100,8 +123,27 @@ Deno.test(
       assert.ok(!log.includes(TOKEN), "the token is in the log");
       assert.ok(!log.includes("?"), "a query string is in the log");
 
+      // A request in flight when the signal comes still gets its answer.
+      const inFlight = fetch(`${server.origin}/mcp`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "sync_connectors", arguments: {} },
+        }),
+      });
+      await new Promise((r) => setTimeout(r, 100));
       const started = Date.now();
       server.child.kill("SIGTERM");
+      const answer = await inFlight;
+      assert.equal(answer.status, 200);
+      const synced = await answer.json();
+      assert.equal(synced.id, 7);
+      // The sync ran to its end (GitHub's 401 came 400 ms later, after the signal).
+      assert.equal(synced.result.isError, true);
+      assert.match(synced.result.content[0].text, /slow: .*\(HTTP 401\)/);
       const end = await readUntil(reader, () => false, ack.text);
       assert.equal(end.done, true);
       assert.match(end.text, /"resultType":"complete"/); // the stream ended with its result
@@ -112,6 +154,7 @@ Deno.test(
       await waitFor(server.stderr, /memo: stopped\n/);
     } finally {
       await server.stop();
+      await slowGithub.close();
       await Deno.remove(dir, { recursive: true });
     }
   },
