@@ -6,7 +6,7 @@
  * @module
  */
 
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "./args.ts";
 
@@ -18,8 +18,10 @@ const NPM_PACKAGE = "@memo/mcp-server";
  * the running CLI was launched, from the URL of a module in the CLI's `cli/`
  * folder (`import.meta.url` of `cli/init.ts`, or `cli/init.js` once built):
  *
- * - a path inside an npm install of `@memo/mcp-server` (`node_modules/`, or
- *   Deno's npm cache) → `npx -y @memo/mcp-server mcp`;
+ * - a path inside an npm install of `@memo/mcp-server` that npx finds from
+ *   `projectRoot` (in the project or an ancestor, npx's own cache, Deno's npm
+ *   cache) → `npx -y @memo/mcp-server mcp`; any other install (a global one)
+ *   → `node <install>/cli.js mcp`, since npx would look in the registry;
  * - `https://jsr.io/@memo/mcp-server/…` → `deno run -A jsr:@memo/mcp-server mcp`;
  * - a `file:` URL elsewhere (a clone) → `deno run -A <clone>/cli.ts mcp`, with
  *   the plain command `deno` (what the README shows; a client finds it on
@@ -33,8 +35,12 @@ const NPM_PACKAGE = "@memo/mcp-server";
  * import { launchCommand } from "./_launch_command.ts";
  *
  * assert.deepEqual(
- *   launchCommand("file:///app/node_modules/@memo/mcp-server/cli/init.js"),
+ *   launchCommand("file:///app/node_modules/@memo/mcp-server/cli/init.js", "/app"),
  *   ["npx", "-y", "@memo/mcp-server", "mcp"],
+ * );
+ * assert.deepEqual( // a global install: npx would look in the registry
+ *   launchCommand("file:///usr/lib/node_modules/@memo/mcp-server/cli/init.js", "/app"),
+ *   ["node", "/usr/lib/node_modules/@memo/mcp-server/cli.js", "mcp"],
  * );
  * assert.deepEqual(
  *   launchCommand("https://jsr.io/@memo/mcp-server/0.2.0/cli/init.ts"),
@@ -46,17 +52,23 @@ const NPM_PACKAGE = "@memo/mcp-server";
  * );
  * ```
  */
-export function launchCommand(moduleUrl: string): string[] {
+export function launchCommand(moduleUrl: string, projectRoot?: string): string[] {
   const url = new URL(moduleUrl);
   const npm = ["npx", "-y", NPM_PACKAGE, "mcp"];
   if (url.protocol === "file:") {
     const path = url.pathname;
-    if (
-      path.includes(`/node_modules/${NPM_PACKAGE}/`) ||
-      path.includes(`/registry.npmjs.org/${NPM_PACKAGE}/`)
-    ) {
-      return npm;
+    const installed = path.indexOf(`/node_modules/${NPM_PACKAGE}/`);
+    if (installed >= 0) {
+      // npx finds a package installed in the project (or an ancestor) and one it
+      // fetched itself (its `_npx` cache); a global install, or another project's,
+      // it would look up in the registry instead, so that one runs by its path.
+      const owner = fileURLToPath(new URL(`file://${path.slice(0, installed) || "/"}`));
+      const inProject = projectRoot === undefined ||
+        !relative(owner, projectRoot).startsWith("..") && !isAbsolute(relative(owner, projectRoot));
+      if (path.includes("/_npx/") || path.includes("/.deno/") || inProject) return npm;
+      return ["node", join(dirname(dirname(fileURLToPath(url))), "cli.js"), "mcp"];
     }
+    if (path.includes(`/registry.npmjs.org/${NPM_PACKAGE}/`)) return npm;
     const root = dirname(dirname(fileURLToPath(url)));
     if (path.endsWith(".js")) return ["node", join(root, "cli.js"), "mcp"];
     return ["deno", "run", "-A", join(root, "cli.ts"), "mcp"];

@@ -10,7 +10,28 @@ Deno.test("launchCommand: an npm install runs npx", () => {
     ]
   ) {
     assert.deepEqual(launchCommand(url), ["npx", "-y", "@memo/mcp-server", "mcp"], url);
+    assert.deepEqual(launchCommand(url, "/srv/app/sub"), ["npx", "-y", "@memo/mcp-server", "mcp"]);
   }
+  // What npx fetched itself (`npx -y @memo/mcp-server init`): npx again.
+  assert.deepEqual(
+    launchCommand(
+      "file:///home/ada/.npm/_npx/3f2a/node_modules/@memo/mcp-server/cli/init.js",
+      "/home/ada/project",
+    ),
+    ["npx", "-y", "@memo/mcp-server", "mcp"],
+  );
+});
+
+Deno.test("launchCommand: a global npm install runs its own cli.js (npx would ask the registry)", () => {
+  assert.deepEqual(
+    launchCommand("file:///usr/local/lib/node_modules/@memo/mcp-server/cli/init.js", "/home/ada/p"),
+    ["node", "/usr/local/lib/node_modules/@memo/mcp-server/cli.js", "mcp"],
+  );
+  // Another project's install is not this project's either.
+  assert.deepEqual(
+    launchCommand("file:///srv/other/node_modules/@memo/mcp-server/cli/init.js", "/srv/app"),
+    ["node", "/srv/other/node_modules/@memo/mcp-server/cli.js", "mcp"],
+  );
 });
 
 Deno.test("launchCommand: JSR runs deno with the jsr: specifier, unpinned", () => {

@@ -281,10 +281,10 @@ export const initCommand: CliCommand = {
     positionals(p, []);
     const clients = parseClients(listFlag(p, "client"));
     const commandLine = stringFlag(p, "command");
-    const command = commandLine === undefined
-      ? launchCommand(import.meta.url)
-      : splitCommandLine(commandLine);
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
+    const command = commandLine === undefined
+      ? launchCommand(import.meta.url, root)
+      : splitCommandLine(commandLine);
     const paths = memoPaths(root);
     const show = (path: string) => {
       const rel = relative(root, path);

@@ -125,6 +125,20 @@ Deno.test("build_npm.ts output installs with npm and runs under Node", async (t)
     }
   });
 
+  await t.step(
+    "npx memo init --client claude-code writes the npx form for a project install",
+    async () => {
+      const r = await run("npx", ["memo", "init", "--client", "claude-code", "--json"], app);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(JSON.parse(r.out).command, ["npx", "-y", "@memo/mcp-server", "mcp"]);
+      const written = JSON.parse(await Deno.readTextFile(join(app, ".mcp.json")));
+      assert.deepEqual(written.mcpServers.memo, {
+        command: "npx",
+        args: ["-y", "@memo/mcp-server", "mcp"],
+      });
+    },
+  );
+
   await t.step("every export of the three packages imports under node, as under Deno", async () => {
     const specifiers: string[] = [];
     const expected: Record<string, string[]> = {};
