@@ -347,8 +347,10 @@ async function* walkTs(dir: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const path = join(dir, entry.name);
     if (entry.isDirectory) {
+      // Only the packages' sources: no tests, benches, scripts or dot-folders (.scratch, .git).
       if (
-        ["node_modules", "npm", "tests", "bench", "scripts", ".git", ".memo"].includes(entry.name)
+        entry.name.startsWith(".") ||
+        ["node_modules", "npm", "tests", "testing", "bench", "scripts"].includes(entry.name)
       ) {
         continue;
       }
