@@ -138,7 +138,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "mcp",
     summary: "Serve memory over MCP on stdin/stdout (Claude, Cursor, VS Code …)",
     usage:
-      "mcp [--dir D] [--read-only] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N]",
+      "mcp [--dir D] [--read-only] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N] [--max-listen-streams N]",
   },
   serve: {
     name: "serve",
@@ -148,7 +148,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
       "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
       "      [--ui-path PATH | --no-ui]\n" +
       "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
-      "      [--default-page-size N] [--max-page-size N]",
+      "      [--default-page-size N] [--max-page-size N] [--max-listen-streams N] [--json]",
   },
   cloud: {
     name: "cloud",

@@ -147,7 +147,7 @@ const EXPLAIN = `
   cloud.*     the Memo Cloud API: baseUrl, workspaceId, projectId, timeoutMs, retry, pullIntervalMs (the key only from MEMO_CLOUD_API_KEY)
   recall.*    recall settings: engine (auto, lexical, vector, hybrid), embeddingModel, localEmbeddings, includeCloud
   connectors  GitHub Discussions and Notion pages that memo sync brings in (tokens from the environment)
-The README's "Configuration" section lists every key and MEMO_* variable.
+docs/configuration.md lists every key and MEMO_* variable, with its default.
 `;
 
 /** The next steps, with the CLI as launched (the MCP command line without its `mcp`). */

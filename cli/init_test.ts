@@ -162,7 +162,7 @@ Deno.test("memo init --client: the human report, and --dir", async () => {
   for (const key of ["runtime", "cloud.*", "recall.*", "connectors"]) {
     assert.match(out, new RegExp(`\\n  ${key.replace(".", "\\.").replace("*", "\\*")} +\\S`));
   }
-  assert.match(out, /README's "Configuration" section/);
+  assert.match(out, /docs\/configuration\.md lists every key/);
   assert.match(out, /\n {2}npx -y @memo\/mcp-server remember .*\n.*recall .*\n.*serve/);
   assert.deepEqual(io.err, []);
   await stat(join(p.root, ".mcp.json"));
