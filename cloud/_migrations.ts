@@ -10,8 +10,7 @@
  * @module
  */
 
-// deno-lint-ignore no-import-prefix -- types only: the driver is loaded by postgres_store.ts
-import type { Sql } from "npm:postgres@3.4.9";
+import type { Sql } from "postgres";
 
 /**
  * One schema version.

@@ -17,8 +17,7 @@
  * @module
  */
 
-// deno-lint-ignore no-import-prefix -- loaded only when the server uses PostgreSQL
-import postgres, { type Sql, type TransactionSql } from "npm:postgres@3.4.9";
+import postgres, { type Sql, type TransactionSql } from "postgres";
 import {
   type CommitBatch,
   type CommitResult,

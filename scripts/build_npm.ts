@@ -81,15 +81,20 @@ async function readJson(path: string) {
   return JSON.parse(await readFile(path, "utf8"));
 }
 
-const rootConfig = await readJson(join(repo, "deno.json"));
-for (const [name, target] of Object.entries(rootConfig.imports ?? {}) as [string, string][]) {
-  const m = /^npm:((?:@[^/]+\/)?[^@/]+)@([^/]+)/.exec(target);
-  if (m) KNOWN_DEPENDENCIES[name] = m[2];
+/** Adds the `npm:` entries of a deno.json's import map to the known dependencies. */
+function addImportMap(config: { imports?: Record<string, string> }): void {
+  for (const [name, target] of Object.entries(config.imports ?? {})) {
+    const m = /^npm:((?:@[^/]+\/)?[^@/]+)@([^/]+)/.exec(target);
+    if (m) KNOWN_DEPENDENCIES[name] = m[2];
+  }
 }
+
+addImportMap(await readJson(join(repo, "deno.json")));
 
 const workspaceNames: Record<string, { version: string; out: string }> = {};
 for (const p of PACKAGES) {
   const config = await readJson(join(repo, p.dir, "deno.json"));
+  addImportMap(config); // a member's own import map (memory's porter2) gives dependencies too
   workspaceNames[config.name] = { version: config.version, out: p.out };
 }
 

@@ -6,8 +6,7 @@
  * @module
  */
 
-// deno-lint-ignore no-import-prefix -- pinned; the npm build turns it into a dependency
-import { stem } from "npm:porter2@1.1.0";
+import { stem } from "porter2"; // memory/deno.json's import map pins the version
 import { IRREGULAR_FORMS } from "./irregular.ts";
 
 /**
