@@ -100,6 +100,7 @@ for (const format of ["jsonl", "md"]) {
         updated: 0,
         unchanged: 0,
         skipped: [],
+        unread: 0,
       });
       // Byte for byte: ids, titles, bodies, labels, sources, hashes and both times.
       assert.deepEqual(await notesOf(to), await notesOf(from));
