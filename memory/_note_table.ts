@@ -150,6 +150,26 @@ export class NoteTable {
     this.#logChange(id);
   }
 
+  /**
+   * Removes many sections at once, in one pass over the table: what `remove` does
+   * for each, without its per-section scans (50,000 removals took over a minute).
+   */
+  removeMany(dropped: ReadonlySet<NotesSection>): void {
+    if (dropped.size === 0) return;
+    if (dropped.size === 1) return this.remove([...dropped][0]);
+    this.#revision++;
+    this.#sections = this.#sections.filter((s) => !dropped.has(s));
+    for (const section of dropped) {
+      const id = section.note!.id;
+      this.#byId.delete(id);
+      if (this.#lines !== undefined) this.#lines -= countLineBreaks(section.raw);
+      this.#logChange(id);
+    }
+    this.#identity?.removeMany(dropped, this.#sections);
+    this.#order = undefined;
+    this.#positions = undefined;
+  }
+
   /** Number of line breaks in the whole file (computed once, then kept up to date). */
   lineCount(): number {
     if (this.#lines === undefined) {
@@ -236,6 +256,25 @@ export class IdentityIndex {
     const map = note.source !== undefined ? this.#bySource : this.#byHash;
     const key = note.source ?? note.hash;
     if (!map.has(key)) map.set(key, s);
+  }
+
+  /**
+   * Removes every section of `dropped` (`sections` no longer holds them); for an
+   * identity left without a holder, the first remaining note with it takes over.
+   */
+  removeMany(dropped: ReadonlySet<NotesSection>, sections: readonly NotesSection[]): void {
+    let orphaned = false;
+    for (const s of dropped) {
+      const note = s.note!;
+      const map = note.source !== undefined ? this.#bySource : this.#byHash;
+      const key = note.source ?? note.hash;
+      if (map.get(key) === s) {
+        map.delete(key);
+        orphaned = true;
+      }
+    }
+    if (!orphaned) return;
+    for (const other of sections) if (other.note) this.add(other);
   }
 
   /** Removes `s`; another note with the same identity (left by hand edits) takes over. */

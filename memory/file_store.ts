@@ -524,7 +524,7 @@ export class FileMemoryStore implements MemoryStore {
     }
     const done = await rewriteFile(this.paths.notes, pieces());
     for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
-    for (const section of dropped) this.#table.remove(section);
+    this.#table.removeMany(dropped);
     if (preamble) this.#table.append([{ raw: preamble }]);
     if (newline) this.#table.extendLast(newline);
     this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));

@@ -452,3 +452,26 @@ Deno.test("a lone surrogate is stored as U+FFFD, so the hash is the hash of what
   assert.equal(contentHash(reread), note.hash);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("applyReplica removes many notes in one pass; a hand-made twin then holds the identity", async () => {
+  const { rootDir, store, notes } = await fresh();
+  const many = Array.from({ length: 300 }, (_, i) => handNote(`n${i}`, `body ${i}`));
+  // Two notes with one source key, as a hand edit can leave them: the first holds it.
+  const first = handNote("twin1", "first copy", "wiki:twin");
+  const second = handNote("twin2", "second copy", "wiki:twin");
+  await mkdir(join(rootDir, ".memo", "memory"), { recursive: true });
+  await writeFile(
+    notes,
+    NOTES_PREAMBLE + [first, ...many, second].map(serializeNote).join(""),
+  );
+  const result = await store.applyReplica({
+    put: [],
+    remove: [first.id, ...many.map((n) => n.id)],
+  });
+  assert.equal(result.removed.length, 301);
+  assert.deepEqual((await store.list()).notes.map((n) => n.id), ["twin2"]);
+  // The twin now holds the source key: the same key updates it instead of adding a note.
+  const again = await store.commit({ notes: [{ text: "newer", source: "wiki:twin" }] });
+  assert.deepEqual(again.updated.map((n) => n.id), ["twin2"]);
+  await Deno.remove(rootDir, { recursive: true });
+});
