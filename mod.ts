@@ -173,6 +173,7 @@ export {
   type ReplicateResult,
   type RuntimeCallOptions,
   type RuntimeChange,
+  type RuntimeCloseOptions,
   type RuntimeCompletion,
   type RuntimeConnectorFailure,
   type RuntimeConnectorSummary,

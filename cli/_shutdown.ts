@@ -49,7 +49,8 @@ export interface Stoppable {
  * force)` resolves when the server has finished; when it has not
  * {@linkcode SHUTDOWN_GRACE_MS} after the signal, `force()` closes the
  * connections left (abort the server's signal) and `wait` resolves.
- * `remove()` unregisters.
+ * `remaining()` is what is left of that second (all of it before a signal),
+ * for the runtime's last push; `remove()` unregisters.
  *
  * @example
  * ```ts
@@ -69,6 +70,7 @@ export interface Stoppable {
  * await shutdown.wait(server, () => steps.push("forced"));
  * assert.deepEqual(steps, ["streams told to end", "stopped accepting", "forced"]);
  * assert.ok(Date.now() - started < 1500);
+ * assert.equal(shutdown.remaining(), 0); // the grace is spent
  * shutdown.remove();
  * ```
  */
@@ -76,13 +78,19 @@ export function shutdownOnSignal(
   io: Pick<CliIO, "onShutdownSignal">,
   onSignal: () => void,
   stopAfterMs = 0,
-): { wait(server: Stoppable, force: () => void): Promise<void>; remove(): void } {
+): {
+  wait(server: Stoppable, force: () => void): Promise<void>;
+  remaining(): number;
+  remove(): void;
+} {
   let resolveSignalled!: () => void; // not Promise.withResolvers: Node 20 lacks it
   const signalled = new Promise<void>((resolve) => (resolveSignalled = resolve));
   let fired = false;
+  let signalAt: number | undefined;
   const remove = io.onShutdownSignal?.(() => {
     if (fired) return;
     fired = true;
+    signalAt = Date.now();
     onSignal();
     resolveSignalled();
   }) ?? (() => {});
@@ -110,6 +118,10 @@ export function shutdownOnSignal(
         for (const timer of timers) clearTimeout(timer);
       }
     },
+    remaining: () =>
+      signalAt === undefined
+        ? SHUTDOWN_GRACE_MS
+        : Math.max(0, SHUTDOWN_GRACE_MS - (Date.now() - signalAt)),
     remove,
   };
 }

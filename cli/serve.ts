@@ -269,7 +269,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
   await shutdown.wait(server, () => stopped.abort());
   shutdown.remove();
-  await endpoint.close(); // the hybrid runtime pushes its outbox here, for at most its drain time
+  // The hybrid runtime pushes its outbox here, within what is left of the second.
+  await endpoint.close({ drainMs: shutdown.remaining() });
   await print("memo: stopped\n");
   return 0;
 }

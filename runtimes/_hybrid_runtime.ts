@@ -23,6 +23,7 @@ import type {
   ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
+  RuntimeCloseOptions,
   RuntimeCompletion,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
@@ -222,9 +223,13 @@ export class HybridRuntime implements MemoMcpRuntime {
     return this.#replicator.replicate(options);
   }
 
-  async close(): Promise<void> {
+  async close(options: RuntimeCloseOptions = {}): Promise<void> {
+    const asked = options.drainMs;
+    const drainMs = typeof asked === "number" && asked >= 0
+      ? Math.min(asked, this.#drainMs)
+      : this.#drainMs;
     try {
-      await this.#replicator.close(this.#drainMs);
+      await this.#replicator.close(drainMs);
     } finally {
       await this.#local.close();
     }

@@ -22,6 +22,7 @@ import type {
   ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
+  RuntimeCloseOptions,
   RuntimeCompletion,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
@@ -222,7 +223,7 @@ export function createDeferredRuntime(
       }
       return stop;
     },
-    async close(): Promise<void> {
+    async close(options?: RuntimeCloseOptions): Promise<void> {
       closed = true;
       listeners.clear();
       const pending = building;
@@ -233,7 +234,7 @@ export function createDeferredRuntime(
       } catch {
         return;
       }
-      await runtime.close();
+      await runtime.close(options);
     },
   };
 }

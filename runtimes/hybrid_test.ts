@@ -21,6 +21,8 @@ const KEY = "mk_hybrid_unit_key_8c1f";
 interface Cloud {
   /** Whether requests get through (false: connection refused). */
   up: boolean;
+  /** Whether requests hang until their signal aborts (a cloud that never answers). */
+  hang?: boolean;
   requests: string[];
   fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   client(): MemoCloudClient;
@@ -44,6 +46,11 @@ async function startCloud(): Promise<Cloud> {
     fetch(input, init) {
       const request = new Request(input, init);
       if (!cloud.up) return Promise.reject(new TypeError("connection refused"));
+      if (cloud.hang) {
+        return new Promise((_, reject) =>
+          request.signal.addEventListener("abort", () => reject(request.signal.reason))
+        );
+      }
       cloud.requests.push(`${request.method} ${new URL(request.url).pathname}`);
       return handler(request);
     },
@@ -287,6 +294,25 @@ Deno.test("hybrid: writes succeed while the cloud is down and go out when it is 
       true,
     );
   } finally {
+    await cloud.close();
+  }
+});
+
+Deno.test("hybrid: close({ drainMs }) pushes for no longer than asked (a server's last second)", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir(), { closeDrainMs: 1000 });
+    await a.remember({ text: "Pushed while the cloud answers" });
+    await a.replicate();
+    cloud.hang = true;
+    await a.remember({ text: "Waiting for a cloud that never answers" });
+    assert.equal((await a.stats()).replica!.outbox, 1);
+    const started = performance.now();
+    await a.close({ drainMs: 100 });
+    const took = performance.now() - started;
+    assert.ok(took < 700, `close took ${took.toFixed(0)} ms with drainMs 100 (closeDrainMs 1000)`);
+  } finally {
+    cloud.hang = false;
     await cloud.close();
   }
 });

@@ -801,6 +801,33 @@ export interface MemoMcpRuntime {
    * reached, and the local notes stay as they were.
    */
   replicate?(options?: ReplicateOptions): Promise<ReplicateResult>;
-  /** Releases the store, any timers and every `watch` listener. */
-  close(): Promise<void>;
+  /**
+   * Releases the store, any timers and every `watch` listener. The hybrid
+   * runtime first pushes its outbox for at most `options.drainMs` (default and
+   * ceiling: its `closeDrainMs`, 1000); a server stopping within a deadline
+   * passes what is left of it.
+   */
+  close(options?: RuntimeCloseOptions): Promise<void>;
+}
+
+/**
+ * Options of {@linkcode MemoMcpRuntime.close}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeCloseOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const options: RuntimeCloseOptions = { drainMs: 250 }; // what is left of a shutdown's second
+ * await runtime.close(options);
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeCloseOptions {
+  /**
+   * Longest time to spend pushing the hybrid outbox before closing.
+   * @default the runtime's `closeDrainMs` (1000)
+   */
+  drainMs?: number;
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { MemoMcpRuntime } from "../../runtimes/types.ts";
+import type { MemoMcpRuntime, RuntimeCloseOptions } from "../../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "../protocol_server.ts";
 import { MEMO_MCP_DEFAULTS, type MemoMcpOptions } from "../options.ts";
 import { MEMO_MCP_LIMITS } from "../limits.ts";
@@ -54,8 +54,11 @@ export interface HttpEndpoint {
    * calls it first, so that its open responses finish.
    */
   closeStreams(): void;
-  /** Ends the listen streams, then closes the runtime if this endpoint built it. */
-  close(): Promise<void>;
+  /**
+   * Ends the listen streams, then closes the runtime if this endpoint built it
+   * (`options` go to the runtime's `close`: the hybrid outbox's drain time).
+   */
+  close(options?: RuntimeCloseOptions): Promise<void>;
   /** The endpoint path when it is routed (default export, `memo serve`). */
   readonly path: string | undefined;
   /** Whether requests must authenticate. */
@@ -290,12 +293,12 @@ export function createHttpEndpoint(
     closeStreams() {
       streamsClosed.abort();
     },
-    async close() {
+    async close(options?: RuntimeCloseOptions) {
       streamsClosed.abort();
       const runtime = ownRuntime;
       ownRuntime = undefined;
       server = undefined;
-      await runtime?.close();
+      await runtime?.close(options);
     },
   };
 }
