@@ -341,6 +341,9 @@ Deno.test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cl
     const b = cloud.machine(await Deno.makeTempDir(), { includeCloud: true });
     await b.remember({ text: "The production database is db-prod-1" });
     await b.replicate();
+    // B's start and its write each ask for a cycle; one may follow the replicate above by
+    // about 50 ms. Let it pass, so that B pulls nothing more (its next pull is a minute away).
+    await new Promise((r) => setTimeout(r, 400));
     // Written by A after B's last pull: only the cloud has it.
     await a.remember({ text: "The staging database is db-stage-2" });
     await a.replicate();
