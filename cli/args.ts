@@ -153,6 +153,37 @@ export function stringFlag(p: ParsedArgs, name: string): string | undefined {
 }
 
 /**
+ * A flag whose value must be one of `choices`; `undefined` when not given.
+ * Throws `UsageError` ("flag --NAME must be one of A, B") for another value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { choiceFlag, parseArgs } from "./args.ts";
+ *
+ * const p = parseArgs(["--format", "md"], { string: ["format", "order"] });
+ * assert.equal(choiceFlag(p, "format", ["jsonl", "md"] as const), "md");
+ * assert.equal(choiceFlag(p, "order", ["oldest", "newest"] as const), undefined);
+ * const bad = parseArgs(["--format", "csv"], { string: ["format"] });
+ * assert.throws(() => choiceFlag(bad, "format", ["jsonl", "md"]), {
+ *   name: "UsageError",
+ *   message: "flag --format must be one of jsonl, md",
+ * });
+ * ```
+ */
+export function choiceFlag<T extends string>(
+  p: ParsedArgs,
+  name: string,
+  choices: readonly T[],
+): T | undefined {
+  const value = stringFlag(p, name);
+  if (value !== undefined && !(choices as readonly string[]).includes(value)) {
+    throw new UsageError(`flag --${name} must be one of ${choices.join(", ")}`);
+  }
+  return value as T | undefined;
+}
+
+/**
  * A repeatable flag's values (empty when not given).
  *
  * @example

@@ -10,7 +10,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { NOTES_PREAMBLE, serializeNote } from "@memo/memory";
 import type { MemoMcpRuntime, Note } from "../runtimes/mod.ts";
-import { parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
+import { choiceFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
 import { withProjectRuntime } from "./runtime.ts";
@@ -139,10 +139,7 @@ export const exportCommand: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, { string: ["dir", "format", "out"] });
     positionals(p, []);
-    const format = stringFlag(p, "format") ?? "jsonl";
-    if (format !== "jsonl" && format !== "md") {
-      throw new UsageError("flag --format must be one of jsonl, md");
-    }
+    const format = choiceFlag(p, "format", ["jsonl", "md"] as const) ?? "jsonl";
     const out = stringFlag(p, "out");
     if (out === "") throw new UsageError("flag --out needs a file name");
     const encode = format === "md" ? serializeNote : exportLine;

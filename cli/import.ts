@@ -17,7 +17,7 @@ import {
   type ImportSkip,
   readImportSource,
 } from "./import/mod.ts";
-import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
+import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { jsonDocument } from "./output.ts";
@@ -97,14 +97,6 @@ export function formatImportSummary(
     `${written} written, ${updated} updated, ${unchanged} unchanged, ${skipped.length} skipped.\n`;
 }
 
-function formatFlag(value: string | undefined): ImportFormat | undefined {
-  if (value === undefined) return undefined;
-  if (!(IMPORT_FORMATS as readonly string[]).includes(value)) {
-    throw new UsageError(`flag --from must be one of ${IMPORT_FORMATS.join(", ")}`);
-  }
-  return value as ImportFormat;
-}
-
 /** Reads SOURCE, with a progress bar on a terminal. */
 async function readSource(
   io: CliIO,
@@ -162,7 +154,7 @@ export const importCommand: CliCommand = {
     });
     const [source] = positionals(p, ["source"]);
     if (source === "") throw new UsageError("SOURCE is empty");
-    let from = formatFlag(stringFlag(p, "from"));
+    let from = choiceFlag(p, "from", IMPORT_FORMATS);
     const path = resolve(io.cwd, source);
     try {
       await stat(path);

@@ -16,6 +16,7 @@ import {
 } from "../runtimes/mod.ts";
 import {
   boolFlag,
+  choiceFlag,
   intFlag,
   listFlag,
   parseArgs,
@@ -83,20 +84,12 @@ export class FileReadError extends Error {
 }
 
 function engineFlag(p: ParsedArgs): RecallEngine | undefined {
-  const engine = stringFlag(p, "engine");
-  if (engine !== undefined && !(RUNTIME_RECALL_ENGINES as readonly string[]).includes(engine)) {
-    throw new UsageError(`flag --engine must be one of ${RUNTIME_RECALL_ENGINES.join(", ")}`);
-  }
-  return engine as RecallEngine | undefined;
+  return choiceFlag(p, "engine", RUNTIME_RECALL_ENGINES as readonly RecallEngine[]);
 }
 
 /** `--order` of `memo list`: oldest (store order) or newest first. */
 function orderFlag(p: ParsedArgs): "oldest" | "newest" | undefined {
-  const order = stringFlag(p, "order");
-  if (order !== undefined && order !== "oldest" && order !== "newest") {
-    throw new UsageError("flag --order must be one of oldest, newest");
-  }
-  return order;
+  return choiceFlag(p, "order", ["oldest", "newest"] as const);
 }
 
 const remember: CliCommand = {
