@@ -6,14 +6,14 @@
  * @module
  */
 
-import { rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { NOTES_PREAMBLE, serializeNote } from "@memo/memory";
 import type { MemoMcpRuntime, Note } from "../runtimes/mod.ts";
 import { choiceFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
 import { withProjectRuntime } from "./runtime.ts";
+import { writeFileAtomically } from "./_write_file.ts";
 
 /** The formats `memo export --format` writes. */
 export type ExportFormat = "jsonl" | "md";
@@ -97,18 +97,6 @@ export async function* allNotes(
   } while (cursor);
 }
 
-/** Writes `text` to `path` through a temporary file beside it and a rename. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temp = join(dirname(path), `.${crypto.randomUUID()}.memo-export.tmp`);
-  try {
-    await writeFile(temp, text, "utf8");
-    await rename(temp, path);
-  } catch (e) {
-    await rm(temp, { force: true }).catch(() => {});
-    throw e;
-  }
-}
-
 /**
  * The `memo export [--format jsonl|md] [--out FILE] [--dir D]` subcommand.
  * Without `--out` the notes go to stdout and nothing else does; with it,
@@ -165,7 +153,7 @@ export const exportCommand: CliCommand = {
       }
     });
     try {
-      await writeAtomically(resolve(io.cwd, out), parts.join(""));
+      await writeFileAtomically(resolve(io.cwd, out), parts.join(""));
     } catch (e) {
       const reason = (e as { code?: string }).code ?? (e as Error).message;
       throw new Error(`Cannot export to ${out}: ${reason}`);

@@ -7,17 +7,7 @@
  * @module
  */
 
-import {
-  chmod,
-  copyFile,
-  mkdir,
-  readFile,
-  realpath,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
+import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { memoPaths } from "@memo/memory";
@@ -31,6 +21,7 @@ import {
   parseClients,
 } from "./_client_config.ts";
 import { launchCommand, splitCommandLine } from "./_launch_command.ts";
+import { writeFileAtomically } from "./_write_file.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
 import { errorLine, jsonDocument } from "./output.ts";
@@ -215,32 +206,6 @@ async function readIfExists(path: string): Promise<string | undefined> {
   }
 }
 
-/**
- * Writes a file atomically (a temporary file beside it, then a rename),
- * keeping the mode of the file it replaces; through a symbolic link, the
- * target is replaced.
- */
-async function writeAtomic(path: string, text: string): Promise<void> {
-  let target = path;
-  let mode: number | undefined;
-  try {
-    target = await realpath(path);
-    mode = (await stat(target)).mode & 0o777;
-  } catch {
-    // a new file
-  }
-  await mkdir(dirname(target), { recursive: true });
-  const tmp = `${target}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    await writeFile(tmp, text, { mode: mode ?? 0o644 });
-    if (mode !== undefined) await chmod(tmp, mode);
-    await rename(tmp, target);
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
-}
-
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
@@ -315,7 +280,7 @@ export const initCommand: CliCommand = {
     const files: InitFile[] = [];
     await mkdir(paths.dir, { recursive: true });
     if (config === undefined) {
-      await writeAtomic(paths.config, jsonDocument({ connectors: [] }));
+      await writeFileAtomically(paths.config, jsonDocument({ connectors: [] }));
       files.push({ path: show(paths.config), status: "created" });
     } else {
       files.push({ path: show(paths.config), status: "unchanged" });
@@ -324,7 +289,7 @@ export const initCommand: CliCommand = {
     const gitignorePath = `${paths.dir}${sep}.gitignore`;
     const oldGitignore = await readIfExists(gitignorePath);
     const newGitignore = memoGitignore(root, oldGitignore);
-    if (newGitignore !== undefined) await writeAtomic(gitignorePath, newGitignore);
+    if (newGitignore !== undefined) await writeFileAtomically(gitignorePath, newGitignore);
     files.push({
       path: show(gitignorePath),
       status: newGitignore === undefined
@@ -350,7 +315,8 @@ export const initCommand: CliCommand = {
             await chmod(`${path}.memo.bak`, 0o600);
             file.backup = `${shown}.memo.bak`;
           }
-          await writeAtomic(path, merged.text);
+          await mkdir(dirname(path), { recursive: true }); // .cursor/, .vscode/, Claude/
+          await writeFileAtomically(path, merged.text);
         }
         files.push(file);
       } catch (e) {
