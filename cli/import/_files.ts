@@ -13,19 +13,42 @@ export type TextRead = { text: string } | { badLine: number };
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/** The bytes as strict UTF-8 (a leading BOM dropped), or `undefined` when they are not. */
+function strictText(bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The lines of `bytes`, split at each `\n` byte. A newline byte never occurs inside a UTF-8
+ * sequence, so a line decodes on its own exactly when its bytes are valid where they stand.
+ */
+function* byteLines(bytes: Uint8Array): Generator<Uint8Array> {
+  let start = 0;
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(10, start);
+    if (end < 0) end = bytes.length;
+    yield bytes.subarray(start, end);
+    start = end + 1;
+  }
+}
+
 /**
  * Decodes bytes as strict UTF-8 (a leading BOM dropped); on a bad sequence, returns the 1-based
- * line where it starts.
+ * line where it starts: the first line that does not decode on its own.
  */
 export function decodeUtf8(bytes: Uint8Array): TextRead {
-  try {
-    return { text: decoder.decode(bytes) };
-  } catch {
-    const bad = firstBadUtf8(bytes);
-    let line = 1;
-    for (let i = 0; i < bad; i++) if (bytes[i] === 10) line++;
-    return { badLine: line };
+  const text = strictText(bytes);
+  if (text !== undefined) return { text };
+  let line = 0;
+  for (const one of byteLines(bytes)) {
+    line++;
+    if (strictText(one) === undefined) break;
   }
+  return { badLine: line };
 }
 
 /** Reads a file as strict UTF-8. */
@@ -39,49 +62,16 @@ export async function readUtf8(path: string): Promise<TextRead> {
  */
 export async function readUtf8Lines(path: string): Promise<{ text: string; badLines: number[] }> {
   const bytes = await readFile(path);
-  const whole = decodeUtf8(bytes);
-  if ("text" in whole) return { text: whole.text, badLines: [] };
+  const whole = strictText(bytes);
+  if (whole !== undefined) return { text: whole, badLines: [] };
   const lines: string[] = [];
   const badLines: number[] = [];
-  let start = 0;
-  while (start <= bytes.length) {
-    let end = bytes.indexOf(10, start);
-    if (end < 0) end = bytes.length;
-    const one = decodeUtf8(bytes.subarray(start, end));
-    if ("text" in one) lines.push(one.text);
-    else {
-      lines.push("");
-      badLines.push(lines.length);
-    }
-    start = end + 1;
+  for (const one of byteLines(bytes)) {
+    const text = strictText(one);
+    lines.push(text ?? "");
+    if (text === undefined) badLines.push(lines.length);
   }
   return { text: lines.join("\n"), badLines };
-}
-
-/** Offset of the first byte that does not start (or continue) a valid UTF-8 sequence. */
-export function firstBadUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i];
-    let n = 0;
-    let min = 0;
-    if (c < 0x80) {
-      i++;
-      continue;
-    } else if (c >= 0xc2 && c <= 0xdf) (n = 1), (min = 0x80);
-    else if (c >= 0xe0 && c <= 0xef) (n = 2), (min = 0x800);
-    else if (c >= 0xf0 && c <= 0xf4) (n = 3), (min = 0x10000);
-    else return i;
-    let cp = c & (0x3f >> n);
-    for (let k = 1; k <= n; k++) {
-      const d = b[i + k];
-      if (d === undefined || (d & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (d & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += n + 1;
-  }
-  return b.length;
 }
 
 /** Reads the first non-empty line of a file (at most the first 4 MiB), or undefined. */

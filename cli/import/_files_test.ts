@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { decodeUtf8, firstBadUtf8, keyPart, walkFiles } from "./_files.ts";
+import { decodeUtf8, keyPart, walkFiles } from "./_files.ts";
 
 Deno.test("decodeUtf8() gives the text, or the line of the first bad byte", () => {
   const enc = new TextEncoder();
@@ -11,9 +11,15 @@ Deno.test("decodeUtf8() gives the text, or the line of the first bad byte", () =
   assert.deepEqual(decodeUtf8(bad), { badLine: 3 });
   // A truncated sequence at the end, an overlong form and a surrogate are bad too.
   assert.deepEqual(decodeUtf8(new Uint8Array([0x61, 0x0a, 0xe2, 0x82])), { badLine: 2 });
-  assert.equal(firstBadUtf8(new Uint8Array([0xc0, 0x80])), 0);
-  assert.equal(firstBadUtf8(new Uint8Array([0x41, 0xed, 0xa0, 0x80])), 1);
-  assert.equal(firstBadUtf8(enc.encode("ok 🎉")), 7);
+  assert.deepEqual(decodeUtf8(new Uint8Array([0xc0, 0x80])), { badLine: 1 });
+  assert.deepEqual(decodeUtf8(new Uint8Array([0x0a, 0x0a, 0xc0, 0x80])), { badLine: 3 });
+  assert.deepEqual(decodeUtf8(new Uint8Array([0x41, 0xed, 0xa0, 0x80])), { badLine: 1 });
+  assert.deepEqual(decodeUtf8(new Uint8Array([0x41, 0x0a, 0x41, 0xed, 0xa0, 0x80])), {
+    badLine: 2,
+  });
+  // A sequence cut by a line break is bad on the line where it starts.
+  assert.deepEqual(decodeUtf8(new Uint8Array([0x61, 0xe2, 0x0a, 0x82, 0xac])), { badLine: 1 });
+  assert.deepEqual(decodeUtf8(enc.encode("ok 🎉")), { text: "ok 🎉" });
 });
 
 Deno.test("walkFiles() lists files sorted, skipping dot-folders and node_modules", async () => {
