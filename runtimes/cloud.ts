@@ -10,6 +10,7 @@ import type { ConnectorCommit, ConnectorDraft, ConnectorMemo } from "@memo/conne
 import { envObject } from "../_platform.ts";
 import { isMemoCloudError, type MemoCloudError } from "./_cloud_errors.ts";
 import { CloudChangePoller } from "./_cloud_watch.ts";
+import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import {
   MemoCloudClient,
@@ -248,9 +249,7 @@ class CloudRuntime implements MemoMcpRuntime {
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberManyResult> {
     return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
-      if (!Array.isArray(drafts)) {
-        throw new MemoRuntimeError("INVALID_INPUT", "Cannot remember notes: drafts must be a list");
-      }
+      checkDraftList(drafts);
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
       const result = await this.#client.upsertBatch(
         drafts.map((d) => ({ ...draftOf(d), id: d.id })),
@@ -267,9 +266,7 @@ class CloudRuntime implements MemoMcpRuntime {
   /** One `DELETE` per note, in order; unknown ids are passed over. */
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
     return this.#run(options.signal, async (signal): Promise<Note[]> => {
-      if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) {
-        throw new MemoRuntimeError("INVALID_INPUT", "Cannot forget notes: ids must be strings");
-      }
+      checkIdList(ids);
       const removed: Note[] = [];
       try {
         for (const id of new Set(ids)) {

@@ -8,6 +8,7 @@
 
 import { envObject } from "../_platform.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
+import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import type {
@@ -161,15 +162,15 @@ class LocalRuntime implements MemoMcpRuntime {
     if (!memo.watch && this.#listeners.size) this.#listeners.emit(change);
   }
 
-  remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
-    return this.#run(options.signal, async (memo): Promise<RuntimeRememberResult> => {
-      const result = await memo.rememberMany([input], { signal: options.signal });
-      const note = result.written[0] ?? result.updated[0];
-      if (note) this.#wrote(memo, { ids: [note.id], listChanged: result.written.length > 0 });
-      if (result.written.length) return { note: result.written[0], status: "written" };
-      if (result.updated.length) return { note: result.updated[0], status: "updated" };
-      return { note: result.unchanged[0], status: "unchanged" };
-    });
+  /** A batch of one. */
+  async remember(
+    input: RuntimeRememberInput,
+    options: RuntimeCallOptions = {},
+  ): Promise<RuntimeRememberResult> {
+    const { written, updated, unchanged } = await this.rememberMany([input], options);
+    if (written.length) return { note: written[0], status: "written" };
+    if (updated.length) return { note: updated[0], status: "updated" };
+    return { note: unchanged[0], status: "unchanged" };
   }
 
   rememberMany(
@@ -177,9 +178,7 @@ class LocalRuntime implements MemoMcpRuntime {
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberManyResult> {
     return this.#run(options.signal, async (memo): Promise<RuntimeRememberManyResult> => {
-      if (!Array.isArray(drafts)) {
-        throw new MemoRuntimeError("INVALID_INPUT", "Cannot remember notes: drafts must be a list");
-      }
+      checkDraftList(drafts);
       const { written, updated, unchanged } = await memo.rememberMany(drafts, {
         signal: options.signal,
       });
@@ -191,9 +190,7 @@ class LocalRuntime implements MemoMcpRuntime {
 
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
     return this.#run(options.signal, async (memo): Promise<Note[]> => {
-      if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string")) {
-        throw new MemoRuntimeError("INVALID_INPUT", "Cannot forget notes: ids must be strings");
-      }
+      checkIdList(ids);
       const found = new Map<string, Note>();
       for (const id of new Set(ids)) {
         checkSignal(options.signal);
