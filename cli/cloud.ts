@@ -12,7 +12,7 @@ import { defaultLogLevel, readLogLevel } from "../server/http/mod.ts";
 import { intFlag, parseArgs, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
-import { jsonDocument } from "./output.ts";
+import { jsonDocument, orderedWriter } from "./output.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
 
 /**
@@ -114,11 +114,8 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
   const config = cloudServeConfig(rest, io.cwd);
   const serve = io.serve;
   if (!serve) throw new Error("Cannot serve HTTP: this platform gives memo no server");
-  let written = Promise.resolve();
-  const print = (line: string) => {
-    written = written.then(() => io.stderr(`${line}\n`)).catch(() => {});
-    return written;
-  };
+  const write = orderedWriter(io.stderr);
+  const print = (line: string) => write(`${line}\n`);
   // MEMO_LOG_LEVEL as for `memo serve`: a bad value is a usage error; unset, `warn` on a
   // terminal and `info` otherwise (a service's log).
   let logLevel;

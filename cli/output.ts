@@ -23,6 +23,36 @@ export function jsonDocument(value: unknown): string {
 }
 
 /**
+ * A writer that keeps the order of its texts however they are called, and
+ * never rejects (a failed write is dropped): for a server's log lines, which
+ * request handlers write without waiting.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { orderedWriter } from "./output.ts";
+ *
+ * const out: string[] = [];
+ * const print = orderedWriter(async (text) => {
+ *   await new Promise((r) => setTimeout(r, text === "a" ? 10 : 0));
+ *   out.push(text);
+ * });
+ * void print("a");
+ * await print("b");
+ * assert.deepEqual(out, ["a", "b"]);
+ * ```
+ */
+export function orderedWriter(
+  write: (text: string) => Promise<void>,
+): (text: string) => Promise<void> {
+  let written = Promise.resolve();
+  return (text) => {
+    written = written.then(() => write(text)).catch(() => {});
+    return written;
+  };
+}
+
+/**
  * Formats one error line: `memo: <message>` with line breaks flattened.
  *
  * @example

@@ -22,7 +22,7 @@ import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError }
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
-import { jsonDocument } from "./output.ts";
+import { jsonDocument, orderedWriter } from "./output.ts";
 import { findProjectRoot } from "./project.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
 
@@ -214,11 +214,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const serve = io.serve;
   if (!serve) throw new Error("Cannot serve HTTP: this platform gives memo no server");
   const json = argv.includes("--json");
-  let written = Promise.resolve();
-  const print = (text: string) => {
-    written = written.then(() => io.stderr(text)).catch(() => {});
-    return written;
-  };
+  const print = orderedWriter(io.stderr);
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
     runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
