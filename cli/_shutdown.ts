@@ -101,7 +101,7 @@ export function shutdownOnSignal(
       const timers: ReturnType<typeof setTimeout>[] = [];
       let done = false;
       const finished = server.finished.then(() => (done = true));
-      const graceful = signalled.then(async () => {
+      void signalled.then(async () => {
         await sleep(stopAfterMs, timers);
         if (!done) await server.shutdown().catch(() => {});
       });
@@ -113,7 +113,6 @@ export function shutdownOnSignal(
           // Closing the connections ends the server at once; do not hang on it.
           await Promise.race([finished, sleep(100, timers)]);
         }
-        void graceful;
       } finally {
         for (const timer of timers) clearTimeout(timer);
       }
