@@ -11,7 +11,7 @@
  * @module
  */
 
-import * as platform from "./_platform.ts";
+import * as platform from "./platform/mod.ts";
 import { runCli } from "./cli/main.ts";
 
 /** One line of stdin, read up to its line break and no further (an answer to a question). */

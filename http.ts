@@ -60,7 +60,7 @@
  * @module
  */
 
-import { cwd as platformCwd, envObject } from "./_platform.ts";
+import { cwd as platformCwd, envObject } from "./platform/mod.ts";
 import {
   createHttpEndpoint,
   type HttpEndpoint,

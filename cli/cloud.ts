@@ -174,7 +174,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve } from "../_platform.ts";
+ * import { serve } from "../platform/mod.ts";
  * import { recordingIO } from "../testing/cli_io.ts";
  * import { cloudCommand } from "./cloud.ts";
  *

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serve } from "../_platform.ts";
+import { serve } from "../platform/mod.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
 import { cloudServeConfig } from "./cloud.ts";

@@ -277,7 +277,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve } from "../_platform.ts";
+ * import { serve } from "../platform/mod.ts";
  * import { recordingIO } from "../testing/cli_io.ts";
  * import { serveCommand } from "./serve.ts";
  *

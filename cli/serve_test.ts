@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { UsageError } from "./args.ts";
-import { serve } from "../_platform.ts";
+import { serve } from "../platform/mod.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { serveCommand, serveConfig } from "./serve.ts";
 

@@ -37,7 +37,7 @@ import {
 } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
-import { healthzResponse } from "../_healthz.ts";
+import { healthzResponse } from "../platform/mod.ts";
 import { RateLimiter } from "./_rate_limit.ts";
 import { type CloudRoute, matchRoute } from "./_routes.ts";
 import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";

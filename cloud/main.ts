@@ -21,7 +21,7 @@ import {
   onShutdownSignal,
   stderrIsTerminal,
   writeStderr,
-} from "../_platform.ts";
+} from "../platform/mod.ts";
 import { createMemoCloudServerFromEnv, type MemoCloudServer } from "./from_env.ts";
 
 let written: Promise<void> = Promise.resolve();

@@ -10,7 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { unrefTimer } from "../_platform.ts";
+import { unrefTimer } from "../platform/mod.ts";
 import {
   type Memo,
   type Note,

@@ -7,7 +7,7 @@
  */
 
 import type { ConnectorCommit, ConnectorDraft, ConnectorMemo } from "@memo/connectors";
-import { envObject } from "../_platform.ts";
+import { envObject } from "../platform/mod.ts";
 import { isMemoCloudError, type MemoCloudError } from "./_cloud_errors.ts";
 import { CloudChangePoller } from "./_cloud_watch.ts";
 import { checkDraftList, checkIdList } from "./_batch_input.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { envObject } from "../_platform.ts";
+import { envObject } from "../platform/mod.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
 import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";

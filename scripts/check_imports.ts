@@ -22,8 +22,8 @@
  *
  * Groups: a file belongs to its top-level folder (`memory/`, `server/`, …); a
  * file at the root is one of the {@link ENTRY_POINTS} (`mod.ts`, `http.ts`,
- * `cli.ts`) or else one of the root shared files (`_platform.ts`, `version.ts`,
- * …). A group may always import itself.
+ * `cli.ts`) or else one of the root shared files (`_env.ts`, `version.ts`). A
+ * group may always import itself.
  *
  * It fails on:
  * - a cycle among the checked files (type-only imports count too);
@@ -96,26 +96,30 @@ export const RULES: Readonly<Record<string, Rule>> = {
   "memory/": { may: [], reason: "the memory package knows no connector and no protocol" },
   "connectors/": { may: ["memory/"], reason: "the connectors build on memory and know no MCP" },
   "runtimes/": {
-    may: ["memory/", "connectors/", ROOT_SHARED],
+    may: ["memory/", "connectors/", "platform/", ROOT_SHARED],
     reason: "runtimes sit below the protocol server and reach the cloud only over HTTP",
   },
   "web/": { may: [], reason: "the web page is a bundle and its HTML; it knows no part of memo" },
   "server/": {
-    may: ["web/", ROOT_SHARED],
+    may: ["web/", "platform/", ROOT_SHARED],
     types: ["runtimes/", "memory/", "connectors/"],
     reason: "the server reaches data only through a MemoMcpRuntime it is given",
   },
   "cloud/": {
-    may: ["memory/", ROOT_SHARED],
+    may: ["memory/", "platform/", ROOT_SHARED],
     reason: "the reference Cloud API server stores notes and knows no MCP and no runtime",
   },
   "cli/": {
     may: ["memory/", "connectors/", "runtimes/", "server/", "cloud/", ROOT_SHARED],
     throughMod: true,
-    reason:
-      "the CLI drives everything below it through their mod.ts; only the entry points import it",
+    reason: "the CLI drives everything below it through their mod.ts and is handed the " +
+      "platform by cli.ts; only the entry points import it",
   },
-  [ROOT_SHARED]: { may: [], reason: "the platform adapter and helpers know no part of memo" },
+  "platform/": {
+    may: [ROOT_SHARED],
+    reason: "the Deno/Node adapter and the HTTP serving pieces know no part of memo",
+  },
+  [ROOT_SHARED]: { may: [], reason: "MEMO_* parsing and the version know no part of memo" },
   [ENTRY_POINTS]: { may: "anything", reason: "the entry points assemble the parts" },
 };
 

@@ -41,7 +41,7 @@ const CLEAN: Tree = {
   ].join("\n"),
   "http.ts": 'export { handle } from "./server/handler.ts";\n',
   "cli.ts": 'import { main } from "./cli/main.ts";\nawait main();\n',
-  "_platform.ts": 'import { VERSION } from "./version.ts";\nexport const platform = VERSION;\n',
+  "platform/mod.ts": 'import { VERSION } from "../version.ts";\nexport const platform = VERSION;\n',
   "version.ts": 'export const VERSION = "0.1.0";\n',
   "memory/mod.ts": 'export * from "./note.ts";\nexport type { Store } from "./store.ts";\n',
   "memory/note.ts": 'import { z } from "npm:zod@^4";\nexport const Note = z.string();\n',
@@ -54,7 +54,7 @@ const CLEAN: Tree = {
   "runtimes/mod.ts": [
     'import { connector } from "@memo/connectors";',
     'import type { Store } from "../memory/store.ts";',
-    'import { platform } from "../_platform.ts";',
+    'import { platform } from "../platform/mod.ts";',
     "export interface Runtime { store: Store }",
     "export const runtime = [connector, platform];",
   ].join("\n"),
@@ -63,7 +63,7 @@ const CLEAN: Tree = {
     'import { type Store } from "../memory/mod.ts";',
     'export type { Runtime } from "../runtimes/mod.ts";',
     'export { type Runtime as R } from "../runtimes/mod.ts";',
-    'import { platform } from "../_platform.ts";',
+    'import { platform } from "../platform/mod.ts";',
     'type Lazy = typeof import("../runtimes/mod.ts");',
     "export const server = (runtime: Runtime, store: Store, lazy?: Lazy) => [runtime, store, lazy];",
     "export { platform };",
@@ -117,12 +117,12 @@ Deno.test("checkImports() reports a cycle with each of its arrows", async (t) =>
       cycles: ["cycle: memory/a.ts → memory/b.ts → memory/a.ts"],
     },
     {
-      name: "re-exports and a dynamic import across folders",
+      name: "a re-export and a dynamic import",
       files: {
-        "_platform.ts": 'export const serve = () => import("./_node_serve.ts");\n',
-        "_node_serve.ts": 'export type { serve } from "./_platform.ts";\n',
+        "platform/_serve.ts": 'export const serve = () => import("./_node_serve.ts");\n',
+        "platform/_node_serve.ts": 'export type { serve } from "./_serve.ts";\n',
       },
-      cycles: ["cycle: _node_serve.ts → _platform.ts → _node_serve.ts"],
+      cycles: ["cycle: platform/_node_serve.ts → platform/_serve.ts → platform/_node_serve.ts"],
     },
     {
       name: "a file importing itself",
@@ -163,7 +163,8 @@ Deno.test("checkImports() reports a cycle with each of its arrows", async (t) =>
 
 Deno.test("checkImports() fails arrows the rules forbid and passes those they allow", async (t) => {
   const base: Tree = {
-    "_platform.ts": "export const p = 1;\n",
+    "_env.ts": "export const e = 1;\n",
+    "platform/mod.ts": "export const p = 1;\n",
     "memory/mod.ts": "export const m = 1;\n",
     "connectors/mod.ts": "export const c = 1;\n",
     "runtimes/y.ts": "export type Y = 1;\nexport const y = 1;\n",
@@ -228,8 +229,37 @@ Deno.test("checkImports() fails arrows the rules forbid and passes those they al
     },
     {
       name: "memory/ importing a root shared file",
-      files: { "memory/x.ts": 'import { p } from "../_platform.ts";\nexport { p };\n' },
-      forbidden: ["forbidden: memory/x.ts → _platform.ts"],
+      files: { "memory/x.ts": 'import { e } from "../_env.ts";\nexport { e };\n' },
+      forbidden: ["forbidden: memory/x.ts → _env.ts"],
+    },
+    {
+      name: "memory/ importing platform/",
+      files: { "memory/x.ts": 'import { p } from "../platform/mod.ts";\nexport { p };\n' },
+      forbidden: ["forbidden: memory/x.ts → platform/mod.ts"],
+    },
+    {
+      name: "runtimes/, server/ and cloud/ importing platform/ (allowed)",
+      files: {
+        "runtimes/x.ts": 'export { p } from "../platform/mod.ts";\n',
+        "server/x.ts": 'export { p } from "../platform/mod.ts";\n',
+        "cloud/x.ts": 'export { p } from "../platform/mod.ts";\n',
+      },
+      forbidden: [],
+    },
+    {
+      name: "platform/ importing a root shared file (allowed)",
+      files: { "platform/x.ts": 'import { e } from "../_env.ts";\nexport { e };\n' },
+      forbidden: [],
+    },
+    {
+      name: "platform/ importing server/",
+      files: { "platform/x.ts": 'import { E } from "../server/errors.ts";\nexport { E };\n' },
+      forbidden: ["forbidden: platform/x.ts → server/errors.ts"],
+    },
+    {
+      name: "a root shared file importing platform/",
+      files: { "version.ts": 'import { p } from "./platform/mod.ts";\nexport { p };\n' },
+      forbidden: ["forbidden: version.ts → platform/mod.ts"],
     },
     {
       name: "connectors/ importing runtimes/",
@@ -265,18 +295,20 @@ Deno.test("checkImports() fails arrows the rules forbid and passes those they al
       forbidden: [],
     },
     {
-      name: "cli/ reaching past another folder's mod.ts, or into a root _ file",
+      name: "cli/ reaching past another folder's mod.ts, into a root _ file, or into platform/",
       files: {
         "cli/x.ts": [
           'import "../runtimes/y.ts";',
           'import type { E } from "../server/errors.ts";',
-          'import "../_platform.ts";',
+          'import "../_env.ts";',
+          'import "../platform/mod.ts";',
         ].join("\n"),
       },
       forbidden: [
         "forbidden: cli/x.ts → runtimes/y.ts",
         "forbidden: cli/x.ts → server/errors.ts",
-        "forbidden: cli/x.ts → _platform.ts",
+        "forbidden: cli/x.ts → _env.ts",
+        "forbidden: cli/x.ts → platform/mod.ts",
       ],
     },
     {

@@ -127,8 +127,8 @@ export async function runStdioServer(
   server: MemoMcpProtocolServer,
   options: StdioServerOptions = {},
 ): Promise<void> {
-  const input = options.input ?? await (await import("../_platform.ts")).stdin();
-  const output = options.output ?? await (await import("../_platform.ts")).stdout();
+  const input = options.input ?? await (await import("../platform/mod.ts")).stdin();
+  const output = options.output ?? await (await import("../platform/mod.ts")).stdout();
   const maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE;
   const writer = output.getWriter();
   let writeFailed = false;

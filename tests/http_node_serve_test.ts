@@ -1,7 +1,7 @@
 /**
  * `memo serve` under Node: cli.ts bundled for Node (`deno bundle
  * --platform=node`) runs on the machine's `node`, so the Node side of
- * `serve()` (`_node_serve.ts`) answers real HTTP and stops on SIGTERM.
+ * `serve()` (`platform/_node_serve.ts`) answers real HTTP and stops on SIGTERM.
  */
 
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import { WEB_ASSETS, WEB_ENTRY } from "../web/mod.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
-Deno.test("memo serve runs under Node through _node_serve.ts", async () => {
+Deno.test("memo serve runs under Node through platform/_node_serve.ts", async () => {
   const work = await Deno.makeTempDir({ prefix: "memo-node-serve-" });
   const bundle = `${work}/memo.mjs`;
   const built = await new Deno.Command(Deno.execPath(), {

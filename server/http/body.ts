@@ -6,7 +6,7 @@
  * @module
  */
 
-import { readLimited } from "../../_read_limited.ts";
+import { readLimited } from "../../platform/mod.ts";
 
 /**
  * What {@linkcode readBodyLimited} got.

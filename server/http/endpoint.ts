@@ -20,7 +20,7 @@ import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
 import { createPageHandler } from "./page.ts";
 import { VERSION } from "../../version.ts";
-import { HEALTHZ_PATH, healthzResponse } from "../../_healthz.ts";
+import { HEALTHZ_PATH, healthzResponse } from "../../platform/mod.ts";
 
 /**
  * One configured endpoint. A routed one also serves the web page (on `/` by

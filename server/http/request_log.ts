@@ -18,7 +18,7 @@ import {
   logsRequest,
   readLogLevel,
   requestLine,
-} from "../../_request_log.ts";
+} from "../../platform/mod.ts";
 import { httpErrorResponse } from "./responses.ts";
 
 export { defaultLogLevel, LOG_LEVELS, type LogLevel, readLogLevel };

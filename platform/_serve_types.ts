@@ -1,5 +1,5 @@
 /**
- * The types of serving HTTP that `_platform.ts` (Deno) and `_node_serve.ts`
+ * The types of serving HTTP that `_serve.ts` (Deno) and `_node_serve.ts`
  * (Node) share, in a file of their own so that neither imports the other's
  * module for them.
  *
@@ -12,7 +12,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type PlatformServer, serve } from "./_platform.ts";
+ * import { type PlatformServer, serve } from "./_serve.ts";
  *
  * const server: PlatformServer = await serve(() => new Response(null, { status: 204 }), {
  *   hostname: "127.0.0.1",
@@ -39,12 +39,12 @@ export interface PlatformServer {
 }
 
 /**
- * Options of `serve()` in `_platform.ts`.
+ * Options of `serve()` in `_serve.ts`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve, type ServeOptions } from "./_platform.ts";
+ * import { serve, type ServeOptions } from "./_serve.ts";
  *
  * const controller = new AbortController();
  * const options: ServeOptions = { hostname: "127.0.0.1", port: 0, signal: controller.signal };

@@ -1,5 +1,5 @@
 /**
- * The Node side of `serve()` in `_platform.ts`: a `node:http` server that
+ * The Node side of `serve()` in `_serve.ts`: a `node:http` server that
  * turns each `IncomingMessage` into a web `Request` and writes the handler's
  * `Response` back, streaming both bodies. Deno never loads this file.
  *

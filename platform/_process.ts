@@ -1,12 +1,11 @@
 /**
- * The one place where Deno and Node differ: process arguments, environment,
- * stdin/stdout as web streams, exit, terminal detection and serving HTTP.
- * Everything else in the package uses web standards and `node:` builtins.
+ * The process side of the Deno/Node adapter: process arguments, environment,
+ * stdin/stdout as web streams, exit, terminal detection, shutdown signals and
+ * timers. Serving HTTP is in `_serve.ts`. Everything else in the package uses
+ * web standards and `node:` builtins.
  *
  * @module
  */
-
-import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
 
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
@@ -20,7 +19,7 @@ const deno: any = g.Deno;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runtimeName } from "./_platform.ts";
+ * import { runtimeName } from "./_process.ts";
  *
  * assert.ok(runtimeName === "deno" || runtimeName === "node");
  * ```
@@ -33,7 +32,7 @@ export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { args } from "./_platform.ts";
+ * import { args } from "./_process.ts";
  *
  * const argv = args(); // `memo recall "staging db"` gives ["recall", "staging db"]
  * assert.ok(argv.every((a) => typeof a === "string"));
@@ -49,7 +48,7 @@ export function args(): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env } from "./_platform.ts";
+ * import { env } from "./_process.ts";
  *
  * assert.equal(env("MEMO_EXAMPLE_VARIABLE_THAT_IS_NOT_SET"), undefined);
  * ```
@@ -68,7 +67,7 @@ export function env(name: string): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env, envObject } from "./_platform.ts";
+ * import { env, envObject } from "./_process.ts";
  *
  * const all = envObject();
  * assert.equal(all.PATH, env("PATH"));
@@ -89,7 +88,7 @@ export function envObject(): Record<string, string> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { isAbsolute } from "node:path";
- * import { cwd } from "./_platform.ts";
+ * import { cwd } from "./_process.ts";
  *
  * assert.ok(isAbsolute(cwd()));
  * ```
@@ -104,7 +103,7 @@ export function cwd(): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdin } from "./_platform.ts";
+ * import { stdin } from "./_process.ts";
  *
  * const input = await stdin(); // what `memo mcp` reads JSON-RPC lines from
  * assert.ok(input instanceof ReadableStream);
@@ -122,7 +121,7 @@ export async function stdin(): Promise<ReadableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdout } from "./_platform.ts";
+ * import { stdout } from "./_process.ts";
  *
  * const output = await stdout(); // where `memo mcp` writes its answers
  * assert.ok(output instanceof WritableStream);
@@ -140,7 +139,7 @@ export async function stdout(): Promise<WritableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStdout } from "./_platform.ts";
+ * import { writeStdout } from "./_process.ts";
  *
  * // The CLI prints its results this way; an empty text keeps this example quiet.
  * assert.equal(await writeStdout(""), undefined);
@@ -156,7 +155,7 @@ export async function writeStdout(text: string): Promise<void> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStderr } from "./_platform.ts";
+ * import { writeStderr } from "./_process.ts";
  *
  * // The CLI reports errors and progress this way; an empty text keeps this example quiet.
  * assert.equal(await writeStderr(""), undefined);
@@ -198,7 +197,7 @@ const quietStreams = new WeakSet<object>();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stderrIsTerminal } from "./_platform.ts";
+ * import { stderrIsTerminal } from "./_process.ts";
  *
  * assert.equal(typeof stderrIsTerminal(), "boolean");
  * ```
@@ -214,7 +213,7 @@ export function stderrIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdinIsTerminal } from "./_platform.ts";
+ * import { stdinIsTerminal } from "./_process.ts";
  *
  * assert.equal(typeof stdinIsTerminal(), "boolean");
  * ```
@@ -230,7 +229,7 @@ export function stdinIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { exit } from "./_platform.ts";
+ * import { exit } from "./_process.ts";
  *
  * const failUsage = (): never => exit(2); // exit code 2: a usage error
  * assert.equal(typeof failUsage, "function");
@@ -248,7 +247,7 @@ export function exit(code: number): never {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { setExitCode } from "./_platform.ts";
+ * import { setExitCode } from "./_process.ts";
  *
  * const before = Deno.exitCode;
  * setExitCode(1);
@@ -261,55 +260,13 @@ export function setExitCode(code: number): void {
   else g.process.exitCode = code;
 }
 
-export type { PlatformServer, ServeOptions } from "./_serve_types.ts";
-
-/**
- * Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { serve } from "./_platform.ts";
- *
- * const server = await serve(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
- * assert.notEqual(server.port, 0); // port 0 picked a free port
- * const response = await fetch(`http://127.0.0.1:${server.port}/`);
- * assert.equal(await response.text(), "hi");
- * await server.shutdown();
- * ```
- */
-export async function serve(
-  handler: (request: Request) => Response | Promise<Response>,
-  options: ServeOptions,
-): Promise<PlatformServer> {
-  if (deno) {
-    let listening!: (addr: { hostname: string; port: number }) => void;
-    const ready = new Promise<{ hostname: string; port: number }>((r) => listening = r);
-    const server = deno.serve({
-      hostname: options.hostname,
-      port: options.port,
-      signal: options.signal,
-      onListen: (addr: { hostname: string; port: number }) => listening(addr),
-    }, handler);
-    const addr = await ready;
-    return {
-      hostname: addr.hostname,
-      port: addr.port,
-      shutdown: () => server.shutdown(),
-      finished: server.finished,
-    };
-  }
-  const { serveNode } = await import("./_node_serve.ts");
-  return serveNode(handler, options);
-}
-
 /**
  * Registers a callback for SIGINT and SIGTERM; returns a function that removes it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { onShutdownSignal } from "./_platform.ts";
+ * import { onShutdownSignal } from "./_process.ts";
  *
  * const controller = new AbortController();
  * const remove = onShutdownSignal(() => controller.abort()); // Ctrl-C stops a server
@@ -339,7 +296,7 @@ export function onShutdownSignal(callback: () => void): () => void {
  *
  * @example
  * ```ts
- * import { unrefTimer } from "./_platform.ts";
+ * import { unrefTimer } from "./_process.ts";
  *
  * const timer = unrefTimer(setTimeout(() => {}, 60_000)); // does not hold the process
  * clearTimeout(timer);

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { envChoice, type EnvMap } from "./_env.ts";
+import { envChoice, type EnvMap } from "../_env.ts";
 
 /**
  * How much a server logs.

@@ -1,0 +1,55 @@
+/**
+ * The serving side of the Deno/Node adapter: `serve()` runs a web-standard
+ * handler on `Deno.serve`, or on `node:http` through `_node_serve.ts`, which
+ * only Node loads.
+ *
+ * @module
+ */
+
+import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
+
+export type { PlatformServer, ServeOptions } from "./_serve_types.ts";
+
+// Typed loosely on purpose: the npm build compiles this file without Deno's types.
+// deno-lint-ignore no-explicit-any
+const deno: any = (globalThis as any).Deno;
+
+/**
+ * Serves a web-standard handler over HTTP on Deno (`Deno.serve`) or Node (`node:http`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { serve } from "./_serve.ts";
+ *
+ * const server = await serve(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
+ * assert.notEqual(server.port, 0); // port 0 picked a free port
+ * const response = await fetch(`http://127.0.0.1:${server.port}/`);
+ * assert.equal(await response.text(), "hi");
+ * await server.shutdown();
+ * ```
+ */
+export async function serve(
+  handler: (request: Request) => Response | Promise<Response>,
+  options: ServeOptions,
+): Promise<PlatformServer> {
+  if (deno) {
+    let listening!: (addr: { hostname: string; port: number }) => void;
+    const ready = new Promise<{ hostname: string; port: number }>((r) => listening = r);
+    const server = deno.serve({
+      hostname: options.hostname,
+      port: options.port,
+      signal: options.signal,
+      onListen: (addr: { hostname: string; port: number }) => listening(addr),
+    }, handler);
+    const addr = await ready;
+    return {
+      hostname: addr.hostname,
+      port: addr.port,
+      shutdown: () => server.shutdown(),
+      finished: server.finished,
+    };
+  }
+  const { serveNode } = await import("./_node_serve.ts");
+  return serveNode(handler, options);
+}
