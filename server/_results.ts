@@ -3,7 +3,8 @@
  * the output limit they both enforce: one result builder (the text
  * rendering, `structuredContent`, `isError`) with a serialized form for the
  * protocol server and an object form for the SDK, and one size check over
- * the whole serialized JSON-RPC response.
+ * the whole serialized JSON-RPC response (which each notification the
+ * protocol server sends is held to as well).
  *
  * @module
  */
@@ -89,4 +90,28 @@ export function outputLimitError(response: string, limit: number): McpOutputLimi
     `Cannot send the response: ${size} bytes is over the output limit of ${limit}`,
     { details: { limit, size } },
   );
+}
+
+/**
+ * Sends a notification, unless it alone is over the output limit (then it is dropped).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { notifyWithin } from "./_results.ts";
+ *
+ * const sent: string[] = [];
+ * const message = { jsonrpc: "2.0", method: "notifications/resources/list_changed" };
+ * notifyWithin((json) => sent.push(json), 1000, message);
+ * notifyWithin((json) => sent.push(json), 10, message); // over the limit: dropped
+ * assert.deepEqual(sent, [JSON.stringify(message)]);
+ * ```
+ */
+export function notifyWithin(
+  notify: (json: string) => void,
+  limit: number,
+  message: unknown,
+): void {
+  const json = JSON.stringify(message);
+  if (outputLimitError(json, limit) === undefined) notify(json);
 }

@@ -3,19 +3,18 @@
  * handler. It parses and checks messages, negotiates the protocol version,
  * enforces the input and output limits and dispatches to the MCP core.
  *
+ * Its parts: the request's era (`_request_era.ts`), the legacy session
+ * (`_legacy_session.ts`), the requests in flight and their context
+ * (`_request_context.ts`), `subscriptions/listen` (`_listen_stream.ts`) and
+ * the dispatch by method (`_dispatch.ts`).
+ *
  * @module
  */
 
-import {
-  JSON_RPC_CODES,
-  McpNotFoundError,
-  McpValidationError,
-  MemoMcpError,
-  toSafeError,
-} from "./errors.ts";
-import { type MemoMcpLogLevel, type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
+import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
+import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { type CoreContext, McpCore, RpcFailure } from "./_core.ts";
+import { McpCore, RpcFailure } from "./_core.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,
@@ -25,33 +24,18 @@ import {
   rpcErrorJson,
   utf8Length,
 } from "./_jsonrpc.ts";
-import {
-  isSupportedVersion,
-  LATEST_LEGACY_PROTOCOL_VERSION,
-  negotiateVersion,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  versionFeatures,
-} from "./_versions.ts";
-import { acknowledgedFilter, isWatchableUri, notificationsFor, parseFilter } from "./_listen.ts";
-import {
-  checkModernMeta,
-  discoverJson,
-  isObject,
-  LEGACY_ONLY_METHODS,
-  META_PROTOCOL_VERSION,
-  META_SERVER_INFO,
-  MODERN_ERROR_CODES,
-  modernErrorCode,
-  modernErrorData,
-  modernResult,
-  unsupportedVersionError,
-} from "./_modern.ts";
-import { initializeJson, LOG_LEVELS } from "./_methods.ts";
-import { outputLimitError, toolResultJson } from "./_results.ts";
+import { versionFeatures } from "./_versions.ts";
+import { modernErrorCode, modernErrorData, modernResult } from "./_modern.ts";
+import { outputLimitError } from "./_results.ts";
+import { type Params, type RequestEra, requestEra } from "./_request_era.ts";
+import { LegacySession } from "./_legacy_session.ts";
+import { RequestTracker } from "./_request_context.ts";
+import { ListenStreams } from "./_listen_stream.ts";
+import { Dispatcher } from "./_dispatch.ts";
 
-type Params = Record<string, unknown>;
+export { LISTEN_LIMIT_CODE } from "./_listen_stream.ts";
+
 const NO_PARAMS: Params = Object.freeze({}) as Params;
-const EMPTY_RESULT = "{}";
 const decoder = new TextDecoder();
 
 /**
@@ -90,12 +74,9 @@ class ProtocolServer implements MemoMcpProtocolServer {
   #core: McpCore;
   #maxInput: number;
   #maxOutput: number;
-  #negotiated: string | undefined;
-  #logLevel = -1;
-  #inFlight = new Map<string, AbortController>();
-  #listening = 0;
-  #legacySubscriptions = new Set<string>();
-  #legacyWatching = false;
+  #session: LegacySession;
+  #requests: RequestTracker;
+  #dispatcher: Dispatcher;
 
   constructor(options: MemoMcpOptions) {
     const resolved = resolveMemoMcpOptions(options);
@@ -104,6 +85,14 @@ class ProtocolServer implements MemoMcpProtocolServer {
     this.version = resolved.version;
     this.#maxInput = resolved.maxInputBytes;
     this.#maxOutput = resolved.maxOutputBytes;
+    this.#session = new LegacySession(this.#core, this.#maxOutput);
+    this.#requests = new RequestTracker(this.#session, this.name, this.#maxOutput);
+    this.#dispatcher = new Dispatcher(
+      this.#core,
+      this.#session,
+      this.#requests,
+      new ListenStreams(this.#core, this.#maxOutput, { name: this.name, version: this.version }),
+    );
   }
 
   async handle(
@@ -138,7 +127,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       const size = context.inputBytes;
       if (size !== undefined && size > this.#maxInput) return this.#tooLarge(message, size);
       if (!Array.isArray(message)) return await this.#one(message, context, false);
-      if (!versionFeatures(this.#connectionVersion(context)).batches) return BATCH_REFUSED;
+      if (!versionFeatures(this.#session.connectionVersion(context)).batches) return BATCH_REFUSED;
       if (message.length === 0) return EMPTY_BATCH;
       const replies = await Promise.all(message.map((m) => this.#one(m, context, true)));
       const out = replies.filter((r): r is string => r !== undefined);
@@ -214,14 +203,14 @@ class ProtocolServer implements MemoMcpProtocolServer {
     }
     let request: RequestEra;
     try {
-      request = this.#era(m.method, params as Params, context);
+      request = requestEra(m.method, params as Params, context, this.#session.negotiated);
     } catch (e) {
       const failure = e as RpcFailure;
       return rpcErrorJson(idJson, failure.code, failure.data.message, failure.data);
     }
     let reply: string | undefined;
     try {
-      let result = await this.#dispatch(
+      let result = await this.#dispatcher.dispatch(
         m.method,
         m.id as string | number,
         idJson,
@@ -253,63 +242,6 @@ class ProtocolServer implements MemoMcpProtocolServer {
     return rpcErrorJson(idJson, code, error.message, toSafeError(error));
   }
 
-  /**
-   * The version a message without its own is served with: the transport's
-   * (HTTP's header), else the one `initialize` negotiated on this
-   * connection, else the latest legacy one.
-   */
-  #connectionVersion(context: MemoMcpRequestContext): string {
-    return context.protocolVersion ?? this.#negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
-  }
-
-  /**
-   * Classifies a request into an era, as the 2026-07-28 revision says: one
-   * that carries `_meta["io.modelcontextprotocol/protocolVersion"]` is served
-   * statelessly in that version; `initialize` and a request without it are
-   * legacy. A stdio connection that opened with `initialize` stays in the
-   * version it negotiated. Throws an {@linkcode RpcFailure} for an
-   * unsupported version (-32022) or a malformed modern `_meta` (-32602).
-   */
-  #era(method: string, params: Params, context: MemoMcpRequestContext): RequestEra {
-    const meta = params._meta;
-    const requested = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-    let version: string;
-    if (context.protocolVersion !== undefined) {
-      // A stateless transport names the version (HTTP: MCP-Protocol-Version,
-      // which its handler has checked against the body).
-      version = context.protocolVersion;
-    } else if (requested !== undefined && method !== "initialize") {
-      if (!isSupportedVersion(requested)) throw unsupportedVersion(requested);
-      if (this.#negotiated !== undefined && requested !== this.#negotiated) {
-        // This connection opened with initialize: it stays in that version.
-        throw unsupportedVersion(requested, [this.#negotiated]);
-      }
-      version = requested;
-    } else {
-      version = this.#negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
-    }
-    if (!versionFeatures(version).modern) {
-      if (method === "server/discover" && requested === undefined) {
-        // The one method that exists only in the modern era: without its
-        // _meta it is a malformed modern request, not an unknown method.
-        throw invalidParams(
-          `Cannot handle server/discover: params._meta["${META_PROTOCOL_VERSION}"] is required`,
-        );
-      }
-      return { version, modern: false, logLevel: -1, progressToken: progressTokenOf(meta) };
-    }
-    const checked = checkModernMeta(meta);
-    if (typeof checked === "string") {
-      throw invalidParams(`Cannot handle ${method.slice(0, 100)}: ${checked}`);
-    }
-    return {
-      version,
-      modern: true,
-      logLevel: checked.logLevel,
-      progressToken: progressTokenOf(meta),
-    };
-  }
-
   #invalidParams(idJson: string, message: string): string {
     return rpcErrorJson(idJson, -32602, message, toSafeError(new McpValidationError(message)));
   }
@@ -321,453 +253,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (m.method === "notifications/cancelled" && context.protocolVersion === undefined) {
       const p = m.params as Params | undefined;
       if (p && isValidId(p.requestId)) {
-        this.#inFlight.get(JSON.stringify(p.requestId))?.abort();
+        this.#requests.cancel(JSON.stringify(p.requestId));
       }
     }
     // A legacy stdio session hears of changes from the end of its handshake on.
-    if (m.method === "notifications/initialized") this.#watchForLegacy(context);
+    if (m.method === "notifications/initialized") this.#session.watch(context);
     // Anything else needs no action.
   }
-
-  /**
-   * Whether changes of the notes can reach this client outside of
-   * `subscriptions/listen`: on a connection (stdio, which can notify) to a
-   * runtime that can watch. Stateless HTTP cannot (its GET stream is 405).
-   */
-  #canSendChanges(context: MemoMcpRequestContext): boolean {
-    return context.protocolVersion === undefined && context.notify !== undefined &&
-      this.#core.runtime.watch !== undefined;
-  }
-
-  /**
-   * Starts, once per connection, the watch that sends a legacy session
-   * `notifications/resources/list_changed` and, for the URIs it subscribed
-   * to, `notifications/resources/updated`. It stops when the connection ends.
-   */
-  #watchForLegacy(context: MemoMcpRequestContext): void {
-    if (this.#legacyWatching || !this.#canSendChanges(context)) return;
-    if (this.#negotiated === undefined) return; // only a session that opened with initialize
-    this.#legacyWatching = true;
-    const notify = context.notify!;
-    const maxOutput = this.#maxOutput;
-    const send = (method: string, params?: Record<string, unknown>) =>
-      notifyWithin(
-        notify,
-        maxOutput,
-        params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params },
-      );
-    let stop: () => void;
-    try {
-      stop = this.#core.runtime.watch!((change) => {
-        const filter = {
-          resourcesListChanged: true,
-          resourceSubscriptions: [...this.#legacySubscriptions],
-        };
-        for (const n of notificationsFor(change, filter)) {
-          send(n.method, n.uri ? { uri: n.uri } : undefined);
-        }
-      });
-    } catch {
-      this.#legacyWatching = false; // a closed runtime: nothing to watch
-      return;
-    }
-    const closed = context.closed;
-    if (closed?.aborted) stop();
-    else closed?.addEventListener("abort", stop, { once: true });
-  }
-
-  #coreContext(
-    context: MemoMcpRequestContext,
-    request: RequestEra,
-    signal: AbortSignal | undefined,
-  ): CoreContext {
-    const ctx: CoreContext = {
-      transport: context.transport,
-      request: context.request,
-      authInfo: context.authInfo,
-      signal,
-      version: request.version,
-    };
-    const notify = context.notify;
-    // A modern request names its own log level; a legacy connection sets one
-    // with logging/setLevel.
-    const threshold = request.modern ? request.logLevel : this.#logLevel;
-    if (notify && threshold >= 0) {
-      const logger = this.name;
-      ctx.notify = (level: MemoMcpLogLevel, data: Record<string, unknown>) => {
-        if (LOG_LEVELS.indexOf(level) < threshold) return;
-        notify(JSON.stringify({
-          jsonrpc: "2.0",
-          method: "notifications/message",
-          params: { level, logger, data },
-        }));
-      };
-    }
-    const progressToken = request.progressToken;
-    if (notify && progressToken !== undefined) {
-      const maxOutput = this.#maxOutput;
-      let last = -Infinity;
-      ctx.progress = (progress, total, message) => {
-        // The spec wants progress to increase with each notification.
-        if (!Number.isFinite(progress) || progress <= last) return;
-        last = progress;
-        const params: Record<string, unknown> = { progressToken, progress };
-        if (total !== undefined && Number.isFinite(total)) params.total = total;
-        if (message !== undefined) params.message = message;
-        notifyWithin(notify, maxOutput, {
-          jsonrpc: "2.0",
-          method: "notifications/progress",
-          params,
-        });
-      };
-    }
-    return ctx;
-  }
-
-  /** Runs `fn` with a signal that the client's cancellation also aborts. */
-  async #tracked<T>(
-    idJson: string,
-    context: MemoMcpRequestContext,
-    request: RequestEra,
-    fn: (ctx: CoreContext) => Promise<T>,
-  ): Promise<T> {
-    // Cancellation is per connection: only stateful transports register, and a
-    // client that reuses an id in flight cannot cancel the second request.
-    // The others just pass their transport's signal on.
-    if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
-      return await fn(this.#coreContext(context, request, context.signal));
-    }
-    const controller = new AbortController();
-    const outer = context.signal;
-    const onAbort = () => controller.abort();
-    if (outer?.aborted) controller.abort();
-    else outer?.addEventListener("abort", onAbort, { once: true });
-    this.#inFlight.set(idJson, controller);
-    try {
-      return await fn(this.#coreContext(context, request, controller.signal));
-    } finally {
-      outer?.removeEventListener("abort", onAbort);
-      this.#inFlight.delete(idJson);
-    }
-  }
-
-  #cursor(method: string, params: Params, allowed: boolean): string | undefined {
-    const cursor = params.cursor;
-    if (cursor === undefined) return undefined;
-    if (typeof cursor !== "string" || !allowed) {
-      throw new RpcFailure(
-        -32602,
-        toSafeError(new McpValidationError(`Cannot handle ${method}: invalid cursor`)),
-      );
-    }
-    return cursor;
-  }
-
-  /**
-   * `subscriptions/listen`: acknowledges the filter memo honours, then sends
-   * the change notifications it asked for until the client cancels (no
-   * answer) or the connection ends (a completion result). Exempt from
-   * `requestTimeoutMs` and `maxOutputBytes`; each notification is held to
-   * the output limit on its own.
-   */
-  async #listen(
-    id: string | number,
-    params: Params,
-    context: MemoMcpRequestContext,
-    ctx: CoreContext,
-  ): Promise<string | undefined> {
-    const filter = parseFilter(params);
-    if (typeof filter === "string") throw invalidParams(`Cannot listen: ${filter}`);
-    const notify = context.notify;
-    if (notify === undefined) {
-      throw new RpcFailure(
-        -32603,
-        toSafeError(new MemoMcpError("Cannot listen: this transport cannot stream notifications")),
-      );
-    }
-    const max = this.#core.options.maxListenStreams;
-    if (this.#listening >= max) {
-      throw new RpcFailure(
-        LISTEN_LIMIT_CODE,
-        toSafeError(
-          new MemoMcpError(
-            `Cannot listen: ${max} streams are open, the most allowed; retry later`,
-            {
-              details: { limit: max },
-            },
-          ),
-        ),
-      );
-    }
-    const runtime = this.#core.runtime;
-    const ack = acknowledgedFilter(filter, runtime.watch !== undefined);
-    const meta = { [META_SUBSCRIPTION_ID]: id };
-    const send = (method: string, extra: Record<string, unknown>) =>
-      notifyWithin(notify, this.#maxOutput, {
-        jsonrpc: "2.0",
-        method,
-        params: { _meta: meta, ...extra },
-      });
-    this.#listening++;
-    let stop = () => {};
-    try {
-      send("notifications/subscriptions/acknowledged", { notifications: ack });
-      if (ack.resourcesListChanged || ack.resourceSubscriptions) {
-        stop = runtime.watch!((change) => {
-          for (const n of notificationsFor(change, ack)) {
-            send(n.method, n.uri ? { uri: n.uri } : {});
-          }
-        });
-      }
-      const ended = await untilAborted(ctx.signal, context.closed);
-      if (ended === "cancelled") {
-        throw new RpcFailure(
-          -32603,
-          toSafeError(new MemoMcpError("Cannot listen: cancelled")),
-          true,
-        );
-      }
-      return `{"resultType":"complete","_meta":${
-        JSON.stringify({ ...meta, [META_SERVER_INFO]: { name: this.name, version: this.version } })
-      }}`;
-    } finally {
-      stop();
-      this.#listening--;
-    }
-  }
-
-  async #dispatch(
-    method: string,
-    id: string | number,
-    idJson: string,
-    params: Params,
-    context: MemoMcpRequestContext,
-    request: RequestEra,
-  ): Promise<string | undefined> {
-    const core = this.#core;
-    const version = request.version;
-    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : MODERN_ONLY_METHODS.has(method)) {
-      throw methodNotFound(method);
-    }
-    switch (method) {
-      case "server/discover":
-        return discoverJson(core.options);
-      case "subscriptions/listen":
-        return await this.#tracked(
-          idJson,
-          context,
-          request,
-          (ctx) => this.#listen(id, params, context, ctx),
-        );
-      case "ping":
-        return EMPTY_RESULT;
-      case "initialize": {
-        if (typeof params.protocolVersion !== "string") {
-          throw new RpcFailure(
-            -32602,
-            toSafeError(
-              new McpValidationError("Cannot initialize: params.protocolVersion must be a string"),
-            ),
-          );
-        }
-        const negotiated = negotiateVersion(params.protocolVersion);
-        if (context.protocolVersion === undefined) this.#negotiated = negotiated;
-        return initializeJson(core.options, negotiated, this.#canSendChanges(context));
-      }
-      case "resources/subscribe":
-      case "resources/unsubscribe": {
-        if (!this.#canSendChanges(context)) throw methodNotFound(method);
-        if (typeof params.uri !== "string") {
-          throw invalidParams(`Cannot handle ${method}: params.uri must be a string`);
-        }
-        if (method === "resources/unsubscribe") this.#legacySubscriptions.delete(params.uri);
-        else {
-          if (!isWatchableUri(params.uri)) {
-            throw new RpcFailure(
-              -32002,
-              toSafeError(
-                new McpNotFoundError(`Cannot subscribe to ${params.uri.slice(0, 300)}: not found`, {
-                  details: { kind: "resource", uri: params.uri.slice(0, 300) },
-                }),
-              ),
-            );
-          }
-          this.#legacySubscriptions.add(params.uri);
-          this.#watchForLegacy(context);
-        }
-        return EMPTY_RESULT;
-      }
-      case "tools/list": {
-        this.#cursor(method, params, false);
-        return (await core.catalog()).toolsList(version);
-      }
-      case "tools/call": {
-        if (typeof params.name !== "string") {
-          throw new RpcFailure(
-            -32602,
-            toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
-          );
-        }
-        const outcome = await this.#tracked(
-          idJson,
-          context,
-          request,
-          (ctx) => core.callTool(params.name, params.arguments, ctx),
-        );
-        return toolResultJson(outcome, versionFeatures(version).structured);
-      }
-      case "resources/list": {
-        const cursor = this.#cursor(method, params, true);
-        return JSON.stringify(
-          await this.#tracked(idJson, context, request, (ctx) => core.listResources(cursor, ctx)),
-        );
-      }
-      case "resources/templates/list":
-        this.#cursor(method, params, false);
-        return (await core.catalog()).templatesList;
-      case "resources/read": {
-        if (typeof params.uri !== "string") {
-          throw new RpcFailure(
-            -32602,
-            toSafeError(
-              new McpValidationError("Cannot read a resource: params.uri must be a string"),
-            ),
-          );
-        }
-        return JSON.stringify(
-          await this.#tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.readResource(params.uri as string, ctx),
-          ),
-        );
-      }
-      case "prompts/list":
-        this.#cursor(method, params, false);
-        return (await core.catalog()).promptsList(version);
-      case "prompts/get":
-        return JSON.stringify(
-          await this.#tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.getPrompt(params.name, params.arguments, ctx),
-          ),
-        );
-      case "completion/complete":
-        return JSON.stringify(
-          await this.#tracked(idJson, context, request, (ctx) => core.complete(params, ctx)),
-        );
-      case "logging/setLevel": {
-        const level = LOG_LEVELS.indexOf(params.level as MemoMcpLogLevel);
-        if (level < 0) {
-          throw new RpcFailure(
-            -32602,
-            toSafeError(
-              new McpValidationError(
-                `Cannot set the log level: level must be one of ${LOG_LEVELS.join(", ")}`,
-              ),
-            ),
-          );
-        }
-        if (context.protocolVersion === undefined) this.#logLevel = level;
-        return EMPTY_RESULT;
-      }
-      default:
-        throw methodNotFound(method);
-    }
-  }
-}
-
-/** The era a request is served in, and what its modern `_meta` asked for. */
-interface RequestEra {
-  /** The protocol version it is served with. */
-  version: string;
-  /** Whether it is a modern (2026-07-28) request. */
-  modern: boolean;
-  /** A modern request's log level (an index into the levels); -1 for none. */
-  logLevel: number;
-  /** `_meta.progressToken`, when the request asks for progress. */
-  progressToken?: string | number;
-}
-
-/** `_meta.progressToken` when it is a string or an integer, else undefined. */
-function progressTokenOf(meta: unknown): string | number | undefined {
-  if (!isObject(meta)) return undefined;
-  const token = meta.progressToken;
-  return typeof token === "string" || (typeof token === "number" && Number.isFinite(token))
-    ? token
-    : undefined;
-}
-
-/** Methods only the modern era has (-32601 for a legacy request). */
-const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "subscriptions/listen",
-]);
-
-/** `_meta` key of everything on a listen stream: the listen request's id. */
-const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
-
-/**
- * JSON-RPC code of a listen refused because `maxListenStreams` are open
- * (outside the JSON-RPC reserved range, like memo's other modern codes).
- */
-export const LISTEN_LIMIT_CODE = -31503;
-
-/**
- * Resolves when `signal` aborts ("cancelled": the client cancelled or went
- * away) or `closed` does ("closed": the connection ended).
- */
-function untilAborted(
-  signal: AbortSignal | undefined,
-  closed: AbortSignal | undefined,
-): Promise<"cancelled" | "closed"> {
-  if (signal?.aborted) return Promise.resolve("cancelled");
-  if (closed?.aborted) return Promise.resolve("closed");
-  return new Promise((resolve) => {
-    const done = (why: "cancelled" | "closed") => () => {
-      signal?.removeEventListener("abort", onCancel);
-      closed?.removeEventListener("abort", onClose);
-      resolve(why);
-    };
-    const onCancel = done("cancelled");
-    const onClose = done("closed");
-    signal?.addEventListener("abort", onCancel, { once: true });
-    closed?.addEventListener("abort", onClose, { once: true });
-  });
-}
-
-/** Sends a notification, unless it alone is over the output limit (then it is dropped). */
-function notifyWithin(notify: (json: string) => void, limit: number, message: unknown): void {
-  const json = JSON.stringify(message);
-  if (outputLimitError(json, limit) === undefined) notify(json);
-}
-
-function methodNotFound(method: string): RpcFailure {
-  return new RpcFailure(-32601, {
-    name: "McpNotFoundError",
-    message: `Cannot handle method ${method.slice(0, 100)}: method not found`,
-    code: "MCP_NOT_FOUND",
-    status: 404,
-  });
-}
-
-function invalidParams(message: string): RpcFailure {
-  return new RpcFailure(-32602, toSafeError(new McpValidationError(message)));
-}
-
-/**
- * -32022 for a protocol version memo does not speak (or, on a stdio
- * connection that opened with `initialize`, one other than it negotiated).
- * `data` carries the revision's `supported` and `requested` beside the safe
- * error.
- */
-function unsupportedVersion(
-  requested: unknown,
-  supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS,
-): RpcFailure {
-  const { data } = unsupportedVersionError(requested, supported);
-  return new RpcFailure(MODERN_ERROR_CODES.unsupportedProtocolVersion, data);
 }

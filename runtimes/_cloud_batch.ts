@@ -1,0 +1,102 @@
+/**
+ * Internal: the batch operations of {@linkcode MemoCloudClient}: `POST
+ * notes:batch` (`upsertBatch`), with the limits the client checks before it
+ * sends anything.
+ *
+ * @module
+ */
+
+import { MemoCloudError } from "./_cloud_errors.ts";
+import { arrayOf, defined, noteOf, objectOf, statusOf, unexpected } from "./_cloud_answers.ts";
+import type { CloudSession } from "./_cloud_session.ts";
+import type { MemoCloudWriteOptions } from "./cloud_client_options.ts";
+import type { MemoCloudBatchResult, MemoCloudDraft } from "./cloud_client_types.ts";
+
+/** Most drafts in one batch. */
+const MEMO_CLOUD_BATCH_MAX_NOTES = 10000;
+/** Largest body of one batch, in bytes. */
+const MEMO_CLOUD_BATCH_MAX_BYTES = 16 * 1024 * 1024;
+
+/**
+ * `POST notes:batch`: upserts up to 10000 drafts in one transaction, all or
+ * nothing ({@linkcode MemoCloudClient.upsertBatch}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CloudSession } from "./_cloud_session.ts";
+ * import { upsertNoteBatch } from "./_cloud_batch.ts";
+ *
+ * const session = (body: unknown, status = 200) =>
+ *   new CloudSession({
+ *     baseUrl: "http://127.0.0.1:8788",
+ *     apiKey: "mk_example",
+ *     workspaceId: "team",
+ *     fetch: (input) =>
+ *       Promise.resolve(
+ *         String(input).endsWith("/whoami")
+ *           ? Response.json({ workspaceId: "team" })
+ *           : Response.json(body, { status }),
+ *       ),
+ *   });
+ * const none = { results: [], written: 0, updated: 0, unchanged: 0 };
+ * assert.deepEqual(await upsertNoteBatch(session({ results: [] }), []), none);
+ * ```
+ */
+export async function upsertNoteBatch(
+  session: CloudSession,
+  drafts: readonly MemoCloudDraft[],
+  options: MemoCloudWriteOptions = {},
+): Promise<MemoCloudBatchResult> {
+  const action = `upsert ${drafts.length} note${drafts.length === 1 ? "" : "s"} in one batch`;
+  if (drafts.length > MEMO_CLOUD_BATCH_MAX_NOTES) {
+    throw new MemoCloudError(
+      "payload_too_large",
+      `Cannot ${action}: the limit is ${MEMO_CLOUD_BATCH_MAX_NOTES} notes; nothing was written`,
+    );
+  }
+  const bodyText = JSON.stringify({
+    notes: drafts.map((d) =>
+      defined({
+        id: d.id,
+        text: d.text,
+        title: d.title,
+        labels: d.labels,
+        source: d.source,
+        created: d.created,
+        updated: d.updated,
+      })
+    ),
+  });
+  const bytes = new TextEncoder().encode(bodyText).byteLength;
+  if (bytes > MEMO_CLOUD_BATCH_MAX_BYTES) {
+    throw new MemoCloudError(
+      "payload_too_large",
+      `Cannot ${action}: the body is ${bytes} bytes, over the limit of ` +
+        `${MEMO_CLOUD_BATCH_MAX_BYTES} (16 MiB); nothing was written`,
+    );
+  }
+  const body = objectOf(
+    await session.project({
+      method: "POST",
+      path: "/notes:batch",
+      bodyText,
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      action,
+      signal: options.signal,
+    }),
+    action,
+  );
+  const results = arrayOf(body.results, action).map((r) => {
+    const entry = objectOf(r, action);
+    return { status: statusOf(entry.status, action), note: noteOf(entry.note, action) };
+  });
+  if (results.length !== drafts.length) throw unexpected(action);
+  const count = (s: string) => results.filter((r) => r.status === s).length;
+  return {
+    results,
+    written: count("written"),
+    updated: count("updated"),
+    unchanged: count("unchanged"),
+  };
+}

@@ -1,0 +1,243 @@
+/**
+ * What the Cloud API answers and takes, as {@linkcode MemoCloudClient}
+ * returns them: notes with their revision, recall hits, pages of notes, the
+ * stats, batch drafts and results, the change feed and the health answer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudChangesPage } from "./cloud_client_types.ts";
+ *
+ * const page: MemoCloudChangesPage = { changes: [], next: "0", hasMore: false };
+ * assert.equal(page.changes.length, 0);
+ * ```
+ *
+ * @module
+ */
+
+import type { MemoStats, Note, RecallHit } from "@memo/memory";
+
+/**
+ * A note as the Cloud API returns it: the memory package's note plus its
+ * server `revision`, the sequence number of its latest change in the
+ * project's change feed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudNote } from "@memo/mcp-server";
+ *
+ * const note: MemoCloudNote = {
+ *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
+ * };
+ * assert.equal(note.revision, 3);
+ * ```
+ */
+export interface MemoCloudNote extends Note {
+  /** Sequence number of the note's latest change. */
+  revision: number;
+}
+
+/**
+ * What {@linkcode MemoCloudClient.remember} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudRememberResult } from "@memo/mcp-server";
+ *
+ * const result: MemoCloudRememberResult = {
+ *   status: "written",
+ *   note: {
+ *     id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ *   },
+ * };
+ * assert.equal(result.status, "written");
+ * ```
+ */
+export interface MemoCloudRememberResult {
+  /** The stored note. */
+  note: MemoCloudNote;
+  /** `written` (new), `updated` (same identity, new content) or `unchanged`. */
+  status: "written" | "updated" | "unchanged";
+}
+
+/**
+ * A recall hit of the Cloud API (always lexical).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudRecallHit } from "@memo/mcp-server";
+ *
+ * const hit: MemoCloudRecallHit = {
+ *   score: 1.2, engine: "lexical", matched: ["deploy"],
+ *   note: {
+ *     id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 1,
+ *   },
+ * };
+ * assert.equal(hit.engine, "lexical");
+ * ```
+ */
+export interface MemoCloudRecallHit extends Omit<RecallHit, "note"> {
+  /** The note. */
+  note: MemoCloudNote;
+}
+
+/**
+ * A page of notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudListResult } from "@memo/mcp-server";
+ *
+ * const empty: MemoCloudListResult = { notes: [], total: 0 };
+ * assert.equal(empty.nextCursor, undefined); // the last page
+ * ```
+ */
+export interface MemoCloudListResult {
+  /** The notes of the page. */
+  notes: MemoCloudNote[];
+  /** Cursor of the next page; missing on the last one. */
+  nextCursor?: string;
+  /** Notes matching the filters, in all. */
+  total: number;
+}
+
+/**
+ * A project's counts, and the latest sequence number of its change feed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudStats } from "@memo/mcp-server";
+ *
+ * const stats: MemoCloudStats = { notes: 0, labels: {}, sources: {}, revision: 0 };
+ * assert.equal(stats.revision, 0); // a project never written
+ * ```
+ */
+export interface MemoCloudStats extends Pick<MemoStats, "notes" | "labels" | "sources"> {
+  /** Time of the latest change. */
+  lastUpdated?: string;
+  /** Latest sequence number of the change feed (0 when empty). */
+  revision: number;
+}
+
+/**
+ * One draft of {@linkcode MemoCloudClient.upsertBatch}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudDraft } from "@memo/mcp-server";
+ *
+ * const draft: MemoCloudDraft = {
+ *   text: "Run make deploy.",
+ *   source: "github:acme/handbook/discussions/42",
+ *   created: "2024-05-01T10:00:00Z",
+ * };
+ * assert.equal(draft.id, undefined); // the server picks an id for a new note
+ * ```
+ */
+export interface MemoCloudDraft {
+  /** Id a NEW note gets (a replica keeping ids); ignored when the identity matches. */
+  id?: string;
+  /** Markdown text. */
+  text: string;
+  /** Title; derived from the text when missing. */
+  title?: string;
+  /** Labels. */
+  labels?: readonly string[];
+  /** Source key, the note's identity. */
+  source?: string;
+  /** Creation time (upstream). */
+  created?: string;
+  /** Update time (upstream). */
+  updated?: string;
+}
+
+/**
+ * What {@linkcode MemoCloudClient.upsertBatch} did: `results[i]` answers
+ * `drafts[i]`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudBatchResult } from "@memo/mcp-server";
+ *
+ * const none: MemoCloudBatchResult = { results: [], written: 0, updated: 0, unchanged: 0 };
+ * assert.equal(none.results.length, 0);
+ * ```
+ */
+export interface MemoCloudBatchResult {
+  /** One per draft, in order. */
+  results: { status: "written" | "updated" | "unchanged"; note: MemoCloudNote }[];
+  /** Notes added. */
+  written: number;
+  /** Notes changed. */
+  updated: number;
+  /** Drafts already stored as they are. */
+  unchanged: number;
+}
+
+/**
+ * One entry of the change feed: an upsert with the note, or a tombstone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudChange } from "@memo/mcp-server";
+ *
+ * const tombstone: MemoCloudChange = { seq: 9, op: "delete", id: "n1", revision: 9 };
+ * assert.equal(tombstone.op, "delete");
+ * ```
+ */
+export type MemoCloudChange =
+  | { seq: number; op: "upsert"; id: string; revision: number; note: MemoCloudNote }
+  | { seq: number; op: "delete"; id: string; revision: number };
+
+/**
+ * A page of the change feed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudChangesPage } from "@memo/mcp-server";
+ *
+ * const page: MemoCloudChangesPage = { changes: [], next: "12", hasMore: false };
+ * assert.equal(page.next, "12"); // pass it as `since` to resume
+ * ```
+ */
+export interface MemoCloudChangesPage {
+  /** Changes in `seq` order. */
+  changes: MemoCloudChange[];
+  /** Token to resume from (`since` of the next call). */
+  next: string;
+  /** More changes wait after this page. */
+  hasMore: boolean;
+}
+
+/**
+ * `GET /v1/health`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudHealth } from "@memo/mcp-server";
+ *
+ * const health: MemoCloudHealth = { status: "ok", version: "0.1.0", store: "file" };
+ * assert.equal(health.status, "ok");
+ * ```
+ */
+export interface MemoCloudHealth {
+  /** `ok`. */
+  status: string;
+  /** The server's package version. */
+  version: string;
+  /** `file` or `postgres`. */
+  store: string;
+}

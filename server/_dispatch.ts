@@ -1,0 +1,207 @@
+/**
+ * Internal: a request's dispatch to the MCP core by its method, once the
+ * protocol server has checked the message and classified its era. Methods
+ * of the other era are not found; `initialize`, the resource subscriptions
+ * and `logging/setLevel` go to the legacy session, `subscriptions/listen` to
+ * the listen streams, and the rest to the core, cancellable by the client.
+ *
+ * @module
+ */
+
+import { McpValidationError, toSafeError } from "./errors.ts";
+import type { MemoMcpRequestContext } from "./types.ts";
+import { type McpCore, RpcFailure } from "./_core.ts";
+import { versionFeatures } from "./_versions.ts";
+import { discoverJson, LEGACY_ONLY_METHODS } from "./_modern.ts";
+import { toolResultJson } from "./_results.ts";
+import type { LegacySession } from "./_legacy_session.ts";
+import type { ListenStreams } from "./_listen_stream.ts";
+import type { RequestTracker } from "./_request_context.ts";
+import { methodNotFound, type Params, type RequestEra } from "./_request_era.ts";
+
+const EMPTY_RESULT = "{}";
+
+/** Methods only the modern era has (-32601 for a legacy request). */
+const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "subscriptions/listen",
+]);
+
+/**
+ * Dispatches the requests of one protocol server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore } from "./_core.ts";
+ * import { Dispatcher } from "./_dispatch.ts";
+ * import { LegacySession } from "./_legacy_session.ts";
+ * import { ListenStreams } from "./_listen_stream.ts";
+ * import { RequestTracker } from "./_request_context.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
+ * const session = new LegacySession(core, 1_000_000);
+ * const dispatcher = new Dispatcher(
+ *   core,
+ *   session,
+ *   new RequestTracker(session, "memo", 1_000_000),
+ *   new ListenStreams(core, 1_000_000, { name: "memo", version: "0.0.0" }),
+ * );
+ * const era = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const context = { transport: "stdio" as const };
+ * assert.equal(await dispatcher.dispatch("ping", 1, "1", {}, context, era), "{}");
+ * await assert.rejects(dispatcher.dispatch("tools/run", 2, "2", {}, context, era), { code: -32601 });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export class Dispatcher {
+  readonly #core: McpCore;
+  readonly #session: LegacySession;
+  readonly #requests: RequestTracker;
+  readonly #streams: ListenStreams;
+
+  /** A dispatcher to `core`, with the server's session, requests in flight and listen streams. */
+  constructor(
+    core: McpCore,
+    session: LegacySession,
+    requests: RequestTracker,
+    streams: ListenStreams,
+  ) {
+    this.#core = core;
+    this.#session = session;
+    this.#requests = requests;
+    this.#streams = streams;
+  }
+
+  /**
+   * The result JSON of one request (undefined for no answer); throws an
+   * {@linkcode RpcFailure} for a JSON-RPC error.
+   */
+  async dispatch(
+    method: string,
+    id: string | number,
+    idJson: string,
+    params: Params,
+    context: MemoMcpRequestContext,
+    request: RequestEra,
+  ): Promise<string | undefined> {
+    const core = this.#core;
+    const session = this.#session;
+    const version = request.version;
+    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : MODERN_ONLY_METHODS.has(method)) {
+      throw methodNotFound(method);
+    }
+    switch (method) {
+      case "server/discover":
+        return discoverJson(core.options);
+      case "subscriptions/listen":
+        return await this.#requests.tracked(
+          idJson,
+          context,
+          request,
+          (ctx) => this.#streams.listen(id, params, context, ctx),
+        );
+      case "ping":
+        return EMPTY_RESULT;
+      case "initialize":
+        return session.initialize(params, context);
+      case "resources/subscribe":
+      case "resources/unsubscribe":
+        session.subscribe(method, params, context);
+        return EMPTY_RESULT;
+      case "tools/list": {
+        cursorOf(method, params, false);
+        return (await core.catalog()).toolsList(version);
+      }
+      case "tools/call": {
+        if (typeof params.name !== "string") {
+          throw new RpcFailure(
+            -32602,
+            toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
+          );
+        }
+        const outcome = await this.#requests.tracked(
+          idJson,
+          context,
+          request,
+          (ctx) => core.callTool(params.name, params.arguments, ctx),
+        );
+        return toolResultJson(outcome, versionFeatures(version).structured);
+      }
+      case "resources/list": {
+        const cursor = cursorOf(method, params, true);
+        return JSON.stringify(
+          await this.#requests.tracked(
+            idJson,
+            context,
+            request,
+            (ctx) => core.listResources(cursor, ctx),
+          ),
+        );
+      }
+      case "resources/templates/list":
+        cursorOf(method, params, false);
+        return (await core.catalog()).templatesList;
+      case "resources/read": {
+        if (typeof params.uri !== "string") {
+          throw new RpcFailure(
+            -32602,
+            toSafeError(
+              new McpValidationError("Cannot read a resource: params.uri must be a string"),
+            ),
+          );
+        }
+        return JSON.stringify(
+          await this.#requests.tracked(
+            idJson,
+            context,
+            request,
+            (ctx) => core.readResource(params.uri as string, ctx),
+          ),
+        );
+      }
+      case "prompts/list":
+        cursorOf(method, params, false);
+        return (await core.catalog()).promptsList(version);
+      case "prompts/get":
+        return JSON.stringify(
+          await this.#requests.tracked(
+            idJson,
+            context,
+            request,
+            (ctx) => core.getPrompt(params.name, params.arguments, ctx),
+          ),
+        );
+      case "completion/complete":
+        return JSON.stringify(
+          await this.#requests.tracked(
+            idJson,
+            context,
+            request,
+            (ctx) => core.complete(params, ctx),
+          ),
+        );
+      case "logging/setLevel":
+        session.setLogLevel(params, context);
+        return EMPTY_RESULT;
+      default:
+        throw methodNotFound(method);
+    }
+  }
+}
+
+function cursorOf(method: string, params: Params, allowed: boolean): string | undefined {
+  const cursor = params.cursor;
+  if (cursor === undefined) return undefined;
+  if (typeof cursor !== "string" || !allowed) {
+    throw new RpcFailure(
+      -32602,
+      toSafeError(new McpValidationError(`Cannot handle ${method}: invalid cursor`)),
+    );
+  }
+  return cursor;
+}

@@ -1,0 +1,139 @@
+/**
+ * Internal: what a request runs with. The core's context for one request
+ * (its transport, its signal, its version, and the log and progress
+ * notifications it may send), and the requests in flight on a connection,
+ * which `notifications/cancelled` aborts.
+ *
+ * @module
+ */
+
+import type { MemoMcpLogLevel } from "./options.ts";
+import type { MemoMcpRequestContext } from "./types.ts";
+import type { CoreContext } from "./_core.ts";
+import { LOG_LEVELS } from "./_methods.ts";
+import { notifyWithin } from "./_results.ts";
+import type { LegacySession } from "./_legacy_session.ts";
+import type { RequestEra } from "./_request_era.ts";
+
+/**
+ * The requests in flight on one protocol server, by id, and the context each
+ * runs with.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore } from "./_core.ts";
+ * import { LegacySession } from "./_legacy_session.ts";
+ * import { RequestTracker } from "./_request_context.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const session = new LegacySession(new McpCore(resolveMemoMcpOptions({ runtime })), 1_000_000);
+ * const requests = new RequestTracker(session, "memo", 1_000_000);
+ * const era = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const aborted = await requests.tracked("7", { transport: "stdio" }, era, (ctx) => {
+ *   requests.cancel("7"); // as notifications/cancelled for request 7 does
+ *   return Promise.resolve(ctx.signal?.aborted);
+ * });
+ * assert.equal(aborted, true);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export class RequestTracker {
+  readonly #inFlight = new Map<string, AbortController>();
+  readonly #session: LegacySession;
+  readonly #logger: string;
+  readonly #maxOutput: number;
+
+  /**
+   * Requests of a server named `logger` (the log notifications' `logger`),
+   * whose notifications are held to `maxOutput` bytes each.
+   */
+  constructor(session: LegacySession, logger: string, maxOutput: number) {
+    this.#session = session;
+    this.#logger = logger;
+    this.#maxOutput = maxOutput;
+  }
+
+  /** Aborts the request in flight whose id serializes to `idJson`, if any. */
+  cancel(idJson: string): void {
+    this.#inFlight.get(idJson)?.abort();
+  }
+
+  /** Runs `fn` with a signal that the client's cancellation also aborts. */
+  async tracked<T>(
+    idJson: string,
+    context: MemoMcpRequestContext,
+    request: RequestEra,
+    fn: (ctx: CoreContext) => Promise<T>,
+  ): Promise<T> {
+    // Cancellation is per connection: only stateful transports register, and a
+    // client that reuses an id in flight cannot cancel the second request.
+    // The others just pass their transport's signal on.
+    if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
+      return await fn(this.#coreContext(context, request, context.signal));
+    }
+    const controller = new AbortController();
+    const outer = context.signal;
+    const onAbort = () => controller.abort();
+    if (outer?.aborted) controller.abort();
+    else outer?.addEventListener("abort", onAbort, { once: true });
+    this.#inFlight.set(idJson, controller);
+    try {
+      return await fn(this.#coreContext(context, request, controller.signal));
+    } finally {
+      outer?.removeEventListener("abort", onAbort);
+      this.#inFlight.delete(idJson);
+    }
+  }
+
+  #coreContext(
+    context: MemoMcpRequestContext,
+    request: RequestEra,
+    signal: AbortSignal | undefined,
+  ): CoreContext {
+    const ctx: CoreContext = {
+      transport: context.transport,
+      request: context.request,
+      authInfo: context.authInfo,
+      signal,
+      version: request.version,
+    };
+    const notify = context.notify;
+    // A modern request names its own log level; a legacy connection sets one
+    // with logging/setLevel.
+    const threshold = request.modern ? request.logLevel : this.#session.logLevel;
+    if (notify && threshold >= 0) {
+      const logger = this.#logger;
+      ctx.notify = (level: MemoMcpLogLevel, data: Record<string, unknown>) => {
+        if (LOG_LEVELS.indexOf(level) < threshold) return;
+        notify(JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/message",
+          params: { level, logger, data },
+        }));
+      };
+    }
+    const progressToken = request.progressToken;
+    if (notify && progressToken !== undefined) {
+      const maxOutput = this.#maxOutput;
+      let last = -Infinity;
+      ctx.progress = (progress, total, message) => {
+        // The spec wants progress to increase with each notification.
+        if (!Number.isFinite(progress) || progress <= last) return;
+        last = progress;
+        const params: Record<string, unknown> = { progressToken, progress };
+        if (total !== undefined && Number.isFinite(total)) params.total = total;
+        if (message !== undefined) params.message = message;
+        notifyWithin(notify, maxOutput, {
+          jsonrpc: "2.0",
+          method: "notifications/progress",
+          params,
+        });
+      };
+    }
+    return ctx;
+  }
+}
