@@ -17,7 +17,8 @@ import {
 } from "./embed/types.ts";
 import { EmbedderUnavailableError } from "./errors.ts";
 import { type VectorHit, VectorIndex, type VectorSearchOptions } from "./recall/vector.ts";
-import { EmbeddingCache, embeddingCachePath } from "./_embedding_cache.ts";
+import { EmbeddingCache } from "./_embedding_cache.ts";
+import { embeddingCachePath } from "./_embedding_cache_format.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
 import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./memo_types.ts";
