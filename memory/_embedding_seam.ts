@@ -1,9 +1,13 @@
 /**
- * Internal: the seam between the `Memo` client and its embedding side. The client, its note
- * mirror and its recall reach embeddings only through {@linkcode MemoEmbeddings} (a type: it
- * loads no code) and the vector and hybrid hits of `_semantic_recall.ts`. What implements it
- * (`Embeddings` in `_embeddings.ts`, with the vector index, the on-disk embedding cache and the
- * background embedding) and `_semantic_recall.ts` are the embedding code a client loads.
+ * Internal: the seam between the `Memo` client and its embedding side. The client's own files
+ * (`memo.ts`, `_note_mirror.ts`, `_memo_recall.ts`, `_memo_load.ts`) hold the embedding side only
+ * as a {@linkcode MemoEmbeddings}, a type, which loads no code. The embedding code they load is
+ * reached at two places only:
+ *
+ * - `memo.ts` constructs `Embeddings` (`_embeddings.ts`: the background embedding, the vector
+ *   index, the on-disk embedding cache, and the process-wide models of `_shared_embedder.ts`);
+ * - `_memo_recall.ts` calls `semanticHits` (`_semantic_recall.ts`) for the `vector` and
+ *   `hybrid` engines, after `MemoEmbeddings.load()` (explicit engines) or when `auto` fuses.
  *
  * @module
  */
