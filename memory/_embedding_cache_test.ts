@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { appendFile, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { EmbeddingCache, embeddingCachePath, modelSlug } from "./_embedding_cache.ts";
+import { EmbeddingCache } from "./_embedding_cache.ts";
+import { embeddingCachePath, modelSlug } from "./_embedding_cache_format.ts";
 
 const DIMS = 8;
 

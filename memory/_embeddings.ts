@@ -17,10 +17,13 @@ import {
 } from "./embed/types.ts";
 import { EmbedderUnavailableError } from "./errors.ts";
 import { type VectorHit, VectorIndex, type VectorSearchOptions } from "./recall/vector.ts";
-import { EmbeddingCache, embeddingCachePath } from "./_embedding_cache.ts";
+import { EmbeddingCache } from "./_embedding_cache.ts";
+import { embeddingCachePath } from "./_embedding_cache_format.ts";
+import { sharedEmbedder } from "./_shared_embedder.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
 import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./memo_types.ts";
+import type { MemoEmbeddings } from "./_embedding_seam.ts";
 
 /**
  * Models with which `auto` stays lexical. On the LoCoMo dev split, hybrid recall with `use-lite`
@@ -29,33 +32,6 @@ import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./memo_type
  * asked by name. Hub models and injected embedders fuse.
  */
 export const AUTO_LEXICAL_MODELS: ReadonlySet<string> = new Set(["use-lite"]);
-
-/** The built-in models loaded in this process, by name: every client shares one. */
-const loaded = new Map<string, Promise<Embedder>>();
-
-/**
- * The built-in embedder for `model`, loaded once per process and shared by every client (its
- * worker thread does not keep the process alive while idle). A failed load is tried again by
- * the next client that asks.
- */
-function sharedEmbedder(
-  model: string,
-  onProgress: ((progress: ModelProgress) => void) | undefined,
-): Promise<Embedder> {
-  const known = loaded.get(model);
-  if (known) {
-    return known.then((embedder) => {
-      onProgress?.({ status: "ready", progress: 100 });
-      return embedder;
-    });
-  }
-  const loading = import("./embed/load.ts").then(({ loadEmbedder }) =>
-    loadEmbedder(model, { onProgress })
-  );
-  loaded.set(model, loading);
-  loading.catch(() => loaded.delete(model));
-  return loading;
-}
 
 /** Settings of {@linkcode Embeddings}. */
 export interface EmbeddingsOptions {
@@ -106,7 +82,7 @@ const START_DELAY_MS = 500;
  * await e.close();
  * ```
  */
-export class Embeddings {
+export class Embeddings implements MemoEmbeddings {
   readonly model: string;
   #options: EmbeddingsOptions;
   #state: EmbeddingStatus["state"];

@@ -1,0 +1,136 @@
+/**
+ * Internal: the load of a `Memo` client. The store parses its notes while the index snapshot
+ * (`_index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
+ * appended notes, if any, are added to it) or else built; then the snapshot is written again when
+ * it is stale.
+ *
+ * @module
+ */
+
+import { dirname } from "node:path";
+import type { MemoryStore, StoreLoadReport } from "./store.ts";
+import type { LexicalIndex } from "./recall/types.ts";
+import type { Bm25Index, Bm25LexicalIndex } from "./recall/lexical.ts";
+import { indexCachePath, readSnapshotFile, restoreIndex, writeIndexCache } from "./_index_cache.ts";
+import { memoPaths } from "./paths.ts";
+import type { NoteMirror } from "./_note_mirror.ts";
+import type { MemoOptions } from "./memo_types.ts";
+
+/**
+ * Where a client keeps its index snapshot, and whether it rewrites it after every build.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SnapshotPlan } from "./_memo_load.ts";
+ * const plan: SnapshotPlan = { path: "/p/.memo/cache/lexical-index.bin", memoryDir: "/p/.memo/memory", always: false };
+ * assert.equal(plan.always, false);
+ * ```
+ */
+export interface SnapshotPlan {
+  /** The snapshot file. */
+  path: string;
+  /** The folder of notes.md (no snapshot is written outside a project). */
+  memoryDir: string;
+  /** Write the snapshot after every build (`indexCache: "always"`). */
+  always: boolean;
+}
+
+/**
+ * The snapshot plan of a client, or undefined when it keeps none: `indexCache` is false, the
+ * index is the caller's, or the client does not own the project's files (`ownFiles`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { snapshotPlan } from "./_memo_load.ts";
+ * assert.deepEqual(snapshotPlan({ indexCache: "always" }, "/p", true), {
+ *   path: "/p/.memo/cache/lexical-index.bin", memoryDir: "/p/.memo/memory", always: true,
+ * });
+ * assert.equal(snapshotPlan({ indexCache: false }, "/p", true), undefined);
+ * assert.equal(snapshotPlan({}, "/p", false), undefined);
+ * ```
+ */
+export function snapshotPlan(
+  options: MemoOptions,
+  rootDir: string,
+  ownFiles: boolean,
+): SnapshotPlan | undefined {
+  const mode = options.indexCache ?? true;
+  if (mode === false || options.index || !ownFiles) return undefined;
+  return {
+    path: indexCachePath(rootDir),
+    memoryDir: dirname(memoPaths(rootDir).notes),
+    always: mode === "always",
+  };
+}
+
+/**
+ * Loads the store into `mirror` and `index` (merged at the end, so that the first recall does not
+ * pay for it). Returns the store's report, and the snapshot's write when it was stale: the
+ * snapshot is taken before this returns, and writing it never rejects.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore } from "./file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { ChangeFeed } from "./_change_feed.ts";
+ * import { NoteMirror } from "./_note_mirror.ts";
+ * import { loadNotes, snapshotPlan } from "./_memo_load.ts";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * await store.load();
+ * await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
+ * const index = createLexicalIndex();
+ * const mirror: NoteMirror = new NoteMirror({
+ *   store, index, embeddings: { upsert() {}, remove() {}, clear() {} }, answers: { clear() {} },
+ *   feed: new ChangeFeed(() => mirror.sync(), 250),
+ * });
+ * const plan = snapshotPlan({ indexCache: "always" }, dir, true);
+ * const { report, write } = await loadNotes(store, mirror, index, plan);
+ * assert.deepEqual(report.issues, []);
+ * assert.equal(mirror.notes.size, 1);
+ * await write;
+ * assert.ok((await Deno.stat(plan!.path)).size > 0);
+ * await store.close?.();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function loadNotes(
+  store: MemoryStore,
+  mirror: NoteMirror,
+  index: LexicalIndex,
+  cache: SnapshotPlan | undefined,
+): Promise<{ report: StoreLoadReport; write?: Promise<void> }> {
+  // The snapshot is read while the store parses; whether it fits is known after.
+  const snapshot = cache && readSnapshotFile(cache.path);
+  const report = await store.load();
+  let started = performance.now();
+  let restored = 0;
+  let total = 0;
+  await mirror.sync(
+    snapshot && (async (notes) => {
+      restored = restoreIndex(await snapshot, index as Bm25Index, notes);
+      total = notes.length;
+      // From here on, only the appended notes (if any) are built.
+      if (restored) started = performance.now();
+      return restored;
+    }),
+  );
+  // After a restore, only adding the appended notes counts: the merge below is a pass over all
+  // postings however few notes were appended, and counting it would rewrite the (large)
+  // snapshot after every small append. (Merging keeps scores bit-identical to a build.)
+  const added = performance.now() - started;
+  (index as Partial<Bm25LexicalIndex>).flush?.();
+  const slow = (restored ? added : performance.now() - started) >= 200;
+  const appended = total - restored; // added to a restored index
+  const stale = restored === 0
+    ? cache?.always || slow
+    : appended > 0 && (cache?.always || slow || appended * 10 > total);
+  if (cache && stale) {
+    // The snapshot is taken now; writing it does not hold up the open (close() waits for it).
+    return { report, write: writeIndexCache(cache.path, cache.memoryDir, index as Bm25Index) };
+  }
+  return { report };
+}

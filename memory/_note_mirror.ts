@@ -1,0 +1,237 @@
+/**
+ * Internal: a `Memo` client's copy of its store's notes (by id, in store order), and the catch-up
+ * with the store that keeps it, the lexical index, the embedding side, the answer cache and the
+ * change feed in step. One catch-up runs at a time; callers arriving while one waits to start
+ * share it.
+ *
+ * @module
+ */
+
+import type { Note } from "./note.ts";
+import type { MemoryStore } from "./store.ts";
+import type { LexicalIndex } from "./recall/types.ts";
+import type { MemoEmbeddings } from "./_embedding_seam.ts";
+import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
+import { type CursorState, encodeCursor } from "./cursor.ts";
+import type { ListResult } from "./memo_types.ts";
+
+/**
+ * What a {@linkcode NoteMirror} keeps in step with the store's notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore } from "./file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { ChangeFeed } from "./_change_feed.ts";
+ * import type { NoteMirrorParts } from "./_note_mirror.ts";
+ * const parts: NoteMirrorParts = {
+ *   store: new FileMemoryStore({ rootDir: "." }),
+ *   index: createLexicalIndex(),
+ *   embeddings: { upsert() {}, remove() {}, clear() {} },
+ *   feed: new ChangeFeed(() => Promise.resolve(), 250),
+ *   answers: { clear() {} },
+ * };
+ * assert.equal(parts.feed.active, false);
+ * ```
+ */
+export interface NoteMirrorParts {
+  /** The store caught up with. */
+  store: MemoryStore;
+  /** The lexical index: every note added, removed or cleared with the mirror. */
+  index: LexicalIndex;
+  /** The embedding side: told of every note change. */
+  embeddings: Pick<MemoEmbeddings, "upsert" | "remove" | "clear">;
+  /** Hears what changed (worked out only while it has listeners). */
+  feed: ChangeFeed;
+  /** Emptied whenever the notes change. */
+  answers: { clear(): void };
+}
+
+/**
+ * The notes of a store as of the last catch-up.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore } from "./file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { ChangeFeed } from "./_change_feed.ts";
+ * import { NoteMirror } from "./_note_mirror.ts";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * await store.load();
+ * await store.commit({ notes: [{ text: "one" }, { text: "two" }, { text: "three" }] });
+ * const index = createLexicalIndex();
+ * const mirror: NoteMirror = new NoteMirror({
+ *   store,
+ *   index,
+ *   embeddings: { upsert() {}, remove() {}, clear() {} },
+ *   feed: new ChangeFeed(() => mirror.sync(), 250),
+ *   answers: { clear() {} },
+ * });
+ * await mirror.sync();
+ * assert.equal(mirror.notes.size, 3);
+ * assert.equal(index.search("two", { limit: 1 }).length, 1);
+ * const page = mirror.page(2, true, undefined, undefined);
+ * assert.deepEqual(page.notes.map((n) => n.body), ["three", "two"]);
+ * assert.equal(page.total, 3);
+ * assert.ok(page.nextCursor);
+ * assert.deepEqual(mirror.counts().sources, { none: 3 });
+ * await store.close?.();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class NoteMirror {
+  readonly #parts: NoteMirrorParts;
+  #notes = new Map<string, Note>();
+  #order: string[] | undefined;
+  #position = new Map<string, number>();
+  #token: string | undefined;
+  #syncing: Promise<void> | undefined;
+  #queued: Promise<void> | undefined;
+
+  /** A mirror that holds nothing until its first {@linkcode NoteMirror.sync}. */
+  constructor(parts: NoteMirrorParts) {
+    this.#parts = parts;
+  }
+
+  /** The notes by id, in store order. */
+  get notes(): ReadonlyMap<string, Note> {
+    return this.#notes;
+  }
+
+  /**
+   * Brings the notes and the index up to the store. On a reset, `restore` may fill the index
+   * with the first notes (in order) itself; it returns how many (0 when it did not), and the
+   * rest are added as usual.
+   */
+  sync(restore?: (notes: readonly Note[]) => Promise<number>): Promise<void> {
+    const { store, index, embeddings, feed, answers } = this.#parts;
+    // One refresh at a time; callers arriving during a refresh wait for the next one.
+    const run = async () => {
+      const changes = await store.changesSince(this.#token);
+      // What changed is worked out only while someone watches.
+      const tally = feed.active ? new ChangeTally() : undefined;
+      let before: Map<string, Note> | undefined;
+      if (changes.reset) {
+        if (tally) {
+          before = this.#notes;
+          this.#notes = new Map();
+        } else this.#notes.clear();
+        index.clear();
+        embeddings.clear();
+      }
+      for (const id of changes.removed) {
+        // An id the client never held (added and removed since the last catch-up) is no news.
+        if (tally && this.#notes.has(id)) tally.removed.push(id);
+        this.#notes.delete(id);
+        index.remove(id);
+        embeddings.remove(id);
+      }
+      const restored = restore !== undefined && changes.reset && changes.removed.length === 0
+        ? await restore(changes.upserted)
+        : 0;
+      const upserted = changes.upserted;
+      for (let i = 0; i < upserted.length; i++) {
+        const note = upserted[i];
+        tally?.upserted(note, (before ?? this.#notes).get(note.id));
+        this.#notes.set(note.id, note);
+        if (i >= restored) index.add(note);
+        embeddings.upsert(note);
+      }
+      if (before) {
+        for (const id of before.keys()) if (!this.#notes.has(id)) tally!.removed.push(id);
+      }
+      if (changes.reset || changes.removed.length || changes.upserted.length) {
+        this.#order = undefined;
+        answers.clear();
+      }
+      this.#token = changes.token;
+      const change = tally?.change();
+      if (change) feed.emit(change);
+    };
+    // Callers arriving while a refresh waits to start share it: it has not read the store yet,
+    // so it sees everything they expect. A restoring refresh (load) is never shared.
+    if (restore === undefined && this.#queued) return this.#queued;
+    const start = () => {
+      if (this.#queued === next) this.#queued = undefined;
+      return run();
+    };
+    const next: Promise<void> = (this.#syncing ?? Promise.resolve()).then(start, start);
+    if (restore === undefined) this.#queued = next;
+    this.#syncing = next.catch(() => {});
+    return next;
+  }
+
+  /**
+   * A page of at most `limit` notes in store order (newest first when `newest`), after `cursor`,
+   * of those `filter` keeps (all when undefined), as of the last catch-up.
+   */
+  page(
+    limit: number,
+    newest: boolean,
+    cursor: CursorState | undefined,
+    filter: ((note: Note) => boolean) | undefined,
+  ): ListResult {
+    const order = this.#ordered();
+    const n = order.length;
+    // `start` is where the page begins in store order; newest-first walks down from it.
+    let start = newest ? n - 1 : 0;
+    if (cursor) {
+      const at = this.#position.get(cursor.id);
+      // A cursor whose note is gone resumes at its position: the notes after it moved down one.
+      if (newest) start = at !== undefined ? at - 1 : Math.min(cursor.position - 1, n - 1);
+      else start = at !== undefined ? at + 1 : Math.min(cursor.position, n);
+    }
+    const step = newest ? -1 : 1;
+    const notes: Note[] = [];
+    let total = 0;
+    let last = -1;
+    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
+      const note = this.#notes.get(order[i])!;
+      if (filter && !filter(note)) continue;
+      total++;
+      if ((newest ? i <= start : i >= start) && notes.length < limit) {
+        notes.push(note);
+        last = i;
+      }
+    }
+    let more = false;
+    if (last >= 0) {
+      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
+        more = !filter || filter(this.#notes.get(order[i])!);
+      }
+    }
+    const page: ListResult = { notes, total };
+    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+    return page;
+  }
+
+  /** Notes per label and per source kind (`github`, …, `none`), and the latest `updated`. */
+  counts(): {
+    labels: Record<string, number>;
+    sources: Record<string, number>;
+    lastUpdated?: string;
+  } {
+    const labels: Record<string, number> = {};
+    const sources: Record<string, number> = {};
+    let lastUpdated: string | undefined;
+    for (const note of this.#notes.values()) {
+      for (const l of note.labels) labels[l] = (labels[l] ?? 0) + 1;
+      const kind = note.source ? note.source.split(":", 1)[0] : "none";
+      sources[kind] = (sources[kind] ?? 0) + 1;
+      if (!lastUpdated || note.updated > lastUpdated) lastUpdated = note.updated;
+    }
+    return { labels, sources, lastUpdated };
+  }
+
+  #ordered(): string[] {
+    if (!this.#order) {
+      this.#order = [...this.#notes.keys()];
+      this.#position.clear();
+      this.#order.forEach((id, i) => this.#position.set(id, i));
+    }
+    return this.#order;
+  }
+}
