@@ -60,22 +60,27 @@
  * @module
  */
 
-import { cwd as platformCwd, envObject } from "./platform/mod.ts";
+import { cwd as platformCwd, envObject, exit, writeStderr } from "./platform/mod.ts";
 import {
   createHttpEndpoint,
   type HttpEndpoint,
   httpErrorResponse,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
+  type ProjectOAuthConfig,
+  readProjectOAuthConfig,
 } from "./server/http/mod.ts";
 import { toSafeError } from "./server/mod.ts";
-import { runtimeFactoryFromEnv } from "./runtimes/mod.ts";
+import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "./runtimes/mod.ts";
 
 export {
   DEFAULT_ALLOWED_ORIGINS,
   type MemoMcpHttpAuthOptions,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
+  type MemoMcpOAuthIntrospection,
+  type MemoMcpOAuthOptions,
+  type MemoMcpOAuthScopes,
 } from "./server/http/mod.ts";
 // The types the options reference, so that this entry point documents itself.
 export type {
@@ -245,18 +250,23 @@ function composeEndpoint(
   options: MemoMcpHttpOptions,
   env: MemoMcpHttpEnv,
   routed = false,
+  projectOAuth?: ProjectOAuthConfig,
 ): HttpEndpoint {
   const runtime = options.runtime ??
     runtimeFactoryFromEnv({ env: { ...env }, cloud: options.cloud, cwd: safeCwd() });
-  return createHttpEndpoint(options, env, { routed, runtime });
+  return createHttpEndpoint(options, env, { routed, runtime, projectOAuth });
 }
 
 function endpointOf(options: MemoMcpHttpOptions, env: MemoMcpHttpEnv, routed = false) {
   try {
     return composeEndpoint(options, env, routed);
   } catch (e) {
-    return e instanceof Error ? e : new Error(String(e));
+    return asError(e);
   }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 function safeCwd(): string | undefined {
@@ -470,6 +480,24 @@ export function createFrameworkMemoMcpHandler(
 }
 
 let defaultEndpoint: HttpEndpoint | Error | undefined;
+let defaultBuilding: Promise<HttpEndpoint | Error> | undefined;
+
+/**
+ * Builds the default export's endpoint from the environment and the
+ * project's `.memo/config.json` (its `oauth` block), once.
+ */
+function defaultEndpointOnce(): Promise<HttpEndpoint | Error> {
+  return defaultBuilding ??= (async () => {
+    try {
+      const env = envObject();
+      const rootDir = readRuntimeEnv(env).rootDir ?? safeCwd();
+      const file = rootDir === undefined ? undefined : await readProjectConfigFile(rootDir);
+      return composeEndpoint(DEFAULT_OPTIONS, env, true, readProjectOAuthConfig(file));
+    } catch (e) {
+      return asError(e);
+    }
+  })().then((endpoint) => (defaultEndpoint = endpoint));
+}
 
 /**
  * The endpoint configured from the environment, for `deno serve http.ts`
@@ -508,9 +536,27 @@ let defaultEndpoint: HttpEndpoint | Error | undefined;
  */
 const server: { fetch: MemoMcpRequestHandler } = {
   fetch(request: Request): Promise<Response> {
-    defaultEndpoint ??= endpointOf(DEFAULT_OPTIONS, envObject(), true);
-    return run(defaultEndpoint, request);
+    if (defaultEndpoint !== undefined) return run(defaultEndpoint, request);
+    return defaultEndpointOnce().then((endpoint) => run(endpoint, request));
   },
 };
 
 export default server;
+
+// `deno serve http.ts`: refuse at start, with one line, a configuration that
+// cannot work (with OAuth on, an issuer that cannot be reached too).
+if (import.meta.main) {
+  const endpoint = await defaultEndpointOnce();
+  let failure = endpoint instanceof Error ? endpoint : undefined;
+  if (failure === undefined) {
+    try {
+      await (endpoint as HttpEndpoint).ready();
+    } catch (e) {
+      failure = asError(e);
+    }
+  }
+  if (failure !== undefined) {
+    await writeStderr(`memo: ${toSafeError(failure).message}\n`);
+    exit(1);
+  }
+}
