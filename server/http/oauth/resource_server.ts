@@ -112,7 +112,8 @@ type JwtModule = typeof import("./_jwt.ts");
  *   undefined,
  * );
  * assert.equal(!query.ok && query.refusal.status, 400);
- * const down = await server.authenticate(new Request("https://memo.example.com/mcp"), "a.b.c");
+ * const jwt = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJhbmEifQ.c2ln"; // a JWT, whose keys cannot be fetched
+ * const down = await server.authenticate(new Request("https://memo.example.com/mcp"), jwt);
  * assert.equal(!down.ok && down.refusal.status, 503);
  * ```
  */
