@@ -110,7 +110,7 @@ async function forge(
   s: Setup,
   claims: Record<string, unknown>,
   header: Record<string, unknown> = {},
-  key?: CryptoKey,
+  key?: Parameters<SignJWT["sign"]>[0],
 ): Promise<string> {
   const jwk = s.as.signingKey;
   const now = Math.floor(Date.now() / 1000);

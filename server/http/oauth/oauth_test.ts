@@ -15,8 +15,11 @@ async function keyPair(kid: string) {
   return { jwk, privateKey };
 }
 
+/** What SignJWT signs with (jose's own key type: node's and the DOM's CryptoKey differ). */
+type SigningKey = Parameters<SignJWT["sign"]>[0];
+
 function sign(
-  privateKey: CryptoKey,
+  privateKey: SigningKey,
   kid: string,
   claims: Record<string, unknown> = {},
   header: Record<string, unknown> = {},
