@@ -8,12 +8,20 @@
  * non-loopback `Host` is refused), CORS, bearer authentication, header
  * validation (`Accept`, `Content-Type`, `MCP-Protocol-Version`) and JSON-RPC
  * dispatch. Every JSON-RPC answer, errors included, is HTTP 200; only the
- * transport refuses with 4xx.
+ * transport refuses with 4xx, and, with OAuth, a single request refused only
+ * for its scope (403 `insufficient_scope`).
+ *
+ * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and
+ * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource: it
+ * serves its Protected Resource Metadata at
+ * `/.well-known/oauth-protected-resource` (and the form suffixed with the MCP
+ * path) and accepts only access tokens its authorization server issued for
+ * it (see `docs/oauth.md`).
  *
  * Configuration comes from the options, else from the `MEMO_*` variables
  * (`MEMO_ROOT_DIR`, `MEMO_RUNTIME`, `MEMO_MCP_PATH`, `MEMO_MCP_BEARER_TOKEN`,
  * `MEMO_MCP_REQUIRE_AUTH`, `MEMO_MCP_ALLOWED_ORIGINS`, `MEMO_MCP_READ_ONLY`,
- * `MEMO_UI`, `MEMO_UI_PATH` and
+ * `MEMO_UI`, `MEMO_UI_PATH`, the `MEMO_OAUTH_*` variables and
  * the limits `MEMO_MCP_REQUEST_TIMEOUT_MS`, `MEMO_MCP_MAX_INPUT_BYTES`,
  * `MEMO_MCP_MAX_OUTPUT_BYTES`, `MEMO_MCP_DEFAULT_PAGE_SIZE`,
  * `MEMO_MCP_MAX_PAGE_SIZE`).
