@@ -12,6 +12,7 @@
 
 import type { MemoMcpOAuthIntrospection } from "./config.ts";
 import { fetchJson, IssuerUnavailableError } from "./issuer.ts";
+import { TokenCache } from "./token_cache.ts";
 import { audienceMatches, type TokenCheck, type TokenVerdict } from "./verdict.ts";
 
 /**
@@ -26,9 +27,6 @@ import { audienceMatches, type TokenCheck, type TokenVerdict } from "./verdict.t
  * ```
  */
 export const INTROSPECTION_CACHE_MS = 30_000;
-
-/** Most answers kept; the oldest goes first. */
-const MAX_CACHED = 1000;
 
 /**
  * Checks opaque tokens with the introspection endpoint.
@@ -60,7 +58,7 @@ const MAX_CACHED = 1000;
  * ```
  */
 export class Introspector {
-  #cache = new Map<string, { verdict: TokenVerdict; until: number }>();
+  #cache: TokenCache<TokenVerdict>;
   #authorization: string;
 
   constructor(
@@ -69,16 +67,17 @@ export class Introspector {
     readonly fetchFn: typeof fetch,
     readonly now: () => number = Date.now,
   ) {
+    this.#cache = new TokenCache(now);
     const pair = `${formEncode(config.clientId)}:${formEncode(config.clientSecret)}`;
     this.#authorization = `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`;
   }
 
   /** Checks one opaque token (an answer from the cache when there is a fresh one). */
   async introspect(token: string): Promise<TokenVerdict> {
-    const key = await sha256(token);
-    const now = this.now();
+    const key = await this.#cache.key(token);
     const cached = this.#cache.get(key);
-    if (cached !== undefined && cached.until > now) return cached.verdict;
+    if (cached !== undefined) return cached;
+    const now = this.now();
     let answer: Record<string, unknown>;
     try {
       answer = await fetchJson(this.fetchFn, this.config.url, "the token's introspection", {
@@ -101,9 +100,7 @@ export class Introspector {
     if (verdict.ok && typeof answer.exp === "number") {
       until = Math.min(until, answer.exp * 1000 + this.check.leewaySeconds * 1000);
     }
-    this.#cache.delete(key);
-    this.#cache.set(key, { verdict, until });
-    if (this.#cache.size > MAX_CACHED) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(key, verdict, until);
     return verdict;
   }
 
@@ -132,11 +129,4 @@ export class Introspector {
 /** `application/x-www-form-urlencoded` encoding, as RFC 6749 §2.3.1 asks of Basic credentials. */
 function formEncode(text: string): string {
   return new URLSearchParams({ x: text }).toString().slice(2);
-}
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  let hex = "";
-  for (const byte of new Uint8Array(digest)) hex += byte.toString(16).padStart(2, "0");
-  return hex;
 }

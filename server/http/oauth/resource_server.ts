@@ -31,6 +31,7 @@ import {
   metadataPaths,
 } from "./metadata.ts";
 import { authInfoOf, type TokenCheck, type TokenVerdict } from "./verdict.ts";
+import { TokenCache } from "./token_cache.ts";
 import type { JwksKeys } from "./_jwt.ts";
 import type { WebPageOAuthConfig } from "../../../web/mod.ts";
 
@@ -85,6 +86,12 @@ export type OAuthOutcome =
 const RETRY_AFTER_SECONDS = 5;
 /** Milliseconds between two attempts to fetch the issuer's metadata after a failure. */
 const DISCOVERY_BACKOFF_MS = 2_000;
+/**
+ * How long a verified JWT is not verified again (at most; never past its
+ * `exp`): as long as memo keeps the issuer's keys before refreshing them, so
+ * a removed key stops working within the same time.
+ */
+const VERIFIED_JWT_MS = 10 * 60_000;
 const INVALID_REQUEST = -32600;
 const AUTHORIZATION_ERROR = -32010;
 
@@ -130,6 +137,7 @@ export class OAuthResourceServer {
   #jwt: Promise<JwtModule> | undefined;
   #keys: JwksKeys | undefined;
   #introspector: Introspector | undefined;
+  readonly #verified: TokenCache<Record<string, unknown>>;
   readonly #check: TokenCheck;
 
   constructor(readonly config: ResolvedOAuthConfig, readonly now: () => number = Date.now) {
@@ -143,6 +151,7 @@ export class OAuthResourceServer {
         description: "writing needs the scope " + config.scopes.write,
       }),
     ]];
+    this.#verified = new TokenCache(now);
     this.#check = {
       issuer: config.issuer,
       resource: config.resource,
@@ -188,12 +197,24 @@ export class OAuthResourceServer {
     await this.#jwtModule();
   }
 
-  /** Checks one token. */
+  /**
+   * Checks one token. A JWT that verified is remembered (by its SHA-256)
+   * for {@linkcode VERIFIED_JWT_MS} at most, and never past its `exp`.
+   */
   async verify(token: string): Promise<TokenVerdict> {
     if (looksLikeJwt(token)) {
+      const key = await this.#verified.key(token);
+      // Valid once, valid until the entry's end (never past `exp`; time only moves past `nbf`).
+      const cached = this.#verified.get(key);
+      if (cached !== undefined) return { ok: true, claims: cached };
       const jwt = await this.#jwtModule();
       this.#keys ??= new jwt.JwksKeys(() => this.#jwksUri(), this.config.fetch, this.now);
-      return await jwt.verifyJwt(token, this.#keys, this.#check);
+      const verdict = await jwt.verifyJwt(token, this.#keys, this.#check);
+      if (verdict.ok) {
+        const exp = (verdict.claims.exp as number) * 1000 + this.config.leewaySeconds * 1000;
+        this.#verified.set(key, verdict.claims, Math.min(exp, this.now() + VERIFIED_JWT_MS));
+      }
+      return verdict;
     }
     if (this.#introspector) return await this.#introspector.introspect(token);
     return {
