@@ -18,6 +18,7 @@ import {
   createFrameworkMemoMcpHandler,
   createMemoMcpFetchHandler,
   handleMemoMcpRequest,
+  type MemoMcpAuthInfo,
   type MemoMcpOAuthOptions,
 } from "../http.ts";
 import { SERVICE_CLIENT, startAuthServer } from "./_oidc_provider.ts";
@@ -96,6 +97,40 @@ Deno.test("opaque tokens are checked by introspection, with a short cache", asyn
     assert.equal(made.status, 401);
     assert.match(made.headers.get("www-authenticate")!, /not active/);
     await made.body?.cancel();
+  } finally {
+    await runtime.close();
+    await as.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+Deno.test("authorize(context) gets the token's sub, clientId, scopes and claims (scheme oauth)", async () => {
+  const as = await startAuthServer({ resources: [{ url: RESOURCE }] });
+  const rootDir = await Deno.makeTempDir();
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+  const seen: MemoMcpAuthInfo[] = [];
+  const handler = createFrameworkMemoMcpHandler({
+    runtime,
+    auth: { oauth: { issuer: as.issuer, resource: RESOURCE } },
+    authorize: ({ authInfo }) => {
+      seen.push(authInfo!);
+      return authInfo?.claims?.client_id === "someone-else"; // an operator's own rule
+    },
+  });
+  try {
+    const token = await as.clientCredentials(RESOURCE, "memo:read memo:write");
+    const refused = await handler(post(token, "remember", { text: "refused by the rule" }));
+    assert.equal(refused.status, 200, "refused by authorize, not for its scope: HTTP 200");
+    assert.match((await refused.json()).error.message, /Cannot call remember: not authorized/);
+    assert.equal(seen.length, 1);
+    const [info] = seen;
+    assert.equal(info.scheme, "oauth");
+    assert.equal(info.clientId, SERVICE_CLIENT.id);
+    assert.deepEqual(info.scopes, ["memo:read", "memo:write"]);
+    assert.equal(info.readOnly, false);
+    assert.equal(info.claims?.iss, as.issuer);
+    assert.equal(info.claims?.aud, RESOURCE);
+    assert.ok(!JSON.stringify(info).includes(token), "authInfo never holds the token");
   } finally {
     await runtime.close();
     await as.close();
