@@ -4,14 +4,15 @@
  * - throughput: `tools/call recall` over HTTP on a project of 10,000 notes,
  *   memo with OAuth (JWT access tokens, RS256, verified with `jose` against
  *   the cached keys of a real authorization server, `npm:oidc-provider`)
- *   beside memo with the static bearer token, rounds alternating, wrk with 32
- *   connections; the goal is ≥ 0.9× the static token's throughput;
+ *   beside memo with the static bearer token: both processes up at once, short
+ *   wrk runs (32 connections) alternating, the ratio taken per round; the
+ *   goal is ≥ 0.9× the static token's throughput;
  * - the first request after a key rotation: the authorization server rotates
  *   its key, a token signed by the new key arrives, and memo fetches the keys
  *   again before it answers; its latency beside the next request's (the same
  *   token, keys cached), over several rotations.
  *
- * Run: deno run -A bench/oauth_bench.ts [--duration 10] [--warmup 3] [--notes 10000] [--rounds 3] [--rotations 15] [--json out.json]
+ * Run: deno run -A bench/oauth_bench.ts [--duration 5] [--warmup 3] [--notes 10000] [--rounds 8] [--rotations 15] [--json out.json]
  *
  * @module
  */
@@ -34,17 +35,21 @@ import {
   wrk,
   type WrkResult,
 } from "./_http_kit.ts";
+import process from "node:process";
 import { startAuthServer } from "../tests/_oidc_provider.ts";
+import { createMemoMcpRuntimeFromConfig } from "../mod.ts";
+import { createFrameworkMemoMcpHandler } from "../http.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
   options: {
-    duration: { type: "string", default: "10" },
+    duration: { type: "string", default: "5" },
     warmup: { type: "string", default: "3" },
     notes: { type: "string", default: "10000" },
     connections: { type: "string", default: "32" },
-    rounds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "8" },
     rotations: { type: "string", default: "15" },
+    calls: { type: "string", default: "2000" },
     json: { type: "string" },
   },
 });
@@ -54,6 +59,7 @@ const NOTES = Number(flags.notes);
 const CONNECTIONS = Number(flags.connections);
 const ROUNDS = Number(flags.rounds);
 const ROTATIONS = Number(flags.rotations);
+const CALLS = Number(flags.calls);
 const STATIC_TOKEN = "bench-static-token-0123456789abcdef";
 
 function median(values: number[]): number {
@@ -74,6 +80,63 @@ async function timedCall(url: string, token: string, body: string): Promise<numb
   const ms = performance.now() - started;
   if (response.status !== 200) throw new Error(`the call answered ${response.status}`);
   return ms;
+}
+
+/**
+ * In this process, the same recall through `createFrameworkMemoMcpHandler`
+ * with the static token and with OAuth, rounds alternating: CPU µs per call
+ * (`process.cpuUsage`), which a loaded machine disturbs much less than a
+ * throughput.
+ */
+async function inProcess(
+  project: string,
+  issuer: string,
+  resource: string,
+  jwt: string,
+  bodies: string[],
+): Promise<{ static: number[]; oauth: number[] }> {
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir: project });
+  const handlers = {
+    static: createFrameworkMemoMcpHandler({ runtime, auth: { bearerToken: STATIC_TOKEN } }),
+    oauth: createFrameworkMemoMcpHandler({ runtime, auth: { oauth: { issuer, resource } } }),
+  };
+  const tokens = { static: STATIC_TOKEN, oauth: jwt };
+  const call = async (name: "static" | "oauth", i: number) => {
+    const response = await handlers[name](
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${tokens[name]}` },
+        body: bodies[i % bodies.length],
+      }),
+    );
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${name}: ${response.status}`);
+  };
+  const out = { static: [] as number[], oauth: [] as number[] };
+  try {
+    for (const name of ["static", "oauth"] as const) {
+      for (let i = 0; i < 200; i++) await call(name, i); // warm-up: index, keys, caches
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of round % 2 ? ["oauth", "static"] as const : ["static", "oauth"] as const) {
+        const before = process.cpuUsage();
+        for (let i = 0; i < CALLS; i++) await call(name, i);
+        const used = process.cpuUsage(before);
+        out[name].push((used.user + used.system) / CALLS);
+      }
+    }
+  } finally {
+    await runtime.close();
+  }
+  return out;
+}
+
+/** CPU time a process has used so far (user + system), in ms, from /proc. */
+function cpuMs(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return ticks * 10; // USER_HZ is 100 on Linux
 }
 
 /**
@@ -124,41 +187,48 @@ async function main() {
       port,
     );
 
-  const rows: (WrkResult & { round: number; target: string; loadavg: string })[] = [];
+  const rows: (WrkResult & {
+    round: number;
+    target: string;
+    loadavg: string;
+    cpuMsPerRequest: number;
+  })[] = [];
   try {
-    for (let round = 1; round <= ROUNDS; round++) {
-      const order = round % 2 ? ["static", "oauth"] as const : ["oauth", "static"] as const;
-      for (const name of order) {
-        const target = await start(name, freePort());
-        try {
-          await wrk(target.url, scripts[name], WARMUP, CONNECTIONS);
+    // Both run for the whole comparison, and short runs alternate: a machine
+    // whose load drifts weighs on both alike.
+    const targets = {
+      static: await start("static", freePort()),
+      oauth: await start("oauth", freePort()),
+    };
+    try {
+      for (const name of ["static", "oauth"] as const) {
+        await wrk(targets[name].url, scripts[name], WARMUP, CONNECTIONS);
+      }
+      for (let round = 1; round <= ROUNDS; round++) {
+        const order = round % 2 ? ["static", "oauth"] as const : ["oauth", "static"] as const;
+        for (const name of order) {
           const before = loadAvg();
-          const r = await wrk(target.url, scripts[name], DURATION, CONNECTIONS);
-          if (r.errors) {
-            const probe = await fetch(target.url, {
-              method: "POST",
-              headers: {
-                ...LEGACY_HEADERS,
-                authorization: `Bearer ${name === "oauth" ? jwt : STATIC_TOKEN}`,
-              },
-              body: recall[0],
-            });
-            const text = (await probe.text()).slice(0, 300);
-            throw new Error(
-              `memo-${name}: ${r.errors} errors under load; now ${probe.status} ${text}`,
-            );
-          }
-          rows.push({ round, target: `memo-${name}`, loadavg: before, ...r });
+          const cpuBefore = cpuMs(targets[name].pid);
+          const r = await wrk(targets[name].url, scripts[name], DURATION, CONNECTIONS);
+          const cpuMsPerRequest = (cpuMs(targets[name].pid) - cpuBefore) / r.requests;
+          if (r.errors) throw new Error(`memo-${name}: ${r.errors} errors under load`);
+          rows.push({ round, target: `memo-${name}`, loadavg: before, cpuMsPerRequest, ...r });
           log(
             `round ${round} memo-${name}: ${r.rps.toFixed(0)} req/s, p50 ${
               r.p50ms.toFixed(2)
-            } ms, p99 ${r.p99ms.toFixed(2)} ms (load ${before})`,
+            } ms, p99 ${r.p99ms.toFixed(2)} ms, ${
+              cpuMsPerRequest.toFixed(3)
+            } CPU ms/request (load ${before})`,
           );
-        } finally {
-          await stop(target);
         }
       }
+    } finally {
+      await stop(targets.static);
+      await stop(targets.oauth);
     }
+
+    log(`in process: ${ROUNDS} rounds of ${CALLS} calls`);
+    const cpu = await inProcess(project, as.issuer, resource, jwt, recall);
 
     log(`key rotation: ${ROTATIONS} rotations`);
     const target = await start("oauth", freePort());
@@ -194,23 +264,41 @@ async function main() {
       nextRequestMedianMs: median(next),
       firstRequestAfterStartMs: coldFirst,
     };
-    const cpu = cpuModel();
+    const machine = cpuModel();
     console.log(
-      `\nmachine: ${cpu}, ${navigator.hardwareConcurrency} cores; wrk -t2 -c${CONNECTIONS} -d${DURATION}s; ` +
+      `\nmachine: ${machine}, ${navigator.hardwareConcurrency} cores; wrk -t2 -c${CONNECTIONS} -d${DURATION}s; ` +
         `tools/call recall over ${NOTES} notes\n`,
     );
-    console.log("| round | target | req/s | p50 ms | p99 ms | errors | load avg |");
-    console.log("|---|---|---:|---:|---:|---:|---|");
+    console.log(
+      "| round | target | req/s | p50 ms | p99 ms | CPU ms/request | errors | load avg |",
+    );
+    console.log("|---|---|---:|---:|---:|---:|---:|---|");
     for (const r of rows) {
       console.log(
-        `| ${r.round} | ${r.target} | ${fmt(r.rps)} | ${fmt(r.p50ms, 2)} | ${
-          fmt(r.p99ms, 2)
+        `| ${r.round} | ${r.target} | ${fmt(r.rps)} | ${fmt(r.p50ms, 2)} | ${fmt(r.p99ms, 2)} | ${
+          r.cpuMsPerRequest.toFixed(3)
         } | ${r.errors} | ${r.loadavg} |`,
       );
     }
+    const cpuOf = (name: string) =>
+      median(rows.filter((r) => r.target === name).map((r) => r.cpuMsPerRequest));
     console.log(
-      `\nOAuth / static throughput: ${(mean("memo-oauth") / mean("memo-static")).toFixed(2)}× ` +
+      `\nOAuth / static throughput: median of the rounds ${median(ratios).toFixed(2)}×, ` +
+        `of the means ${(mean("memo-oauth") / mean("memo-static")).toFixed(2)}× ` +
         `(per round: ${ratios.map((x) => x.toFixed(2)).join(", ")})`,
+    );
+    console.log(
+      `CPU per request (median): OAuth ${cpuOf("memo-oauth").toFixed(3)} ms, static ${
+        cpuOf("memo-static").toFixed(3)
+      } ms: OAuth serves ${(cpuOf("memo-static") / cpuOf("memo-oauth")).toFixed(2)}× the ` +
+        "static token's requests per CPU second",
+    );
+    console.log(
+      `in process, CPU µs per recall call (median of ${ROUNDS} rounds of ${CALLS}): OAuth ${
+        median(cpu.oauth).toFixed(0)
+      }, static ${median(cpu.static).toFixed(0)}: OAuth serves ${
+        (median(cpu.static) / median(cpu.oauth)).toFixed(2)
+      }× the static token's calls per CPU second`,
     );
     console.log(
       `first request after a key rotation: median ${
@@ -224,7 +312,15 @@ async function main() {
       await Deno.writeTextFile(
         flags.json,
         JSON.stringify(
-          { date: new Date().toISOString(), cpu, rows, ratios, rotation },
+          {
+            date: new Date().toISOString(),
+            cpu: machine,
+            inProcessCpuUs: cpu,
+            rows,
+            ratios,
+            cpuMsPerRequest: { oauth: cpuOf("memo-oauth"), static: cpuOf("memo-static") },
+            rotation,
+          },
           null,
           2,
         ),
