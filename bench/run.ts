@@ -132,6 +132,8 @@ const benches: Bench[] = [
       "2",
       "--rotations",
       "3",
+      "--calls",
+      "300",
     ],
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
