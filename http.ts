@@ -8,12 +8,20 @@
  * non-loopback `Host` is refused), CORS, bearer authentication, header
  * validation (`Accept`, `Content-Type`, `MCP-Protocol-Version`) and JSON-RPC
  * dispatch. Every JSON-RPC answer, errors included, is HTTP 200; only the
- * transport refuses with 4xx.
+ * transport refuses with 4xx, and, with OAuth, a single request refused only
+ * for its scope (403 `insufficient_scope`).
+ *
+ * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and
+ * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource: it
+ * serves its Protected Resource Metadata at
+ * `/.well-known/oauth-protected-resource` (and the form suffixed with the MCP
+ * path) and accepts only access tokens its authorization server issued for
+ * it (see `docs/oauth.md`).
  *
  * Configuration comes from the options, else from the `MEMO_*` variables
  * (`MEMO_ROOT_DIR`, `MEMO_RUNTIME`, `MEMO_MCP_PATH`, `MEMO_MCP_BEARER_TOKEN`,
  * `MEMO_MCP_REQUIRE_AUTH`, `MEMO_MCP_ALLOWED_ORIGINS`, `MEMO_MCP_READ_ONLY`,
- * `MEMO_UI`, `MEMO_UI_PATH` and
+ * `MEMO_UI`, `MEMO_UI_PATH`, the `MEMO_OAUTH_*` variables and
  * the limits `MEMO_MCP_REQUEST_TIMEOUT_MS`, `MEMO_MCP_MAX_INPUT_BYTES`,
  * `MEMO_MCP_MAX_OUTPUT_BYTES`, `MEMO_MCP_DEFAULT_PAGE_SIZE`,
  * `MEMO_MCP_MAX_PAGE_SIZE`).
@@ -60,22 +68,27 @@
  * @module
  */
 
-import { cwd as platformCwd, envObject } from "./platform/mod.ts";
+import { cwd as platformCwd, envObject, exit, writeStderr } from "./platform/mod.ts";
 import {
   createHttpEndpoint,
   type HttpEndpoint,
   httpErrorResponse,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
+  type ProjectOAuthConfig,
+  readProjectOAuthConfig,
 } from "./server/http/mod.ts";
 import { toSafeError } from "./server/mod.ts";
-import { runtimeFactoryFromEnv } from "./runtimes/mod.ts";
+import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "./runtimes/mod.ts";
 
 export {
   DEFAULT_ALLOWED_ORIGINS,
   type MemoMcpHttpAuthOptions,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
+  type MemoMcpOAuthIntrospection,
+  type MemoMcpOAuthOptions,
+  type MemoMcpOAuthScopes,
 } from "./server/http/mod.ts";
 // The types the options reference, so that this entry point documents itself.
 export type {
@@ -245,18 +258,23 @@ function composeEndpoint(
   options: MemoMcpHttpOptions,
   env: MemoMcpHttpEnv,
   routed = false,
+  projectOAuth?: ProjectOAuthConfig,
 ): HttpEndpoint {
   const runtime = options.runtime ??
     runtimeFactoryFromEnv({ env: { ...env }, cloud: options.cloud, cwd: safeCwd() });
-  return createHttpEndpoint(options, env, { routed, runtime });
+  return createHttpEndpoint(options, env, { routed, runtime, projectOAuth });
 }
 
 function endpointOf(options: MemoMcpHttpOptions, env: MemoMcpHttpEnv, routed = false) {
   try {
     return composeEndpoint(options, env, routed);
   } catch (e) {
-    return e instanceof Error ? e : new Error(String(e));
+    return asError(e);
   }
+}
+
+function asError(e: unknown): Error {
+  return e instanceof Error ? e : new Error(String(e));
 }
 
 function safeCwd(): string | undefined {
@@ -470,6 +488,24 @@ export function createFrameworkMemoMcpHandler(
 }
 
 let defaultEndpoint: HttpEndpoint | Error | undefined;
+let defaultBuilding: Promise<HttpEndpoint | Error> | undefined;
+
+/**
+ * Builds the default export's endpoint from the environment and the
+ * project's `.memo/config.json` (its `oauth` block), once.
+ */
+function defaultEndpointOnce(): Promise<HttpEndpoint | Error> {
+  return defaultBuilding ??= (async () => {
+    try {
+      const env = envObject();
+      const rootDir = readRuntimeEnv(env).rootDir ?? safeCwd();
+      const file = rootDir === undefined ? undefined : await readProjectConfigFile(rootDir);
+      return composeEndpoint(DEFAULT_OPTIONS, env, true, readProjectOAuthConfig(file));
+    } catch (e) {
+      return asError(e);
+    }
+  })().then((endpoint) => (defaultEndpoint = endpoint));
+}
 
 /**
  * The endpoint configured from the environment, for `deno serve http.ts`
@@ -508,9 +544,27 @@ let defaultEndpoint: HttpEndpoint | Error | undefined;
  */
 const server: { fetch: MemoMcpRequestHandler } = {
   fetch(request: Request): Promise<Response> {
-    defaultEndpoint ??= endpointOf(DEFAULT_OPTIONS, envObject(), true);
-    return run(defaultEndpoint, request);
+    if (defaultEndpoint !== undefined) return run(defaultEndpoint, request);
+    return defaultEndpointOnce().then((endpoint) => run(endpoint, request));
   },
 };
 
 export default server;
+
+// `deno serve http.ts`: refuse at start, with one line, a configuration that
+// cannot work (with OAuth on, an issuer that cannot be reached too).
+if (import.meta.main) {
+  const endpoint = await defaultEndpointOnce();
+  let failure = endpoint instanceof Error ? endpoint : undefined;
+  if (failure === undefined) {
+    try {
+      await (endpoint as HttpEndpoint).ready();
+    } catch (e) {
+      failure = asError(e);
+    }
+  }
+  if (failure !== undefined) {
+    await writeStderr(`memo: ${toSafeError(failure).message}\n`);
+    exit(1);
+  }
+}

@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality, hybrid, embed, web, npm; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, oauth, web, npm; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
@@ -17,7 +17,9 @@
  * (`hybrid_bench.ts`). `--only recall` runs the four recall engines beside
  * tuned MiniSearch (`recall_quality.ts`); `--only embed` the embedding
  * throughput, time to cover and recall latency while embedding
- * (`embed_bench.ts`); `--only web` the web page's transfer size and time to
+ * (`embed_bench.ts`); `--only oauth` recall over HTTP with OAuth (JWT access
+ * tokens from a real authorization server) beside the static token, and the
+ * first request after a key rotation (`oauth_bench.ts`); `--only web` the web page's transfer size and time to
  * the first search result in Chromium, beside MCP Inspector's web UI
  * (`web_bench.ts`); `--only npm` the npm packages' sizes and the cold start of
  * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`).
@@ -114,6 +116,25 @@ const benches: Bench[] = [
     script: "embed_bench.ts",
     args: [],
     quick: ["--notes", "200", "--batch-sizes", "32", "--cover-notes", "300", "--questions", "30"],
+  },
+  {
+    name: "oauth",
+    script: "oauth_bench.ts",
+    args: [],
+    quick: [
+      "--duration",
+      "2",
+      "--warmup",
+      "1",
+      "--notes",
+      "1000",
+      "--rounds",
+      "2",
+      "--rotations",
+      "3",
+      "--calls",
+      "300",
+    ],
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
   { name: "npm", script: "npm_bench.ts", args: [], quick: ["--rounds", "3"] },

@@ -147,6 +147,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     usage:
       "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
       "      [--ui-path PATH | --no-ui]\n" +
+      "      [--oauth-issuer URL --oauth-resource URL] [--oauth-scopes READ,WRITE] [--oauth-jwks-uri URL]\n" +
+      "      [--oauth-introspection-url URL --oauth-introspection-client-id ID] [--oauth-page-client-id ID]\n" +
       "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
       "      [--default-page-size N] [--max-page-size N] [--max-listen-streams N] [--json]",
   },

@@ -13,11 +13,15 @@ import {
   isLoopbackHost,
   type LogLevel,
   type MemoMcpHttpOptions,
+  type MemoMcpOAuthOptions,
+  type ProjectOAuthConfig,
   readHttpEnv,
   readLogLevel,
+  readOAuthEnv,
+  readProjectOAuthConfig,
   withRequestLog,
 } from "../server/http/mod.ts";
-import { readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
+import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
 import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
@@ -59,8 +63,27 @@ export const DEFAULT_SERVE_HOST = "127.0.0.1";
  */
 export const DEFAULT_SERVE_PORT = 8787;
 
+/** The OAuth flags and the `auth.oauth` fields they set (the client secret has no flag). */
+const OAUTH_FLAGS = {
+  "oauth-issuer": "issuer",
+  "oauth-resource": "resource",
+  "oauth-jwks-uri": "jwksUri",
+  "oauth-page-client-id": "pageClientId",
+} as const;
+
 const SPEC = {
-  string: ["dir", "host", "port", "allowed-origins", "ui-path", ...LIMIT_FLAGS],
+  string: [
+    "dir",
+    "host",
+    "port",
+    "allowed-origins",
+    "ui-path",
+    ...LIMIT_FLAGS,
+    ...Object.keys(OAUTH_FLAGS),
+    "oauth-scopes",
+    "oauth-introspection-url",
+    "oauth-introspection-client-id",
+  ],
   boolean: ["json", "read-only", "no-auth", "no-ui"],
 };
 
@@ -97,6 +120,8 @@ export interface ServeConfig {
   uiPath?: string;
   /** A warning to print before serving. */
   warning?: string;
+  /** The `oauth` block of the project's `.memo/config.json`, if any. */
+  projectOAuth?: ProjectOAuthConfig;
   /**
    * Which request lines are printed (`MEMO_LOG_LEVEL`); default `warn` when
    * stderr is a terminal, `info` when it is not.
@@ -161,17 +186,25 @@ export async function serveConfig(
   }
   const noAuth = boolFlag(p, "no-auth");
   if (noAuth) options.auth = { requireAuth: false };
+  const oauth = oauthFlags(p);
+  if (oauth !== undefined) options.auth = { ...options.auth, oauth: oauth as MemoMcpOAuthOptions };
+  const projectOAuth = readProjectOAuthConfig(await readProjectConfigFile(rootDir));
+  const oauthOn = oauth !== undefined || projectOAuth !== undefined ||
+    Object.keys(readOAuthEnv(io.env)).length > 0;
+  if (oauthOn && noAuth) {
+    throw new UsageError("flag --no-auth cannot be used with OAuth (MEMO_OAUTH_ISSUER, --oauth-*)");
+  }
   const hostname = stringFlag(p, "host") ?? DEFAULT_SERVE_HOST;
   if (hostname === "") throw new UsageError("flag --host needs a value");
   const port = intFlag(p, "port", 0, 65535) ?? DEFAULT_SERVE_PORT;
-  const hasToken = readHttpEnv(io.env).bearerToken !== undefined;
+  const hasToken = readHttpEnv(io.env).bearerToken !== undefined || oauthOn;
   const loopback = isLoopbackHost(hostname.includes(":") ? `[${hostname}]` : hostname);
   let warning: string | undefined;
   if (!loopback && !hasToken) {
     if (!noAuth) {
       throw new UsageError(
         `refusing to listen on ${hostname} without authentication: ` +
-          "set MEMO_MCP_BEARER_TOKEN, or pass --no-auth",
+          "set MEMO_MCP_BEARER_TOKEN or OAuth (MEMO_OAUTH_ISSUER), or pass --no-auth",
       );
     }
     warning = "without authentication only requests whose Host is loopback are answered " +
@@ -184,9 +217,36 @@ export async function serveConfig(
     throw new UsageError((e as Error).message);
   }
   const config: ServeConfig = { hostname, port, rootDir, options, warning, logLevel };
+  if (projectOAuth !== undefined) config.projectOAuth = projectOAuth;
   if (noUi) config.ui = false;
   if (uiPath !== undefined) config.uiPath = uiPath;
   return config;
+}
+
+/** The `--oauth-*` flags as `auth.oauth` fields; undefined when none is given. */
+function oauthFlags(p: ParsedArgs): Partial<MemoMcpOAuthOptions> | undefined {
+  const out: Partial<MemoMcpOAuthOptions> = {};
+  for (const [flag, field] of Object.entries(OAUTH_FLAGS)) {
+    const value = stringFlag(p, flag);
+    if (value !== undefined) out[field] = value;
+  }
+  const scopes = stringFlag(p, "oauth-scopes");
+  if (scopes !== undefined) {
+    const [read, write, ...rest] = scopes.split(",").map((s) => s.trim());
+    if (!read || !write || rest.length) {
+      throw new UsageError(
+        "flag --oauth-scopes needs the read scope and the write scope: READ,WRITE",
+      );
+    }
+    out.scopes = { read, write };
+  }
+  const url = stringFlag(p, "oauth-introspection-url");
+  const clientId = stringFlag(p, "oauth-introspection-client-id");
+  if (url !== undefined || clientId !== undefined) {
+    // The secret has no flag: it comes only from MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET.
+    out.introspection = { url, clientId } as MemoMcpOAuthOptions["introspection"];
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** Milliseconds between ending the listen streams and stopping the server. */
@@ -197,7 +257,15 @@ function urlOf(hostname: string, port: number, path: string): string {
   return `http://${host}:${port}${path}`;
 }
 
-function hint(url: string, auth: boolean): string {
+function hint(url: string, auth: boolean, oauth?: { issuer: string }): string {
+  if (oauth !== undefined) {
+    return [
+      `memo: connect an MCP client with the Streamable HTTP transport to ${url}; ` +
+      `it signs in with OAuth at ${oauth.issuer}`,
+      `memo:   e.g. claude mcp add --transport http memo ${url}`,
+      "memo: press Ctrl+C to stop",
+    ].join("\n") + "\n";
+  }
   const authHeader = auth ? ' -H "Authorization: Bearer $MEMO_MCP_BEARER_TOKEN"' : "";
   return [
     `memo: connect an MCP client with the Streamable HTTP transport to ${url}` +
@@ -220,9 +288,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
     ui: config.ui,
     uiPath: config.uiPath,
+    projectOAuth: config.projectOAuth,
   });
   try {
     await endpoint.server(); // fail before listening when the runtime cannot start
+    await endpoint.ready(); // … or when the OAuth issuer cannot be reached
   } catch (e) {
     await endpoint.close();
     throw e;
@@ -260,9 +330,18 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   await print(`memo: listening on ${url}\n`);
   if (ui !== null) await print(`memo: web page at ${ui}\n`);
   if (config.warning) await print(`memo: warning: ${config.warning}\n`);
-  await print(hint(url, endpoint.authRequired));
+  if (endpoint.oauth) {
+    await print(
+      `memo: OAuth: tokens from ${endpoint.oauth.issuer} for ${endpoint.oauth.resource}\n`,
+    );
+  }
+  await print(hint(url, endpoint.authRequired, endpoint.oauth));
   bannerPrinted();
-  if (json) await io.stdout(jsonDocument({ url, authRequired: endpoint.authRequired, ui }));
+  if (json) {
+    await io.stdout(
+      jsonDocument({ url, authRequired: endpoint.authRequired, ui, oauth: endpoint.oauth ?? null }),
+    );
+  }
   await shutdown.wait(server, () => stopped.abort());
   shutdown.remove();
   // The hybrid runtime pushes its outbox here, within what is left of the second.

@@ -202,3 +202,71 @@ Deno.test("memo serve logs one line per request; MEMO_LOG_LEVEL=error hides 2xx 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("serveConfig() turns the --oauth-* flags into auth.oauth, reads the oauth block, and lets OAuth open a non-loopback host", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const c = await serveConfig([
+      "--oauth-issuer",
+      "https://id.example.com",
+      "--oauth-resource",
+      "https://memo.example.com/mcp",
+      "--oauth-scopes",
+      "notes.read,notes.write",
+      "--oauth-jwks-uri",
+      "https://id.example.com/jwks",
+      "--oauth-introspection-url",
+      "https://id.example.com/introspect",
+      "--oauth-introspection-client-id",
+      "memo",
+      "--oauth-page-client-id",
+      "memo-page",
+      "--host",
+      "0.0.0.0",
+    ], { env: {}, cwd: dir });
+    assert.deepEqual(c.options.auth?.oauth, {
+      issuer: "https://id.example.com",
+      resource: "https://memo.example.com/mcp",
+      jwksUri: "https://id.example.com/jwks",
+      pageClientId: "memo-page",
+      scopes: { read: "notes.read", write: "notes.write" },
+      introspection: { url: "https://id.example.com/introspect", clientId: "memo" },
+    });
+    assert.equal(c.warning, undefined, "OAuth is authentication: no warning");
+    await assert.rejects(
+      serveConfig(["--oauth-scopes", "one"], { env: {}, cwd: dir }),
+      /--oauth-scopes needs the read scope and the write scope/,
+    );
+    await assert.rejects(
+      serveConfig(["--no-auth"], {
+        env: { MEMO_OAUTH_ISSUER: "https://id.example.com" },
+        cwd: dir,
+      }),
+      /--no-auth cannot be used with OAuth/,
+    );
+    await Deno.mkdir(`${dir}/.memo`);
+    await Deno.writeTextFile(
+      `${dir}/.memo/config.json`,
+      JSON.stringify({
+        oauth: { issuer: "https://id.example.com", resource: "https://m.example.com/mcp" },
+      }),
+    );
+    const fromFile = await serveConfig(["--host", "0.0.0.0"], { env: {}, cwd: dir });
+    assert.deepEqual(fromFile.projectOAuth, {
+      issuer: "https://id.example.com",
+      resource: "https://m.example.com/mcp",
+    });
+    await Deno.writeTextFile(
+      `${dir}/.memo/config.json`,
+      JSON.stringify({ oauth: { introspection: { clientSecret: "hunter2" } } }),
+    );
+    await assert.rejects(
+      serveConfig([], { env: {}, cwd: dir }),
+      (e: Error) =>
+        /comes only from MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET/.test(e.message) &&
+        !e.message.includes("hunter2"),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

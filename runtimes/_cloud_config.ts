@@ -79,27 +79,48 @@ function fail(reason: string): MemoRuntimeError {
  * ```
  */
 export async function readProjectRuntimeConfig(rootDir: string): Promise<ProjectRuntimeConfig> {
+  const parsed = await readProjectConfigFile(rootDir);
+  return parsed === undefined ? { cloud: {} } : parseProjectRuntimeConfig(parsed);
+}
+
+/**
+ * Reads and parses `<rootDir>/.memo/config.json`: undefined when there is
+ * no such file (or no file system, on an edge worker); a `MemoRuntimeError`
+ * (`CONFIG`) when it cannot be read or is not JSON.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readProjectConfigFile } from "./_cloud_config.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * assert.equal(await readProjectConfigFile(rootDir), undefined);
+ * await Deno.mkdir(`${rootDir}/.memo`);
+ * await Deno.writeTextFile(`${rootDir}/.memo/config.json`, '{"oauth":{}}');
+ * assert.deepEqual(await readProjectConfigFile(rootDir), { oauth: {} });
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export async function readProjectConfigFile(rootDir: string): Promise<unknown> {
   let readFile: (path: string, encoding: "utf8") => Promise<string>;
   try {
     ({ readFile } = await import("node:fs/promises"));
   } catch {
-    return { cloud: {} }; // no file system (an edge worker): no project file
+    return undefined; // no file system (an edge worker): no project file
   }
   let text: string;
   try {
     text = await readFile(`${rootDir.replace(/[\\/]+$/, "") || "/"}/.memo/config.json`, "utf8");
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { cloud: {} };
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     throw fail(code ?? "it cannot be opened");
   }
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
     throw fail("it is not valid JSON");
   }
-  return parseProjectRuntimeConfig(parsed);
 }
 
 /**

@@ -26,3 +26,4 @@ export {
   type MemoCloudErrorOptions,
 } from "./_cloud_errors.ts";
 export { createDeferredRuntime } from "./deferred.ts";
+export { readProjectConfigFile } from "./_cloud_config.ts";

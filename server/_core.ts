@@ -276,6 +276,14 @@ export class McpCore {
         details: { tool },
       });
     }
+    if (ctx.authInfo?.readOnly === true) {
+      throw new McpAuthorizationError(
+        `Cannot call ${tool}: the access token does not grant writes`,
+        {
+          details: { tool, reason: "insufficient_scope" },
+        },
+      );
+    }
     if (!authorize) return;
     let allowed = false;
     try {

@@ -227,7 +227,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
         const code = request.modern ? modernErrorCode(e.code) : e.code;
-        context.onError?.(code);
+        context.onError?.(code, e.data);
         if (!request.modern) return rpcErrorJson(idJson, code, e.data.message, e.data);
         return rpcErrorJson(idJson, code, e.data.message, modernErrorData(e));
       }

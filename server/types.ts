@@ -10,6 +10,8 @@
  * @module
  */
 
+import type { SafeError } from "./errors.ts";
+
 /**
  * Transports the protocol server is reached through.
  *
@@ -83,10 +85,30 @@ export type MemoMcpTransportKind = "stdio" | "http" | "sdk";
  * ```
  */
 export interface MemoMcpAuthInfo {
-  /** Kind of authentication that succeeded. */
-  scheme: "bearer" | "custom" | "none";
+  /**
+   * Kind of authentication that succeeded: `bearer` (the static token),
+   * `custom` (`authenticate`), `oauth` (an OAuth access token) or `none`.
+   */
+  scheme: "bearer" | "custom" | "oauth" | "none";
   /** Free-form facts a custom `authenticate` wants to pass to `authorize`. Never holds the token. */
   extra?: Record<string, unknown>;
+  /** `oauth`: the token's subject (`sub`), when it has one. */
+  sub?: string;
+  /** `oauth`: the client the token was issued to (`client_id`, else `azp`). */
+  clientId?: string;
+  /** `oauth`: the scopes the token grants. */
+  scopes?: readonly string[];
+  /**
+   * `oauth`: the token's claims (a JWT's payload, or the introspection
+   * answer). Never the token itself.
+   */
+  claims?: Readonly<Record<string, unknown>>;
+  /**
+   * Whether this caller may only read (an OAuth token without the write
+   * scope): its writes are refused as with `readOnly`, for it alone, with
+   * `MCP_AUTHORIZATION_ERROR` and `details.reason` `insufficient_scope`.
+   */
+  readOnly?: boolean;
 }
 
 /**
@@ -156,11 +178,11 @@ export interface MemoMcpRequestContext {
    */
   closed?: AbortSignal;
   /**
-   * Told the JSON-RPC error code when the answer to this request is an
-   * error (the HTTP handler picks its status from it: 404 for a modern
-   * -32601).
+   * Told the JSON-RPC error code (and its `error.data`) when the answer to
+   * this request is an error (the HTTP handler picks its status from it:
+   * 404 for a modern -32601, 403 for a write refused for its scope).
    */
-  onError?: (code: number) => void;
+  onError?: (code: number, data?: SafeError) => void;
 }
 
 /**

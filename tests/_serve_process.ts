@@ -74,8 +74,8 @@ export function startDenoServe(env: Record<string, string>): Promise<ServeProces
 }
 
 /**
- * Starts `deno run -A cli.ts serve --port 0 …args` and reads the port from its
- * `memo: listening on …` line.
+ * Starts `deno run -A cli.ts serve --port <port> …args` (port 0 by default:
+ * a free one) and reads the port from its `memo: listening on …` line.
  *
  * @example
  * ```ts
@@ -91,9 +91,13 @@ export function startDenoServe(env: Record<string, string>): Promise<ServeProces
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export function startMemoServe(args: string[], env: Record<string, string>): Promise<ServeProcess> {
+export function startMemoServe(
+  args: string[],
+  env: Record<string, string>,
+  port = 0,
+): Promise<ServeProcess> {
   return start(
-    ["run", "-A", "cli.ts", "serve", "--port", "0", ...args],
+    ["run", "-A", "cli.ts", "serve", "--port", String(port), ...args],
     env,
     /memo: listening on http:\/\/[^\s]+:(\d+)\//,
   );

@@ -7,4 +7,9 @@
  */
 
 export { WEB_ASSETS, WEB_ENTRY, type WebAsset } from "./_assets.ts";
-export { WEB_ASSETS_PREFIX, type WebPageConfig, webPageHtml } from "./page.ts";
+export {
+  WEB_ASSETS_PREFIX,
+  type WebPageConfig,
+  webPageHtml,
+  type WebPageOAuthConfig,
+} from "./page.ts";

@@ -35,6 +35,48 @@ export interface WebPageConfig {
   authRequired: boolean;
   /** memo's version. */
   version: string;
+  /** How the page signs in when the endpoint is an OAuth protected resource. */
+  oauth?: WebPageOAuthConfig;
+}
+
+/**
+ * What the page needs to sign in with OAuth (the authorization code flow
+ * with PKCE, as a public client): the issuer's endpoints, the page's client
+ * id, the resource and the scopes to ask for. It never holds a secret.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type WebPageOAuthConfig, webPageHtml } from "./page.ts";
+ *
+ * const oauth: WebPageOAuthConfig = {
+ *   issuer: "https://id.example.com",
+ *   resource: "https://memo.example.com/mcp",
+ *   scopes: ["memo:read", "memo:write"],
+ *   issParameter: true,
+ *   clientId: "memo-page",
+ *   authorizationEndpoint: "https://id.example.com/auth",
+ *   tokenEndpoint: "https://id.example.com/token",
+ * };
+ * const html = webPageHtml({ mcpPath: "/mcp", readOnly: false, authRequired: true, version: "0", oauth });
+ * assert.match(html, /&quot;clientId&quot;:&quot;memo-page&quot;/);
+ * ```
+ */
+export interface WebPageOAuthConfig {
+  /** The issuer the page expects in the callback's `iss` (RFC 9207). */
+  issuer: string;
+  /** The resource the page asks a token for (RFC 8707). */
+  resource: string;
+  /** The read scope and the write scope. */
+  scopes: [string, string];
+  /** Whether the issuer sends `iss` in its callbacks. */
+  issParameter: boolean;
+  /** The page's client id; without it the page asks for an access token to paste. */
+  clientId?: string;
+  /** Where the page sends the browser to sign in. */
+  authorizationEndpoint?: string;
+  /** Where the page trades the code for a token. */
+  tokenEndpoint?: string;
 }
 
 /** The path the page's assets are served under. */
@@ -84,6 +126,7 @@ export function webPageHtml(config: WebPageConfig): string {
     readOnly: config.readOnly,
     authRequired: config.authRequired,
     version: config.version,
+    ...(config.oauth ? { oauth: config.oauth } : {}),
   });
   return '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +

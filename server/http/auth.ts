@@ -1,12 +1,16 @@
 /**
  * Bearer-token authentication of the hosted endpoint: `auth.requireAuth`,
- * `auth.bearerToken` (compared in constant time, as SHA-256 digests) and a
- * custom `auth.authenticate(request)`.
+ * `auth.bearerToken` (compared in constant time, as SHA-256 digests), OAuth
+ * access tokens (`auth.oauth`, see `oauth/`) and a custom
+ * `auth.authenticate(request)`.
  *
  * @module
  */
 
 import type { MemoMcpAuthInfo } from "../types.ts";
+import type { HeaderList } from "./cors.ts";
+import { httpErrorResponse } from "./responses.ts";
+import type { AuthRefusal, MemoMcpOAuthOptions, OAuthResourceServer } from "./oauth/mod.ts";
 
 /**
  * The `auth` options of the hosted endpoint.
@@ -73,6 +77,14 @@ export interface MemoMcpHttpAuthOptions {
    * @default {undefined}
    */
   authenticate?: (request: Request) => boolean | Promise<boolean>;
+  /**
+   * OAuth 2.1: the endpoint is a protected resource of the authorization
+   * server `issuer` names (see `docs/oauth.md`). Each field wins over its
+   * `MEMO_OAUTH_*` variable; it cannot be used with `bearerToken`.
+   *
+   * @default {undefined, unless MEMO_OAUTH_ISSUER (or another MEMO_OAUTH_* variable) is set}
+   */
+  oauth?: MemoMcpOAuthOptions;
 }
 
 /**
@@ -90,7 +102,7 @@ export interface MemoMcpHttpAuthOptions {
  */
 export type AuthOutcome =
   | { ok: true; info: MemoMcpAuthInfo }
-  | { ok: false; reason: "missing" | "invalid" };
+  | { ok: false; reason: "missing" | "invalid"; refusal?: AuthRefusal };
 
 /**
  * The compiled auth policy of one endpoint.
@@ -113,6 +125,8 @@ export interface HttpAuthenticator {
   readonly required: boolean;
   /** Checks one request (call only when {@linkcode required}). */
   check(request: Request): Promise<AuthOutcome>;
+  /** The OAuth resource server, when OAuth is on. */
+  readonly oauth?: OAuthResourceServer;
 }
 
 const NONE: MemoMcpAuthInfo = Object.freeze({ scheme: "none" as const });
@@ -141,9 +155,13 @@ const encoder = new TextEncoder();
  * );
  * ```
  */
-export function createAuthenticator(options: MemoMcpHttpAuthOptions = {}): HttpAuthenticator {
+export function createAuthenticator(
+  options: MemoMcpHttpAuthOptions = {},
+  oauth?: OAuthResourceServer,
+): HttpAuthenticator {
   const token = options.bearerToken === "" ? undefined : options.bearerToken;
   const authenticate = options.authenticate;
+  if (oauth !== undefined) return oauthAuthenticator(options, token, oauth);
   const required = options.requireAuth ?? (token !== undefined || authenticate !== undefined);
   if (required && token === undefined && authenticate === undefined) {
     throw new Error(
@@ -166,6 +184,85 @@ export function createAuthenticator(options: MemoMcpHttpAuthOptions = {}): HttpA
       return { ok: false, reason: presented === undefined ? "missing" : "invalid" };
     },
   };
+}
+
+/**
+ * With OAuth on, every request needs an access token (or a custom
+ * `authenticate` that lets it through); a static token cannot be used too.
+ */
+function oauthAuthenticator(
+  options: MemoMcpHttpAuthOptions,
+  token: string | undefined,
+  oauth: OAuthResourceServer,
+): HttpAuthenticator {
+  if (token !== undefined) {
+    throw new Error(
+      "Cannot configure authentication: OAuth (MEMO_OAUTH_ISSUER) and a static bearer token " +
+        "(MEMO_MCP_BEARER_TOKEN) cannot be used together; keep one",
+    );
+  }
+  if (options.requireAuth === false) {
+    throw new Error(
+      "Cannot configure authentication: auth.requireAuth is false (MEMO_MCP_REQUIRE_AUTH, " +
+        "--no-auth) but OAuth (MEMO_OAUTH_ISSUER) is configured",
+    );
+  }
+  const authenticate = options.authenticate;
+  return {
+    required: true,
+    oauth,
+    async check(request: Request): Promise<AuthOutcome> {
+      const outcome = await oauth.authenticate(
+        request,
+        bearerOf(request.headers.get("authorization")),
+      );
+      if (outcome.ok || outcome.refusal.status === 400 || authenticate === undefined) {
+        return outcome;
+      }
+      return await authenticate(request) === true ? { ok: true, info: CUSTOM } : outcome;
+    },
+  };
+}
+
+const WWW_AUTH_MISSING: HeaderList = [["www-authenticate", 'Bearer realm="memo"']];
+const WWW_AUTH_INVALID: HeaderList = [
+  ["www-authenticate", 'Bearer realm="memo", error="invalid_token"'],
+];
+
+/**
+ * The answer to a request that failed authentication: the refusal the
+ * OAuth check built (400, 401, 403 or 503 with its challenge), else 401 with
+ * `WWW-Authenticate: Bearer realm="memo"` (and `error="invalid_token"` when
+ * a token was sent).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { authRefusalResponse } from "./auth.ts";
+ *
+ * const response = authRefusalResponse({ ok: false, reason: "invalid" }, null);
+ * assert.equal(response.status, 401);
+ * assert.equal(response.headers.get("www-authenticate"), 'Bearer realm="memo", error="invalid_token"');
+ * ```
+ */
+export function authRefusalResponse(
+  outcome: Extract<AuthOutcome, { ok: false }>,
+  origin: string | null,
+): Response {
+  const r = outcome.refusal;
+  if (r !== undefined) {
+    return httpErrorResponse(r.status, r.code, r.message, origin, r.headers, r.data);
+  }
+  const missing = outcome.reason === "missing";
+  return httpErrorResponse(
+    401,
+    -32600,
+    missing
+      ? "Cannot accept the request: authentication required"
+      : "Cannot accept the request: invalid credentials",
+    origin,
+    missing ? WWW_AUTH_MISSING : WWW_AUTH_INVALID,
+  );
 }
 
 function bearerOf(header: string | null): string | undefined {

@@ -15,10 +15,11 @@ import { MEMO_MCP_LIMITS } from "../limits.ts";
 import type { MemoMcpProtocolServer } from "../types.ts";
 import { type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
 import { createAuthenticator } from "./auth.ts";
-import { createHttpHandler } from "./handler.ts";
+import { createHttpHandler, pathOf } from "./handler.ts";
+import { OAuthResourceServer, type ProjectOAuthConfig, resolveOAuthConfig } from "./oauth/mod.ts";
 import { DEFAULT_ALLOWED_ORIGINS } from "./origin.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
-import { createPageHandler } from "./page.ts";
+import { type AsyncPageHandler, createPageHandler } from "./page.ts";
 import { VERSION } from "../../version.ts";
 import { HEALTHZ_PATH, healthzResponse } from "../../platform/mod.ts";
 
@@ -65,6 +66,15 @@ export interface HttpEndpoint {
   readonly authRequired: boolean;
   /** The web page's path, or undefined when the endpoint serves no page. */
   readonly uiPath: string | undefined;
+  /** With OAuth on: the issuer and the resource (the audience tokens must carry). */
+  readonly oauth?: { readonly issuer: string; readonly resource: string };
+  /**
+   * Resolves once the endpoint can check tokens: with OAuth on, the issuer's
+   * metadata was fetched and the JWT verifier loaded; rejects with a
+   * "Cannot reach the authorization server …" error when the issuer cannot be
+   * reached. Without OAuth it resolves at once.
+   */
+  ready(): Promise<void>;
 }
 
 /**
@@ -144,6 +154,11 @@ export interface HttpEndpointOptions {
    * runtime it built from a function, never one it was given.
    */
   runtime?: RuntimeSource;
+  /**
+   * The `oauth` block of the project's `.memo/config.json`, under the
+   * `MEMO_OAUTH_*` variables and `options.auth.oauth`.
+   */
+  projectOAuth?: ProjectOAuthConfig;
 }
 
 /**
@@ -218,6 +233,14 @@ export function createHttpEndpoint(
     authenticate: options.auth?.authenticate,
   };
   const path = how.routed ? (fromEnv.path ?? "/mcp") : undefined;
+  const oauthConfig = resolveOAuthConfig(options.auth?.oauth, env, how.projectOAuth);
+  if (oauthConfig && path !== undefined && oauthConfig.resourcePath !== path) {
+    throw new Error(
+      `Cannot configure OAuth: the resource ${oauthConfig.resource} does not match the MCP ` +
+        `path ${path} (MEMO_OAUTH_RESOURCE must end in MEMO_MCP_PATH)`,
+    );
+  }
+  const oauth = oauthConfig && new OAuthResourceServer(oauthConfig);
 
   let server: MemoMcpProtocolServer | undefined;
   let ownRuntime: MemoMcpRuntime | undefined;
@@ -247,10 +270,11 @@ export function createHttpEndpoint(
       maxListenStreams: protocolOptions.maxListenStreams ?? MEMO_MCP_DEFAULTS.maxListenStreams,
       path,
       listenClosed: streamsClosed.signal,
+      oauth,
     },
     getServer,
   );
-  const authRequired = createAuthenticator(auth).required;
+  const authRequired = createAuthenticator(auth, oauth).required;
   const uiOn = path !== undefined && (how.ui ?? fromEnv.ui ?? true);
   const uiPath = uiOn ? (how.uiPath ?? fromEnv.uiPath ?? "/") : undefined;
   if (path === HEALTHZ_PATH || uiPath === HEALTHZ_PATH) {
@@ -262,7 +286,7 @@ export function createHttpEndpoint(
   }
   let handle = handleMcp;
   if (path !== undefined && uiPath !== undefined) {
-    const handlePage = createPageHandler({
+    const pageConfig = {
       uiPath,
       allowedOrigins,
       page: {
@@ -271,11 +295,22 @@ export function createHttpEndpoint(
         authRequired,
         version: VERSION,
       },
-    });
+    };
+    const handlePage: AsyncPageHandler = oauth
+      ? createPageHandler({ ...pageConfig, oauth: () => oauth.pageConfig() })
+      : createPageHandler(pageConfig);
     handle = (request) => {
       const page = handlePage(request);
       return page === undefined ? handleMcp(request) : Promise.resolve(page);
     };
+  }
+  if (oauth !== undefined) {
+    // Protected Resource Metadata: before the origin check, on any path setup.
+    const inner = handle;
+    handle = (request) =>
+      oauth.metadataPaths.has(pathOf(request.url))
+        ? Promise.resolve(oauth.handleMetadata(request))
+        : inner(request);
   }
   if (path !== undefined) {
     const routedHandle = handle;
@@ -290,6 +325,14 @@ export function createHttpEndpoint(
     path,
     uiPath,
     authRequired,
+    ...(oauthConfig
+      ? { oauth: { issuer: oauthConfig.issuer, resource: oauthConfig.resource } }
+      : {}),
+    async ready() {
+      if (oauth === undefined) return;
+      await oauth.issuerMetadata();
+      await oauth.preload();
+    },
     closeStreams() {
       streamsClosed.abort();
     },

@@ -10,7 +10,8 @@
  * @module
  */
 
-import { createAuthenticator, type MemoMcpHttpAuthOptions } from "./auth.ts";
+import { authRefusalResponse, createAuthenticator, type MemoMcpHttpAuthOptions } from "./auth.ts";
+import type { OAuthResourceServer } from "./oauth/mod.ts";
 import { ALLOW_METHODS, corsHeaders, preflightHeaders, VARY_ORIGIN } from "./cors.ts";
 import { readBodyLimited } from "./body.ts";
 import {
@@ -27,7 +28,13 @@ import {
   sseEvent,
   sseResponse,
 } from "./responses.ts";
-import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
+import {
+  JSON_RPC_CODES,
+  jsonRpcCodeOf,
+  McpValidationError,
+  type SafeError,
+  toSafeError,
+} from "../errors.ts";
 import { isValidId, rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
 import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
@@ -74,6 +81,8 @@ export interface HttpHandlerConfig {
   allowedOrigins: readonly string[];
   /** The `auth` options. */
   auth: MemoMcpHttpAuthOptions;
+  /** The OAuth resource server, when `auth.oauth` (or `MEMO_OAUTH_*`) is set. */
+  oauth?: OAuthResourceServer;
   /** Largest accepted body in bytes. */
   maxInputBytes: number;
   /** When set, only this path is answered; 404 elsewhere. */
@@ -124,10 +133,6 @@ export type ProtocolServerSource = () => MemoMcpProtocolServer | Promise<MemoMcp
 const { invalidRequest: INVALID_REQUEST, parseError: PARSE_ERROR, invalidParams: INVALID_PARAMS } =
   JSON_RPC_CODES;
 const ALLOW: readonly (readonly [string, string])[] = [["allow", ALLOW_METHODS]];
-const WWW_AUTH_MISSING = [["www-authenticate", 'Bearer realm="memo"']] as const;
-const WWW_AUTH_INVALID = [
-  ["www-authenticate", 'Bearer realm="memo", error="invalid_token"'],
-] as const;
 
 /**
  * Compiles the endpoint configuration into a request handler. Throws a
@@ -163,7 +168,7 @@ export function createHttpHandler(
   getServer: ProtocolServerSource,
 ): (request: Request) => Promise<Response> {
   const originAllowed = createOriginMatcher(config.allowedOrigins);
-  const auth = createAuthenticator(config.auth);
+  const auth = createAuthenticator(config.auth, config.oauth);
   const versions = new Set(config.supportedVersions ?? HTTP_SUPPORTED_PROTOCOL_VERSIONS);
   const limit = config.maxInputBytes;
   const path = config.path;
@@ -199,17 +204,7 @@ export function createHttpHandler(
     let authInfo: MemoMcpRequestContext["authInfo"];
     if (auth.required) {
       const outcome = await auth.check(request);
-      if (!outcome.ok) {
-        return httpErrorResponse(
-          401,
-          INVALID_REQUEST,
-          outcome.reason === "missing"
-            ? "Cannot accept the request: authentication required"
-            : "Cannot accept the request: invalid credentials",
-          origin,
-          outcome.reason === "missing" ? WWW_AUTH_MISSING : WWW_AUTH_INVALID,
-        );
-      }
+      if (!outcome.ok) return authRefusalResponse(outcome, origin);
       authInfo = outcome.info;
     }
     if (method !== "POST") {
@@ -331,6 +326,11 @@ export function createHttpHandler(
     }
     const status = statusOf(context.errorCode, versionHeader);
     if (logs?.length) return sseResponse([...logs, answer], origin, status);
+    // A single request refused only for its scope: 403 with the challenge
+    // (a batch, and an SSE answer, stay 200).
+    if (context.scopeRefused && mode === "json" && auth.oauth && !Array.isArray(message)) {
+      return rpcResponse(answer, mode, origin, 403, auth.oauth.writeChallenge);
+    }
     return rpcResponse(answer, mode, origin, status);
   };
 }
@@ -479,8 +479,12 @@ class HttpRequestContext implements MemoMcpRequestContext {
   get signal(): AbortSignal {
     return (this.#controller ??= new AbortController()).signal;
   }
-  onError(code: number): void {
+  /** Whether the answer is an authorization error for the caller's scope. */
+  scopeRefused = false;
+  onError(code: number, data?: SafeError): void {
     this.errorCode = code;
+    this.scopeRefused = data?.code === "MCP_AUTHORIZATION_ERROR" &&
+      (data.details as { reason?: unknown } | undefined)?.reason === "insufficient_scope";
   }
   /** Whether the protocol server asked for `signal`. */
   get watched(): boolean {

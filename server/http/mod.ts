@@ -17,6 +17,15 @@ export {
 } from "./endpoint.ts";
 export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
 export type { MemoMcpHttpAuthOptions, MemoMcpHttpOptions } from "./options.ts";
+export {
+  type MemoMcpOAuthIntrospection,
+  type MemoMcpOAuthOptions,
+  type MemoMcpOAuthScopes,
+  OAUTH_ENV_VARIABLES,
+  type ProjectOAuthConfig,
+  readOAuthEnv,
+  readProjectOAuthConfig,
+} from "./oauth/mod.ts";
 export { DEFAULT_ALLOWED_ORIGINS, isLoopbackHost } from "./origin.ts";
 export { httpErrorResponse } from "./responses.ts";
 export {

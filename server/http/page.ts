@@ -17,6 +17,7 @@ import {
   type WebAsset,
   type WebPageConfig,
   webPageHtml,
+  type WebPageOAuthConfig,
 } from "../../web/mod.ts";
 import type { HeaderList } from "./cors.ts";
 import { originRefusal, pathOf } from "./handler.ts";
@@ -51,6 +52,37 @@ export interface PageHandlerConfig {
 }
 
 /**
+ * {@linkcode PageHandlerConfig} with OAuth on.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { OAuthPageHandlerConfig } from "./page.ts";
+ *
+ * const config: OAuthPageHandlerConfig = {
+ *   uiPath: "/",
+ *   allowedOrigins: [],
+ *   page: { mcpPath: "/mcp", readOnly: false, authRequired: true, version: "0.1.0" },
+ *   oauth: () =>
+ *     Promise.resolve({
+ *       issuer: "https://id.example.com",
+ *       resource: "https://memo.example.com/mcp",
+ *       scopes: ["memo:read", "memo:write"],
+ *       issParameter: true,
+ *     }),
+ * };
+ * assert.equal(typeof config.oauth, "function");
+ * ```
+ */
+export interface OAuthPageHandlerConfig extends PageHandlerConfig {
+  /**
+   * How the page signs in, known once the issuer's metadata is; the HTML is
+   * built at the first request after that (503 until then).
+   */
+  oauth: () => Promise<WebPageOAuthConfig>;
+}
+
+/**
  * Answers the page's requests: a `Response` for the UI path and the asset
  * paths, `undefined` for any other path (for the MCP handler to answer).
  *
@@ -69,6 +101,28 @@ export interface PageHandlerConfig {
  */
 export type PageHandler = (request: Request) => Response | undefined;
 
+/**
+ * A page handler with OAuth on: the HTML waits for the issuer's metadata
+ * (once), so its answer may be a promise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type AsyncPageHandler, createPageHandler } from "./page.ts";
+ *
+ * const handler: AsyncPageHandler = createPageHandler({
+ *   uiPath: "/",
+ *   allowedOrigins: [],
+ *   page: { mcpPath: "/mcp", readOnly: false, authRequired: true, version: "0.1.0" },
+ *   oauth: () => Promise.reject(new Error("the issuer is down")),
+ * });
+ * const response = await handler(new Request("http://127.0.0.1:8787/"))!;
+ * assert.equal(response.status, 503);
+ * await response.body?.cancel();
+ * ```
+ */
+export type AsyncPageHandler = (request: Request) => Response | Promise<Response> | undefined;
+
 const INVALID_REQUEST = -32600;
 const ALLOW: HeaderList = [["allow", "GET, HEAD"]];
 
@@ -84,9 +138,25 @@ const ALLOW: HeaderList = [["allow", "GET, HEAD"]];
  * assert.match(PAGE_CSP, /^default-src 'none'; script-src 'self';/);
  * ```
  */
-export const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; " +
-  "img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; " +
-  "frame-ancestors 'none'";
+export const PAGE_CSP = pageCsp([]);
+
+/**
+ * The page's Content-Security-Policy when it also fetches from `origins` (the
+ * OAuth token endpoint's origin).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pageCsp } from "./page.ts";
+ *
+ * assert.match(pageCsp(["https://id.example.com"]), /connect-src 'self' https:\/\/id\.example\.com;/);
+ * ```
+ */
+export function pageCsp(origins: readonly string[]): string {
+  return "default-src 'none'; script-src 'self'; style-src 'self'; " +
+    `img-src 'self'; connect-src ${["'self'", ...origins].join(" ")}; base-uri 'none'; ` +
+    "form-action 'none'; frame-ancestors 'none'";
+}
 
 /** One body served in two encodings: its identity bytes and, once asked for, gzip. */
 class Served {
@@ -156,23 +226,30 @@ class Served {
  * );
  * ```
  */
-export function createPageHandler(config: PageHandlerConfig): PageHandler {
+export function createPageHandler(config: OAuthPageHandlerConfig): AsyncPageHandler;
+export function createPageHandler(config: PageHandlerConfig): PageHandler;
+export function createPageHandler(
+  config: PageHandlerConfig & { oauth?: OAuthPageHandlerConfig["oauth"] },
+): AsyncPageHandler {
   const uiPath = config.uiPath;
   checkUiPath(uiPath, config.page.mcpPath);
   const originAllowed = createOriginMatcher(config.allowedOrigins);
   const authRequired = config.page.authRequired;
-  const html = new Served(webPageHtml(config.page), [
-    ["content-type", "text/html; charset=utf-8"],
-    ["cache-control", "no-cache"],
-    ["content-security-policy", PAGE_CSP],
-    ["x-content-type-options", "nosniff"],
-    ["referrer-policy", "no-referrer"],
-    ["x-frame-options", "DENY"],
-  ]);
+  const oauth = config.oauth;
+  let html = oauth === undefined ? servedHtml(config.page, []) : undefined;
+  let building: Promise<Served> | undefined;
+  const page = (): Served | Promise<Served> =>
+    html ?? (building ??= oauth!().then((o) => {
+      const connect = o.tokenEndpoint === undefined ? [] : [new URL(o.tokenEndpoint).origin];
+      return html = servedHtml({ ...config.page, oauth: o }, connect);
+    }, (e) => {
+      building = undefined; // not cached: a later request tries again
+      throw e;
+    }));
   const assets = new Map<string, Served>();
   for (const asset of WEB_ASSETS) assets.set(asset.name, servedAsset(asset));
 
-  return function handlePage(request: Request): Response | undefined {
+  return function handlePage(request: Request): Response | Promise<Response> | undefined {
     const path = pathOf(request.url);
     const isPage = path === uiPath;
     if (!isPage && !path.startsWith(WEB_ASSETS_PREFIX)) return undefined;
@@ -189,12 +266,36 @@ export function createPageHandler(config: PageHandlerConfig): PageHandler {
         ALLOW,
       );
     }
-    const served = isPage ? html : assets.get(path.slice(WEB_ASSETS_PREFIX.length));
+    const served = isPage ? page() : assets.get(path.slice(WEB_ASSETS_PREFIX.length));
     if (served === undefined) {
       return httpErrorResponse(404, INVALID_REQUEST, "Cannot find the asset", null);
     }
+    if (served instanceof Promise) {
+      return served.then(
+        (s) => respond(s, request, method === "HEAD"),
+        () =>
+          httpErrorResponse(
+            503,
+            -32603,
+            "Cannot show the page: the authorization server cannot be reached",
+            null,
+            [["retry-after", "5"]],
+          ),
+      );
+    }
     return respond(served, request, method === "HEAD");
   };
+}
+
+function servedHtml(page: WebPageConfig, connect: readonly string[]): Served {
+  return new Served(webPageHtml(page), [
+    ["content-type", "text/html; charset=utf-8"],
+    ["cache-control", "no-cache"],
+    ["content-security-policy", pageCsp(connect)],
+    ["x-content-type-options", "nosniff"],
+    ["referrer-policy", "no-referrer"],
+    ["x-frame-options", "DENY"],
+  ]);
 }
 
 function checkUiPath(uiPath: string, mcpPath: string): void {

@@ -63,11 +63,15 @@ export function rpcResponse(
   mode: "json" | "sse",
   origin: string | null,
   status = 200,
+  extra?: HeaderList,
 ): Response {
   if (mode === "json") {
+    const headers = origin === null
+      ? JSON_NO_ORIGIN as [string, string][]
+      : withType(JSON_TYPE, origin);
     return new Response(json, {
       status,
-      headers: origin === null ? JSON_NO_ORIGIN as [string, string][] : withType(JSON_TYPE, origin),
+      headers: extra === undefined ? headers : [...headers, ...extra as [string, string][]],
     });
   }
   return new Response(sseEvent(json), {

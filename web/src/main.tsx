@@ -11,7 +11,8 @@
 import { render } from "npm:preact@11.2.0";
 // deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
 import { useCallback, useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
-import { AuthRequiredError, McpClient, type PageConfig } from "./mcp.ts";
+import { AuthRequiredError, InsufficientScopeError, McpClient, type PageConfig } from "./mcp.ts";
+import { completeSignIn } from "./oauth.ts";
 import { NotesView } from "./notes.tsx";
 import { type Stats, StatusView } from "./status.tsx";
 import { ConnectorsView } from "./connectors.tsx";
@@ -19,6 +20,8 @@ import { SignIn } from "./sign_in.tsx";
 import { type Api, errorText } from "./api.ts";
 
 const TOKEN_KEY = "memo.token";
+/** The scopes of an OAuth token (space-separated), beside it. */
+const SCOPES_KEY = "memo.scopes";
 
 function readConfig(): PageConfig {
   const meta = document.querySelector('meta[name="memo-config"]');
@@ -30,21 +33,34 @@ function readConfig(): PageConfig {
   }
 }
 
-function storedToken(): string | null {
+function stored(key: string): string | null {
   try {
-    return sessionStorage.getItem(TOKEN_KEY);
+    return sessionStorage.getItem(key);
   } catch {
     return null;
   }
 }
 
+/** Whether an OAuth token's scopes lack the write scope (the page then disables writes). */
+function readOnlyScopes(config: PageConfig, scopes: string | null): boolean {
+  if (!config.oauth || scopes === null) return false;
+  return !scopes.split(" ").includes(config.oauth.scopes[1]);
+}
+
 type Tab = "notes" | "status" | "connectors";
 
 function App({ config }: { config: PageConfig }) {
-  const [token, setToken] = useState<string | null>(storedToken);
+  const [token, setToken] = useState<string | null>(() => stored(TOKEN_KEY));
   const tokenRef = useRef(token);
   tokenRef.current = token;
   const client = useMemo(() => new McpClient(config.mcpPath, () => tokenRef.current), [config]);
+  const [tokenReadOnly, setTokenReadOnly] = useState(() =>
+    readOnlyScopes(config, stored(SCOPES_KEY))
+  );
+  // The page may be the OAuth callback: finish the sign-in before anything else.
+  const [callback] = useState(() => completeSignIn(config.oauth));
+  const [finishing, setFinishing] = useState(true);
+  const [problem, setProblem] = useState<string | null>(null);
   const [signIn, setSignIn] = useState<{ refused: boolean } | null>(
     config.authRequired && token === null ? { refused: false } : null,
   );
@@ -59,9 +75,11 @@ function App({ config }: { config: PageConfig }) {
   const forgetToken = () => {
     try {
       sessionStorage.removeItem(TOKEN_KEY);
+      sessionStorage.removeItem(SCOPES_KEY);
     } catch { /* nothing stored */ }
     tokenRef.current = null;
     setToken(null);
+    setTokenReadOnly(false);
   };
   const onError = useCallback((e: unknown) => {
     if (e instanceof AuthRequiredError) {
@@ -69,15 +87,33 @@ function App({ config }: { config: PageConfig }) {
       setSignIn({ refused: e.refused });
       return;
     }
+    if (e instanceof InsufficientScopeError) setTokenReadOnly(true);
     setAlert(errorText(e));
   }, []);
-  const api: Api = useMemo(() => ({ client, readOnly: config.readOnly, onError, changes }), [
+  const readOnly = config.readOnly || tokenReadOnly;
+  const api: Api = useMemo(() => ({ client, readOnly, onError, changes }), [
     client,
-    config,
+    readOnly,
     onError,
     changes,
   ]);
-  const ready = signIn === null;
+  const ready = signIn === null && !finishing;
+
+  useEffect(() => {
+    callback.then((session) => {
+      if (session !== undefined) {
+        try {
+          sessionStorage.setItem(TOKEN_KEY, session.token);
+          sessionStorage.setItem(SCOPES_KEY, session.scopes.join(" "));
+        } catch { /* storage off: keep it in memory only */ }
+        tokenRef.current = session.token;
+        setToken(session.token);
+        setTokenReadOnly(readOnlyScopes(config, session.scopes.join(" ")));
+        setSignIn(null);
+      }
+    }, (e) => setProblem(e instanceof Error ? e.message : String(e)))
+      .finally(() => setFinishing(false));
+  }, [callback]);
 
   // Live updates: one listen stream while signed in; a change bumps `changes`.
   useEffect(() => {
@@ -135,7 +171,16 @@ function App({ config }: { config: PageConfig }) {
         <h1>memo</h1>
         <div class="badges">
           {stats?.runtime && <span class="badge" title="Runtime">{stats.runtime}</span>}
-          {config.readOnly && <span class="badge warn">read-only</span>}
+          {readOnly && (
+            <span
+              class="badge warn"
+              title={config.readOnly
+                ? "The server is read-only"
+                : "Your access token may only read"}
+            >
+              read-only
+            </span>
+          )}
           <span
             role="status"
             aria-label="Live updates"
@@ -170,8 +215,15 @@ function App({ config }: { config: PageConfig }) {
             <button type="button" class="quiet" onClick={() => setAlert(null)}>Dismiss</button>
           </div>
         )}
-        {!ready
-          ? <SignIn refused={signIn.refused} onSubmit={submitToken} />
+        {finishing ? <p class="muted">Signing in…</p> : signIn !== null
+          ? (
+            <SignIn
+              refused={signIn.refused}
+              onSubmit={submitToken}
+              oauth={config.oauth}
+              problem={problem}
+            />
+          )
           : !started
           ? <p class="muted">Connecting…</p>
           : tab === "notes"

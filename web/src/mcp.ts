@@ -11,6 +11,8 @@
 /** The protocol revision the page speaks. */
 export const PROTOCOL_VERSION = "2026-07-28";
 
+import type { OAuthPageConfig } from "./oauth.ts";
+
 /** What the server wrote into the page (`<meta name="memo-config">`). */
 export interface PageConfig {
   /** The MCP endpoint's path. */
@@ -21,6 +23,8 @@ export interface PageConfig {
   authRequired: boolean;
   /** memo's version. */
   version: string;
+  /** How to sign in, when the endpoint is an OAuth protected resource. */
+  oauth?: OAuthPageConfig;
 }
 
 /** A 401: no token, or a refused one. */
@@ -32,6 +36,9 @@ export class AuthRequiredError extends Error {
 
 /** A JSON-RPC error, a tool error or a transport refusal, with the server's message. */
 export class McpCallError extends Error {}
+
+/** A 403 `insufficient_scope`: the token may read but not write. */
+export class InsufficientScopeError extends McpCallError {}
 
 /** A JSON-RPC message as the page reads it. */
 // deno-lint-ignore no-explicit-any
@@ -247,9 +254,11 @@ export class McpClient {
       throw new AuthRequiredError(token !== null);
     }
     if (response.status >= 400 && response.status !== 404) {
-      // A transport refusal (403 origin, 413 too large, …) carries a JSON-RPC error.
+      // A transport refusal (403 origin or scope, 413 too large, …) carries a JSON-RPC error.
       const error = await response.json().catch(() => undefined);
-      throw new McpCallError(error?.error?.message ?? `The server answered ${response.status}`);
+      const message = error?.error?.message ?? `The server answered ${response.status}`;
+      const scope = /insufficient_scope/.test(response.headers.get("www-authenticate") ?? "");
+      throw scope ? new InsufficientScopeError(message) : new McpCallError(message);
     }
     return response;
   }

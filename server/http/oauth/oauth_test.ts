@@ -1,0 +1,254 @@
+import assert from "node:assert/strict";
+import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
+import { JwksKeys, UNKNOWN_KEY_COOLDOWN_MS, verifyJwt } from "./_jwt.ts";
+import { readProjectOAuthConfig, resolveOAuthConfig } from "./config.ts";
+import { OAuthResourceServer } from "./resource_server.ts";
+import { createAuthenticator } from "../auth.ts";
+
+const ISSUER = "https://id.example.com";
+const RESOURCE = "https://memo.example.com/mcp";
+const CHECK = { issuer: ISSUER, resource: RESOURCE, leewaySeconds: 30 };
+
+async function keyPair(kid: string) {
+  const { publicKey, privateKey } = await generateKeyPair("ES256");
+  const jwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
+  return { jwk, privateKey };
+}
+
+/** What SignJWT signs with (jose's own key type: node's and the DOM's CryptoKey differ). */
+type SigningKey = Parameters<SignJWT["sign"]>[0];
+
+function sign(
+  privateKey: SigningKey,
+  kid: string,
+  claims: Record<string, unknown> = {},
+  header: Record<string, unknown> = {},
+) {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({
+    scope: "memo:read memo:write",
+    iss: ISSUER,
+    aud: RESOURCE,
+    sub: "ana",
+    exp: now + 300,
+    ...claims,
+  })
+    .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt", ...header })
+    .sign(privateKey);
+}
+
+/** A key set the test changes, served by a fake fetch that counts its calls. */
+function jwksServer(initial: JWK[]) {
+  const state = { keys: initial, fetches: 0, down: false };
+  const fetchFn: typeof fetch = () => {
+    state.fetches++;
+    if (state.down) return Promise.reject(new TypeError("connection refused"));
+    return Promise.resolve(Response.json({ keys: state.keys }));
+  };
+  return { state, fetchFn };
+}
+
+Deno.test("verifyJwt() follows a key rotation at once, and refuses made-up keys without refetching for a while", async () => {
+  const one = await keyPair("one");
+  const two = await keyPair("two");
+  const { state, fetchFn } = jwksServer([one.jwk]);
+  let now = 1_000_000;
+  const keys = new JwksKeys(
+    () => Promise.resolve("https://id.example.com/jwks"),
+    fetchFn,
+    () => now,
+  );
+
+  assert.equal((await verifyJwt(await sign(one.privateKey, "one"), keys, CHECK)).ok, true);
+  assert.equal(state.fetches, 1);
+
+  state.keys = [two.jwk, one.jwk]; // the server rotates
+  assert.equal((await verifyJwt(await sign(two.privateKey, "two"), keys, CHECK)).ok, true);
+  assert.equal(state.fetches, 2, "one fetch for the new key");
+
+  const stranger = await keyPair("stranger");
+  const forged = await sign(stranger.privateKey, "stranger");
+  assert.deepEqual(await verifyJwt(forged, keys, CHECK), {
+    ok: false,
+    kind: "invalid",
+    reason: "the token is signed with an unknown key",
+  });
+  assert.equal(state.fetches, 3, "a fetch to look for it");
+  await verifyJwt(await sign(stranger.privateKey, "another"), keys, CHECK);
+  assert.equal(state.fetches, 3, "no fetch during the cooldown");
+
+  now += UNKNOWN_KEY_COOLDOWN_MS + 1;
+  const three = await keyPair("three");
+  state.keys = [three.jwk, two.jwk];
+  assert.equal((await verifyJwt(await sign(three.privateKey, "three"), keys, CHECK)).ok, true);
+  assert.equal(state.fetches, 4);
+});
+
+Deno.test("verifyJwt() answers unavailable when the keys cannot be fetched", async () => {
+  const one = await keyPair("one");
+  const { state, fetchFn } = jwksServer([one.jwk]);
+  state.down = true;
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  const verdict = await verifyJwt(await sign(one.privateKey, "one"), keys, CHECK);
+  assert.equal(verdict.ok, false);
+  assert.equal(!verdict.ok && verdict.kind, "unavailable");
+});
+
+Deno.test("verifyJwt() refuses what is not an access token for memo", async (t) => {
+  const one = await keyPair("one");
+  const { fetchFn } = jwksServer([one.jwk]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  const now = Math.floor(Date.now() / 1000);
+  const cases: [string, Promise<string>, RegExp][] = [
+    ["another typ", sign(one.privateKey, "one", {}, { typ: "logout+jwt" }), /not an access token/],
+    [
+      "no exp",
+      new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: "one" }).setIssuer(ISSUER)
+        .setAudience(RESOURCE).sign(one.privateKey),
+      /no expiry|exp/,
+    ],
+    [
+      "expired within leeway passes, past it fails",
+      sign(one.privateKey, "one", { exp: now - 60 }),
+      /expired/,
+    ],
+    [
+      "a tampered payload",
+      sign(one.privateKey, "one").then((t) => {
+        const [h, , sig] = t.split(".");
+        const payload = btoa(
+          JSON.stringify({ iss: ISSUER, aud: RESOURCE, exp: now + 60, scope: "memo:write" }),
+        ).replace(/=+$/, "");
+        return `${h}.${payload}.${sig}`;
+      }),
+      /signature/,
+    ],
+  ];
+  for (const [name, token, reason] of cases) {
+    await t.step(name, async () => {
+      const verdict = await verifyJwt(await token, keys, CHECK);
+      assert.equal(verdict.ok, false);
+      assert.match(!verdict.ok ? verdict.reason : "", reason);
+    });
+  }
+  await t.step("within the leeway", async () => {
+    const verdict = await verifyJwt(
+      await sign(one.privateKey, "one", { exp: now - 10 }),
+      keys,
+      CHECK,
+    );
+    assert.equal(verdict.ok, true);
+  });
+  await t.step("an upper-case scheme and host, and a trailing slash, in aud", async () => {
+    const token = await new SignJWT({ scope: "memo:read" })
+      .setProtectedHeader({ alg: "ES256", kid: "one" })
+      .setIssuer(ISSUER)
+      .setAudience("HTTPS://MEMO.EXAMPLE.COM/mcp/")
+      .setExpirationTime("5m")
+      .sign(one.privateKey);
+    assert.equal((await verifyJwt(token, keys, CHECK)).ok, true);
+  });
+});
+
+Deno.test("resolveOAuthConfig() refuses a configuration that cannot work", async (t) => {
+  const base = { MEMO_OAUTH_ISSUER: ISSUER, MEMO_OAUTH_RESOURCE: RESOURCE };
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ["no resource", { MEMO_OAUTH_ISSUER: ISSUER }, /the resource is missing/],
+    ["no issuer", { MEMO_OAUTH_SCOPES: "a,b" }, /the issuer is missing/],
+    ["a relative issuer", { ...base, MEMO_OAUTH_ISSUER: "id.example.com" }, /absolute URL/],
+    [
+      "http off loopback",
+      { ...base, MEMO_OAUTH_RESOURCE: "http://memo.example.com/mcp" },
+      /https URL/,
+    ],
+    ["a fragment", { ...base, MEMO_OAUTH_RESOURCE: `${RESOURCE}#x` }, /no query and no fragment/],
+    [
+      "credentials in the issuer",
+      { ...base, MEMO_OAUTH_ISSUER: "https://u:p@id.example.com" },
+      /credentials/,
+    ],
+    ["half an introspection client", {
+      ...base,
+      MEMO_OAUTH_INTROSPECTION_URL: `${ISSUER}/introspect`,
+    }, /client id/],
+    ["a secret without its client id", {
+      ...base,
+      MEMO_OAUTH_INTROSPECTION_URL: `${ISSUER}/introspect`,
+      MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET: "hunter2",
+    }, /client id/],
+    ["one scope", { ...base, MEMO_OAUTH_SCOPES: "memo" }, /MEMO_OAUTH_SCOPES/],
+  ];
+  for (const [name, env, expected] of cases) {
+    await t.step(name, () => {
+      assert.throws(() => resolveOAuthConfig(undefined, env), (e: Error) => {
+        assert.match(e.message, expected);
+        assert.ok(!e.message.includes("hunter2"));
+        return true;
+      });
+    });
+  }
+  await t.step("the leeway at its limits", () => {
+    assert.equal(
+      resolveOAuthConfig({ issuer: ISSUER, resource: RESOURCE, leewaySeconds: 300 }, {})!
+        .leewaySeconds,
+      300,
+    );
+    assert.throws(
+      () => resolveOAuthConfig({ issuer: ISSUER, resource: RESOURCE, leewaySeconds: 301 }, {}),
+      /leewaySeconds/,
+    );
+    assert.equal(
+      resolveOAuthConfig({ issuer: ISSUER, resource: RESOURCE, leewaySeconds: 0 }, {})!
+        .leewaySeconds,
+      0,
+    );
+    assert.throws(
+      () => resolveOAuthConfig({ issuer: ISSUER, resource: RESOURCE, leewaySeconds: -1 }, {}),
+      /leewaySeconds/,
+    );
+  });
+  await t.step("the file fills what code and variables leave, never a secret", () => {
+    const file = readProjectOAuthConfig({
+      oauth: {
+        resource: "https://file.example.com/mcp",
+        introspection: { url: `${ISSUER}/i`, clientId: "memo" },
+      },
+    });
+    const config = resolveOAuthConfig(undefined, {
+      MEMO_OAUTH_ISSUER: ISSUER,
+      MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET: "from-env",
+    }, file)!;
+    assert.equal(config.resource, "https://file.example.com/mcp");
+    assert.deepEqual(config.introspection, {
+      url: `${ISSUER}/i`,
+      clientId: "memo",
+      clientSecret: "from-env",
+    });
+  });
+});
+
+Deno.test("createAuthenticator() with OAuth: a custom authenticate may still let a request in", async () => {
+  const config = resolveOAuthConfig({
+    issuer: ISSUER,
+    resource: RESOURCE,
+    fetch: () => Promise.reject(new TypeError("offline")),
+  }, {})!;
+  const oauth = new OAuthResourceServer(config);
+  const auth = createAuthenticator(
+    { authenticate: (request) => request.headers.get("x-gateway-user") === "ana" },
+    oauth,
+  );
+  assert.equal(auth.required, true);
+  const gateway = await auth.check(
+    new Request(RESOURCE, { headers: { "x-gateway-user": "ana" } }),
+  );
+  assert.deepEqual(gateway, { ok: true, info: { scheme: "custom" } });
+  const nobody = await auth.check(new Request(RESOURCE));
+  assert.equal(!nobody.ok && nobody.refusal?.status, 401);
+  // A token in the URL is refused whatever authenticate says.
+  const query = await auth.check(
+    new Request(`${RESOURCE}?access_token=abc`, { headers: { "x-gateway-user": "ana" } }),
+  );
+  assert.equal(!query.ok && query.refusal?.status, 400);
+  assert.throws(() => createAuthenticator({ requireAuth: false }, oauth), /requireAuth is false/);
+});
