@@ -21,6 +21,7 @@ import {
 } from "./headers.ts";
 import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
 import {
+  answerResponse,
   emptyResponse,
   httpErrorResponse,
   rpcResponse,
@@ -330,8 +331,15 @@ export function createHttpHandler(
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
     }
     const status = statusOf(context.errorCode, versionHeader);
-    if (logs?.length) return sseResponse([...logs, answer], origin, status);
-    return rpcResponse(answer, mode, origin, status);
+    // A result over 1 KB is gzipped when the client accepts it; an error stays plain.
+    const encodings = context.errorCode === undefined ? headers : null;
+    return answerResponse(
+      logs?.length ? [...logs, answer] : answer,
+      mode,
+      origin,
+      status,
+      encodings,
+    );
   };
 }
 
