@@ -1,8 +1,8 @@
 /**
- * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era, and
- * `bench/http_modern.ts`, MCP 2026-07-28): the English-like corpus and its
- * seeding, starting a server process and waiting for it, and wrk with its
- * Lua scripts.
+ * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era,
+ * `bench/http_modern.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
+ * English-like corpus and its seeding, starting a server process and waiting
+ * for it, the requests of both eras, and wrk with its Lua scripts.
  *
  * @module
  */
@@ -210,6 +210,47 @@ export const LEGACY_HEADERS: Readonly<Record<string, string>> = {
   "Accept": "application/json, text/event-stream",
   "MCP-Protocol-Version": "2025-06-18",
 };
+
+/** The revision under test. */
+export const MODERN_VERSION = "2026-07-28";
+
+/** The `_meta` every modern request carries. */
+export const MODERN_META: Readonly<Record<string, unknown>> = {
+  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "memo-bench", version: "1.0.0" },
+};
+
+/**
+ * A modern JSON-RPC request (id 1) and the headers that go with it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modernRequest } from "./_http_kit.ts";
+ *
+ * const { body, headers } = modernRequest("tools/call", { name: "recall", arguments: {} });
+ * assert.equal(headers["Mcp-Method"], "tools/call");
+ * assert.equal(headers["Mcp-Name"], "recall");
+ * assert.equal(headers["MCP-Protocol-Version"], "2026-07-28");
+ * assert.equal(
+ *   JSON.parse(body).params._meta["io.modelcontextprotocol/protocolVersion"],
+ *   "2026-07-28",
+ * );
+ * ```
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+): { body: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = {
+    ...LEGACY_HEADERS,
+    "MCP-Protocol-Version": MODERN_VERSION,
+    "Mcp-Method": method,
+  };
+  if (typeof params.name === "string") headers["Mcp-Name"] = params.name;
+  return { body: rpc(method, { ...params, _meta: MODERN_META }), headers };
+}
 
 /** The start of a wrk script: a POST with these headers. */
 function wrkPost(headers: Readonly<Record<string, string>>): string {
