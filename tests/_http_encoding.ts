@@ -10,6 +10,8 @@
 
 import assert from "node:assert/strict";
 
+export { gunzip, rawPost } from "../testing/raw_http.ts";
+
 const MODERN = "2026-07-28";
 const META = {
   "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -52,53 +54,6 @@ export async function fetchAnswer(
     encoding: res.headers.get("content-encoding"),
     vary: res.headers.get("vary"),
   };
-}
-
-/** One HTTP/1.1 exchange over a raw socket: the status, the headers and the body's bytes. */
-export async function rawPost(
-  port: number,
-  path: string,
-  body: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; headers: Headers; body: Uint8Array }> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-  const lines = [
-    `POST ${path} HTTP/1.1`,
-    `host: 127.0.0.1:${port}`,
-    "connection: close",
-    "content-type: application/json",
-    "accept: application/json, text/event-stream",
-    `content-length: ${new TextEncoder().encode(body).length}`,
-    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
-  ];
-  await conn.write(new TextEncoder().encode(`${lines.join("\r\n")}\r\n\r\n${body}`));
-  const bytes = new Uint8Array(await new Response(conn.readable).arrayBuffer());
-  let end = 0;
-  while (
-    !(bytes[end] === 13 && bytes[end + 1] === 10 && bytes[end + 2] === 13 && bytes[end + 3] === 10)
-  ) {
-    end++;
-    assert.ok(end < bytes.length, "no end of headers");
-  }
-  const [statusLine, ...fields] = new TextDecoder().decode(bytes.subarray(0, end)).split("\r\n");
-  const parsed = new Headers();
-  for (const field of fields) {
-    const colon = field.indexOf(":");
-    parsed.append(field.slice(0, colon), field.slice(colon + 1).trim());
-  }
-  return {
-    status: Number(statusLine.split(" ")[1]),
-    headers: parsed,
-    body: bytes.subarray(end + 4),
-  };
-}
-
-/** `bytes` gunzipped, as text. */
-export async function gunzip(bytes: Uint8Array): Promise<string> {
-  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
-    new DecompressionStream("gzip"),
-  );
-  return await new Response(stream).text();
 }
 
 /**

@@ -30,6 +30,10 @@ import {
 import { startDenoServe, startMemoServe } from "./_serve_process.ts";
 
 const LIST_50 = { name: "list_notes", arguments: { limit: 50 } };
+const JSON_POST = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
 
 async function projectWithNotes(count: number): Promise<string> {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-gzip-" });
@@ -73,14 +77,17 @@ Deno.test("memo serve on Deno: gzip over 1 KB to fetch, a raw socket and the SDK
           method: "tools/call",
           params: LIST_50,
         });
-        const zipped = await rawPost(server.port, "/mcp", body, { "accept-encoding": "gzip" });
+        const zipped = await rawPost(server.port, "/mcp", body, {
+          ...JSON_POST,
+          "accept-encoding": "gzip",
+        });
         assert.equal(zipped.status, 200);
         assert.equal(zipped.headers.get("content-encoding"), "gzip");
         assert.equal(zipped.headers.get("content-length"), String(zipped.body.length));
         assert.equal(zipped.headers.get("etag"), null);
         const text = await gunzip(zipped.body);
 
-        const plain = await rawPost(server.port, "/mcp", body, {});
+        const plain = await rawPost(server.port, "/mcp", body, JSON_POST);
         assert.equal(plain.status, 200);
         assert.equal(plain.headers.get("content-encoding"), null);
         assert.equal(plain.headers.get("vary"), "Origin, Accept-Encoding");
@@ -92,9 +99,7 @@ Deno.test("memo serve on Deno: gzip over 1 KB to fetch, a raw socket and the SDK
           server.port,
           "/mcp",
           '{"jsonrpc":"2.0","id":1,"method":"ping"}',
-          {
-            "accept-encoding": "gzip",
-          },
+          { ...JSON_POST, "accept-encoding": "gzip" },
         );
         assert.equal(ping.headers.get("content-encoding"), null);
         assert.equal(ping.headers.get("vary"), "Origin");
