@@ -320,6 +320,8 @@ export interface WrkResult {
   requests: number;
   /** Non-2xx answers and socket errors. */
   errors: number;
+  /** Bytes read per second, headers included (wrk's `Transfer/sec`). */
+  bytesPerSec?: number;
 }
 
 function toMs(v: string, unit: string): number {
@@ -364,13 +366,20 @@ export async function wrk(
   const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
   const sock = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
   const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors };
+  const transfer = text.match(/Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/);
+  const unit = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[transfer?.[2] ?? "B"] ?? 1;
+  const bytesPerSec = transfer ? Number(transfer[1]) * unit : NaN;
+  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors, bytesPerSec };
 }
 
 /** Exits with a hint when wrk is not installed. */
 export async function requireWrk(): Promise<void> {
-  const ok = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
-    .output().catch(() => undefined);
+  // A missing program makes output() throw at once, not reject.
+  const ok = await Promise.resolve()
+    .then(() =>
+      new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+    )
+    .catch(() => undefined);
   if (!ok) {
     console.error("bench: wrk is missing; install it with: apt-get install -y wrk");
     Deno.exit(1);
