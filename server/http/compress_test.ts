@@ -25,7 +25,10 @@ function handlerAnswering(answer: string, errorCode?: number) {
       return Promise.resolve(answer);
     },
   };
-  return createHttpHandler({ allowedOrigins: [], auth: {}, maxInputBytes: 1000 }, () => server);
+  return createHttpHandler(
+    { allowedOrigins: ["http://localhost:*"], auth: {}, maxInputBytes: 1000 },
+    () => server,
+  );
 }
 
 function post(headers: Record<string, string> = {}): Request {
@@ -111,8 +114,11 @@ Deno.test("the endpoint gzips an SSE answer known whole, with its CORS headers",
   const res = await handlerAnswering(big)(post({
     accept: "text/event-stream",
     "accept-encoding": "gzip",
+    origin: "http://localhost:5173",
   }));
   assert.equal(res.headers.get("content-type"), "text/event-stream");
+  assert.equal(res.headers.get("access-control-allow-origin"), "http://localhost:5173");
+  assert.equal(res.headers.get("vary"), "Origin, Accept-Encoding");
   assert.equal(res.headers.get("cache-control"), "no-cache");
   assert.equal(res.headers.get("content-encoding"), "gzip");
   assert.equal(await gunzip(res), `event: message\ndata: ${big}\n\n`);
