@@ -150,9 +150,28 @@ export function encodedResponse(
         GZIP,
         ["content-length", String(bytes.length)],
       ] as [string, string][],
+      ...PRECOMPRESSED,
     })
   );
 }
+
+/**
+ * What a `Response` of bytes already gzipped adds to its init. Cloudflare
+ * Workers (workerd) otherwise read `Content-Encoding: gzip` as an order to
+ * compress the body, and send it gzipped twice; Deno and Node ignore the
+ * member.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PRECOMPRESSED } from "./compress.ts";
+ *
+ * assert.deepEqual(PRECOMPRESSED, { encodeBody: "manual" });
+ * const res = new Response("x", { status: 200, ...PRECOMPRESSED });
+ * assert.equal(res.status, 200);
+ * ```
+ */
+export const PRECOMPRESSED: ResponseInit = Object.freeze({ encodeBody: "manual" }) as ResponseInit;
 
 /**
  * `bytes` gzip-compressed with the web-standard `CompressionStream`.

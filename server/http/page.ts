@@ -18,7 +18,7 @@ import {
   type WebPageConfig,
   webPageHtml,
 } from "../../web/mod.ts";
-import { acceptsGzip, gzip } from "./compress.ts";
+import { acceptsGzip, gzip, PRECOMPRESSED } from "./compress.ts";
 import type { HeaderList } from "./cors.ts";
 import { originRefusal, pathOf } from "./handler.ts";
 import { createOriginMatcher } from "./origin.ts";
@@ -237,7 +237,8 @@ function respond(served: Served, request: Request, head: boolean): Response {
     headers.push(["content-length", String((gzipped ? served.gzipped! : served.bytes).length)]);
     return new Response(null, { status: 200, headers });
   }
-  return new Response(gzipped ? served.gzipBody() : served.bytes, { status: 200, headers });
+  if (!gzipped) return new Response(served.bytes, { status: 200, headers });
+  return new Response(served.gzipBody(), { status: 200, headers, ...PRECOMPRESSED });
 }
 
 function matchesEtag(header: string | null, etag: string): boolean {
