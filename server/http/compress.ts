@@ -74,24 +74,20 @@ export function acceptsGzip(header: string | null): boolean {
   return star ?? false;
 }
 
+/** Room for one byte past the limit: where `isLarge` encodes a body of uncertain size. */
+const scratch = new Uint8Array(GZIP_MIN_BYTES + 1);
+
 /**
- * Whether `text` is over `GZIP_MIN_BYTES` in UTF-8, counting no further
- * than needed.
+ * Whether `text` is over `GZIP_MIN_BYTES` in UTF-8. Only a text between a
+ * third of the limit and the limit, in UTF-16 units, is encoded to know, and
+ * only as far as one byte past the limit: `encodeInto` stops at a character
+ * that does not fit, so a text it does not read to the end is larger.
  */
 function isLarge(text: string): boolean {
   if (text.length > GZIP_MIN_BYTES) return true;
   if (text.length <= SURELY_SMALL) return false;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4; // a surrogate pair
-      i++;
-    } else bytes += 3; // a lone surrogate is written as U+FFFD
-  }
-  return bytes > GZIP_MIN_BYTES;
+  const { read, written } = encoder.encodeInto(text, scratch);
+  return read < text.length || written > GZIP_MIN_BYTES;
 }
 
 /**

@@ -84,6 +84,29 @@ Deno.test("the endpoint gzips an answer one byte past 1 KB and keeps 1 KB exactl
   }
 });
 
+Deno.test("the endpoint counts a character across the 1 KB line whole", async () => {
+  const gzipOk = post({ "accept-encoding": "gzip" });
+  /** An answer whose 4-byte character starts at byte `at`, padded with 2-byte ones before it. */
+  const withEmojiAt = (at: number) => {
+    const head = '{"jsonrpc":"2.0","id":1,"result":{"x":"';
+    const room = at - head.length;
+    return `${head}${"é".repeat(Math.floor(room / 2))}${"a".repeat(room % 2)}😀"}}`;
+  };
+  // The character at bytes 1,022 to 1,025: 1,029 bytes in all, in far fewer UTF-16 units.
+  const across = withEmojiAt(GZIP_MIN_BYTES - 2);
+  assert.equal(new TextEncoder().encode(across).length, GZIP_MIN_BYTES + 5);
+  assert.ok(across.length < GZIP_MIN_BYTES);
+  const zipped = await handlerAnswering(across)(gzipOk.clone());
+  assert.equal(zipped.headers.get("content-encoding"), "gzip");
+  assert.equal(await gunzip(zipped), across);
+  // The character ending the 1,024th byte's line: exactly 1,024 bytes.
+  const exact = withEmojiAt(GZIP_MIN_BYTES - 7);
+  assert.equal(new TextEncoder().encode(exact).length, GZIP_MIN_BYTES);
+  const plain = await handlerAnswering(exact)(gzipOk.clone());
+  assert.equal(plain.headers.get("content-encoding"), null);
+  assert.equal(await plain.text(), exact);
+});
+
 Deno.test("the endpoint answers plain without gzip in Accept-Encoding, and says it varies", async () => {
   const big = answerOfSize(20_000);
   for (const accept of [undefined, "identity", "gzip;q=0", "br", "gzip;q=0, *"]) {
