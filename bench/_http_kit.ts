@@ -312,6 +312,30 @@ end
   return file;
 }
 
+/**
+ * The targets `--only` names (all of `names` without it); throws on a name
+ * that is not one of them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { onlyTargets } from "./_http_kit.ts";
+ *
+ * assert.deepEqual([...onlyTargets("memo,bare", ["memo", "sdk", "bare"])], ["memo", "bare"]);
+ * assert.equal(onlyTargets(undefined, ["memo", "sdk"]).size, 2);
+ * assert.throws(() => onlyTargets("nope", ["memo"]), /--only: unknown target nope/);
+ * ```
+ */
+export function onlyTargets(flag: string | undefined, names: readonly string[]): Set<string> {
+  const only = new Set(flag?.split(",") ?? names);
+  for (const name of only) {
+    if (!names.includes(name)) {
+      throw new Error(`--only: unknown target ${name}; use ${names.join(", ")}`);
+    }
+  }
+  return only;
+}
+
 /** What wrk reports of one run. */
 export interface WrkResult {
   rps: number;

@@ -48,6 +48,7 @@ import {
   luaScript,
   MODERN_VERSION,
   modernRequest,
+  onlyTargets,
   requireWrk,
   ROOT,
   seedProject,
@@ -180,12 +181,7 @@ if (import.meta.main) await main();
 
 async function main() {
   await requireWrk();
-  const only = new Set(flags.only?.split(",") ?? NAMES);
-  for (const name of only) {
-    if (!(NAMES as readonly string[]).includes(name)) {
-      throw new Error(`--only: unknown target ${name}; use ${NAMES.join(", ")}`);
-    }
-  }
+  const only = onlyTargets(flags.only, NAMES);
   log(`seeding ${NOTES} notes`);
   const { drafts } = corpus(NOTES);
   const project = await seedProject(NOTES, drafts);

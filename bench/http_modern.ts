@@ -42,6 +42,7 @@ import {
   MODERN_META,
   MODERN_VERSION,
   modernRequest,
+  onlyTargets,
   requireWrk,
   rpc,
   seedProject,
@@ -107,12 +108,7 @@ if (import.meta.main) await main();
 
 async function main() {
   await requireWrk();
-  const only = new Set(flags.only?.split(",") ?? NAMES);
-  for (const name of only) {
-    if (!(NAMES as readonly string[]).includes(name)) {
-      throw new Error(`--only: unknown target ${name}; use ${NAMES.join(", ")}`);
-    }
-  }
+  const only = onlyTargets(flags.only, NAMES);
   const { drafts, queries, queryWords } = corpus(NOTES);
   const needsMemo = only.has("memo") || only.has("bare");
   if (needsMemo) log(`seeding ${NOTES} notes`);
