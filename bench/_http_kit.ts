@@ -1,8 +1,8 @@
 /**
- * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era, and
- * `bench/http_modern.ts`, MCP 2026-07-28): the English-like corpus and its
- * seeding, starting a server process and waiting for it, and wrk with its
- * Lua scripts.
+ * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era,
+ * `bench/http_modern.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
+ * English-like corpus and its seeding, starting a server process and waiting
+ * for it, the requests of both eras, and wrk with its Lua scripts.
  *
  * @module
  */
@@ -211,6 +211,47 @@ export const LEGACY_HEADERS: Readonly<Record<string, string>> = {
   "MCP-Protocol-Version": "2025-06-18",
 };
 
+/** The revision under test. */
+export const MODERN_VERSION = "2026-07-28";
+
+/** The `_meta` every modern request carries. */
+export const MODERN_META: Readonly<Record<string, unknown>> = {
+  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "memo-bench", version: "1.0.0" },
+};
+
+/**
+ * A modern JSON-RPC request (id 1) and the headers that go with it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { modernRequest } from "./_http_kit.ts";
+ *
+ * const { body, headers } = modernRequest("tools/call", { name: "recall", arguments: {} });
+ * assert.equal(headers["Mcp-Method"], "tools/call");
+ * assert.equal(headers["Mcp-Name"], "recall");
+ * assert.equal(headers["MCP-Protocol-Version"], "2026-07-28");
+ * assert.equal(
+ *   JSON.parse(body).params._meta["io.modelcontextprotocol/protocolVersion"],
+ *   "2026-07-28",
+ * );
+ * ```
+ */
+export function modernRequest(
+  method: string,
+  params: Record<string, unknown> = {},
+): { body: string; headers: Record<string, string> } {
+  const headers: Record<string, string> = {
+    ...LEGACY_HEADERS,
+    "MCP-Protocol-Version": MODERN_VERSION,
+    "Mcp-Method": method,
+  };
+  if (typeof params.name === "string") headers["Mcp-Name"] = params.name;
+  return { body: rpc(method, { ...params, _meta: MODERN_META }), headers };
+}
+
 /** The start of a wrk script: a POST with these headers. */
 function wrkPost(headers: Readonly<Record<string, string>>): string {
   return `wrk.method = "POST"\n` +
@@ -271,6 +312,30 @@ end
   return file;
 }
 
+/**
+ * The targets `--only` names (all of `names` without it); throws on a name
+ * that is not one of them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { onlyTargets } from "./_http_kit.ts";
+ *
+ * assert.deepEqual([...onlyTargets("memo,bare", ["memo", "sdk", "bare"])], ["memo", "bare"]);
+ * assert.equal(onlyTargets(undefined, ["memo", "sdk"]).size, 2);
+ * assert.throws(() => onlyTargets("nope", ["memo"]), /--only: unknown target nope/);
+ * ```
+ */
+export function onlyTargets(flag: string | undefined, names: readonly string[]): Set<string> {
+  const only = new Set(flag?.split(",") ?? names);
+  for (const name of only) {
+    if (!names.includes(name)) {
+      throw new Error(`--only: unknown target ${name}; use ${names.join(", ")}`);
+    }
+  }
+  return only;
+}
+
 /** What wrk reports of one run. */
 export interface WrkResult {
   rps: number;
@@ -279,6 +344,8 @@ export interface WrkResult {
   requests: number;
   /** Non-2xx answers and socket errors. */
   errors: number;
+  /** Bytes read per second, headers included (wrk's `Transfer/sec`). */
+  bytesPerSec?: number;
 }
 
 function toMs(v: string, unit: string): number {
@@ -323,13 +390,20 @@ export async function wrk(
   const non2xx = Number(text.match(/Non-2xx or 3xx responses:\s+(\d+)/)?.[1] ?? 0);
   const sock = text.match(/Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/);
   const errors = non2xx + (sock ? sock.slice(1).reduce((a, b) => a + Number(b), 0) : 0);
-  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors };
+  const transfer = text.match(/Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB)/);
+  const unit = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[transfer?.[2] ?? "B"] ?? 1;
+  const bytesPerSec = transfer ? Number(transfer[1]) * unit : NaN;
+  return { rps, p50ms: pct("50"), p99ms: pct("99"), requests, errors, bytesPerSec };
 }
 
 /** Exits with a hint when wrk is not installed. */
 export async function requireWrk(): Promise<void> {
-  const ok = await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
-    .output().catch(() => undefined);
+  // A missing program makes output() throw at once, not reject.
+  const ok = await Promise.resolve()
+    .then(() =>
+      new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+    )
+    .catch(() => undefined);
   if (!ok) {
     console.error("bench: wrk is missing; install it with: apt-get install -y wrk");
     Deno.exit(1);

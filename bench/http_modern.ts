@@ -39,6 +39,10 @@ import {
   loadAvg,
   log,
   luaScript,
+  MODERN_META,
+  MODERN_VERSION,
+  modernRequest,
+  onlyTargets,
   requireWrk,
   rpc,
   seedProject,
@@ -67,46 +71,7 @@ const NOTES = Number(flags.notes);
 const CONNECTIONS = Number(flags.connections);
 const ROUNDS = Number(flags.rounds);
 
-/** The revision under test. */
-export const MODERN_VERSION = "2026-07-28";
-
-/** The `_meta` every modern request carries. */
-export const MODERN_META: Readonly<Record<string, unknown>> = {
-  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "memo-bench", version: "1.0.0" },
-};
-
-/**
- * A modern JSON-RPC request (id 1) and the headers that go with it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { modernRequest } from "./http_modern.ts";
- *
- * const { body, headers } = modernRequest("tools/call", { name: "recall", arguments: {} });
- * assert.equal(headers["Mcp-Method"], "tools/call");
- * assert.equal(headers["Mcp-Name"], "recall");
- * assert.equal(headers["MCP-Protocol-Version"], "2026-07-28");
- * assert.equal(
- *   JSON.parse(body).params._meta["io.modelcontextprotocol/protocolVersion"],
- *   "2026-07-28",
- * );
- * ```
- */
-export function modernRequest(
-  method: string,
-  params: Record<string, unknown> = {},
-): { body: string; headers: Record<string, string> } {
-  const headers: Record<string, string> = {
-    ...LEGACY_HEADERS,
-    "MCP-Protocol-Version": MODERN_VERSION,
-    "Mcp-Method": method,
-  };
-  if (typeof params.name === "string") headers["Mcp-Name"] = params.name;
-  return { body: rpc(method, { ...params, _meta: MODERN_META }), headers };
-}
+export { MODERN_META, MODERN_VERSION, modernRequest } from "./_http_kit.ts";
 
 /** One kind of request sent under load. */
 interface Workload {
@@ -143,12 +108,7 @@ if (import.meta.main) await main();
 
 async function main() {
   await requireWrk();
-  const only = new Set(flags.only?.split(",") ?? NAMES);
-  for (const name of only) {
-    if (!(NAMES as readonly string[]).includes(name)) {
-      throw new Error(`--only: unknown target ${name}; use ${NAMES.join(", ")}`);
-    }
-  }
+  const only = onlyTargets(flags.only, NAMES);
   const { drafts, queries, queryWords } = corpus(NOTES);
   const needsMemo = only.has("memo") || only.has("bare");
   if (needsMemo) log(`seeding ${NOTES} notes`);

@@ -7,10 +7,11 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
+ * index, store, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
  * cloud-quality, hybrid, embed, oauth, web, npm; `--only stdio` and `--only http` also run their `-modern`
- * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
- * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
+ * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
+ * `main`), while `--only stdio-modern`, `--only http-modern` or
+ * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
  * `--only cloud-quality` runs the quality part alone. `--only hybrid` runs
  * the hybrid runtime's write latency, catch-up and steady cost
@@ -83,6 +84,13 @@ const benches: Bench[] = [
     script: "http_modern.ts",
     args: [],
     quick: ["--duration", "2", "--notes", "1000", "--rounds", "1"],
+  },
+  {
+    name: "http-gzip",
+    group: "http",
+    script: "http_gzip.ts",
+    args: [],
+    quick: ["--duration", "1", "--warmup", "1", "--notes", "200", "--rounds", "1"],
   },
   {
     name: "sync",

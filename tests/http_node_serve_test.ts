@@ -2,10 +2,13 @@
  * `memo serve` under Node: cli.ts bundled for Node (`deno bundle
  * --platform=node`) runs on the machine's `node`, so the Node side of
  * `serve()` (`platform/_node_serve.ts`) answers real HTTP and stops on SIGTERM.
+ * Answers over 1 KB come gzipped, and a listen stream stays plain and live
+ * (Node's `CompressionStream` would hold its events).
  */
 
 import assert from "node:assert/strict";
 import { WEB_ASSETS, WEB_ENTRY } from "../web/mod.ts";
+import { checkGzipAnswers, checkListenLive } from "./_http_encoding.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -61,6 +64,10 @@ Deno.test("memo serve runs under Node through platform/_node_serve.ts", async ()
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get("access-control-allow-origin"), "http://localhost:5173");
     await preflight.body?.cancel();
+
+    // gzip above 1 KB only; a listen stream plain, its events live.
+    await checkGzipAnswers(`http://127.0.0.1:${port}/mcp`);
+    await checkListenLive(`http://127.0.0.1:${port}/mcp`);
 
     // The web page, and an asset gzip-compressed that decodes to the same bytes.
     const page = await fetch(`http://127.0.0.1:${port}/`);

@@ -4,6 +4,7 @@
  * free loopback port with seeded notes. Search and highlights, edit and save,
  * forget through the in-page dialog, live updates from another process, a
  * hostile note that runs no script, the bearer-token sign-in, read-only mode,
+ * gzip on the answers over 1 KB (never on the listen stream),
  * axe-core, and screenshots under `tests/output/web/`.
  *
  * One browser for the whole file, a new context per step, each server
@@ -219,6 +220,41 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
         await context.close();
       }
     });
+
+    await t.step(
+      "the page's answers over 1 KB come gzipped; its listen stream does not",
+      async () => {
+        const context = await newContext(b);
+        try {
+          const answers: { method: string; bytes: number; encoding: string | undefined }[] = [];
+          const page = await context.newPage();
+          page.on("response", async (response) => {
+            const request = response.request();
+            if (request.method() !== "POST" || !request.url().endsWith("/mcp")) return;
+            const method = JSON.parse(request.postData() ?? "{}").method;
+            const encoding = response.headers()["content-encoding"];
+            if (method === "subscriptions/listen") {
+              return answers.push({ method, bytes: 0, encoding });
+            }
+            answers.push({ method, bytes: (await response.body()).length, encoding });
+          });
+          await page.goto(`${main.server.origin}/`);
+          await page.getByRole("list", { name: "Notes", exact: true }).waitFor();
+          await waitUntil(
+            "the listen stream and an answer over 1 KB",
+            () =>
+              answers.some((a) => a.method === "subscriptions/listen") &&
+              answers.some((a) => a.bytes > 1024),
+          );
+          for (const a of answers) {
+            assert.equal(a.encoding, a.bytes > 1024 ? "gzip" : undefined, JSON.stringify(a));
+          }
+          assert.ok(answers.some((a) => a.encoding === "gzip"), JSON.stringify(answers));
+        } finally {
+          await context.close();
+        }
+      },
+    );
 
     await t.step("open, edit, save: notes.md has the change", async () => {
       const context = await newContext(b);

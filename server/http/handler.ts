@@ -22,6 +22,7 @@ import {
 } from "./headers.ts";
 import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
 import {
+  answerResponse,
   emptyResponse,
   httpErrorResponse,
   rpcResponse,
@@ -325,13 +326,23 @@ export function createHttpHandler(
       return emptyResponse(202, origin === null ? VARY_ORIGIN : corsHeaders(origin));
     }
     const status = statusOf(context.errorCode, versionHeader);
-    if (logs?.length) return sseResponse([...logs, answer], origin, status);
     // A single request refused only for its scope: 403 with the challenge
-    // (a batch, and an SSE answer, stay 200).
-    if (context.scopeRefused && mode === "json" && auth.oauth && !Array.isArray(message)) {
+    // (a batch, and an SSE answer, with log records or asked for, stay 200).
+    if (
+      context.scopeRefused && mode === "json" && !logs?.length && auth.oauth &&
+      !Array.isArray(message)
+    ) {
       return rpcResponse(answer, mode, origin, 403, auth.oauth.writeChallenge);
     }
-    return rpcResponse(answer, mode, origin, status);
+    // A result over 1 KB is gzipped when the client accepts it; an error stays plain.
+    const encodings = context.errorCode === undefined ? headers : null;
+    return answerResponse(
+      logs?.length ? [...logs, answer] : answer,
+      mode,
+      origin,
+      status,
+      encodings,
+    );
   };
 }
 

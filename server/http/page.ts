@@ -19,6 +19,7 @@ import {
   webPageHtml,
   type WebPageOAuthConfig,
 } from "../../web/mod.ts";
+import { acceptsGzip, gzip, PRECOMPRESSED } from "./compress.ts";
 import type { HeaderList } from "./cors.ts";
 import { originRefusal, pathOf } from "./handler.ts";
 import { createOriginMatcher } from "./origin.ts";
@@ -337,30 +338,8 @@ function respond(served: Served, request: Request, head: boolean): Response {
     headers.push(["content-length", String((gzipped ? served.gzipped! : served.bytes).length)]);
     return new Response(null, { status: 200, headers });
   }
-  return new Response(gzipped ? served.gzipBody() : served.bytes, { status: 200, headers });
-}
-
-/**
- * Whether an `Accept-Encoding` value allows gzip: `gzip` (or `x-gzip`) with a
- * q-value other than 0, else `*` with a q-value other than 0.
- */
-function acceptsGzip(header: string | null): boolean {
-  if (header === null) return false;
-  let star: boolean | undefined;
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.split(";");
-    const coding = name.trim().toLowerCase();
-    if (coding !== "gzip" && coding !== "x-gzip" && coding !== "*") continue;
-    let q = 1;
-    for (const param of params) {
-      const [key, value] = param.split("=");
-      if (key.trim().toLowerCase() === "q") q = Number(value?.trim());
-    }
-    const ok = Number.isFinite(q) && q > 0;
-    if (coding === "*") star = ok;
-    else return ok;
-  }
-  return star ?? false;
+  if (!gzipped) return new Response(served.bytes, { status: 200, headers });
+  return new Response(served.gzipBody(), { status: 200, headers, ...PRECOMPRESSED });
 }
 
 function matchesEtag(header: string | null, etag: string): boolean {
@@ -370,13 +349,6 @@ function matchesEtag(header: string | null, etag: string): boolean {
     if (tag === "*" || tag === etag || tag === `W/${etag}`) return true;
   }
   return false;
-}
-
-async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const stream = new Blob([bytes]).stream().pipeThrough(
-    new CompressionStream("gzip"),
-  );
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** A 53-bit hash of a text (cyrb53), as hex: the ETag of a body built in memory. */

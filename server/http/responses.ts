@@ -6,6 +6,7 @@
  * @module
  */
 
+import { encodedResponse } from "./compress.ts";
 import { corsHeaders, type HeaderList } from "./cors.ts";
 
 const JSON_TYPE = ["content-type", "application/json"] as const;
@@ -65,21 +66,46 @@ export function rpcResponse(
   status = 200,
   extra?: HeaderList,
 ): Response {
-  if (mode === "json") {
-    const headers = origin === null
-      ? JSON_NO_ORIGIN as [string, string][]
-      : withType(JSON_TYPE, origin);
-    return new Response(json, {
-      status,
-      headers: extra === undefined ? headers : [...headers, ...extra as [string, string][]],
-    });
-  }
-  return new Response(sseEvent(json), {
+  const headers = answerHeaders(mode, origin);
+  return new Response(mode === "json" ? json : sseEvent(json), {
     status,
-    headers: origin === null
-      ? SSE_NO_ORIGIN as [string, string][]
-      : [...withType(SSE_TYPE, origin), NO_CACHE as [string, string]],
+    headers: (extra === undefined ? headers : [...headers, ...extra]) as [string, string][],
   });
+}
+
+/**
+ * The answer to a request, as {@linkcode rpcResponse} (one message) or
+ * {@linkcode sseResponse} (several: notifications, then the response) build
+ * it, gzipped when `requestHeaders` accept gzip and the body is over 1 KB
+ * (`compress.ts`). `null` for `requestHeaders` keeps it plain (an error).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { answerResponse } from "./responses.ts";
+ *
+ * const json = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { text: "memo ".repeat(400) } });
+ * const gzipOk = new Headers({ "accept-encoding": "gzip" });
+ * const res = await answerResponse(json, "json", null, 200, gzipOk);
+ * assert.equal(res.headers.get("content-encoding"), "gzip");
+ * assert.equal(res.headers.get("vary"), "Origin, Accept-Encoding");
+ * const sse = await answerResponse(['{"jsonrpc":"2.0","method":"notifications/message"}', json], "json", null, 200, null);
+ * assert.equal(sse.headers.get("content-type"), "text/event-stream");
+ * assert.equal((await sse.text()).split("event: message").length, 3);
+ * ```
+ */
+export function answerResponse(
+  messages: string | readonly string[],
+  mode: "json" | "sse",
+  origin: string | null,
+  status: number,
+  requestHeaders: Headers | null,
+): Response | Promise<Response> {
+  const sse = typeof messages !== "string" || mode === "sse";
+  const body = typeof messages === "string"
+    ? (sse ? sseEvent(messages) : messages)
+    : messages.map(sseEvent).join("");
+  return encodedResponse(body, status, answerHeaders(sse ? "sse" : "json", origin), requestHeaders);
 }
 
 /**
@@ -105,14 +131,16 @@ export function sseResponse(
   const body = Array.isArray(messages) ? messages.map(sseEvent).join("") : messages;
   return new Response(body as BodyInit, {
     status,
-    headers: origin === null
-      ? SSE_NO_ORIGIN as [string, string][]
-      : [...withType(SSE_TYPE, origin), NO_CACHE as [string, string]],
+    headers: answerHeaders("sse", origin) as [string, string][],
   });
 }
 
-function withType(type: readonly [string, string], origin: string): [string, string][] {
-  return [type, ...corsHeaders(origin)] as [string, string][];
+/** The headers of an answer: its type, `no-cache` for SSE, and CORS. */
+function answerHeaders(mode: "json" | "sse", origin: string | null): HeaderList {
+  if (origin === null) return mode === "json" ? JSON_NO_ORIGIN : SSE_NO_ORIGIN;
+  return mode === "json"
+    ? [JSON_TYPE, ...corsHeaders(origin)]
+    : [SSE_TYPE, ...corsHeaders(origin), NO_CACHE];
 }
 
 /**
