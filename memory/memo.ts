@@ -8,7 +8,6 @@
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
 import type {
-  CommitResult,
   MemoryStore,
   ReplicaApplyResult,
   ReplicaChanges,
