@@ -67,8 +67,8 @@ const NOT_PASSWORDS = new Set([
   "user",
 ]);
 
-/** A value made only of letter words joined by `.`, `/`, `:` or `-` names something; it is not a secret. */
-const REFERENCE = /^[A-Za-z_]+(?:[./:-][A-Za-z_]+)*\/?$/;
+/** A value made only of letter words joined by `.`, `/` or `:` names something; it is not a secret. */
+const REFERENCE = /^[A-Za-z_]+(?:[./:][A-Za-z_]+)+\/?$/;
 
 /** Assignment names that hold passwords: a value of 8 characters is enough. */
 const PASSWORD_NAME = /(?:password|passwd|pwd|pass_?phrase)$/i;
@@ -100,6 +100,8 @@ function assignedSecret(value: string, name: string): boolean {
  *   "twilio-api-key",
  *   "azure-connection-string",
  *   "notion-token",
+ *   "sendgrid-api-key",
+ *   "private-key",
  *   "url-password",
  *   "secret-assignment",
  * ]);
@@ -158,6 +160,28 @@ export const MEMO_RULES: readonly MemoSecretRule[] = [
     anchor: "secret_",
     pattern: /(?<![A-Za-z0-9_])secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])/gd,
     check: (token) => !isPlaceholder(token) && looksRandom(token.slice(7)),
+  },
+  {
+    id: "sendgrid-api-key",
+    source: "https://www.twilio.com/docs/sendgrid/ui/account-and-settings/api-keys",
+    anchor: "SG\\.",
+    pattern: new RegExp(
+      `(?<![.${B64URL}])SG\\.[${B64URL}]{22}\\.[${B64URL}]{43}(?![${B64URL}])`,
+      "gd",
+    ),
+    check: (key) => !isPlaceholder(key) && looksRandom(key.slice(3)),
+  },
+  {
+    id: "private-key",
+    source: "https://datatracker.ietf.org/doc/html/rfc7468#section-10",
+    anchor: "PRIVATE KEY-----",
+    pattern:
+      /-----BEGIN (?:[A-Z0-9]+ ){0,3}PRIVATE KEY-----(?<secret>[A-Za-z0-9+/=\s\\:,-]{64,16384}?)-----END (?:[A-Z0-9]+ ){0,3}PRIVATE KEY-----/gd,
+    check: (body) => {
+      // A DER SEQUENCE ("M…") or an OpenSSH key, not an elided example ("MIIE...").
+      const b64 = body.replace(/\\n|\s|Proc-Type:[^\n]*|DEK-Info:[^\n]*/g, "");
+      return /^(?:M|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{60,}={0,2}$/.test(b64) && !isPlaceholder(b64);
+    },
   },
   {
     id: "url-password",
