@@ -7,12 +7,7 @@
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
-import type {
-  MemoryStore,
-  ReplicaApplyResult,
-  ReplicaChanges,
-  StoreLoadReport,
-} from "./store.ts";
+import type { MemoryStore, ReplicaApplyResult, ReplicaChanges, StoreLoadReport } from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";

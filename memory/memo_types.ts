@@ -496,9 +496,10 @@ export interface MemoStats {
   replica?: ReplicaStatus;
   /**
    * The secrets policy of writes (`allow`: the guard is off) and how many secrets the stored
-   * notes hold (notes edited by hand, or written before the guard; `memo scan` lists them).
+   * notes hold (notes edited by hand, or written before the guard; `memo scan` lists them;
+   * absent where it is not counted, as in the cloud runtime).
    */
-  secrets?: { policy: SecretsPolicy; findings: number };
+  secrets?: { policy: SecretsPolicy; findings?: number };
 }
 
 /**

@@ -33,8 +33,11 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeScanOptions,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  RuntimeUpdateOptions,
+  SecretScanResult,
 } from "./types.ts";
 
 /** Default of `pullIntervalMs`. */
@@ -188,8 +191,13 @@ export class HybridRuntime implements MemoMcpRuntime {
     return this.#read(this.#local.list(options));
   }
 
-  update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions): Promise<Note> {
+  update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions): Promise<Note> {
     return this.#write(this.#local.update(id, patch, options));
+  }
+
+  /** `memo scan`: a redaction is a local edit, pushed like any other. */
+  scanSecrets(options?: RuntimeScanOptions): Promise<SecretScanResult> {
+    return this.#write(this.#local.scanSecrets!(options));
   }
 
   forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
