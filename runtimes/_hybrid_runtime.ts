@@ -8,6 +8,7 @@
 
 import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
+import { scrubSecrets } from "./_secrets.ts";
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
 import { recallDetailedOf } from "./local.ts";
@@ -193,6 +194,10 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions): Promise<Note> {
     return this.#write(this.#local.update(id, patch, options));
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
   }
 
   /** `memo scan`: a redaction is a local edit, pushed like any other. */

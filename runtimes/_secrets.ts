@@ -164,3 +164,30 @@ export async function scanThroughPages(
   } while (cursor);
   return { notes, findings, redacted };
 }
+
+/**
+ * `value` (tool arguments, say) with every secret in its strings replaced by
+ * `[redacted:<rule-id>]`, whatever the policy: what a log line may show. Objects and arrays are
+ * copied (to a depth of 32); other values are returned as they are.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { scrubSecrets } from "./_secrets.ts";
+ * assert.deepEqual(
+ *   await scrubSecrets({ text: "token glpat-Zr8vQ2mW4kT9xN1pLc7H", labels: ["ops"] }),
+ *   { text: "token [redacted:gitlab-token]", labels: ["ops"] },
+ * );
+ * ```
+ */
+export async function scrubSecrets(value: unknown, depth = 0): Promise<unknown> {
+  if (typeof value === "string") {
+    const { findSecrets, mayHoldSecret, redactMatches } = await import("@memo/memory");
+    return mayHoldSecret(value) ? redactMatches(value, await findSecrets(value)) : value;
+  }
+  if (value === null || typeof value !== "object" || depth > 32) return value;
+  if (Array.isArray(value)) return await Promise.all(value.map((v) => scrubSecrets(v, depth + 1)));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = await scrubSecrets(v, depth + 1);
+  return out;
+}

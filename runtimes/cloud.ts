@@ -19,7 +19,7 @@ import {
   type MemoCloudOptions,
 } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import { guardForCloud, guardPatchForCloud, scanThroughPages } from "./_secrets.ts";
+import { guardForCloud, guardPatchForCloud, scanThroughPages, scrubSecrets } from "./_secrets.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -391,6 +391,10 @@ class CloudRuntime implements MemoMcpRuntime {
       if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
       return plain(note);
     }, id);
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
   }
 
   scanSecrets(options: RuntimeScanOptions = {}): Promise<SecretScanResult> {

@@ -8,6 +8,7 @@
  */
 
 import { MemoRuntimeError } from "./errors.ts";
+import { scrubSecrets } from "./_secrets.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { recallDetailedOf } from "./local.ts";
 import type {
@@ -103,6 +104,7 @@ export function createDeferredRuntime(
       | "rememberMany"
       | "forgetMany"
       | "scanSecrets"
+      | "scrubSecrets"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -202,6 +204,9 @@ export function createDeferredRuntime(
       options?: RuntimeCallOptions,
     ): Promise<RuntimeCompletion> {
       return await (await ready()).completeIds(prefix, limit, options);
+    },
+    scrubSecrets(value: unknown): Promise<unknown> {
+      return scrubSecrets(value);
     },
     async scanSecrets(options?: RuntimeScanOptions): Promise<SecretScanResult> {
       const runtime = await ready();

@@ -11,7 +11,7 @@ import { runConfiguredConnectors } from "./_connectors.ts";
 import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import { scanThroughPages, secretsRefusal } from "./_secrets.ts";
+import { scanThroughPages, scrubSecrets, secretsRefusal } from "./_secrets.ts";
 import type {
   ListResult,
   MemoLike,
@@ -308,6 +308,10 @@ class LocalRuntime implements MemoMcpRuntime {
 
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
     return this.#run(options.signal, (memo) => memo.stats());
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
   }
 
   scanSecrets(options: RuntimeScanOptions = {}): Promise<SecretScanResult> {

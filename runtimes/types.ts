@@ -883,6 +883,12 @@ export interface MemoMcpRuntime {
    */
   scanSecrets?(options?: RuntimeScanOptions): Promise<SecretScanResult>;
   /**
+   * `value` with every detected secret in its strings replaced by `[redacted:<rule-id>]`,
+   * whatever the policy: the protocol server runs it over a write tool's arguments before it
+   * logs them. Optional: without it, the arguments are logged as `redact` leaves them.
+   */
+  scrubSecrets?(value: unknown): Promise<unknown>;
+  /**
    * Releases the store, any timers and every `watch` listener. The hybrid
    * runtime first pushes its outbox for at most `options.drainMs` (default and
    * ceiling: its `closeDrainMs`, 1000); a server stopping within a deadline
