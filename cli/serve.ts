@@ -18,7 +18,15 @@ import {
   withRequestLog,
 } from "../server/http/mod.ts";
 import { readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
-import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
+import {
+  boolFlag,
+  choiceFlag,
+  intFlag,
+  parseArgs,
+  type ParsedArgs,
+  stringFlag,
+  UsageError,
+} from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -60,7 +68,7 @@ export const DEFAULT_SERVE_HOST = "127.0.0.1";
 export const DEFAULT_SERVE_PORT = 8787;
 
 const SPEC = {
-  string: ["dir", "host", "port", "allowed-origins", "ui-path", ...LIMIT_FLAGS],
+  string: ["dir", "host", "port", "allowed-origins", "ui-path", "secrets", ...LIMIT_FLAGS],
   boolean: ["json", "read-only", "no-auth", "no-ui"],
 };
 
@@ -217,7 +225,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const print = orderedWriter(io.stderr);
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
-    runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
+    runtime: runtimeFactoryFromEnv({
+      env: io.env,
+      rootDir: config.rootDir,
+      secrets: choiceFlag(parseArgs(argv, SPEC), "secrets", ["redact", "refuse", "allow"] as const),
+    }),
     ui: config.ui,
     uiPath: config.uiPath,
   });
