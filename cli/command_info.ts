@@ -164,6 +164,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "cloud",
     summary:
       "Run the reference Cloud API server (memo cloud serve; default http://127.0.0.1:8788/v1)",
-    usage: "cloud serve [--host H] [--port P]",
+    usage:
+      "cloud serve [--host H] [--port P]\n      cloud purge-idempotency [--older-than-minutes N] [--json]",
   },
 };
