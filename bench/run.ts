@@ -117,6 +117,12 @@ const benches: Bench[] = [
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
   { name: "npm", script: "npm_bench.ts", args: [], quick: ["--rounds", "3"] },
+  {
+    name: "secrets",
+    script: "secrets_bench.ts",
+    args: [],
+    quick: ["--remembers", "300", "--records", "5000", "--notes", "10000"],
+  },
 ];
 
 if (import.meta.main) await main();

@@ -34,22 +34,21 @@ import {
  * ```
  */
 export class FindingCounter {
-  #counts = new Map<string, number>();
+  // Keyed by the note object: the client's mirror replaces a note's object when it changes,
+  // and what is no longer stored is collected with it.
+  #counts = new WeakMap<Note, number>();
 
   /** The number of findings in `notes`. */
   async count(notes: Iterable<Note>): Promise<number> {
-    const seen = new Map<string, number>();
     let total = 0;
     for (const note of notes) {
-      const key = `${note.hash}\n${note.title}\n${note.source ?? ""}`;
-      let n = this.#counts.get(key);
+      let n = this.#counts.get(note);
       if (n === undefined) {
         n = noteMayHoldSecret(note) ? (await findStoredSecrets([note])).length : 0;
+        this.#counts.set(note, n);
       }
-      seen.set(key, n);
       total += n;
     }
-    this.#counts = seen; // what is no longer stored is forgotten
     return total;
   }
 }

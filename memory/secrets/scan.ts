@@ -27,6 +27,34 @@ const MEMO_ANCHOR_I = new RegExp(
   "i",
 );
 
+/** Token characters: `A-Z a-z 0-9 + / _ . = -`. */
+const TOKEN_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_.=-") {
+  TOKEN_CHAR[c.charCodeAt(0)] = 1;
+}
+
+/**
+ * The first, cheapest test: every vendor and memo anchor (all but the `NAME=value` key words)
+ * comes with a run of 20 token characters (a token, a key, a digest), a `://` or a PEM header.
+ * One pass over the characters (a regular expression would try each start again); most prose
+ * has none.
+ */
+function quick(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && TOKEN_CHAR[c] === 1) {
+      if (++run >= 20) return true;
+    } else run = 0;
+  }
+  return text.includes("://") || text.includes("PRIVATE KEY");
+}
+
+/** A key word assigned a value (`TOKEN=`, `password:`): its `=` or `:` is looked for first. */
+function assignment(text: string): boolean {
+  return (text.includes("=") || text.includes(":")) && MEMO_ANCHOR_I.test(text);
+}
+
 /**
  * Every rule id memo reports, sorted: memo's own and those it gives secretlint's rules. They are
  * stable: `[redacted:<id>]` stays in `notes.md`.
@@ -63,7 +91,8 @@ export const SECRET_RULE_IDS: readonly string[] = [
  * ```
  */
 export function mayHoldSecret(text: string): boolean {
-  return SECRETLINT_ANCHOR.test(text) || MEMO_ANCHOR.test(text) || MEMO_ANCHOR_I.test(text);
+  return (quick(text) && (SECRETLINT_ANCHOR.test(text) || MEMO_ANCHOR.test(text))) ||
+    assignment(text);
 }
 
 /**
@@ -81,8 +110,9 @@ export function mayHoldSecret(text: string): boolean {
  */
 export async function findSecrets(text: string): Promise<SecretMatch[]> {
   if (typeof text !== "string" || !text) return [];
-  const vendor = SECRETLINT_ANCHOR.test(text);
-  if (!vendor && !MEMO_ANCHOR.test(text) && !MEMO_ANCHOR_I.test(text)) return [];
+  const candidate = quick(text);
+  const vendor = candidate && SECRETLINT_ANCHOR.test(text);
+  if (!vendor && !(candidate && MEMO_ANCHOR.test(text)) && !assignment(text)) return [];
   const found: SecretMatch[] = [];
   runMemoRules(text, found);
   if (vendor) (await secretlintScanner())(text, found);
