@@ -204,6 +204,8 @@ export const MEMO_RULES: readonly MemoSecretRule[] = [
   },
 ];
 
+const ANCHORS = MEMO_RULES.map((r) => new RegExp(r.anchor, r.anchorIgnoresCase ? "i" : ""));
+
 /**
  * Runs memo's own rules over `text`, adding what they find to `into`.
  *
@@ -217,7 +219,9 @@ export const MEMO_RULES: readonly MemoSecretRule[] = [
  * ```
  */
 export function runMemoRules(text: string, into: SecretMatch[]): void {
-  for (const rule of MEMO_RULES) {
+  for (const [i, rule] of MEMO_RULES.entries()) {
+    // A rule whose anchor is not in the text cannot match: its (costlier) pattern is skipped.
+    if (!ANCHORS[i].test(text)) continue;
     rule.pattern.lastIndex = 0;
     for (const m of text.matchAll(rule.pattern)) {
       const groups = m.groups ?? {};
