@@ -201,6 +201,11 @@ console.log(
     (imported.offMs / 1000).toFixed(2)
   } s, ratio ${importRatio.toFixed(3)}×`,
 );
+console.log(
+  `  the guard alone over the ${RECORDS} drafts: ${(imported.guardMs / 1000).toFixed(2)} s (${
+    (imported.guardMs / imported.offMs * 100).toFixed(1)
+  } % of the import without it)`,
+);
 console.log(`memo scan over ${NOTES} notes (2 % hold a secret):`);
 console.log(
   `  ${

@@ -186,7 +186,7 @@ async function load(): Promise<SecretlintScan> {
   const preset = await import("@secretlint/secretlint-rule-preset-recommend");
   const rules = (preset as unknown as { rules: RuleCreator[] }).rules;
   let sink: { text: string; into: SecretMatch[] } | undefined;
-  const handlers: { file?(source: unknown): void | Promise<void> }[] = [];
+  const handlers: { anchor: RegExp; file?(source: unknown): void | Promise<void> }[] = [];
   for (const rule of rules) {
     const name = shortName(rule.meta.id);
     const mapping = SECRETLINT_RULES[name];
@@ -203,13 +203,15 @@ async function load(): Promise<SecretlintScan> {
         if (found) sink.into.push(found);
       },
     };
-    handlers.push(rule.create(context, RULE_OPTIONS[name] ?? {}));
+    const handler = rule.create(context, RULE_OPTIONS[name] ?? {});
+    handlers.push({ anchor: new RegExp(mapping.anchor), file: handler.file?.bind(handler) });
   }
   return (text, into) => {
     const source = { content: text, ext: ".md", contentType: "text" };
     sink = { text, into };
     try {
-      for (const handler of handlers) handler.file?.(source);
+      // A rule whose anchor is not in the text cannot report: it is not run.
+      for (const handler of handlers) if (handler.anchor.test(text)) handler.file?.(source);
     } finally {
       sink = undefined;
     }

@@ -138,12 +138,18 @@ async function guardValue(
 
 type Fields = { text?: string; title?: string; labels?: readonly string[]; source?: string };
 
-/** Whether any field may hold a secret (the prefilter): the common case is no. */
+/**
+ * Whether any field may hold a secret (the prefilter, once over the fields joined by line
+ * breaks, which no anchor spans): the common case is no.
+ */
 function candidate(d: Fields): boolean {
-  return (typeof d.text === "string" && mayHoldSecret(d.text)) ||
-    (typeof d.title === "string" && mayHoldSecret(d.title)) ||
-    (typeof d.source === "string" && mayHoldSecret(d.source)) ||
-    (Array.isArray(d.labels) && d.labels.some((l) => typeof l === "string" && mayHoldSecret(l)));
+  let all = typeof d.text === "string" ? d.text : "";
+  if (typeof d.title === "string") all += "\n" + d.title;
+  if (typeof d.source === "string") all += "\n" + d.source;
+  if (Array.isArray(d.labels)) {
+    for (const l of d.labels) if (typeof l === "string") all += "\n" + l;
+  }
+  return mayHoldSecret(all);
 }
 
 async function guardFields<T extends Fields>(
