@@ -356,6 +356,17 @@ const stats: CliCommand = {
           s.engine.reason ? `: ${s.engine.reason}` : ""
         })`,
         ...(s.embeddings ? [formatEmbeddings(s.embeddings)] : []),
+        ...(s.secrets
+          ? [
+            `secrets: ${s.secrets.policy}${
+              s.secrets.findings === undefined
+                ? ""
+                : `, ${s.secrets.findings} in stored notes${
+                  s.secrets.findings ? " (memo scan --redact removes them)" : ""
+                }`
+            }`,
+          ]
+          : []),
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
         ...(s.replica ? [formatReplicaStatus(s.replica)] : []),

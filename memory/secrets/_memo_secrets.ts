@@ -11,7 +11,6 @@ import { readFile, rm } from "node:fs/promises";
 import { embeddingKey, embeddingText } from "../embed/types.ts";
 import { indexCachePath } from "../_index_cache.ts";
 import type { Note } from "../note.ts";
-import { purgeEmbeddings } from "./_embedding_purge.ts";
 import {
   findStoredSecrets,
   noteMayHoldSecret,
@@ -136,6 +135,8 @@ export async function scanStoredNotes(
   await target.apply(put);
   result.redacted = put.map((n) => n.id);
   if (target.cacheRoot !== undefined) {
+    // Loaded here: the embedding cache's file format is no part of a client's start.
+    const { purgeEmbeddings } = await import("./_embedding_purge.ts");
     await purgeEmbeddings(target.cacheRoot, old);
     await rm(indexCachePath(target.cacheRoot), { force: true });
   }
