@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
- * cloud-quality, hybrid, embed, oauth, web, npm; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, oauth, web, npm, secrets; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-modern`, `--only http-modern` or
  * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
@@ -146,6 +146,12 @@ const benches: Bench[] = [
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
   { name: "npm", script: "npm_bench.ts", args: [], quick: ["--rounds", "3"] },
+  {
+    name: "secrets",
+    script: "secrets_bench.ts",
+    args: [],
+    quick: ["--remembers", "300", "--records", "5000", "--notes", "10000"],
+  },
 ];
 
 if (import.meta.main) await main();

@@ -9,7 +9,7 @@
 
 import { createMemoCloudServerFromEnv } from "../cloud/mod.ts";
 import { defaultLogLevel, readLogLevel } from "../server/http/mod.ts";
-import { intFlag, parseArgs, stringFlag, UsageError } from "./args.ts";
+import { boolFlag, intFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { jsonDocument, orderedWriter } from "./output.ts";
@@ -104,11 +104,41 @@ function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "::1" || /^127\./.test(hostname);
 }
 
+/**
+ * `memo cloud purge-idempotency [--older-than-minutes N] [--json]`: deletes the answers the
+ * reference server keeps for `Idempotency-Key` replays (all of them by default; with N, those
+ * answered more than N minutes ago), from the store `MEMO_CLOUD_DATABASE_URL` or
+ * `MEMO_CLOUD_DATA_DIR` names. An operator runs it once after turning the secrets guard on, so
+ * that no answer kept from before holds a secret.
+ */
+async function purgeIdempotency(argv: string[], io: CliIO): Promise<number> {
+  const p = parseArgs(argv, { string: ["older-than-minutes"], boolean: ["json"] });
+  positionals(p, []);
+  const minutes = intFlag(p, "older-than-minutes", 0, 525_600) ?? 0;
+  const { readCloudConfig, openCloudStore } = await import("../cloud/mod.ts");
+  const config = readCloudConfig(io.env, { cwd: io.cwd });
+  const store = await openCloudStore(config);
+  try {
+    const purged = await store.idempotency.purge(new Date(Date.now() - minutes * 60_000));
+    await io.stdout(
+      boolFlag(p, "json")
+        ? jsonDocument({ purged })
+        : `Purged ${purged} idempotency record${purged === 1 ? "" : "s"}.\n`,
+    );
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
 async function runCloud(argv: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "purge-idempotency") return await purgeIdempotency(rest, io);
   if (sub !== "serve") {
     throw new UsageError(
-      sub === undefined ? "missing subcommand serve" : `unknown subcommand ${JSON.stringify(sub)}`,
+      sub === undefined
+        ? "missing subcommand serve or purge-idempotency"
+        : `unknown subcommand ${JSON.stringify(sub)}`,
     );
   }
   const config = cloudServeConfig(rest, io.cwd);

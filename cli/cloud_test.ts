@@ -83,7 +83,7 @@ Deno.test("memo cloud: usage errors exit 2; help names serve", async () => {
   for (const argv of [["cloud"], ["cloud", "start"], ["cloud", "serve", "--port", "x"]]) {
     const io = recordingIO("/");
     assert.equal(await runCli(argv, io), 2, argv.join(" "));
-    assert.match(io.err[0], /\(usage: memo cloud serve \[--host H\] \[--port P\]\)/);
+    assert.match(io.err[0], /\(usage: memo cloud serve \[--host H\] \[--port P\] /);
   }
   const io = recordingIO("/");
   assert.equal(await runCli(["help", "cloud"], io), 0);

@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 16); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 17); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -56,7 +56,8 @@ export type CommandName =
   | "replicate"
   | "mcp"
   | "serve"
-  | "cloud";
+  | "cloud"
+  | "scan";
 
 /**
  * The help entries, in the order `memo help` lists them.
@@ -80,7 +81,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   remember: {
     name: "remember",
     summary: "Store a note (text as argument, or --file F, - for stdin)",
-    usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]',
+    usage:
+      'remember "text" [--title T] [--label L]... [--source KEY] [--file F] [--secrets redact|refuse|allow]',
   },
   recall: {
     name: "recall",
@@ -97,7 +99,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   update: {
     name: "update",
     summary: "Change a note's text, title or labels",
-    usage: "update ID [--text T | --file F] [--title T] [--label L]...",
+    usage:
+      "update ID [--text T | --file F] [--title T] [--label L]... [--secrets redact|refuse|allow]",
   },
   forget: {
     name: "forget",
@@ -112,7 +115,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   import: {
     name: "import",
     summary: "Bring memories in: server-memory JSONL, Claude Code memory, markdown, memo JSONL",
-    usage: "import SOURCE [--from server-memory|claude|markdown|memo-jsonl] [--strict] [--json]",
+    usage:
+      "import SOURCE [--from server-memory|claude|markdown|memo-jsonl] [--strict] [--secrets redact|refuse|allow] [--json]",
   },
   export: {
     name: "export",
@@ -127,7 +131,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   sync: {
     name: "sync",
     summary: "Pull the configured connectors (GitHub Discussions, Notion pages) into notes",
-    usage: "sync [--connector ID]... [--full] [--json]",
+    usage: "sync [--connector ID]... [--full] [--secrets redact|refuse|allow] [--json]",
   },
   replicate: {
     name: "replicate",
@@ -138,7 +142,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "mcp",
     summary: "Serve memory over MCP on stdin/stdout (Claude, Cursor, VS Code …)",
     usage:
-      "mcp [--dir D] [--read-only] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N] [--max-listen-streams N]",
+      "mcp [--dir D] [--read-only] [--secrets redact|refuse|allow] [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N] [--default-page-size N] [--max-page-size N] [--max-listen-streams N]",
   },
   serve: {
     name: "serve",
@@ -146,16 +150,23 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
       "Serve the MCP endpoint over HTTP (default http://127.0.0.1:8787/mcp) and the web page (on /)",
     usage:
       "serve [--host H] [--port P] [--dir D] [--read-only] [--allowed-origins A,B] [--no-auth]\n" +
+      "      [--secrets redact|refuse|allow]\n" +
       "      [--ui-path PATH | --no-ui]\n" +
       "      [--oauth-issuer URL --oauth-resource URL] [--oauth-scopes READ,WRITE] [--oauth-jwks-uri URL]\n" +
       "      [--oauth-introspection-url URL --oauth-introspection-client-id ID] [--oauth-page-client-id ID]\n" +
       "      [--request-timeout-ms N] [--max-input-bytes N] [--max-output-bytes N]\n" +
       "      [--default-page-size N] [--max-page-size N] [--max-listen-streams N] [--json]",
   },
+  scan: {
+    name: "scan",
+    summary: "Find secrets in the stored notes (notes.md, hand edits too); --redact replaces them",
+    usage: "scan [--redact] [--json]",
+  },
   cloud: {
     name: "cloud",
     summary:
       "Run the reference Cloud API server (memo cloud serve; default http://127.0.0.1:8788/v1)",
-    usage: "cloud serve [--host H] [--port P]",
+    usage:
+      "cloud serve [--host H] [--port P]\n      cloud purge-idempotency [--older-than-minutes N] [--json]",
   },
 };

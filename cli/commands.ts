@@ -43,6 +43,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./serve.ts")).serveCommand;
     case "cloud":
       return (await import("./cloud.ts")).cloudCommand;
+    case "scan":
+      return (await import("./secrets.ts")).scanCommand;
     default: {
       const { memoryCommands } = await import("./memory_commands.ts");
       return memoryCommands.find((c) => c.name === name)!;

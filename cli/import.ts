@@ -62,6 +62,11 @@ export interface ImportSummary {
    * (0 for the other formats); `--from markdown` reads them.
    */
   unread: number;
+  /**
+   * The secrets the guard replaced with `[redacted:<rule-id>]`, each with its record's file and
+   * line (never the value); absent when there were none.
+   */
+  redacted?: { file: string; line: number; rule: string; field: string }[];
 }
 
 /**
@@ -149,7 +154,7 @@ export const importCommand: CliCommand = {
   ...COMMAND_INFO.import,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: ["dir", "from"],
+      string: ["dir", "from", "secrets"],
       boolean: ["json", "strict"],
     });
     const [source] = positionals(p, ["source"]);
@@ -213,9 +218,20 @@ export const importCommand: CliCommand = {
         summary.written = result.written.length;
         summary.updated = result.updated.length;
         summary.unchanged = result.unchanged.length;
+        if (result.redacted?.length) {
+          summary.redacted = result.redacted.map((r) => {
+            const record = read.records[r.index ?? 0];
+            return { file: record.file, line: record.line, rule: r.rule, field: r.field };
+          });
+        }
       } finally {
         line?.end();
         await line?.flush();
+      }
+    }
+    if (!boolFlag(p, "json")) {
+      for (const r of summary.redacted ?? []) {
+        await io.stderr(`memo: redacted ${r.file}:${r.line}: ${r.rule} in ${r.field}\n`);
       }
     }
     await io.stdout(

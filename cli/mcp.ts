@@ -6,7 +6,14 @@
  * @module
  */
 
-import { boolFlag, parseArgs, type ParsedArgs, positionals, stringFlag } from "./args.ts";
+import {
+  boolFlag,
+  choiceFlag,
+  parseArgs,
+  type ParsedArgs,
+  positionals,
+  stringFlag,
+} from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -41,7 +48,8 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   const dir = stringFlag(p, "dir") ?? runtimeEnv.rootDir;
   // A configuration that cannot work fails now (exit 1); the runtime itself
   // is built later.
-  const build = runtimeFactoryFromEnv({ env: io.env, prewarm: false });
+  const secrets = choiceFlag(p, "secrets", ["redact", "refuse", "allow"] as const);
+  const build = runtimeFactoryFromEnv({ env: io.env, prewarm: false, secrets });
   // Finding the project (node:fs, node:path) and loading the notes both wait
   // until after the first answer (usually `initialize`), so that neither
   // delays the handshake.
@@ -129,7 +137,7 @@ export const mcpCommand: CliCommand = {
   ...COMMAND_INFO.mcp,
   run(argv, io) {
     const p = parseArgs(argv, {
-      string: ["dir", ...LIMIT_FLAGS],
+      string: ["dir", "secrets", ...LIMIT_FLAGS],
       boolean: ["read-only"],
     });
     positionals(p, []);

@@ -13,6 +13,7 @@ import {
   type RecallEngine,
   type RecallResult,
   RUNTIME_RECALL_ENGINES,
+  type SecretRedaction,
 } from "../runtimes/mod.ts";
 import {
   boolFlag,
@@ -35,6 +36,7 @@ import {
   jsonDocument,
 } from "./output.ts";
 import { withProjectRuntime } from "./runtime.ts";
+import { formatRedacted } from "./secrets.ts";
 import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
 import { allNotes } from "./export.ts";
 
@@ -96,7 +98,7 @@ const remember: CliCommand = {
   ...COMMAND_INFO.remember,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "title", "source", "file"],
+      string: [...COMMON.string, "title", "source", "file", "secrets"],
       multiple: ["label"],
       boolean: COMMON.boolean,
     });
@@ -112,7 +114,13 @@ const remember: CliCommand = {
         source: stringFlag(p, "source"),
       }));
     if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
-    else await io.stdout(`${result.status} ${result.note.id}  ${result.note.title}\n`);
+    else {
+      await io.stdout(
+        `${result.status} ${result.note.id}  ${result.note.title}\n${
+          formatRedacted(result.redacted)
+        }`,
+      );
+    }
     return 0;
   },
 };
@@ -234,7 +242,7 @@ const update: CliCommand = {
   ...COMMAND_INFO.update,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "text", "title", "file"],
+      string: [...COMMON.string, "text", "title", "file", "secrets"],
       multiple: ["label"],
       boolean: COMMON.boolean,
     });
@@ -246,13 +254,18 @@ const update: CliCommand = {
     if (text === undefined && title === undefined && !labels.length) {
       throw new UsageError("nothing to change: give --text, --file, --title or --label");
     }
+    let redacted: SecretRedaction[] = [];
     const note = await withProjectRuntime(
       p,
       io,
-      (runtime) => runtime.update(id, { text, title, labels: labels.length ? labels : undefined }),
+      (runtime) =>
+        runtime.update(id, { text, title, labels: labels.length ? labels : undefined }, {
+          onRedacted: (r) => redacted = r,
+        }),
     );
-    if (boolFlag(p, "json")) await io.stdout(jsonDocument(note));
-    else await io.stdout(`updated ${note.id}  ${note.title}\n`);
+    if (boolFlag(p, "json")) {
+      await io.stdout(jsonDocument(redacted.length ? { ...note, redacted } : note));
+    } else await io.stdout(`updated ${note.id}  ${note.title}\n${formatRedacted(redacted)}`);
     return 0;
   },
 };
@@ -343,6 +356,17 @@ const stats: CliCommand = {
           s.engine.reason ? `: ${s.engine.reason}` : ""
         })`,
         ...(s.embeddings ? [formatEmbeddings(s.embeddings)] : []),
+        ...(s.secrets
+          ? [
+            `secrets: ${s.secrets.policy}${
+              s.secrets.findings === undefined
+                ? ""
+                : `, ${s.secrets.findings} in stored notes${
+                  s.secrets.findings ? " (memo scan --redact removes them)" : ""
+                }`
+            }`,
+          ]
+          : []),
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
         ...(s.replica ? [formatReplicaStatus(s.replica)] : []),

@@ -13,7 +13,7 @@ import {
   type ModelProgress,
   readRuntimeEnv,
 } from "../runtimes/mod.ts";
-import { type ParsedArgs, stringFlag } from "./args.ts";
+import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
 
@@ -69,6 +69,8 @@ export async function withProjectRuntime<T>(
     prewarm: false,
     embedInBackground: false,
     onModelProgress: options.onModelProgress,
+    // `--secrets`, on the commands that write (the others do not declare it).
+    secrets: choiceFlag(p, "secrets", ["redact", "refuse", "allow"] as const),
   });
   try {
     return await fn(runtime);

@@ -22,7 +22,15 @@ import {
   withRequestLog,
 } from "../server/http/mod.ts";
 import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
-import { boolFlag, intFlag, parseArgs, type ParsedArgs, stringFlag, UsageError } from "./args.ts";
+import {
+  boolFlag,
+  choiceFlag,
+  intFlag,
+  parseArgs,
+  type ParsedArgs,
+  stringFlag,
+  UsageError,
+} from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -78,6 +86,7 @@ const SPEC = {
     "port",
     "allowed-origins",
     "ui-path",
+    "secrets",
     ...LIMIT_FLAGS,
     ...Object.keys(OAUTH_FLAGS),
     "oauth-scopes",
@@ -285,7 +294,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   const print = orderedWriter(io.stderr);
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
-    runtime: runtimeFactoryFromEnv({ env: io.env, rootDir: config.rootDir }),
+    runtime: runtimeFactoryFromEnv({
+      env: io.env,
+      rootDir: config.rootDir,
+      secrets: choiceFlag(parseArgs(argv, SPEC), "secrets", ["redact", "refuse", "allow"] as const),
+    }),
     ui: config.ui,
     uiPath: config.uiPath,
     projectOAuth: config.projectOAuth,

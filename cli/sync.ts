@@ -105,7 +105,7 @@ export const syncCommand: CliCommand = {
   ...COMMAND_INFO.sync,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: ["dir"],
+      string: ["dir", "secrets"],
       multiple: ["connector"],
       boolean: ["json", "full"],
     });

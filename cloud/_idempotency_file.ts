@@ -10,7 +10,7 @@
  * @module
  */
 
-import { mkdir, open, readFile, rename, truncate, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { MemoryValidationError } from "@memo/memory";
 import type { IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from "./store.ts";
@@ -247,13 +247,49 @@ export class FileIdempotencyStore implements IdempotencyStore {
     return ws;
   }
 
-  /** Drops expired keys; rewrites the file when they and superseded lines are most of it. */
-  async #compact(ws: Workspace): Promise<void> {
+  /**
+   * {@linkcode IdempotencyStore.purge}: in every workspace folder of `dataDir` that holds
+   * keys, drops the answers older than `before` and rewrites the file.
+   */
+  async purge(before: Date): Promise<number> {
+    let names: string[];
+    try {
+      names = await readdir(this.#dataDir);
+    } catch {
+      return 0;
+    }
+    let purged = 0;
+    for (const id of names.filter((n) => ID_PATTERN.test(n))) {
+      try {
+        await stat(join(this.#dataDir, id, "idempotency.jsonl"));
+      } catch {
+        continue;
+      }
+      purged += await this.#run(id, async (ws) => {
+        let n = 0;
+        for (const [key, done] of ws.done) {
+          if (done.at < before.getTime()) {
+            ws.done.delete(key);
+            n++;
+          }
+        }
+        if (n) await this.#compact(ws, true);
+        return n;
+      });
+    }
+    return purged;
+  }
+
+  /**
+   * Drops expired keys; rewrites the file when they and superseded lines are most of it (or,
+   * `force`, always).
+   */
+  async #compact(ws: Workspace, force = false): Promise<void> {
     const now = this.#now();
     for (const [key, done] of ws.done) {
       if (now - done.at >= IDEMPOTENCY_TTL_MS) ws.done.delete(key);
     }
-    if (ws.lines > 2 * ws.done.size) {
+    if (force || ws.lines > 2 * ws.done.size) {
       let bytes: Uint8Array;
       try {
         bytes = await readFile(ws.path);

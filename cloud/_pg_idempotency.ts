@@ -140,6 +140,13 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
       WHERE workspace = ${workspaceId} AND key = ${key} AND state = 'pending'`;
   }
 
+  /** {@linkcode IdempotencyStore.purge}: one `DELETE` of the answered keys. */
+  async purge(before: Date): Promise<number> {
+    const result = await this.#sql`
+      DELETE FROM memo_idempotency WHERE state = 'done' AND completed_at < ${before}`;
+    return result.count;
+  }
+
   /**
    * Deletes the keys answered more than 24 h ago and the claims left pending
    * for 24 h; returns how many. {@linkcode claim} calls it now and then.

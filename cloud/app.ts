@@ -36,6 +36,7 @@ import {
   recallInput,
 } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
+import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";
 import { RateLimiter } from "./_rate_limit.ts";
@@ -43,6 +44,7 @@ import { type CloudRoute, matchRoute } from "./_routes.ts";
 import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
 import type { ApiKeyEntry } from "./_auth.ts";
 import type { CloudNote, CloudProject, CloudStore, IdempotentAnswer } from "./store.ts";
+import type { SecretsPolicy } from "@memo/memory";
 
 export type { ApiKeyEntry } from "./_auth.ts";
 export type { CloudLogLevel } from "./_log.ts";
@@ -137,6 +139,13 @@ export interface MemoCloudHandlerOptions {
   clock?: () => Date;
   /** Receives each log line (without a newline). No secrets are ever passed. */
   log?: (line: string) => void;
+  /**
+   * What a write does with a detected secret in a note's title, text, labels or source
+   * (`MEMO_CLOUD_SECRETS`): `redact` stores `[redacted:<rule-id>]` and says so in the answer
+   * (`redacted`), `refuse` answers 400 `invalid_request`, `allow` turns the guard off.
+   * @default {"redact"}
+   */
+  secrets?: SecretsPolicy;
   /**
    * Which lines reach `log`: `error` (5xx and failures), `warn` (also 4xx),
    * `info` (every request), `debug` (also stacks).
@@ -274,6 +283,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxBatchBody = options.maxBatchBodyBytes ?? BATCH_MAX_BODY_BYTES;
   const waitMs = options.idempotencyWaitMs ?? DEFAULT_IDEMPOTENCY_WAIT_MS;
+  const secrets: SecretsPolicy = options.secrets ?? "redact";
   const level = options.logLevel ?? "info";
   const sink = options.log;
   const log = (line: string) => {
@@ -449,8 +459,12 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         return {
           action,
           run: async () => {
-            const [result] = await (await project()).upsert([draft]);
-            return { status: result.status === "written" ? 201 : 200, body: result };
+            const guarded = await guardCloudDrafts([draft], secrets, action);
+            const [result] = await (await project()).upsert(guarded.drafts);
+            const answer = guarded.redacted.length
+              ? { ...result, redacted: guarded.redacted }
+              : result;
+            return { status: result.status === "written" ? 201 : 200, body: answer };
           },
         };
       }
@@ -461,7 +475,8 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         return {
           action,
           run: async () => {
-            const results = await (await project()).upsert(drafts);
+            const guarded = await guardCloudDrafts(drafts, secrets, action);
+            const results = await (await project()).upsert(guarded.drafts);
             const count = (status: string) => results.filter((r) => r.status === status).length;
             return {
               status: 200,
@@ -470,6 +485,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
                 written: count("written"),
                 updated: count("updated"),
                 unchanged: count("unchanged"),
+                ...(guarded.redacted.length ? { redacted: guarded.redacted } : {}),
               },
             };
           },
@@ -487,11 +503,13 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
           ifMatch,
           run: async () => {
             const p = await project();
-            const note = patch
-              ? await p.update(noteId!, patch, ifMatch)
+            const guarded = patch ? await guardCloudPatch(patch, secrets) : undefined;
+            const note = guarded
+              ? await p.update(noteId!, guarded.patch, ifMatch)
               : await p.remove(noteId!, ifMatch);
             if (!note) throw noteNotFound(noteId!);
-            return { status: 200, body: { note } };
+            const redacted = guarded?.redacted ?? [];
+            return { status: 200, body: redacted.length ? { note, redacted } : { note } };
           },
         };
       }

@@ -132,6 +132,11 @@ class FakeStore implements CloudStore {
       this.keys.get(`${ws}/${key}`)!.answer = answer;
       return Promise.resolve();
     },
+    purge: () => {
+      const n = [...this.keys.values()].filter((k) => k.answer).length;
+      for (const [k, v] of this.keys) if (v.answer) this.keys.delete(k);
+      return Promise.resolve(n);
+    },
     release: (ws: string, key: string) => {
       this.released++;
       this.keys.delete(`${ws}/${key}`);

@@ -1,7 +1,7 @@
 /**
  * The reference Cloud API server's configuration from `MEMO_CLOUD_*`
  * variables: `MEMO_CLOUD_API_KEYS` (required), `MEMO_CLOUD_DATABASE_URL`,
- * `MEMO_CLOUD_DATA_DIR`, `MEMO_CLOUD_RATE_LIMIT`, `MEMO_CLOUD_MAX_BODY_BYTES`
+ * `MEMO_CLOUD_DATA_DIR`, `MEMO_CLOUD_RATE_LIMIT`, `MEMO_CLOUD_SECRETS`, `MEMO_CLOUD_MAX_BODY_BYTES`
  * and `MEMO_LOG_LEVEL`. Errors never echo a key.
  *
  * @module
@@ -52,6 +52,8 @@ export interface CloudConfig {
   maxBodyBytes: number;
   /** How much is logged. */
   logLevel: CloudLogLevel;
+  /** `MEMO_CLOUD_SECRETS`: what a write does with a detected secret. */
+  secrets: "redact" | "refuse" | "allow";
 }
 
 /** The message of a server started without keys. */
@@ -129,7 +131,9 @@ export function parseApiKeys(value: string | undefined): ApiKeyEntry[] {
  *   rateLimit: 0,
  *   maxBodyBytes: 1048576,
  *   logLevel: "warn",
+ *   secrets: "redact",
  * });
+ * assert.equal(readCloudConfig({ MEMO_CLOUD_API_KEYS: "k1:team", MEMO_CLOUD_SECRETS: "refuse" }).secrets, "refuse");
  * assert.throws(() => readCloudConfig({}), /^Error: Cannot start the cloud API: MEMO_CLOUD_API_KEYS is empty/);
  * ```
  */
@@ -155,6 +159,8 @@ export function readCloudConfig(
     rateLimit: rate === undefined ? DEFAULT_RATE_LIMIT : Number(rate),
     maxBodyBytes: envPositiveInt(env, "MEMO_CLOUD_MAX_BODY_BYTES") ?? DEFAULT_MAX_BODY_BYTES,
     logLevel: envChoice(env, "MEMO_LOG_LEVEL", CLOUD_LOG_LEVELS) ?? "info",
+    secrets: envChoice(env, "MEMO_CLOUD_SECRETS", ["redact", "refuse", "allow"] as const) ??
+      "redact",
   };
   const databaseUrl = envString(env, "MEMO_CLOUD_DATABASE_URL");
   if (databaseUrl !== undefined) config.databaseUrl = databaseUrl;

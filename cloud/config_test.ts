@@ -53,6 +53,7 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
       MEMO_CLOUD_RATE_LIMIT: "25",
       MEMO_CLOUD_MAX_BODY_BYTES: "2048",
       MEMO_LOG_LEVEL: "DEBUG",
+      MEMO_CLOUD_SECRETS: "Refuse",
     }, { cwd: "/srv/memo" }),
     {
       apiKeys: [{ key: "k", workspaceId: "team" }],
@@ -61,6 +62,7 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
       rateLimit: 25,
       maxBodyBytes: 2048,
       logLevel: "debug",
+      secrets: "refuse",
     },
   );
   const defaults = readCloudConfig({ MEMO_CLOUD_API_KEYS: "k:team" }, { cwd: "/w" });
@@ -70,6 +72,7 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
     rateLimit: 100,
     maxBodyBytes: 1048576,
     logLevel: "info",
+    secrets: "redact",
   });
 });
 

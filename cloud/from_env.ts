@@ -100,6 +100,7 @@ export async function createMemoCloudServerFromEnv(
       rateLimit: config.rateLimit,
       maxBodyBytes: config.maxBodyBytes,
       logLevel: config.logLevel,
+      secrets: config.secrets,
       log: options.log,
       clock: options.clock,
     });

@@ -86,11 +86,22 @@ const schemas: Record<string, Schema> = {
       "`written`: a new note; `updated`: the identity (source key, else content hash) matched a note whose content changed; `unchanged`: it matched and nothing changed.",
   },
   CreateNoteRequest: object(noteProperties(false), ["text"]),
-  WriteResult: object({ note: ref("CloudNote"), status: ref("WriteStatus") }, [
-    "note",
-    "status",
-  ]),
-  NoteAnswer: object({ note: ref("CloudNote") }, ["note"]),
+  Redacted: {
+    type: "array",
+    description:
+      "What the server's secrets guard (`MEMO_CLOUD_SECRETS`, `redact` by default) replaced with `[redacted:<rule-id>]` before the write: rule ids and fields, never values (`index`: the draft's position in a batch). Absent when nothing was.",
+    items: object({
+      rule: string("memo's rule id, such as `github-token`."),
+      field: { type: "string", enum: ["title", "text", "labels", "source"] },
+      index: integer("In a batch, the draft's position.", { minimum: 0 }),
+    }, ["rule", "field"]),
+  },
+  WriteResult: object({
+    note: ref("CloudNote"),
+    status: ref("WriteStatus"),
+    redacted: ref("Redacted"),
+  }, ["note", "status"]),
+  NoteAnswer: object({ note: ref("CloudNote"), redacted: ref("Redacted") }, ["note"]),
   NotePage: object({
     notes: { type: "array", items: ref("CloudNote") },
     nextCursor: string("Cursor of the next page; absent on the last page."),
@@ -134,6 +145,7 @@ const schemas: Record<string, Schema> = {
       "Drafts that changed nothing, and repeats of an identity earlier in the batch; the three counts sum to the drafts.",
       { minimum: 0 },
     ),
+    redacted: ref("Redacted"),
   }, ["results", "written", "updated", "unchanged"]),
   RecallRequest: object({
     query: string("What to look for."),
@@ -270,7 +282,7 @@ const responses: Record<string, Json> = {
   }),
   Forbidden: errorResponse("`forbidden`: the path names a workspace that is not the key's."),
   WriteInvalidRequest: errorResponse(
-    "`invalid_request`, as for any request. A 400 the store gave (a draft or patch it refused) is kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
+    "`invalid_request`, as for any request, and a write holding a secret under `MEMO_CLOUD_SECRETS=refuse` (`details.secrets`: `[{rule, field, index?}]`, never a value; nothing is written). A 400 the store gave (a draft or patch it refused) is kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
     REPLAYED,
   ),
   NotFound: errorResponse("`not_found`: no such note (or no such route)."),

@@ -395,6 +395,13 @@ export interface IdempotencyStore {
   complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void>;
   /** Frees a claimed key without an answer (the write failed with a 5xx). */
   release(workspaceId: string, key: string): Promise<void>;
+  /**
+   * Deletes, in every workspace, the answers kept for keys answered before `before` (all of
+   * them with the current time), so that an operator can drop records from before the secrets
+   * guard (`memo cloud purge-idempotency`); returns how many. A repeat of a purged key runs
+   * again (the write dedupes by content, so it changes nothing twice).
+   */
+  purge(before: Date): Promise<number>;
 }
 
 /**

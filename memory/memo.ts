@@ -7,13 +7,7 @@
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
-import type {
-  CommitResult,
-  MemoryStore,
-  ReplicaApplyResult,
-  ReplicaChanges,
-  StoreLoadReport,
-} from "./store.ts";
+import type { MemoryStore, ReplicaApplyResult, ReplicaChanges, StoreLoadReport } from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
@@ -34,6 +28,13 @@ import {
   noteFilter,
   withAction,
 } from "./_memo_checks.ts";
+import { guardDrafts, guardPatch } from "./secrets/guard.ts";
+import {
+  DEFAULT_SECRETS_POLICY,
+  parseSecretsPolicy,
+  type SecretsPolicy,
+} from "./secrets/policy.ts";
+import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
@@ -45,7 +46,9 @@ import type {
   MemoStats,
   RecallOptions,
   RecallResult,
+  RememberManyResult,
   RememberResult,
+  UpdateOptions,
 } from "./memo_types.ts";
 
 export * from "./memo_types.ts";
@@ -95,6 +98,11 @@ export class Memo {
   readonly store: MemoryStore;
   /** The default recall engine. */
   readonly engine: RecallEngine;
+  /** What a write does with a detected secret (see {@linkcode MemoOptions.secrets}). */
+  readonly secrets: SecretsPolicy;
+  #rootDir: string;
+  #ownFiles: boolean;
+  #findings = new FindingCounter();
   #index: LexicalIndex;
   #mirror: NoteMirror;
   #cache: SnapshotPlan | undefined;
@@ -108,6 +116,7 @@ export class Memo {
     const rootDir = options.rootDir ?? ".";
     this.store = options.store ?? new FileMemoryStore({ rootDir });
     this.engine = checkEngine(options.engine ?? "auto");
+    this.secrets = parseSecretsPolicy(options.secrets, "secrets") ?? DEFAULT_SECRETS_POLICY;
     this.#index = options.index ?? createLexicalIndex();
     const answers = new RecallCache<RecallResult>(
       options.recallCacheSize ?? DEFAULT_RECALL_CACHE_SIZE,
@@ -115,6 +124,8 @@ export class Memo {
     this.#feed = new ChangeFeed(() => this.#mirror.sync(), options.watchIntervalMs ?? 250);
     const fusion = checkFusion({ ...DEFAULT_FUSION, ...options.fusion });
     const ownFiles = !options.store || options.rootDir !== undefined;
+    this.#rootDir = rootDir;
+    this.#ownFiles = ownFiles;
     const embeddings = new Embeddings({
       model: options.embeddingModel,
       enabled: options.localEmbeddings ?? true,
@@ -183,22 +194,42 @@ export class Memo {
   /**
    * Stores one note. A note with the same source key (or, without a source,
    * the same content) is not written twice; the same source key with new
-   * content updates that note in place.
+   * content updates that note in place. The secrets guard runs first (see
+   * {@linkcode MemoOptions.secrets}): `redacted` lists what it replaced.
    */
   async remember(draft: NoteDraft): Promise<RememberResult> {
-    const result = await this.rememberMany([draft]);
-    if (result.written.length) return { note: result.written[0], status: "written" };
-    if (result.updated.length) return { note: result.updated[0], status: "updated" };
-    return { note: result.unchanged[0], status: "unchanged" };
+    const result = await this.#commit([draft], {}, "remember");
+    const redacted = result.redacted?.map(({ rule, field }) => ({ rule, field }));
+    const done: RememberResult = result.written.length
+      ? { note: result.written[0], status: "written" }
+      : result.updated.length
+      ? { note: result.updated[0], status: "updated" }
+      : { note: result.unchanged[0], status: "unchanged" };
+    if (redacted) done.redacted = redacted;
+    return done;
   }
 
-  /** Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does. */
-  async rememberMany(
+  /**
+   * Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does.
+   * The secrets guard runs over every draft first: under `refuse`, one secret refuses the whole
+   * batch; `redacted` lists what was replaced, with each draft's index.
+   */
+  rememberMany(
     drafts: readonly NoteDraft[],
     options: { signal?: AbortSignal } = {},
-  ): Promise<CommitResult> {
-    const result = await this.store.commit({ notes: drafts }, options);
+  ): Promise<RememberManyResult> {
+    return this.#commit(drafts, options, "remember the notes");
+  }
+
+  async #commit(
+    drafts: readonly NoteDraft[],
+    options: { signal?: AbortSignal },
+    action: string,
+  ): Promise<RememberManyResult> {
+    const guarded = await guardDrafts(drafts, this.secrets, action);
+    const result: RememberManyResult = await this.store.commit({ notes: guarded.drafts }, options);
     await this.#mirror.sync();
+    if (guarded.redacted.length) result.redacted = guarded.redacted;
     return result;
   }
 
@@ -347,19 +378,24 @@ export class Memo {
     return this.#mirror.page(limit, newest, cursor, noteFilter(options));
   }
 
-  /** Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown. */
-  async update(id: string, patch: NotePatch): Promise<Note> {
+  /**
+   * Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown.
+   * The secrets guard runs over the patch first; `options.onRedacted` hears what it replaced.
+   */
+  async update(id: string, patch: NotePatch, options: UpdateOptions = {}): Promise<Note> {
     if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
       throw new MemoryValidationError("Cannot update note: text is empty");
     }
     if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
       throw new MemoryValidationError("Cannot update note: nothing to change");
     }
-    const clean: NotePatch = { ...patch };
-    if (patch.labels !== undefined) clean.labels = normalizeLabels(patch.labels);
+    const guarded = await guardPatch(patch, this.secrets, "update note");
+    const clean: NotePatch = { ...guarded.patch };
+    if (patch.labels !== undefined) clean.labels = normalizeLabels(guarded.patch.labels);
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
+    if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
     return note;
   }
 
@@ -382,9 +418,52 @@ export class Memo {
       engine: this.#engineStatus(),
       issues: this.store.issues ?? [],
       embeddings: this.embeddingStatus(),
+      secrets: {
+        policy: this.secrets,
+        findings: await this.#findings.count(this.#mirror.notes.values()),
+      },
     };
     if (lastUpdated) stats.lastUpdated = lastUpdated;
     return stats;
+  }
+
+  /**
+   * Scans the stored notes for secrets (in `notes.md`, with the line of each finding, when the
+   * store is the file store), whatever the policy. With `redact: true`, rewrites every note that
+   * holds one (`[redacted:<rule-id>]`, `updated` set to now) in one atomic step, as an edit that
+   * replicates like any other, then drops the embedding vectors of the old text and the lexical
+   * index snapshot. Findings never carry a value.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, secrets: "allow" });
+   * const { note } = await memo.remember({ text: "CI uses glpat-Zr8vQ2mW4kT9xN1pLc7H" });
+   * const found = await memo.scanSecrets({ redact: true });
+   * assert.deepEqual(found.findings, [ // the title is derived from the text: it holds it too
+   *   { id: note.id, rule: "gitlab-token", field: "title", line: 7 },
+   *   { id: note.id, rule: "gitlab-token", field: "text", line: 8 },
+   * ]);
+   * assert.deepEqual(found.redacted, [note.id]);
+   * assert.equal((await memo.get(note.id)).body, "CI uses [redacted:gitlab-token]");
+   * assert.deepEqual((await memo.scanSecrets()).findings, []);
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  async scanSecrets(options: { redact?: boolean } = {}): Promise<SecretScanResult> {
+    await this.#mirror.sync();
+    await this.#cacheWrite; // a snapshot being written holds the old text: let it land first
+    const notesPath = (this.store as { paths?: { notes?: string } }).paths?.notes;
+    return await scanStoredNotes({
+      notes: [...this.#mirror.notes.values()],
+      notesPath: typeof notesPath === "string" ? notesPath : undefined,
+      cacheRoot: this.#ownFiles ? this.#rootDir : undefined,
+      apply: async (put) => void await this.applyReplica({ put, remove: [] }),
+      now: () => new Date(),
+    }, options.redact === true);
   }
 
   /**

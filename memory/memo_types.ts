@@ -7,8 +7,10 @@
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
-import type { MemoryStore, StoreIssue } from "./store.ts";
+import type { CommitResult, MemoryStore, StoreIssue } from "./store.ts";
 import type { Note } from "./note.ts";
+import type { SecretRedaction } from "./secrets/guard.ts";
+import type { SecretsPolicy } from "./secrets/policy.ts";
 
 /**
  * Options of {@linkcode openMemo}.
@@ -121,6 +123,66 @@ export interface MemoOptions {
    * @default DEFAULT_FUSION
    */
   fusion?: Partial<FusionOptions>;
+  /**
+   * What a write (`remember`, `rememberMany`, `update`) does with a detected secret in a title,
+   * text, label or source: `redact` replaces it with `[redacted:<rule-id>]` before anything is
+   * written, `refuse` throws `SecretsRefusedError` and writes nothing, `allow` turns the guard
+   * off. (The runtimes read it from `MEMO_SECRETS` and `.memo/config.json`'s `secrets`.)
+   * @default "redact"
+   */
+  secrets?: SecretsPolicy;
+}
+
+/**
+ * What {@linkcode Memo.rememberMany} did: the store's commit result, and what the secrets guard
+ * redacted (with each draft's index), when it redacted anything.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type RememberManyResult } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const result: RememberManyResult = await memo.rememberMany([
+ *   { text: "Deploys run with make deploy" },
+ *   { text: "Runner token glpat-Zr8vQ2mW4kT9xN1pLc7H" },
+ * ]);
+ * assert.equal(result.written.length, 2);
+ * assert.deepEqual(result.redacted, [{ rule: "gitlab-token", field: "text", index: 1 }]);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface RememberManyResult extends CommitResult {
+  /** What the guard replaced; absent when nothing was. */
+  redacted?: SecretRedaction[];
+}
+
+/**
+ * Options of {@linkcode Memo.update}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo, type SecretRedaction, type UpdateOptions } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const { note } = await memo.remember({ text: "CI runner" });
+ * let heard: SecretRedaction[] = [];
+ * const options: UpdateOptions = { onRedacted: (r) => heard = r };
+ * await memo.update(note.id, { text: "CI runner token glpat-Zr8vQ2mW4kT9xN1pLc7H" }, options);
+ * assert.deepEqual(heard, [{ rule: "gitlab-token", field: "text" }]);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface UpdateOptions {
+  /**
+   * Called, after the write, with what the secrets guard replaced (only when it replaced
+   * something).
+   * @default undefined
+   */
+  onRedacted?: (redacted: SecretRedaction[]) => void;
 }
 
 /**
@@ -278,6 +340,8 @@ export interface RememberResult {
   note: Note;
   /** `written`: new; `updated`: same identity, new content; `unchanged`: already stored. */
   status: "written" | "updated" | "unchanged";
+  /** What the secrets guard replaced (`[redacted:<rule-id>]`): rule ids and fields, never values; absent when nothing was. */
+  redacted?: SecretRedaction[];
 }
 
 /**
@@ -430,6 +494,12 @@ export interface MemoStats {
   embeddings: EmbeddingStatus;
   /** Replication state; set only by the hybrid runtime (`@memo/mcp-server`). */
   replica?: ReplicaStatus;
+  /**
+   * The secrets policy of writes (`allow`: the guard is off) and how many secrets the stored
+   * notes hold (notes edited by hand, or written before the guard; `memo scan` lists them;
+   * absent where it is not counted, as in the cloud runtime).
+   */
+  secrets?: { policy: SecretsPolicy; findings?: number };
 }
 
 /**

@@ -32,4 +32,5 @@ export * from "./file_store.ts";
 export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";
 export * from "./embed/mod.ts";
+export * from "./secrets/mod.ts";
 export * from "./memo.ts";

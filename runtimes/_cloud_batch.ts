@@ -6,6 +6,7 @@
  * @module
  */
 
+import { redactedOf } from "./_secrets.ts";
 import { MemoCloudError } from "./_cloud_errors.ts";
 import { arrayOf, defined, noteOf, objectOf, statusOf, unexpected } from "./_cloud_answers.ts";
 import type { CloudSession } from "./_cloud_session.ts";
@@ -93,10 +94,13 @@ export async function upsertNoteBatch(
   });
   if (results.length !== drafts.length) throw unexpected(action);
   const count = (s: string) => results.filter((r) => r.status === s).length;
-  return {
+  const out: MemoCloudBatchResult = {
     results,
     written: count("written"),
     updated: count("updated"),
     unchanged: count("unchanged"),
   };
+  const redacted = redactedOf(body.redacted);
+  if (redacted) out.redacted = redacted;
+  return out;
 }

@@ -1,6 +1,6 @@
 /**
  * Internal: the runtime part of a project's `.memo/config.json`, its
- * `runtime`, its `cloud` block and its `recall` block (`engine`,
+ * `runtime`, its `secrets` policy, its `cloud` block and its `recall` block (`engine`,
  * `embeddingModel`, `localEmbeddings`, `includeCloud`). Secrets never come
  * from the file: an `apiKey` (or any token-like key) in `cloud` is refused.
  *
@@ -24,6 +24,8 @@ export interface ProjectRuntimeConfig {
   };
   /** `recall`; absent when the file has no `recall` block. */
   recall?: ProjectRecallConfig;
+  /** `secrets`: what a write does with a detected secret; absent when the file leaves it out. */
+  secrets?: "redact" | "refuse" | "allow";
 }
 
 /** The `recall` block of `.memo/config.json`; a key is absent when the file leaves it out. */
@@ -150,6 +152,10 @@ export async function readProjectConfigFile(rootDir: string): Promise<unknown> {
  * assert.throws(() => parseProjectRuntimeConfig({ recall: { engine: "semantic" } }), {
  *   message: /recall.engine must be lexical, vector, hybrid or auto/,
  * });
+ * assert.equal(parseProjectRuntimeConfig({ secrets: "refuse" }).secrets, "refuse");
+ * assert.throws(() => parseProjectRuntimeConfig({ secrets: "off" }), {
+ *   message: /secrets must be redact, refuse or allow/,
+ * });
  * assert.throws(() => parseProjectRuntimeConfig({ recall: { model: "use-lite" } }), {
  *   message: /recall.model is not a setting/,
  * });
@@ -159,10 +165,11 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw fail("it must hold a JSON object");
   }
-  const { runtime, cloud, recall } = parsed as {
+  const { runtime, cloud, recall, secrets } = parsed as {
     runtime?: unknown;
     cloud?: unknown;
     recall?: unknown;
+    secrets?: unknown;
   };
   const out: ProjectRuntimeConfig = { cloud: {} };
   if (runtime !== undefined) {
@@ -172,6 +179,12 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
     out.runtime = runtime as ProjectRuntimeConfig["runtime"];
   }
   if (recall !== undefined) out.recall = parseRecall(recall);
+  if (secrets !== undefined) {
+    if (secrets !== "redact" && secrets !== "refuse" && secrets !== "allow") {
+      throw fail("secrets must be redact, refuse or allow");
+    }
+    out.secrets = secrets;
+  }
   if (cloud === undefined) return out;
   if (cloud === null || typeof cloud !== "object" || Array.isArray(cloud)) {
     throw fail("cloud must be an object");

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { redactedOf } from "./_secrets.ts";
 import {
   arrayOf,
   defined,
@@ -82,7 +83,13 @@ export async function rememberNote(
     }),
     action,
   );
-  return { note: noteOf(body.note, action), status: statusOf(body.status, action) };
+  const result: MemoCloudRememberResult = {
+    note: noteOf(body.note, action),
+    status: statusOf(body.status, action),
+  };
+  const redacted = redactedOf(body.redacted);
+  if (redacted) result.redacted = redacted;
+  return result;
 }
 
 /**

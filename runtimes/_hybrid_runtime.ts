@@ -8,6 +8,7 @@
 
 import type { MemoCloudClient } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
+import { scrubSecrets } from "./_secrets.ts";
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
 import { recallDetailedOf } from "./local.ts";
@@ -33,8 +34,11 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeScanOptions,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  RuntimeUpdateOptions,
+  SecretScanResult,
 } from "./types.ts";
 
 /** Default of `pullIntervalMs`. */
@@ -188,8 +192,17 @@ export class HybridRuntime implements MemoMcpRuntime {
     return this.#read(this.#local.list(options));
   }
 
-  update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions): Promise<Note> {
+  update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions): Promise<Note> {
     return this.#write(this.#local.update(id, patch, options));
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
+  }
+
+  /** `memo scan`: a redaction is a local edit, pushed like any other. */
+  scanSecrets(options?: RuntimeScanOptions): Promise<SecretScanResult> {
+    return this.#write(this.#local.scanSecrets!(options));
   }
 
   forget(id: string, options?: RuntimeCallOptions): Promise<Note> {

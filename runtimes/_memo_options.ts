@@ -15,6 +15,7 @@ export type MemoEmbeddingSettings = Pick<
   | "embedder"
   | "onModelProgress"
   | "embedInBackground"
+  | "secrets"
 >;
 
 const KEYS = [
@@ -24,6 +25,7 @@ const KEYS = [
   "embedder",
   "onModelProgress",
   "embedInBackground",
+  "secrets",
 ] as const;
 
 /**
@@ -52,7 +54,7 @@ export function memoEmbeddingOptions(options: MemoEmbeddingSettings): MemoEmbedd
 /**
  * The `openMemo` settings of a factory configuration: `recall.engine`,
  * `recall.localEmbeddings`, `recall.embeddingModel`, `onModelProgress`,
- * `embedInBackground` and `embedder`, without the unset ones.
+ * `embedInBackground`, `embedder` and `secrets`, without the unset ones.
  *
  * @example
  * ```ts
@@ -70,6 +72,7 @@ export function memoOptionsOf(options: {
   onModelProgress?: MemoOptions["onModelProgress"];
   embedInBackground?: boolean;
   embedder?: MemoOptions["embedder"];
+  secrets?: MemoOptions["secrets"];
 }): MemoEmbeddingSettings {
   return memoEmbeddingOptions({
     engine: options.recall?.engine,
@@ -78,5 +81,6 @@ export function memoOptionsOf(options: {
     onModelProgress: options.onModelProgress,
     embedInBackground: options.embedInBackground,
     embedder: options.embedder,
+    secrets: options.secrets,
   });
 }

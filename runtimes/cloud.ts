@@ -19,6 +19,7 @@ import {
   type MemoCloudOptions,
 } from "./cloud_client.ts";
 import { MemoRuntimeError } from "./errors.ts";
+import { guardForCloud, guardPatchForCloud, scanThroughPages, scrubSecrets } from "./_secrets.ts";
 import type {
   ListResult,
   MemoMcpRuntime,
@@ -36,8 +37,13 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeScanOptions,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  RuntimeUpdateOptions,
+  SecretRedaction,
+  SecretScanResult,
+  SecretsPolicy,
 } from "./types.ts";
 
 /**
@@ -74,6 +80,12 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
   /** A ready client; built from the other fields when missing. */
   cloudClient?: MemoCloudClient;
   /**
+   * What a write does with a detected secret, checked on this side before anything is sent
+   * (the server checks again with its own `MEMO_CLOUD_SECRETS`): `redact`, `refuse` or `allow`.
+   * @default "redact"
+   */
+  secrets?: SecretsPolicy;
+  /**
    * `fetch` the client uses.
    * @default globalThis.fetch
    */
@@ -103,6 +115,20 @@ const CLOUD_PAGE = 100;
 function plain(note: MemoCloudNote): Note {
   const { revision: _revision, ...rest } = note;
   return rest;
+}
+
+/** What this side's guard and the server's replaced, each once (undefined when neither did). */
+function mergeRedacted(
+  mine: SecretRedaction[],
+  theirs: SecretRedaction[] | undefined,
+): SecretRedaction[] | undefined {
+  const out = [...mine];
+  for (const r of theirs ?? []) {
+    if (!out.some((m) => m.rule === r.rule && m.field === r.field && m.index === r.index)) {
+      out.push(r);
+    }
+  }
+  return out.length ? out : undefined;
 }
 
 /**
@@ -177,9 +203,11 @@ class CloudRuntime implements MemoMcpRuntime {
   readonly #closing = new AbortController();
   readonly #listeners = new RuntimeListeners();
   readonly #poller: CloudChangePoller;
+  readonly #secrets: SecretsPolicy;
 
   constructor(client: MemoCloudClient, options: MemoCloudMcpRuntimeOptions) {
     this.#client = client;
+    this.#secrets = options.secrets ?? "redact";
     this.#rootDir = options.rootDir ?? ".";
     this.#env = options.env;
     this.#poller = new CloudChangePoller(
@@ -237,9 +265,14 @@ class CloudRuntime implements MemoMcpRuntime {
 
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
     return this.#run(options.signal, async (signal): Promise<RuntimeRememberResult> => {
-      const { note, status } = await this.#client.remember(input, { signal });
+      const guarded = await guardForCloud([input], this.#secrets, "remember");
+      const sent = await this.#client.remember(guarded.drafts[0], { signal });
+      const { note, status } = sent;
       if (status !== "unchanged") this.#wrote([note], status === "written");
-      return { note: plain(note), status };
+      const result: RuntimeRememberResult = { note: plain(note), status };
+      const redacted = mergeRedacted(guarded.redacted, sent.redacted);
+      if (redacted) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
+      return result;
     });
   }
 
@@ -251,15 +284,23 @@ class CloudRuntime implements MemoMcpRuntime {
     return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
       checkDraftList(drafts);
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
+      const guarded = await guardForCloud(drafts, this.#secrets, "remember the notes");
       const result = await this.#client.upsertBatch(
-        drafts.map((d) => ({ ...draftOf(d), id: d.id })),
+        guarded.drafts.map((d) => ({ ...draftOf(d), id: d.id })),
         { signal },
       );
       const changed = result.results.filter((r) => r.status !== "unchanged");
       if (changed.length) this.#wrote(changed.map((r) => r.note), result.written > 0);
       const of = (status: string) =>
         result.results.filter((r) => r.status === status).map((r) => plain(r.note));
-      return { written: of("written"), updated: of("updated"), unchanged: of("unchanged") };
+      const out: RuntimeRememberManyResult = {
+        written: of("written"),
+        updated: of("updated"),
+        unchanged: of("unchanged"),
+      };
+      const redacted = mergeRedacted(guarded.redacted, result.redacted);
+      if (redacted) out.redacted = redacted;
+      return out;
     });
   }
 
@@ -342,12 +383,32 @@ class CloudRuntime implements MemoMcpRuntime {
     });
   }
 
-  update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
+  update(id: string, patch: RuntimeNotePatch, options: RuntimeUpdateOptions = {}): Promise<Note> {
     return this.#run(options.signal, async (signal) => {
-      const note = await this.#client.update(id, patch, { signal });
+      const guarded = await guardPatchForCloud(patch, this.#secrets);
+      const note = await this.#client.update(id, guarded.patch, { signal });
       this.#wrote([note], false);
+      if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
       return plain(note);
     }, id);
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
+  }
+
+  scanSecrets(options: RuntimeScanOptions = {}): Promise<SecretScanResult> {
+    return this.#run(options.signal, async (signal) => {
+      return await scanThroughPages(
+        (cursor) =>
+          this.#client.list({ cursor, limit: CLOUD_PAGE, signal }).then((p) => ({
+            notes: p.notes.map(plain),
+            nextCursor: p.nextCursor,
+          })),
+        async (id, patch) => this.#wrote([await this.#client.update(id, patch, { signal })], false),
+        options.redact === true,
+      );
+    });
   }
 
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
@@ -369,6 +430,7 @@ class CloudRuntime implements MemoMcpRuntime {
         engine: { default: "lexical", auto: "lexical" },
         embeddings: { model: "none", ready: false, embedded: 0, total: s.notes, state: "off" },
         issues: [],
+        secrets: { policy: this.#secrets },
       } satisfies MemoStats;
     });
   }
@@ -379,7 +441,9 @@ class CloudRuntime implements MemoMcpRuntime {
       // One connector pass is one batch: one request, one transaction on the server.
       const target: ConnectorMemo = {
         rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
-          const result = await this.#client.upsertBatch(drafts.map(draftOf), {
+          // The guard runs before the pass commits: under refuse, the whole pass is refused.
+          const guarded = await guardForCloud(drafts, this.#secrets, "commit the sync pass");
+          const result = await this.#client.upsertBatch(guarded.drafts.map(draftOf), {
             signal: call?.signal ?? signal,
           });
           const changed = result.results.filter((r) => r.status !== "unchanged");

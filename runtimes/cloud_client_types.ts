@@ -62,6 +62,8 @@ export interface MemoCloudRememberResult {
   note: MemoCloudNote;
   /** `written` (new), `updated` (same identity, new content) or `unchanged`. */
   status: "written" | "updated" | "unchanged";
+  /** What the server's secrets guard replaced (rule ids and fields); absent when nothing was. */
+  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
 }
 
 /**
@@ -182,6 +184,8 @@ export interface MemoCloudBatchResult {
   updated: number;
   /** Drafts already stored as they are. */
   unchanged: number;
+  /** What the server's secrets guard replaced, with each draft's `index`; absent when nothing was. */
+  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
 }
 
 /**

@@ -280,6 +280,7 @@ Deno.test("the cloud runtime's stats have the local shape, with the lexical engi
     engine: { default: "lexical", auto: "lexical" },
     embeddings: { model: "none", ready: false, embedded: 0, total: 2, state: "off" },
     issues: [],
+    secrets: { policy: "redact" },
   });
   await runtime.close();
 });

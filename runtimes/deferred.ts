@@ -8,6 +8,7 @@
  */
 
 import { MemoRuntimeError } from "./errors.ts";
+import { scrubSecrets } from "./_secrets.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { recallDetailedOf } from "./local.ts";
 import type {
@@ -32,8 +33,11 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeScanOptions,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  RuntimeUpdateOptions,
+  SecretScanResult,
 } from "./types.ts";
 
 /**
@@ -93,7 +97,14 @@ export function createDeferredRuntime(
   & Required<
     Pick<
       MemoMcpRuntime,
-      "watch" | "replicate" | "embed" | "recallDetailed" | "rememberMany" | "forgetMany"
+      | "watch"
+      | "replicate"
+      | "embed"
+      | "recallDetailed"
+      | "rememberMany"
+      | "forgetMany"
+      | "scanSecrets"
+      | "scrubSecrets"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -175,7 +186,7 @@ export function createDeferredRuntime(
     async list(options: RuntimeListOptions): Promise<ListResult> {
       return await (await ready()).list(options);
     },
-    async update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions) {
+    async update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions) {
       return await (await ready()).update(id, patch, options);
     },
     async forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
@@ -193,6 +204,19 @@ export function createDeferredRuntime(
       options?: RuntimeCallOptions,
     ): Promise<RuntimeCompletion> {
       return await (await ready()).completeIds(prefix, limit, options);
+    },
+    scrubSecrets(value: unknown): Promise<unknown> {
+      return scrubSecrets(value);
+    },
+    async scanSecrets(options?: RuntimeScanOptions): Promise<SecretScanResult> {
+      const runtime = await ready();
+      if (!runtime.scanSecrets) {
+        throw new MemoRuntimeError(
+          "UNAVAILABLE",
+          "Cannot scan: this runtime cannot scan its notes",
+        );
+      }
+      return await runtime.scanSecrets(options);
     },
     async replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
       const runtime = await ready();

@@ -11,6 +11,7 @@ import type {
   MemoryStore,
   ModelProgress,
   RecallEngine,
+  SecretsPolicy,
 } from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import type { MemoCloudClient } from "./cloud_client.ts";
@@ -148,6 +149,12 @@ export interface RuntimeFactoryOptions {
    * @default the process environment
    */
   env?: Record<string, string | undefined>;
+  /**
+   * What a write does with a detected secret: `redact` (`[redacted:<rule-id>]`), `refuse`, or
+   * `allow` (the guard off). Every runtime applies it before anything is written or sent.
+   * @default "redact"
+   */
+  secrets?: SecretsPolicy;
 }
 
 /**
@@ -306,6 +313,7 @@ export function createMemoMcpRuntimeFromConfig(
       ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
       rootDir,
       env: options.env,
+      ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
     });
   }
   return createLazyLocalRuntime(

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { Embedder, EmbedderLoader, RecallEngine } from "@memo/memory";
+import type { Embedder, EmbedderLoader, RecallEngine, SecretsPolicy } from "@memo/memory";
 import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "./_cloud_config.ts";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
@@ -45,6 +45,8 @@ export type RuntimeMode = "local" | "hybrid" | "cloud";
 const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
 /** The engines in the order the messages list them. */
 const ENGINES: readonly RecallEngine[] = ["lexical", "vector", "hybrid", "auto"];
+/** The secrets policies in the order the messages list them. */
+const SECRETS: readonly SecretsPolicy[] = ["redact", "refuse", "allow"];
 
 /**
  * What the runtime variables configure; a field is unset when its variable is.
@@ -82,6 +84,8 @@ export interface RuntimeEnvConfig {
     embeddingModel?: string;
     localEmbeddings?: boolean;
   };
+  /** `MEMO_SECRETS`: `redact`, `refuse` or `allow`. */
+  secrets?: SecretsPolicy;
 }
 
 /**
@@ -108,6 +112,11 @@ export interface RuntimeEnvConfig {
  * });
  * const recall = readRuntimeEnv({ MEMO_RECALL_ENGINE: "Hybrid", MEMO_LOCAL_EMBEDDINGS: "false" }).recall;
  * assert.deepEqual(recall, { engine: "hybrid", embeddingModel: undefined, localEmbeddings: false });
+ * assert.equal(readRuntimeEnv({ MEMO_SECRETS: "Refuse" }).secrets, "refuse");
+ * assert.throws(() => readRuntimeEnv({ MEMO_SECRETS: "off" }), {
+ *   code: "CONFIG",
+ *   message: "Cannot read MEMO_SECRETS: expected redact, refuse or allow, got off",
+ * });
  * assert.throws(() => readRuntimeEnv({ MEMO_LOCAL_EMBEDDINGS: "maybe" }), {
  *   code: "CONFIG",
  *   message: "Cannot read MEMO_LOCAL_EMBEDDINGS: expected true or false",
@@ -131,6 +140,7 @@ export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
         embeddingModel: envString(env, "MEMO_EMBEDDING_MODEL"),
         localEmbeddings: envBoolean(env, "MEMO_LOCAL_EMBEDDINGS"),
       },
+      secrets: envChoice(env, "MEMO_SECRETS", SECRETS),
     };
   } catch (e) {
     throw new MemoRuntimeError("CONFIG", (e as Error).message);
@@ -214,6 +224,12 @@ export interface RuntimeFromEnvOptions {
    * @default undefined
    */
   embedder?: Embedder | EmbedderLoader;
+  /**
+   * What a write does with a detected secret; wins over `MEMO_SECRETS`, which wins over
+   * `.memo/config.json`'s `secrets`.
+   * @default {MEMO_SECRETS, else .memo/config.json's secrets, else "redact"}
+   */
+  secrets?: SecretsPolicy;
 }
 
 /**
@@ -282,6 +298,8 @@ export function runtimeFactoryFromEnv(
     embedInBackground: options.embedInBackground,
     embedder: options.embedder,
   };
+  // Code over the variable over the file (read when the runtime opens).
+  const secrets = (file: ProjectRuntimeConfig) => options.secrets ?? config.secrets ?? file.secrets;
   const configuredRoot = options.rootDir ?? config.rootDir ?? options.cwd ?? ".";
   // The local runtime reads .memo/config.json (its recall block) when it opens
   // its notes: at the first call, or at once when prewarm; never before.
@@ -291,7 +309,10 @@ export function runtimeFactoryFromEnv(
       const settings = { ...definedOnly(file.recall ?? {}), ...recall };
       checkRuntimeConfig({ mode: "local", recall: settings });
       const { openMemo } = await import("@memo/memory");
-      return await openMemo({ rootDir, ...memoOptionsOf({ ...embedding, recall: settings }) });
+      return await openMemo({
+        rootDir,
+        ...memoOptionsOf({ ...embedding, recall: settings, secrets: secrets(file) }),
+      });
     }, { rootDir, env: options.env, prewarm });
   return (rootDir = configuredRoot) => {
     if (fixed === "local") return local(rootDir);
@@ -316,11 +337,17 @@ export function runtimeFactoryFromEnv(
           ...embedding,
           env: options.env,
           prewarm,
+          secrets: secrets(file),
         });
       }
       checkApiKey(cloud);
       const { pullIntervalMs: _hybridOnly, ...cloudSettings } = settings;
-      return createMemoCloudMcpRuntime({ ...cloudSettings, rootDir, env: { ...options.env } });
+      return createMemoCloudMcpRuntime({
+        ...cloudSettings,
+        rootDir,
+        env: { ...options.env },
+        secrets: secrets(file),
+      });
     });
   };
 }

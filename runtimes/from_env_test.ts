@@ -25,6 +25,7 @@ Deno.test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD
         pullIntervalMs: undefined,
       },
       recall: { engine: undefined, embeddingModel: undefined, localEmbeddings: undefined },
+      secrets: undefined,
     },
   );
   assert.equal(readRuntimeEnv({}).runtime, undefined);

@@ -15,6 +15,7 @@ import type {
   MemoryStore,
   ModelProgress,
   RecallEngine,
+  SecretsPolicy,
 } from "@memo/memory";
 import { MemoCloudClient, type MemoCloudOptions } from "./cloud_client.ts";
 import {
@@ -144,6 +145,12 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    * @default 1000
    */
   closeDrainMs?: number;
+  /**
+   * What a write does with a detected secret, before it reaches `notes.md` or the outbox:
+   * `redact`, `refuse` or `allow` (see `@memo/memory`'s `MemoOptions.secrets`).
+   * @default "redact"
+   */
+  secrets?: SecretsPolicy;
 }
 
 /**

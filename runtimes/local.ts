@@ -11,6 +11,7 @@ import { runConfiguredConnectors } from "./_connectors.ts";
 import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
+import { scanThroughPages, scrubSecrets, secretsRefusal } from "./_secrets.ts";
 import type {
   ListResult,
   MemoLike,
@@ -32,8 +33,11 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeScanOptions,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  RuntimeUpdateOptions,
+  SecretScanResult,
 } from "./types.ts";
 
 /**
@@ -74,13 +78,16 @@ export interface LocalRuntimeOptions {
 
 /**
  * Maps a refusal of the memory or connectors package, matched by its `code`,
- * to a {@linkcode MemoRuntimeError}: invalid input → `INVALID_INPUT`, a bad
+ * to a {@linkcode MemoRuntimeError}: invalid input and a write the secrets guard refused
+ * (`SECRETS_REFUSED`, with `details.secrets`) → `INVALID_INPUT`, a bad
  * connector configuration or an embedder that is off or cannot load
  * (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or connector →
  * `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes
  * through unchanged.
  */
 function runtimeErrorOf(error: unknown): unknown {
+  const refused = secretsRefusal(error);
+  if (refused) return refused;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   switch (code) {
@@ -167,10 +174,14 @@ class LocalRuntime implements MemoMcpRuntime {
     input: RuntimeRememberInput,
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberResult> {
-    const { written, updated, unchanged } = await this.rememberMany([input], options);
-    if (written.length) return { note: written[0], status: "written" };
-    if (updated.length) return { note: updated[0], status: "updated" };
-    return { note: unchanged[0], status: "unchanged" };
+    const { written, updated, unchanged, redacted } = await this.rememberMany([input], options);
+    const result: RuntimeRememberResult = written.length
+      ? { note: written[0], status: "written" }
+      : updated.length
+      ? { note: updated[0], status: "updated" }
+      : { note: unchanged[0], status: "unchanged" };
+    if (redacted?.length) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
+    return result;
   }
 
   rememberMany(
@@ -179,12 +190,14 @@ class LocalRuntime implements MemoMcpRuntime {
   ): Promise<RuntimeRememberManyResult> {
     return this.#run(options.signal, async (memo): Promise<RuntimeRememberManyResult> => {
       checkDraftList(drafts);
-      const { written, updated, unchanged } = await memo.rememberMany(drafts, {
+      const { written, updated, unchanged, redacted } = await memo.rememberMany(drafts, {
         signal: options.signal,
       });
       const ids = [...written, ...updated].map((n) => n.id);
       if (ids.length) this.#wrote(memo, { ids, listChanged: written.length > 0 });
-      return { written, updated, unchanged };
+      const result: RuntimeRememberManyResult = { written, updated, unchanged };
+      if (redacted?.length) result.redacted = redacted;
+      return result;
     });
   }
 
@@ -277,9 +290,9 @@ class LocalRuntime implements MemoMcpRuntime {
       }));
   }
 
-  update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
+  update(id: string, patch: RuntimeNotePatch, options: RuntimeUpdateOptions = {}): Promise<Note> {
     return this.#run(options.signal, async (memo) => {
-      const note = await memo.update(id, patch);
+      const note = await memo.update(id, patch, { onRedacted: options.onRedacted });
       this.#wrote(memo, { ids: [id], listChanged: false });
       return note;
     });
@@ -295,6 +308,23 @@ class LocalRuntime implements MemoMcpRuntime {
 
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
     return this.#run(options.signal, (memo) => memo.stats());
+  }
+
+  scrubSecrets(value: unknown): Promise<unknown> {
+    return scrubSecrets(value);
+  }
+
+  scanSecrets(options: RuntimeScanOptions = {}): Promise<SecretScanResult> {
+    return this.#run(options.signal, async (memo) => {
+      const redact = options.redact === true;
+      const result = memo.scanSecrets ? await memo.scanSecrets({ redact }) : await scanThroughPages(
+        (cursor) => memo.list({ cursor, limit: 1000 }),
+        (id, patch) => memo.update(id, patch),
+        redact,
+      );
+      if (result.redacted.length) this.#wrote(memo, { ids: result.redacted, listChanged: false });
+      return result;
+    });
   }
 
   syncConnectors(options: RuntimeSyncOptions = {}): Promise<RuntimeSyncResult> {

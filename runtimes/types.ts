@@ -34,6 +34,9 @@ import type {
   ReplicaChanges,
   ReplicaStatus,
   ScoreContribution,
+  SecretRedaction,
+  SecretScanResult,
+  SecretsPolicy,
   StoreChanges,
   StoreIssue,
   StoreLoadReport,
@@ -62,6 +65,9 @@ export type {
   ReplicaChanges,
   ReplicaStatus,
   ScoreContribution,
+  SecretRedaction,
+  SecretScanResult,
+  SecretsPolicy,
   StoreChanges,
   StoreIssue,
   StoreLoadReport,
@@ -92,7 +98,7 @@ export interface MemoLike {
   rememberMany(
     drafts: readonly NoteDraft[],
     options?: { signal?: AbortSignal },
-  ): Promise<CommitResult>;
+  ): Promise<CommitResult & { redacted?: SecretRedaction[] }>;
   /** Ranked hits for a query. */
   recall(
     query: string,
@@ -140,8 +146,12 @@ export interface MemoLike {
       order?: "oldest" | "newest";
     },
   ): Promise<ListResult>;
-  /** Changes a note. */
-  update(id: string, patch: RuntimeNotePatch): Promise<Note>;
+  /** Changes a note; `onRedacted` hears what the secrets guard replaced. */
+  update(
+    id: string,
+    patch: RuntimeNotePatch,
+    options?: { onRedacted?: (redacted: SecretRedaction[]) => void },
+  ): Promise<Note>;
   /** Deletes a note and returns it. */
   forget(id: string): Promise<Note>;
   /**
@@ -152,6 +162,11 @@ export interface MemoLike {
   applyReplica?(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** Counts. */
   stats(): Promise<MemoStats>;
+  /**
+   * Scans the stored notes for secrets, and with `redact` rewrites them in one atomic step
+   * (`Memo.scanSecrets`). Optional: without it, the runtime scans through `list` and `update`.
+   */
+  scanSecrets?(options?: { redact?: boolean }): Promise<SecretScanResult>;
   /**
    * Calls `onChange` with the ids of the notes created, updated and removed, after this
    * client's writes and other processes' writes (`Memo.watch`). Returns the function that
@@ -182,6 +197,59 @@ export interface MemoLike {
 export interface RuntimeCallOptions {
   /** Aborted when the call times out or the client goes away. */
   signal?: AbortSignal;
+}
+
+/**
+ * Options of {@linkcode MemoMcpRuntime.scanSecrets}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeScanOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, secrets: "allow" });
+ * await runtime.remember({ text: "runner token glpat-Zr8vQ2mW4kT9xN1pLc7H" });
+ * const options: RuntimeScanOptions = { redact: true };
+ * assert.equal((await runtime.scanSecrets!(options)).redacted.length, 1);
+ * assert.equal((await runtime.scanSecrets!()).findings.length, 0);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeScanOptions extends RuntimeCallOptions {
+  /**
+   * Rewrite every finding as `[redacted:<rule-id>]`.
+   * @default false
+   */
+  redact?: boolean;
+}
+
+/**
+ * Options of {@linkcode MemoMcpRuntime.update}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeUpdateOptions } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const { note } = await runtime.remember({ text: "CI runner" });
+ * const heard: string[] = [];
+ * const options: RuntimeUpdateOptions = { onRedacted: (r) => heard.push(...r.map((x) => x.rule)) };
+ * await runtime.update(note.id, { text: "CI runner uses glpat-Zr8vQ2mW4kT9xN1pLc7H" }, options);
+ * assert.deepEqual(heard, ["gitlab-token"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeUpdateOptions extends RuntimeCallOptions {
+  /**
+   * Called after the write with what the secrets guard replaced (rule ids and fields, never
+   * values); not called when it replaced nothing.
+   */
+  onRedacted?: (redacted: SecretRedaction[]) => void;
 }
 
 /** Input of {@linkcode MemoMcpRuntime.remember}. *
@@ -241,6 +309,11 @@ export interface RuntimeRememberResult {
   note: Note;
   /** `written` (new), `updated` (same source, new content) or `unchanged`. */
   status: "written" | "updated" | "unchanged";
+  /**
+   * What the secrets guard replaced with `[redacted:<rule-id>]`: rule ids and fields, never
+   * values; absent when nothing was.
+   */
+  redacted?: SecretRedaction[];
 }
 
 /**
@@ -278,6 +351,8 @@ export interface RuntimeRememberManyResult {
   updated: Note[];
   /** Drafts already stored as they are (nothing written). */
   unchanged: Note[];
+  /** What the secrets guard replaced, with each draft's `index`; absent when nothing was. */
+  redacted?: SecretRedaction[];
 }
 
 /** Options of {@linkcode MemoMcpRuntime.recall}. *
@@ -758,7 +833,7 @@ export interface MemoMcpRuntime {
   /** A page of notes in store order. */
   list(options: RuntimeListOptions): Promise<ListResult>;
   /** Changes a note. */
-  update(id: string, patch: RuntimeNotePatch, options?: RuntimeCallOptions): Promise<Note>;
+  update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions): Promise<Note>;
   /** Deletes a note and returns it. */
   forget(id: string, options?: RuntimeCallOptions): Promise<Note>;
   /** Counts of notes, labels and sources. */
@@ -801,6 +876,18 @@ export interface MemoMcpRuntime {
    * reached, and the local notes stay as they were.
    */
   replicate?(options?: ReplicateOptions): Promise<ReplicateResult>;
+  /**
+   * `memo scan`: finds the secrets the stored notes hold (`{id, rule, field, line}`, never a
+   * value), and with `redact` rewrites them (the local and hybrid runtimes: one atomic step
+   * that replicates like any other edit; the cloud runtime: one update per note). Optional.
+   */
+  scanSecrets?(options?: RuntimeScanOptions): Promise<SecretScanResult>;
+  /**
+   * `value` with every detected secret in its strings replaced by `[redacted:<rule-id>]`,
+   * whatever the policy: the protocol server runs it over a write tool's arguments before it
+   * logs them. Optional: without it, the arguments are logged as `redact` leaves them.
+   */
+  scrubSecrets?(value: unknown): Promise<unknown>;
   /**
    * Releases the store, any timers and every `watch` listener. The hybrid
    * runtime first pushes its outbox for at most `options.drainMs` (default and

@@ -320,9 +320,13 @@ export class McpCore {
     const redaction = new Redaction(args, this.options.redact);
     const logging = this.logging(ctx);
     if (logging) {
+      // A write's arguments may hold a secret the runtime's guard will redact: never log it.
+      const runtime = this.runtime;
       this.log(ctx, "info", `tools/call ${tool.info.name}`, {
         tool: tool.info.name,
-        arguments: redaction.args,
+        arguments: tool.info.write && runtime.scrubSecrets
+          ? await runtime.scrubSecrets(redaction.args).catch(() => "[unavailable]")
+          : redaction.args,
       });
     }
     try {

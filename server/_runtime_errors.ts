@@ -114,6 +114,7 @@ export function withMcpErrors(runtime: MemoMcpRuntime): MemoMcpRuntime {
     completeIds: (prefix, limit, options) =>
       mapped(() => runtime.completeIds(prefix, limit, options)),
     ...(runtime.watch ? { watch: (onChange) => mappedSync(() => runtime.watch!(onChange)) } : {}),
+    ...(runtime.scrubSecrets ? { scrubSecrets: (value) => runtime.scrubSecrets!(value) } : {}),
     close: () => runtime.close(),
   };
 }

@@ -282,6 +282,13 @@ const Hit = z.looseObject({
   ),
 });
 
+const Redacted = z.array(z.looseObject({
+  rule: z.string().describe("memo's rule id, as in [redacted:<rule-id>]."),
+  field: z.enum(["title", "text", "labels", "source"]).describe("Where it was found."),
+})).describe(
+  "Secrets the guard replaced with [redacted:<rule-id>] before the write (never their values); absent when none.",
+);
+
 const Coverage = z.looseObject({
   embedded: z.number().int().describe("Notes embedded for the current model."),
   total: z.number().int().describe("Notes in all."),
@@ -336,7 +343,7 @@ const remember = defineTool({
   name: "remember",
   title: "Remember",
   description:
-    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (or the same source key) is never stored twice; a known source key with new text updates that note.",
+    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (or the same source key) is never stored twice; a known source key with new text updates that note. Secrets (tokens, keys, passwords) are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
   write: true,
   annotations: {
     readOnlyHint: false,
@@ -358,10 +365,13 @@ const remember = defineTool({
     status: z.enum(["written", "updated", "unchanged"]).describe(
       "written: new; updated: same source, new content; unchanged: already stored.",
     ),
+    redacted: Redacted.optional(),
   }, ["note", "status"]),
   async run(a, ctx) {
     const result = await ctx.runtime.remember(a, { signal: ctx.signal });
-    return { structured: { note: result.note, status: result.status } };
+    const structured: Record<string, unknown> = { note: result.note, status: result.status };
+    if (result.redacted?.length) structured.redacted = result.redacted;
+    return { structured };
   },
 });
 
@@ -489,9 +499,14 @@ const updateNote = defineTool({
       title: z.string().max(500).optional().describe("New title."),
       labels: labels().optional().describe("New labels (replace the old ones)."),
     }),
-  output: output({ note: NoteSchema }, ["note"]),
+  output: output({ note: NoteSchema, redacted: Redacted.optional() }, ["note"]),
   async run({ id, ...patch }, ctx) {
-    return { structured: { note: await ctx.runtime.update(id, patch, { signal: ctx.signal }) } };
+    let redacted: unknown[] = [];
+    const note = await ctx.runtime.update(id, patch, {
+      signal: ctx.signal,
+      onRedacted: (r) => redacted = r,
+    });
+    return { structured: redacted.length ? { note, redacted } : { note } };
   },
 });
 
@@ -550,7 +565,7 @@ const memoryStats = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, and (hybrid runtime) the replication state.",
+    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -598,6 +613,14 @@ const memoryStats = defineTool({
         "The last replication failure; absent after a success.",
       ),
     }).optional().describe("Replication state (hybrid runtime only)."),
+    secrets: z.looseObject({
+      policy: z.enum(["redact", "refuse", "allow"]).describe(
+        "What a write does with a detected secret: redact it, refuse the write, or allow (the guard is off).",
+      ),
+      findings: z.number().int().optional().describe(
+        "Secrets the stored notes hold (hand edits, or notes written before the guard): memo scan lists them, memo scan --redact removes them.",
+      ),
+    }).optional().describe("The secrets guard."),
   }, ["notes", "labels", "sources", "runtime", "engine"]),
   async run(_a, ctx) {
     const stats = await ctx.runtime.stats({ signal: ctx.signal });

@@ -1,8 +1,8 @@
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
  * The Status view: what `memory_stats` says about memory, the recall
- * engines, the embeddings, the damaged sections of `notes.md` and, in the
- * hybrid runtime, replication.
+ * engines, the embeddings, the secrets guard (its policy and the secrets stored notes hold),
+ * the damaged sections of `notes.md` and, in the hybrid runtime, replication.
  *
  * @module
  */
@@ -34,6 +34,21 @@ export interface Stats {
     conflicts: number;
     error?: string;
   };
+  secrets?: { policy: string; findings?: number };
+}
+
+/** The secrets guard's line: its policy, and what stored notes hold (never a value). */
+function secretsText(s: NonNullable<Stats["secrets"]>): string {
+  const policy = s.policy === "allow"
+    ? "off (allow)"
+    : s.policy === "refuse"
+    ? "refuses writes that hold secrets"
+    : "redacts secrets before writing";
+  if (s.findings === undefined) return policy;
+  const found = s.findings === 0
+    ? "no secrets in stored notes"
+    : `${s.findings} secret${s.findings === 1 ? "" : "s"} in stored notes (run memo scan --redact)`;
+  return `${policy}; ${found}`;
 }
 
 function Counts({ title, counts }: { title: string; counts: Record<string, number> }) {
@@ -89,6 +104,14 @@ export function StatusView({ stats }: { stats: Stats | null }) {
             {e ? `${e.model}, ${e.state}: ${e.embedded} of ${e.total} notes embedded` : "not used"}
             {e?.error && <span class="muted">: {e.error}</span>}
           </dd>
+          {stats.secrets && (
+            <>
+              <dt>Secrets</dt>
+              <dd class={stats.secrets.findings ? "error-text" : undefined}>
+                {secretsText(stats.secrets)}
+              </dd>
+            </>
+          )}
         </dl>
       </section>
       {r && (

@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { secretCorpus } from "../../testing/secrets_corpus.ts";
+import { MEMO_RULES, runMemoRules } from "./_memo_rules.ts";
+import type { SecretMatch } from "./_rule.ts";
+
+const corpus = secretCorpus();
+
+function memoRules(text: string): string[] {
+  const found: SecretMatch[] = [];
+  runMemoRules(text, found);
+  return found.map((f) => f.rule);
+}
+
+/** For each rule: what it must leave alone (its own look-alikes). */
+const NEAR_MISSES: Record<string, string[]> = {
+  "jwt": [
+    "eyJhbGciOi.eyJzdWIiOi.sig (cut short)",
+    "eyJub3QiOiJhIGhlYWRlciJ9.eyJzdWIiOiIxMjM0In0.c2ln",
+  ],
+  "gcp-api-key": ["AIzaXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX", "AIza-too-short"],
+  "gcp-service-account": ['"private_key_id": "<your key id>"'],
+  "pypi-token": ["pypi-AgE...", "pypi-token"],
+  "twilio-api-key": ["SKU 4711", "SK00000000000000000000000000000000"],
+  "azure-connection-string": [
+    "AccountKey=<key>",
+    "AccountKey=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx==",
+  ],
+  "notion-token": ["secret_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "secret_sauce"],
+  "sendgrid-api-key": ["SG.xxxxxxxxxxxxxxxxxxxxxx.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+  "private-key": ["-----BEGIN PRIVATE KEY-----\nMIIE...\n-----END PRIVATE KEY-----"],
+  "url-password": [
+    "postgres://user:password@localhost/db",
+    "https://a:${PASS}@h.io",
+    "redis://:secret@h",
+  ],
+  "secret-assignment": [
+    "API_KEY=${API_KEY}",
+    "token: see above",
+    "TOKEN=process.env.TOKEN",
+    "key=abc",
+  ],
+};
+
+for (const rule of MEMO_RULES) {
+  Deno.test(`memo rule ${rule.id}: finds its format, leaves its near misses alone`, () => {
+    assert.match(rule.source, /^https:\/\/[^\s]+$/, "it names the documentation of its format");
+    const anchor = new RegExp(rule.anchor, rule.anchorIgnoresCase ? "i" : "");
+    // The corpus entries of this id that this rule (not a secretlint one of the same id) covers.
+    const mine = corpus.filter((s) =>
+      s.rule === rule.id && anchor.test(s.text) && !s.text.includes("ntn_")
+    );
+    const extra: Record<string, string> = {
+      "twilio-api-key": `key SK${"0123456789abcdef".repeat(2).split("").reverse().join("")}`,
+    };
+    assert.ok(mine.length > 0 || extra[rule.id], `the corpus has a ${rule.id}`);
+    for (const s of mine) assert.ok(memoRules(s.text).includes(rule.id), s.name);
+    assert.ok(rule.pattern.flags.includes("g") && rule.pattern.flags.includes("d"));
+    assert.ok(anchor.test(mine[0]?.text ?? extra[rule.id]));
+    if (extra[rule.id]) assert.ok(memoRules(extra[rule.id]).includes(rule.id));
+    for (const text of NEAR_MISSES[rule.id] ?? []) {
+      assert.ok(!memoRules(text).includes(rule.id), `${rule.id} leaves ${JSON.stringify(text)}`);
+    }
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Test helper for the secrets guard's path tests: asserts that no value of the corpus appears in
+ * a text, reads every file under a project's `.memo/`, and a toy embedder that fills the
+ * embedding cache without loading a model.
+ *
+ * @module
+ */
+
+import assert from "node:assert/strict";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Embedder } from "@memo/memory";
+import { EmbeddingCache } from "../memory/_embedding_cache.ts";
+import type { CorpusSecret } from "../testing/secrets_corpus.ts";
+
+/** Fails naming the secret (its rule and name, never its value) when `text` holds any value. */
+export function assertNoSecret(text: string, corpus: readonly CorpusSecret[], where: string): void {
+  for (const s of corpus) {
+    if (text.includes(s.value)) assert.fail(`${where} holds the ${s.name} (${s.rule})`);
+  }
+}
+
+/** Every file under `dir`, as text (binary files decoded loosely), with its path. */
+export async function filesUnder(dir: string): Promise<{ path: string; text: string }[]> {
+  const out: { path: string; text: string }[] = [];
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!e.isFile()) continue;
+    const path = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+    out.push({ path, text: new TextDecoder().decode(await readFile(path)) });
+  }
+  return out;
+}
+
+/** Asserts that no file under `<rootDir>/.memo/` holds a value of the corpus. */
+export async function assertNoSecretOnDisk(
+  rootDir: string,
+  corpus: readonly CorpusSecret[],
+): Promise<void> {
+  for (const { path, text } of await filesUnder(join(rootDir, ".memo"))) {
+    assertNoSecret(text, corpus, path);
+  }
+}
+
+/** A deterministic 4-dimension embedder: what the cache holds without a model. */
+export const TOY_EMBEDDER: Embedder = {
+  model: "toy",
+  dimensions: 4,
+  embed: (texts) =>
+    Promise.resolve(texts.map((t) => new Float32Array([t.length % 7, t.length % 5, 1, 0.5]))),
+};
+
+/** The keys the toy model's embedding cache holds in `rootDir`. */
+export async function toyCacheKeys(rootDir: string): Promise<string[]> {
+  const cache = await EmbeddingCache.open(rootDir, TOY_EMBEDDER.model, TOY_EMBEDDER.dimensions);
+  const keys: string[] = [];
+  try {
+    await cache.refresh((key) => void keys.push(key));
+  } finally {
+    await cache.close();
+  }
+  return keys;
+}
