@@ -6,7 +6,14 @@ import { type Memo, openMemo } from "./memo.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
 import { Bm25Index, createLexicalIndex } from "./recall/lexical.ts";
-import { indexCachePath, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
+import {
+  indexCachePath,
+  readSnapshotFile,
+  readSnapshotHead,
+  restoreIndex,
+  snapshotExtent,
+} from "./_index_cache.ts";
+import { loadDigestsOf } from "./_load_digest.ts";
 import type { Note } from "./note.ts";
 
 const WORDS = (
@@ -81,11 +88,21 @@ async function loadedNotes(rootDir: string): Promise<Note[]> {
   return notes;
 }
 
-/** How many of the project's notes (a prefix of them) the snapshot on disk restores; 0: none. */
+/**
+ * How many of the project's notes (a prefix of them) the snapshot on disk restores; 0: none. As
+ * a `Memo` does: the store's load hashes notes.md up to the snapshot's extent.
+ */
 async function snapshotPrefix(rootDir: string): Promise<number> {
-  const bytes = await readSnapshotFile(indexCachePath(rootDir));
+  const path = indexCachePath(rootDir);
+  const store = new FileMemoryStore({ rootDir });
+  const digests = loadDigestsOf(store)!;
+  digests.request(snapshotExtent((await readSnapshotHead(path))?.key));
+  await store.load();
+  const notes = (await store.changesSince()).upserted;
   const index = createLexicalIndex() as Bm25Index;
-  return restoreIndex(bytes, index, await loadedNotes(rootDir));
+  const digest = digests.taken()?.prefix;
+  await store.close();
+  return restoreIndex(await readSnapshotFile(path), index, notes, { by: "file", digest });
 }
 
 /** Whether the snapshot on disk fits the project's notes as they are now (all of them). */

@@ -4,6 +4,9 @@
  * parse found, the catch-up with the file (nothing, its new tail, or a full reload), and the
  * writes that change the file and the table together (an append, an atomic rewrite).
  *
+ * On request, a full reload also hashes the bytes it reads (see `_load_digest.ts`): the digests
+ * last while the table only grows by appends, and a rewrite or another full reload drops them.
+ *
  * The store takes the lock and serialises calls; this class assumes both.
  *
  * @module
@@ -14,10 +17,12 @@ import type { StoreIssue } from "./store.ts";
 import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
 import { IdentityIndex, NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
+import type { ContentDigest, LoadDigests } from "./_load_digest.ts";
 import {
   appendText,
   type FileStamp,
   joinTail,
+  type NotesRead,
   readNotes,
   rewriteFile,
   sameFile,
@@ -58,6 +63,8 @@ export class LoadedNotes {
   #stamp: FileStamp | undefined;
   #tail: Uint8Array = new Uint8Array(0);
   #issues: StoreIssue[] = [];
+  #wanted: { mark?: number } | undefined;
+  #digests: LoadDigests | undefined;
 
   /** Nothing is read until the first {@linkcode LoadedNotes.refresh}. */
   constructor(notesPath: string, lockPath: string) {
@@ -75,8 +82,22 @@ export class LoadedNotes {
     return this.#issues;
   }
 
+  /** What the last full reload hashed, while its notes are still the table's first notes. */
+  get digests(): LoadDigests | undefined {
+    return this.#digests;
+  }
+
+  /**
+   * Asks the next full reload to hash what it reads, and the first `mark` bytes when a section
+   * starts there.
+   */
+  requestDigests(mark?: number): void {
+    this.#wanted = { mark };
+  }
+
   /** Forgets everything: the next refresh reads the whole file. */
   reset(): void {
+    this.#digests = undefined;
     this.#table = new NoteTable();
     this.#loaded = false;
     this.#stamp = undefined;
@@ -113,12 +134,24 @@ export class LoadedNotes {
 
   /** Reads and parses the whole file. */
   async fullReload(locked: boolean): Promise<void> {
-    const read = await readNotes({ notesPath: this.#notesPath, lockPath: this.#lockPath, locked });
+    const wanted = this.#wanted;
+    this.#wanted = undefined;
+    this.#digests = undefined;
+    const read = await readNotes({
+      notesPath: this.#notesPath,
+      lockPath: this.#lockPath,
+      locked,
+      hash: wanted !== undefined,
+      mark: wanted?.mark,
+    });
     if (read === "moved") throw new Error("unreachable: a full read cannot move");
     const identity = new IdentityIndex();
     const parsed = read === "missing"
       ? { sections: [], issues: [], byId: new Map() }
       : parseNotes(read.chunks, { onNote: (section) => identity.add(section) });
+    if (read !== "missing" && read.sha256 !== undefined) {
+      this.#digests = digestsOf(read, parsed.sections, read.sha256);
+    }
     this.#table.replaceAll(parsed.sections, parsed.byId, identity);
     this.#issues = parsed.issues;
     this.#stamp = read === "missing" ? undefined : read.stamp;
@@ -176,6 +209,7 @@ export class LoadedNotes {
       yield* addedRaws;
     }
     const done = await rewriteFile(this.#notesPath, pieces());
+    this.#digests = undefined;
     for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
     this.#table.removeMany(dropped);
     if (preamble) this.#table.append([{ raw: preamble }]);
@@ -185,4 +219,43 @@ export class LoadedNotes {
     this.#tail = done.tail;
     return done.size;
   }
+}
+
+/**
+ * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with
+ * the notes they hold (sections never span pieces, so the pieces before the mark hold whole
+ * sections).
+ */
+function digestsOf(
+  read: Pick<NotesRead, "chunks" | "stamp" | "marked">,
+  sections: readonly NotesSection[],
+  sha256: string,
+): LoadDigests {
+  const { chunks, marked } = read;
+  let notes = 0;
+  let last: Note | undefined;
+  for (const s of sections) {
+    if (s.note) {
+      notes++;
+      last = s.note;
+    }
+  }
+  const whole: ContentDigest = { bytes: read.stamp.size, sha256, notes, last };
+  if (!marked) return { whole };
+  if (marked.chunks === chunks.length) return { whole, prefix: whole };
+  let chars = 0;
+  for (let i = 0; i < marked.chunks; i++) chars += chunks[i].length;
+  let seen = 0;
+  let count = 0;
+  let end: Note | undefined;
+  for (let i = 0; i < sections.length && seen < chars; i++) {
+    seen += sections[i].raw.length;
+    const note = sections[i].note;
+    if (note) {
+      count++;
+      end = note;
+    }
+  }
+  if (seen !== chars) return { whole };
+  return { whole, prefix: { bytes: marked.bytes, sha256: marked.sha256, notes: count, last: end } };
 }

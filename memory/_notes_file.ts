@@ -13,9 +13,15 @@
  * is decoded on its own, so only it costs two bytes a character. One em dash per megabyte would
  * otherwise double the memory of the whole file.
  *
+ * **Hashing.** On request a read also hashes the bytes it reads (SHA-256, natively: about 0.7 ms a
+ * megabyte here), and can cut its pieces at one more place, a byte offset where a section starts,
+ * taking the hash of everything before it there too. A `Memo` keys its index snapshot on these
+ * digests (see `_index_cache.ts`).
+ *
  * @module
  */
 
+import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
 import { statSync } from "node:fs";
 import { dirname } from "node:path";
@@ -75,6 +81,13 @@ export interface NotesRead {
   stamp: FileStamp;
   /** The last bytes before `stamp.size` (up to {@linkcode TAIL_BYTES}). */
   tail: Uint8Array;
+  /** With `hash`: the SHA-256 (hex) of the file's bytes up to `stamp.size`. */
+  sha256?: string;
+  /**
+   * With `hash` and `mark`, when a section starts at `mark` (or the file ends there): the
+   * SHA-256 (hex) of the file's first `mark` bytes, and how many of `chunks` hold them.
+   */
+  marked?: { bytes: number; sha256: string; chunks: number };
 }
 
 /** Settings of {@linkcode readNotes}. */
@@ -87,6 +100,10 @@ export interface ReadSettings {
   from?: number;
   /** The bytes the file must hold just before `from`. */
   expectTail?: Uint8Array;
+  /** Hash the bytes read (a full read only: `from` must be 0). */
+  hash?: boolean;
+  /** With `hash`: also cut the pieces at this offset and hash the bytes before it, see `marked`. */
+  mark?: number;
 }
 
 /**
@@ -122,15 +139,22 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const got = await readRange(fh, from - expect.length, from);
         if (!got || !equalBytes(got, expect)) return "moved";
       }
-      const chunks = await readChunks(fh, from, limit);
-      const tail = chunks && await readRange(fh, Math.max(0, limit - TAIL_BYTES), limit);
+      const hash = s.hash && from === 0 ? createHash("sha256") : undefined;
+      let mark = hash && s.mark !== undefined && s.mark > 0 && s.mark <= limit ? s.mark : undefined;
+      if (mark !== undefined && mark < limit && !await sectionStartsAt(fh, mark)) mark = undefined;
+      const read = await readChunks(fh, from, limit, hash, mark);
+      const tail = read && await readRange(fh, Math.max(0, limit - TAIL_BYTES), limit);
       const st2 = await fh.stat();
       const settled = st2.size === st1.size && st2.mtimeMs === st1.mtimeMs;
-      if (chunks && tail && st2.size >= limit && (safe || settled)) {
+      if (read && tail && st2.size >= limit && (safe || settled)) {
+        const { chunks, marked } = read;
         if (from > 0 && chunks.length > 0 && !chunks[0].startsWith(NOTE_MARKER_START)) {
           return "moved";
         }
-        return { chunks, stamp: toStamp(st1, limit), tail };
+        const done: NotesRead = { chunks, stamp: toStamp(st1, limit), tail };
+        if (hash) done.sha256 = hash.digest("hex");
+        if (marked) done.marked = marked;
+        return done;
       }
       if (attempt >= 100) {
         throw new MemoryError("Cannot read notes.md: it kept changing while being read");
@@ -153,15 +177,33 @@ async function readRange(fh: FileHandle, start: number, end: number) {
   return buf;
 }
 
-/** Reads [start, end) and decodes it in pieces cut before marker lines; undefined on a short read. */
-async function readChunks(fh: FileHandle, start: number, end: number) {
+/** Whether a marker line starts at `at` (a line start holding the marker's first bytes). */
+async function sectionStartsAt(fh: FileHandle, at: number): Promise<boolean> {
+  const got = await readRange(fh, at - 1, at - 1 + PATTERN.length);
+  return got !== undefined && equalBytes(got, PATTERN);
+}
+
+/**
+ * Reads [start, end) and decodes it in pieces cut before marker lines (and at `mark`, which the
+ * caller checked to start a section); undefined on a short read. With `hash`, every byte read
+ * goes through it, and its digest at `mark` is taken.
+ */
+async function readChunks(
+  fh: FileHandle,
+  start: number,
+  end: number,
+  hash?: Hash,
+  mark?: number,
+): Promise<{ chunks: string[]; marked?: NotesRead["marked"] } | undefined> {
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   const chunks: string[] = [];
+  let marked: NotesRead["marked"];
   let buf = new Uint8Array(Math.min(end - start, PIECE) + PATTERN.length);
   let len = 0;
   let pos = start;
   while (pos < end) {
-    const want = Math.min(PIECE, end - pos);
+    // A read never runs past the mark, so that the hash can be taken there.
+    const want = Math.min(PIECE, end - pos, mark !== undefined && pos < mark ? mark - pos : PIECE);
     if (buf.length - len < want) {
       const bigger = new Uint8Array(Math.max(buf.length * 2, len + want));
       bigger.set(buf.subarray(0, len));
@@ -169,18 +211,22 @@ async function readChunks(fh: FileHandle, start: number, end: number) {
     }
     const { bytesRead } = await fh.read(buf, len, want, pos);
     if (bytesRead === 0) return undefined;
+    hash?.update(buf.subarray(len, len + bytesRead));
     const scanFrom = Math.max(0, len - PATTERN.length);
     len += bytesRead;
     pos += bytesRead;
-    const cut = lastMarkerStart(buf, scanFrom, len);
+    const cut = pos === mark ? len : lastMarkerStart(buf, scanFrom, len);
     if (cut > 0) {
       decodeSections(buf.subarray(0, cut), decoder, chunks);
       buf.copyWithin(0, cut, len);
       len -= cut;
     }
+    if (pos === mark) {
+      marked = { bytes: pos, sha256: hash!.copy().digest("hex"), chunks: chunks.length };
+    }
   }
   if (len > 0) decodeSections(buf.subarray(0, len), decoder, chunks);
-  return chunks;
+  return { chunks, marked };
 }
 
 /**

@@ -42,6 +42,7 @@ import {
   staleReason,
 } from "./_lock.ts";
 import { LoadedNotes } from "./_loaded_notes.ts";
+import { offerLoadDigests } from "./_load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
 
 /**
@@ -164,7 +165,12 @@ export class FileMemoryStore implements MemoryStore {
       staleMs: options.staleLockMs ?? 5_000,
       foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
     };
-    this.#file = new LoadedNotes(this.paths.notes, this.paths.lock);
+    const file = new LoadedNotes(this.paths.notes, this.paths.lock);
+    this.#file = file;
+    offerLoadDigests(this, {
+      request: (mark) => file.requestDigests(mark),
+      taken: () => file.digests,
+    });
   }
 
   /** Problems known now: recoveries since the last `load()`, then damaged sections. */
