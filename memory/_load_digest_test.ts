@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { openMemo } from "./memo.ts";
+import { Memo, openMemo } from "./memo.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
 import { Bm25Index } from "./recall/lexical.ts";
@@ -168,6 +168,43 @@ Deno.test("load digests: a snapshot keyed on the notes' text (older memo) is reb
     const memo = await openMemo({ rootDir: dir, indexCache: "always" });
     await memo.close();
     assert.ok(snapshotExtent((await readSnapshotHead(path))?.key), "written again, by the bytes");
+    assert.deepEqual(await recallOpen(dir, "word42"), { titles: ["Note 42"], restored: true });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** A lock of a writer on another host, guarding `size` bytes, written `ageMs` ago. */
+async function foreignLock(rootDir: string, size: number, ino: number, ageMs: number) {
+  const path = memoPaths(rootDir).lock;
+  const created = new Date(Date.now() - ageMs);
+  const lock = { pid: 1, host: "another-host.example", created: created.toISOString(), size, ino };
+  await writeFile(path, JSON.stringify({ ...lock, nonce: "test" }));
+  await utimes(path, created, created);
+}
+
+Deno.test("load digests: bytes past a writer's lock are left out, and a dead writer's torn tail is cut", async () => {
+  const dir = await project(120);
+  try {
+    const path = memoPaths(dir).notes;
+    const before = await readFile(path, "utf8");
+    const st = await stat(path);
+    // A write in flight: a whole note and half of another, past the size its live writer locked.
+    await writeFile(
+      path,
+      '<!-- memo:note {"id":"inflight"} -->\n## Inflight\nokapi\n\n<!-- memo:no',
+      { flag: "a" },
+    );
+    await foreignLock(dir, st.size, st.ino, 0);
+    assert.deepEqual(await recallOpen(dir, "okapi"), { titles: [], restored: true });
+    assert.deepEqual(await recallOpen(dir, "word42"), { titles: ["Note 42"], restored: true });
+    // The writer is gone (its lock is an hour old): the next load cuts its tail, then hashes.
+    await foreignLock(dir, st.size, st.ino, 3_600_000);
+    const memo = new Memo({ rootDir: dir, indexCache: false });
+    const report = await memo.load();
+    await memo.close();
+    assert.deepEqual(report.issues.map((i) => i.kind).sort(), ["stale-lock", "torn-tail"]);
+    assert.equal(await readFile(path, "utf8"), before);
     assert.deepEqual(await recallOpen(dir, "word42"), { titles: ["Note 42"], restored: true });
   } finally {
     await rm(dir, { recursive: true, force: true });
