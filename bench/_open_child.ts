@@ -1,8 +1,8 @@
 /**
  * The measuring process of `open_scale.ts`: one `Memo` open of one source tree (memo now, or an
  * older commit checked out beside it) on one project, in a fresh process, printed as one line of
- * JSON. It imports nothing but the tree's own modules (and `node:` builtins), so that the same
- * file measures any commit: run it with the tree's `deno.json` (`--config`).
+ * JSON. It imports nothing but the tree's own modules, `node:` builtins and `_peak_rss.ts`, so
+ * that the same file measures any commit: run it with the tree's `deno.json` (`--config`).
  *
  * Modes:
  *
@@ -20,6 +20,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
+import { peakRssMB } from "./_peak_rss.ts";
 
 /** Parts of one open, in milliseconds (wall clock), and what it cost. */
 export interface OpenFigures {
@@ -117,15 +118,4 @@ async function read(at: (path: string) => Promise<Record<string, unknown>>, root
   const used = process.cpuUsage(cpu);
   if (typeof done !== "object") throw new Error(`cannot read notes.md: ${done}`);
   return { readMs, cpuMs: (used.user + used.system) / 1000 };
-}
-
-function peakRssMB(): number {
-  try {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    if (kb) return Math.round(kb / 1024);
-  } catch {
-    // not Linux
-  }
-  return Math.round(Deno.memoryUsage().rss / 1e6);
 }

@@ -24,6 +24,7 @@ import { FileMemoryStore } from "../memory/file_store.ts";
 import { Memo } from "../memory/memo.ts";
 import { memoPaths } from "../memory/paths.ts";
 import { generateNotes as generate } from "./_notes_corpus.ts";
+import { peakRssMB } from "./_peak_rss.ts";
 
 const args = Deno.args;
 const flag = (name: string, fallback: number) => {
@@ -92,17 +93,6 @@ if (args[0] === "--measure") {
 
 function r(ms: number): number {
   return Math.round(ms * 10) / 10;
-}
-
-function peakRssMB(): number {
-  try {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    if (kb) return Math.round(kb / 1024);
-  } catch {
-    // not Linux
-  }
-  return Math.round(Deno.memoryUsage().rss / 1e6);
 }
 
 async function measure(rootDir: string, commits: number) {
