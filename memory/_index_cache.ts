@@ -27,7 +27,8 @@
  * @module
  */
 
-import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { closeSync, openSync, readSync } from "node:fs";
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Note } from "./note.ts";
 import { memoPaths } from "./paths.ts";
@@ -104,29 +105,29 @@ export function snapshotExtent(key: string | undefined): number | undefined {
 
 /**
  * The note count and key of the snapshot file at `path`, from its first 4 KB; undefined when it
- * cannot be read or is not a snapshot (never rejects).
+ * cannot be read or is not a snapshot (never throws). Synchronous on purpose: three system calls
+ * of a few microseconds each, where each round trip of an asynchronous read through the thread
+ * pool costs about 50, and much more on a loaded machine; the load waits for it before reading
+ * notes.md.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { readSnapshotHead } from "./_index_cache.ts";
- * assert.equal(await readSnapshotHead("/nowhere.bin"), undefined);
+ * assert.equal(readSnapshotHead("/nowhere.bin"), undefined);
  * ```
  */
-export async function readSnapshotHead(
-  path: string,
-): Promise<{ noteCount: number; key: string } | undefined> {
+export function readSnapshotHead(path: string): { noteCount: number; key: string } | undefined {
+  let fd: number | undefined;
   try {
-    const fh = await open(path, "r");
-    try {
-      const head = new Uint8Array(4096);
-      const { bytesRead } = await fh.read(head, 0, head.length, 0);
-      return snapshotHeader(head.subarray(0, bytesRead));
-    } finally {
-      await fh.close();
-    }
+    fd = openSync(path, "r");
+    const head = new Uint8Array(4096);
+    const got = readSync(fd, head, 0, head.length, 0);
+    return snapshotHeader(head.subarray(0, got));
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -96,7 +96,7 @@ async function snapshotPrefix(rootDir: string): Promise<number> {
   const path = indexCachePath(rootDir);
   const store = new FileMemoryStore({ rootDir });
   const digests = loadDigestsOf(store)!;
-  digests.request(snapshotExtent((await readSnapshotHead(path))?.key));
+  digests.request(snapshotExtent(readSnapshotHead(path)?.key));
   await store.load();
   const notes = (await store.changesSince()).upserted;
   const index = createLexicalIndex() as Bm25Index;

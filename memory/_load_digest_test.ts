@@ -155,7 +155,7 @@ Deno.test("load digests: a snapshot keyed on the notes' text (older memo) is reb
   const dir = await project(120);
   try {
     const path = indexCachePath(dir);
-    assert.ok(snapshotExtent((await readSnapshotHead(path))?.key), "keyed on the file's bytes");
+    assert.ok(snapshotExtent(readSnapshotHead(path)?.key), "keyed on the file's bytes");
     // What a memo before this change wrote: the same index, keyed on the notes' text.
     const index = new Bm25Index();
     const store = new FileMemoryStore({ rootDir: dir });
@@ -163,11 +163,11 @@ Deno.test("load digests: a snapshot keyed on the notes' text (older memo) is reb
     for (const note of (await store.changesSince()).upserted) index.add(note);
     await store.close();
     await writeIndexCache(path, dirname(memoPaths(dir).notes), index, { by: "notes" });
-    assert.equal(snapshotExtent((await readSnapshotHead(path))?.key), undefined);
+    assert.equal(snapshotExtent(readSnapshotHead(path)?.key), undefined);
     assert.deepEqual(await recallOpen(dir, "word42"), { titles: ["Note 42"], restored: false });
     const memo = await openMemo({ rootDir: dir, indexCache: "always" });
     await memo.close();
-    assert.ok(snapshotExtent((await readSnapshotHead(path))?.key), "written again, by the bytes");
+    assert.ok(snapshotExtent(readSnapshotHead(path)?.key), "written again, by the bytes");
     assert.deepEqual(await recallOpen(dir, "word42"), { titles: ["Note 42"], restored: true });
   } finally {
     await rm(dir, { recursive: true, force: true });

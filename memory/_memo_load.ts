@@ -115,7 +115,7 @@ export async function loadNotes(
 ): Promise<{ report: StoreLoadReport; write?: Promise<void> }> {
   // A file store hashes what it reads, also up to where the snapshot on disk ends.
   const digests = cache && loadDigestsOf(store);
-  if (digests) digests.request(snapshotExtent((await readSnapshotHead(cache.path))?.key));
+  if (digests) digests.request(snapshotExtent(readSnapshotHead(cache.path)?.key));
   // The snapshot is read while the store parses; whether it fits is known after.
   const snapshot = cache && readSnapshotFile(cache.path);
   const report = await store.load();
