@@ -93,6 +93,16 @@ if (import.meta.main) await main();
 async function main() {
   const work = await mkdtemp(join(tmpdir(), "memo_open_scale_"));
   const trees: { name: string; commit: string; dir: string }[] = [];
+  const cleanUp = async () => {
+    for (const tree of trees) {
+      if (tree.dir !== REPO) await git("worktree", "remove", "--force", tree.dir).catch(() => {});
+    }
+    await rm(work, { recursive: true, force: true });
+  };
+  // Stopped with Ctrl-C or a kill: the worktrees are removed all the same.
+  const stop = () => void cleanUp().finally(() => Deno.exit(130));
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
   try {
     const now = await git("rev-parse", "--short", "HEAD");
     const dirty = (await git("status", "--porcelain", "--untracked-files=no")) !== "";
@@ -175,10 +185,9 @@ async function main() {
     print(report);
     if (flags.json) await writeFile(flags.json, JSON.stringify(report, null, 2));
   } finally {
-    for (const tree of trees) {
-      if (tree.dir !== REPO) await git("worktree", "remove", "--force", tree.dir).catch(() => {});
-    }
-    await rm(work, { recursive: true, force: true });
+    Deno.removeSignalListener("SIGINT", stop);
+    Deno.removeSignalListener("SIGTERM", stop);
+    await cleanUp();
   }
 }
 
