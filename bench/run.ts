@@ -7,7 +7,7 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
+ * index, store, open, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
  * cloud-quality, hybrid, embed, oauth, web, npm, secrets; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-modern`, `--only http-modern` or
@@ -23,7 +23,9 @@
  * first request after a key rotation (`oauth_bench.ts`); `--only web` the web page's transfer size and time to
  * the first search result in Chromium, beside MCP Inspector's web UI
  * (`web_bench.ts`); `--only npm` the npm packages' sizes and the cold start of
- * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`).
+ * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`);
+ * `--only open` the 100k open with its parts, memo now against memo at
+ * `5081ee0` checked out beside it (`open_scale.ts`).
  *
  * @module
  */
@@ -48,6 +50,12 @@ const benches: Bench[] = [
   { name: "recall", script: "recall_quality.ts", args: [], quick: [] },
   { name: "index", script: "index_scale.ts", args: [], quick: ["--notes", "5000"] },
   { name: "store", script: "store_scale.ts", args: [], quick: ["--notes", "5000"] },
+  {
+    name: "open",
+    script: "open_scale.ts",
+    args: [],
+    quick: ["--notes", "5000", "--rounds", "2"],
+  },
   {
     name: "stdio",
     script: "stdio_bench.ts",

@@ -1,12 +1,20 @@
 import assert from "node:assert/strict";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
-import { type Memo, openMemo } from "./memo.ts";
+import { basename, dirname, join } from "node:path";
+import { Memo, openMemo } from "./memo.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { memoPaths } from "./paths.ts";
 import { Bm25Index, createLexicalIndex } from "./recall/lexical.ts";
-import { indexCachePath, readSnapshotFile, restoreIndex } from "./_index_cache.ts";
+import {
+  indexCachePath,
+  readSnapshotFile,
+  readSnapshotHead,
+  restoreIndex,
+  snapshotExtent,
+  writeIndexCache,
+} from "./_index_cache.ts";
+import { loadDigestsOf } from "./_load_digest.ts";
 import type { Note } from "./note.ts";
 
 const WORDS = (
@@ -81,11 +89,21 @@ async function loadedNotes(rootDir: string): Promise<Note[]> {
   return notes;
 }
 
-/** How many of the project's notes (a prefix of them) the snapshot on disk restores; 0: none. */
+/**
+ * How many of the project's notes (a prefix of them) the snapshot on disk restores; 0: none. As
+ * a `Memo` does: the store's load hashes notes.md up to the snapshot's extent.
+ */
 async function snapshotPrefix(rootDir: string): Promise<number> {
-  const bytes = await readSnapshotFile(indexCachePath(rootDir));
+  const path = indexCachePath(rootDir);
+  const store = new FileMemoryStore({ rootDir });
+  const digests = loadDigestsOf(store)!;
+  digests.request(snapshotExtent(readSnapshotHead(path)?.key));
+  await store.load();
+  const notes = (await store.changesSince()).upserted;
   const index = createLexicalIndex() as Bm25Index;
-  return restoreIndex(bytes, index, await loadedNotes(rootDir));
+  const digest = digests.taken()?.prefix;
+  await store.close();
+  return restoreIndex(await readSnapshotFile(path), index, notes, { by: "file", digest });
 }
 
 /** Whether the snapshot on disk fits the project's notes as they are now (all of them). */
@@ -266,21 +284,123 @@ Deno.test("index cache: a change inside the snapshot's notes after appends build
   }
 });
 
+/** Titles of the hits of `query` in a Memo opened with its snapshot, and whether it restored. */
+async function recallOpen(rootDir: string, query: string) {
+  const [titles, imports] = await countingImports(async () => {
+    const memo = await openMemo({ rootDir });
+    try {
+      return (await memo.recall(query)).map((hit) => hit.note.title);
+    } finally {
+      await memo.close();
+    }
+  });
+  return { titles, restored: imports === 1 };
+}
+
 Deno.test("index cache: a hand edit of notes.md invalidates the snapshot (stored hash unchanged)", async () => {
   const dir = await project(200);
   try {
     const path = memoPaths(dir).notes;
+    const before = await stat(path);
     const text = await readFile(path, "utf8");
     const at = text.indexOf("Note 17 ");
     assert.ok(at > 0);
-    // Same length, same marker (and so the same stored hash): only the title's words change.
+    // Same length, same marker (and so the same stored hash), and the old mtime put back: only
+    // the content tells, and the title's words changed.
     await writeFile(path, text.slice(0, at) + "Wombat17" + text.slice(at + 8));
+    await utimes(path, before.atime, before.mtime);
+    const after = await stat(path);
+    assert.deepEqual([after.size, after.mtimeMs], [before.size, before.mtimeMs]);
     assert.equal(await snapshotFits(dir), false);
-    const memo = await openMemo({ rootDir: dir });
-    const hits = await memo.recall("wombat17");
-    await memo.close();
-    assert.equal(hits.length, 1);
+    const { titles, restored } = await recallOpen(dir, "wombat17");
+    assert.deepEqual([titles.length, restored], [1, false]);
     assert.deepEqual(await resultsOf(dir, true), await resultsOf(dir, false));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: text appended by hand to the last note is read, not taken from the snapshot", async () => {
+  const dir = await project(200);
+  try {
+    const path = memoPaths(dir).notes;
+    const last = (await loadedNotes(dir)).at(-1)!.title;
+    // No marker: the line belongs to the last note's body.
+    await writeFile(path, "quagga zebra crossing\n", { flag: "a" });
+    assert.deepEqual(await recallOpen(dir, "quagga"), { titles: [last], restored: false });
+    // A note appended after it is a note of its own, and the new snapshot fits the first 200.
+    const memo = await openMemo({ rootDir: dir, indexCache: "always" });
+    await memo.close();
+    await writeFile(
+      path,
+      '<!-- memo:note {"id":"zz1","labels":[],"created":"2025-01-01T00:00:00.000Z"} -->\n' +
+        "## Okapi\nokapi sighting\n\n",
+      { flag: "a" },
+    );
+    assert.deepEqual(await recallOpen(dir, "okapi"), { titles: ["Okapi"], restored: true });
+    assert.deepEqual(await recallOpen(dir, "quagga"), { titles: [last], restored: true });
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+Deno.test("index cache: a snapshot keyed on the notes' text (older memo) is rebuilt, never misread", async () => {
+  const dir = await project(120);
+  try {
+    const path = indexCachePath(dir);
+    assert.ok(snapshotExtent(readSnapshotHead(path)?.key), "keyed on the file's bytes");
+    // What a memo before this change wrote: the same index, keyed on the notes' text.
+    const index = new Bm25Index();
+    for (const note of await loadedNotes(dir)) index.add(note);
+    await writeIndexCache(path, dirname(memoPaths(dir).notes), index, { by: "notes" });
+    assert.equal(snapshotExtent(readSnapshotHead(path)?.key), undefined);
+    const query = "Note 42 " + WORDS[42 % WORDS.length];
+    const built = await resultsOf(dir, false, [query]);
+    const [again, imports] = await countingImports(() => resultsOf(dir, true, [query]));
+    assert.deepEqual([again, imports], [built, 0]);
+    const memo = await openMemo({ rootDir: dir, indexCache: "always" });
+    await memo.close();
+    assert.ok(snapshotExtent(readSnapshotHead(path)?.key), "written again, by the bytes");
+    const [fresh, restored] = await countingImports(() => resultsOf(dir, true, [query]));
+    assert.deepEqual([fresh, restored], [built, 1]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** A lock of a writer on another host, guarding `size` bytes, written `ageMs` ago. */
+async function foreignLock(rootDir: string, size: number, ino: number, ageMs: number) {
+  const path = memoPaths(rootDir).lock;
+  const created = new Date(Date.now() - ageMs);
+  const lock = { pid: 1, host: "another-host.example", created: created.toISOString(), size, ino };
+  await writeFile(path, JSON.stringify({ ...lock, nonce: "test" }));
+  await utimes(path, created, created);
+}
+
+Deno.test("index cache: bytes past a writer's lock are left out, and a dead writer's torn tail is cut", async () => {
+  const dir = await project(200);
+  try {
+    const path = memoPaths(dir).notes;
+    const before = await readFile(path, "utf8");
+    const st = await stat(path);
+    const built = await resultsOf(dir, false);
+    // A write in flight: a whole note and half of another, past the size its live writer locked.
+    await writeFile(
+      path,
+      '<!-- memo:note {"id":"inflight"} -->\n## Inflight\nokapi\n\n<!-- memo:no',
+      { flag: "a" },
+    );
+    await foreignLock(dir, st.size, st.ino, 0);
+    assert.deepEqual(await recallOpen(dir, "okapi"), { titles: [], restored: true });
+    assert.deepEqual(await countingImports(() => resultsOf(dir, true)), [built, 1]);
+    // The writer is gone (its lock is an hour old): the next load cuts its tail, then hashes.
+    await foreignLock(dir, st.size, st.ino, 3_600_000);
+    const memo = new Memo({ rootDir: dir, indexCache: false });
+    const report = await memo.load();
+    await memo.close();
+    assert.deepEqual(report.issues.map((i) => i.kind).sort(), ["stale-lock", "torn-tail"]);
+    assert.equal(await readFile(path, "utf8"), before);
+    assert.deepEqual(await countingImports(() => resultsOf(dir, true)), [built, 1]);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -2,7 +2,8 @@
  * Internal: the load of a `Memo` client. The store parses its notes while the index snapshot
  * (`_index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
  * appended notes, if any, are added to it) or else built; then the snapshot is written again when
- * it is stale.
+ * it is stale. A file store hashes the bytes it reads for the snapshot's key
+ * (`_load_digest.ts`): first the snapshot's header says how many bytes it was taken of.
  *
  * @module
  */
@@ -11,7 +12,16 @@ import { dirname } from "node:path";
 import type { MemoryStore, StoreLoadReport } from "./store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { Bm25Index, Bm25LexicalIndex } from "./recall/lexical.ts";
-import { indexCachePath, readSnapshotFile, restoreIndex, writeIndexCache } from "./_index_cache.ts";
+import {
+  indexCachePath,
+  readSnapshotFile,
+  readSnapshotHead,
+  restoreIndex,
+  snapshotExtent,
+  type SnapshotKeying,
+  writeIndexCache,
+} from "./_index_cache.ts";
+import { loadDigestsOf } from "./_load_digest.ts";
 import { memoPaths } from "./paths.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoOptions } from "./memo_types.ts";
@@ -103,15 +113,20 @@ export async function loadNotes(
   index: LexicalIndex,
   cache: SnapshotPlan | undefined,
 ): Promise<{ report: StoreLoadReport; write?: Promise<void> }> {
+  // A file store hashes what it reads, also up to where the snapshot on disk ends.
+  const digests = cache && loadDigestsOf(store);
+  if (digests) digests.request(snapshotExtent(readSnapshotHead(cache.path)?.key));
   // The snapshot is read while the store parses; whether it fits is known after.
   const snapshot = cache && readSnapshotFile(cache.path);
   const report = await store.load();
+  const keying = (digest: "whole" | "prefix"): SnapshotKeying =>
+    digests ? { by: "file", digest: digests.taken()?.[digest] } : { by: "notes" };
   let started = performance.now();
   let restored = 0;
   let total = 0;
   await mirror.sync(
     snapshot && (async (notes) => {
-      restored = restoreIndex(await snapshot, index as Bm25Index, notes);
+      restored = restoreIndex(await snapshot, index as Bm25Index, notes, keying("prefix"));
       total = notes.length;
       // From here on, only the appended notes (if any) are built.
       if (restored) started = performance.now();
@@ -130,7 +145,8 @@ export async function loadNotes(
     : appended > 0 && (cache?.always || slow || appended * 10 > total);
   if (cache && stale) {
     // The snapshot is taken now; writing it does not hold up the open (close() waits for it).
-    return { report, write: writeIndexCache(cache.path, cache.memoryDir, index as Bm25Index) };
+    const write = writeIndexCache(cache.path, cache.memoryDir, index as Bm25Index, keying("whole"));
+    return { report, write };
   }
   return { report };
 }

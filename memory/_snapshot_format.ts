@@ -302,3 +302,34 @@ export function snapshotNoteCount(bytes: Uint8Array): number | undefined {
   }
   return view.getUint32(16, true);
 }
+
+/**
+ * The note count (N) and key a snapshot file was written with, read from its first bytes
+ * (`head`: at least the header and the key, a few hundred bytes; 4 KB is plenty); undefined when
+ * they are not the start of a snapshot file of this format, or too short to hold the key.
+ * Nothing past the key is checked (see {@linkcode decodeSnapshot}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { encodeSnapshot, snapshotHeader } from "./_snapshot_format.ts";
+ * const snap = { version: 1, options: "", numbers: {}, arrays: {} };
+ * const bytes = encodeSnapshot("the key", snap, 4);
+ * assert.deepEqual(snapshotHeader(bytes.subarray(0, 64)), { noteCount: 4, key: "the key" });
+ * assert.equal(snapshotHeader(bytes.subarray(0, 26)), undefined); // the key is cut
+ * ```
+ */
+export function snapshotHeader(head: Uint8Array): { noteCount: number; key: string } | undefined {
+  if (!LITTLE_ENDIAN || head.byteLength < 24) return undefined;
+  for (let i = 0; i < MAGIC.length; i++) if (head[i] !== MAGIC[i]) return undefined;
+  const view = new DataView(head.buffer, head.byteOffset, 24);
+  if (view.getUint32(8, true) !== FORMAT) return undefined;
+  const keyLength = view.getUint32(20, true);
+  if (24 + keyLength > head.byteLength) return undefined;
+  try {
+    const key = new TextDecoder("utf-8", { fatal: true }).decode(head.subarray(24, 24 + keyLength));
+    return { noteCount: view.getUint32(16, true), key };
+  } catch {
+    return undefined;
+  }
+}

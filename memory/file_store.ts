@@ -32,8 +32,7 @@ import type {
   StoreLoadReport,
 } from "./store.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
-import { IdentityIndex, NoteTable } from "./_note_table.ts";
+import type { NotesSection } from "./codec.ts";
 import {
   acquireLock,
   type HeldLock,
@@ -42,16 +41,8 @@ import {
   recoverStaleLock,
   staleReason,
 } from "./_lock.ts";
-import {
-  appendText,
-  type FileStamp,
-  joinTail,
-  readNotes,
-  rewriteFile,
-  sameFile,
-  sameStamp,
-  statStamp,
-} from "./_notes_file.ts";
+import { LoadedNotes } from "./_loaded_notes.ts";
+import { offerLoadDigests } from "./_load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
 
 /**
@@ -147,11 +138,7 @@ export class FileMemoryStore implements MemoryStore {
   readonly paths: MemoPaths;
   readonly #clock: () => Date;
   readonly #lock: Omit<LockSettings, "create" | "signal">;
-  #table = new NoteTable();
-  #loaded = false;
-  #stamp: FileStamp | undefined;
-  #tail: Uint8Array = new Uint8Array(0);
-  #parseIssues: StoreIssue[] = [];
+  readonly #file: LoadedNotes;
   #events: StoreIssue[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -178,11 +165,17 @@ export class FileMemoryStore implements MemoryStore {
       staleMs: options.staleLockMs ?? 5_000,
       foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
     };
+    const file = new LoadedNotes(this.paths.notes, this.paths.lock);
+    this.#file = file;
+    offerLoadDigests(this, {
+      request: (mark) => file.requestDigests(mark),
+      taken: () => file.digests,
+    });
   }
 
   /** Problems known now: recoveries since the last `load()`, then damaged sections. */
   get issues(): StoreIssue[] {
-    return [...this.#events, ...this.#parseIssues];
+    return [...this.#events, ...this.#file.issues];
   }
 
   /** Reads the whole file (creating nothing), first recovering a stale lock if one is left. */
@@ -192,8 +185,8 @@ export class FileMemoryStore implements MemoryStore {
       if (lock && staleReason(lock, this.#settings(false)) !== undefined) {
         this.#report((await recoverStaleLock(this.#settings(false), lock)).issues);
       }
-      await this.#fullReload(false);
-      const report = { notes: this.#table.size, issues: this.issues };
+      await this.#file.fullReload(false);
+      const report = { notes: this.#file.table.size, issues: this.issues };
       this.#events = [];
       return report;
     });
@@ -204,23 +197,25 @@ export class FileMemoryStore implements MemoryStore {
     const drafts: PreparedDraft[] = prepareDrafts(batch);
     options.signal?.throwIfAborted();
     return await this.#exclusive(async () => {
-      await this.#refresh(false);
-      let plan = planCommit(this.#table, drafts, this.#clock());
+      await this.#file.refresh(false);
+      let plan = planCommit(this.#file.table, drafts, this.#clock());
       if (!plan.written.length && !plan.updated.length) return plan.result(0);
-      const planned = this.#table.revision;
+      const planned = this.#file.table.revision;
       const lock = await this.#acquire(true, options.signal);
       try {
-        await this.#refresh(true);
+        await this.#file.refresh(true);
         // Planned again only when another writer changed the file meanwhile.
-        if (this.#table.revision !== planned) {
-          plan = planCommit(this.#table, drafts, this.#clock());
+        if (this.#file.table.revision !== planned) {
+          plan = planCommit(this.#file.table, drafts, this.#clock());
           if (!plan.written.length && !plan.updated.length) return plan.result(0);
         }
         options.signal?.throwIfAborted();
-        if (plan.updated.length === 0) return plan.result(await this.#append(plan.written, lock));
+        if (plan.updated.length === 0) {
+          return plan.result(await this.#file.append(plan.written, lock));
+        }
         const replace = new Map<NotesSection, Note>();
-        for (const note of plan.updated) replace.set(this.#table.section(note.id)!, note);
-        return plan.result(await this.#rewrite(replace, undefined, plan.written));
+        for (const note of plan.updated) replace.set(this.#file.table.section(note.id)!, note);
+        return plan.result(await this.#file.rewrite(replace, undefined, plan.written));
       } finally {
         await lock.release();
       }
@@ -230,19 +225,19 @@ export class FileMemoryStore implements MemoryStore {
   /** Changes a note's text, title or labels; `undefined` when the id is unknown. */
   update(id: string, patch: NotePatch): Promise<Note | undefined> {
     return this.#exclusive(async () => {
-      await this.#refresh(false);
-      const current = typeof id === "string" ? this.#table.get(id) : undefined;
+      await this.#file.refresh(false);
+      const current = typeof id === "string" ? this.#file.table.get(id) : undefined;
       if (!current) return undefined;
       // Bad input is refused, and a patch that changes nothing returns, before any lock.
       if (patchNote(current, patch, this.#clock()) === current) return current;
       const lock = await this.#acquire(false);
       try {
-        await this.#refresh(true);
-        const section = this.#table.section(id);
+        await this.#file.refresh(true);
+        const section = this.#file.table.section(id);
         if (!section?.note) return undefined;
         const note = patchNote(section.note, patch, this.#clock());
         if (note === section.note) return note;
-        await this.#rewrite(new Map([[section, note]]));
+        await this.#file.rewrite(new Map([[section, note]]));
         return note;
       } finally {
         await lock.release();
@@ -253,14 +248,14 @@ export class FileMemoryStore implements MemoryStore {
   /** Removes a note; false when the id is unknown. */
   remove(id: string): Promise<boolean> {
     return this.#exclusive(async () => {
-      await this.#refresh(false);
-      if (typeof id !== "string" || !this.#table.has(id)) return false;
+      await this.#file.refresh(false);
+      if (typeof id !== "string" || !this.#file.table.has(id)) return false;
       const lock = await this.#acquire(false);
       try {
-        await this.#refresh(true);
-        const section = this.#table.section(id);
+        await this.#file.refresh(true);
+        const section = this.#file.table.section(id);
         if (!section) return false;
-        await this.#rewrite(new Map(), section);
+        await this.#file.rewrite(new Map(), section);
         return true;
       } finally {
         await lock.release();
@@ -306,24 +301,24 @@ export class FileMemoryStore implements MemoryStore {
         const replace = new Map<NotesSection, Note>();
         const drop = new Set<NotesSection>();
         for (const note of put) {
-          const section = this.#table.section(note.id);
+          const section = this.#file.table.section(note.id);
           if (!section?.note) added.push(note);
           else if (!sameNote(section.note, note)) replace.set(section, note);
         }
         for (const id of remove) {
-          const section = this.#table.section(id);
+          const section = this.#file.table.section(id);
           if (section?.note) drop.add(section);
         }
         return { added, replace, drop };
       };
-      await this.#refresh(false);
+      await this.#file.refresh(false);
       let todo = plan();
       if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
       const lock = await this.#acquire(true);
       try {
-        await this.#refresh(true);
+        await this.#file.refresh(true);
         const stale = Object.entries(changes.expect ?? {})
-          .filter(([id, hash]) => (this.#table.get(id)?.hash ?? null) !== hash)
+          .filter(([id, hash]) => (this.#file.table.get(id)?.hash ?? null) !== hash)
           .map(([id]) => id);
         if (stale.length) return { ...none, stale };
         todo = plan();
@@ -336,8 +331,8 @@ export class FileMemoryStore implements MemoryStore {
           bytesWritten: 0,
         };
         result.bytesWritten = replace.size || drop.size
-          ? await this.#rewrite(replace, drop, added)
-          : await this.#append(added, lock);
+          ? await this.#file.rewrite(replace, drop, added)
+          : await this.#file.append(added, lock);
         return result;
       } finally {
         await lock.release();
@@ -348,8 +343,8 @@ export class FileMemoryStore implements MemoryStore {
   /** One note by id. */
   get(id: string): Promise<Note | undefined> {
     return this.#exclusive(async () => {
-      await this.#refresh(false);
-      return typeof id === "string" ? this.#table.get(id) : undefined;
+      await this.#file.refresh(false);
+      return typeof id === "string" ? this.#file.table.get(id) : undefined;
     });
   }
 
@@ -369,11 +364,11 @@ export class FileMemoryStore implements MemoryStore {
       return Promise.reject(e);
     }
     return this.#exclusive(async () => {
-      await this.#refresh(false);
-      const order = this.#table.order();
+      await this.#file.refresh(false);
+      const order = this.#file.table.order();
       let start = 0;
       if (state) {
-        const at = this.#table.position(state.id);
+        const at = this.#file.table.position(state.id);
         start = at !== undefined ? at + 1 : Math.min(state.position, order.length);
       }
       const notes = order.slice(start, start + limit);
@@ -389,18 +384,15 @@ export class FileMemoryStore implements MemoryStore {
   /** Changes since `token`; when nothing changed on disk this costs one `stat`. */
   changesSince(token?: string): Promise<StoreChanges> {
     return this.#exclusive(async () => {
-      await this.#refresh(false);
-      return this.#table.changes(token);
+      await this.#file.refresh(false);
+      return this.#file.table.changes(token);
     });
   }
 
   /** Waits for pending operations and drops the in-memory copy (the next call reloads). */
   close(): Promise<void> {
     return this.#exclusive(() => {
-      this.#table = new NoteTable();
-      this.#loaded = false;
-      this.#stamp = undefined;
-      this.#tail = new Uint8Array(0);
+      this.#file.reset();
       return Promise.resolve();
     });
   }
@@ -425,112 +417,6 @@ export class FileMemoryStore implements MemoryStore {
   #report(issues: StoreIssue[]): void {
     this.#events.push(...issues);
     if (this.#events.length > 100) this.#events.splice(0, this.#events.length - 100);
-  }
-
-  /** Catches up with the file: nothing, its new tail, or everything. */
-  async #refresh(locked: boolean): Promise<void> {
-    if (!this.#loaded) return this.#fullReload(locked);
-    const now = statStamp(this.paths.notes);
-    const was = this.#stamp;
-    if (!now) return was ? this.#fullReload(locked) : undefined;
-    if (was && sameStamp(now, was)) return;
-    // A rename (another process's rewrite, an editor's save), or a change that is not growth.
-    if (was && (!sameFile(now, was) || now.size <= was.size)) return this.#fullReload(locked);
-    // The file grew (or appeared): read only what follows what is loaded.
-    const read = await readNotes({
-      notesPath: this.paths.notes,
-      lockPath: this.paths.lock,
-      locked,
-      from: was?.size ?? 0,
-      expectTail: this.#tail,
-    });
-    if (typeof read === "string") return this.#fullReload(locked);
-    const parsed = parseNotes(read.chunks, {
-      knownIds: this.#table,
-      firstLine: () => this.#table.lineCount() + 1,
-    });
-    this.#table.append(parsed.sections);
-    this.#parseIssues.push(...parsed.issues);
-    this.#stamp = read.stamp;
-    this.#tail = read.tail;
-  }
-
-  async #fullReload(locked: boolean): Promise<void> {
-    const read = await readNotes({
-      notesPath: this.paths.notes,
-      lockPath: this.paths.lock,
-      locked,
-    });
-    if (read === "moved") throw new Error("unreachable: a full read cannot move");
-    const identity = new IdentityIndex();
-    const parsed = read === "missing"
-      ? { sections: [], issues: [], byId: new Map() }
-      : parseNotes(read.chunks, { onNote: (section) => identity.add(section) });
-    this.#table.replaceAll(parsed.sections, parsed.byId, identity);
-    this.#parseIssues = parsed.issues;
-    this.#stamp = read === "missing" ? undefined : read.stamp;
-    this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
-    this.#loaded = true;
-  }
-
-  /** Appends new notes (one write, one fsync); returns the bytes written. */
-  async #append(notes: Note[], lock: HeldLock): Promise<number> {
-    const sizeBefore = this.#stamp?.size ?? 0;
-    const preamble = sizeBefore === 0 ? NOTES_PREAMBLE : "";
-    const newline = this.#tail.length > 0 && this.#tail[this.#tail.length - 1] !== 10 ? "\n" : "";
-    const raws = notes.map(serializeNote);
-    let done;
-    try {
-      const lead = preamble + newline;
-      done = await appendText(this.paths.notes, lead ? [lead, ...raws] : raws, sizeBefore);
-    } catch (e) {
-      // Bytes may be left past the lock's size: leave the lock for recovery, reload next time.
-      if ((e as { details?: { cutBack?: boolean } }).details?.cutBack === false) lock.abandon();
-      this.#loaded = false;
-      throw e;
-    }
-    if (preamble) this.#table.append([{ raw: preamble }]);
-    if (newline) this.#table.extendLast(newline);
-    this.#table.append(raws.map((raw, i) => ({ raw, note: notes[i] })));
-    if (done.stamp.size !== sizeBefore + done.bytes.length) this.#loaded = false;
-    this.#stamp = done.stamp;
-    this.#tail = joinTail(this.#tail, done.bytes);
-    return done.bytes.length;
-  }
-
-  /**
-   * Rewrites the file atomically with `replace`d notes, without `drop`, and with `added` notes at
-   * the end; then applies the same changes in memory. Returns the bytes written.
-   */
-  async #rewrite(
-    replace: Map<NotesSection, Note>,
-    drop?: NotesSection | ReadonlySet<NotesSection>,
-    added: Note[] = [],
-  ) {
-    const dropped = drop instanceof Set ? drop : new Set(drop ? [drop as NotesSection] : []);
-    const raws = new Map<NotesSection, string>();
-    for (const [section, note] of replace) raws.set(section, serializeNote(note));
-    const addedRaws = added.map(serializeNote);
-    const sections = this.#table.sections;
-    let last = sections.length - 1;
-    while (last >= 0 && dropped.has(sections[last])) last--;
-    const lastRaw = last >= 0 ? raws.get(sections[last]) ?? sections[last].raw : "";
-    const preamble = sections.length === 0 && added.length ? NOTES_PREAMBLE : "";
-    const newline = added.length && lastRaw !== "" && !lastRaw.endsWith("\n") ? "\n" : "";
-    function* pieces() {
-      for (const s of sections) if (!dropped.has(s)) yield raws.get(s) ?? s.raw;
-      yield preamble + newline;
-      yield* addedRaws;
-    }
-    const done = await rewriteFile(this.paths.notes, pieces());
-    for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
-    this.#table.removeMany(dropped);
-    if (preamble) this.#table.append([{ raw: preamble }]);
-    if (newline) this.#table.extendLast(newline);
-    this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));
-    this.#stamp = done.stamp;
-    this.#tail = done.tail;
-    return done.size;
   }
 }
 

@@ -54,9 +54,11 @@ export interface MemoOptions {
    * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
    * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
    * used only when it was taken, with the same index options, of exactly the notes loaded or of
-   * their first N (same ids, content and order: notes.md only grew by appends since), in which
-   * case the notes after those are added to the loaded index; anything else (a changed,
-   * removed or reordered note, a damaged snapshot) builds the index as usual. `true` writes one
+   * their first N (with a file store: the same bytes of notes.md, checked by their SHA-256, and
+   * notes.md only grew by whole notes since; with another store: the same ids, content and
+   * order), in which case the notes after those are added to the loaded index; anything else (a
+   * changed, removed or reordered note, any other edit of those bytes, a damaged snapshot or one
+   * of an older memo) builds the index as usual. `true` writes one
    * after a build that took at least 200 ms (or after adding appended notes that took that long
    * or were more than a tenth of all notes), `"always"` after every build (or addition),
    * `false` neither reads nor writes one. Nothing is written unless
