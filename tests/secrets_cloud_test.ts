@@ -193,8 +193,12 @@ Deno.test("hybrid replication carries no secret to another machine; a machine th
     for (const s of corpus.slice(0, 8)) await onA.remember({ text: s.text });
     await onA.replicate();
     // A machine whose policy let secrets through: the cloud redacts, and the copy comes back.
-    for (const s of corpus.slice(8, 14)) await lax.remember({ text: s.text });
-    assert.ok((await readFile(memoPaths(a).notes, "utf8")).includes(corpus[8].value));
+    // (What the lax machine wrote is checked in its answer: its background push may already have
+    // pulled the cloud's redacted copy back into notes.md.)
+    const laxWrites = [];
+    for (const s of corpus.slice(8, 14)) laxWrites.push(await lax.remember({ text: s.text }));
+    assert.ok(`${laxWrites[0].note.title}\n${laxWrites[0].note.body}`.includes(corpus[8].value));
+    assert.deepEqual(laxWrites[0].redacted ?? [], []);
     await lax.replicate();
     await lax.replicate();
     await onB.replicate();

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { charClasses, entropy, isPlaceholder, looksRandom } from "./_plausible.ts";
+import { charClasses, entropy, isElided, isPlaceholder, looksRandom } from "./_plausible.ts";
 import type { SecretMatch } from "./_rule.ts";
 
 /**
@@ -180,7 +180,7 @@ export const MEMO_RULES: readonly MemoSecretRule[] = [
     check: (body) => {
       // A DER SEQUENCE ("M…") or an OpenSSH key, not an elided example ("MIIE...").
       const b64 = body.replace(/\\n|\s|Proc-Type:[^\n]*|DEK-Info:[^\n]*/g, "");
-      return /^(?:M|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{60,}={0,2}$/.test(b64) && !isPlaceholder(b64);
+      return /^(?:M|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{60,}={0,2}$/.test(b64) && !isElided(b64);
     },
   },
   {

@@ -62,3 +62,14 @@ for (const rule of MEMO_RULES) {
     }
   });
 }
+
+Deno.test("memo rule private-key: a key whose base64 happens to hold an example word is still found", () => {
+  const pem = corpus.find((s) => s.name === "RSA private key")!.text;
+  const lines = pem.split("\n");
+  const at = lines.findIndex((line, i) => i > 1 && line.length >= 64); // not the DER header line
+  for (const word of ["here", "todo", "fake", "your", "Example", "SAMPLE"]) {
+    const body = [...lines];
+    body[at] = body[at].slice(0, 20) + word + body[at].slice(20 + word.length);
+    assert.ok(memoRules(body.join("\n")).includes("private-key"), word);
+  }
+});
