@@ -220,6 +220,15 @@ class CloudRuntime implements MemoMcpRuntime {
     }
   }
 
+  /** {@linkcode #run} for a write: the change feed's poller holds what it finds meanwhile. */
+  #write<T>(
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    noteId?: string,
+  ): Promise<T> {
+    return this.#poller.writing(() => this.#run(signal, fn, noteId));
+  }
+
   /** Reports a write made through this runtime, when someone listens. */
   #wrote(
     upserts: readonly MemoCloudNote[],
@@ -236,7 +245,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberResult> => {
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberResult> => {
       const { note, status } = await this.#client.remember(input, { signal });
       if (status !== "unchanged") this.#wrote([note], status === "written");
       return { note: plain(note), status };
@@ -248,7 +257,7 @@ class CloudRuntime implements MemoMcpRuntime {
     drafts: readonly NoteDraft[],
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberManyResult> {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
       checkDraftList(drafts);
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
       const result = await this.#client.upsertBatch(
@@ -265,7 +274,7 @@ class CloudRuntime implements MemoMcpRuntime {
 
   /** One `DELETE` per note, in order; unknown ids are passed over. */
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
-    return this.#run(options.signal, async (signal): Promise<Note[]> => {
+    return this.#write(options.signal, async (signal): Promise<Note[]> => {
       checkIdList(ids);
       const removed: Note[] = [];
       try {
@@ -343,7 +352,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const note = await this.#client.update(id, patch, { signal });
       this.#wrote([note], false);
       return plain(note);
@@ -351,7 +360,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const note = await this.#client.forget(id, { signal });
       this.#wrote([], false, [note.id]);
       return plain(note);
@@ -379,11 +388,14 @@ class CloudRuntime implements MemoMcpRuntime {
       // One connector pass is one batch: one request, one transaction on the server.
       const target: ConnectorMemo = {
         rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
-          const result = await this.#client.upsertBatch(drafts.map(draftOf), {
-            signal: call?.signal ?? signal,
+          const result = await this.#poller.writing(async () => {
+            const result = await this.#client.upsertBatch(drafts.map(draftOf), {
+              signal: call?.signal ?? signal,
+            });
+            const changed = result.results.filter((r) => r.status !== "unchanged");
+            this.#wrote(changed.map((r) => r.note), result.written > 0);
+            return result;
           });
-          const changed = result.results.filter((r) => r.status !== "unchanged");
-          this.#wrote(changed.map((r) => r.note), result.written > 0);
           const of = (status: string) =>
             result.results.filter((r) => r.status === status).map((r) => plain(r.note));
           return {
