@@ -40,3 +40,33 @@ export async function until(
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/**
+ * `promise`, or a rejection naming `what` once `ms` have passed without it:
+ * for an event that a broken behaviour would leave pending for ever.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { settled } from "./wait.ts";
+ *
+ * assert.equal(await settled(Promise.resolve(7), "seven"), 7);
+ * await assert.rejects(settled(new Promise(() => {}), "never", 30), /^Error: Cannot wait for never/);
+ * ```
+ */
+export async function settled<T>(promise: Promise<T>, what: string, ms: number = STUCK_MS) {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`Cannot wait for ${what}: it did not happen within ${ms} ms`)),
+          ms,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
