@@ -18,7 +18,8 @@
  *   the task to run (default `test`).
  *
  * Only committed work is tested: the clones check out `HEAD`. The logs go to
- * a temporary folder that the report names. It exits 1 when a run failed.
+ * a temporary folder that the report names, each line stamped with the
+ * seconds since its run started. It exits 1 when a run failed.
  *
  * @module
  */
@@ -313,15 +314,29 @@ async function runSuite(
     timedOut = true;
     void killTree(child.pid);
   }, timeoutMs);
-  const [out, err, status] = await Promise.all([
-    new Response(child.stdout).text(),
-    new Response(child.stderr).text(),
+  // The log stamps each line with the seconds since the start: a timeline of the run.
+  const log = await Deno.open(logPath, { write: true, create: true, truncate: true });
+  const encoder = new TextEncoder();
+  let output = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    let partial = "";
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      output += chunk;
+      const lines = (partial + chunk).split("\n");
+      partial = lines.pop()!;
+      const at = ((performance.now() - started) / 1000).toFixed(1).padStart(6);
+      await log.write(encoder.encode(lines.map((line) => `[${at}] ${line}\n`).join("")));
+    }
+    if (partial) await log.write(encoder.encode(`[end] ${partial}\n`));
+  };
+  const [, , status] = await Promise.all([
+    collect(child.stdout),
+    collect(child.stderr),
     child.status,
   ]);
   clearTimeout(timer);
   running.suite = undefined;
-  const output = out + err;
-  await Deno.writeTextFile(logPath, output);
+  log.close();
   return { code: status.code, ms: performance.now() - started, output, timedOut };
 }
 
