@@ -172,6 +172,58 @@ Deno.test(
   },
 );
 
+Deno.test("memo serve: a request still in flight when the grace ends is cut, and it exits 0", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-service-grace-" });
+  // A GitHub that never answers: the sync through it outlasts the second of grace.
+  const reached = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  const stuckGithub = serve(async () => {
+    reached.resolve();
+    await release.promise;
+    return Response.json({ message: "Bad credentials" }, { status: 401 });
+  });
+  await mkdir(join(dir, ".memo"), { recursive: true });
+  await writeFile(
+    join(dir, ".memo", "config.json"),
+    JSON.stringify({
+      connectors: [{
+        id: "stuck",
+        type: "discussions",
+        repositories: ["octo-org/stuck"],
+        apiUrl: stuckGithub.url,
+      }],
+    }),
+  );
+  const server = await startMemoServe(["--dir", dir], {
+    MEMO_MCP_BEARER_TOKEN: TOKEN,
+    MEMO_GITHUB_TOKEN: "ghp_stuckTOKEN0000000000000000000000000",
+  });
+  try {
+    const inFlight = fetch(`${server.origin}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 8,
+        method: "tools/call",
+        params: { name: "sync_connectors", arguments: {} },
+      }),
+    }).then((r) => r.text(), (e: Error) => `cut: ${e.name}`);
+    await reached.promise;
+    server.child.kill("SIGTERM");
+    const status = await settled(server.child.status, "memo serve to exit after the grace");
+    assert.equal(status.code, 0, server.stderr());
+    assert.match(await inFlight, /^cut: /, "the request was cut, not answered");
+    assert.ok(!server.stderr().includes("BadResource"), server.stderr());
+    assert.match(server.stderr(), /memo: stopped\n/);
+  } finally {
+    release.resolve();
+    await server.stop();
+    await stuckGithub.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("memo cloud serve: /healthz without a key, request log, SIGTERM exits 0", async () => {
   const data = await Deno.makeTempDir({ prefix: "memo-cloud-service-" });
   const key = "mk_service_test_key_7c2d";
