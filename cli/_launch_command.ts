@@ -6,7 +6,9 @@
  * @module
  */
 
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { realpath } from "node:fs/promises";
+import { platform } from "node:os";
+import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "./args.ts";
 
@@ -23,11 +25,14 @@ const NPM_PACKAGE = "@memo/mcp-server";
  *   cache) → `npx -y @memo/mcp-server mcp`; any other install (a global one)
  *   → `node <install>/cli.js mcp`, since npx would look in the registry;
  * - `https://jsr.io/@memo/mcp-server/…` → `deno run -A jsr:@memo/mcp-server mcp`;
- * - a `file:` URL elsewhere (a clone) → `deno run -A <clone>/cli.ts mcp`, with
- *   the plain command `deno` (what the README shows; a client finds it on
- *   `PATH`). A built `.js` file outside `node_modules` (the `npm/` build of a
- *   clone) → `node <folder>/cli.js mcp`;
+ * - a `file:` URL elsewhere (a clone) → `deno run -A <clone>/cli.ts mcp`. A
+ *   built `.js` file outside `node_modules` (the `npm/` build of a clone) →
+ *   `node <folder>/cli.js mcp`;
  * - another URL → `deno run -A <that URL's cli.ts> mcp`.
+ *
+ * `deno` and `node` are the plain commands unless `options` names others
+ * (`memo init` passes what {@linkcode runningCommand} finds for the running
+ * program).
  *
  * @example
  * ```ts
@@ -52,7 +57,13 @@ const NPM_PACKAGE = "@memo/mcp-server";
  * );
  * ```
  */
-export function launchCommand(moduleUrl: string, projectRoot?: string): string[] {
+export function launchCommand(
+  moduleUrl: string,
+  projectRoot?: string,
+  options: LaunchCommandOptions = {},
+): string[] {
+  const deno = options.deno ?? "deno";
+  const node = options.node ?? "node";
   const url = new URL(moduleUrl);
   const npm = ["npx", "-y", NPM_PACKAGE, "mcp"];
   if (url.protocol === "file:") {
@@ -66,20 +77,70 @@ export function launchCommand(moduleUrl: string, projectRoot?: string): string[]
       const inProject = projectRoot === undefined ||
         !relative(owner, projectRoot).startsWith("..") && !isAbsolute(relative(owner, projectRoot));
       if (path.includes("/_npx/") || path.includes("/.deno/") || inProject) return npm;
-      return ["node", join(dirname(dirname(fileURLToPath(url))), "cli.js"), "mcp"];
+      return [node, join(dirname(dirname(fileURLToPath(url))), "cli.js"), "mcp"];
     }
     if (path.includes(`/registry.npmjs.org/${NPM_PACKAGE}/`)) return npm;
     const root = dirname(dirname(fileURLToPath(url)));
-    if (path.endsWith(".js")) return ["node", join(root, "cli.js"), "mcp"];
-    return ["deno", "run", "-A", join(root, "cli.ts"), "mcp"];
+    if (path.endsWith(".js")) return [node, join(root, "cli.js"), "mcp"];
+    return [deno, "run", "-A", join(root, "cli.ts"), "mcp"];
   }
   if (
     url.protocol === "https:" && url.host === "jsr.io" &&
     url.pathname.startsWith(`/${NPM_PACKAGE}/`)
   ) {
-    return ["deno", "run", "-A", `jsr:${NPM_PACKAGE}`, "mcp"];
+    return [deno, "run", "-A", `jsr:${NPM_PACKAGE}`, "mcp"];
   }
-  return ["deno", "run", "-A", new URL("../cli.ts", url).href, "mcp"];
+  return [deno, "run", "-A", new URL("../cli.ts", url).href, "mcp"];
+}
+
+/** Options of {@linkcode launchCommand}: the commands that start Deno and Node. */
+export interface LaunchCommandOptions {
+  /**
+   * The command of the forms that run Deno.
+   * @default "deno"
+   */
+  deno?: string;
+  /**
+   * The command of the forms that run Node.
+   * @default "node"
+   */
+  node?: string;
+}
+
+/**
+ * How an MCP client should start the running program (Deno or Node), whose
+ * file is `execPath`: by its plain `name` when the `name` found first on
+ * `pathList` (the `PATH` variable) is that same file, else by `execPath`
+ * itself. The plain name keeps a configuration valid across upgrades; the
+ * full path lets a client start memo when that program is not on its `PATH`
+ * (Deno run from `npx deno`, or installed in a folder the shell alone knows).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runningCommand } from "./_launch_command.ts";
+ *
+ * const self = Deno.execPath();
+ * assert.equal(await runningCommand("deno", self, undefined), self); // no PATH: the full path
+ * assert.equal(await runningCommand("deno", self, "/nonexistent"), self);
+ * ```
+ */
+export async function runningCommand(
+  name: "deno" | "node",
+  execPath: string,
+  pathList: string | undefined,
+): Promise<string> {
+  const self = await realpath(execPath).catch(() => execPath);
+  const names = platform() === "win32" ? [`${name}.exe`, name] : [name];
+  for (const dir of (pathList ?? "").split(delimiter)) {
+    if (!dir) continue;
+    for (const file of names) {
+      const found = await realpath(join(dir, file)).catch(() => undefined);
+      if (found === undefined) continue;
+      return found === self ? name : execPath; // the first one found is the one a shell runs
+    }
+  }
+  return execPath;
 }
 
 /**

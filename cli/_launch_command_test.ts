@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { launchCommand, splitCommandLine } from "./_launch_command.ts";
+import { delimiter, join } from "node:path";
+import { launchCommand, runningCommand, splitCommandLine } from "./_launch_command.ts";
 
 Deno.test("launchCommand: an npm install runs npx", () => {
   for (
@@ -75,6 +76,59 @@ Deno.test("launchCommand: a built clone runs node, another URL runs deno with th
     launchCommand("https://jsr.io/@other/pkg/1.0.0/cli/init.ts")[3],
     "https://jsr.io/@other/pkg/1.0.0/cli.ts",
   );
+});
+
+Deno.test("launchCommand: options name the commands that start Deno and Node", () => {
+  const options = { deno: "/opt/deno/bin/deno", node: "/opt/node/bin/node" };
+  assert.deepEqual(launchCommand("file:///home/ada/memo/cli/init.ts", undefined, options), [
+    "/opt/deno/bin/deno",
+    "run",
+    "-A",
+    "/home/ada/memo/cli.ts",
+    "mcp",
+  ]);
+  assert.deepEqual(
+    launchCommand("https://jsr.io/@memo/mcp-server/0.2.0/cli/init.ts", undefined, options)[0],
+    "/opt/deno/bin/deno",
+  );
+  assert.deepEqual(
+    launchCommand("file:///home/ada/memo/npm/mcp-server/cli/init.js", undefined, options),
+    ["/opt/node/bin/node", "/home/ada/memo/npm/mcp-server/cli.js", "mcp"],
+  );
+  // npx stays npx.
+  assert.deepEqual(
+    launchCommand("file:///app/node_modules/@memo/mcp-server/cli/init.js", "/app", options),
+    ["npx", "-y", "@memo/mcp-server", "mcp"],
+  );
+});
+
+Deno.test("runningCommand: plain deno when PATH finds the running Deno, else its full path", async (t) => {
+  const self = Deno.execPath();
+  const base = await Deno.makeTempDir({ prefix: "memo-launch-" });
+  try {
+    const linked = join(base, "linked"); // deno: a link to the running Deno
+    const other = join(base, "other"); // deno: another program
+    const empty = join(base, "empty");
+    for (const dir of [linked, other, empty]) await Deno.mkdir(dir);
+    await Deno.symlink(self, join(linked, "deno"));
+    await Deno.writeTextFile(join(other, "deno"), "#!/bin/sh\n");
+    await Deno.chmod(join(other, "deno"), 0o755);
+    const path = (...dirs: string[]) => dirs.join(delimiter);
+
+    await t.step("the first deno on PATH is the running one", async () => {
+      assert.equal(await runningCommand("deno", self, path(empty, linked)), "deno");
+    });
+    await t.step("the first deno on PATH is another one", async () => {
+      assert.equal(await runningCommand("deno", self, path(other, linked)), self);
+    });
+    await t.step("no deno on PATH, or no PATH", async () => {
+      assert.equal(await runningCommand("deno", self, path(empty, join(base, "missing"))), self);
+      assert.equal(await runningCommand("deno", self, ""), self);
+      assert.equal(await runningCommand("deno", self, undefined), self);
+    });
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
 });
 
 Deno.test("splitCommandLine: whitespace, quotes and escapes", () => {

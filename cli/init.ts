@@ -10,6 +10,7 @@
 import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import process from "node:process";
 import { memoPaths } from "@memo/memory";
 import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "./args.ts";
 import {
@@ -20,7 +21,12 @@ import {
   mergeClientConfig,
   parseClients,
 } from "./_client_config.ts";
-import { launchCommand, splitCommandLine } from "./_launch_command.ts";
+import {
+  launchCommand,
+  type LaunchCommandOptions,
+  runningCommand,
+  splitCommandLine,
+} from "./_launch_command.ts";
 import { writeFileAtomically } from "./_write_file.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
@@ -191,6 +197,15 @@ export function formatInitResult(result: InitResult): string {
   return lines.join("\n") + "\n" + EXPLAIN + nextSteps(result.command);
 }
 
+/**
+ * The command of the running program (Deno or Node) for the configuration:
+ * plain `deno`/`node` when `PATH` finds this very program, else its full path.
+ */
+async function runningCommands(pathList: string | undefined): Promise<LaunchCommandOptions> {
+  const name = "deno" in process.versions ? "deno" : "node";
+  return { [name]: await runningCommand(name, process.execPath, pathList) };
+}
+
 /** A word as a shell would need it (for the display only). */
 function quoteWord(word: string): string {
   return /^[\w@%+=:,./${}-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
@@ -248,7 +263,7 @@ export const initCommand: CliCommand = {
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
     const command = commandLine === undefined
-      ? launchCommand(import.meta.url, root)
+      ? launchCommand(import.meta.url, root, await runningCommands(io.env.PATH))
       : splitCommandLine(commandLine);
     const paths = memoPaths(root);
     const show = (path: string) => {

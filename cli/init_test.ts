@@ -51,7 +51,8 @@ Deno.test("memo init: config.json and .gitignore are created once; an existing .
   assert.equal(first.code, 0);
   assert.deepEqual(first.result, {
     root: p.root,
-    command: ["deno", "run", "-A", new URL("../cli.ts", import.meta.url).pathname, "mcp"],
+    // No PATH in this environment: the configuration names the running Deno by its path.
+    command: [Deno.execPath(), "run", "-A", new URL("../cli.ts", import.meta.url).pathname, "mcp"],
     files: [
       { path: ".memo/config.json", status: "created" },
       { path: ".memo/.gitignore", status: "updated" },

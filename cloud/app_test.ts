@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { until } from "../testing/wait.ts";
 import { MemoryValidationError, type NotePatch } from "@memo/memory";
 import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "./app.ts";
 import {
@@ -19,6 +20,8 @@ class FakeProject implements CloudProject {
   log: CloudChange[] = [];
   failNext: unknown;
   gate: Promise<void> | undefined;
+  /** Calls waiting at the gate now. */
+  atGate = 0;
 
   upsert(drafts: readonly CloudDraft[]) {
     return this.#run(() =>
@@ -100,7 +103,11 @@ class FakeProject implements CloudProject {
     return Promise.resolve({ notes: this.notes.size, labels: {}, sources: {}, revision: this.seq });
   }
   async #run<T>(f: () => T): Promise<T> {
-    if (this.gate) await this.gate;
+    if (this.gate) {
+      this.atGate++;
+      await this.gate;
+      this.atGate--;
+    }
     if (this.failNext !== undefined) {
       const e = this.failNext;
       this.failNext = undefined;
@@ -281,9 +288,9 @@ Deno.test("handler: a repeat waits for the running first write, then replays its
   project.gate = new Promise((resolve) => (open = resolve));
   const init = { body: JSON.stringify({ text: "slow" }), headers: { "idempotency-key": "k" } };
   const first = call("POST", "/notes", init);
-  await new Promise((r) => setTimeout(r, 10));
+  await until(() => project.atGate === 1, "the first write to reach the store");
   const second = call("POST", "/notes", init);
-  await new Promise((r) => setTimeout(r, 30));
+  await new Promise((r) => setTimeout(r, 30)); // the repeat is waiting (or replays after: alike)
   open();
   const [a, b] = await Promise.all([first, second]);
   assert.equal(a.status, 201);
@@ -300,7 +307,7 @@ Deno.test("handler: a repeat that waits too long answers 409 in_progress", async
   project.gate = new Promise((resolve) => (open = resolve));
   const init = { body: JSON.stringify({ text: "slow" }), headers: { "idempotency-key": "k" } };
   const first = call("POST", "/notes", init);
-  await new Promise((r) => setTimeout(r, 5));
+  await until(() => project.atGate === 1, "the first write to reach the store");
   const second = await call("POST", "/notes", init);
   assert.equal(second.status, 409);
   assert.deepEqual(second.json.error.details, { reason: "in_progress" });

@@ -38,6 +38,7 @@ Deno.test("exchange() times out on the injected clock and clears its timer", asy
 
 Deno.test("exchange() covers the body with the timeout too", async () => {
   const clock = new ManualClock();
+  const reading = Promise.withResolvers<void>();
   const slowBody: FetchLike = (_input, init) =>
     Promise.resolve(
       new Response(
@@ -46,11 +47,15 @@ Deno.test("exchange() covers the body with the timeout too", async () => {
             c.enqueue(new TextEncoder().encode("{"));
             init?.signal?.addEventListener("abort", () => c.error(init.signal!.reason));
           },
+          pull() {
+            reading.resolve(); // the head came, the body is being read: only "{" so far
+            return new Promise<void>(() => {});
+          },
         }),
       ),
     );
   const pending = exchange(request, { fetch: slowBody, clock, action: "read page 2" });
-  await new Promise((r) => setTimeout(r, 5));
+  await reading.promise;
   clock.advance(30_000);
   await assert.rejects(pending, ConnectorTimeoutError);
 });

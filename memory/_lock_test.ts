@@ -16,7 +16,7 @@ async function settings(extra: Partial<LockSettings> = {}): Promise<LockSettings
   return {
     lockPath: join(dir, "notes.md.lock"),
     notesPath: join(dir, "notes.md"),
-    timeoutMs: 1000,
+    timeoutMs: 30_000, // only a stuck test waits this long (the timeout test sets its own)
     staleMs: 5000,
     foreignStaleMs: 600_000,
     create: true,

@@ -193,7 +193,8 @@ Deno.test("parseNotes() is linear in the size of the file", () => {
   const start = performance.now();
   const parsed = parseNotes(serializeNote(big) + many);
   assert.equal(parsed.sections.length, 20_001);
-  assert.ok(performance.now() - start < 5_000);
+  // Well under a second here; 30 s holds on a loaded machine and still fails a quadratic scan.
+  assert.ok(performance.now() - start < 30_000);
 });
 
 Deno.test("parseNotes() skips blank lines a person left between a marker and its title", () => {

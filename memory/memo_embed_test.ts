@@ -35,17 +35,28 @@ const TOPICS: string[][] = [
   ["test", "tests", "ci", "flaky"],
 ];
 
-/** A deterministic embedder that counts its calls and texts; `delayMs` slows each batch. */
-function toyEmbedder(delayMs = 0): Embedder & { calls: number; texts: number } {
+/**
+ * A deterministic embedder that counts its calls, texts and batches in flight; with `gate`,
+ * each batch waits for it.
+ */
+function toyEmbedder(
+  gate?: Promise<void>,
+): Embedder & { calls: number; texts: number; inFlight: number } {
   const embedder = {
     model: "toy",
     dimensions: TOPICS.length + 1,
     calls: 0,
     texts: 0,
+    inFlight: 0,
     async embed(texts: readonly string[]) {
       embedder.calls++;
       embedder.texts += texts.length;
-      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      embedder.inFlight++;
+      try {
+        await gate;
+      } finally {
+        embedder.inFlight--;
+      }
       return texts.map((t) => {
         const words = t.toLowerCase().split(/[^a-z-]+/);
         const v = new Float32Array(TOPICS.length + 1);
@@ -69,7 +80,8 @@ async function done(memo: Memo, dir: string) {
   await Deno.remove(dir, { recursive: true });
 }
 
-async function until(check: () => boolean, ms = 5000) {
+/** Waits until `check` holds (polling); fails only a stuck test, after `ms`. */
+async function until(check: () => boolean, ms = 30_000) {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error("timed out");
@@ -250,20 +262,23 @@ Deno.test("two clients on one project share the cache: the second embeds nothing
 });
 
 Deno.test("background: notes are embedded after writes, and a write never waits for a batch", async () => {
-  const slow = toyEmbedder(400);
+  // Each batch is held until the checks are done (or 30 s: a call that waited for the batch
+  // would then return with no batch in flight, and fail).
+  const gate = Promise.withResolvers<void>();
+  const cap = setTimeout(gate.resolve, 30_000);
+  const slow = toyEmbedder(gate.promise);
   const { memo, dir } = await open({ embedder: slow, embedInBackground: true });
   await memo.rememberMany(Array.from({ length: 40 }, (_, i) => ({ text: `Deploy step ${i}` })));
-  await until(() => slow.calls > 0); // a batch is running now
-  const started = performance.now();
+  await until(() => slow.inFlight > 0); // a batch is running now
   await memo.remember({ text: "Written while a batch runs" });
-  const took = performance.now() - started;
-  assert.ok(took < 200, `remember took ${took.toFixed(0)} ms during a 400 ms batch`);
+  assert.equal(slow.inFlight, 1, "the remember returned while the batch was still running");
   // auto answers at once, with what is embedded so far.
-  const during = performance.now();
   const partial = await memo.recallDetailed("deploy step");
-  assert.ok(performance.now() - during < 200);
+  assert.equal(slow.inFlight, 1, "the recall returned while the batch was still running");
   assert.ok(partial.coverage.embedded < 41);
-  await until(() => memo.embeddingStatus().embedded === 41, 10_000);
+  gate.resolve();
+  clearTimeout(cap);
+  await until(() => memo.embeddingStatus().embedded === 41);
   assert.equal((await memo.recallDetailed("deploy step")).engine, "hybrid");
   await done(memo, dir);
 });
@@ -320,7 +335,11 @@ Deno.test("an explicit vector recall waits for the model to load, but not for no
   const auto = await memo.recallDetailed("deploy"); // never waits
   assert.equal(auto.engine, "lexical");
   const pending = memo.recallDetailed("deploy", { engine: "vector" });
-  setTimeout(release, 50);
+  let answered = false;
+  void pending.then(() => answered = true, () => answered = true);
+  await new Promise((r) => setTimeout(r, 0)); // what could answer at once has answered
+  assert.equal(answered, false, "the vector recall waits for the model");
+  release();
   const result = await pending;
   assert.equal(result.engine, "vector");
   assert.ok(result.coverage.embedded <= 1);

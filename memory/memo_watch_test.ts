@@ -11,6 +11,13 @@ import { serializeNote } from "./codec.ts";
 // that prove no timer is left behind ask for them.
 const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
 
+/**
+ * Watching is about notes.md, not embeddings: these clients embed nothing, so that no
+ * process-wide embedder (its worker and ports) starts under a sanitized test, and no model load
+ * competes with the checks for the machine.
+ */
+const NO_EMBEDDINGS = { localEmbeddings: false };
+
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-watch-"));
   try {
@@ -20,8 +27,8 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-/** The next change `memo` reports, or a failure after `ms`. */
-function nextChange(memo: Memo, ms = 2000): Promise<MemoChange> {
+/** The next change `memo` reports; fails only a stuck test, after `ms`. */
+function nextChange(memo: Memo, ms = 30_000): Promise<MemoChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
@@ -37,7 +44,7 @@ function nextChange(memo: Memo, ms = 2000): Promise<MemoChange> {
 
 Deno.test("Memo.watch() reports this client's writes by kind, before each write resolves", async () => {
   await withDir(async (dir) => {
-    const memo = await openMemo({ rootDir: dir });
+    const memo = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
     const seen: MemoChange[] = [];
     const stop = memo.watch((change) => void seen.push(change));
     const { note } = await memo.remember({ text: "v1", source: "wiki:a" });
@@ -66,9 +73,9 @@ Deno.test({
   ...SANITIZED,
   fn: () =>
     withDir(async (dir) => {
-      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
       // Another client on the same file, with its own store, stands in for another process.
-      const other = await openMemo({ rootDir: dir });
+      const other = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
       try {
         let change = nextChange(memo);
         const { note } = await other.remember({ text: "appended elsewhere" });
@@ -93,7 +100,7 @@ Deno.test({
 
 Deno.test("Memo.watch() reports a hand edit's changes after a full reload, and nothing else", async () => {
   await withDir(async (dir) => {
-    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
     const a = (await memo.remember({ text: "alpha" })).note;
     const b = (await memo.remember({ text: "beta" })).note;
     const change = nextChange(memo);
@@ -113,7 +120,7 @@ Deno.test({
   ...SANITIZED,
   fn: () =>
     withDir(async (dir) => {
-      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 10 });
+      const memo = await openMemo({ rootDir: dir, watchIntervalMs: 10, ...NO_EMBEDDINGS });
       const calls: string[] = [];
       const stopA = memo.watch(() => void calls.push("a"));
       memo.watch(() => void calls.push("b"));
@@ -124,7 +131,7 @@ Deno.test({
       await memo.remember({ text: "two" });
       assert.deepEqual(calls.splice(0), ["b"]);
       await memo.close(); // stops "b" and its timer
-      const other = await openMemo({ rootDir: dir });
+      const other = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
       await other.remember({ text: "three" });
       await other.close();
       await new Promise((resolve) => setTimeout(resolve, 50)); // several intervals
@@ -137,7 +144,7 @@ Deno.test({
 
 Deno.test("Memo.watch() keeps calling the other listeners when one throws", async () => {
   await withDir(async (dir) => {
-    const memo = await openMemo({ rootDir: dir });
+    const memo = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
     const calls: string[] = [];
     memo.watch(() => {
       calls.push("first");
@@ -154,7 +161,7 @@ Deno.test("Memo.watch() keeps calling the other listeners when one throws", asyn
 
 Deno.test("Memo.watch() reports a note appended by hand once the file grows", async () => {
   await withDir(async (dir) => {
-    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20 });
+    const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
     await memo.remember({ text: "first" });
     const change = nextChange(memo);
     const note = {

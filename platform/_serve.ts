@@ -36,17 +36,31 @@ export async function serve(
   if (deno) {
     let listening!: (addr: { hostname: string; port: number }) => void;
     const ready = new Promise<{ hostname: string; port: number }>((r) => listening = r);
+    // Deno cannot cut a graceful shutdown under way: aborting Deno.serve's signal then throws
+    // BadResource out of Deno's own listener, which ends the process. The caller's signal is
+    // passed on only until shutdown() is called; after that, a forced stop is the caller's to
+    // make by not waiting any longer (a process that exits closes the connections with it).
+    const forced = new AbortController();
+    let shuttingDown = false;
+    const force = () => {
+      if (!shuttingDown) forced.abort(options.signal?.reason);
+    };
+    if (options.signal?.aborted) force();
+    options.signal?.addEventListener("abort", force, { once: true });
     const server = deno.serve({
       hostname: options.hostname,
       port: options.port,
-      signal: options.signal,
+      signal: forced.signal,
       onListen: (addr: { hostname: string; port: number }) => listening(addr),
     }, handler);
     const addr = await ready;
     return {
       hostname: addr.hostname,
       port: addr.port,
-      shutdown: () => server.shutdown(),
+      shutdown: () => {
+        shuttingDown = true;
+        return server.shutdown();
+      },
       finished: server.finished,
     };
   }

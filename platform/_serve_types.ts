@@ -32,6 +32,9 @@ export interface PlatformServer {
   /**
    * Stops accepting connections and lets the requests in flight finish
    * (idle connections are closed); aborting `signal` closes every connection.
+   * On Deno, a signal aborted once `shutdown()` was called no longer cuts the
+   * requests in flight (Deno cannot): stop waiting for `finished` instead, and
+   * the process's exit closes them.
    */
   shutdown(): Promise<void>;
   /** Resolves when the server has stopped. */

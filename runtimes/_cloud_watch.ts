@@ -3,7 +3,10 @@
  * project's change feed from the head it found when it started, so that only
  * new changes are reported, one call per check. Writes made through the
  * runtime are reported at once by the runtime; the poller skips them when the
- * feed shows them again.
+ * feed shows them again. The feed can show a write of ours before the runtime
+ * has its answer (and so its sequence number): what a check finds while one
+ * of our writes is in flight is held until our writes end, then reported
+ * without ours.
  *
  * @module
  */
@@ -30,6 +33,10 @@ export class CloudChangePoller {
   readonly #ownSeqs = new Set<number>();
   /** Ids of our own deletes, already reported, with the checks left to see their tombstone. */
   readonly #ownDeletes = new Map<string, number>();
+  /** Writes of this runtime in flight. */
+  #writes = 0;
+  /** Changes found while writes of ours were in flight: reported when they end, less ours. */
+  #held: { op: string; id: string; seq: number }[] = [];
 
   constructor(
     client: MemoCloudClient,
@@ -64,6 +71,24 @@ export class CloudChangePoller {
     this.#abort = undefined;
     this.#ownSeqs.clear();
     this.#ownDeletes.clear();
+    this.#held = [];
+  }
+
+  /**
+   * Runs one write of this runtime: what the feed shows meanwhile waits for
+   * its end, so that the write's own change is told apart by its number.
+   */
+  async writing<T>(write: () => Promise<T>): Promise<T> {
+    this.#writes++;
+    try {
+      return await write();
+    } finally {
+      if (--this.#writes === 0 && this.#held.length) {
+        const held = this.#held;
+        this.#held = [];
+        this.#report(held);
+      }
+    }
   }
 
   /**
@@ -73,18 +98,22 @@ export class CloudChangePoller {
    */
   ownUpserts(notes: readonly { id: string; revision: number }[]): string[] {
     if (!this.#running) return notes.map((n) => n.id);
-    const ids: string[] = [];
     for (const note of notes) {
-      if (this.#since !== undefined && note.revision <= this.#head) continue;
-      this.#ownSeqs.add(note.revision);
-      ids.push(note.id);
+      const seen = this.#held.findIndex((c) => c.op === "upsert" && c.seq === note.revision);
+      if (seen >= 0) this.#held.splice(seen, 1); // the feed showed it while the write was in flight
+      else if (this.#since === undefined || note.revision > this.#head) {
+        this.#ownSeqs.add(note.revision); // the feed will show it: skip it there
+      } // else the head was found after it: the feed will not show it
     }
-    return ids;
+    return notes.map((n) => n.id);
   }
 
   /** Notes a delete this runtime made, so that the feed does not report it again. */
   ownDelete(id: string): void {
-    if (this.#running) this.#ownDeletes.set(id, DELETE_SKIP_TICKS);
+    if (!this.#running) return;
+    const seen = this.#held.findIndex((c) => c.op === "delete" && c.id === id);
+    if (seen >= 0) this.#held.splice(seen, 1);
+    else this.#ownDeletes.set(id, DELETE_SKIP_TICKS);
   }
 
   #schedule(ms: number): void {
@@ -114,7 +143,7 @@ export class CloudChangePoller {
   }
 
   async #read(signal: AbortSignal): Promise<void> {
-    const ids = new Set<string>();
+    const found: { op: string; id: string; seq: number }[] = [];
     let hasMore = true;
     while (hasMore) {
       const page = await this.#client.changes({ since: this.#since, limit: 1000, signal });
@@ -123,7 +152,7 @@ export class CloudChangePoller {
         this.#head = Math.max(this.#head, change.seq);
         if (change.op === "delete" && this.#ownDeletes.delete(change.id)) continue;
         if (change.op === "upsert" && this.#ownSeqs.delete(change.seq)) continue;
-        ids.add(change.id);
+        found.push({ op: change.op, id: change.id, seq: change.seq });
       }
       this.#since = page.next;
       hasMore = page.hasMore && page.changes.length > 0;
@@ -133,6 +162,12 @@ export class CloudChangePoller {
       if (left <= 1) this.#ownDeletes.delete(id);
       else this.#ownDeletes.set(id, left - 1);
     }
+    if (this.#writes > 0) this.#held.push(...found);
+    else this.#report(found);
+  }
+
+  #report(changes: readonly { id: string }[]): void {
+    const ids = new Set(changes.map((c) => c.id));
     // The feed does not tell a new note from a changed one: the list may have changed.
     if (ids.size) this.#deliver({ ids: [...ids], listChanged: true });
   }

@@ -248,6 +248,15 @@ class CloudRuntime implements MemoMcpRuntime {
     }
   }
 
+  /** {@linkcode #run} for a write: the change feed's poller holds what it finds meanwhile. */
+  #write<T>(
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    noteId?: string,
+  ): Promise<T> {
+    return this.#poller.writing(() => this.#run(signal, fn, noteId));
+  }
+
   /** Reports a write made through this runtime, when someone listens. */
   #wrote(
     upserts: readonly MemoCloudNote[],
@@ -264,7 +273,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberResult> => {
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberResult> => {
       const guarded = await guardForCloud([input], this.#secrets, "remember");
       const sent = await this.#client.remember(guarded.drafts[0], { signal });
       const { note, status } = sent;
@@ -281,7 +290,7 @@ class CloudRuntime implements MemoMcpRuntime {
     drafts: readonly NoteDraft[],
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberManyResult> {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
       checkDraftList(drafts);
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
       const guarded = await guardForCloud(drafts, this.#secrets, "remember the notes");
@@ -306,7 +315,7 @@ class CloudRuntime implements MemoMcpRuntime {
 
   /** One `DELETE` per note, in order; unknown ids are passed over. */
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
-    return this.#run(options.signal, async (signal): Promise<Note[]> => {
+    return this.#write(options.signal, async (signal): Promise<Note[]> => {
       checkIdList(ids);
       const removed: Note[] = [];
       try {
@@ -384,7 +393,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   update(id: string, patch: RuntimeNotePatch, options: RuntimeUpdateOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const guarded = await guardPatchForCloud(patch, this.#secrets);
       const note = await this.#client.update(id, guarded.patch, { signal });
       this.#wrote([note], false);
@@ -405,14 +414,17 @@ class CloudRuntime implements MemoMcpRuntime {
             notes: p.notes.map(plain),
             nextCursor: p.nextCursor,
           })),
-        async (id, patch) => this.#wrote([await this.#client.update(id, patch, { signal })], false),
+        (id, patch) =>
+          this.#poller.writing(async () =>
+            this.#wrote([await this.#client.update(id, patch, { signal })], false)
+          ),
         options.redact === true,
       );
     });
   }
 
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const note = await this.#client.forget(id, { signal });
       this.#wrote([], false, [note.id]);
       return plain(note);
@@ -443,11 +455,14 @@ class CloudRuntime implements MemoMcpRuntime {
         rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
           // The guard runs before the pass commits: under refuse, the whole pass is refused.
           const guarded = await guardForCloud(drafts, this.#secrets, "commit the sync pass");
-          const result = await this.#client.upsertBatch(guarded.drafts.map(draftOf), {
-            signal: call?.signal ?? signal,
+          const result = await this.#poller.writing(async () => {
+            const result = await this.#client.upsertBatch(guarded.drafts.map(draftOf), {
+              signal: call?.signal ?? signal,
+            });
+            const changed = result.results.filter((r) => r.status !== "unchanged");
+            this.#wrote(changed.map((r) => r.note), result.written > 0);
+            return result;
           });
-          const changed = result.results.filter((r) => r.status !== "unchanged");
-          this.#wrote(changed.map((r) => r.note), result.written > 0);
           const of = (status: string) =>
             result.results.filter((r) => r.status === status).map((r) => plain(r.note));
           return {

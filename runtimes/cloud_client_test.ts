@@ -254,7 +254,7 @@ Deno.test("MemoCloudClient times out each attempt, even against a fetch that ign
       );
       assert.equal(api.calls().length, 2);
       assert.equal(waits.length, 1);
-      assert.ok(Date.now() - started < 2000);
+      assert.ok(Date.now() - started < 10_000, "the attempts ended at their 30 ms timeouts");
     });
   }
   await t.step("a timed-out attempt is followed by one that answers", async () => {

@@ -287,14 +287,16 @@ Deno.test("the cloud runtime's stats have the local shape, with the lexical engi
 
 Deno.test("a closed cloud runtime refuses calls and stops the ones under way", async () => {
   let release: () => void = () => {};
+  const reached = Promise.withResolvers<void>();
   const { runtime } = runtimeOver((_, request) =>
     new Promise<Response>((_resolve, reject) => {
       request.signal.addEventListener("abort", () => reject(request.signal.reason));
       release = () => reject(new Error("never"));
+      reached.resolve();
     })
   );
   const pending = runtime.stats();
-  await new Promise((r) => setTimeout(r, 10));
+  await reached.promise; // the call is under way: its request is out
   await runtime.close();
   await assert.rejects(pending, (e) => isMemoRuntimeError(e, "UNAVAILABLE"));
   await assert.rejects(runtime.stats(), (e) => isMemoRuntimeError(e, "UNAVAILABLE"));
@@ -327,8 +329,7 @@ Deno.test("the cloud runtime's rememberMany is one batch request, forgetMany one
   });
   try {
     const seen: string[][] = [];
-    runtime.watch!((change) => void seen.push(change.ids));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the poller finds the head
+    runtime.watch!((change) => void seen.push(change.ids)); // own writes: reported at once
     const id = "01jqz0000000000000000000aa";
     const first = await runtime.rememberMany!([
       { text: "one", source: "x:1", id, created: "2024-01-02T03:04:05.000Z" },
@@ -351,6 +352,55 @@ Deno.test("the cloud runtime's rememberMany is one batch request, forgetMany one
     assert.equal((await runtime.stats()).notes, 0);
   } finally {
     await runtime.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("the cloud runtime's watch tells its own writes apart when the feed shows them first", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-cloud-watch-race-" });
+  const store = new FileCloudStore({ dataDir });
+  const handler = createMemoCloudHandler({
+    store,
+    apiKeys: new Map([[KEY, "team"]]),
+    rateLimit: 0,
+  });
+  let reads = 0;
+  const readStarted = () => {
+    reads++;
+    for (const wake of waiting.splice(0)) wake();
+  };
+  const waiting: (() => void)[] = [];
+  const runtime = createMemoCloudMcpRuntime({
+    baseUrl: "http://cloud.test",
+    apiKey: KEY,
+    watchIntervalMs: 1,
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      if (new URL(request.url).pathname.endsWith("/changes")) readStarted();
+      const response = await handler(request);
+      if (request.method !== "GET") {
+        // The write is in the feed; its answer waits until the poller has read the feed past
+        // it (the second read that starts from now begins once the first is handled).
+        const target = reads + 2;
+        while (reads < target) await new Promise<void>((wake) => waiting.push(wake));
+      }
+      return response;
+    },
+  });
+  try {
+    const seen: unknown[] = [];
+    runtime.watch!((change) => void seen.push(change));
+    const { note } = await runtime.remember({ text: "Seen in the feed before its answer" });
+    await runtime.update(note.id, { labels: ["x"] });
+    await runtime.forget(note.id);
+    assert.deepEqual(seen, [
+      { ids: [note.id], listChanged: true },
+      { ids: [note.id], listChanged: false },
+      { ids: [note.id], listChanged: true },
+    ], "each write reported once, by the runtime");
+  } finally {
+    await runtime.close();
+    await store.close();
     await Deno.remove(dataDir, { recursive: true });
   }
 });

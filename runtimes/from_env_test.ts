@@ -330,8 +330,8 @@ Deno.test("runtimeFactoryFromEnv() builds the hybrid runtime from .memo/config.j
   }
 });
 
-/** Waits until `check` holds (polling every 10 ms), or fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, ms = 3000): Promise<void> {
+/** Waits until `check` holds (polling every 10 ms); fails only a stuck test, after `ms`. */
+async function until(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error("Cannot wait any longer: the condition never held");

@@ -12,6 +12,13 @@ import type { MemoLike, MemoMcpRuntime, RuntimeChange } from "./types.ts";
 // prove no timer is left behind ask for them.
 const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
 
+/**
+ * Watching is about notes.md, not embeddings: the clients here embed nothing, so that no
+ * process-wide embedder (its worker and ports) starts under a sanitized test, and no model load
+ * competes with the checks for the machine.
+ */
+const NO_EMBEDDINGS = { localEmbeddings: false };
+
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-runtime-watch-"));
   try {
@@ -23,12 +30,12 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
 
 /** A local runtime over a client that checks for other writers every 20 ms. */
 async function quickRuntime(rootDir: string): Promise<MemoMcpRuntime> {
-  const memo = await openMemo({ rootDir, watchIntervalMs: 20 });
+  const memo = await openMemo({ rootDir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
   return createMemoMcpRuntimeFromMemo(memo, { rootDir, closeMemo: true });
 }
 
-/** The next change `runtime` reports, or a failure after `ms`. */
-function nextChange(runtime: MemoMcpRuntime, ms = 2000): Promise<RuntimeChange> {
+/** The next change `runtime` reports; fails only a stuck test, after `ms`. */
+function nextChange(runtime: MemoMcpRuntime, ms = 30_000): Promise<RuntimeChange> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       stop();
@@ -44,7 +51,11 @@ function nextChange(runtime: MemoMcpRuntime, ms = 2000): Promise<RuntimeChange> 
 
 Deno.test("createMemoMcpRuntimeFromConfig() watch() reports each write's ids and whether the list changed", async () => {
   await withDir(async (rootDir) => {
-    const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+    const runtime = createMemoMcpRuntimeFromConfig({
+      rootDir,
+      prewarm: false,
+      recall: NO_EMBEDDINGS,
+    });
     const seen: RuntimeChange[] = [];
     const stop = runtime.watch!((change) => void seen.push(change));
     const { note } = await runtime.remember({ text: "v1", source: "wiki:a" });
@@ -67,7 +78,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() watch() reports each write's ids and
 Deno.test("createMemoMcpRuntimeFromMemo() watch() notices another client's writes to the same notes.md", async () => {
   await withDir(async (rootDir) => {
     const runtime = await quickRuntime(rootDir);
-    const other = await openMemo({ rootDir }); // its own store: another writer of the file
+    const other = await openMemo({ rootDir, ...NO_EMBEDDINGS }); // another writer of the file
     try {
       let change = nextChange(runtime);
       const { note } = await other.remember({ text: "from elsewhere" });
@@ -91,9 +102,9 @@ Deno.test({
   ...SANITIZED,
   fn: () =>
     withDir(async (rootDir) => {
-      const memo = await openMemo({ rootDir, watchIntervalMs: 20 });
+      const memo = await openMemo({ rootDir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
       const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir }); // memo outlives it
-      const other = await openMemo({ rootDir });
+      const other = await openMemo({ rootDir, ...NO_EMBEDDINGS });
       const calls: string[] = [];
       const stopA = runtime.watch!(() => void calls.push("a"));
       const stopB = runtime.watch!(() => void calls.push("b"));
@@ -136,7 +147,11 @@ Deno.test({
   ...SANITIZED,
   fn: () =>
     withDir(async (rootDir) => {
-      const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+      const runtime = createMemoMcpRuntimeFromConfig({
+        rootDir,
+        prewarm: false,
+        recall: NO_EMBEDDINGS,
+      });
       const stop = runtime.watch!(() => {}); // starts loading the notes
       stop();
       runtime.watch!(() => {});
@@ -163,7 +178,7 @@ Deno.test("createMemoMcpRuntimeFromMemo() watch() keeps calling the others when 
 
 Deno.test("createMemoMcpRuntimeFromMemo() watch() over a client without watch reports the runtime's own writes", async () => {
   await withDir(async (rootDir) => {
-    const memo = await openMemo({ rootDir });
+    const memo = await openMemo({ rootDir, ...NO_EMBEDDINGS });
     // A caller's own client: everything of Memo but watch.
     const plain: MemoLike = {
       rememberMany: (drafts, options) => memo.rememberMany(drafts, options),

@@ -3,6 +3,7 @@ import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
 import { TOOLS } from "./_tools.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+import { until } from "../testing/wait.ts";
 import {
   call,
   EXPECTED_TOOL_NAMES,
@@ -299,7 +300,7 @@ Deno.test("createMemoMcpProtocolServer() drops the answer of a cancelled request
   const pending = s2.handle(
     '{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"memory_stats"}}',
   );
-  await new Promise((r) => setTimeout(r, 20));
+  await until(() => slow.signals.length > 0, "the call to reach the runtime");
   assert.equal(
     await s2.handle(
       '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}',

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
+import { until } from "../testing/wait.ts";
 import { VERSION } from "../version.ts";
 import { call, server } from "../tests/fixtures/mcp_protocol_calls.ts";
 
@@ -161,7 +162,7 @@ Deno.test("createMemoMcpProtocolServer() ignores notifications/cancelled from a 
   const pending = s.handle(
     '{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"memory_stats"}}',
   );
-  await new Promise((r) => setTimeout(r, 10));
+  await until(() => runtime.signals.length > 0, "the call to reach the runtime");
   // …a cancellation arriving over stateless HTTP, where ids are not unique.
   const cancel = '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}';
   assert.equal(

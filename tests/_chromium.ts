@@ -68,7 +68,7 @@ export async function startChromium(): Promise<Chromium> {
   const cdp = await connect(wsUrl);
 
   return {
-    async evaluateIn(url: string, expression: string, timeoutMs = 15_000) {
+    async evaluateIn(url: string, expression: string, timeoutMs = 30_000) {
       const { targetId } = await cdp.send("Target.createTarget", { url: "about:blank" });
       const { sessionId } = await cdp.send("Target.attachToTarget", { targetId, flatten: true });
       try {

@@ -6,8 +6,9 @@
  * - `down`: the proxy stops listening, so connections are refused, until `up()`;
  * - `status`: answers with a status (429 with `Retry-After`, 500 …) without
  *   forwarding;
- * - `slow`: forwards, then holds the answer for `delayMs` before sending it
- *   (the server has done the work: a retry must not do it twice);
+ * - `hold`: forwards, then holds the answer until `release()` (or `close()`):
+ *   an answer slower than any timeout, however loaded the machine (the server
+ *   has done the work: a retry must not do it twice);
  * - `reset`: forwards, then sends the status line and part of the body and
  *   breaks the connection (the server has done the work here too).
  *
@@ -17,7 +18,7 @@
 /** One injected fault, applied to the next request that reaches the proxy. */
 export type Fault =
   | { kind: "status"; status: number; headers?: Record<string, string>; body?: string }
-  | { kind: "slow"; delayMs: number }
+  | { kind: "hold" }
   | { kind: "reset" };
 
 /** What the proxy saw of one request. */
@@ -39,6 +40,8 @@ export interface FaultProxy {
   readonly requests: ProxiedRequest[];
   /** Queues faults for the next requests, in order. */
   inject(...faults: Fault[]): void;
+  /** Sends the answers that `hold` faults hold now (their clients may be gone). */
+  release(): void;
   /** Stops listening: new connections are refused. */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -54,6 +57,8 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
   const started = performance.now();
   /** Pending sleeps: their timers, and how to end them early. */
   const timers = new Map<ReturnType<typeof setTimeout>, () => void>();
+  /** Answers held by `hold` faults: how to let each go. */
+  const held = new Set<() => void>();
   let port = 0;
   let server: Deno.HttpServer | undefined;
 
@@ -107,8 +112,8 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
       );
     }
     const answer = await forward(request);
-    if (fault.kind === "slow") {
-      await sleep(fault.delayMs);
+    if (fault.kind === "hold") {
+      await new Promise<void>((resolve) => held.add(resolve));
       return answer;
     }
     // reset: the head and a few bytes of the body, then the stream fails and the connection breaks.
@@ -143,6 +148,10 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
     },
     requests,
     inject: (...more) => void faults.push(...more),
+    release() {
+      for (const letGo of held) letGo();
+      held.clear();
+    },
     async down() {
       const current = server;
       server = undefined;
@@ -158,6 +167,7 @@ export function startFaultProxy(target: string): Promise<FaultProxy> {
         wake();
       }
       timers.clear();
+      proxy.release();
       await proxy.down();
     },
   };

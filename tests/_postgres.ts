@@ -6,9 +6,18 @@
  * tests run as root, `initdb`, `pg_ctl` and the server run as the `postgres` OS
  * user (via `runuser`), which owns the folder.
  *
+ * `initdb` is the slow part of a start (about 2 s of a loaded machine's CPU),
+ * and every cluster of a run would make the same one: it runs once per
+ * PostgreSQL version and user into a template folder in the OS temp folder
+ * (`memo-postgres-template-…`, about 40 MB, kept like a cache), and each
+ * cluster starts from a copy of it.
+ *
  * @module
  */
 
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
 import { findPostgresBin } from "../scripts/test_setup.ts";
 
 /** A running throwaway PostgreSQL cluster. */
@@ -25,6 +34,8 @@ export interface Postgres {
 const OS_USER = "postgres";
 /** How long the server may take to accept connections. */
 const START_TIMEOUT_S = 15;
+/** `initdb`'s options: trust on loopback, UTF-8, the C locale, no fsync. */
+const INITDB_OPTIONS = ["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"];
 
 /**
  * Starts a cluster and creates its `memo` database. Fails with the command to
@@ -61,17 +72,7 @@ export async function startPostgres(): Promise<Postgres> {
   let started = false;
   try {
     if (asRoot) await chownToPostgres(dir);
-    await pg(bin, asRoot, dir, "initdb", [
-      "-D",
-      data,
-      "-U",
-      "postgres",
-      "--auth=trust",
-      "-E",
-      "UTF8",
-      "--locale=C",
-      "--no-sync",
-    ]);
+    await run(asRoot, dir, "cp", ["-a", await template(bin, asRoot), data]);
     // A free port can be taken between choosing it and the server binding it
     // (two clusters starting at once): try a few.
     let port = 0;
@@ -144,15 +145,44 @@ export async function startPostgres(): Promise<Postgres> {
   }
 }
 
+/**
+ * The folder of a cluster made by `initdb` with {@linkcode INITDB_OPTIONS}
+ * for this PostgreSQL and this user, made on first use. Two processes that
+ * make it at once each run `initdb` in a folder of their own and move it in
+ * place; the second move fails, and that one's folder is removed.
+ */
+async function template(bin: string, asRoot: boolean): Promise<string> {
+  const key = createHash("sha256")
+    .update(JSON.stringify([bin, INITDB_OPTIONS, asRoot ? OS_USER : Deno.uid()]))
+    .digest("hex")
+    .slice(0, 12);
+  const path = join(tmpdir(), `memo-postgres-template-${basename(dirname(bin))}-${key}`);
+  if (await Deno.stat(join(path, "PG_VERSION")).then(() => true, () => false)) return path;
+  const building = await Deno.makeTempDir({ prefix: "memo-postgres-template-new-" });
+  try {
+    if (asRoot) await chownToPostgres(building);
+    await pg(bin, asRoot, building, "initdb", ["-D", `${building}/data`, ...INITDB_OPTIONS]);
+    await Deno.rename(`${building}/data`, path).catch(() => {}); // another process was first
+  } finally {
+    await Deno.remove(building, { recursive: true }).catch(() => {});
+  }
+  return path;
+}
+
 /** Runs one of PostgreSQL's programs, as `postgres` when we are root. */
-async function pg(
+function pg(
   bin: string,
   asRoot: boolean,
   cwd: string,
   program: string,
   args: string[],
 ): Promise<void> {
-  const path = `${bin}/${program}`;
+  return run(asRoot, cwd, `${bin}/${program}`, args);
+}
+
+/** Runs a program, as `postgres` when we are root; fails with its output. */
+async function run(asRoot: boolean, cwd: string, path: string, args: string[]): Promise<void> {
+  const program = basename(path);
   const [cmd, cmdArgs] = asRoot ? ["runuser", ["-u", OS_USER, "--", path, ...args]] : [path, args];
   const out = await new Deno.Command(cmd, {
     args: cmdArgs,

@@ -9,29 +9,41 @@ import { type ProcessResult, runProcess } from "./_run_process.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const TOKEN = "tok-9f3a-do-not-print";
+/** The running Deno: every process here is started with it, never with a `deno` from PATH. */
+const DENO = Deno.execPath();
 
 /** Deno's cache folder, kept when HOME moves (else the subprocess would download again). */
 async function denoDir(): Promise<string> {
-  const { stdout } = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  const { stdout } = await new Deno.Command(DENO, { args: ["info", "--json"] }).output();
   return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
 }
 
-async function tempProject() {
+/**
+ * A project folder, and `memo` run in it as a process. `PATH` is a folder of
+ * the test's own: empty, or with `deno` linked to the running Deno
+ * (`denoOnPath`), so that what `memo init` writes does not depend on the
+ * machine's PATH.
+ */
+async function tempProject(options: { denoOnPath?: boolean } = {}) {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "memo-init-proc-" }));
   const root = join(base, "project");
   await mkdir(root);
+  const bin = join(base, "bin");
+  await mkdir(bin);
+  if (options.denoOnPath) await Deno.symlink(DENO, join(bin, "deno"));
   const env = {
     HOME: join(base, "home"),
     XDG_CONFIG_HOME: join(base, "xdg"),
     DENO_DIR: await denoDir(),
     NO_COLOR: "1",
+    PATH: bin,
   };
   return {
     base,
     root,
     desktop: join(base, "xdg", "Claude", "claude_desktop_config.json"),
     memo: (args: string[]): Promise<ProcessResult> =>
-      runProcess(Deno.execPath(), ["run", "-A", CLI, ...args], { cwd: root, env }),
+      runProcess(DENO, ["run", "-A", CLI, ...args], { cwd: root, env }),
     [Symbol.asyncDispose]: () => Deno.remove(base, { recursive: true }),
   };
 }
@@ -94,7 +106,8 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
   assert.equal(first.code, 0, first.err);
   assert.equal(first.err, "");
   assert.doesNotMatch(first.out + first.err, new RegExp(TOKEN));
-  const command = ["deno", "run", "-A", CLI, "mcp"];
+  // No deno on PATH: the running Deno by its full path, which a client can start.
+  const command = [DENO, "run", "-A", CLI, "mcp"];
   assert.match(
     first.out,
     new RegExp(
@@ -103,7 +116,9 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
         "updated \\.cursor/mcp\\.json \\(backup \\.cursor/mcp\\.json\\.memo\\.bak\\)\n" +
         "updated \\.vscode/mcp\\.json \\(backup \\.vscode/mcp\\.json\\.memo\\.bak\\)\n" +
         `updated ${p.desktop} \\(backup ${p.desktop}\\.memo\\.bak\\)\n` +
-        `MCP clients start memo with: ${command.join(" ")}\n`,
+        `MCP clients start memo with: ${
+          command.join(" ").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        }\n`,
     ),
   );
 
@@ -114,12 +129,12 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
   assert.deepEqual(await read(join(p.root, ".mcp.json")), {
     mcpServers: {
       github: { command: "github-mcp", args: ["stdio"] },
-      memo: { command: "deno", args, env },
+      memo: { command: DENO, args, env },
     },
   });
   assert.deepEqual(await read(join(p.root, ".cursor", "mcp.json")), {
     mcpServers: {
-      memo: { command: "deno", args: workspace, env },
+      memo: { command: DENO, args: workspace, env },
       linear: { url: "https://mcp.linear.app/sse" },
     },
   });
@@ -127,14 +142,14 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
     inputs: [{ type: "promptString", id: "api-key", password: true }],
     servers: {
       fetch: { type: "stdio", command: "uvx", args: ["mcp-server-fetch"] },
-      memo: { type: "stdio", command: "deno", args: workspace, env },
+      memo: { type: "stdio", command: DENO, args: workspace, env },
     },
   });
   assert.deepEqual(await read(p.desktop), {
     globalShortcut: "",
     mcpServers: {
       filesystem: { command: "npx", args: ["-y", "fs-server", "/tmp"] },
-      memo: { command: "deno", args: [...args, "--dir", p.root], env },
+      memo: { command: DENO, args: [...args, "--dir", p.root], env },
     },
   });
   // The written files: 2-space JSON and a newline.
@@ -222,7 +237,7 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
 });
 
 Deno.test("memo init (process) leaves a file that is not JSON alone, names it, writes the others, exits 1", async () => {
-  await using p = await tempProject();
+  await using p = await tempProject({ denoOnPath: true });
   const bad = `{\n  // my servers\n  "mcpServers": { "memo": { "env": { "K": "${TOKEN}" } } }\n}\n`;
   await put(join(p.root, ".cursor", "mcp.json"), bad);
   const r = await p.memo([
@@ -242,6 +257,7 @@ Deno.test("memo init (process) leaves a file that is not JSON alone, names it, w
   assert.doesNotMatch(r.out + r.err, new RegExp(TOKEN));
   assert.equal(await readFile(join(p.root, ".cursor", "mcp.json"), "utf8"), bad);
   assert.deepEqual(await readdir(join(p.root, ".cursor")), ["mcp.json"]);
+  // PATH finds the running Deno: the plain command, which stays valid across upgrades.
   assert.equal((await read(join(p.root, ".mcp.json"))).mcpServers.memo.command, "deno");
   assert.equal((await read(join(p.root, ".vscode", "mcp.json"))).servers.memo.type, "stdio");
   assert.match(

@@ -100,7 +100,10 @@ Deno.test("runConnectors() with a fault at every page of a pass writes nothing o
   });
   const project = async () => {
     const rootDir = await Deno.makeTempDir({ prefix: "memo-faults-" });
-    const memo = await openMemo({ store: new FileMemoryStore({ rootDir, clock: STORE_CLOCK }) });
+    const memo = await openMemo({
+      store: new FileMemoryStore({ rootDir, clock: STORE_CLOCK }),
+      localEmbeddings: false, // the connectors are under test: no model loads beside them
+    });
     const state = new FileConnectorState(join(rootDir, ".memo", "connectors", "state.json"));
     return { rootDir, memo, state };
   };

@@ -71,7 +71,7 @@ Deno.test("memo serve stops on SIGINT and prints the connect hint with a token, 
     MEMO_MCP_BEARER_TOKEN: token,
   });
   try {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 30_000;
     while (!server.stderr().includes("press Ctrl+C") && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 20));
     }
@@ -96,7 +96,7 @@ Deno.test("memo serve stops on SIGINT and prints the connect hint with a token, 
 });
 
 async function waitFor(server: ServeProcess, text: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (!server.stderr().includes(text) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -205,7 +205,7 @@ Deno.test("MEMO_RUNTIME=hybrid reaches memo serve and http.ts: local writes, pus
           const text = `Written through ${name} in hybrid mode`;
           assert.equal((await call(server, "remember", { text })).status, "written");
           assert.match(await Deno.readTextFile(`${dir}/.memo/memory/notes.md`), new RegExp(text));
-          const deadline = Date.now() + 5000;
+          const deadline = Date.now() + 30_000; // only a stuck push waits this long
           while ((await project.stats()).notes === before && Date.now() < deadline) {
             await new Promise((r) => setTimeout(r, 20));
           }

@@ -6,8 +6,9 @@
  * must be cut off from the cloud reach it through a fault proxy that can go
  * down.
  *
- * - two machines write 500 notes each while the server is SIGKILLed and
- *   restarted on the same port: all three hold the same 1,000 notes;
+ * - two machines write 500 notes each; the server is SIGKILLed halfway and
+ *   restarted on the same port once every write has returned: all three hold
+ *   the same 1,000 notes;
  * - a writer process SIGKILLed 20 times: every write it reported reaches the
  *   cloud exactly once, and nothing is duplicated;
  * - conflicting updates (both orders) and updates racing forgets (both
@@ -41,6 +42,7 @@ import { startPostgres } from "./_postgres.ts";
 import { freePort } from "./_serve_process.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { prng } from "./fixtures/mcp_fuzz_messages.ts";
+import { settled, STUCK_MS } from "../testing/wait.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "mk_HYBRID_e2e_team_key_3c9d7e41a2";
@@ -194,14 +196,22 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
         const a = await machine(options);
         const b = await machine(options);
         const writes: { tag: string; i: number; id: string; ms: number; end: number }[] = [];
+        // Both machines stop at their halfway mark until the server is dead; it comes back only
+        // once every write has returned. A write that waited for the cloud would never return
+        // (the writers' deadline below turns that into a failure).
         const halfway = Promise.withResolvers<void>();
+        const killed = Promise.withResolvers<void>();
+        let atHalfway = 0;
         let killedAt = Infinity;
         let restartedAt = Infinity;
         const textOf = (tag: string, i: number) =>
           `Note ${i} of machine ${tag}: ${i % 2 ? "odd" : "even"} numbers ${i * 7919 % 1000}`;
         const writeAll = async (m: Machine, tag: string) => {
           for (let i = 0; i < PER_MACHINE; i++) {
-            if (tag === "a" && i === PER_MACHINE / 2) halfway.resolve();
+            if (i === PER_MACHINE / 2) {
+              if (++atHalfway === 2) halfway.resolve();
+              await killed.promise;
+            }
             const start = performance.now();
             const result = await m.runtime.remember({
               text: textOf(tag, i),
@@ -214,32 +224,36 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
             writes.push({ tag, i, id: result.note.id, ms: end - start, end });
           }
         };
-        const outage = (async () => {
-          await halfway.promise;
-          const status = await server.kill();
-          assert.equal(status.signal, "SIGKILL");
-          killedAt = performance.now();
-          await sleep(5000);
-          const port = server.port;
-          server = await startCloudProcess(serverEnv, { port });
-          restartedAt = performance.now();
-          assert.equal(server.port, port);
-        })();
-        await Promise.all([writeAll(a, "a"), writeAll(b, "b"), outage]);
+        const writers = Promise.all([writeAll(a, "a"), writeAll(b, "b")]);
+        await halfway.promise;
+        const status = await server.kill();
+        assert.equal(status.signal, "SIGKILL");
+        killedAt = performance.now();
+        killed.resolve();
+        await settled(writers, "the writes made while the server is down to return", 120_000);
+        const port = server.port;
+        server = await startCloudProcess(serverEnv, { port });
+        restartedAt = performance.now();
+        assert.equal(server.port, port);
 
         // Local first: no write waited for the cloud to come back.
         assert.equal(writes.length, 2 * PER_MACHINE);
         const lastWrite = Math.max(...writes.map((w) => w.end));
         const duringOutage = writes.filter((w) => w.end > killedAt && w.end < restartedAt);
-        assert.ok(duringOutage.length > 0, "writes returned while the server was down");
+        assert.equal(
+          duringOutage.length,
+          PER_MACHINE,
+          "each machine's second half of writes returned while the server was down",
+        );
         assert.ok(
           lastWrite < restartedAt,
           `every write returned before the server came back (last ${
             Math.round(lastWrite - killedAt)
           } ms after the kill, restart at ${Math.round(restartedAt - killedAt)} ms)`,
         );
+        // Local speed: far below the cloud client's 5 s timeout, which a loaded machine meets.
         const slowest = Math.max(...writes.map((w) => w.ms));
-        assert.ok(slowest < 1000, `the slowest write took ${Math.round(slowest)} ms`);
+        assert.ok(slowest < 2500, `the slowest write took ${Math.round(slowest)} ms`);
 
         const rounds = await converge([a.runtime, b.runtime]);
         const cloud = await cloudNotes(cloudOf("two"));
@@ -290,11 +304,12 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
           }).spawn();
           let out = "";
           let err = "";
+          // Ready: the writer reported its first write (each run adds at least one).
           const ready = Promise.withResolvers<void>();
           const reading = (async () => {
             for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
               out += chunk;
-              if (out.startsWith("ready\n")) ready.resolve();
+              if (/^ready\nok [^\n]*\n/.test(out)) ready.resolve();
             }
           })();
           const readingErr = (async () => {
@@ -306,10 +321,10 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
             ready.reject(new Error(`the writer exited (${s.code}) before ready:\n${err}`));
             return s;
           });
-          const timer = setTimeout(() => ready.reject(new Error("no ready in 30 s")), 30_000);
+          const timer = setTimeout(() => ready.reject(new Error("no first write in 60 s")), 60_000);
           try {
             await ready.promise;
-            await sleep(100 + Math.floor(random() * 500));
+            await sleep(Math.floor(random() * 500)); // a random moment of the writing
           } finally {
             clearTimeout(timer);
             try {
@@ -383,22 +398,30 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
           labels: ["ops", "a-side"],
         });
         assert.ok(xB.updated > xA.updated && yA.updated > yB.updated, "the clocks moved");
-        await sleep(200); // each machine's push after the write fails against the closed proxy
+        // Each machine's push after its writes fails against the closed proxy.
+        for (const m of [a, b]) {
+          await eventually(
+            "a push refused by the closed proxy",
+            STUCK_MS,
+            async () => /refused/.test((await m.runtime.stats()).replica?.error ?? ""),
+          );
+        }
         const during = new Map((await cloudNotes(cloudOf("conflict"))).map((n) => [n.id, n.body]));
         assert.deepEqual(
           [during.get(x.note.id), during.get(y.note.id)],
           [x.note.body, y.note.body],
           "the machines were cut off: the cloud saw neither update",
         );
+        // A pushes first: its X (the loser) reaches the cloud first, its Y (the winner) too. B
+        // is cut off until then, whatever its background timers do.
         pa.up();
+        const results = [await a.runtime.replicate()];
         pb.up();
-        // A pushes first: its X (the loser) reaches the cloud first, its Y (the winner) too.
-        const results = [
-          await a.runtime.replicate(),
+        results.push(
           await b.runtime.replicate(),
           await a.runtime.replicate(),
           await b.runtime.replicate(),
-        ];
+        );
         await converge([a.runtime, b.runtime]);
 
         const cloud = await cloudNotes(cloudOf("conflict"));
@@ -545,7 +568,7 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
 
         // (i) the running runtime picks the edits up in its next cycle, without replicate().
         await handEdit("e1", e1Body, "d1");
-        await eventually("the running runtime pushes the hand edits", 10_000, async () => {
+        await eventually("the running runtime pushes the hand edits", STUCK_MS, async () => {
           const listed = await cloudNotes(cloud);
           return listed.some((n) => n.id === ids.e1 && n.body === e1Body) &&
             !listed.some((n) => n.id === ids.d1);
@@ -558,7 +581,7 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
           (e) => isMemoRuntimeError(e, "NOTE_NOT_FOUND"),
           "B no longer has the deleted note",
         );
-        await eventually("B's watch reports the pulled changes", 2000, () =>
+        await eventually("B's watch reports the pulled changes", STUCK_MS, () =>
           Promise.resolve(
             seen.some((c) => c.ids.includes(ids.e1)) &&
               seen.some((c) => c.ids.includes(ids.d1) && c.listChanged),
@@ -656,7 +679,9 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
       "a misconfigured cloud: writes stay local-speed, the status says what is wrong, no key anywhere",
       async (s) => {
         const SECRET = "mk_HYBRID_secret_never_shown_9f8e7d";
-        const timeoutMs = 1000;
+        // A write that waited for the cloud would take the whole timeout (the server that never
+        // answers): writes must take less than half of it, which a loaded machine meets.
+        const timeoutMs = 3000;
         const check = async (
           baseUrl: string,
           apiKey: string,
@@ -686,7 +711,7 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
           await timed(() => m.runtime.update(ids[0], { text: "Offline note 0, changed" }));
           await timed(() => m.runtime.forget(ids[1]));
           const slowest = Math.max(...times);
-          assert.ok(slowest < timeoutMs / 3, `the slowest write took ${Math.round(slowest)} ms`);
+          assert.ok(slowest < timeoutMs / 2, `the slowest write took ${Math.round(slowest)} ms`);
 
           let thrown: unknown;
           await assert.rejects(m.runtime.replicate(), (e) => {

@@ -53,7 +53,7 @@ function connection() {
 
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean, what: string, ms = 2000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

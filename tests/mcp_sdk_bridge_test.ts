@@ -17,6 +17,7 @@ import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createFakeRuntime } from "./fixtures/mcp_fake_runtime.ts";
+import { until } from "../testing/wait.ts";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
 import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
 
@@ -307,15 +308,15 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer passes on the a
       assert.deepEqual(seen, [{ scheme: "custom", extra: { clientId: "ci-bot", scopes: ["w"] } }]);
     });
     await t.step("a client's cancel aborts the runtime call", async () => {
-      runtime.options.delayMs = 1000;
+      runtime.options.delayMs = 30_000; // the call is still running whenever the cancel comes
       const before = runtime.signals.length;
       const ac = new AbortController();
       const call = c.callTool({ name: "memory_stats", arguments: {} }, { signal: ac.signal })
         .catch(() => {});
-      await new Promise((r) => setTimeout(r, 150));
+      await until(() => runtime.signals.length > before, "the call to reach the runtime");
       ac.abort();
       await call;
-      await new Promise((r) => setTimeout(r, 100));
+      await until(() => runtime.signals[before].aborted, "the cancel to reach the runtime");
       assert.deepEqual(runtime.signals.slice(before).map((s) => s.aborted), [true]);
       runtime.options.delayMs = 0;
     });

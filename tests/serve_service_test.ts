@@ -11,6 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serve } from "./connectors_helpers.ts";
 import { startMemoServe } from "./_serve_process.ts";
+import { settled } from "../testing/wait.ts";
 
 const MODERN = "2026-07-28";
 const TOKEN = "tok-service-test-5e1f0a9b";
@@ -56,7 +57,7 @@ async function readUntil(
   return { text, done: false };
 }
 
-async function waitFor(read: () => string, pattern: RegExp, ms = 5000): Promise<void> {
+async function waitFor(read: () => string, pattern: RegExp, ms = 30_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!pattern.test(read())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}:\n${read()}`);
@@ -64,101 +65,141 @@ async function waitFor(read: () => string, pattern: RegExp, ms = 5000): Promise<
   }
 }
 
-Deno.test(
-  "memo serve: request log without secrets, /healthz without auth, SIGTERM ends a listen stream and exits 0",
-  async () => {
-    const dir = await Deno.makeTempDir({ prefix: "memo-service-" });
-    // A GitHub that takes 400 ms to refuse: a sync through it is a request in flight.
-    const slowGithub = serve(async () => {
-      await new Promise((r) => setTimeout(r, 400));
-      return Response.json({ message: "Bad credentials" }, { status: 401 });
-    });
-    await mkdir(join(dir, ".memo"), { recursive: true });
-    await writeFile(
-      join(dir, ".memo", "config.json"),
-      JSON.stringify({
-        connectors: [{
-          id: "slow",
-          type: "discussions",
-          repositories: ["octo-org/slow"],
-          apiUrl: slowGithub.url,
-        }],
-      }),
-    );
-    // stderr is a pipe, so the default level is info: every request is logged.
-    const server = await startMemoServe(["--dir", dir], {
-      MEMO_MCP_BEARER_TOKEN: TOKEN,
-      MEMO_GITHUB_TOKEN: "ghp_slowTOKEN00000000000000000000000000",
-    });
-    try {
-      // /healthz: no token needed, and a non-loopback Host is answered too.
-      const health = await fetch(`${server.origin}/healthz`);
-      assert.equal(health.status, 200);
-      assert.equal(health.headers.get("cache-control"), "no-store");
-      assert.deepEqual(await health.json(), { status: "ok" });
-      const foreignHost = await fetch(`${server.origin}/healthz`, {
-        headers: { host: "memo.example.com" },
-      });
-      assert.equal(foreignHost.status, 200);
-      await foreignHost.body?.cancel();
-      const post = await fetch(`${server.origin}/healthz`, { method: "POST" });
-      assert.equal(post.status, 405);
-      await post.body?.cancel();
-      // The MCP path still needs the token.
-      const refused = await fetch(`${server.origin}/mcp?token=${TOKEN}`, { method: "POST" });
-      assert.equal(refused.status, 401);
-      await refused.body?.cancel();
-
-      const listen = await listenRequest(server.origin);
-      assert.equal(listen.status, 200);
-      const reader = listen.body!.getReader();
-      const ack = await readUntil(reader, (t) => t.includes("acknowledged"));
-      assert.equal(ack.done, false);
-
-      await waitFor(server.stderr, /POST \/mcp 401 \d+ms\n/);
-      await waitFor(server.stderr, /POST \/mcp 200 \d+ms\n/);
-      const log = server.stderr();
-      assert.match(log, /memo: \d{4}-\d\d-\d\dT[\d:.]+Z GET \/healthz 200 \d+ms\n/);
-      assert.match(log, /memo: \S+ POST \/healthz 405 \d+ms\n/);
-      assert.ok(!log.includes(TOKEN), "the token is in the log");
-      assert.ok(!log.includes("?"), "a query string is in the log");
-
-      // A request in flight when the signal comes still gets its answer.
-      const inFlight = fetch(`${server.origin}/mcp`, {
+/**
+ * `memo serve` on a fresh project whose one connector is a GitHub that holds
+ * every request until `release()`: a sync through it is a request in flight
+ * for as long as the test needs (`reached` resolves when GitHub has it).
+ */
+async function serveWithHeldGithub() {
+  const dir = await Deno.makeTempDir({ prefix: "memo-service-" });
+  const reached = Promise.withResolvers<void>();
+  const release = Promise.withResolvers<void>();
+  const github = serve(async () => {
+    reached.resolve();
+    await release.promise;
+    return Response.json({ message: "Bad credentials" }, { status: 401 });
+  });
+  await mkdir(join(dir, ".memo"), { recursive: true });
+  await writeFile(
+    join(dir, ".memo", "config.json"),
+    JSON.stringify({
+      connectors: [{
+        id: "slow",
+        type: "discussions",
+        repositories: ["octo-org/slow"],
+        apiUrl: github.url,
+      }],
+    }),
+  );
+  // stderr is a pipe, so the default level is info: every request is logged.
+  const server = await startMemoServe(["--dir", dir], {
+    MEMO_MCP_BEARER_TOKEN: TOKEN,
+    MEMO_GITHUB_TOKEN: "ghp_slowTOKEN00000000000000000000000000",
+  });
+  return {
+    server,
+    reached: reached.promise,
+    release: () => release.resolve(),
+    /** POSTs sync_connectors with `id`: it waits for GitHub. */
+    sync: (id: number) =>
+      fetch(`${server.origin}/mcp`, {
         method: "POST",
         headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
         body: JSON.stringify({
           jsonrpc: "2.0",
-          id: 7,
+          id,
           method: "tools/call",
           params: { name: "sync_connectors", arguments: {} },
         }),
-      });
-      await new Promise((r) => setTimeout(r, 100));
-      const started = Date.now();
-      server.child.kill("SIGTERM");
-      const answer = await inFlight;
-      assert.equal(answer.status, 200);
-      const synced = await answer.json();
-      assert.equal(synced.id, 7);
-      // The sync ran to its end (GitHub's 401 came 400 ms later, after the signal).
-      assert.equal(synced.result.isError, true);
-      assert.match(synced.result.content[0].text, /slow: .*\(HTTP 401\)/);
-      const end = await readUntil(reader, () => false, ack.text);
-      assert.equal(end.done, true);
-      assert.match(end.text, /"resultType":"complete"/); // the stream ended with its result
-      const status = await server.child.status;
-      const elapsed = Date.now() - started;
-      assert.equal(status.code, 0, server.stderr());
-      assert.ok(elapsed < 2500, `exit took ${elapsed} ms`);
-      await waitFor(server.stderr, /memo: stopped\n/);
-    } finally {
+      }),
+    async [Symbol.asyncDispose]() {
+      release.resolve();
       await server.stop();
-      await slowGithub.close();
+      await github.close();
       await Deno.remove(dir, { recursive: true });
-    }
+    },
+  };
+}
+
+Deno.test(
+  "memo serve: request log without secrets, /healthz without auth, SIGTERM ends a listen stream and exits 0",
+  async () => {
+    await using held = await serveWithHeldGithub();
+    const { server } = held;
+    // /healthz: no token needed, and a non-loopback Host is answered too.
+    const health = await fetch(`${server.origin}/healthz`);
+    assert.equal(health.status, 200);
+    assert.equal(health.headers.get("cache-control"), "no-store");
+    assert.deepEqual(await health.json(), { status: "ok" });
+    const foreignHost = await fetch(`${server.origin}/healthz`, {
+      headers: { host: "memo.example.com" },
+    });
+    assert.equal(foreignHost.status, 200);
+    await foreignHost.body?.cancel();
+    const post = await fetch(`${server.origin}/healthz`, { method: "POST" });
+    assert.equal(post.status, 405);
+    await post.body?.cancel();
+    // The MCP path still needs the token.
+    const refused = await fetch(`${server.origin}/mcp?token=${TOKEN}`, { method: "POST" });
+    assert.equal(refused.status, 401);
+    await refused.body?.cancel();
+
+    const listen = await listenRequest(server.origin);
+    assert.equal(listen.status, 200);
+    const reader = listen.body!.getReader();
+    const ack = await readUntil(reader, (t) => t.includes("acknowledged"));
+    assert.equal(ack.done, false);
+
+    await waitFor(server.stderr, /POST \/mcp 401 \d+ms\n/);
+    await waitFor(server.stderr, /POST \/mcp 200 \d+ms\n/);
+    const log = server.stderr();
+    assert.match(log, /memo: \d{4}-\d\d-\d\dT[\d:.]+Z GET \/healthz 200 \d+ms\n/);
+    assert.match(log, /memo: \S+ POST \/healthz 405 \d+ms\n/);
+    assert.ok(!log.includes(TOKEN), "the token is in the log");
+    assert.ok(!log.includes("?"), "a query string is in the log");
+
+    // A request in flight when the signal comes still gets its answer.
+    const inFlight = held.sync(7);
+    await held.reached; // GitHub has the sync's request
+    const started = Date.now();
+    server.child.kill("SIGTERM");
+    // The signal ends the listen stream first, with its result…
+    const end = await settled(
+      readUntil(reader, () => false, ack.text),
+      "the listen stream to end at the signal, before the request in flight",
+    );
+    assert.equal(end.done, true);
+    assert.match(end.text, /"resultType":"complete"/); // the stream ended with its result
+    // …and only then does GitHub answer: the sync runs to its end after the signal.
+    held.release();
+    const answer = await inFlight;
+    assert.equal(answer.status, 200);
+    const synced = await answer.json();
+    assert.equal(synced.id, 7);
+    assert.equal(synced.result.isError, true);
+    assert.match(synced.result.content[0].text, /slow: .*\(HTTP 401\)/);
+    const status = await server.child.status;
+    const elapsed = Date.now() - started;
+    assert.equal(status.code, 0, server.stderr());
+    // Exits once the request is answered (a hang would be the 1 s grace, then forced).
+    assert.ok(elapsed < 10_000, `exit took ${elapsed} ms`);
+    await waitFor(server.stderr, /memo: stopped\n/);
   },
 );
+
+Deno.test("memo serve: a request still in flight when the grace ends is cut, and it exits 0", async () => {
+  // GitHub never answers (until the end): the sync through it outlasts the second of grace.
+  await using held = await serveWithHeldGithub();
+  const { server } = held;
+  const inFlight = held.sync(8).then((r) => r.text(), (e: Error) => `cut: ${e.name}`);
+  await held.reached;
+  server.child.kill("SIGTERM");
+  const status = await settled(server.child.status, "memo serve to exit after the grace");
+  assert.equal(status.code, 0, server.stderr());
+  assert.match(await inFlight, /^cut: /, "the request was cut, not answered");
+  assert.ok(!server.stderr().includes("BadResource"), server.stderr());
+  assert.match(server.stderr(), /memo: stopped\n/);
+});
 
 Deno.test("memo cloud serve: /healthz without a key, request log, SIGTERM exits 0", async () => {
   const data = await Deno.makeTempDir({ prefix: "memo-cloud-service-" });
@@ -203,7 +244,7 @@ Deno.test("memo cloud serve: /healthz without a key, request log, SIGTERM exits 
     const status = await child.status;
     const elapsed = Date.now() - started;
     assert.equal(status.code, 0, text);
-    assert.ok(elapsed < 2500, `exit took ${elapsed} ms`);
+    assert.ok(elapsed < 10_000, `exit took ${elapsed} ms`);
     await drained;
     assert.match(text, /memo: stopped\n/);
   } finally {

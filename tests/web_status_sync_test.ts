@@ -57,7 +57,7 @@ Deno.test("the web page's Status shows damaged sections and the runtime; Sync sh
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    context.setDefaultTimeout(10_000);
+    context.setDefaultTimeout(30_000); // only a stuck page waits this long
     const page = await context.newPage();
     await page.goto(`${server.origin}/`);
     await page.getByRole("list", { name: "Notes", exact: true }).waitFor();

@@ -1,16 +1,20 @@
 import assert from "node:assert/strict";
 import type { Backend } from "./_backend.ts";
 import { scheduleChunks } from "./_scheduler.ts";
+import { until } from "../../testing/wait.ts";
 
-/** A backend that records its calls and answers after a macrotask; "fail" fails its chunk. */
-function recording() {
+/**
+ * A backend that records its calls and answers after a macrotask (or, given `held`, once it
+ * resolves); "fail" fails its chunk.
+ */
+function recording(held?: Promise<void>) {
   const calls: string[][] = [];
   let disposed = false;
   const backend: Backend = {
     dimensions: 1,
     async embed(texts) {
       calls.push([...texts]);
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await (held ?? new Promise((resolve) => setTimeout(resolve, 1)));
       if (texts.includes("fail")) throw new Error("chunk failed");
       return texts.map((t) => Float32Array.of(t.length));
     },
@@ -23,11 +27,15 @@ function recording() {
 }
 
 Deno.test("a query waits for one chunk of a running batch, not for the batch", async () => {
-  const { backend, calls } = recording();
+  // The first chunk is held until the query is queued: a 1 ms chunk could end before it is.
+  const held = Promise.withResolvers<void>();
+  const { backend, calls } = recording(held.promise);
   const scheduled = scheduleChunks(backend, { maxTexts: 2 });
   const batch = scheduled.embed(["b1", "b2", "b3", "b4", "b5", "b6"]);
-  await new Promise((resolve) => setTimeout(resolve, 0)); // the first chunk runs
-  const query = await scheduled.embed(["query"]);
+  await until(() => calls.length === 1, "the first chunk to run");
+  const queried = scheduled.embed(["query"]);
+  held.resolve();
+  const query = await queried;
   assert.deepEqual([...query[0]], [5]);
   assert.deepEqual(calls.slice(0, 2), [["b1", "b2"], ["query"]]);
   assert.equal((await batch).length, 6);

@@ -358,8 +358,8 @@ Deno.test("pathOf() strips scheme, host, query and fragment", () => {
 Deno.test("createHttpHandler() streams a request's progress as it is sent, then the answer", async () => {
   let step!: (by: string) => void;
   const stepped = new Promise<string>((resolve) => (step = resolve));
-  // Without streaming the answer would wait for ever: give up after 2 s.
-  const fallback = setTimeout(() => step("timeout"), 2000);
+  // Without streaming the answer would wait for ever: give up after 30 s (a stuck test).
+  const fallback = setTimeout(() => step("timeout"), 30_000);
   const server: MemoMcpProtocolServer = {
     name: "fake",
     version: "0",
