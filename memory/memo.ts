@@ -47,6 +47,14 @@ import type {
   RecallResult,
   RememberResult,
 } from "./memo_types.ts";
+import type {
+  CorrectInput,
+  CorrectResult,
+  SupersedeInput,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
+} from "./truth_types.ts";
 
 export * from "./memo_types.ts";
 
@@ -369,6 +377,43 @@ export class Memo {
     if (!(await this.store.remove(id))) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
     return note;
+  }
+
+  /**
+   * The fact of a note changed: writes a new note that supersedes it (with the old note's labels
+   * unless `labels` is given) and sets the old note's `validUntil` to the new note's `validFrom`,
+   * or to now (an earlier `validUntil` is kept), in one atomic commit. Throws
+   * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
+   */
+  correct(input: CorrectInput): Promise<CorrectResult> {
+    return Promise.reject(new Error(`Cannot correct note ${input.id}: not implemented yet`));
+  }
+
+  /**
+   * Marks notes as superseded by note `by` (it gains them in its `supersedes`, in one atomic
+   * write): what merging duplicates needs. Throws `NoteNotFoundError` for an unknown `by`, and
+   * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
+   */
+  supersede(input: SupersedeInput): Promise<SupersedeResult> {
+    return Promise.reject(new Error(`Cannot supersede with ${input.by}: not implemented yet`));
+  }
+
+  /**
+   * Proposals to tidy the notes up, writing nothing: clusters of near-duplicates (keep the
+   * newest, supersede the others) and notes whose `validUntil` has passed.
+   */
+  tidy(): Promise<TidyPlan> {
+    return Promise.reject(new Error("Cannot tidy: not implemented yet"));
+  }
+
+  /**
+   * Applies exactly the merges of a {@linkcode Memo.tidy} plan in one atomic commit; refuses
+   * (`MemoryValidationError`), writing nothing, when `notes.md` changed since the plan was made.
+   */
+  applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
+    return Promise.reject(
+      new Error(`Cannot apply a tidy plan of ${plan.proposals.length}: not implemented yet`),
+    );
   }
 
   /** Counts of notes, labels and sources. */

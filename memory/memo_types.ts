@@ -9,6 +9,8 @@ import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import type { MemoryStore, StoreIssue } from "./store.ts";
 import type { Note } from "./note.ts";
+import type { HistoryFilter } from "./history.ts";
+import type { SimilarNote } from "./truth_types.ts";
 
 /**
  * Options of {@linkcode openMemo}.
@@ -276,8 +278,17 @@ export interface MemoChange {
 export interface RememberResult {
   /** The stored note (the existing one when unchanged). */
   note: Note;
-  /** `written`: new; `updated`: same identity, new content; `unchanged`: already stored. */
+  /**
+   * `written`: new; `updated`: same identity, new content (or, for the same text, new
+   * `supersedes` or validity); `unchanged`: already stored.
+   */
   status: "written" | "updated" | "unchanged";
+  /**
+   * Stored notes that resemble a written note (at most 3, most similar first; empty when none,
+   * and for a note not written). `remember` never loads an embedding model for it: vectors join
+   * the lexical comparison only when the model is loaded already.
+   */
+  similar?: SimilarNote[];
 }
 
 /**
@@ -300,7 +311,7 @@ export interface RememberResult {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export interface RecallOptions extends NoteFilter {
+export interface RecallOptions extends NoteFilter, HistoryFilter {
   /**
    * Most hits to return.
    * @default 10
@@ -336,7 +347,7 @@ export interface RecallOptions extends NoteFilter {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export interface ListOptions extends NoteFilter {
+export interface ListOptions extends NoteFilter, HistoryFilter {
   /** Cursor from a previous page's `nextCursor`. */
   cursor?: string;
   /**

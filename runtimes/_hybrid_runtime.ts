@@ -12,6 +12,7 @@ import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
 import { recallDetailedOf } from "./local.ts";
 import type {
+  CorrectResult,
   ListResult,
   MemoMcpRuntime,
   MemoStats,
@@ -25,6 +26,7 @@ import type {
   RuntimeChange,
   RuntimeCloseOptions,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
   RuntimeListOptions,
@@ -33,8 +35,12 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
 
 /** Default of `pullIntervalMs`. */
@@ -194,6 +200,26 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
     return this.#write(this.#local.forget(id, options));
+  }
+
+  /** The local correction (one commit); the replicator pushes both notes. */
+  correct(input: RuntimeCorrectInput, options?: RuntimeCallOptions): Promise<CorrectResult> {
+    return this.#write(this.#local.correct!(input, options));
+  }
+
+  /** The local supersede; the replicator pushes the changed note. */
+  supersede(input: RuntimeSupersedeInput, options?: RuntimeCallOptions): Promise<SupersedeResult> {
+    return this.#write(this.#local.supersede!(input, options));
+  }
+
+  /** The proposals over the local notes. */
+  tidy(options?: RuntimeCallOptions): Promise<TidyPlan> {
+    return this.#read(this.#local.tidy!(options));
+  }
+
+  /** The plan applied to the local notes (one commit); the replicator pushes the keepers. */
+  applyTidy(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult> {
+    return this.#write(this.#local.applyTidy!(plan, options));
   }
 
   async stats(options?: RuntimeCallOptions): Promise<MemoStats> {

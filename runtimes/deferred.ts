@@ -24,6 +24,7 @@ import type {
   RuntimeChange,
   RuntimeCloseOptions,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
   RuntimeListOptions,
@@ -32,9 +33,17 @@ import type {
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
+
+/** The refusal of a method that the built runtime does not have. */
+function unsupported(action: string): MemoRuntimeError {
+  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: this runtime cannot`);
+}
 
 /**
  * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first
@@ -93,7 +102,16 @@ export function createDeferredRuntime(
   & Required<
     Pick<
       MemoMcpRuntime,
-      "watch" | "replicate" | "embed" | "recallDetailed" | "rememberMany" | "forgetMany"
+      | "watch"
+      | "replicate"
+      | "embed"
+      | "recallDetailed"
+      | "rememberMany"
+      | "forgetMany"
+      | "correct"
+      | "supersede"
+      | "tidy"
+      | "applyTidy"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -171,6 +189,26 @@ export function createDeferredRuntime(
     },
     async get(id: string, options?: RuntimeCallOptions): Promise<Note> {
       return await (await ready()).get(id, options);
+    },
+    async correct(input: RuntimeCorrectInput, options?: RuntimeCallOptions) {
+      const runtime = await ready();
+      if (!runtime.correct) throw unsupported("correct notes");
+      return await runtime.correct(input, options);
+    },
+    async supersede(input: RuntimeSupersedeInput, options?: RuntimeCallOptions) {
+      const runtime = await ready();
+      if (!runtime.supersede) throw unsupported("supersede notes");
+      return await runtime.supersede(input, options);
+    },
+    async tidy(options?: RuntimeCallOptions): Promise<TidyPlan> {
+      const runtime = await ready();
+      if (!runtime.tidy) throw unsupported("tidy the notes");
+      return await runtime.tidy(options);
+    },
+    async applyTidy(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult> {
+      const runtime = await ready();
+      if (!runtime.applyTidy) throw unsupported("apply a tidy plan");
+      return await runtime.applyTidy(plan, options);
     },
     async list(options: RuntimeListOptions): Promise<ListResult> {
       return await (await ready()).list(options);
