@@ -7,6 +7,7 @@
  */
 
 import type { Note } from "./note.ts";
+import { isValidTimeText } from "./history.ts";
 
 const ID = /^[0-9a-z][0-9a-z_-]{0,63}$/;
 
@@ -41,7 +42,7 @@ export function readHistoryKeys(
   }
   for (const [name, value] of [["validFrom", validFrom], ["validUntil", validUntil]] as const) {
     if (value === undefined) continue;
-    if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
+    if (typeof value !== "string" || !isValidTimeText(value)) {
       return `Cannot read note ${id}: its ${name} is not an ISO date or date-time`;
     }
     note[name] = value;
@@ -74,6 +75,7 @@ export function hasHistoryKeys(meta: Record<string, unknown>): boolean {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { Note } from "./note.ts";
+import { isValidTimeText } from "./history.ts";
  * import { writeHistoryKeys } from "./_history_marker.ts";
  * const meta: Record<string, unknown> = { id: "a2" };
  * writeHistoryKeys(meta, { supersedes: ["a1"], supersededBy: ["a3"], validUntil: "2027-01-01" } as Note);

@@ -15,7 +15,8 @@ import type { RecallCache } from "./_recall_cache.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { semanticHits } from "./_semantic_recall.ts";
-import { checkEngine, checkLimit, noteFilter, withAction } from "./_memo_checks.ts";
+import { checkEngine, checkLimit, notesFilter, withAction } from "./_memo_checks.ts";
+import { checkHistoryFilter } from "./history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
 /**
@@ -89,6 +90,7 @@ export async function recallNotes(
     throw new MemoryValidationError("Cannot recall: query is empty");
   }
   const limit = checkLimit(options.limit ?? DEFAULT_RECALL_LIMIT, "recall");
+  const history = checkHistoryFilter(options, "recall");
   const asked = checkEngine(options.engine ?? parts.engine);
   const embeddings = parts.embeddings;
   if (asked === "vector" || asked === "hybrid") {
@@ -110,11 +112,12 @@ export async function recallNotes(
     options.source?.trim() ?? "",
     options.explain === true,
     engine === "lexical" ? 0 : embeddings.version,
+    history,
   ]);
   const known = parts.answers.get(key);
   if (known) return { ...known, hits: known.hits.slice() };
   const mirror = parts.mirror;
-  const filter = noteFilter(options);
+  const filter = notesFilter(options, history, mirror);
   const byId = filter && ((id: string) => filter(mirror.notes.get(id)!));
   const explain = options.explain === true;
   // Fusion looks deeper than the page, so that a note ranked low by one engine and high by
@@ -146,6 +149,8 @@ export async function recallNotes(
       fusion: parts.fusion,
     });
   }
+  // Superseded notes (kept with includeSuperseded or asOf) say what supersedes them.
+  if (mirror.anySuperseded) hits = hits.map((h) => ({ ...h, note: mirror.withLinks(h.note) }));
   const result: RecallResult = {
     hits,
     engine,

@@ -56,6 +56,27 @@ export function normalizeValidTime(value: unknown, name: string, action = "store
 }
 
 /**
+ * Whether a text is an ISO date or date-time that {@linkcode normalizeValidTime} accepts (what a
+ * hand-edited marker may hold).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isValidTimeText } from "@memo/memory";
+ * assert.equal(isValidTimeText("2026-03-01"), true);
+ * assert.equal(isValidTimeText("2026-03-01 10:00"), false);
+ * ```
+ */
+export function isValidTimeText(value: unknown): boolean {
+  try {
+    normalizeValidTime(value, "time");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The time an ISO date (00:00 UTC) or date-time stands for, in milliseconds; `NaN` when it is
  * not one (a hand edit of `notes.md` is read as it is).
  *

@@ -31,9 +31,18 @@ import {
   checkFusion,
   checkLimit,
   checkOrder,
-  noteFilter,
+  notesFilter,
   withAction,
 } from "./_memo_checks.ts";
+import { checkHistoryFilter } from "./history.ts";
+import { similarNotes } from "./_similar_notes.ts";
+import {
+  applyTidyPlan,
+  correctNote,
+  supersedeNotes,
+  tidyNotes,
+  type TruthParts,
+} from "./_truth_ops.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
@@ -110,6 +119,7 @@ export class Memo {
   #feed: ChangeFeed;
   #embeddings: MemoEmbeddings;
   #recall: RecallParts;
+  #truth: TruthParts;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -137,6 +147,12 @@ export class Memo {
     this.#mirror = new NoteMirror({ store, index, embeddings, feed: this.#feed, answers });
     this.#recall = { engine, mirror: this.#mirror, index, embeddings, answers, fusion };
     this.#cache = snapshotPlan(options, rootDir, ownFiles);
+    this.#truth = {
+      store,
+      mirror: this.#mirror,
+      apply: (changes) => this.applyReplica(changes),
+      clock: () => new Date(),
+    };
   }
 
   /**
@@ -189,15 +205,46 @@ export class Memo {
   }
 
   /**
-   * Stores one note. A note with the same source key (or, without a source,
-   * the same content) is not written twice; the same source key with new
-   * content updates that note in place.
+   * Stores one note. A note with the same source key (or, without a source, the same text after
+   * `normalizeNoteText`) is not written twice; the same source key with new content updates that
+   * note in place. `supersedes` naming an unknown note, the note itself or making a cycle is
+   * refused (`MemoryValidationError`) and nothing is written. A written note's answer lists the
+   * stored notes most like it in `similar` (lexically; with vectors too when the embedding
+   * model is loaded already: this never loads it).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+   * const { note } = await memo.remember({ text: "The audit log is kept for 12 months." });
+   * const again = await memo.remember({ text: "the audit log is kept for 12 months" });
+   * assert.equal(again.status, "unchanged"); // the same text, normalised
+   * const other = await memo.remember({ text: "The audit log is kept for 12 weeks." });
+   * assert.deepEqual(other.similar?.map((s) => s.id), [note.id]); // a contradiction to review
+   * await assert.rejects(memo.remember({ text: "x", supersedes: ["nope"] }), /unknown note/);
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
    */
   async remember(draft: NoteDraft): Promise<RememberResult> {
     const result = await this.rememberMany([draft]);
-    if (result.written.length) return { note: result.written[0], status: "written" };
-    if (result.updated.length) return { note: result.updated[0], status: "updated" };
-    return { note: result.unchanged[0], status: "unchanged" };
+    const mirror = this.#mirror;
+    if (result.written.length) {
+      const note = result.written[0];
+      const embeddings = this.#embeddings;
+      const parts = { notes: mirror, index: this.#index, embeddings, vectors: embeddings.fusable };
+      return {
+        note: mirror.withLinks(note),
+        status: "written",
+        similar: await similarNotes(parts, note),
+      };
+    }
+    if (result.updated.length) {
+      return { note: mirror.withLinks(result.updated[0]), status: "updated", similar: [] };
+    }
+    return { note: mirror.withLinks(result.unchanged[0]), status: "unchanged", similar: [] };
   }
 
   /** Stores many notes in one all-or-nothing commit, deduplicating as {@linkcode remember} does. */
@@ -323,7 +370,7 @@ export class Memo {
     await this.#mirror.sync();
     const note = this.#mirror.notes.get(id);
     if (!note) throw new NoteNotFoundError(String(id));
-    return note;
+    return this.#mirror.withLinks(note);
   }
 
   /**
@@ -351,8 +398,12 @@ export class Memo {
     const cursor = options.cursor === undefined
       ? undefined
       : decodeCursor(options.cursor, "list notes");
+    const history = checkHistoryFilter(options, "list notes");
     await this.#mirror.sync();
-    return this.#mirror.page(limit, newest, cursor, noteFilter(options));
+    const mirror = this.#mirror;
+    const page = mirror.page(limit, newest, cursor, notesFilter(options, history, mirror));
+    if (mirror.anySuperseded) page.notes = page.notes.map((n) => mirror.withLinks(n));
+    return page;
   }
 
   /** Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown. */
@@ -386,7 +437,7 @@ export class Memo {
    * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
    */
   correct(input: CorrectInput): Promise<CorrectResult> {
-    return Promise.reject(new Error(`Cannot correct note ${input.id}: not implemented yet`));
+    return correctNote(this.#truth, input);
   }
 
   /**
@@ -395,25 +446,25 @@ export class Memo {
    * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
    */
   supersede(input: SupersedeInput): Promise<SupersedeResult> {
-    return Promise.reject(new Error(`Cannot supersede with ${input.by}: not implemented yet`));
+    return supersedeNotes(this.#truth, input);
   }
 
   /**
    * Proposals to tidy the notes up, writing nothing: clusters of near-duplicates (keep the
-   * newest, supersede the others) and notes whose `validUntil` has passed.
+   * newest, supersede the others) and notes whose `validUntil` has passed (see `planTidy`).
+   * With the file store the plan carries the SHA-256 of the `notes.md` it was made from.
    */
   tidy(): Promise<TidyPlan> {
-    return Promise.reject(new Error("Cannot tidy: not implemented yet"));
+    return tidyNotes(this.#truth);
   }
 
   /**
-   * Applies exactly the merges of a {@linkcode Memo.tidy} plan in one atomic commit; refuses
-   * (`MemoryValidationError`), writing nothing, when `notes.md` changed since the plan was made.
+   * Applies exactly the merges of a {@linkcode Memo.tidy} plan in one atomic commit (expired
+   * notes are left alone); refuses (`MemoryValidationError`), writing nothing, when `notes.md`
+   * changed since the plan was made, or a note it names is gone or changed.
    */
   applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
-    return Promise.reject(
-      new Error(`Cannot apply a tidy plan of ${plan.proposals.length}: not implemented yet`),
-    );
+    return applyTidyPlan(this.#truth, plan);
   }
 
   /** Counts of notes, labels and sources. */

@@ -284,7 +284,8 @@ const textIdentities = new Map<string, string>();
 
 /**
  * The one normalising function of duplicate detection: Unicode NFC, lower case, and every run of
- * white space and punctuation made one space (trimmed at both ends). A `-` right before a digit
+ * white space, punctuation and backticks (markdown's code marks) made one space (trimmed at both
+ * ends). A `-` right before a digit
  * that does not follow a letter or digit is kept as a minus sign (`-5` is not `5`); symbols such
  * as `+`, `$` or `%`… other than punctuation are kept. Two notes without a source key whose bodies
  * normalise to the same text are the same note.
@@ -294,6 +295,7 @@ const textIdentities = new Map<string, string>();
  * import assert from "node:assert/strict";
  * import { normalizeNoteText } from "@memo/memory";
  * assert.equal(normalizeNoteText("  Deploys run on *Fridays*!\n"), "deploys run on fridays");
+ * assert.equal(normalizeNoteText("Run `make deploy`."), "run make deploy");
  * assert.equal(normalizeNoteText("eu-west-1"), "eu west 1");
  * assert.equal(normalizeNoteText("It is -5 °C"), "it is -5 °c");
  * assert.notEqual(normalizeNoteText("3.5 GB"), normalizeNoteText("35 GB"));
@@ -309,7 +311,7 @@ export function normalizeNoteText(text: string): string {
   }).trim();
 }
 
-const SEPARATORS = /[\p{P}\s]+/gu;
+const SEPARATORS = /[\p{P}\s`]+/gu;
 const ALNUM = /[\p{L}\p{N}]/u;
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";

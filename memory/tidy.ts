@@ -1,0 +1,163 @@
+/**
+ * `memo tidy`'s proposals, computed from a list of notes: clusters of near-duplicates (keep the
+ * newest, supersede the others) and notes whose `validUntil` has passed. Pure: nothing is
+ * written; a person reviews the plan, and `Memo.applyTidy` applies its merges.
+ *
+ * - **Merges** join only pairs that {@linkcode similarity} calls `duplicate` (no conflicting
+ *   number, negation or order, the words of one note all in the other, a score of at least
+ *   {@linkcode TIDY_THRESHOLD}). Each cluster is a star around its newest note: every other
+ *   member is a duplicate of that note itself, so no chain of resemblances pulls in a note that
+ *   does not say the same thing as the one kept.
+ * - **Candidates.** A note is compared only with the notes that hold one of its two rarest
+ *   words, so a tidy of 100,000 notes compares each with a few others, not with all.
+ * - Superseded notes are history and take no part; expired ones are reported, never merged.
+ *
+ * @module
+ */
+
+import type { Note } from "./note.ts";
+import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
+import { similarity, TIDY_THRESHOLD } from "./similarity.ts";
+import { noteProfile } from "./_similar_notes.ts";
+import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
+
+/** Rarest words of a note whose holders are its merge candidates. */
+const RARE_WORDS = 2;
+/** A word held by more notes than this finds no candidates (it says nothing about a note). */
+const MAX_HOLDERS = 2000;
+
+/**
+ * Options of {@linkcode planTidy}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PlanTidyOptions } from "@memo/memory";
+ * const options: PlanTidyOptions = { now: new Date("2026-03-01T00:00:00Z"), sha256: "ab" };
+ * assert.equal(options.sha256, "ab");
+ * ```
+ */
+export interface PlanTidyOptions {
+  /**
+   * The time against which `validUntil` has passed.
+   * @default new Date()
+   */
+  now?: Date;
+  /** SHA-256 of the `notes.md` the notes were read from, carried by the plan. */
+  sha256?: string;
+}
+
+/**
+ * The tidy plan of a set of notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Note, planTidy } from "@memo/memory";
+ * const note = (id: string, body: string, extra: Partial<Note> = {}): Note => ({
+ *   id, title: body, body, labels: [], hash: id, created: `2026-01-0${id.slice(1)}T00:00:00.000Z`,
+ *   updated: "2026-01-01T00:00:00.000Z", ...extra,
+ * });
+ * const plan = planTidy([
+ *   note("n1", "Canary deploys hold at 5% of traffic for 30 minutes."),
+ *   note("n2", "Heads up: canary deploys hold at 5% of traffic for 30 minutes."),
+ *   note("n3", "Canary deploys hold at 10% of traffic for 30 minutes."),
+ *   note("n4", "The beta API is open", { validUntil: "2026-02-01" }),
+ * ], { now: new Date("2026-03-01T00:00:00Z") });
+ * assert.deepEqual(plan.proposals.map((p) => p.kind), ["merge", "expired"]);
+ * const [merge] = plan.proposals;
+ * assert.ok(merge.kind === "merge");
+ * assert.equal(merge.keep.id, "n2"); // the newest is kept
+ * assert.deepEqual(merge.supersede.map((s) => s.id), ["n1"]); // 10% is another fact
+ * ```
+ */
+export function planTidy(notes: readonly Note[], options: PlanTidyOptions = {}): TidyPlan {
+  const nowMs = (options.now ?? new Date()).getTime();
+  const links = new SupersedeLinks();
+  for (const note of notes) links.upsert(note, undefined);
+  const current = notes.filter((n) => links.of(n.id) === undefined);
+  const merges = mergeProposals(current);
+  const expired: TidyProposal[] = current
+    .filter((n) => n.validUntil !== undefined && !isValidAt({ validUntil: n.validUntil }, nowMs))
+    .sort((a, b) => validTimeMs(a.validUntil!) - validTimeMs(b.validUntil!))
+    .map((n) => ({ kind: "expired", note: { ...ref(n), validUntil: n.validUntil! } }));
+  const plan: TidyPlan = { version: 1, proposals: [...merges, ...expired] };
+  if (options.sha256 !== undefined) plan.sha256 = options.sha256;
+  return plan;
+}
+
+function ref(note: Note): TidyNoteRef {
+  return { id: note.id, title: note.title, created: note.created };
+}
+
+/** Newest first: the later `created`, then the larger id. */
+function newer(a: Note, b: Note): number {
+  const ta = Date.parse(a.created);
+  const tb = Date.parse(b.created);
+  if (ta !== tb) return (Number.isNaN(tb) ? -Infinity : tb) - (Number.isNaN(ta) ? -Infinity : ta);
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+function mergeProposals(notes: readonly Note[]): TidyProposal[] {
+  // Which notes hold each word.
+  const holders = new Map<string, number[]>();
+  const words = notes.map((note, i) => {
+    const distinct = [...new Set(noteProfile(note).words)];
+    for (const w of distinct) {
+      const list = holders.get(w);
+      if (list) list.push(i);
+      else holders.set(w, [i]);
+    }
+    return distinct;
+  });
+  // Duplicate pairs, looked for among the holders of each note's rarest words.
+  const edges = new Map<number, Map<number, number>>();
+  const link = (i: number, j: number, score: number) => {
+    for (const [x, y] of [[i, j], [j, i]]) {
+      let m = edges.get(x);
+      if (!m) edges.set(x, m = new Map());
+      m.set(y, score);
+    }
+  };
+  for (let i = 0; i < notes.length; i++) {
+    const rare = words[i]
+      .map((w) => holders.get(w)!)
+      .filter((list) => list.length <= MAX_HOLDERS)
+      .sort((a, b) => a.length - b.length)
+      .slice(0, RARE_WORDS);
+    const seen = new Set<number>();
+    for (const list of rare) {
+      for (const j of list) {
+        if (j === i || seen.has(j) || edges.get(i)?.has(j)) continue;
+        seen.add(j);
+        // Only the note with fewer words looks (the other finds it through its own words).
+        if (words[j].length < words[i].length || (words[j].length === words[i].length && j < i)) {
+          continue;
+        }
+        const s = similarity(noteProfile(notes[i]), noteProfile(notes[j]));
+        if (s.duplicate && s.score >= TIDY_THRESHOLD) link(i, j, s.score);
+      }
+    }
+  }
+  // Stars around the newest notes.
+  const order = [...edges.keys()].sort((a, b) => newer(notes[a], notes[b]));
+  const taken = new Set<number>();
+  const proposals: (TidyProposal & { kind: "merge" })[] = [];
+  for (const k of order) {
+    if (taken.has(k)) continue;
+    const members = [...edges.get(k)!]
+      .filter(([j]) => !taken.has(j) && newer(notes[k], notes[j]) < 0)
+      .sort((a, b) => b[1] - a[1] || newer(notes[a[0]], notes[b[0]]));
+    if (!members.length) continue;
+    taken.add(k);
+    for (const [j] of members) taken.add(j);
+    proposals.push({
+      kind: "merge",
+      keep: ref(notes[k]),
+      supersede: members.map(([j, score]) => ({ ...ref(notes[j]), score })),
+    });
+  }
+  return proposals.sort((a, b) =>
+    b.supersede.length - a.supersede.length || (a.keep.created < b.keep.created ? 1 : -1)
+  );
+}
