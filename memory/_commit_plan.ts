@@ -16,7 +16,7 @@ import {
   type PreparedNoteContent,
   prepareDraft,
 } from "./note.ts";
-import { checkSupersedes, checkValidRange } from "./history.ts";
+import { checkValidRange } from "./history.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
 /**
@@ -48,7 +48,6 @@ export interface PreparedDraft extends PreparedNoteContent {
 /** What the store needs to know about the notes it holds. */
 export interface NoteLookup {
   has(id: string): boolean;
-  get(id: string): Note | undefined;
   findIdentity(draft: { source?: string; body: string }): Note | undefined;
 }
 
@@ -128,9 +127,9 @@ function isCanonicalTime(s: string): boolean {
  * last draft wins): same identity and nothing new is unchanged; the same source key with new
  * content is an update in place (id and `created` kept; history fields the draft leaves out are
  * kept); the same text without a source key keeps the stored note and only adds the draft's
- * `supersedes` and validity to it; anything else is a new note. Every `supersedes` that the
- * batch sets is checked against the store (unknown id, the note itself, a cycle): a bad one
- * throws `MemoryValidationError` and nothing is planned.
+ * `supersedes` and validity to it; anything else is a new note. Whether the ids of `supersedes`
+ * exist is not checked here: a replica may push a link before the note it names (the `Memo`
+ * client checks what its callers add).
  */
 export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date): CommitPlan {
   const nowIso = now.toISOString();
@@ -168,7 +167,6 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
       written.push(makeNote(id, draft, created, draft.updated ?? draft.created ?? nowIso));
     }
   }
-  checkChains(store, [...written, ...updated]);
   return {
     written,
     updated,
@@ -221,36 +219,13 @@ function sameText(existing: Note, draft: PreparedDraft): Note | PreparedNoteCont
   });
 }
 
-/** Checks the `supersedes` of the notes a commit writes against the store and each other. */
-function checkChains(store: NoteLookup, notes: readonly Note[]): void {
-  if (!notes.some((n) => n.supersedes?.length)) return;
-  const planned = new Map(notes.map((n) => [n.id, n]));
-  const lookup = {
-    supersedesOf: (id: string) => {
-      const note = planned.get(id) ?? store.get(id);
-      return note ? note.supersedes ?? [] : undefined;
-    },
-  };
-  for (const note of notes) {
-    if (!note.supersedes?.length) continue;
-    const before = store.get(note.id)?.supersedes;
-    if (before && note.supersedes.every((id) => before.includes(id))) continue; // nothing new
-    checkSupersedes(note.id, note.supersedes, lookup);
-  }
-}
-
 /**
  * Applies a patch; returns the same object when nothing changes (whatever the patch's `updated`
  * says). The changed note's `updated` is the patch's (checked and made canonical as a draft's),
  * else `now`. Throws `MemoryValidationError` on bad input (empty text, labels that are not a
  * list, a malformed `updated`).
  */
-export function patchNote(
-  note: Note,
-  patch: NotePatch,
-  now: Date,
-  store?: Pick<NoteLookup, "get">,
-): Note {
+export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
   if (!patch || typeof patch !== "object") {
     throw new MemoryValidationError("Cannot update note: the patch must be an object");
   }
@@ -284,21 +259,12 @@ export function patchNote(
     });
   }
   if (next.hash === note.hash && next.title === note.title) return note;
-  const changed = makeNote(
+  return makeNote(
     note.id,
     { ...next, source: note.source },
     note.created,
     updated ?? now.toISOString(),
   );
-  if (store && patch.supersedes !== undefined && changed.supersedes?.length) {
-    checkSupersedes(note.id, changed.supersedes, {
-      supersedesOf: (id) => {
-        const other = id === note.id ? changed : store.get(id);
-        return other ? other.supersedes ?? [] : undefined;
-      },
-    }, "update note");
-  }
-  return changed;
 }
 
 function makeNote(

@@ -82,6 +82,11 @@ export interface SimilarParts {
    * or when a benchmark asks.
    */
   vectors: boolean;
+  /**
+   * Lowest score listed (a benchmark sweeps it).
+   * @default SIMILAR_THRESHOLD
+   */
+  threshold?: number;
 }
 
 /** Longest wait for the new note's own vector; after it, `similar` is lexical. */
@@ -133,7 +138,8 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
       scores.set(hit.id, Math.max(lexical, fromVector));
     }
   }
-  const ranked = [...scores].filter(([, score]) => score >= SIMILAR_THRESHOLD)
+  const threshold = parts.threshold ?? SIMILAR_THRESHOLD;
+  const ranked = [...scores].filter(([, score]) => score >= threshold)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_SIMILAR);
   return ranked.map(([id, score]) => ({ id, title: parts.notes.get(id)!.title, score }));

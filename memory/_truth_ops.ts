@@ -103,14 +103,14 @@ function withHistory(
 const textKeys = new WeakMap<Note, number>();
 
 /**
- * A current note (not superseded: that is history) without a source key whose text normalises
- * as `body` does.
+ * A note without a source key whose text normalises as `body` does: a current one (not
+ * superseded: that is history), or with `any` the first one, as the store's identity finds it.
  */
-function sameText(mirror: NoteMirror, body: string): Note | undefined {
+function sameText(mirror: NoteMirror, body: string, any = false): Note | undefined {
   const key = textKey(body);
   let text: string | undefined;
   for (const note of mirror.notes.values()) {
-    if (note.source !== undefined || mirror.supersededBy(note.id)) continue;
+    if (note.source !== undefined || (!any && mirror.supersededBy(note.id))) continue;
     let k = textKeys.get(note);
     if (k === undefined) textKeys.set(note, k = textKey(note.body));
     if (k !== key) continue;
@@ -118,6 +118,106 @@ function sameText(mirror: NoteMirror, body: string): Note | undefined {
     if (normalizeNoteText(note.body) === text) return note;
   }
   return undefined;
+}
+
+/**
+ * Checks the links a write adds: every id it adds to a note's `supersedes` must name a stored
+ * note, and none may close a cycle (or name the note itself). Ids the note named already are
+ * left alone (a link may name a note forgotten since). Throws `MemoryValidationError`.
+ */
+function checkAdded(
+  mirror: NoteMirror,
+  id: string,
+  before: readonly string[],
+  after: readonly string[],
+  action: string,
+): void {
+  for (const target of after) {
+    if (before.includes(target) || target === id) continue;
+    if (!mirror.get(target)) {
+      throw new MemoryValidationError(`Cannot ${action}: supersedes names unknown note ${target}`, {
+        details: { id, supersedes: target },
+      });
+    }
+  }
+  const known = after.filter((t) => t === id || mirror.get(t));
+  checkSupersedes(id, known, {
+    supersedesOf: (other) => {
+      const n = mirror.get(other);
+      return other === id ? [...after] : n ? n.supersedes ?? [] : undefined;
+    },
+  }, action);
+}
+
+/**
+ * The checks of `Memo.remember` for a draft that names `supersedes`, before anything is written:
+ * the ids it adds must be stored notes, and the note the draft becomes (a new one, or the stored
+ * note with the same source key or text) must not supersede itself or close a cycle.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+ * await assert.rejects(memo.remember({ text: "Deploys run on Fridays", supersedes: [note.id] }), /itself/);
+ * await assert.rejects(memo.remember({ text: "Mondays", supersedes: ["nope"] }), /unknown note nope/);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function checkDraftLinks(
+  parts: Pick<TruthParts, "mirror">,
+  draft: { text: string; source?: string; supersedes?: readonly string[] },
+): Promise<void> {
+  if (!draft.supersedes?.length) return;
+  const { mirror } = parts;
+  await mirror.sync();
+  const list = [...new Set(draft.supersedes)];
+  let twin: Note | undefined;
+  if (typeof draft.source === "string" && draft.source.trim() !== "") {
+    const source = draft.source.trim();
+    for (const n of mirror.notes.values()) if (n.source === source) twin = n;
+  } else if (typeof draft.text === "string") twin = sameText(mirror, draft.text, true);
+  const id = twin?.id ?? "\u0000new";
+  const before = twin?.supersedes ?? [];
+  checkAdded(
+    mirror,
+    id,
+    before,
+    [...before, ...list.filter((t) => !before.includes(t))],
+    "store note",
+  );
+}
+
+/**
+ * The checks of `Memo.update` for a patch that sets `supersedes` (see `checkDraftLinks`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { openMemo } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const memo = await openMemo({ rootDir: dir });
+ * const { note: a } = await memo.remember({ text: "Deploys run on Fridays" });
+ * const { note: b } = await memo.remember({ text: "Deploys run on Mondays", supersedes: [a.id] });
+ * await assert.rejects(memo.update(a.id, { supersedes: [b.id] }), /cycle/);
+ * await memo.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function checkPatchLinks(
+  parts: Pick<TruthParts, "mirror">,
+  id: string,
+  supersedes: readonly string[] | undefined,
+): Promise<void> {
+  if (!Array.isArray(supersedes) || !supersedes.length) return;
+  const { mirror } = parts;
+  await mirror.sync();
+  const note = mirror.get(id);
+  if (!note) return; // the update reports the unknown id
+  checkAdded(mirror, id, note.supersedes ?? [], [...new Set(supersedes)], "update note");
 }
 
 /** The chain check over the mirror, with `changed` notes in place of theirs. */

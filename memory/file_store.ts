@@ -236,13 +236,13 @@ export class FileMemoryStore implements MemoryStore {
       const current = typeof id === "string" ? this.#table.get(id) : undefined;
       if (!current) return undefined;
       // Bad input is refused, and a patch that changes nothing returns, before any lock.
-      if (patchNote(current, patch, this.#clock(), this.#table) === current) return current;
+      if (patchNote(current, patch, this.#clock()) === current) return current;
       const lock = await this.#acquire(false);
       try {
         await this.#refresh(true);
         const section = this.#table.section(id);
         if (!section?.note) return undefined;
-        const note = patchNote(section.note, patch, this.#clock(), this.#table);
+        const note = patchNote(section.note, patch, this.#clock());
         if (note === section.note) return note;
         await this.#rewrite(new Map([[section, note]]));
         return note;

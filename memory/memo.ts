@@ -34,10 +34,12 @@ import {
   notesFilter,
   withAction,
 } from "./_memo_checks.ts";
-import { checkHistoryFilter } from "./history.ts";
+import { checkHistoryFilter, prepareHistory } from "./history.ts";
 import { similarNotes } from "./_similar_notes.ts";
 import {
   applyTidyPlan,
+  checkDraftLinks,
+  checkPatchLinks,
   correctNote,
   supersedeNotes,
   tidyNotes,
@@ -229,6 +231,10 @@ export class Memo {
    * ```
    */
   async remember(draft: NoteDraft): Promise<RememberResult> {
+    if (draft?.supersedes !== undefined) {
+      prepareHistory(draft); // a malformed list is refused as such, before the lookups
+      await checkDraftLinks(this.#truth, draft);
+    }
     const result = await this.rememberMany([draft]);
     const mirror = this.#mirror;
     if (result.written.length) {
@@ -406,16 +412,28 @@ export class Memo {
     return page;
   }
 
-  /** Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown. */
+  /**
+   * Changes a note's text, title, labels, `supersedes` (the whole list; the ids it adds are
+   * checked as `remember`'s) or validity (`null` removes a bound); throws `NoteNotFoundError`
+   * when the id is unknown.
+   */
   async update(id: string, patch: NotePatch): Promise<Note> {
     if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
       throw new MemoryValidationError("Cannot update note: text is empty");
     }
-    if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
+    if (
+      patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
+      patch.supersedes === undefined && patch.validFrom === undefined &&
+      patch.validUntil === undefined
+    ) {
       throw new MemoryValidationError("Cannot update note: nothing to change");
     }
     const clean: NotePatch = { ...patch };
     if (patch.labels !== undefined) clean.labels = normalizeLabels(patch.labels);
+    if (patch.supersedes !== undefined) {
+      prepareHistory(patch, "update note");
+      await checkPatchLinks(this.#truth, String(id), patch.supersedes);
+    }
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();

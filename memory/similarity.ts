@@ -39,7 +39,7 @@ import { IRREGULAR_FORMS } from "./recall/irregular.ts";
  * assert.ok(s.score >= SIMILAR_THRESHOLD);
  * ```
  */
-export const SIMILAR_THRESHOLD = 0.4;
+export const SIMILAR_THRESHOLD = 0.6;
 
 /**
  * Score at or above which `memo tidy` may propose a merge (with no conflict, one text's words
