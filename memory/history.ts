@@ -371,7 +371,7 @@ export class SupersedeLinks {
     return this.#by.size;
   }
 
-  /** Ids of the notes that supersede `id`, in the order they were added; undefined when none. */
+  /** Ids of the notes that supersede `id`, in id order; undefined when none. */
   of(id: string): readonly string[] | undefined {
     return this.#by.get(id);
   }
@@ -398,7 +398,12 @@ export class SupersedeLinks {
   #link(target: string, by: string): void {
     const list = this.#by.get(target);
     if (!list) this.#by.set(target, [by]);
-    else if (!list.includes(by)) list.push(by);
+    else if (!list.includes(by)) {
+      // Kept in id order (ids sort by creation time): the same on every copy of the notes.
+      let at = list.length;
+      while (at > 0 && list[at - 1] > by) at--;
+      list.splice(at, 0, by);
+    }
   }
 
   #unlink(target: string, by: string): void {

@@ -24,8 +24,10 @@ import type {
   MemoCloudWriteOptions,
 } from "./cloud_client_options.ts";
 import type {
+  MemoCloudDraft,
   MemoCloudListResult,
   MemoCloudNote,
+  MemoCloudPatch,
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
@@ -62,7 +64,7 @@ import type {
  */
 export async function rememberNote(
   session: CloudSession,
-  input: { text: string; title?: string; labels?: readonly string[]; source?: string },
+  input: Omit<MemoCloudDraft, "id" | "created" | "updated">,
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudRememberResult> {
   const action = "remember the note";
@@ -75,6 +77,9 @@ export async function rememberNote(
         title: input.title,
         labels: input.labels,
         source: input.source,
+        supersedes: input.supersedes,
+        validFrom: input.validFrom,
+        validUntil: input.validUntil,
       }),
       idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
       action,
@@ -268,7 +273,7 @@ export async function listNotes(
 export async function updateNote(
   session: CloudSession,
   id: string,
-  patch: { text?: string; title?: string; labels?: readonly string[]; updated?: string },
+  patch: MemoCloudPatch,
   options: MemoCloudConditionalOptions = {},
 ): Promise<MemoCloudNote> {
   const action = `update note ${shortId(id)}`;
@@ -281,6 +286,9 @@ export async function updateNote(
         title: patch.title,
         labels: patch.labels,
         updated: patch.updated,
+        supersedes: patch.supersedes,
+        validFrom: patch.validFrom,
+        validUntil: patch.validUntil,
       }),
       idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
       ifMatch: options.ifMatch,
