@@ -43,6 +43,13 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./serve.ts")).serveCommand;
     case "cloud":
       return (await import("./cloud.ts")).cloudCommand;
+    case "correct":
+    case "supersede": {
+      const { historyCommands } = await import("./history_commands.ts");
+      return historyCommands.find((c) => c.name === name)!;
+    }
+    case "tidy":
+      return (await import("./tidy.ts")).tidyCommand;
     default: {
       const { memoryCommands } = await import("./memory_commands.ts");
       return memoryCommands.find((c) => c.name === name)!;

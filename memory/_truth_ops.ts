@@ -21,7 +21,7 @@ import { checkSupersedes, normalizeValidTime, validTimeMs } from "./history.ts";
 import type { MemoryStore, ReplicaApplyResult, ReplicaChanges } from "./store.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import { textKey } from "./_text_key.ts";
-import { planTidy } from "./tidy.ts";
+import { mergedKeepers, planTidy, tidyMerges } from "./tidy.ts";
 import type {
   CorrectInput,
   CorrectResult,
@@ -456,7 +456,7 @@ export async function tidyNotes(parts: TruthParts): Promise<TidyPlan> {
  */
 export async function applyTidyPlan(parts: TruthParts, plan: TidyPlan): Promise<TidyApplyResult> {
   const action = "apply the tidy plan";
-  const merges = checkPlan(plan, action);
+  const merges = tidyMerges(plan, action);
   const stale = () =>
     new MemoryValidationError(
       `Cannot ${action}: notes.md changed since the plan was made; make a new plan (memo tidy)`,
@@ -464,39 +464,21 @@ export async function applyTidyPlan(parts: TruthParts, plan: TidyPlan): Promise<
   if (!merges.length) return { merged: 0, superseded: [], notes: [] };
   const { mirror } = parts;
   await mirror.sync();
-  const nowIso = parts.clock().toISOString();
-  const keepers = new Map<string, Note>();
-  const superseded: string[] = [];
-  const read = new Set<string>();
-  for (const merge of merges) {
-    const keeper = keepers.get(merge.keep) ?? mirror.get(merge.keep);
-    if (!keeper) throw stale();
-    for (const id of merge.supersede) {
-      if (!mirror.get(id)) throw stale();
-      read.add(id);
-    }
-    const had = keeper.supersedes ?? [];
-    const adds = merge.supersede.filter((id) => !had.includes(id));
-    superseded.push(...adds);
-    read.add(merge.keep);
-    if (adds.length) {
-      keepers.set(
-        merge.keep,
-        withHistory(keeper, {
-          supersedes: [...had, ...adds],
-          validFrom: keeper.validFrom,
-          validUntil: keeper.validUntil,
-        }, nowIso),
-      );
-    }
+  const { keepers, superseded, missing } = mergedKeepers(
+    merges,
+    (id) => mirror.get(id),
+    parts.clock().toISOString(),
+  );
+  if (missing !== undefined) throw stale();
+  if (!keepers.length) return { merged: 0, superseded: [], notes: [] };
+  const read = new Set(merges.flatMap((m) => [m.keep, ...m.supersede]));
+  for (const note of keepers) {
+    for (const id of checkChain(mirror, note, keepers, action)) read.add(id);
   }
-  const put = [...keepers.values()];
-  for (const note of put) for (const id of checkChain(mirror, note, put, action)) read.add(id);
-  if (!put.length) return { merged: 0, superseded: [], notes: [] };
   let applied: ReplicaApplyResult;
   try {
     applied = await parts.apply({
-      put,
+      put: keepers,
       remove: [],
       expect: expectOf(mirror, read),
       ...(plan.sha256 !== undefined ? { expectSha256: plan.sha256 } : {}),
@@ -508,34 +490,8 @@ export async function applyTidyPlan(parts: TruthParts, plan: TidyPlan): Promise<
   if (applied.stale !== undefined) throw stale();
   await mirror.sync();
   return {
-    merged: merges.filter((m) => keepers.has(m.keep)).length,
+    merged: keepers.length,
     superseded,
-    notes: put.map((n) => mirror.withLinks(mirror.get(n.id) ?? n)),
+    notes: keepers.map((n) => mirror.withLinks(mirror.get(n.id) ?? n)),
   };
-}
-
-/** The merges of a plan, checked: what `applyTidy` reads of it. */
-function checkPlan(plan: TidyPlan, action: string): { keep: string; supersede: string[] }[] {
-  const bad = (why: string) => new MemoryValidationError(`Cannot ${action}: ${why}`);
-  if (!plan || typeof plan !== "object" || plan.version !== 1 || !Array.isArray(plan.proposals)) {
-    throw bad("it is not a tidy plan (version 1, with proposals)");
-  }
-  if (plan.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(String(plan.sha256))) {
-    throw bad("its sha256 is not a SHA-256 in hex");
-  }
-  const out: { keep: string; supersede: string[] }[] = [];
-  for (const p of plan.proposals) {
-    if (p?.kind === "expired") continue;
-    const ids = p?.kind === "merge" && Array.isArray(p.supersede)
-      ? p.supersede.map((s) => s?.id)
-      : undefined;
-    if (
-      !ids || typeof p.keep?.id !== "string" || !ids.length ||
-      !ids.every((id) => typeof id === "string")
-    ) {
-      throw bad("a proposal is neither a merge (keep, supersede) nor an expired note");
-    }
-    out.push({ keep: p.keep.id, supersede: ids as string[] });
-  }
-  return out;
 }

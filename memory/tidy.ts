@@ -15,8 +15,10 @@
  * @module
  */
 
-import type { Note } from "./note.ts";
+import { contentHash, type Note } from "./note.ts";
+import { MemoryValidationError } from "./errors.ts";
 import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
+import { parseNotes, serializeNote } from "./codec.ts";
 import { similarity, TIDY_THRESHOLD } from "./similarity.ts";
 import { noteProfile } from "./_similar_notes.ts";
 import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
@@ -160,4 +162,125 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
   return proposals.sort((a, b) =>
     b.supersede.length - a.supersede.length || (a.keep.created < b.keep.created ? 1 : -1)
   );
+}
+
+/**
+ * The merges of a plan, checked: `keep` and the ids it supersedes, for each merge proposal (the
+ * expired ones are left out). Throws `MemoryValidationError` for what is not a tidy plan.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tidyMerges } from "@memo/memory";
+ * const keep = { id: "n2", title: "t", created: "c" };
+ * const plan = { version: 1 as const, proposals: [{ kind: "merge" as const, keep, supersede: [{ ...keep, id: "n1", score: 1 }] }] };
+ * assert.deepEqual(tidyMerges(plan), [{ keep: "n2", supersede: ["n1"] }]);
+ * assert.throws(() => tidyMerges({ version: 2 } as never), /not a tidy plan/);
+ * ```
+ */
+export function tidyMerges(
+  plan: TidyPlan,
+  action = "apply the tidy plan",
+): { keep: string; supersede: string[] }[] {
+  const bad = (why: string) => new MemoryValidationError(`Cannot ${action}: ${why}`);
+  if (!plan || typeof plan !== "object" || plan.version !== 1 || !Array.isArray(plan.proposals)) {
+    throw bad("it is not a tidy plan (version 1, with proposals)");
+  }
+  if (plan.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(String(plan.sha256))) {
+    throw bad("its sha256 is not a SHA-256 in hex");
+  }
+  const out: { keep: string; supersede: string[] }[] = [];
+  for (const p of plan.proposals) {
+    if (p?.kind === "expired") continue;
+    const ids = p?.kind === "merge" && Array.isArray(p.supersede)
+      ? p.supersede.map((s) => s?.id)
+      : undefined;
+    if (
+      !ids || typeof p.keep?.id !== "string" || !ids.length ||
+      !ids.every((id) => typeof id === "string")
+    ) {
+      throw bad("a proposal is neither a merge (keep, supersede) nor an expired note");
+    }
+    out.push({ keep: p.keep.id, supersede: ids as string[] });
+  }
+  return out;
+}
+
+/**
+ * The keepers of a plan's merges as they will be stored: each gains the ids it supersedes in its
+ * `supersedes` (those it has already are not added twice), with `updated` and a new hash; a
+ * keeper that gains nothing is left out. Also the ids newly superseded, and the first id the
+ * plan names that `get` does not know (the plan is stale then).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergedKeepers, type Note } from "@memo/memory";
+ * const note = (id: string): Note => ({ id, title: id, body: id, labels: [], hash: id, created: "c", updated: "c" });
+ * const notes = new Map([["n1", note("n1")], ["n2", note("n2")]]);
+ * const { keepers, superseded, missing } = mergedKeepers(
+ *   [{ keep: "n2", supersede: ["n1"] }], (id) => notes.get(id), "2026-03-01T00:00:00.000Z",
+ * );
+ * assert.deepEqual(keepers.map((k) => k.supersedes), [["n1"]]);
+ * assert.deepEqual([superseded, missing], [["n1"], undefined]);
+ * ```
+ */
+export function mergedKeepers(
+  merges: readonly { keep: string; supersede: readonly string[] }[],
+  get: (id: string) => Note | undefined,
+  updated: string,
+): { keepers: Note[]; superseded: string[]; missing?: string } {
+  const keepers = new Map<string, Note>();
+  const superseded: string[] = [];
+  for (const merge of merges) {
+    const keeper = keepers.get(merge.keep) ?? get(merge.keep);
+    if (!keeper) return { keepers: [], superseded: [], missing: merge.keep };
+    const gone = merge.supersede.find((id) => !get(id));
+    if (gone !== undefined) return { keepers: [], superseded: [], missing: gone };
+    const had = keeper.supersedes ?? [];
+    const adds = merge.supersede.filter((id) => !had.includes(id) && id !== keeper.id);
+    if (!adds.length) continue;
+    superseded.push(...adds);
+    const { supersededBy: _derived, ...stored } = keeper;
+    const next: Note = { ...stored, supersedes: [...had, ...adds], updated };
+    next.hash = contentHash(next);
+    keepers.set(merge.keep, next);
+  }
+  return { keepers: [...keepers.values()], superseded };
+}
+
+/**
+ * What `notes.md` would hold once the merges of `plan` are applied to `text` (the preview
+ * `memo tidy` prints as a diff): each keeper's section is written again, every other byte kept.
+ * Throws `MemoryValidationError` when the plan names a note the text does not hold.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTES_PREAMBLE, type Note, planTidy, serializeNote, tidyText } from "@memo/memory";
+ * const note = (id: string, body: string, created: string): Note =>
+ *   ({ id, title: body, body, labels: [], hash: id, created, updated: created });
+ * const a = note("n1", "Canary deploys hold at 5% of traffic.", "2026-01-01T00:00:00.000Z");
+ * const b = note("n2", "FYI canary deploys hold at 5% of traffic.", "2026-01-02T00:00:00.000Z");
+ * const text = NOTES_PREAMBLE + serializeNote(a) + serializeNote(b);
+ * const after = tidyText(text, planTidy([a, b]), new Date("2026-03-01T00:00:00Z"));
+ * assert.ok(after.includes('"supersedes":["n1"]'));
+ * assert.ok(after.startsWith(NOTES_PREAMBLE + serializeNote(a))); // the rest is kept
+ * ```
+ */
+export function tidyText(text: string, plan: TidyPlan, now: Date = new Date()): string {
+  const { sections, byId } = parseNotes(text);
+  const merges = tidyMerges(plan, "preview the tidy plan");
+  const { keepers, missing } = mergedKeepers(
+    merges,
+    (id) => byId.get(id)?.note,
+    now.toISOString(),
+  );
+  if (missing !== undefined) {
+    throw new MemoryValidationError(
+      `Cannot preview the tidy plan: notes.md holds no note ${missing}; make a new plan`,
+    );
+  }
+  const raws = new Map(keepers.map((k) => [byId.get(k.id)!, serializeNote(k)]));
+  return sections.map((s) => raws.get(s) ?? s.raw).join("");
 }

@@ -394,7 +394,8 @@ class LocalRuntime implements MemoMcpRuntime {
       let cursor: string | undefined;
       do {
         checkSignal(options.signal);
-        const page = await memo.list({ cursor, limit: 1000 });
+        // Superseded notes stay readable by id: their ids complete too.
+        const page = await memo.list({ cursor, limit: 1000, includeSuperseded: true });
         for (const note of page.notes) {
           if (!note.id.startsWith(prefix)) continue;
           total++;
