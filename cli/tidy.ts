@@ -28,6 +28,7 @@ import {
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { jsonDocument } from "./output.ts";
+import { isMemoRuntimeError } from "../runtimes/mod.ts";
 import { projectRoot, withProjectRuntime } from "./runtime.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
 
@@ -135,9 +136,17 @@ export const tidyCommand: CliCommand = {
     if (apply === "") throw new UsageError("flag --apply needs a plan file (or - for stdin)");
     if (apply !== undefined) {
       const plan = await readPlan(io, apply);
-      const result = await withProjectRuntime(p, io, (runtime) => {
+      const result = await withProjectRuntime(p, io, async (runtime) => {
         if (!runtime.applyTidy) throw new Error("Cannot apply a tidy plan: this runtime cannot");
-        return runtime.applyTidy(plan);
+        try {
+          return await runtime.applyTidy(plan);
+        } catch (e) {
+          // A stale plan is an operation that failed (exit 1), not a usage error.
+          if (isMemoRuntimeError(e, "INVALID_INPUT") && /changed since/.test(e.message)) {
+            throw new Error(e.message, { cause: e });
+          }
+          throw e;
+        }
       });
       if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
       else {
