@@ -94,7 +94,7 @@ Deno.test("memo tidy: a diff git applies, --apply is all-or-nothing, a stale pla
   const shown = await p.run("tidy");
   assert.equal(shown.code, 0, shown.err);
   assert.match(shown.out, /^# memo tidy: 2 merges \(2 notes superseded\), 1 expired note\./);
-  assert.match(shown.out, /#   \S+  The beta API is open  \(valid until 2020-01-01\)\n/);
+  assert.match(shown.out, /# {3}\S+ {2}The beta API is open {2}\(valid until 2020-01-01\)\n/);
   assert.deepEqual(await readFile(p.notesPath), before, "tidy writes nothing");
   // The diff is one git applies to the project (and patch would too).
   const diffFile = join(p.rootDir, "tidy.diff");
