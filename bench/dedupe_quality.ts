@@ -57,7 +57,7 @@ const option = (name: string) => {
 };
 /** The dev pairs: `--pairs`, else `shared/bench/dedupe-dev/pairs.jsonl` beside a parent folder. */
 function defaultPairs(): string {
-  for (let dir = join(here, ".."); ; dir = dirname(dir)) {
+  for (let dir = join(here, "..");; dir = dirname(dir)) {
     const file = join(dir, "shared/bench/dedupe-dev/pairs.jsonl");
     try {
       Deno.statSync(file);
@@ -230,9 +230,7 @@ async function endToEnd() {
       lists.push((similar ?? []).map((s) => ({ id: `a${ids.indexOf(s.id)}`, score: s.score })));
     }
     // Notes of other pairs' b are "unrelated" either way; name them apart from the a notes.
-    return lists.map((list) =>
-      list.map((s) => s.id === "a-1" ? { ...s, id: `b?${s.score}` } : s)
-    );
+    return lists.map((list) => list.map((s) => s.id === "a-1" ? { ...s, id: `b?${s.score}` } : s));
   } finally {
     await memo.close();
     await Deno.remove(dir, { recursive: true });

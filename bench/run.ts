@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, stdio, stdio-modern, http, http-modern, sync, cloud,
- * cloud-quality, hybrid, embed, web, npm; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, web, npm, dedupe, truth; `--only stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part, while `--only stdio-modern` or `--only http-modern`
  * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
@@ -20,7 +20,10 @@
  * (`embed_bench.ts`); `--only web` the web page's transfer size and time to
  * the first search result in Chromium, beside MCP Inspector's web UI
  * (`web_bench.ts`); `--only npm` the npm packages' sizes and the cold start of
- * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`).
+ * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`); `--only dedupe` the
+ * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`), and
+ * `--only truth` the cost of the similarity check on remember, of tidy and of the history filters
+ * on recall at 10k and 100k notes (`truth_scale.ts`).
  *
  * @module
  */
@@ -117,6 +120,13 @@ const benches: Bench[] = [
   },
   { name: "web", script: "web_bench.ts", args: [], quick: ["--notes", "1000", "--only", "memo"] },
   { name: "npm", script: "npm_bench.ts", args: [], quick: ["--rounds", "3"] },
+  { name: "dedupe", script: "dedupe_quality.ts", args: [], quick: ["--no-vectors"] },
+  {
+    name: "truth",
+    script: "truth_scale.ts",
+    args: [],
+    quick: ["--sizes", "2000", "--writes", "10", "--queries", "50"],
+  },
 ];
 
 if (import.meta.main) await main();

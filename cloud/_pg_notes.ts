@@ -390,7 +390,7 @@ export interface NoteRow {
  * ```ts
  * import assert from "node:assert/strict";
  * import { refuseHistory } from "./_pg_notes.ts";
- * refuseHistory([{ text: "x" }]);
+ * refuseHistory([{ text: "x" }, { supersedes: [], validFrom: null }]);
  * assert.throws(() => refuseHistory([{ validUntil: "2027-01-01" }]), /not yet supported/);
  * ```
  */
@@ -398,9 +398,12 @@ export function refuseHistory(
   items: readonly { supersedes?: unknown; validFrom?: unknown; validUntil?: unknown }[],
 ): void {
   for (const item of items) {
+    // An empty list and null (a replica's "none") ask for nothing this store would drop.
+    const links = item?.supersedes;
     if (
-      item && (item.supersedes !== undefined || item.validFrom !== undefined ||
-        item.validUntil !== undefined)
+      item && ((Array.isArray(links) ? links.length > 0 : links !== undefined) ||
+        (item.validFrom !== undefined && item.validFrom !== null) ||
+        (item.validUntil !== undefined && item.validUntil !== null))
     ) {
       throw new MemoryValidationError(
         "Cannot store note: supersedes, validFrom and validUntil are not yet supported by the PostgreSQL store",
