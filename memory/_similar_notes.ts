@@ -23,6 +23,8 @@ export const MAX_SIMILAR = 3;
 const CANDIDATES = 10;
 /** Characters of the note's text used as the lexical query. */
 const QUERY_CHARS = 600;
+/** Its rarest terms searched for (a near-duplicate shares them). */
+const QUERY_TERMS = 12;
 
 /**
  * Cosine similarity (of the embedding model) at or above which a note is similar on meaning
@@ -122,7 +124,12 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
   const eligible = (id: string) => !skip.has(id) && parts.notes.supersededBy(id) === undefined;
   const text = noteText(note);
   const scores = new Map<string, number>();
-  const hits = parts.index.search(queryOf(text), { limit: CANDIDATES, filter: eligible });
+  const hits = parts.index.search(queryOf(text), {
+    limit: CANDIDATES,
+    filter: eligible,
+    plain: true,
+    maxTerms: QUERY_TERMS,
+  });
   const mine = noteProfile(note);
   for (const hit of hits) {
     const other = parts.notes.get(hit.id);

@@ -314,12 +314,29 @@ export function historyFilter(
   const { asOf, since, until } = filter;
   const hide = !filter.includeSuperseded && lookup.anySuperseded !== false;
   if (!hide && asOf === undefined && since === undefined && until === undefined) return undefined;
+  const timed = since !== undefined || until !== undefined || asOf !== undefined;
+  // Canonical times (what memo writes) compare as strings, with no parse and no lookup.
+  const asOfIso = asOf === undefined ? "" : new Date(asOf).toISOString();
+  const sinceIso = since === undefined ? "" : new Date(since).toISOString();
+  const untilIso = until === undefined ? "" : new Date(until).toISOString();
+  const createdBy = (note: Note, bound: number, iso: string) =>
+    canonical(note.created) ? note.created <= iso : Date.parse(note.created) <= bound;
   return (note) => {
-    if (since !== undefined || until !== undefined || asOf !== undefined) {
-      const created = createdMs(note);
-      if (since !== undefined && !(created >= since)) return false;
-      if (until !== undefined && !(created < until)) return false;
-      if (asOf !== undefined && (!(created <= asOf) || !isValidAt(note, asOf))) return false;
+    if (timed) {
+      if (canonical(note.created)) {
+        const c = note.created;
+        if (since !== undefined && c < sinceIso) return false;
+        if (until !== undefined && c >= untilIso) return false;
+        if (asOf !== undefined && c > asOfIso) return false;
+      } else {
+        const c = Date.parse(note.created);
+        if (since !== undefined && !(c >= since)) return false;
+        if (until !== undefined && !(c < until)) return false;
+        if (asOf !== undefined && !(c <= asOf)) return false;
+      }
+      if (asOf !== undefined && (note.validFrom !== undefined || note.validUntil !== undefined)) {
+        if (!isValidAt(note, asOf)) return false;
+      }
     }
     if (!hide) return true;
     const by = lookup.supersededBy(note.id);
@@ -327,22 +344,16 @@ export function historyFilter(
     if (asOf === undefined) return false;
     for (const id of by) {
       const newer = lookup.get(id);
-      if (newer && createdMs(newer) <= asOf) return false;
+      if (newer && createdBy(newer, asOf, asOfIso)) return false;
     }
     return true;
   };
 }
 
-const createdTimes = new WeakMap<Note, number>();
-
-/** A note's `created` in milliseconds (cached per note object). */
-function createdMs(note: Note): number {
-  let ms = createdTimes.get(note);
-  if (ms === undefined) {
-    ms = Date.parse(note.created);
-    createdTimes.set(note, ms);
-  }
-  return ms;
+/** Whether a time is in the form `toISOString` gives (`2026-03-01T10:00:00.000Z`). */
+function canonical(time: string): boolean {
+  return time.length === 24 && time.charCodeAt(23) === 90 && time.charCodeAt(10) === 84 &&
+    time.charCodeAt(19) === 46;
 }
 
 /**

@@ -23,7 +23,7 @@
  * @module
  */
 
-import { tokenize } from "./recall/tokenizer.ts";
+import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED, tokenText } from "./recall/tokenizer.ts";
 import { ENGLISH_STOP_WORDS } from "./recall/stopwords.ts";
 import { stemWord } from "./recall/stemmer.ts";
 import { IRREGULAR_FORMS } from "./recall/irregular.ts";
@@ -134,21 +134,64 @@ export function textProfile(text: string): TextProfile {
   const words: string[] = [];
   const numbers: string[] = [];
   let negated = false;
-  for (const token of tokenize(text)) {
-    if (token.kind === 2 || token.kind === 4) continue; // joined forms and CJK pairs repeat parts
-    let t = token.text;
-    if (NEGATIONS.has(t) || t.endsWith("n't")) {
-      negated = true;
-      continue;
+  scanTokens(text, (src, start, end, _position, kind, hash) => {
+    if (kind === TOKEN_JOINED || kind === TOKEN_CJK_PAIR) return; // they repeat their parts
+    const known = WORDS.get(hash);
+    const word = known !== undefined && sameToken(src, start, end, known.raw)
+      ? known.word
+      : analyse(tokenText(src, start, end), hash);
+    if (word === NEGATED) negated = true;
+    else if (word !== SKIP) {
+      words.push(word);
+      if (hasDigit(word)) numbers.push(word);
     }
-    t = NUMBER_WORDS.get(t) ?? t;
-    if (ENGLISH_STOP_WORDS.has(t) && !MEANINGFUL.has(t)) continue;
-    const word = /\d/.test(t) ? t : stemWord(IRREGULAR_FORMS.get(t) ?? t);
-    if (/\d/.test(word)) numbers.push(word);
-    words.push(word);
-  }
+  });
   numbers.sort();
   return { words, numbers, negated };
+}
+
+/** What `analyse` answers for a negation word and for a word left out. */
+const NEGATED = "\u0000not";
+const SKIP = "";
+/**
+ * Folded tokens already analysed, by their hash (the same words recur across notes, and the
+ * lookup then builds no string): bounded. A hash two tokens share keeps the later one.
+ */
+const WORDS = new Map<number, { raw: string; word: string }>();
+
+/** Whether `src[start, end)` spells `raw` (as `tokenText` spells a token). */
+function sameToken(src: string, start: number, end: number, raw: string): boolean {
+  let k = 0;
+  for (let i = start; i < end; i++) {
+    let c = src.charCodeAt(i);
+    if (c === 45 || c === 95) continue;
+    if (c >= 65 && c <= 90) c += 32;
+    else if (c === 0x2019 || c === 0x02bc) c = 39;
+    if (raw.charCodeAt(k++) !== c) return false;
+  }
+  return k === raw.length;
+}
+
+/** A folded token as a profile word: stemmed, a number, `SKIP` or `NEGATED`. */
+function analyse(raw: string, hash: number): string {
+  let out: string;
+  if (NEGATIONS.has(raw) || raw.endsWith("n't")) out = NEGATED;
+  else {
+    const t = NUMBER_WORDS.get(raw) ?? raw;
+    if (ENGLISH_STOP_WORDS.has(t) && !MEANINGFUL.has(t)) out = SKIP;
+    else out = hasDigit(t) ? t : stemWord(IRREGULAR_FORMS.get(t) ?? t);
+  }
+  if (WORDS.size >= 100_000) WORDS.clear();
+  WORDS.set(hash, { raw, word: out });
+  return out;
+}
+
+function hasDigit(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
 }
 
 /**
@@ -194,7 +237,7 @@ export interface Similarity {
 export function similarity(a: string | TextProfile, b: string | TextProfile): Similarity {
   const pa = typeof a === "string" ? textProfile(a) : a;
   const pb = typeof b === "string" ? textProfile(b) : b;
-  const match = matchWords(pa.words, pb.words);
+  const match = matchWords(prepared(pa), prepared(pb));
   const score = match.total === 0 ? 0 : (2 * match.shared) / match.total;
   const out: Similarity = { score: Math.round(score * 1000) / 1000, duplicate: false };
   if (pa.negated !== pb.negated) out.conflict = "negation";
@@ -205,54 +248,112 @@ export function similarity(a: string | TextProfile, b: string | TextProfile): Si
   return out;
 }
 
+/**
+ * Whether two profiles may be duplicates at all, cheaply: without a conflict of numbers or
+ * negation, and with enough words in common that the words of one could all be in the other
+ * (equal ones counted, the rest at best matched as abbreviations). `memo tidy` asks this
+ * before {@linkcode similarity} for each candidate pair.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mayBeDuplicate, textProfile } from "@memo/memory";
+ * const a = textProfile("Sprint planning is every other Monday at 10:00.");
+ * assert.equal(mayBeDuplicate(a, textProfile("Every other Monday at 10:00 we have sprint planning.")), true);
+ * assert.equal(mayBeDuplicate(a, textProfile("Lunch is at noon.")), false);
+ * ```
+ */
+export function mayBeDuplicate(a: TextProfile, b: TextProfile): boolean {
+  if (a.negated !== b.negated || !sameList(a.numbers, b.numbers)) return false;
+  const pa = prepared(a);
+  const pb = prepared(b);
+  const [small, large] = pa.distinct.length <= pb.distinct.length ? [pa, pb] : [pb, pa];
+  if (small.distinct.length === 0) return false;
+  let missing = 0;
+  for (const w of small.distinct) if (!large.set.has(w)) missing++;
+  // Each missing word needs a word of the other text it begins (or that begins it).
+  if (missing > large.distinct.length - (small.distinct.length - missing)) return false;
+  // The Dice coefficient is at most this when every missing word is matched.
+  return 2 * small.distinct.length / (small.distinct.length + large.distinct.length) >=
+    TIDY_THRESHOLD;
+}
+
+/** A profile's distinct words, their set, which hold digits, and their total weight. */
+interface Prepared {
+  distinct: string[];
+  set: Set<string>;
+  digit: Uint8Array;
+  total: number;
+}
+
+const preparedProfiles = new WeakMap<TextProfile, Prepared>();
+
+function prepared(p: TextProfile): Prepared {
+  let out = preparedProfiles.get(p);
+  if (!out) {
+    const distinct = [...new Set(p.words)];
+    const digit = new Uint8Array(distinct.length);
+    let total = 0;
+    distinct.forEach((w, i) => {
+      digit[i] = hasDigit(w) ? 1 : 0;
+      total += digit[i] ? NUMBER_WEIGHT : 1;
+    });
+    out = { distinct, set: new Set(distinct), digit, total };
+    preparedProfiles.set(p, out);
+  }
+  return out;
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** Weight of a word: numbers and identifiers with digits say more than a common word. */
-function weight(word: string): number {
-  return /\d/.test(word) ? 1.5 : 1;
-}
+/** Weight of a number or an identifier with digits: it says more than a common word. */
+const NUMBER_WEIGHT = 1.5;
 
 /**
- * Matches the distinct words of `a` and `b` one to one (equal words first, then a word that
- * begins a longer one, three letters at least), and says whether the matched words come in the
- * same order in both.
+ * Matches the distinct words of `a` and `b` one to one: equal words first, then a word that
+ * begins a longer one (three letters at least, no digits).
  */
-function matchWords(a: readonly string[], b: readonly string[]) {
-  const setA = [...new Set(a)];
-  const setB = [...new Set(b)];
-  const pairOf = new Map<string, string>(); // word of a → its match in b
-  const usedB = new Set<string>();
-  const inB = new Set(setB);
-  for (const w of setA) {
-    if (inB.has(w)) {
-      pairOf.set(w, w);
-      usedB.add(w);
+function matchWords(a: Prepared, b: Prepared) {
+  let shared = 0;
+  let matchedA = 0;
+  let matchedB = 0;
+  const restA: number[] = [];
+  const usedB = new Uint8Array(b.distinct.length);
+  const indexB = new Map<string, number>();
+  b.distinct.forEach((w, i) => indexB.set(w, i));
+  a.distinct.forEach((w, i) => {
+    const j = indexB.get(w);
+    if (j === undefined) {
+      if (!a.digit[i] && w.length >= 3) restA.push(i);
+      return;
     }
-  }
-  for (const w of setA) {
-    if (pairOf.has(w) || /\d/.test(w)) continue;
-    for (const v of setB) {
-      if (usedB.has(v) || /\d/.test(v)) continue;
-      const [short, long] = w.length <= v.length ? [w, v] : [v, w];
-      if (short.length >= 3 && long.startsWith(short)) {
-        pairOf.set(w, v);
-        usedB.add(v);
+    usedB[j] = 1;
+    matchedA++;
+    matchedB++;
+    shared += a.digit[i] ? NUMBER_WEIGHT : 1;
+  });
+  for (const i of restA) {
+    const w = a.distinct[i];
+    for (let j = 0; j < b.distinct.length; j++) {
+      if (usedB[j] || b.digit[j]) continue;
+      const v = b.distinct[j];
+      if (v.length < 3) continue;
+      if (w.length <= v.length ? v.startsWith(w) : w.startsWith(v)) {
+        usedB[j] = 1;
+        matchedA++;
+        matchedB++;
+        shared += 1;
         break;
       }
     }
   }
-  let shared = 0;
-  let total = 0;
-  for (const w of setA) total += weight(w);
-  for (const v of setB) total += weight(v);
-  for (const [w, v] of pairOf) shared += (weight(w) + weight(v)) / 2;
   return {
     shared,
-    total,
-    onlyA: setA.length - pairOf.size,
-    onlyB: setB.length - usedB.size,
+    total: a.total + b.total,
+    onlyA: a.distinct.length - matchedA,
+    onlyB: b.distinct.length - matchedB,
   };
 }
 

@@ -19,7 +19,7 @@ import { contentHash, type Note } from "./note.ts";
 import { MemoryValidationError } from "./errors.ts";
 import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
 import { parseNotes, serializeNote } from "./codec.ts";
-import { similarity, TIDY_THRESHOLD } from "./similarity.ts";
+import { mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
 import { noteProfile } from "./_similar_notes.ts";
 import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
 
@@ -136,7 +136,10 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
         if (words[j].length < words[i].length || (words[j].length === words[i].length && j < i)) {
           continue;
         }
-        const s = similarity(noteProfile(notes[i]), noteProfile(notes[j]));
+        const a = noteProfile(notes[i]);
+        const b = noteProfile(notes[j]);
+        if (!mayBeDuplicate(a, b)) continue;
+        const s = similarity(a, b);
         if (s.duplicate && s.score >= TIDY_THRESHOLD) link(i, j, s.score);
       }
     }

@@ -49,15 +49,19 @@ export function searchIndex(
     maxPrefixTerms: o.maxPrefixTerms,
     df: (id) => df[id],
   });
-  const terms = parsed.terms.filter((t) => df[t.id] > 0);
+  let terms = parsed.terms.filter((t) => df[t.id] > 0);
   if (terms.length === 0) return [];
+  const most = options.maxTerms;
+  if (most !== undefined && most >= 1 && terms.length > most) {
+    terms = [...terms].sort((a, b) => df[a.id] - df[b.id]).slice(0, most);
+  }
 
   index.prepareSearch();
   const pass = new Pass(index);
   pass.score(terms.map((t) => [t.id, t.weight, 1 << t.group] as const), true);
 
   let feedback: QueryTerm[] = [];
-  if (o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
+  if (!options.plain && o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
     const first = pass.select(o.feedbackDocs, options.filter);
     if (first.length > 0) {
       const slot = pass.scratch.slot;
@@ -76,7 +80,7 @@ export function searchIndex(
     }
   }
 
-  const proximity = o.proximityWeight > 0 && parsed.groups.length > 1;
+  const proximity = !options.plain && o.proximityWeight > 0 && parsed.groups.length > 1;
   let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
   if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
   ranked = ranked.slice(0, limit);

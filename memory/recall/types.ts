@@ -168,6 +168,18 @@ export interface LexicalSearchOptions {
   filter?: (id: string) => boolean;
   /** Fill `explain` on each hit. */
   explain?: boolean;
+  /**
+   * Rank by BM25 alone: no pseudo-relevance feedback and no proximity re-rank (what a search
+   * with a whole note as its query, for near-duplicates, wants).
+   * @default false
+   */
+  plain?: boolean;
+  /**
+   * Keep only this many of the query's terms, the rarest (a long query costs what its common
+   * terms' postings cost).
+   * @default all of them
+   */
+  maxTerms?: number;
 }
 
 /**
