@@ -249,7 +249,7 @@ export interface EmbedResult {
 export interface MemoChange {
   /** Ids of the notes that appeared. */
   created: string[];
-  /** Ids of the notes whose title, body, labels, source or times changed. */
+  /** Ids of the notes whose title, body, labels, source, times, supersedes or validity changed. */
   updated: string[];
   /** Ids of the notes that were removed. */
   removed: string[];
