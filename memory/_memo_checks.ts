@@ -162,3 +162,27 @@ export function notesFilter(
   if (!byLabels || !byHistory) return byLabels ?? byHistory;
   return (note) => byLabels(note) && byHistory(note);
 }
+
+/**
+ * Whether a recall's filters come down to hiding the superseded notes (no labels, source or
+ * time, and some note superseded): the test then needs only the id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkHistoryFilter } from "./history.ts";
+ * import { onlyHidesSuperseded } from "./_memo_checks.ts";
+ * const some = { anySuperseded: true };
+ * assert.equal(onlyHidesSuperseded({}, checkHistoryFilter({}, "recall"), some), true);
+ * assert.equal(onlyHidesSuperseded({ labels: ["ops"] }, checkHistoryFilter({}, "recall"), some), false);
+ * assert.equal(onlyHidesSuperseded({}, checkHistoryFilter({ asOf: "2026-01-01" }, "recall"), some), false);
+ * ```
+ */
+export function onlyHidesSuperseded(
+  filter: NoteFilter,
+  history: ResolvedHistoryFilter,
+  lookup: { readonly anySuperseded: boolean },
+): boolean {
+  return lookup.anySuperseded && !history.includeSuperseded && history.asOf === undefined &&
+    history.since === undefined && history.until === undefined && noteFilter(filter) === undefined;
+}

@@ -15,7 +15,13 @@ import type { RecallCache } from "./_recall_cache.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { semanticHits } from "./_semantic_recall.ts";
-import { checkEngine, checkLimit, notesFilter, withAction } from "./_memo_checks.ts";
+import {
+  checkEngine,
+  checkLimit,
+  notesFilter,
+  onlyHidesSuperseded,
+  withAction,
+} from "./_memo_checks.ts";
 import { checkHistoryFilter } from "./history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
@@ -118,7 +124,10 @@ export async function recallNotes(
   if (known) return { ...known, hits: known.hits.slice() };
   const mirror = parts.mirror;
   const filter = notesFilter(options, history, mirror);
-  const byId = filter && ((id: string) => filter(mirror.notes.get(id)!));
+  // Hiding superseded notes alone needs no note: one lookup of the id.
+  const byId = onlyHidesSuperseded(options, history, mirror)
+    ? (id: string) => mirror.supersededBy(id) === undefined
+    : filter && ((id: string) => filter(mirror.notes.get(id)!));
   const explain = options.explain === true;
   // Fusion looks deeper than the page, so that a note ranked low by one engine and high by
   // the other can still make it.

@@ -278,6 +278,20 @@ export function mayBeDuplicate(a: TextProfile, b: TextProfile): boolean {
     TIDY_THRESHOLD;
 }
 
+/**
+ * A profile's distinct words, in order of first use (computed once per profile).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { distinctWords, textProfile } from "@memo/memory";
+ * assert.deepEqual(distinctWords(textProfile("Deploys deploy on Fridays")), ["deploy", "friday"]);
+ * ```
+ */
+export function distinctWords(profile: TextProfile): readonly string[] {
+  return prepared(profile).distinct;
+}
+
 /** A profile's distinct words, their set, which hold digits, and their total weight. */
 interface Prepared {
   distinct: string[];

@@ -19,7 +19,7 @@ import { contentHash, type Note } from "./note.ts";
 import { MemoryValidationError } from "./errors.ts";
 import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
 import { parseNotes, serializeNote } from "./codec.ts";
-import { mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
+import { distinctWords, mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
 import { noteProfile } from "./_similar_notes.ts";
 import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
 
@@ -101,10 +101,18 @@ function newer(a: Note, b: Note): number {
 }
 
 function mergeProposals(notes: readonly Note[]): TidyProposal[] {
-  // Which notes hold each word.
+  // Duplicates state the same numbers and the same negation: notes are compared only within
+  // their group of those, found through the notes holding a word.
+  const groups = new Map<string, number>();
+  const group = new Int32Array(notes.length);
   const holders = new Map<string, number[]>();
   const words = notes.map((note, i) => {
-    const distinct = [...new Set(noteProfile(note).words)];
+    const profile = noteProfile(note);
+    const key = `${profile.negated ? 1 : 0}${profile.numbers.join(" ")}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, g = groups.size);
+    group[i] = g;
+    const distinct = distinctWords(profile);
     for (const w of distinct) {
       const list = holders.get(w);
       if (list) list.push(i);
@@ -121,21 +129,23 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
       m.set(y, score);
     }
   };
+  const seen = new Int32Array(notes.length).fill(-1);
+  const rare: number[][] = [];
   for (let i = 0; i < notes.length; i++) {
-    const rare = words[i]
-      .map((w) => holders.get(w)!)
-      .filter((list) => list.length <= MAX_HOLDERS)
-      .sort((a, b) => a.length - b.length)
-      .slice(0, RARE_WORDS);
-    const seen = new Set<number>();
-    for (const list of rare) {
-      for (const j of list) {
-        if (j === i || seen.has(j) || edges.get(i)?.has(j)) continue;
-        seen.add(j);
+    rare.length = 0;
+    for (const w of words[i]) {
+      const list = holders.get(w)!;
+      if (list.length > 1 && list.length <= MAX_HOLDERS) rare.push(list);
+    }
+    rare.sort((a, b) => a.length - b.length);
+    const size = words[i].length;
+    for (let r = 0; r < rare.length && r < RARE_WORDS; r++) {
+      for (const j of rare[r]) {
+        if (j === i || seen[j] === i || group[j] !== group[i]) continue;
+        seen[j] = i;
         // Only the note with fewer words looks (the other finds it through its own words).
-        if (words[j].length < words[i].length || (words[j].length === words[i].length && j < i)) {
-          continue;
-        }
+        const other = words[j].length;
+        if (other < size || (other === size && j < i)) continue;
         const a = noteProfile(notes[i]);
         const b = noteProfile(notes[j]);
         if (!mayBeDuplicate(a, b)) continue;
