@@ -14,7 +14,13 @@ import type { Note } from "./note.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import type { HistoryLookup } from "./history.ts";
-import { SIMILAR_THRESHOLD, similarity, type TextProfile, textProfile } from "./similarity.ts";
+import {
+  distinctWords,
+  SIMILAR_THRESHOLD,
+  similarity,
+  type TextProfile,
+  textProfile,
+} from "./similarity.ts";
 import type { SimilarNote } from "./truth_types.ts";
 
 /** Most similar notes `remember` lists. */
@@ -131,7 +137,11 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
     maxTerms: QUERY_TERMS,
   });
   const mine = noteProfile(note);
+  // A note that holds under a quarter of the rarest words searched for cannot be as alike as
+  // the threshold asks: it is not compared (comparing costs its profile).
+  const least = Math.max(1, Math.ceil(Math.min(QUERY_TERMS, distinctWords(mine).length) / 4));
   for (const hit of hits) {
+    if (hit.matched.length < least) continue;
     const other = parts.notes.get(hit.id);
     if (other) scores.set(hit.id, similarity(mine, noteProfile(other)).score);
   }
