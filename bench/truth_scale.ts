@@ -18,7 +18,7 @@
  * filtering has something to hide.
  *
  * Usage: deno run -A bench/truth_scale.ts [--sizes 10000,100000] [--writes 40] [--queries 300]
- *        [--json FILE]
+ *        [--parts remember,tidy,recall] [--json FILE]
  *
  * @module
  */
@@ -45,6 +45,7 @@ const option = (name: string, fallback: string) => {
 const sizes = option("sizes", "10000,100000").split(",").map(Number);
 const writes = Number(option("writes", "40"));
 const queryCount = Number(option("queries", "300"));
+const only = new Set(option("parts", "remember,tidy,recall").split(","));
 
 const VOCABULARY = 20_000;
 const random = rng(23);
@@ -120,7 +121,7 @@ async function measure(count: number, recallToo: boolean) {
     let firstPlain = 0;
     let firstChecked = 0;
     let listed = 0;
-    for (let i = 0; i < writes + 1; i++) {
+    for (let i = 0; i < (only.has("remember") ? writes + 1 : 0); i++) {
       t = performance.now();
       await memo.rememberMany([{ text: `${sentence(20)} ${sentence(18)}` }]);
       const a = performance.now() - t;
@@ -134,22 +135,25 @@ async function measure(count: number, recallToo: boolean) {
         checked.push(b);
       }
     }
-    const without = summary(plain);
-    const withCheck = summary(checked);
+    const without = summary(plain.length ? plain : [NaN]);
+    const withCheck = summary(checked.length ? checked : [NaN]);
     // tidy and its preview.
     const tidyTimes: number[] = [];
     let proposals = 0;
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < (only.has("tidy") ? 3 : 0); i++) {
       t = performance.now();
       const plan = await memo.tidy();
       tidyTimes.push(performance.now() - t);
       proposals = plan.proposals.length;
     }
-    const plan = await memo.tidy();
-    const text = await Deno.readTextFile(memoPaths(rootDir).notes);
-    t = performance.now();
-    tidyText(text, plan);
-    const previewMs = performance.now() - t;
+    let previewMs = NaN;
+    if (only.has("tidy")) {
+      const plan = await memo.tidy();
+      const text = await Deno.readTextFile(memoPaths(rootDir).notes);
+      t = performance.now();
+      tidyText(text, plan);
+      previewMs = performance.now() - t;
+    }
     const out: Record<string, unknown> = {
       notes: count,
       openMs: round(openMs),
@@ -162,9 +166,13 @@ async function measure(count: number, recallToo: boolean) {
         firstWithMs: round(firstChecked),
         similarListedPerWrite: round(listed / (writes + 1)),
       },
-      tidy: { ms: round(median(tidyTimes)), proposals, previewMs: round(previewMs) },
+      tidy: {
+        ms: tidyTimes.length ? round(median(tidyTimes)) : NaN,
+        proposals,
+        previewMs: round(previewMs),
+      },
     };
-    if (recallToo) {
+    if (recallToo && only.has("recall")) {
       const queries = Array.from({ length: queryCount }, () => `${word()} ${word()} ${word()}`);
       const asOf = new Date(Date.parse("2025-01-01T00:00:00Z") + count * 30_000).toISOString();
       const times = { plain: [] as number[], hidden: [] as number[], asOf: [] as number[] };

@@ -125,7 +125,8 @@ export async function recallNotes(
   const mirror = parts.mirror;
   const filter = notesFilter(options, history, mirror);
   // Hiding superseded notes alone needs no note: one lookup of the id.
-  const byId = onlyHidesSuperseded(options, history, mirror)
+  const onlyId = onlyHidesSuperseded(options, history, mirror);
+  const byId = onlyId
     ? (id: string) => mirror.supersededBy(id) === undefined
     : filter && ((id: string) => filter(mirror.notes.get(id)!));
   const explain = options.explain === true;
@@ -134,7 +135,12 @@ export async function recallNotes(
   const depth = engine === "hybrid" ? Math.max(limit * 5, 50) : limit;
   const lexical = engine === "vector"
     ? []
-    : parts.index.search(query, { limit: depth, filter: byId, explain });
+    : parts.index.search(query, {
+      limit: depth,
+      // The lexical index holds the notes themselves: a note filter needs no lookup by id.
+      ...(onlyId || !filter ? { filter: byId } : { noteFilter: filter }),
+      explain,
+    });
   let hits: RecallHit[] = [];
   if (engine === "lexical") {
     lexical.forEach((hit, i) => {

@@ -62,7 +62,7 @@ export function searchIndex(
 
   let feedback: QueryTerm[] = [];
   if (!options.plain && o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
-    const first = pass.select(o.feedbackDocs, options.filter);
+    const first = pass.select(o.feedbackDocs, options.filter, options.noteFilter);
     if (first.length > 0) {
       const slot = pass.scratch.slot;
       for (const t of terms) slot[t.id] = 0;
@@ -81,7 +81,11 @@ export function searchIndex(
   }
 
   const proximity = !options.plain && o.proximityWeight > 0 && parsed.groups.length > 1;
-  let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
+  let ranked = pass.select(
+    proximity ? Math.max(limit, o.rerankDepth) : limit,
+    options.filter,
+    options.noteFilter,
+  );
   if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
   ranked = ranked.slice(0, limit);
 

@@ -166,6 +166,12 @@ export interface LexicalSearchOptions {
   limit: number;
   /** Only notes for which this returns true. */
   filter?: (id: string) => boolean;
+  /**
+   * Only notes for which this returns true, given the note the index holds (no lookup by id:
+   * what a filter on a note's fields wants).
+   * @default none
+   */
+  noteFilter?: (note: Note) => boolean;
   /** Fill `explain` on each hit. */
   explain?: boolean;
   /**
