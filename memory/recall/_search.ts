@@ -46,7 +46,7 @@ export function searchIndex(
   const parsed = parseQuery(query, index.dict, o.stopWords, {
     prefixWeight: o.prefixWeight,
     minPrefixLength: o.minPrefixLength,
-    maxPrefixTerms: o.maxPrefixTerms,
+    maxPrefixTerms: options.plain ? 0 : o.maxPrefixTerms, // plain: the words as they are
     df: (id) => df[id],
   });
   let terms = parsed.terms.filter((t) => df[t.id] > 0);

@@ -175,8 +175,8 @@ export interface LexicalSearchOptions {
   /** Fill `explain` on each hit. */
   explain?: boolean;
   /**
-   * Rank by BM25 alone: no pseudo-relevance feedback and no proximity re-rank (what a search
-   * with a whole note as its query, for near-duplicates, wants).
+   * Rank by BM25 alone: no pseudo-relevance feedback, no proximity re-rank and no completion of
+   * the last word (what a search with a whole note as its query, for near-duplicates, wants).
    * @default false
    */
   plain?: boolean;
