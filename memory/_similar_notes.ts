@@ -30,7 +30,7 @@ const CANDIDATES = 10;
 /** Characters of the note's text used as the lexical query. */
 const QUERY_CHARS = 600;
 /** Its rarest terms searched for (a near-duplicate shares them). */
-const QUERY_TERMS = 12;
+const QUERY_TERMS = 8;
 
 /**
  * Cosine similarity (of the embedding model) at or above which a note is similar on meaning
