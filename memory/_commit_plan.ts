@@ -16,7 +16,7 @@ import {
   type PreparedNoteContent,
   prepareDraft,
 } from "./note.ts";
-import { checkValidRange } from "./history.ts";
+import { checkValidRange } from "./validity.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import type { Note } from "./note.ts";
-import { isValidTimeText } from "./history.ts";
+import { isValidTimeText } from "./validity.ts";
 
 const ID = /^[0-9a-z][0-9a-z_-]{0,63}$/;
 
@@ -75,7 +75,7 @@ export function hasHistoryKeys(meta: Record<string, unknown>): boolean {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { Note } from "./note.ts";
-import { isValidTimeText } from "./history.ts";
+import { isValidTimeText } from "./validity.ts";
  * import { writeHistoryKeys } from "./_history_marker.ts";
  * const meta: Record<string, unknown> = { id: "a2" };
  * writeHistoryKeys(meta, { supersedes: ["a1"], supersededBy: ["a3"], validUntil: "2027-01-01" } as Note);

@@ -133,14 +133,12 @@ export async function recallNotes(
   // Fusion looks deeper than the page, so that a note ranked low by one engine and high by
   // the other can still make it.
   const depth = engine === "hybrid" ? Math.max(limit * 5, 50) : limit;
-  const lexical = engine === "vector"
-    ? []
-    : parts.index.search(query, {
-      limit: depth,
-      // The lexical index holds the notes themselves: a note filter needs no lookup by id.
-      ...(onlyId || !filter ? { filter: byId } : { noteFilter: filter }),
-      explain,
-    });
+  const lexical = engine === "vector" ? [] : parts.index.search(query, {
+    limit: depth,
+    // The lexical index holds the notes themselves: a note filter needs no lookup by id.
+    ...(onlyId || !filter ? { filter: byId } : { noteFilter: filter }),
+    explain,
+  });
   let hits: RecallHit[] = [];
   if (engine === "lexical") {
     lexical.forEach((hit, i) => {

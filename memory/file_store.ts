@@ -20,7 +20,7 @@
 import { createHash } from "node:crypto";
 import { MemoryValidationError } from "./errors.ts";
 import { contentHash, type Note, NOTE_ID_PATTERN, type NotePatch, sameNote } from "./note.ts";
-import { prepareHistory } from "./history.ts";
+import { prepareHistory } from "./validity.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,

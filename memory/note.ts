@@ -7,7 +7,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { MemoryValidationError } from "./errors.ts";
-import { prepareHistory } from "./history.ts";
+import { prepareHistory } from "./validity.ts";
 
 /**
  * One stored note.

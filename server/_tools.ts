@@ -9,7 +9,6 @@
 
 import { z } from "zod";
 import type {
-  MemoMcpRuntime,
   RecallEngine,
   RecallHit,
   RecallResult,
