@@ -8,7 +8,8 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, open, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
- * cloud-quality, hybrid, embed, oauth, web, npm, secrets; `--only stdio` and `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, truth; `--only stdio` and
+ * `--only http` also run their `-modern`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-modern`, `--only http-modern` or
  * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
@@ -25,7 +26,10 @@
  * (`web_bench.ts`); `--only npm` the npm packages' sizes and the cold start of
  * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`);
  * `--only open` the 100k open with its parts, memo now against memo at
- * `5081ee0` checked out beside it (`open_scale.ts`).
+ * `5081ee0` checked out beside it (`open_scale.ts`); `--only dedupe` the
+ * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`), and
+ * `--only truth` the cost of the similarity check on remember, of tidy and of the history filters
+ * on recall at 10k and 100k notes (`truth_scale.ts`).
  *
  * @module
  */
@@ -159,6 +163,13 @@ const benches: Bench[] = [
     script: "secrets_bench.ts",
     args: [],
     quick: ["--remembers", "300", "--records", "5000", "--notes", "10000"],
+  },
+  { name: "dedupe", script: "dedupe_quality.ts", args: [], quick: ["--no-vectors"] },
+  {
+    name: "truth",
+    script: "truth_scale.ts",
+    args: [],
+    quick: ["--sizes", "2000", "--writes", "10", "--queries", "50"],
   },
 ];
 

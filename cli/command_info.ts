@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 17); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 20); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -47,7 +47,10 @@ export type CommandName =
   | "get"
   | "list"
   | "update"
+  | "correct"
+  | "supersede"
   | "forget"
+  | "tidy"
   | "stats"
   | "import"
   | "export"
@@ -81,31 +84,51 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   remember: {
     name: "remember",
     summary: "Store a note (text as argument, or --file F, - for stdin)",
-    usage:
-      'remember "text" [--title T] [--label L]... [--source KEY] [--file F] [--secrets redact|refuse|allow]',
+    usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]\n' +
+      "         [--supersedes ID]... [--valid-from DATE] [--valid-until DATE]\n" +
+      "         [--secrets redact|refuse|allow] [--json]",
   },
   recall: {
     name: "recall",
     summary: "Find the notes that match a query",
     usage:
-      'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]',
+      'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]\n' +
+      "       [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
   },
   get: { name: "get", summary: "Print one note", usage: "get ID" },
   list: {
     name: "list",
     summary: "List notes, a page at a time",
-    usage: "list [--order oldest|newest] [--cursor C] [--limit N] [--label L]... [--source S]",
+    usage: "list [--order oldest|newest] [--cursor C] [--limit N] [--label L]... [--source S]\n" +
+      "     [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
   },
   update: {
     name: "update",
-    summary: "Change a note's text, title or labels",
+    summary: "Fix a note's wording: its text, title, labels or validity",
+    usage: "update ID [--text T | --file F] [--title T] [--label L]...\n" +
+      "       [--valid-from DATE|none] [--valid-until DATE|none] [--secrets redact|refuse|allow]",
+  },
+  correct: {
+    name: "correct",
+    summary: "The fact changed: a new note supersedes the old one (kept as history)",
     usage:
-      "update ID [--text T | --file F] [--title T] [--label L]... [--secrets redact|refuse|allow]",
+      'correct ID "new text" [--file F] [--title T] [--label L]... [--valid-from DATE] [--json]',
+  },
+  supersede: {
+    name: "supersede",
+    summary: "Mark notes as superseded by another that says the same thing",
+    usage: "supersede ID... --by ID [--json]",
   },
   forget: {
     name: "forget",
     summary: "Delete a note, or every note whose source starts with PREFIX",
     usage: "forget ID | forget --source PREFIX [--yes]",
+  },
+  tidy: {
+    name: "tidy",
+    summary:
+      "Propose merging near-duplicates and list expired notes, as a diff of notes.md (writes nothing)",
+    usage: "tidy [--json] | tidy --apply PLAN",
   },
   stats: {
     name: "stats",

@@ -45,6 +45,13 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./cloud.ts")).cloudCommand;
     case "scan":
       return (await import("./secrets.ts")).scanCommand;
+    case "correct":
+    case "supersede": {
+      const { historyCommands } = await import("./history_commands.ts");
+      return historyCommands.find((c) => c.name === name)!;
+    }
+    case "tidy":
+      return (await import("./tidy.ts")).tidyCommand;
     default: {
       const { memoryCommands } = await import("./memory_commands.ts");
       return memoryCommands.find((c) => c.name === name)!;

@@ -24,7 +24,8 @@ const PAGE = 1000;
 /**
  * One note as a line of `memo export`'s JSONL: the keys in the order `id,
  * title, body, labels, source` (only when set)`, hash, created, updated`,
- * and a line break.
+ * then `supersedes, validFrom, validUntil` (each only when set; the derived
+ * `supersededBy` is not written), and a line break.
  *
  * @example
  * ```ts
@@ -57,11 +58,14 @@ export function exportLine(note: Note): string {
   record.hash = note.hash;
   record.created = note.created;
   record.updated = note.updated;
+  if (note.supersedes?.length) record.supersedes = note.supersedes;
+  if (note.validFrom !== undefined) record.validFrom = note.validFrom;
+  if (note.validUntil !== undefined) record.validUntil = note.validUntil;
   return JSON.stringify(record) + "\n";
 }
 
 /**
- * Every note of a runtime, oldest first, a page at a time.
+ * Every note of a runtime, oldest first, a page at a time, superseded notes (history) included.
  *
  * @example
  * ```ts
@@ -91,6 +95,7 @@ export async function* allNotes(
       limit: PAGE,
       order: "oldest",
       source: options.source,
+      includeSuperseded: true,
     });
     if (page.notes.length) yield page.notes;
     cursor = page.notes.length ? page.nextCursor : undefined;
@@ -130,6 +135,7 @@ export const exportCommand: CliCommand = {
     const format = choiceFlag(p, "format", ["jsonl", "md"] as const) ?? "jsonl";
     const out = stringFlag(p, "out");
     if (out === "") throw new UsageError("flag --out needs a file name");
+    // The derived supersededBy is never written (serializeNote leaves it out too).
     const encode = format === "md" ? serializeNote : exportLine;
     const head = format === "md" ? NOTES_PREAMBLE : "";
     if (out === undefined) {

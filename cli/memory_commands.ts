@@ -1,12 +1,11 @@
 /**
  * The subcommands that mirror the memory tools: remember, recall, get, list,
- * update, forget and stats (and `embed`, from `embed.ts`).
+ * update, forget and stats (and `embed`, from `embed.ts`; `correct` and `supersede` from
+ * `history_commands.ts`).
  *
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import {
   isMemoRuntimeError,
   recallDetailedOf,
@@ -39,6 +38,14 @@ import { withProjectRuntime } from "./runtime.ts";
 import { formatRedacted } from "./secrets.ts";
 import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
 import { allNotes } from "./export.ts";
+import { readText } from "./_read_text.ts";
+import {
+  formatSimilar,
+  HISTORY_FLAGS,
+  historyArgs,
+  historyFlags,
+  validityFlags,
+} from "./history_commands.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
 
@@ -46,44 +53,6 @@ const COMMON = { string: ["dir"], boolean: ["json"] } as const;
 const RECALL_LIMIT = 10;
 /** Notes of `memo list` without `--limit`, as the list_notes tool. */
 const LIST_LIMIT = 25;
-
-async function readText(p: ParsedArgs, io: CliIO, positional: string | undefined) {
-  const file = stringFlag(p, "file");
-  if (file !== undefined && positional !== undefined) {
-    throw new UsageError("give the text or --file, not both");
-  }
-  if (file === undefined) return positional;
-  if (file === "-") return await io.readStdin();
-  try {
-    return await readFile(resolve(io.cwd, file), "utf8");
-  } catch (e) {
-    const reason = (e as { code?: string }).code ?? (e as Error).message;
-    throw new FileReadError(`Cannot read ${file}: ${reason}`);
-  }
-}
-
-/**
- * A file named on the command line could not be read (exit code 1).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
- * import { runCli } from "./main.ts";
- *
- * const rootDir = await Deno.makeTempDir();
- * const io = recordingIO(rootDir);
- * assert.equal(await runCli(["remember", "--file", "missing.md"], io), 1);
- * assert.deepEqual(io.err, ["memo: Cannot read missing.md: ENOENT\n"]);
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export class FileReadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "FileReadError";
-  }
-}
 
 function engineFlag(p: ParsedArgs): RecallEngine | undefined {
   return choiceFlag(p, "engine", RUNTIME_RECALL_ENGINES as readonly RecallEngine[]);
@@ -98,27 +67,40 @@ const remember: CliCommand = {
   ...COMMAND_INFO.remember,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "title", "source", "file", "secrets"],
-      multiple: ["label"],
+      string: [
+        ...COMMON.string,
+        "title",
+        "source",
+        "file",
+        "valid-from",
+        "valid-until",
+        "secrets",
+      ],
+      multiple: ["label", "supersedes"],
       boolean: COMMON.boolean,
     });
     const [arg] = p.positional.length <= 1 ? p.positional : positionals(p, ["text"]);
     const text = await readText(p, io, arg);
     if (text === undefined) throw new UsageError("missing text");
     if (text.trim() === "") throw new UsageError("text is empty");
+    const supersedes = listFlag(p, "supersedes");
+    const { validFrom, validUntil } = validityFlags(p, false);
     const result = await withProjectRuntime(p, io, (runtime) =>
       runtime.remember({
         text,
         title: stringFlag(p, "title"),
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
+        ...(supersedes.length ? { supersedes } : {}),
+        ...(validFrom ? { validFrom } : {}),
+        ...(validUntil ? { validUntil } : {}),
       }));
-    if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
-    else {
+    if (boolFlag(p, "json")) {
+      await io.stdout(jsonDocument({ ...result, similar: result.similar ?? [] }));
+    } else {
       await io.stdout(
-        `${result.status} ${result.note.id}  ${result.note.title}\n${
-          formatRedacted(result.redacted)
-        }`,
+        `${result.status} ${result.note.id}  ${result.note.title}\n` +
+          formatSimilar(result.similar ?? []) + formatRedacted(result.redacted),
       );
     }
     return 0;
@@ -154,10 +136,11 @@ const recall: CliCommand = {
   ...COMMAND_INFO.recall,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "limit", "engine", "source"],
+      string: [...COMMON.string, "limit", "engine", "source", ...HISTORY_FLAGS.string],
       multiple: ["label"],
-      boolean: [...COMMON.boolean, "explain"],
+      boolean: [...COMMON.boolean, "explain", ...HISTORY_FLAGS.boolean],
     });
+    const history = historyFlags(p);
     const [query] = positionals(p, ["query"]);
     if (query.trim() === "") throw new UsageError("query is empty");
     const limit = intFlag(p, "limit", 1, 1000) ?? RECALL_LIMIT;
@@ -180,6 +163,7 @@ const recall: CliCommand = {
           labels: listFlag(p, "label"),
           source: stringFlag(p, "source"),
           explain: boolFlag(p, "explain"),
+          ...history,
         };
         return await recallDetailedOf(runtime, query, options);
       }, { onModelProgress: progress?.onModelProgress });
@@ -209,12 +193,13 @@ const list: CliCommand = {
   ...COMMAND_INFO.list,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "cursor", "limit", "source", "order"],
+      string: [...COMMON.string, "cursor", "limit", "source", "order", ...HISTORY_FLAGS.string],
       multiple: ["label"],
-      boolean: COMMON.boolean,
+      boolean: [...COMMON.boolean, ...HISTORY_FLAGS.boolean],
     });
     positionals(p, []);
     const order = orderFlag(p);
+    const history = historyFlags(p);
     const page = await withProjectRuntime(p, io, (runtime) =>
       runtime.list({
         cursor: stringFlag(p, "cursor"),
@@ -222,6 +207,7 @@ const list: CliCommand = {
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
         order,
+        ...history,
       }));
     if (boolFlag(p, "json")) {
       await io.stdout(jsonDocument(page));
@@ -230,7 +216,7 @@ const list: CliCommand = {
     const lines = page.notes.map(formatNoteLine);
     if (!lines.length) lines.push("No notes.");
     if (page.nextCursor) {
-      const flags = order === "newest" ? " --order newest" : "";
+      const flags = (order === "newest" ? " --order newest" : "") + historyArgs(history);
       lines.push(`more: memo list${flags} --cursor ${page.nextCursor}`);
     }
     await io.stdout(lines.join("\n") + "\n");
@@ -242,7 +228,7 @@ const update: CliCommand = {
   ...COMMAND_INFO.update,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "text", "title", "file", "secrets"],
+      string: [...COMMON.string, "text", "title", "file", "valid-from", "valid-until", "secrets"],
       multiple: ["label"],
       boolean: COMMON.boolean,
     });
@@ -251,15 +237,25 @@ const update: CliCommand = {
     if (text !== undefined && text.trim() === "") throw new UsageError("text is empty");
     const labels = listFlag(p, "label");
     const title = stringFlag(p, "title");
-    if (text === undefined && title === undefined && !labels.length) {
-      throw new UsageError("nothing to change: give --text, --file, --title or --label");
+    const validity = validityFlags(p, true);
+    if (
+      text === undefined && title === undefined && !labels.length && !Object.keys(validity).length
+    ) {
+      throw new UsageError(
+        "nothing to change: give --text, --file, --title, --label, --valid-from or --valid-until",
+      );
     }
     let redacted: SecretRedaction[] = [];
     const note = await withProjectRuntime(
       p,
       io,
       (runtime) =>
-        runtime.update(id, { text, title, labels: labels.length ? labels : undefined }, {
+        runtime.update(id, {
+          text,
+          title,
+          labels: labels.length ? labels : undefined,
+          ...validity,
+        }, {
           onRedacted: (r) => redacted = r,
         }),
     );

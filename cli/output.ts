@@ -92,6 +92,11 @@ export function errorLine(message: string): string {
  *   "## Deploys\nid: 01jq3v7k9x0000000000  ·  labels: infra  ·  updated: 2025-01-02T00:00:00.000Z\n\n" +
  *     "Run make deploy.\n",
  * );
+ * // A corrected note shows its validity and the chain both ways.
+ * assert.match(
+ *   formatNote({ ...note, validUntil: "2026-03-01", supersededBy: ["n2"] }),
+ *   /  ·  valid: … to 2026-03-01\nsuperseded by: n2\n\nRun make deploy\.\n$/,
+ * );
  * ```
  */
 export function formatNote(note: Note): string {
@@ -99,7 +104,14 @@ export function formatNote(note: Note): string {
   if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
   if (note.source) meta.push(`source: ${note.source}`);
   meta.push(`updated: ${note.updated}`);
-  return `## ${note.title}\n${meta.join("  ·  ")}\n\n${note.body}${
+  if (note.validFrom !== undefined || note.validUntil !== undefined) {
+    meta.push(`valid: ${note.validFrom ?? "…"} to ${note.validUntil ?? "…"}`);
+  }
+  const chain = [];
+  if (note.supersedes?.length) chain.push(`supersedes: ${note.supersedes.join(", ")}`);
+  if (note.supersededBy?.length) chain.push(`superseded by: ${note.supersededBy.join(", ")}`);
+  const links = chain.length ? `${chain.join("\n")}\n` : "";
+  return `## ${note.title}\n${meta.join("  ·  ")}\n${links}\n${note.body}${
     note.body.endsWith("\n") ? "" : "\n"
   }`;
 }
@@ -122,11 +134,20 @@ export function formatNote(note: Note): string {
  *   updated: "2025-01-02T00:00:00.000Z",
  * };
  * assert.equal(formatNoteLine(note), "01jq3v7k9x0000000000  Deploys [infra]");
+ * assert.equal(
+ *   formatNoteLine({ ...note, supersededBy: ["n2"] }),
+ *   "01jq3v7k9x0000000000  Deploys [infra]  (superseded by n2)",
+ * );
  * ```
  */
 export function formatNoteLine(note: Note): string {
   const labels = note.labels.length ? ` [${note.labels.join(", ")}]` : "";
-  return `${note.id}  ${note.title}${labels}`;
+  return `${note.id}  ${note.title}${labels}${supersededLabel(note)}`;
+}
+
+/** `  (superseded by n2)` for a superseded note, else nothing. */
+function supersededLabel(note: Note): string {
+  return note.supersededBy?.length ? `  (superseded by ${note.supersededBy.join(", ")})` : "";
 }
 
 /**
@@ -179,9 +200,9 @@ export function formatHits(hits: readonly RecallHit[]): string {
         ).join(", ")
       : "";
     const origin = h.origin === "cloud" ? ", from the cloud" : "";
-    return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${
-      h.score.toFixed(3)
-    }${origin})${matched}\n   ${snippet}${why}${partsLine(h.parts)}`;
+    return `${i + 1}. ${h.note.title}  (${h.note.id}, score ${h.score.toFixed(3)}${origin})${
+      supersededLabel(h.note)
+    }${matched}\n   ${snippet}${why}${partsLine(h.parts)}`;
   }).join("\n") + "\n";
 }
 

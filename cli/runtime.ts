@@ -38,6 +38,26 @@ export interface ProjectRuntimeOptions {
 }
 
 /**
+ * The project root a command targets: `--dir`, else `MEMO_ROOT_DIR`, else the nearest folder
+ * holding `.memo/` (see `findProjectRoot`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseArgs } from "./args.ts";
+ * import { projectRoot } from "./runtime.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(await projectRoot(parseArgs(["--dir", dir], { string: ["dir"] }), { env: {}, cwd: "/" }), dir);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">): Promise<string> {
+  const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
+  return await findProjectRoot(dir, io.cwd);
+}
+
+/**
  * Opens the runtime of the project a command targets, runs `fn` on it and
  * closes it. A command is short: the runtime embeds nothing in the
  * background (`embedInBackground: false`); `memo embed` and
@@ -62,10 +82,9 @@ export async function withProjectRuntime<T>(
   fn: (runtime: MemoMcpRuntime) => Promise<T>,
   options: ProjectRuntimeOptions = {},
 ): Promise<T> {
-  const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
   const runtime = createMemoMcpRuntimeFromEnv({
     env: io.env,
-    rootDir: await findProjectRoot(dir, io.cwd),
+    rootDir: await projectRoot(p, io),
     prewarm: false,
     embedInBackground: false,
     onModelProgress: options.onModelProgress,

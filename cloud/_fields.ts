@@ -6,7 +6,13 @@
  * @module
  */
 
-import { MemoryValidationError, type NoteDraft, type NotePatch, prepareDraft } from "@memo/memory";
+import {
+  isValidTimeText,
+  MemoryValidationError,
+  type NoteDraft,
+  type NotePatch,
+  prepareDraft,
+} from "@memo/memory";
 import { splitList } from "../_env.ts";
 import { CloudApiError } from "./_errors.ts";
 import type { CloudDraft, CloudListOptions } from "./store.ts";
@@ -92,6 +98,16 @@ function isIntIn(min: number, max: number): Check {
       : `must be an integer from ${min} to ${max}`;
 }
 
+const isNoteIdArray: Check = (v) =>
+  Array.isArray(v) && v.every((id) => isNoteId(id) === undefined)
+    ? undefined
+    : "must be an array of note ids";
+const isDateOrTime: Check = (v) =>
+  typeof v === "string" && isValidTimeText(v)
+    ? undefined
+    : "must be an ISO 8601 date (2026-03-01) or date-time";
+const isDateOrTimeOrNull: Check = (v) => v === null ? undefined : isDateOrTime(v);
+
 /** Checks `body[name]` when present; `required` also refuses it missing. */
 function field<T>(
   body: Record<string, unknown>,
@@ -127,15 +143,32 @@ function withoutUndefined<T extends object>(value: T): T {
   return value;
 }
 
+/** The history fields of a note (issue 23): `supersedes`, `validFrom`, `validUntil`. */
+const HISTORY_FIELDS = ["supersedes", "validFrom", "validUntil"] as const;
+
+/** A draft's history fields, checked (the store checks the range). */
+function historyFields(
+  body: Record<string, unknown>,
+  action: string,
+  details?: Record<string, unknown>,
+): { supersedes?: string[]; validFrom?: string; validUntil?: string } {
+  return withoutUndefined({
+    supersedes: field<string[]>(body, "supersedes", isNoteIdArray, action, { details }),
+    validFrom: field<string>(body, "validFrom", isDateOrTime, action, { details }),
+    validUntil: field<string>(body, "validUntil", isDateOrTime, action, { details }),
+  });
+}
+
 /** The draft of `POST notes`. */
 export function createNoteInput(body: Record<string, unknown>): NoteDraft {
   const action = "create the note";
-  rejectUnknownFields(body, ["text", "title", "labels", "source"], action);
+  rejectUnknownFields(body, ["text", "title", "labels", "source", ...HISTORY_FIELDS], action);
   const draft = withoutUndefined({
     text: field<string>(body, "text", isText, action, { required: true })!,
     title: field<string>(body, "title", isText, action),
     labels: field<string[]>(body, "labels", isTextArray, action),
     source: field<string>(body, "source", isText, action),
+    ...historyFields(body, action),
   });
   checkDraft(draft, action);
   return draft;
@@ -159,15 +192,24 @@ function checkDraft(draft: NoteDraft, at: string, details?: Record<string, unkno
  */
 export function patchInput(body: Record<string, unknown>): NotePatch {
   const action = "update the note";
-  rejectUnknownFields(body, ["text", "title", "labels", "updated"], action);
-  const patch = withoutUndefined({
+  rejectUnknownFields(body, ["text", "title", "labels", "updated", ...HISTORY_FIELDS], action);
+  const patch: NotePatch = withoutUndefined({
     text: field<string>(body, "text", isText, action),
     title: field<string>(body, "title", isText, action),
     labels: field<string[]>(body, "labels", isTextArray, action),
     updated: field<string>(body, "updated", isTime, action),
+    supersedes: field<string[]>(body, "supersedes", isNoteIdArray, action),
+    validFrom: field<string | null>(body, "validFrom", isDateOrTimeOrNull, action),
+    validUntil: field<string | null>(body, "validUntil", isDateOrTimeOrNull, action),
   });
-  if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
-    throw invalid(`Cannot ${action}: give at least one of text, title and labels`);
+  if (
+    patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
+    patch.supersedes === undefined && patch.validFrom === undefined &&
+    patch.validUntil === undefined
+  ) {
+    throw invalid(
+      `Cannot ${action}: give at least one of text, title, labels, supersedes, validFrom and validUntil`,
+    );
   }
   // Refused here, before the Idempotency-Key is claimed, rather than by the store.
   if (patch.text !== undefined && patch.text.trim() === "") {
@@ -187,7 +229,16 @@ export function batchInput(body: Record<string, unknown>): CloudDraft[] {
       { field: "notes" },
     );
   }
-  const allowed = ["id", "text", "title", "labels", "source", "created", "updated"];
+  const allowed = [
+    "id",
+    "text",
+    "title",
+    "labels",
+    "source",
+    "created",
+    "updated",
+    ...HISTORY_FIELDS,
+  ];
   return notes.map((raw, index) => {
     const at = `${action}: note ${index}`;
     const details = { index };
@@ -204,6 +255,7 @@ export function batchInput(body: Record<string, unknown>): CloudDraft[] {
       source: field<string>(item, "source", isText, at, { details }),
       created: field<string>(item, "created", isTime, at, { details }),
       updated: field<string>(item, "updated", isTime, at, { details }),
+      ...historyFields(item, at, details),
     });
     checkDraft(draft, at, details);
     return draft;

@@ -222,7 +222,9 @@ export class FileRevisionedStore implements RevisionedStore {
       checkIfMatch(before, ifMatch);
       if (
         !patch || typeof patch !== "object" ||
-        (patch.text === undefined && patch.title === undefined && patch.labels === undefined)
+        (patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
+          patch.supersedes === undefined && patch.validFrom === undefined &&
+          patch.validUntil === undefined)
       ) {
         throw new MemoryValidationError("Cannot update note: nothing to change");
       }

@@ -11,6 +11,7 @@
 
 import {
   applyNotePatch,
+  MemoryValidationError,
   newNoteId,
   type Note,
   noteIdentity,
@@ -212,7 +213,8 @@ export function planDrafts(
   const used = new Set<string>();
   return unique.map((draft) => {
     const found = existing.get(draft.identity);
-    if (found && found.hash === draft.hash) {
+    // The same text without a source key is the stored note (as in notes.md).
+    if (found && (found.hash === draft.hash || draft.source === undefined)) {
       return { status: "unchanged", note: found, identity: draft.identity };
     }
     if (found) {
@@ -249,6 +251,7 @@ export function planDrafts(
  * ```
  */
 export function patchCloudNote(note: CloudNote, patch: NotePatch, now: Date): CloudNote {
+  refuseHistory([patch]);
   const plain = plainNote(note);
   const next = applyNotePatch(plain, patch, now);
   return next === plain ? note : { ...next, revision: note.revision };
@@ -376,4 +379,35 @@ export interface NoteRow {
   updated: string;
   /** Revision (bigint). */
   revision: string | number;
+}
+
+/**
+ * Refuses the history fields of issue 23 (`supersedes`, `validFrom`, `validUntil`), which the
+ * PostgreSQL store does not keep yet: refused clearly rather than dropped (a hybrid replica would
+ * otherwise take the cloud's copy without them).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { refuseHistory } from "./_pg_notes.ts";
+ * refuseHistory([{ text: "x" }, { supersedes: [], validFrom: null }]);
+ * assert.throws(() => refuseHistory([{ validUntil: "2027-01-01" }]), /not yet supported/);
+ * ```
+ */
+export function refuseHistory(
+  items: readonly { supersedes?: unknown; validFrom?: unknown; validUntil?: unknown }[],
+): void {
+  for (const item of items) {
+    // An empty list and null (a replica's "none") ask for nothing this store would drop.
+    const links = item?.supersedes;
+    if (
+      item && ((Array.isArray(links) ? links.length > 0 : links !== undefined) ||
+        (item.validFrom !== undefined && item.validFrom !== null) ||
+        (item.validUntil !== undefined && item.validUntil !== null))
+    ) {
+      throw new MemoryValidationError(
+        "Cannot store note: supersedes, validFrom and validUntil are not yet supported by the PostgreSQL store",
+      );
+    }
+  }
 }

@@ -42,6 +42,7 @@ import {
   plainNote,
   planDrafts,
   prepareCloudDrafts,
+  refuseHistory,
   rowToNote,
 } from "./_pg_notes.ts";
 import {
@@ -157,6 +158,7 @@ export class PostgresMemoryStore implements RevisionedStore {
     drafts: readonly CloudDraft[],
     options: { signal?: AbortSignal } = {},
   ): Promise<CloudWriteResult[]> {
+    refuseHistory(drafts);
     const prepared = prepareCloudDrafts(drafts);
     options.signal?.throwIfAborted();
     if (!prepared.length) return [];

@@ -11,7 +11,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import type { Note } from "./note.ts";
+import { type Note, sameNote } from "./note.ts";
 import type { MemoChange } from "./memo_types.ts";
 
 /** A set of listeners and the poll that runs while the set is not empty. */
@@ -101,7 +101,7 @@ export class ChangeTally {
   /** A note now held: `before` is what was held under its id before (if anything). */
   upserted(note: Note, before: Note | undefined): void {
     if (!before) this.created.push(note.id);
-    else if (!sameNote(before, note)) this.updated.push(note.id);
+    else if (!unchanged(before, note)) this.updated.push(note.id);
   }
 
   /** The change, or `undefined` when nothing changed. */
@@ -111,9 +111,7 @@ export class ChangeTally {
   }
 }
 
-function sameNote(a: Note, b: Note): boolean {
-  if (a === b) return true;
-  return a.hash === b.hash && a.title === b.title && a.body === b.body &&
-    a.source === b.source && a.created === b.created && a.updated === b.updated &&
-    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
+/** Whether a note held before is the same as now (history fields included). */
+function unchanged(a: Note, b: Note): boolean {
+  return a === b || sameNote(a, b);
 }

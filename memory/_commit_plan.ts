@@ -6,7 +6,17 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { newNoteId, type Note, NOTE_ID_PATTERN, type NotePatch, prepareDraft } from "./note.ts";
+import {
+  contentHash,
+  newNoteId,
+  normalizeNoteText,
+  type Note,
+  NOTE_ID_PATTERN,
+  type NotePatch,
+  type PreparedNoteContent,
+  prepareDraft,
+} from "./note.ts";
+import { checkValidRange } from "./validity.ts";
 import type { CommitBatch, CommitResult } from "./store.ts";
 
 /**
@@ -26,17 +36,7 @@ import type { CommitBatch, CommitResult } from "./store.ts";
  * assert.match(draft.hash, /^[0-9a-f]+$/);
  * ```
  */
-export interface PreparedDraft {
-  /** Title, given or derived from the text. */
-  title: string;
-  /** Body (the draft's text). */
-  body: string;
-  /** Labels, normalised and de-duplicated. */
-  labels: string[];
-  /** Source key, checked and trimmed. */
-  source?: string;
-  /** Content hash of title, body and labels. */
-  hash: string;
+export interface PreparedDraft extends PreparedNoteContent {
   /** Canonical ISO creation time, when given. */
   created?: string;
   /** Canonical ISO update time, when given. */
@@ -48,7 +48,7 @@ export interface PreparedDraft {
 /** What the store needs to know about the notes it holds. */
 export interface NoteLookup {
   has(id: string): boolean;
-  findIdentity(draft: { source?: string; hash: string }): Note | undefined;
+  findIdentity(draft: { source?: string; body: string }): Note | undefined;
 }
 
 /** The outcome of a batch before it is written. */
@@ -124,18 +124,22 @@ function isCanonicalTime(s: string): boolean {
 
 /**
  * Deduplicates a batch against the store and within itself (the same identity twice: once, the
- * last draft wins): same identity and hash is unchanged, same source key with a new hash is an
- * update in place (id and `created` kept), anything else is a new note.
+ * last draft wins): same identity and nothing new is unchanged; the same source key with new
+ * content is an update in place (id and `created` kept; history fields the draft leaves out are
+ * kept); the same text without a source key keeps the stored note and only adds the draft's
+ * `supersedes` and validity to it; anything else is a new note. Whether the ids of `supersedes`
+ * exist is not checked here: a replica may push a link before the note it names (the `Memo`
+ * client checks what its callers add).
  */
 export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date): CommitPlan {
   const nowIso = now.toISOString();
   // One draft per identity, at the place of its first draft; the last draft wins.
   const unique: PreparedDraft[] = [];
   const bySource = new Map<string, number>();
-  const byHash = new Map<string, number>();
+  const byText = new Map<string, number>();
   for (const draft of drafts) {
-    const slots = draft.source !== undefined ? bySource : byHash;
-    const key = draft.source ?? draft.hash;
+    const slots = draft.source !== undefined ? bySource : byText;
+    const key = draft.source ?? normalizeNoteText(draft.body);
     const at = slots.get(key);
     if (at === undefined) {
       slots.set(key, unique.length);
@@ -148,10 +152,12 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
   const ids = new Set<string>();
   for (const draft of unique) {
     const existing = store.findIdentity(draft);
-    if (existing && existing.hash === draft.hash) {
-      unchanged.push(existing);
-    } else if (existing) {
-      updated.push(makeNote(existing.id, draft, existing.created, draft.updated ?? nowIso));
+    if (existing) {
+      const next = draft.source !== undefined
+        ? withHistory(draft, existing, draft)
+        : sameText(existing, draft);
+      if (next === existing || next.hash === existing.hash) unchanged.push(existing);
+      else updated.push(makeNote(existing.id, next, existing.created, draft.updated ?? nowIso));
     } else {
       // The id asked for, unless another note holds it; else a fresh one.
       let id = draft.id ?? newNoteId(now);
@@ -167,6 +173,50 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
     unchanged,
     result: (bytesWritten) => ({ written, updated, unchanged, bytesWritten }),
   };
+}
+
+/**
+ * The content of `base` with the history fields of `draft` where it gives them, else those of
+ * `existing`, and its hash. Throws `MemoryValidationError` for an empty validity range.
+ */
+function withHistory(
+  base: PreparedNoteContent,
+  existing: Note,
+  draft: PreparedNoteContent,
+): PreparedNoteContent {
+  const next: PreparedNoteContent = base.source === undefined
+    ? { title: base.title, body: base.body, labels: base.labels, hash: "" }
+    : { title: base.title, body: base.body, labels: base.labels, source: base.source, hash: "" };
+  const supersedes = draft.supersedes ?? existing.supersedes;
+  const validFrom = draft.validFrom ?? existing.validFrom;
+  const validUntil = draft.validUntil ?? existing.validUntil;
+  if (supersedes?.length) next.supersedes = supersedes;
+  if (validFrom !== undefined) next.validFrom = validFrom;
+  if (validUntil !== undefined) next.validUntil = validUntil;
+  checkValidRange(validFrom, validUntil);
+  next.hash = contentHash(next);
+  return next;
+}
+
+/**
+ * A draft whose text a stored note (without a source key) already holds: the stored note, with
+ * the draft's `supersedes` added to its own and the draft's validity where given; the note itself
+ * when that changes nothing.
+ */
+function sameText(existing: Note, draft: PreparedDraft): Note | PreparedNoteContent {
+  const had = existing.supersedes ?? [];
+  const adds = (draft.supersedes ?? []).filter((id) => !had.includes(id));
+  const same = (a: string | undefined, b: string | undefined) => a === undefined || a === b;
+  if (
+    !adds.length && same(draft.validFrom, existing.validFrom) &&
+    same(draft.validUntil, existing.validUntil)
+  ) {
+    return existing;
+  }
+  return withHistory(existing, existing, {
+    ...draft,
+    supersedes: adds.length ? [...had, ...adds] : undefined,
+  });
 }
 
 /**
@@ -189,11 +239,25 @@ export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
     throw new MemoryValidationError("Cannot update note: text is empty");
   }
   const updated = checkTime(patch.updated, "updated", "update note");
-  const next = prepareDraft({
-    text: patch.text ?? note.body,
-    title: patch.title ?? note.title,
-    labels: patch.labels ?? note.labels,
-  });
+  const pick = <T>(given: T | null | undefined, kept: T | undefined) =>
+    given === null ? undefined : given === undefined ? kept : given;
+  let next: PreparedNoteContent;
+  try {
+    next = prepareDraft({
+      text: patch.text ?? note.body,
+      title: patch.title ?? note.title,
+      labels: patch.labels ?? note.labels,
+      supersedes: pick(patch.supersedes, note.supersedes),
+      validFrom: pick(patch.validFrom, note.validFrom),
+      validUntil: pick(patch.validUntil, note.validUntil),
+    });
+  } catch (e) {
+    if (!(e instanceof MemoryValidationError)) throw e;
+    throw new MemoryValidationError(e.message.replace(/^Cannot store note/, "Cannot update note"), {
+      cause: e,
+      details: e.details,
+    });
+  }
   if (next.hash === note.hash && next.title === note.title) return note;
   return makeNote(
     note.id,
@@ -205,11 +269,11 @@ export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
 
 function makeNote(
   id: string,
-  d: { title: string; body: string; labels: string[]; source?: string; hash: string },
+  d: PreparedNoteContent,
   created: string,
   updated: string,
 ): Note {
-  return d.source === undefined
+  const note: Note = d.source === undefined
     ? { id, title: d.title, body: d.body, labels: d.labels, hash: d.hash, created, updated }
     : {
       id,
@@ -221,4 +285,8 @@ function makeNote(
       created,
       updated,
     };
+  if (d.supersedes?.length) note.supersedes = d.supersedes;
+  if (d.validFrom !== undefined) note.validFrom = d.validFrom;
+  if (d.validUntil !== undefined) note.validUntil = d.validUntil;
+  return note;
 }

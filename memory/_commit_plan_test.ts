@@ -65,7 +65,11 @@ Deno.test("planCommit() keeps one draft per identity, at its first place, the la
       { text: "same" },
     ],
   });
-  const plan = planCommit({ has: () => false, findIdentity: () => undefined }, drafts, new Date());
+  const plan = planCommit(
+    { has: () => false, findIdentity: () => undefined },
+    drafts,
+    new Date(),
+  );
   assert.deepEqual(plan.written.map((n) => n.body), ["a2", "same", "b"]);
 });
 

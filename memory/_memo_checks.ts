@@ -11,6 +11,7 @@ import { normalizeLabels, type Note } from "./note.ts";
 import { type NoteFilter, RECALL_ENGINES, type RecallEngine } from "./recall/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import { MAX_MEMO_LIMIT } from "./memo_types.ts";
+import { historyFilter, type HistoryLookup, type ResolvedHistoryFilter } from "./history.ts";
 
 /**
  * `limit` when it is an integer from 1 to `MAX_MEMO_LIMIT`; else throws `MemoryValidationError`
@@ -133,4 +134,55 @@ export function noteFilter(f: NoteFilter): ((note: Note) => boolean) | undefined
   return (note) =>
     labels.every((l) => note.labels.includes(l)) &&
     (!source || (note.source !== undefined && note.source.startsWith(source)));
+}
+
+/**
+ * The test of a recall's or a list's filters: labels and source ({@linkcode noteFilter}) and the
+ * history filter (`history.ts`), or undefined when it keeps every note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkHistoryFilter } from "./history.ts";
+ * import { notesFilter } from "./_memo_checks.ts";
+ * const note = { id: "a", title: "t", body: "b", labels: ["ops"], hash: "", created: "2026-01-01", updated: "" };
+ * const lookup = { get: () => undefined, supersededBy: () => undefined, anySuperseded: false };
+ * assert.equal(notesFilter({}, checkHistoryFilter({}, "recall"), lookup), undefined);
+ * const since = notesFilter({ labels: ["ops"] }, checkHistoryFilter({ since: "2026-02-01" }, "recall"), lookup)!;
+ * assert.equal(since(note), false);
+ * ```
+ */
+export function notesFilter(
+  filter: NoteFilter,
+  history: ResolvedHistoryFilter,
+  lookup: HistoryLookup & { readonly anySuperseded?: boolean },
+): ((note: Note) => boolean) | undefined {
+  const byLabels = noteFilter(filter);
+  const byHistory = historyFilter(history, lookup);
+  if (!byLabels || !byHistory) return byLabels ?? byHistory;
+  return (note) => byLabels(note) && byHistory(note);
+}
+
+/**
+ * Whether a recall's filters come down to hiding the superseded notes (no labels, source or
+ * time, and some note superseded): the test then needs only the id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkHistoryFilter } from "./history.ts";
+ * import { onlyHidesSuperseded } from "./_memo_checks.ts";
+ * const some = { anySuperseded: true };
+ * assert.equal(onlyHidesSuperseded({}, checkHistoryFilter({}, "recall"), some), true);
+ * assert.equal(onlyHidesSuperseded({ labels: ["ops"] }, checkHistoryFilter({}, "recall"), some), false);
+ * assert.equal(onlyHidesSuperseded({}, checkHistoryFilter({ asOf: "2026-01-01" }, "recall"), some), false);
+ * ```
+ */
+export function onlyHidesSuperseded(
+  filter: NoteFilter,
+  history: ResolvedHistoryFilter,
+  lookup: { readonly anySuperseded: boolean },
+): boolean {
+  return lookup.anySuperseded && !history.includeSuperseded && history.asOf === undefined &&
+    history.since === undefined && history.until === undefined && noteFilter(filter) === undefined;
 }

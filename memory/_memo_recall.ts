@@ -15,7 +15,14 @@ import type { RecallCache } from "./_recall_cache.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { semanticHits } from "./_semantic_recall.ts";
-import { checkEngine, checkLimit, noteFilter, withAction } from "./_memo_checks.ts";
+import {
+  checkEngine,
+  checkLimit,
+  notesFilter,
+  onlyHidesSuperseded,
+  withAction,
+} from "./_memo_checks.ts";
+import { checkHistoryFilter } from "./history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
 /**
@@ -89,6 +96,7 @@ export async function recallNotes(
     throw new MemoryValidationError("Cannot recall: query is empty");
   }
   const limit = checkLimit(options.limit ?? DEFAULT_RECALL_LIMIT, "recall");
+  const history = checkHistoryFilter(options, "recall");
   const asked = checkEngine(options.engine ?? parts.engine);
   const embeddings = parts.embeddings;
   if (asked === "vector" || asked === "hybrid") {
@@ -110,19 +118,27 @@ export async function recallNotes(
     options.source?.trim() ?? "",
     options.explain === true,
     engine === "lexical" ? 0 : embeddings.version,
+    history,
   ]);
   const known = parts.answers.get(key);
   if (known) return { ...known, hits: known.hits.slice() };
   const mirror = parts.mirror;
-  const filter = noteFilter(options);
-  const byId = filter && ((id: string) => filter(mirror.notes.get(id)!));
+  const filter = notesFilter(options, history, mirror);
+  // Hiding superseded notes alone needs no note: one lookup of the id.
+  const onlyId = onlyHidesSuperseded(options, history, mirror);
+  const byId = onlyId
+    ? (id: string) => mirror.supersededBy(id) === undefined
+    : filter && ((id: string) => filter(mirror.notes.get(id)!));
   const explain = options.explain === true;
   // Fusion looks deeper than the page, so that a note ranked low by one engine and high by
   // the other can still make it.
   const depth = engine === "hybrid" ? Math.max(limit * 5, 50) : limit;
-  const lexical = engine === "vector"
-    ? []
-    : parts.index.search(query, { limit: depth, filter: byId, explain });
+  const lexical = engine === "vector" ? [] : parts.index.search(query, {
+    limit: depth,
+    // The lexical index holds the notes themselves: a note filter needs no lookup by id.
+    ...(onlyId || !filter ? { filter: byId } : { noteFilter: filter }),
+    explain,
+  });
   let hits: RecallHit[] = [];
   if (engine === "lexical") {
     lexical.forEach((hit, i) => {
@@ -146,6 +162,8 @@ export async function recallNotes(
       fusion: parts.fusion,
     });
   }
+  // Superseded notes (kept with includeSuperseded or asOf) say what supersedes them.
+  if (mirror.anySuperseded) hits = hits.map((h) => ({ ...h, note: mirror.withLinks(h.note) }));
   const result: RecallResult = {
     hits,
     engine,

@@ -14,6 +14,7 @@ import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
 import { type CursorState, encodeCursor } from "./cursor.ts";
 import type { ListResult } from "./memo_types.ts";
+import { type HistoryLookup, SupersedeLinks } from "./history.ts";
 
 /**
  * What a {@linkcode NoteMirror} keeps in step with the store's notes.
@@ -82,9 +83,10 @@ export interface NoteMirrorParts {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export class NoteMirror {
+export class NoteMirror implements HistoryLookup {
   readonly #parts: NoteMirrorParts;
   #notes = new Map<string, Note>();
+  #links = new SupersedeLinks();
   #order: string[] | undefined;
   #position = new Map<string, number>();
   #token: string | undefined;
@@ -96,9 +98,30 @@ export class NoteMirror {
     this.#parts = parts;
   }
 
-  /** The notes by id, in store order. */
+  /** The notes by id, in store order (as stored: without `supersededBy`). */
   get notes(): ReadonlyMap<string, Note> {
     return this.#notes;
+  }
+
+  /** A note as stored. */
+  get(id: string): Note | undefined {
+    return this.#notes.get(id);
+  }
+
+  /** Ids of the held notes that supersede `id`, undefined when none. */
+  supersededBy(id: string): readonly string[] | undefined {
+    return this.#links.of(id);
+  }
+
+  /** Whether any held note supersedes another. */
+  get anySuperseded(): boolean {
+    return this.#links.size > 0;
+  }
+
+  /** The note with its derived `supersededBy` (the note itself when nothing supersedes it). */
+  withLinks(note: Note): Note {
+    const by = this.#links.of(note.id);
+    return by ? { ...note, supersededBy: [...by] } : note;
   }
 
   /**
@@ -119,12 +142,15 @@ export class NoteMirror {
           before = this.#notes;
           this.#notes = new Map();
         } else this.#notes.clear();
+        this.#links.clear();
         index.clear();
         embeddings.clear();
       }
       for (const id of changes.removed) {
         // An id the client never held (added and removed since the last catch-up) is no news.
         if (tally && this.#notes.has(id)) tally.removed.push(id);
+        const gone = this.#notes.get(id);
+        if (gone) this.#links.remove(gone);
         this.#notes.delete(id);
         index.remove(id);
         embeddings.remove(id);
@@ -136,6 +162,7 @@ export class NoteMirror {
       for (let i = 0; i < upserted.length; i++) {
         const note = upserted[i];
         tally?.upserted(note, (before ?? this.#notes).get(note.id));
+        this.#links.upsert(note, this.#notes.get(note.id));
         this.#notes.set(note.id, note);
         if (i >= restored) index.add(note);
         embeddings.upsert(note);

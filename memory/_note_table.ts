@@ -11,7 +11,8 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { type Note, noteIdentity } from "./note.ts";
+import { normalizeNoteText, type Note, noteIdentity } from "./note.ts";
+import { textKey } from "./_text_key.ts";
 import { countLineBreaks, type NotesSection } from "./codec.ts";
 import type { StoreChanges } from "./store.ts";
 
@@ -60,8 +61,8 @@ export class NoteTable {
     return this.#byId.get(id);
   }
 
-  /** The note holding the identity of `draft` (its source key, else its content hash). */
-  findIdentity(draft: { source?: string; hash: string }): Note | undefined {
+  /** The note holding the identity of `draft` (its source key, else its normalised text). */
+  findIdentity(draft: { source?: string; body: string }): Note | undefined {
     if (!this.#identity) {
       this.#identity = new IdentityIndex();
       for (const s of this.#sections) if (s.note) this.#identity.add(s);
@@ -220,24 +221,35 @@ export class NoteTable {
 }
 
 /**
- * Sections by identity: by source key for notes with one, by content hash for the others. The
- * first note of an identity holds it (later ones exist only after hand edits). Filled during a
- * full parse, while each marker's strings are still in the processor's cache: built afterwards
- * it costs several times more (the strings lie scattered over the whole file's text).
+ * Sections by identity: by source key for notes with one, by normalised body text
+ * (`normalizeNoteText`) for the others. The first note of an identity holds it (later ones exist
+ * only after hand edits). The source keys are filled during a full parse, while each marker's
+ * strings are still in the processor's cache (built afterwards it costs several times more: the
+ * strings lie scattered over the whole file's text). The texts are keyed only at the first
+ * lookup of a text (a write of a note without a source key): readers never pay for them.
  */
 export class IdentityIndex {
   #bySource = new Map<string, NotesSection>();
-  #byHash = new Map<string, NotesSection>();
+  /** Text keys (`_text_key.ts`) to the first section with that key, or to all when they collide. */
+  #byText: Map<number, NotesSection | NotesSection[]> | undefined;
+  /** Sections without a source key, not keyed yet (in file order). */
+  #unkeyed: NotesSection[] = [];
 
-  find(d: { source?: string; hash: string }): NotesSection | undefined {
-    return d.source !== undefined ? this.#bySource.get(d.source) : this.#byHash.get(d.hash);
+  find(d: { source?: string; body: string }): NotesSection | undefined {
+    if (d.source !== undefined) return this.#bySource.get(d.source);
+    const slot = this.#texts().get(textKey(d.body));
+    if (slot === undefined) return undefined;
+    const list = Array.isArray(slot) ? slot : [slot];
+    const text = normalizeNoteText(d.body);
+    return list.find((s) => normalizeNoteText(s.note!.body) === text);
   }
 
   add(s: NotesSection): void {
     const note = s.note!;
-    const map = note.source !== undefined ? this.#bySource : this.#byHash;
-    const key = note.source ?? note.hash;
-    if (!map.has(key)) map.set(key, s);
+    if (note.source !== undefined) {
+      if (!this.#bySource.has(note.source)) this.#bySource.set(note.source, s);
+    } else if (this.#byText) this.#addText(this.#byText, s);
+    else this.#unkeyed.push(s);
   }
 
   /**
@@ -248,29 +260,66 @@ export class IdentityIndex {
     let orphaned = false;
     for (const s of dropped) {
       const note = s.note!;
-      const map = note.source !== undefined ? this.#bySource : this.#byHash;
-      const key = note.source ?? note.hash;
-      if (map.get(key) === s) {
-        map.delete(key);
-        orphaned = true;
-      }
+      if (note.source !== undefined) {
+        if (this.#bySource.get(note.source) === s) {
+          this.#bySource.delete(note.source);
+          orphaned = true;
+        }
+      } else if (this.#byText) this.#dropText(this.#byText, s);
     }
+    if (this.#unkeyed.length) this.#unkeyed = this.#unkeyed.filter((s) => !dropped.has(s));
     if (!orphaned) return;
-    for (const other of sections) if (other.note) this.add(other);
+    // A text key holds every note with its key, so only source keys need a new holder.
+    for (const other of sections) {
+      const source = other.note?.source;
+      if (source !== undefined && !this.#bySource.has(source)) this.#bySource.set(source, other);
+    }
   }
 
   /** Removes `s`; another note with the same identity (left by hand edits) takes over. */
   remove(s: NotesSection, sections: readonly NotesSection[]): void {
     const note = s.note!;
-    const map = note.source !== undefined ? this.#bySource : this.#byHash;
-    const key = note.source ?? note.hash;
-    if (map.get(key) !== s) return;
-    map.delete(key);
+    if (note.source === undefined) {
+      this.removeMany(new Set([s]), sections);
+      return;
+    }
+    if (this.#bySource.get(note.source) !== s) return;
+    this.#bySource.delete(note.source);
     for (const other of sections) {
-      if (other !== s && other.note && noteIdentity(other.note) === noteIdentity(note)) {
-        map.set(key, other);
+      if (other !== s && other.note?.source === note.source) {
+        this.#bySource.set(note.source, other);
         break;
       }
+    }
+  }
+
+  #texts(): Map<number, NotesSection | NotesSection[]> {
+    if (!this.#byText) {
+      const map = new Map<number, NotesSection | NotesSection[]>();
+      for (const s of this.#unkeyed) this.#addText(map, s);
+      this.#unkeyed = [];
+      this.#byText = map;
+    }
+    return this.#byText;
+  }
+
+  #addText(map: Map<number, NotesSection | NotesSection[]>, s: NotesSection): void {
+    const key = textKey(s.note!.body);
+    const slot = map.get(key);
+    if (slot === undefined) map.set(key, s);
+    else if (Array.isArray(slot)) slot.push(s);
+    else map.set(key, [slot, s]);
+  }
+
+  /** Drops `s` from its key (the next note with the same text, if any, holds it then). */
+  #dropText(map: Map<number, NotesSection | NotesSection[]>, s: NotesSection): void {
+    const key = textKey(s.note!.body);
+    const slot = map.get(key);
+    if (slot === s) map.delete(key);
+    else if (Array.isArray(slot)) {
+      const at = slot.indexOf(s);
+      if (at >= 0) slot.splice(at, 1);
+      if (slot.length === 1) map.set(key, slot[0]);
     }
   }
 }

@@ -15,8 +15,11 @@
  *
  * 1. **The marker line** starts with `<!-- memo:note `, holds one JSON object and ends with
  *    ` -->`. Keys, in this order: `id` (required, `[0-9a-z][0-9a-z_-]*`), `source` (only when the
- *    note has a source key), `hash` (content hash of title, body and labels), `labels`, `created`
- *    and `updated` (ISO 8601). In the JSON text every `-->` (and `--!>`) is written with `>` as
+ *    note has a source key), `hash` (content hash of title, body and labels, and of the history
+ *    keys when present), `labels`, `created` and `updated` (ISO 8601), then, only when set,
+ *    `supersedes` (ids of the notes this one replaces), `validFrom` and `validUntil` (ISO date or
+ *    date-time: when the fact holds, `[validFrom, validUntil)`). A malformed history key makes
+ *    the note damaged, as a malformed label list does. In the JSON text every `-->` (and `--!>`) is written with `>` as
  *    `\u003e`, so a label or a source key can never close the comment.
  * 2. **The title line**: `## ` and the title. Blank lines between the marker and the title
  *    (left by a hand edit) are skipped; memo itself never writes them.
@@ -47,6 +50,7 @@
 
 import { contentHash, type Note, NOTE_ID_PATTERN } from "./note.ts";
 import type { StoreIssue } from "./store.ts";
+import { hasHistoryKeys, readHistoryKeys, writeHistoryKeys } from "./_history_marker.ts";
 
 /**
  * What every marker line starts with.
@@ -221,6 +225,7 @@ export function formatNoteMarker(note: Note): string {
   meta.labels = note.labels;
   meta.created = note.created;
   meta.updated = note.updated;
+  writeHistoryKeys(meta, note);
   const json = JSON.stringify(meta).replace(/--(!?)>/g, "--$1\\u003e");
   return `${NOTE_MARKER_START} ${json} -->`;
 }
@@ -459,19 +464,15 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
   let body = end > bodyStart ? s.slice(bodyStart, end) : "";
   if (mayBeEscaped) body = unescapeBody(body);
   const createdAt = timeOf(meta.created) ?? timeOf(meta.updated) ?? EPOCH;
-  // The hash is an opaque identity: any non-empty string up to 128 characters is kept.
-  const noteHash = typeof hash === "string" && hash !== "" && hash.length <= 128
-    ? hash
-    : contentHash({ title, body, labels: labels as string[] });
   const u = timeOf(meta.updated);
   const updatedAt = u === undefined || u === createdAt ? createdAt : u;
-  return source === undefined
+  const note: Note = source === undefined
     ? {
       id,
       title,
       body,
       labels: labels as string[],
-      hash: noteHash,
+      hash: "",
       created: createdAt,
       updated: updatedAt,
     }
@@ -481,8 +482,17 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
       body,
       labels: labels as string[],
       source: source as string,
-      hash: noteHash,
+      hash: "",
       created: createdAt,
       updated: updatedAt,
     };
+  if (hasHistoryKeys(meta)) {
+    const damaged = readHistoryKeys(meta, id, note);
+    if (damaged !== undefined) return damaged;
+  }
+  // The hash is an opaque identity: any non-empty string up to 128 characters is kept.
+  note.hash = typeof hash === "string" && hash !== "" && hash.length <= 128
+    ? hash
+    : contentHash(note);
+  return note;
 }

@@ -17,8 +17,10 @@
  * @module
  */
 
+import { createHash } from "node:crypto";
 import { MemoryValidationError } from "./errors.ts";
 import { contentHash, type Note, NOTE_ID_PATTERN, type NotePatch, sameNote } from "./note.ts";
+import { prepareHistory } from "./validity.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
@@ -321,6 +323,12 @@ export class FileMemoryStore implements MemoryStore {
           .filter(([id, hash]) => (this.#file.table.get(id)?.hash ?? null) !== hash)
           .map(([id]) => id);
         if (stale.length) return { ...none, stale };
+        if (changes.expectSha256 !== undefined && changes.expectSha256 !== this.#sha256()) {
+          throw new MemoryValidationError(
+            "Cannot apply the replica changes: notes.md changed since (its SHA-256 differs)",
+            { details: { expectSha256: changes.expectSha256 } },
+          );
+        }
         todo = plan();
         const { added, replace, drop } = todo;
         if (!added.length && !replace.size && !drop.size) return none;
@@ -381,6 +389,40 @@ export class FileMemoryStore implements MemoryStore {
     });
   }
 
+  /**
+   * The SHA-256 (hex) of `notes.md` as read now (of its text in UTF-8: for a file of valid UTF-8,
+   * what `sha256sum` prints), with the notes it holds, read in one step: what a tidy plan is made
+   * from. An empty digest of an empty text when the file does not exist.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createHash } from "node:crypto";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileMemoryStore({ rootDir: dir });
+   * await store.commit({ notes: [{ text: "hello" }] });
+   * const { sha256, notes } = await store.snapshot();
+   * const bytes = await Deno.readFile(store.paths.notes);
+   * assert.equal(sha256, createHash("sha256").update(bytes).digest("hex"));
+   * assert.equal(notes.length, 1);
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  snapshot(): Promise<{ sha256: string; notes: Note[] }> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      return { sha256: this.#sha256(), notes: [...this.#file.table.order()] };
+    });
+  }
+
+  /** The SHA-256 of the file's text as loaded (the sections joined give the file back). */
+  #sha256(): string {
+    const hash = createHash("sha256");
+    for (const section of this.#file.table.sections) hash.update(section.raw);
+    return hash.digest("hex");
+  }
+
   /** Changes since `token`; when nothing changed on disk this costs one `stat`. */
   changesSince(token?: string): Promise<StoreChanges> {
     return this.#exclusive(async () => {
@@ -435,6 +477,11 @@ function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: st
       (note.source === undefined || typeof note.source === "string") &&
       typeof note.created === "string" && typeof note.updated === "string";
     if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
+    try {
+      prepareHistory(note, "apply the replica changes");
+    } catch (e) {
+      throw fail(`note ${note.id}: ${(e as Error).message.replace(/^Cannot [^:]*: /, "")}`);
+    }
     if (note.hash !== contentHash(note)) {
       throw fail(`note ${note.id} has a hash that does not match its content`);
     }
@@ -445,5 +492,11 @@ function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: st
     if (typeof id !== "string") throw fail("remove must hold ids");
     if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
   }
-  return { put: [...changes.put], remove: [...new Set(changes.remove)] };
+  // `supersededBy` is derived when notes are read: it is never stored.
+  const put = changes.put.map((note) => {
+    if (note.supersededBy === undefined) return note;
+    const { supersededBy: _derived, ...stored } = note;
+    return stored;
+  });
+  return { put, remove: [...new Set(changes.remove)] };
 }

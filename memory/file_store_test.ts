@@ -53,16 +53,20 @@ Deno.test("commit() creates the file with a preamble and appends new notes", asy
   );
 });
 
-Deno.test("commit() dedupes by content hash when there is no source", async () => {
+Deno.test("commit() dedupes by normalised text when there is no source", async () => {
   const { store, notes } = await fresh();
-  const a = await store.commit({ notes: [{ text: "same text", labels: ["l"] }] });
+  const a = await store.commit({ notes: [{ text: "Same text.", labels: ["l"] }] });
   const before = await text(notes);
-  const b = await store.commit({ notes: [{ text: "same text", labels: ["l"] }] });
+  const b = await store.commit({ notes: [{ text: "Same text.", labels: ["l"] }] });
   assert.deepEqual(b.unchanged, a.written);
   assert.deepEqual([b.written, b.updated, b.bytesWritten], [[], [], 0]);
   assert.equal(await text(notes), before);
-  const c = await store.commit({ notes: [{ text: "same text", labels: ["other"] }] });
-  assert.equal(c.written.length, 1, "other labels are other content");
+  // Case, white space, punctuation and labels do not make another note.
+  const c = await store.commit({ notes: [{ text: "  same\n TEXT!", labels: ["other"] }] });
+  assert.deepEqual([c.written, c.updated, c.unchanged], [[], [], a.written]);
+  assert.equal(await text(notes), before);
+  const d = await store.commit({ notes: [{ text: "same texts" }] });
+  assert.equal(d.written.length, 1, "other words are another note");
 });
 
 Deno.test("commit() dedupes by source key and updates in place on a new hash", async () => {

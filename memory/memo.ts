@@ -25,7 +25,7 @@ import {
   checkFusion,
   checkLimit,
   checkOrder,
-  noteFilter,
+  notesFilter,
   withAction,
 } from "./_memo_checks.ts";
 import { guardDrafts, guardPatch } from "./secrets/guard.ts";
@@ -35,6 +35,17 @@ import {
   type SecretsPolicy,
 } from "./secrets/policy.ts";
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
+import { checkHistoryFilter, prepareHistory } from "./history.ts";
+import { similarNotes } from "./_similar_notes.ts";
+import {
+  applyTidyPlan,
+  checkDraftLinks,
+  checkPatchLinks,
+  correctNote,
+  supersedeNotes,
+  tidyNotes,
+  type TruthParts,
+} from "./_truth_ops.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
@@ -50,6 +61,14 @@ import type {
   RememberResult,
   UpdateOptions,
 } from "./memo_types.ts";
+import type {
+  CorrectInput,
+  CorrectResult,
+  SupersedeInput,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
+} from "./truth_types.ts";
 
 export * from "./memo_types.ts";
 
@@ -110,6 +129,7 @@ export class Memo {
   #feed: ChangeFeed;
   #embeddings: MemoEmbeddings;
   #recall: RecallParts;
+  #truth: TruthParts;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -140,6 +160,12 @@ export class Memo {
     this.#mirror = new NoteMirror({ store, index, embeddings, feed: this.#feed, answers });
     this.#recall = { engine, mirror: this.#mirror, index, embeddings, answers, fusion };
     this.#cache = snapshotPlan(options, rootDir, ownFiles);
+    this.#truth = {
+      store,
+      mirror: this.#mirror,
+      apply: (changes) => this.applyReplica(changes),
+      clock: () => new Date(),
+    };
   }
 
   /**
@@ -192,20 +218,55 @@ export class Memo {
   }
 
   /**
-   * Stores one note. A note with the same source key (or, without a source,
-   * the same content) is not written twice; the same source key with new
-   * content updates that note in place. The secrets guard runs first (see
-   * {@linkcode MemoOptions.secrets}): `redacted` lists what it replaced.
+   * Stores one note. A note with the same source key (or, without a source, the same text after
+   * `normalizeNoteText`) is not written twice; the same source key with new content updates that
+   * note in place. The secrets guard runs first (see {@linkcode MemoOptions.secrets}): `redacted`
+   * lists what it replaced. `supersedes` naming an unknown note, the note itself or making a
+   * cycle is refused (`MemoryValidationError`) and nothing is written. A written note's answer
+   * lists the stored notes most like it in `similar` (lexically; with vectors too when the
+   * embedding model is loaded already: this never loads it).
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { openMemo } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+   * const { note } = await memo.remember({ text: "The audit log is kept for 12 months." });
+   * const again = await memo.remember({ text: "the audit log is kept for 12 months" });
+   * assert.equal(again.status, "unchanged"); // the same text, normalised
+   * const other = await memo.remember({ text: "The audit log is kept for 12 weeks." });
+   * assert.deepEqual(other.similar?.map((s) => s.id), [note.id]); // a contradiction to review
+   * await assert.rejects(memo.remember({ text: "x", supersedes: ["nope"] }), /unknown note/);
+   * await memo.close();
+   * await Deno.remove(dir, { recursive: true });
+   * ```
    */
   async remember(draft: NoteDraft): Promise<RememberResult> {
+    if (draft?.supersedes !== undefined) {
+      prepareHistory(draft); // a malformed list is refused as such, before the lookups
+      await checkDraftLinks(this.#truth, draft);
+    }
     const result = await this.#commit([draft], {}, "remember");
-    const redacted = result.redacted?.map(({ rule, field }) => ({ rule, field }));
-    const done: RememberResult = result.written.length
-      ? { note: result.written[0], status: "written" }
-      : result.updated.length
-      ? { note: result.updated[0], status: "updated" }
-      : { note: result.unchanged[0], status: "unchanged" };
-    if (redacted) done.redacted = redacted;
+    const mirror = this.#mirror;
+    let done: RememberResult;
+    if (result.written.length) {
+      const note = result.written[0];
+      const embeddings = this.#embeddings;
+      const parts = { notes: mirror, index: this.#index, embeddings, vectors: embeddings.fusable };
+      done = {
+        note: mirror.withLinks(note),
+        status: "written",
+        similar: await similarNotes(parts, note),
+      };
+    } else if (result.updated.length) {
+      done = { note: mirror.withLinks(result.updated[0]), status: "updated", similar: [] };
+    } else {
+      done = { note: mirror.withLinks(result.unchanged[0]), status: "unchanged", similar: [] };
+    }
+    if (result.redacted) {
+      done.redacted = result.redacted.map(({ rule, field }) => ({ rule, field }));
+    }
     return done;
   }
 
@@ -346,7 +407,7 @@ export class Memo {
     await this.#mirror.sync();
     const note = this.#mirror.notes.get(id);
     if (!note) throw new NoteNotFoundError(String(id));
-    return note;
+    return this.#mirror.withLinks(note);
   }
 
   /**
@@ -374,24 +435,38 @@ export class Memo {
     const cursor = options.cursor === undefined
       ? undefined
       : decodeCursor(options.cursor, "list notes");
+    const history = checkHistoryFilter(options, "list notes");
     await this.#mirror.sync();
-    return this.#mirror.page(limit, newest, cursor, noteFilter(options));
+    const mirror = this.#mirror;
+    const page = mirror.page(limit, newest, cursor, notesFilter(options, history, mirror));
+    if (mirror.anySuperseded) page.notes = page.notes.map((n) => mirror.withLinks(n));
+    return page;
   }
 
   /**
-   * Changes a note's text, title or labels; throws `NoteNotFoundError` when the id is unknown.
-   * The secrets guard runs over the patch first; `options.onRedacted` hears what it replaced.
+   * Changes a note's text, title, labels, `supersedes` (the whole list; the ids it adds are
+   * checked as `remember`'s) or validity (`null` removes a bound); throws `NoteNotFoundError`
+   * when the id is unknown. The secrets guard runs over the patch first; `options.onRedacted`
+   * hears what it replaced.
    */
   async update(id: string, patch: NotePatch, options: UpdateOptions = {}): Promise<Note> {
     if (patch.text !== undefined && (typeof patch.text !== "string" || patch.text.trim() === "")) {
       throw new MemoryValidationError("Cannot update note: text is empty");
     }
-    if (patch.text === undefined && patch.title === undefined && patch.labels === undefined) {
+    if (
+      patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
+      patch.supersedes === undefined && patch.validFrom === undefined &&
+      patch.validUntil === undefined
+    ) {
       throw new MemoryValidationError("Cannot update note: nothing to change");
     }
     const guarded = await guardPatch(patch, this.secrets, "update note");
     const clean: NotePatch = { ...guarded.patch };
     if (patch.labels !== undefined) clean.labels = normalizeLabels(guarded.patch.labels);
+    if (patch.supersedes !== undefined) {
+      prepareHistory(patch, "update note");
+      await checkPatchLinks(this.#truth, String(id), patch.supersedes);
+    }
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
@@ -405,6 +480,43 @@ export class Memo {
     if (!(await this.store.remove(id))) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
     return note;
+  }
+
+  /**
+   * The fact of a note changed: writes a new note that supersedes it (with the old note's labels
+   * unless `labels` is given) and sets the old note's `validUntil` to the new note's `validFrom`,
+   * or to now (an earlier `validUntil` is kept), in one atomic commit. Throws
+   * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
+   */
+  correct(input: CorrectInput): Promise<CorrectResult> {
+    return correctNote(this.#truth, input);
+  }
+
+  /**
+   * Marks notes as superseded by note `by` (it gains them in its `supersedes`, in one atomic
+   * write): what merging duplicates needs. Throws `NoteNotFoundError` for an unknown `by`, and
+   * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
+   */
+  supersede(input: SupersedeInput): Promise<SupersedeResult> {
+    return supersedeNotes(this.#truth, input);
+  }
+
+  /**
+   * Proposals to tidy the notes up, writing nothing: clusters of near-duplicates (keep the
+   * newest, supersede the others) and notes whose `validUntil` has passed (see `planTidy`).
+   * With the file store the plan carries the SHA-256 of the `notes.md` it was made from.
+   */
+  tidy(): Promise<TidyPlan> {
+    return tidyNotes(this.#truth);
+  }
+
+  /**
+   * Applies exactly the merges of a {@linkcode Memo.tidy} plan in one atomic commit (expired
+   * notes are left alone); refuses (`MemoryValidationError`), writing nothing, when `notes.md`
+   * changed since the plan was made, or a note it names is gone or changed.
+   */
+  applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
+    return applyTidyPlan(this.#truth, plan);
   }
 
   /** Counts of notes, labels and sources. */

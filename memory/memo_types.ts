@@ -11,6 +11,8 @@ import type { CommitResult, MemoryStore, StoreIssue } from "./store.ts";
 import type { Note } from "./note.ts";
 import type { SecretRedaction } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
+import type { HistoryFilter } from "./history.ts";
+import type { SimilarNote } from "./truth_types.ts";
 
 /**
  * Options of {@linkcode openMemo}.
@@ -311,7 +313,7 @@ export interface EmbedResult {
 export interface MemoChange {
   /** Ids of the notes that appeared. */
   created: string[];
-  /** Ids of the notes whose title, body, labels, source or times changed. */
+  /** Ids of the notes whose title, body, labels, source, times, supersedes or validity changed. */
   updated: string[];
   /** Ids of the notes that were removed. */
   removed: string[];
@@ -340,10 +342,19 @@ export interface MemoChange {
 export interface RememberResult {
   /** The stored note (the existing one when unchanged). */
   note: Note;
-  /** `written`: new; `updated`: same identity, new content; `unchanged`: already stored. */
+  /**
+   * `written`: new; `updated`: same identity, new content (or, for the same text, new
+   * `supersedes` or validity); `unchanged`: already stored.
+   */
   status: "written" | "updated" | "unchanged";
   /** What the secrets guard replaced (`[redacted:<rule-id>]`): rule ids and fields, never values; absent when nothing was. */
   redacted?: SecretRedaction[];
+  /**
+   * Stored notes that resemble a written note (at most 3, most similar first; empty when none,
+   * and for a note not written). `remember` never loads an embedding model for it: vectors join
+   * the lexical comparison only when the model is loaded already.
+   */
+  similar?: SimilarNote[];
 }
 
 /**
@@ -366,7 +377,7 @@ export interface RememberResult {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export interface RecallOptions extends NoteFilter {
+export interface RecallOptions extends NoteFilter, HistoryFilter {
   /**
    * Most hits to return.
    * @default 10
@@ -402,7 +413,7 @@ export interface RecallOptions extends NoteFilter {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export interface ListOptions extends NoteFilter {
+export interface ListOptions extends NoteFilter, HistoryFilter {
   /** Cursor from a previous page's `nextCursor`. */
   cursor?: string;
   /**

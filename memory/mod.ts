@@ -23,6 +23,10 @@
 
 export * from "./errors.ts";
 export * from "./note.ts";
+export * from "./history.ts";
+export * from "./truth_types.ts";
+export * from "./similarity.ts";
+export * from "./tidy.ts";
 export * from "./draft.ts";
 export * from "./paths.ts";
 export * from "./cursor.ts";

@@ -7,6 +7,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { MemoryValidationError } from "./errors.ts";
+import { prepareHistory } from "./validity.ts";
 
 /**
  * One stored note.
@@ -46,6 +47,25 @@ export interface Note {
   created: string;
   /** ISO 8601 time the note was last changed. */
   updated: string;
+  /**
+   * Ids of the notes this note replaces: a correction, or a merge of duplicates. Kept in this
+   * (the newer) note's marker in `notes.md`, the one source of truth; absent when it replaces
+   * none.
+   */
+  supersedes?: string[];
+  /**
+   * When the fact starts to hold: an ISO date (`2026-03-01`, meaning 00:00 UTC) or date-time.
+   * Absent: it has always held. `created` and `updated` stay when memo recorded the note.
+   */
+  validFrom?: string;
+  /** When the fact stops holding (exclusive: the range is `[validFrom, validUntil)`). */
+  validUntil?: string;
+  /**
+   * Ids of the stored notes that supersede this one, derived from their `supersedes` when the
+   * notes are read (never stored). Set by the `Memo` client on the notes it answers with; absent
+   * when no note supersedes it.
+   */
+  supersededBy?: string[];
 }
 
 /**
@@ -86,6 +106,22 @@ export interface NoteDraft {
    * @default a new id (see {@linkcode newNoteId})
    */
   id?: string;
+  /**
+   * Ids of stored notes this note replaces. An unknown id, the note's own id or a cycle is
+   * refused (`MemoryValidationError`).
+   * @default none
+   */
+  supersedes?: readonly string[];
+  /**
+   * When the fact starts to hold: an ISO date (00:00 UTC) or date-time.
+   * @default none (it has always held)
+   */
+  validFrom?: string;
+  /**
+   * When the fact stops holding (exclusive); after `validFrom` when both are given.
+   * @default none (it still holds)
+   */
+  validUntil?: string;
 }
 
 /**
@@ -120,6 +156,12 @@ export interface NotePatch {
    * is, whatever this says.
    */
   updated?: string;
+  /** New list of the notes this note replaces (`[]` removes every link). */
+  supersedes?: readonly string[];
+  /** New start of validity (ISO date or date-time); `null` removes it. */
+  validFrom?: string | null;
+  /** New end of validity (exclusive); `null` removes it. */
+  validUntil?: string | null;
 }
 
 /**
@@ -137,8 +179,10 @@ export interface NotePatch {
 export const MAX_DERIVED_TITLE_LENGTH = 80;
 
 /**
- * Computes the content hash of a note: SHA-256 over its title, body and sorted
- * labels, as 32 lower-case hex characters.
+ * Computes the content hash of a note: SHA-256 over its title, body and sorted labels and, when
+ * the note has them, its `supersedes` (sorted), `validFrom` and `validUntil`, as 32 lower-case
+ * hex characters. A note without those three fields hashes as it always did, so a change of any
+ * of them is a change of the note wherever hashes are compared (replication, the change feed).
  *
  * @example
  * ```ts
@@ -147,22 +191,39 @@ export const MAX_DERIVED_TITLE_LENGTH = 80;
  * const h = contentHash({ title: "t", body: "b", labels: ["x", "y"] });
  * assert.match(h, /^[0-9a-f]{32}$/);
  * assert.equal(contentHash({ title: "t", body: "b", labels: ["y", "x"] }), h); // labels sorted
+ * assert.notEqual(contentHash({ title: "t", body: "b", labels: ["x", "y"], supersedes: ["n1"] }), h);
  * ```
  */
 export function contentHash(
-  note: { title: string; body: string; labels: readonly string[] },
+  note: {
+    title: string;
+    body: string;
+    labels: readonly string[];
+    supersedes?: readonly string[];
+    validFrom?: string;
+    validUntil?: string;
+  },
 ): string {
   const labels = [...note.labels].sort();
-  return createHash("sha256")
-    .update(JSON.stringify([note.title, note.body, labels]))
-    .digest("hex")
-    .slice(0, 32);
+  const parts: unknown[] = [note.title, note.body, labels];
+  if (hasHistory(note)) {
+    parts.push([...note.supersedes ?? []].sort(), note.validFrom ?? null, note.validUntil ?? null);
+  }
+  return createHash("sha256").update(JSON.stringify(parts)).digest("hex").slice(0, 32);
+}
+
+/** Whether a note (or draft) carries `supersedes`, `validFrom` or `validUntil`. */
+function hasHistory(
+  note: { supersedes?: readonly string[]; validFrom?: string; validUntil?: string },
+): boolean {
+  return (note.supersedes !== undefined && note.supersedes.length > 0) ||
+    note.validFrom !== undefined || note.validUntil !== undefined;
 }
 
 /**
- * Whether two notes are the same in every field (id, hash, title, body,
- * labels in order, source and both times): what a replica compares before
- * writing a note it received.
+ * Whether two notes are the same in every stored field (id, hash, title, body, labels in order,
+ * source, both times, `supersedes` in order, `validFrom` and `validUntil`): what a replica
+ * compares before writing a note it received. The derived `supersededBy` is not compared.
  *
  * @example
  * ```ts
@@ -174,29 +235,84 @@ export function contentHash(
  * };
  * assert.equal(sameNote(note, { ...note, labels: ["ops"] }), true);
  * assert.equal(sameNote(note, { ...note, updated: "2026-01-02T00:00:00.000Z" }), false);
+ * assert.equal(sameNote(note, { ...note, validUntil: "2026-02-01" }), false);
+ * assert.equal(sameNote(note, { ...note, supersededBy: ["n2"] }), true); // derived, not stored
  * ```
  */
 export function sameNote(a: Note, b: Note): boolean {
   return a.id === b.id && a.hash === b.hash && a.title === b.title && a.body === b.body &&
     a.source === b.source && a.created === b.created && a.updated === b.updated &&
-    a.labels.length === b.labels.length && a.labels.every((l, i) => l === b.labels[i]);
+    sameList(a.labels, b.labels) && sameList(a.supersedes ?? [], b.supersedes ?? []) &&
+    a.validFrom === b.validFrom && a.validUntil === b.validUntil;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 /**
- * The identity used for dedupe: the source key when there is one, else the
- * content hash.
+ * The identity used for dedupe: the source key when there is one, else the body's text after
+ * {@linkcode normalizeNoteText} (as a digest): the same text, whatever its case, white space or
+ * punctuation, is one note.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { noteIdentity } from "@memo/memory";
- * assert.equal(noteIdentity({ source: "notion:page/1", hash: "ab" }), "source:notion:page/1");
- * assert.equal(noteIdentity({ hash: "ab" }), "hash:ab");
+ * assert.equal(noteIdentity({ source: "notion:page/1", body: "x" }), "source:notion:page/1");
+ * assert.equal(
+ *   noteIdentity({ body: "Deploys run on Fridays." }),
+ *   noteIdentity({ body: "deploys  run on fridays" }),
+ * );
+ * assert.match(noteIdentity({ body: "x" }), /^text:[0-9a-f]{32}$/);
  * ```
  */
-export function noteIdentity(note: { source?: string; hash: string }): string {
-  return note.source ? `source:${note.source}` : `hash:${note.hash}`;
+export function noteIdentity(note: { source?: string; body: string }): string {
+  if (note.source) return `source:${note.source}`;
+  let key = textIdentities.get(note.body);
+  if (key === undefined) {
+    key = "text:" +
+      createHash("sha256").update(normalizeNoteText(note.body)).digest("hex").slice(0, 32);
+    if (textIdentities.size >= 4096) textIdentities.clear();
+    textIdentities.set(note.body, key);
+  }
+  return key;
 }
+
+/** Recent bodies' identities (a replica builds an identity map again after every change). */
+const textIdentities = new Map<string, string>();
+
+/**
+ * The one normalising function of duplicate detection: Unicode NFC, lower case, and every run of
+ * white space, punctuation and backticks (markdown's code marks) made one space (trimmed at both
+ * ends). A `-` right before a digit
+ * that does not follow a letter or digit is kept as a minus sign (`-5` is not `5`); symbols such
+ * as `+`, `$` or `%`… other than punctuation are kept. Two notes without a source key whose bodies
+ * normalise to the same text are the same note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { normalizeNoteText } from "@memo/memory";
+ * assert.equal(normalizeNoteText("  Deploys run on *Fridays*!\n"), "deploys run on fridays");
+ * assert.equal(normalizeNoteText("Run `make deploy`."), "run make deploy");
+ * assert.equal(normalizeNoteText("eu-west-1"), "eu west 1");
+ * assert.equal(normalizeNoteText("It is -5 °C"), "it is -5 °c");
+ * assert.notEqual(normalizeNoteText("3.5 GB"), normalizeNoteText("35 GB"));
+ * ```
+ */
+export function normalizeNoteText(text: string): string {
+  const lower = text.normalize("NFC").toLowerCase();
+  return lower.replace(SEPARATORS, (run: string, at: number) => {
+    const next = lower.charCodeAt(at + run.length);
+    const minus = run.charCodeAt(run.length - 1) === 45 && next >= 48 && next <= 57 &&
+      (run.length > 1 || at === 0 || !ALNUM.test(lower[at - 1]));
+    return minus ? " -" : " ";
+  }).trim();
+}
+
+const SEPARATORS = /[\p{P}\s`]+/gu;
+const ALNUM = /[\p{L}\p{N}]/u;
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 
@@ -332,9 +448,11 @@ export function deriveTitle(text: string): string {
 
 /**
  * Checks and normalises a draft: the text must hold something other than
- * white space, a source key must be one line without spaces. Returns the
- * normalised title, body, labels, source and hash; throws
- * `MemoryValidationError` on bad input.
+ * white space, a source key must be one line without spaces, `supersedes`
+ * must hold note ids, `validFrom` and `validUntil` ISO dates or date-times
+ * (`validFrom` before `validUntil`). Returns the normalised title, body,
+ * labels, source, history fields and hash; throws `MemoryValidationError` on
+ * bad input. Whether the ids of `supersedes` exist is checked by the commit.
  *
  * @example
  * ```ts
@@ -346,11 +464,12 @@ export function deriveTitle(text: string): string {
  * assert.throws(() => prepareDraft({ text: "  " }), MemoryValidationError);
  * // A lone surrogate becomes U+FFFD, as in the UTF-8 file, so the hash matches the file.
  * assert.equal(prepareDraft({ text: "a\uD800b" }).body, "a\uFFFDb");
+ * const dated = prepareDraft({ text: "Deploys run on Mondays", validFrom: "2026-03-01", supersedes: ["n1", "n1"] });
+ * assert.deepEqual([dated.validFrom, dated.supersedes], ["2026-03-01", ["n1"]]);
+ * assert.throws(() => prepareDraft({ text: "x", validFrom: "2026-03-01", validUntil: "2026-02-01" }), MemoryValidationError);
  * ```
  */
-export function prepareDraft(
-  draft: NoteDraft,
-): { title: string; body: string; labels: string[]; source?: string; hash: string } {
+export function prepareDraft(draft: NoteDraft): PreparedNoteContent {
   if (typeof draft?.text !== "string" || draft.text.trim() === "") {
     throw new MemoryValidationError("Cannot store note: text is empty");
   }
@@ -360,10 +479,46 @@ export function prepareDraft(
     : deriveTitle(body);
   const labels = normalizeLabels(draft.labels);
   const source = draft.source === undefined ? undefined : normalizeSource(draft.source);
-  const hash = contentHash({ title, body, labels });
-  return source === undefined
-    ? { title, body, labels, hash }
-    : { title, body, labels, source, hash };
+  const out: PreparedNoteContent = source === undefined
+    ? { title, body, labels, hash: "" }
+    : { title, body, labels, source, hash: "" };
+  const history = prepareHistory(draft, "store note");
+  if (history.supersedes !== undefined) out.supersedes = history.supersedes;
+  if (history.validFrom != null) out.validFrom = history.validFrom;
+  if (history.validUntil != null) out.validUntil = history.validUntil;
+  out.hash = contentHash(out);
+  return out;
+}
+
+/**
+ * What {@linkcode prepareDraft} returns: a draft's content, normalised, with its hash.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type PreparedNoteContent, prepareDraft } from "@memo/memory";
+ * const content: PreparedNoteContent = prepareDraft({ text: "hello", validUntil: "2027-01-01" });
+ * assert.equal(content.validUntil, "2027-01-01");
+ * assert.equal(content.source, undefined);
+ * ```
+ */
+export interface PreparedNoteContent {
+  /** Title, given or derived. */
+  title: string;
+  /** Body (the text, well-formed). */
+  body: string;
+  /** Labels, normalised. */
+  labels: string[];
+  /** Source key, checked and trimmed. */
+  source?: string;
+  /** Content hash (see {@linkcode contentHash}). */
+  hash: string;
+  /** Ids of the notes it replaces (de-duplicated; absent when none). */
+  supersedes?: string[];
+  /** Start of validity, canonical (`normalizeValidTime`). */
+  validFrom?: string;
+  /** End of validity, canonical. */
+  validUntil?: string;
 }
 
 /**

@@ -191,6 +191,13 @@ export interface ReplicaChanges {
    * result's `stale` names it, so the caller can look again.
    */
   expect?: Readonly<Record<string, string | null>>;
+  /**
+   * The SHA-256 (hex) the store's notes file must have (of its text in UTF-8), checked under the
+   * lock (stores kept in one file; see `FileMemoryStore.snapshot`). When it differs nothing is
+   * written and `MemoryValidationError` is thrown: what applying a tidy plan made from an older
+   * file needs.
+   */
+  expectSha256?: string;
 }
 
 /**

@@ -66,6 +66,9 @@ export async function upsertNoteBatch(
         source: d.source,
         created: d.created,
         updated: d.updated,
+        supersedes: d.supersedes,
+        validFrom: d.validFrom,
+        validUntil: d.validUntil,
       })
     ),
   });

@@ -25,8 +25,10 @@ import type {
   MemoCloudWriteOptions,
 } from "./cloud_client_options.ts";
 import type {
+  MemoCloudDraft,
   MemoCloudListResult,
   MemoCloudNote,
+  MemoCloudPatch,
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
@@ -63,7 +65,7 @@ import type {
  */
 export async function rememberNote(
   session: CloudSession,
-  input: { text: string; title?: string; labels?: readonly string[]; source?: string },
+  input: Omit<MemoCloudDraft, "id" | "created" | "updated">,
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudRememberResult> {
   const action = "remember the note";
@@ -76,6 +78,9 @@ export async function rememberNote(
         title: input.title,
         labels: input.labels,
         source: input.source,
+        supersedes: input.supersedes,
+        validFrom: input.validFrom,
+        validUntil: input.validUntil,
       }),
       idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
       action,
@@ -275,7 +280,7 @@ export async function listNotes(
 export async function updateNote(
   session: CloudSession,
   id: string,
-  patch: { text?: string; title?: string; labels?: readonly string[]; updated?: string },
+  patch: MemoCloudPatch,
   options: MemoCloudConditionalOptions = {},
 ): Promise<MemoCloudNote> {
   const action = `update note ${shortId(id)}`;
@@ -288,6 +293,9 @@ export async function updateNote(
         title: patch.title,
         labels: patch.labels,
         updated: patch.updated,
+        supersedes: patch.supersedes,
+        validFrom: patch.validFrom,
+        validUntil: patch.validUntil,
       }),
       idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
       ifMatch: options.ifMatch,

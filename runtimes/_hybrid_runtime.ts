@@ -13,6 +13,7 @@ import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
 import { recallDetailedOf } from "./local.ts";
 import type {
+  CorrectResult,
   ListResult,
   MemoMcpRuntime,
   MemoStats,
@@ -26,6 +27,7 @@ import type {
   RuntimeChange,
   RuntimeCloseOptions,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
   RuntimeListOptions,
@@ -35,10 +37,14 @@ import type {
   RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeScanOptions,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
   RuntimeUpdateOptions,
   SecretScanResult,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
 
 /** Default of `pullIntervalMs`. */
@@ -207,6 +213,26 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
     return this.#write(this.#local.forget(id, options));
+  }
+
+  /** The local correction (one commit); the replicator pushes both notes. */
+  correct(input: RuntimeCorrectInput, options?: RuntimeCallOptions): Promise<CorrectResult> {
+    return this.#write(this.#local.correct!(input, options));
+  }
+
+  /** The local supersede; the replicator pushes the changed note. */
+  supersede(input: RuntimeSupersedeInput, options?: RuntimeCallOptions): Promise<SupersedeResult> {
+    return this.#write(this.#local.supersede!(input, options));
+  }
+
+  /** The proposals over the local notes. */
+  tidy(options?: RuntimeCallOptions): Promise<TidyPlan> {
+    return this.#read(this.#local.tidy!(options));
+  }
+
+  /** The plan applied to the local notes (one commit); the replicator pushes the keepers. */
+  applyTidy(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult> {
+    return this.#write(this.#local.applyTidy!(plan, options));
   }
 
   async stats(options?: RuntimeCallOptions): Promise<MemoStats> {

@@ -15,7 +15,7 @@
  * @module
  */
 
-import { contentHash, type Note, sameNote } from "@memo/memory";
+import { contentHash, type Note, noteIdentity, sameNote } from "@memo/memory";
 import type { MemoCloudChange, MemoCloudNote } from "./cloud_client.ts";
 import type { PushedEntry } from "./_replica_state.ts";
 
@@ -74,9 +74,9 @@ export function conflictCopy(loser: Note, winnerId: string): Note {
   return note;
 }
 
-/** Identity for dedupe, as the store and the cloud compute it. */
+/** Identity for dedupe, as the store and the cloud compute it (`noteIdentity`). */
 export function identityOf(note: Note): string {
-  return note.source ? `source:${note.source}` : `hash:${fingerprint(note)}`;
+  return noteIdentity(note);
 }
 
 /** The local notes as a pull sees them while it plans one page. */

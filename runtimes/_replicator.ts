@@ -19,7 +19,12 @@ import {
   sameNote,
 } from "@memo/memory";
 import { isMemoCloudError } from "./_cloud_errors.ts";
-import type { MemoCloudClient, MemoCloudDraft, MemoCloudNote } from "./cloud_client.ts";
+import type {
+  MemoCloudClient,
+  MemoCloudDraft,
+  MemoCloudNote,
+  MemoCloudPatch,
+} from "./cloud_client.ts";
 import {
   fingerprint,
   identityOf,
@@ -76,7 +81,23 @@ function draftOf(note: Note): MemoCloudDraft {
     updated: note.updated,
   };
   if (note.source !== undefined) draft.source = note.source;
+  if (note.supersedes?.length) draft.supersedes = note.supersedes;
+  if (note.validFrom !== undefined) draft.validFrom = note.validFrom;
+  if (note.validUntil !== undefined) draft.validUntil = note.validUntil;
   return draft;
+}
+
+/** The PATCH of a local update: every field, history included (`[]` and `null` clear). */
+function patchOf(note: Note): MemoCloudPatch {
+  return {
+    text: note.body,
+    title: note.title,
+    labels: note.labels,
+    updated: note.updated,
+    supersedes: note.supersedes ?? [],
+    validFrom: note.validFrom ?? null,
+    validUntil: note.validUntil ?? null,
+  };
 }
 
 /** The replicator of one hybrid runtime. */
@@ -531,12 +552,7 @@ export class Replicator {
       }
       for (const note of box.updates) {
         const [, revision] = state.pushed.get(note.id)!;
-        const patch = {
-          text: note.body,
-          title: note.title,
-          labels: note.labels,
-          updated: note.updated,
-        };
+        const patch = patchOf(note);
         this.#sent.set(note.id, fingerprint(note));
         try {
           const cloud = await client.update(note.id, patch, {

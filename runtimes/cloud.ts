@@ -21,6 +21,7 @@ import {
 import { MemoRuntimeError } from "./errors.ts";
 import { guardForCloud, guardPatchForCloud, scanThroughPages, scrubSecrets } from "./_secrets.ts";
 import type {
+  CorrectResult,
   ListResult,
   MemoMcpRuntime,
   MemoStats,
@@ -31,6 +32,7 @@ import type {
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
@@ -38,12 +40,16 @@ import type {
   RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeScanOptions,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
   RuntimeUpdateOptions,
   SecretRedaction,
   SecretScanResult,
   SecretsPolicy,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
 
 /**
@@ -431,6 +437,29 @@ class CloudRuntime implements MemoMcpRuntime {
     }, id);
   }
 
+  /** Not yet: the Cloud API carries no corrections yet. */
+  correct(_input: RuntimeCorrectInput, _options?: RuntimeCallOptions): Promise<CorrectResult> {
+    return Promise.reject(notYet("correct notes"));
+  }
+
+  /** Not yet: the Cloud API carries no supersede links yet. */
+  supersede(
+    _input: RuntimeSupersedeInput,
+    _options?: RuntimeCallOptions,
+  ): Promise<SupersedeResult> {
+    return Promise.reject(notYet("supersede notes"));
+  }
+
+  /** Not yet. */
+  tidy(_options?: RuntimeCallOptions): Promise<TidyPlan> {
+    return Promise.reject(notYet("tidy the notes"));
+  }
+
+  /** Not yet. */
+  applyTidy(_plan: TidyPlan, _options?: RuntimeCallOptions): Promise<TidyApplyResult> {
+    return Promise.reject(notYet("apply a tidy plan"));
+  }
+
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
     return this.#run(options.signal, async (signal) => {
       const s = await this.#client.stats({ signal });
@@ -533,6 +562,11 @@ class CloudRuntime implements MemoMcpRuntime {
     this.#listeners.clear();
     return Promise.resolve();
   }
+}
+
+/** The refusal of what the cloud runtime cannot do yet (corrections, supersede links, tidy). */
+function notYet(action: string): MemoRuntimeError {
+  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: not yet supported by this cloud`);
 }
 
 function draftOf(draft: ConnectorDraft) {

@@ -47,6 +47,7 @@ import type {
   MemoCloudHealth,
   MemoCloudListResult,
   MemoCloudNote,
+  MemoCloudPatch,
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
@@ -71,6 +72,7 @@ export type {
   MemoCloudHealth,
   MemoCloudListResult,
   MemoCloudNote,
+  MemoCloudPatch,
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
@@ -205,7 +207,7 @@ export class MemoCloudClient {
    * ```
    */
   async remember(
-    input: { text: string; title?: string; labels?: readonly string[]; source?: string },
+    input: Omit<MemoCloudDraft, "id" | "created" | "updated">,
     options: MemoCloudWriteOptions = {},
   ): Promise<MemoCloudRememberResult> {
     return await rememberNote(this.#session, input, options);
@@ -331,7 +333,7 @@ export class MemoCloudClient {
    */
   async update(
     id: string,
-    patch: { text?: string; title?: string; labels?: readonly string[]; updated?: string },
+    patch: MemoCloudPatch,
     options: MemoCloudConditionalOptions = {},
   ): Promise<MemoCloudNote> {
     return await updateNote(this.#session, id, patch, options);

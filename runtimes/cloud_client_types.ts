@@ -160,6 +160,12 @@ export interface MemoCloudDraft {
   created?: string;
   /** Update time (upstream). */
   updated?: string;
+  /** Ids of the notes it replaces (issue 23). */
+  supersedes?: readonly string[];
+  /** When the fact starts to hold (ISO date or date-time). */
+  validFrom?: string;
+  /** When it stops holding (exclusive). */
+  validUntil?: string;
 }
 
 /**
@@ -244,4 +250,34 @@ export interface MemoCloudHealth {
   version: string;
   /** `file` or `postgres`. */
   store: string;
+}
+
+/**
+ * The change `PATCH notes/{id}` makes ({@linkcode MemoCloudClient.update}): the fields given
+ * replace the note's; `null` removes a validity bound.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudPatch } from "@memo/mcp-server";
+ *
+ * const patch: MemoCloudPatch = { title: "Deploying", validUntil: null };
+ * assert.equal(patch.validUntil, null);
+ * ```
+ */
+export interface MemoCloudPatch {
+  /** New text. */
+  text?: string;
+  /** New title. */
+  title?: string;
+  /** New labels. */
+  labels?: readonly string[];
+  /** The update time to record (a replica's own). */
+  updated?: string;
+  /** New list of the notes it replaces. */
+  supersedes?: readonly string[];
+  /** New start of validity; `null` removes it. */
+  validFrom?: string | null;
+  /** New end of validity; `null` removes it. */
+  validUntil?: string | null;
 }

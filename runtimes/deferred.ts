@@ -25,6 +25,7 @@ import type {
   RuntimeChange,
   RuntimeCloseOptions,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
   RuntimeListOptions,
@@ -34,11 +35,19 @@ import type {
   RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeScanOptions,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
   RuntimeUpdateOptions,
   SecretScanResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
+
+/** The refusal of a method that the built runtime does not have. */
+function unsupported(action: string): MemoRuntimeError {
+  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: this runtime cannot`);
+}
 
 /**
  * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first
@@ -105,6 +114,10 @@ export function createDeferredRuntime(
       | "forgetMany"
       | "scanSecrets"
       | "scrubSecrets"
+      | "correct"
+      | "supersede"
+      | "tidy"
+      | "applyTidy"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -182,6 +195,26 @@ export function createDeferredRuntime(
     },
     async get(id: string, options?: RuntimeCallOptions): Promise<Note> {
       return await (await ready()).get(id, options);
+    },
+    async correct(input: RuntimeCorrectInput, options?: RuntimeCallOptions) {
+      const runtime = await ready();
+      if (!runtime.correct) throw unsupported("correct notes");
+      return await runtime.correct(input, options);
+    },
+    async supersede(input: RuntimeSupersedeInput, options?: RuntimeCallOptions) {
+      const runtime = await ready();
+      if (!runtime.supersede) throw unsupported("supersede notes");
+      return await runtime.supersede(input, options);
+    },
+    async tidy(options?: RuntimeCallOptions): Promise<TidyPlan> {
+      const runtime = await ready();
+      if (!runtime.tidy) throw unsupported("tidy the notes");
+      return await runtime.tidy(options);
+    },
+    async applyTidy(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult> {
+      const runtime = await ready();
+      if (!runtime.applyTidy) throw unsupported("apply a tidy plan");
+      return await runtime.applyTidy(plan, options);
     },
     async list(options: RuntimeListOptions): Promise<ListResult> {
       return await (await ready()).list(options);

@@ -489,3 +489,51 @@ Deno.test("hybrid: rememberMany and forgetMany reach the cloud and the other mac
     await cloud.close();
   }
 });
+
+Deno.test("hybrid: a correction and a supersede on A are seen on B; corrections apart both land", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    const b = cloud.machine(await Deno.makeTempDir());
+    const { note: old } = await a.remember({ text: "Deploys run on Fridays", labels: ["ops"] });
+    const { note: twin } = await a.remember({ text: "Staging lives in eu-west-1" });
+    const { note: keep } = await a.remember({ text: "The staging environment is in eu-west-1" });
+    await settle(a, b);
+    const { note: fixed } = await a.correct!({ id: old.id, text: "Deploys run on Mondays" });
+    await a.supersede!({ ids: [twin.id], by: keep.id });
+    await settle(a, b);
+    // B sees the chain both ways, the filters and the old note's end of validity.
+    assert.deepEqual((await b.recall("deploys run", { limit: 5 })).map((h) => h.note.id), [
+      fixed.id,
+    ]);
+    assert.deepEqual((await b.get(fixed.id)).supersedes, [old.id]);
+    const gone = await b.get(old.id);
+    assert.deepEqual(gone.supersededBy, [fixed.id]);
+    assert.equal(typeof gone.validUntil, "string");
+    assert.deepEqual((await b.get(twin.id)).supersededBy, [keep.id]);
+    const current = (await b.list({ limit: 100 })).notes.map((n) => n.id).sort();
+    assert.deepEqual(current, [fixed.id, keep.id].sort());
+    const history = await b.list({ limit: 100, includeSuperseded: true });
+    assert.equal(history.total, 4);
+    const before = new Date(Date.parse(fixed.created) - 1).toISOString();
+    const then = await b.recall("deploys run", { limit: 5, asOf: before });
+    assert.deepEqual(then.map((h) => h.note.id), [old.id]);
+    // Both machines correct the same note while apart: both corrections land, each superseding
+    // it; the two versions of its end of validity are a conflict, resolved as any other.
+    const x = await a.correct!({ id: fixed.id, text: "Deploys run on Tuesdays" });
+    const y = await b.correct!({ id: fixed.id, text: "Deploys run on Wednesdays" });
+    await settle(a, b);
+    for (const m of [a, b]) {
+      assert.deepEqual((await m.get(fixed.id)).supersededBy?.sort(), [x.note.id, y.note.id].sort());
+    }
+    const everything = async (m: MemoMcpRuntime) =>
+      (await m.list({ limit: 100, includeSuperseded: true })).notes.sort(byId);
+    assert.equal((await everything(a)).length, 7);
+    assert.deepEqual(await everything(a), await everything(b));
+    // The cloud lists the current notes (superseded ones are hidden there too).
+    const shown = (await allNotes(a)).sort(byId);
+    assert.deepEqual(shown, (await cloud.notes()).map(strip).sort(byId));
+  } finally {
+    await cloud.close();
+  }
+});

@@ -13,6 +13,7 @@ import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { scanThroughPages, scrubSecrets, secretsRefusal } from "./_secrets.ts";
 import type {
+  CorrectResult,
   ListResult,
   MemoLike,
   MemoMcpRuntime,
@@ -25,8 +26,10 @@ import type {
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCompletion,
+  RuntimeCorrectInput,
   RuntimeEmbedOptions,
   RuntimeEmbedResult,
+  RuntimeHistoryFilter,
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
@@ -34,10 +37,14 @@ import type {
   RuntimeRememberManyResult,
   RuntimeRememberResult,
   RuntimeScanOptions,
+  RuntimeSupersedeInput,
   RuntimeSyncOptions,
   RuntimeSyncResult,
   RuntimeUpdateOptions,
   SecretScanResult,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
 } from "./types.ts";
 
 /**
@@ -111,6 +118,33 @@ function runtimeErrorOf(error: unknown): unknown {
   }
 }
 
+/** The refusal of what the memory client cannot do. */
+function unsupported(action: string): MemoRuntimeError {
+  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: this memory client cannot`);
+}
+
+/** The history filters of a recall or list (only those given). */
+function historyOf(options: RuntimeHistoryFilter): RuntimeHistoryFilter {
+  const out: RuntimeHistoryFilter = {};
+  if (options.includeSuperseded !== undefined) out.includeSuperseded = options.includeSuperseded;
+  if (options.asOf !== undefined) out.asOf = options.asOf;
+  if (options.since !== undefined) out.since = options.since;
+  if (options.until !== undefined) out.until = options.until;
+  return out;
+}
+
+/** What a memory client's recall takes of a runtime recall's options. */
+function recallOptionsOf(options: RuntimeRecallOptions) {
+  return {
+    limit: options.limit,
+    engine: options.engine,
+    labels: options.labels,
+    source: options.source,
+    explain: options.explain,
+    ...historyOf(options),
+  };
+}
+
 function checkSignal(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error("Cannot continue: aborted");
 }
@@ -169,11 +203,21 @@ class LocalRuntime implements MemoMcpRuntime {
     if (!memo.watch && this.#listeners.size) this.#listeners.emit(change);
   }
 
-  /** A batch of one. */
+  /** The client's `remember` (with the similar notes), else a batch of one. */
   async remember(
     input: RuntimeRememberInput,
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberResult> {
+    const single = await this.#run(options.signal, async (memo) => {
+      if (!memo.remember) return undefined;
+      checkDraftList([input]);
+      const result = await memo.remember(input);
+      if (result.status !== "unchanged") {
+        this.#wrote(memo, { ids: [result.note.id], listChanged: result.status === "written" });
+      }
+      return result;
+    });
+    if (single) return single;
     const { written, updated, unchanged, redacted } = await this.rememberMany([input], options);
     const result: RuntimeRememberResult = written.length
       ? { note: written[0], status: "written" }
@@ -237,27 +281,14 @@ class LocalRuntime implements MemoMcpRuntime {
   }
 
   recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
-    return this.#run(options.signal, (memo) =>
-      memo.recall(query, {
-        limit: options.limit,
-        engine: options.engine,
-        labels: options.labels,
-        source: options.source,
-        explain: options.explain,
-      }));
+    return this.#run(options.signal, (memo) => memo.recall(query, recallOptionsOf(options)));
   }
 
   recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
-    return this.#run(options.signal, async (memo) => {
-      const recallOptions = {
-        limit: options.limit,
-        engine: options.engine,
-        labels: options.labels,
-        source: options.source,
-        explain: options.explain,
-      };
-      return await recallDetailedOf(memo, query, recallOptions);
-    });
+    return this.#run(
+      options.signal,
+      (memo) => recallDetailedOf(memo, query, recallOptionsOf(options)),
+    );
   }
 
   embed(options: RuntimeEmbedOptions = {}): Promise<RuntimeEmbedResult> {
@@ -287,6 +318,7 @@ class LocalRuntime implements MemoMcpRuntime {
         labels: options.labels,
         source: options.source,
         order: options.order,
+        ...historyOf(options),
       }));
   }
 
@@ -306,6 +338,47 @@ class LocalRuntime implements MemoMcpRuntime {
     });
   }
 
+  correct(input: RuntimeCorrectInput, options: RuntimeCallOptions = {}): Promise<CorrectResult> {
+    return this.#run(options.signal, async (memo) => {
+      if (!memo.correct) throw unsupported("correct notes");
+      const result = await memo.correct(input);
+      // The superseded notes leave the default lists: the lists changed.
+      this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
+      return result;
+    });
+  }
+
+  supersede(
+    input: RuntimeSupersedeInput,
+    options: RuntimeCallOptions = {},
+  ): Promise<SupersedeResult> {
+    return this.#run(options.signal, async (memo) => {
+      if (!memo.supersede) throw unsupported("supersede notes");
+      const result = await memo.supersede(input);
+      if (result.superseded.length) {
+        this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
+      }
+      return result;
+    });
+  }
+
+  tidy(options: RuntimeCallOptions = {}): Promise<TidyPlan> {
+    return this.#run(options.signal, (memo) => {
+      if (!memo.tidy) throw unsupported("tidy the notes");
+      return memo.tidy();
+    });
+  }
+
+  applyTidy(plan: TidyPlan, options: RuntimeCallOptions = {}): Promise<TidyApplyResult> {
+    return this.#run(options.signal, async (memo) => {
+      if (!memo.applyTidy) throw unsupported("apply a tidy plan");
+      const result = await memo.applyTidy(plan);
+      const ids = [...result.notes.map((n) => n.id), ...result.superseded];
+      if (ids.length) this.#wrote(memo, { ids, listChanged: true });
+      return result;
+    });
+  }
+
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
     return this.#run(options.signal, (memo) => memo.stats());
   }
@@ -318,7 +391,8 @@ class LocalRuntime implements MemoMcpRuntime {
     return this.#run(options.signal, async (memo) => {
       const redact = options.redact === true;
       const result = memo.scanSecrets ? await memo.scanSecrets({ redact }) : await scanThroughPages(
-        (cursor) => memo.list({ cursor, limit: 1000 }),
+        // Superseded notes are history, still stored: they are scanned too.
+        (cursor) => memo.list({ cursor, limit: 1000, includeSuperseded: true }),
         (id, patch) => memo.update(id, patch),
         redact,
       );
@@ -351,7 +425,8 @@ class LocalRuntime implements MemoMcpRuntime {
       let cursor: string | undefined;
       do {
         checkSignal(options.signal);
-        const page = await memo.list({ cursor, limit: 1000 });
+        // Superseded notes stay readable by id: their ids complete too.
+        const page = await memo.list({ cursor, limit: 1000, includeSuperseded: true });
         for (const note of page.notes) {
           if (!note.id.startsWith(prefix)) continue;
           total++;

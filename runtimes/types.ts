@@ -41,6 +41,18 @@ import type {
   StoreIssue,
   StoreLoadReport,
 } from "@memo/memory";
+import type {
+  CorrectResult,
+  RuntimeCorrectInput,
+  RuntimeHistoryFilter,
+  RuntimeSupersedeInput,
+  SimilarNote,
+  SupersedeResult,
+  TidyApplyResult,
+  TidyPlan,
+} from "./truth_types.ts";
+
+export * from "./truth_types.ts";
 
 // The memory types that appear in this package's API (`store`, results).
 export type {
@@ -94,6 +106,12 @@ export type {
  * ```
  */
 export interface MemoLike {
+  /**
+   * Stores one note, deduplicating, and says which stored notes resemble it
+   * (`Memo.remember`). Optional: without it, the runtime stores a batch of one
+   * and reports no similar notes.
+   */
+  remember?(draft: NoteDraft): Promise<RuntimeRememberResult>;
   /** Stores drafts in one all-or-nothing commit, deduplicating. */
   rememberMany(
     drafts: readonly NoteDraft[],
@@ -108,7 +126,7 @@ export interface MemoLike {
       labels?: readonly string[];
       source?: string;
       explain?: boolean;
-    },
+    } & RuntimeHistoryFilter,
   ): Promise<RecallHit[]>;
   /**
    * Ranked hits with the engine that ran and the embedding coverage
@@ -123,7 +141,7 @@ export interface MemoLike {
       labels?: readonly string[];
       source?: string;
       explain?: boolean;
-    },
+    } & RuntimeHistoryFilter,
   ): Promise<RecallResult>;
   /**
    * Embeds every note not embedded yet (`Memo.embed`). Optional: without
@@ -144,7 +162,7 @@ export interface MemoLike {
       labels?: readonly string[];
       source?: string;
       order?: "oldest" | "newest";
-    },
+    } & RuntimeHistoryFilter,
   ): Promise<ListResult>;
   /** Changes a note; `onRedacted` hears what the secrets guard replaced. */
   update(
@@ -154,6 +172,17 @@ export interface MemoLike {
   ): Promise<Note>;
   /** Deletes a note and returns it. */
   forget(id: string): Promise<Note>;
+  /**
+   * Writes a new note that supersedes `input.id`, and ends the old note's validity, in one
+   * commit (`Memo.correct`). Optional: without it, the runtime's `correct` refuses.
+   */
+  correct?(input: RuntimeCorrectInput): Promise<CorrectResult>;
+  /** Marks notes as superseded by another (`Memo.supersede`). Optional. */
+  supersede?(input: RuntimeSupersedeInput): Promise<SupersedeResult>;
+  /** Proposals to tidy the notes up (`Memo.tidy`). Optional. */
+  tidy?(): Promise<TidyPlan>;
+  /** Applies a tidy plan in one commit (`Memo.applyTidy`). Optional. */
+  applyTidy?(plan: TidyPlan): Promise<TidyApplyResult>;
   /**
    * Writes notes verbatim and removes ids in one atomic step
    * (`Memo.applyReplica`). Optional: the local runtime's `forgetMany` uses
@@ -282,6 +311,15 @@ export interface RuntimeRememberInput {
   labels?: string[];
   /** Source key (notes with the same key are the same note). */
   source?: string;
+  /**
+   * Ids of the notes this note replaces. An unknown id, the note itself or a cycle throws
+   * `MemoRuntimeError` `INVALID_INPUT`, and nothing is written.
+   */
+  supersedes?: string[];
+  /** When the fact starts to hold (ISO date, meaning 00:00 UTC, or date-time). */
+  validFrom?: string;
+  /** When it stops holding (exclusive). */
+  validUntil?: string;
 }
 
 /** What {@linkcode MemoMcpRuntime.remember} did. *
@@ -314,6 +352,11 @@ export interface RuntimeRememberResult {
    * values; absent when nothing was.
    */
   redacted?: SecretRedaction[];
+  /**
+   * Stored notes that resemble a written note: at most 3, most similar first (empty when none).
+   * Runtimes that cannot tell leave it out.
+   */
+  similar?: SimilarNote[];
 }
 
 /**
@@ -372,7 +415,7 @@ export interface RuntimeRememberManyResult {
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export interface RuntimeRecallOptions extends RuntimeCallOptions {
+export interface RuntimeRecallOptions extends RuntimeCallOptions, RuntimeHistoryFilter {
   /** Most hits. */
   limit: number;
   /** Engine; the runtime's default when missing. */
@@ -412,7 +455,7 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions {
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export interface RuntimeListOptions extends RuntimeCallOptions {
+export interface RuntimeListOptions extends RuntimeCallOptions, RuntimeHistoryFilter {
   /** Cursor from a previous page. A bad one throws `MemoRuntimeError` `INVALID_INPUT`. */
   cursor?: string;
   /** Page size. */
@@ -455,6 +498,15 @@ export interface RuntimeNotePatch {
   title?: string;
   /** New labels (replace the old ones). */
   labels?: string[];
+  /** New start of validity (ISO date or date-time); `null` removes it. */
+  validFrom?: string | null;
+  /** New end of validity (exclusive); `null` removes it. */
+  validUntil?: string | null;
+  /**
+   * The notes this note replaces, as a whole new list (`[]` removes every link); checked as
+   * `remember`'s.
+   */
+  supersedes?: string[];
 }
 
 /** One connector's counts in a sync (the connectors' `ConnectorRunSummary`). *
@@ -836,6 +888,31 @@ export interface MemoMcpRuntime {
   update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions): Promise<Note>;
   /** Deletes a note and returns it. */
   forget(id: string, options?: RuntimeCallOptions): Promise<Note>;
+  /**
+   * The fact of a note changed: writes a new note that supersedes it (labels kept unless given)
+   * and sets the old note's `validUntil` to the new `validFrom`, or to now, in one commit.
+   * Unknown id: `MemoRuntimeError` `NOTE_NOT_FOUND`. Optional: the local and hybrid runtimes
+   * have it.
+   */
+  correct?(input: RuntimeCorrectInput, options?: RuntimeCallOptions): Promise<CorrectResult>;
+  /**
+   * Marks existing notes as superseded by an existing note (`by` gains them in its
+   * `supersedes`): what merging duplicates needs. Unknown `by`: `NOTE_NOT_FOUND`; an unknown id
+   * in `ids`, `by` itself or a cycle: `INVALID_INPUT`. Optional.
+   */
+  supersede?(input: RuntimeSupersedeInput, options?: RuntimeCallOptions): Promise<SupersedeResult>;
+  /**
+   * Proposals to tidy the notes up, writing nothing: clusters of near-duplicates (keep the
+   * newest, supersede the others) and notes whose `validUntil` has passed. Optional.
+   */
+  tidy?(options?: RuntimeCallOptions): Promise<TidyPlan>;
+  /**
+   * Applies exactly the merges of a plan from {@linkcode MemoMcpRuntime.tidy} in one commit;
+   * refuses (`INVALID_INPUT`), writing nothing, when `notes.md` changed since the plan was made
+   * (its `sha256`) or a note it names is gone or changed. Expired notes are left alone.
+   * Optional.
+   */
+  applyTidy?(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult>;
   /** Counts of notes, labels and sources. */
   stats(options?: RuntimeCallOptions): Promise<MemoStats>;
   /** Runs the configured connectors. */

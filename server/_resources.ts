@@ -151,7 +151,8 @@ export function noteEntry(note: Note): Record<string, unknown> {
 }
 
 /**
- * A note as the markdown a resource read returns.
+ * A note as the markdown a resource read returns: title, facts (id, labels, source, updated,
+ * validity), its chain both ways as links (`supersedes`, `superseded by`), then the body.
  *
  * @example
  * ```ts
@@ -172,6 +173,11 @@ export function noteEntry(note: Note): Record<string, unknown> {
  *   "# Deploys\n\nid: 01jq3v7k9x0000000000 · labels: infra · updated: 2025-01-02T00:00:00.000Z\n\n" +
  *     "Run make deploy.\n",
  * );
+ * // A corrected note shows its chain, as links to the other notes.
+ * assert.ok(
+ *   renderNote({ ...note, supersededBy: ["n2"], validUntil: "2026-03-01" })
+ *     .includes("valid: … to 2026-03-01\n\nsuperseded by: memo://notes/n2\n\n"),
+ * );
  * ```
  */
 export function renderNote(note: Note): string {
@@ -179,8 +185,16 @@ export function renderNote(note: Note): string {
   if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
   if (note.source) meta.push(`source: ${note.source}`);
   meta.push(`updated: ${note.updated}`);
+  if (note.validFrom !== undefined || note.validUntil !== undefined) {
+    meta.push(`valid: ${note.validFrom ?? "…"} to ${note.validUntil ?? "…"}`);
+  }
+  const links = (ids: readonly string[]) => ids.map(noteUri).join(", ");
+  const chain = [];
+  if (note.supersedes?.length) chain.push(`supersedes: ${links(note.supersedes)}`);
+  if (note.supersededBy?.length) chain.push(`superseded by: ${links(note.supersededBy)}`);
+  const history = chain.length ? `${chain.join("\n")}\n\n` : "";
   const body = note.body.endsWith("\n") ? note.body : note.body + "\n";
-  return `# ${note.title}\n\n${meta.join(" · ")}\n\n${body}`;
+  return `# ${note.title}\n\n${meta.join(" · ")}\n\n${history}${body}`;
 }
 
 /**

@@ -74,8 +74,8 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 /**
  * The same runtime, with every call's errors mapped by
  * {@linkcode mcpErrorOf}. The MCP core calls the runtime only through it.
- * It has `watch`, `recallDetailed` and `embed` exactly when the runtime
- * has them (so `"watch" in wrapped` tells whether change notification is
+ * It has `watch`, `recallDetailed`, `embed`, `correct`, `supersede`, `tidy`
+ * and `applyTidy` exactly when the runtime has them (so `"watch" in wrapped` tells whether change notification is
  * available).
  *
  * @example
@@ -109,6 +109,16 @@ export function withMcpErrors(runtime: MemoMcpRuntime): MemoMcpRuntime {
     list: (options) => mapped(() => runtime.list(options)),
     update: (id, patch, options) => mapped(() => runtime.update(id, patch, options)),
     forget: (id, options) => mapped(() => runtime.forget(id, options)),
+    ...(runtime.correct
+      ? { correct: (input, options) => mapped(() => runtime.correct!(input, options)) }
+      : {}),
+    ...(runtime.supersede
+      ? { supersede: (input, options) => mapped(() => runtime.supersede!(input, options)) }
+      : {}),
+    ...(runtime.tidy ? { tidy: (options) => mapped(() => runtime.tidy!(options)) } : {}),
+    ...(runtime.applyTidy
+      ? { applyTidy: (plan, options) => mapped(() => runtime.applyTidy!(plan, options)) }
+      : {}),
     stats: (options) => mapped(() => runtime.stats(options)),
     syncConnectors: (options) => mapped(() => runtime.syncConnectors(options)),
     completeIds: (prefix, limit, options) =>

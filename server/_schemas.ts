@@ -124,9 +124,83 @@ export const NoteSchema = z.looseObject({
   labels: z.array(z.string()),
   source: z.string().optional().describe("Source key, e.g. github:owner/repo/discussions/42."),
   hash: z.string().describe("Content hash."),
-  created: z.string().describe("ISO 8601 creation time."),
+  created: z.string().describe("ISO 8601 time memo recorded the note."),
   updated: z.string().describe("ISO 8601 time of the last change."),
+  supersedes: z.array(z.string()).optional().describe(
+    "Ids of the notes this note replaces (a correction, or merged duplicates).",
+  ),
+  supersededBy: z.array(z.string()).optional().describe(
+    "Ids of the notes that replace this one: present only when it is superseded (history).",
+  ),
+  validFrom: z.string().optional().describe(
+    "When the fact starts to hold (ISO date or date-time); absent: it always has.",
+  ),
+  validUntil: z.string().optional().describe(
+    "When the fact stops holding (exclusive); absent: it still holds.",
+  ),
 });
+
+const TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * An ISO 8601 date (meaning 00:00 UTC) or date-time with a time zone.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isoTime } from "./_schemas.ts";
+ *
+ * assert.ok(isoTime("asOf").safeParse("2026-03-01").success);
+ * assert.ok(isoTime("asOf").safeParse("2026-03-01T10:00:00Z").success);
+ * assert.equal(
+ *   isoTime("asOf").safeParse("last week").error?.issues[0].message,
+ *   "asOf must be an ISO 8601 date (2026-03-01) or date-time (2026-03-01T10:00:00Z)",
+ * );
+ * ```
+ */
+export const isoTime = (what: string) =>
+  z.string().max(40).regex(TIME, {
+    message: `${what} must be an ISO 8601 date (2026-03-01) or date-time (2026-03-01T10:00:00Z)`,
+  });
+
+/**
+ * The history filters of `recall` and `list_notes`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * import { historyFilters } from "./_schemas.ts";
+ *
+ * const schema = z.strictObject(historyFilters());
+ * assert.ok(schema.safeParse({ asOf: "2026-03-01", includeSuperseded: true }).success);
+ * assert.ok(!schema.safeParse({ since: "yesterday" }).success);
+ * ```
+ */
+export const historyFilters = () => ({
+  includeSuperseded: z.boolean().optional().describe(
+    "Also return superseded notes (history), each with supersededBy. Default false.",
+  ),
+  asOf: isoTime("asOf").optional().describe(
+    "What was recorded and held at this time (ISO date or date-time): notes created by then, not superseded by a note created by then, and valid then.",
+  ),
+  since: isoTime("since").optional().describe("Only notes created at or after this time."),
+  until: isoTime("until").optional().describe("Only notes created before this time."),
+});
+
+/**
+ * A list of note ids (as `supersedes` and `supersede` take them).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteIds } from "./_schemas.ts";
+ *
+ * assert.ok(noteIds().safeParse(["01jq3v7k9x0000000000"]).success);
+ * assert.ok(!noteIds().safeParse([]).success);
+ * ```
+ */
+export const noteIds = () => z.array(z.string().min(1).max(200)).min(1).max(100);
 
 /**
  * The wire form of an error (`structuredContent.error` of a failed tool call).

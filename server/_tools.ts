@@ -1,5 +1,5 @@
 /**
- * The eight tools, one record each: name, title, description, annotations,
+ * The eleven tools, one record each: name, title, description, annotations,
  * zod input and output schemas, and the handler that runs on the validated
  * input. The protocol server and the SDK bridge both build from these
  * records (through `_catalog.ts`). Loaded lazily: it pulls in zod.
@@ -9,242 +9,36 @@
 
 import { z } from "zod";
 import type {
-  MemoMcpRuntime,
   RecallEngine,
   RecallHit,
   RecallResult,
   RuntimeSyncProgress,
   RuntimeSyncResult,
 } from "../runtimes/types.ts";
-import { McpValidationError, MemoMcpError, toSafeError } from "./errors.ts";
+import { MemoMcpError, toSafeError } from "./errors.ts";
 import {
-  describeIssues,
+  historyFilters,
+  isoTime,
   labels,
   noteId,
+  noteIds,
   NoteSchema,
   output,
-  type SchemaLimits,
   source,
   text,
 } from "./_schemas.ts";
+import { correct, SimilarSchema, supersede, tidy } from "./_history_tools.ts";
+import {
+  defineTool,
+  pageLimit,
+  READ,
+  REWRITE,
+  sourcePrefix,
+  type Tool,
+  type ToolOutcome,
+} from "./_tool_kit.ts";
 
-/**
- * MCP tool annotations.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { type ToolAnnotations, TOOLS } from "./_tools.ts";
- *
- * const forget: ToolAnnotations = TOOLS.find((t) => t.name === "forget")!.annotations;
- * assert.equal(forget.readOnlyHint, false);
- * assert.equal(forget.destructiveHint, true);
- * ```
- */
-export interface ToolAnnotations {
-  /** The tool does not change anything. */
-  readOnlyHint: boolean;
-  /** The tool may overwrite or delete data. */
-  destructiveHint: boolean;
-  /** Calling it again with the same arguments changes nothing more. */
-  idempotentHint: boolean;
-  /** The tool talks to services outside memo. */
-  openWorldHint: boolean;
-}
-
-/**
- * What a tool run returns: the structured result, and whether it is a tool error.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import { type ToolOutcome, TOOLS } from "./_tools.ts";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const stats = TOOLS.find((t) => t.name === "memory_stats")!.bind({
- *   defaultPageSize: 25,
- *   maxPageSize: 100,
- * });
- * const ctx = { runtime, signal: new AbortController().signal, defaultPageSize: 25 };
- * const outcome: ToolOutcome = await stats.call({}, ctx);
- * assert.equal(outcome.structured.notes, 0);
- * assert.equal(outcome.isError, undefined);
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface ToolOutcome {
-  /** `structuredContent` of the result. */
-  structured: Record<string, unknown>;
-  /** Set when the result reports a failure the model should read. */
-  isError?: boolean;
-}
-
-/**
- * Per-call facts a tool run gets.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import { type ToolRunContext, TOOLS } from "./_tools.ts";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * for (const text of ["one", "two", "three"]) await runtime.remember({ text });
- * const listNotes = TOOLS.find((t) => t.name === "list_notes")!.bind({
- *   defaultPageSize: 25,
- *   maxPageSize: 100,
- * });
- * const signal = new AbortController().signal;
- * const ctx: ToolRunContext = { runtime, signal, defaultPageSize: 2 };
- * const { structured } = await listNotes.call({}, ctx);
- * assert.equal((structured.notes as unknown[]).length, 2); // the context's page size
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface ToolRunContext {
-  /** The runtime (its errors already mapped to MCP errors). */
-  runtime: MemoMcpRuntime;
-  /** Aborted on timeout or cancellation. */
-  signal: AbortSignal;
-  /** Default page size of `list_notes`. */
-  defaultPageSize: number;
-  /**
-   * Sends `notifications/progress` for this call; set only when the client
-   * asked for progress (`_meta.progressToken`) and the transport can
-   * deliver it. Values that do not increase are dropped.
-   */
-  progress?: (progress: number, total?: number, message?: string) => void;
-}
-
-/** One tool, as it is written: its facts, its schemas and its handler. */
-interface ToolDefinition<I extends z.ZodType> {
-  /** Tool name. */
-  name: string;
-  /** Display title. */
-  title: string;
-  /** What the model reads to decide when to call it. */
-  description: string;
-  /** Whether it writes (and so goes through `authorize` and `readOnly`). */
-  write: boolean;
-  /** MCP annotations. */
-  annotations: ToolAnnotations;
-  /** The arguments' schema, for the server's page-size limits. */
-  input(limits: SchemaLimits): I;
-  /** The schema of `structuredContent`. */
-  output: z.ZodType;
-  /** Runs the tool on arguments that passed `input`. */
-  run(args: z.output<I>, ctx: ToolRunContext): Promise<ToolOutcome>;
-}
-
-/**
- * A tool bound to a set of limits: its schemas, and a call that validates then runs.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig, McpValidationError } from "@memo/mcp-server";
- * import { type BoundTool, TOOLS } from "./_tools.ts";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
- * const recall: BoundTool = TOOLS.find((t) => t.name === "recall")!.bind({
- *   defaultPageSize: 25,
- *   maxPageSize: 100,
- * });
- * const ctx = { runtime, signal: new AbortController().signal, defaultPageSize: 25 };
- * assert.throws(() => recall.call({ query: "" }, ctx), McpValidationError);
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface BoundTool {
-  /** The arguments' schema. */
-  input: z.ZodType;
-  /** The schema of `structuredContent`. */
-  output: z.ZodType;
-  /**
-   * Validates the arguments (throwing `McpValidationError` with
-   * `details.issues`) and runs the tool.
-   */
-  call(args: unknown, ctx: ToolRunContext): Promise<ToolOutcome>;
-}
-
-/**
- * A tool record, with its argument type erased.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { type Tool, TOOLS } from "./_tools.ts";
- *
- * const remember: Tool = TOOLS[0];
- * assert.equal(remember.name, "remember");
- * assert.equal(remember.write, true);
- * ```
- */
-export interface Tool {
-  /** Tool name. */
-  readonly name: string;
-  /** Display title. */
-  readonly title: string;
-  /** What the model reads. */
-  readonly description: string;
-  /** Whether it writes. */
-  readonly write: boolean;
-  /** MCP annotations. */
-  readonly annotations: ToolAnnotations;
-  /** The tool for a set of page-size limits. */
-  bind(limits: SchemaLimits): BoundTool;
-}
-
-function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
-  const { input, output, run, ...facts } = def;
-  return {
-    ...facts,
-    bind(limits) {
-      const schema = input(limits);
-      return {
-        input: schema,
-        output,
-        call(args, ctx) {
-          const parsed = schema.safeParse(args ?? {});
-          if (parsed.success) return run(parsed.data, ctx);
-          const { reason, issues } = describeIssues(parsed.error);
-          throw new McpValidationError(`Cannot call ${def.name}: invalid arguments (${reason})`, {
-            details: { tool: def.name, issues },
-          });
-        },
-      };
-    },
-  };
-}
-
-const READ: ToolAnnotations = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-/** Annotations of the tools that change or delete a note in place (same call, same end state). */
-const REWRITE: ToolAnnotations = {
-  readOnlyHint: false,
-  destructiveHint: true,
-  idempotentHint: true,
-  openWorldHint: false,
-};
-
-const pageLimit = (limits: SchemaLimits, what: string, def: number) =>
-  z.number().int().min(1).max(limits.maxPageSize).describe(
-    `${what} (1 to ${limits.maxPageSize}; default ${def}).`,
-  );
-
-const sourcePrefix = () =>
-  z.string().max(512).optional().describe("Only notes whose source key starts with this prefix.");
+export type { BoundTool, Tool, ToolAnnotations, ToolOutcome, ToolRunContext } from "./_tool_kit.ts";
 
 const Hit = z.looseObject({
   note: NoteSchema,
@@ -343,7 +137,7 @@ const remember = defineTool({
   name: "remember",
   title: "Remember",
   description:
-    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (or the same source key) is never stored twice; a known source key with new text updates that note. Secrets (tokens, keys, passwords) are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
+    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (whatever its case, spacing or punctuation) or the same source key is never stored twice: the answer is unchanged with the stored note; a known source key with new text updates that note. A new note's answer lists similar stored notes (at most 3): a near-duplicate, or a note on the same subject that may now be wrong. Then use correct (the fact changed), supersede (they say the same thing) or forget. When this note replaces others, name them in supersedes; validFrom and validUntil say when the fact holds. Secrets (tokens, keys, passwords) are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
   write: true,
   annotations: {
     readOnlyHint: false,
@@ -359,17 +153,33 @@ const remember = defineTool({
       source: source().optional().describe(
         "Source key; a note with the same key is updated in place instead of duplicated.",
       ),
+      supersedes: noteIds().optional().describe(
+        "Ids of the stored notes this note replaces; they leave recall and lists (they stay readable by id).",
+      ),
+      validFrom: isoTime("validFrom").optional().describe(
+        "When the fact starts to hold (ISO date, meaning 00:00 UTC, or date-time).",
+      ),
+      validUntil: isoTime("validUntil").optional().describe(
+        "When the fact stops holding (exclusive).",
+      ),
     }),
   output: output({
     note: NoteSchema,
     status: z.enum(["written", "updated", "unchanged"]).describe(
-      "written: new; updated: same source, new content; unchanged: already stored.",
+      "written: new; updated: same source (or same text) with new content, links or validity; unchanged: already stored.",
+    ),
+    similar: z.array(SimilarSchema).describe(
+      "Stored notes like a written note, most similar first (at most 3; empty when none).",
     ),
     redacted: Redacted.optional(),
-  }, ["note", "status"]),
+  }, ["note", "status", "similar"]),
   async run(a, ctx) {
     const result = await ctx.runtime.remember(a, { signal: ctx.signal });
-    const structured: Record<string, unknown> = { note: result.note, status: result.status };
+    const structured: Record<string, unknown> = {
+      note: result.note,
+      status: result.status,
+      similar: result.similar ?? [],
+    };
     if (result.redacted?.length) structured.redacted = result.redacted;
     return { structured };
   },
@@ -379,7 +189,7 @@ const recall = defineTool({
   name: "recall",
   title: "Recall",
   description:
-    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused), auto (the default: hybrid over the notes embedded so far, lexical for the rest and whenever no embedder is ready). The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score).",
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused), auto (the default: hybrid over the notes embedded so far, lexical for the rest and whenever no embedder is ready). The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score). Superseded notes (corrected or merged) are left out unless includeSuperseded; asOf answers with what held at a past time; since and until filter on when notes were recorded.",
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -394,6 +204,7 @@ const recall = defineTool({
       explain: z.boolean().optional().describe(
         "Report each term's contribution to the score, and each hit's lexical, vector and fused parts.",
       ),
+      ...historyFilters(),
     }),
   output: output({
     hits: z.array(Hit).describe("Best first."),
@@ -409,6 +220,10 @@ const recall = defineTool({
       labels: a.labels,
       source: a.source,
       explain: a.explain,
+      includeSuperseded: a.includeSuperseded,
+      asOf: a.asOf,
+      since: a.since,
+      until: a.until,
       signal: ctx.signal,
     };
     const runtime = ctx.runtime;
@@ -438,7 +253,8 @@ function hitsOnly(hits: RecallHit[], asked: RecallEngine | undefined): RecallRes
 const getNote = defineTool({
   name: "get_note",
   title: "Get note",
-  description: "Read one note in full by its id.",
+  description:
+    "Read one note in full by its id, superseded or not, with its chain both ways: supersedes (the notes it replaces) and supersededBy (the notes that replace it).",
   write: false,
   annotations: READ,
   input: () => z.strictObject({ id: noteId() }),
@@ -452,7 +268,7 @@ const listNotes = defineTool({
   name: "list_notes",
   title: "List notes",
   description:
-    'List the notes in the order they were stored (or newest first with order "newest"), a page at a time. Pass nextCursor back as cursor, with the same order, for the next page. Filter with labels or a source prefix.',
+    'List the notes in the order they were stored (or newest first with order "newest"), a page at a time. Pass nextCursor back as cursor, with the same order, for the next page. Filter with labels or a source prefix. Superseded notes are left out unless includeSuperseded; asOf lists what held at a past time; since and until filter on when notes were recorded.',
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -464,6 +280,7 @@ const listNotes = defineTool({
       order: z.enum(["oldest", "newest"]).optional().describe(
         'Order of the notes: "oldest" (store order, the default) or "newest" first.',
       ),
+      ...historyFilters(),
     }),
   output: output({
     notes: z.array(NoteSchema),
@@ -477,6 +294,10 @@ const listNotes = defineTool({
       labels: a.labels,
       source: a.source,
       order: a.order,
+      includeSuperseded: a.includeSuperseded,
+      asOf: a.asOf,
+      since: a.since,
+      until: a.until,
       signal: ctx.signal,
     });
     const structured: Record<string, unknown> = { notes: page.notes, total: page.total };
@@ -489,7 +310,7 @@ const updateNote = defineTool({
   name: "update_note",
   title: "Update note",
   description:
-    "Change a note's text, title or labels (labels replace the old ones). Use it to correct a note that recall showed to be wrong or out of date.",
+    "Fix the wording of a note that states the same fact: its text, title or labels (labels replace the old ones), or when it holds (validFrom, validUntil; null removes one). When the fact itself changed (a new value, a new decision), use correct instead, so that the old fact stays as history; when notes say the same thing, use supersede.",
   write: true,
   annotations: REWRITE,
   input: () =>
@@ -498,6 +319,15 @@ const updateNote = defineTool({
       text: text("text").optional().describe("New markdown text."),
       title: z.string().max(500).optional().describe("New title."),
       labels: labels().optional().describe("New labels (replace the old ones)."),
+      validFrom: isoTime("validFrom").nullable().optional().describe(
+        "When the fact starts to hold; null removes it.",
+      ),
+      validUntil: isoTime("validUntil").nullable().optional().describe(
+        "When the fact stops holding (exclusive); null removes it.",
+      ),
+      supersedes: z.array(z.string().min(1).max(200)).max(100).optional().describe(
+        "The whole list of notes this note replaces ([] removes every link).",
+      ),
     }),
   output: output({ note: NoteSchema, redacted: Redacted.optional() }, ["note"]),
   async run({ id, ...patch }, ctx) {
@@ -642,13 +472,18 @@ const memoryStats = defineTool({
  *   "get_note",
  *   "list_notes",
  *   "update_note",
+ *   "correct",
+ *   "supersede",
  *   "forget",
+ *   "tidy",
  *   "sync_connectors",
  *   "memory_stats",
  * ]);
  * assert.deepEqual(TOOLS.filter((t) => t.write).map((t) => t.name), [
  *   "remember",
  *   "update_note",
+ *   "correct",
+ *   "supersede",
  *   "forget",
  *   "sync_connectors",
  * ]);
@@ -660,7 +495,10 @@ export const TOOLS: readonly Tool[] = [
   getNote,
   listNotes,
   updateNote,
+  correct,
+  supersede,
   forget,
+  tidy,
   syncConnectors,
   memoryStats,
 ];

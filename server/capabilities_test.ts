@@ -41,16 +41,54 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       get_note: [true, false],
       list_notes: [true, false],
       update_note: [false, true],
+      correct: [false, false],
+      supersede: [false, false],
       forget: [false, true],
+      tidy: [true, false],
       sync_connectors: [false, false],
       memory_stats: [true, false],
     });
     const args = (name: string) =>
       Object.keys(r.result.tools.find((tl: Json) => tl.name === name).inputSchema.properties ?? {});
-    assert.deepEqual(args("remember"), ["text", "title", "labels", "source"]);
-    assert.deepEqual(args("recall"), ["query", "limit", "engine", "labels", "source", "explain"]);
-    assert.deepEqual(args("list_notes"), ["cursor", "limit", "labels", "source", "order"]);
-    assert.deepEqual(args("update_note"), ["id", "text", "title", "labels"]);
+    const history = ["includeSuperseded", "asOf", "since", "until"];
+    assert.deepEqual(args("remember"), [
+      "text",
+      "title",
+      "labels",
+      "source",
+      "supersedes",
+      "validFrom",
+      "validUntil",
+    ]);
+    assert.deepEqual(args("recall"), [
+      "query",
+      "limit",
+      "engine",
+      "labels",
+      "source",
+      "explain",
+      ...history,
+    ]);
+    assert.deepEqual(args("list_notes"), [
+      "cursor",
+      "limit",
+      "labels",
+      "source",
+      "order",
+      ...history,
+    ]);
+    assert.deepEqual(args("update_note"), [
+      "id",
+      "text",
+      "title",
+      "labels",
+      "validFrom",
+      "validUntil",
+      "supersedes",
+    ]);
+    assert.deepEqual(args("correct"), ["id", "text", "title", "labels", "validFrom"]);
+    assert.deepEqual(args("supersede"), ["ids", "by"]);
+    assert.deepEqual(args("tidy"), []);
     assert.deepEqual(args("sync_connectors"), ["connectors"]);
     assert.deepEqual(args("memory_stats"), []);
   });

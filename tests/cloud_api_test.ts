@@ -607,7 +607,7 @@ Deno.test("PATCH with updated records that time (revision +1); with nothing to c
       alone,
       400,
       "invalid_request",
-      "Cannot update the note: give at least one of text, title and labels",
+      "Cannot update the note: give at least one of text, title, labels, supersedes, validFrom and validUntil",
     );
 
     for (const bad of ["2026-02-01", "2026-02-01T10:00:00", "yesterday", 1769940000000, null]) {

@@ -54,7 +54,7 @@ Deno.test("createFrameworkMemoMcpHandler() serves MCP from inside a Hono app", a
       headers: { ...JSON_HEADERS, ...auth },
       body: rpc(2, "tools/list"),
     });
-    assert.equal((await list.json()).result.tools.length, 8);
+    assert.equal((await list.json()).result.tools.length, 11);
 
     const call = await fetch(url, {
       method: "POST",

@@ -41,13 +41,16 @@ Deno.test("deno serve http.ts serves every tool, resource and prompt to the SDK 
     await t.step("tools/list", async () => {
       const { tools } = await client.listTools();
       assert.deepEqual(tools.map((x: { name: string }) => x.name).sort(), [
+        "correct",
         "forget",
         "get_note",
         "list_notes",
         "memory_stats",
         "recall",
         "remember",
+        "supersede",
         "sync_connectors",
+        "tidy",
         "update_note",
       ]);
       for (const tool of tools) {

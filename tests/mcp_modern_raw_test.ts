@@ -38,7 +38,7 @@ Deno.test("a modern request is served statelessly, with resultType, cache hints 
   assert.equal(tools.result.resultType, "complete");
   assert.equal(tools.result.cacheScope, "public");
   assert.ok(tools.result.ttlMs > 0);
-  assert.equal(tools.result.tools.length, 8);
+  assert.equal(tools.result.tools.length, 11);
   const read = await call(s, "resources/read", modern({ uri: "memo://stats" }));
   assert.deepEqual([read.result.ttlMs, read.result.cacheScope], [0, "private"]);
   const list = await call(s, "resources/list", modern());
@@ -49,7 +49,7 @@ Deno.test("a modern request is served statelessly, with resultType, cache hints 
   // The same server still speaks the legacy era, without the modern fields.
   const legacy = await call(s, "tools/list");
   assert.equal(legacy.result.resultType, undefined);
-  assert.equal(legacy.result.tools.length, 8);
+  assert.equal(legacy.result.tools.length, 11);
 });
 
 Deno.test("a modern request without its required _meta fields is -32602", async (t) => {
@@ -106,7 +106,7 @@ Deno.test("a stdio connection that opened with initialize stays legacy", async (
   const same = await call(s, "tools/list", {
     _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" },
   });
-  assert.equal(same.result.tools.length, 8);
+  assert.equal(same.result.tools.length, 11);
   assert.equal(same.result.resultType, undefined);
   assert.deepEqual((await call(s, "ping")).result, {});
 });

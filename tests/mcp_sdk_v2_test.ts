@@ -197,7 +197,7 @@ Deno.test("the SDK v2 client in auto mode negotiates 2026-07-28 on both transpor
       await c.connect(transport);
       try {
         assert.equal(c.getNegotiatedProtocolVersion(), "2026-07-28");
-        assert.equal((await c.listTools()).tools.length, 8);
+        assert.equal((await c.listTools()).tools.length, 11);
       } finally {
         await c.close();
       }

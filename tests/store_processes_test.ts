@@ -240,3 +240,66 @@ Deno.test("a lock held by a live process is respected until lockTimeoutMs, and r
   assert.deepEqual((await allNotes(after)).map((n) => n.body), ["one", "two"]);
   assert.ok((await readFile(paths.notes, "utf8")).startsWith(before));
 });
+
+Deno.test("two processes correcting the same note at once both land, and no write is lost", async () => {
+  await using root = await tempRoot("memo_correct_");
+  const rootDir = root.path;
+  const { openMemo } = await import("../memory/mod.ts");
+  const memo = await openMemo({ rootDir, localEmbeddings: false, indexCache: false });
+  const { note: old } = await memo.remember({ text: "Deploys run on Fridays" });
+  const spawn = (tag: string) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", fixture("truth_corrector.ts"), rootDir, old.id, tag, "15"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  const children = [spawn("alpha"), spawn("beta")];
+  const bothReady = Promise.withResolvers<void>();
+  let ready = 0;
+  const outputs = children.map(async (child) => {
+    const lines: string[] = [];
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of child.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      const cut = buffered.lastIndexOf("\n") + 1;
+      for (const line of buffered.slice(0, cut).split("\n").slice(0, -1)) {
+        if (line === "ready" && ++ready === 2) bothReady.resolve();
+        lines.push(line);
+      }
+      buffered = buffered.slice(cut);
+    }
+    return lines;
+  });
+  // Both have loaded their notes: tell both to start at once (a process that exits first fails).
+  await Promise.race([
+    bothReady.promise,
+    Promise.race(children.map((c) => c.status)).then(() => {
+      throw new Error("a correcting process exited before it was ready");
+    }),
+  ]);
+  for (const child of children) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode("go\n"));
+    await writer.close();
+  }
+  const printed: string[] = [];
+  for (const [i, child] of children.entries()) {
+    const status = await child.status;
+    const stderr = new TextDecoder().decode(
+      (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+    );
+    assert.equal(status.code, 0, stderr);
+    const lines = await outputs[i];
+    printed.push(...JSON.parse(lines[lines.length - 1]) as string[]);
+  }
+  assert.equal(new Set(printed).size, 30);
+  // Every correction landed: 30 new notes, each superseding the old one.
+  const current = await memo.list({ limit: 100 });
+  assert.deepEqual(current.notes.map((n) => n.id).sort(), [...printed].sort());
+  for (const note of current.notes) assert.deepEqual(note.supersedes, [old.id]);
+  assert.deepEqual((await memo.get(old.id)).supersededBy, [...printed].sort());
+  assert.equal((await memo.list({ limit: 100, includeSuperseded: true })).total, 31);
+  await memo.close();
+});

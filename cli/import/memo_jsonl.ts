@@ -11,9 +11,10 @@ import { splitLines } from "./_files.ts";
 
 /**
  * Parses the text of a memo JSONL export. Each line `{ id, title, body, labels, source?, hash,
- * created, updated }` becomes a draft `{ id, title, text: body, labels, source, created, updated }`;
- * extra keys are ignored. A line that is not a JSON object, lacks a field, or whose `hash` is not
- * the content hash of its title, body and labels is skipped with its line. Blank lines are ignored.
+ * created, updated, supersedes?, validFrom?, validUntil? }` becomes a draft `{ id, title, text:
+ * body, labels, source, created, updated, supersedes, validFrom, validUntil }`; extra keys are
+ * ignored. A line that is not a JSON object, lacks a field, or whose `hash` is not
+ * the content hash of its content (history fields included) is skipped with its line. Blank lines are ignored.
  *
  * @example
  * ```ts
@@ -86,6 +87,17 @@ function memoDraft(raw: string): NoteDraft | string {
     updated: o.updated as string,
   };
   if (typeof o.source === "string") draft.source = o.source;
+  if (o.supersedes !== undefined) {
+    if (!Array.isArray(o.supersedes) || !o.supersedes.every((s) => typeof s === "string")) {
+      return `"supersedes" is not a list of note ids`;
+    }
+    draft.supersedes = o.supersedes as string[];
+  }
+  for (const key of ["validFrom", "validUntil"] as const) {
+    if (o[key] === undefined) continue;
+    if (typeof o[key] !== "string") return `"${key}" is not a string`;
+    draft[key] = o[key] as string;
+  }
   let hash: string;
   try {
     [{ hash }] = prepareNoteDrafts([draft]);

@@ -16,6 +16,7 @@
 
 import { Feedback } from "./_feedback.ts";
 import type { IndexView } from "./_index_types.ts";
+import type { Note } from "../note.ts";
 import { HitCollector } from "./_proximity.ts";
 import { TopK } from "./_topk.ts";
 
@@ -326,8 +327,12 @@ export class Pass {
     this.touchedCount = count;
   }
 
-  /** The `depth` best notes that pass `filter`, best first. */
-  select(depth: number, filter: ((id: string) => boolean) | undefined): Ranked[] {
+  /** The `depth` best notes that pass `filter` (and `noteFilter`, given the note), best first. */
+  select(
+    depth: number,
+    filter: ((id: string) => boolean) | undefined,
+    noteFilter?: (note: Note) => boolean,
+  ): Ranked[] {
     const top = new TopK(depth);
     const { score, touched } = this.scratch;
     const notes = this.index.notes;
@@ -339,6 +344,7 @@ export class Pass {
       const s = score[d];
       if (full && (s < worst || (s === worst && d > worstDoc))) continue;
       if (filter && !filter(notes[d]!.id)) continue;
+      if (noteFilter && !noteFilter(notes[d]!)) continue;
       top.offer(s, d);
       if (top.size === depth) {
         full = true;

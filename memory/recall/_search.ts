@@ -46,19 +46,23 @@ export function searchIndex(
   const parsed = parseQuery(query, index.dict, o.stopWords, {
     prefixWeight: o.prefixWeight,
     minPrefixLength: o.minPrefixLength,
-    maxPrefixTerms: o.maxPrefixTerms,
+    maxPrefixTerms: options.plain ? 0 : o.maxPrefixTerms, // plain: the words as they are
     df: (id) => df[id],
   });
-  const terms = parsed.terms.filter((t) => df[t.id] > 0);
+  let terms = parsed.terms.filter((t) => df[t.id] > 0);
   if (terms.length === 0) return [];
+  const most = options.maxTerms;
+  if (most !== undefined && most >= 1 && terms.length > most) {
+    terms = [...terms].sort((a, b) => df[a.id] - df[b.id]).slice(0, most);
+  }
 
   index.prepareSearch();
   const pass = new Pass(index);
   pass.score(terms.map((t) => [t.id, t.weight, 1 << t.group] as const), true);
 
   let feedback: QueryTerm[] = [];
-  if (o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
-    const first = pass.select(o.feedbackDocs, options.filter);
+  if (!options.plain && o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
+    const first = pass.select(o.feedbackDocs, options.filter, options.noteFilter);
     if (first.length > 0) {
       const slot = pass.scratch.slot;
       for (const t of terms) slot[t.id] = 0;
@@ -76,8 +80,12 @@ export function searchIndex(
     }
   }
 
-  const proximity = o.proximityWeight > 0 && parsed.groups.length > 1;
-  let ranked = pass.select(proximity ? Math.max(limit, o.rerankDepth) : limit, options.filter);
+  const proximity = !options.plain && o.proximityWeight > 0 && parsed.groups.length > 1;
+  let ranked = pass.select(
+    proximity ? Math.max(limit, o.rerankDepth) : limit,
+    options.filter,
+    options.noteFilter,
+  );
   if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
   ranked = ranked.slice(0, limit);
 

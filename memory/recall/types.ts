@@ -166,8 +166,26 @@ export interface LexicalSearchOptions {
   limit: number;
   /** Only notes for which this returns true. */
   filter?: (id: string) => boolean;
+  /**
+   * Only notes for which this returns true, given the note the index holds (no lookup by id:
+   * what a filter on a note's fields wants).
+   * @default none
+   */
+  noteFilter?: (note: Note) => boolean;
   /** Fill `explain` on each hit. */
   explain?: boolean;
+  /**
+   * Rank by BM25 alone: no pseudo-relevance feedback, no proximity re-rank and no completion of
+   * the last word (what a search with a whole note as its query, for near-duplicates, wants).
+   * @default false
+   */
+  plain?: boolean;
+  /**
+   * Keep only this many of the query's terms, the rarest (a long query costs what its common
+   * terms' postings cost).
+   * @default all of them
+   */
+  maxTerms?: number;
 }
 
 /**

@@ -176,7 +176,7 @@ export type SdkCallbackResult = Promise<any>;
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
  * registerMemoMcpCapabilities(fake, { runtime });
- * assert.equal(registered.filter((r) => r.startsWith("tool ")).length, 8);
+ * assert.equal(registered.filter((r) => r.startsWith("tool ")).length, 11);
  * assert.deepEqual(registered.filter((r) => !r.startsWith("tool ")), [
  *   "resource stats",
  *   "resource note",

@@ -1,0 +1,299 @@
+/**
+ * `memo tidy`'s proposals, computed from a list of notes: clusters of near-duplicates (keep the
+ * newest, supersede the others) and notes whose `validUntil` has passed. Pure: nothing is
+ * written; a person reviews the plan, and `Memo.applyTidy` applies its merges.
+ *
+ * - **Merges** join only pairs that {@linkcode similarity} calls `duplicate` (no conflicting
+ *   number, negation or order, the words of one note all in the other, a score of at least
+ *   {@linkcode TIDY_THRESHOLD}). Each cluster is a star around its newest note: every other
+ *   member is a duplicate of that note itself, so no chain of resemblances pulls in a note that
+ *   does not say the same thing as the one kept.
+ * - **Candidates.** A note is compared only with the notes that hold one of its two rarest
+ *   words, so a tidy of 100,000 notes compares each with a few others, not with all.
+ * - Superseded notes are history and take no part; expired ones are reported, never merged.
+ *
+ * @module
+ */
+
+import { contentHash, type Note } from "./note.ts";
+import { MemoryValidationError } from "./errors.ts";
+import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
+import { parseNotes, serializeNote } from "./codec.ts";
+import { distinctWords, mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
+import { noteProfile } from "./_similar_notes.ts";
+import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
+
+/** Rarest words of a note whose holders are its merge candidates. */
+const RARE_WORDS = 2;
+/** A word held by more notes than this finds no candidates (it says nothing about a note). */
+const MAX_HOLDERS = 2000;
+
+/**
+ * Options of {@linkcode planTidy}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PlanTidyOptions } from "@memo/memory";
+ * const options: PlanTidyOptions = { now: new Date("2026-03-01T00:00:00Z"), sha256: "ab" };
+ * assert.equal(options.sha256, "ab");
+ * ```
+ */
+export interface PlanTidyOptions {
+  /**
+   * The time against which `validUntil` has passed.
+   * @default new Date()
+   */
+  now?: Date;
+  /** SHA-256 of the `notes.md` the notes were read from, carried by the plan. */
+  sha256?: string;
+}
+
+/**
+ * The tidy plan of a set of notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type Note, planTidy } from "@memo/memory";
+ * const note = (id: string, body: string, extra: Partial<Note> = {}): Note => ({
+ *   id, title: body, body, labels: [], hash: id, created: `2026-01-0${id.slice(1)}T00:00:00.000Z`,
+ *   updated: "2026-01-01T00:00:00.000Z", ...extra,
+ * });
+ * const plan = planTidy([
+ *   note("n1", "Canary deploys hold at 5% of traffic for 30 minutes."),
+ *   note("n2", "Heads up: canary deploys hold at 5% of traffic for 30 minutes."),
+ *   note("n3", "Canary deploys hold at 10% of traffic for 30 minutes."),
+ *   note("n4", "The beta API is open", { validUntil: "2026-02-01" }),
+ * ], { now: new Date("2026-03-01T00:00:00Z") });
+ * assert.deepEqual(plan.proposals.map((p) => p.kind), ["merge", "expired"]);
+ * const [merge] = plan.proposals;
+ * assert.ok(merge.kind === "merge");
+ * assert.equal(merge.keep.id, "n2"); // the newest is kept
+ * assert.deepEqual(merge.supersede.map((s) => s.id), ["n1"]); // 10% is another fact
+ * ```
+ */
+export function planTidy(notes: readonly Note[], options: PlanTidyOptions = {}): TidyPlan {
+  const nowMs = (options.now ?? new Date()).getTime();
+  const links = new SupersedeLinks();
+  for (const note of notes) links.upsert(note, undefined);
+  const current = notes.filter((n) => links.of(n.id) === undefined);
+  const merges = mergeProposals(current);
+  const expired: TidyProposal[] = current
+    .filter((n) => n.validUntil !== undefined && !isValidAt({ validUntil: n.validUntil }, nowMs))
+    .sort((a, b) => validTimeMs(a.validUntil!) - validTimeMs(b.validUntil!))
+    .map((n) => ({ kind: "expired", note: { ...ref(n), validUntil: n.validUntil! } }));
+  const plan: TidyPlan = { version: 1, proposals: [...merges, ...expired] };
+  if (options.sha256 !== undefined) plan.sha256 = options.sha256;
+  return plan;
+}
+
+function ref(note: Note): TidyNoteRef {
+  return { id: note.id, title: note.title, created: note.created };
+}
+
+/** Newest first: the later `created`, then the larger id. */
+function newer(a: Note, b: Note): number {
+  const ta = Date.parse(a.created);
+  const tb = Date.parse(b.created);
+  if (ta !== tb) return (Number.isNaN(tb) ? -Infinity : tb) - (Number.isNaN(ta) ? -Infinity : ta);
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+function mergeProposals(notes: readonly Note[]): TidyProposal[] {
+  // Duplicates state the same numbers and the same negation: notes are compared only within
+  // their group of those, found through the notes holding a word.
+  const groups = new Map<string, number>();
+  const group = new Int32Array(notes.length);
+  const holders = new Map<string, number[]>();
+  const words = notes.map((note, i) => {
+    const profile = noteProfile(note);
+    const key = `${profile.negated ? 1 : 0}${profile.numbers.join(" ")}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, g = groups.size);
+    group[i] = g;
+    const distinct = distinctWords(profile);
+    for (const w of distinct) {
+      const list = holders.get(w);
+      if (list) list.push(i);
+      else holders.set(w, [i]);
+    }
+    return distinct;
+  });
+  // Duplicate pairs, looked for among the holders of each note's rarest words.
+  const edges = new Map<number, Map<number, number>>();
+  const link = (i: number, j: number, score: number) => {
+    for (const [x, y] of [[i, j], [j, i]]) {
+      let m = edges.get(x);
+      if (!m) edges.set(x, m = new Map());
+      m.set(y, score);
+    }
+  };
+  const seen = new Int32Array(notes.length).fill(-1);
+  const rare: number[][] = [];
+  for (let i = 0; i < notes.length; i++) {
+    rare.length = 0;
+    for (const w of words[i]) {
+      const list = holders.get(w)!;
+      if (list.length > 1 && list.length <= MAX_HOLDERS) rare.push(list);
+    }
+    rare.sort((a, b) => a.length - b.length);
+    const size = words[i].length;
+    for (let r = 0; r < rare.length && r < RARE_WORDS; r++) {
+      for (const j of rare[r]) {
+        if (j === i || seen[j] === i || group[j] !== group[i]) continue;
+        seen[j] = i;
+        // Only the note with fewer words looks (the other finds it through its own words).
+        const other = words[j].length;
+        if (other < size || (other === size && j < i)) continue;
+        const a = noteProfile(notes[i]);
+        const b = noteProfile(notes[j]);
+        if (!mayBeDuplicate(a, b)) continue;
+        const s = similarity(a, b);
+        if (s.duplicate && s.score >= TIDY_THRESHOLD) link(i, j, s.score);
+      }
+    }
+  }
+  // Stars around the newest notes.
+  const order = [...edges.keys()].sort((a, b) => newer(notes[a], notes[b]));
+  const taken = new Set<number>();
+  const proposals: (TidyProposal & { kind: "merge" })[] = [];
+  for (const k of order) {
+    if (taken.has(k)) continue;
+    const members = [...edges.get(k)!]
+      .filter(([j]) => !taken.has(j) && newer(notes[k], notes[j]) < 0)
+      .sort((a, b) => b[1] - a[1] || newer(notes[a[0]], notes[b[0]]));
+    if (!members.length) continue;
+    taken.add(k);
+    for (const [j] of members) taken.add(j);
+    proposals.push({
+      kind: "merge",
+      keep: ref(notes[k]),
+      supersede: members.map(([j, score]) => ({ ...ref(notes[j]), score })),
+    });
+  }
+  return proposals.sort((a, b) =>
+    b.supersede.length - a.supersede.length || (a.keep.created < b.keep.created ? 1 : -1)
+  );
+}
+
+/**
+ * The merges of a plan, checked: `keep` and the ids it supersedes, for each merge proposal (the
+ * expired ones are left out). Throws `MemoryValidationError` for what is not a tidy plan.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tidyMerges } from "@memo/memory";
+ * const keep = { id: "n2", title: "t", created: "c" };
+ * const plan = { version: 1 as const, proposals: [{ kind: "merge" as const, keep, supersede: [{ ...keep, id: "n1", score: 1 }] }] };
+ * assert.deepEqual(tidyMerges(plan), [{ keep: "n2", supersede: ["n1"] }]);
+ * assert.throws(() => tidyMerges({ version: 2 } as never), /not a tidy plan/);
+ * ```
+ */
+export function tidyMerges(
+  plan: TidyPlan,
+  action = "apply the tidy plan",
+): { keep: string; supersede: string[] }[] {
+  const bad = (why: string) => new MemoryValidationError(`Cannot ${action}: ${why}`);
+  if (!plan || typeof plan !== "object" || plan.version !== 1 || !Array.isArray(plan.proposals)) {
+    throw bad("it is not a tidy plan (version 1, with proposals)");
+  }
+  if (plan.sha256 !== undefined && !/^[0-9a-f]{64}$/.test(String(plan.sha256))) {
+    throw bad("its sha256 is not a SHA-256 in hex");
+  }
+  const out: { keep: string; supersede: string[] }[] = [];
+  for (const p of plan.proposals) {
+    if (p?.kind === "expired") continue;
+    const ids = p?.kind === "merge" && Array.isArray(p.supersede)
+      ? p.supersede.map((s) => s?.id)
+      : undefined;
+    if (
+      !ids || typeof p.keep?.id !== "string" || !ids.length ||
+      !ids.every((id) => typeof id === "string")
+    ) {
+      throw bad("a proposal is neither a merge (keep, supersede) nor an expired note");
+    }
+    out.push({ keep: p.keep.id, supersede: ids as string[] });
+  }
+  return out;
+}
+
+/**
+ * The keepers of a plan's merges as they will be stored: each gains the ids it supersedes in its
+ * `supersedes` (those it has already are not added twice), with `updated` and a new hash; a
+ * keeper that gains nothing is left out. Also the ids newly superseded, and the first id the
+ * plan names that `get` does not know (the plan is stale then).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergedKeepers, type Note } from "@memo/memory";
+ * const note = (id: string): Note => ({ id, title: id, body: id, labels: [], hash: id, created: "c", updated: "c" });
+ * const notes = new Map([["n1", note("n1")], ["n2", note("n2")]]);
+ * const { keepers, superseded, missing } = mergedKeepers(
+ *   [{ keep: "n2", supersede: ["n1"] }], (id) => notes.get(id), "2026-03-01T00:00:00.000Z",
+ * );
+ * assert.deepEqual(keepers.map((k) => k.supersedes), [["n1"]]);
+ * assert.deepEqual([superseded, missing], [["n1"], undefined]);
+ * ```
+ */
+export function mergedKeepers(
+  merges: readonly { keep: string; supersede: readonly string[] }[],
+  get: (id: string) => Note | undefined,
+  updated: string,
+): { keepers: Note[]; superseded: string[]; missing?: string } {
+  const keepers = new Map<string, Note>();
+  const superseded: string[] = [];
+  for (const merge of merges) {
+    const keeper = keepers.get(merge.keep) ?? get(merge.keep);
+    if (!keeper) return { keepers: [], superseded: [], missing: merge.keep };
+    const gone = merge.supersede.find((id) => !get(id));
+    if (gone !== undefined) return { keepers: [], superseded: [], missing: gone };
+    const had = keeper.supersedes ?? [];
+    const adds = merge.supersede.filter((id) => !had.includes(id) && id !== keeper.id);
+    if (!adds.length) continue;
+    superseded.push(...adds);
+    const { supersededBy: _derived, ...stored } = keeper;
+    const next: Note = { ...stored, supersedes: [...had, ...adds], updated };
+    next.hash = contentHash(next);
+    keepers.set(merge.keep, next);
+  }
+  return { keepers: [...keepers.values()], superseded };
+}
+
+/**
+ * What `notes.md` would hold once the merges of `plan` are applied to `text` (the preview
+ * `memo tidy` prints as a diff): each keeper's section is written again, every other byte kept.
+ * Throws `MemoryValidationError` when the plan names a note the text does not hold.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NOTES_PREAMBLE, type Note, planTidy, serializeNote, tidyText } from "@memo/memory";
+ * const note = (id: string, body: string, created: string): Note =>
+ *   ({ id, title: body, body, labels: [], hash: id, created, updated: created });
+ * const a = note("n1", "Canary deploys hold at 5% of traffic.", "2026-01-01T00:00:00.000Z");
+ * const b = note("n2", "FYI canary deploys hold at 5% of traffic.", "2026-01-02T00:00:00.000Z");
+ * const text = NOTES_PREAMBLE + serializeNote(a) + serializeNote(b);
+ * const after = tidyText(text, planTidy([a, b]), new Date("2026-03-01T00:00:00Z"));
+ * assert.ok(after.includes('"supersedes":["n1"]'));
+ * assert.ok(after.startsWith(NOTES_PREAMBLE + serializeNote(a))); // the rest is kept
+ * ```
+ */
+export function tidyText(text: string, plan: TidyPlan, now: Date = new Date()): string {
+  const { sections, byId } = parseNotes(text);
+  const merges = tidyMerges(plan, "preview the tidy plan");
+  const { keepers, missing } = mergedKeepers(
+    merges,
+    (id) => byId.get(id)?.note,
+    now.toISOString(),
+  );
+  if (missing !== undefined) {
+    throw new MemoryValidationError(
+      `Cannot preview the tidy plan: notes.md holds no note ${missing}; make a new plan`,
+    );
+  }
+  const raws = new Map(keepers.map((k) => [byId.get(k.id)!, serializeNote(k)]));
+  return sections.map((s) => raws.get(s) ?? s.raw).join("");
+}
