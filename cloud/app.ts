@@ -36,6 +36,7 @@ import {
   recallInput,
 } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
+import { correctInput, supersedeInput, tidyPlanInput } from "./_truth_fields.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";
 import { RateLimiter } from "./_rate_limit.ts";
@@ -427,9 +428,18 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         noQuery(query, "count the notes");
         return { status: 200, body: await (await project()).stats() };
       }
+      case "tidyNotes": {
+        noQuery(query, "tidy the notes");
+        return { status: 200, body: await (await project()).tidy() };
+      }
       default:
         throw new Error(`Cannot route ${route.operation}: not a read`);
     }
+  }
+
+  /** A write whose answer is a 200 with what `run` returns. */
+  function ok200(action: string, run: () => Promise<unknown>) {
+    return { action, run: async () => ({ status: 200, body: await run() }) };
   }
 
   function prepareWrite(
@@ -449,7 +459,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         return {
           action,
           run: async () => {
-            const [result] = await (await project()).upsert([draft]);
+            const result = await (await project()).remember(draft);
             return { status: result.status === "written" ? 201 : 200, body: result };
           },
         };
@@ -474,6 +484,21 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
             };
           },
         };
+      }
+      case "correctNote": {
+        noQuery(query, "correct the note");
+        const input = correctInput(body);
+        return ok200("correct the note", async () => await (await project()).correct(input));
+      }
+      case "supersedeNotes": {
+        noQuery(query, "supersede the notes");
+        const input = supersedeInput(body);
+        return ok200("supersede the notes", async () => await (await project()).supersede(input));
+      }
+      case "applyTidy": {
+        noQuery(query, "apply the tidy plan");
+        const plan = tidyPlanInput(body);
+        return ok200("apply the tidy plan", async () => await (await project()).applyTidy(plan));
       }
       case "updateNote":
       case "deleteNote": {
