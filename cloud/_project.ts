@@ -26,7 +26,6 @@ import {
 import type {
   CloudChange,
   CloudDraft,
-  CloudHistoryFilter,
   CloudListOptions,
   CloudNote,
   CloudProject,
@@ -39,16 +38,6 @@ import type {
   CloudWriteResult,
   RevisionedStore,
 } from "./store.ts";
-
-/** The history filters given (none of the others). */
-function historyOf(options: CloudHistoryFilter): CloudHistoryFilter {
-  const out: CloudHistoryFilter = {};
-  if (options.includeSuperseded !== undefined) out.includeSuperseded = options.includeSuperseded;
-  if (options.asOf !== undefined) out.asOf = options.asOf;
-  if (options.since !== undefined) out.since = options.since;
-  if (options.until !== undefined) out.until = options.until;
-  return out;
-}
 
 /** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
 const MAX_CHAIN = 1000;
@@ -220,7 +209,10 @@ export class MemoCloudProject implements CloudProject {
       labels: options.labels,
       source: options.source,
       order: options.order,
-      ...historyOf(options),
+      includeSuperseded: options.includeSuperseded,
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
     });
     const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
       notes: await Promise.all(page.notes.map((note) => this.#withRevision(note))),
@@ -239,7 +231,10 @@ export class MemoCloudProject implements CloudProject {
       source: options.source,
       explain: options.explain,
       engine: "lexical",
-      ...historyOf(options),
+      includeSuperseded: options.includeSuperseded,
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
     });
     return await Promise.all(hits.map(async (hit) => {
       const out: CloudRecallHit = {

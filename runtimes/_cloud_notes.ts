@@ -23,6 +23,7 @@ import type {
   MemoCloudRecallOptions,
   MemoCloudWriteOptions,
 } from "./cloud_client_options.ts";
+import type { SimilarNote } from "@memo/memory";
 import type {
   MemoCloudDraft,
   MemoCloudListResult,
@@ -87,7 +88,12 @@ export async function rememberNote(
     }),
     action,
   );
-  return { note: noteOf(body.note, action), status: statusOf(body.status, action) };
+  const result: MemoCloudRememberResult = {
+    note: noteOf(body.note, action),
+    status: statusOf(body.status, action),
+  };
+  if (Array.isArray(body.similar)) result.similar = body.similar as SimilarNote[];
+  return result;
 }
 
 /**
@@ -131,6 +137,10 @@ export async function recallNotes(
         source: options.source,
         engine: options.engine,
         explain: options.explain,
+        includeSuperseded: options.includeSuperseded,
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
       }),
       action,
       signal: options.signal,
@@ -228,6 +238,12 @@ export async function listNotes(
         labels: options.labels?.length ? options.labels.join(",") : undefined,
         source: options.source,
         order: options.order,
+        includeSuperseded: options.includeSuperseded === undefined
+          ? undefined
+          : String(options.includeSuperseded),
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
       },
       action,
       signal: options.signal,

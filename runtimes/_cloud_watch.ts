@@ -3,7 +3,10 @@
  * project's change feed from the head it found when it started, so that only
  * new changes are reported, one call per check. Writes made through the
  * runtime are reported at once by the runtime; the poller skips them when the
- * feed shows them again.
+ * feed shows them again. A check that reads the feed while one of the runtime's
+ * writes is still waiting for its answer holds what it read until the write is
+ * answered (the write may be among it), so that the runtime's own write is never
+ * reported as another writer's.
  *
  * @module
  */
@@ -30,6 +33,12 @@ export class CloudChangePoller {
   readonly #ownSeqs = new Set<number>();
   /** Ids of our own deletes, already reported, with the checks left to see their tombstone. */
   readonly #ownDeletes = new Map<string, number>();
+  /** The runtime's writes waiting for their answer. */
+  #writes = 0;
+  /** Upserts read while a write of ours was running (seq → id), not reported yet. */
+  readonly #heldUpserts = new Map<number, string>();
+  /** Deletes read while a write of ours was running, not reported yet. */
+  readonly #heldDeletes = new Set<string>();
 
   constructor(
     client: MemoCloudClient,
@@ -64,6 +73,32 @@ export class CloudChangePoller {
     this.#abort = undefined;
     this.#ownSeqs.clear();
     this.#ownDeletes.clear();
+    this.#heldUpserts.clear();
+    this.#heldDeletes.clear();
+  }
+
+  /**
+   * A write of the runtime starts; call the function returned once it is answered (after
+   * {@linkcode ownUpserts} or {@linkcode ownDelete}): what the feed showed meanwhile and was not
+   * the runtime's is reported then.
+   */
+  writing(): () => void {
+    this.#writes++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#writes--;
+      if (this.#writes === 0) this.#release();
+    };
+  }
+
+  /** Reports what was held while writes ran. */
+  #release(): void {
+    const ids = new Set([...this.#heldUpserts.values(), ...this.#heldDeletes]);
+    this.#heldUpserts.clear();
+    this.#heldDeletes.clear();
+    if (ids.size && this.#running) this.#deliver({ ids: [...ids], listChanged: true });
   }
 
   /**
@@ -75,6 +110,11 @@ export class CloudChangePoller {
     if (!this.#running) return notes.map((n) => n.id);
     const ids: string[] = [];
     for (const note of notes) {
+      if (this.#heldUpserts.get(note.revision) === note.id) {
+        this.#heldUpserts.delete(note.revision); // read meanwhile: ours, reported now
+        ids.push(note.id);
+        continue;
+      }
       if (this.#since !== undefined && note.revision <= this.#head) continue;
       this.#ownSeqs.add(note.revision);
       ids.push(note.id);
@@ -84,7 +124,16 @@ export class CloudChangePoller {
 
   /** Notes a delete this runtime made, so that the feed does not report it again. */
   ownDelete(id: string): void {
-    if (this.#running) this.#ownDeletes.set(id, DELETE_SKIP_TICKS);
+    if (!this.#running) return;
+    if (!this.#heldDeletes.delete(id)) this.#ownDeletes.set(id, DELETE_SKIP_TICKS);
+  }
+
+  /**
+   * Notes ids the runtime changed without knowing their revisions (a correction's old note):
+   * what the feed showed of them while the write ran is not reported again.
+   */
+  ownIds(ids: readonly string[]): void {
+    for (const [seq, id] of this.#heldUpserts) if (ids.includes(id)) this.#heldUpserts.delete(seq);
   }
 
   #schedule(ms: number): void {
@@ -123,6 +172,12 @@ export class CloudChangePoller {
         this.#head = Math.max(this.#head, change.seq);
         if (change.op === "delete" && this.#ownDeletes.delete(change.id)) continue;
         if (change.op === "upsert" && this.#ownSeqs.delete(change.seq)) continue;
+        if (this.#writes > 0) {
+          // One of our writes may be among these: held until it is answered.
+          if (change.op === "upsert") this.#heldUpserts.set(change.seq, change.id);
+          else this.#heldDeletes.add(change.id);
+          continue;
+        }
         ids.add(change.id);
       }
       this.#since = page.next;

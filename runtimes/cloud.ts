@@ -195,6 +195,20 @@ class CloudRuntime implements MemoMcpRuntime {
     );
   }
 
+  /** {@linkcode #run} of a write: the poller holds what it reads until the write is answered. */
+  async #write<T>(
+    signal: AbortSignal | undefined,
+    fn: (signal: AbortSignal) => Promise<T>,
+    noteId?: string,
+  ): Promise<T> {
+    const done = this.#poller.writing();
+    try {
+      return await this.#run(signal, fn, noteId);
+    } finally {
+      done();
+    }
+  }
+
   async #run<T>(
     signal: AbortSignal | undefined,
     fn: (signal: AbortSignal) => Promise<T>,
@@ -242,10 +256,10 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   remember(input: RuntimeRememberInput, options: RuntimeCallOptions = {}) {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberResult> => {
-      const { note, status } = await this.#client.remember(input, { signal });
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberResult> => {
+      const { note, status, similar } = await this.#client.remember(input, { signal });
       if (status !== "unchanged") this.#wrote([note], status === "written");
-      return { note: plain(note), status };
+      return similar ? { note: plain(note), status, similar } : { note: plain(note), status };
     });
   }
 
@@ -254,7 +268,7 @@ class CloudRuntime implements MemoMcpRuntime {
     drafts: readonly NoteDraft[],
     options: RuntimeCallOptions = {},
   ): Promise<RuntimeRememberManyResult> {
-    return this.#run(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
+    return this.#write(options.signal, async (signal): Promise<RuntimeRememberManyResult> => {
       checkDraftList(drafts);
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
       const result = await this.#client.upsertBatch(
@@ -271,7 +285,7 @@ class CloudRuntime implements MemoMcpRuntime {
 
   /** One `DELETE` per note, in order; unknown ids are passed over. */
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
-    return this.#run(options.signal, async (signal): Promise<Note[]> => {
+    return this.#write(options.signal, async (signal): Promise<Note[]> => {
       checkIdList(ids);
       const removed: Note[] = [];
       try {
@@ -300,6 +314,10 @@ class CloudRuntime implements MemoMcpRuntime {
         labels: options.labels,
         source: options.source,
         explain: options.explain,
+        includeSuperseded: options.includeSuperseded,
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
         signal,
       });
       return hits.map((hit) => ({ ...hit, note: plain(hit.note) }));
@@ -334,6 +352,10 @@ class CloudRuntime implements MemoMcpRuntime {
           labels: options.labels,
           source: options.source,
           order: options.order,
+          includeSuperseded: options.includeSuperseded,
+          asOf: options.asOf,
+          since: options.since,
+          until: options.until,
           signal,
         });
         notes.push(...page.notes.map(plain));
@@ -349,7 +371,7 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   update(id: string, patch: RuntimeNotePatch, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const note = await this.#client.update(id, patch, { signal });
       this.#wrote([note], false);
       return plain(note);
@@ -357,34 +379,57 @@ class CloudRuntime implements MemoMcpRuntime {
   }
 
   forget(id: string, options: RuntimeCallOptions = {}): Promise<Note> {
-    return this.#run(options.signal, async (signal) => {
+    return this.#write(options.signal, async (signal) => {
       const note = await this.#client.forget(id, { signal });
       this.#wrote([], false, [note.id]);
       return plain(note);
     }, id);
   }
 
-  /** Not yet: the Cloud API carries no corrections yet. */
-  correct(_input: RuntimeCorrectInput, _options?: RuntimeCallOptions): Promise<CorrectResult> {
-    return Promise.reject(notYet("correct notes"));
+  /** `POST notes:correct`: one transaction on the server (the new note and the old one's end). */
+  correct(input: RuntimeCorrectInput, options: RuntimeCallOptions = {}): Promise<CorrectResult> {
+    return this.#write(options.signal, async (signal) => {
+      const { note, superseded } = await this.#client.correct(input, { signal });
+      this.#wroteLinks(note, superseded, true);
+      return { note: plain(note), superseded };
+    }, input?.id);
   }
 
-  /** Not yet: the Cloud API carries no supersede links yet. */
+  /** `POST notes:supersede`: `by` gains `ids` in its `supersedes` (one transaction). */
   supersede(
-    _input: RuntimeSupersedeInput,
-    _options?: RuntimeCallOptions,
+    input: RuntimeSupersedeInput,
+    options: RuntimeCallOptions = {},
   ): Promise<SupersedeResult> {
-    return Promise.reject(notYet("supersede notes"));
+    return this.#write(options.signal, async (signal) => {
+      const { note, superseded } = await this.#client.supersede(input, { signal });
+      if (superseded.length) this.#wroteLinks(note, superseded, false);
+      return { note: plain(note), superseded };
+    }, input?.by);
   }
 
-  /** Not yet. */
-  tidy(_options?: RuntimeCallOptions): Promise<TidyPlan> {
-    return Promise.reject(notYet("tidy the notes"));
+  /** `GET tidy`: the proposals over the cloud's notes (a plan without `sha256`). */
+  tidy(options: RuntimeCallOptions = {}): Promise<TidyPlan> {
+    return this.#run(options.signal, (signal) => this.#client.tidy({ signal }));
   }
 
-  /** Not yet. */
-  applyTidy(_plan: TidyPlan, _options?: RuntimeCallOptions): Promise<TidyApplyResult> {
-    return Promise.reject(notYet("apply a tidy plan"));
+  /** `POST tidy:apply`: the plan's merges in one transaction. */
+  applyTidy(plan: TidyPlan, options: RuntimeCallOptions = {}): Promise<TidyApplyResult> {
+    return this.#write(options.signal, async (signal) => {
+      const result = await this.#client.applyTidy(plan, { signal });
+      for (const note of result.notes) {
+        const ids = (note.supersedes ?? []).filter((id) => result.superseded.includes(id));
+        this.#wroteLinks(note, ids, false);
+      }
+      return { ...result, notes: result.notes.map(plain) };
+    });
+  }
+
+  /** Reports a write that superseded notes: they leave the default lists. */
+  #wroteLinks(note: MemoCloudNote, superseded: readonly string[], created: boolean): void {
+    this.#wrote([note], created);
+    if (!this.#listeners.size || !superseded.length) return;
+    this.#poller.ownIds(superseded);
+    this.#listeners.emit({ ids: [...superseded], listChanged: true });
   }
 
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
@@ -408,9 +453,15 @@ class CloudRuntime implements MemoMcpRuntime {
       // One connector pass is one batch: one request, one transaction on the server.
       const target: ConnectorMemo = {
         rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
-          const result = await this.#client.upsertBatch(drafts.map(draftOf), {
-            signal: call?.signal ?? signal,
-          });
+          const done = this.#poller.writing();
+          let result;
+          try {
+            result = await this.#client.upsertBatch(drafts.map(draftOf), {
+              signal: call?.signal ?? signal,
+            });
+          } finally {
+            done();
+          }
           const changed = result.results.filter((r) => r.status !== "unchanged");
           this.#wrote(changed.map((r) => r.note), result.written > 0);
           const of = (status: string) =>
@@ -444,7 +495,13 @@ class CloudRuntime implements MemoMcpRuntime {
       let total = 0;
       let cursor: string | undefined;
       do {
-        const page = await this.#client.list({ cursor, limit: CLOUD_PAGE, signal });
+        // Superseded notes stay readable by id: their ids complete too.
+        const page = await this.#client.list({
+          cursor,
+          limit: CLOUD_PAGE,
+          includeSuperseded: true,
+          signal,
+        });
         for (const note of page.notes) {
           if (!note.id.startsWith(prefix)) continue;
           total++;
@@ -483,11 +540,6 @@ class CloudRuntime implements MemoMcpRuntime {
     this.#listeners.clear();
     return Promise.resolve();
   }
-}
-
-/** The refusal of what the cloud runtime cannot do yet (corrections, supersede links, tidy). */
-function notYet(action: string): MemoRuntimeError {
-  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: not yet supported by this cloud`);
 }
 
 function draftOf(draft: ConnectorDraft) {
