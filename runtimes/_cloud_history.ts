@@ -11,10 +11,7 @@ import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
 import { arrayOf, defined, noteOf, objectOf, shortId, unexpected } from "./_cloud_answers.ts";
 import type { CloudSession } from "./_cloud_session.ts";
 import type { MemoCloudCallOptions, MemoCloudWriteOptions } from "./cloud_client_options.ts";
-import type {
-  MemoCloudSupersedeResult,
-  MemoCloudTidyApplyResult,
-} from "./cloud_client_types.ts";
+import type { MemoCloudSupersedeResult, MemoCloudTidyApplyResult } from "./cloud_client_types.ts";
 
 /** A `{note, superseded}` answer, checked. */
 function supersedeAnswer(value: unknown, action: string): MemoCloudSupersedeResult {
