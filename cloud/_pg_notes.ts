@@ -334,19 +334,9 @@ function makeNote(
  * `updated`, then `revision`), absent ones left out: a stable JSON field order whatever built it.
  */
 function ordered(
-  n: {
-    id: string;
-    title: string;
-    body: string;
-    labels: string[];
-    source?: string | null;
-    hash: string;
-    created: string;
-    updated: string;
-    supersedes?: readonly string[] | null;
-    validFrom?: string | null;
-    validUntil?: string | null;
+  n: Omit<NoteRow, "revision" | "supersedes"> & {
     revision: number;
+    supersedes?: readonly string[] | null;
   },
 ): CloudNote {
   const note = { id: n.id, title: n.title, body: n.body, labels: n.labels } as CloudNote;

@@ -13,12 +13,28 @@ import type { CloudSession } from "./_cloud_session.ts";
 import type { MemoCloudCallOptions, MemoCloudWriteOptions } from "./cloud_client_options.ts";
 import type { MemoCloudSupersedeResult, MemoCloudTidyApplyResult } from "./cloud_client_types.ts";
 
-/** A `{note, superseded}` answer, checked. */
-function supersedeAnswer(value: unknown, action: string): MemoCloudSupersedeResult {
-  const body = objectOf(value, action);
-  const superseded = arrayOf(body.superseded, action);
+/** A write that answers `{note, superseded}` (`notes:correct`, `notes:supersede`), checked. */
+async function linkWrite(
+  session: CloudSession,
+  path: string,
+  body: unknown,
+  action: string,
+  options: MemoCloudWriteOptions,
+): Promise<MemoCloudSupersedeResult> {
+  const answer = objectOf(
+    await session.project({
+      method: "POST",
+      path,
+      body,
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      action,
+      signal: options.signal,
+    }),
+    action,
+  );
+  const superseded = arrayOf(answer.superseded, action);
   if (!superseded.every((id) => typeof id === "string")) throw unexpected(action);
-  return { note: noteOf(body.note, action), superseded: superseded as string[] };
+  return { note: noteOf(answer.note, action), superseded: superseded as string[] };
 }
 
 /**
@@ -56,22 +72,20 @@ export async function correctNote(
   input: CorrectInput,
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudSupersedeResult> {
-  const action = `correct note ${shortId(input.id)}`;
-  const body = await session.project({
-    method: "POST",
-    path: "/notes:correct",
-    body: defined({
-      id: input.id,
-      text: input.text,
-      title: input.title,
-      labels: input.labels,
-      validFrom: input.validFrom,
-    }),
-    idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-    action,
-    signal: options.signal,
+  const body = defined({
+    id: input.id,
+    text: input.text,
+    title: input.title,
+    labels: input.labels,
+    validFrom: input.validFrom,
   });
-  return supersedeAnswer(body, action);
+  return await linkWrite(
+    session,
+    "/notes:correct",
+    body,
+    `correct note ${shortId(input.id)}`,
+    options,
+  );
 }
 
 /**
@@ -108,15 +122,8 @@ export async function supersedeNotes(
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudSupersedeResult> {
   const action = `supersede notes with note ${shortId(input.by)}`;
-  const body = await session.project({
-    method: "POST",
-    path: "/notes:supersede",
-    body: { ids: input.ids, by: input.by },
-    idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-    action,
-    signal: options.signal,
-  });
-  return supersedeAnswer(body, action);
+  const body = { ids: input.ids, by: input.by };
+  return await linkWrite(session, "/notes:supersede", body, action, options);
 }
 
 /**
