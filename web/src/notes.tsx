@@ -373,12 +373,19 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
     reload().catch(onError);
   }, [active, label, source, history, changes]);
 
-  // The open note follows changes, unless it is being edited.
+  // The open note follows changes, unless it is being edited; an answer that comes after another
+  // note was opened (a chain link, a similar note) is dropped.
+  const shownId = useRef<string | null>(null);
+  shownId.current = selected?.id ?? null;
   useEffect(() => {
     if (!selected || mode.kind !== "view" || changes === 0) return;
-    client.tool<{ note: Note }>("get_note", { id: selected.id }).then(
-      ({ note }) => setSelected(note),
+    const id = selected.id;
+    client.tool<{ note: Note }>("get_note", { id }).then(
+      ({ note }) => {
+        if (shownId.current === id) setSelected(note);
+      },
       () => {
+        if (shownId.current !== id) return;
         setSelected(null);
         setNotice("The open note was forgotten.");
       },
@@ -392,7 +399,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
   };
 
   /** Opens a note named by id (a link of the chain, a similar note). */
-  const openId = (id: string) =>
+  const openById = (id: string) =>
     client.tool<{ note: Note }>("get_note", { id }).then(({ note }) => open(note), onError);
 
   const save = async (draft: { title: string; text: string; labels: string[] }) => {
@@ -559,7 +566,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
         {notice && <p class="notice" role="status">{notice}</p>}
         {similar && mode.kind === "view" &&
           (selected?.id === similar.id || similar.notes.some((n) => n.id === selected?.id)) && (
-          <SimilarNotes similar={similar.notes} onOpen={openId} />
+          <SimilarNotes similar={similar.notes} onOpen={openById} />
         )}
         {mode.kind === "new"
           ? (
@@ -585,7 +592,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             <Detail
               note={selected}
               api={api}
-              onOpen={openId}
+              onOpen={openById}
               onEdit={() => setMode({ kind: "edit" })}
               onForget={() => setConfirming(true)}
               onClose={() => setSelected(null)}
