@@ -15,7 +15,7 @@ import {
 } from "@memo/memory";
 import { splitList } from "../_env.ts";
 import { CloudApiError } from "./_errors.ts";
-import type { CloudDraft, CloudListOptions } from "./store.ts";
+import type { CloudDraft, CloudHistoryFilter, CloudListOptions } from "./store.ts";
 import { CLOUD_ID_PATTERN } from "./_auth.ts";
 
 /** Most drafts in one `notes:batch`. */
@@ -37,7 +37,8 @@ export const DEFAULT_CHANGES_LIMIT = 100;
 export const VECTOR_ENGINE_MESSAGE =
   "Cannot recall with the vector engine: the cloud runtime is lexical";
 
-function invalid(message: string, details?: Record<string, unknown>): CloudApiError {
+/** A 400 `invalid_request` with `message`. */
+export function invalid(message: string, details?: Record<string, unknown>): CloudApiError {
   return new CloudApiError("invalid_request", message, details ? { details } : {});
 }
 
@@ -59,7 +60,8 @@ export function rejectUnknownFields(
   }
 }
 
-type Check = (value: unknown) => string | undefined;
+/** A check of a field's value: the problem, or `undefined` when it is fine. */
+export type Check = (value: unknown) => string | undefined;
 
 const isString: Check = (v) => typeof v === "string" ? undefined : "must be a string";
 const isStringArray: Check = (v) =>
@@ -73,9 +75,11 @@ function storable(v: string): boolean {
   return !v.includes("\0") && !LONE_SURROGATE.test(v);
 }
 const NOT_STORABLE = "must not hold a NUL character or an unpaired UTF-16 surrogate";
-const isText: Check = (v) =>
+/** A string a store can keep. */
+export const isText: Check = (v) =>
   typeof v !== "string" ? "must be a string" : storable(v) ? undefined : NOT_STORABLE;
-const isTextArray: Check = (v) =>
+/** Strings a store can keep. */
+export const isTextArray: Check = (v) =>
   !Array.isArray(v) || !v.every((s) => typeof s === "string")
     ? "must be an array of strings"
     : v.every(storable)
@@ -87,7 +91,8 @@ const isTime: Check = (v) =>
   typeof v === "string" && ISO_TIME.test(v) && Number.isFinite(Date.parse(v))
     ? undefined
     : "must be an ISO 8601 date-time with a time zone (2025-01-02T03:04:05.000Z)";
-const isNoteId: Check = (v) =>
+/** A note id. */
+export const isNoteId: Check = (v) =>
   typeof v === "string" && CLOUD_ID_PATTERN.test(v)
     ? undefined
     : "must be a note id: 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or a digit";
@@ -102,14 +107,15 @@ const isNoteIdArray: Check = (v) =>
   Array.isArray(v) && v.every((id) => isNoteId(id) === undefined)
     ? undefined
     : "must be an array of note ids";
-const isDateOrTime: Check = (v) =>
+/** An ISO 8601 date or date-time. */
+export const isDateOrTime: Check = (v) =>
   typeof v === "string" && isValidTimeText(v)
     ? undefined
     : "must be an ISO 8601 date (2026-03-01) or date-time";
 const isDateOrTimeOrNull: Check = (v) => v === null ? undefined : isDateOrTime(v);
 
 /** Checks `body[name]` when present; `required` also refuses it missing. */
-function field<T>(
+export function field<T>(
   body: Record<string, unknown>,
   name: string,
   check: Check,
@@ -136,7 +142,8 @@ function field<T>(
   return value as T;
 }
 
-function withoutUndefined<T extends object>(value: T): T {
+/** `value` without its undefined fields. */
+export function withoutUndefined<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) {
     if (value[key] === undefined) delete value[key];
   }
@@ -263,7 +270,7 @@ export function batchInput(body: Record<string, unknown>): CloudDraft[] {
 }
 
 /** What `POST recall` asks. */
-export interface RecallInput {
+export interface RecallInput extends CloudHistoryFilter {
   query: string;
   limit: number;
   labels?: string[];
@@ -271,10 +278,53 @@ export interface RecallInput {
   explain: boolean;
 }
 
+/** The history filters (issue 23), as body fields or query parameters. */
+const HISTORY_FILTERS = ["includeSuperseded", "asOf", "since", "until"] as const;
+
+/** The history filters of a recall body, checked. */
+function historyFilterFields(body: Record<string, unknown>, action: string): CloudHistoryFilter {
+  return withoutUndefined({
+    includeSuperseded: field<boolean>(body, "includeSuperseded", isBoolean, action),
+    asOf: field<string>(body, "asOf", isDateOrTime, action),
+    since: field<string>(body, "since", isDateOrTime, action),
+    until: field<string>(body, "until", isDateOrTime, action),
+  });
+}
+
+/** The history filters of a query (`includeSuperseded=true|false`, times), checked. */
+function historyFilterParams(params: URLSearchParams, action: string): CloudHistoryFilter {
+  const out: CloudHistoryFilter = {};
+  const include = param(params, "includeSuperseded");
+  if (include !== undefined) {
+    if (include !== "true" && include !== "false") {
+      throw invalid(`Cannot ${action}: includeSuperseded must be true or false`, {
+        parameter: "includeSuperseded",
+      });
+    }
+    out.includeSuperseded = include === "true";
+  }
+  for (const name of ["asOf", "since", "until"] as const) {
+    const value = param(params, name);
+    if (value === undefined) continue;
+    if (!isValidTimeText(value)) {
+      throw invalid(
+        `Cannot ${action}: ${name} must be an ISO 8601 date (2026-03-01) or date-time`,
+        { parameter: name },
+      );
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
 /** The input of `POST recall`. `vector` and `hybrid` engines are refused. */
 export function recallInput(body: Record<string, unknown>): RecallInput {
   const action = "recall";
-  rejectUnknownFields(body, ["query", "limit", "labels", "source", "engine", "explain"], action);
+  rejectUnknownFields(
+    body,
+    ["query", "limit", "labels", "source", "engine", "explain", ...HISTORY_FILTERS],
+    action,
+  );
   const query = field<string>(body, "query", isString, action, { required: true })!;
   const engine = field<string>(
     body,
@@ -295,6 +345,7 @@ export function recallInput(body: Record<string, unknown>): RecallInput {
     labels: field<string[]>(body, "labels", isStringArray, action),
     source: field<string>(body, "source", isString, action),
     explain: field<boolean>(body, "explain", isBoolean, action) ?? false,
+    ...historyFilterFields(body, action),
   });
   // memo's own refusal (checked last, as the store did), naming the field.
   if (query.trim() === "") throw invalid(`Cannot ${action}: query is empty`, { field: "query" });
@@ -351,7 +402,7 @@ export function noQuery(params: URLSearchParams, action: string): void {
 /** The options of `GET notes`. */
 export function listQuery(params: URLSearchParams): CloudListOptions {
   const action = "list the notes";
-  checkParams(params, ["cursor", "limit", "labels", "source", "order"], action);
+  checkParams(params, ["cursor", "limit", "labels", "source", "order", ...HISTORY_FILTERS], action);
   const order = param(params, "order");
   if (order !== undefined && order !== "oldest" && order !== "newest") {
     throw invalid(`Cannot ${action}: order must be oldest or newest`, { parameter: "order" });
@@ -363,6 +414,7 @@ export function listQuery(params: URLSearchParams): CloudListOptions {
     labels: labels === undefined ? undefined : splitList(labels),
     source: param(params, "source"),
     order: order as "oldest" | "newest" | undefined,
+    ...historyFilterParams(params, action),
   });
 }
 

@@ -29,6 +29,8 @@ import {
   noteIdentity,
   type NotePage,
   type NotePatch,
+  type ReplicaApplyResult,
+  type ReplicaChanges,
   type StoreChanges,
   type StoreIssue,
   type StoreLoadReport,
@@ -301,6 +303,20 @@ export class FileRevisionedStore implements RevisionedStore {
     return this.#exclusive(async () => {
       await this.#ready();
       const result = await this.notes.commit(batch, options);
+      await this.#catchUp();
+      return result;
+    });
+  }
+
+  /**
+   * Writes whole notes and removes ids in one atomic rewrite of `notes.md`
+   * (`MemoryStore.applyReplica`, with its `expect` check under the file's lock), journaled like
+   * every write: what a `Memo` client's corrections, supersede links and tidy merges write.
+   */
+  applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    return this.#exclusive(async () => {
+      await this.#ready();
+      const result = await this.notes.applyReplica(changes);
       await this.#catchUp();
       return result;
     });

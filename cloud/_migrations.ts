@@ -10,7 +10,8 @@
  * @module
  */
 
-import type { Sql } from "postgres";
+import type { Sql, TransactionSql } from "postgres";
+import { noteIdentity } from "@memo/memory";
 
 /**
  * One schema version.
@@ -31,6 +32,44 @@ export interface Migration {
   name: string;
   /** The statements, run as one simple query inside the migration transaction. */
   sql: string;
+  /**
+   * What SQL alone cannot do (memo's own functions over the stored rows), run after `sql` in the
+   * same transaction.
+   */
+  run?: (tx: TransactionSql) => Promise<void>;
+}
+
+/** Rows read at a time while the identities are computed again. */
+const IDENTITY_PAGE = 1000;
+
+/**
+ * Computes again the identity of every stored note without a source key with memo's one
+ * normalising function (`noteIdentity`: the body's text after `normalizeNoteText`), in pages,
+ * so that the same text written again after the migration is the stored note.
+ */
+async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
+  let after = { pid: "-1", id: "" };
+  for (;;) {
+    const rows = await tx<{ pid: string; id: string; body: string; identity: string }[]>`
+      SELECT pid, id, body, identity FROM memo_notes
+      WHERE source IS NULL AND (pid, id) > (${after.pid}::int8, ${after.id})
+      ORDER BY pid, id LIMIT ${IDENTITY_PAGE}`;
+    if (!rows.length) return;
+    const changed = rows.map((row) => ({ ...row, next: noteIdentity({ body: row.body }) }))
+      .filter((row) => row.next !== row.identity);
+    if (changed.length) {
+      await tx`
+        UPDATE memo_notes n SET identity = u.identity
+        FROM unnest(
+          ${changed.map((r) => r.pid)}::int8[],
+          ${changed.map((r) => r.id)}::text[],
+          ${changed.map((r) => r.next)}::text[]
+        ) AS u (pid, id, identity)
+        WHERE n.pid = u.pid AND n.id = u.id`;
+    }
+    const last = rows[rows.length - 1];
+    after = { pid: String(last.pid), id: last.id };
+  }
 }
 
 /**
@@ -50,6 +89,14 @@ export interface Migration {
  *   (`op = 'delete'`, `note` null) included; `note` is the note as of that
  *   change.
  * - `memo_idempotency`: idempotency keys per workspace.
+ *
+ * The version of "notes that stay true" (issue 23; its number is the next free one):
+ * - `memo_notes` gains `supersedes` (jsonb list of ids, null when none), `valid_from` and
+ *   `valid_until` (ISO text, null when absent);
+ * - the identity of a note without a source key becomes `text:<digest>` of its normalised text
+ *   (it was `hash:<content hash>`): every stored one is computed again with `noteIdentity` of
+ *   `@memo/memory`, the one function every runtime uses, so the same text in another case,
+ *   spacing or punctuation is the stored note.
  *
  * @example
  * ```ts
@@ -115,6 +162,15 @@ CREATE TABLE memo_idempotency (
 CREATE INDEX memo_idempotency_age ON memo_idempotency ((coalesce(completed_at, claimed_at)));
 `,
   },
+  {
+    version: 2,
+    name: "notes that stay true: supersedes, validity, normalised text identities",
+    sql: `
+ALTER TABLE memo_notes ADD COLUMN supersedes jsonb, ADD COLUMN valid_from text,
+  ADD COLUMN valid_until text;
+`,
+    run: recomputeTextIdentities,
+  },
 ];
 
 /**
@@ -179,6 +235,7 @@ export async function migrate(
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
       await tx.unsafe(migration.sql);
+      await migration.run?.(tx);
       await tx`INSERT INTO memo_schema_migrations (version, name)
         VALUES (${migration.version}, ${migration.name})`;
       done.push(migration.version);

@@ -11,12 +11,16 @@
 
 import {
   applyNotePatch,
+  contentHash,
   MemoryValidationError,
   newNoteId,
   type Note,
+  NOTE_ID_PATTERN,
   noteIdentity,
   type NotePatch,
+  prepareHistory,
   prepareNoteDrafts,
+  type ReplicaChanges,
 } from "@memo/memory";
 import type { CloudDraft, CloudNote, CloudWriteResult } from "./store.ts";
 
@@ -30,10 +34,12 @@ import type { CloudDraft, CloudNote, CloudWriteResult } from "./store.ts";
  *
  * const [draft]: PreparedCloudDraft[] = prepareCloudDrafts([{ text: "hi", source: "x:1" }]);
  * assert.equal(draft.identity, "source:x:1");
+ * const [text] = prepareCloudDrafts([{ text: "Deploys run on Fridays." }]);
+ * assert.equal(text.identity, prepareCloudDrafts([{ text: "deploys run on fridays" }])[0].identity);
  * ```
  */
 export interface PreparedCloudDraft {
-  /** `source:<key>` or `hash:<hash>`. */
+  /** `source:<key>`, else `text:<digest>` of the normalised text (`noteIdentity`). */
   identity: string;
   /** The id asked for a new note (checked against the note id pattern). */
   id?: string;
@@ -51,6 +57,12 @@ export interface PreparedCloudDraft {
   created?: string;
   /** Canonical update time, when given. */
   updated?: string;
+  /** Ids of the notes it replaces (absent when none). */
+  supersedes?: string[];
+  /** Start of validity, canonical. */
+  validFrom?: string;
+  /** End of validity, canonical. */
+  validUntil?: string;
 }
 
 /**
@@ -158,7 +170,7 @@ export function answerDrafts(
 
 /**
  * What one unique draft does: `unchanged` (the stored note), `updated` (same
- * source key, new content: id and `created` kept) or `written` (a new note).
+ * identity, new content or history: id and `created` kept) or `written` (a new note).
  *
  * @example
  * ```ts
@@ -171,7 +183,7 @@ export function answerDrafts(
  *     id: "n1", title: "t", body: "b", labels: [], hash: "h",
  *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 0,
  *   },
- *   identity: "hash:h",
+ *   identity: "text:h",
  * };
  * assert.equal(planned.status, "written");
  * ```
@@ -183,6 +195,59 @@ export interface PlannedNote {
   note: CloudNote;
   /** Its identity. */
   identity: string;
+}
+
+/**
+ * What a draft makes of the stored note of its identity, by the file store's rules: with a
+ * source key, the draft's content and the history fields it gives (the stored ones where it
+ * gives none); without one (the same text), the stored note with the draft's `supersedes`
+ * added to its own and the draft's validity where given. The stored note itself when nothing
+ * changes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { contentHash } from "@memo/memory";
+ * import { mergeDraft, prepareCloudDrafts } from "./_pg_notes.ts";
+ *
+ * const stored = {
+ *   id: "n1", title: "Deploys run on Fridays", body: "Deploys run on Fridays", labels: [],
+ *   hash: "", created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ *   revision: 4,
+ * };
+ * stored.hash = contentHash(stored);
+ * const [same] = prepareCloudDrafts([{ text: "deploys run on fridays" }]);
+ * assert.equal(mergeDraft(stored, same, new Date()), stored); // the same text: unchanged
+ * const [dated] = prepareCloudDrafts([{ text: "Deploys run on Fridays", validUntil: "2027-01-01" }]);
+ * const next = mergeDraft(stored, dated, new Date("2026-02-01T00:00:00Z"));
+ * assert.equal(next.validUntil, "2027-01-01");
+ * assert.equal(next.id, "n1");
+ * ```
+ */
+export function mergeDraft(found: CloudNote, draft: PreparedCloudDraft, now: Date): CloudNote {
+  let patch: NotePatch;
+  if (draft.source !== undefined) {
+    patch = {
+      text: draft.body,
+      title: draft.title,
+      labels: draft.labels,
+      supersedes: draft.supersedes,
+      validFrom: draft.validFrom,
+      validUntil: draft.validUntil,
+    };
+  } else {
+    const had = found.supersedes ?? [];
+    const adds = (draft.supersedes ?? []).filter((id) => !had.includes(id));
+    patch = {
+      supersedes: adds.length ? [...had, ...adds] : undefined,
+      validFrom: draft.validFrom,
+      validUntil: draft.validUntil,
+    };
+  }
+  if (draft.updated !== undefined) patch.updated = draft.updated;
+  const plain = plainNote(found);
+  const next = applyNotePatch(plain, patch, now);
+  return next === plain ? found : { ...next, revision: found.revision };
 }
 
 /**
@@ -213,13 +278,9 @@ export function planDrafts(
   const used = new Set<string>();
   return unique.map((draft) => {
     const found = existing.get(draft.identity);
-    // The same text without a source key is the stored note (as in notes.md).
-    if (found && (found.hash === draft.hash || draft.source === undefined)) {
-      return { status: "unchanged", note: found, identity: draft.identity };
-    }
     if (found) {
-      const note = makeNote(found.id, draft, found.created, draft.updated ?? nowIso);
-      return { status: "updated", note, identity: draft.identity };
+      const note = mergeDraft(found, draft, now);
+      return { status: note === found ? "unchanged" : "updated", note, identity: draft.identity };
     }
     let id = draft.id;
     if (id === undefined || takenIds.has(id) || used.has(id)) {
@@ -251,45 +312,43 @@ export function planDrafts(
  * ```
  */
 export function patchCloudNote(note: CloudNote, patch: NotePatch, now: Date): CloudNote {
-  refuseHistory([patch]);
   const plain = plainNote(note);
   const next = applyNotePatch(plain, patch, now);
   return next === plain ? note : { ...next, revision: note.revision };
 }
 
+/** The history fields a note or draft carries. */
+type History = { supersedes?: readonly string[]; validFrom?: string; validUntil?: string };
+
 function makeNote(
   id: string,
-  d: { title: string; body: string; labels: string[]; source?: string; hash: string },
+  d: { title: string; body: string; labels: string[]; source?: string; hash: string } & History,
   created: string,
   updated: string,
-  revision = 0,
 ): CloudNote {
-  const note: CloudNote = {
-    id,
-    title: d.title,
-    body: d.body,
-    labels: d.labels,
-    hash: d.hash,
-    created,
-    updated,
-    revision,
-  };
-  return d.source === undefined ? note : withSource(note, d.source);
+  return ordered({ ...d, id, created, updated, revision: 0 });
 }
 
-/** The note with `source` in its place (after `labels`), for a stable JSON field order. */
-function withSource(note: CloudNote, source: string): CloudNote {
-  return {
-    id: note.id,
-    title: note.title,
-    body: note.body,
-    labels: note.labels,
-    source,
-    hash: note.hash,
-    created: note.created,
-    updated: note.updated,
-    revision: note.revision,
-  };
+/**
+ * A note's fields in the API's order (`source` after `labels`, the history fields after
+ * `updated`, then `revision`), absent ones left out: a stable JSON field order whatever built it.
+ */
+function ordered(
+  n: Omit<NoteRow, "revision" | "supersedes"> & {
+    revision: number;
+    supersedes?: readonly string[] | null;
+  },
+): CloudNote {
+  const note = { id: n.id, title: n.title, body: n.body, labels: n.labels } as CloudNote;
+  if (n.source !== undefined && n.source !== null) note.source = n.source;
+  note.hash = n.hash;
+  note.created = n.created;
+  note.updated = n.updated;
+  if (n.supersedes?.length) note.supersedes = [...n.supersedes];
+  if (n.validFrom !== undefined && n.validFrom !== null) note.validFrom = n.validFrom;
+  if (n.validUntil !== undefined && n.validUntil !== null) note.validUntil = n.validUntil;
+  note.revision = n.revision;
+  return note;
 }
 
 /**
@@ -308,21 +367,19 @@ function withSource(note: CloudNote, source: string): CloudNote {
  * assert.deepEqual(Object.keys(note), [
  *   "id", "title", "body", "labels", "hash", "created", "updated", "revision",
  * ]);
+ * const later = rowToNote({
+ *   revision: 5, validUntil: "2027-01-01", supersedes: ["n0"], updated: "u", created: "c",
+ *   hash: "h", labels: [], body: "b", title: "t", id: "n1", validFrom: null,
+ * });
+ * assert.deepEqual(Object.keys(later), [
+ *   "id", "title", "body", "labels", "hash", "created", "updated", "supersedes", "validUntil",
+ *   "revision",
+ * ]);
  * assert.equal(note.revision, 4);
  * ```
  */
 export function rowToNote(row: NoteRow): CloudNote {
-  const note: CloudNote = {
-    id: row.id,
-    title: row.title,
-    body: row.body,
-    labels: row.labels,
-    hash: row.hash,
-    created: row.created,
-    updated: row.updated,
-    revision: Number(row.revision),
-  };
-  return row.source === null || row.source === undefined ? note : withSource(note, row.source);
+  return ordered({ ...row, revision: Number(row.revision) });
 }
 
 /**
@@ -379,35 +436,64 @@ export interface NoteRow {
   updated: string;
   /** Revision (bigint). */
   revision: string | number;
+  /** Ids of the notes it replaces (jsonb), or null. */
+  supersedes?: string[] | null;
+  /** Start of validity, or null. */
+  validFrom?: string | null;
+  /** End of validity, or null. */
+  validUntil?: string | null;
 }
 
 /**
- * Refuses the history fields of issue 23 (`supersedes`, `validFrom`, `validUntil`), which the
- * PostgreSQL store does not keep yet: refused clearly rather than dropped (a hybrid replica would
- * otherwise take the cloud's copy without them).
+ * The notes and ids of a replica write, checked as the file store checks them (whole notes with
+ * matching hashes, each id once, none both put and removed), without the derived
+ * `supersededBy`; a SHA-256 of a notes file is refused (a database is not one file). Throws
+ * `MemoryValidationError`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { refuseHistory } from "./_pg_notes.ts";
- * refuseHistory([{ text: "x" }, { supersedes: [], validFrom: null }]);
- * assert.throws(() => refuseHistory([{ validUntil: "2027-01-01" }]), /not yet supported/);
+ * import { contentHash } from "@memo/memory";
+ * import { replicaChanges } from "./_pg_notes.ts";
+ *
+ * const note = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "", supersededBy: ["n2"],
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * };
+ * note.hash = contentHash(note);
+ * const { put } = replicaChanges({ put: [note], remove: [] });
+ * assert.equal("supersededBy" in put[0], false);
+ * assert.throws(() => replicaChanges({ put: [{ ...note, hash: "x" }], remove: [] }), /hash/);
+ * assert.throws(() => replicaChanges({ put: [note], remove: ["n1"] }), /both/);
  * ```
  */
-export function refuseHistory(
-  items: readonly { supersedes?: unknown; validFrom?: unknown; validUntil?: unknown }[],
-): void {
-  for (const item of items) {
-    // An empty list and null (a replica's "none") ask for nothing this store would drop.
-    const links = item?.supersedes;
-    if (
-      item && ((Array.isArray(links) ? links.length > 0 : links !== undefined) ||
-        (item.validFrom !== undefined && item.validFrom !== null) ||
-        (item.validUntil !== undefined && item.validUntil !== null))
-    ) {
-      throw new MemoryValidationError(
-        "Cannot store note: supersedes, validFrom and validUntil are not yet supported by the PostgreSQL store",
-      );
-    }
+export function replicaChanges(changes: ReplicaChanges): { put: Note[]; remove: string[] } {
+  const fail = (reason: string) =>
+    new MemoryValidationError(`Cannot apply the replica changes: ${reason}`);
+  if (!changes || !Array.isArray(changes.put) || !Array.isArray(changes.remove)) {
+    throw fail("put and remove must be lists");
   }
+  if (changes.expectSha256 !== undefined) {
+    throw fail("this store is not one file: no SHA-256 of it can hold");
+  }
+  const seen = new Set<string>();
+  const put = changes.put.map((note) => {
+    const ok = note && typeof note.id === "string" && NOTE_ID_PATTERN.test(note.id) &&
+      typeof note.body === "string" && note.body.trim() !== "" &&
+      typeof note.created === "string" && typeof note.updated === "string";
+    if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
+    prepareHistory(note, "apply the replica changes");
+    if (note.hash !== contentHash(note)) {
+      throw fail(`note ${note.id} has a hash that does not match its content`);
+    }
+    if (seen.has(note.id)) throw fail(`note ${note.id} is given twice`);
+    seen.add(note.id);
+    const { supersededBy: _derived, ...stored } = note;
+    return stored;
+  });
+  for (const id of changes.remove) {
+    if (typeof id !== "string") throw fail("remove must hold ids");
+    if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
+  }
+  return { put, remove: [...new Set(changes.remove)] };
 }

@@ -1,14 +1,28 @@
 /**
  * Internal: {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
- * every store. Writes, single reads and the change feed go to the store's
- * {@linkcode RevisionedStore}; listing, recall and stats go through a `Memo`
- * client over it (which catches up with the store before every read), so that
- * the cloud ranks and counts exactly as a local memo does over the same notes.
+ * every store. Batch writes, patches, deletes and the change feed go to the store's
+ * {@linkcode RevisionedStore}; reads (a note with its derived `supersededBy`, lists, recall,
+ * stats), `remember` (links checked, similar notes listed), corrections, supersede links and
+ * tidy go through a `Memo` client over it (which catches up with the store before every call),
+ * so that the cloud ranks, counts, checks and corrects exactly as a local memo does over the
+ * same notes. A `Memo` write is one `applyReplica` of the store (one transaction) guarded by
+ * the hashes of the notes it read, so writers on other instances never lose one another's
+ * corrections. The cloud is lexical: the client embeds nothing.
  *
  * @module
  */
 
-import { Memo, type Note, type NotePatch } from "@memo/memory";
+import {
+  checkSupersedes,
+  type CorrectInput,
+  Memo,
+  MemoryValidationError,
+  type Note,
+  type NoteDraft,
+  type NotePatch,
+  type SupersedeInput,
+  type TidyPlan,
+} from "@memo/memory";
 import type {
   CloudChange,
   CloudDraft,
@@ -16,10 +30,17 @@ import type {
   CloudNote,
   CloudProject,
   CloudRecallHit,
+  CloudRecallOptions,
+  CloudRememberResult,
   CloudStats,
+  CloudSupersedeResult,
+  CloudTidyApplyResult,
   CloudWriteResult,
   RevisionedStore,
 } from "./store.ts";
+
+/** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
+const MAX_CHAIN = 1000;
 
 /**
  * Options of {@linkcode MemoCloudProject}.
@@ -84,6 +105,7 @@ export class MemoCloudProject implements CloudProject {
     this.#memo = new Memo({
       store,
       engine: "lexical",
+      localEmbeddings: false,
       indexCache: false,
       recallCacheSize: options.recallCacheSize,
     });
@@ -97,14 +119,68 @@ export class MemoCloudProject implements CloudProject {
     return this.store.upsert(drafts, options);
   }
 
-  /** {@linkcode CloudProject.get}: read from the store now. */
-  get(id: string): Promise<CloudNote | undefined> {
-    return this.store.get(id);
+  /** {@linkcode CloudProject.remember}: `Memo.remember` over the store, with the revision. */
+  async remember(draft: NoteDraft): Promise<CloudRememberResult> {
+    await this.#open();
+    const { note, status, similar } = await this.#memo.remember(draft);
+    return { status, note: await this.#withRevision(note), similar: similar ?? [] };
   }
 
-  /** {@linkcode CloudProject.update}: the store's `updateIf`. */
-  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.updateIf(id, patch, ifMatch);
+  /** {@linkcode CloudProject.get}: the note as the store holds it now, with its links. */
+  async get(id: string): Promise<CloudNote | undefined> {
+    if (typeof id !== "string") return undefined;
+    await this.#open();
+    let note: Note;
+    try {
+      note = await this.#memo.get(id);
+    } catch (e) {
+      if ((e as { code?: unknown })?.code === "NOTE_NOT_FOUND") return undefined;
+      throw e;
+    }
+    return await this.#withRevision(note);
+  }
+
+  /**
+   * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the
+   * patch adds (unless it gives `updated`: a replica's copy).
+   */
+  async update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+    const links = patch?.supersedes;
+    if (patch?.updated === undefined && Array.isArray(links) && links.length) {
+      await this.#checkLinks(id, links);
+    }
+    return await this.store.updateIf(id, patch, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.correct}: `Memo.correct` (one `applyReplica`: one transaction). */
+  async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+    await this.#open();
+    const { note, superseded } = await this.#memo.correct(input);
+    return { note: await this.#withRevision(note), superseded };
+  }
+
+  /** {@linkcode CloudProject.supersede}: `Memo.supersede`. */
+  async supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+    await this.#open();
+    const { note, superseded } = await this.#memo.supersede(input);
+    return { note: await this.#withRevision(note), superseded };
+  }
+
+  /** {@linkcode CloudProject.tidy}: `Memo.tidy`. */
+  async tidy(): Promise<TidyPlan> {
+    await this.#open();
+    return await this.#memo.tidy();
+  }
+
+  /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`. */
+  async applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
+    await this.#open();
+    const { merged, superseded, notes } = await this.#memo.applyTidy(plan);
+    return {
+      merged,
+      superseded,
+      notes: await Promise.all(notes.map((note) => this.#withRevision(note))),
+    };
   }
 
   /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
@@ -133,6 +209,10 @@ export class MemoCloudProject implements CloudProject {
       labels: options.labels,
       source: options.source,
       order: options.order,
+      includeSuperseded: options.includeSuperseded,
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
     });
     const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
       notes: await Promise.all(page.notes.map((note) => this.#withRevision(note))),
@@ -143,10 +223,7 @@ export class MemoCloudProject implements CloudProject {
   }
 
   /** {@linkcode CloudProject.recall}: memo's lexical ranking, with revisions. */
-  async recall(
-    query: string,
-    options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
-  ): Promise<CloudRecallHit[]> {
+  async recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]> {
     await this.#open();
     const hits = await this.#memo.recall(query, {
       limit: options.limit,
@@ -154,6 +231,10 @@ export class MemoCloudProject implements CloudProject {
       source: options.source,
       explain: options.explain,
       engine: "lexical",
+      includeSuperseded: options.includeSuperseded,
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
     });
     return await Promise.all(hits.map(async (hit) => {
       const out: CloudRecallHit = {
@@ -206,9 +287,42 @@ export class MemoCloudProject implements CloudProject {
 
   /** The note with its revision as of the client's latest catch-up (a round trip if unknown). */
   async #withRevision(note: Note): Promise<CloudNote> {
-    const revision = this.store.revisionOf(note.id);
-    if (revision !== undefined) return { ...note, revision };
-    const current = await this.store.get(note.id);
-    return current ?? { ...note, revision: 0 };
+    const revision = this.store.revisionOf(note.id) ??
+      (await this.store.get(note.id))?.revision ?? 0;
+    return { ...note, revision };
+  }
+
+  /**
+   * The checks of the links a patch of note `id` gives, as `Memo.update` makes them: each id it
+   * adds names a stored note, and none is `id` itself or leads back to it (a cycle). The notes
+   * are read from the store now. Throws `MemoryValidationError`.
+   */
+  async #checkLinks(id: string, supersedes: readonly string[]): Promise<void> {
+    const action = "update note";
+    const note = await this.store.get(id);
+    if (!note) return; // the update answers the unknown id
+    const had = note.supersedes ?? [];
+    const after = [...new Set(supersedes)];
+    const links = new Map<string, readonly string[] | undefined>([[id, after]]);
+    const queue = after.filter((t) => t !== id);
+    while (queue.length && links.size < MAX_CHAIN) {
+      const at = queue.pop()!;
+      if (links.has(at)) continue;
+      const found = await this.store.get(at);
+      links.set(at, found ? found.supersedes ?? [] : undefined);
+      queue.push(...(found?.supersedes ?? []));
+    }
+    const unknown = after.find((t) => t !== id && !had.includes(t) && !links.get(t));
+    if (unknown !== undefined) {
+      throw new MemoryValidationError(
+        `Cannot ${action}: supersedes names unknown note ${unknown}`,
+        {
+          details: { id, supersedes: unknown },
+        },
+      );
+    }
+    // Links the note had already may name notes forgotten since: they are left alone.
+    const known = after.filter((t) => t === id || links.get(t));
+    checkSupersedes(id, known, { supersedesOf: (other) => links.get(other) }, action);
   }
 }

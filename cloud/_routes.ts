@@ -17,6 +17,10 @@ export type CloudOperation =
   | "updateNote"
   | "deleteNote"
   | "upsertNotes"
+  | "correctNote"
+  | "supersedeNotes"
+  | "tidyNotes"
+  | "applyTidy"
   | "recall"
   | "listChanges"
   | "getStats";
@@ -59,6 +63,28 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
     method: "POST",
     path: `${PROJECT}/notes:batch`,
     operation: "upsertNotes",
+    write: true,
+    body: true,
+  },
+  {
+    method: "POST",
+    path: `${PROJECT}/notes:correct`,
+    operation: "correctNote",
+    write: true,
+    body: true,
+  },
+  {
+    method: "POST",
+    path: `${PROJECT}/notes:supersede`,
+    operation: "supersedeNotes",
+    write: true,
+    body: true,
+  },
+  { method: "GET", path: `${PROJECT}/tidy`, operation: "tidyNotes" },
+  {
+    method: "POST",
+    path: `${PROJECT}/tidy:apply`,
+    operation: "applyTidy",
     write: true,
     body: true,
   },

@@ -37,6 +37,7 @@ import {
 } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
+import { correctInput, supersedeInput, tidyPlanInput } from "./_truth_fields.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";
 import { RateLimiter } from "./_rate_limit.ts";
@@ -437,9 +438,18 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         noQuery(query, "count the notes");
         return { status: 200, body: await (await project()).stats() };
       }
+      case "tidyNotes": {
+        noQuery(query, "tidy the notes");
+        return { status: 200, body: await (await project()).tidy() };
+      }
       default:
         throw new Error(`Cannot route ${route.operation}: not a read`);
     }
+  }
+
+  /** A write whose answer is a 200 with what `run` returns. */
+  function ok200(action: string, run: () => Promise<unknown>) {
+    return { action, run: async () => ({ status: 200, body: await run() }) };
   }
 
   function prepareWrite(
@@ -460,7 +470,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
           action,
           run: async () => {
             const guarded = await guardCloudDrafts([draft], secrets, action);
-            const [result] = await (await project()).upsert(guarded.drafts);
+            const result = await (await project()).remember(guarded.drafts[0]);
             const answer = guarded.redacted.length
               ? { ...result, redacted: guarded.redacted }
               : result;
@@ -490,6 +500,21 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
             };
           },
         };
+      }
+      case "correctNote": {
+        noQuery(query, "correct the note");
+        const input = correctInput(body);
+        return ok200("correct the note", async () => await (await project()).correct(input));
+      }
+      case "supersedeNotes": {
+        noQuery(query, "supersede the notes");
+        const input = supersedeInput(body);
+        return ok200("supersede the notes", async () => await (await project()).supersede(input));
+      }
+      case "applyTidy": {
+        noQuery(query, "apply the tidy plan");
+        const plan = tidyPlanInput(body);
+        return ok200("apply the tidy plan", async () => await (await project()).applyTidy(plan));
       }
       case "updateNote":
       case "deleteNote": {

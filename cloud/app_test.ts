@@ -63,8 +63,24 @@ class FakeProject implements CloudProject {
       })
     );
   }
+  async remember(draft: CloudDraft) {
+    const [result] = await this.upsert([draft]);
+    return { ...result, similar: [] };
+  }
   get(id: string) {
     return Promise.resolve(this.notes.get(id));
+  }
+  correct(): Promise<never> {
+    return Promise.reject(new Error("Cannot correct: not in the fake"));
+  }
+  supersede(): Promise<never> {
+    return Promise.reject(new Error("Cannot supersede: not in the fake"));
+  }
+  tidy() {
+    return Promise.resolve({ version: 1 as const, proposals: [] });
+  }
+  applyTidy() {
+    return Promise.resolve({ merged: 0, superseded: [], notes: [] });
   }
   update(id: string, patch: NotePatch, ifMatch?: number) {
     return this.#run(() => {

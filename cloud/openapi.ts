@@ -57,6 +57,44 @@ const noteProperties = (withId: boolean): Record<string, Schema> => ({
 });
 
 const ISO_TIME = string("ISO 8601 date-time with a time zone.", { format: "date-time" });
+const DATE_OR_TIME = string(
+  "ISO 8601 date (`2026-03-01`, meaning 00:00 UTC) or date-time with a time zone.",
+);
+const NOTE_IDS = (description: string, extra: Schema = {}): Schema => ({
+  type: "array",
+  items: { type: "string", pattern: ID_PATTERN },
+  description,
+  ...extra,
+});
+
+/** The history fields a note is written with (issue 23: notes that stay true). */
+const historyProperties: Record<string, Schema> = {
+  supersedes: NOTE_IDS(
+    "Ids of the notes this note replaces (a correction, or merged duplicates): kept on the newer note, the one source of truth.",
+  ),
+  validFrom: {
+    ...DATE_OR_TIME,
+    description: "When the fact starts to hold (ISO date or date-time).",
+  },
+  validUntil: {
+    ...DATE_OR_TIME,
+    description: "When it stops holding (exclusive: the range is `[validFrom, validUntil)`).",
+  },
+};
+
+/** The history filters of `GET notes` and `POST recall`. */
+const HISTORY_FILTER_DOCS: [string, string][] = [
+  [
+    "includeSuperseded",
+    "Also answer with superseded notes, each with `supersededBy` (default: they are left out).",
+  ],
+  [
+    "asOf",
+    "What memo had recorded by then and what held then: notes created at or before it, not superseded by a note created at or before it, and valid at it.",
+  ],
+  ["since", "Only notes created at or after this time."],
+  ["until", "Only notes created before this time."],
+];
 
 const schemas: Record<string, Schema> = {
   CloudNote: object(
@@ -66,9 +104,13 @@ const schemas: Record<string, Schema> = {
       body: string("Markdown body."),
       labels: strings("Labels."),
       source: string("Source key, when the note has one."),
-      hash: string("Content hash of title, body and labels."),
-      created: ISO_TIME,
-      updated: ISO_TIME,
+      hash: string("Content hash of title, body, labels and history fields."),
+      created: { ...ISO_TIME, description: "When memo recorded the note." },
+      updated: { ...ISO_TIME, description: "When memo recorded its latest change." },
+      ...historyProperties,
+      supersededBy: NOTE_IDS(
+        "Ids of the notes that supersede this one, derived from their `supersedes` when the notes are read (never stored, not in the change feed); present only when it is superseded.",
+      ),
       revision: integer(
         "Sequence number of the note's latest change in its project's change feed (strictly increasing per project).",
         { minimum: 0 },
@@ -85,7 +127,10 @@ const schemas: Record<string, Schema> = {
     description:
       "`written`: a new note; `updated`: the identity (source key, else content hash) matched a note whose content changed; `unchanged`: it matched and nothing changed.",
   },
-  CreateNoteRequest: object(noteProperties(false), ["text"]),
+  CreateNoteRequest: object({ ...noteProperties(false), ...historyProperties }, ["text"], {
+    description:
+      "`supersedes` naming an unknown note, the note itself, or making a cycle is a 400, and nothing is written.",
+  }),
   Redacted: {
     type: "array",
     description:
@@ -101,6 +146,84 @@ const schemas: Record<string, Schema> = {
     status: ref("WriteStatus"),
     redacted: ref("Redacted"),
   }, ["note", "status"]),
+  SimilarNote: object({
+    id: string("The similar note's id.", { pattern: ID_PATTERN }),
+    title: string("Its title."),
+    score: { type: "number", minimum: 0, maximum: 1, description: "Similarity, 0 to 1." },
+  }, ["id", "title", "score"]),
+  RememberResult: object({
+    note: ref("CloudNote"),
+    status: ref("WriteStatus"),
+    redacted: ref("Redacted"),
+    similar: {
+      type: "array",
+      items: ref("SimilarNote"),
+      maxItems: 3,
+      description:
+        "Stored notes that resemble a written note (near-duplicates, or the same subject with another fact: what `notes:correct`, `notes:supersede` or a delete are for), most similar first, compared lexically as a local memo does; empty unless `status` is `written`.",
+    },
+  }, ["note", "status", "similar"]),
+  CorrectRequest: object({
+    id: string("The note whose fact changed.", { pattern: ID_PATTERN }),
+    text: string("The new fact."),
+    title: string("Title of the new note; derived from the text when missing."),
+    labels: strings("Labels of the new note; the old note's when missing."),
+    validFrom: {
+      ...DATE_OR_TIME,
+      description:
+        "When the new fact starts to hold; the old note's `validUntil` becomes this (else now).",
+    },
+  }, ["id", "text"]),
+  SupersedeRequest: object({
+    ids: NOTE_IDS("The notes that say what `by` says.", { minItems: 1, maxItems: 100 }),
+    by: string("The note that supersedes them.", { pattern: ID_PATTERN }),
+  }, ["ids", "by"]),
+  SupersedeAnswer: object({
+    note: ref("CloudNote"),
+    superseded: NOTE_IDS("The ids it superseded in this call."),
+  }, ["note", "superseded"]),
+  TidyNoteRef: object({
+    id: string("Note id.", { pattern: ID_PATTERN }),
+    title: string("Its title."),
+    created: ISO_TIME,
+    score: { type: "number", description: "In a merge's `supersede`: its similarity to `keep`." },
+    validUntil: { ...DATE_OR_TIME, description: "In an `expired` proposal: when it stopped." },
+  }, ["id", "title", "created"]),
+  TidyProposal: {
+    oneOf: [
+      object({
+        kind: { type: "string", const: "merge" },
+        keep: ref("TidyNoteRef"),
+        supersede: { type: "array", items: ref("TidyNoteRef"), minItems: 1 },
+      }, ["kind", "keep", "supersede"]),
+      object({
+        kind: { type: "string", const: "expired" },
+        note: ref("TidyNoteRef"),
+      }, ["kind", "note"]),
+    ],
+    description:
+      "A cluster of near-duplicates (`merge`: `keep`, the newest, would supersede each of `supersede`), or a note whose `validUntil` has passed (`expired`: for a person to correct or delete; applying a plan leaves it alone).",
+  },
+  TidyPlan: object(
+    {
+      version: { type: "integer", const: 1 },
+      proposals: {
+        type: "array",
+        items: ref("TidyProposal"),
+        description: "Merges first (largest first), then expired notes.",
+      },
+    },
+    ["version", "proposals"],
+    {
+      description:
+        "A tidy plan of this project. A plan made from a `notes.md` file (with its `sha256`) is not one: refused.",
+    },
+  ),
+  TidyApplyAnswer: object({
+    merged: integer("Merge proposals applied.", { minimum: 0 }),
+    superseded: NOTE_IDS("Ids now superseded by the plan's keepers."),
+    notes: { type: "array", items: ref("CloudNote"), description: "The keepers, as stored now." },
+  }, ["merged", "superseded", "notes"]),
   NoteAnswer: object({ note: ref("CloudNote"), redacted: ref("Redacted") }, ["note"]),
   NotePage: object({
     notes: { type: "array", items: ref("CloudNote") },
@@ -115,20 +238,40 @@ const schemas: Record<string, Schema> = {
       updated: {
         ...ISO_TIME,
         description:
-          "Update time to record (for example a replica's edit time); defaults to now. Not a change by itself: a patch that changes nothing keeps the note as it is.",
+          "Update time to record (for example a replica's edit time); defaults to now. Not a change by itself: a patch that changes nothing keeps the note as it is. A patch that gives it is a replica's copy: its `supersedes` is taken as it is (the notes it names may not be pushed yet).",
+      },
+      supersedes: NOTE_IDS(
+        "The notes it replaces, as a whole new list (`[]` removes every link). The ids it adds must name stored notes, and none may be the note itself or make a cycle (400), unless the patch gives `updated`.",
+      ),
+      validFrom: {
+        type: ["string", "null"],
+        description: "New start of validity (ISO date or date-time); `null` removes it.",
+      },
+      validUntil: {
+        type: ["string", "null"],
+        description: "New end of validity (exclusive); `null` removes it.",
       },
     },
     [],
     {
       minProperties: 1,
-      description: "At least one of `text`, `title` and `labels`; `updated` alone is a 400.",
+      description:
+        "At least one of `text`, `title`, `labels`, `supersedes`, `validFrom` and `validUntil`; `updated` alone is a 400.",
     },
   ),
-  BatchDraft: object({
-    ...noteProperties(true),
-    created: { ...ISO_TIME, description: "Creation time to record; defaults to now." },
-    updated: { ...ISO_TIME, description: "Update time to record; defaults to now." },
-  }, ["text"]),
+  BatchDraft: object(
+    {
+      ...noteProperties(true),
+      created: { ...ISO_TIME, description: "Creation time to record; defaults to now." },
+      updated: { ...ISO_TIME, description: "Update time to record; defaults to now." },
+      ...historyProperties,
+    },
+    ["text"],
+    {
+      description:
+        "A batch stores links as given (a replica may push a link before the note it names).",
+    },
+  ),
   BatchRequest: object({
     notes: { type: "array", items: ref("BatchDraft"), minItems: 1, maxItems: 10000 },
   }, ["notes"]),
@@ -160,6 +303,14 @@ const schemas: Record<string, Schema> = {
         "`auto` and `lexical` rank lexically; `vector` and `hybrid` are refused with 400: the cloud runtime is lexical.",
     },
     explain: { type: "boolean", default: false, description: "Add per-term contributions." },
+    ...Object.fromEntries(
+      HISTORY_FILTER_DOCS.map(([name, description]) => [
+        name,
+        name === "includeSuperseded"
+          ? { type: "boolean", default: false, description }
+          : { ...DATE_OR_TIME, description },
+      ]),
+    ),
   }, ["query"]),
   ScoreContribution: object({
     term: string("The query word."),
@@ -443,13 +594,15 @@ const paths: Record<string, Json> = {
     post: {
       operationId: "createNote",
       summary: "Create one note (or match an existing one by identity)",
+      description:
+        "The identity is the source key, else the text after memo's normalising (case, white space and punctuation): the same text is `unchanged`. A written note's answer lists the stored notes like it in `similar`.",
       parameters: [p("IdempotencyKey")],
       requestBody: body("CreateNoteRequest"),
       responses: {
-        "201": ok("A new note was written.", "WriteResult", true),
+        "201": ok("A new note was written.", "RememberResult", true),
         "200": ok(
           "The identity matched an existing note: `updated` or `unchanged`.",
-          "WriteResult",
+          "RememberResult",
           true,
         ),
         ...WRITE_ERRORS,
@@ -468,6 +621,15 @@ const paths: Record<string, Json> = {
           enum: ["oldest", "newest"],
           default: "oldest",
         }),
+        ...HISTORY_FILTER_DOCS.map(([name, description]) =>
+          query(
+            name,
+            description,
+            name === "includeSuperseded"
+              ? { type: "string", enum: ["true", "false"], default: "false" }
+              : { type: "string" },
+          )
+        ),
       ],
       responses: { "200": ok("A page.", "NotePage"), ...PROJECT_ERRORS },
     },
@@ -485,7 +647,7 @@ const paths: Record<string, Json> = {
     },
     patch: {
       operationId: "updateNote",
-      summary: "Change a note's text, title or labels",
+      summary: "Change a note's text, title, labels, links or validity",
       description:
         "A patch that changes nothing keeps the revision (and `updated`, whatever the patch's `updated` says). With `If-Match`, 409 when the note has moved on.",
       parameters: [p("IdempotencyKey"), p("IfMatch")],
@@ -522,6 +684,64 @@ const paths: Record<string, Json> = {
         "200": ok("What happened to each draft.", "BatchAnswer", true),
         ...WRITE_ERRORS,
       },
+    },
+  },
+  [`${PROJECT}/notes:correct`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "correctNote",
+      summary: "The fact of a note changed: a new note supersedes it",
+      description:
+        "Writes the new note (the old note's labels unless given) with `supersedes: [id]`, and sets the old note's `validUntil` to the new `validFrom` (else now), in one transaction. The old note stays as history. When another writer changes the old note meanwhile, the correction is made again over the new state: two corrections of one note at once both land.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("CorrectRequest"),
+      responses: {
+        "200": ok("The new note and the id it superseded.", "SupersedeAnswer", true),
+        "404": { $ref: "#/components/responses/WriteNotFound" },
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/notes:supersede`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "supersedeNotes",
+      summary: "Mark notes as superseded by another (merging duplicates)",
+      description:
+        "Note `by` gains `ids` in its `supersedes`, in one transaction. 404 for an unknown `by`; 400 for an unknown id in `ids`, `by` itself or a cycle.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("SupersedeRequest"),
+      responses: {
+        "200": ok(
+          "The superseding note and the ids this call added (empty when every link was there).",
+          "SupersedeAnswer",
+          true,
+        ),
+        "404": { $ref: "#/components/responses/WriteNotFound" },
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/tidy`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    get: {
+      operationId: "tidyNotes",
+      summary: "Proposals to tidy the notes up, writing nothing",
+      description:
+        "Clusters of near-duplicates (keep the newest, supersede the others) and notes whose `validUntil` has passed, computed as a local `memo tidy` does. Superseded notes take no part.",
+      responses: { "200": ok("The plan.", "TidyPlan"), ...PROJECT_ERRORS },
+    },
+  },
+  [`${PROJECT}/tidy:apply`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "applyTidy",
+      summary: "Apply the merges of a tidy plan, all or nothing",
+      description:
+        "One transaction: each merge's keeper gains the ids it supersedes. Refused (400), writing nothing, when a note the plan names is gone, or another writer changes a keeper meanwhile. Expired notes are left alone.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("TidyPlan"),
+      responses: { "200": ok("What was applied.", "TidyApplyAnswer", true), ...WRITE_ERRORS },
     },
   },
   [`${PROJECT}/recall`]: {

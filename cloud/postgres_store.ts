@@ -28,6 +28,9 @@ import {
   noteIdentity,
   type NotePage,
   type NotePatch,
+  type ReplicaApplyResult,
+  type ReplicaChanges,
+  sameNote,
   type StoreChanges,
   type StoreLoadReport,
 } from "@memo/memory";
@@ -42,7 +45,7 @@ import {
   plainNote,
   planDrafts,
   prepareCloudDrafts,
-  refuseHistory,
+  replicaChanges,
   rowToNote,
 } from "./_pg_notes.ts";
 import {
@@ -158,7 +161,6 @@ export class PostgresMemoryStore implements RevisionedStore {
     drafts: readonly CloudDraft[],
     options: { signal?: AbortSignal } = {},
   ): Promise<CloudWriteResult[]> {
-    refuseHistory(drafts);
     const prepared = prepareCloudDrafts(drafts);
     options.signal?.throwIfAborted();
     if (!prepared.length) return [];
@@ -202,17 +204,11 @@ export class PostgresMemoryStore implements RevisionedStore {
       const [{ stored }] = await tx<{ stored: string }[]>`
         WITH r AS (
           SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
-            seq int8, id text, identity text, title text, body text, labels jsonb,
-            source text, hash text, created text, updated text)
+            ${tx.unsafe(WRITE.record)})
         ), notes AS (
-          INSERT INTO memo_notes (pid, id, identity, title, body, labels, source, hash, created,
-            updated, revision, ord)
-          SELECT ${pid}, id, identity, title, body, labels, source, hash, created, updated, seq, seq
-          FROM r
-          ON CONFLICT (pid, id) DO UPDATE SET identity = EXCLUDED.identity,
-            title = EXCLUDED.title, body = EXCLUDED.body, labels = EXCLUDED.labels,
-            source = EXCLUDED.source, hash = EXCLUDED.hash, updated = EXCLUDED.updated,
-            revision = EXCLUDED.revision
+          INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
+          SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
+          ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)}
           WHERE memo_notes.identity = EXCLUDED.identity
           RETURNING 1
         ), ch AS (
@@ -250,6 +246,72 @@ export class PostgresMemoryStore implements RevisionedStore {
     return out;
   }
 
+  /**
+   * Writes whole notes as given (ids, hashes and times kept) and removes ids, in one
+   * transaction: what a `Memo` client's corrections, supersede links and tidy merges write
+   * (`MemoryStore.applyReplica`). When a hash of `expect` is not the stored one (another writer,
+   * on any instance, got there first) nothing is written and `stale` names it. A SHA-256 of a
+   * notes file (`expectSha256`) cannot hold for this store: refused.
+   */
+  async applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    const { put, remove } = replicaChanges(changes);
+    const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
+    if (!put.length && !remove.length) return none;
+    return await this.#sql.begin(async (tx) => {
+      const { pid, seq } = (await this.#lock(tx, true))!;
+      const ids = [
+        ...new Set([...put.map((n) => n.id), ...remove, ...Object.keys(changes.expect ?? {})]),
+      ];
+      const rows = await tx<NoteRow[]>`
+        SELECT ${noteColumns(tx, "n")} FROM unnest(${ids}::text[]) AS q (id)
+        CROSS JOIN LATERAL (
+          SELECT * FROM memo_notes WHERE pid = ${pid} AND id = q.id OFFSET 0
+        ) n`;
+      const current = new Map(rows.map((row) => [row.id, plainNote(rowToNote(row))]));
+      const stale = Object.entries(changes.expect ?? {})
+        .filter(([id, hash]) => (current.get(id)?.hash ?? null) !== hash)
+        .map(([id]) => id);
+      if (stale.length) return { ...none, stale };
+      const writes = put.filter((n) => !current.has(n.id) || !sameNote(current.get(n.id)!, n));
+      const drops = remove.filter((id) => current.has(id));
+      if (!writes.length && !drops.length) return none;
+      let next = seq;
+      const records = writes.map((n) => ({ ...n, seq: ++next, identity: noteIdentity(n) }));
+      if (records.length) {
+        await tx`
+          WITH r AS (
+            SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::text::jsonb) AS r (
+              ${tx.unsafe(WRITE.record)})
+          ), notes AS (
+            INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
+            SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
+            ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)},
+              created = EXCLUDED.created
+          )
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r`;
+      }
+      if (drops.length) {
+        const seqs = drops.map(() => ++next);
+        await tx`
+          WITH del AS (
+            DELETE FROM memo_notes WHERE pid = ${pid} AND id = ANY(${drops}::text[])
+          )
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          SELECT ${pid}, s, 'delete', id, NULL
+          FROM unnest(${seqs}::int8[], ${drops}::text[]) AS t (s, id)`;
+      }
+      await tx`UPDATE memo_projects SET seq = ${next} WHERE pid = ${pid}`;
+      const encoder = new TextEncoder();
+      return {
+        written: writes.filter((n) => !current.has(n.id)).map((n) => n.id),
+        updated: writes.filter((n) => current.has(n.id)).map((n) => n.id),
+        removed: drops,
+        bytesWritten: writes.reduce((sum, n) => sum + encoder.encode(JSON.stringify(n)).length, 0),
+      };
+    });
+  }
+
   /** One note with its revision, read now; `undefined` when unknown. */
   async get(id: string): Promise<CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
@@ -279,7 +341,9 @@ export class PostgresMemoryStore implements RevisionedStore {
         WITH upd AS (
           UPDATE memo_notes SET identity = ${noteIdentity(next)}, title = ${next.title},
             body = ${next.body}, labels = ${JSON.stringify(next.labels)}::text::jsonb,
-            hash = ${next.hash}, updated = ${next.updated}, revision = ${next.revision}
+            hash = ${next.hash}, updated = ${next.updated}, revision = ${next.revision},
+            supersedes = ${next.supersedes ? JSON.stringify(next.supersedes) : null}::text::jsonb,
+            valid_from = ${next.validFrom ?? null}, valid_until = ${next.validUntil ?? null}
           WHERE pid = ${pid} AND id = ${id}
         ), ch AS (
           INSERT INTO memo_changes (pid, seq, op, id, note)
@@ -513,12 +577,13 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 }
 
-/** The note columns of `memo_notes` (of table alias `alias`, when given). */
+/** The note columns of `memo_notes` (of table alias `alias`, when given), named as `NoteRow`. */
 function noteColumns(sql: Sql | TransactionSql, alias?: string) {
   const p = alias ? `${alias}.` : "";
   return sql.unsafe(
     `${p}id, ${p}title, ${p}body, ${p}labels, ${p}source, ${p}hash, ${p}created, ${p}updated, ` +
-      `${p}revision`,
+      `${p}revision, ${p}supersedes, ${p}valid_from AS "validFrom", ` +
+      `${p}valid_until AS "validUntil"`,
   );
 }
 
@@ -527,9 +592,28 @@ function noteJson(sql: Sql | TransactionSql) {
   return sql.unsafe(
     `jsonb_strip_nulls(jsonb_build_object('id', id, 'title', title, 'body', body, ` +
       `'labels', labels, 'source', source, 'hash', hash, 'created', created, ` +
-      `'updated', updated, 'revision', seq))`,
+      `'updated', updated, 'supersedes', supersedes, 'validFrom', "validFrom", ` +
+      `'validUntil', "validUntil", 'revision', seq))`,
   );
 }
+
+/**
+ * The write recordset `r` (a JSON list of notes with `seq` and `identity`), and how a write
+ * inserts it or, for an id stored already, changes that row (`created` and `ord` kept).
+ */
+const WRITE = {
+  record: `seq int8, id text, identity text, title text, body text, labels jsonb, source text,
+    hash text, created text, updated text, supersedes jsonb, "validFrom" text, "validUntil" text`,
+  insert: `pid, id, identity, title, body, labels, source, hash, created, updated, supersedes,
+    valid_from, valid_until, revision, ord`,
+  values: `id, identity, title, body, labels, source, hash, created, updated, supersedes,
+    "validFrom", "validUntil", seq, seq`,
+  set: `identity = EXCLUDED.identity, title = EXCLUDED.title, body = EXCLUDED.body,
+    labels = EXCLUDED.labels, source = EXCLUDED.source, hash = EXCLUDED.hash,
+    updated = EXCLUDED.updated, supersedes = EXCLUDED.supersedes,
+    valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until,
+    revision = EXCLUDED.revision`,
+};
 
 /**
  * Options of {@linkcode PostgresCloudStore.open}.

@@ -8,12 +8,18 @@
  */
 
 import type {
+  CorrectInput,
   MemoryStore,
   Note,
   NoteDraft,
   NotePatch,
   RecallHit,
+  ReplicaApplyResult,
+  ReplicaChanges,
   ScoreContribution,
+  SimilarNote,
+  SupersedeInput,
+  TidyPlan,
 } from "@memo/memory";
 
 /**
@@ -128,6 +134,128 @@ export interface CloudRecallHit extends Omit<RecallHit, "note" | "engine"> {
 }
 
 /**
+ * What {@linkcode CloudProject.remember} did: a write's result plus the stored notes that
+ * resemble a written note (lexically, as a local memo finds them; empty otherwise).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudRememberResult } from "./store.ts";
+ *
+ * const result: CloudRememberResult = {
+ *   status: "written",
+ *   note: {
+ *     id: "n2", title: "t", body: "b", labels: [], hash: "h",
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 2,
+ *   },
+ *   similar: [{ id: "n1", title: "t", score: 0.8 }],
+ * };
+ * assert.equal(result.similar[0].id, "n1");
+ * ```
+ */
+export interface CloudRememberResult extends CloudWriteResult {
+  /** At most 3 stored notes like a written one, most similar first. */
+  similar: SimilarNote[];
+}
+
+/**
+ * What {@linkcode CloudProject.correct} and {@linkcode CloudProject.supersede} did: the note
+ * that holds the fact now (with its revision), and the ids it superseded in this call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudSupersedeResult } from "./store.ts";
+ *
+ * const result: CloudSupersedeResult = {
+ *   note: {
+ *     id: "n2", title: "t", body: "b", labels: [], hash: "h", supersedes: ["n1"],
+ *     created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
+ *   },
+ *   superseded: ["n1"],
+ * };
+ * assert.deepEqual(result.note.supersedes, result.superseded);
+ * ```
+ */
+export interface CloudSupersedeResult {
+  /** The superseding note, as stored now. */
+  note: CloudNote;
+  /** Ids it superseded in this call. */
+  superseded: string[];
+}
+
+/**
+ * What {@linkcode CloudProject.applyTidy} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudTidyApplyResult } from "./store.ts";
+ *
+ * const result: CloudTidyApplyResult = { merged: 0, superseded: [], notes: [] };
+ * assert.equal(result.merged, 0);
+ * ```
+ */
+export interface CloudTidyApplyResult {
+  /** Merge proposals applied. */
+  merged: number;
+  /** Ids now superseded by the plan's keepers. */
+  superseded: string[];
+  /** The keepers, as stored now. */
+  notes: CloudNote[];
+}
+
+/**
+ * The history filters of {@linkcode CloudProject.list} and {@linkcode CloudProject.recall}
+ * (issue 23): superseded notes are left out unless `includeSuperseded`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudHistoryFilter } from "./store.ts";
+ *
+ * const filter: CloudHistoryFilter = { asOf: "2026-03-01", includeSuperseded: false };
+ * assert.equal(filter.asOf, "2026-03-01");
+ * ```
+ */
+export interface CloudHistoryFilter {
+  /**
+   * Also answer with superseded notes (each with `supersededBy`).
+   * @default false
+   */
+  includeSuperseded?: boolean;
+  /** What was recorded by then and held then (ISO date or date-time). */
+  asOf?: string;
+  /** Only notes created at or after this time. */
+  since?: string;
+  /** Only notes created before this time. */
+  until?: string;
+}
+
+/**
+ * Options of {@linkcode CloudProject.recall}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudRecallOptions } from "./store.ts";
+ *
+ * const options: CloudRecallOptions = { limit: 5, includeSuperseded: true };
+ * assert.equal(options.limit, 5);
+ * ```
+ */
+export interface CloudRecallOptions extends CloudHistoryFilter {
+  /** Most hits. */
+  limit: number;
+  /** Only notes that carry every one of these labels. */
+  labels?: readonly string[];
+  /** Only notes whose source key starts with this prefix. */
+  source?: string;
+  /** Per-term contributions. */
+  explain?: boolean;
+}
+
+/**
  * Options of {@linkcode CloudProject.list}.
  *
  * @example
@@ -139,7 +267,7 @@ export interface CloudRecallHit extends Omit<RecallHit, "note" | "engine"> {
  * assert.equal(options.order, "newest");
  * ```
  */
-export interface CloudListOptions {
+export interface CloudListOptions extends CloudHistoryFilter {
   /** Opaque cursor from the previous page. */
   cursor?: string;
   /** Page size, 1 to 100. */
@@ -259,14 +387,37 @@ export interface CloudProject {
     drafts: readonly CloudDraft[],
     options?: { signal?: AbortSignal },
   ): Promise<CloudWriteResult[]>;
-  /** One note, or `undefined`. */
+  /**
+   * Stores one note as `Memo.remember` does: deduplicated by identity, `supersedes` checked
+   * (an unknown id, the note itself or a cycle is a `MemoryValidationError`, and nothing is
+   * written), and the stored notes most like a written one listed in `similar`.
+   */
+  remember(draft: NoteDraft): Promise<CloudRememberResult>;
+  /** One note with its derived `supersededBy`, or `undefined`. */
   get(id: string): Promise<CloudNote | undefined>;
   /**
    * Changes a note; `undefined` for an unknown id. Throws
    * {@linkcode CloudConflictError} when `ifMatch` is not its revision. A patch
-   * that changes nothing keeps the revision.
+   * that changes nothing keeps the revision. The ids a patch adds to `supersedes` are checked
+   * as `remember`'s, unless the patch gives `updated` (a replica copying its own note: its
+   * links may name notes it has not pushed yet).
    */
   update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined>;
+  /**
+   * The fact of a note changed: a new note that supersedes it, and the old note's validity
+   * ended, written together (one transaction, one rewrite), as `Memo.correct` does. Unknown
+   * id: `NoteNotFoundError`.
+   */
+  correct(input: CorrectInput): Promise<CloudSupersedeResult>;
+  /** Note `by` gains `ids` in its `supersedes` (one write), as `Memo.supersede` does. */
+  supersede(input: SupersedeInput): Promise<CloudSupersedeResult>;
+  /** Proposals to tidy the notes up, writing nothing (`Memo.tidy`; no `sha256`). */
+  tidy(): Promise<TidyPlan>;
+  /**
+   * Applies a plan's merges in one write; refuses (`MemoryValidationError`), writing nothing,
+   * when a note it names is gone.
+   */
+  applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult>;
   /** Deletes a note and returns it as it was; `undefined` for an unknown id. Same `ifMatch` rule. */
   remove(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
   /** A page of notes. Throws `MemoryValidationError` for a bad cursor. */
@@ -274,10 +425,7 @@ export interface CloudProject {
     options: CloudListOptions,
   ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }>;
   /** memo's lexical ranking over the project's notes. */
-  recall(
-    query: string,
-    options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
-  ): Promise<CloudRecallHit[]>;
+  recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]>;
   /** Changes with `seq > since`, oldest first, at most `limit`. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
   /**
@@ -318,6 +466,11 @@ export interface RevisionedStore extends MemoryStore {
   updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined>;
   /** {@linkcode CloudProject.remove}. */
   removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
+  /**
+   * Writes whole notes and removes ids in one atomic step, with `expect` checked in it
+   * (`MemoryStore.applyReplica`): what corrections, supersede links and tidy merges write.
+   */
+  applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** {@linkcode CloudProject.changes}. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
   /** The latest change sequence number in the store now (0 when none). */

@@ -24,6 +24,7 @@ import type {
   MemoCloudRecallOptions,
   MemoCloudWriteOptions,
 } from "./cloud_client_options.ts";
+import type { SimilarNote } from "@memo/memory";
 import type {
   MemoCloudDraft,
   MemoCloudListResult,
@@ -94,6 +95,7 @@ export async function rememberNote(
   };
   const redacted = redactedOf(body.redacted);
   if (redacted) result.redacted = redacted;
+  if (Array.isArray(body.similar)) result.similar = body.similar as SimilarNote[];
   return result;
 }
 
@@ -138,6 +140,10 @@ export async function recallNotes(
         source: options.source,
         engine: options.engine,
         explain: options.explain,
+        includeSuperseded: options.includeSuperseded,
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
       }),
       action,
       signal: options.signal,
@@ -235,6 +241,12 @@ export async function listNotes(
         labels: options.labels?.length ? options.labels.join(",") : undefined,
         source: options.source,
         order: options.order,
+        includeSuperseded: options.includeSuperseded === undefined
+          ? undefined
+          : String(options.includeSuperseded),
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
       },
       action,
       signal: options.signal,

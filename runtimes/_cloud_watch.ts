@@ -116,6 +116,15 @@ export class CloudChangePoller {
     else this.#ownDeletes.set(id, DELETE_SKIP_TICKS);
   }
 
+  /**
+   * Notes ids the runtime changed without knowing their revisions (a
+   * correction's old note): what the feed showed of them while the write ran
+   * is not reported again.
+   */
+  ownIds(ids: readonly string[]): void {
+    this.#held = this.#held.filter((c) => c.op !== "upsert" || !ids.includes(c.id));
+  }
+
   #schedule(ms: number): void {
     if (!this.#running) return;
     this.#timer = setTimeout(() => void this.#tick(), ms);

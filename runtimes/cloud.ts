@@ -282,9 +282,10 @@ class CloudRuntime implements MemoMcpRuntime {
     return this.#write(options.signal, async (signal): Promise<RuntimeRememberResult> => {
       const guarded = await guardForCloud([input], this.#secrets, "remember");
       const sent = await this.#client.remember(guarded.drafts[0], { signal });
-      const { note, status } = sent;
+      const { note, status, similar } = sent;
       if (status !== "unchanged") this.#wrote([note], status === "written");
       const result: RuntimeRememberResult = { note: plain(note), status };
+      if (similar) result.similar = similar;
       const redacted = mergeRedacted(guarded.redacted, sent.redacted);
       if (redacted) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
       return result;
@@ -350,6 +351,10 @@ class CloudRuntime implements MemoMcpRuntime {
         labels: options.labels,
         source: options.source,
         explain: options.explain,
+        includeSuperseded: options.includeSuperseded,
+        asOf: options.asOf,
+        since: options.since,
+        until: options.until,
         signal,
       });
       return hits.map((hit) => ({ ...hit, note: plain(hit.note) }));
@@ -384,6 +389,10 @@ class CloudRuntime implements MemoMcpRuntime {
           labels: options.labels,
           source: options.source,
           order: options.order,
+          includeSuperseded: options.includeSuperseded,
+          asOf: options.asOf,
+          since: options.since,
+          until: options.until,
           signal,
         });
         notes.push(...page.notes.map(plain));
@@ -437,27 +446,50 @@ class CloudRuntime implements MemoMcpRuntime {
     }, id);
   }
 
-  /** Not yet: the Cloud API carries no corrections yet. */
-  correct(_input: RuntimeCorrectInput, _options?: RuntimeCallOptions): Promise<CorrectResult> {
-    return Promise.reject(notYet("correct notes"));
+  /** `POST notes:correct`: one transaction on the server (the new note and the old one's end). */
+  correct(input: RuntimeCorrectInput, options: RuntimeCallOptions = {}): Promise<CorrectResult> {
+    return this.#write(options.signal, async (signal) => {
+      const { note, superseded } = await this.#client.correct(input, { signal });
+      this.#wroteLinks(note, superseded, true);
+      return { note: plain(note), superseded };
+    }, input?.id);
   }
 
-  /** Not yet: the Cloud API carries no supersede links yet. */
+  /** `POST notes:supersede`: `by` gains `ids` in its `supersedes` (one transaction). */
   supersede(
-    _input: RuntimeSupersedeInput,
-    _options?: RuntimeCallOptions,
+    input: RuntimeSupersedeInput,
+    options: RuntimeCallOptions = {},
   ): Promise<SupersedeResult> {
-    return Promise.reject(notYet("supersede notes"));
+    return this.#write(options.signal, async (signal) => {
+      const { note, superseded } = await this.#client.supersede(input, { signal });
+      if (superseded.length) this.#wroteLinks(note, superseded, false);
+      return { note: plain(note), superseded };
+    }, input?.by);
   }
 
-  /** Not yet. */
-  tidy(_options?: RuntimeCallOptions): Promise<TidyPlan> {
-    return Promise.reject(notYet("tidy the notes"));
+  /** `GET tidy`: the proposals over the cloud's notes (a plan without `sha256`). */
+  tidy(options: RuntimeCallOptions = {}): Promise<TidyPlan> {
+    return this.#run(options.signal, (signal) => this.#client.tidy({ signal }));
   }
 
-  /** Not yet. */
-  applyTidy(_plan: TidyPlan, _options?: RuntimeCallOptions): Promise<TidyApplyResult> {
-    return Promise.reject(notYet("apply a tidy plan"));
+  /** `POST tidy:apply`: the plan's merges in one transaction. */
+  applyTidy(plan: TidyPlan, options: RuntimeCallOptions = {}): Promise<TidyApplyResult> {
+    return this.#write(options.signal, async (signal) => {
+      const result = await this.#client.applyTidy(plan, { signal });
+      for (const note of result.notes) {
+        const ids = (note.supersedes ?? []).filter((id) => result.superseded.includes(id));
+        this.#wroteLinks(note, ids, false);
+      }
+      return { ...result, notes: result.notes.map(plain) };
+    });
+  }
+
+  /** Reports a write that superseded notes: they leave the default lists. */
+  #wroteLinks(note: MemoCloudNote, superseded: readonly string[], created: boolean): void {
+    this.#wrote([note], created);
+    if (!this.#listeners.size || !superseded.length) return;
+    this.#poller.ownIds(superseded);
+    this.#listeners.emit({ ids: [...superseded], listChanged: true });
   }
 
   stats(options: RuntimeCallOptions = {}): Promise<MemoStats> {
@@ -523,7 +555,13 @@ class CloudRuntime implements MemoMcpRuntime {
       let total = 0;
       let cursor: string | undefined;
       do {
-        const page = await this.#client.list({ cursor, limit: CLOUD_PAGE, signal });
+        // Superseded notes stay readable by id: their ids complete too.
+        const page = await this.#client.list({
+          cursor,
+          limit: CLOUD_PAGE,
+          includeSuperseded: true,
+          signal,
+        });
         for (const note of page.notes) {
           if (!note.id.startsWith(prefix)) continue;
           total++;
@@ -562,11 +600,6 @@ class CloudRuntime implements MemoMcpRuntime {
     this.#listeners.clear();
     return Promise.resolve();
   }
-}
-
-/** The refusal of what the cloud runtime cannot do yet (corrections, supersede links, tidy). */
-function notYet(action: string): MemoRuntimeError {
-  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: not yet supported by this cloud`);
 }
 
 function draftOf(draft: ConnectorDraft) {

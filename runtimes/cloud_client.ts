@@ -30,6 +30,8 @@ import {
   updateNote,
 } from "./_cloud_notes.ts";
 import { upsertNoteBatch } from "./_cloud_batch.ts";
+import { applyTidyPlan, correctNote, readTidyPlan, supersedeNotes } from "./_cloud_history.ts";
+import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
 import { readChanges } from "./_cloud_feed.ts";
 import type {
   MemoCloudCallOptions,
@@ -51,6 +53,8 @@ import type {
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
+  MemoCloudSupersedeResult,
+  MemoCloudTidyApplyResult,
 } from "./cloud_client_types.ts";
 
 export type {
@@ -58,6 +62,7 @@ export type {
   MemoCloudChangesOptions,
   MemoCloudClientOptions,
   MemoCloudConditionalOptions,
+  MemoCloudHistoryFilter,
   MemoCloudListOptions,
   MemoCloudOptions,
   MemoCloudRecallOptions,
@@ -76,12 +81,15 @@ export type {
   MemoCloudRecallHit,
   MemoCloudRememberResult,
   MemoCloudStats,
+  MemoCloudSupersedeResult,
+  MemoCloudTidyApplyResult,
 } from "./cloud_client_types.ts";
 
 /**
  * The Memo Cloud API client. Build one with the `cloud` options; the
  * methods mirror the runtime (`remember`, `recall`, `get`, `list`, `update`,
- * `forget`, `stats`), plus `upsertBatch`, `changes`, `health` and `whoami`.
+ * `forget`, `correct`, `supersede`, `tidy`, `applyTidy`, `stats`), plus `upsertBatch`,
+ * `changes`, `health` and `whoami`.
  * Every failure is a {@linkcode MemoCloudError}; an aborted call rejects
  * with its signal's reason.
  *
@@ -366,6 +374,136 @@ export class MemoCloudClient {
    */
   async forget(id: string, options: MemoCloudConditionalOptions = {}): Promise<MemoCloudNote> {
     return await forgetNote(this.#session, id, options);
+  }
+
+  /**
+   * `POST notes:correct`: the fact of a note changed. The server writes a new note that
+   * supersedes it (its labels unless `labels` is given) and ends the old note's validity, in one
+   * transaction; code `not_found` for an unknown id.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoCloudClient } from "@memo/mcp-server";
+   *
+   * const paths: string[] = [];
+   * const note = {
+   *   id: "n2", title: "Deploys run on Mondays", body: "Deploys run on Mondays", labels: [],
+   *   hash: "h", supersedes: ["n1"], revision: 7,
+   *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
+   * };
+   * const client = new MemoCloudClient({
+   *   baseUrl: "http://127.0.0.1:8788",
+   *   apiKey: "mk_example",
+   *   workspaceId: "team",
+   *   fetch: (input) => {
+   *     if (String(input).endsWith("/whoami")) return Promise.resolve(Response.json({ workspaceId: "team" }));
+   *     paths.push(new URL(String(input)).pathname);
+   *     return Promise.resolve(Response.json({ note, superseded: ["n1"] }));
+   *   },
+   * });
+   * const result = await client.correct({ id: "n1", text: "Deploys run on Mondays" });
+   * assert.deepEqual(result.note.supersedes, ["n1"]);
+   * assert.deepEqual(paths, ["/v1/workspaces/team/projects/default/notes:correct"]);
+   * ```
+   */
+  async correct(
+    input: CorrectInput,
+    options: MemoCloudWriteOptions = {},
+  ): Promise<MemoCloudSupersedeResult> {
+    return await correctNote(this.#session, input, options);
+  }
+
+  /**
+   * `POST notes:supersede`: note `by` supersedes the notes `ids` (they say the same thing);
+   * code `not_found` for an unknown `by`, `invalid_request` for an unknown id in `ids`, `by`
+   * itself or a cycle.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoCloudClient } from "@memo/mcp-server";
+   *
+   * const note = {
+   *   id: "n2", title: "t", body: "b", labels: [], hash: "h", supersedes: ["n1"], revision: 4,
+   *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
+   * };
+   * const client = new MemoCloudClient({
+   *   baseUrl: "http://127.0.0.1:8788",
+   *   apiKey: "mk_example",
+   *   workspaceId: "team",
+   *   fetch: (input) =>
+   *     Promise.resolve(
+   *       String(input).endsWith("/whoami")
+   *         ? Response.json({ workspaceId: "team" })
+   *         : Response.json({ note, superseded: ["n1"] }),
+   *     ),
+   * });
+   * assert.deepEqual((await client.supersede({ ids: ["n1"], by: "n2" })).superseded, ["n1"]);
+   * ```
+   */
+  async supersede(
+    input: SupersedeInput,
+    options: MemoCloudWriteOptions = {},
+  ): Promise<MemoCloudSupersedeResult> {
+    return await supersedeNotes(this.#session, input, options);
+  }
+
+  /**
+   * `GET tidy`: proposals to tidy the project's notes up (near-duplicates to merge, expired
+   * notes), writing nothing. A cloud plan carries no `sha256`.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoCloudClient } from "@memo/mcp-server";
+   *
+   * const client = new MemoCloudClient({
+   *   baseUrl: "http://127.0.0.1:8788",
+   *   apiKey: "mk_example",
+   *   workspaceId: "team",
+   *   fetch: (input) =>
+   *     Promise.resolve(
+   *       String(input).endsWith("/whoami")
+   *         ? Response.json({ workspaceId: "team" })
+   *         : Response.json({ version: 1, proposals: [] }),
+   *     ),
+   * });
+   * assert.deepEqual((await client.tidy()).proposals, []);
+   * ```
+   */
+  async tidy(options: MemoCloudCallOptions = {}): Promise<TidyPlan> {
+    return await readTidyPlan(this.#session, options);
+  }
+
+  /**
+   * `POST tidy:apply`: applies the merges of a plan from {@linkcode MemoCloudClient.tidy} in one
+   * transaction; code `invalid_request`, with nothing written, when a note it names is gone.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoCloudClient } from "@memo/mcp-server";
+   *
+   * const client = new MemoCloudClient({
+   *   baseUrl: "http://127.0.0.1:8788",
+   *   apiKey: "mk_example",
+   *   workspaceId: "team",
+   *   fetch: (input) =>
+   *     Promise.resolve(
+   *       String(input).endsWith("/whoami")
+   *         ? Response.json({ workspaceId: "team" })
+   *         : Response.json({ merged: 0, superseded: [], notes: [] }),
+   *     ),
+   * });
+   * assert.equal((await client.applyTidy({ version: 1, proposals: [] })).merged, 0);
+   * ```
+   */
+  async applyTidy(
+    plan: TidyPlan,
+    options: MemoCloudWriteOptions = {},
+  ): Promise<MemoCloudTidyApplyResult> {
+    return await applyTidyPlan(this.#session, plan, options);
   }
 
   /**

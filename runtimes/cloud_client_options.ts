@@ -207,6 +207,33 @@ export interface MemoCloudConditionalOptions extends MemoCloudWriteOptions {
 }
 
 /**
+ * The history filters of {@linkcode MemoCloudClient.recall} and {@linkcode MemoCloudClient.list}:
+ * superseded notes are left out unless `includeSuperseded`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudHistoryFilter } from "@memo/mcp-server";
+ *
+ * const filter: MemoCloudHistoryFilter = { asOf: "2026-03-01", includeSuperseded: true };
+ * assert.equal(filter.since, undefined);
+ * ```
+ */
+export interface MemoCloudHistoryFilter {
+  /**
+   * Also answer with superseded notes (each with `supersededBy`).
+   * @default false
+   */
+  includeSuperseded?: boolean;
+  /** What was recorded by then and held then (ISO date or date-time). */
+  asOf?: string;
+  /** Only notes created at or after this time. */
+  since?: string;
+  /** Only notes created before this time. */
+  until?: string;
+}
+
+/**
  * Options of {@linkcode MemoCloudClient.recall}.
  *
  * @example
@@ -218,7 +245,7 @@ export interface MemoCloudConditionalOptions extends MemoCloudWriteOptions {
  * assert.equal(options.engine, undefined); // auto, which is lexical in the cloud
  * ```
  */
-export interface MemoCloudRecallOptions extends MemoCloudCallOptions {
+export interface MemoCloudRecallOptions extends MemoCloudCallOptions, MemoCloudHistoryFilter {
   /**
    * Most hits, 1 to 100.
    * @default 10
@@ -249,7 +276,7 @@ export interface MemoCloudRecallOptions extends MemoCloudCallOptions {
  * assert.equal(options.cursor, undefined); // the first page
  * ```
  */
-export interface MemoCloudListOptions extends MemoCloudCallOptions {
+export interface MemoCloudListOptions extends MemoCloudCallOptions, MemoCloudHistoryFilter {
   /** Cursor of a previous page. */
   cursor?: string;
   /**

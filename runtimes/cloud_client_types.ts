@@ -15,7 +15,7 @@
  * @module
  */
 
-import type { MemoStats, Note, RecallHit } from "@memo/memory";
+import type { MemoStats, Note, RecallHit, SimilarNote } from "@memo/memory";
 
 /**
  * A note as the Cloud API returns it: the memory package's note plus its
@@ -64,6 +64,11 @@ export interface MemoCloudRememberResult {
   status: "written" | "updated" | "unchanged";
   /** What the server's secrets guard replaced (rule ids and fields); absent when nothing was. */
   redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
+  /**
+   * Stored notes that resemble a written note, most similar first (at most 3; the server
+   * compares lexically). Absent from servers that do not say.
+   */
+  similar?: SimilarNote[];
 }
 
 /**
@@ -280,4 +285,51 @@ export interface MemoCloudPatch {
   validFrom?: string | null;
   /** New end of validity; `null` removes it. */
   validUntil?: string | null;
+}
+
+/**
+ * What {@linkcode MemoCloudClient.correct} and {@linkcode MemoCloudClient.supersede} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudSupersedeResult } from "@memo/mcp-server";
+ *
+ * const result: MemoCloudSupersedeResult = {
+ *   note: {
+ *     id: "n2", title: "Deploys run on Mondays", body: "Deploys run on Mondays", labels: [],
+ *     hash: "h", supersedes: ["n1"], revision: 3,
+ *     created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
+ *   },
+ *   superseded: ["n1"],
+ * };
+ * assert.deepEqual(result.note.supersedes, result.superseded);
+ * ```
+ */
+export interface MemoCloudSupersedeResult {
+  /** The note that holds the fact now (it supersedes the others). */
+  note: MemoCloudNote;
+  /** The ids it superseded in this call. */
+  superseded: string[];
+}
+
+/**
+ * What {@linkcode MemoCloudClient.applyTidy} did.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudTidyApplyResult } from "@memo/mcp-server";
+ *
+ * const result: MemoCloudTidyApplyResult = { merged: 0, superseded: [], notes: [] };
+ * assert.equal(result.merged, 0);
+ * ```
+ */
+export interface MemoCloudTidyApplyResult {
+  /** Merge proposals applied. */
+  merged: number;
+  /** Ids now superseded by the plan's keepers. */
+  superseded: string[];
+  /** The keepers, as stored now. */
+  notes: MemoCloudNote[];
 }

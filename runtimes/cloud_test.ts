@@ -18,12 +18,16 @@ const note = (id: string, revision = 1) => ({
 });
 
 /** A runtime over a fetch that answers whoami, then `answer(path, request)`. */
-function runtimeOver(answer: (path: string, request: Request) => Response | Promise<Response>) {
+function runtimeOver(
+  answer: (path: string, request: Request) => Response | Promise<Response>,
+  watchIntervalMs?: number,
+) {
   const paths: string[] = [];
   const runtime = createMemoCloudMcpRuntime({
     baseUrl: "http://127.0.0.1:8788",
     apiKey: KEY,
     retry: { maxRetries: 1, backoffMs: 1 },
+    watchIntervalMs,
     fetch: (input, init) => {
       const request = new Request(input, init);
       const url = new URL(request.url);
@@ -402,5 +406,51 @@ Deno.test("the cloud runtime's watch tells its own writes apart when the feed sh
     await runtime.close();
     await store.close();
     await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("watch: the runtime's own write, read from the feed before its answer came, is reported once, as its own", async () => {
+  let patched = false;
+  let servedSeq6 = false;
+  let changesReads = 0;
+  const waiting: (() => void)[] = [];
+  const nextRead = () => new Promise<void>((resolve) => waiting.push(resolve));
+  let answerPatch: (() => void) | undefined;
+  const { runtime } = runtimeOver(async (path) => {
+    if (path.startsWith("/stats")) {
+      return Response.json({ notes: 1, labels: {}, sources: {}, revision: 5 });
+    }
+    if (path.startsWith("/changes")) {
+      changesReads++;
+      for (const resolve of waiting.splice(0)) resolve();
+      if (servedSeq6) {
+        answerPatch?.(); // the feed was read and handled before the write's answer
+        return Response.json({ changes: [], next: "6", hasMore: false });
+      }
+      if (patched) {
+        servedSeq6 = true;
+        const change = { seq: 6, op: "upsert", id: "n1", revision: 6, note: note("n1", 6) };
+        return Response.json({ changes: [change], next: "6", hasMore: false });
+      }
+      return Response.json({ changes: [], next: "5", hasMore: false });
+    }
+    if (path === "/notes/n1") {
+      patched = true;
+      await new Promise<void>((resolve) => answerPatch = resolve);
+      return Response.json({ note: { ...note("n1", 6), title: "Renamed" } });
+    }
+    throw new Error(`unexpected ${path}`);
+  }, 5);
+  const seen: unknown[] = [];
+  const stop = runtime.watch!((change) => void seen.push(change));
+  try {
+    await nextRead(); // the poller knows the head and reads the feed
+    await runtime.update("n1", { title: "Renamed" });
+    const after = changesReads;
+    while (changesReads < after + 2) await nextRead();
+    assert.deepEqual(seen, [{ ids: ["n1"], listChanged: false }]);
+  } finally {
+    stop();
+    await runtime.close();
   }
 });

@@ -183,16 +183,40 @@ Deno.test("the cloud end to end on PostgreSQL", async (t) => {
         const feed = await cloud.changes({ since: String(before) });
         assert.deepEqual(feed.changes.map((c) => c.op), ["upsert", "upsert"]);
 
-        // Corrections, supersede links and tidy: not in the cloud runtime yet (it says so).
-        for (
-          const [name, args] of [
-            ["correct", { id, text: "A correction" }],
-            ["supersede", { ids: [outside.note.id], by: id }],
-            ["tidy", {}],
-          ] as const
-        ) {
-          await assert.rejects(call(name, args), /not yet supported by this cloud/, name);
-        }
+        // A correction through MCP on PostgreSQL (one transaction on the server): recall's
+        // first hit is the new fact, the old one is history, flagged, and what held before.
+        const wrong = await call("remember", { text: "The e2e cache lives in us-east-1" });
+        const wrongId = wrong.structuredContent.note.id as string;
+        const corrected = await call("correct", {
+          id: wrongId,
+          text: "The e2e cache lives in eu-west-1",
+        });
+        assert.equal(corrected.isError, undefined, JSON.stringify(corrected));
+        const fixed = corrected.structuredContent.note;
+        assert.deepEqual([fixed.supersedes, corrected.structuredContent.superseded], [
+          [wrongId],
+          [wrongId],
+        ]);
+        const now = await call("recall", { query: "e2e cache lives" });
+        const nowIds = now.structuredContent.hits.map((h: Json) => h.note.id);
+        assert.equal(nowIds[0], fixed.id);
+        assert.ok(!nowIds.includes(wrongId), "the old fact is history");
+        const all = await call("recall", { query: "e2e cache lives", includeSuperseded: true });
+        const old = all.structuredContent.hits.find((h: Json) => h.note.id === wrongId);
+        assert.deepEqual(old?.note.supersededBy, [fixed.id]);
+        const earlier = new Date(Date.parse(fixed.created) - 1).toISOString();
+        const then = await call("recall", { query: "e2e cache lives", asOf: earlier });
+        const thenIds = then.structuredContent.hits.map((h: Json) => h.note.id);
+        assert.equal(thenIds[0], wrongId);
+        assert.ok(!thenIds.includes(fixed.id), "not recorded yet then");
+        assert.deepEqual((await cloud.get(wrongId)).supersededBy, [fixed.id]);
+        assert.equal(typeof (await cloud.get(wrongId)).validUntil, "string");
+        // supersede and tidy go through the cloud too.
+        const merged = await call("supersede", { ids: [outside.note.id], by: id });
+        assert.deepEqual(merged.structuredContent.superseded, [outside.note.id]);
+        const tidy = await call("tidy", {});
+        assert.equal(tidy.isError, undefined, JSON.stringify(tidy));
+        assert.equal(tidy.structuredContent.sha256, undefined, "a cloud plan has no notes.md");
 
         const tools = (await client.listTools()).tools.map((tool: Json) => tool.name);
         assert.deepEqual(tools, EXPECTED_TOOL_NAMES);
@@ -203,7 +227,8 @@ Deno.test("the cloud end to end on PostgreSQL", async (t) => {
         const cloudStats = await cloud.stats();
         assert.equal(stats.structuredContent.notes, cloudStats.notes);
         assert.deepEqual(stats.structuredContent.labels, cloudStats.labels);
-        assert.equal(cloudStats.notes, 1 + 1 + 1 + 2); // exercise's survivor, 2 here, 2 synced
+        // exercise's survivor, 2 here, 2 synced, a note and its correction
+        assert.equal(cloudStats.notes, 1 + 1 + 1 + 2 + 2);
       } finally {
         await client.close();
         await github.close();

@@ -496,6 +496,81 @@ Deno.test("the document's schemas validate the server's real answers on every ro
       400,
     );
 
+    // Notes that stay true: a correction, the history filters, supersede links, tidy.
+    const wrong = await call("POST", `${P}/notes`, {
+      body: { text: "Staging lives in eu-west-1", validFrom: "2020-01-01" },
+      headers: write(),
+    });
+    const first = await call("POST", `${P}/notes`, {
+      body: { text: "Canary deploys hold at 5% of traffic for 30 minutes." },
+      headers: write(),
+    });
+    const twin = await call("POST", `${P}/notes`, {
+      body: { text: "FYI: canary deploys hold at 5% of traffic for 30 minutes." },
+      headers: write(),
+    });
+    assert.deepEqual(twin.json.similar.map((s: Json) => s.id), [first.json.note.id]);
+    const corrected = await call("POST", `${P}/notes:correct`, {
+      body: {
+        id: wrong.json.note.id,
+        text: "Staging lives in eu-central-1",
+      },
+      headers: write(),
+    });
+    assert.equal(corrected.status, 200);
+    assert.deepEqual(corrected.json.superseded, [wrong.json.note.id]);
+    assert.equal(
+      (await call("POST", `${P}/notes:correct`, {
+        body: { id: "nope", text: "x" },
+        headers: write(),
+      }))
+        .status,
+      404,
+    );
+    const history = await call(
+      "GET",
+      `${P}/notes?includeSuperseded=true&since=2020-01-01&until=2100-01-01`,
+      { headers: auth },
+    );
+    assert.ok(history.json.notes.some((n: Json) => n.supersededBy?.[0] === corrected.json.note.id));
+    assert.equal((await call("GET", `${P}/notes?asOf=yesterday`, { headers: auth })).status, 400);
+    const old = await call("GET", `${P}/notes/${wrong.json.note.id}`, { headers: auth });
+    assert.deepEqual(old.json.note.supersededBy, [corrected.json.note.id]);
+    const then = await call("POST", `${P}/recall`, {
+      body: { query: "staging lives", asOf: old.json.note.created, includeSuperseded: false },
+      headers: auth,
+    });
+    assert.equal(then.json.hits[0].note.id, wrong.json.note.id);
+    const refused = await call("POST", `${P}/notes`, {
+      rawBody: JSON.stringify({ text: "A note replacing an unknown one", supersedes: ["nope"] }),
+      headers: write(),
+    });
+    assert.equal(refused.status, 400);
+    const plan = await call("GET", `${P}/tidy`, { headers: auth });
+    assert.equal(plan.json.proposals[0]?.kind, "merge", JSON.stringify(plan.json));
+    const applied = await call("POST", `${P}/tidy:apply`, { body: plan.json, headers: write() });
+    assert.equal(applied.json.merged, 1);
+    const merged = await call("POST", `${P}/notes:supersede`, {
+      body: { ids: [first.json.note.id], by: twin.json.note.id },
+      headers: write(),
+    });
+    assert.equal(merged.status, 200);
+    assert.equal(
+      (await call("POST", `${P}/notes:supersede`, {
+        rawBody: JSON.stringify({ ids: [], by: "x" }),
+        headers: write(),
+      }))
+        .status,
+      400,
+    );
+    assert.equal(
+      (await call("POST", `${P}/tidy:apply`, {
+        rawBody: JSON.stringify({ ...plan.json, sha256: "0".repeat(64) }),
+        headers: write(),
+      })).status,
+      400,
+    );
+
     assert.equal((await call("DELETE", `${P}/notes/replica-1`, { headers: write() })).status, 200);
     assert.equal((await call("DELETE", `${P}/notes/replica-1`, { headers: write() })).status, 404);
 

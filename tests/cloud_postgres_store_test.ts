@@ -13,7 +13,8 @@ import { CloudConflictError, type CloudDraft, type CloudProject } from "../cloud
 import { migrate, MIGRATIONS } from "../cloud/_migrations.ts";
 import { PostgresIdempotencyStore } from "../cloud/_pg_idempotency.ts";
 import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
-import { MemoryValidationError, openMemo } from "@memo/memory";
+import { contentHash, MemoryValidationError, noteIdentity, openMemo } from "@memo/memory";
+import postgres from "postgres";
 import { startPostgres } from "./_postgres.ts";
 
 const T0 = "2026-01-01T00:00:00.000Z";
@@ -50,6 +51,74 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         await Promise.all([a.close(), b.close()]);
       }
     });
+
+    await t.step(
+      "migration 2: a store at schema version 1 gets the history columns and normalised identities",
+      async () => {
+        await main.sql`CREATE DATABASE v1`;
+        const url = pg.url.replace(/\/memo$/, "/v1");
+        const sql = postgres(url, { max: 1, onnotice: () => {} });
+        const at = "2026-01-01T00:00:00.000Z";
+        const v1 = (id: string, body: string, ord: number, source: string | null = null) => {
+          const note = { title: body, body, labels: [] as string[] };
+          const hash = contentHash(note);
+          // What the server wrote before: `hash:<hash>` without a source key.
+          const identity = source === null ? `hash:${hash}` : `source:${source}`;
+          return { id, identity, ...note, source, hash, ord };
+        };
+        const rows = [
+          v1("n1", "Deploys run on Fridays.", 1),
+          v1("n2", "Café hours: 9–17", 2),
+          v1("n3", "Synced from the wiki", 3, "wiki:page/1"),
+        ];
+        try {
+          assert.deepEqual(await migrate(sql, MIGRATIONS.slice(0, 1)), [1]);
+          await sql`INSERT INTO memo_projects (workspace, project, seq) VALUES ('team', 'old', 3)`;
+          for (const r of rows) {
+            await sql`
+              INSERT INTO memo_notes (pid, id, identity, title, body, labels, source, hash,
+                created, updated, revision, ord)
+              VALUES (1, ${r.id}, ${r.identity}, ${r.title}, ${r.body}, '[]'::jsonb, ${r.source},
+                ${r.hash}, ${at}, ${at}, ${r.ord}, ${r.ord})`;
+          }
+          assert.deepEqual(await migrate(sql), [2]);
+          const stored = await sql<{ id: string; identity: string }[]>`
+            SELECT id, identity FROM memo_notes ORDER BY id`;
+          assert.deepEqual(stored.map((r) => [r.id, r.identity]), [
+            ["n1", noteIdentity({ body: "Deploys run on Fridays." })],
+            ["n2", noteIdentity({ body: "Café hours: 9–17" })],
+            ["n3", "source:wiki:page/1"],
+          ]);
+          assert.match(stored[0].identity, /^text:/);
+        } finally {
+          await sql.end();
+        }
+        // The migrated store: the same text in another case and punctuation is the stored note,
+        // and a correction writes the new columns.
+        const cloud = await PostgresCloudStore.open({ url, max: 2 });
+        try {
+          const project = await cloud.project("team", "old");
+          const [same] = await project.upsert([{ text: "deploys run on FRIDAYS" }]);
+          assert.deepEqual([same.status, same.note.id], ["unchanged", "n1"]);
+          const [cafe] = await project.upsert([{ text: "CAFÉ hours 9–17!" }]);
+          assert.deepEqual([cafe.status, cafe.note.id], ["unchanged", "n2"]);
+          const { note, superseded } = await project.correct({
+            id: "n1",
+            text: "Deploys run on Mondays",
+            validFrom: "2026-03-02",
+          });
+          assert.deepEqual([note.supersedes, superseded, note.validFrom], [
+            ["n1"],
+            ["n1"],
+            "2026-03-02",
+          ]);
+          const old = await project.get("n1");
+          assert.deepEqual([old?.supersededBy, old?.validUntil], [[note.id], "2026-03-02"]);
+        } finally {
+          await cloud.close();
+        }
+      },
+    );
 
     await t.step(
       "open: a bad URL or an unreachable server fails without the password",
@@ -459,6 +528,89 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         SELECT count(*) AS count FROM memo_idempotency`;
       assert.equal(Number(count), 0);
     });
+
+    await t.step(
+      "history: the fields round-trip; corrections on two instances at once both land; a stale expect writes nothing",
+      async () => {
+        const a = await main.project("team", "history");
+        const b = await other.project("team", "history");
+        const [first] = await a.upsert([{
+          text: "Deploys run on Fridays",
+          validFrom: "2026-01-01",
+        }]);
+        const [dated] = await a.upsert([{
+          text: "The beta API is open",
+          source: "doc:beta",
+          supersedes: ["gone-note"], // a batch keeps links as given (a replica's)
+          validUntil: "2026-02-01T12:00:00Z",
+        }]);
+        assert.deepEqual([dated.note.supersedes, dated.note.validUntil], [
+          ["gone-note"],
+          "2026-02-01T12:00:00.000Z",
+        ]);
+        // The same source key without history fields keeps the stored ones.
+        const [kept] = await a.upsert([{
+          text: "The beta API is open to all",
+          source: "doc:beta",
+        }]);
+        assert.deepEqual([kept.status, kept.note.supersedes], ["updated", ["gone-note"]]);
+        const patched = await a.update(dated.note.id, { supersedes: [], validUntil: null });
+        assert.deepEqual([patched?.supersedes, patched?.validUntil], [undefined, undefined]);
+        const { changes } = await storeOf(main, "history").changes(0, 100);
+        assert.equal(
+          changes.at(-1)?.op === "upsert" && changes.at(-1)?.revision,
+          patched?.revision,
+        );
+        // A PATCH that is not a replica's has its links checked.
+        await assert.rejects(
+          a.update(first.note.id, { supersedes: ["nope"] }),
+          /unknown note nope/,
+        );
+
+        // Two instances correct one note at once: both land, each superseding it.
+        const [x, y] = await Promise.all([
+          a.correct({ id: first.note.id, text: "Deploys run on Mondays" }),
+          b.correct({ id: first.note.id, text: "Deploys run on Tuesdays" }),
+        ]);
+        const old = await b.get(first.note.id);
+        assert.deepEqual(old?.supersededBy?.sort(), [x.note.id, y.note.id].sort());
+        assert.deepEqual(
+          (await a.list({ limit: 10 })).notes.map((n) => n.id).sort(),
+          [
+            dated.note.id,
+            x.note.id,
+            y.note.id,
+          ].sort(),
+        );
+
+        // applyReplica: an expect that no longer holds writes nothing.
+        const store = storeOf(main, "history");
+        const before = await store.lastRevision();
+        const current = (await store.get(x.note.id))!;
+        const { revision: _, ...plain } = current;
+        const edited = { ...plain, title: "Edited" };
+        edited.hash = contentHash(edited);
+        const stale = await store.applyReplica({
+          put: [edited],
+          remove: [],
+          expect: { [x.note.id]: "not-its-hash" },
+        });
+        assert.deepEqual(stale.stale, [x.note.id]);
+        assert.equal(await store.lastRevision(), before);
+        await assert.rejects(
+          store.applyReplica({ put: [], remove: [x.note.id], expectSha256: "0".repeat(64) }),
+          MemoryValidationError,
+        );
+        const done = await store.applyReplica({
+          put: [edited],
+          remove: [y.note.id],
+          expect: { [x.note.id]: current.hash },
+        });
+        assert.deepEqual([done.updated, done.removed], [[x.note.id], [y.note.id]]);
+        assert.equal(await store.lastRevision(), before + 2);
+        assert.equal((await store.get(x.note.id))?.title, "Edited");
+      },
+    );
 
     await t.step("recall through MemoCloudProject equals local lexical recall", async () => {
       const dir = await Deno.makeTempDir();

@@ -187,6 +187,100 @@ Deno.test("the cloud runtime serves the whole runtime surface from the reference
   }
 });
 
+/**
+ * Notes that stay true, as a runtime answers them: a correction, the history filters, the
+ * chain both ways, the refusals, duplicates caught at write, supersede and tidy.
+ */
+async function staysTrue(runtime: MemoMcpRuntime): Promise<void> {
+  const { note: old } = await runtime.remember({ text: "Deploys run on Fridays", labels: ["ops"] });
+  const same = await runtime.remember({ text: "deploys  run on FRIDAYS!" });
+  assert.deepEqual([same.status, same.note.id], ["unchanged", old.id], "the same text, normalised");
+  const { note: fixed, superseded } = await runtime.correct!({
+    id: old.id,
+    text: "Deploys run on Mondays",
+  });
+  assert.deepEqual([superseded, fixed.supersedes, fixed.labels], [[old.id], [old.id], ["ops"]]);
+  assert.deepEqual((await runtime.recall("deploys run", { limit: 5 })).map((h) => h.note.id), [
+    fixed.id,
+  ]);
+  const history = await runtime.recall("deploys run", { limit: 5, includeSuperseded: true });
+  assert.deepEqual(
+    history.map((h) => [h.note.id, h.note.supersededBy]).sort(),
+    [
+      [fixed.id, undefined],
+      [old.id, [fixed.id]],
+    ].sort(),
+  );
+  const before = new Date(Date.parse(fixed.created) - 1).toISOString();
+  const then = await runtime.recall("deploys run", { limit: 5, asOf: before });
+  assert.deepEqual(then.map((h) => h.note.id), [old.id]);
+  assert.deepEqual((await runtime.list({ limit: 10 })).notes.map((n) => n.id), [fixed.id]);
+  assert.equal((await runtime.list({ limit: 10, includeSuperseded: true })).total, 2);
+  assert.equal((await runtime.list({ limit: 10, since: fixed.created })).total, 1);
+  assert.equal((await runtime.list({ limit: 10, until: "2000-01-01" })).total, 0);
+  const gone = await runtime.get(old.id);
+  assert.deepEqual([gone.supersededBy, typeof gone.validUntil], [[fixed.id], "string"]);
+  assert.deepEqual(await runtime.completeIds(old.id, 5), { values: [old.id], total: 1 });
+
+  const invalid = (e: unknown) => isMemoRuntimeError(e, "INVALID_INPUT");
+  await assert.rejects(
+    runtime.correct!({ id: "nope", text: "x" }),
+    (e) => isMemoRuntimeError(e, "NOTE_NOT_FOUND"),
+  );
+  await assert.rejects(runtime.remember({ text: "Other", supersedes: ["nope"] }), invalid);
+  await assert.rejects(runtime.update(old.id, { supersedes: [fixed.id] }), invalid, "a cycle");
+  await assert.rejects(runtime.update(old.id, { supersedes: [old.id] }), invalid, "itself");
+  await assert.rejects(runtime.update(old.id, { supersedes: ["nope"] }), invalid, "unknown");
+  assert.equal((await runtime.list({ limit: 10, includeSuperseded: true })).total, 2);
+
+  const { note: a } = await runtime.remember({ text: "Canary deploys hold at 5% of traffic." });
+  const b = await runtime.remember({ text: "FYI canary deploys hold at 5% of traffic." });
+  assert.deepEqual(b.similar?.map((s) => s.id), [a.id]);
+  const plan = await runtime.tidy!();
+  const merge = plan.proposals.find((p) => p.kind === "merge");
+  assert.ok(merge?.kind === "merge", JSON.stringify(plan));
+  assert.deepEqual([merge.keep.id, merge.supersede.map((n) => n.id)], [b.note.id, [a.id]]);
+  const applied = await runtime.applyTidy!(plan);
+  assert.deepEqual([applied.merged, applied.superseded], [1, [a.id]]);
+  assert.deepEqual((await runtime.get(a.id)).supersededBy, [b.note.id]);
+  const again = await runtime.supersede!({ ids: [a.id], by: b.note.id });
+  assert.deepEqual(again.superseded, [], "every link was there");
+  await assert.rejects(
+    runtime.supersede!({ ids: [a.id], by: "nope" }),
+    (e) => isMemoRuntimeError(e, "NOTE_NOT_FOUND"),
+  );
+  await assert.rejects(runtime.supersede!({ ids: ["nope"], by: b.note.id }), invalid);
+  await assert.rejects(runtime.supersede!({ ids: [b.note.id], by: a.id }), invalid, "a cycle");
+  assert.deepEqual(
+    (await runtime.list({ limit: 10 })).notes.map((n) => n.id).sort(),
+    [
+      fixed.id,
+      b.note.id,
+    ].sort(),
+  );
+}
+
+Deno.test("the cloud runtime keeps notes true as the local runtime does", async (t) => {
+  await t.step("local", async () => {
+    const rootDir = await Deno.makeTempDir({ prefix: "memo-true-local-" });
+    const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { localEmbeddings: false } });
+    try {
+      await staysTrue(runtime);
+    } finally {
+      await runtime.close();
+      await Deno.remove(rootDir, { recursive: true });
+    }
+  });
+  await t.step("cloud", async () => {
+    const cloud = await startCloud();
+    try {
+      await staysTrue(cloud.runtime({ projectId: "true" }));
+    } finally {
+      await cloud.close();
+    }
+  });
+});
+
 Deno.test("the cloud runtime recalls what local lexical recall finds over the same notes", async () => {
   const cloud = await startCloud();
   const rootDir = await Deno.makeTempDir({ prefix: "memo-cloud-local-" });

@@ -477,6 +477,73 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
       },
     );
 
+    await t.step(
+      "a correction and a supersede on A are seen on B; a correction in the cloud reaches both",
+      async () => {
+        const a = await machine({ projectId: "truth" });
+        const b = await machine({ projectId: "truth" });
+        const cloud = cloudOf("truth");
+        const { note: old } = await a.runtime.remember({ text: "Deploys run on Fridays" });
+        const { note: twin } = await a.runtime.remember({ text: "Staging lives in eu-west-1" });
+        const { note: keep } = await a.runtime.remember({
+          text: "The staging environment is in eu-west-1",
+        });
+        await converge([a.runtime, b.runtime]);
+        const { note: fixed } = await a.runtime.correct!({
+          id: old.id,
+          text: "Deploys run on Mondays",
+        });
+        await a.runtime.supersede!({ ids: [twin.id], by: keep.id });
+        await converge([a.runtime, b.runtime]);
+
+        const hits = await b.runtime.recall("deploys run", { limit: 5 });
+        assert.deepEqual(hits.map((h) => h.note.id), [fixed.id], "B: the new fact, not the old");
+        const flagged = await b.runtime.recall("deploys run", {
+          limit: 5,
+          includeSuperseded: true,
+        });
+        assert.deepEqual(flagged.find((h) => h.note.id === old.id)?.note.supersededBy, [fixed.id]);
+        const before = new Date(Date.parse(fixed.created) - 1).toISOString();
+        const then = await b.runtime.recall("deploys run", { limit: 5, asOf: before });
+        assert.deepEqual(then.map((h) => h.note.id), [old.id]);
+        assert.deepEqual((await b.runtime.get(twin.id)).supersededBy, [keep.id]);
+        // The cloud (PostgreSQL) holds the same chain, and hides the superseded notes too.
+        assert.deepEqual((await cloud.get(old.id)).supersededBy, [fixed.id]);
+        assert.equal(typeof (await cloud.get(old.id)).validUntil, "string");
+        assert.deepEqual(
+          (await cloud.list({ limit: 10 })).notes.map((n) => n.id).sort(),
+          [
+            fixed.id,
+            keep.id,
+          ].sort(),
+        );
+        // B's notes.md holds both notes, linked on the newer one.
+        const onB = new Map((await localNotes(b.dir)).map((n) => [n.id, n]));
+        assert.deepEqual(onB.get(fixed.id)?.supersedes, [old.id]);
+        assert.equal(onB.get(old.id)?.validUntil, (await cloud.get(old.id)).validUntil);
+
+        // A correction made through the Cloud API (one transaction there) reaches both machines.
+        const { note: latest } = await cloud.correct({
+          id: fixed.id,
+          text: "Deploys run on Tuesdays",
+        });
+        await converge([a.runtime, b.runtime]);
+        for (const m of [a, b]) {
+          const now = await m.runtime.recall("deploys run", { limit: 5 });
+          assert.deepEqual(now.map((h) => h.note.id), [latest.id]);
+          assert.deepEqual((await m.runtime.get(fixed.id)).supersededBy, [latest.id]);
+        }
+        const history = (notes: Note[]) =>
+          notes.map((n) => [n.id, n.hash, n.supersedes ?? [], n.validUntil ?? null]).sort();
+        const everything = await cloud.list({ limit: 100, includeSuperseded: true });
+        assert.equal(everything.total, 5);
+        assert.deepEqual(history(await localNotes(a.dir)), history(everything.notes));
+        assert.deepEqual(history(await localNotes(b.dir)), history(everything.notes));
+        await shut(a);
+        await shut(b);
+      },
+    );
+
     await t.step("an update races a forget, in both orders: the update wins", async () => {
       const [pa, pb] = [await proxy(), await proxy()];
       const a = await machine({ projectId: "race", baseUrl: pa.origin });

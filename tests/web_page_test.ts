@@ -4,8 +4,10 @@
  * free loopback port with seeded notes. Search and highlights, edit and save,
  * forget through the in-page dialog, live updates from another process, a
  * hostile note that runs no script, the bearer-token sign-in, read-only mode,
- * gzip on the answers over 1 KB (never on the listen stream),
- * axe-core, and screenshots under `tests/output/web/`.
+ * gzip on the answers over 1 KB (never on the listen stream), notes that stay
+ * true (the history toggle, a note's chain both ways, similar notes after
+ * "Remember", a Tidy accept that lands in `notes.md`), axe-core, and
+ * screenshots under `tests/output/web/`.
  *
  * One browser for the whole file, a new context per step, each server
  * configuration started once.
@@ -59,6 +61,37 @@ async function seedProject(notes: Seed[]): Promise<string> {
     await memo.close();
   }
   return dir;
+}
+
+/** A project with a corrected note, two pairs of near-duplicates and a note to contradict. */
+async function seedHistory(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "memo-web-history-" });
+  const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+  try {
+    const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+    await memo.correct({ id: note.id, text: "Deploys run on Mondays" });
+    for (
+      const text of [
+        "Canary deploys hold at 5% of traffic for 30 minutes.",
+        "FYI: canary deploys hold at 5% of traffic for 30 minutes.",
+        "Backups run nightly at 02:00 UTC.",
+        "FYI: backups run nightly at 02:00 UTC.",
+        "The audit log is kept for 12 months.",
+      ]
+    ) await memo.remember({ text });
+  } finally {
+    await memo.close();
+  }
+  return dir;
+}
+
+/** The marker of the note titled `title` in a `notes.md`. */
+async function markerOf(file: string, title: string): Promise<Record<string, unknown>> {
+  const lines = (await Deno.readTextFile(file)).split("\n");
+  const at = lines.indexOf(`## ${title}`);
+  const m = lines[at - 1]?.match(/^<!-- memo:note (\{.*\}) -->$/);
+  if (!m) throw new Error(`no note titled ${title} in ${file}`);
+  return JSON.parse(m[1]);
 }
 
 async function serve(notes: Seed[], args: string[], env: Record<string, string>): Promise<Served> {
@@ -170,7 +203,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
   const served: Served[] = [];
   let browser: Browser | undefined;
   try {
-    const [main, authed, readOnly, launched] = await Promise.all([
+    const [main, authed, readOnly, truth, launched] = await Promise.all([
       serve(
         [
           {
@@ -193,9 +226,14 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
         MEMO_MCP_BEARER_TOKEN: TOKEN,
       }),
       serve([{ title: "Read-only note", text: "Nobody changes me." }], ["--read-only"], {}),
+      seedHistory().then(async (dir): Promise<Served> => ({
+        dir,
+        notesFile: `${dir}/.memo/memory/notes.md`,
+        server: await startMemoServe(["--dir", dir], {}),
+      })),
       launchBrowser(),
     ]);
-    served.push(main, authed, readOnly);
+    served.push(main, authed, readOnly, truth);
     browser = launched;
     const b = browser;
 
@@ -513,6 +551,83 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
           assert.ok(body.error, `a JSON-RPC error: ${answer.body}`);
           assert.match(body.error.message, /read-only/);
           assert.equal(await Deno.readTextFile(readOnly.notesFile), before, "notes.md unchanged");
+        } finally {
+          await context.close();
+        }
+      },
+    );
+
+    await t.step(
+      "history: the toggle, a note's chain both ways, similar notes, a Tidy accept in notes.md",
+      async () => {
+        const context = await newContext(b, { bypassCSP: true }); // axe is injected
+        try {
+          const page = await openNotes(context, truth.server.origin);
+          const list = page.getByRole("list", { name: "Notes", exact: true });
+          await button(list, "Deploys run on Mondays").waitFor();
+          assert.equal(await button(list, "Deploys run on Fridays").count(), 0, "history hidden");
+          await page.getByRole("checkbox", { name: "Show history", exact: true }).check();
+          await button(list, "Deploys run on Fridays").waitFor();
+
+          // The chain, both ways.
+          let article = await openNote(page, "Deploys run on Fridays");
+          const found: string[] = [];
+          found.push(...(await axeViolations(page)).map((v) => `Chain: ${v}`));
+          await screenshot(page, "history");
+          await button(article.getByRole("region", { name: "History" }), "Deploys run on Mondays")
+            .click();
+          article = page.getByRole("article", { name: "Note", exact: true });
+          await article.getByRole("heading", { name: "Deploys run on Mondays" }).waitFor();
+          await button(article.getByRole("region", { name: "History" }), "Deploys run on Fridays")
+            .click();
+          await article.getByRole("heading", { name: "Deploys run on Fridays" }).waitFor();
+
+          // Remember a contradiction: the page lists the note it resembles.
+          await button(page, "New note").click();
+          const form = page.getByRole("form", { name: "New note", exact: true });
+          await form.getByLabel("Text", { exact: true }).fill(
+            "The audit log is kept for 12 weeks.",
+          );
+          await button(form, "Remember").click();
+          const similar = page.getByRole("region", { name: "Similar notes", exact: true });
+          await button(similar, "The audit log is kept for 12 months.").click();
+          await article.getByRole("heading", { name: "The audit log is kept for 12 months." })
+            .waitFor();
+
+          // Tidy: skip one merge, accept the other; the accept lands in notes.md.
+          await button(page, "Tidy").click();
+          const proposals = page.getByRole("list", { name: "Proposals", exact: true });
+          const canary = proposals.getByRole("listitem", {
+            name:
+              "Merge into FYI: canary deploys hold at 5% of traffic for 30 minutes. (newest, kept)",
+          });
+          const backups = proposals.getByRole("listitem", {
+            name: "Merge into FYI: backups run nightly at 02:00 UTC. (newest, kept)",
+          });
+          await canary.waitFor();
+          found.push(...(await axeViolations(page)).map((v) => `Tidy: ${v}`));
+          await screenshot(page, "tidy");
+          const before = await Deno.readTextFile(truth.notesFile);
+          await button(backups, "Skip").click();
+          await backups.waitFor({ state: "detached" });
+          assert.equal(await Deno.readTextFile(truth.notesFile), before, "a skip writes nothing");
+          await button(canary, "Accept").click();
+          await page.getByRole("status").filter({ hasText: "now supersedes 1 note" }).waitFor();
+          const kept = await markerOf(
+            truth.notesFile,
+            "FYI: canary deploys hold at 5% of traffic for 30 minutes.",
+          );
+          const old = await markerOf(
+            truth.notesFile,
+            "Canary deploys hold at 5% of traffic for 30 minutes.",
+          );
+          assert.deepEqual(kept.supersedes, [old.id]);
+          assert.equal(
+            (await markerOf(truth.notesFile, "FYI: backups run nightly at 02:00 UTC.")).supersedes,
+            undefined,
+          );
+          await page.getByText("Nothing to tidy.").waitFor();
+          assert.deepEqual(found, []);
         } finally {
           await context.close();
         }

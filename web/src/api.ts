@@ -29,6 +29,22 @@ export interface Note {
   hash: string;
   created: string;
   updated: string;
+  /** Ids of the notes it replaces (the newer note holds the link). */
+  supersedes?: string[];
+  /** Ids of the notes that replace it (derived): present only when it is history. */
+  supersededBy?: string[];
+  /** When the fact starts to hold. */
+  validFrom?: string;
+  /** When it stops holding (exclusive). */
+  validUntil?: string;
+}
+
+/** A stored note like one just remembered (`remember`'s `similar`). */
+export interface SimilarNote {
+  id: string;
+  title: string;
+  /** 0 to 1. */
+  score: number;
 }
 
 /** One line for an error. */

@@ -16,6 +16,7 @@ import { completeSignIn } from "./oauth.ts";
 import { NotesView } from "./notes.tsx";
 import { type Stats, StatusView } from "./status.tsx";
 import { ConnectorsView } from "./connectors.tsx";
+import { TidyView } from "./tidy.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { type Api, errorText } from "./api.ts";
 
@@ -47,7 +48,14 @@ function readOnlyScopes(config: PageConfig, scopes: string | null): boolean {
   return !scopes.split(" ").includes(config.oauth.scopes[1]);
 }
 
-type Tab = "notes" | "status" | "connectors";
+type Tab = "notes" | "tidy" | "status" | "connectors";
+
+const TAB_NAMES: Record<Tab, string> = {
+  notes: "Notes",
+  tidy: "Tidy",
+  status: "Status",
+  connectors: "Connectors",
+};
 
 function App({ config }: { config: PageConfig }) {
   const [token, setToken] = useState<string | null>(() => stored(TOKEN_KEY));
@@ -192,14 +200,14 @@ function App({ config }: { config: PageConfig }) {
         </div>
         {ready && (
           <nav class="tabs" aria-label="Views">
-            {(["notes", "status", "connectors"] as const).map((t) => (
+            {(Object.keys(TAB_NAMES) as Tab[]).map((t) => (
               <button
                 type="button"
                 aria-pressed={tab === t}
                 onClick={() => setTab(t)}
                 key={t}
               >
-                {t === "notes" ? "Notes" : t === "status" ? "Status" : "Connectors"}
+                {TAB_NAMES[t]}
               </button>
             ))}
           </nav>
@@ -228,6 +236,8 @@ function App({ config }: { config: PageConfig }) {
           ? <p class="muted">Connecting…</p>
           : tab === "notes"
           ? <NotesView api={api} labels={Object.keys(stats?.labels ?? {}).sort()} />
+          : tab === "tidy"
+          ? <TidyView api={api} />
           : tab === "status"
           ? <StatusView stats={stats} />
           : <ConnectorsView api={api} />}

@@ -2,15 +2,18 @@
 /**
  * The Notes view: the notes newest first, paged and filtered by label and
  * source; search with any engine, matched terms marked and the score's
- * breakdown on demand; one note open, rendered as markdown, to edit or
- * forget; and the form that remembers a new one.
+ * breakdown on demand; one note open, rendered as markdown, with its history
+ * (the notes it supersedes and that supersede it), to edit or forget; and the
+ * form that remembers a new one, which then lists the similar notes. Superseded
+ * notes are hidden unless "Show history" is on.
  *
  * @module
  */
 
 // deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
 import { useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
-import { type Api, type Note, when } from "./api.ts";
+import { type Api, type Note, type SimilarNote, when } from "./api.ts";
+import { Chain, HistoryMark, SimilarNotes } from "./history.tsx";
 import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
 
 const PAGE_SIZE = 50;
@@ -125,10 +128,11 @@ function HitItem({ hit, onOpen, open }: { hit: Hit; onOpen: () => void; open: bo
   const spans = hit.highlights ?? [];
   const body = hit.note.body;
   return (
-    <li class={open ? "item open" : "item"}>
+    <li class={itemClass(hit.note, open)}>
       <button type="button" class="title" onClick={onOpen}>
         <Marked text={hit.note.title} spans={spans} field="title" />
       </button>
+      <HistoryMark note={hit.note} />
       <p class="snippet">
         <Marked text={body} spans={spans} field="body" window={snippetWindow(body, spans)} />
       </p>
@@ -149,10 +153,17 @@ function HitItem({ hit, onOpen, open }: { hit: Hit; onOpen: () => void; open: bo
   );
 }
 
+/** A list item's class: open, and history (superseded). */
+function itemClass(note: Note, open: boolean): string {
+  return ["item", open ? "open" : "", note.supersededBy?.length ? "old" : ""].filter(Boolean)
+    .join(" ");
+}
+
 function NoteItem({ note, onOpen, open }: { note: Note; onOpen: () => void; open: boolean }) {
   return (
-    <li class={open ? "item open" : "item"}>
+    <li class={itemClass(note, open)}>
       <button type="button" class="title" onClick={onOpen}>{note.title}</button>
+      <HistoryMark note={note} />
       <div class="meta">
         <Labels labels={note.labels} />
         {note.source && <span class="source">{note.source}</span>}
@@ -254,13 +265,15 @@ function ForgetDialog({ open, title, onConfirm, onClose }: {
   );
 }
 
-function Detail({ note, readOnly, onEdit, onForget, onClose }: {
+function Detail({ note, api, onOpen, onEdit, onForget, onClose }: {
   note: Note;
-  readOnly: boolean;
+  api: Api;
+  onOpen: (id: string) => void;
   onEdit: () => void;
   onForget: () => void;
   onClose: () => void;
 }) {
+  const { readOnly } = api;
   // Rendered once per body, not on every keystroke elsewhere on the page.
   const html = useMemo(() => renderMarkdown(note.body), [note.body]);
   return (
@@ -275,6 +288,7 @@ function Detail({ note, readOnly, onEdit, onForget, onClose }: {
         // Safe: markdown-it with html off escapes every tag of the body.
         dangerouslySetInnerHTML={{ __html: html }}
       />
+      <Chain note={note} api={api} onOpen={onOpen} />
       <dl class="dates">
         <dt>Created</dt>
         <dd>
@@ -317,11 +331,14 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
   const [mode, setMode] = useState<Mode>({ kind: "view" });
   const [confirming, setConfirming] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [history, setHistory] = useState(false);
+  const [similar, setSimilar] = useState<{ id: string; notes: SimilarNote[] } | null>(null);
 
   const filters = () => {
     const f: Record<string, unknown> = {};
     if (label) f.labels = [label];
     if (source.trim()) f.source = source.trim();
+    if (history) f.includeSuperseded = true;
     return f;
   };
 
@@ -354,14 +371,21 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
   // The list or the search, again on every change of filter or of memory.
   useEffect(() => {
     reload().catch(onError);
-  }, [active, label, source, changes]);
+  }, [active, label, source, history, changes]);
 
-  // The open note follows changes, unless it is being edited.
+  // The open note follows changes, unless it is being edited; an answer that comes after another
+  // note was opened (a chain link, a similar note) is dropped.
+  const shownId = useRef<string | null>(null);
+  shownId.current = selected?.id ?? null;
   useEffect(() => {
     if (!selected || mode.kind !== "view" || changes === 0) return;
-    client.tool<{ note: Note }>("get_note", { id: selected.id }).then(
-      ({ note }) => setSelected(note),
+    const id = selected.id;
+    client.tool<{ note: Note }>("get_note", { id }).then(
+      ({ note }) => {
+        if (shownId.current === id) setSelected(note);
+      },
       () => {
+        if (shownId.current !== id) return;
         setSelected(null);
         setNotice("The open note was forgotten.");
       },
@@ -374,17 +398,21 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
     setNotice(null);
   };
 
+  /** Opens a note named by id (a link of the chain, a similar note). */
+  const openById = (id: string) =>
+    client.tool<{ note: Note }>("get_note", { id }).then(({ note }) => open(note), onError);
+
   const save = async (draft: { title: string; text: string; labels: string[] }) => {
     try {
       if (mode.kind === "new") {
         const args: Record<string, unknown> = { text: draft.text, labels: draft.labels };
         if (draft.title) args.title = draft.title;
-        const { note, status } = await client.tool<{ note: Note; status: string }>(
-          "remember",
-          args,
-        );
-        setNotice(status === "unchanged" ? "Already remembered: nothing changed." : null);
+        const { note, status, similar: like } = await client.tool<
+          { note: Note; status: string; similar?: SimilarNote[] }
+        >("remember", args);
         open(note);
+        setNotice(status === "unchanged" ? "Already remembered: nothing changed." : null);
+        setSimilar(like?.length ? { id: note.id, notes: like } : null);
       } else if (selected) {
         const args: Record<string, unknown> = {
           id: selected.id,
@@ -465,11 +493,20 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             value={source}
             onChange={(e) => setSource((e.target as HTMLInputElement).value)}
           />
+          <label class="toggle">
+            <input
+              type="checkbox"
+              checked={history}
+              onChange={(e) => setHistory((e.target as HTMLInputElement).checked)}
+            />
+            Show history
+          </label>
           <button
             type="button"
             onClick={() => {
               setMode({ kind: "new" });
               setNotice(null);
+              setSimilar(null);
             }}
             disabled={readOnly}
           >
@@ -501,6 +538,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             <>
               <p class="muted summary">
                 {total} note{total === 1 ? "" : "s"}, newest first
+                {history ? ", history included" : ""}
               </p>
               <ul class="items" aria-label="Notes">
                 {notes.map((note) => (
@@ -526,6 +564,10 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
       </div>
       <div class="column detail-column">
         {notice && <p class="notice" role="status">{notice}</p>}
+        {similar && mode.kind === "view" &&
+          (selected?.id === similar.id || similar.notes.some((n) => n.id === selected?.id)) && (
+          <SimilarNotes similar={similar.notes} onOpen={openById} />
+        )}
         {mode.kind === "new"
           ? (
             <Editor
@@ -549,7 +591,8 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
           ? (
             <Detail
               note={selected}
-              readOnly={readOnly}
+              api={api}
+              onOpen={openById}
               onEdit={() => setMode({ kind: "edit" })}
               onForget={() => setConfirming(true)}
               onClose={() => setSelected(null)}
