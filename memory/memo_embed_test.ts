@@ -299,6 +299,8 @@ Deno.test("off and failed: vector and hybrid refuse clearly, auto stays lexical,
 
   let loads = 0;
   const failing = await open({
+    // A hub model's name: auto fuses with it, so the model loads in the background.
+    embeddingModel: "x/y",
     embedder: () => {
       loads++;
       return Promise.reject(new Error("Cannot load model x/y: could not fetch its files"));
@@ -322,19 +324,24 @@ Deno.test("off and failed: vector and hybrid refuse clearly, auto stays lexical,
   await done(failing.memo, failing.dir);
 });
 
-Deno.test("an explicit vector recall waits for the model to load, but not for notes to be embedded", async () => {
+Deno.test("an explicit vector recall starts the model and waits for its load, not for notes to be embedded", async () => {
   const embedder = toyEmbedder();
   let release!: () => void;
   const gate = new Promise<void>((r) => release = r);
+  let loads = 0;
+  // A loader without a model name stands for use-lite: auto does not use it, so nothing loads
+  // in the background until a recall asks for vectors.
   const { memo, dir } = await open({
-    embedder: async () => (await gate, embedder),
+    embedder: async () => (loads++, await gate, embedder),
     embedInBackground: true,
   });
   await memo.remember({ text: "Deploy keys rotate" });
+  assert.equal(memo.embeddingStatus().state, "idle");
+  assert.match(memo.embeddingStatus().reason ?? "", /^auto uses lexical with use-lite/);
+  const pending = memo.recallDetailed("deploy", { engine: "vector" });
   await until(() => memo.embeddingStatus().state === "loading");
   const auto = await memo.recallDetailed("deploy"); // never waits
   assert.equal(auto.engine, "lexical");
-  const pending = memo.recallDetailed("deploy", { engine: "vector" });
   let answered = false;
   void pending.then(() => answered = true, () => answered = true);
   await new Promise((r) => setTimeout(r, 0)); // what could answer at once has answered
@@ -343,6 +350,9 @@ Deno.test("an explicit vector recall waits for the model to load, but not for no
   const result = await pending;
   assert.equal(result.engine, "vector");
   assert.ok(result.coverage.embedded <= 1);
+  // The background work follows the load.
+  await until(() => memo.embeddingStatus().embedded === 1);
+  assert.equal(loads, 1);
   await done(memo, dir);
 });
 
