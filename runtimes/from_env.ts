@@ -11,15 +11,11 @@
 import type { Embedder, EmbedderLoader, RecallEngine, SecretsPolicy } from "@memo/memory";
 import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "./_cloud_config.ts";
-import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
+import type { MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import { createDeferredRuntime } from "./deferred.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import {
-  checkRuntimeConfig,
-  createMemoMcpRuntimeFromConfig,
-  type ModelProgress,
-  type RuntimeRecallSettings,
-} from "./factory.ts";
+import type { ModelProgress, RuntimeRecallSettings } from "./factory.ts";
+import { checkRuntimeConfig } from "./_runtime_config.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import { memoOptionsOf } from "./_memo_options.ts";
 import type { MemoMcpRuntime } from "./types.ts";
@@ -329,6 +325,8 @@ export function runtimeFactoryFromEnv(
       if (mode === "hybrid") {
         const hybridRecall = { ...definedOnly(file.recall ?? {}), ...recall };
         checkRuntimeConfig({ mode, recall: hybridRecall });
+        // The hybrid and cloud runtimes' code loads only when one is configured.
+        const { createMemoMcpRuntimeFromConfig } = await import("./factory.ts");
         return createMemoMcpRuntimeFromConfig({
           mode,
           rootDir,
@@ -342,6 +340,7 @@ export function runtimeFactoryFromEnv(
       }
       checkApiKey(cloud);
       const { pullIntervalMs: _hybridOnly, ...cloudSettings } = settings;
+      const { createMemoCloudMcpRuntime } = await import("./cloud.ts");
       return createMemoCloudMcpRuntime({
         ...cloudSettings,
         rootDir,

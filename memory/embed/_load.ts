@@ -7,11 +7,10 @@
  */
 
 import { EmbedderUnavailableError, MemoryError } from "../errors.ts";
-import type { Embedder, EmbedderLoadOptions, ModelProgress } from "./types.ts";
+import type { Embedder, EmbedderLoadOptions, LoadEmbedderOptions, ModelProgress } from "./types.ts";
 import { type Backend, type BackendSpec, modelKind, openBackend } from "./_backend.ts";
 import { openWorkerBackend } from "./_thread.ts";
 import { scheduleChunks } from "./_scheduler.ts";
-import type { LoadEmbedderOptions } from "./load.ts";
 
 /**
  * Loads the embedding model named `model` (see `loadEmbedder` in `load.ts`, which documents it).

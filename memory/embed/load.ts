@@ -7,34 +7,7 @@
  * @module
  */
 
-import type { Embedder, EmbedderLoadOptions } from "./types.ts";
-
-/**
- * Options of {@linkcode loadEmbedder} besides the common load options.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { LoadEmbedderOptions } from "./mod.ts";
- * const inProcess: LoadEmbedderOptions = { worker: false };
- * assert.equal(inProcess.worker, false);
- * ```
- */
-export interface LoadEmbedderOptions {
-  /**
-   * Run the model in a worker thread (`node:worker_threads`), so embedding
-   * never blocks the caller's event loop. An idle worker does not keep the
-   * process alive; `close()` terminates it.
-   * @default true
-   */
-  worker?: boolean;
-  /**
-   * Internal, for tests: overrides of transformers.js' `env` for hub models
-   * (`remoteHost`: where hub files are fetched from, local models then off;
-   * `cacheDir`: where they are cached).
-   */
-  hubEnv?: { remoteHost?: string; cacheDir?: string };
-}
+import type { Embedder, EmbedderLoadOptions, LoadEmbedderOptions } from "./types.ts";
 
 /**
  * Loads the embedding model named `model`:
