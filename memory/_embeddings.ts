@@ -315,11 +315,13 @@ export class Embeddings implements MemoEmbeddings {
     clearTimeout(this.#kick);
     this.#kick = undefined;
     this.#abort.abort();
+    // Released first: the last lease of a model still loading aborts the load.
+    const released = this.#lease?.release();
     await this.#loop?.catch(() => {});
     await this.#loading?.catch(() => {});
     await this.#looking;
     if (this.#owned) await this.#embedder?.close?.();
-    await this.#lease?.release();
+    await released;
     await this.#cache?.close();
     this.#cache = undefined;
   }
