@@ -46,7 +46,12 @@ export function buildHybridRuntime(
     return await openMemo({ rootDir, store: options.store, ...memoEmbeddingOptions(options) });
   });
   const prewarm = options.prewarm ?? true;
-  const local = createLazyLocalRuntime(memo, { rootDir, env: options.env, prewarm });
+  const local = createLazyLocalRuntime(memo, {
+    rootDir,
+    env: options.env,
+    prewarm,
+    recall: () => memoEmbeddingOptions(options),
+  });
   let client: MemoCloudClient | undefined = options.cloudClient;
   const cloudClient = () => {
     if (client) return client;

@@ -31,6 +31,7 @@ import type {
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
+  RuntimeRecallProfile,
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
@@ -214,6 +215,10 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
     return this.#replicator.replicate(options);
+  }
+
+  recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
+    return this.#local.recallProfile?.(options) ?? Promise.resolve(undefined);
   }
 
   async close(options: RuntimeCloseOptions = {}): Promise<void> {

@@ -30,6 +30,7 @@ import type {
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
+  RuntimeRecallProfile,
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
@@ -105,6 +106,7 @@ export function createDeferredRuntime(
       | "forgetMany"
       | "scanSecrets"
       | "scrubSecrets"
+      | "recallProfile"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -217,6 +219,9 @@ export function createDeferredRuntime(
         );
       }
       return await runtime.scanSecrets(options);
+    },
+    async recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
+      return await (await ready()).recallProfile?.(options);
     },
     async replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
       const runtime = await ready();

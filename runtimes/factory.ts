@@ -249,6 +249,11 @@ export function createMemoMcpRuntimeFromConfig(
         ...memoOptionsOf(options),
       });
     },
-    { rootDir, env: options.env, prewarm: options.prewarm ?? true },
+    {
+      rootDir,
+      env: options.env,
+      prewarm: options.prewarm ?? true,
+      recall: () => memoOptionsOf(options),
+    },
   );
 }

@@ -27,6 +27,7 @@ import {
   source,
   text,
 } from "./_schemas.ts";
+import { autoSentences, engineArgument } from "./_recall_text.ts";
 
 /**
  * MCP tool annotations.
@@ -127,8 +128,11 @@ interface ToolDefinition<I extends z.ZodType> {
   name: string;
   /** Display title. */
   title: string;
-  /** What the model reads to decide when to call it. */
-  description: string;
+  /**
+   * What the model reads to decide when to call it; a function when it depends on the runtime's
+   * recall settings (`undefined`: not known).
+   */
+  description: string | ((recall: SchemaLimits["recall"]) => string);
   /** Whether it writes (and so goes through `authorize` and `readOnly`). */
   write: boolean;
   /** MCP annotations. */
@@ -163,6 +167,8 @@ interface ToolDefinition<I extends z.ZodType> {
  * ```
  */
 export interface BoundTool {
+  /** What the model reads, for these settings. */
+  description: string;
   /** The arguments' schema. */
   input: z.ZodType;
   /** The schema of `structuredContent`. */
@@ -192,7 +198,7 @@ export interface Tool {
   readonly name: string;
   /** Display title. */
   readonly title: string;
-  /** What the model reads. */
+  /** What the model reads (without the runtime's recall settings; see `BoundTool`). */
   readonly description: string;
   /** Whether it writes. */
   readonly write: boolean;
@@ -203,12 +209,15 @@ export interface Tool {
 }
 
 function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
-  const { input, output, run, ...facts } = def;
+  const { input, output, run, description, ...facts } = def;
+  const describe = typeof description === "string" ? () => description : description;
   return {
     ...facts,
+    description: describe(undefined),
     bind(limits) {
       const schema = input(limits);
       return {
+        description: describe(limits.recall),
         input: schema,
         output,
         call(args, ctx) {
@@ -378,8 +387,10 @@ const remember = defineTool({
 const recall = defineTool({
   name: "recall",
   title: "Recall",
-  description:
-    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused), auto (the default: hybrid over the notes embedded so far, lexical for the rest and whenever no embedder is ready). The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score).",
+  description: (recall) =>
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused) and auto. " +
+    autoSentences(recall) +
+    " The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score).",
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -387,7 +398,7 @@ const recall = defineTool({
       query: text("query").describe("What to look for, in plain words."),
       limit: pageLimit(limits, "Most hits", 10).optional(),
       engine: z.enum(["auto", "lexical", "vector", "hybrid"]).optional().describe(
-        "Ranking engine: auto (default) uses hybrid when embeddings are ready, else lexical; vector and hybrid rank only the notes embedded so far.",
+        engineArgument(limits.recall),
       ),
       labels: labels().optional(),
       source: sourcePrefix(),
@@ -591,6 +602,9 @@ const memoryStats = defineTool({
         "off: local embeddings are off (or the cloud runtime); idle: not loaded yet; loading; ready; failed (see error).",
       ),
       error: z.string().optional().describe("Why the model failed to load."),
+      reason: z.string().optional().describe(
+        "Why the model is not loaded (state idle or off), such as: auto uses lexical with use-lite; the model loads at the first vector or hybrid recall.",
+      ),
     }).optional().describe("Embedding coverage of the vector, hybrid and auto engines."),
     issues: z.array(
       z.looseObject({

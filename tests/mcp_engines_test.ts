@@ -360,7 +360,14 @@ Deno.test("initialize, and a recall with auto, answer while the model loads slow
   const seed = await openMemo({ rootDir, localEmbeddings: false });
   for (const text of NOTES) await seed.remember({ text });
   await seed.close();
-  const runtime = createMemoMcpRuntimeFromConfig({ rootDir, embedder: slowLoader, prewarm: true });
+  // A hub model's name: auto fuses with it, so prewarm loads it in the background (with
+  // use-lite's, auto would stay lexical and nothing would load).
+  const runtime = createMemoMcpRuntimeFromConfig({
+    rootDir,
+    recall: { embeddingModel: "test/slow-toy" },
+    embedder: slowLoader,
+    prewarm: true,
+  });
   // prewarm: the notes load and then the model starts loading, in the background (on timers that
   // do not keep the process alive: poll).
   const deadline = Date.now() + 30_000;
