@@ -196,6 +196,14 @@ export class McpCore {
     return this.#catalog;
   }
 
+  /**
+   * A connection of this server ended (stdio: its input closed): when no call is in flight, the
+   * request timer is dropped, so a finished session leaves no timer behind.
+   */
+  connectionClosed(): void {
+    this.#deadlines.release();
+  }
+
   /** Whether anything listens to logs for this call. */
   logging(ctx: CoreContext): boolean {
     return this.options.logger !== undefined || ctx.notify !== undefined;
