@@ -8,9 +8,7 @@
 import assert from "node:assert/strict";
 import { openMemo } from "./mod.ts";
 import { sharedModels } from "./_shared_embedder.ts";
-
-// Deno 2.9 runs tests without the ops and resources sanitizers unless asked.
-const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "memo-release-" });
@@ -21,9 +19,8 @@ async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test({
+test({
   name: "open → vector recall → close leaves no worker, port or timer behind",
-  ...SANITIZED,
   async fn() {
     await withDir(async (dir) => {
       const memo = await openMemo({ rootDir: dir });
@@ -39,9 +36,8 @@ Deno.test({
   },
 });
 
-Deno.test({
+test({
   name: "two clients share the model until the last one closes; a later client loads it again",
-  ...SANITIZED,
   async fn() {
     await withDir(async (dir) => {
       const a = await openMemo({ rootDir: dir, embedInBackground: false });
@@ -67,9 +63,8 @@ Deno.test({
   },
 });
 
-Deno.test({
+test({
   name: "a client closed while the model loads leaves nothing behind, and the load is not kept",
-  ...SANITIZED,
   async fn() {
     await withDir(async (dir) => {
       const memo = await openMemo({ rootDir: dir });

@@ -22,6 +22,7 @@ import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import { runStdioServer } from "../server/stdio.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
+import { PLAIN_TIMER, sanitizedTest as test } from "../testing/sanitized.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -108,7 +109,7 @@ const NOTES = [
   "The database backup runs nightly",
 ];
 
-Deno.test("recall over MCP says which engine ran and the coverage; explain shows the parts; partial coverage sends progress", async (t) => {
+test("recall over MCP says which engine ran and the coverage; explain shows the parts; partial coverage sends progress", async (t) => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-" });
   const memo = await openMemo({ rootDir, embedder: toyEmbedder(), embedInBackground: false });
   const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
@@ -200,7 +201,7 @@ Deno.test("recall over MCP says which engine ran and the coverage; explain shows
   }
 });
 
-Deno.test("a vector recall with local embeddings off is a tool error the model reads", async () => {
+test("a vector recall with local embeddings off is a tool error the model reads", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-off-" });
   const runtime = createMemoMcpRuntimeFromConfig({
     rootDir,
@@ -274,7 +275,7 @@ function checkSyncProgress(progress: Json[]) {
   assert.match(progress.at(-1).message, /^team \(discussions\): .*3 written, 0 updated$/);
 }
 
-Deno.test("sync_connectors sends a progress notification per connector page (stdio)", async () => {
+test("sync_connectors sends a progress notification per connector page (stdio)", async () => {
   const project = await syncProject();
   const client = await connect(stdioPipe(project.runtime));
   try {
@@ -293,55 +294,7 @@ Deno.test("sync_connectors sends a progress notification per connector page (std
   }
 });
 
-Deno.test("over HTTP, progress notifications come on the answer's event stream", async (t) => {
-  const project = await syncProject();
-  const options = { runtime: project.runtime, env: {} };
-  const http = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    (request) => handleMemoMcpRequest(request, options),
-  );
-  const client = new Client({ name: "memo-engines-http", version: "1.0.0" });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.addr.port}/mcp`)),
-  );
-  try {
-    await client.listTools();
-    await t.step("sync_connectors", async () => {
-      const progress: Json[] = [];
-      const r = (await client.callTool(
-        { name: "sync_connectors", arguments: {} },
-        undefined,
-        { onprogress: (p: Json) => void progress.push(p) },
-      )) as Json;
-      assert.equal(r.structuredContent.written, 3, JSON.stringify(r));
-      checkSyncProgress(progress);
-    });
-    await t.step("a call without a progress token gets a plain JSON answer", async () => {
-      const response = await fetch(`http://127.0.0.1:${http.addr.port}/mcp`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-protocol-version": "2025-06-18",
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "tools/call",
-          params: { name: "memory_stats", arguments: {} },
-        }),
-      });
-      assert.match(response.headers.get("content-type") ?? "", /application\/json/);
-      assert.equal((await response.json()).result.structuredContent.notes, 3);
-    });
-  } finally {
-    await client.close();
-    await http.shutdown();
-    await project.close();
-  }
-});
-
-Deno.test("initialize, and a recall with auto, answer while the model loads slowly", async () => {
+test("initialize, and a recall with auto, answer while the model loads slowly", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-slow-" });
   let loading = false;
   let loaded = false;
@@ -393,7 +346,7 @@ Deno.test("initialize, and a recall with auto, answer while the model loads slow
   }
 });
 
-Deno.test("a remember returns while a slow embedder embeds in the background", async () => {
+test("a remember returns while a slow embedder embeds in the background", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-busy-" });
   let inFlight = 0;
   let batches = 0;
@@ -418,7 +371,7 @@ Deno.test("a remember returns while a slow embedder embeds in the background", a
   };
   const memo = await openMemo({ rootDir, embedder: slow });
   const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
-  const server = createMemoMcpProtocolServer({ runtime });
+  const server = createMemoMcpProtocolServer({ runtime, timer: PLAIN_TIMER });
   const remember = async (text: string, id: number) =>
     JSON.parse(
       (await server.handle(JSON.stringify({
@@ -445,5 +398,55 @@ Deno.test("a remember returns while a slow embedder embeds in the background", a
     await runtime.close();
     await memo.close();
     await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+// Embeddings off (syncProject), so without the sanitizers; last in the file, because the HTTP
+// handler's short watch timer may still run for up to 50 ms after it.
+Deno.test("over HTTP, progress notifications come on the answer's event stream", async (t) => {
+  const project = await syncProject();
+  const options = { runtime: project.runtime, env: {} };
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request) => handleMemoMcpRequest(request, options),
+  );
+  const client = new Client({ name: "memo-engines-http", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.addr.port}/mcp`)),
+  );
+  try {
+    await client.listTools();
+    await t.step("sync_connectors", async () => {
+      const progress: Json[] = [];
+      const r = (await client.callTool(
+        { name: "sync_connectors", arguments: {} },
+        undefined,
+        { onprogress: (p: Json) => void progress.push(p) },
+      )) as Json;
+      assert.equal(r.structuredContent.written, 3, JSON.stringify(r));
+      checkSyncProgress(progress);
+    });
+    await t.step("a call without a progress token gets a plain JSON answer", async () => {
+      const response = await fetch(`http://127.0.0.1:${http.addr.port}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-06-18",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "memory_stats", arguments: {} },
+        }),
+      });
+      assert.match(response.headers.get("content-type") ?? "", /application\/json/);
+      assert.equal((await response.json()).result.structuredContent.notes, 3);
+    });
+  } finally {
+    await client.close();
+    await http.shutdown();
+    await project.close();
   }
 });
