@@ -6,6 +6,7 @@ import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createMemoMcpRuntimeFromEnv } from "../runtimes/from_env.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ async function withRoot(fn: (rootDir: string) => Promise<void>): Promise<void> {
   }
 }
 
-Deno.test("the recall tool says what auto does with the runtime's configured model", async (t) => {
+test("the recall tool says what auto does with the runtime's configured model", async (t) => {
   const cases: [string, Parameters<typeof createMemoMcpRuntimeFromConfig>[0], RegExp, RegExp][] = [
     [
       "use-lite, the default: auto stays lexical",
@@ -72,7 +73,7 @@ Deno.test("the recall tool says what auto does with the runtime's configured mod
   }
 });
 
-Deno.test("the recall tool reads the project's .memo/config.json recall block, and says less for the cloud runtime", async () => {
+test("the recall tool reads the project's .memo/config.json recall block, and says less for the cloud runtime", async () => {
   await withRoot(async (rootDir) => {
     await mkdir(join(rootDir, ".memo"), { recursive: true });
     await writeFile(
