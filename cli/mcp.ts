@@ -42,7 +42,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
     createMemoMcpProtocolServer,
     readServerEnv,
     runStdioServer,
-  }] = await Promise.all([import("../runtimes/mod.ts"), import("../server/mod.ts")]);
+  }] = await Promise.all([import("../runtimes/start/mod.ts"), import("../server/mod.ts")]);
   const env = readServerEnv(io.env);
   const runtimeEnv = readRuntimeEnv(io.env);
   const dir = stringFlag(p, "dir") ?? runtimeEnv.rootDir;
