@@ -24,9 +24,12 @@ export interface StdioCommand {
 /**
  * Starts a stdio MCP server and connects the SDK's `Client` to it (`initialize`, then
  * `notifications/initialized`): the cold start of the stdio benchmarks is `ms`, from the spawn
- * to the `initialize` result. The caller closes the client (which ends the process).
+ * to the `initialize` result; `pid` is the server's process. The caller closes the client (which
+ * ends the process).
  */
-export async function timedConnect(target: StdioCommand): Promise<{ client: Client; ms: number }> {
+export async function timedConnect(
+  target: StdioCommand,
+): Promise<{ client: Client; ms: number; pid: number | null }> {
   const transport = new StdioClientTransport({
     command: target.command,
     args: target.args,
@@ -37,7 +40,7 @@ export async function timedConnect(target: StdioCommand): Promise<{ client: Clie
   const client = new Client({ name: "stdio-bench", version: "1.0.0" });
   const started = performance.now();
   await client.connect(transport);
-  return { client, ms: performance.now() - started };
+  return { client, ms: performance.now() - started, pid: transport.pid };
 }
 
 /**

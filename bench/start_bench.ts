@@ -15,7 +15,8 @@
  * client then closes (which ends the process). One warm-up round is not counted; each round
  * starts every contender once, in an order that rotates from round to round. Reports p50 and p95
  * of each and the ratios the goals read: memo ≤ 1.1× the baseline (same runtime), and memo ≤ 0.3×
- * the SDK server under Node.
+ * the SDK server under Node; and, less moved by a busy machine than the wall time, the CPU time of
+ * the server's threads when the `initialize` result arrives (`/proc/<pid>/task/…/schedstat`).
  *
  * Run: deno run -A bench/start_bench.ts [--rounds 15] [--base 5081ee0] [--deno-only] [--json FILE]
  *
@@ -29,6 +30,7 @@ import { type StdioCommand, timedConnect } from "./_stdio_kit.ts";
 import { DENO, loadAvg, log, ROOT } from "./_http_kit.ts";
 import { buildNpm, installApp, run, SDK, SDK_SERVER } from "./_npm_kit.ts";
 import { checkoutAt, currentCommit } from "./_checkout.ts";
+import { threadsCpuMs } from "./_mcp_process.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -53,7 +55,10 @@ interface Row {
   name: string;
   p50: number;
   p95: number;
+  /** Median CPU time of the server's threads at the initialize result. */
+  cpuP50: number;
   times: number[];
+  cpu: number[];
 }
 
 async function main() {
@@ -117,15 +122,20 @@ async function main() {
     }
 
     const times: number[][] = contenders.map(() => []);
+    const cpu: number[][] = contenders.map(() => []);
     const loads: string[] = [loadAvg()];
     for (let round = -1; round < ROUNDS; round++) {
       log(round < 0 ? "warm-up round" : `round ${round + 1}/${ROUNDS}`);
       // Rotate the order so that no contender always runs right after another.
       for (let k = 0; k < contenders.length; k++) {
         const i = (k + Math.max(round, 0)) % contenders.length;
-        const { client, ms } = await timedConnect(contenders[i]);
+        const { client, ms, pid } = await timedConnect(contenders[i]);
+        const cpuMs = pid === null ? NaN : threadsCpuMs(pid);
         await client.close();
-        if (round >= 0) times[i].push(ms);
+        if (round >= 0) {
+          times[i].push(ms);
+          cpu[i].push(cpuMs);
+        }
       }
     }
     loads.push(loadAvg());
@@ -136,10 +146,14 @@ async function main() {
         name: c.name,
         p50: percentile(sorted, 0.5),
         p95: percentile(sorted, 0.95),
+        cpuP50: percentile([...cpu[i]].sort((a, b) => a - b), 0.5),
         times: times[i],
+        cpu: cpu[i],
       };
     });
     const p50 = (i: number) => rows[i]?.p50 ?? NaN;
+    const cpu50 = (i: number) => rows[i]?.cpuP50 ?? NaN;
+    const cpuRatios = { denoVsBase: cpu50(0) / cpu50(1), nodeVsBase: cpu50(3) / cpu50(4) };
     const ratios = {
       denoVsBase: p50(0) / p50(1),
       denoVsSdkDeno: p50(0) / p50(2),
@@ -158,9 +172,11 @@ async function main() {
     console.log(
       `\nspawn to the initialize result, empty project, ${ROUNDS} rounds alternating (ms)\n`,
     );
-    console.log("| server | p50 | p95 |");
-    console.log("|---|---:|---:|");
-    for (const row of rows) console.log(`| ${row.name} | ${f(row.p50)} | ${f(row.p95)} |`);
+    console.log("| server | p50 | p95 | CPU at the answer, p50 |");
+    console.log("|---|---:|---:|---:|");
+    for (const row of rows) {
+      console.log(`| ${row.name} | ${f(row.p50)} | ${f(row.p95)} | ${f(row.cpuP50)} |`);
+    }
     console.log("\n| ratio of the p50s | measured | goal |");
     console.log("|---|---:|---:|");
     console.log(
@@ -169,6 +185,8 @@ async function main() {
     console.log(
       `| memo ÷ memo ${base.commit}, Node | ${r(ratios.nodeVsBase)} | ≤ ${GOAL_VS_BASE}× |`,
     );
+    console.log(`| CPU: memo ÷ memo ${base.commit}, Deno | ${r(cpuRatios.denoVsBase)} | |`);
+    console.log(`| CPU: memo ÷ memo ${base.commit}, Node | ${r(cpuRatios.nodeVsBase)} | |`);
     console.log(
       `| memo (Deno) ÷ SDK server (Node) | ${r(ratios.denoVsSdkNode)} | ≤ ${GOAL_VS_SDK}× |`,
     );
@@ -187,6 +205,7 @@ async function main() {
         load: loads,
         rows,
         ratios,
+        cpuRatios,
       };
       await Deno.writeTextFile(flags.json, JSON.stringify(result, null, 2) + "\n");
     }

@@ -69,7 +69,7 @@ const sdkTarget: Target = {
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 
-function connect(target: Target): Promise<{ client: Client; ms: number }> {
+function connect(target: Target): Promise<{ client: Client; ms: number; pid: number | null }> {
   return timedConnect({ command: DENO, args: target.args, cwd: ROOT });
 }
 
