@@ -10,42 +10,46 @@
 import type { RuntimeRecallProfile } from "../runtimes/types.ts";
 
 /**
- * The sentences of the `recall` tool's description about `auto` and the default engine.
+ * The sentences of the `recall` tool's description about the engines: which is the default, and
+ * what `auto` does with the configured model.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { autoSentences } from "./_recall_text.ts";
+ * import { engineSentences } from "./_recall_text.ts";
  *
- * const lite = autoSentences({
+ * const lite = engineSentences({
  *   engine: "auto",
  *   auto: { engine: "lexical", model: "use-lite", reason: "…" },
  * });
- * assert.match(lite, /^auto is the default\. Here auto is lexical: with use-lite, fusing/);
- * const hub = autoSentences({ engine: "auto", auto: { engine: "hybrid", model: "Xenova/all-MiniLM-L6-v2" } });
- * assert.match(hub, /Here auto is hybrid with Xenova\/all-MiniLM-L6-v2/);
- * assert.match(autoSentences(undefined), /follows the configured embedding model/);
+ * assert.match(lite, /and auto \(the default\)\. Here auto is lexical: with use-lite, fusing/);
+ * const hub = engineSentences({ engine: "lexical", auto: { engine: "hybrid", model: "Xenova/all-MiniLM-L6-v2" } });
+ * assert.match(hub, /and auto; the default here is lexical\. Here auto is hybrid with Xenova\/all-MiniLM-L6-v2/);
+ * assert.match(engineSentences(undefined), /\. With a hub model, auto is hybrid/);
  * ```
  */
-export function autoSentences(profile: RuntimeRecallProfile | undefined): string {
+export function engineSentences(profile: RuntimeRecallProfile | undefined): string {
+  const engines =
+    "Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused) " +
+    "and auto";
   if (!profile) {
-    return "auto (the default) follows the configured embedding model: with a hub model it is " +
-      "hybrid over the notes embedded so far (lexical for the rest and while no embedder is " +
-      "ready); with use-lite, the offline default, it stays lexical.";
+    return `${engines} (the default). With a hub model, auto is hybrid over the notes embedded ` +
+      "so far (lexical for the rest and while no embedder is ready); with use-lite, the offline " +
+      "default model, it stays lexical.";
   }
-  const first = profile.engine === "auto"
-    ? "auto is the default."
-    : `The default engine here is ${profile.engine}.`;
+  const head = profile.engine === "auto"
+    ? `${engines} (the default).`
+    : `${engines}; the default here is ${profile.engine}.`;
   const { engine, model, reason } = profile.auto;
   if (engine === "hybrid") {
-    return `${first} Here auto is hybrid with ${model}: it fuses lexical and vector ranks over ` +
+    return `${head} Here auto is hybrid with ${model}: it fuses lexical and vector ranks over ` +
       "the notes embedded so far, and is lexical for the rest and while the model loads.";
   }
   if (reason === "local embeddings are off") {
-    return `${first} Here auto is lexical: local embeddings are off, so vector and hybrid are ` +
+    return `${head} Here auto is lexical: local embeddings are off, so vector and hybrid are ` +
       "refused.";
   }
-  return `${first} Here auto is lexical: with ${model}, fusing did not beat lexical recall, so ` +
+  return `${head} Here auto is lexical: with ${model}, fusing did not beat lexical recall, so ` +
     "auto never uses it; vector and hybrid still do when asked by name (the first such call " +
     "loads the model).";
 }

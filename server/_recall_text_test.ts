@@ -37,7 +37,7 @@ test("the recall tool says what auto does with the runtime's configured model", 
     [
       "use-lite, the default: auto stays lexical",
       {},
-      /auto is the default\. Here auto is lexical: with use-lite, fusing did not beat lexical recall/,
+      /and auto \(the default\)\. Here auto is lexical: with use-lite, fusing did not beat lexical recall/,
       /^Ranking engine; auto when omitted\. auto is lexical with use-lite;/,
     ],
     [
@@ -55,7 +55,7 @@ test("the recall tool says what auto does with the runtime's configured model", 
     [
       "another default engine",
       { recall: { engine: "lexical" } },
-      /The default engine here is lexical\. Here auto is lexical: with use-lite/,
+      /and auto; the default here is lexical\. Here auto is lexical: with use-lite/,
       /^Ranking engine; lexical when omitted\./,
     ],
   ];
@@ -82,11 +82,17 @@ test("the recall tool reads the project's .memo/config.json recall block, and sa
     );
     const local = createMemoMcpRuntimeFromEnv({ env: {}, rootDir, prewarm: false });
     const tool = await recallTool(local);
-    assert.match(tool.text, /The default engine here is hybrid\. Here auto is hybrid with Xenova/);
+    assert.match(
+      tool.text,
+      /and auto; the default here is hybrid\. Here auto is hybrid with Xenova/,
+    );
     await local.close();
   });
   const cloud = createMemoCloudMcpRuntime({ baseUrl: "http://127.0.0.1:9", apiKey: "k", env: {} });
   const tool = await recallTool(cloud);
-  assert.match(tool.text, /auto \(the default\) follows the configured embedding model/);
+  assert.match(
+    tool.text,
+    /\(the default\)\. With a hub model, auto is hybrid over the notes embedded so far/,
+  );
   await cloud.close();
 });

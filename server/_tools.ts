@@ -27,7 +27,7 @@ import {
   source,
   text,
 } from "./_schemas.ts";
-import { autoSentences, engineArgument } from "./_recall_text.ts";
+import { engineArgument, engineSentences } from "./_recall_text.ts";
 
 /**
  * MCP tool annotations.
@@ -388,8 +388,8 @@ const recall = defineTool({
   name: "recall",
   title: "Recall",
   description: (recall) =>
-    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused) and auto. " +
-    autoSentences(recall) +
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. " +
+    engineSentences(recall) +
     " The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score).",
   write: false,
   annotations: READ,
