@@ -23,7 +23,7 @@ import { median } from "./_report.ts";
 import { loadAvg, log, ROOT, rssKiB } from "./_http_kit.ts";
 import { clockTicks, processTicks, startMcp } from "./_mcp_process.ts";
 import { type Checkout, checkoutAt, currentCommit } from "./_checkout.ts";
-import { openMemo } from "../memory/mod.ts";
+import { seedSmallProject } from "../testing/small_project.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -49,16 +49,6 @@ interface Sample {
   rssMiB: number;
   cpuMs: number;
   engine: string;
-}
-
-async function seed(dir: string): Promise<void> {
-  const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
-  await memo.rememberMany([
-    { text: "Deploys run with make deploy from main", labels: ["ops"] },
-    { text: "The staging database is db-stage-2", labels: ["infra"] },
-    { text: "Lunch is at noon on Fridays" },
-  ]);
-  await memo.close();
 }
 
 async function sample(c: Contender, dir: string, ticksPerS: number): Promise<Sample> {
@@ -94,7 +84,7 @@ async function main() {
   let base: Checkout | undefined;
   try {
     const project = join(work, "project");
-    await seed(project);
+    await seedSmallProject(project);
     const contenders: Contender[] = [
       { name: `use-lite (${here})`, env: {}, checkout: ROOT },
       {

@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { openMemo } from "../memory/mod.ts";
+import { seedSmallProject } from "../testing/small_project.ts";
 import { npmPackagesOf, repoModulesOf, traceProcess } from "./_module_trace.ts";
 import { freePort } from "./_serve_process.ts";
 
@@ -39,13 +39,7 @@ function unexpectedPackages(urls: readonly string[], allowed: ReadonlySet<string
 async function withProject(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "memo-start-" });
   try {
-    const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
-    await memo.rememberMany([
-      { text: "Deploys run with make deploy from main", labels: ["ops"] },
-      { text: "The staging database is db-stage-2", labels: ["infra"] },
-      { text: "Lunch is at noon on Fridays" },
-    ]);
-    await memo.close();
+    await seedSmallProject(dir);
     await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
