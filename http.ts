@@ -79,7 +79,11 @@ import {
   readProjectOAuthConfig,
 } from "./server/http/mod.ts";
 import { toSafeError } from "./server/mod.ts";
-import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "./runtimes/mod.ts";
+import {
+  readProjectConfigFile,
+  readRuntimeEnv,
+  runtimeFactoryFromEnv,
+} from "./runtimes/start/mod.ts";
 
 export {
   DEFAULT_ALLOWED_ORIGINS,

@@ -108,6 +108,7 @@ export {
   type SdkResult,
 } from "./server/sdk/mod.ts";
 export {
+  type AutoEngine,
   type CommitBatch,
   type CommitResult,
   type CorrectResult,
@@ -192,6 +193,7 @@ export {
   type RuntimeMode,
   type RuntimeNotePatch,
   type RuntimeRecallOptions,
+  type RuntimeRecallProfile,
   type RuntimeRecallSettings,
   type RuntimeRememberInput,
   type RuntimeRememberManyResult,

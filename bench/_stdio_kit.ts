@@ -1,10 +1,47 @@
 /**
  * What the stdio benchmarks share (`bench/stdio_bench.ts`, the legacy era,
- * and `bench/stdio_modern.ts`, MCP 2026-07-28): the dense corpus of notes,
- * its seeding and its queries.
+ * `bench/stdio_modern.ts`, MCP 2026-07-28, and `bench/start_bench.ts`, the
+ * cold start A/B): the dense corpus of notes, its seeding and its queries, and
+ * the cold start's definition (spawn to the `initialize` result, through the
+ * SDK's client).
  *
  * @module
  */
+
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+
+/** A stdio server process to start: its command, arguments, folder and extra variables. */
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts a stdio MCP server and connects the SDK's `Client` to it (`initialize`, then
+ * `notifications/initialized`): the cold start of the stdio benchmarks is `ms`, from the spawn
+ * to the `initialize` result; `pid` is the server's process. The caller closes the client (which
+ * ends the process).
+ */
+export async function timedConnect(
+  target: StdioCommand,
+): Promise<{ client: Client; ms: number; pid: number | null }> {
+  const transport = new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    cwd: target.cwd,
+    stderr: "ignore",
+    ...(target.env ? { env: { ...Deno.env.toObject(), ...target.env } } : {}),
+  });
+  const client = new Client({ name: "stdio-bench", version: "1.0.0" });
+  const started = performance.now();
+  await client.connect(transport);
+  return { client, ms: performance.now() - started, pid: transport.pid };
+}
 
 /**
  * The notes' vocabulary: 48 words, so that every query word is in most notes (a dense corpus,

@@ -28,24 +28,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { percentile } from "./_report.ts";
+import { buildNpm, installApp, PACKAGES, run, SDK, SDK_SERVER } from "./_npm_kit.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
-const SDK = "@modelcontextprotocol/sdk@1.32.2";
-const PACKAGES = ["memory", "connectors", "mcp-server"];
-
-const SDK_SERVER = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { z } from "zod";
-
-const server = new McpServer({ name: "sdk-echo", version: "1.0.0" });
-server.registerTool(
-  "echo",
-  { description: "Echo the text back", inputSchema: { text: z.string() } },
-  ({ text }) => ({ content: [{ type: "text", text }] }),
-);
-await server.connect(new StdioServerTransport());
-`;
-
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
   id: 1,
@@ -75,22 +60,6 @@ interface PackageSize {
 function flag(name: string, fallback: string): string {
   const at = Deno.args.indexOf(name);
   return at >= 0 ? Deno.args[at + 1] : fallback;
-}
-
-async function run(command: string, args: string[], cwd: string): Promise<string> {
-  const out = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", npm_config_loglevel: "error", npm_config_fund: "false" },
-  }).output();
-  const dec = new TextDecoder();
-  if (!out.success) {
-    throw new Error(`${command} ${args.join(" ")} failed: ${dec.decode(out.stderr)}`);
-  }
-  return dec.decode(out.stdout);
 }
 
 /** Milliseconds from the spawn to the initialize result on stdout. */
@@ -140,7 +109,7 @@ async function main() {
   const work = await Deno.makeTempDir({ prefix: "memo-npm-bench-" });
   try {
     const out = join(work, "npm");
-    await run(Deno.execPath(), ["run", "-A", "scripts/build_npm.ts", "--out", out], repo);
+    await buildNpm(repo, out);
 
     const packed = JSON.parse(
       await run("npm", ["pack", "--dry-run", "--json", ...PACKAGES.map((p) => `./${p}`)], out),
@@ -154,15 +123,11 @@ async function main() {
     }));
 
     const app = join(work, "app");
-    await Deno.mkdir(app);
-    await Deno.writeTextFile(join(app, "package.json"), JSON.stringify({ private: true }));
-    const install = ["install", "--install-links", "--no-audit", "--no-fund"];
-    await run("npm", [...install, ...PACKAGES.map((p) => `../npm/${p}`)], app);
+    const bin = await installApp(app, out);
     const installed = await installedSize(join(app, "node_modules"));
-    await run("npm", [...install, SDK], app);
+    await run("npm", ["install", "--no-audit", "--no-fund", SDK], app);
     await Deno.writeTextFile(join(app, "sdk_server.mjs"), SDK_SERVER);
     const node = (await run("node", ["--version"], app)).trim();
-    const bin = join(app, "node_modules", "@memo", "mcp-server", "cli.js");
 
     const contenders: Contender[] = [
       { name: "npx memo mcp", command: "npx", args: ["memo", "mcp"] },

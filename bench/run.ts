@@ -8,8 +8,8 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, open, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
- * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, truth; `--only stdio` and
- * `--only http` also run their `-modern`
+ * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, truth, start, idle; `--only
+ * stdio` and `--only http` also run their `-modern`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-modern`, `--only http-modern` or
  * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
@@ -27,9 +27,14 @@
  * `npx memo mcp` beside the official SDK's stdio server (`npm_bench.ts`);
  * `--only open` the 100k open with its parts, memo now against memo at
  * `5081ee0` checked out beside it (`open_scale.ts`); `--only dedupe` the
- * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`), and
+ * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`),
  * `--only truth` the cost of the similarity check on remember, of tidy and of the history filters
- * on recall at 10k and 100k notes (`truth_scale.ts`).
+ * on recall at 10k and 100k notes (`truth_scale.ts`);
+ * `--only start` the cold
+ * start A/B of `memo mcp` against memo at 5081ee0 and the SDK's stdio server,
+ * under Deno and Node (`start_bench.ts`); `--only idle` the RSS and CPU of an
+ * idle `memo mcp` after one lexical recall, use-lite against embeddings off
+ * (`idle_bench.ts`).
  *
  * @module
  */
@@ -171,6 +176,8 @@ const benches: Bench[] = [
     args: [],
     quick: ["--sizes", "2000", "--writes", "10", "--queries", "50"],
   },
+  { name: "start", script: "start_bench.ts", args: [], quick: ["--rounds", "3", "--deno-only"] },
+  { name: "idle", script: "idle_bench.ts", args: [], quick: ["--rounds", "1", "--window", "3"] },
 ];
 
 if (import.meta.main) await main();

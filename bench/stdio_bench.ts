@@ -19,11 +19,9 @@
 
 import { parseArgs } from "node:util";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
-import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
-// deno-lint-ignore no-import-prefix -- test-only, pinned
-import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import type { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { median, percentile } from "./_report.ts";
-import { freshQuery, QUERIES, seedProject } from "./_stdio_kit.ts";
+import { freshQuery, QUERIES, seedProject, timedConnect } from "./_stdio_kit.ts";
 
 const { values: flags } = parseArgs({
   args: Deno.args,
@@ -71,17 +69,8 @@ const sdkTarget: Target = {
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 
-async function connect(target: Target): Promise<{ client: Client; ms: number }> {
-  const transport = new StdioClientTransport({
-    command: DENO,
-    args: target.args,
-    cwd: ROOT,
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "stdio-bench", version: "1.0.0" });
-  const started = performance.now();
-  await client.connect(transport);
-  return { client, ms: performance.now() - started };
+function connect(target: Target): Promise<{ client: Client; ms: number; pid: number | null }> {
+  return timedConnect({ command: DENO, args: target.args, cwd: ROOT });
 }
 
 async function coldStart(target: Target): Promise<number> {

@@ -4,8 +4,9 @@ import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
 import { cloudServeConfig } from "./cloud.ts";
 import { UsageError } from "./args.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
-Deno.test("memo cloud serve: starts, answers /v1/health, logs requests without the key, stops on a signal", async () => {
+test("memo cloud serve: starts, answers /v1/health, logs requests without the key, stops on a signal", async () => {
   const dataDir = await Deno.makeTempDir();
   try {
     const io = recordingIO(dataDir);
@@ -59,7 +60,7 @@ Deno.test("memo cloud serve: starts, answers /v1/health, logs requests without t
   }
 });
 
-Deno.test("memo cloud serve: refuses to start without keys, with exit 1 and one line", async () => {
+test("memo cloud serve: refuses to start without keys, with exit 1 and one line", async () => {
   const io = { ...recordingIO("/"), serve };
   assert.equal(await runCli(["cloud", "serve", "--port", "0"], io), 1);
   assert.deepEqual(io.err, [
@@ -68,7 +69,7 @@ Deno.test("memo cloud serve: refuses to start without keys, with exit 1 and one 
   assert.deepEqual(io.out, []);
 });
 
-Deno.test("memo cloud serve: a malformed key pair fails with one line that does not echo it", async () => {
+test("memo cloud serve: a malformed key pair fails with one line that does not echo it", async () => {
   const io = { ...recordingIO("/"), env: { MEMO_CLOUD_API_KEYS: "good:team,sk-leak" }, serve };
   assert.equal(await runCli(["cloud", "serve", "--port", "0"], io), 1);
   assert.equal(io.err.length, 1);
@@ -79,7 +80,7 @@ Deno.test("memo cloud serve: a malformed key pair fails with one line that does 
   assert.ok(!io.err[0].includes("sk-leak"));
 });
 
-Deno.test("memo cloud: usage errors exit 2; help names serve", async () => {
+test("memo cloud: usage errors exit 2; help names serve", async () => {
   for (const argv of [["cloud"], ["cloud", "start"], ["cloud", "serve", "--port", "x"]]) {
     const io = recordingIO("/");
     assert.equal(await runCli(argv, io), 2, argv.join(" "));

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -38,7 +39,7 @@ async function notesOf(dir: string): Promise<Json[]> {
   return JSON.parse(io.out.join("")).notes;
 }
 
-Deno.test("memo export writes one JSON line per note, oldest first, keys in the documented order", async () => {
+test("memo export writes one JSON line per note, oldest first, keys in the documented order", async () => {
   const dir = await seededProject();
   try {
     const lines = (await exportOf(dir)).split("\n");
@@ -70,7 +71,7 @@ Deno.test("memo export writes one JSON line per note, oldest first, keys in the 
   }
 });
 
-Deno.test("memo export --format md is the notes.md format", async () => {
+test("memo export --format md is the notes.md format", async () => {
   const dir = await seededProject();
   try {
     const md = await exportOf(dir, "--format", "md");
@@ -81,7 +82,7 @@ Deno.test("memo export --format md is the notes.md format", async () => {
 });
 
 for (const format of ["jsonl", "md"]) {
-  Deno.test(`memo export --format ${format}, then memo import into an empty project, gives the same notes`, async () => {
+  test(`memo export --format ${format}, then memo import into an empty project, gives the same notes`, async () => {
     const from = await seededProject();
     const to = await Deno.makeTempDir({ prefix: "memo-export-to-" });
     try {
@@ -116,7 +117,7 @@ for (const format of ["jsonl", "md"]) {
   });
 }
 
-Deno.test("memo export of an empty project, and its usage errors", async () => {
+test("memo export of an empty project, and its usage errors", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-export-empty-" });
   try {
     assert.equal(await exportOf(dir), "");

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -20,7 +21,7 @@ async function put(root: string, files: Record<string, string | Uint8Array>): Pr
   }
 }
 
-Deno.test("memo import reads a Claude Code memory folder: one note per ## section", async () => {
+test("memo import reads a Claude Code memory folder: one note per ## section", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-claude-" });
   try {
     await put(dir, {
@@ -60,7 +61,7 @@ Deno.test("memo import reads a Claude Code memory folder: one note per ## sectio
   }
 });
 
-Deno.test("memo import says which markdown a Claude Code folder left unread", async () => {
+test("memo import says which markdown a Claude Code folder left unread", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-unread-" });
   try {
     await put(dir, {
@@ -96,7 +97,7 @@ Deno.test("memo import says which markdown a Claude Code folder left unread", as
   }
 });
 
-Deno.test("memo import reads an Obsidian-style folder: front matter becomes labels, title and times", async () => {
+test("memo import reads an Obsidian-style folder: front matter becomes labels, title and times", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-obsidian-" });
   try {
     await put(dir, {
@@ -133,7 +134,7 @@ Deno.test("memo import reads an Obsidian-style folder: front matter becomes labe
   }
 });
 
-Deno.test("memo import skips bad input with its file and line; --strict refuses it all", async () => {
+test("memo import skips bad input with its file and line; --strict refuses it all", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-bad-" });
   try {
     const entity = (name: string) =>
@@ -187,7 +188,7 @@ Deno.test("memo import skips bad input with its file and line; --strict refuses 
   }
 });
 
-Deno.test("memo import: --from wins, an unknown source is a usage error, a missing one fails", async () => {
+test("memo import: --from wins, an unknown source is a usage error, a missing one fails", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-usage-" });
   try {
     await put(dir, { "notes.txt": "just text\n", "memory.jsonl": "" });
@@ -227,7 +228,7 @@ Deno.test("memo import: --from wins, an unknown source is a usage error, a missi
   }
 });
 
-Deno.test("memo import draws its progress on a terminal only, on stderr", async () => {
+test("memo import draws its progress on a terminal only, on stderr", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-import-tty-" });
   try {
     await put(dir, { "vault/a.md": "# A\n\nalpha\n", "vault/b.md": "# B\n\nbeta\n" });
@@ -241,7 +242,7 @@ Deno.test("memo import draws its progress on a terminal only, on stderr", async 
   }
 });
 
-Deno.test("memo forget --source removes exactly the notes under the prefix, after a confirmation", async () => {
+test("memo forget --source removes exactly the notes under the prefix, after a confirmation", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-forget-source-" });
   try {
     const io = recordingIO(dir);

@@ -3,6 +3,7 @@ import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from
 import { join } from "node:path";
 import { recordingIO } from "../testing/cli_io.ts";
 import { initCommand, type InitResult } from "./init.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 async function project() {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "memo-init-" }));
@@ -23,7 +24,7 @@ async function project() {
   };
 }
 
-Deno.test("memo init: usage errors exit 2 before anything is written", async () => {
+test("memo init: usage errors exit 2 before anything is written", async () => {
   await using p = await project();
   for (
     const argv of [
@@ -43,7 +44,7 @@ Deno.test("memo init: usage errors exit 2 before anything is written", async () 
   assert.deepEqual(await readdir(p.root), []);
 });
 
-Deno.test("memo init: config.json and .gitignore are created once; an existing .gitignore is completed", async () => {
+test("memo init: config.json and .gitignore are created once; an existing .gitignore is completed", async () => {
   await using p = await project();
   await mkdir(join(p.root, ".memo"));
   await writeFile(join(p.root, ".memo", ".gitignore"), "# mine\ncache/\nnotes-draft.md");
@@ -72,7 +73,7 @@ Deno.test("memo init: config.json and .gitignore are created once; an existing .
   await assert.rejects(stat(join(p.root, ".gitignore")), { code: "ENOENT" });
 });
 
-Deno.test("memo init: an existing config.json is kept; one that is not JSON stops everything", async () => {
+test("memo init: an existing config.json is kept; one that is not JSON stops everything", async () => {
   await using p = await project();
   await mkdir(join(p.root, ".memo"));
   const config = '{"runtime": "local"}';
@@ -94,7 +95,7 @@ Deno.test("memo init: an existing config.json is kept; one that is not JSON stop
   assert.deepEqual((await readdir(q.root)).sort(), [".memo"]);
 });
 
-Deno.test("memo init --client: every client file, --command with --dir per client, idempotent", async () => {
+test("memo init --client: every client file, --command with --dir per client, idempotent", async () => {
   await using p = await project();
   const clients = ["claude-code", "cursor", "vscode", "claude-desktop"];
   const argv = [...clients.flatMap((c) => ["--client", c]), "--command", "memo-bin mcp --quiet"];
@@ -146,7 +147,7 @@ Deno.test("memo init --client: every client file, --command with --dir per clien
   assert.equal((await stat(join(p.root, ".mcp.json.memo.bak"))).mode & 0o777, 0o600);
 });
 
-Deno.test("memo init --client: the human report, and --dir", async () => {
+test("memo init --client: the human report, and --dir", async () => {
   await using p = await project();
   const io = recordingIO("/");
   io.env = p.io.env;
@@ -173,7 +174,7 @@ Deno.test("memo init --client: the human report, and --dir", async () => {
   assert.match(io.out.join(""), /\n {2}memo remember /);
 });
 
-Deno.test("memo init --client: a file it cannot merge is left alone, the others still written, exit 1", async () => {
+test("memo init --client: a file it cannot merge is left alone, the others still written, exit 1", async () => {
   await using p = await project();
   await mkdir(join(p.root, ".cursor"));
   const bad = '{"mcpServers": {"memo": {"env": {"TOKEN": "tok-secret"}}}';
@@ -196,7 +197,7 @@ Deno.test("memo init --client: a file it cannot merge is left alone, the others 
   assert.doesNotMatch(r.err + p.io.out.join(""), /tok-secret/);
 });
 
-Deno.test("memo init --client: the file's mode is kept, a symbolic link keeps pointing at its target", async () => {
+test("memo init --client: the file's mode is kept, a symbolic link keeps pointing at its target", async () => {
   await using p = await project();
   const real = join(p.root, "dotfiles", "mcp.json");
   await mkdir(join(p.root, "dotfiles"));

@@ -3,6 +3,7 @@ import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "./main.ts";
 import { recordingIO } from "../testing/cli_io.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 async function project(): Promise<string> {
   return await Deno.makeTempDir({ prefix: "memo-cli-" });
@@ -18,7 +19,7 @@ function notesPath(dir: string) {
   return join(dir, ".memo", "memory", "notes.md");
 }
 
-Deno.test("runCli() remember then recall, get, list, update, forget, stats", async () => {
+test("runCli() remember then recall, get, list, update, forget, stats", async () => {
   const dir = await project();
   const r1 = await run(dir, [
     "remember",
@@ -74,7 +75,7 @@ Deno.test("runCli() remember then recall, get, list, update, forget, stats", asy
   assert.equal(JSON.parse((await run(dir, ["stats", "--json"])).out).notes, 0);
 });
 
-Deno.test("runCli() --json prints exactly one JSON document", async () => {
+test("runCli() --json prints exactly one JSON document", async () => {
   const dir = await project();
   for (
     const argv of [["remember", "one note", "--json"], ["list", "--json"], ["stats", "--json"]]
@@ -86,7 +87,7 @@ Deno.test("runCli() --json prints exactly one JSON document", async () => {
   }
 });
 
-Deno.test("runCli() list pages with --cursor", async () => {
+test("runCli() list pages with --cursor", async () => {
   const dir = await project();
   for (let i = 0; i < 5; i++) {
     assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
@@ -102,7 +103,7 @@ Deno.test("runCli() list pages with --cursor", async () => {
   assert.match(text, /more: memo list --cursor /);
 });
 
-Deno.test("runCli() list --order newest pages newest first", async () => {
+test("runCli() list --order newest pages newest first", async () => {
   const dir = await project();
   for (let i = 0; i < 3; i++) {
     assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
@@ -124,7 +125,7 @@ Deno.test("runCli() list --order newest pages newest first", async () => {
   assert.match(help.out, /--order oldest\|newest/);
 });
 
-Deno.test("runCli() remember --file reads a file and - reads stdin", async () => {
+test("runCli() remember --file reads a file and - reads stdin", async () => {
   const dir = await project();
   await writeFile(join(dir, "n.md"), "# From a file\nbody text");
   const r = JSON.parse((await run(dir, ["remember", "--file", "n.md", "--json"])).out);
@@ -133,7 +134,7 @@ Deno.test("runCli() remember --file reads a file and - reads stdin", async () =>
   assert.equal(s.note.body, "from stdin");
 });
 
-Deno.test("runCli() bad input gets one error line, a non-zero exit and changes nothing", async (t) => {
+test("runCli() bad input gets one error line, a non-zero exit and changes nothing", async (t) => {
   const dir = await project();
   assert.equal((await run(dir, ["remember", "keep me"])).code, 0);
   const before = await readFile(notesPath(dir), "utf8");
@@ -171,7 +172,7 @@ Deno.test("runCli() bad input gets one error line, a non-zero exit and changes n
   assert.equal(await readFile(notesPath(dir), "utf8"), before);
 });
 
-Deno.test("runCli() help and --help print usage", async () => {
+test("runCli() help and --help print usage", async () => {
   const dir = await project();
   for (const argv of [["help"], ["--help"]]) {
     const r = await run(dir, argv);
@@ -188,7 +189,7 @@ Deno.test("runCli() help and --help print usage", async () => {
   assert.match(flag.out, /^Usage: memo recall/);
 });
 
-Deno.test("runCli() finds the project in an ancestor holding .memo/", async () => {
+test("runCli() finds the project in an ancestor holding .memo/", async () => {
   const dir = await project();
   assert.equal((await run(dir, ["remember", "root note"])).code, 0);
   const sub = join(dir, "a", "b");
@@ -198,7 +199,7 @@ Deno.test("runCli() finds the project in an ancestor holding .memo/", async () =
   await assert.rejects(stat(join(sub, ".memo")));
 });
 
-Deno.test("runCli() read-only commands on a new project create no files", async () => {
+test("runCli() read-only commands on a new project create no files", async () => {
   const dir = await project();
   assert.equal((await run(dir, ["list"])).code, 0);
   assert.equal((await run(dir, ["stats"])).code, 0);
@@ -206,7 +207,7 @@ Deno.test("runCli() read-only commands on a new project create no files", async 
   await assert.rejects(stat(join(dir, ".memo")));
 });
 
-Deno.test("runCli() takes --dir and --json before the command, and help takes any topic", async () => {
+test("runCli() takes --dir and --json before the command, and help takes any topic", async () => {
   const dir = await project();
   const elsewhere = await project();
   const r = await run(elsewhere, ["--dir", dir, "--json", "remember", "rate_limit is 100"]);
@@ -220,7 +221,7 @@ Deno.test("runCli() takes --dir and --json before the command, and help takes an
   assert.equal((await run(dir, ["help", "nope"])).code, 2);
 });
 
-Deno.test("runCli() recall --explain shows each term's part of the score", async () => {
+test("runCli() recall --explain shows each term's part of the score", async () => {
   const dir = await project();
   assert.equal((await run(dir, ["remember", "The rateLimit is 100 per minute"])).code, 0);
   const plain = await run(dir, ["recall", "rate limits"]);
@@ -229,7 +230,7 @@ Deno.test("runCli() recall --explain shows each term's part of the score", async
   assert.match(explained.out, /why: .*limits→limit in body \d/);
 });
 
-Deno.test("runCli() stats lists the damaged sections of notes.md", async () => {
+test("runCli() stats lists the damaged sections of notes.md", async () => {
   const dir = await project();
   assert.equal((await run(dir, ["remember", "a good note"])).code, 0);
   const file = notesPath(dir);
@@ -245,7 +246,7 @@ Deno.test("runCli() stats lists the damaged sections of notes.md", async () => {
   assert.equal(json.issues[0].kind, "damaged-note");
 });
 
-Deno.test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DIR, as memo mcp does", async (t) => {
+test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DIR, as memo mcp does", async (t) => {
   const root = await project();
   const elsewhere = await project();
   const withEnv = async (env: Record<string, string>, argv: string[]) => {
@@ -320,7 +321,7 @@ Deno.test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_RO
   for (const dir of [root, elsewhere]) await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("runCli() recall and stats say which engine ran and how many notes are embedded", async () => {
+test("runCli() recall and stats say which engine ran and how many notes are embedded", async () => {
   const dir = await project();
   const io = (argv: string[]) => {
     const recording = recordingIO(dir);
@@ -356,7 +357,7 @@ Deno.test("runCli() recall and stats say which engine ran and how many notes are
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("runCli() embed needs the local or hybrid runtime", async () => {
+test("runCli() embed needs the local or hybrid runtime", async () => {
   const dir = await project();
   const io = recordingIO(dir);
   // The cloud runtime builds without the network; embed is refused before any request.
@@ -371,7 +372,7 @@ Deno.test("runCli() embed needs the local or hybrid runtime", async () => {
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("runCli() bad recall settings in the environment name the variable", async () => {
+test("runCli() bad recall settings in the environment name the variable", async () => {
   const dir = await project();
   for (
     const [env, message] of [

@@ -17,7 +17,19 @@ import {
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
-import type { MemoMcpProtocolServer } from "../server/mod.ts";
+// Static: this module itself is imported only when `memo mcp` runs (cli/commands.ts), so the
+// runtime's and the server's modules load with it, in one step, and no other command loads them.
+import {
+  createMemoMcpProtocolServer,
+  type MemoMcpProtocolServer,
+  readServerEnv,
+  runStdioServer,
+} from "../server/mod.ts";
+import {
+  createDeferredRuntime,
+  readRuntimeEnv,
+  runtimeFactoryFromEnv,
+} from "../runtimes/start/mod.ts";
 
 /**
  * The instructions `memo mcp` sends with its `initialize` result.
@@ -36,13 +48,6 @@ export const MCP_INSTRUCTIONS =
 
 async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   if (!io.stdin || !io.stdoutStream) throw new Error("Cannot serve MCP: no stdin/stdout streams");
-  // Imported here, not at the top: `memo mcp` loads only what it needs, and
-  // the other commands do not load the MCP server.
-  const [{ createDeferredRuntime, readRuntimeEnv, runtimeFactoryFromEnv }, {
-    createMemoMcpProtocolServer,
-    readServerEnv,
-    runStdioServer,
-  }] = await Promise.all([import("../runtimes/mod.ts"), import("../server/mod.ts")]);
   const env = readServerEnv(io.env);
   const runtimeEnv = readRuntimeEnv(io.env);
   const dir = stringFlag(p, "dir") ?? runtimeEnv.rootDir;

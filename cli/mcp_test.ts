@@ -3,6 +3,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "./main.ts";
 import { recordingIO } from "../testing/cli_io.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const encoder = new TextEncoder();
 
@@ -39,7 +40,7 @@ const remember = {
   params: { name: "remember", arguments: { text: "from the CLI test" } },
 };
 
-Deno.test("memo mcp refuses bad flags with exit code 2", async (t) => {
+test("memo mcp refuses bad flags with exit code 2", async (t) => {
   for (
     const argv of [["--bogus"], ["--max-page-size", "0"], ["--request-timeout-ms", "x"], ["extra"]]
   ) {
@@ -51,7 +52,7 @@ Deno.test("memo mcp refuses bad flags with exit code 2", async (t) => {
   }
 });
 
-Deno.test("memo mcp serves the project of --dir and writes only JSON-RPC to stdout", async () => {
+test("memo mcp serves the project of --dir and writes only JSON-RPC to stdout", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-dir-" });
   const { code, replies, stdout } = await mcp(["--dir", dir], [remember]);
   assert.equal(code, 0);
@@ -60,7 +61,7 @@ Deno.test("memo mcp serves the project of --dir and writes only JSON-RPC to stdo
   assert.ok((await stat(join(dir, ".memo", "memory", "notes.md"))).isFile());
 });
 
-Deno.test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
+test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-env-" });
   const ro = await mcp([], [remember], { MEMO_ROOT_DIR: dir, MEMO_MCP_READ_ONLY: "true" });
   assert.equal(ro.replies[0].error.code, -32010);
@@ -70,7 +71,7 @@ Deno.test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
   assert.equal(flag.replies[0].error.code, -32010);
 });
 
-Deno.test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", async () => {
+test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-hybrid-" });
   const stats = {
     jsonrpc: "2.0",
@@ -90,7 +91,7 @@ Deno.test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API ke
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("memo help lists mcp", async () => {
+test("memo help lists mcp", async () => {
   const io = recordingIO(".");
   assert.equal(await runCli(["help"], io), 0);
   assert.match(io.out.join(""), /\n {2}mcp +Serve memory over MCP/);

@@ -5,6 +5,7 @@ import { createMemoCloudHandler } from "../cloud/app.ts";
 import { FileCloudStore } from "../cloud/file_store.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const KEY = "mk_REPLICATE_cli_test_0123456789";
 
@@ -30,7 +31,7 @@ async function projectWith(config?: unknown): Promise<string> {
   return dir;
 }
 
-Deno.test("memo replicate refuses bad arguments with exit 2", async (t) => {
+test("memo replicate refuses bad arguments with exit 2", async (t) => {
   const dir = await projectWith();
   for (const argv of [["replicate", "now"], ["replicate", "--bogus"], ["replicate", "--dir"]]) {
     await t.step(argv.join(" "), async () => {
@@ -45,7 +46,7 @@ Deno.test("memo replicate refuses bad arguments with exit 2", async (t) => {
   await Deno.remove(dir, { recursive: true });
 });
 
-Deno.test("memo replicate exits 2 in the local and cloud runtimes, touching nothing", async (t) => {
+test("memo replicate exits 2 in the local and cloud runtimes, touching nothing", async (t) => {
   const cloudEnv = {
     MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9", // never asked
     MEMO_CLOUD_API_KEY: KEY,
@@ -75,7 +76,7 @@ Deno.test("memo replicate exits 2 in the local and cloud runtimes, touching noth
   }
 });
 
-Deno.test("memo replicate pushes and pulls through a cloud, and exits 1 when the cloud fails", async (t) => {
+test("memo replicate pushes and pulls through a cloud, and exits 1 when the cloud fails", async (t) => {
   const dataDir = await Deno.makeTempDir({ prefix: "memo-cli-replicate-cloud-" });
   const store = new FileCloudStore({ dataDir });
   const handler = createMemoCloudHandler({

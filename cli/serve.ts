@@ -21,7 +21,11 @@ import {
   readProjectOAuthConfig,
   withRequestLog,
 } from "../server/http/mod.ts";
-import { readProjectConfigFile, readRuntimeEnv, runtimeFactoryFromEnv } from "../runtimes/mod.ts";
+import {
+  readProjectConfigFile,
+  readRuntimeEnv,
+  runtimeFactoryFromEnv,
+} from "../runtimes/start/mod.ts";
 import {
   boolFlag,
   choiceFlag,

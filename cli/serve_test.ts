@@ -3,8 +3,9 @@ import { UsageError } from "./args.ts";
 import { serve } from "../platform/mod.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { serveCommand, serveConfig } from "./serve.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
-Deno.test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {
+test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {
   const dir = await Deno.makeTempDir();
   const c = await serveConfig([], { env: {}, cwd: dir });
   assert.equal(c.hostname, "127.0.0.1");
@@ -16,7 +17,7 @@ Deno.test("serveConfig() binds 127.0.0.1:8787 on the project by default", async 
   assert.equal(c.uiPath, undefined);
 });
 
-Deno.test("serveConfig() reads --ui-path and --no-ui", async () => {
+test("serveConfig() reads --ui-path and --no-ui", async () => {
   const moved = await serveConfig(["--ui-path", "/ui"], { env: {}, cwd: "/" });
   assert.equal(moved.uiPath, "/ui");
   assert.equal(moved.ui, undefined);
@@ -27,7 +28,7 @@ Deno.test("serveConfig() reads --ui-path and --no-ui", async () => {
   }
 });
 
-Deno.test("serveConfig() turns flags into endpoint options", async () => {
+test("serveConfig() turns flags into endpoint options", async () => {
   const c = await serveConfig(
     [
       "--port=0",
@@ -53,14 +54,14 @@ Deno.test("serveConfig() turns flags into endpoint options", async () => {
   });
 });
 
-Deno.test("serveConfig() takes MEMO_ROOT_DIR when --dir is missing", async () => {
+test("serveConfig() takes MEMO_ROOT_DIR when --dir is missing", async () => {
   const dir = await Deno.makeTempDir();
   const c = await serveConfig([], { env: { MEMO_ROOT_DIR: dir }, cwd: "/" });
   assert.equal(c.rootDir, dir);
   await Deno.remove(dir);
 });
 
-Deno.test("serveConfig() refuses a non-loopback host without a token unless --no-auth", async () => {
+test("serveConfig() refuses a non-loopback host without a token unless --no-auth", async () => {
   await assert.rejects(
     serveConfig(["--host", "0.0.0.0"], { env: {}, cwd: "/" }),
     (e) =>
@@ -81,7 +82,7 @@ Deno.test("serveConfig() refuses a non-loopback host without a token unless --no
   }
 });
 
-Deno.test("serveConfig() refuses bad flags as usage errors", async () => {
+test("serveConfig() refuses bad flags as usage errors", async () => {
   for (
     const argv of [["--port", "70000"], ["--port", "x"], ["--bogus"], ["extra"], [
       "--max-page-size",
@@ -92,7 +93,7 @@ Deno.test("serveConfig() refuses bad flags as usage errors", async () => {
   }
 });
 
-Deno.test("memo serve prints the web page's address, and --json gives it as ui (null when off)", async () => {
+test("memo serve prints the web page's address, and --json gives it as ui (null when off)", async () => {
   const dir = await Deno.makeTempDir();
   const run = async (argv: string[]) => {
     let stop = () => {};
@@ -129,7 +130,7 @@ Deno.test("memo serve prints the web page's address, and --json gives it as ui (
   }
 });
 
-Deno.test("serveConfig() reads MEMO_LOG_LEVEL: info off a terminal, warn on one, a bad value is a usage error", async () => {
+test("serveConfig() reads MEMO_LOG_LEVEL: info off a terminal, warn on one, a bad value is a usage error", async () => {
   const dir = await Deno.makeTempDir();
   try {
     assert.equal((await serveConfig([], { env: {}, cwd: dir })).logLevel, "info");
@@ -151,7 +152,7 @@ Deno.test("serveConfig() reads MEMO_LOG_LEVEL: info off a terminal, warn on one,
   }
 });
 
-Deno.test("memo serve logs one line per request; MEMO_LOG_LEVEL=error hides 2xx and 4xx lines", async () => {
+test("memo serve logs one line per request; MEMO_LOG_LEVEL=error hides 2xx and 4xx lines", async () => {
   const dir = await Deno.makeTempDir();
   const token = "tok-log-level-test-91c3";
   const run = async (level: string | undefined) => {

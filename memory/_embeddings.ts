@@ -1,7 +1,8 @@
 /**
- * Internal: a `Memo`'s embeddings. It loads the embedder, embeds notes in the
- * background (in batches, never on a write's path), keeps their vectors in a
- * {@linkcode VectorIndex} and in the on-disk cache, and reports coverage.
+ * Internal: a `Memo`'s embeddings, once they are needed (`_lazy_embeddings.ts` loads this file
+ * then). It loads the embedder (a lease on the process-wide model, or the given one), embeds
+ * the notes of its {@linkcode EmbeddingBacklog} in the background (in batches, never on a
+ * write's path), keeps their vectors in the on-disk cache, and reports coverage.
  *
  * @module
  */
@@ -11,27 +12,19 @@ import {
   DEFAULT_EMBEDDING_MODEL,
   type Embedder,
   type EmbedderLoader,
-  embeddingKey,
-  embeddingText,
   type ModelProgress,
 } from "./embed/types.ts";
 import { EmbedderUnavailableError } from "./errors.ts";
-import { type VectorHit, VectorIndex, type VectorSearchOptions } from "./recall/vector.ts";
+import type { VectorHit, VectorSearchOptions } from "./recall/vector.ts";
 import { EmbeddingCache } from "./_embedding_cache.ts";
 import { embeddingCachePath } from "./_embedding_cache_format.ts";
-import { sharedEmbedder } from "./_shared_embedder.ts";
+import { leaseSharedEmbedder, type SharedEmbedderLease } from "./_shared_embedder.ts";
+import { EmbeddingBacklog } from "./_embedding_backlog.ts";
+import { AUTO_LEXICAL_MODELS, autoEngineOf } from "./auto_engine.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
 import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./memo_types.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
-
-/**
- * Models with which `auto` stays lexical. On the LoCoMo dev split, hybrid recall with `use-lite`
- * did not beat lexical recall by the 0.03 (R@10 and nDCG@10) memo asks of it before making it
- * the default (bench/README.md, "Semantic recall"); `vector` and `hybrid` still use it when
- * asked by name. Hub models and injected embedders fuse.
- */
-export const AUTO_LEXICAL_MODELS: ReadonlySet<string> = new Set(["use-lite"]);
 
 /** Settings of {@linkcode Embeddings}. */
 export interface EmbeddingsOptions {
@@ -52,11 +45,6 @@ export interface EmbeddingsOptions {
 }
 
 const QUERY_CACHE = 64;
-/**
- * How long after the client opens the background work starts: the first requests (and short-lived
- * clients) go first, and a client closed sooner never loads the model.
- */
-const START_DELAY_MS = 500;
 
 /**
  * The embedding side of one memory client.
@@ -89,19 +77,9 @@ export class Embeddings implements MemoEmbeddings {
   #error: string | undefined;
   #embedder: Embedder | undefined;
   #loading: Promise<Embedder> | undefined;
-  #index: VectorIndex | undefined;
+  #backlog = new EmbeddingBacklog();
   #cache: EmbeddingCache | undefined;
   #cacheOpened = false;
-  /** Every note, by id (latest version). */
-  #notes = new Map<string, Note>();
-  /** Key (hash of the embedded text) of each note whose key is computed. */
-  #keys = new Map<string, string>();
-  /** Notes without a vector whose key is not computed yet. */
-  #unkeyed = new Set<string>();
-  /** Notes without a vector, by key. */
-  #waiting = new Map<string, Set<string>>();
-  /** Waiting keys the cache holds but has already read past (read them by key). */
-  #known = new Set<string>();
   #loop: Promise<void> | undefined;
   #kick: ReturnType<typeof timer> | undefined;
   #closed = false;
@@ -110,7 +88,8 @@ export class Embeddings implements MemoEmbeddings {
   #looking: Promise<void> = Promise.resolve();
   /** Whether this client loaded its embedder itself (then it closes it). */
   #owned = false;
-  #version = 0;
+  /** This client's hold on the process-wide model (released when it closes). */
+  #lease: SharedEmbedderLease | undefined;
 
   constructor(options: EmbeddingsOptions) {
     this.#options = options;
@@ -127,7 +106,7 @@ export class Embeddings implements MemoEmbeddings {
 
   /** Changes whenever the set of vectors changes (for answer caches). */
   get version(): number {
-    return this.#version;
+    return this.#backlog.version;
   }
 
   /**
@@ -135,7 +114,7 @@ export class Embeddings implements MemoEmbeddings {
    * at least one note has a vector.
    */
   get fusable(): boolean {
-    return this.autoFuses && this.#state === "ready" && (this.#index?.size ?? 0) > 0;
+    return this.autoFuses && this.#state === "ready" && this.#backlog.embedded > 0;
   }
 
   /** Whether `auto` fuses with this model at all (see {@linkcode AUTO_LEXICAL_MODELS}). */
@@ -147,10 +126,7 @@ export class Embeddings implements MemoEmbeddings {
   get autoLexicalReason(): string | undefined {
     if (this.fusable) return undefined;
     if (this.#state === "off") return "local embeddings are off";
-    if (!this.autoFuses) {
-      return `hybrid recall with ${this.model} did not beat lexical recall on the LoCoMo dev ` +
-        "split (bench/README.md), so auto stays lexical; ask for vector or hybrid by name";
-    }
+    if (!this.autoFuses) return autoEngineOf({ embeddingModel: this.model }).reason;
     if (this.#state === "failed") return `the model failed: ${this.#error}`;
     if (this.#state !== "ready") return "the embedder is not loaded yet";
     return "no note is embedded yet";
@@ -159,57 +135,29 @@ export class Embeddings implements MemoEmbeddings {
   /** A note was added or changed: it needs a vector (unless its text is unchanged). */
   upsert(note: Note): void {
     if (this.#state === "off") return;
-    const before = this.#notes.get(note.id);
-    this.#notes.set(note.id, note);
-    if (before && before.title === note.title && before.body === note.body) return;
-    if (before) this.#forget(note.id);
-    this.#unkeyed.add(note.id);
+    if (this.#backlog.upsert(note)) this.#schedule();
+  }
+
+  /** Takes the client's notes at once (when the embedding side starts after the open). */
+  seed(notes: Iterable<Note>): void {
+    if (this.#state === "off") return;
+    this.#backlog.seed(notes);
     this.#schedule();
   }
 
   /** A note is gone. */
   remove(id: string): void {
-    if (!this.#notes.delete(id)) return;
-    this.#forget(id);
+    this.#backlog.remove(id);
   }
 
   /** Every note is gone (the store was reset). */
   clear(): void {
-    this.#notes.clear();
-    this.#keys.clear();
-    this.#unkeyed.clear();
-    this.#waiting.clear();
-    this.#known.clear();
-    if (this.#index?.size) this.#version++;
-    this.#index?.clear();
-  }
-
-  /** Drops what is known of a note's old text: its key, its place in the queues, its vector. */
-  #forget(id: string): void {
-    this.#unkeyed.delete(id);
-    const key = this.#keys.get(id);
-    if (key !== undefined) {
-      this.#keys.delete(id);
-      const ids = this.#waiting.get(key);
-      if (ids?.delete(id) && ids.size === 0) {
-        this.#waiting.delete(key);
-        this.#known.delete(key);
-      }
-    }
-    if (this.#index?.has(id)) {
-      this.#index.remove(id);
-      this.#version++;
-    }
-  }
-
-  /** Whether some note still has no vector. */
-  get #pending(): boolean {
-    return this.#unkeyed.size > 0 || this.#waiting.size > 0;
+    this.#backlog.clear();
   }
 
   /** Notes with a vector, of all `total` notes. */
   coverage(total: number): { embedded: number; total: number } {
-    return { embedded: this.#index?.size ?? 0, total };
+    return { embedded: this.#backlog.embedded, total };
   }
 
   /** The state `memory_stats` reports. */
@@ -217,7 +165,7 @@ export class Embeddings implements MemoEmbeddings {
     const status: EmbeddingStatus = {
       model: this.model,
       ready: this.#state === "ready",
-      embedded: this.#index?.size ?? 0,
+      embedded: this.#backlog.embedded,
       total,
       state: this.#state,
     };
@@ -244,6 +192,9 @@ export class Embeddings implements MemoEmbeddings {
     if (this.#state === "failed") {
       return Promise.reject(new EmbedderUnavailableError(this.#error ?? "the model failed"));
     }
+    if (this.#closed) {
+      return Promise.reject(new EmbedderUnavailableError("the memory client is closed"));
+    }
     return this.#loading ??= this.#startLoading();
   }
 
@@ -259,12 +210,15 @@ export class Embeddings implements MemoEmbeddings {
           signal: this.#abort.signal,
         });
         this.#owned = true;
-      } else embedder = await sharedEmbedder(this.model, this.#options.onModelProgress);
+      } else {
+        this.#lease = leaseSharedEmbedder(this.model, this.#options.onModelProgress);
+        embedder = await this.#lease.embedder;
+      }
       if (this.#closed) {
         if (this.#owned) await embedder.close?.();
         throw new EmbedderUnavailableError("the memory client is closed");
       }
-      this.#index = new VectorIndex(embedder.dimensions);
+      this.#backlog.attach(embedder.dimensions);
       this.#embedder = embedder;
       this.#state = "ready";
       this.#error = undefined;
@@ -274,6 +228,10 @@ export class Embeddings implements MemoEmbeddings {
       this.#state = "failed";
       this.#error = message;
       this.#loading = undefined;
+      // A lease whose load failed holds nothing; the next load takes a new one.
+      const lease = this.#lease;
+      this.#lease = undefined;
+      await lease?.release();
       throw e instanceof EmbedderUnavailableError ? e : new EmbedderUnavailableError(message);
     }
   }
@@ -297,7 +255,7 @@ export class Embeddings implements MemoEmbeddings {
 
   /** Cosine top-k over the embedded notes. */
   search(query: Float32Array, options: VectorSearchOptions): VectorHit[] {
-    return this.#index?.search(query, options) ?? [];
+    return this.#backlog.search(query, options);
   }
 
   /**
@@ -306,7 +264,7 @@ export class Embeddings implements MemoEmbeddings {
    */
   async fromCache(): Promise<boolean> {
     if (this.#options.background || this.#state === "off" || !this.autoFuses) return this.fusable;
-    if (!this.#options.cacheRoot || !this.#pending) return this.fusable;
+    if (!this.#options.cacheRoot || !this.#backlog.pending) return this.fusable;
     const file = embeddingCachePath(this.#options.cacheRoot, this.model);
     if (!(await stat(file).then((s) => s.size > 0, () => false))) return this.fusable;
     await this.load();
@@ -321,7 +279,8 @@ export class Embeddings implements MemoEmbeddings {
   async embedAll(options: MemoEmbedOptions = {}): Promise<EmbedResult> {
     await this.load();
     let computed = 0;
-    const report = () => options.onProgress?.(this.#index!.size, this.#notes.size);
+    const backlog = this.#backlog;
+    const report = () => options.onProgress?.(backlog.embedded, backlog.total);
     report();
     while (true) {
       options.signal?.throwIfAborted();
@@ -341,42 +300,51 @@ export class Embeddings implements MemoEmbeddings {
       }
       computed += done;
       report();
-      if (!this.#pending) break;
+      if (!backlog.pending) break;
     }
-    return { ...this.coverage(this.#notes.size), computed };
+    return { ...this.coverage(backlog.total), computed };
   }
 
-  /** Stops the background work and frees the model. */
+  /**
+   * Stops the background work and frees what this client holds: the embedder it loaded, its
+   * lease on the shared model (the last one closes it), and the on-disk cache (after any look
+   * into it that was under way).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#kick);
+    this.#kick = undefined;
     this.#abort.abort();
+    // Released first: the last lease of a model still loading aborts the load.
+    const released = this.#lease?.release();
     await this.#loop?.catch(() => {});
     await this.#loading?.catch(() => {});
+    await this.#looking;
     if (this.#owned) await this.#embedder?.close?.();
+    await released;
     await this.#cache?.close();
+    this.#cache = undefined;
   }
 
   #schedule(): void {
     if (!this.#options.background || this.#closed || this.#kick !== undefined) return;
     if (this.#state === "failed" || this.#state === "off") return;
-    const delay = this.#state === "idle" ? START_DELAY_MS : 0;
     // The timer alone does not keep the process alive (the work it starts does).
     this.#kick = timer(() => {
       this.#kick = undefined;
-      if (this.#loop) return; // the running loop picks the new notes up
+      if (this.#loop || this.#closed) return; // the running loop picks the new notes up
       this.#loop = this.#background().finally(() => {
         this.#loop = undefined;
-        if (this.#pending && !this.#closed && this.#state === "ready") this.#schedule();
+        if (this.#backlog.pending && !this.#closed && this.#state === "ready") this.#schedule();
       });
-    }, delay).unref();
+    }, 0).unref();
   }
 
   /** The background loop: batches until nothing is pending; errors end up in the status. */
   async #background(): Promise<void> {
     try {
       await this.load();
-      while (this.#pending && !this.#closed) {
+      while (this.#backlog.pending && !this.#closed) {
         await this.#batch();
         // Let reads and writes through between batches.
         await new Promise((r) => setTimeout(r, 0));
@@ -390,12 +358,7 @@ export class Embeddings implements MemoEmbeddings {
     }
   }
 
-  /**
-   * Keys every note that has none (in chunks, letting other work through),
-   * then takes every vector the cache holds for a waiting note: the records
-   * appended since the last look (by this or another process), and by key
-   * those it had read past before the note was keyed.
-   */
+  /** Takes what the on-disk cache holds for the waiting notes (one look at a time). */
   #fromCache(): Promise<void> {
     // One at a time: the cache is read from where the last look stopped.
     const run = this.#looking.then(() => this.#lookInCache());
@@ -405,47 +368,12 @@ export class Embeddings implements MemoEmbeddings {
 
   async #lookInCache(): Promise<void> {
     const root = this.#options.cacheRoot;
-    if (root && !this.#cacheOpened) {
+    if (root && !this.#cacheOpened && !this.#closed) {
       this.#cacheOpened = true;
       this.#cache = await EmbeddingCache.open(root, this.model, this.#embedder!.dimensions);
     }
-    let n = 0;
-    for (const id of this.#unkeyed) {
-      this.#unkeyed.delete(id);
-      const key = this.#keyOf(id);
-      const ids = this.#waiting.get(key);
-      if (ids) ids.add(id);
-      else this.#waiting.set(key, new Set([id]));
-      if (this.#cache?.has(key)) this.#known.add(key);
-      if (++n % 1000 === 0) await new Promise((r) => setTimeout(r, 0));
-    }
-    const cache = this.#cache;
-    if (!cache) return;
-    await cache.refresh((key, vector) => this.#take(key, vector));
-    for (const key of this.#known) {
-      const vector = await cache.read(key);
-      if (vector) this.#take(key, vector);
-      else this.#known.delete(key);
-    }
-  }
-
-  #keyOf(id: string): string {
-    let key = this.#keys.get(id);
-    if (key === undefined) {
-      key = embeddingKey(embeddingText(this.#notes.get(id)!));
-      this.#keys.set(id, key);
-    }
-    return key;
-  }
-
-  /** Gives every note waiting on `key` its vector. */
-  #take(key: string, vector: Float32Array): void {
-    const ids = this.#waiting.get(key);
-    if (!ids) return;
-    this.#waiting.delete(key);
-    this.#known.delete(key);
-    for (const id of ids) this.#index!.set(id, vector);
-    this.#version++;
+    if (this.#closed) return; // close() waits for this look, then closes the cache
+    await this.#backlog.lookInCache(this.#cache);
   }
 
   /**
@@ -455,22 +383,13 @@ export class Embeddings implements MemoEmbeddings {
    */
   async #batch(): Promise<number> {
     await this.#fromCache();
-    if (this.#waiting.size === 0) return 0;
-    const size = this.#options.batchSize ?? 32;
-    const keys: string[] = [];
-    const texts: string[] = [];
-    for (const [key, ids] of this.#waiting) {
-      if (this.#known.has(key)) continue;
-      keys.push(key);
-      texts.push(embeddingText(this.#notes.get(ids.values().next().value!)!));
-      if (texts.length >= size) break;
-    }
+    const { keys, texts } = this.#backlog.nextBatch(this.#options.batchSize ?? 32);
     if (texts.length === 0) return 0;
     const vectors = await this.#embedder!.embed(texts, { signal: this.#abort.signal });
     if (this.#closed) return 0;
     await this.#cache?.put(keys.map((key, i) => ({ key, vector: vectors[i] })));
     // A note changed or removed while its batch ran is no longer waiting on its old key.
-    keys.forEach((key, i) => this.#take(key, vectors[i]));
+    keys.forEach((key, i) => this.#backlog.take(key, vectors[i]));
     return texts.length;
   }
 }

@@ -16,6 +16,7 @@ import {
 } from "./_index_cache.ts";
 import { loadDigestsOf } from "./_load_digest.ts";
 import type { Note } from "./note.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const WORDS = (
   "deploy staging database cache index token memory agent recall rate limit retry backoff " +
@@ -140,7 +141,7 @@ async function project(count: number): Promise<string> {
   return dir;
 }
 
-Deno.test("index cache: a reopened Memo recalls exactly as with a freshly built index", async () => {
+test("index cache: a reopened Memo recalls exactly as with a freshly built index", async () => {
   const dir = await project(300);
   try {
     assert.ok(await snapshotFits(dir), "the snapshot is taken of the notes on disk");
@@ -183,7 +184,7 @@ async function append(rootDir: string, count: number, seed: number): Promise<voi
   await other.close();
 }
 
-Deno.test("index cache: after appends by another process the snapshot is used and extended", async () => {
+test("index cache: after appends by another process the snapshot is used and extended", async () => {
   const dir = await project(200);
   try {
     const before = await readFile(indexCachePath(dir));
@@ -226,7 +227,7 @@ Deno.test("index cache: after appends by another process the snapshot is used an
   }
 });
 
-Deno.test("index cache: a note added by another process is found through the snapshot", async () => {
+test("index cache: a note added by another process is found through the snapshot", async () => {
   const dir = await project(200);
   try {
     const other = await openMemo({ rootDir: dir, indexCache: false });
@@ -244,7 +245,7 @@ Deno.test("index cache: a note added by another process is found through the sna
   }
 });
 
-Deno.test("index cache: a change inside the snapshot's notes after appends builds the index", async () => {
+test("index cache: a change inside the snapshot's notes after appends builds the index", async () => {
   // A hand edit of an early note.
   const edited = await project(200);
   try {
@@ -297,7 +298,7 @@ async function recallOpen(rootDir: string, query: string) {
   return { titles, restored: imports === 1 };
 }
 
-Deno.test("index cache: a hand edit of notes.md invalidates the snapshot (stored hash unchanged)", async () => {
+test("index cache: a hand edit of notes.md invalidates the snapshot (stored hash unchanged)", async () => {
   const dir = await project(200);
   try {
     const path = memoPaths(dir).notes;
@@ -320,7 +321,7 @@ Deno.test("index cache: a hand edit of notes.md invalidates the snapshot (stored
   }
 });
 
-Deno.test("index cache: text appended by hand to the last note is read, not taken from the snapshot", async () => {
+test("index cache: text appended by hand to the last note is read, not taken from the snapshot", async () => {
   const dir = await project(200);
   try {
     const path = memoPaths(dir).notes;
@@ -344,7 +345,7 @@ Deno.test("index cache: text appended by hand to the last note is read, not take
   }
 });
 
-Deno.test("index cache: a snapshot keyed on the notes' text (older memo) is rebuilt, never misread", async () => {
+test("index cache: a snapshot keyed on the notes' text (older memo) is rebuilt, never misread", async () => {
   const dir = await project(120);
   try {
     const path = indexCachePath(dir);
@@ -377,7 +378,7 @@ async function foreignLock(rootDir: string, size: number, ino: number, ageMs: nu
   await utimes(path, created, created);
 }
 
-Deno.test("index cache: bytes past a writer's lock are left out, and a dead writer's torn tail is cut", async () => {
+test("index cache: bytes past a writer's lock are left out, and a dead writer's torn tail is cut", async () => {
   const dir = await project(200);
   try {
     const path = memoPaths(dir).notes;
@@ -406,7 +407,7 @@ Deno.test("index cache: bytes past a writer's lock are left out, and a dead writ
   }
 });
 
-Deno.test("index cache: a truncated, damaged or foreign snapshot is ignored", async () => {
+test("index cache: a truncated, damaged or foreign snapshot is ignored", async () => {
   const dir = await project(250);
   try {
     const cachePath = indexCachePath(dir);
@@ -438,7 +439,7 @@ Deno.test("index cache: a truncated, damaged or foreign snapshot is ignored", as
   }
 });
 
-Deno.test("index cache: a read-only open of a fresh folder writes nothing", async () => {
+test("index cache: a read-only open of a fresh folder writes nothing", async () => {
   const dir = await tempDir();
   try {
     const memo = await openMemo({ rootDir: dir, indexCache: "always" });
@@ -451,7 +452,7 @@ Deno.test("index cache: a read-only open of a fresh folder writes nothing", asyn
   }
 });
 
-Deno.test("index cache: small projects write no snapshot by default; false reads none", async () => {
+test("index cache: small projects write no snapshot by default; false reads none", async () => {
   const fits = await project(40);
   try {
     const [, imports] = await countingImports(() => resultsOf(fits, false));
@@ -482,7 +483,7 @@ Deno.test("index cache: small projects write no snapshot by default; false reads
   }
 });
 
-Deno.test("index cache: a snapshot write removes temp files a killed writer left, not fresh ones", async () => {
+test("index cache: a snapshot write removes temp files a killed writer left, not fresh ones", async () => {
   const dir = await tempDir();
   try {
     const writer = await openMemo({ rootDir: dir, indexCache: false });

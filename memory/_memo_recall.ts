@@ -1,7 +1,8 @@
 /**
  * Internal: one recall of the `Memo` client: the engine that runs (`auto` resolved), the answer
  * cache, and the lexical hits. The `vector` and `hybrid` engines hand over to
- * `_semantic_recall.ts`; the lexical engine runs no embedding code.
+ * `_semantic_recall.ts` (imported at their first recall); the lexical engine loads and runs no
+ * embedding code.
  *
  * @module
  */
@@ -14,7 +15,6 @@ import { highlightsOf, matchedIndexTerms } from "./recall/highlights.ts";
 import type { RecallCache } from "./_recall_cache.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
-import { semanticHits } from "./_semantic_recall.ts";
 import {
   checkEngine,
   checkLimit,
@@ -153,6 +153,8 @@ export async function recallNotes(
       hits.push(item);
     });
   } else {
+    // The vector side's code loads with the first vector or hybrid recall.
+    const { semanticHits } = await import("./_semantic_recall.ts");
     hits = await semanticHits(embeddings, query, lexical, (id) => mirror.notes.get(id), {
       engine,
       limit,

@@ -12,7 +12,7 @@ import { FileMemoryStore } from "./file_store.ts";
 import { createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import { DEFAULT_FUSION } from "./recall/fusion.ts";
-import { Embeddings } from "./_embeddings.ts";
+import { LazyEmbeddings } from "./_lazy_embeddings.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { decodeCursor } from "./cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
@@ -146,13 +146,16 @@ export class Memo {
     const ownFiles = !options.store || options.rootDir !== undefined;
     this.#rootDir = rootDir;
     this.#ownFiles = ownFiles;
-    const embeddings = new Embeddings({
+    // Nothing of the embedding side loads until vectors are needed (`_lazy_embeddings.ts`).
+    const embeddings = new LazyEmbeddings({
       model: options.embeddingModel,
       enabled: options.localEmbeddings ?? true,
       embedder: options.embedder,
       onModelProgress: options.onModelProgress,
       background: options.embedInBackground ?? true,
       cacheRoot: (options.embeddingCache ?? ownFiles) ? rootDir : undefined,
+      engine: this.engine,
+      notes: () => this.#mirror.notes.values(),
     });
     this.#embeddings = embeddings;
     const { store, engine } = this;
@@ -393,6 +396,7 @@ export class Memo {
    * const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
    * assert.deepEqual(memo.embeddingStatus(), {
    *   model: "use-lite", ready: false, embedded: 0, total: 0, state: "off",
+   *   reason: "local embeddings are off",
    * });
    * await memo.close();
    * await Deno.remove(dir, { recursive: true });

@@ -16,6 +16,7 @@ import {
   openMemo,
 } from "./mod.ts";
 import type { MemoOptions } from "./memo_types.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /** Topics of the toy embedder: a text's vector counts the words of each topic it holds. */
 const TOPICS: string[][] = [
@@ -89,7 +90,7 @@ async function until(check: () => boolean, ms = 30_000) {
   }
 }
 
-Deno.test("vector finds a paraphrase lexical misses, with the same label and source filters", async () => {
+test("vector finds a paraphrase lexical misses, with the same label and source filters", async () => {
   const embedder = toyEmbedder();
   const { memo, dir } = await open({ embedder });
   await memo.remember({ text: "The staging deploy key rotates every 90 days", labels: ["ops"] });
@@ -115,7 +116,7 @@ Deno.test("vector finds a paraphrase lexical misses, with the same label and sou
   await done(memo, dir);
 });
 
-Deno.test("hybrid fuses both rankings by reciprocal rank, and explain shows each part", async () => {
+test("hybrid fuses both rankings by reciprocal rank, and explain shows each part", async () => {
   const { memo, dir } = await open({ embedder: toyEmbedder() });
   await memo.remember({ text: "Deploy keys live in the vault" }); // both engines
   await memo.remember({ text: "Secrets rotate every quarter" }); // vector only
@@ -163,7 +164,7 @@ Deno.test("hybrid fuses both rankings by reciprocal rank, and explain shows each
   await done(memo, dir);
 });
 
-Deno.test("ties: equal vectors rank by id; equal fused scores by the lexical rank", async () => {
+test("ties: equal vectors rank by id; equal fused scores by the lexical rank", async () => {
   const { memo, dir } = await open({ embedder: toyEmbedder() });
   const written = await memo.rememberMany([
     { text: "Lunch at noon" },
@@ -183,7 +184,7 @@ Deno.test("ties: equal vectors rank by id; equal fused scores by the lexical ran
   await done(memo, dir);
 });
 
-Deno.test("auto: lexical until something is embedded, then hybrid over the embedded notes and lexical for the rest", async () => {
+test("auto: lexical until something is embedded, then hybrid over the embedded notes and lexical for the rest", async () => {
   const { memo, dir } = await open({ embedder: toyEmbedder() });
   await memo.remember({ text: "The staging deploy key rotates every 90 days" });
   let result = await memo.recallDetailed("deploy");
@@ -212,7 +213,7 @@ Deno.test("auto: lexical until something is embedded, then hybrid over the embed
   await done(memo, dir);
 });
 
-Deno.test("the cache: a second open embeds nothing; a changed note is embedded again; a corrupt cache recovers", async () => {
+test("the cache: a second open embeds nothing; a changed note is embedded again; a corrupt cache recovers", async () => {
   const first = toyEmbedder();
   const { memo, dir } = await open({ embedder: first });
   const { note } = await memo.remember({ text: "Deploy keys rotate" });
@@ -248,7 +249,7 @@ Deno.test("the cache: a second open embeds nothing; a changed note is embedded a
   await done(rebuilt, dir);
 });
 
-Deno.test("two clients on one project share the cache: the second embeds nothing the first did", async () => {
+test("two clients on one project share the cache: the second embeds nothing the first did", async () => {
   const a = toyEmbedder();
   const { memo, dir } = await open({ embedder: a });
   const b = toyEmbedder();
@@ -261,7 +262,7 @@ Deno.test("two clients on one project share the cache: the second embeds nothing
   await done(memo, dir);
 });
 
-Deno.test("background: notes are embedded after writes, and a write never waits for a batch", async () => {
+test("background: notes are embedded after writes, and a write never waits for a batch", async () => {
   // Each batch is held until the checks are done (or 30 s: a call that waited for the batch
   // would then return with no batch in flight, and fail).
   const gate = Promise.withResolvers<void>();
@@ -283,7 +284,7 @@ Deno.test("background: notes are embedded after writes, and a write never waits 
   await done(memo, dir);
 });
 
-Deno.test("off and failed: vector and hybrid refuse clearly, auto stays lexical, stats say why", async () => {
+test("off and failed: vector and hybrid refuse clearly, auto stays lexical, stats say why", async () => {
   const off = await open({ localEmbeddings: false });
   await off.memo.remember({ text: "Deploy keys rotate" });
   await assert.rejects(
@@ -299,6 +300,8 @@ Deno.test("off and failed: vector and hybrid refuse clearly, auto stays lexical,
 
   let loads = 0;
   const failing = await open({
+    // A hub model's name: auto fuses with it, so the model loads in the background.
+    embeddingModel: "x/y",
     embedder: () => {
       loads++;
       return Promise.reject(new Error("Cannot load model x/y: could not fetch its files"));
@@ -322,19 +325,24 @@ Deno.test("off and failed: vector and hybrid refuse clearly, auto stays lexical,
   await done(failing.memo, failing.dir);
 });
 
-Deno.test("an explicit vector recall waits for the model to load, but not for notes to be embedded", async () => {
+test("an explicit vector recall starts the model and waits for its load, not for notes to be embedded", async () => {
   const embedder = toyEmbedder();
   let release!: () => void;
   const gate = new Promise<void>((r) => release = r);
+  let loads = 0;
+  // A loader without a model name stands for use-lite: auto does not use it, so nothing loads
+  // in the background until a recall asks for vectors.
   const { memo, dir } = await open({
-    embedder: async () => (await gate, embedder),
+    embedder: async () => (loads++, await gate, embedder),
     embedInBackground: true,
   });
   await memo.remember({ text: "Deploy keys rotate" });
+  assert.equal(memo.embeddingStatus().state, "idle");
+  assert.match(memo.embeddingStatus().reason ?? "", /^auto uses lexical with use-lite/);
+  const pending = memo.recallDetailed("deploy", { engine: "vector" });
   await until(() => memo.embeddingStatus().state === "loading");
   const auto = await memo.recallDetailed("deploy"); // never waits
   assert.equal(auto.engine, "lexical");
-  const pending = memo.recallDetailed("deploy", { engine: "vector" });
   let answered = false;
   void pending.then(() => answered = true, () => answered = true);
   await new Promise((r) => setTimeout(r, 0)); // what could answer at once has answered
@@ -343,10 +351,13 @@ Deno.test("an explicit vector recall waits for the model to load, but not for no
   const result = await pending;
   assert.equal(result.engine, "vector");
   assert.ok(result.coverage.embedded <= 1);
+  // The background work follows the load.
+  await until(() => memo.embeddingStatus().embedded === 1);
+  assert.equal(loads, 1);
   await done(memo, dir);
 });
 
-Deno.test("auto stays lexical with use-lite (it did not beat lexical on the dev split), and says so", async () => {
+test("auto stays lexical with use-lite (it did not beat lexical on the dev split), and says so", async () => {
   // A stand-in that calls itself use-lite: the decision follows the model's name.
   const { memo, dir } = await open({ embedder: { ...toyEmbedder(), model: "use-lite" } });
   await memo.remember({ text: "The staging deploy key rotates every 90 days" });

@@ -7,6 +7,7 @@ import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { createLexicalIndex } from "./recall/mod.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import type { MemoryStore } from "./store.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
@@ -19,7 +20,7 @@ async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise
   }
 }
 
-Deno.test("Memo.remember() dedupes by normalised text when there is no source", async () => {
+test("Memo.remember() dedupes by normalised text when there is no source", async () => {
   await withMemo(async (memo) => {
     const first = await memo.remember({ text: "Deploys run with make deploy", labels: ["ops"] });
     assert.equal(first.status, "written");
@@ -36,7 +37,7 @@ Deno.test("Memo.remember() dedupes by normalised text when there is no source", 
   });
 });
 
-Deno.test("Memo.remember() dedupes by source key and updates the note in place", async () => {
+test("Memo.remember() dedupes by source key and updates the note in place", async () => {
   await withMemo(async (memo) => {
     const source = "github:octo/app/discussions/42";
     const first = await memo.remember({ text: "Use pnpm", title: "Package manager", source });
@@ -55,7 +56,7 @@ Deno.test("Memo.remember() dedupes by source key and updates the note in place",
   });
 });
 
-Deno.test("Memo.recall() filters, explains and keeps the index in step with writes", async () => {
+test("Memo.recall() filters, explains and keeps the index in step with writes", async () => {
   await withMemo(async (memo) => {
     const a =
       (await memo.remember({ text: "The rateLimit is 100 requests", labels: ["api"] })).note;
@@ -92,7 +93,7 @@ Deno.test("Memo.recall() filters, explains and keeps the index in step with writ
   });
 });
 
-Deno.test("Memo.recall() with explain gives each hit the highlights of its matched terms", async () => {
+test("Memo.recall() with explain gives each hit the highlights of its matched terms", async () => {
   await withMemo(async (memo) => {
     await memo.remember({ title: "Deploying 🚀 the app", text: "The rateLimit for deploys" });
     const [hit] = await memo.recall("deploy rate limit", { explain: true });
@@ -104,7 +105,7 @@ Deno.test("Memo.recall() with explain gives each hit the highlights of its match
   });
 });
 
-Deno.test("Memo.recall() refuses bad input with MemoryValidationError", async (t) => {
+test("Memo.recall() refuses bad input with MemoryValidationError", async (t) => {
   await withMemo(async (memo) => {
     await memo.remember({ text: "one note" });
     const cases: [string, () => Promise<unknown>][] = [
@@ -124,7 +125,7 @@ Deno.test("Memo.recall() refuses bad input with MemoryValidationError", async (t
   });
 });
 
-Deno.test("Memo.list() pages with an opaque cursor, filters, and refuses a malformed cursor", async () => {
+test("Memo.list() pages with an opaque cursor, filters, and refuses a malformed cursor", async () => {
   await withMemo(async (memo) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -155,7 +156,7 @@ Deno.test("Memo.list() pages with an opaque cursor, filters, and refuses a malfo
   });
 });
 
-Deno.test("Memo.get(), update() and forget() report unknown ids and refuse empty changes", async () => {
+test("Memo.get(), update() and forget() report unknown ids and refuse empty changes", async () => {
   await withMemo(async (memo) => {
     const { note } = await memo.remember({ text: "keep me", title: "Kept" });
     await assert.rejects(() => memo.get("nope"), NoteNotFoundError);
@@ -171,7 +172,7 @@ Deno.test("Memo.get(), update() and forget() report unknown ids and refuse empty
   });
 });
 
-Deno.test("Memo.update() records the patch's updated time; alone it is nothing to change", async () => {
+test("Memo.update() records the patch's updated time; alone it is nothing to change", async () => {
   await withMemo(async (memo) => {
     const { note } = await memo.remember({ text: "Deploys run on Fridays" });
     const edited = await memo.update(note.id, {
@@ -201,7 +202,7 @@ Deno.test("Memo.update() records the patch's updated time; alone it is nothing t
   });
 });
 
-Deno.test("Memo.stats() counts notes, labels and sources and reports damaged sections", async () => {
+test("Memo.stats() counts notes, labels and sources and reports damaged sections", async () => {
   await withMemo(async (memo, dir) => {
     await memo.remember({ text: "a", labels: ["x"], source: "github:o/r/discussions/1" });
     await memo.remember({ text: "b", labels: ["x", "y"] });
@@ -227,7 +228,7 @@ Deno.test("Memo.stats() counts notes, labels and sources and reports damaged sec
   });
 });
 
-Deno.test("Memo picks up notes another client wrote to the same project", async () => {
+test("Memo picks up notes another client wrote to the same project", async () => {
   await withMemo(async (memo, dir) => {
     const other = await openMemo({ rootDir: dir });
     try {
@@ -240,7 +241,7 @@ Deno.test("Memo picks up notes another client wrote to the same project", async 
   });
 });
 
-Deno.test("Memo.recall() answers a repeated recall from its cache until the notes change", async () => {
+test("Memo.recall() answers a repeated recall from its cache until the notes change", async () => {
   await withMemo(async (memo, dir) => {
     const a = (await memo.remember({ text: "Rotate the vault token monthly" })).note;
     const first = await memo.recall("vault token");
@@ -273,7 +274,7 @@ Deno.test("Memo.recall() answers a repeated recall from its cache until the note
   });
 });
 
-Deno.test("Memo searches the index once for repeated recalls, every time with recallCacheSize 0", async () => {
+test("Memo searches the index once for repeated recalls, every time with recallCacheSize 0", async () => {
   for (const [size, searches] of [[undefined, 1], [0, 3]] as const) {
     const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
     const index = createLexicalIndex();
@@ -293,7 +294,7 @@ Deno.test("Memo searches the index once for repeated recalls, every time with re
   }
 });
 
-Deno.test("Memo.list() pages oldest or newest first, with filters, and cursors survive removals", async (t) => {
+test("Memo.list() pages oldest or newest first, with filters, and cursors survive removals", async (t) => {
   await withMemo(async (memo) => {
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) {
@@ -355,7 +356,7 @@ Deno.test("Memo.list() pages oldest or newest first, with filters, and cursors s
   });
 });
 
-Deno.test("Memo: concurrent readers share one catch-up with the store instead of one each", async () => {
+test("Memo: concurrent readers share one catch-up with the store instead of one each", async () => {
   const dir = await Deno.makeTempDir();
   const inner = new FileMemoryStore({ rootDir: dir });
   let calls = 0;

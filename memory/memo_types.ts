@@ -109,10 +109,14 @@ export interface MemoOptions {
    */
   onModelProgress?: (progress: ModelProgress) => void;
   /**
-   * Load the embedder right after {@linkcode Memo.load} and embed new and changed notes in the
-   * background, in batches (a write never waits for it). `false`: nothing is embedded except by
-   * {@linkcode Memo.embed}, and `auto` uses the vectors the on-disk cache already holds (the
-   * `memo` command's short commands open the client this way).
+   * Load the embedder shortly after {@linkcode Memo.load} and embed new and changed notes in the
+   * background, in batches (a write never waits for it), when the default `engine` uses vectors:
+   * `vector`, `hybrid`, or `auto` with a model `auto` fuses with (not `use-lite`: see
+   * `AUTO_LEXICAL_MODELS`). With another engine, nothing of the embedder is loaded
+   * until the first `vector` or `hybrid` recall (or {@linkcode Memo.embed}); the background work
+   * follows it. `false`: nothing is embedded except by {@linkcode Memo.embed}, and `auto` uses
+   * the vectors the on-disk cache already holds (the `memo` command's short commands open the
+   * client this way).
    * @default true
    */
   embedInBackground?: boolean;
@@ -242,6 +246,11 @@ export interface EmbeddingStatus {
   state: "off" | "idle" | "loading" | "ready" | "failed";
   /** Why the model could not be loaded or used. */
   error?: string;
+  /**
+   * Why the model is not loaded, while `state` is `idle` or `off`: for example "auto uses
+   * lexical with use-lite; the model loads at the first vector or hybrid recall".
+   */
+  reason?: string;
 }
 
 /**

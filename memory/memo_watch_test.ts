@@ -6,10 +6,7 @@ import { Memo, type MemoChange, openMemo } from "./memo.ts";
 import { MemoryValidationError } from "./errors.ts";
 import { memoPaths } from "./paths.ts";
 import { serializeNote } from "./codec.ts";
-
-// Deno 2.9 runs tests without the ops and resources sanitizers unless asked: the tests below
-// that prove no timer is left behind ask for them.
-const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /**
  * Watching is about notes.md, not embeddings: these clients embed nothing, so that no
@@ -42,7 +39,7 @@ function nextChange(memo: Memo, ms = 30_000): Promise<MemoChange> {
   });
 }
 
-Deno.test("Memo.watch() reports this client's writes by kind, before each write resolves", async () => {
+test("Memo.watch() reports this client's writes by kind, before each write resolves", async () => {
   await withDir(async (dir) => {
     const memo = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
     const seen: MemoChange[] = [];
@@ -68,9 +65,8 @@ Deno.test("Memo.watch() reports this client's writes by kind, before each write 
   });
 });
 
-Deno.test({
+test({
   name: "Memo.watch() notices another writer's append, rewrite and removal with their ids",
-  ...SANITIZED,
   fn: () =>
     withDir(async (dir) => {
       const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
@@ -98,7 +94,7 @@ Deno.test({
     }),
 });
 
-Deno.test("Memo.watch() reports a hand edit's changes after a full reload, and nothing else", async () => {
+test("Memo.watch() reports a hand edit's changes after a full reload, and nothing else", async () => {
   await withDir(async (dir) => {
     const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
     const a = (await memo.remember({ text: "alpha" })).note;
@@ -115,9 +111,8 @@ Deno.test("Memo.watch() reports a hand edit's changes after a full reload, and n
   });
 });
 
-Deno.test({
+test({
   name: "Memo.watch() stop function and close() end the calls and leave no timer behind",
-  ...SANITIZED,
   fn: () =>
     withDir(async (dir) => {
       const memo = await openMemo({ rootDir: dir, watchIntervalMs: 10, ...NO_EMBEDDINGS });
@@ -142,7 +137,7 @@ Deno.test({
     }),
 });
 
-Deno.test("Memo.watch() keeps calling the other listeners when one throws", async () => {
+test("Memo.watch() keeps calling the other listeners when one throws", async () => {
   await withDir(async (dir) => {
     const memo = await openMemo({ rootDir: dir, ...NO_EMBEDDINGS });
     const calls: string[] = [];
@@ -159,7 +154,7 @@ Deno.test("Memo.watch() keeps calling the other listeners when one throws", asyn
   });
 });
 
-Deno.test("Memo.watch() reports a note appended by hand once the file grows", async () => {
+test("Memo.watch() reports a note appended by hand once the file grows", async () => {
   await withDir(async (dir) => {
     const memo = await openMemo({ rootDir: dir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
     await memo.remember({ text: "first" });
@@ -180,7 +175,7 @@ Deno.test("Memo.watch() reports a note appended by hand once the file grows", as
   });
 });
 
-Deno.test("new Memo() refuses a watchIntervalMs that is not a positive number", () => {
+test("new Memo() refuses a watchIntervalMs that is not a positive number", () => {
   for (const watchIntervalMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     assert.throws(() => new Memo({ rootDir: ".", watchIntervalMs }), MemoryValidationError);
   }

@@ -37,4 +37,5 @@ export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";
 export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
+export * from "./auto_engine.ts";
 export * from "./memo.ts";

@@ -33,6 +33,7 @@ import type {
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
+  RuntimeRecallProfile,
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
@@ -46,26 +47,6 @@ import type {
   TidyApplyResult,
   TidyPlan,
 } from "./types.ts";
-
-/** Default of `pullIntervalMs`. */
-export const DEFAULT_PULL_INTERVAL_MS = 10_000;
-/** Default of `closeDrainMs`. */
-export const DEFAULT_CLOSE_DRAIN_MS = 1_000;
-
-/** An integer option of at least `min` milliseconds, or its default. */
-export function checkInterval(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  min: number,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) {
-    const rule = min === 1 ? "a positive integer" : `an integer of at least ${min}`;
-    throw new RangeError(`Cannot start the hybrid runtime: ${name} must be ${rule}`);
-  }
-  return value;
-}
 
 /** The local runtime for every call, the replicator beside it. */
 export class HybridRuntime implements MemoMcpRuntime {
@@ -260,6 +241,10 @@ export class HybridRuntime implements MemoMcpRuntime {
 
   replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
     return this.#replicator.replicate(options);
+  }
+
+  recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
+    return this.#local.recallProfile?.(options) ?? Promise.resolve(undefined);
   }
 
   async close(options: RuntimeCloseOptions = {}): Promise<void> {

@@ -31,6 +31,7 @@ import type {
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
+  RuntimeRecallProfile,
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
@@ -118,6 +119,7 @@ export function createDeferredRuntime(
       | "supersede"
       | "tidy"
       | "applyTidy"
+      | "recallProfile"
     >
   > {
   let building: Promise<MemoMcpRuntime> | undefined;
@@ -250,6 +252,9 @@ export function createDeferredRuntime(
         );
       }
       return await runtime.scanSecrets(options);
+    },
+    async recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
+      return await (await ready()).recallProfile?.(options);
     },
     async replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
       const runtime = await ready();

@@ -4,8 +4,9 @@ import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
 import { isMemoRuntimeError } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import type { ReplicateOptions, RuntimeChange } from "./types.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
-Deno.test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {
+test("createDeferredRuntime() builds at the first call, once, and forwards", async () => {
   let builds = 0;
   const inner = createFakeRuntime(3);
   const runtime = createDeferredRuntime("local", () => {
@@ -21,7 +22,7 @@ Deno.test("createDeferredRuntime() builds at the first call, once, and forwards"
   await runtime.close();
 });
 
-Deno.test("createDeferredRuntime() reports a failed build and tries again", async () => {
+test("createDeferredRuntime() reports a failed build and tries again", async () => {
   let attempt = 0;
   const runtime = createDeferredRuntime("local", () => {
     attempt++;
@@ -34,7 +35,7 @@ Deno.test("createDeferredRuntime() reports a failed build and tries again", asyn
   await runtime.close();
 });
 
-Deno.test("createDeferredRuntime() close() skips an unbuilt runtime, then refuses calls", async () => {
+test("createDeferredRuntime() close() skips an unbuilt runtime, then refuses calls", async () => {
   let builds = 0;
   const runtime = createDeferredRuntime("local", () => {
     builds++;
@@ -45,7 +46,7 @@ Deno.test("createDeferredRuntime() close() skips an unbuilt runtime, then refuse
   await assert.rejects(runtime.stats(), /runtime is closed/);
 });
 
-Deno.test("createDeferredRuntime() watch() builds the runtime, then forwards its changes", async () => {
+test("createDeferredRuntime() watch() builds the runtime, then forwards its changes", async () => {
   let builds = 0;
   const inner = createFakeRuntime(0);
   const runtime = createDeferredRuntime("local", () => {
@@ -71,7 +72,7 @@ Deno.test("createDeferredRuntime() watch() builds the runtime, then forwards its
   await runtime.close();
 });
 
-Deno.test("createDeferredRuntime() watch() before the build attaches once the build is done", async () => {
+test("createDeferredRuntime() watch() before the build attaches once the build is done", async () => {
   let attempt = 0;
   const inner = createFakeRuntime(0);
   const runtime = createDeferredRuntime("local", () => {
@@ -91,7 +92,7 @@ Deno.test("createDeferredRuntime() watch() before the build attaches once the bu
   assert.throws(() => runtime.watch!(() => {}), { code: "UNAVAILABLE" });
 });
 
-Deno.test("createDeferredRuntime() watch() then close() before the build leaves nothing attached", async () => {
+test("createDeferredRuntime() watch() then close() before the build leaves nothing attached", async () => {
   const inner = createFakeRuntime(0);
   const built = Promise.withResolvers<typeof inner>();
   const runtime = createDeferredRuntime("local", () => built.promise);
@@ -104,7 +105,7 @@ Deno.test("createDeferredRuntime() watch() then close() before the build leaves 
   assert.equal(inner.closed, true, "the runtime built meanwhile is closed");
 });
 
-Deno.test("createDeferredRuntime() replicate() forwards to a built runtime that has it, else refuses", async () => {
+test("createDeferredRuntime() replicate() forwards to a built runtime that has it, else refuses", async () => {
   const result = { pushed: 2, pulled: 1, conflicts: 0, outbox: 0 };
   const seen: unknown[] = [];
   const hybrid = createDeferredRuntime("hybrid", () =>
@@ -134,7 +135,7 @@ Deno.test("createDeferredRuntime() replicate() forwards to a built runtime that 
   await outer.close();
 });
 
-Deno.test("createDeferredRuntime() rememberMany() and forgetMany() forward when the runtime has them, else refuse", async () => {
+test("createDeferredRuntime() rememberMany() and forgetMany() forward when the runtime has them, else refuse", async () => {
   const rootDir = await Deno.makeTempDir();
   const local = createDeferredRuntime(
     "local",

@@ -15,11 +15,13 @@ import type {
 } from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import type { MemoCloudClient } from "./cloud_client.ts";
-import { MemoRuntimeError } from "./errors.ts";
 import { createMemoHybridMcpRuntime } from "./hybrid.ts";
 import { createLazyLocalRuntime } from "./local.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 import { memoOptionsOf } from "./_memo_options.ts";
+import { checkRuntimeConfig } from "./_runtime_config.ts";
+
+export { checkRuntimeConfig, RUNTIME_RECALL_ENGINES } from "./_runtime_config.ts";
 
 // `onModelProgress`'s argument, as the memory package defines it.
 export type { ModelProgress } from "@memo/memory";
@@ -158,84 +160,6 @@ export interface RuntimeFactoryOptions {
 }
 
 /**
- * The recall engines, as `recall.engine` and `MEMO_RECALL_ENGINE` name them.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { RUNTIME_RECALL_ENGINES } from "./factory.ts";
- *
- * assert.deepEqual(RUNTIME_RECALL_ENGINES, ["auto", "lexical", "vector", "hybrid"]);
- * ```
- */
-export const RUNTIME_RECALL_ENGINES: readonly RecallEngine[] = [
-  "auto",
-  "lexical",
-  "vector",
-  "hybrid",
-];
-
-function shown(value: unknown): string {
-  return JSON.stringify(String(value).slice(0, 40));
-}
-
-/**
- * Checks that a configuration can work, without building anything. Throws a
- * `MemoRuntimeError` with code `CONFIG` for an unknown `mode` or
- * `recall.engine`, or for the `vector` or `hybrid` engine with
- * `recall.localEmbeddings: false` (there would be no embedder). The local
- * and hybrid runtimes' recall settings are checked; the cloud runtime's
- * other settings are checked when it is built. The hybrid runtime needs no
- * API key to start: its writes are local, and a cloud it cannot reach shows
- * in `stats().replica.error`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { checkRuntimeConfig } from "./factory.ts";
- *
- * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
- * checkRuntimeConfig({ mode: "cloud" }); // fine: its settings are checked when it is built
- * checkRuntimeConfig({ mode: "hybrid" }); // fine: no API key needed to start
- * assert.throws(
- *   () => checkRuntimeConfig({ recall: { engine: "vector", localEmbeddings: false } }),
- *   { code: "CONFIG" },
- * );
- * assert.throws(
- *   () => checkRuntimeConfig({ mode: "hybrid", recall: { engine: "hybrid", localEmbeddings: false } }),
- *   { code: "CONFIG" },
- * );
- * ```
- */
-export function checkRuntimeConfig(
-  options: Omit<RuntimeFactoryOptions, "mode"> & { mode?: string } = {},
-): void {
-  const mode = options.mode ?? "local";
-  if (mode !== "local" && mode !== "hybrid" && mode !== "cloud") {
-    throw new MemoRuntimeError(
-      "CONFIG",
-      `Cannot start the runtime: unknown mode ${shown(mode)} (use local, hybrid or cloud)`,
-    );
-  }
-  if (mode === "cloud") return; // recall settings are the local engine's
-  const engine = options.recall?.engine;
-  if (engine !== undefined && !RUNTIME_RECALL_ENGINES.includes(engine)) {
-    throw new MemoRuntimeError(
-      "CONFIG",
-      `Cannot start the runtime: unknown recall engine ${shown(engine)} ` +
-        `(use ${RUNTIME_RECALL_ENGINES.join(", ")})`,
-    );
-  }
-  if ((engine === "vector" || engine === "hybrid") && options.recall?.localEmbeddings === false) {
-    throw new MemoRuntimeError(
-      "CONFIG",
-      `Cannot start the runtime: the ${engine} engine needs embeddings, ` +
-        "but recall.localEmbeddings is false (use lexical or auto, or turn local embeddings on)",
-    );
-  }
-}
-
-/**
  * Builds a runtime from configuration. `mode: "local"` (the default) wraps a
  * memory client on `rootDir` (or on `store`); the notes load in the
  * background (`prewarm`) or at the first call, so this returns at once.
@@ -325,6 +249,11 @@ export function createMemoMcpRuntimeFromConfig(
         ...memoOptionsOf(options),
       });
     },
-    { rootDir, env: options.env, prewarm: options.prewarm ?? true },
+    {
+      rootDir,
+      env: options.env,
+      prewarm: options.prewarm ?? true,
+      recall: () => memoOptionsOf(options),
+    },
   );
 }

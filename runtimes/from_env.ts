@@ -11,16 +11,12 @@
 import type { Embedder, EmbedderLoader, RecallEngine, SecretsPolicy } from "@memo/memory";
 import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "./_cloud_config.ts";
-import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
+import type { MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import { createDeferredRuntime } from "./deferred.ts";
 import { MemoRuntimeError } from "./errors.ts";
-import {
-  checkRuntimeConfig,
-  createMemoMcpRuntimeFromConfig,
-  type ModelProgress,
-  type RuntimeRecallSettings,
-} from "./factory.ts";
-import { createLazyLocalRuntime } from "./local.ts";
+import type { ModelProgress, RuntimeRecallSettings } from "./factory.ts";
+import { checkRuntimeConfig } from "./_runtime_config.ts";
+import { createLazyLocalRuntime, openOnce } from "./local.ts";
 import { memoOptionsOf } from "./_memo_options.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 
@@ -303,17 +299,20 @@ export function runtimeFactoryFromEnv(
   const configuredRoot = options.rootDir ?? config.rootDir ?? options.cwd ?? ".";
   // The local runtime reads .memo/config.json (its recall block) when it opens
   // its notes: at the first call, or at once when prewarm; never before.
-  const local = (rootDir: string, read?: ProjectRuntimeConfig) =>
-    createLazyLocalRuntime(async () => {
-      const file = read ?? await readProjectRuntimeConfig(rootDir);
-      const settings = { ...definedOnly(file.recall ?? {}), ...recall };
-      checkRuntimeConfig({ mode: "local", recall: settings });
+  const local = (rootDir: string, read?: ProjectRuntimeConfig) => {
+    // The file is read once, by the open or by recallProfile() (tools/list), whichever is first.
+    const file = openOnce(() => read ? Promise.resolve(read) : readProjectRuntimeConfig(rootDir));
+    const settings = async () => {
+      const read = await file();
+      const merged = { ...definedOnly(read.recall ?? {}), ...recall };
+      checkRuntimeConfig({ mode: "local", recall: merged });
+      return memoOptionsOf({ ...embedding, recall: merged, secrets: secrets(read) });
+    };
+    return createLazyLocalRuntime(async () => {
       const { openMemo } = await import("@memo/memory");
-      return await openMemo({
-        rootDir,
-        ...memoOptionsOf({ ...embedding, recall: settings, secrets: secrets(file) }),
-      });
-    }, { rootDir, env: options.env, prewarm });
+      return await openMemo({ rootDir, ...await settings() });
+    }, { rootDir, env: options.env, prewarm, recall: settings });
+  };
   return (rootDir = configuredRoot) => {
     if (fixed === "local") return local(rootDir);
     return selectedRuntime(fixed ?? "local", prewarm, async () => {
@@ -329,6 +328,8 @@ export function runtimeFactoryFromEnv(
       if (mode === "hybrid") {
         const hybridRecall = { ...definedOnly(file.recall ?? {}), ...recall };
         checkRuntimeConfig({ mode, recall: hybridRecall });
+        // The hybrid and cloud runtimes' code loads only when one is configured.
+        const { createMemoMcpRuntimeFromConfig } = await import("./factory.ts");
         return createMemoMcpRuntimeFromConfig({
           mode,
           rootDir,
@@ -342,6 +343,7 @@ export function runtimeFactoryFromEnv(
       }
       checkApiKey(cloud);
       const { pullIntervalMs: _hybridOnly, ...cloudSettings } = settings;
+      const { createMemoCloudMcpRuntime } = await import("./cloud.ts");
       return createMemoCloudMcpRuntime({
         ...cloudSettings,
         rootDir,

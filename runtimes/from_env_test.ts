@@ -3,8 +3,9 @@ import { createMemoCloudHandler } from "../cloud/app.ts";
 import { FileCloudStore } from "../cloud/file_store.ts";
 import { isMemoRuntimeError } from "./errors.ts";
 import { createMemoMcpRuntimeFromEnv, readRuntimeEnv, runtimeFactoryFromEnv } from "./from_env.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
-Deno.test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD_* variables", () => {
+test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD_* variables", () => {
   assert.deepEqual(
     readRuntimeEnv({
       MEMO_RUNTIME: " Hybrid ",
@@ -35,7 +36,7 @@ Deno.test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD
   );
 });
 
-Deno.test("readRuntimeEnv() refuses a MEMO_CLOUD_PULL_INTERVAL_MS that is not a positive integer", () => {
+test("readRuntimeEnv() refuses a MEMO_CLOUD_PULL_INTERVAL_MS that is not a positive integer", () => {
   for (const value of ["0", "-5", "1.5", "10s", "ten"]) {
     assert.throws(
       () => readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: value }),
@@ -52,7 +53,7 @@ Deno.test("readRuntimeEnv() refuses a MEMO_CLOUD_PULL_INTERVAL_MS that is not a 
   );
 });
 
-Deno.test("readRuntimeEnv() refuses a malformed MEMO_RUNTIME with CONFIG", () => {
+test("readRuntimeEnv() refuses a malformed MEMO_RUNTIME with CONFIG", () => {
   assert.throws(
     () => readRuntimeEnv({ MEMO_RUNTIME: "mars" }),
     (e) =>
@@ -61,7 +62,7 @@ Deno.test("readRuntimeEnv() refuses a malformed MEMO_RUNTIME with CONFIG", () =>
   );
 });
 
-Deno.test("runtimeFactoryFromEnv() checks at once and builds later", async (t) => {
+test("runtimeFactoryFromEnv() checks at once and builds later", async (t) => {
   await t.step("cloud without a key is refused before anything is built", () => {
     assert.throws(
       () => runtimeFactoryFromEnv({ env: { MEMO_RUNTIME: "cloud" } }),
@@ -152,7 +153,7 @@ function fakeCloud() {
   return { urls, fetch };
 }
 
-Deno.test("runtimeFactoryFromEnv() takes the runtime and the cloud block from .memo/config.json", async (t) => {
+test("runtimeFactoryFromEnv() takes the runtime and the cloud block from .memo/config.json", async (t) => {
   const rootDir = await projectWith({
     runtime: "cloud",
     cloud: {
@@ -220,7 +221,7 @@ Deno.test("runtimeFactoryFromEnv() takes the runtime and the cloud block from .m
   }
 });
 
-Deno.test("runtimeFactoryFromEnv() refuses an API key, or a bad value, in .memo/config.json", async () => {
+test("runtimeFactoryFromEnv() refuses an API key, or a bad value, in .memo/config.json", async () => {
   const cases: [unknown, RegExp][] = [
     [
       { runtime: "cloud", cloud: { baseUrl: "http://x.example", apiKey: "mk_IN_FILE_123" } },
@@ -255,7 +256,7 @@ Deno.test("runtimeFactoryFromEnv() refuses an API key, or a bad value, in .memo/
   }
 });
 
-Deno.test("runtimeFactoryFromEnv() with MEMO_RUNTIME=cloud uses the MEMO_CLOUD_* variables and writes no notes", async () => {
+test("runtimeFactoryFromEnv() with MEMO_RUNTIME=cloud uses the MEMO_CLOUD_* variables and writes no notes", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-from-env-" });
   const cloud = fakeCloud();
   const runtime = createMemoMcpRuntimeFromEnv({
@@ -278,7 +279,7 @@ Deno.test("runtimeFactoryFromEnv() with MEMO_RUNTIME=cloud uses the MEMO_CLOUD_*
   }
 });
 
-Deno.test("runtimeFactoryFromEnv() builds the hybrid runtime from .memo/config.json, MEMO_* variables winning", async () => {
+test("runtimeFactoryFromEnv() builds the hybrid runtime from .memo/config.json, MEMO_* variables winning", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "memo-from-env-cloud-" });
   const store = new FileCloudStore({ dataDir });
   const handler = createMemoCloudHandler({
@@ -361,7 +362,7 @@ async function recallSettingsOf(
   }
 }
 
-Deno.test("runtimeFactoryFromEnv() recall settings: code > MEMO_* variables > .memo/config.json > defaults", async (t) => {
+test("runtimeFactoryFromEnv() recall settings: code > MEMO_* variables > .memo/config.json > defaults", async (t) => {
   // One row per key: the file's value, the variable and its value, the code's value.
   const rows = [
     {
@@ -418,7 +419,7 @@ Deno.test("runtimeFactoryFromEnv() recall settings: code > MEMO_* variables > .m
   }
 });
 
-Deno.test("runtimeFactoryFromEnv() refuses bad recall settings, naming where they come from", async (t) => {
+test("runtimeFactoryFromEnv() refuses bad recall settings, naming where they come from", async (t) => {
   await t.step("a malformed variable throws at once", () => {
     assert.throws(
       () => runtimeFactoryFromEnv({ env: { MEMO_RECALL_ENGINE: "semantic" } }),
@@ -504,7 +505,7 @@ Deno.test("runtimeFactoryFromEnv() refuses bad recall settings, naming where the
   }
 });
 
-Deno.test("runtimeFactoryFromEnv() local: .memo/config.json is read at the first call, not when building", async () => {
+test("runtimeFactoryFromEnv() local: .memo/config.json is read at the first call, not when building", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-from-env-" });
   try {
     const runtime = runtimeFactoryFromEnv({

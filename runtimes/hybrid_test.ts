@@ -15,6 +15,7 @@ import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "./hybrid.
 import { HybridRuntime } from "./_hybrid_runtime.ts";
 import type { Replicator } from "./_replicator.ts";
 import type { MemoMcpRuntime, Note } from "./types.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const KEY = "mk_hybrid_unit_key_8c1f";
 
@@ -130,7 +131,7 @@ async function settle(...machines: MemoHybridMcpRuntime[]): Promise<void> {
   }
 }
 
-Deno.test("hybrid: notes written on two machines end identical on both and in the cloud", async () => {
+test("hybrid: notes written on two machines end identical on both and in the cloud", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir());
@@ -161,7 +162,7 @@ Deno.test("hybrid: notes written on two machines end identical on both and in th
   }
 });
 
-Deno.test("hybrid: lists newest first with order, paging by cursor, from its local copy", async () => {
+test("hybrid: lists newest first with order, paging by cursor, from its local copy", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir());
@@ -185,7 +186,7 @@ Deno.test("hybrid: lists newest first with order, paging by cursor, from its loc
   }
 });
 
-Deno.test("hybrid: a concurrent update on two machines keeps the later one and a conflict copy", async () => {
+test("hybrid: a concurrent update on two machines keeps the later one and a conflict copy", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir());
@@ -214,7 +215,7 @@ Deno.test("hybrid: a concurrent update on two machines keeps the later one and a
 });
 
 for (const first of ["forget", "update"] as const) {
-  Deno.test(`hybrid: an update wins over a forget (${first} replicated first)`, async () => {
+  test(`hybrid: an update wins over a forget (${first} replicated first)`, async () => {
     const cloud = await startCloud();
     try {
       const a = cloud.machine(await Deno.makeTempDir());
@@ -239,7 +240,7 @@ for (const first of ["forget", "update"] as const) {
   });
 }
 
-Deno.test("hybrid: hand edits and hand deletes in notes.md reach the other machine", async () => {
+test("hybrid: hand edits and hand deletes in notes.md reach the other machine", async () => {
   const cloud = await startCloud();
   try {
     const dirA = await Deno.makeTempDir();
@@ -265,7 +266,7 @@ Deno.test("hybrid: hand edits and hand deletes in notes.md reach the other machi
   }
 });
 
-Deno.test("hybrid: writes succeed while the cloud is down and go out when it is back", async () => {
+test("hybrid: writes succeed while the cloud is down and go out when it is back", async () => {
   const cloud = await startCloud();
   try {
     cloud.up = false;
@@ -299,7 +300,7 @@ Deno.test("hybrid: writes succeed while the cloud is down and go out when it is 
   }
 });
 
-Deno.test("hybrid: close({ drainMs }) pushes for no longer than asked (a server's last second)", async () => {
+test("hybrid: close({ drainMs }) pushes for no longer than asked (a server's last second)", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir(), { closeDrainMs: 30_000 });
@@ -322,7 +323,7 @@ Deno.test("hybrid: close({ drainMs }) pushes for no longer than asked (a server'
   }
 });
 
-Deno.test("hybrid: pulled changes fire watch", async () => {
+test("hybrid: pulled changes fire watch", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir());
@@ -339,7 +340,7 @@ Deno.test("hybrid: pulled changes fire watch", async () => {
   }
 });
 
-Deno.test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cloud", async () => {
+test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cloud", async () => {
   const cloud = await startCloud();
   try {
     // B's pulls can be held: a cycle that B's start or write asked for may follow the
@@ -378,7 +379,7 @@ Deno.test("hybrid: recall.includeCloud merges the cloud's hits, marked origin cl
   }
 });
 
-Deno.test("hybrid: recallDetailed says the local engine and the coverage; embed embeds the local notes", async () => {
+test("hybrid: recallDetailed says the local engine and the coverage; embed embeds the local notes", async () => {
   const cloud = await startCloud();
   // A deterministic embedder: one dimension per word of interest.
   const words = ["database", "production", "staging"];
@@ -415,7 +416,7 @@ Deno.test("hybrid: recallDetailed says the local engine and the coverage; embed 
   }
 });
 
-Deno.test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid one by rank", async () => {
+test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid one by rank", async () => {
   const note = (id: string): Note => ({
     id,
     title: id,
@@ -460,7 +461,7 @@ Deno.test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid
   assert.deepEqual(await ids("hybrid", 3), ["l1", "c1@cloud", "l2"]);
 });
 
-Deno.test("hybrid: rememberMany and forgetMany reach the cloud and the other machine", async () => {
+test("hybrid: rememberMany and forgetMany reach the cloud and the other machine", async () => {
   const cloud = await startCloud();
   try {
     const a = cloud.machine(await Deno.makeTempDir());

@@ -12,6 +12,8 @@ import { checkDraftList, checkIdList } from "./_batch_input.ts";
 import { RuntimeListeners } from "./_listeners.ts";
 import { MemoRuntimeError } from "./errors.ts";
 import { scanThroughPages, scrubSecrets, secretsRefusal } from "./_secrets.ts";
+import type { MemoEmbeddingSettings } from "./_memo_options.ts";
+import { recallProfileOf, recallProfileOfMemo } from "./_recall_profile.ts";
 import type {
   CorrectResult,
   ListResult,
@@ -33,6 +35,7 @@ import type {
   RuntimeListOptions,
   RuntimeNotePatch,
   RuntimeRecallOptions,
+  RuntimeRecallProfile,
   RuntimeRememberInput,
   RuntimeRememberManyResult,
   RuntimeRememberResult,
@@ -164,17 +167,25 @@ class LocalRuntime implements MemoMcpRuntime {
   #close: () => Promise<void>;
   #closed = false;
   #listeners = new RuntimeListeners();
+  #profile: (() => Promise<RuntimeRecallProfile | undefined>) | undefined;
 
   constructor(
     ready: () => Promise<MemoLike>,
     rootDir: string,
     env: Record<string, string | undefined> | undefined,
     close: () => Promise<void>,
+    profile?: () => Promise<RuntimeRecallProfile | undefined>,
   ) {
     this.#ready = ready;
     this.#rootDir = rootDir;
     this.#env = env;
     this.#close = close;
+    this.#profile = profile;
+  }
+
+  recallProfile(options: RuntimeCallOptions = {}): Promise<RuntimeRecallProfile | undefined> {
+    checkSignal(options.signal);
+    return this.#profile?.() ?? Promise.resolve(undefined);
   }
 
   async #run<T>(signal: AbortSignal | undefined, fn: (memo: MemoLike) => Promise<T>): Promise<T> {
@@ -543,6 +554,7 @@ export function createMemoMcpRuntimeFromMemo(
     async () => {
       if (options.closeMemo) await memo.close();
     },
+    () => recallProfileOfMemo(memo),
   );
 }
 
@@ -573,11 +585,25 @@ export function createMemoMcpRuntimeFromMemo(
  */
 export function createLazyLocalRuntime(
   open: () => Promise<MemoLike>,
-  options: { rootDir: string; env?: Record<string, string | undefined>; prewarm: boolean },
+  options: {
+    rootDir: string;
+    env?: Record<string, string | undefined>;
+    prewarm: boolean;
+    /**
+     * The recall settings `open` uses, for `recallProfile()` without opening anything; without
+     * it, `recallProfile()` answers `undefined` until the client is open.
+     */
+    recall?: () => MemoEmbeddingSettings | Promise<MemoEmbeddingSettings>;
+  },
 ): MemoMcpRuntime {
   let opening: Promise<MemoLike> | undefined;
-  const ready = openOnce(() => opening = open());
+  let opened: MemoLike | undefined;
+  const ready = openOnce(() => opening = open().then((memo) => opened = memo));
   if (options.prewarm) ready();
+  const { recall } = options;
+  const profile = recall
+    ? async () => recallProfileOf(await recall())
+    : () => opened ? recallProfileOfMemo(opened) : Promise.resolve(undefined);
   return new LocalRuntime(ready, options.rootDir, options.env, async () => {
     if (!opening) return;
     let memo: MemoLike;
@@ -587,7 +613,7 @@ export function createLazyLocalRuntime(
       return;
     }
     await memo.close();
-  });
+  }, profile);
 }
 
 /**

@@ -7,10 +7,7 @@ import { isMemoRuntimeError } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import { createMemoMcpRuntimeFromMemo } from "./local.ts";
 import type { MemoLike, MemoMcpRuntime, RuntimeChange } from "./types.ts";
-
-// Deno 2.9 runs tests without the ops and resources sanitizers unless asked: the tests that
-// prove no timer is left behind ask for them.
-const SANITIZED = { sanitizeOps: true, sanitizeResources: true };
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /**
  * Watching is about notes.md, not embeddings: the clients here embed nothing, so that no
@@ -49,7 +46,7 @@ function nextChange(runtime: MemoMcpRuntime, ms = 30_000): Promise<RuntimeChange
   });
 }
 
-Deno.test("createMemoMcpRuntimeFromConfig() watch() reports each write's ids and whether the list changed", async () => {
+test("createMemoMcpRuntimeFromConfig() watch() reports each write's ids and whether the list changed", async () => {
   await withDir(async (rootDir) => {
     const runtime = createMemoMcpRuntimeFromConfig({
       rootDir,
@@ -75,7 +72,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() watch() reports each write's ids and
   });
 });
 
-Deno.test("createMemoMcpRuntimeFromMemo() watch() notices another client's writes to the same notes.md", async () => {
+test("createMemoMcpRuntimeFromMemo() watch() notices another client's writes to the same notes.md", async () => {
   await withDir(async (rootDir) => {
     const runtime = await quickRuntime(rootDir);
     const other = await openMemo({ rootDir, ...NO_EMBEDDINGS }); // another writer of the file
@@ -96,10 +93,9 @@ Deno.test("createMemoMcpRuntimeFromMemo() watch() notices another client's write
   });
 });
 
-Deno.test({
+test({
   name:
     "createMemoMcpRuntimeFromMemo() watch() unsubscribe and close() release every listener and timer",
-  ...SANITIZED,
   fn: () =>
     withDir(async (rootDir) => {
       const memo = await openMemo({ rootDir, watchIntervalMs: 20, ...NO_EMBEDDINGS });
@@ -141,10 +137,9 @@ Deno.test({
     }),
 });
 
-Deno.test({
+test({
   name:
     "createMemoMcpRuntimeFromConfig() watch() then close() before the notes load leaves nothing running",
-  ...SANITIZED,
   fn: () =>
     withDir(async (rootDir) => {
       const runtime = createMemoMcpRuntimeFromConfig({
@@ -159,7 +154,7 @@ Deno.test({
     }),
 });
 
-Deno.test("createMemoMcpRuntimeFromMemo() watch() keeps calling the others when a listener throws", async () => {
+test("createMemoMcpRuntimeFromMemo() watch() keeps calling the others when a listener throws", async () => {
   await withDir(async (rootDir) => {
     const runtime = await quickRuntime(rootDir);
     const calls: string[] = [];
@@ -176,7 +171,7 @@ Deno.test("createMemoMcpRuntimeFromMemo() watch() keeps calling the others when 
   });
 });
 
-Deno.test("createMemoMcpRuntimeFromMemo() watch() over a client without watch reports the runtime's own writes", async () => {
+test("createMemoMcpRuntimeFromMemo() watch() over a client without watch reports the runtime's own writes", async () => {
   await withDir(async (rootDir) => {
     const memo = await openMemo({ rootDir, ...NO_EMBEDDINGS });
     // A caller's own client: everything of Memo but watch.
@@ -206,7 +201,7 @@ Deno.test("createMemoMcpRuntimeFromMemo() watch() over a client without watch re
   });
 });
 
-Deno.test("createMemoMcpRuntimeFromMemo() watch() refuses a listener that is not a function", async () => {
+test("createMemoMcpRuntimeFromMemo() watch() refuses a listener that is not a function", async () => {
   await withDir(async (rootDir) => {
     const runtime = await quickRuntime(rootDir);
     assert.throws(

@@ -7,12 +7,13 @@ import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts";
 import type { RuntimeChange } from "./types.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /** An assert.throws/rejects check: a MemoRuntimeError with this code (and message). */
 const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
   isMemoRuntimeError(e, code) && (message === undefined || message.test(e.message));
 
-Deno.test("createMemoMcpRuntimeFromConfig() builds the hybrid runtime from cloud, with the local recall checks", async () => {
+test("createMemoMcpRuntimeFromConfig() builds the hybrid runtime from cloud, with the local recall checks", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-hybrid-" });
   const seen: string[] = [];
   const fetch = (input: Request | URL | string) => {
@@ -65,7 +66,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() builds the hybrid runtime from cloud
   );
 });
 
-Deno.test("createMemoMcpRuntimeFromConfig() builds the cloud runtime from cloud, refusing settings that cannot work", async () => {
+test("createMemoMcpRuntimeFromConfig() builds the cloud runtime from cloud, refusing settings that cannot work", async () => {
   const seen: string[] = [];
   const fetch = (input: Request | URL | string) => {
     seen.push(new URL(String(input)).pathname);
@@ -106,7 +107,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() builds the cloud runtime from cloud,
   );
 });
 
-Deno.test("createMemoMcpRuntimeFromConfig() refuses a configuration that cannot work, at construction", async (t) => {
+test("createMemoMcpRuntimeFromConfig() refuses a configuration that cannot work, at construction", async (t) => {
   const cases: [string, Parameters<typeof createMemoMcpRuntimeFromConfig>[0], RegExp][] = [
     [
       "an unknown mode",
@@ -150,7 +151,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() refuses a configuration that cannot 
   });
 });
 
-Deno.test("createMemoMcpRuntimeFromConfig() fails each call on an unreadable notes.md, and the next call tries again", async () => {
+test("createMemoMcpRuntimeFromConfig() fails each call on an unreadable notes.md, and the next call tries again", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
   const notes = join(rootDir, ".memo", "memory", "notes.md");
   await mkdir(notes, { recursive: true }); // a folder where the file should be
@@ -166,7 +167,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() fails each call on an unreadable not
   }
 });
 
-Deno.test("createMemoMcpRuntimeFromConfig() builds a local runtime on rootDir with the recall engine", async () => {
+test("createMemoMcpRuntimeFromConfig() builds a local runtime on rootDir with the recall engine", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
   const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { engine: "lexical" } });
   try {
@@ -199,7 +200,7 @@ Deno.test("createMemoMcpRuntimeFromConfig() builds a local runtime on rootDir wi
   }
 });
 
-Deno.test("the local runtime turns memory and connector refusals into MemoRuntimeError codes", async () => {
+test("the local runtime turns memory and connector refusals into MemoRuntimeError codes", async () => {
   const memo = await openMemo({ rootDir: await Deno.makeTempDir({ prefix: "memo-runtime-" }) });
   const runtime = createMemoMcpRuntimeFromMemo(memo, { closeMemo: true });
   try {
@@ -223,7 +224,7 @@ Deno.test("the local runtime turns memory and connector refusals into MemoRuntim
   }
 });
 
-Deno.test("the local runtime reports a bad connector configuration as CONFIG", async () => {
+test("the local runtime reports a bad connector configuration as CONFIG", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
   await mkdir(join(rootDir, ".memo"), { recursive: true });
   await writeFile(join(rootDir, ".memo", "config.json"), "{ not json");
@@ -238,7 +239,7 @@ Deno.test("the local runtime reports a bad connector configuration as CONFIG", a
   }
 });
 
-Deno.test("createLazyLocalRuntime() opens at the first call, reports a failed open and tries again", async () => {
+test("createLazyLocalRuntime() opens at the first call, reports a failed open and tries again", async () => {
   let opens = 0;
   const memo = await openMemo({ rootDir: await Deno.makeTempDir({ prefix: "memo-runtime-" }) });
   const runtime = createLazyLocalRuntime(() => {
@@ -255,7 +256,7 @@ Deno.test("createLazyLocalRuntime() opens at the first call, reports a failed op
   await assert.rejects(runtime.stats(), runtimeError("UNAVAILABLE", /runtime is closed/));
 });
 
-Deno.test("the local runtime lists newest first with order, paging by cursor", async () => {
+test("the local runtime lists newest first with order, paging by cursor", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-runtime-" });
   const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
   try {
@@ -286,7 +287,7 @@ Deno.test("the local runtime lists newest first with order, paging by cursor", a
   }
 });
 
-Deno.test("the local runtime's rememberMany is one commit, forgetMany one rewrite, both heard by watch", async () => {
+test("the local runtime's rememberMany is one commit, forgetMany one rewrite, both heard by watch", async () => {
   const rootDir = await Deno.makeTempDir();
   const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
   try {

@@ -13,6 +13,7 @@ import type {
   RunConnectorsResult,
 } from "@memo/connectors";
 import type {
+  AutoEngine,
   CommitBatch,
   CommitResult,
   Embedder,
@@ -56,6 +57,7 @@ export * from "./truth_types.ts";
 
 // The memory types that appear in this package's API (`store`, results).
 export type {
+  AutoEngine,
   CommitBatch,
   CommitResult,
   Embedder,
@@ -152,6 +154,8 @@ export interface MemoLike {
   ): Promise<{ embedded: number; total: number; computed: number }>;
   /** The embedder's state (`Memo.embeddingStatus`). Optional. */
   embeddingStatus?(): EmbeddingStatus;
+  /** The engine of a recall that names none (`Memo.engine`). Optional. */
+  readonly engine?: RecallEngine;
   /** One note; throws `NoteNotFoundError` for an unknown id. */
   get(id: string): Promise<Note>;
   /** A page of notes. */
@@ -966,6 +970,13 @@ export interface MemoMcpRuntime {
    */
   scrubSecrets?(value: unknown): Promise<unknown>;
   /**
+   * The recall settings it serves with (its default engine, and what `auto` does with the
+   * configured model), read without loading any note: what the `recall` tool's description
+   * says. The local and hybrid runtimes know them from their configuration; `undefined` when
+   * the runtime cannot tell (the cloud runtime recalls on the server).
+   */
+  recallProfile?(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined>;
+  /**
    * Releases the store, any timers and every `watch` listener. The hybrid
    * runtime first pushes its outbox for at most `options.drainMs` (default and
    * ceiling: its `closeDrainMs`, 1000); a server stopping within a deadline
@@ -994,4 +1005,29 @@ export interface RuntimeCloseOptions {
    * @default the runtime's `closeDrainMs` (1000)
    */
   drainMs?: number;
+}
+
+/**
+ * The recall settings of a runtime, known before it loads any note
+ * (`MemoMcpRuntime.recallProfile`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallProfile } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+ * const profile: RuntimeRecallProfile | undefined = await runtime.recallProfile?.();
+ * assert.equal(profile?.engine, "auto");
+ * assert.equal(profile?.auto.engine, "lexical"); // use-lite, the default model
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface RuntimeRecallProfile {
+  /** The engine of a recall that names none. */
+  engine: RecallEngine;
+  /** What `auto` does with the configured model (the memory package's `autoEngineOf`). */
+  auto: AutoEngine;
 }

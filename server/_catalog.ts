@@ -79,7 +79,7 @@ function build(limits: SchemaLimits): Catalog {
     const bound = tool.bind(limits);
     tools.set(tool.name, {
       ...bound,
-      info: tool,
+      info: { ...tool, description: bound.description },
       inputJson: jsonSchema(bound.input, "input"),
       outputJson: jsonSchema(bound.output, "output"),
     });
@@ -145,7 +145,8 @@ function build(limits: SchemaLimits): Catalog {
 const cache = new Map<string, Catalog>();
 
 /**
- * The catalog for these limits, built at the first call and then cached.
+ * The catalog for these limits (and recall settings, which the `recall` tool's description
+ * names), built at the first call and then cached.
  *
  * @example
  * ```ts
@@ -161,7 +162,7 @@ const cache = new Map<string, Catalog>();
  * ```
  */
 export function getCatalog(limits: SchemaLimits): Catalog {
-  const key = `${limits.defaultPageSize}/${limits.maxPageSize}`;
+  const key = `${limits.defaultPageSize}/${limits.maxPageSize}/${JSON.stringify(limits.recall)}`;
   let catalog = cache.get(key);
   if (!catalog) {
     catalog = build(limits);

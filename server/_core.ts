@@ -176,14 +176,32 @@ export class McpCore {
     this.#deadlines = new DeadlineQueue(options.requestTimeoutMs, { timer: options.timer });
   }
 
-  /** The catalog, loaded (with zod) at the first call. */
+  /**
+   * The catalog, loaded (with zod) at the first call, with the runtime's recall settings (read
+   * without loading notes), which the `recall` tool's description names. A runtime that cannot
+   * tell them, or fails to, gets the general description.
+   */
   catalog(): Catalog | Promise<Catalog> {
     if (this.#catalog) return this.#catalog;
-    this.#loading ??= import("./_catalog.ts").then((m) => {
-      this.#catalog = m.getCatalog(this.options);
-      return this.#catalog;
-    });
-    return this.#loading;
+    return this.#loading ??= this.#loadCatalog();
+  }
+
+  async #loadCatalog(): Promise<Catalog> {
+    const runtime = this.options.runtime;
+    const [m, recall] = await Promise.all([
+      import("./_catalog.ts"),
+      (runtime.recallProfile?.() ?? Promise.resolve(undefined)).catch(() => undefined),
+    ]);
+    this.#catalog = m.getCatalog({ ...this.options, recall });
+    return this.#catalog;
+  }
+
+  /**
+   * A connection of this server ended (stdio: its input closed): when no call is in flight, the
+   * request timer is dropped, so a finished session leaves no timer behind.
+   */
+  connectionClosed(): void {
+    this.#deadlines.release();
   }
 
   /** Whether anything listens to logs for this call. */

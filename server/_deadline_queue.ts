@@ -130,6 +130,8 @@ export class DeadlineQueue {
   #handle: unknown;
   /** Whether the armed timer was unreferenced when the queue emptied. */
   #unrefd = false;
+  /** Whether a connection of the owner closed: from then on, an empty queue keeps no timer. */
+  #released = false;
 
   constructor(delayMs: number, options: DeadlineQueueOptions = {}) {
     this.#delay = delayMs;
@@ -162,16 +164,32 @@ export class DeadlineQueue {
     const entry = deadline as Entry;
     if (entry.callback === undefined) return;
     this.#unlink(entry);
-    if (this.#head !== undefined || !this.#armed || this.#unrefd) return;
+    if (this.#head !== undefined || !this.#armed) return;
+    if (this.#released) return this.#disarm();
+    if (this.#unrefd) return;
     const handle = this.#handle as Unrefable | undefined;
     if (typeof handle?.unref === "function" && typeof handle.ref === "function") {
       handle.unref();
       this.#unrefd = true;
     } else if (!this.#linger) {
-      this.#timer.clearTimeout(this.#handle);
-      this.#armed = undefined;
-      this.#handle = undefined;
+      this.#disarm();
     }
+  }
+
+  /**
+   * A connection of the owner closed: from now on, whenever the queue is empty, no timer is kept,
+   * not even an unreferenced one (calls still in flight keep theirs; a later `add` arms it again).
+   */
+  release(): void {
+    this.#released = true;
+    if (this.#head === undefined && this.#armed) this.#disarm();
+  }
+
+  #disarm(): void {
+    this.#timer.clearTimeout(this.#handle);
+    this.#armed = undefined;
+    this.#handle = undefined;
+    this.#unrefd = false;
   }
 
   #unlink(entry: Entry): void {

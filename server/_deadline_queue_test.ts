@@ -142,3 +142,27 @@ Deno.test("DeadlineQueue with the real timer does not keep an idle process alive
   assert.equal(new TextDecoder().decode(out.stdout), "");
   assert.ok(performance.now() - started < 30_000, "exited without waiting for the timer");
 });
+
+Deno.test({
+  name: "DeadlineQueue.release() keeps no timer once the queue is empty, unreferenced or not",
+  sanitizeOps: true,
+  sanitizeResources: true,
+  fn() {
+    // The system timer: one that can be unreferenced, which an idle queue would keep armed.
+    const q = new DeadlineQueue(60_000);
+    const first = q.add(() => assert.fail("cancelled"));
+    const second = q.add(() => assert.fail("cancelled"));
+    q.release(); // calls still in flight: the timer stays
+    q.cancel(first);
+    q.cancel(second); // now empty: no timer at all (the op sanitizer would see one)
+    // With a timer that can linger, release() drops it at once; later calls keep none when done.
+    const t = fakeTimer();
+    const r = new DeadlineQueue(100, { timer: t.timer, now: t.now, linger: true });
+    r.cancel(r.add(() => {}));
+    assert.equal(t.pending(), 1, "lingers");
+    r.release();
+    assert.equal(t.pending(), 0, "released");
+    r.cancel(r.add(() => {}));
+    assert.equal(t.pending(), 0, "a later call arms it, and it is dropped when the call ends");
+  },
+});

@@ -125,6 +125,9 @@ export function withMcpErrors(runtime: MemoMcpRuntime): MemoMcpRuntime {
       mapped(() => runtime.completeIds(prefix, limit, options)),
     ...(runtime.watch ? { watch: (onChange) => mappedSync(() => runtime.watch!(onChange)) } : {}),
     ...(runtime.scrubSecrets ? { scrubSecrets: (value) => runtime.scrubSecrets!(value) } : {}),
+    ...(runtime.recallProfile
+      ? { recallProfile: (options) => mapped(() => runtime.recallProfile!(options)) }
+      : {}),
     close: () => runtime.close(),
   };
 }

@@ -6,8 +6,9 @@ import { call, type Json } from "../tests/fixtures/mcp_protocol_calls.ts";
 import { McpNotFoundError, McpValidationError, MemoMcpError } from "./errors.ts";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
 import { mcpErrorOf } from "./_runtime_errors.ts";
+import { PLAIN_TIMER, sanitizedTest as test } from "../testing/sanitized.ts";
 
-Deno.test("mcpErrorOf() maps each runtime code to its MCP error", async (t) => {
+test("mcpErrorOf() maps each runtime code to its MCP error", async (t) => {
   const cases: [MemoRuntimeErrorCode, Record<string, unknown> | undefined, string, unknown][] = [
     ["INVALID_INPUT", undefined, "McpValidationError", undefined],
     ["CONFIG", undefined, "McpValidationError", undefined],
@@ -48,9 +49,9 @@ function throwing(error: unknown): MemoMcpRuntime {
   return runtime;
 }
 
-Deno.test("the protocol server answers runtime errors as MCP errors", async (t) => {
+test("the protocol server answers runtime errors as MCP errors", async (t) => {
   const getNote = async (runtime: MemoMcpRuntime): Promise<Json> =>
-    await call(createMemoMcpProtocolServer({ runtime }), "tools/call", {
+    await call(createMemoMcpProtocolServer({ runtime, timer: PLAIN_TIMER }), "tools/call", {
       name: "get_note",
       arguments: { id: "n1" },
     });
@@ -80,9 +81,13 @@ Deno.test("the protocol server answers runtime errors as MCP errors", async (t) 
   });
   await t.step("a resource read of an unknown note is -32002", async () => {
     const runtime = throwing(new MemoRuntimeError("NOTE_NOT_FOUND", "Cannot find note n1"));
-    const reply = await call(createMemoMcpProtocolServer({ runtime }), "resources/read", {
-      uri: "memo://notes/n1",
-    });
+    const reply = await call(
+      createMemoMcpProtocolServer({ runtime, timer: PLAIN_TIMER }),
+      "resources/read",
+      {
+        uri: "memo://notes/n1",
+      },
+    );
     assert.equal(reply.error.code, -32002);
   });
   await t.step("a caller's own MemoMcpError passes through unchanged", async () => {

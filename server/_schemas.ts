@@ -8,6 +8,7 @@
  */
 
 import { z } from "zod";
+import type { RuntimeRecallProfile } from "../runtimes/types.ts";
 
 const NON_BLANK = /\S/;
 
@@ -31,6 +32,11 @@ export interface SchemaLimits {
   defaultPageSize: number;
   /** Largest page size of `list_notes` and most hits of `recall`. */
   maxPageSize: number;
+  /**
+   * The runtime's recall settings, which the `recall` tool's description names (what `auto`
+   * does with the configured model); a general text when absent.
+   */
+  recall?: RuntimeRecallProfile;
 }
 
 /**

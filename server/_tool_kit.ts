@@ -126,8 +126,11 @@ export interface ToolDefinition<I extends z.ZodType> {
   name: string;
   /** Display title. */
   title: string;
-  /** What the model reads to decide when to call it. */
-  description: string;
+  /**
+   * What the model reads to decide when to call it; a function when it depends on the runtime's
+   * recall settings (`undefined`: not known).
+   */
+  description: string | ((recall: SchemaLimits["recall"]) => string);
   /** Whether it writes (and so goes through `authorize` and `readOnly`). */
   write: boolean;
   /** MCP annotations. */
@@ -162,6 +165,8 @@ export interface ToolDefinition<I extends z.ZodType> {
  * ```
  */
 export interface BoundTool {
+  /** What the model reads, for these settings. */
+  description: string;
   /** The arguments' schema. */
   input: z.ZodType;
   /** The schema of `structuredContent`. */
@@ -191,7 +196,7 @@ export interface Tool {
   readonly name: string;
   /** Display title. */
   readonly title: string;
-  /** What the model reads. */
+  /** What the model reads (without the runtime's recall settings; see `BoundTool`). */
   readonly description: string;
   /** Whether it writes. */
   readonly write: boolean;
@@ -224,12 +229,15 @@ export interface Tool {
  * ```
  */
 export function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
-  const { input, output, run, ...facts } = def;
+  const { input, output, run, description, ...facts } = def;
+  const describe = typeof description === "string" ? () => description : description;
   return {
     ...facts,
+    description: describe(undefined),
     bind(limits) {
       const schema = input(limits);
       return {
+        description: describe(limits.recall),
         input: schema,
         output,
         call(args, ctx) {

@@ -39,6 +39,7 @@ import {
 } from "./_tool_kit.ts";
 
 export type { BoundTool, Tool, ToolAnnotations, ToolOutcome, ToolRunContext } from "./_tool_kit.ts";
+import { engineArgument, engineSentences } from "./_recall_text.ts";
 
 const Hit = z.looseObject({
   note: NoteSchema,
@@ -188,8 +189,10 @@ const remember = defineTool({
 const recall = defineTool({
   name: "recall",
   title: "Recall",
-  description:
-    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. Engines: lexical (words), vector (meaning, through local embeddings), hybrid (both, fused), auto (the default: hybrid over the notes embedded so far, lexical for the rest and whenever no embedder is ready). The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score). Superseded notes (corrected or merged) are left out unless includeSuperseded; asOf answers with what held at a past time; since and until filter on when notes were recorded.",
+  description: (recall) =>
+    "Search the project's memory and return the notes that best match a query, best first, each with the terms it matched. Call it before answering questions about this project, its decisions or its conventions. " +
+    engineSentences(recall) +
+    " The result says which engine ran and how many notes are embedded (coverage); it never waits for notes to be embedded. Filter with labels or a source prefix; set explain to see why each note ranked (its term contributions, and its lexical rank and score, vector rank and similarity, and fused score). Superseded notes (corrected or merged) are left out unless includeSuperseded; asOf answers with what held at a past time; since and until filter on when notes were recorded.",
   write: false,
   annotations: READ,
   input: (limits) =>
@@ -197,7 +200,7 @@ const recall = defineTool({
       query: text("query").describe("What to look for, in plain words."),
       limit: pageLimit(limits, "Most hits", 10).optional(),
       engine: z.enum(["auto", "lexical", "vector", "hybrid"]).optional().describe(
-        "Ranking engine: auto (default) uses hybrid when embeddings are ready, else lexical; vector and hybrid rank only the notes embedded so far.",
+        engineArgument(limits.recall),
       ),
       labels: labels().optional(),
       source: sourcePrefix(),
@@ -421,6 +424,9 @@ const memoryStats = defineTool({
         "off: local embeddings are off (or the cloud runtime); idle: not loaded yet; loading; ready; failed (see error).",
       ),
       error: z.string().optional().describe("Why the model failed to load."),
+      reason: z.string().optional().describe(
+        "Why the model is not loaded (state idle or off), such as: auto uses lexical with use-lite; the model loads at the first vector or hybrid recall.",
+      ),
     }).optional().describe("Embedding coverage of the vector, hybrid and auto engines."),
     issues: z.array(
       z.looseObject({

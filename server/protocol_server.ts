@@ -77,6 +77,8 @@ class ProtocolServer implements MemoMcpProtocolServer {
   #session: LegacySession;
   #requests: RequestTracker;
   #dispatcher: Dispatcher;
+  /** The connections seen (their `closed` signals), each watched once. */
+  #connections = new WeakSet<AbortSignal>();
 
   constructor(options: MemoMcpOptions) {
     const resolved = resolveMemoMcpOptions(options);
@@ -93,6 +95,15 @@ class ProtocolServer implements MemoMcpProtocolServer {
       this.#requests,
       new ListenStreams(this.#core, this.#maxOutput, { name: this.name, version: this.version }),
     );
+  }
+
+  /** When a connection ends, the core drops its idle request timer. */
+  #watchConnection(closed: AbortSignal | undefined): void {
+    if (!closed || this.#connections.has(closed)) return;
+    this.#connections.add(closed);
+    const core = this.#core;
+    if (closed.aborted) core.connectionClosed();
+    else closed.addEventListener("abort", () => core.connectionClosed(), { once: true });
   }
 
   async handle(
@@ -123,6 +134,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     message: unknown,
     context: MemoMcpRequestContext = { transport: "stdio" },
   ): Promise<string | undefined> {
+    this.#watchConnection(context.closed);
     try {
       const size = context.inputBytes;
       if (size !== undefined && size > this.#maxInput) return this.#tooLarge(message, size);

@@ -30,6 +30,7 @@ import {
   withOrdinalIds,
 } from "./connectors_helpers.ts";
 import { DATABASE_ID, sampleWorkspace } from "./fixtures/notion/workspace.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const GITHUB_TOKEN = "ghp_FAULTSgithubTOKEN00000000000000000002";
 const NOTION_TOKEN = "secret_FAULTSnotionTOKEN0000000000000000002";
@@ -61,7 +62,7 @@ const EXPECTED: Record<"github" | "notion", Record<Fault, string>> = {
   },
 };
 
-Deno.test("runConnectors() with a fault at every page of a pass writes nothing of it and recovers", async (t) => {
+test("runConnectors() with a fault at every page of a pass writes nothing of it and recovers", async (t) => {
   const clock = new ManualClock();
   const github = startFakeGithub([
     {

@@ -15,6 +15,7 @@ import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { readNotes, STORE_CLOCK } from "./connectors_helpers.ts";
 import { text } from "./fixtures/notion/objects.ts";
 import { DATABASE_ID, PAGE, sampleWorkspace } from "./fixtures/notion/workspace.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const GITHUB_TOKEN = "ghp_SYNCgithubTOKEN0000000000000000000003";
 const NOTION_TOKEN = "ntn_SYNCnotionTOKEN00000000000000000000003";
@@ -49,7 +50,7 @@ function fakes() {
   };
 }
 
-Deno.test("syncConfiguredConnectors() syncs, re-syncs with zero bytes, and updates changed items in place", async () => {
+test("syncConfiguredConnectors() syncs, re-syncs with zero bytes, and updates changed items in place", async () => {
   const f = fakes();
   const { rootDir, memo } = await projectWith(f.config);
   try {
@@ -123,7 +124,7 @@ Deno.test("syncConfiguredConnectors() syncs, re-syncs with zero bytes, and updat
   }
 });
 
-Deno.test("syncConfiguredConnectors() runs only the named connectors and refuses unknown ids", async () => {
+test("syncConfiguredConnectors() runs only the named connectors and refuses unknown ids", async () => {
   const f = fakes();
   const { rootDir, memo } = await projectWith(f.config);
   try {
@@ -142,7 +143,7 @@ Deno.test("syncConfiguredConnectors() runs only the named connectors and refuses
   }
 });
 
-Deno.test("syncConfiguredConnectors() fails a connector with a bad entry and still runs the others", async () => {
+test("syncConfiguredConnectors() fails a connector with a bad entry and still runs the others", async () => {
   const f = fakes();
   const config = structuredClone(f.config) as typeof f.config & {
     connectors: Record<string, unknown>[];
@@ -167,7 +168,7 @@ Deno.test("syncConfiguredConnectors() fails a connector with a bad entry and sti
   }
 });
 
-Deno.test("syncConfiguredConnectors() refuses a config file that holds a token", async () => {
+test("syncConfiguredConnectors() refuses a config file that holds a token", async () => {
   const { rootDir, memo } = await projectWith({
     connectors: [{
       id: "gh",
@@ -191,7 +192,7 @@ Deno.test("syncConfiguredConnectors() refuses a config file that holds a token",
   }
 });
 
-Deno.test("runConnectors() writes an item seen twice in a pass once, keeping the newer copy", async () => {
+test("runConnectors() writes an item seen twice in a pass once, keeping the newer copy", async () => {
   const github = startFakeGithub([{
     nameWithOwner: "octo-org/hello-world",
     discussions: [

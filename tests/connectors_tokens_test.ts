@@ -21,6 +21,7 @@ import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { FAULTS, ManualClock } from "./connectors_helpers.ts";
 import { DATABASE_ID, sampleWorkspace } from "./fixtures/notion/workspace.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const GITHUB_TOKEN = "ghp_ZZtokenCANARYgithub7f3a9c1e5b2d8f4a6c0e";
 const NOTION_TOKEN = "ntn_ZZtokenCANARYnotion9e1c3a5f7b2d4e6a8c0f";
@@ -46,7 +47,7 @@ function assertClean(what: string, text: string) {
   }
 }
 
-Deno.test("no token reaches an error, a progress event, the result, the CLI output or a file", async (t) => {
+test("no token reaches an error, a progress event, the result, the CLI output or a file", async (t) => {
   const clock = new ManualClock();
   const github = startFakeGithub([{
     nameWithOwner: "octo-org/hello-world",

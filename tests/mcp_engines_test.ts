@@ -22,6 +22,7 @@ import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import { runStdioServer } from "../server/stdio.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
+import { PLAIN_TIMER, sanitizedTest as test } from "../testing/sanitized.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -108,7 +109,7 @@ const NOTES = [
   "The database backup runs nightly",
 ];
 
-Deno.test("recall over MCP says which engine ran and the coverage; explain shows the parts; partial coverage sends progress", async (t) => {
+test("recall over MCP says which engine ran and the coverage; explain shows the parts; partial coverage sends progress", async (t) => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-" });
   const memo = await openMemo({ rootDir, embedder: toyEmbedder(), embedInBackground: false });
   const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
@@ -200,7 +201,7 @@ Deno.test("recall over MCP says which engine ran and the coverage; explain shows
   }
 });
 
-Deno.test("a vector recall with local embeddings off is a tool error the model reads", async () => {
+test("a vector recall with local embeddings off is a tool error the model reads", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-off-" });
   const runtime = createMemoMcpRuntimeFromConfig({
     rootDir,
@@ -274,7 +275,7 @@ function checkSyncProgress(progress: Json[]) {
   assert.match(progress.at(-1).message, /^team \(discussions\): .*3 written, 0 updated$/);
 }
 
-Deno.test("sync_connectors sends a progress notification per connector page (stdio)", async () => {
+test("sync_connectors sends a progress notification per connector page (stdio)", async () => {
   const project = await syncProject();
   const client = await connect(stdioPipe(project.runtime));
   try {
@@ -293,6 +294,115 @@ Deno.test("sync_connectors sends a progress notification per connector page (std
   }
 });
 
+test("initialize, and a recall with auto, answer while the model loads slowly", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-slow-" });
+  let loading = false;
+  let loaded = false;
+  // Loads for 30 s, or until the memory client closes: whatever waited for the model would
+  // answer only after `loaded` is true, however slow the machine.
+  const slowLoader: EmbedderLoader = ({ signal }) => {
+    loading = true;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => (loaded = true, resolve(toyEmbedder())), 30_000);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      }, { once: true });
+    });
+  };
+  const seed = await openMemo({ rootDir, localEmbeddings: false });
+  for (const text of NOTES) await seed.remember({ text });
+  await seed.close();
+  // A hub model's name: auto fuses with it, so prewarm loads it in the background (with
+  // use-lite's, auto would stay lexical and nothing would load).
+  const runtime = createMemoMcpRuntimeFromConfig({
+    rootDir,
+    recall: { embeddingModel: "test/slow-toy" },
+    embedder: slowLoader,
+    prewarm: true,
+  });
+  // prewarm: the notes load and then the model starts loading, in the background (on timers that
+  // do not keep the process alive: poll).
+  const deadline = Date.now() + 30_000;
+  while (!loading) {
+    if (Date.now() > deadline) throw new Error("prewarm never started loading the model");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const client = new Client({ name: "memo-engines-slow", version: "1.0.0" });
+  try {
+    await client.connect(stdioPipe(runtime)); // initialize
+    assert.equal(loaded, false, "initialize did not wait for the model");
+    const r =
+      (await client.callTool({ name: "recall", arguments: { query: "deploy key" } })) as Json;
+    assert.equal(r.structuredContent.engine, "lexical");
+    assert.equal(r.structuredContent.hits[0].note.title, NOTES[0]);
+    const stats = (await client.callTool({ name: "memory_stats", arguments: {} })) as Json;
+    assert.equal(stats.structuredContent.embeddings.state, "loading");
+    assert.equal(loaded, false, "everything answered before the model loaded");
+  } finally {
+    await client.close();
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+test("a remember returns while a slow embedder embeds in the background", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-busy-" });
+  let inFlight = 0;
+  let batches = 0;
+  const toy = toyEmbedder();
+  // Each batch waits until the test lets it go (or 30 s: a remember that waited for it would
+  // then return with no batch in flight, and fail).
+  const gate = Promise.withResolvers<void>();
+  const cap = setTimeout(gate.resolve, 30_000);
+  const slow: Embedder = {
+    model: "slow-toy",
+    dimensions: toy.dimensions,
+    async embed(texts, options) {
+      inFlight++;
+      batches++;
+      try {
+        await gate.promise;
+        return await toy.embed(texts, options);
+      } finally {
+        inFlight--;
+      }
+    },
+  };
+  const memo = await openMemo({ rootDir, embedder: slow });
+  const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
+  const server = createMemoMcpProtocolServer({ runtime, timer: PLAIN_TIMER });
+  const remember = async (text: string, id: number) =>
+    JSON.parse(
+      (await server.handle(JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "remember", arguments: { text } },
+      })))!,
+    ).result.structuredContent;
+  try {
+    assert.equal((await remember(NOTES[0], 1)).status, "written");
+    // The background worker picks the note up and calls the embedder.
+    const deadline = Date.now() + 30_000;
+    while (inFlight === 0) {
+      if (Date.now() > deadline) throw new Error("the embedder was never called");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    assert.equal((await remember(NOTES[1], 2)).status, "written");
+    assert.equal(inFlight, 1, "the remember returned while the embedder was still running");
+    assert.ok(batches >= 1);
+  } finally {
+    gate.resolve();
+    clearTimeout(cap);
+    await runtime.close();
+    await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+// Embeddings off (syncProject), so without the sanitizers; last in the file, because the HTTP
+// handler's short watch timer may still run for up to 50 ms after it.
 Deno.test("over HTTP, progress notifications come on the answer's event stream", async (t) => {
   const project = await syncProject();
   const options = { runtime: project.runtime, env: {} };
@@ -338,105 +448,5 @@ Deno.test("over HTTP, progress notifications come on the answer's event stream",
     await client.close();
     await http.shutdown();
     await project.close();
-  }
-});
-
-Deno.test("initialize, and a recall with auto, answer while the model loads slowly", async () => {
-  const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-slow-" });
-  let loading = false;
-  let loaded = false;
-  // Loads for 30 s, or until the memory client closes: whatever waited for the model would
-  // answer only after `loaded` is true, however slow the machine.
-  const slowLoader: EmbedderLoader = ({ signal }) => {
-    loading = true;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => (loaded = true, resolve(toyEmbedder())), 30_000);
-      signal?.addEventListener("abort", () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      }, { once: true });
-    });
-  };
-  const seed = await openMemo({ rootDir, localEmbeddings: false });
-  for (const text of NOTES) await seed.remember({ text });
-  await seed.close();
-  const runtime = createMemoMcpRuntimeFromConfig({ rootDir, embedder: slowLoader, prewarm: true });
-  // prewarm: the notes load and then the model starts loading, in the background (on timers that
-  // do not keep the process alive: poll).
-  const deadline = Date.now() + 30_000;
-  while (!loading) {
-    if (Date.now() > deadline) throw new Error("prewarm never started loading the model");
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  const client = new Client({ name: "memo-engines-slow", version: "1.0.0" });
-  try {
-    await client.connect(stdioPipe(runtime)); // initialize
-    assert.equal(loaded, false, "initialize did not wait for the model");
-    const r =
-      (await client.callTool({ name: "recall", arguments: { query: "deploy key" } })) as Json;
-    assert.equal(r.structuredContent.engine, "lexical");
-    assert.equal(r.structuredContent.hits[0].note.title, NOTES[0]);
-    const stats = (await client.callTool({ name: "memory_stats", arguments: {} })) as Json;
-    assert.equal(stats.structuredContent.embeddings.state, "loading");
-    assert.equal(loaded, false, "everything answered before the model loaded");
-  } finally {
-    await client.close();
-    await runtime.close();
-    await Deno.remove(rootDir, { recursive: true });
-  }
-});
-
-Deno.test("a remember returns while a slow embedder embeds in the background", async () => {
-  const rootDir = await Deno.makeTempDir({ prefix: "memo-engines-busy-" });
-  let inFlight = 0;
-  let batches = 0;
-  const toy = toyEmbedder();
-  // Each batch waits until the test lets it go (or 30 s: a remember that waited for it would
-  // then return with no batch in flight, and fail).
-  const gate = Promise.withResolvers<void>();
-  const cap = setTimeout(gate.resolve, 30_000);
-  const slow: Embedder = {
-    model: "slow-toy",
-    dimensions: toy.dimensions,
-    async embed(texts, options) {
-      inFlight++;
-      batches++;
-      try {
-        await gate.promise;
-        return await toy.embed(texts, options);
-      } finally {
-        inFlight--;
-      }
-    },
-  };
-  const memo = await openMemo({ rootDir, embedder: slow });
-  const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });
-  const server = createMemoMcpProtocolServer({ runtime });
-  const remember = async (text: string, id: number) =>
-    JSON.parse(
-      (await server.handle(JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method: "tools/call",
-        params: { name: "remember", arguments: { text } },
-      })))!,
-    ).result.structuredContent;
-  try {
-    assert.equal((await remember(NOTES[0], 1)).status, "written");
-    // The background worker picks the note up and calls the embedder.
-    const deadline = Date.now() + 30_000;
-    while (inFlight === 0) {
-      if (Date.now() > deadline) throw new Error("the embedder was never called");
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    assert.equal((await remember(NOTES[1], 2)).status, "written");
-    assert.equal(inFlight, 1, "the remember returned while the embedder was still running");
-    assert.ok(batches >= 1);
-  } finally {
-    gate.resolve();
-    clearTimeout(cap);
-    await runtime.close();
-    await memo.close();
-    await Deno.remove(rootDir, { recursive: true });
   }
 });

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { openMemo } from "../memory/mod.ts";
+import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const ROOT = new URL("..", import.meta.url);
 const QUERY = "how often do we change the credentials for pre-production";
@@ -28,7 +29,7 @@ async function memo(dir: string, ...args: string[]) {
   return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
-Deno.test("use-lite offline: vector finds a paraphrase lexical misses, hybrid ranks it first, the cache is shared", async () => {
+test("use-lite offline: vector finds a paraphrase lexical misses, hybrid ranks it first, the cache is shared", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-offline-" });
   const setup = await openMemo({ rootDir: dir, localEmbeddings: false });
   for (

@@ -69,6 +69,11 @@ Deno.test("the web page's Status shows damaged sections and the runtime; Sync sh
     await damaged.getByText("line 7").waitFor();
     assert.match(await damaged.innerText(), /damaged-note: Cannot/);
     assert.match(await status.innerText(), /Runtime\s+local/);
+    // Why the model is not loaded: with use-lite, auto stays lexical and nothing loads it.
+    assert.match(
+      await status.innerText(),
+      /Embeddings\s+use-lite, idle: 0 of \d+ notes embedded: auto uses lexical with use-lite; the model loads at the first vector or hybrid recall/,
+    );
     assert.equal(await page.getByRole("banner").getByText("local", { exact: true }).count(), 1);
 
     // Connectors: Sync, progress as it runs, then each connector's result and the failure.

@@ -79,7 +79,8 @@ interface Pending {
  * Starts a worker thread that loads the model of `spec`; resolves once it is
  * ready. `onProgress` gets the worker's load events. A worker that dies
  * rejects the load and every pending request with `EmbedderUnavailableError`;
- * `dispose()` terminates it. `moduleUrl` (tests) replaces the worker module.
+ * `dispose()` terminates it and resolves once the thread is gone (its ports
+ * closed). `moduleUrl` (tests) replaces the worker module.
  *
  * @example
  * ```ts
@@ -108,6 +109,8 @@ export function openWorkerBackend(
   let nextId = 1;
   let busy = 1; // the load
   let stopped: Error | undefined;
+  /** The worker's termination, once stopped: the load rejects and `dispose()` resolves after it. */
+  let terminated: Promise<unknown> = Promise.resolve();
 
   const hold = () => {
     if (busy++ === 0) worker.ref();
@@ -115,17 +118,21 @@ export function openWorkerBackend(
   const release = () => {
     if (--busy === 0) worker.unref();
   };
-  /** Stops the worker: the load rejects with `loadError`, pending requests with `error`. */
+  /**
+   * Stops the worker: pending requests reject with `error` at once, the load with `loadError`
+   * once the thread is gone (so that nothing of it outlives a failed or aborted load).
+   */
   const stop = (error: Error, loadError: unknown = error) => {
     if (stopped) return;
     stopped = error;
     signal?.removeEventListener("abort", onAbort);
-    settleLoad?.reject(loadError);
+    const load = settleLoad;
     settleLoad = undefined;
     for (const p of pending.values()) p.reject(error);
     pending.clear();
     requests.close();
-    void worker.terminate();
+    terminated = worker.terminate().catch(() => {});
+    if (load) void terminated.then(() => load.reject(loadError));
   };
   const onAbort = () => {
     const reason = signal?.reason ?? new Error("aborted");
@@ -169,12 +176,12 @@ export function openWorkerBackend(
         requests.postMessage({ type: "embed", id, texts: [...texts] } satisfies WorkerRequest);
       });
     },
-    dispose() {
+    async dispose() {
       stop(
         new EmbedderUnavailableError(`Cannot embed with ${spec.model}: the embedder is closed`),
         new EmbedderUnavailableError(`Cannot load model ${spec.model}: the embedder is closed`),
       );
-      return Promise.resolve();
+      await terminated;
     },
   };
 

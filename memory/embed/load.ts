@@ -1,42 +1,13 @@
 /**
  * Loading an embedder by model name: the offline default `use-lite`, or a hub
- * model through transformers.js.
+ * model through transformers.js. The loader itself (the worker thread, the
+ * backends, the scheduler) is imported at the first load: importing this
+ * module, or `@memo/memory`, loads none of it.
  *
  * @module
  */
 
-import { EmbedderUnavailableError, MemoryError } from "../errors.ts";
-import type { Embedder, EmbedderLoadOptions, ModelProgress } from "./types.ts";
-import { type Backend, type BackendSpec, modelKind, openBackend } from "./_backend.ts";
-import { openWorkerBackend } from "./_thread.ts";
-import { scheduleChunks } from "./_scheduler.ts";
-
-/**
- * Options of {@linkcode loadEmbedder} besides the common load options.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { LoadEmbedderOptions } from "./mod.ts";
- * const inProcess: LoadEmbedderOptions = { worker: false };
- * assert.equal(inProcess.worker, false);
- * ```
- */
-export interface LoadEmbedderOptions {
-  /**
-   * Run the model in a worker thread (`node:worker_threads`), so embedding
-   * never blocks the caller's event loop. An idle worker does not keep the
-   * process alive; `close()` terminates it.
-   * @default true
-   */
-  worker?: boolean;
-  /**
-   * Internal, for tests: overrides of transformers.js' `env` for hub models
-   * (`remoteHost`: where hub files are fetched from, local models then off;
-   * `cacheDir`: where they are cached).
-   */
-  hubEnv?: { remoteHost?: string; cacheDir?: string };
-}
+import type { Embedder, EmbedderLoadOptions, LoadEmbedderOptions } from "./types.ts";
 
 /**
  * Loads the embedding model named `model`:
@@ -65,7 +36,8 @@ export interface LoadEmbedderOptions {
  * unknown name, a missing `@huggingface/transformers` ("Cannot load model X:
  * install @huggingface/transformers"), hub files that cannot be fetched
  * ("Cannot load model X: could not fetch its files (…)"), or any other load
- * failure. An aborted `signal` rejects with its reason.
+ * failure. An aborted `signal` rejects with its reason. The loader's code is
+ * imported at the first call.
  *
  * @example
  * ```ts
@@ -93,93 +65,6 @@ export async function loadEmbedder(
   model: string,
   options: EmbedderLoadOptions & LoadEmbedderOptions = {},
 ): Promise<Embedder> {
-  if (!modelKind(model)) {
-    throw new EmbedderUnavailableError(
-      `Cannot load model ${model}: unknown model (use use-lite or a hub id such as Xenova/all-MiniLM-L6-v2)`,
-      { details: { model } },
-    );
-  }
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const onProgress = (progress: ModelProgress) => {
-    try {
-      options.onProgress?.(progress);
-    } catch {
-      // A failing progress callback must not fail the load.
-    }
-  };
-  const spec: BackendSpec = { model };
-  if (options.hubEnv) spec.hubEnv = { ...options.hubEnv };
-  let backend: Backend;
-  try {
-    backend = options.worker === false
-      ? await inProcess(spec, onProgress, signal)
-      : await openWorkerBackend(spec, onProgress, signal);
-  } catch (e) {
-    if (signal?.aborted && e === signal.reason) throw e;
-    if (e instanceof EmbedderUnavailableError) throw e;
-    const message = e instanceof Error ? e.message : String(e);
-    throw new EmbedderUnavailableError(
-      message.startsWith("Cannot ") ? message : `Cannot load model ${model}: ${message}`,
-      { cause: e, details: { model } },
-    );
-  }
-  return embedderOf(model, backend);
-}
-
-/** Loads in this thread; an abort rejects at once (the model, when it loads, is freed). */
-function inProcess(
-  spec: BackendSpec,
-  onProgress: (progress: ModelProgress) => void,
-  signal: AbortSignal | undefined,
-): Promise<Backend> {
-  const loading = openBackend(spec, onProgress).then((b) => scheduleChunks(b));
-  if (!signal) return loading;
-  loading.then(async (b) => {
-    if (signal.aborted) await b.dispose();
-  }, () => {});
-  return raceAbort(loading, signal);
-}
-
-/** The public face of a loaded backend. */
-function embedderOf(model: string, backend: Backend): Embedder {
-  let closed = false;
-  return {
-    model,
-    dimensions: backend.dimensions,
-    async embed(texts, options) {
-      if (closed) {
-        throw new EmbedderUnavailableError(`Cannot embed with ${model}: the embedder is closed`);
-      }
-      options?.signal?.throwIfAborted();
-      if (texts.length === 0) return [];
-      try {
-        return await backend.embed(texts, options?.signal);
-      } catch (e) {
-        if (options?.signal?.aborted && e === options.signal.reason) throw e;
-        if (closed) {
-          throw new EmbedderUnavailableError(`Cannot embed with ${model}: the embedder is closed`);
-        }
-        if (e instanceof MemoryError) throw e;
-        const message = e instanceof Error ? e.message : String(e);
-        throw new MemoryError(`Cannot embed with ${model}: ${message}`, { cause: e });
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await backend.dispose();
-    },
-  };
-}
-
-/** `promise`, or the signal's reason as soon as it aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
+  const { loadEmbedderNow } = await import("./_load.ts");
+  return await loadEmbedderNow(model, options);
 }

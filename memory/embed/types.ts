@@ -81,6 +81,33 @@ export interface EmbedderLoadOptions {
 }
 
 /**
+ * Options of `loadEmbedder` besides the common load options.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { LoadEmbedderOptions } from "./mod.ts";
+ * const inProcess: LoadEmbedderOptions = { worker: false };
+ * assert.equal(inProcess.worker, false);
+ * ```
+ */
+export interface LoadEmbedderOptions {
+  /**
+   * Run the model in a worker thread (`node:worker_threads`), so embedding
+   * never blocks the caller's event loop. An idle worker does not keep the
+   * process alive; `close()` terminates it.
+   * @default true
+   */
+  worker?: boolean;
+  /**
+   * Internal, for tests: overrides of transformers.js' `env` for hub models
+   * (`remoteHost`: where hub files are fetched from, local models then off;
+   * `cacheDir`: where they are cached).
+   */
+  hubEnv?: { remoteHost?: string; cacheDir?: string };
+}
+
+/**
  * A function that loads an embedder, for `MemoOptions.embedder` (loaded lazily
  * by the memo client instead of `embeddingModel`).
  *

@@ -24,6 +24,7 @@ export interface Stats {
     total: number;
     state: string;
     error?: string;
+    reason?: string;
   };
   issues?: { kind: string; message: string; line?: number }[];
   replica?: {
@@ -103,6 +104,7 @@ export function StatusView({ stats }: { stats: Stats | null }) {
           <dd>
             {e ? `${e.model}, ${e.state}: ${e.embedded} of ${e.total} notes embedded` : "not used"}
             {e?.error && <span class="muted">: {e.error}</span>}
+            {e?.reason && !e.error && <span class="muted">: {e.reason}</span>}
           </dd>
           {stats.secrets && (
             <>
