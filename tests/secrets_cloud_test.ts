@@ -71,6 +71,23 @@ Deno.test("the Cloud API on PostgreSQL redacts what an unguarded client sends: n
   }
 });
 
+/** POSTs `body` to a path of the default project through `handler`, with an Idempotency-Key. */
+function poster(handler: (request: Request) => Promise<Response>) {
+  const base = "http://cloud.test/v1/workspaces/team/projects/default";
+  return (path: string, body: unknown, key: string) =>
+    handler(
+      new Request(`${base}${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          "idempotency-key": key,
+        },
+        body: JSON.stringify(body),
+      }),
+    );
+}
+
 Deno.test("the Cloud API under refuse answers 400 invalid_request naming the rules, keeps nothing of the value, and purge drops kept answers", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "memo-secrets-cloud-" });
   const store = new FileCloudStore({ dataDir });
@@ -83,19 +100,7 @@ Deno.test("the Cloud API under refuse answers 400 invalid_request naming the rul
     logLevel: "debug",
   });
   try {
-    const base = "http://cloud.test/v1/workspaces/team/projects/default";
-    const post = (path: string, body: unknown, key: string) =>
-      handler(
-        new Request(`${base}${path}`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${KEY}`,
-            "content-type": "application/json",
-            "idempotency-key": key,
-          },
-          body: JSON.stringify(body),
-        }),
-      );
+    const post = poster(handler);
     for (const [i, s] of corpus.entries()) {
       const response = await post("/notes", { text: s.text }, `k${i}`);
       assert.equal(response.status, 400, s.name);
@@ -142,17 +147,7 @@ Deno.test("the Cloud API under allow stores what it is sent: POST notes and note
   });
   try {
     const post = async (path: string, body: unknown, key: string) =>
-      await (await handler(
-        new Request(`http://cloud.test/v1/workspaces/team/projects/default${path}`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${KEY}`,
-            "content-type": "application/json",
-            "idempotency-key": key,
-          },
-          body: JSON.stringify(body),
-        }),
-      )).json();
+      await (await poster(handler)(path, body, key)).json();
     const made = await post("/notes", { text: corpus[0].text }, "a");
     assert.ok(made.note.body.includes(corpus[0].value) && made.redacted === undefined);
     const fixed = await post("/notes:correct", { id: made.note.id, text: corpus[1].text }, "b");
