@@ -111,8 +111,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
   correct: {
     name: "correct",
     summary: "The fact changed: a new note supersedes the old one (kept as history)",
-    usage:
-      'correct ID "new text" [--file F] [--title T] [--label L]... [--valid-from DATE] [--json]',
+    usage: 'correct ID "new text" [--file F] [--title T] [--label L]... [--valid-from DATE]\n' +
+      "        [--secrets redact|refuse|allow] [--json]",
   },
   supersede: {
     name: "supersede",

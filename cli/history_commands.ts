@@ -22,6 +22,7 @@ import type { CliCommand } from "./context.ts";
 import { formatNoteLine, jsonDocument } from "./output.ts";
 import { withProjectRuntime } from "./runtime.ts";
 import { readText } from "./_read_text.ts";
+import { formatRedacted } from "./secrets.ts";
 
 /**
  * The flags of the history filters, for `parseArgs`.
@@ -153,7 +154,7 @@ const correct: CliCommand = {
   ...COMMAND_INFO.correct,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: ["dir", "title", "file", "valid-from"],
+      string: ["dir", "title", "file", "valid-from", "secrets"],
       multiple: ["label"],
       boolean: ["json"],
     });
@@ -177,7 +178,8 @@ const correct: CliCommand = {
     if (boolFlag(p, "json")) await io.stdout(jsonDocument(result));
     else {
       await io.stdout(
-        `corrected ${result.superseded.join(", ")} by ${result.note.id}  ${result.note.title}\n`,
+        `corrected ${result.superseded.join(", ")} by ${result.note.id}  ${result.note.title}\n` +
+          formatRedacted(result.redacted),
       );
     }
     return 0;

@@ -108,6 +108,9 @@ export class MemoCloudProject implements CloudProject {
       localEmbeddings: false,
       indexCache: false,
       recallCacheSize: options.recallCacheSize,
+      // The routes run the guard with the server's own policy (`MEMO_CLOUD_SECRETS`) before
+      // they call the project: a second pass here would redact under `allow` too, unsaid.
+      secrets: "allow",
     });
   }
 

@@ -502,9 +502,15 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         };
       }
       case "correctNote": {
-        noQuery(query, "correct the note");
+        const action = "correct the note";
+        noQuery(query, action);
         const input = correctInput(body);
-        return ok200("correct the note", async () => await (await project()).correct(input));
+        return ok200(action, async () => {
+          // The new text, title and labels, as a new note's (the ids and date hold no text).
+          const guarded = await guardCloudDrafts([input], secrets, action);
+          const result = await (await project()).correct(guarded.drafts[0]);
+          return guarded.redacted.length ? { ...result, redacted: guarded.redacted } : result;
+        });
       }
       case "supersedeNotes": {
         noQuery(query, "supersede the notes");

@@ -182,6 +182,11 @@ const schemas: Record<string, Schema> = {
     note: ref("CloudNote"),
     superseded: NOTE_IDS("The ids it superseded in this call."),
   }, ["note", "superseded"]),
+  CorrectAnswer: object({
+    note: ref("CloudNote"),
+    superseded: NOTE_IDS("The id it superseded (the corrected note)."),
+    redacted: ref("Redacted"),
+  }, ["note", "superseded"]),
   TidyNoteRef: object({
     id: string("Note id.", { pattern: ID_PATTERN }),
     title: string("Its title."),
@@ -692,11 +697,11 @@ const paths: Record<string, Json> = {
       operationId: "correctNote",
       summary: "The fact of a note changed: a new note supersedes it",
       description:
-        "Writes the new note (the old note's labels unless given) with `supersedes: [id]`, and sets the old note's `validUntil` to the new `validFrom` (else now), in one transaction. The old note stays as history. When another writer changes the old note meanwhile, the correction is made again over the new state: two corrections of one note at once both land.",
+        "Writes the new note (the old note's labels unless given) with `supersedes: [id]`, and sets the old note's `validUntil` to the new `validFrom` (else now), in one transaction. The old note stays as history. When another writer changes the old note meanwhile, the correction is made again over the new state: two corrections of one note at once both land. The new text, title and labels go through the secrets guard (`MEMO_CLOUD_SECRETS`) as a new note's do: `redacted` in the answer, or 400 under `refuse`.",
       parameters: [p("IdempotencyKey")],
       requestBody: body("CorrectRequest"),
       responses: {
-        "200": ok("The new note and the id it superseded.", "SupersedeAnswer", true),
+        "200": ok("The new note and the id it superseded.", "CorrectAnswer", true),
         "404": { $ref: "#/components/responses/WriteNotFound" },
         ...WRITE_ERRORS,
       },

@@ -22,6 +22,8 @@ import type { MemoryStore, ReplicaApplyResult, ReplicaChanges } from "./store.ts
 import type { NoteMirror } from "./_note_mirror.ts";
 import { textKey } from "./_text_key.ts";
 import { mergedKeepers, planTidy, tidyMerges } from "./tidy.ts";
+import { guardDrafts } from "./secrets/guard.ts";
+import type { SecretsPolicy } from "./secrets/policy.ts";
 import type {
   CorrectInput,
   CorrectResult,
@@ -54,6 +56,8 @@ export interface TruthParts {
   apply(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** Now. */
   clock: () => Date;
+  /** What a write of new text does with a detected secret (`Memo.secrets`). */
+  secrets: SecretsPolicy;
 }
 
 /** A note with new content, times and hash (kept shape: absent fields stay absent). */
@@ -259,7 +263,8 @@ async function landing<T>(
 
 /**
  * `Memo.correct`: a new note superseding `input.id` and the old note's validity ended, in one
- * atomic write.
+ * atomic write. The secrets guard runs over the new text, title and labels first (`redacted`
+ * says what it replaced; under `refuse` nothing is written).
  *
  * @example
  * ```ts
@@ -271,6 +276,9 @@ async function landing<T>(
  * const { note: fixed } = await memo.correct({ id: note.id, text: "Deploys run on Mondays" });
  * assert.deepEqual((await memo.recall("deploys")).map((h) => h.note.id), [fixed.id]);
  * await assert.rejects(memo.correct({ id: "nope", text: "x" }), { code: "NOTE_NOT_FOUND" });
+ * const npm = await memo.correct({ id: fixed.id, text: "Publish with npm_Zr8vQ2mW4kT9xN1pLc7Hs3Bd5Gf0Jy6Ra2Ue" });
+ * assert.equal(npm.note.body, "Publish with [redacted:npm-token]");
+ * assert.deepEqual(npm.redacted, [{ rule: "npm-token", field: "text" }]);
  * await memo.close();
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -284,6 +292,15 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
   if (typeof input.text !== "string" || input.text.trim() === "") {
     throw new MemoryValidationError(`Cannot ${action}: text is empty`);
   }
+  // The new text, title and labels are guarded before anything is read or written (the old
+  // note's labels, when kept, are stored already: `memo scan` is for those).
+  const guarded = await guardDrafts(
+    [{ text: input.text, title: input.title, labels: input.labels }],
+    parts.secrets,
+    "correct the note",
+  );
+  const { text, title, labels } = guarded.drafts[0];
+  const redacted = guarded.redacted.length ? { redacted: guarded.redacted } : {};
   return await landing<CorrectResult>(parts, action, () => {
     const { mirror } = parts;
     const old = mirror.get(id);
@@ -297,7 +314,7 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
       );
     }
     let fixed: Note;
-    const twin = sameText(mirror, input.text);
+    const twin = sameText(mirror, text);
     if (twin?.id === old.id) {
       throw new MemoryValidationError(`Cannot ${action}: the new text is the note's own`);
     }
@@ -313,9 +330,9 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
         }, nowIso);
     } else {
       const content = prepareDraft({
-        text: input.text,
-        title: input.title,
-        labels: input.labels ?? old.labels,
+        text,
+        title,
+        labels: labels ?? old.labels,
         supersedes: [old.id],
         validFrom,
       });
@@ -339,6 +356,7 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
     const result = () => ({
       note: mirror.withLinks(mirror.get(fixed.id) ?? fixed),
       superseded: [old.id],
+      ...redacted,
     });
     if (!put.length) return { done: result() };
     return {

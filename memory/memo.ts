@@ -168,6 +168,7 @@ export class Memo {
       mirror: this.#mirror,
       apply: (changes) => this.applyReplica(changes),
       clock: () => new Date(),
+      secrets: this.secrets,
     };
   }
 
@@ -489,7 +490,9 @@ export class Memo {
   /**
    * The fact of a note changed: writes a new note that supersedes it (with the old note's labels
    * unless `labels` is given) and sets the old note's `validUntil` to the new note's `validFrom`,
-   * or to now (an earlier `validUntil` is kept), in one atomic commit. Throws
+   * or to now (an earlier `validUntil` is kept), in one atomic commit. The secrets guard runs
+   * over the new text, title and labels first, as for {@linkcode remember}: `redacted` lists
+   * what it replaced; under `refuse` it throws `SecretsRefusedError` and writes nothing. Throws
    * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
    */
   correct(input: CorrectInput): Promise<CorrectResult> {
@@ -498,7 +501,8 @@ export class Memo {
 
   /**
    * Marks notes as superseded by note `by` (it gains them in its `supersedes`, in one atomic
-   * write): what merging duplicates needs. Throws `NoteNotFoundError` for an unknown `by`, and
+   * write): what merging duplicates needs. It adds ids of stored notes only, no text, so the
+   * secrets guard has nothing to check. Throws `NoteNotFoundError` for an unknown `by`, and
    * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
    */
   supersede(input: SupersedeInput): Promise<SupersedeResult> {
@@ -517,7 +521,8 @@ export class Memo {
   /**
    * Applies exactly the merges of a {@linkcode Memo.tidy} plan in one atomic commit (expired
    * notes are left alone); refuses (`MemoryValidationError`), writing nothing, when `notes.md`
-   * changed since the plan was made, or a note it names is gone or changed.
+   * changed since the plan was made, or a note it names is gone or changed. It only links
+   * stored notes (no text enters), so the secrets guard has nothing to check.
    */
   applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
     return applyTidyPlan(this.#truth, plan);

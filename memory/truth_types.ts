@@ -7,6 +7,7 @@
  */
 
 import type { Note } from "./note.ts";
+import type { SecretRedaction } from "./secrets/guard.ts";
 
 /**
  * A stored note that resembles a note just remembered: a near-duplicate, or a note on the same
@@ -98,6 +99,11 @@ export interface CorrectResult {
   note: Note;
   /** Ids of the notes it superseded in this call (the corrected one). */
   superseded: string[];
+  /**
+   * What the secrets guard replaced with `[redacted:<rule-id>]` in the new text, title or
+   * labels: rule ids and fields, never values; absent when nothing was.
+   */
+  redacted?: SecretRedaction[];
 }
 
 /**

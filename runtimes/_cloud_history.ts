@@ -10,6 +10,7 @@
 import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
 import { arrayOf, defined, noteOf, objectOf, shortId, unexpected } from "./_cloud_answers.ts";
 import type { CloudSession } from "./_cloud_session.ts";
+import { redactedOf } from "./_secrets.ts";
 import type { MemoCloudCallOptions, MemoCloudWriteOptions } from "./cloud_client_options.ts";
 import type { MemoCloudSupersedeResult, MemoCloudTidyApplyResult } from "./cloud_client_types.ts";
 
@@ -34,7 +35,13 @@ async function linkWrite(
   );
   const superseded = arrayOf(answer.superseded, action);
   if (!superseded.every((id) => typeof id === "string")) throw unexpected(action);
-  return { note: noteOf(answer.note, action), superseded: superseded as string[] };
+  const result: MemoCloudSupersedeResult = {
+    note: noteOf(answer.note, action),
+    superseded: superseded as string[],
+  };
+  const redacted = redactedOf(answer.redacted);
+  if (redacted) result.redacted = redacted;
+  return result;
 }
 
 /**

@@ -446,12 +446,20 @@ class CloudRuntime implements MemoMcpRuntime {
     }, id);
   }
 
-  /** `POST notes:correct`: one transaction on the server (the new note and the old one's end). */
+  /**
+   * `POST notes:correct`: one transaction on the server (the new note and the old one's end),
+   * after this side's secrets guard over the new text, title and labels.
+   */
   correct(input: RuntimeCorrectInput, options: RuntimeCallOptions = {}): Promise<CorrectResult> {
     return this.#write(options.signal, async (signal) => {
-      const { note, superseded } = await this.#client.correct(input, { signal });
+      const guarded = await guardForCloud([input], this.#secrets, "correct the note");
+      const sent = await this.#client.correct(guarded.drafts[0], { signal });
+      const { note, superseded } = sent;
       this.#wroteLinks(note, superseded, true);
-      return { note: plain(note), superseded };
+      const result: CorrectResult = { note: plain(note), superseded };
+      const redacted = mergeRedacted(guarded.redacted, sent.redacted);
+      if (redacted) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
+      return result;
     }, input?.id);
   }
 

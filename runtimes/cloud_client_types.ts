@@ -311,6 +311,11 @@ export interface MemoCloudSupersedeResult {
   note: MemoCloudNote;
   /** The ids it superseded in this call. */
   superseded: string[];
+  /**
+   * `notes:correct`: what the server's secrets guard replaced in the new text, title or labels
+   * (rule ids and fields); absent when nothing was.
+   */
+  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
 }
 
 /**

@@ -8,7 +8,16 @@
 
 import { z } from "zod";
 import { McpValidationError } from "./errors.ts";
-import { isoTime, labels, noteId, noteIds, NoteSchema, output, text } from "./_schemas.ts";
+import {
+  isoTime,
+  labels,
+  noteId,
+  noteIds,
+  NoteSchema,
+  output,
+  RedactedSchema,
+  text,
+} from "./_schemas.ts";
 import { defineTool, READ, type Tool } from "./_tool_kit.ts";
 
 /**
@@ -65,7 +74,7 @@ export const correct: Tool = defineTool({
   name: "correct",
   title: "Correct",
   description:
-    "The fact of a note changed (a new value, a new decision, something that is no longer true): store the new fact as a new note that supersedes the old one, in one step. The old note stays as history (readable by id, and with includeSuperseded or asOf); its validUntil becomes the new note's validFrom, or now. Recall then answers with the new fact. To fix the wording of the same fact use update_note; when notes say the same thing use supersede.",
+    "The fact of a note changed (a new value, a new decision, something that is no longer true): store the new fact as a new note that supersedes the old one, in one step. The old note stays as history (readable by id, and with includeSuperseded or asOf); its validUntil becomes the new note's validFrom, or now. Recall then answers with the new fact. To fix the wording of the same fact use update_note; when notes say the same thing use supersede. Secrets in the new text, title or labels are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
   write: true,
   annotations: LINK,
   input: () =>
@@ -83,11 +92,12 @@ export const correct: Tool = defineTool({
   output: output({
     note: NoteSchema.describe("The note holding the new fact."),
     superseded: z.array(z.string()).describe("Ids of the notes it superseded (the corrected one)."),
+    redacted: RedactedSchema.optional(),
   }, ["note", "superseded"]),
   async run(a, ctx) {
     if (!ctx.runtime.correct) throw cannot("correct notes");
-    const result = await ctx.runtime.correct(a, { signal: ctx.signal });
-    return { structured: { note: result.note, superseded: result.superseded } };
+    const { note, superseded, redacted } = await ctx.runtime.correct(a, { signal: ctx.signal });
+    return { structured: redacted?.length ? { note, superseded, redacted } : { note, superseded } };
   },
 });
 

@@ -209,6 +209,26 @@ export const historyFilters = () => ({
 export const noteIds = () => z.array(z.string().min(1).max(200)).min(1).max(100);
 
 /**
+ * `redacted` of a write's answer (`remember`, `update_note`, `correct`): what the secrets guard
+ * replaced, as rule ids and fields, never values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { RedactedSchema } from "./_schemas.ts";
+ *
+ * assert.ok(RedactedSchema.safeParse([{ rule: "github-token", field: "text" }]).success);
+ * assert.ok(!RedactedSchema.safeParse([{ rule: "jwt", field: "body" }]).success);
+ * ```
+ */
+export const RedactedSchema = z.array(z.looseObject({
+  rule: z.string().describe("memo's rule id, as in [redacted:<rule-id>]."),
+  field: z.enum(["title", "text", "labels", "source"]).describe("Where it was found."),
+})).describe(
+  "Secrets the guard replaced with [redacted:<rule-id>] before the write (never their values); absent when none.",
+);
+
+/**
  * The wire form of an error (`structuredContent.error` of a failed tool call).
  *
  * @example

@@ -24,6 +24,7 @@ import {
   noteIds,
   NoteSchema,
   output,
+  RedactedSchema,
   source,
   text,
 } from "./_schemas.ts";
@@ -76,13 +77,6 @@ const Hit = z.looseObject({
     "Present when explain was asked for: the hit's lexical and vector parts and the fused score.",
   ),
 });
-
-const Redacted = z.array(z.looseObject({
-  rule: z.string().describe("memo's rule id, as in [redacted:<rule-id>]."),
-  field: z.enum(["title", "text", "labels", "source"]).describe("Where it was found."),
-})).describe(
-  "Secrets the guard replaced with [redacted:<rule-id>] before the write (never their values); absent when none.",
-);
 
 const Coverage = z.looseObject({
   embedded: z.number().int().describe("Notes embedded for the current model."),
@@ -172,7 +166,7 @@ const remember = defineTool({
     similar: z.array(SimilarSchema).describe(
       "Stored notes like a written note, most similar first (at most 3; empty when none).",
     ),
-    redacted: Redacted.optional(),
+    redacted: RedactedSchema.optional(),
   }, ["note", "status", "similar"]),
   async run(a, ctx) {
     const result = await ctx.runtime.remember(a, { signal: ctx.signal });
@@ -332,7 +326,7 @@ const updateNote = defineTool({
         "The whole list of notes this note replaces ([] removes every link).",
       ),
     }),
-  output: output({ note: NoteSchema, redacted: Redacted.optional() }, ["note"]),
+  output: output({ note: NoteSchema, redacted: RedactedSchema.optional() }, ["note"]),
   async run({ id, ...patch }, ctx) {
     let redacted: unknown[] = [];
     const note = await ctx.runtime.update(id, patch, {

@@ -2,7 +2,9 @@
  * The secrets guard beyond one machine: the Cloud API server catches what a client sends
  * unguarded (`MEMO_CLOUD_SECRETS`, on PostgreSQL, in a real `cloud/main.ts` process: nothing in
  * any row, the idempotency records included, or the request log), refuses under `refuse`
- * (400 `invalid_request`); the cloud runtime sends nothing it detected; and hybrid replication
+ * (400 `invalid_request`), and stores what it is sent under `allow`, on `POST notes:correct` as on
+ * the other write routes; the cloud runtime sends nothing it detected (a correction included), a
+ * hybrid machine's correction is guarded locally; and hybrid replication
  * carries no secret to another machine: one whose local policy lets a secret through gets the
  * cloud's redacted copy back, and a `memo scan --redact` on one machine replicates to the other.
  */
@@ -43,6 +45,14 @@ Deno.test("the Cloud API on PostgreSQL redacts what an unguarded client sends: n
     }
     const id = batch.results[0].note.id;
     answers.push(await client.update(id, { title: corpus[4].value }));
+    // notes:correct: the new text, title and labels, as a new note's.
+    const fixed = await client.correct({
+      id: batch.results[1].note.id,
+      text: `Now: ${corpus[5].text}`,
+      labels: [corpus[6].value],
+    });
+    answers.push(fixed);
+    assert.deepEqual(fixed.redacted!.map((r) => r.field).sort(), ["labels", "text"]);
     assertNoSecret(JSON.stringify(answers), corpus, "an API answer");
     const tables = await sql<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'`;
@@ -61,6 +71,23 @@ Deno.test("the Cloud API on PostgreSQL redacts what an unguarded client sends: n
   }
 });
 
+/** POSTs `body` to a path of the default project through `handler`, with an Idempotency-Key. */
+function poster(handler: (request: Request) => Promise<Response>) {
+  const base = "http://cloud.test/v1/workspaces/team/projects/default";
+  return (path: string, body: unknown, key: string) =>
+    handler(
+      new Request(`${base}${path}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          "content-type": "application/json",
+          "idempotency-key": key,
+        },
+        body: JSON.stringify(body),
+      }),
+    );
+}
+
 Deno.test("the Cloud API under refuse answers 400 invalid_request naming the rules, keeps nothing of the value, and purge drops kept answers", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "memo-secrets-cloud-" });
   const store = new FileCloudStore({ dataDir });
@@ -73,19 +100,7 @@ Deno.test("the Cloud API under refuse answers 400 invalid_request naming the rul
     logLevel: "debug",
   });
   try {
-    const base = "http://cloud.test/v1/workspaces/team/projects/default";
-    const post = (path: string, body: unknown, key: string) =>
-      handler(
-        new Request(`${base}${path}`, {
-          method: "POST",
-          headers: {
-            authorization: `Bearer ${KEY}`,
-            "content-type": "application/json",
-            "idempotency-key": key,
-          },
-          body: JSON.stringify(body),
-        }),
-      );
+    const post = poster(handler);
     for (const [i, s] of corpus.entries()) {
       const response = await post("/notes", { text: s.text }, `k${i}`);
       assert.equal(response.status, 400, s.name);
@@ -98,11 +113,45 @@ Deno.test("the Cloud API under refuse answers 400 invalid_request naming the rul
     assert.equal(batch.status, 400);
     const plain = await post("/notes", { text: "A plain note" }, "plain");
     assert.equal(plain.status, 201);
+    const { note } = await plain.json();
+    for (
+      const [i, fix] of [{ text: corpus[2].text }, { text: "t", labels: [corpus[3].value] }]
+        .entries()
+    ) {
+      const response = await post("/notes:correct", { id: note.id, ...fix }, `c${i}`);
+      assert.equal(response.status, 400);
+      const body = await response.json();
+      assert.equal(body.error.code, "invalid_request");
+      assert.match(body.error.message, /^Cannot correct the note: the note holds a secret/);
+      assert.equal(body.error.details.secrets.length, 1);
+      assertNoSecret(JSON.stringify(body), corpus, "a refusal");
+    }
     assertNoSecret(lines.join("\n"), corpus, "the request log");
     for (const { path, text } of await filesUnder(dataDir)) assertNoSecret(text, corpus, path);
     assert.equal((await (await store.project("team", "default")).stats()).notes, 1);
     assert.ok(await store.idempotency.purge(new Date(Date.now() + 1000)) > 0);
     assert.equal(await store.idempotency.purge(new Date(Date.now() + 1000)), 0);
+  } finally {
+    await store.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("the Cloud API under allow stores what it is sent: POST notes and notes:correct, no redacted", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-secrets-cloud-allow-" });
+  const store = new FileCloudStore({ dataDir });
+  const handler = createMemoCloudHandler({
+    store,
+    apiKeys: [{ key: KEY, workspaceId: "team" }],
+    secrets: "allow",
+  });
+  try {
+    const post = async (path: string, body: unknown, key: string) =>
+      await (await poster(handler)(path, body, key)).json();
+    const made = await post("/notes", { text: corpus[0].text }, "a");
+    assert.ok(made.note.body.includes(corpus[0].value) && made.redacted === undefined);
+    const fixed = await post("/notes:correct", { id: made.note.id, text: corpus[1].text }, "b");
+    assert.ok(fixed.note.body.includes(corpus[1].value) && fixed.redacted === undefined);
   } finally {
     await store.close();
     await Deno.remove(dataDir, { recursive: true });
@@ -149,7 +198,9 @@ Deno.test("the cloud runtime guards on its side: nothing it detected is ever sen
       onRedacted: (r) => heard = r.length,
     });
     assert.equal(heard, 1);
-    assert.ok(cloud.sent.length >= 3);
+    const fixed = await runtime.correct!({ id: one.note.id, text: `Now: ${corpus[6].text}` });
+    assert.deepEqual(fixed.redacted, [{ rule: corpus[6].rule, field: "text" }]);
+    assert.ok(cloud.sent.length >= 4);
     assertNoSecret(cloud.sent.join("\n"), corpus, "a request body");
     const refusing = createMemoCloudMcpRuntime({
       baseUrl: cloud.baseUrl,
@@ -159,6 +210,10 @@ Deno.test("the cloud runtime guards on its side: nothing it detected is ever sen
     });
     const before = cloud.sent.length;
     await assert.rejects(refusing.remember({ text: corpus[5].text }), { code: "INVALID_INPUT" });
+    await assert.rejects(
+      refusing.correct!({ id: fixed.note.id, text: corpus[5].text }),
+      { code: "INVALID_INPUT", message: /^Cannot correct the note: / },
+    );
     assert.equal(cloud.sent.length, before, "a refused write sends nothing");
     await refusing.close();
   } finally {
@@ -191,6 +246,9 @@ Deno.test("hybrid replication carries no secret to another machine; a machine th
   const onB = machine(b, "redact");
   try {
     for (const s of corpus.slice(0, 8)) await onA.remember({ text: s.text });
+    const { note: old } = await onA.remember({ text: "Releases are signed by the CI bot" });
+    const fixed = await onA.correct!({ id: old.id, text: `Releases: ${corpus[9].text}` });
+    assert.deepEqual(fixed.redacted, [{ rule: corpus[9].rule, field: "text" }]);
     await onA.replicate();
     // A machine whose policy let secrets through: the cloud redacts, and the copy comes back.
     // (What the lax machine wrote is checked in its answer: its background push may already have

@@ -5,9 +5,14 @@
  * secrets, a hand edit among them. A fresh corpus of realistic secrets goes through each; none
  * reaches `notes.md`, the embedding cache, the index snapshot, an answer, a log line or the
  * `--json` output; the look-alikes pass untouched; `refuse` leaves `notes.md` byte-identical.
+ * `correct` (the SDK client over HTTP, and `memo correct`) is guarded as `remember` is.
  */
 
 import assert from "node:assert/strict";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
+import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { contentHash, embeddingKey, embeddingText, memoPaths } from "@memo/memory";
@@ -159,6 +164,88 @@ Deno.test("MCP under refuse: a tool error with MCP_VALIDATION_ERROR naming the r
   }
 });
 
+Deno.test("MCP correct, with the SDK client over HTTP: redact answers the rules, refuse is an MCP_VALIDATION_ERROR with notes.md byte-identical; no value in an answer, a log line or a file", async () => {
+  const [gh, jwt, npm] = ["github-token", "jwt", "npm-token"].map((rule) =>
+    corpus.find((s) => s.rule === rule)!
+  );
+  for (const secrets of ["redact", "refuse"] as const) {
+    const rootDir = await Deno.makeTempDir({ prefix: `memo-secrets-correct-${secrets}-` });
+    const runtime = createMemoMcpRuntimeFromConfig({
+      rootDir,
+      secrets,
+      recall: { engine: "lexical", localEmbeddings: false },
+    });
+    const logs: string[] = [];
+    const options = { runtime, logger: (r: unknown) => void logs.push(JSON.stringify(r)) };
+    const client = new Client({ name: "memo-secrets-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1/mcp"), {
+      fetch: (input: string | URL | Request, init?: RequestInit) =>
+        handleMemoMcpRequest(new Request(input, init), options),
+    });
+    try {
+      await client.connect(transport);
+      // deno-lint-ignore no-explicit-any
+      const call = async (name: string, args: Record<string, unknown>): Promise<any> =>
+        await client.callTool({ name, arguments: args });
+      const answers: unknown[] = [];
+      const old = (await call("remember", { text: "Releases are signed by the CI bot" }))
+        .structuredContent.note;
+      const twin = (await call("remember", { text: "Releases get signed by the CI bot" }))
+        .structuredContent.note;
+      const before = await readFile(memoPaths(rootDir).notes);
+      const fix = await call("correct", {
+        id: old.id,
+        text: `Releases are signed with ${gh.text}`,
+        title: `Signing ${npm.value}`,
+        labels: ["ci", jwt.value],
+      });
+      answers.push(fix);
+      if (secrets === "redact") {
+        assert.equal(fix.isError, undefined, JSON.stringify(fix));
+        assert.deepEqual(fix.structuredContent.redacted, [
+          { rule: npm.rule, field: "title" },
+          { rule: gh.rule, field: "text" },
+          { rule: jwt.rule, field: "labels" },
+        ]);
+        assert.deepEqual(fix.structuredContent.superseded, [old.id]);
+        // supersede links stored notes only: no text, so nothing for the guard.
+        const linked = await call("supersede", {
+          ids: [twin.id],
+          by: fix.structuredContent.note.id,
+        });
+        assert.equal(linked.isError, undefined);
+        assert.equal(linked.structuredContent.redacted, undefined);
+        answers.push(linked);
+        assert.match(
+          await notesOf(rootDir),
+          /Releases are signed with .*\[redacted:github-token\]/,
+        );
+      } else {
+        assert.equal(fix.isError, true);
+        assert.equal(fix.structuredContent.error.code, "MCP_VALIDATION_ERROR");
+        assert.match(
+          fix.structuredContent.error.message,
+          /^Cannot correct the note: .*jwt in labels/,
+        );
+        assert.deepEqual(await readFile(memoPaths(rootDir).notes), before, "byte-identical");
+      }
+      assertNoSecret(JSON.stringify(answers), corpus, "an MCP answer");
+      assertNoSecret(logs.join("\n"), corpus, "a log line");
+      assert.ok(
+        logs.some((l) => l.includes("[redacted:jwt]")),
+        "the logged arguments are scrubbed",
+      );
+      await client.close();
+      await runtime.close();
+      await assertNoSecretOnDisk(rootDir, corpus);
+    } finally {
+      await client.close();
+      await runtime.close();
+      await Deno.remove(rootDir, { recursive: true });
+    }
+  }
+});
+
 /** The four import formats, each holding every secret of the corpus (and, for markdown, the look-alikes). */
 async function importSources(dir: string): Promise<Record<string, string>> {
   const at = (p: string) => join(dir, p);
@@ -205,7 +292,7 @@ async function importSources(dir: string): Promise<Record<string, string>> {
   };
 }
 
-Deno.test("memo remember, update and import (every format) redact, or under --secrets refuse change nothing; no output carries a value", async () => {
+Deno.test("memo remember, update, correct and import (every format) redact, or under --secrets refuse change nothing; no output carries a value", async () => {
   const work = await Deno.makeTempDir({ prefix: "memo-secrets-cli-" });
   try {
     const sources = await importSources(work);
@@ -249,6 +336,16 @@ Deno.test("memo remember, update and import (every format) redact, or under --se
         0,
       );
       assert.match(io.out[io.out.length - 1], /redacted: .* in title/);
+      if (format === "markdown") {
+        // memo correct: refused under --secrets refuse (exit 2, notes.md unchanged), else redacted.
+        const fix = ["correct", remembered.note.id, `Now: ${corpus[3].text}`, "--dir", rootDir];
+        const kept = await readFile(memoPaths(rootDir).notes);
+        assert.equal(await runCli([...fix, "--secrets", "refuse"], io), 2);
+        assert.match(io.err[io.err.length - 1], new RegExp(`${corpus[3].rule} in text`));
+        assert.deepEqual(await readFile(memoPaths(rootDir).notes), kept);
+        assert.equal(await runCli(fix, io), 0);
+        assert.match(io.out[io.out.length - 1], new RegExp(`redacted: ${corpus[3].rule} in text`));
+      }
       assertNoSecret(io.out.join("") + io.err.join(""), corpus, `${format}: the output`);
       await assertNoSecretOnDisk(rootDir, corpus);
       if (format === "markdown") {

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import {
   checksummedToken,
   lookAlikeCorpus,
@@ -9,6 +10,8 @@ import { findSecrets, mayHoldSecret, redactMatches, SECRET_RULE_IDS } from "./sc
 import { guardDrafts, guardPatch, SecretsRefusedError } from "./guard.ts";
 import { SECRETLINT_RULES } from "./_secretlint.ts";
 import { parseSecretsPolicy } from "./policy.ts";
+import { openMemo } from "../memo.ts";
+import { memoPaths } from "../paths.ts";
 
 const corpus = secretCorpus();
 const lookAlikes = lookAlikeCorpus();
@@ -92,4 +95,69 @@ Deno.test("guardDrafts() redacts, refuses or allows, and never carries a value",
 Deno.test("parseSecretsPolicy() takes the three policies and refuses others", () => {
   assert.equal(parseSecretsPolicy("ALLOW", "--secrets"), "allow");
   assert.throws(() => parseSecretsPolicy("off", "--secrets"), /expected redact, refuse or allow/);
+});
+
+Deno.test("Memo.correct guards the new text, title and labels: redact answers the rules, refuse writes nothing, allow keeps them; supersede adds no text", async () => {
+  const [gh, jwt, npm] = ["github-token", "jwt", "npm-token"].map((rule) =>
+    corpus.find((s) => s.rule === rule)!
+  );
+  const dir = await Deno.makeTempDir({ prefix: "memo-secrets-correct-" });
+  const open = (secrets: "redact" | "refuse" | "allow") =>
+    openMemo({ rootDir: dir, localEmbeddings: false, indexCache: false, secrets });
+  const notes = () => readFile(memoPaths(dir).notes);
+  try {
+    const memo = await open("redact");
+    const { note: old } = await memo.remember({ text: "Releases are signed by the CI bot" });
+    const fixed = await memo.correct({
+      id: old.id,
+      text: `Releases are signed with ${gh.text}`,
+      title: `Signing ${npm.value}`,
+      labels: ["ci", jwt.value],
+    });
+    assert.deepEqual(fixed.redacted, [
+      { rule: npm.rule, field: "title" },
+      { rule: gh.rule, field: "text" },
+      { rule: jwt.rule, field: "labels" },
+    ]);
+    assert.deepEqual(fixed.superseded, [old.id]);
+    assert.match(fixed.note.body, /\[redacted:github-token\]/);
+    assert.deepEqual(fixed.note.labels, ["ci", "[redacted:jwt]"]);
+    // supersede only links stored notes: nothing for the guard, no `redacted`.
+    const { note: twin } = await memo.remember({ text: "Releases get signed by the CI bot" });
+    assert.equal("redacted" in await memo.supersede({ ids: [twin.id], by: fixed.note.id }), false);
+    const plain = await memo.correct({ id: fixed.note.id, text: "Releases are signed by hand" });
+    assert.equal(plain.redacted, undefined);
+    await memo.close();
+    for (const text of [JSON.stringify([fixed, plain]), new TextDecoder().decode(await notes())]) {
+      for (const s of [gh, jwt, npm]) assert.ok(!text.includes(s.value), s.name);
+    }
+
+    const refusing = await open("refuse");
+    const before = await notes();
+    for (
+      const input of [{ text: gh.text }, { text: "t", title: npm.value }, {
+        text: "l",
+        labels: [jwt.value],
+      }]
+    ) {
+      const e = await refusing.correct({ id: plain.note.id, ...input }).catch((e) => e);
+      assert.ok(e instanceof SecretsRefusedError, String(e));
+      assert.match(
+        e.message,
+        /^Cannot correct the note: the note holds a secret \(.+\); nothing was written$/,
+      );
+      assert.ok(
+        ![gh, jwt, npm].some((s) => JSON.stringify({ ...e, m: e.message }).includes(s.value)),
+      );
+    }
+    assert.deepEqual(await notes(), before, "notes.md byte-identical");
+    await refusing.close();
+
+    const allowing = await open("allow");
+    const kept = await allowing.correct({ id: plain.note.id, text: gh.text });
+    assert.ok(kept.note.body.includes(gh.value) && kept.redacted === undefined);
+    await allowing.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
