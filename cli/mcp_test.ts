@@ -84,9 +84,11 @@ test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", a
     MEMO_CLOUD_BASE_URL: "http://127.0.0.1:9", // nothing listens; writes are local
   });
   assert.equal(code, 0);
-  assert.equal(replies[0].result.structuredContent.status, "written");
+  // The server answers calls as they end, not in the order they came.
+  const reply = (id: number) => replies.find((r) => r.id === id);
+  assert.equal(reply(1).result.structuredContent.status, "written");
   assert.ok((await stat(join(dir, ".memo", "memory", "notes.md"))).isFile());
-  const replica = replies[1].result.structuredContent.replica;
+  const replica = reply(2).result.structuredContent.replica;
   assert.equal(typeof replica?.outbox, "number", "memory_stats reports the replica");
   await Deno.remove(dir, { recursive: true });
 });

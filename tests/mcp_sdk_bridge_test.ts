@@ -14,6 +14,7 @@ import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@
 import { z } from "zod";
 import { registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
+import { engineArgument } from "../server/_recall_text.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createFakeRuntime } from "./fixtures/mcp_fake_runtime.ts";
@@ -178,6 +179,10 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer serves the v2 c
       ))!,
     ).result.tools as Json[];
     const strip = ({ $schema: _, ...rest }: Json) => rest;
+    // Registration with an SDK server is synchronous, before the runtime's recall settings are
+    // read: the bridge's `engine` argument says what auto does in general terms.
+    const recallInput = direct.find((t) => t.name === "recall")!.inputSchema as Json;
+    recallInput.properties.engine.description = engineArgument(undefined);
     for (const tool of direct) {
       const viaSdk = listed.find((t) => t.name === tool.name) as Json;
       assert.deepEqual(strip(viaSdk.inputSchema), tool.inputSchema, `${tool.name} inputSchema`);
