@@ -70,13 +70,18 @@
 
 import { cwd as platformCwd, envObject, exit, writeStderr } from "./platform/mod.ts";
 import {
+  asError,
+  createHostHandlers,
   createHttpEndpoint,
   type HttpEndpoint,
-  httpErrorResponse,
+  type MemoMcpFetchHandler,
+  type MemoMcpFrameworkHandler,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
+  type MemoMcpRequestHandler,
   type ProjectOAuthConfig,
   readProjectOAuthConfig,
+  runEndpoint,
 } from "./server/http/mod.ts";
 import { toSafeError } from "./server/mod.ts";
 import {
@@ -87,12 +92,15 @@ import {
 
 export {
   DEFAULT_ALLOWED_ORIGINS,
+  type MemoMcpFetchHandler,
+  type MemoMcpFrameworkHandler,
   type MemoMcpHttpAuthOptions,
   type MemoMcpHttpEnv,
   type MemoMcpHttpOptions,
   type MemoMcpOAuthIntrospection,
   type MemoMcpOAuthOptions,
   type MemoMcpOAuthScopes,
+  type MemoMcpRequestHandler,
 } from "./server/http/mod.ts";
 // The types the options reference, so that this entry point documents itself.
 export type {
@@ -160,98 +168,7 @@ export type {
   StoreLoadReport,
 } from "./runtimes/mod.ts";
 
-/**
- * A web-standard request handler.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import { handleMemoMcpRequest, type MemoMcpRequestHandler } from "@memo/mcp-server/http";
- *
- * const rootDir = await Deno.makeTempDir();
- * const options = { runtime: createMemoMcpRuntimeFromConfig({ rootDir }) };
- * const handler: MemoMcpRequestHandler = (request) => handleMemoMcpRequest(request, options);
- * // The endpoint is stateless: there is no SSE stream to GET.
- * const response = await handler(new Request("http://127.0.0.1:8787/mcp"));
- * assert.equal(response.status, 405);
- * assert.equal(response.headers.get("allow"), "POST, OPTIONS");
- * await response.body?.cancel();
- * await options.runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export type MemoMcpRequestHandler = (request: Request) => Promise<Response>;
-
-/**
- * An edge-worker fetch handler (Cloudflare Workers and the like): its `env`
- * argument's string values are laid over `options.env` as `MEMO_*`
- * configuration; `ctx` is not used.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import { createMemoMcpFetchHandler, type MemoMcpFetchHandler } from "@memo/mcp-server/http";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const fetch: MemoMcpFetchHandler = createMemoMcpFetchHandler({ runtime });
- * export default { fetch };
- *
- * // A worker's bindings configure the endpoint: this one requires a bearer token.
- * const env = { MEMO_MCP_BEARER_TOKEN: "s3cret" };
- * const response = await fetch(new Request("https://memo.example.com/mcp", { method: "POST" }), env);
- * assert.equal(response.status, 401);
- * await response.body?.cancel();
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export type MemoMcpFetchHandler = (
-  request: Request,
-  env?: unknown,
-  ctx?: unknown,
-) => Promise<Response>;
-
-/**
- * A route handler for web frameworks: call it with a `Request`, or export its
- * `GET`, `POST`, `OPTIONS` and `DELETE` (all the same handler).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import {
- *   createFrameworkMemoMcpHandler,
- *   type MemoMcpFrameworkHandler,
- * } from "@memo/mcp-server/http";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const handler: MemoMcpFrameworkHandler = createFrameworkMemoMcpHandler({ runtime });
- * const { DELETE } = handler;
- * // There are no sessions to end.
- * const response = await DELETE(new Request("http://127.0.0.1:8787/mcp", { method: "DELETE" }));
- * assert.equal(response.status, 405);
- * await response.body?.cancel();
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface MemoMcpFrameworkHandler extends MemoMcpRequestHandler {
-  /** Answers 405 (`Allow: POST, OPTIONS`): the endpoint is stateless. */
-  readonly GET: MemoMcpRequestHandler;
-  /** Answers JSON-RPC. */
-  readonly POST: MemoMcpRequestHandler;
-  /** Answers CORS preflights. */
-  readonly OPTIONS: MemoMcpRequestHandler;
-  /** Answers 405 (`Allow: POST, OPTIONS`): there are no sessions to end. */
-  readonly DELETE: MemoMcpRequestHandler;
-}
-
 const DEFAULT_OPTIONS: MemoMcpHttpOptions = Object.freeze({});
-const endpoints = new WeakMap<object, HttpEndpoint | Error>();
 
 /**
  * Composes one endpoint: the runtime is `options.runtime`, else the one the
@@ -269,18 +186,6 @@ function composeEndpoint(
   return createHttpEndpoint(options, env, { routed, runtime, projectOAuth });
 }
 
-function endpointOf(options: MemoMcpHttpOptions, env: MemoMcpHttpEnv, routed = false) {
-  try {
-    return composeEndpoint(options, env, routed);
-  } catch (e) {
-    return asError(e);
-  }
-}
-
-function asError(e: unknown): Error {
-  return e instanceof Error ? e : new Error(String(e));
-}
-
 function safeCwd(): string | undefined {
   try {
     return platformCwd();
@@ -289,16 +194,7 @@ function safeCwd(): string | undefined {
   }
 }
 
-function configFailure(error: Error): Response {
-  const data = toSafeError(error);
-  return httpErrorResponse(500, -32603, data.message, null, [], data);
-}
-
-function run(endpoint: HttpEndpoint | Error, request: Request): Promise<Response> {
-  return endpoint instanceof Error
-    ? Promise.resolve(configFailure(endpoint))
-    : endpoint.handle(request);
-}
+const hosted = createHostHandlers(composeEndpoint);
 
 /**
  * Answers one request to the MCP endpoint. The protocol server and runtime are
@@ -336,12 +232,7 @@ export function handleMemoMcpRequest(
   request: Request,
   options: MemoMcpHttpOptions = DEFAULT_OPTIONS,
 ): Promise<Response> {
-  let endpoint = endpoints.get(options);
-  if (endpoint === undefined) {
-    endpoint = endpointOf(options, options.env ?? envObject());
-    endpoints.set(options, endpoint);
-  }
-  return run(endpoint, request);
+  return hosted.handle(request, options);
 }
 
 /**
@@ -384,34 +275,7 @@ export function handleMemoMcpRequest(
 export function createMemoMcpFetchHandler(
   options: MemoMcpHttpOptions = DEFAULT_OPTIONS,
 ): MemoMcpFetchHandler {
-  const byObject = new WeakMap<object, HttpEndpoint | Error>();
-  const byConfig = new Map<string, HttpEndpoint | Error>();
-  let base: MemoMcpHttpEnv | undefined;
-  return (request: Request, env?: unknown): Promise<Response> => {
-    const key = typeof env === "object" && env !== null ? env : undefined;
-    let endpoint = key === undefined ? byConfig.get("") : byObject.get(key);
-    if (endpoint === undefined) {
-      base ??= options.env ?? envObject();
-      const overlay = memoStrings(key);
-      const fingerprint = JSON.stringify(overlay);
-      endpoint = byConfig.get(fingerprint === "{}" ? "" : fingerprint);
-      if (endpoint === undefined) {
-        endpoint = endpointOf(options, { ...base, ...overlay });
-        byConfig.set(fingerprint === "{}" ? "" : fingerprint, endpoint);
-      }
-      if (key !== undefined) byObject.set(key, endpoint);
-    }
-    return run(endpoint, request);
-  };
-}
-
-function memoStrings(env: object | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (env === undefined) return out;
-  for (const [k, v] of Object.entries(env)) {
-    if (typeof v === "string" && (k.startsWith("MEMO_") || k.endsWith("_TOKEN"))) out[k] = v;
-  }
-  return out;
+  return hosted.fetchHandler(options);
 }
 
 /**
@@ -486,9 +350,7 @@ function memoStrings(env: object | undefined): Record<string, string> {
 export function createFrameworkMemoMcpHandler(
   options: MemoMcpHttpOptions = DEFAULT_OPTIONS,
 ): MemoMcpFrameworkHandler {
-  const endpoint = composeEndpoint(options, options.env ?? envObject());
-  const handle: MemoMcpRequestHandler = (request) => endpoint.handle(request);
-  return Object.assign(handle, { GET: handle, POST: handle, OPTIONS: handle, DELETE: handle });
+  return hosted.frameworkHandler(options);
 }
 
 let defaultEndpoint: HttpEndpoint | Error | undefined;
@@ -548,8 +410,8 @@ function defaultEndpointOnce(): Promise<HttpEndpoint | Error> {
  */
 const server: { fetch: MemoMcpRequestHandler } = {
   fetch(request: Request): Promise<Response> {
-    if (defaultEndpoint !== undefined) return run(defaultEndpoint, request);
-    return defaultEndpointOnce().then((endpoint) => run(endpoint, request));
+    if (defaultEndpoint !== undefined) return runEndpoint(defaultEndpoint, request);
+    return defaultEndpointOnce().then((endpoint) => runEndpoint(endpoint, request));
   },
 };
 

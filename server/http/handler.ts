@@ -20,28 +20,25 @@ import {
   isJsonContentType,
   negotiateAccept,
 } from "./headers.ts";
-import { createOriginMatcher, isLoopbackHost, isSameOrigin, requestHost } from "./origin.ts";
+import { createOriginMatcher } from "./origin.ts";
 import {
   answerResponse,
   emptyResponse,
   httpErrorResponse,
   rpcResponse,
-  sseEvent,
   sseResponse,
 } from "./responses.ts";
-import {
-  JSON_RPC_CODES,
-  jsonRpcCodeOf,
-  McpValidationError,
-  type SafeError,
-  toSafeError,
-} from "../errors.ts";
-import { isValidId, rpcErrorJson } from "../_jsonrpc.ts";
+import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
+import { rpcErrorJson } from "../_jsonrpc.ts";
 import { versionFeatures } from "../_versions.ts";
 import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
 import { createListenStreams } from "./listen.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
-import { DeadlineQueue } from "../_deadline_queue.ts";
+import { HttpRequestContext, liveEvents, watched } from "./_http_context.ts";
+import { idJsonOf, isListen, wantsLogs, wantsProgress } from "./_message_meta.ts";
+import { originRefusal, pathOf } from "./_request_checks.ts";
+
+export { originRefusal, pathOf } from "./_request_checks.ts";
 
 /**
  * What {@linkcode createHttpHandler} needs, with every default already applied.
@@ -346,82 +343,6 @@ export function createHttpHandler(
   };
 }
 
-const encoder = new TextEncoder();
-
-/**
- * The events of a streamed answer: the notifications sent so far, then each
- * one as it is sent, then the answer (or its error), then the end.
- */
-function liveEvents(
-  sent: readonly string[],
-  context: HttpRequestContext,
-  answering: Promise<string | undefined>,
-  idJson: string,
-): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      const send = (json: string) => {
-        try {
-          controller.enqueue(encoder.encode(sseEvent(json)));
-        } catch { /* the client went away */ }
-      };
-      for (const message of sent) send(message);
-      context.streamTo(send);
-      answering.then(
-        (answer) => answer !== undefined && send(answer),
-        (e) => {
-          const data = toSafeError(e);
-          send(rpcErrorJson(idJson, jsonRpcCodeOf(e), data.message, data));
-        },
-      ).finally(() => {
-        try {
-          controller.close();
-        } catch { /* already closed */ }
-      });
-    },
-  });
-}
-
-/** Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE. */
-function wantsLogs(message: unknown, versionHeader: string | null, accept: string | null): boolean {
-  if (versionHeader === null || !versionFeatures(versionHeader).modern) return false;
-  if (!acceptsSse(accept)) return false;
-  return typeof metaOf(message)?.["io.modelcontextprotocol/logLevel"] === "string";
-}
-
-/**
- * Whether a request asked for progress (`_meta.progressToken`, any protocol
- * version) and accepts SSE. The notifications go out before the answer, on
- * its stream.
- */
-function wantsProgress(message: unknown, accept: string | null): boolean {
-  if (!acceptsSse(accept)) return false;
-  const token = metaOf(message)?.progressToken;
-  return typeof token === "string" || typeof token === "number";
-}
-
-function acceptsSse(accept: string | null): boolean {
-  return accept !== null && /text\/event-stream|text\/\*|\*\/\*/.test(accept);
-}
-
-/** `params._meta` of a single request. */
-function metaOf(message: unknown): Record<string, unknown> | undefined {
-  return (message as { params?: { _meta?: Record<string, unknown> } } | null)?.params?._meta;
-}
-
-/** The id of a single request, serialized, or `null` when there is none to echo. */
-function idJsonOf(message: unknown): string {
-  const id = (message as { id?: unknown } | null)?.id;
-  return isValidId(id) ? JSON.stringify(id) : "null";
-}
-
-/** Whether `message` is a modern `subscriptions/listen` request (it answers in a stream). */
-function isListen(message: unknown, versionHeader: string): boolean {
-  const m = message as { method?: unknown; id?: unknown } | null;
-  return m !== null && typeof m === "object" && m.method === "subscriptions/listen" &&
-    m.id !== undefined && versionFeatures(versionHeader).modern;
-}
-
 /** A refusal of the 2026-07-28 rules: its status with a JSON-RPC error body. */
 function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | null): Response {
   return rpcResponse(rpcErrorJson(r.idJson, r.code, r.message, r.data), mode, origin, r.status);
@@ -437,158 +358,4 @@ function statusOf(errorCode: number | undefined, versionHeader: string | null): 
   return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).modern
     ? 404
     : 200;
-}
-
-/**
- * How long an answer may take before the handler starts watching for the
- * client going away. Reading `request.signal` makes Deno abort it, with a new
- * DOMException, when the response ends: about 12 µs on every request, so
- * only answers slower than this pay it.
- */
-const WATCH_AFTER_MS = 50;
-const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
-
-/**
- * The context of one HTTP message. Its `signal` is the handler's own, created
- * when the protocol server asks for it (tool calls do); the handler links it
- * to the request's signal only once the answer is slow.
- */
-class HttpRequestContext implements MemoMcpRequestContext {
-  readonly transport = "http" as const;
-  #controller: AbortController | undefined;
-  /** The JSON-RPC error code of the answer, when it is an error. */
-  errorCode: number | undefined;
-  /** Collects the request's log records and progress, when it asked for them and can take SSE. */
-  readonly notify?: (message: string) => void;
-  #live: ((message: string) => void) | undefined;
-  #notified: Promise<true> | undefined;
-  constructor(
-    readonly request: Request,
-    readonly authInfo: MemoMcpRequestContext["authInfo"],
-    readonly protocolVersion: string,
-    readonly inputBytes: number,
-    logs?: string[],
-  ) {
-    if (logs === undefined) return;
-    let first!: (value: true) => void;
-    this.#notified = new Promise<true>((resolve) => (first = resolve));
-    this.notify = (message) => {
-      if (this.#live) return this.#live(message);
-      logs.push(message);
-      first(true);
-    };
-  }
-  /** Whether a notification is sent before `answer` settles. */
-  notifiedBefore(answer: Promise<unknown>): Promise<boolean> {
-    const settled = answer.then(() => false, () => false);
-    return this.#notified ? Promise.race([settled, this.#notified]) : settled;
-  }
-  /** From now on, notifications go straight to `send` (a live stream). */
-  streamTo(send: (message: string) => void): void {
-    this.#live = send;
-  }
-  get signal(): AbortSignal {
-    return (this.#controller ??= new AbortController()).signal;
-  }
-  /** Whether the answer is an authorization error for the caller's scope. */
-  scopeRefused = false;
-  onError(code: number, data?: SafeError): void {
-    this.errorCode = code;
-    this.scopeRefused = data?.code === "MCP_AUTHORIZATION_ERROR" &&
-      (data.details as { reason?: unknown } | undefined)?.reason === "insufficient_scope";
-  }
-  /** Whether the protocol server asked for `signal`. */
-  get watched(): boolean {
-    return this.#controller !== undefined;
-  }
-  /** From now on, `signal` aborts when the client goes away. */
-  link(): void {
-    const controller = this.#controller!;
-    const outer = this.request.signal;
-    if (outer.aborted) controller.abort(outer.reason);
-    else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
-  }
-}
-
-/** Waits for `answer`, linking the context's signal to the client if it takes long. */
-async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Promise<T> {
-  const watch = watches.add(() => context.link());
-  try {
-    return await answer;
-  } finally {
-    watches.cancel(watch);
-  }
-}
-
-/**
- * The 403 of the origin and Host rules, or undefined when the request passes:
- * an `Origin` must be allowed (or, when `ownOriginPasses`, be the request's
- * own); without authentication the `Host` must be loopback (DNS-rebinding
- * protection). The endpoint and the web page share these rules.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { originRefusal } from "./handler.ts";
- *
- * const none = () => false;
- * const own = new Request("http://127.0.0.1:8787/", { headers: { origin: "http://127.0.0.1:8787" } });
- * assert.equal(originRefusal(own, none, false, true), undefined);
- * assert.equal(originRefusal(own, none, false, false)?.status, 403);
- * const rebinding = new Request("http://127.0.0.1/", { headers: { host: "evil.example" } });
- * assert.equal(originRefusal(rebinding, none, false, false)?.status, 403);
- * assert.equal(originRefusal(rebinding, none, true, false), undefined);
- * ```
- */
-export function originRefusal(
-  request: Request,
-  originAllowed: (origin: string) => boolean,
-  authRequired: boolean,
-  ownOriginPasses: boolean,
-): Response | undefined {
-  const origin = request.headers.get("origin");
-  if (
-    origin !== null && !originAllowed(origin) && !(ownOriginPasses && isSameOrigin(origin, request))
-  ) {
-    return httpErrorResponse(
-      403,
-      INVALID_REQUEST,
-      "Cannot accept the request: origin not allowed",
-      null,
-    );
-  }
-  if (!authRequired && !isLoopbackHost(requestHost(request))) {
-    return httpErrorResponse(
-      403,
-      INVALID_REQUEST,
-      "Cannot accept the request: the Host is not loopback and the endpoint has no authentication",
-      null,
-    );
-  }
-  return undefined;
-}
-
-/**
- * The path of a request URL, without query or fragment.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { pathOf } from "./handler.ts";
- *
- * assert.equal(pathOf("http://127.0.0.1:8787/mcp?x=1"), "/mcp");
- * assert.equal(pathOf("http://127.0.0.1:8787"), "/");
- * ```
- */
-export function pathOf(url: string): string {
-  const scheme = url.indexOf("://");
-  const start = url.indexOf("/", scheme === -1 ? 0 : scheme + 3);
-  if (start === -1) return "/";
-  let end = start;
-  while (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c === 63 || c === 35) break; // ? #
-    end++;
-  }
-  return url.slice(start, end);
 }

@@ -3,8 +3,9 @@
  * (origin check, CORS, bearer authentication, header validation, then
  * JSON-RPC dispatch, in that order), its options and `MEMO_MCP_*` variables,
  * the web page's handler (`page.ts`), and the endpoint that puts them
- * together around a protocol server. The
- * public handlers are in `http.ts`, which composes these with a runtime.
+ * together around a protocol server, and the handlers a host mounts over it
+ * (`host_handlers.ts`). The public handlers are in `http.ts`, which composes
+ * these with a runtime.
  *
  * @module
  */
@@ -16,6 +17,16 @@ export {
   type RuntimeSource,
 } from "./endpoint.ts";
 export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
+export {
+  asError,
+  type ComposeEndpoint,
+  createHostHandlers,
+  type HostHandlers,
+  type MemoMcpFetchHandler,
+  type MemoMcpFrameworkHandler,
+  type MemoMcpRequestHandler,
+  runEndpoint,
+} from "./host_handlers.ts";
 export type { MemoMcpHttpAuthOptions, MemoMcpHttpOptions } from "./options.ts";
 export {
   type MemoMcpOAuthIntrospection,
