@@ -34,8 +34,11 @@ import {
   type StoreLoadReport,
 } from "@memo/memory";
 import {
+  BATCH_DELETE_LIMIT,
   checkIfMatch,
   type CloudChange,
+  type CloudDeleteResult,
+  type CloudDeleteSelector,
   type CloudDraft,
   type CloudNote,
   type CloudWriteResult,
@@ -85,6 +88,14 @@ interface Latest {
   signature?: string;
 }
 
+/** What a note read from `notes.md` takes in memory, estimated: UTF-16 text and a fixed cost. */
+function noteBytes(note: Note): number {
+  let chars = note.id.length + note.title.length + note.body.length + note.hash.length +
+    note.created.length + note.updated.length + (note.source?.length ?? 0);
+  for (const label of note.labels) chars += label.length + 8;
+  return 240 + 2 * chars;
+}
+
 /** Compaction rewrites the journal once it holds this many superseded lines and more. */
 const COMPACT_SLACK = 1024;
 
@@ -120,6 +131,8 @@ export class FileRevisionedStore implements RevisionedStore {
   #history: { seq: number; id: string }[] = [];
   #lastSeq = 0;
   #current = new Map<string, Note>();
+  /** What the notes of `#current` take, estimated (see {@linkcode FileRevisionedStore.heldBytes}). */
+  #held = 0;
   /** Revisions as of the latest `changesSince` answer. */
   #seen = new Map<string, number>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -135,6 +148,27 @@ export class FileRevisionedStore implements RevisionedStore {
       clock: options.clock,
     });
     this.journalPath = join(options.dir, "changes.jsonl");
+  }
+
+  /**
+   * An estimate of the memory the notes read from `notes.md` take (their
+   * text as UTF-16, plus a fixed cost per note), kept as they change.
+   */
+  heldBytes(): number {
+    return this.#held;
+  }
+
+  #setCurrent(note: Note): void {
+    const before = this.#current.get(note.id);
+    if (before) this.#held -= noteBytes(before);
+    this.#current.set(note.id, note);
+    this.#held += noteBytes(note);
+  }
+
+  #deleteCurrent(id: string): void {
+    const before = this.#current.get(id);
+    if (before) this.#held -= noteBytes(before);
+    this.#current.delete(id);
   }
 
   /** Problems the notes store knows of. */
@@ -246,6 +280,45 @@ export class FileRevisionedStore implements RevisionedStore {
     });
   }
 
+  /**
+   * {@linkcode RevisionedStore.removeMany}: one atomic rewrite of `notes.md`
+   * without the notes, then their tombstones in the journal. A prefix that
+   * matches more than `limit` notes deletes nothing.
+   */
+  removeMany(
+    selector: CloudDeleteSelector,
+    limit: number = BATCH_DELETE_LIMIT,
+  ): Promise<CloudDeleteResult> {
+    return this.#exclusive(async () => {
+      await this.#ready();
+      let targets: Note[];
+      let notFound: string[] = [];
+      if ("ids" in selector) {
+        const ids = [...new Set(selector.ids)];
+        targets = ids.flatMap((id) => {
+          const note = this.#current.get(id);
+          return note ? [note] : [];
+        });
+        notFound = ids.filter((id) => !this.#current.has(id));
+      } else {
+        const prefix = selector.sourcePrefix;
+        targets = [...this.#current.values()].filter((n) => n.source?.startsWith(prefix));
+        if (targets.length > limit) {
+          throw new MemoryValidationError(
+            `Cannot delete the notes: ${targets.length} notes have a source starting with the ` +
+              `prefix, more than the limit of ${limit}; delete them by id, ${limit} at a time`,
+            { details: { limit, matched: targets.length } },
+          );
+        }
+      }
+      const deleted = targets.map((note) => this.#revised(note));
+      if (!deleted.length) return { deleted, notFound };
+      await this.notes.applyReplica({ put: [], remove: deleted.map((n) => n.id) });
+      await this.#catchUp();
+      return { deleted, notFound };
+    });
+  }
+
   /** {@linkcode RevisionedStore.changes}: the latest entry of each id with `seq > since`. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
     if (!Number.isSafeInteger(since) || since < 0 || !Number.isSafeInteger(limit) || limit < 1) {
@@ -343,6 +416,7 @@ export class FileRevisionedStore implements RevisionedStore {
       this.#latest = new Map();
       this.#history = [];
       this.#current = new Map();
+      this.#held = 0;
       this.#seen = new Map();
     });
   }
@@ -367,6 +441,7 @@ export class FileRevisionedStore implements RevisionedStore {
       for (const entry of entries) this.#apply(entry);
       this.#token = undefined;
       this.#current = new Map();
+      this.#held = 0;
       this.#open = true;
     }
     try {
@@ -384,17 +459,22 @@ export class FileRevisionedStore implements RevisionedStore {
     const gone: string[] = [];
     if (changes.reset) {
       const current = new Map<string, Note>();
-      for (const note of changes.upserted) current.set(note.id, note);
+      let held = 0;
+      for (const note of changes.upserted) {
+        current.set(note.id, note);
+        held += noteBytes(note);
+      }
       this.#current = current;
+      this.#held = held;
       for (const [id, latest] of this.#latest) {
         if (latest.signature !== undefined && !current.has(id)) gone.push(id);
       }
     } else {
       for (const id of changes.removed) {
-        this.#current.delete(id);
+        this.#deleteCurrent(id);
         if (this.#latest.get(id)?.signature !== undefined) gone.push(id);
       }
-      for (const note of changes.upserted) this.#current.set(note.id, note);
+      for (const note of changes.upserted) this.#setCurrent(note);
     }
     for (const note of changes.upserted) {
       const digest = noteDigest(note);

@@ -37,8 +37,11 @@ import {
   rowToNote,
 } from "./_pg_notes.ts";
 import {
+  BATCH_DELETE_LIMIT,
   checkIfMatch,
   type CloudChange,
+  type CloudDeleteResult,
+  type CloudDeleteSelector,
   type CloudDraft,
   type CloudNote,
   type CloudWriteResult,
@@ -303,6 +306,65 @@ export class PostgresMemoryStore implements RevisionedStore {
     });
   }
 
+  /**
+   * {@linkcode RevisionedStore.removeMany}: deletes the notes named by id, or
+   * every note whose source key starts with a prefix, in one transaction (a
+   * tombstone each, in order: ids as given, a prefix's notes in store order).
+   * A prefix that matches more than `limit` notes deletes nothing and throws
+   * `MemoryValidationError` with `details: { limit, matched }`.
+   */
+  async removeMany(
+    selector: CloudDeleteSelector,
+    limit: number = BATCH_DELETE_LIMIT,
+  ): Promise<CloudDeleteResult> {
+    const ids = "ids" in selector ? [...new Set(selector.ids)] : undefined;
+    const prefix = "sourcePrefix" in selector ? selector.sourcePrefix : undefined;
+    return await this.#sql.begin(async (tx) => {
+      const locked = await this.#lock(tx, false);
+      if (!locked) return { deleted: [], notFound: ids ?? [] };
+      const { pid, seq } = locked;
+      let rows: NoteRow[];
+      if (ids) {
+        rows = await tx<NoteRow[]>`
+          SELECT n.* FROM unnest(${ids}::text[]) WITH ORDINALITY AS q (id, i)
+          CROSS JOIN LATERAL (
+            SELECT ${noteColumns(tx)} FROM memo_notes WHERE pid = ${pid} AND id = q.id OFFSET 0
+          ) n
+          ORDER BY q.i`;
+      } else {
+        const [{ matched }] = await tx<{ matched: string }[]>`
+          SELECT count(*) AS matched FROM memo_notes
+          WHERE pid = ${pid} AND left(source, char_length(${prefix!})) = ${prefix!}`;
+        if (Number(matched) > limit) {
+          throw new MemoryValidationError(
+            `Cannot delete the notes: ${matched} notes have a source starting with the prefix, ` +
+              `more than the limit of ${limit}; delete them by id, ${limit} at a time`,
+            { details: { limit, matched: Number(matched) } },
+          );
+        }
+        rows = await tx<NoteRow[]>`
+          SELECT ${noteColumns(tx)} FROM memo_notes
+          WHERE pid = ${pid} AND left(source, char_length(${prefix!})) = ${prefix!}
+          ORDER BY ord`;
+      }
+      const deleted = rows.map(rowToNote);
+      const gone = new Set(deleted.map((n) => n.id));
+      const notFound = ids ? ids.filter((id) => !gone.has(id)) : [];
+      if (!deleted.length) return { deleted, notFound };
+      const seqs = deleted.map((_, i) => seq + i + 1);
+      await tx`
+        WITH del AS (
+          DELETE FROM memo_notes WHERE pid = ${pid} AND id = ANY(${[...gone]}::text[])
+        ), ch AS (
+          INSERT INTO memo_changes (pid, seq, op, id, note)
+          SELECT ${pid}, t.seq, 'delete', t.id, NULL
+          FROM unnest(${seqs}::int8[], ${deleted.map((n) => n.id)}::text[]) AS t (seq, id)
+        )
+        UPDATE memo_projects SET seq = ${seq + deleted.length} WHERE pid = ${pid}`;
+      return { deleted, notFound };
+    });
+  }
+
   /** `MemoryStore.update`: {@linkcode updateIf} without a revision check. */
   async update(id: string, patch: NotePatch): Promise<Note | undefined> {
     const note = await this.updateIf(id, patch);
@@ -452,6 +514,14 @@ export class PostgresMemoryStore implements RevisionedStore {
   close(): Promise<void> {
     this.#revisions = new Map();
     return Promise.resolve();
+  }
+
+  /**
+   * The project's number in the database (`memo_projects.pid`), or
+   * `undefined` while nothing was ever written to it.
+   */
+  pid(): Promise<number | undefined> {
+    return this.#project();
   }
 
   /** The project's `pid`, or `undefined` while nothing was ever written to it. */

@@ -8,9 +8,17 @@
  * @module
  */
 
-import { Memo, type Note, type NotePatch } from "@memo/memory";
+import {
+  type Bm25LexicalIndex,
+  createLexicalIndex,
+  Memo,
+  type Note,
+  type NotePatch,
+} from "@memo/memory";
 import type {
   CloudChange,
+  CloudDeleteResult,
+  CloudDeleteSelector,
   CloudDraft,
   CloudListOptions,
   CloudNote,
@@ -73,6 +81,7 @@ export class MemoCloudProject implements CloudProject {
   /** The store beneath. */
   readonly store: RevisionedStore;
   readonly #memo: Memo;
+  readonly #index: Bm25LexicalIndex = createLexicalIndex();
   readonly #closeStore: boolean;
   #ready: Promise<void> | undefined;
   #closed = false;
@@ -84,6 +93,7 @@ export class MemoCloudProject implements CloudProject {
     this.#memo = new Memo({
       store,
       engine: "lexical",
+      index: this.#index,
       indexCache: false,
       recallCacheSize: options.recallCacheSize,
     });
@@ -110,6 +120,11 @@ export class MemoCloudProject implements CloudProject {
   /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
   remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
     return this.store.removeIf(id, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.removeMany}: the store's `removeMany`. */
+  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
+    return this.store.removeMany(selector);
   }
 
   /** {@linkcode CloudProject.changes}: the store's change feed. */
@@ -179,6 +194,16 @@ export class MemoCloudProject implements CloudProject {
     };
     if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
     return out;
+  }
+
+  /**
+   * An estimate of the memory the project takes: the recall index, plus the
+   * notes the store holds when it tells (`heldBytes()`; the `Memo` client
+   * holds the same note objects).
+   */
+  byteLength(): number {
+    const held = (this.store as { heldBytes?: () => number }).heldBytes?.() ?? 0;
+    return this.#index.byteLength() + held;
   }
 
   /** Closes the `Memo` client and (unless `closeStore` is false) the store. */

@@ -17,9 +17,11 @@ export type CloudOperation =
   | "updateNote"
   | "deleteNote"
   | "upsertNotes"
+  | "deleteNotes"
   | "recall"
   | "listChanges"
-  | "getStats";
+  | "getStats"
+  | "getInstanceStats";
 
 /** One route. */
 export interface CloudRoute {
@@ -31,6 +33,8 @@ export interface CloudRoute {
   readonly operation: CloudOperation;
   /** Public (no key, no rate limit). */
   readonly public?: boolean;
+  /** For operators: an operator key (`MEMO_CLOUD_OPERATOR_KEYS`), no rate limit. */
+  readonly operator?: boolean;
   /** A write: it needs an `Idempotency-Key`. */
   readonly write?: boolean;
   /** It reads a JSON body. */
@@ -44,6 +48,7 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
   { method: "GET", path: "/v1/health", operation: "getHealth", public: true },
   { method: "GET", path: "/v1/openapi.json", operation: "getOpenApi", public: true },
   { method: "GET", path: "/v1/whoami", operation: "whoami" },
+  { method: "GET", path: "/v1/stats", operation: "getInstanceStats", operator: true },
   { method: "POST", path: `${PROJECT}/notes`, operation: "createNote", write: true, body: true },
   { method: "GET", path: `${PROJECT}/notes`, operation: "listNotes" },
   { method: "GET", path: `${PROJECT}/notes/{noteId}`, operation: "getNote" },
@@ -59,6 +64,13 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
     method: "POST",
     path: `${PROJECT}/notes:batch`,
     operation: "upsertNotes",
+    write: true,
+    body: true,
+  },
+  {
+    method: "POST",
+    path: `${PROJECT}/notes:batchDelete`,
+    operation: "deleteNotes",
     write: true,
     body: true,
   },

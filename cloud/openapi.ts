@@ -135,6 +135,111 @@ const schemas: Record<string, Schema> = {
       { minimum: 0 },
     ),
   }, ["results", "written", "updated", "unchanged"]),
+  BatchDeleteRequest: {
+    oneOf: [
+      object({
+        ids: {
+          type: "array",
+          items: { type: "string" },
+          minItems: 1,
+          maxItems: 10000,
+          description:
+            "Ids of the notes to delete (duplicates count once; an id no note has is answered in `notFound`).",
+        },
+      }, ["ids"]),
+      object({
+        sourcePrefix: string(
+          "Delete every note whose source key starts with this (1 to 512 characters, not only white space). More than 10000 matches: 400, nothing deleted.",
+        ),
+      }, ["sourcePrefix"]),
+    ],
+    description: "Either `ids` or `sourcePrefix`.",
+  },
+  BatchDeleteAnswer: object({
+    deleted: {
+      type: "array",
+      items: ref("CloudNote"),
+      description:
+        "The notes deleted, as they were, in the order deleted (ids as given; a prefix's notes in store order). Each has a tombstone in the change feed.",
+    },
+    notFound: strings("Ids asked for that no note has (empty for a prefix)."),
+  }, ["deleted", "notFound"]),
+  InstanceStats: object(
+    {
+      version: string("The server's package version."),
+      store: { type: "string", enum: ["file", "postgres"], description: "Where notes are kept." },
+      uptimeSeconds: integer("Seconds since the handler was created.", { minimum: 0 }),
+      index: object({
+        budgetBytes: integer("The budget (`MEMO_CLOUD_INDEX_BUDGET_MB` in bytes).", {
+          minimum: 1,
+        }),
+        bytes: integer(
+          "Bytes the projects held account for (memo's estimate of their recall indexes and tables).",
+          { minimum: 0 },
+        ),
+        projects: integer("Projects held in memory.", { minimum: 0 }),
+        evictions: integer("Projects dropped to stay within the budget, since the start.", {
+          minimum: 0,
+        }),
+        hits: integer("Requests that found their project held.", { minimum: 0 }),
+        misses: integer("Requests that had to load their project.", { minimum: 0 }),
+        hitRate: {
+          type: ["number", "null"],
+          description: "`hits / (hits + misses)`; null before the first request.",
+        },
+        oversized: {
+          type: "array",
+          description:
+            "Projects larger than the whole budget, each held alone (every other project that is not in use is dropped).",
+          items: object({
+            project: string("`workspace/project`."),
+            bytes: integer("Its bytes.", { minimum: 0 }),
+            inUse: { type: "boolean", description: "A request is using it now." },
+          }, ["project", "bytes", "inUse"]),
+        },
+      }, [
+        "budgetBytes",
+        "bytes",
+        "projects",
+        "evictions",
+        "hits",
+        "misses",
+        "hitRate",
+        "oversized",
+      ]),
+      snapshots: object(
+        {
+          loaded: integer("Projects loaded from an index snapshot.", { minimum: 0 }),
+          rejected: integer("Snapshots found unusable (damaged, another version) and rebuilt.", {
+            minimum: 0,
+          }),
+          built: integer("Projects built from their notes.", { minimum: 0 }),
+          written: integer("Snapshots this instance wrote.", { minimum: 0 }),
+          skipped: integer("Snapshot writes left to another instance or found done.", {
+            minimum: 0,
+          }),
+          failed: integer("Snapshot writes that failed (see the log).", { minimum: 0 }),
+        },
+        ["loaded", "rejected", "built", "written", "skipped", "failed"],
+        {
+          description: "The PostgreSQL store's index snapshots (absent with the file store).",
+        },
+      ),
+      rateLimit: object({
+        limit: integer("`MEMO_CLOUD_RATE_LIMIT`: requests per second per key; 0 is off.", {
+          minimum: 0,
+        }),
+        shared: {
+          type: "boolean",
+          description: "Counted across every instance (PostgreSQL), not only this one.",
+        },
+      }, ["limit", "shared"]),
+    },
+    ["version", "store", "uptimeSeconds", "rateLimit"],
+    {
+      description: "The figures of the instance that answers (each instance answers for itself).",
+    },
+  ),
   RecallRequest: object({
     query: string("What to look for."),
     limit: integer("Most hits.", { minimum: 1, maximum: 100, default: 10 }),
@@ -236,7 +341,7 @@ const schemas: Record<string, Schema> = {
         details: {
           type: "object",
           description:
-            "Extra facts: `field` or `parameter` (a refused input), `index` (the refused draft of a batch), `note` (the current note of a 409), `reason` (`in_progress` for a 409 of a running idempotent write), `limit` (413), `retryAfter` (429).",
+            "Extra facts: `field` or `parameter` (a refused input), `index` (the refused draft of a batch), `note` (the current note of a 409), `reason` (`in_progress` for a 409 of a running idempotent write), `limit` (413; with `matched`, a 400 of `notes:batchDelete` whose prefix matches too many notes), `retryAfter` (429).",
         },
       }, ["code", "message"]),
     },
@@ -268,7 +373,12 @@ const responses: Record<string, Json> = {
       schema: { type: "string", const: "Bearer" },
     },
   }),
-  Forbidden: errorResponse("`forbidden`: the path names a workspace that is not the key's."),
+  Forbidden: errorResponse(
+    "`forbidden`: the path names a workspace that is not the key's, or the key is an operator key (they read `GET /v1/stats` only).",
+  ),
+  OperatorForbidden: errorResponse(
+    "`forbidden`: a workspace key; the instance's figures need an operator key.",
+  ),
   WriteInvalidRequest: errorResponse(
     "`invalid_request`, as for any request. A 400 the store gave (a draft or patch it refused) is kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
     REPLAYED,
@@ -283,15 +393,17 @@ const responses: Record<string, Json> = {
     REPLAYED,
   ),
   PayloadTooLarge: errorResponse(
-    "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch`).",
+    "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch` and `notes:batchDelete`).",
   ),
   RateLimited: errorResponse(
-    "`rate_limited`: more requests per second with this key than `MEMO_CLOUD_RATE_LIMIT` on this instance.",
+    "`rate_limited`: more requests per second with this key than `MEMO_CLOUD_RATE_LIMIT`, counted across every instance (PostgreSQL store) or on this one (file store).",
     {
       "Retry-After": {
         description: "Seconds to wait, at least 1.",
         schema: { type: "integer", minimum: 1 },
       },
+      "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+      RateLimit: { $ref: "#/components/headers/RateLimit" },
     },
   ),
   Internal: errorResponse(
@@ -344,6 +456,24 @@ const headers: Record<string, Json> = {
     description: "`true` when this is the kept answer of an earlier request with the same key.",
     schema: { type: "string", const: "true" },
   },
+  RateLimitPolicy: {
+    description:
+      'The rate limit (IETF HTTPAPI draft "RateLimit header fields for HTTP"): `"default";q=<MEMO_CLOUD_RATE_LIMIT>;w=1`, requests per one-second window per API key. Absent when the limit is off.',
+    required: false,
+    schema: { type: "string", pattern: '^"default";q=[0-9]+;w=1$' },
+  },
+  RateLimit: {
+    description:
+      'What is left of the window: `"default";r=<requests left>;t=<seconds until the window resets>`. Absent when the limit is off.',
+    required: false,
+    schema: { type: "string", pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+  },
+};
+
+/** The rate limit's headers, on every answer of a route that counts it. */
+const RATE_HEADERS: Record<string, Json> = {
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
 };
 
 const AUTH_ERRORS = {
@@ -371,11 +501,14 @@ const WRITE_ERRORS = {
   "413": { $ref: "#/components/responses/PayloadTooLarge" },
 };
 
-const ok = (description: string, schema: string, replayable = false): Json => ({
+const ok = (description: string, schema: string, replayable = false, limited = true): Json => ({
   description,
-  ...(replayable
-    ? { headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } }
-    : {}),
+  headers: {
+    ...(limited ? RATE_HEADERS : {}),
+    ...(replayable
+      ? { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } }
+      : {}),
+  },
   content: content(ref(schema)),
 });
 
@@ -397,7 +530,7 @@ const paths: Record<string, Json> = {
       operationId: "getHealth",
       summary: "Whether the server is up, its version and its store",
       security: [],
-      responses: { "200": ok("The server is up.", "Health") },
+      responses: { "200": ok("The server is up.", "Health", false, false) },
     },
   },
   "/v1/openapi.json": {
@@ -423,6 +556,22 @@ const paths: Record<string, Json> = {
         "200": ok("The key's workspace.", "Whoami"),
         "400": { $ref: "#/components/responses/InvalidRequest" },
         ...AUTH_ERRORS,
+      },
+    },
+  },
+  "/v1/stats": {
+    get: {
+      operationId: "getInstanceStats",
+      summary: "The instance's figures, for operators",
+      description:
+        "Projects held in memory and the bytes they account for against `MEMO_CLOUD_INDEX_BUDGET_MB`, evictions, hit rate, projects larger than the budget, index snapshots, the rate limit. Needs an operator key (`MEMO_CLOUD_OPERATOR_KEYS`); a workspace key is refused with 403. Not rate limited. Each instance answers for itself.",
+      security: [{ operator: [] }],
+      responses: {
+        "200": ok("The instance's figures.", "InstanceStats", false, false),
+        "400": { $ref: "#/components/responses/InvalidRequest" },
+        "401": { $ref: "#/components/responses/Unauthorized" },
+        "403": { $ref: "#/components/responses/OperatorForbidden" },
+        "500": { $ref: "#/components/responses/Internal" },
       },
     },
   },
@@ -512,6 +661,21 @@ const paths: Record<string, Json> = {
       },
     },
   },
+  [`${PROJECT}/notes:batchDelete`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "deleteNotes",
+      summary: "Delete notes by id, or by source prefix, in one transaction",
+      description:
+        "`{ids}` (1 to 10000) or `{sourcePrefix}`: one transaction, a tombstone per deleted note in the change feed (replicas see them). A prefix that matches more than 10000 notes is a 400 (`details.limit`, `details.matched`) and deletes nothing. Idempotent with `Idempotency-Key`, like `notes:batch`. The body may be up to 16 MiB.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("BatchDeleteRequest"),
+      responses: {
+        "200": ok("What was deleted.", "BatchDeleteAnswer", true),
+        ...WRITE_ERRORS,
+      },
+    },
+  },
   [`${PROJECT}/recall`]: {
     parameters: [p("workspaceId"), p("projectId")],
     post: {
@@ -597,6 +761,12 @@ export const CLOUD_OPENAPI_DOCUMENT: {
         scheme: "bearer",
         description:
           "An API key of MEMO_CLOUD_API_KEYS: `Authorization: Bearer <key>`. The key decides the workspace.",
+      },
+      operator: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "An operator key of MEMO_CLOUD_OPERATOR_KEYS: `Authorization: Bearer <key>`. It reads `GET /v1/stats` and nothing else.",
       },
     },
   },

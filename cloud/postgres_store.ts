@@ -3,7 +3,11 @@
  * `MEMO_CLOUD_DATABASE_URL` is set: any number of server instances share one
  * database. {@linkcode PostgresCloudStore} opens the pool and applies the
  * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
- * one project, with revisions and the change feed.
+ * one project, with revisions and the change feed. Each instance holds the
+ * recall indexes of the projects it serves within its index budget, loads
+ * them from index snapshots kept in the database (`_pg_project.ts`), and
+ * counts the rate limit in the database too, so that every instance shares
+ * it (`_pg_rate_limit.ts`).
  *
  * Import this module lazily (`await import(...)`): it loads the driver
  * (`npm:postgres`).
@@ -19,13 +23,33 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
-import { MemoCloudProject } from "./_project.ts";
-import { migrate } from "./_migrations.ts";
+import { IndexBudget } from "./_budget.ts";
+import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
 import { PostgresMemoryStore } from "./_pg_memory_store.ts";
-import type { CloudProject, CloudStore } from "./store.ts";
+import {
+  DEFAULT_SNAPSHOT_POLICY,
+  type PgIndexContext,
+  PostgresCloudProject,
+  type SnapshotPolicy,
+} from "./_pg_project.ts";
+import { PostgresRateLimiter } from "./_pg_rate_limit.ts";
+import { snapshotFormat } from "./_project_index.ts";
+import {
+  type CloudInstanceStats,
+  type CloudProject,
+  type CloudReadiness,
+  type CloudStore,
+  DEFAULT_INDEX_BUDGET_MB,
+} from "./store.ts";
 
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./_pg_memory_store.ts";
+export type { SnapshotPolicy } from "./_pg_project.ts";
+
+/** Project objects kept between requests (each is small; the indexes are in the budget). */
+const PROJECT_OBJECTS = 10_000;
+/** How long the readiness check waits for the database, in ms. */
+const READY_TIMEOUT_MS = 2000;
 
 /**
  * Options of {@linkcode PostgresCloudStore.open}.
@@ -52,13 +76,28 @@ export interface PostgresCloudStoreOptions {
    * @default () => new Date()
    */
   clock?: () => Date;
+  /**
+   * Memory for the projects' recall indexes, in MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`).
+   * @default {256}
+   */
+  indexBudgetMb?: number;
+  /**
+   * When index snapshots are written (minimum notes, changes behind, delay);
+   * `false` never writes any (snapshots written by other instances are still read).
+   * @default {{ minNotes: 1000, minChanges: 1000, changeRatio: 0.1, delayMs: 100 }}
+   */
+  snapshots?: Partial<SnapshotPolicy> | false;
+  /** Receives a line for each failure of background work (snapshot writes). */
+  log?: (line: string) => void;
 }
 
 /**
- * The Cloud API's store on PostgreSQL: projects as {@linkcode PostgresMemoryStore}s
- * behind `MemoCloudProject`, and idempotency keys, in one database that any
- * number of server instances share. {@linkcode PostgresCloudStore.open}
- * connects and applies the pending schema migrations.
+ * The Cloud API's store on PostgreSQL: projects (their notes in
+ * {@linkcode PostgresMemoryStore}s, their recall indexes held within the
+ * instance's budget), idempotency keys and the shared rate limit, in one
+ * database that any number of server instances share.
+ * {@linkcode PostgresCloudStore.open} connects and applies the pending schema
+ * migrations.
  *
  * @example
  * ```ts
@@ -67,7 +106,7 @@ export interface PostgresCloudStoreOptions {
  * import { startPostgres } from "../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
- * const store = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+ * const store = await PostgresCloudStore.open({ url: pg.url, max: 2, indexBudgetMb: 64 });
  * try {
  *   assert.equal(store.kind, "postgres");
  *   const project = await store.project("team", "default");
@@ -76,6 +115,8 @@ export interface PostgresCloudStoreOptions {
  *   const [hit] = await project.recall("staging database", { limit: 5 });
  *   assert.equal(hit.note.id, result.note.id);
  *   assert.equal((await project.stats()).revision, result.note.revision);
+ *   assert.deepEqual(await store.ready(), { ready: true });
+ *   assert.equal(store.stats().index.projects, 1);
  * } finally {
  *   await store.close();
  *   await pg.stop();
@@ -87,15 +128,38 @@ export class PostgresCloudStore implements CloudStore {
   readonly kind = "postgres" as const;
   /** The idempotency keys. */
   readonly idempotency: PostgresIdempotencyStore;
+  /** The rate limit, shared with every instance on the database. */
+  readonly rateLimiter: PostgresRateLimiter;
   /** The connection pool (for tests and tools; the store owns it). */
   readonly sql: Sql;
   readonly #clock: () => Date;
-  readonly #projects = new Map<string, { project: CloudProject; store: PostgresMemoryStore }>();
+  readonly #context: PgIndexContext;
+  /** Project objects, least recently used first. */
+  readonly #projects = new Map<string, PostgresCloudProject>();
+  #closed = false;
 
-  private constructor(sql: Sql, clock: () => Date) {
+  private constructor(
+    sql: Sql,
+    options: PostgresCloudStoreOptions,
+    dedicated: () => Sql,
+  ) {
     this.sql = sql;
-    this.#clock = clock;
-    this.idempotency = new PostgresIdempotencyStore({ sql, clock });
+    this.#clock = options.clock ?? (() => new Date());
+    this.idempotency = new PostgresIdempotencyStore({ sql, clock: this.#clock });
+    this.rateLimiter = new PostgresRateLimiter(sql);
+    const budgetMb = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    this.#context = {
+      sql,
+      dedicated,
+      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024)),
+      format: snapshotFormat(SCHEMA_VERSION),
+      snapshots: options.snapshots === false
+        ? undefined
+        : { ...DEFAULT_SNAPSHOT_POLICY, ...options.snapshots },
+      counters: { loaded: 0, rejected: 0, built: 0, written: 0, skipped: 0, failed: 0 },
+      background: new Set(),
+      log: options.log,
+    };
   }
 
   /**
@@ -107,9 +171,17 @@ export class PostgresCloudStore implements CloudStore {
     if (!Number.isInteger(max) || max < 1) {
       throw new MemoryValidationError("Cannot open the PostgreSQL store: max must be at least 1");
     }
+    const budget = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    if (!(typeof budget === "number" && budget > 0 && Number.isFinite(budget))) {
+      throw new MemoryValidationError(
+        "Cannot open the PostgreSQL store: indexBudgetMb must be a number above 0",
+      );
+    }
     let sql: Sql;
+    const connect = (size: number) =>
+      postgres(options.url, { max: size, onnotice: () => {}, connect_timeout: 10 });
     try {
-      sql = postgres(options.url, { max, onnotice: () => {}, connect_timeout: 10 });
+      sql = connect(max);
     } catch {
       // The driver's message would quote the URL, password included.
       throw new Error("Cannot open the PostgreSQL store: the database URL is not valid");
@@ -121,34 +193,79 @@ export class PostgresCloudStore implements CloudStore {
       const reason = e instanceof Error ? e.message : String(e);
       throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
     }
-    return new PostgresCloudStore(sql, options.clock ?? (() => new Date()));
+    return new PostgresCloudStore(sql, options, () => connect(1));
   }
 
-  /** The project `projectId` of workspace `workspaceId`, one object per project. */
+  /** The project `projectId` of workspace `workspaceId`. */
   project(workspaceId: string, projectId: string): Promise<CloudProject> {
+    if (this.#closed) {
+      return Promise.reject(new Error("Cannot open a project: the store is closed"));
+    }
     const key = `${workspaceId}/${projectId}`;
-    let entry = this.#projects.get(key);
-    if (!entry) {
+    let project = this.#projects.get(key);
+    if (project) this.#projects.delete(key);
+    else {
       const store = new PostgresMemoryStore({
         sql: this.sql,
         workspaceId,
         projectId,
         clock: this.#clock,
       });
-      entry = { project: new MemoCloudProject(store), store };
-      this.#projects.set(key, entry);
+      project = new PostgresCloudProject(store, this.#context, key);
+      if (this.#projects.size >= PROJECT_OBJECTS) {
+        this.#projects.delete(this.#projects.keys().next().value!);
+      }
     }
-    return Promise.resolve(entry.project);
+    this.#projects.set(key, project);
+    return Promise.resolve(project);
   }
 
-  /** Closes the projects and ends the pool. */
-  async close(): Promise<void> {
-    const projects = [...this.#projects.values()];
-    this.#projects.clear();
-    for (const { project, store } of projects) {
-      await (project as { close?: () => Promise<void> }).close?.();
-      await store.close();
+  /**
+   * Ready to serve: the database answers within 2 s and holds every
+   * migration this build knows (a newer schema, from a newer instance during
+   * a rolling upgrade, is ready too: migrations only add).
+   */
+  async ready(): Promise<CloudReadiness> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const check = this.sql<{ version: number | null }[]>`
+        SELECT max(version) AS version FROM memo_schema_migrations`;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), READY_TIMEOUT_MS);
+      });
+      const answer = await Promise.race([check, late]);
+      if (answer === "late") return { ready: false, reason: "the database does not answer" };
+      const version = Number(answer[0]?.version ?? 0);
+      if (version < SCHEMA_VERSION) {
+        return {
+          ready: false,
+          reason:
+            `the database schema is at version ${version}, this server needs ${SCHEMA_VERSION}`,
+        };
+      }
+      return { ready: true };
+    } catch {
+      // The driver's message may name the host; the reason stays generic.
+      return { ready: false, reason: "the database cannot be reached" };
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The instance's figures: its index budget and its snapshot work. */
+  stats(): CloudInstanceStats {
+    return {
+      index: this.#context.budget.stats(),
+      snapshots: { ...this.#context.counters },
+    };
+  }
+
+  /** Waits for snapshot writes under way, drops the indexes and ends the pool. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#projects.clear();
+    await Promise.all(this.#context.background);
+    await this.#context.budget.close();
     await this.sql.end({ timeout: 5 });
   }
 }

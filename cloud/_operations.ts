@@ -1,0 +1,215 @@
+/**
+ * Internal: what each route of the Cloud API does once the request is
+ * authenticated, in its workspace and within the rate limit: the reads
+ * ({@linkcode readOperation}), the writes ({@linkcode prepareWrite}, run under
+ * the request's `Idempotency-Key`) and the answers of the errors the store or
+ * the input raise ({@linkcode answerOfError}).
+ *
+ * @module
+ */
+
+import { CLOUD_ID_PATTERN } from "./_auth.ts";
+import { CloudApiError, errorText } from "./_errors.ts";
+import {
+  batchDeleteInput,
+  batchInput,
+  changesQuery,
+  createNoteInput,
+  ifMatchOf,
+  listQuery,
+  noQuery,
+  patchInput,
+  recallInput,
+} from "./_fields.ts";
+import type { CloudRoute } from "./_routes.ts";
+import type { CloudNote, CloudProject, IdempotentAnswer } from "./store.ts";
+
+/** What an operation answers: a status and a JSON body. */
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+function quoteId(id: string): string {
+  return JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);
+}
+
+function noteNotFound(id: string): CloudApiError {
+  return new CloudApiError("not_found", `Cannot find note ${quoteId(id)}`, {
+    details: { id: id.slice(0, 80) },
+  });
+}
+
+/** The answer of an error the store or the input raised, or `undefined` for a failure. */
+export function answerOfError(error: unknown): IdempotentAnswer | undefined {
+  if (error instanceof CloudApiError) {
+    return { status: error.status, body: errorText(error.code, error.message, error.details) };
+  }
+  const e = error as { name?: unknown; code?: unknown; message?: unknown; details?: unknown };
+  if (
+    e?.name === "CloudConflictError" && typeof (e as { current?: unknown }).current === "object"
+  ) {
+    const current = (e as { current: CloudNote }).current;
+    return {
+      status: 409,
+      body: errorText("conflict", String(e.message), { note: current }),
+    };
+  }
+  if (e?.code === "MEMORY_VALIDATION_ERROR") {
+    const details = e.details && typeof e.details === "object"
+      ? e.details as Record<string, unknown>
+      : undefined;
+    return { status: 400, body: errorText("invalid_request", String(e.message), details) };
+  }
+  if (e?.code === "NOTE_NOT_FOUND") {
+    const details = e.details && typeof e.details === "object"
+      ? e.details as Record<string, unknown>
+      : undefined;
+    return { status: 404, body: errorText("not_found", String(e.message), details) };
+  }
+  return undefined;
+}
+
+/** Runs a read route. */
+export async function readOperation(
+  route: CloudRoute,
+  url: URL,
+  body: Record<string, unknown>,
+  noteId: string | undefined,
+  project: () => Promise<CloudProject>,
+): Promise<Answer> {
+  const query = url.searchParams;
+  switch (route.operation) {
+    case "listNotes": {
+      const list = listQuery(query);
+      const p = await project();
+      try {
+        return { status: 200, body: await p.list(list) };
+      } catch (e) {
+        // The one input the store checks itself: name it.
+        const error = e as { code?: unknown; message?: unknown };
+        if (list.cursor !== undefined && error?.code === "MEMORY_VALIDATION_ERROR") {
+          throw new CloudApiError("invalid_request", String(error.message), {
+            details: { parameter: "cursor" },
+          });
+        }
+        throw e;
+      }
+    }
+    case "getNote": {
+      noQuery(query, "get the note");
+      if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
+      const note = await (await project()).get(noteId!);
+      if (!note) throw noteNotFound(noteId!);
+      return { status: 200, body: { note } };
+    }
+    case "recall": {
+      noQuery(query, "recall");
+      const { query: text, ...rest } = recallInput(body);
+      const hits = await (await project()).recall(text, rest);
+      return { status: 200, body: { hits } };
+    }
+    case "listChanges": {
+      const { since, token, limit } = changesQuery(query);
+      const p = await project();
+      if (since > 0) {
+        // A token past the feed's end (another server's or project's) would skip changes.
+        const latest = await p.revision();
+        if (since > latest) {
+          throw new CloudApiError(
+            "invalid_request",
+            `Cannot read the changes: since is ahead of the feed, whose latest change is ${latest}; pass the "next" of an earlier answer of this project`,
+            { details: { parameter: "since" } },
+          );
+        }
+      }
+      const { changes, hasMore } = await p.changes(since, limit);
+      const next = changes.length ? String(changes[changes.length - 1].seq) : token;
+      return { status: 200, body: { changes, next, hasMore } };
+    }
+    case "getStats": {
+      noQuery(query, "count the notes");
+      return { status: 200, body: await (await project()).stats() };
+    }
+    default:
+      throw new Error(`Cannot route ${route.operation}: not a read`);
+  }
+}
+
+/** Checks a write route's input; `run` does the write. */
+export function prepareWrite(
+  route: CloudRoute,
+  url: URL,
+  body: Record<string, unknown>,
+  noteId: string | undefined,
+  headers: Headers,
+  project: () => Promise<CloudProject>,
+): { action: string; ifMatch?: number; run: () => Promise<Answer> } {
+  const query = url.searchParams;
+  switch (route.operation) {
+    case "createNote": {
+      const action = "create the note";
+      noQuery(query, action);
+      const draft = createNoteInput(body);
+      return {
+        action,
+        run: async () => {
+          const [result] = await (await project()).upsert([draft]);
+          return { status: result.status === "written" ? 201 : 200, body: result };
+        },
+      };
+    }
+    case "upsertNotes": {
+      const action = "upsert the notes";
+      noQuery(query, action);
+      const drafts = batchInput(body);
+      return {
+        action,
+        run: async () => {
+          const results = await (await project()).upsert(drafts);
+          const count = (status: string) => results.filter((r) => r.status === status).length;
+          return {
+            status: 200,
+            body: {
+              results,
+              written: count("written"),
+              updated: count("updated"),
+              unchanged: count("unchanged"),
+            },
+          };
+        },
+      };
+    }
+    case "updateNote":
+    case "deleteNote": {
+      const action = route.operation === "updateNote" ? "update the note" : "delete the note";
+      noQuery(query, action);
+      const patch = route.operation === "updateNote" ? patchInput(body) : undefined;
+      const ifMatch = ifMatchOf(headers, action);
+      if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
+      return {
+        action,
+        ifMatch,
+        run: async () => {
+          const p = await project();
+          const note = patch
+            ? await p.update(noteId!, patch, ifMatch)
+            : await p.remove(noteId!, ifMatch);
+          if (!note) throw noteNotFound(noteId!);
+          return { status: 200, body: { note } };
+        },
+      };
+    }
+    case "deleteNotes": {
+      const action = "delete the notes";
+      noQuery(query, action);
+      const selector = batchDeleteInput(body);
+      return {
+        action,
+        run: async () => ({ status: 200, body: await (await project()).removeMany(selector) }),
+      };
+    }
+    default:
+      throw new Error(`Cannot route ${route.operation}: not a write`);
+  }
+}

@@ -1,0 +1,448 @@
+/**
+ * Internal: {@linkcode PostgresCloudProject}, the {@linkcode CloudProject} of
+ * the PostgreSQL store. Writes, single reads and the change feed go to the
+ * project's {@linkcode PostgresMemoryStore}; recall, list and stats go to the
+ * project's {@linkcode ProjectIndex}, which the instance holds within its
+ * index budget ({@linkcode IndexBudget}) and brings up to date before every
+ * read (one indexed query when nothing changed).
+ *
+ * **Cold start.** A project that is not held is loaded from its newest index
+ * snapshot in PostgreSQL and the changes after it, or, without a usable one,
+ * built from its notes (read in pages, in one snapshot of the database).
+ * Hits and pages are then read by revision: only the notes answered.
+ *
+ * **Snapshots** are written in the background, never during a request:
+ *
+ * - when a project of at least `minNotes` notes has no snapshot of this
+ *   build's format, or the one it has is `max(minChanges, changeRatio ×
+ *   notes)` changes behind;
+ * - `delayMs` after the read that found it due, and later again while a read
+ *   of the project is under way (encoding takes the CPU: about 0.1 s per 100 MB
+ *   of index);
+ * - by one instance at a time (`_pg_snapshots.ts`).
+ *
+ * @module
+ */
+
+import type { Sql } from "postgres";
+import type { NotePatch } from "@memo/memory";
+import { unrefTimer } from "../platform/mod.ts";
+import type { Held, IndexBudget } from "./_budget.ts";
+import {
+  changesAfter,
+  currentNotes,
+  notesAtRevisions,
+  readAllNotes,
+  textsAtRevisions,
+} from "./_pg_index_reads.ts";
+import type { PostgresMemoryStore } from "./_pg_memory_store.ts";
+import { latestSnapshot, readSnapshot, writeSnapshot } from "./_pg_snapshots.ts";
+import { type IndexHit, ProjectIndex } from "./_project_index.ts";
+import type {
+  CloudChange,
+  CloudDeleteResult,
+  CloudDeleteSelector,
+  CloudDraft,
+  CloudListOptions,
+  CloudNote,
+  CloudProject,
+  CloudRecallHit,
+  CloudStats,
+  CloudWriteResult,
+  SnapshotCounters,
+} from "./store.ts";
+
+/**
+ * When index snapshots are written (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_SNAPSHOT_POLICY } from "./_pg_project.ts";
+ *
+ * assert.equal(DEFAULT_SNAPSHOT_POLICY.minNotes, 1000);
+ * ```
+ */
+export interface SnapshotPolicy {
+  /** Smallest project that gets a snapshot (a smaller one builds in a few ms). */
+  minNotes: number;
+  /** Fewest changes behind that make a new snapshot due … */
+  minChanges: number;
+  /** … or this share of the project's notes, whichever is larger. */
+  changeRatio: number;
+  /** How long after the read that found it due the snapshot is taken, in ms. */
+  delayMs: number;
+}
+
+/** The default snapshot policy: 1000 notes; 1000 changes or 10 %; 100 ms. */
+export const DEFAULT_SNAPSHOT_POLICY: Readonly<SnapshotPolicy> = {
+  minNotes: 1000,
+  minChanges: 1000,
+  changeRatio: 0.1,
+  delayMs: 100,
+};
+
+/**
+ * What every project of one PostgreSQL store shares.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { PgIndexContext } from "./_pg_project.ts";
+ *
+ * const keys: (keyof PgIndexContext)[] = ["sql", "budget", "format"];
+ * assert.equal(keys.length, 3);
+ * ```
+ */
+export interface PgIndexContext {
+  /** The pool. */
+  sql: Sql;
+  /** A new connection of its own, for a binary copy (the caller closes it). */
+  dedicated: () => Sql;
+  /** The instance's index budget. */
+  budget: IndexBudget;
+  /** This build's snapshot format (`snapshotFormat`). */
+  format: string;
+  /** When snapshots are written; `undefined`: never (they are still read). */
+  snapshots?: SnapshotPolicy;
+  /** Counts, for `GET /v1/stats`. */
+  counters: SnapshotCounters;
+  /** Snapshot writes under way (the store waits for them when it closes). */
+  background: Set<Promise<void>>;
+  /** Receives a line for each background failure. */
+  log?: (line: string) => void;
+}
+
+/** The key of a snapshot of project `pid` covering `seq` (bound into its file). */
+function snapshotKey(format: string, pid: number, seq: number): string {
+  return `${format}:${pid}:${seq}`;
+}
+
+/**
+ * A project's index as the budget holds it: loaded at the first read, caught
+ * up before each one, one refresh at a time.
+ */
+class LiveIndex implements Held {
+  readonly #store: PostgresMemoryStore;
+  readonly #ctx: PgIndexContext;
+  readonly #name: string;
+  #index: ProjectIndex | undefined;
+  #running: Promise<unknown> = Promise.resolve();
+  #queued: Promise<ProjectIndex> | undefined;
+  #reads = 0;
+  /** The seq of the newest snapshot known of this format; -1: none usable. */
+  #snapshotSeq = -1;
+  /** The seq of a snapshot found damaged (replaced by the next write). */
+  #damaged: number | undefined;
+  #writing = false;
+  #closed = false;
+
+  constructor(store: PostgresMemoryStore, ctx: PgIndexContext, name: string) {
+    this.#store = store;
+    this.#ctx = ctx;
+    this.#name = name;
+  }
+
+  byteLength(): number {
+    return this.#index?.byteLength() ?? 0;
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#index = undefined;
+  }
+
+  /**
+   * Runs `fn` on the index brought up to date with the database; a refresh
+   * waiting to start is shared by the callers that arrive meanwhile.
+   */
+  async read<T>(fn: (index: ProjectIndex, pid: number | undefined) => Promise<T>): Promise<T> {
+    this.#reads++;
+    try {
+      let next = this.#queued;
+      if (!next) {
+        const queued: Promise<ProjectIndex> = this.#running.then(() => {
+          if (this.#queued === queued) this.#queued = undefined;
+          return this.#refresh();
+        });
+        this.#queued = next = queued;
+        this.#running = queued.catch(() => {});
+      }
+      const index = await next;
+      return await fn(index, await this.#store.pid());
+    } finally {
+      this.#reads--;
+    }
+  }
+
+  async #refresh(): Promise<ProjectIndex> {
+    if (this.#closed) throw new Error("Cannot read the project: its index was evicted");
+    const pid = await this.#store.pid();
+    if (pid === undefined) return this.#index ??= new ProjectIndex();
+    const current = this.#index &&
+      (await this.#catchUp(this.#index, pid) ? this.#index : undefined);
+    const index = current ?? await this.#load(pid);
+    if (this.#closed) throw new Error("Cannot read the project: its index was evicted");
+    this.#index = index;
+    this.#considerSnapshot(pid);
+    return index;
+  }
+
+  async #load(pid: number): Promise<ProjectIndex> {
+    const ctx = this.#ctx;
+    const header = await latestSnapshot(ctx.sql, pid, ctx.format);
+    if (header) {
+      this.#snapshotSeq = header.seq;
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await readSnapshot(ctx.dedicated, pid, ctx.format, header);
+      } catch (e) {
+        ctx.log?.(`memo-cloud: cannot read the index snapshot of ${this.#name}: ${reason(e)}`);
+      }
+      const index = bytes &&
+        ProjectIndex.importSnapshot(bytes, snapshotKey(ctx.format, pid, header.seq));
+      if (index) {
+        ctx.counters.loaded++;
+        if (await this.#catchUp(index, pid)) return index;
+      } else {
+        ctx.counters.rejected++;
+        this.#snapshotSeq = -1;
+        this.#damaged = header.seq;
+      }
+    }
+    const index = new ProjectIndex();
+    const head = await readAllNotes(ctx.sql, pid, (page) => index.add(page));
+    index.finish(head);
+    ctx.counters.built++;
+    return index;
+  }
+
+  /** Applies the changes after the index's seq; false when it must be rebuilt. */
+  async #catchUp(index: ProjectIndex, pid: number): Promise<boolean> {
+    const changes = await changesAfter(this.#ctx.sql, pid, index.seq);
+    if (!changes) return false;
+    if (!changes.upserted.length && !changes.removed.length) {
+      index.seq = changes.head;
+      return true;
+    }
+    const needed = index.needed(changes.upserted, changes.removed);
+    const texts = await textsAtRevisions(this.#ctx.sql, pid, needed);
+    return index.apply(changes.upserted, changes.removed, texts, changes.head);
+  }
+
+  /** Schedules a snapshot write when one is due (see the module doc). */
+  #considerSnapshot(pid: number): void {
+    const policy = this.#ctx.snapshots;
+    const index = this.#index;
+    if (!policy || !index || this.#writing || this.#closed || index.size < policy.minNotes) return;
+    if (this.#snapshotSeq >= 0) {
+      const behind = index.seq - this.#snapshotSeq;
+      if (behind < Math.max(policy.minChanges, policy.changeRatio * index.size)) return;
+    }
+    this.#writing = true;
+    const ctx = this.#ctx;
+    let done!: () => void;
+    const finished = new Promise<void>((resolve) => (done = resolve));
+    ctx.background.add(finished);
+    const run = async () => {
+      if (this.#closed || !this.#index) return;
+      // Not while a read of this project is under way: encoding holds the CPU.
+      if (this.#reads > 0 || this.#queued) {
+        await new Promise((resolve) => unrefTimer(setTimeout(resolve, policy.delayMs)));
+        return await run();
+      }
+      const seq = this.#index.seq;
+      const notes = this.#index.size;
+      const bytes = this.#index.exportSnapshot(snapshotKey(ctx.format, pid, seq));
+      if (!bytes) return;
+      const outcome = await writeSnapshot(ctx.dedicated, {
+        pid,
+        format: ctx.format,
+        seq,
+        notes,
+        bytes,
+        damaged: this.#damaged,
+      });
+      if (outcome === "written") {
+        ctx.counters.written++;
+        this.#damaged = undefined;
+      } else ctx.counters.skipped++;
+      // Written here or elsewhere: the next one is due counting from here.
+      this.#snapshotSeq = Math.max(this.#snapshotSeq, seq);
+    };
+    unrefTimer(setTimeout(() => {
+      run().catch((e) => {
+        ctx.counters.failed++;
+        ctx.log?.(`memo-cloud: cannot write the index snapshot of ${this.#name}: ${reason(e)}`);
+      }).finally(() => {
+        this.#writing = false;
+        ctx.background.delete(finished);
+        done();
+      });
+    }, policy.delayMs));
+  }
+}
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/**
+ * The {@linkcode CloudProject} of the PostgreSQL store; see the module doc.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { PostgresCloudStore } from "./postgres_store.ts";
+ * import { startPostgres } from "../tests/_postgres.ts";
+ *
+ * const pg = await startPostgres();
+ * const store = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+ * try {
+ *   const project = await store.project("team", "default");
+ *   const [{ note }] = await project.upsert([{ text: "Deploys run with make deploy" }]);
+ *   const [hit] = await project.recall("deploy", { limit: 5 });
+ *   assert.equal(hit.note.id, note.id);
+ *   assert.equal(hit.note.revision, note.revision);
+ *   assert.equal((await project.list({ limit: 10 })).total, 1);
+ * } finally {
+ *   await store.close();
+ *   await pg.stop();
+ * }
+ * ```
+ */
+export class PostgresCloudProject implements CloudProject {
+  /** The project's rows. */
+  readonly store: PostgresMemoryStore;
+  readonly #ctx: PgIndexContext;
+  readonly #key: string;
+
+  /** The project `key` (`workspace/project`) over its store. */
+  constructor(store: PostgresMemoryStore, ctx: PgIndexContext, key: string) {
+    this.store = store;
+    this.#ctx = ctx;
+    this.#key = key;
+  }
+
+  /** {@linkcode CloudProject.upsert}. */
+  upsert(
+    drafts: readonly CloudDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CloudWriteResult[]> {
+    return this.store.upsert(drafts, options);
+  }
+
+  /** {@linkcode CloudProject.get}: read now. */
+  get(id: string): Promise<CloudNote | undefined> {
+    return this.store.get(id);
+  }
+
+  /** {@linkcode CloudProject.update}. */
+  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.store.updateIf(id, patch, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.remove}. */
+  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.store.removeIf(id, ifMatch);
+  }
+
+  /** {@linkcode CloudProject.removeMany}. */
+  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
+    return this.store.removeMany(selector);
+  }
+
+  /** {@linkcode CloudProject.changes}. */
+  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+    return this.store.changes(since, limit);
+  }
+
+  /** {@linkcode CloudProject.revision}. */
+  revision(): Promise<number> {
+    return this.store.lastRevision();
+  }
+
+  /** {@linkcode CloudProject.recall}: memo's lexical ranking; the hits are read as ranked. */
+  recall(
+    query: string,
+    options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
+  ): Promise<CloudRecallHit[]> {
+    return this.#read(async (index, pid) => {
+      const hits = index.search(query, options);
+      const notes = await this.#notesOf(pid, hits);
+      return hits.flatMap((hit) => {
+        const note = notes.get(hit.revision);
+        if (!note) return [];
+        const out: CloudRecallHit = {
+          note,
+          score: hit.score,
+          engine: "lexical",
+          matched: hit.matched,
+        };
+        if (hit.explain) out.explain = hit.explain;
+        return [out];
+      });
+    });
+  }
+
+  /** {@linkcode CloudProject.list}: a page as `Memo.list` pages it. */
+  list(
+    options: CloudListOptions,
+  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    return this.#read(async (index, pid) => {
+      const page = index.list(options);
+      const notes = await this.#notesOf(pid, page.items);
+      const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
+        notes: page.items.flatMap((item) => notes.get(item.revision) ?? []),
+        total: page.total,
+      };
+      if (page.nextCursor !== undefined) out.nextCursor = page.nextCursor;
+      return out;
+    });
+  }
+
+  /** {@linkcode CloudProject.stats}: memo's counts plus the latest revision. */
+  stats(): Promise<CloudStats> {
+    return this.#read(async (index) => {
+      const stats = index.stats();
+      const out: CloudStats = {
+        notes: stats.notes,
+        labels: stats.labels,
+        sources: stats.sources,
+        revision: await this.store.lastRevision(),
+      };
+      if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
+      return out;
+    });
+  }
+
+  #read<T>(fn: (index: ProjectIndex, pid: number | undefined) => Promise<T>): Promise<T> {
+    return this.#ctx.budget.use(
+      this.#key,
+      () => new LiveIndex(this.store, this.#ctx, this.#key),
+      (live) => live.read(fn),
+    );
+  }
+
+  /**
+   * The notes of `items` as of their revisions (from the change feed; a
+   * revision it no longer holds falls back to the current note of that id
+   * when it is still at that revision), by revision.
+   */
+  async #notesOf(
+    pid: number | undefined,
+    items: readonly Pick<IndexHit, "id" | "revision">[],
+  ): Promise<Map<number, CloudNote>> {
+    if (pid === undefined || !items.length) return new Map();
+    const notes = await notesAtRevisions(this.#ctx.sql, pid, items.map((i) => i.revision));
+    const missing = items.filter((i) => !notes.has(i.revision));
+    if (missing.length) {
+      const current = await currentNotes(this.#ctx.sql, pid, missing.map((i) => i.id));
+      for (const item of missing) {
+        const note = current.get(item.id);
+        if (note?.revision === item.revision) notes.set(item.revision, note);
+      }
+    }
+    return notes;
+  }
+}
