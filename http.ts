@@ -101,6 +101,8 @@ export type {
   MemoCloudClient,
   MemoCloudClientOptions,
   MemoCloudConditionalOptions,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
   MemoCloudDraft,
   MemoCloudHealth,
   MemoCloudListOptions,

@@ -131,6 +131,8 @@ export {
   MemoCloudClient,
   type MemoCloudClientOptions,
   type MemoCloudConditionalOptions,
+  type MemoCloudDeleteResult,
+  type MemoCloudDeleteSelector,
   type MemoCloudDraft,
   MemoCloudError,
   type MemoCloudErrorCode,
