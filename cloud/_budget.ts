@@ -139,6 +139,9 @@ export class IndexBudget {
     } finally {
       entry.users--;
       if (this.#entries.get(key) === entry) {
+        // Used last: the most recently used, whenever its use began.
+        this.#entries.delete(key);
+        this.#entries.set(key, entry);
         try {
           entry.bytes = entry.held.byteLength();
         } catch {
