@@ -26,6 +26,7 @@ import {
   type StoreChanges,
   type StoreLoadReport,
 } from "@memo/memory";
+import { changesAfter } from "./_pg_index_reads.ts";
 import {
   answerDrafts,
   dedupeDrafts,
@@ -416,36 +417,14 @@ export class PostgresMemoryStore implements RevisionedStore {
       this.#revisions = new Map();
       return { token: "0", reset: since !== 0, upserted: [], removed: [] };
     }
-    if (since !== undefined) {
-      // One statement, so one snapshot: the head seq and the changes up to it agree.
-      const rows = await this.#sql<(Partial<NoteRow> & { head: string; changed: string | null })[]>`
-        SELECT p.seq AS head, c.id AS changed, ${noteColumns(this.#sql, "n")}
-        FROM memo_projects p
-        LEFT JOIN LATERAL (
-          SELECT DISTINCT id FROM memo_changes WHERE pid = p.pid AND seq > ${since}
-        ) c ON true
-        LEFT JOIN LATERAL (
-          SELECT * FROM memo_notes WHERE pid = p.pid AND id = c.id OFFSET 0
-        ) n ON true
-        WHERE p.pid = ${pid}
-        ORDER BY n.ord`;
-      const head = Number(rows[0].head);
-      if (head >= since) {
-        const upserted: Note[] = [];
-        const removed: string[] = [];
-        for (const row of rows) {
-          if (row.changed === null) continue;
-          if (row.id === null || row.id === undefined) {
-            removed.push(row.changed);
-            this.#revisions.delete(row.changed);
-            continue;
-          }
-          const note = rowToNote(row as NoteRow);
-          upserted.push(plainNote(note));
-          this.#revisions.set(note.id, note.revision);
-        }
-        return { token: String(head), reset: false, upserted, removed };
-      }
+    const changes = since === undefined ? undefined : await changesAfter(this.#sql, pid, since);
+    if (changes) {
+      for (const id of changes.removed) this.#revisions.delete(id);
+      const upserted = changes.upserted.map(({ ord: _, ...note }) => {
+        this.#revisions.set(note.id, note.revision);
+        return plainNote(note);
+      });
+      return { token: String(changes.head), reset: false, upserted, removed: changes.removed };
     }
     const [rows, head] = await this.#sql.begin(
       "isolation level repeatable read read only",
