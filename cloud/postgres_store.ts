@@ -193,8 +193,25 @@ export class PostgresCloudStore implements CloudStore {
       const reason = e instanceof Error ? e.message : String(e);
       throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
     }
-    return new PostgresCloudStore(sql, options, () => connect(1));
+    // Each snapshot copy gets a connection of its own, closed after it. One is kept connected ahead
+    // of need, so that a cold load does not wait for a new backend (tens of ms).
+    let spare: Sql | undefined;
+    const warm = () => {
+      const next = connect(1);
+      next`SELECT 1`.catch(() => {});
+      return next;
+    };
+    const dedicated = () => {
+      const taken = spare ?? connect(1);
+      spare = warm();
+      return taken;
+    };
+    const store = new PostgresCloudStore(sql, options, dedicated);
+    store.#endSpare = () => spare?.end({ timeout: 1 }).catch(() => {});
+    return store;
   }
+
+  #endSpare: () => Promise<void> | undefined = () => undefined;
 
   /** The project `projectId` of workspace `workspaceId`. */
   project(workspaceId: string, projectId: string): Promise<CloudProject> {
@@ -266,6 +283,7 @@ export class PostgresCloudStore implements CloudStore {
     this.#projects.clear();
     await Promise.all(this.#context.background);
     await this.#context.budget.close();
+    await this.#endSpare();
     await this.sql.end({ timeout: 5 });
   }
 }
