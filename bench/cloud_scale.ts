@@ -352,7 +352,8 @@ async function main() {
   const tmpRoot = await Deno.makeTempDir({ prefix: "memo-cloud-bench-" });
   try {
     // ------------------------------------------------------------ load
-    const loader = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+    // No snapshot from the loader: the first recall of instance A below is a cold build.
+    const loader = await PostgresCloudStore.open({ url: pg.url, max: 2, snapshots: false });
     const [{ pid: backend }] = await loader.sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
     postmaster = parentOf(backend);
     const project = await loader.project(WORKSPACE, PROJECT);
