@@ -69,10 +69,24 @@ export async function startInstance(
     },
     stdin: "null",
     stdout: "null",
-    stderr: "null",
+    stderr: "piped",
   }).spawn();
+  // Drained all the time (a full pipe would stall the server); the tail says why a start failed.
+  let tail = "";
+  (async () => {
+    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) {
+      tail = (tail + chunk).slice(-4000);
+    }
+  })().catch(() => {});
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitForCloudHealth(baseUrl, child, () => "a Cloud API instance did not start");
+  let exited = false;
+  child.status.then(() => (exited = true));
+  try {
+    await waitForCloudHealth(baseUrl, child, () => `a Cloud API instance did not start:\n${tail}`);
+  } catch (e) {
+    if (exited) throw new Error(`a Cloud API instance exited at start:\n${tail}`, { cause: e });
+    throw e;
+  }
   let ended: Promise<void> | undefined;
   const end = (signal: Deno.Signal) =>
     ended ??= (async () => {

@@ -51,6 +51,7 @@
 // deno-lint-ignore no-import-prefix -- bench-only, pinned
 import postgres from "npm:postgres@3.4.9";
 import { parseArgs } from "node:util";
+import { MemoCloudProject } from "../cloud/_project.ts";
 import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
@@ -412,11 +413,33 @@ async function main() {
         await project.recall(repeated[0], { limit: 10 });
         const coldMs = performance.now() - t;
         const rep = Array.from({ length: REPEATS }, (_, i) => repeated[i % repeated.length]);
+        const fresh = take(QUERIES);
         const r = summarize(await timeEach(rep, (q) => project.recall(q, { limit: 10 })));
-        const n = summarize(await timeEach(take(QUERIES), (q) => project.recall(q, { limit: 10 })));
+        const n = summarize(await timeEach(fresh, (q) => project.recall(q, { limit: 10 })));
         report.inProcess = { coldFirstRecallMs: Math.round(coldMs), repeated: r, new: n };
         log(
           `in process: first recall ${Math.round(coldMs)} ms; repeated ${line(r)}; new ${line(n)}`,
+        );
+        // The same queries through the project of before issue 26: a Memo over every note.
+        const before = new MemoCloudProject(
+          new PostgresMemoryStore({ sql: loader.sql, workspaceId: WORKSPACE, projectId: PROJECT }),
+          { closeStore: false },
+        );
+        t = performance.now();
+        await before.recall(repeated[0], { limit: 10 });
+        const beforeColdMs = performance.now() - t;
+        const br = summarize(await timeEach(rep, (q) => before.recall(q, { limit: 10 })));
+        const bn = summarize(await timeEach(fresh, (q) => before.recall(q, { limit: 10 })));
+        await before.close();
+        report.inProcessMemo = {
+          coldFirstRecallMs: Math.round(beforeColdMs),
+          repeated: br,
+          new: bn,
+        };
+        log(
+          `in process, a Memo over every note (before): first recall ${
+            Math.round(beforeColdMs)
+          } ms; repeated ${line(br)}; new ${line(bn)}`,
         );
       }
       await loader.close(); // frees the in-process index
@@ -719,6 +742,7 @@ function printReport(r: any): void {
         }`,
       );
     row("in process (catch-up + ranking)", r.inProcess);
+    if (r.inProcessMemo) row("in process, a Memo over every note", r.inProcessMemo);
     row("Cloud API (MemoCloudClient, HTTP)", r.recall.api);
     row("cloud runtime (runtime.recall)", r.recall.runtime);
     if (r.recall.apiNewAfterBatches) {

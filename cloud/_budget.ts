@@ -16,6 +16,37 @@
  * @module
  */
 
+/**
+ * What a note held in memory takes, estimated: its text as UTF-16 and a
+ * fixed cost for the object and its fields.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteBytes } from "./_budget.ts";
+ *
+ * const note = { id: "n1", title: "t", body: "b".repeat(100), labels: [], hash: "h", created: "", updated: "" };
+ * assert.equal(noteBytes(note), 240 + 2 * 104);
+ * ```
+ */
+export function noteBytes(
+  note: {
+    id: string;
+    title: string;
+    body: string;
+    labels: readonly string[];
+    source?: string;
+    hash: string;
+    created: string;
+    updated: string;
+  },
+): number {
+  let chars = note.id.length + note.title.length + note.body.length + note.hash.length +
+    note.created.length + note.updated.length + (note.source?.length ?? 0);
+  for (const label of note.labels) chars += label.length + 8;
+  return 240 + 2 * chars;
+}
+
 /** Something the budget holds: it tells its size and can be closed. */
 export interface Held {
   /** Bytes it holds now (an estimate). */

@@ -44,6 +44,7 @@ import {
   type CloudWriteResult,
   type RevisionedStore,
 } from "./store.ts";
+import { noteBytes } from "./_budget.ts";
 import {
   appendJournal,
   type JournalEntry,
@@ -86,14 +87,6 @@ interface Latest {
   seq: number;
   /** The journaled signature of a live note; `undefined` for a tombstone. */
   signature?: string;
-}
-
-/** What a note read from `notes.md` takes in memory, estimated: UTF-16 text and a fixed cost. */
-function noteBytes(note: Note): number {
-  let chars = note.id.length + note.title.length + note.body.length + note.hash.length +
-    note.created.length + note.updated.length + (note.source?.length ?? 0);
-  for (const label of note.labels) chars += label.length + 8;
-  return 240 + 2 * chars;
 }
 
 /** Compaction rewrites the journal once it holds this many superseded lines and more. */

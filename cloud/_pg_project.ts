@@ -27,7 +27,7 @@
 import type { Sql } from "postgres";
 import type { NotePatch } from "@memo/memory";
 import { unrefTimer } from "../platform/mod.ts";
-import type { Held, IndexBudget } from "./_budget.ts";
+import { type Held, type IndexBudget, noteBytes } from "./_budget.ts";
 import {
   changesAfter,
   currentNotes,
@@ -113,6 +113,9 @@ export interface PgIndexContext {
   log?: (line: string) => void;
 }
 
+/** Notes a project keeps of those it answered lately (hits and pages of repeated reads). */
+const NOTES_KEPT = 256;
+
 /** The key of a snapshot of project `pid` covering `seq` (bound into its file). */
 function snapshotKey(format: string, pid: number, seq: number): string {
   return `${format}:${pid}:${seq}`;
@@ -127,6 +130,9 @@ class LiveIndex implements Held {
   readonly #ctx: PgIndexContext;
   readonly #name: string;
   #index: ProjectIndex | undefined;
+  /** Notes read by revision lately, least recently used first. */
+  readonly #notes = new Map<number, CloudNote>();
+  #notesBytes = 0;
   #running: Promise<unknown> = Promise.resolve();
   #queued: Promise<ProjectIndex> | undefined;
   #reads = 0;
@@ -144,19 +150,71 @@ class LiveIndex implements Held {
   }
 
   byteLength(): number {
-    return this.#index?.byteLength() ?? 0;
+    return (this.#index?.byteLength() ?? 0) + this.#notesBytes;
   }
 
   close(): void {
     this.#closed = true;
     this.#index = undefined;
+    this.#notes.clear();
+    this.#notesBytes = 0;
+  }
+
+  /**
+   * The notes of `items` as of their revisions, by revision: from the notes
+   * read lately (a revision's note never changes), else from the change feed
+   * (a revision it no longer holds falls back to the current note of that id
+   * when it is still at that revision).
+   */
+  async notesAt(
+    pid: number | undefined,
+    items: readonly Pick<IndexHit, "id" | "revision">[],
+  ): Promise<Map<number, CloudNote>> {
+    const out = new Map<number, CloudNote>();
+    if (pid === undefined || !items.length) return out;
+    const wanted: Pick<IndexHit, "id" | "revision">[] = [];
+    for (const item of items) {
+      const note = this.#notes.get(item.revision);
+      if (!note) {
+        wanted.push(item);
+        continue;
+      }
+      out.set(item.revision, note);
+      this.#notes.delete(item.revision); // the most recently used last
+      this.#notes.set(item.revision, note);
+    }
+    if (!wanted.length) return out;
+    const sql = this.#ctx.sql;
+    const read = await notesAtRevisions(sql, pid, wanted.map((i) => i.revision));
+    const missing = wanted.filter((i) => !read.has(i.revision));
+    if (missing.length) {
+      const current = await currentNotes(sql, pid, missing.map((i) => i.id));
+      for (const item of missing) {
+        const note = current.get(item.id);
+        if (note?.revision === item.revision) read.set(item.revision, note);
+      }
+    }
+    for (const [revision, note] of read) {
+      out.set(revision, note);
+      if (this.#closed || this.#notes.has(revision)) continue;
+      this.#notes.set(revision, note);
+      this.#notesBytes += noteBytes(note);
+      if (this.#notes.size > NOTES_KEPT) {
+        const [oldest, dropped] = this.#notes.entries().next().value!;
+        this.#notes.delete(oldest);
+        this.#notesBytes -= noteBytes(dropped);
+      }
+    }
+    return out;
   }
 
   /**
    * Runs `fn` on the index brought up to date with the database; a refresh
    * waiting to start is shared by the callers that arrive meanwhile.
    */
-  async read<T>(fn: (index: ProjectIndex, pid: number | undefined) => Promise<T>): Promise<T> {
+  async read<T>(
+    fn: (index: ProjectIndex, pid: number | undefined, live: LiveIndex) => Promise<T>,
+  ): Promise<T> {
     this.#reads++;
     try {
       let next = this.#queued;
@@ -169,7 +227,7 @@ class LiveIndex implements Held {
         this.#running = queued.catch(() => {});
       }
       const index = await next;
-      return await fn(index, await this.#store.pid());
+      return await fn(index, await this.#store.pid(), this);
     } finally {
       this.#reads--;
     }
@@ -367,9 +425,9 @@ export class PostgresCloudProject implements CloudProject {
     query: string,
     options: { limit: number; labels?: readonly string[]; source?: string; explain?: boolean },
   ): Promise<CloudRecallHit[]> {
-    return this.#read(async (index, pid) => {
+    return this.#read(async (index, pid, live) => {
       const hits = index.search(query, options);
-      const notes = await this.#notesOf(pid, hits);
+      const notes = await live.notesAt(pid, hits);
       return hits.flatMap((hit) => {
         const note = notes.get(hit.revision);
         if (!note) return [];
@@ -389,9 +447,9 @@ export class PostgresCloudProject implements CloudProject {
   list(
     options: CloudListOptions,
   ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
-    return this.#read(async (index, pid) => {
+    return this.#read(async (index, pid, live) => {
       const page = index.list(options);
-      const notes = await this.#notesOf(pid, page.items);
+      const notes = await live.notesAt(pid, page.items);
       const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
         notes: page.items.flatMap((item) => notes.get(item.revision) ?? []),
         total: page.total,
@@ -416,33 +474,13 @@ export class PostgresCloudProject implements CloudProject {
     });
   }
 
-  #read<T>(fn: (index: ProjectIndex, pid: number | undefined) => Promise<T>): Promise<T> {
+  #read<T>(
+    fn: (index: ProjectIndex, pid: number | undefined, live: LiveIndex) => Promise<T>,
+  ): Promise<T> {
     return this.#ctx.budget.use(
       this.#key,
       () => new LiveIndex(this.store, this.#ctx, this.#key),
       (live) => live.read(fn),
     );
-  }
-
-  /**
-   * The notes of `items` as of their revisions (from the change feed; a
-   * revision it no longer holds falls back to the current note of that id
-   * when it is still at that revision), by revision.
-   */
-  async #notesOf(
-    pid: number | undefined,
-    items: readonly Pick<IndexHit, "id" | "revision">[],
-  ): Promise<Map<number, CloudNote>> {
-    if (pid === undefined || !items.length) return new Map();
-    const notes = await notesAtRevisions(this.#ctx.sql, pid, items.map((i) => i.revision));
-    const missing = items.filter((i) => !notes.has(i.revision));
-    if (missing.length) {
-      const current = await currentNotes(this.#ctx.sql, pid, missing.map((i) => i.id));
-      for (const item of missing) {
-        const note = current.get(item.id);
-        if (note?.revision === item.revision) notes.set(item.revision, note);
-      }
-    }
-    return notes;
   }
 }
