@@ -255,6 +255,7 @@ class LiveIndex implements Held {
       try {
         bytes = await readSnapshot(ctx.dedicated, pid, ctx.format, header);
       } catch (e) {
+        // Not read (the database, the connection): built this time, the snapshot left as it is.
         ctx.log?.(`memo-cloud: cannot read the index snapshot of ${this.#name}: ${reason(e)}`);
       }
       const index = bytes &&
@@ -262,7 +263,8 @@ class LiveIndex implements Held {
       if (index) {
         ctx.counters.loaded++;
         if (await this.#catchUp(index, pid)) return index;
-      } else {
+      } else if (bytes) {
+        // Read but unusable (damaged, another project's): the next snapshot replaces it.
         ctx.counters.rejected++;
         this.#snapshotSeq = -1;
         this.#damaged = header.seq;
