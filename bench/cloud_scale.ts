@@ -201,6 +201,8 @@ function clientOf(baseUrl: string): MemoCloudClient {
     apiKey: API_KEY,
     workspaceId: WORKSPACE,
     projectId: PROJECT,
+    // A cold first recall builds the whole project: on a loaded machine, more than the 10 s default.
+    timeoutMs: 120_000,
   });
 }
 
