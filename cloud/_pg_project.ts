@@ -25,7 +25,6 @@
  */
 
 import type { Sql } from "postgres";
-import type { NotePatch } from "@memo/memory";
 import { unrefTimer } from "../platform/mod.ts";
 import { type Held, type IndexBudget, noteBytes } from "./_budget.ts";
 import {
@@ -38,17 +37,12 @@ import {
 import type { PostgresMemoryStore } from "./_pg_memory_store.ts";
 import { latestSnapshot, readSnapshot, writeSnapshot } from "./_pg_snapshots.ts";
 import { type IndexHit, ProjectIndex } from "./_project_index.ts";
+import { StoreProject } from "./_store_project.ts";
 import type {
-  CloudChange,
-  CloudDeleteResult,
-  CloudDeleteSelector,
-  CloudDraft,
   CloudListOptions,
   CloudNote,
-  CloudProject,
   CloudRecallHit,
   CloudStats,
-  CloudWriteResult,
   SnapshotCounters,
 } from "./store.ts";
 
@@ -371,55 +365,15 @@ function reason(e: unknown): string {
  * }
  * ```
  */
-export class PostgresCloudProject implements CloudProject {
-  /** The project's rows. */
-  readonly store: PostgresMemoryStore;
+export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   readonly #ctx: PgIndexContext;
   readonly #key: string;
 
   /** The project `key` (`workspace/project`) over its store. */
   constructor(store: PostgresMemoryStore, ctx: PgIndexContext, key: string) {
-    this.store = store;
+    super(store);
     this.#ctx = ctx;
     this.#key = key;
-  }
-
-  /** {@linkcode CloudProject.upsert}. */
-  upsert(
-    drafts: readonly CloudDraft[],
-    options?: { signal?: AbortSignal },
-  ): Promise<CloudWriteResult[]> {
-    return this.store.upsert(drafts, options);
-  }
-
-  /** {@linkcode CloudProject.get}: read now. */
-  get(id: string): Promise<CloudNote | undefined> {
-    return this.store.get(id);
-  }
-
-  /** {@linkcode CloudProject.update}. */
-  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.updateIf(id, patch, ifMatch);
-  }
-
-  /** {@linkcode CloudProject.remove}. */
-  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.removeIf(id, ifMatch);
-  }
-
-  /** {@linkcode CloudProject.removeMany}. */
-  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
-    return this.store.removeMany(selector);
-  }
-
-  /** {@linkcode CloudProject.changes}. */
-  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
-    return this.store.changes(since, limit);
-  }
-
-  /** {@linkcode CloudProject.revision}. */
-  revision(): Promise<number> {
-    return this.store.lastRevision();
   }
 
   /** {@linkcode CloudProject.recall}: memo's lexical ranking; the hits are read as ranked. */

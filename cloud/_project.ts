@@ -8,24 +8,13 @@
  * @module
  */
 
-import {
-  type Bm25LexicalIndex,
-  createLexicalIndex,
-  Memo,
-  type Note,
-  type NotePatch,
-} from "@memo/memory";
+import { type Bm25LexicalIndex, createLexicalIndex, Memo, type Note } from "@memo/memory";
+import { StoreProject } from "./_store_project.ts";
 import type {
-  CloudChange,
-  CloudDeleteResult,
-  CloudDeleteSelector,
-  CloudDraft,
   CloudListOptions,
   CloudNote,
-  CloudProject,
   CloudRecallHit,
   CloudStats,
-  CloudWriteResult,
   RevisionedStore,
 } from "./store.ts";
 
@@ -77,9 +66,7 @@ export interface MemoCloudProjectOptions {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export class MemoCloudProject implements CloudProject {
-  /** The store beneath. */
-  readonly store: RevisionedStore;
+export class MemoCloudProject extends StoreProject {
   readonly #memo: Memo;
   readonly #index: Bm25LexicalIndex = createLexicalIndex();
   readonly #closeStore: boolean;
@@ -88,7 +75,7 @@ export class MemoCloudProject implements CloudProject {
 
   /** Creates the project; nothing is read until the first call. */
   constructor(store: RevisionedStore, options: MemoCloudProjectOptions = {}) {
-    this.store = store;
+    super(store);
     this.#closeStore = options.closeStore ?? true;
     this.#memo = new Memo({
       store,
@@ -97,44 +84,6 @@ export class MemoCloudProject implements CloudProject {
       indexCache: false,
       recallCacheSize: options.recallCacheSize,
     });
-  }
-
-  /** {@linkcode CloudProject.upsert}: the store's upsert. */
-  upsert(
-    drafts: readonly CloudDraft[],
-    options?: { signal?: AbortSignal },
-  ): Promise<CloudWriteResult[]> {
-    return this.store.upsert(drafts, options);
-  }
-
-  /** {@linkcode CloudProject.get}: read from the store now. */
-  get(id: string): Promise<CloudNote | undefined> {
-    return this.store.get(id);
-  }
-
-  /** {@linkcode CloudProject.update}: the store's `updateIf`. */
-  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.updateIf(id, patch, ifMatch);
-  }
-
-  /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
-  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.removeIf(id, ifMatch);
-  }
-
-  /** {@linkcode CloudProject.removeMany}: the store's `removeMany`. */
-  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
-    return this.store.removeMany(selector);
-  }
-
-  /** {@linkcode CloudProject.changes}: the store's change feed. */
-  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
-    return this.store.changes(since, limit);
-  }
-
-  /** {@linkcode CloudProject.revision}: the store's latest change number. */
-  revision(): Promise<number> {
-    return this.store.lastRevision();
   }
 
   /** {@linkcode CloudProject.list}: a page of the `Memo` client's list, with revisions. */

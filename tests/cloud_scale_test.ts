@@ -24,7 +24,6 @@
  */
 
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "../cloud/app.ts";
 import { MemoCloudProject } from "../cloud/_project.ts";
@@ -36,7 +35,7 @@ import {
   type PostgresCloudStoreOptions,
   PostgresMemoryStore,
 } from "../cloud/postgres_store.ts";
-import { inherited } from "./_cloud_process.ts";
+import { startCloudProcess } from "./_cloud_process.ts";
 import { startPostgres } from "./_postgres.ts";
 import { startReadyProxy } from "./_ready_proxy.ts";
 import { freePort } from "./_serve_process.ts";
@@ -45,7 +44,6 @@ import { prng } from "./fixtures/mcp_fuzz_messages.ts";
 // deno-lint-ignore no-explicit-any
 type Json = any;
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const KEY = "mk_SCALE_team_key_5b1e9c0d77";
 const OPERATOR = "op_SCALE_operator_key_31f7";
 const ORIGIN = "http://127.0.0.1:8788";
@@ -572,8 +570,8 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
           MEMO_CLOUD_DRAIN_MS: "1000",
         };
         const [portA, portB] = [freePort(), freePort()];
-        let a = await serveCloud(env, portA);
-        const b = await serveCloud(env, portB);
+        let a = await startCloudProcess(env, { port: portA, cli: true });
+        const b = await startCloudProcess(env, { port: portB, cli: true });
         const proxy = await startReadyProxy([a.origin, b.origin]);
         const errors: string[] = [];
         let sent = 0;
@@ -610,11 +608,13 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
             "requests reach both",
             () => proxy.forwarded.get(a.origin)! > 5 && proxy.forwarded.get(b.origin)! > 5,
           );
-          a.process.kill("SIGTERM"); // drains: /readyz 503 at once, served for 1 s more
-          await proxy.until(a.origin, false);
-          assert.equal((await a.process.status).code, 0, a.log());
+          const old = a;
+          const stopping = old.stop(); // SIGTERM drains: /readyz 503 at once, served for 1 s more
+          await proxy.until(old.origin, false);
+          assert.equal((await stopping).code, 0, old.log());
+          assert.match(old.log(), /memo: draining for 1000 ms \(GET \/readyz answers 503\)/);
           const before = proxy.forwarded.get(a.origin)!;
-          a = await serveCloud(env, portA);
+          a = await startCloudProcess(env, { port: portA, cli: true });
           await proxy.until(a.origin, true);
           await eventually(
             "requests reach the new instance",
@@ -624,17 +624,10 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
           await Promise.all(workers);
           assert.deepEqual([...errors, ...proxy.failures], []);
           assert.ok(sent > 20, `${sent} requests`);
-          assert.match(a.log() + b.log(), /listening/);
         } finally {
           stop = true;
           await proxy.close();
-          for (const server of [a, b]) {
-            try {
-              server.process.kill("SIGINT"); // no drain
-            } catch { /* gone */ }
-            await server.process.status;
-            await server.drained;
-          }
+          await Promise.all([a.kill(), b.kill()]);
         }
       },
     );
@@ -676,27 +669,3 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
     await pg.stop();
   }
 });
-
-/** `memo cloud serve` on `port`, once it listens. */
-async function serveCloud(env: Record<string, string>, port: number) {
-  const process = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli.ts", "cloud", "serve", "--port", String(port)],
-    cwd: ROOT,
-    env: { ...inherited(), ...env },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const listening = Promise.withResolvers<void>();
-  const drained = (async () => {
-    for await (const chunk of process.stderr.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
-      if (text.includes(`cloud API listening on http://127.0.0.1:${port}/v1`)) listening.resolve();
-    }
-    listening.reject(new Error(`memo cloud serve exited before listening:\n${text}`));
-  })();
-  await listening.promise;
-  return { origin: `http://127.0.0.1:${port}`, process, drained, log: () => text };
-}
