@@ -118,6 +118,8 @@ export type {
   MemoCloudClient,
   MemoCloudClientOptions,
   MemoCloudConditionalOptions,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
   MemoCloudDraft,
   MemoCloudHealth,
   MemoCloudListOptions,
