@@ -135,7 +135,7 @@ const CLOUD_SNAPSHOT_LAYOUT = 2;
  * import assert from "node:assert/strict";
  * import { snapshotFormat } from "./_project_index.ts";
  *
- * assert.match(snapshotFormat(3), /^cloud-1\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
+ * assert.match(snapshotFormat(3), /^cloud-2\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
  * assert.notEqual(snapshotFormat(3), snapshotFormat(4));
  * ```
  */

@@ -91,3 +91,60 @@ Deno.test("ProjectIndex: apply() needs the indexed text of what changes, else ch
   assert.throws(() => index.search(" ", { limit: 5 }), /Cannot recall: query is empty/);
   assert.throws(() => index.list({ limit: 1001 }), /limit must be an integer from 1 to 1000/);
 });
+
+Deno.test("ProjectIndex: the history filters and supersededBy, as a Memo answers them, kept by a snapshot", () => {
+  const at = (day: number) => `2026-01-${String(day).padStart(2, "0")}T00:00:00.000Z`;
+  const old = note(1, "deploys run on fridays", { created: at(1), validUntil: "2026-01-05" });
+  const fix = note(2, "deploys run on mondays", {
+    created: at(5),
+    supersedes: ["n1"],
+    validFrom: "2026-01-05",
+  });
+  const other = note(3, "deploys need the vpn", { created: at(9) });
+  const index = new ProjectIndex();
+  index.add([old, fix, other]);
+  index.finish(3);
+  const ids = (hits: { id: string }[]) => hits.map((h) => h.id).sort();
+  for (const i of [index, ProjectIndex.importSnapshot(index.exportSnapshot(KEY)!, KEY)!]) {
+    assert.deepEqual(ids(i.search("deploys", { limit: 10 })), ["n2", "n3"]);
+    assert.deepEqual(
+      ids(i.search("deploys", { limit: 10, includeSuperseded: true })),
+      ["n1", "n2", "n3"],
+    );
+    // What held on January 3rd: the old fact, recorded by then.
+    assert.deepEqual(ids(i.search("deploys", { limit: 10, asOf: "2026-01-03" })), ["n1"]);
+    assert.deepEqual(ids(i.list({ since: "2026-01-05", includeSuperseded: true }).items), [
+      "n2",
+      "n3",
+    ]);
+    assert.deepEqual(ids(i.list({ until: "2026-01-05", includeSuperseded: true }).items), ["n1"]);
+    assert.equal(i.list({}).total, 2);
+    assert.deepEqual(i.supersededBy("n1"), ["n2"]);
+    assert.deepEqual(i.withLinks({ ...old }).supersededBy, ["n2"]);
+    assert.throws(() => i.list({ asOf: "last week" }), /Cannot list notes: asOf/);
+  }
+  // A change that drops the link brings the old note back.
+  const unlinked = { ...fix, supersedes: undefined, revision: 4 };
+  index.apply([unlinked], [], new Map([[2, { title: fix.title, body: fix.body, labels: [] }]]), 4);
+  assert.equal(index.supersededBy("n1"), undefined);
+  assert.deepEqual(ids(index.search("deploys", { limit: 10 })), ["n1", "n2", "n3"]);
+});
+
+Deno.test("ProjectIndex: similar reads only the candidates it compares", async () => {
+  const stored = [
+    note(1, "The audit log is kept for 12 months."),
+    note(2, "Lunch is at noon in the big room."),
+  ];
+  const index = new ProjectIndex();
+  index.add(stored);
+  index.finish(2);
+  const asked: number[][] = [];
+  const fresh = note(3, "Audit logs are kept 12 months.");
+  const similar = await index.similar(fresh, (items) => {
+    asked.push(items.map((i) => i.revision));
+    const byId = new Map(stored.map((n) => [n.id, n]));
+    return Promise.resolve(new Map(items.map((i) => [i.id, byId.get(i.id)!])));
+  });
+  assert.deepEqual(similar.map((s) => s.id), ["n1"]);
+  assert.deepEqual(asked, [[1]]);
+});

@@ -660,6 +660,63 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         await Deno.remove(dir, { recursive: true });
       }
     });
+
+    await t.step(
+      "history filters, supersededBy and similar from the held index equal a local memo's",
+      async () => {
+        const dir = await Deno.makeTempDir();
+        const local = await openMemo({ rootDir: dir, indexCache: false, localEmbeddings: false });
+        try {
+          const project = await main.project("team", "held-history");
+          const { note: old } = await local.remember({
+            text: "The audit log is kept for 12 months",
+            validUntil: "2026-06-01",
+          });
+          await local.remember({ text: "Deploys run on Fridays from the main branch" });
+          const { note: fixed } = await local.correct({
+            id: old.id,
+            text: "The audit log is kept for 24 months",
+            validFrom: "2026-06-01",
+          });
+          const all = (await local.list({ includeSuperseded: true, limit: 100 })).notes;
+          await project.upsert(all.map(({ supersededBy: _, ...n }) => ({ ...n, text: n.body })));
+          const ids = (notes: { id: string; supersededBy?: string[] }[]) =>
+            notes.map((n) => [n.id, n.supersededBy ?? []]);
+          const filters = [
+            {},
+            { includeSuperseded: true },
+            { asOf: "2026-03-01" },
+            { since: fixed.created },
+            { until: fixed.created, includeSuperseded: true },
+          ];
+          for (const filter of filters) {
+            const label = JSON.stringify(filter);
+            const want = await local.recall("audit log months", {
+              limit: 5,
+              engine: "lexical",
+              ...filter,
+            });
+            const got = await project.recall("audit log months", { limit: 5, ...filter });
+            assert.deepEqual(ids(got.map((h) => h.note)), ids(want.map((h) => h.note)), label);
+            const page = await project.list({ limit: 10, ...filter });
+            const wantPage = await local.list({ limit: 10, ...filter });
+            assert.deepEqual(ids(page.notes), ids(wantPage.notes), label);
+            assert.equal(page.total, wantPage.total, label);
+          }
+          assert.deepEqual((await project.get(old.id))?.supersededBy, [fixed.id]);
+          // A new note close to a stored one lists it, as remember does locally.
+          const draft = { text: "The audit log is kept for 24 months." };
+          const mine = await project.remember({ text: "Audit logs are kept for 24 months" });
+          const theirs = await local.remember({ text: "Audit logs are kept for 24 months" });
+          assert.equal(mine.status, "written");
+          assert.deepEqual(mine.similar, theirs.similar);
+          assert.equal((await project.remember(draft)).status, "unchanged");
+        } finally {
+          await local.close();
+          await Deno.remove(dir, { recursive: true });
+        }
+      },
+    );
   } finally {
     await Promise.all([main.close(), other.close()]);
     await pg.stop();
