@@ -126,6 +126,8 @@ export type {
   MemoCloudClient,
   MemoCloudClientOptions,
   MemoCloudConditionalOptions,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
   MemoCloudDraft,
   MemoCloudHealth,
   MemoCloudListOptions,

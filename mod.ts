@@ -133,6 +133,8 @@ export {
   MemoCloudClient,
   type MemoCloudClientOptions,
   type MemoCloudConditionalOptions,
+  type MemoCloudDeleteResult,
+  type MemoCloudDeleteSelector,
   type MemoCloudDraft,
   MemoCloudError,
   type MemoCloudErrorCode,

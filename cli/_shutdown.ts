@@ -43,12 +43,14 @@ export interface Stoppable {
 }
 
 /**
- * Registers the shutdown signals. On the first one, `onSignal` runs (it tells
- * open streams to end); `stopAfterMs` later the server stops accepting
- * connections and lets what is in flight finish (`shutdown()`). `wait(server,
- * force)` resolves when the server has finished; when it has not
- * {@linkcode SHUTDOWN_GRACE_MS} after the signal, `force()` closes the
- * connections left (abort the server's signal) and `wait` resolves.
+ * Registers the shutdown signals. On the first one, `onSignal` runs with the
+ * signal's name when the platform tells it (it tells open streams to end, or
+ * starts a drain); `stopAfterMs` later (a number, or a function of the
+ * signal) the server stops accepting connections and lets what is in flight
+ * finish (`shutdown()`). `wait(server, force)` resolves when the server has
+ * finished; when it has not {@linkcode SHUTDOWN_GRACE_MS} after it stopped
+ * accepting, `force()` closes the connections left (abort the server's
+ * signal) and `wait` resolves.
  * `remaining()` is what is left of that second (all of it before a signal),
  * for the runtime's last push; `remove()` unregisters.
  *
@@ -76,8 +78,8 @@ export interface Stoppable {
  */
 export function shutdownOnSignal(
   io: Pick<CliIO, "onShutdownSignal">,
-  onSignal: () => void,
-  stopAfterMs = 0,
+  onSignal: (signal?: "SIGINT" | "SIGTERM") => void,
+  stopAfterMs: number | ((signal?: "SIGINT" | "SIGTERM") => number) = 0,
 ): {
   wait(server: Stoppable, force: () => void): Promise<void>;
   remaining(): number;
@@ -87,11 +89,13 @@ export function shutdownOnSignal(
   const signalled = new Promise<void>((resolve) => (resolveSignalled = resolve));
   let fired = false;
   let signalAt: number | undefined;
-  const remove = io.onShutdownSignal?.(() => {
+  let stopAfter = 0;
+  const remove = io.onShutdownSignal?.((signal) => {
     if (fired) return;
     fired = true;
     signalAt = Date.now();
-    onSignal();
+    stopAfter = typeof stopAfterMs === "function" ? stopAfterMs(signal) : stopAfterMs;
+    onSignal(signal);
     resolveSignalled();
   }) ?? (() => {});
   const sleep = (ms: number, timers: ReturnType<typeof setTimeout>[]) =>
@@ -102,10 +106,11 @@ export function shutdownOnSignal(
       let done = false;
       const finished = server.finished.then(() => (done = true));
       void signalled.then(async () => {
-        await sleep(stopAfterMs, timers);
+        await sleep(stopAfter, timers);
         if (!done) await server.shutdown().catch(() => {});
       });
-      const grace = signalled.then(() => sleep(SHUTDOWN_GRACE_MS, timers));
+      // Requests in flight get the grace once the server stops accepting (after any drain).
+      const grace = signalled.then(() => sleep(stopAfter + SHUTDOWN_GRACE_MS, timers));
       try {
         await Promise.race([finished, grace]);
         if (!done) {

@@ -155,13 +155,23 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   // Refuses to start, before listening, without keys or with a store that cannot open.
+  let draining = false;
   const server = await createMemoCloudServerFromEnv(
     { ...io.env, MEMO_LOG_LEVEL: logLevel },
-    { cwd: config.cwd, log: print },
+    { cwd: config.cwd, log: print, draining: () => draining },
   );
   const stopped = new AbortController();
-  // A signal stops accepting connections; what is in flight gets at most a second.
-  const shutdown = shutdownOnSignal(io, () => {});
+  // SIGTERM (an orchestrator's stop) drains first: GET /readyz answers 503 while requests are
+  // still served, so that a load balancer moves away. SIGINT (Ctrl+C) stops at once. Then the
+  // server stops accepting connections; what is in flight gets at most a second.
+  const drainMs = (signal?: string) => signal === "SIGTERM" ? server.config.drainMs : 0;
+  const shutdown = shutdownOnSignal(io, (signal) => {
+    if (drainMs(signal) <= 0) return;
+    draining = true;
+    void print(
+      `memo: draining for ${drainMs(signal)} ms (GET /readyz answers 503), then stopping`,
+    );
+  }, drainMs);
   let listening;
   try {
     listening = await serve(server.handler, {

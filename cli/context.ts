@@ -58,8 +58,8 @@ export interface CliIO {
   stdin?(): Promise<ReadableStream<Uint8Array>>;
   /** Standard output as a byte stream (the stdio MCP transport). */
   stdoutStream?(): Promise<WritableStream<Uint8Array>>;
-  /** Registers a SIGINT/SIGTERM callback; returns a remover. */
-  onShutdownSignal?(callback: () => void): () => void;
+  /** Registers a SIGINT/SIGTERM callback (told which, where the platform knows); returns a remover. */
+  onShutdownSignal?(callback: (signal?: "SIGINT" | "SIGTERM") => void): () => void;
   /** Serves HTTP (`memo serve`): `Deno.serve` under Deno, `node:http` under Node. */
   serve?(
     handler: (request: Request) => Response | Promise<Response>,

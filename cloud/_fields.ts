@@ -15,7 +15,13 @@ import {
 } from "@memo/memory";
 import { splitList } from "../_env.ts";
 import { CloudApiError } from "./_errors.ts";
-import type { CloudDraft, CloudHistoryFilter, CloudListOptions } from "./store.ts";
+import {
+  BATCH_DELETE_LIMIT,
+  type CloudDeleteSelector,
+  type CloudDraft,
+  type CloudHistoryFilter,
+  type CloudListOptions,
+} from "./store.ts";
 import { CLOUD_ID_PATTERN } from "./_auth.ts";
 
 /** Most drafts in one `notes:batch`. */
@@ -267,6 +273,43 @@ export function batchInput(body: Record<string, unknown>): CloudDraft[] {
     checkDraft(draft, at, details);
     return draft;
   });
+}
+
+/**
+ * The input of `POST notes:batchDelete`: `{ids}` (1 to 10,000 strings; an id
+ * no note can have is answered as not found) or `{sourcePrefix}` (a non-empty
+ * string of at most 512 characters), one of the two.
+ */
+export function batchDeleteInput(body: Record<string, unknown>): CloudDeleteSelector {
+  const action = "delete the notes";
+  rejectUnknownFields(body, ["ids", "sourcePrefix"], action);
+  const hasIds = body.ids !== undefined;
+  if (hasIds === (body.sourcePrefix !== undefined)) {
+    throw invalid(`Cannot ${action}: give either "ids" or "sourcePrefix"`, {
+      field: hasIds ? "sourcePrefix" : "ids",
+    });
+  }
+  if (hasIds) {
+    const ids = body.ids;
+    if (
+      !Array.isArray(ids) || ids.length < 1 || ids.length > BATCH_DELETE_LIMIT ||
+      !ids.every((id) => typeof id === "string")
+    ) {
+      throw invalid(
+        `Cannot ${action}: field "ids" must be an array of 1 to ${BATCH_DELETE_LIMIT} strings`,
+        { field: "ids" },
+      );
+    }
+    return { ids: ids as string[] };
+  }
+  const prefix = body.sourcePrefix;
+  if (typeof prefix !== "string" || prefix.trim() === "" || prefix.length > 512) {
+    throw invalid(
+      `Cannot ${action}: field "sourcePrefix" must be a string of 1 to 512 characters, not only white space`,
+      { field: "sourcePrefix" },
+    );
+  }
+  return { sourcePrefix: prefix };
 }
 
 /** What `POST recall` asks. */

@@ -36,13 +36,17 @@ import {
   type StoreLoadReport,
 } from "@memo/memory";
 import {
+  BATCH_DELETE_LIMIT,
   checkIfMatch,
   type CloudChange,
+  type CloudDeleteResult,
+  type CloudDeleteSelector,
   type CloudDraft,
   type CloudNote,
   type CloudWriteResult,
   type RevisionedStore,
 } from "./store.ts";
+import { noteBytes } from "./_budget.ts";
 import {
   appendJournal,
   type JournalEntry,
@@ -122,6 +126,8 @@ export class FileRevisionedStore implements RevisionedStore {
   #history: { seq: number; id: string }[] = [];
   #lastSeq = 0;
   #current = new Map<string, Note>();
+  /** What the notes of `#current` take, estimated (see {@linkcode FileRevisionedStore.heldBytes}). */
+  #held = 0;
   /** Revisions as of the latest `changesSince` answer. */
   #seen = new Map<string, number>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -137,6 +143,27 @@ export class FileRevisionedStore implements RevisionedStore {
       clock: options.clock,
     });
     this.journalPath = join(options.dir, "changes.jsonl");
+  }
+
+  /**
+   * An estimate of the memory the notes read from `notes.md` take (their
+   * text as UTF-16, plus a fixed cost per note), kept as they change.
+   */
+  heldBytes(): number {
+    return this.#held;
+  }
+
+  #setCurrent(note: Note): void {
+    const before = this.#current.get(note.id);
+    if (before) this.#held -= noteBytes(before);
+    this.#current.set(note.id, note);
+    this.#held += noteBytes(note);
+  }
+
+  #deleteCurrent(id: string): void {
+    const before = this.#current.get(id);
+    if (before) this.#held -= noteBytes(before);
+    this.#current.delete(id);
   }
 
   /** Problems the notes store knows of. */
@@ -247,6 +274,45 @@ export class FileRevisionedStore implements RevisionedStore {
       const removed = await this.notes.remove(id);
       await this.#catchUp();
       return removed ? before : undefined;
+    });
+  }
+
+  /**
+   * {@linkcode RevisionedStore.removeMany}: one atomic rewrite of `notes.md`
+   * without the notes, then their tombstones in the journal. A prefix that
+   * matches more than `limit` notes deletes nothing.
+   */
+  removeMany(
+    selector: CloudDeleteSelector,
+    limit: number = BATCH_DELETE_LIMIT,
+  ): Promise<CloudDeleteResult> {
+    return this.#exclusive(async () => {
+      await this.#ready();
+      let targets: Note[];
+      let notFound: string[] = [];
+      if ("ids" in selector) {
+        const ids = [...new Set(selector.ids)];
+        targets = ids.flatMap((id) => {
+          const note = this.#current.get(id);
+          return note ? [note] : [];
+        });
+        notFound = ids.filter((id) => !this.#current.has(id));
+      } else {
+        const prefix = selector.sourcePrefix;
+        targets = [...this.#current.values()].filter((n) => n.source?.startsWith(prefix));
+        if (targets.length > limit) {
+          throw new MemoryValidationError(
+            `Cannot delete the notes: ${targets.length} notes have a source starting with the ` +
+              `prefix, more than the limit of ${limit}; delete them by id, ${limit} at a time`,
+            { details: { limit, matched: targets.length } },
+          );
+        }
+      }
+      const deleted = targets.map((note) => this.#revised(note));
+      if (!deleted.length) return { deleted, notFound };
+      await this.notes.applyReplica({ put: [], remove: deleted.map((n) => n.id) });
+      await this.#catchUp();
+      return { deleted, notFound };
     });
   }
 
@@ -361,6 +427,7 @@ export class FileRevisionedStore implements RevisionedStore {
       this.#latest = new Map();
       this.#history = [];
       this.#current = new Map();
+      this.#held = 0;
       this.#seen = new Map();
     });
   }
@@ -385,6 +452,7 @@ export class FileRevisionedStore implements RevisionedStore {
       for (const entry of entries) this.#apply(entry);
       this.#token = undefined;
       this.#current = new Map();
+      this.#held = 0;
       this.#open = true;
     }
     try {
@@ -402,17 +470,22 @@ export class FileRevisionedStore implements RevisionedStore {
     const gone: string[] = [];
     if (changes.reset) {
       const current = new Map<string, Note>();
-      for (const note of changes.upserted) current.set(note.id, note);
+      let held = 0;
+      for (const note of changes.upserted) {
+        current.set(note.id, note);
+        held += noteBytes(note);
+      }
       this.#current = current;
+      this.#held = held;
       for (const [id, latest] of this.#latest) {
         if (latest.signature !== undefined && !current.has(id)) gone.push(id);
       }
     } else {
       for (const id of changes.removed) {
-        this.#current.delete(id);
+        this.#deleteCurrent(id);
         if (this.#latest.get(id)?.signature !== undefined) gone.push(id);
       }
-      for (const note of changes.upserted) this.#current.set(note.id, note);
+      for (const note of changes.upserted) this.#setCurrent(note);
     }
     for (const note of changes.upserted) {
       const digest = noteDigest(note);

@@ -90,13 +90,25 @@ async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
  *   change.
  * - `memo_idempotency`: idempotency keys per workspace.
  *
- * The version of "notes that stay true" (issue 23; its number is the next free one):
+ * Version 2, "notes that stay true":
  * - `memo_notes` gains `supersedes` (jsonb list of ids, null when none), `valid_from` and
  *   `valid_until` (ISO text, null when absent);
  * - the identity of a note without a source key becomes `text:<digest>` of its normalised text
  *   (it was `hash:<content hash>`): every stored one is computed again with `noteIdentity` of
  *   `@memo/memory`, the one function every runtime uses, so the same text in another case,
  *   spacing or punctuation is the stored note.
+ *
+ * Version 3:
+ * - `memo_index_snapshots (pid, format, seq, …)`: the recall index snapshot of
+ *   a project, of one format (see `_project_index.ts`), covering the changes
+ *   up to `seq`; its bytes are in `memo_index_snapshot_parts`, 4 MiB a row,
+ *   stored uncompressed (`STORAGE EXTERNAL`: they are read whole, at once).
+ *
+ * Version 4:
+ * - `memo_rate_limits (key, win, count)`: requests of each API key (a hash of
+ *   it, never the key) in the current one-second window, shared by every
+ *   instance. `UNLOGGED`: not written to the WAL nor replicated, and emptied
+ *   by a crash, which costs at most one window's count.
  *
  * @example
  * ```ts
@@ -171,7 +183,59 @@ ALTER TABLE memo_notes ADD COLUMN supersedes jsonb, ADD COLUMN valid_from text,
 `,
     run: recomputeTextIdentities,
   },
+  {
+    version: 3,
+    name: "index snapshots",
+    sql: `
+CREATE TABLE memo_index_snapshots (
+  pid bigint NOT NULL,
+  format text NOT NULL,
+  seq bigint NOT NULL,
+  notes integer NOT NULL,
+  bytes bigint NOT NULL,
+  parts integer NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (pid, format, seq)
+);
+
+CREATE TABLE memo_index_snapshot_parts (
+  pid bigint NOT NULL,
+  format text NOT NULL,
+  seq bigint NOT NULL,
+  part integer NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (pid, format, seq, part),
+  FOREIGN KEY (pid, format, seq) REFERENCES memo_index_snapshots (pid, format, seq)
+    ON DELETE CASCADE
+);
+ALTER TABLE memo_index_snapshot_parts ALTER COLUMN data SET STORAGE EXTERNAL;
+`,
+  },
+  {
+    version: 4,
+    name: "rate limits shared by every instance",
+    sql: `
+CREATE UNLOGGED TABLE memo_rate_limits (
+  key text PRIMARY KEY,
+  win bigint NOT NULL,
+  count integer NOT NULL
+);
+`,
+  },
 ];
+
+/**
+ * The schema version this build needs: the newest of {@linkcode MIGRATIONS}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MIGRATIONS, SCHEMA_VERSION } from "./_migrations.ts";
+ *
+ * assert.equal(SCHEMA_VERSION, MIGRATIONS[MIGRATIONS.length - 1].version);
+ * ```
+ */
+export const SCHEMA_VERSION: number = Math.max(...MIGRATIONS.map((m) => m.version));
 
 /**
  * The advisory lock (two 32-bit keys: "memo" and 1) held while migrating.

@@ -1,7 +1,7 @@
 /**
  * Internal: {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
- * every store. Batch writes, patches, deletes and the change feed go to the store's
- * {@linkcode RevisionedStore}; reads (a note with its derived `supersededBy`, lists, recall,
+ * the file store (`StoreProject`: batch writes, patches, deletes and the change feed go to the
+ * store's {@linkcode RevisionedStore}); reads (a note with its derived `supersededBy`, lists, recall,
  * stats), `remember` (links checked, similar notes listed), corrections, supersede links and
  * tidy go through a `Memo` client over it (which catches up with the store before every call),
  * so that the cloud ranks, counts, checks and corrects exactly as a local memo does over the
@@ -13,34 +13,27 @@
  */
 
 import {
-  checkSupersedes,
+  type Bm25LexicalIndex,
   type CorrectInput,
+  createLexicalIndex,
   Memo,
-  MemoryValidationError,
   type Note,
   type NoteDraft,
-  type NotePatch,
   type SupersedeInput,
   type TidyPlan,
 } from "@memo/memory";
+import { StoreProject } from "./_store_project.ts";
 import type {
-  CloudChange,
-  CloudDraft,
   CloudListOptions,
   CloudNote,
-  CloudProject,
   CloudRecallHit,
   CloudRecallOptions,
   CloudRememberResult,
   CloudStats,
   CloudSupersedeResult,
   CloudTidyApplyResult,
-  CloudWriteResult,
   RevisionedStore,
 } from "./store.ts";
-
-/** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
-const MAX_CHAIN = 1000;
 
 /**
  * Options of {@linkcode MemoCloudProject}.
@@ -90,21 +83,21 @@ export interface MemoCloudProjectOptions {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export class MemoCloudProject implements CloudProject {
-  /** The store beneath. */
-  readonly store: RevisionedStore;
+export class MemoCloudProject extends StoreProject {
   readonly #memo: Memo;
+  readonly #index: Bm25LexicalIndex = createLexicalIndex();
   readonly #closeStore: boolean;
   #ready: Promise<void> | undefined;
   #closed = false;
 
   /** Creates the project; nothing is read until the first call. */
   constructor(store: RevisionedStore, options: MemoCloudProjectOptions = {}) {
-    this.store = store;
+    super(store);
     this.#closeStore = options.closeStore ?? true;
     this.#memo = new Memo({
       store,
       engine: "lexical",
+      index: this.#index,
       localEmbeddings: false,
       indexCache: false,
       recallCacheSize: options.recallCacheSize,
@@ -112,14 +105,6 @@ export class MemoCloudProject implements CloudProject {
       // they call the project: a second pass here would redact under `allow` too, unsaid.
       secrets: "allow",
     });
-  }
-
-  /** {@linkcode CloudProject.upsert}: the store's upsert. */
-  upsert(
-    drafts: readonly CloudDraft[],
-    options?: { signal?: AbortSignal },
-  ): Promise<CloudWriteResult[]> {
-    return this.store.upsert(drafts, options);
   }
 
   /** {@linkcode CloudProject.remember}: `Memo.remember` over the store, with the revision. */
@@ -141,18 +126,6 @@ export class MemoCloudProject implements CloudProject {
       throw e;
     }
     return await this.#withRevision(note);
-  }
-
-  /**
-   * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the
-   * patch adds (unless it gives `updated`: a replica's copy).
-   */
-  async update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    const links = patch?.supersedes;
-    if (patch?.updated === undefined && Array.isArray(links) && links.length) {
-      await this.#checkLinks(id, links);
-    }
-    return await this.store.updateIf(id, patch, ifMatch);
   }
 
   /** {@linkcode CloudProject.correct}: `Memo.correct` (one `applyReplica`: one transaction). */
@@ -184,21 +157,6 @@ export class MemoCloudProject implements CloudProject {
       superseded,
       notes: await Promise.all(notes.map((note) => this.#withRevision(note))),
     };
-  }
-
-  /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
-  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
-    return this.store.removeIf(id, ifMatch);
-  }
-
-  /** {@linkcode CloudProject.changes}: the store's change feed. */
-  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
-    return this.store.changes(since, limit);
-  }
-
-  /** {@linkcode CloudProject.revision}: the store's latest change number. */
-  revision(): Promise<number> {
-    return this.store.lastRevision();
   }
 
   /** {@linkcode CloudProject.list}: a page of the `Memo` client's list, with revisions. */
@@ -265,6 +223,16 @@ export class MemoCloudProject implements CloudProject {
     return out;
   }
 
+  /**
+   * An estimate of the memory the project takes: the recall index, plus the
+   * notes the store holds when it tells (`heldBytes()`; the `Memo` client
+   * holds the same note objects).
+   */
+  byteLength(): number {
+    const held = (this.store as { heldBytes?: () => number }).heldBytes?.() ?? 0;
+    return this.#index.byteLength() + held;
+  }
+
   /** Closes the `Memo` client and (unless `closeStore` is false) the store. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -293,39 +261,5 @@ export class MemoCloudProject implements CloudProject {
     const revision = this.store.revisionOf(note.id) ??
       (await this.store.get(note.id))?.revision ?? 0;
     return { ...note, revision };
-  }
-
-  /**
-   * The checks of the links a patch of note `id` gives, as `Memo.update` makes them: each id it
-   * adds names a stored note, and none is `id` itself or leads back to it (a cycle). The notes
-   * are read from the store now. Throws `MemoryValidationError`.
-   */
-  async #checkLinks(id: string, supersedes: readonly string[]): Promise<void> {
-    const action = "update note";
-    const note = await this.store.get(id);
-    if (!note) return; // the update answers the unknown id
-    const had = note.supersedes ?? [];
-    const after = [...new Set(supersedes)];
-    const links = new Map<string, readonly string[] | undefined>([[id, after]]);
-    const queue = after.filter((t) => t !== id);
-    while (queue.length && links.size < MAX_CHAIN) {
-      const at = queue.pop()!;
-      if (links.has(at)) continue;
-      const found = await this.store.get(at);
-      links.set(at, found ? found.supersedes ?? [] : undefined);
-      queue.push(...(found?.supersedes ?? []));
-    }
-    const unknown = after.find((t) => t !== id && !had.includes(t) && !links.get(t));
-    if (unknown !== undefined) {
-      throw new MemoryValidationError(
-        `Cannot ${action}: supersedes names unknown note ${unknown}`,
-        {
-          details: { id, supersedes: unknown },
-        },
-      );
-    }
-    // Links the note had already may name notes forgotten since: they are left alone.
-    const known = after.filter((t) => t === id || links.get(t));
-    checkSupersedes(id, known, { supersedesOf: (other) => links.get(other) }, action);
   }
 }

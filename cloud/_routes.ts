@@ -21,9 +21,11 @@ export type CloudOperation =
   | "supersedeNotes"
   | "tidyNotes"
   | "applyTidy"
+  | "deleteNotes"
   | "recall"
   | "listChanges"
-  | "getStats";
+  | "getStats"
+  | "getInstanceStats";
 
 /** One route. */
 export interface CloudRoute {
@@ -35,6 +37,8 @@ export interface CloudRoute {
   readonly operation: CloudOperation;
   /** Public (no key, no rate limit). */
   readonly public?: boolean;
+  /** For operators: an operator key (`MEMO_CLOUD_OPERATOR_KEYS`), no rate limit. */
+  readonly operator?: boolean;
   /** A write: it needs an `Idempotency-Key`. */
   readonly write?: boolean;
   /** It reads a JSON body. */
@@ -48,6 +52,7 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
   { method: "GET", path: "/v1/health", operation: "getHealth", public: true },
   { method: "GET", path: "/v1/openapi.json", operation: "getOpenApi", public: true },
   { method: "GET", path: "/v1/whoami", operation: "whoami" },
+  { method: "GET", path: "/v1/stats", operation: "getInstanceStats", operator: true },
   { method: "POST", path: `${PROJECT}/notes`, operation: "createNote", write: true, body: true },
   { method: "GET", path: `${PROJECT}/notes`, operation: "listNotes" },
   { method: "GET", path: `${PROJECT}/notes/{noteId}`, operation: "getNote" },
@@ -85,6 +90,13 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
     method: "POST",
     path: `${PROJECT}/tidy:apply`,
     operation: "applyTidy",
+    write: true,
+    body: true,
+  },
+  {
+    method: "POST",
+    path: `${PROJECT}/notes:batchDelete`,
+    operation: "deleteNotes",
     write: true,
     body: true,
   },

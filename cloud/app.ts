@@ -8,13 +8,25 @@
  * Each request goes through, in order: the route (404) → the API key (401) →
  * the workspace and project ids (400) → the key's workspace (403) → the rate
  * limit (429) → the body limit (413) → JSON and its fields (400) → the
- * `Idempotency-Key` of a write → the store.
+ * `Idempotency-Key` of a write → the store. Every answer counted by the rate
+ * limit carries `RateLimit-Policy` and `RateLimit` (IETF draft), a 429
+ * `Retry-After` too.
+ *
+ * Outside the API: `GET /healthz` (liveness), `GET /readyz` (readiness: the
+ * store can serve and the instance is not draining) and, for operator keys,
+ * `GET /v1/stats` (`_instance.ts`).
  *
  * @module
  */
 
 import { VERSION } from "../version.ts";
-import { ApiKeyTable, type Caller, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
+import {
+  ApiKeyTable,
+  type Caller,
+  CLOUD_ID_PATTERN,
+  CLOUD_ID_RULE,
+  OperatorKeyTable,
+} from "./_auth.ts";
 import { parseJsonObject, readBody } from "./_body.ts";
 import {
   CloudApiError,
@@ -24,34 +36,24 @@ import {
   jsonResponse,
   jsonTextResponse,
 } from "./_errors.ts";
-import {
-  batchInput,
-  changesQuery,
-  createNoteInput,
-  idempotencyKeyOf,
-  ifMatchOf,
-  listQuery,
-  noQuery,
-  patchInput,
-  recallInput,
-} from "./_fields.ts";
+import { idempotencyKeyOf, noQuery } from "./_fields.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
-import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
-import { correctInput, supersedeInput, tidyPlanInput } from "./_truth_fields.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";
-import { RateLimiter } from "./_rate_limit.ts";
+import { instanceStats, readyzResponse } from "./_instance.ts";
+import { answerOfError, prepareWrite, readOperation } from "./_operations.ts";
+import { MemoryRateLimiter, type RateLimiter, rateLimitHeaders } from "./_rate_limit.ts";
 import { type CloudRoute, matchRoute } from "./_routes.ts";
 import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
 import type { ApiKeyEntry } from "./_auth.ts";
-import type { CloudNote, CloudProject, CloudStore, IdempotentAnswer } from "./store.ts";
+import type { CloudStore } from "./store.ts";
 import type { SecretsPolicy } from "@memo/memory";
 
 export type { ApiKeyEntry } from "./_auth.ts";
 export type { CloudLogLevel } from "./_log.ts";
 
 /**
- * Default requests per second per API key on one instance.
+ * Default requests per second per API key, across every instance.
  *
  * @example
  * ```ts
@@ -113,10 +115,29 @@ export interface MemoCloudHandlerOptions {
    */
   apiKeys: ReadonlyMap<string, string> | readonly ApiKeyEntry[];
   /**
-   * Requests per second per key on this instance; 0 turns the limit off.
+   * Requests per second per API key; 0 turns the limit off. Counted by
+   * `rateLimiter`: across every instance with the PostgreSQL store, in this
+   * process with the file store.
    * @default {100}
    */
   rateLimit?: number;
+  /**
+   * Where requests are counted.
+   * @default {the store's (`CloudStore.rateLimiter`), else this process's}
+   */
+  rateLimiter?: RateLimiter;
+  /**
+   * Keys that read `GET /v1/stats` (`MEMO_CLOUD_OPERATOR_KEYS`) and nothing
+   * else; none may also be an API key.
+   * @default {[]}
+   */
+  operatorKeys?: readonly string[];
+  /**
+   * True once the instance drains before it stops: `GET /readyz` then
+   * answers 503 while requests are still served.
+   * @default {() => false}
+   */
+  draining?: () => boolean;
   /**
    * Body limit in bytes of every route but `notes:batch`.
    * @default {1048576}
@@ -169,58 +190,12 @@ export interface MemoCloudHandlerOptions {
  */
 export type MemoCloudHandler = (request: Request) => Promise<Response>;
 
-/** What an operation answers: a status and a JSON body. */
-interface Answer {
-  status: number;
-  body: unknown;
-}
-
 function checkNumberOption(value: number | undefined, name: string, min: number): void {
   if (value !== undefined && (!Number.isSafeInteger(value) || value < min)) {
     throw new Error(
       `Cannot create the cloud handler: ${name} must be an integer of at least ${min}`,
     );
   }
-}
-
-function quoteId(id: string): string {
-  return JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);
-}
-
-function noteNotFound(id: string): CloudApiError {
-  return new CloudApiError("not_found", `Cannot find note ${quoteId(id)}`, {
-    details: { id: id.slice(0, 80) },
-  });
-}
-
-/** The answer of an error the store or the input raised, or `undefined` for a failure. */
-function answerOfError(error: unknown): IdempotentAnswer | undefined {
-  if (error instanceof CloudApiError) {
-    return { status: error.status, body: errorText(error.code, error.message, error.details) };
-  }
-  const e = error as { name?: unknown; code?: unknown; message?: unknown; details?: unknown };
-  if (
-    e?.name === "CloudConflictError" && typeof (e as { current?: unknown }).current === "object"
-  ) {
-    const current = (e as { current: CloudNote }).current;
-    return {
-      status: 409,
-      body: errorText("conflict", String(e.message), { note: current }),
-    };
-  }
-  if (e?.code === "MEMORY_VALIDATION_ERROR") {
-    const details = e.details && typeof e.details === "object"
-      ? e.details as Record<string, unknown>
-      : undefined;
-    return { status: 400, body: errorText("invalid_request", String(e.message), details) };
-  }
-  if (e?.code === "NOTE_NOT_FOUND") {
-    const details = e.details && typeof e.details === "object"
-      ? e.details as Record<string, unknown>
-      : undefined;
-    return { status: 404, body: errorText("not_found", String(e.message), details) };
-  }
-  return undefined;
 }
 
 /**
@@ -279,36 +254,57 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   checkNumberOption(options.maxBatchBodyBytes, "maxBatchBodyBytes", 1);
   checkNumberOption(options.idempotencyWaitMs, "idempotencyWaitMs", 0);
   const keys = new ApiKeyTable(options.apiKeys);
+  const operators = new OperatorKeyTable(options.operatorKeys ?? [], keys);
   const clock = options.clock ?? (() => new Date());
-  const limiter = new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const rate = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  const limiter = options.rateLimiter ?? store.rateLimiter ?? new MemoryRateLimiter(clock);
+  // A handler given a clock names the rate limit's windows itself (tests); else the limiter does.
+  const rateClock = options.clock && (() => options.clock!().getTime());
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxBatchBody = options.maxBatchBodyBytes ?? BATCH_MAX_BODY_BYTES;
   const waitMs = options.idempotencyWaitMs ?? DEFAULT_IDEMPOTENCY_WAIT_MS;
   const secrets: SecretsPolicy = options.secrets ?? "redact";
+  const draining = options.draining ?? (() => false);
+  const startedAt = clock().getTime();
   const level = options.logLevel ?? "info";
   const sink = options.log;
   const log = (line: string) => {
     if (!sink) return;
     try {
-      sink(keys.redact(line));
+      sink(operators.redact(keys.redact(line)));
     } catch {
       // A log sink that throws must not fail the request.
     }
   };
   const openApiText = JSON.stringify(CLOUD_OPENAPI_DOCUMENT);
 
-  /** Counts a request of `caller`; throws 429 past the rate limit. */
-  function limit(caller: Caller): void {
-    const retryAfter = limiter.take(caller.keyIndex);
-    if (retryAfter !== undefined) {
+  /**
+   * Counts a request of `caller` and returns the rate limit's headers for its
+   * answer; throws 429 (with them) past the limit. A limiter that fails (the
+   * database is down) lets the request through: it fails on its own if the
+   * store is down too.
+   */
+  async function limit(caller: Caller, fail: (e: unknown) => void): Promise<Headers> {
+    const headers = new Headers();
+    if (rate <= 0) return headers;
+    let decision;
+    try {
+      decision = await limiter.take(caller.rateKey, rate, rateClock?.());
+    } catch (e) {
+      fail(e);
+      return headers;
+    }
+    const fields = rateLimitHeaders(rate, decision);
+    for (const [name, value] of Object.entries(fields)) headers.set(name, value);
+    if (!decision.allowed) {
       throw new CloudApiError(
         "rate_limited",
-        `Cannot answer the request: more than ${
-          options.rateLimit ?? DEFAULT_RATE_LIMIT
-        } requests per second with this API key; retry after ${retryAfter} s`,
-        { headers: { "retry-after": String(retryAfter) }, details: { retryAfter } },
+        `Cannot answer the request: more than ${rate} requests per second with this API key; ` +
+          `retry after ${decision.resetSeconds} s`,
+        { headers: fields, details: { retryAfter: decision.resetSeconds } },
       );
     }
+    return headers;
   }
 
   /** Handles a request the route table matched, after authentication. */
@@ -318,10 +314,14 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     route: CloudRoute,
     params: Record<string, string>,
     caller: Caller,
+    answer: Headers,
     onFailure: (error: unknown) => void,
   ): Promise<Response> {
+    const counted = async () => {
+      for (const [name, value] of await limit(caller, onFailure)) answer.set(name, value);
+    };
     if (route.operation === "whoami") {
-      limit(caller);
+      await counted();
       noQuery(url.searchParams, "tell who the key is");
       return jsonResponse(200, { workspaceId: caller.workspaceId });
     }
@@ -344,20 +344,21 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         `Cannot use workspace ${workspaceId}: the API key belongs to another workspace`,
       );
     }
-    limit(caller);
+    await counted();
     let bytes: Uint8Array = new Uint8Array(0);
     let body: Record<string, unknown> = {};
     if (route.body) {
-      bytes = await readBody(request, route.operation === "upsertNotes" ? maxBatchBody : maxBody);
+      const batch = route.operation === "upsertNotes" || route.operation === "deleteNotes";
+      bytes = await readBody(request, batch ? maxBatchBody : maxBody);
       body = parseJsonObject(bytes);
     }
     const project = () => store.project(workspaceId, projectId);
     const noteId = params.noteId;
     if (!route.write) {
-      const answer = await read(route, url, body, noteId, project);
+      const answer = await readOperation(route, url, body, noteId, project);
       return jsonResponse(answer.status, answer.body);
     }
-    const write = prepareWrite(route, url, body, noteId, request.headers, project);
+    const write = prepareWrite(route, url, body, noteId, request.headers, project, secrets);
     return await runIdempotent({
       store: store.idempotency,
       workspaceId,
@@ -378,180 +379,40 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     });
   }
 
-  async function read(
-    route: CloudRoute,
-    url: URL,
-    body: Record<string, unknown>,
-    noteId: string | undefined,
-    project: () => Promise<CloudProject>,
-  ): Promise<Answer> {
-    const query = url.searchParams;
-    switch (route.operation) {
-      case "listNotes": {
-        const list = listQuery(query);
-        const p = await project();
-        try {
-          return { status: 200, body: await p.list(list) };
-        } catch (e) {
-          // The one input the store checks itself: name it.
-          const error = e as { code?: unknown; message?: unknown };
-          if (list.cursor !== undefined && error?.code === "MEMORY_VALIDATION_ERROR") {
-            throw new CloudApiError("invalid_request", String(error.message), {
-              details: { parameter: "cursor" },
-            });
-          }
-          throw e;
-        }
+  /** `GET /v1/stats`: operator keys only (a workspace key is refused), no rate limit. */
+  function operatorRoute(request: Request, url: URL): Response {
+    const authorization = request.headers.get("authorization");
+    if (!operators.authenticate(authorization)) {
+      if (keys.authenticate(authorization)) {
+        throw new CloudApiError(
+          "forbidden",
+          "Cannot read the instance's figures: this is a workspace key; use an operator key " +
+            "(MEMO_CLOUD_OPERATOR_KEYS)",
+        );
       }
-      case "getNote": {
-        noQuery(query, "get the note");
-        if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
-        const note = await (await project()).get(noteId!);
-        if (!note) throw noteNotFound(noteId!);
-        return { status: 200, body: { note } };
-      }
-      case "recall": {
-        noQuery(query, "recall");
-        const { query: text, ...rest } = recallInput(body);
-        const hits = await (await project()).recall(text, rest);
-        return { status: 200, body: { hits } };
-      }
-      case "listChanges": {
-        const { since, token, limit } = changesQuery(query);
-        const p = await project();
-        if (since > 0) {
-          // A token past the feed's end (another server's or project's) would skip changes.
-          const latest = await p.revision();
-          if (since > latest) {
-            throw new CloudApiError(
-              "invalid_request",
-              `Cannot read the changes: since is ahead of the feed, whose latest change is ${latest}; pass the "next" of an earlier answer of this project`,
-              { details: { parameter: "since" } },
-            );
-          }
-        }
-        const { changes, hasMore } = await p.changes(since, limit);
-        const next = changes.length ? String(changes[changes.length - 1].seq) : token;
-        return { status: 200, body: { changes, next, hasMore } };
-      }
-      case "getStats": {
-        noQuery(query, "count the notes");
-        return { status: 200, body: await (await project()).stats() };
-      }
-      case "tidyNotes": {
-        noQuery(query, "tidy the notes");
-        return { status: 200, body: await (await project()).tidy() };
-      }
-      default:
-        throw new Error(`Cannot route ${route.operation}: not a read`);
+      throw new CloudApiError(
+        "unauthorized",
+        operators.size === 0
+          ? "Cannot authenticate: no operator key is configured (MEMO_CLOUD_OPERATOR_KEYS)"
+          : "Cannot authenticate: send Authorization: Bearer <operator key>",
+        { headers: { "www-authenticate": "Bearer" } },
+      );
     }
+    noQuery(url.searchParams, "report the instance's figures");
+    return jsonResponse(
+      200,
+      instanceStats(store, startedAt, { limit: rate, limiter }, clock().getTime()),
+    );
   }
 
-  /** A write whose answer is a 200 with what `run` returns. */
-  function ok200(action: string, run: () => Promise<unknown>) {
-    return { action, run: async () => ({ status: 200, body: await run() }) };
-  }
-
-  function prepareWrite(
-    route: CloudRoute,
+  async function route(
+    request: Request,
     url: URL,
-    body: Record<string, unknown>,
-    noteId: string | undefined,
-    headers: Headers,
-    project: () => Promise<CloudProject>,
-  ): { action: string; ifMatch?: number; run: () => Promise<Answer> } {
-    const query = url.searchParams;
-    switch (route.operation) {
-      case "createNote": {
-        const action = "create the note";
-        noQuery(query, action);
-        const draft = createNoteInput(body);
-        return {
-          action,
-          run: async () => {
-            const guarded = await guardCloudDrafts([draft], secrets, action);
-            const result = await (await project()).remember(guarded.drafts[0]);
-            const answer = guarded.redacted.length
-              ? { ...result, redacted: guarded.redacted }
-              : result;
-            return { status: result.status === "written" ? 201 : 200, body: answer };
-          },
-        };
-      }
-      case "upsertNotes": {
-        const action = "upsert the notes";
-        noQuery(query, action);
-        const drafts = batchInput(body);
-        return {
-          action,
-          run: async () => {
-            const guarded = await guardCloudDrafts(drafts, secrets, action);
-            const results = await (await project()).upsert(guarded.drafts);
-            const count = (status: string) => results.filter((r) => r.status === status).length;
-            return {
-              status: 200,
-              body: {
-                results,
-                written: count("written"),
-                updated: count("updated"),
-                unchanged: count("unchanged"),
-                ...(guarded.redacted.length ? { redacted: guarded.redacted } : {}),
-              },
-            };
-          },
-        };
-      }
-      case "correctNote": {
-        const action = "correct the note";
-        noQuery(query, action);
-        const input = correctInput(body);
-        return ok200(action, async () => {
-          // The new text, title and labels, as a new note's (the ids and date hold no text).
-          const guarded = await guardCloudDrafts([input], secrets, action);
-          const result = await (await project()).correct(guarded.drafts[0]);
-          return guarded.redacted.length ? { ...result, redacted: guarded.redacted } : result;
-        });
-      }
-      case "supersedeNotes": {
-        noQuery(query, "supersede the notes");
-        const input = supersedeInput(body);
-        return ok200("supersede the notes", async () => await (await project()).supersede(input));
-      }
-      case "applyTidy": {
-        noQuery(query, "apply the tidy plan");
-        const plan = tidyPlanInput(body);
-        return ok200("apply the tidy plan", async () => await (await project()).applyTidy(plan));
-      }
-      case "updateNote":
-      case "deleteNote": {
-        const action = route.operation === "updateNote" ? "update the note" : "delete the note";
-        noQuery(query, action);
-        const patch = route.operation === "updateNote" ? patchInput(body) : undefined;
-        const ifMatch = ifMatchOf(headers, action);
-        if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
-        return {
-          action,
-          ifMatch,
-          run: async () => {
-            const p = await project();
-            const guarded = patch ? await guardCloudPatch(patch, secrets) : undefined;
-            const note = guarded
-              ? await p.update(noteId!, guarded.patch, ifMatch)
-              : await p.remove(noteId!, ifMatch);
-            if (!note) throw noteNotFound(noteId!);
-            const redacted = guarded?.redacted ?? [];
-            return { status: 200, body: redacted.length ? { note, redacted } : { note } };
-          },
-        };
-      }
-      default:
-        throw new Error(`Cannot route ${route.operation}: not a write`);
-    }
-  }
-
-  async function route(request: Request, url: URL, onFailure: (e: unknown) => void) {
-    // The liveness check, outside the API (no key, no data; /v1/health has the details).
-    const health = healthzResponse(request);
+    answer: Headers,
+    onFailure: (e: unknown) => void,
+  ) {
+    // The liveness and readiness checks, outside the API (no key, no data).
+    const health = healthzResponse(request) ?? await readyzResponse(request, store, draining);
     if (health) return health;
     // HEAD is GET without the body (the caller drops it).
     const match = matchRoute(request.method === "HEAD" ? "GET" : request.method, url.pathname);
@@ -568,8 +429,15 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
       }
       return jsonTextResponse(200, openApiText);
     }
+    if (route.operator) return operatorRoute(request, url);
     const caller = keys.authenticate(request.headers.get("authorization"));
     if (!caller) {
+      if (operators.authenticate(request.headers.get("authorization"))) {
+        throw new CloudApiError(
+          "forbidden",
+          "Cannot use an operator key here: it reads GET /v1/stats only",
+        );
+      }
       const message = request.headers.has("authorization")
         ? "Cannot authenticate: the Authorization header holds no valid API key"
         : "Cannot authenticate: send Authorization: Bearer <API key>";
@@ -577,7 +445,7 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
         headers: { "www-authenticate": "Bearer" },
       });
     }
-    return await authorized(request, url, route, params, caller, onFailure);
+    return await authorized(request, url, route, params, caller, answer, onFailure);
   }
 
   return async (request: Request): Promise<Response> => {
@@ -590,19 +458,26 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     }
     const path = url.pathname;
     const fail = (error: unknown) => log(failureLine(clock(), request.method, path, error, level));
+    // Headers every answer of the request carries (the rate limit's), whatever it is.
+    const answer = new Headers();
     let response: Response;
     try {
-      response = await route(request, url, fail);
+      response = await route(request, url, answer, fail);
     } catch (e) {
       if (e instanceof CloudApiError) response = errorResponse(e);
       else {
-        const answer = answerOfError(e);
-        if (answer) response = jsonTextResponse(answer.status, answer.body);
+        const known = answerOfError(e);
+        if (known) response = jsonTextResponse(known.status, known.body);
         else {
           fail(e);
           response = jsonTextResponse(500, errorText("internal", INTERNAL_MESSAGE));
         }
       }
+    }
+    if ([...answer.keys()].length) {
+      const headers = new Headers(response.headers);
+      for (const [name, value] of answer) if (!headers.has(name)) headers.set(name, value);
+      response = new Response(response.body, { status: response.status, headers });
     }
     if (request.method === "HEAD" && response.body !== null) {
       // The Content-Length GET would send (a server would otherwise say 0).

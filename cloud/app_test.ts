@@ -5,6 +5,7 @@ import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "./app.ts";
 import {
   checkIfMatch,
   type CloudChange,
+  type CloudDeleteSelector,
   type CloudDraft,
   type CloudNote,
   type CloudProject,
@@ -100,6 +101,20 @@ class FakeProject implements CloudProject {
       this.notes.delete(id);
       this.log.push({ seq: ++this.seq, op: "delete", id, revision: this.seq });
       return note;
+    });
+  }
+  removeMany(selector: CloudDeleteSelector) {
+    return this.#run(() => {
+      const targets = "ids" in selector
+        ? selector.ids.flatMap((id) => this.notes.get(id) ?? [])
+        : [...this.notes.values()].filter((n) => n.source?.startsWith(selector.sourcePrefix));
+      for (const note of targets) {
+        this.notes.delete(note.id);
+        this.log.push({ seq: ++this.seq, op: "delete", id: note.id, revision: this.seq });
+      }
+      const gone = new Set(targets.map((n) => n.id));
+      const notFound = "ids" in selector ? selector.ids.filter((id) => !gone.has(id)) : [];
+      return { deleted: targets, notFound };
     });
   }
   list() {

@@ -12,6 +12,7 @@ import { envChoice, envPositiveInt, envString } from "../_env.ts";
 import { type ApiKeyEntry, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
 import { CLOUD_LOG_LEVELS, type CloudLogLevel } from "./_log.ts";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";
+import { DEFAULT_INDEX_BUDGET_MB } from "./store.ts";
 
 /**
  * Where the file store keeps its data by default, relative to the working directory.
@@ -46,7 +47,7 @@ export interface CloudConfig {
   databaseUrl?: string;
   /** The file store's folder, absolute. */
   dataDir: string;
-  /** Requests per second per key on each instance; 0 is off. */
+  /** Requests per second per key, across every instance sharing the store; 0 is off. */
   rateLimit: number;
   /** Body limit in bytes (`notes:batch` allows 16 MiB regardless). */
   maxBodyBytes: number;
@@ -54,6 +55,74 @@ export interface CloudConfig {
   logLevel: CloudLogLevel;
   /** `MEMO_CLOUD_SECRETS`: what a write does with a detected secret. */
   secrets: "redact" | "refuse" | "allow";
+  /** Memory for the projects an instance holds, in MiB. */
+  indexBudgetMb: number;
+  /** Keys that read `GET /v1/stats` only (none: the route answers 401). */
+  operatorKeys: string[];
+  /** How long `memo cloud serve` drains after SIGTERM before it stops, in ms. */
+  drainMs: number;
+}
+
+/**
+ * How long `memo cloud serve` keeps serving after SIGTERM, with `GET /readyz`
+ * answering 503, before it stops accepting connections (`MEMO_CLOUD_DRAIN_MS`):
+ * time for a load balancer that follows `/readyz` to stop sending requests.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_CLOUD_DRAIN_MS } from "./config.ts";
+ *
+ * assert.equal(DEFAULT_CLOUD_DRAIN_MS, 5000);
+ * ```
+ */
+export const DEFAULT_CLOUD_DRAIN_MS = 5000;
+
+/**
+ * Reads `MEMO_CLOUD_OPERATOR_KEYS`: comma-separated keys, each visible ASCII
+ * without a comma, given once. Never echoes a key.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseOperatorKeys } from "./config.ts";
+ *
+ * assert.deepEqual(parseOperatorKeys(" op-1 , op-2 "), ["op-1", "op-2"]);
+ * assert.deepEqual(parseOperatorKeys(undefined), []);
+ * assert.throws(() => parseOperatorKeys("op-1,op-1"), /key 2 repeats key 1/);
+ * ```
+ */
+export function parseOperatorKeys(value: string | undefined): string[] {
+  const keys = (value ?? "").split(",").map((k) => k.trim()).filter((k) => k !== "");
+  keys.forEach((key, i) => {
+    if (!KEY_PATTERN.test(key)) {
+      throw new Error(
+        `Cannot read MEMO_CLOUD_OPERATOR_KEYS: key ${i + 1} must be visible ASCII characters ` +
+          "without spaces or commas",
+      );
+    }
+    const twin = keys.indexOf(key);
+    if (twin < i) {
+      throw new Error(`Cannot read MEMO_CLOUD_OPERATOR_KEYS: key ${i + 1} repeats key ${twin + 1}`);
+    }
+  });
+  return keys;
+}
+
+/** A whole number of at least 0 (`0` allowed); undefined when unset. */
+function wholeNumber(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  what: string,
+): number | undefined {
+  const value = envString(env, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new Error(
+      `Cannot read ${name}: expected a whole number (${what}), got ${value.slice(0, 40)}`,
+    );
+  }
+  return Number(value);
 }
 
 /** The message of a server started without keys. */
@@ -132,6 +201,9 @@ export function parseApiKeys(value: string | undefined): ApiKeyEntry[] {
  *   maxBodyBytes: 1048576,
  *   logLevel: "warn",
  *   secrets: "redact",
+ *   indexBudgetMb: 256,
+ *   operatorKeys: [],
+ *   drainMs: 5000,
  * });
  * assert.equal(readCloudConfig({ MEMO_CLOUD_API_KEYS: "k1:team", MEMO_CLOUD_SECRETS: "refuse" }).secrets, "refuse");
  * assert.throws(() => readCloudConfig({}), /^Error: Cannot start the cloud API: MEMO_CLOUD_API_KEYS is empty/);
@@ -142,25 +214,22 @@ export function readCloudConfig(
   options: { cwd?: string } = {},
 ): CloudConfig {
   const apiKeys = parseApiKeys(envString(env, "MEMO_CLOUD_API_KEYS"));
-  const rate = envString(env, "MEMO_CLOUD_RATE_LIMIT");
-  if (rate !== undefined && (!/^\d+$/.test(rate) || !Number.isSafeInteger(Number(rate)))) {
-    throw new Error(
-      `Cannot read MEMO_CLOUD_RATE_LIMIT: expected a whole number (0 turns the limit off), got ${
-        rate.slice(0, 40)
-      }`,
-    );
-  }
+  const rate = wholeNumber(env, "MEMO_CLOUD_RATE_LIMIT", "0 turns the limit off");
+  const operatorKeys = parseOperatorKeys(envString(env, "MEMO_CLOUD_OPERATOR_KEYS"));
   const config: CloudConfig = {
     apiKeys,
     dataDir: resolve(
       options.cwd ?? ".",
       envString(env, "MEMO_CLOUD_DATA_DIR") ?? DEFAULT_CLOUD_DATA_DIR,
     ),
-    rateLimit: rate === undefined ? DEFAULT_RATE_LIMIT : Number(rate),
+    rateLimit: rate ?? DEFAULT_RATE_LIMIT,
     maxBodyBytes: envPositiveInt(env, "MEMO_CLOUD_MAX_BODY_BYTES") ?? DEFAULT_MAX_BODY_BYTES,
     logLevel: envChoice(env, "MEMO_LOG_LEVEL", CLOUD_LOG_LEVELS) ?? "info",
     secrets: envChoice(env, "MEMO_CLOUD_SECRETS", ["redact", "refuse", "allow"] as const) ??
       "redact",
+    indexBudgetMb: envPositiveInt(env, "MEMO_CLOUD_INDEX_BUDGET_MB") ?? DEFAULT_INDEX_BUDGET_MB,
+    operatorKeys,
+    drainMs: wholeNumber(env, "MEMO_CLOUD_DRAIN_MS", "0 stops at once") ?? DEFAULT_CLOUD_DRAIN_MS,
   };
   const databaseUrl = envString(env, "MEMO_CLOUD_DATABASE_URL");
   if (databaseUrl !== undefined) config.databaseUrl = databaseUrl;

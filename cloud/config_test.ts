@@ -54,6 +54,9 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
       MEMO_CLOUD_MAX_BODY_BYTES: "2048",
       MEMO_LOG_LEVEL: "DEBUG",
       MEMO_CLOUD_SECRETS: "Refuse",
+      MEMO_CLOUD_INDEX_BUDGET_MB: "512",
+      MEMO_CLOUD_OPERATOR_KEYS: "op-1, op-2",
+      MEMO_CLOUD_DRAIN_MS: "0",
     }, { cwd: "/srv/memo" }),
     {
       apiKeys: [{ key: "k", workspaceId: "team" }],
@@ -63,6 +66,9 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
       maxBodyBytes: 2048,
       logLevel: "debug",
       secrets: "refuse",
+      indexBudgetMb: 512,
+      operatorKeys: ["op-1", "op-2"],
+      drainMs: 0,
     },
   );
   const defaults = readCloudConfig({ MEMO_CLOUD_API_KEYS: "k:team" }, { cwd: "/w" });
@@ -73,6 +79,9 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
     maxBodyBytes: 1048576,
     logLevel: "info",
     secrets: "redact",
+    indexBudgetMb: 256,
+    operatorKeys: [],
+    drainMs: 5000,
   });
 });
 
@@ -90,6 +99,19 @@ Deno.test("readCloudConfig() refuses malformed numbers and levels", () => {
   assert.throws(
     () => readCloudConfig({ ...base, MEMO_CLOUD_MAX_BODY_BYTES: "0" }),
     /Cannot read MEMO_CLOUD_MAX_BODY_BYTES: expected a positive integer/,
+  );
+  assert.throws(
+    () => readCloudConfig({ ...base, MEMO_CLOUD_INDEX_BUDGET_MB: "0" }),
+    /Cannot read MEMO_CLOUD_INDEX_BUDGET_MB: expected a positive integer, got 0/,
+  );
+  assert.equal(readCloudConfig({ ...base, MEMO_CLOUD_INDEX_BUDGET_MB: "1" }).indexBudgetMb, 1);
+  assert.throws(
+    () => readCloudConfig({ ...base, MEMO_CLOUD_DRAIN_MS: "soon" }),
+    /Cannot read MEMO_CLOUD_DRAIN_MS: expected a whole number \(0 stops at once\)/,
+  );
+  assert.throws(
+    () => readCloudConfig({ ...base, MEMO_CLOUD_OPERATOR_KEYS: "op 1" }),
+    /Cannot read MEMO_CLOUD_OPERATOR_KEYS: key 1 must be visible ASCII/,
   );
   assert.throws(
     () => readCloudConfig({ ...base, MEMO_LOG_LEVEL: "loud" }),

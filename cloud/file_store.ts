@@ -14,12 +14,44 @@
  * per data folder**: several instances (on one folder or not) need the
  * PostgreSQL store.
  *
+ * Projects are held in memory (their notes and recall index) within the
+ * index budget (`MEMO_CLOUD_INDEX_BUDGET_MB`): the least recently used are
+ * closed, and read from their files again at their next request.
+ *
  * @module
  */
 
-import { join } from "node:path";
-import { MemoryValidationError } from "@memo/memory";
-import type { CloudProject, CloudStore } from "./store.ts";
+import { stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import {
+  type CorrectInput,
+  MemoryValidationError,
+  type NoteDraft,
+  type NotePatch,
+  type SupersedeInput,
+  type TidyPlan,
+} from "@memo/memory";
+import { IndexBudget } from "./_budget.ts";
+import {
+  type CloudChange,
+  type CloudDeleteResult,
+  type CloudDeleteSelector,
+  type CloudDraft,
+  type CloudInstanceStats,
+  type CloudListOptions,
+  type CloudNote,
+  type CloudProject,
+  type CloudReadiness,
+  type CloudRecallHit,
+  type CloudRecallOptions,
+  type CloudRememberResult,
+  type CloudStats,
+  type CloudStore,
+  type CloudSupersedeResult,
+  type CloudTidyApplyResult,
+  type CloudWriteResult,
+  DEFAULT_INDEX_BUDGET_MB,
+} from "./store.ts";
 import { MemoCloudProject } from "./_project.ts";
 import { FileRevisionedStore } from "./_file_revisioned_store.ts";
 import { FileIdempotencyStore } from "./_idempotency_file.ts";
@@ -50,6 +82,11 @@ export interface FileCloudStoreOptions {
    * @default () => new Date()
    */
   clock?: () => Date;
+  /**
+   * Memory for the projects held (notes and recall index), in MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`).
+   * @default {256}
+   */
+  indexBudgetMb?: number;
 }
 
 /**
@@ -80,7 +117,7 @@ export class FileCloudStore implements CloudStore {
   /** The data folder. */
   readonly dataDir: string;
   readonly #clock: (() => Date) | undefined;
-  readonly #projects = new Map<string, MemoCloudProject>();
+  readonly #budget: IndexBudget;
   #closed = false;
 
   /** Creates the store; nothing is read until the first call. */
@@ -88,12 +125,19 @@ export class FileCloudStore implements CloudStore {
     if (!options || typeof options.dataDir !== "string" || options.dataDir === "") {
       throw new MemoryValidationError("Cannot open the file store: dataDir must be a path");
     }
+    const budget = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    if (!(typeof budget === "number" && budget > 0 && Number.isFinite(budget))) {
+      throw new MemoryValidationError(
+        "Cannot open the file store: indexBudgetMb must be a number above 0",
+      );
+    }
     this.dataDir = options.dataDir;
     this.#clock = options.clock;
+    this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024));
     this.idempotency = new FileIdempotencyStore({ dataDir: this.dataDir, clock: options.clock });
   }
 
-  /** The project (one instance per project, kept until {@linkcode FileCloudStore.close}). */
+  /** The project; it is opened (read from its files) at its first call, within the budget. */
   project(workspaceId: string, projectId: string): Promise<CloudProject> {
     if (this.#closed) {
       return Promise.reject(new Error("Cannot open a project: the store is closed"));
@@ -105,22 +149,104 @@ export class FileCloudStore implements CloudStore {
         );
       }
     }
-    const key = `${workspaceId}/${projectId}`;
-    let project = this.#projects.get(key);
-    if (!project) {
-      const dir = join(this.dataDir, workspaceId, projectId);
-      project = new MemoCloudProject(new FileRevisionedStore({ dir, clock: this.#clock }));
-      this.#projects.set(key, project);
+    const dir = join(this.dataDir, workspaceId, projectId);
+    const open = () => new MemoCloudProject(new FileRevisionedStore({ dir, clock: this.#clock }));
+    return Promise.resolve(new HeldProject(this.#budget, `${workspaceId}/${projectId}`, open));
+  }
+
+  /** Ready when the data folder, or the folder it will be made in, can be read. */
+  async ready(): Promise<CloudReadiness> {
+    for (const path of [this.dataDir, dirname(this.dataDir)]) {
+      try {
+        if ((await stat(path)).isDirectory()) return { ready: true };
+        return { ready: false, reason: "the data folder is not a folder" };
+      } catch (e) {
+        if ((e as { code?: string }).code !== "ENOENT") break;
+      }
     }
-    return Promise.resolve(project);
+    return { ready: false, reason: "the data folder cannot be read" };
+  }
+
+  /** The instance's figures: the projects held within the budget. */
+  stats(): CloudInstanceStats {
+    return { index: this.#budget.stats() };
   }
 
   /** Waits for pending writes and releases every project. */
   async close(): Promise<void> {
     this.#closed = true;
-    const projects = [...this.#projects.values()];
-    this.#projects.clear();
-    await Promise.all(projects.map((p) => p.close()));
+    await this.#budget.close();
     await this.idempotency.close();
+  }
+}
+
+/**
+ * A project of the file store as the handler sees it: each call runs on the
+ * project the budget holds (opening it when it is not held).
+ */
+class HeldProject implements CloudProject {
+  readonly #budget: IndexBudget;
+  readonly #key: string;
+  readonly #open: () => MemoCloudProject;
+
+  constructor(budget: IndexBudget, key: string, open: () => MemoCloudProject) {
+    this.#budget = budget;
+    this.#key = key;
+    this.#open = open;
+  }
+
+  #run<T>(fn: (project: MemoCloudProject) => Promise<T>): Promise<T> {
+    return this.#budget.use(this.#key, this.#open, fn);
+  }
+
+  upsert(
+    drafts: readonly CloudDraft[],
+    options?: { signal?: AbortSignal },
+  ): Promise<CloudWriteResult[]> {
+    return this.#run((p) => p.upsert(drafts, options));
+  }
+  get(id: string): Promise<CloudNote | undefined> {
+    return this.#run((p) => p.get(id));
+  }
+  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.#run((p) => p.update(id, patch, ifMatch));
+  }
+  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+    return this.#run((p) => p.remove(id, ifMatch));
+  }
+  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
+    return this.#run((p) => p.removeMany(selector));
+  }
+  list(
+    options: CloudListOptions,
+  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    return this.#run((p) => p.list(options));
+  }
+  recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]> {
+    return this.#run((p) => p.recall(query, options));
+  }
+  remember(draft: NoteDraft): Promise<CloudRememberResult> {
+    return this.#run((p) => p.remember(draft));
+  }
+  correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+    return this.#run((p) => p.correct(input));
+  }
+  supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+    return this.#run((p) => p.supersede(input));
+  }
+  tidy(): Promise<TidyPlan> {
+    return this.#run((p) => p.tidy());
+  }
+  applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
+    return this.#run((p) => p.applyTidy(plan));
+  }
+  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+    return this.#run((p) => p.changes(since, limit));
+  }
+  revision(): Promise<number> {
+    return this.#run((p) => p.revision());
+  }
+  stats(): Promise<CloudStats> {
+    return this.#run((p) => p.stats());
   }
 }

@@ -58,6 +58,11 @@ export interface MemoCloudServerOptions {
   /** Receives the log lines. */
   log?: (line: string) => void;
   /**
+   * True once the server drains before it stops (`GET /readyz` answers 503).
+   * @default {() => false}
+   */
+  draining?: () => boolean;
+  /**
    * The clock of the store and the handler.
    * @default {() => new Date()}
    */
@@ -92,11 +97,13 @@ export async function createMemoCloudServerFromEnv(
   options: MemoCloudServerOptions = {},
 ): Promise<MemoCloudServer> {
   const config = readCloudConfig(env, { cwd: options.cwd });
-  const store = await openCloudStore(config, { clock: options.clock });
+  const store = await openCloudStore(config, { clock: options.clock, log: options.log });
   try {
     const handler = createMemoCloudHandler({
       store,
       apiKeys: config.apiKeys,
+      operatorKeys: config.operatorKeys,
+      draining: options.draining,
       rateLimit: config.rateLimit,
       maxBodyBytes: config.maxBodyBytes,
       logLevel: config.logLevel,

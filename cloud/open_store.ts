@@ -27,6 +27,8 @@ export interface OpenCloudStoreOptions {
    * @default {() => new Date()}
    */
   clock?: () => Date;
+  /** Receives a line for each failure of the store's background work. */
+  log?: (line: string) => void;
 }
 
 /**
@@ -46,13 +48,21 @@ export interface OpenCloudStoreOptions {
  * ```
  */
 export async function openCloudStore(
-  config: Pick<CloudConfig, "databaseUrl" | "dataDir">,
+  config:
+    & Pick<CloudConfig, "databaseUrl" | "dataDir">
+    & Partial<Pick<CloudConfig, "indexBudgetMb">>,
   options: OpenCloudStoreOptions = {},
 ): Promise<CloudStore> {
+  const { indexBudgetMb } = config;
   if (config.databaseUrl !== undefined) {
     const { PostgresCloudStore } = await import("./postgres_store.ts");
-    return await PostgresCloudStore.open({ url: config.databaseUrl, clock: options.clock });
+    return await PostgresCloudStore.open({
+      url: config.databaseUrl,
+      clock: options.clock,
+      indexBudgetMb,
+      log: options.log,
+    });
   }
   const { FileCloudStore } = await import("./file_store.ts");
-  return new FileCloudStore({ dataDir: config.dataDir, clock: options.clock });
+  return new FileCloudStore({ dataDir: config.dataDir, clock: options.clock, indexBudgetMb });
 }

@@ -6,412 +6,14 @@
  * @module
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Schema = { [key: string]: Json };
-
-const ID_PATTERN = "^[0-9a-z][0-9a-z_-]{0,63}$";
-
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const string = (description: string, extra: Schema = {}): Schema => ({
-  type: "string",
-  description,
-  ...extra,
-});
-const integer = (description: string, extra: Schema = {}): Schema => ({
-  type: "integer",
-  description,
-  ...extra,
-});
-const object = (
-  properties: Record<string, Schema>,
-  required: string[],
-  extra: Schema = {},
-): Schema => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-  ...extra,
-});
-const strings = (description: string): Schema => ({
-  type: "array",
-  items: { type: "string" },
-  description,
-});
-
-const noteProperties = (withId: boolean): Record<string, Schema> => ({
-  ...(withId
-    ? {
-      id: string(
-        "Id this note gets when it is new (replicas keep ids across machines). Ignored when the draft's identity matches a stored note; a fresh id is given when a note of another identity holds it. Of several drafts of one identity in a batch, the first id given counts.",
-        { pattern: ID_PATTERN },
-      ),
-    }
-    : {}),
-  text: string("The note's markdown text; must hold something besides white space."),
-  title: string("Title; derived from the first line of the text when missing or empty."),
-  labels: strings("Labels (trimmed; empty ones and duplicates dropped)."),
-  source: string(
-    "Source key (one word, at most 512 characters): notes with the same key are the same note.",
-  ),
-});
-
-const ISO_TIME = string("ISO 8601 date-time with a time zone.", { format: "date-time" });
-const DATE_OR_TIME = string(
-  "ISO 8601 date (`2026-03-01`, meaning 00:00 UTC) or date-time with a time zone.",
-);
-const NOTE_IDS = (description: string, extra: Schema = {}): Schema => ({
-  type: "array",
-  items: { type: "string", pattern: ID_PATTERN },
-  description,
-  ...extra,
-});
-
-/** The history fields a note is written with (issue 23: notes that stay true). */
-const historyProperties: Record<string, Schema> = {
-  supersedes: NOTE_IDS(
-    "Ids of the notes this note replaces (a correction, or merged duplicates): kept on the newer note, the one source of truth.",
-  ),
-  validFrom: {
-    ...DATE_OR_TIME,
-    description: "When the fact starts to hold (ISO date or date-time).",
-  },
-  validUntil: {
-    ...DATE_OR_TIME,
-    description: "When it stops holding (exclusive: the range is `[validFrom, validUntil)`).",
-  },
-};
-
-/** The history filters of `GET notes` and `POST recall`. */
-const HISTORY_FILTER_DOCS: [string, string][] = [
-  [
-    "includeSuperseded",
-    "Also answer with superseded notes, each with `supersededBy` (default: they are left out).",
-  ],
-  [
-    "asOf",
-    "What memo had recorded by then and what held then: notes created at or before it, not superseded by a note created at or before it, and valid at it.",
-  ],
-  ["since", "Only notes created at or after this time."],
-  ["until", "Only notes created before this time."],
-];
-
-const schemas: Record<string, Schema> = {
-  CloudNote: object(
-    {
-      id: string("Note id.", { pattern: ID_PATTERN }),
-      title: string("Title (one line)."),
-      body: string("Markdown body."),
-      labels: strings("Labels."),
-      source: string("Source key, when the note has one."),
-      hash: string("Content hash of title, body, labels and history fields."),
-      created: { ...ISO_TIME, description: "When memo recorded the note." },
-      updated: { ...ISO_TIME, description: "When memo recorded its latest change." },
-      ...historyProperties,
-      supersededBy: NOTE_IDS(
-        "Ids of the notes that supersede this one, derived from their `supersedes` when the notes are read (never stored, not in the change feed); present only when it is superseded.",
-      ),
-      revision: integer(
-        "Sequence number of the note's latest change in its project's change feed (strictly increasing per project).",
-        { minimum: 0 },
-      ),
-    },
-    ["id", "title", "body", "labels", "hash", "created", "updated", "revision"],
-    {
-      description: "A note: the memory package's note JSON plus its server revision.",
-    },
-  ),
-  WriteStatus: {
-    type: "string",
-    enum: ["written", "updated", "unchanged"],
-    description:
-      "`written`: a new note; `updated`: the identity (source key, else content hash) matched a note whose content changed; `unchanged`: it matched and nothing changed.",
-  },
-  CreateNoteRequest: object({ ...noteProperties(false), ...historyProperties }, ["text"], {
-    description:
-      "`supersedes` naming an unknown note, the note itself, or making a cycle is a 400, and nothing is written.",
-  }),
-  Redacted: {
-    type: "array",
-    description:
-      "What the server's secrets guard (`MEMO_CLOUD_SECRETS`, `redact` by default) replaced with `[redacted:<rule-id>]` before the write: rule ids and fields, never values (`index`: the draft's position in a batch). Absent when nothing was.",
-    items: object({
-      rule: string("memo's rule id, such as `github-token`."),
-      field: { type: "string", enum: ["title", "text", "labels", "source"] },
-      index: integer("In a batch, the draft's position.", { minimum: 0 }),
-    }, ["rule", "field"]),
-  },
-  WriteResult: object({
-    note: ref("CloudNote"),
-    status: ref("WriteStatus"),
-    redacted: ref("Redacted"),
-  }, ["note", "status"]),
-  SimilarNote: object({
-    id: string("The similar note's id.", { pattern: ID_PATTERN }),
-    title: string("Its title."),
-    score: { type: "number", minimum: 0, maximum: 1, description: "Similarity, 0 to 1." },
-  }, ["id", "title", "score"]),
-  RememberResult: object({
-    note: ref("CloudNote"),
-    status: ref("WriteStatus"),
-    redacted: ref("Redacted"),
-    similar: {
-      type: "array",
-      items: ref("SimilarNote"),
-      maxItems: 3,
-      description:
-        "Stored notes that resemble a written note (near-duplicates, or the same subject with another fact: what `notes:correct`, `notes:supersede` or a delete are for), most similar first, compared lexically as a local memo does; empty unless `status` is `written`.",
-    },
-  }, ["note", "status", "similar"]),
-  CorrectRequest: object({
-    id: string("The note whose fact changed.", { pattern: ID_PATTERN }),
-    text: string("The new fact."),
-    title: string("Title of the new note; derived from the text when missing."),
-    labels: strings("Labels of the new note; the old note's when missing."),
-    validFrom: {
-      ...DATE_OR_TIME,
-      description:
-        "When the new fact starts to hold; the old note's `validUntil` becomes this (else now).",
-    },
-  }, ["id", "text"]),
-  SupersedeRequest: object({
-    ids: NOTE_IDS("The notes that say what `by` says.", { minItems: 1, maxItems: 100 }),
-    by: string("The note that supersedes them.", { pattern: ID_PATTERN }),
-  }, ["ids", "by"]),
-  SupersedeAnswer: object({
-    note: ref("CloudNote"),
-    superseded: NOTE_IDS("The ids it superseded in this call."),
-  }, ["note", "superseded"]),
-  CorrectAnswer: object({
-    note: ref("CloudNote"),
-    superseded: NOTE_IDS("The id it superseded (the corrected note)."),
-    redacted: ref("Redacted"),
-  }, ["note", "superseded"]),
-  TidyNoteRef: object({
-    id: string("Note id.", { pattern: ID_PATTERN }),
-    title: string("Its title."),
-    created: ISO_TIME,
-    score: { type: "number", description: "In a merge's `supersede`: its similarity to `keep`." },
-    validUntil: { ...DATE_OR_TIME, description: "In an `expired` proposal: when it stopped." },
-  }, ["id", "title", "created"]),
-  TidyProposal: {
-    oneOf: [
-      object({
-        kind: { type: "string", const: "merge" },
-        keep: ref("TidyNoteRef"),
-        supersede: { type: "array", items: ref("TidyNoteRef"), minItems: 1 },
-      }, ["kind", "keep", "supersede"]),
-      object({
-        kind: { type: "string", const: "expired" },
-        note: ref("TidyNoteRef"),
-      }, ["kind", "note"]),
-    ],
-    description:
-      "A cluster of near-duplicates (`merge`: `keep`, the newest, would supersede each of `supersede`), or a note whose `validUntil` has passed (`expired`: for a person to correct or delete; applying a plan leaves it alone).",
-  },
-  TidyPlan: object(
-    {
-      version: { type: "integer", const: 1 },
-      proposals: {
-        type: "array",
-        items: ref("TidyProposal"),
-        description: "Merges first (largest first), then expired notes.",
-      },
-    },
-    ["version", "proposals"],
-    {
-      description:
-        "A tidy plan of this project. A plan made from a `notes.md` file (with its `sha256`) is not one: refused.",
-    },
-  ),
-  TidyApplyAnswer: object({
-    merged: integer("Merge proposals applied.", { minimum: 0 }),
-    superseded: NOTE_IDS("Ids now superseded by the plan's keepers."),
-    notes: { type: "array", items: ref("CloudNote"), description: "The keepers, as stored now." },
-  }, ["merged", "superseded", "notes"]),
-  NoteAnswer: object({ note: ref("CloudNote"), redacted: ref("Redacted") }, ["note"]),
-  NotePage: object({
-    notes: { type: "array", items: ref("CloudNote") },
-    nextCursor: string("Cursor of the next page; absent on the last page."),
-    total: integer("Notes that match the filters, on every page.", { minimum: 0 }),
-  }, ["notes", "total"]),
-  UpdateNoteRequest: object(
-    {
-      text: string("New text."),
-      title: string("New title."),
-      labels: strings("New labels (they replace the old ones)."),
-      updated: {
-        ...ISO_TIME,
-        description:
-          "Update time to record (for example a replica's edit time); defaults to now. Not a change by itself: a patch that changes nothing keeps the note as it is. A patch that gives it is a replica's copy: its `supersedes` is taken as it is (the notes it names may not be pushed yet).",
-      },
-      supersedes: NOTE_IDS(
-        "The notes it replaces, as a whole new list (`[]` removes every link). The ids it adds must name stored notes, and none may be the note itself or make a cycle (400), unless the patch gives `updated`.",
-      ),
-      validFrom: {
-        type: ["string", "null"],
-        description: "New start of validity (ISO date or date-time); `null` removes it.",
-      },
-      validUntil: {
-        type: ["string", "null"],
-        description: "New end of validity (exclusive); `null` removes it.",
-      },
-    },
-    [],
-    {
-      minProperties: 1,
-      description:
-        "At least one of `text`, `title`, `labels`, `supersedes`, `validFrom` and `validUntil`; `updated` alone is a 400.",
-    },
-  ),
-  BatchDraft: object(
-    {
-      ...noteProperties(true),
-      created: { ...ISO_TIME, description: "Creation time to record; defaults to now." },
-      updated: { ...ISO_TIME, description: "Update time to record; defaults to now." },
-      ...historyProperties,
-    },
-    ["text"],
-    {
-      description:
-        "A batch stores links as given (a replica may push a link before the note it names).",
-    },
-  ),
-  BatchRequest: object({
-    notes: { type: "array", items: ref("BatchDraft"), minItems: 1, maxItems: 10000 },
-  }, ["notes"]),
-  BatchAnswer: object({
-    results: {
-      type: "array",
-      items: ref("WriteResult"),
-      description:
-        "`results[i]` answers `notes[i]`. Drafts of one identity answer with the same stored note (the last draft's content); the first carries its status, later ones are `unchanged`.",
-    },
-    written: integer("Notes created (one per identity).", { minimum: 0 }),
-    updated: integer("Notes updated (one per identity).", { minimum: 0 }),
-    unchanged: integer(
-      "Drafts that changed nothing, and repeats of an identity earlier in the batch; the three counts sum to the drafts.",
-      { minimum: 0 },
-    ),
-    redacted: ref("Redacted"),
-  }, ["results", "written", "updated", "unchanged"]),
-  RecallRequest: object({
-    query: string("What to look for."),
-    limit: integer("Most hits.", { minimum: 1, maximum: 100, default: 10 }),
-    labels: strings("Only notes that carry every one of these labels."),
-    source: string("Only notes whose source key starts with this prefix."),
-    engine: {
-      type: "string",
-      enum: ["auto", "lexical", "vector", "hybrid"],
-      default: "auto",
-      description:
-        "`auto` and `lexical` rank lexically; `vector` and `hybrid` are refused with 400: the cloud runtime is lexical.",
-    },
-    explain: { type: "boolean", default: false, description: "Add per-term contributions." },
-    ...Object.fromEntries(
-      HISTORY_FILTER_DOCS.map(([name, description]) => [
-        name,
-        name === "includeSuperseded"
-          ? { type: "boolean", default: false, description }
-          : { ...DATE_OR_TIME, description },
-      ]),
-    ),
-  }, ["query"]),
-  ScoreContribution: object({
-    term: string("The query word."),
-    field: string("`title`, `body`, `labels` or `proximity`."),
-    score: { type: "number", description: "Its part of the score." },
-    indexTerm: string("The indexed term that matched, when it differs from `term`."),
-  }, ["term", "field", "score"]),
-  RecallHit: object({
-    note: ref("CloudNote"),
-    score: { type: "number", description: "Score (higher is better)." },
-    engine: { type: "string", const: "lexical" },
-    matched: strings("The query terms found in the note."),
-    explain: { type: "array", items: ref("ScoreContribution") },
-  }, ["note", "score", "engine", "matched"]),
-  RecallAnswer: object({ hits: { type: "array", items: ref("RecallHit") } }, ["hits"]),
-  Change: {
-    oneOf: [
-      object({
-        seq: integer("Position in the feed.", { minimum: 1 }),
-        op: { type: "string", const: "upsert" },
-        id: string("Note id.", { pattern: ID_PATTERN }),
-        revision: integer("The note's revision after this change.", {
-          minimum: 1,
-        }),
-        note: ref("CloudNote"),
-      }, ["seq", "op", "id", "revision", "note"]),
-      object({
-        seq: integer("Position in the feed.", { minimum: 1 }),
-        op: { type: "string", const: "delete" },
-        id: string("Id of the deleted note.", { pattern: ID_PATTERN }),
-        revision: integer("Revision of the deletion.", { minimum: 1 }),
-      }, ["seq", "op", "id", "revision"]),
-    ],
-    description: "One change: a note written or updated (`upsert`) or deleted (a tombstone).",
-  },
-  ChangesAnswer: object({
-    changes: { type: "array", items: ref("Change") },
-    next: string(
-      "Token to pass as `since` for what follows: the last `seq` returned, or the `since` given when nothing is new.",
-      { pattern: "^[0-9]+$" },
-    ),
-    hasMore: { type: "boolean", description: "More changes follow right away." },
-  }, ["changes", "next", "hasMore"]),
-  Stats: object({
-    notes: integer("Number of notes.", { minimum: 0 }),
-    labels: {
-      type: "object",
-      additionalProperties: { type: "integer", minimum: 0 },
-      description: "Notes per label.",
-    },
-    sources: {
-      type: "object",
-      additionalProperties: { type: "integer", minimum: 0 },
-      description: "Notes per source kind (the part of the key before `:`), plus `none`.",
-    },
-    lastUpdated: { ...ISO_TIME, description: "Newest `updated` time, when a note exists." },
-    revision: integer("The project's latest change sequence number; 0 when nothing was written.", {
-      minimum: 0,
-    }),
-  }, ["notes", "labels", "sources", "revision"]),
-  Health: object({
-    status: { type: "string", const: "ok" },
-    version: string("The server's package version."),
-    store: { type: "string", enum: ["file", "postgres"], description: "Where notes are kept." },
-  }, ["status", "version", "store"]),
-  Whoami: object({
-    workspaceId: string("The API key's workspace.", { pattern: ID_PATTERN }),
-  }, ["workspaceId"]),
-  Error: object(
-    {
-      error: object({
-        code: {
-          type: "string",
-          enum: [
-            "invalid_request",
-            "unauthorized",
-            "forbidden",
-            "not_found",
-            "conflict",
-            "payload_too_large",
-            "rate_limited",
-            "internal",
-          ],
-        },
-        message: string("What went wrong and, when it helps, what to do."),
-        details: {
-          type: "object",
-          description:
-            "Extra facts: `field` or `parameter` (a refused input), `index` (the refused draft of a batch), `note` (the current note of a 409), `reason` (`in_progress` for a 409 of a running idempotent write), `limit` (413), `retryAfter` (429).",
-        },
-      }, ["code", "message"]),
-    },
-    ["error"],
-    { description: "Every error answer." },
-  ),
-};
+import {
+  HISTORY_FILTER_DOCS,
+  ID_PATTERN,
+  type Json,
+  ref,
+  type Schema,
+  schemas,
+} from "./_openapi_schemas.ts";
 
 const JSON_TYPE = "application/json";
 const content = (schema: Schema): Json => ({ [JSON_TYPE]: { schema } });
@@ -436,7 +38,12 @@ const responses: Record<string, Json> = {
       schema: { type: "string", const: "Bearer" },
     },
   }),
-  Forbidden: errorResponse("`forbidden`: the path names a workspace that is not the key's."),
+  Forbidden: errorResponse(
+    "`forbidden`: the path names a workspace that is not the key's, or the key is an operator key (they read `GET /v1/stats` only).",
+  ),
+  OperatorForbidden: errorResponse(
+    "`forbidden`: a workspace key; the instance's figures need an operator key.",
+  ),
   WriteInvalidRequest: errorResponse(
     "`invalid_request`, as for any request, and a write holding a secret under `MEMO_CLOUD_SECRETS=refuse` (`details.secrets`: `[{rule, field, index?}]`, never a value; nothing is written). A 400 the store gave (a draft or patch it refused) is kept with the `Idempotency-Key`: a repeat gets it again with `Idempotent-Replayed: true`.",
     REPLAYED,
@@ -451,15 +58,17 @@ const responses: Record<string, Json> = {
     REPLAYED,
   ),
   PayloadTooLarge: errorResponse(
-    "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch`).",
+    "`payload_too_large`: the body passes the limit (`MEMO_CLOUD_MAX_BODY_BYTES`, default 1 MiB; 16 MiB for `notes:batch` and `notes:batchDelete`).",
   ),
   RateLimited: errorResponse(
-    "`rate_limited`: more requests per second with this key than `MEMO_CLOUD_RATE_LIMIT` on this instance.",
+    "`rate_limited`: more requests per second with this key than `MEMO_CLOUD_RATE_LIMIT`, counted across every instance (PostgreSQL store) or on this one (file store).",
     {
       "Retry-After": {
         description: "Seconds to wait, at least 1.",
         schema: { type: "integer", minimum: 1 },
       },
+      "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+      RateLimit: { $ref: "#/components/headers/RateLimit" },
     },
   ),
   Internal: errorResponse(
@@ -512,6 +121,24 @@ const headers: Record<string, Json> = {
     description: "`true` when this is the kept answer of an earlier request with the same key.",
     schema: { type: "string", const: "true" },
   },
+  RateLimitPolicy: {
+    description:
+      'The rate limit (IETF HTTPAPI draft "RateLimit header fields for HTTP"): `"default";q=<MEMO_CLOUD_RATE_LIMIT>;w=1`, requests per one-second window per API key. Absent when the limit is off.',
+    required: false,
+    schema: { type: "string", pattern: '^"default";q=[0-9]+;w=1$' },
+  },
+  RateLimit: {
+    description:
+      'What is left of the window: `"default";r=<requests left>;t=<seconds until the window resets>`. Absent when the limit is off.',
+    required: false,
+    schema: { type: "string", pattern: '^"default";r=[0-9]+;t=[0-9]+$' },
+  },
+};
+
+/** The rate limit's headers, on every answer of a route that counts it. */
+const RATE_HEADERS: Record<string, Json> = {
+  "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+  RateLimit: { $ref: "#/components/headers/RateLimit" },
 };
 
 const AUTH_ERRORS = {
@@ -539,11 +166,14 @@ const WRITE_ERRORS = {
   "413": { $ref: "#/components/responses/PayloadTooLarge" },
 };
 
-const ok = (description: string, schema: string, replayable = false): Json => ({
+const ok = (description: string, schema: string, replayable = false, limited = true): Json => ({
   description,
-  ...(replayable
-    ? { headers: { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } } }
-    : {}),
+  headers: {
+    ...(limited ? RATE_HEADERS : {}),
+    ...(replayable
+      ? { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } }
+      : {}),
+  },
   content: content(ref(schema)),
 });
 
@@ -565,7 +195,7 @@ const paths: Record<string, Json> = {
       operationId: "getHealth",
       summary: "Whether the server is up, its version and its store",
       security: [],
-      responses: { "200": ok("The server is up.", "Health") },
+      responses: { "200": ok("The server is up.", "Health", false, false) },
     },
   },
   "/v1/openapi.json": {
@@ -591,6 +221,22 @@ const paths: Record<string, Json> = {
         "200": ok("The key's workspace.", "Whoami"),
         "400": { $ref: "#/components/responses/InvalidRequest" },
         ...AUTH_ERRORS,
+      },
+    },
+  },
+  "/v1/stats": {
+    get: {
+      operationId: "getInstanceStats",
+      summary: "The instance's figures, for operators",
+      description:
+        "Projects held in memory and the bytes they account for against `MEMO_CLOUD_INDEX_BUDGET_MB`, evictions, hit rate, projects larger than the budget, index snapshots, the rate limit. Needs an operator key (`MEMO_CLOUD_OPERATOR_KEYS`); a workspace key is refused with 403. Not rate limited. Each instance answers for itself.",
+      security: [{ operator: [] }],
+      responses: {
+        "200": ok("The instance's figures.", "InstanceStats", false, false),
+        "400": { $ref: "#/components/responses/InvalidRequest" },
+        "401": { $ref: "#/components/responses/Unauthorized" },
+        "403": { $ref: "#/components/responses/OperatorForbidden" },
+        "500": { $ref: "#/components/responses/Internal" },
       },
     },
   },
@@ -687,6 +333,21 @@ const paths: Record<string, Json> = {
       requestBody: body("BatchRequest"),
       responses: {
         "200": ok("What happened to each draft.", "BatchAnswer", true),
+        ...WRITE_ERRORS,
+      },
+    },
+  },
+  [`${PROJECT}/notes:batchDelete`]: {
+    parameters: [p("workspaceId"), p("projectId")],
+    post: {
+      operationId: "deleteNotes",
+      summary: "Delete notes by id, or by source prefix, in one transaction",
+      description:
+        "`{ids}` (1 to 10000) or `{sourcePrefix}`: one transaction, a tombstone per deleted note in the change feed (replicas see them). A prefix that matches more than 10000 notes is a 400 (`details.limit`, `details.matched`) and deletes nothing. Idempotent with `Idempotency-Key`, like `notes:batch`. The body may be up to 16 MiB.",
+      parameters: [p("IdempotencyKey")],
+      requestBody: body("BatchDeleteRequest"),
+      responses: {
+        "200": ok("What was deleted.", "BatchDeleteAnswer", true),
         ...WRITE_ERRORS,
       },
     },
@@ -834,6 +495,12 @@ export const CLOUD_OPENAPI_DOCUMENT: {
         scheme: "bearer",
         description:
           "An API key of MEMO_CLOUD_API_KEYS: `Authorization: Bearer <key>`. The key decides the workspace.",
+      },
+      operator: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "An operator key of MEMO_CLOUD_OPERATOR_KEYS: `Authorization: Bearer <key>`. It reads `GET /v1/stats` and nothing else.",
       },
     },
   },

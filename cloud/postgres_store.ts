@@ -3,7 +3,11 @@
  * `MEMO_CLOUD_DATABASE_URL` is set: any number of server instances share one
  * database. {@linkcode PostgresCloudStore} opens the pool and applies the
  * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
- * one project, with revisions and the change feed.
+ * one project, with revisions and the change feed. Each instance holds the
+ * recall indexes of the projects it serves within its index budget, loads
+ * them from index snapshots kept in the database (`_pg_project.ts`), and
+ * counts the rate limit in the database too, so that every instance shares
+ * it (`_pg_rate_limit.ts`).
  *
  * Import this module lazily (`await import(...)`): it loads the driver
  * (`npm:postgres`).
@@ -17,603 +21,35 @@
  * @module
  */
 
-import postgres, { type Sql, type TransactionSql } from "postgres";
-import {
-  type CommitBatch,
-  type CommitResult,
-  decodeCursor,
-  encodeCursor,
-  MemoryValidationError,
-  type Note,
-  noteIdentity,
-  type NotePage,
-  type NotePatch,
-  type ReplicaApplyResult,
-  type ReplicaChanges,
-  sameNote,
-  type StoreChanges,
-  type StoreLoadReport,
-} from "@memo/memory";
-import { MemoCloudProject } from "./_project.ts";
-import { migrate } from "./_migrations.ts";
+import postgres, { type Sql } from "postgres";
+import { MemoryValidationError } from "@memo/memory";
+import { IndexBudget } from "./_budget.ts";
+import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
+import { PostgresMemoryStore } from "./_pg_memory_store.ts";
 import {
-  answerDrafts,
-  dedupeDrafts,
-  type NoteRow,
-  patchCloudNote,
-  plainNote,
-  planDrafts,
-  prepareCloudDrafts,
-  replicaChanges,
-  rowToNote,
-} from "./_pg_notes.ts";
+  DEFAULT_SNAPSHOT_POLICY,
+  type PgIndexContext,
+  PostgresCloudProject,
+  type SnapshotPolicy,
+} from "./_pg_project.ts";
+import { PostgresRateLimiter } from "./_pg_rate_limit.ts";
+import { snapshotFormat } from "./_project_index.ts";
 import {
-  checkIfMatch,
-  type CloudChange,
-  type CloudDraft,
-  type CloudNote,
+  type CloudInstanceStats,
   type CloudProject,
+  type CloudReadiness,
   type CloudStore,
-  type CloudWriteResult,
-  type RevisionedStore,
+  DEFAULT_INDEX_BUDGET_MB,
 } from "./store.ts";
 
-/** Largest page of `list` (as the file store). */
-const MAX_PAGE = 1000;
-/** Largest page of `changes`. */
-const MAX_CHANGES = 1000;
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./_pg_memory_store.ts";
+export type { SnapshotPolicy } from "./_pg_project.ts";
 
-/**
- * Options of {@linkcode PostgresMemoryStore}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { PostgresMemoryStoreOptions } from "./postgres_store.ts";
- *
- * const options: Omit<PostgresMemoryStoreOptions, "sql"> = { workspaceId: "team", projectId: "p" };
- * assert.equal(options.projectId, "p");
- * ```
- */
-export interface PostgresMemoryStoreOptions {
-  /** The connection pool, migrated ({@linkcode PostgresCloudStore} does both). */
-  sql: Sql;
-  /** The workspace. */
-  workspaceId: string;
-  /** The project. */
-  projectId: string;
-  /**
-   * The clock (times of new and changed notes).
-   * @default () => new Date()
-   */
-  clock?: () => Date;
-}
-
-/**
- * The notes of one project in PostgreSQL: a `MemoryStore` (a `Memo` client
- * opened over it reads and ranks them) that also keeps revisions and the
- * change feed. Every call reads the database now, so writes made by other
- * server instances are seen at once.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openMemo } from "@memo/memory";
- * import { PostgresCloudStore, PostgresMemoryStore } from "./postgres_store.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
- *
- * const pg = await startPostgres();
- * const cloud = await PostgresCloudStore.open({ url: pg.url, max: 2 });
- * try {
- *   const store = new PostgresMemoryStore({ sql: cloud.sql, workspaceId: "team", projectId: "p" });
- *   const [first] = await store.upsert([{ text: "Deploys run with make deploy" }]);
- *   assert.equal(first.status, "written");
- *   const [again] = await store.upsert([{ text: "Deploys run with make deploy" }]);
- *   assert.equal(again.status, "unchanged"); // same content: same note
- *   assert.equal(again.note.id, first.note.id);
- *   const memo = await openMemo({ store, indexCache: false });
- *   const [hit] = await memo.recall("deploy");
- *   assert.equal(hit.note.id, first.note.id);
- *   assert.equal(store.revisionOf(first.note.id), first.note.revision);
- * } finally {
- *   await cloud.close();
- *   await pg.stop();
- * }
- * ```
- */
-export class PostgresMemoryStore implements RevisionedStore {
-  /** The workspace. */
-  readonly workspaceId: string;
-  /** The project. */
-  readonly projectId: string;
-  readonly #sql: Sql;
-  readonly #clock: () => Date;
-  /** The project's `pid`, once its row is known to exist (rows are never deleted). */
-  #pid: number | undefined;
-  #revisions = new Map<string, number>();
-
-  /** Creates the store of one project over a migrated pool. */
-  constructor(options: PostgresMemoryStoreOptions) {
-    this.#sql = options.sql;
-    this.workspaceId = options.workspaceId;
-    this.projectId = options.projectId;
-    this.#clock = options.clock ?? (() => new Date());
-  }
-
-  /** Counts the notes; PostgreSQL reports no damaged notes. */
-  async load(): Promise<StoreLoadReport> {
-    const pid = await this.#project();
-    if (pid === undefined) return { notes: 0, issues: [] };
-    const [row] = await this.#sql<{ count: string }[]>`
-      SELECT count(*)::int8 AS count FROM memo_notes WHERE pid = ${pid}`;
-    return { notes: Number(row.count), issues: [] };
-  }
-
-  /**
-   * Stores drafts all-or-nothing in one transaction, deduplicating by
-   * identity against the stored notes and within the batch (the last draft of
-   * an identity gives the content, a new note gets the first `id` given among
-   * them); result `i` answers draft `i`, and only the first draft of an
-   * identity carries its note's status (later ones are `unchanged`).
-   */
-  async upsert(
-    drafts: readonly CloudDraft[],
-    options: { signal?: AbortSignal } = {},
-  ): Promise<CloudWriteResult[]> {
-    const prepared = prepareCloudDrafts(drafts);
-    options.signal?.throwIfAborted();
-    if (!prepared.length) return [];
-    const { unique, slotOf } = dedupeDrafts(prepared);
-    const results = await this.#sql.begin(async (tx) => {
-      const { pid, seq } = (await this.#lock(tx, true))!;
-      const existing = new Map<string, CloudNote>();
-      // One index probe per key (LATERAL, not flattened: OFFSET 0), whatever the planner
-      // estimates (a fresh, fast-growing table has no statistics yet).
-      const found = await tx<(NoteRow & { identity: string; ord: string })[]>`
-        SELECT n.identity, n.ord, ${noteColumns(tx, "n")}
-        FROM unnest(${unique.map((d) => d.identity)}::text[]) AS q (identity)
-        CROSS JOIN LATERAL (
-          SELECT * FROM memo_notes WHERE pid = ${pid} AND identity = q.identity OFFSET 0
-        ) n`;
-      // Two notes can share an identity after a patch (as in notes.md): the first one counts.
-      found.sort((a, b) => Number(a.ord) - Number(b.ord));
-      for (const row of found) {
-        if (!existing.has(row.identity)) existing.set(row.identity, rowToNote(row));
-      }
-      const asked = unique.filter((d) => d.id !== undefined && !existing.has(d.identity))
-        .map((d) => d.id!);
-      const taken = new Set<string>();
-      if (asked.length) {
-        const rows = await tx<{ id: string }[]>`
-          SELECT n.id FROM unnest(${asked}::text[]) AS q (id)
-          CROSS JOIN LATERAL (
-            SELECT id FROM memo_notes WHERE pid = ${pid} AND id = q.id OFFSET 0
-          ) n`;
-        for (const row of rows) taken.add(row.id);
-      }
-      const plan = planDrafts(unique, existing, taken, this.#clock());
-      const writes = plan.filter((p) => p.status !== "unchanged");
-      if (!writes.length) return plan;
-      options.signal?.throwIfAborted();
-      writes.forEach((p, i) => p.note.revision = seq + i + 1);
-      const rows = writes.map((p) => ({ seq: p.note.revision, identity: p.identity, ...p.note }));
-      // New notes are inserted; updated ones (their id exists, same identity) take the new
-      // content, keeping `created` and `ord`. The primary key decides, row by row: no join to
-      // plan. A new note whose (fresh, random) id were taken would be neither: counted, refused.
-      const [{ stored }] = await tx<{ stored: string }[]>`
-        WITH r AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
-            ${tx.unsafe(WRITE.record)})
-        ), notes AS (
-          INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
-          SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
-          ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)}
-          WHERE memo_notes.identity = EXCLUDED.identity
-          RETURNING 1
-        ), ch AS (
-          INSERT INTO memo_changes (pid, seq, op, id, note)
-          SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r
-        ), head AS (
-          UPDATE memo_projects SET seq = ${seq + writes.length} WHERE pid = ${pid}
-        )
-        SELECT count(*) AS stored FROM notes`;
-      if (Number(stored) !== writes.length) {
-        throw new Error("Cannot store notes: a new note's id is taken; try again");
-      }
-      return plan;
-    });
-    return answerDrafts(slotOf, results);
-  }
-
-  /** `MemoryStore.commit`: {@linkcode upsert}, reported per unique note. */
-  async commit(batch: CommitBatch, options: { signal?: AbortSignal } = {}): Promise<CommitResult> {
-    const drafts = (batch as { notes?: unknown } | null | undefined)?.notes;
-    if (!Array.isArray(drafts)) {
-      throw new MemoryValidationError("Cannot store notes: the batch's notes must be a list");
-    }
-    const results = await this.upsert(drafts as CloudDraft[], options);
-    const out: CommitResult = { written: [], updated: [], unchanged: [], bytesWritten: 0 };
-    const seen = new Set<string>();
-    const encoder = new TextEncoder();
-    for (const { status, note } of results) {
-      if (seen.has(note.id)) continue;
-      seen.add(note.id);
-      const plain = plainNote(note);
-      out[status].push(plain);
-      if (status !== "unchanged") out.bytesWritten += encoder.encode(JSON.stringify(plain)).length;
-    }
-    return out;
-  }
-
-  /**
-   * Writes whole notes as given (ids, hashes and times kept) and removes ids, in one
-   * transaction: what a `Memo` client's corrections, supersede links and tidy merges write
-   * (`MemoryStore.applyReplica`). When a hash of `expect` is not the stored one (another writer,
-   * on any instance, got there first) nothing is written and `stale` names it. A SHA-256 of a
-   * notes file (`expectSha256`) cannot hold for this store: refused.
-   */
-  async applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
-    const { put, remove } = replicaChanges(changes);
-    const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
-    if (!put.length && !remove.length) return none;
-    return await this.#sql.begin(async (tx) => {
-      const { pid, seq } = (await this.#lock(tx, true))!;
-      const ids = [
-        ...new Set([...put.map((n) => n.id), ...remove, ...Object.keys(changes.expect ?? {})]),
-      ];
-      const rows = await tx<NoteRow[]>`
-        SELECT ${noteColumns(tx, "n")} FROM unnest(${ids}::text[]) AS q (id)
-        CROSS JOIN LATERAL (
-          SELECT * FROM memo_notes WHERE pid = ${pid} AND id = q.id OFFSET 0
-        ) n`;
-      const current = new Map(rows.map((row) => [row.id, plainNote(rowToNote(row))]));
-      const stale = Object.entries(changes.expect ?? {})
-        .filter(([id, hash]) => (current.get(id)?.hash ?? null) !== hash)
-        .map(([id]) => id);
-      if (stale.length) return { ...none, stale };
-      const writes = put.filter((n) => !current.has(n.id) || !sameNote(current.get(n.id)!, n));
-      const drops = remove.filter((id) => current.has(id));
-      if (!writes.length && !drops.length) return none;
-      let next = seq;
-      const records = writes.map((n) => ({ ...n, seq: ++next, identity: noteIdentity(n) }));
-      if (records.length) {
-        await tx`
-          WITH r AS (
-            SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::text::jsonb) AS r (
-              ${tx.unsafe(WRITE.record)})
-          ), notes AS (
-            INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
-            SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
-            ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)},
-              created = EXCLUDED.created
-          )
-          INSERT INTO memo_changes (pid, seq, op, id, note)
-          SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r`;
-      }
-      if (drops.length) {
-        const seqs = drops.map(() => ++next);
-        await tx`
-          WITH del AS (
-            DELETE FROM memo_notes WHERE pid = ${pid} AND id = ANY(${drops}::text[])
-          )
-          INSERT INTO memo_changes (pid, seq, op, id, note)
-          SELECT ${pid}, s, 'delete', id, NULL
-          FROM unnest(${seqs}::int8[], ${drops}::text[]) AS t (s, id)`;
-      }
-      await tx`UPDATE memo_projects SET seq = ${next} WHERE pid = ${pid}`;
-      const encoder = new TextEncoder();
-      return {
-        written: writes.filter((n) => !current.has(n.id)).map((n) => n.id),
-        updated: writes.filter((n) => current.has(n.id)).map((n) => n.id),
-        removed: drops,
-        bytesWritten: writes.reduce((sum, n) => sum + encoder.encode(JSON.stringify(n)).length, 0),
-      };
-    });
-  }
-
-  /** One note with its revision, read now; `undefined` when unknown. */
-  async get(id: string): Promise<CloudNote | undefined> {
-    if (typeof id !== "string") return undefined;
-    const pid = await this.#project();
-    if (pid === undefined) return undefined;
-    return await this.#current(this.#sql, pid, id);
-  }
-
-  /**
-   * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError}
-   * when `ifMatch` is not its revision. A patch that changes nothing keeps the
-   * revision (and writes nothing).
-   */
-  async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    if (typeof id !== "string") return undefined;
-    return await this.#sql.begin(async (tx) => {
-      const locked = await this.#lock(tx, false);
-      if (!locked) return undefined;
-      const { pid, seq } = locked;
-      const current = await this.#current(tx, pid, id);
-      if (!current) return undefined;
-      checkIfMatch(current, ifMatch);
-      const next = patchCloudNote(current, patch, this.#clock());
-      if (next === current) return current;
-      next.revision = seq + 1;
-      await tx`
-        WITH upd AS (
-          UPDATE memo_notes SET identity = ${noteIdentity(next)}, title = ${next.title},
-            body = ${next.body}, labels = ${JSON.stringify(next.labels)}::text::jsonb,
-            hash = ${next.hash}, updated = ${next.updated}, revision = ${next.revision},
-            supersedes = ${next.supersedes ? JSON.stringify(next.supersedes) : null}::text::jsonb,
-            valid_from = ${next.validFrom ?? null}, valid_until = ${next.validUntil ?? null}
-          WHERE pid = ${pid} AND id = ${id}
-        ), ch AS (
-          INSERT INTO memo_changes (pid, seq, op, id, note)
-          VALUES (${pid}, ${next.revision}, 'upsert', ${id}, ${JSON.stringify(next)}::text::jsonb)
-        )
-        UPDATE memo_projects SET seq = ${next.revision} WHERE pid = ${pid}`;
-      return next;
-    });
-  }
-
-  /**
-   * Deletes a note (a tombstone joins the feed) and returns it as it was;
-   * `undefined` for an unknown id; same `ifMatch` rule as {@linkcode updateIf}.
-   */
-  async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
-    if (typeof id !== "string") return undefined;
-    return await this.#sql.begin(async (tx) => {
-      const locked = await this.#lock(tx, false);
-      if (!locked) return undefined;
-      const { pid, seq } = locked;
-      const current = await this.#current(tx, pid, id);
-      if (!current) return undefined;
-      checkIfMatch(current, ifMatch);
-      await tx`
-        WITH del AS (
-          DELETE FROM memo_notes WHERE pid = ${pid} AND id = ${id}
-        ), ch AS (
-          INSERT INTO memo_changes (pid, seq, op, id, note)
-          VALUES (${pid}, ${seq + 1}, 'delete', ${id}, NULL)
-        )
-        UPDATE memo_projects SET seq = ${seq + 1} WHERE pid = ${pid}`;
-      return current;
-    });
-  }
-
-  /** `MemoryStore.update`: {@linkcode updateIf} without a revision check. */
-  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
-    const note = await this.updateIf(id, patch);
-    return note && plainNote(note);
-  }
-
-  /** `MemoryStore.remove`: {@linkcode removeIf} without a revision check. */
-  async remove(id: string): Promise<boolean> {
-    return (await this.removeIf(id)) !== undefined;
-  }
-
-  /** Notes in store order (creation), `limit` (1 to 1000, default 25) at a time. */
-  async list(cursor?: string, limit = 25): Promise<NotePage> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
-      throw new MemoryValidationError(
-        `Cannot list notes: limit must be an integer from 1 to ${MAX_PAGE}`,
-      );
-    }
-    // The cursor's position is the `ord` of the last note returned.
-    const after = cursor === undefined ? -1 : decodeCursor(cursor, "list notes").position;
-    const pid = await this.#project();
-    if (pid === undefined) return { notes: [] };
-    const rows = await this.#sql<(NoteRow & { ord: string })[]>`
-      SELECT ${noteColumns(this.#sql)}, ord FROM memo_notes
-      WHERE pid = ${pid} AND ord > ${after}
-      ORDER BY ord LIMIT ${limit + 1}`;
-    const notes = rows.slice(0, limit).map((row) => plainNote(rowToNote(row)));
-    const page: NotePage = { notes };
-    if (rows.length > limit) {
-      const last = rows[limit - 1];
-      page.nextCursor = encodeCursor({ id: last.id, position: Number(last.ord) });
-    }
-    return page;
-  }
-
-  /**
-   * Changes since `token` (the last `seq` seen): the current notes changed
-   * since and the ids deleted since, or every note (`reset`) without a token
-   * or with one this project never gave. One indexed query when nothing
-   * changed. Keeps {@linkcode revisionOf} in step with what it answers.
-   */
-  async changesSince(token?: string): Promise<StoreChanges> {
-    const since = token !== undefined && /^(0|[1-9][0-9]{0,15})$/.test(token)
-      ? Number(token)
-      : undefined;
-    const pid = await this.#project();
-    if (pid === undefined) {
-      // Nothing was ever written to this project.
-      this.#revisions = new Map();
-      return { token: "0", reset: since !== 0, upserted: [], removed: [] };
-    }
-    if (since !== undefined) {
-      // One statement, so one snapshot: the head seq and the changes up to it agree.
-      const rows = await this.#sql<(Partial<NoteRow> & { head: string; changed: string | null })[]>`
-        SELECT p.seq AS head, c.id AS changed, ${noteColumns(this.#sql, "n")}
-        FROM memo_projects p
-        LEFT JOIN LATERAL (
-          SELECT DISTINCT id FROM memo_changes WHERE pid = p.pid AND seq > ${since}
-        ) c ON true
-        LEFT JOIN LATERAL (
-          SELECT * FROM memo_notes WHERE pid = p.pid AND id = c.id OFFSET 0
-        ) n ON true
-        WHERE p.pid = ${pid}
-        ORDER BY n.ord`;
-      const head = Number(rows[0].head);
-      if (head >= since) {
-        const upserted: Note[] = [];
-        const removed: string[] = [];
-        for (const row of rows) {
-          if (row.changed === null) continue;
-          if (row.id === null || row.id === undefined) {
-            removed.push(row.changed);
-            this.#revisions.delete(row.changed);
-            continue;
-          }
-          const note = rowToNote(row as NoteRow);
-          upserted.push(plainNote(note));
-          this.#revisions.set(note.id, note.revision);
-        }
-        return { token: String(head), reset: false, upserted, removed };
-      }
-    }
-    const [rows, head] = await this.#sql.begin(
-      "isolation level repeatable read read only",
-      async (tx) => {
-        const notes = await tx<NoteRow[]>`
-          SELECT ${noteColumns(tx)} FROM memo_notes WHERE pid = ${pid} ORDER BY ord`;
-        const [project] = await tx<{ seq: string }[]>`
-          SELECT seq FROM memo_projects WHERE pid = ${pid}`;
-        return [notes, Number(project.seq)] as const;
-      },
-    );
-    const revisions = new Map<string, number>();
-    const upserted = rows.map((row) => {
-      const note = rowToNote(row);
-      revisions.set(note.id, note.revision);
-      return plainNote(note);
-    });
-    this.#revisions = revisions;
-    return { token: String(head), reset: true, upserted, removed: [] };
-  }
-
-  /** The revision of a note as of the latest {@linkcode changesSince} answer. */
-  revisionOf(id: string): number | undefined {
-    return this.#revisions.get(id);
-  }
-
-  /** Feed entries with `seq > since`, oldest first, at most `limit` (1 to 1000). */
-  async changes(
-    since: number,
-    limit: number,
-  ): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
-    if (!Number.isSafeInteger(since) || since < 0) {
-      throw new MemoryValidationError("Cannot read changes: since must be a non-negative integer");
-    }
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CHANGES) {
-      throw new MemoryValidationError(
-        `Cannot read changes: limit must be an integer from 1 to ${MAX_CHANGES}`,
-      );
-    }
-    const pid = await this.#project();
-    if (pid === undefined) return { changes: [], hasMore: false };
-    const rows = await this.#sql<
-      { seq: string; op: "upsert" | "delete"; id: string; note: NoteRow | null }[]
-    >`
-      SELECT seq, op, id, note FROM memo_changes
-      WHERE pid = ${pid} AND seq > ${since}
-      ORDER BY seq LIMIT ${limit + 1}`;
-    const changes = rows.slice(0, limit).map((row): CloudChange => {
-      const seq = Number(row.seq);
-      return row.op === "delete" || row.note === null
-        ? { seq, op: "delete", id: row.id, revision: seq }
-        : { seq, op: "upsert", id: row.id, revision: seq, note: rowToNote(row.note) };
-    });
-    return { changes, hasMore: rows.length > limit };
-  }
-
-  /** The project's latest change number now (0 when nothing was ever written). */
-  async lastRevision(): Promise<number> {
-    const [row] = await this.#sql<{ seq: string }[]>`
-      SELECT seq FROM memo_projects
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
-    return row ? Number(row.seq) : 0;
-  }
-
-  /** Forgets the revisions held; the pool belongs to {@linkcode PostgresCloudStore}. */
-  close(): Promise<void> {
-    this.#revisions = new Map();
-    return Promise.resolve();
-  }
-
-  /** The project's `pid`, or `undefined` while nothing was ever written to it. */
-  async #project(): Promise<number | undefined> {
-    if (this.#pid !== undefined) return this.#pid;
-    const [row] = await this.#sql<{ pid: string }[]>`
-      SELECT pid FROM memo_projects
-      WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}`;
-    if (row) this.#pid = Number(row.pid);
-    return this.#pid;
-  }
-
-  /**
-   * Locks the project's row for this transaction and returns its `pid` and
-   * seq; with `create`, makes the row first when the project is new, else
-   * answers `undefined` for a project never written.
-   */
-  async #lock(
-    tx: TransactionSql,
-    create: boolean,
-  ): Promise<{ pid: number; seq: number } | undefined> {
-    const select = () =>
-      tx<{ pid: string; seq: string }[]>`
-        SELECT pid, seq FROM memo_projects
-        WHERE workspace = ${this.workspaceId} AND project = ${this.projectId}
-        FOR UPDATE`;
-    let [row] = await select();
-    if (!row && create) {
-      await tx`
-        INSERT INTO memo_projects (workspace, project) VALUES (${this.workspaceId}, ${this.projectId})
-        ON CONFLICT (workspace, project) DO NOTHING`;
-      [row] = await select();
-    }
-    if (!row) return undefined;
-    this.#pid = Number(row.pid);
-    return { pid: this.#pid, seq: Number(row.seq) };
-  }
-
-  async #current(
-    sql: Sql | TransactionSql,
-    pid: number,
-    id: string,
-  ): Promise<CloudNote | undefined> {
-    const [row] = await sql<NoteRow[]>`
-      SELECT ${noteColumns(sql)} FROM memo_notes WHERE pid = ${pid} AND id = ${id}`;
-    return row ? rowToNote(row) : undefined;
-  }
-}
-
-/** The note columns of `memo_notes` (of table alias `alias`, when given), named as `NoteRow`. */
-function noteColumns(sql: Sql | TransactionSql, alias?: string) {
-  const p = alias ? `${alias}.` : "";
-  return sql.unsafe(
-    `${p}id, ${p}title, ${p}body, ${p}labels, ${p}source, ${p}hash, ${p}created, ${p}updated, ` +
-      `${p}revision, ${p}supersedes, ${p}valid_from AS "validFrom", ` +
-      `${p}valid_until AS "validUntil"`,
-  );
-}
-
-/** A CloudNote as JSON, built from the columns of the write recordset `r`. */
-function noteJson(sql: Sql | TransactionSql) {
-  return sql.unsafe(
-    `jsonb_strip_nulls(jsonb_build_object('id', id, 'title', title, 'body', body, ` +
-      `'labels', labels, 'source', source, 'hash', hash, 'created', created, ` +
-      `'updated', updated, 'supersedes', supersedes, 'validFrom', "validFrom", ` +
-      `'validUntil', "validUntil", 'revision', seq))`,
-  );
-}
-
-/**
- * The write recordset `r` (a JSON list of notes with `seq` and `identity`), and how a write
- * inserts it or, for an id stored already, changes that row (`created` and `ord` kept).
- */
-const WRITE = {
-  record: `seq int8, id text, identity text, title text, body text, labels jsonb, source text,
-    hash text, created text, updated text, supersedes jsonb, "validFrom" text, "validUntil" text`,
-  insert: `pid, id, identity, title, body, labels, source, hash, created, updated, supersedes,
-    valid_from, valid_until, revision, ord`,
-  values: `id, identity, title, body, labels, source, hash, created, updated, supersedes,
-    "validFrom", "validUntil", seq, seq`,
-  set: `identity = EXCLUDED.identity, title = EXCLUDED.title, body = EXCLUDED.body,
-    labels = EXCLUDED.labels, source = EXCLUDED.source, hash = EXCLUDED.hash,
-    updated = EXCLUDED.updated, supersedes = EXCLUDED.supersedes,
-    valid_from = EXCLUDED.valid_from, valid_until = EXCLUDED.valid_until,
-    revision = EXCLUDED.revision`,
-};
+/** Project objects kept between requests (each is small; the indexes are in the budget). */
+const PROJECT_OBJECTS = 10_000;
+/** How long the readiness check waits for the database, in ms. */
+const READY_TIMEOUT_MS = 2000;
 
 /**
  * Options of {@linkcode PostgresCloudStore.open}.
@@ -640,13 +76,28 @@ export interface PostgresCloudStoreOptions {
    * @default () => new Date()
    */
   clock?: () => Date;
+  /**
+   * Memory for the projects' recall indexes, in MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`).
+   * @default {256}
+   */
+  indexBudgetMb?: number;
+  /**
+   * When index snapshots are written (minimum notes, changes behind, delay);
+   * `false` never writes any (snapshots written by other instances are still read).
+   * @default {{ minNotes: 1000, minChanges: 1000, changeRatio: 0.1, delayMs: 100 }}
+   */
+  snapshots?: Partial<SnapshotPolicy> | false;
+  /** Receives a line for each failure of background work (snapshot writes). */
+  log?: (line: string) => void;
 }
 
 /**
- * The Cloud API's store on PostgreSQL: projects as {@linkcode PostgresMemoryStore}s
- * behind `MemoCloudProject`, and idempotency keys, in one database that any
- * number of server instances share. {@linkcode PostgresCloudStore.open}
- * connects and applies the pending schema migrations.
+ * The Cloud API's store on PostgreSQL: projects (their notes in
+ * {@linkcode PostgresMemoryStore}s, their recall indexes held within the
+ * instance's budget), idempotency keys and the shared rate limit, in one
+ * database that any number of server instances share.
+ * {@linkcode PostgresCloudStore.open} connects and applies the pending schema
+ * migrations.
  *
  * @example
  * ```ts
@@ -655,7 +106,7 @@ export interface PostgresCloudStoreOptions {
  * import { startPostgres } from "../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
- * const store = await PostgresCloudStore.open({ url: pg.url, max: 2 });
+ * const store = await PostgresCloudStore.open({ url: pg.url, max: 2, indexBudgetMb: 64 });
  * try {
  *   assert.equal(store.kind, "postgres");
  *   const project = await store.project("team", "default");
@@ -664,6 +115,8 @@ export interface PostgresCloudStoreOptions {
  *   const [hit] = await project.recall("staging database", { limit: 5 });
  *   assert.equal(hit.note.id, result.note.id);
  *   assert.equal((await project.stats()).revision, result.note.revision);
+ *   assert.deepEqual(await store.ready(), { ready: true });
+ *   assert.equal(store.stats().index.projects, 1);
  * } finally {
  *   await store.close();
  *   await pg.stop();
@@ -675,15 +128,40 @@ export class PostgresCloudStore implements CloudStore {
   readonly kind = "postgres" as const;
   /** The idempotency keys. */
   readonly idempotency: PostgresIdempotencyStore;
+  /** The rate limit, shared with every instance on the database. */
+  readonly rateLimiter: PostgresRateLimiter;
   /** The connection pool (for tests and tools; the store owns it). */
   readonly sql: Sql;
   readonly #clock: () => Date;
-  readonly #projects = new Map<string, { project: CloudProject; store: PostgresMemoryStore }>();
+  readonly #context: PgIndexContext;
+  /** Project objects, least recently used first. */
+  readonly #projects = new Map<string, PostgresCloudProject>();
+  #closed = false;
 
-  private constructor(sql: Sql, clock: () => Date) {
+  private constructor(
+    sql: Sql,
+    options: PostgresCloudStoreOptions,
+    dedicated: () => Sql,
+  ) {
     this.sql = sql;
-    this.#clock = clock;
-    this.idempotency = new PostgresIdempotencyStore({ sql, clock });
+    this.#clock = options.clock ?? (() => new Date());
+    this.idempotency = new PostgresIdempotencyStore({ sql, clock: this.#clock });
+    this.rateLimiter = new PostgresRateLimiter(sql);
+    const budgetMb = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    this.#context = {
+      sql,
+      dedicated,
+      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024)),
+      format: snapshotFormat(SCHEMA_VERSION),
+      snapshots: options.snapshots === false
+        ? undefined
+        : { ...DEFAULT_SNAPSHOT_POLICY, ...options.snapshots },
+      counters: { loaded: 0, rejected: 0, built: 0, written: 0, skipped: 0, failed: 0 },
+      background: new Set(),
+      log: options.log,
+      clock: this.#clock,
+      transient: { tail: Promise.resolve() },
+    };
   }
 
   /**
@@ -695,9 +173,17 @@ export class PostgresCloudStore implements CloudStore {
     if (!Number.isInteger(max) || max < 1) {
       throw new MemoryValidationError("Cannot open the PostgreSQL store: max must be at least 1");
     }
+    const budget = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    if (!(typeof budget === "number" && budget > 0 && Number.isFinite(budget))) {
+      throw new MemoryValidationError(
+        "Cannot open the PostgreSQL store: indexBudgetMb must be a number above 0",
+      );
+    }
     let sql: Sql;
+    const connect = (size: number) =>
+      postgres(options.url, { max: size, onnotice: () => {}, connect_timeout: 10 });
     try {
-      sql = postgres(options.url, { max, onnotice: () => {}, connect_timeout: 10 });
+      sql = connect(max);
     } catch {
       // The driver's message would quote the URL, password included.
       throw new Error("Cannot open the PostgreSQL store: the database URL is not valid");
@@ -709,34 +195,97 @@ export class PostgresCloudStore implements CloudStore {
       const reason = e instanceof Error ? e.message : String(e);
       throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
     }
-    return new PostgresCloudStore(sql, options.clock ?? (() => new Date()));
+    // Each snapshot copy gets a connection of its own, closed after it. One is kept connected ahead
+    // of need, so that a cold load does not wait for a new backend (tens of ms).
+    let spare: Sql | undefined;
+    const warm = () => {
+      const next = connect(1);
+      next`SELECT 1`.catch(() => {});
+      return next;
+    };
+    const dedicated = () => {
+      const taken = spare ?? connect(1);
+      spare = warm();
+      return taken;
+    };
+    const store = new PostgresCloudStore(sql, options, dedicated);
+    store.#endSpare = () => spare?.end({ timeout: 1 }).catch(() => {});
+    return store;
   }
 
-  /** The project `projectId` of workspace `workspaceId`, one object per project. */
+  #endSpare: () => Promise<void> | undefined = () => undefined;
+
+  /** The project `projectId` of workspace `workspaceId`. */
   project(workspaceId: string, projectId: string): Promise<CloudProject> {
+    if (this.#closed) {
+      return Promise.reject(new Error("Cannot open a project: the store is closed"));
+    }
     const key = `${workspaceId}/${projectId}`;
-    let entry = this.#projects.get(key);
-    if (!entry) {
+    let project = this.#projects.get(key);
+    if (project) this.#projects.delete(key);
+    else {
       const store = new PostgresMemoryStore({
         sql: this.sql,
         workspaceId,
         projectId,
         clock: this.#clock,
       });
-      entry = { project: new MemoCloudProject(store), store };
-      this.#projects.set(key, entry);
+      project = new PostgresCloudProject(store, this.#context, key);
+      if (this.#projects.size >= PROJECT_OBJECTS) {
+        this.#projects.delete(this.#projects.keys().next().value!);
+      }
     }
-    return Promise.resolve(entry.project);
+    this.#projects.set(key, project);
+    return Promise.resolve(project);
   }
 
-  /** Closes the projects and ends the pool. */
-  async close(): Promise<void> {
-    const projects = [...this.#projects.values()];
-    this.#projects.clear();
-    for (const { project, store } of projects) {
-      await (project as { close?: () => Promise<void> }).close?.();
-      await store.close();
+  /**
+   * Ready to serve: the database answers within 2 s and holds every
+   * migration this build knows (a newer schema, from a newer instance during
+   * a rolling upgrade, is ready too: migrations only add).
+   */
+  async ready(): Promise<CloudReadiness> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const check = this.sql<{ version: number | null }[]>`
+        SELECT max(version) AS version FROM memo_schema_migrations`;
+      const late = new Promise<"late">((resolve) => {
+        timer = setTimeout(() => resolve("late"), READY_TIMEOUT_MS);
+      });
+      const answer = await Promise.race([check, late]);
+      if (answer === "late") return { ready: false, reason: "the database does not answer" };
+      const version = Number(answer[0]?.version ?? 0);
+      if (version < SCHEMA_VERSION) {
+        return {
+          ready: false,
+          reason:
+            `the database schema is at version ${version}, this server needs ${SCHEMA_VERSION}`,
+        };
+      }
+      return { ready: true };
+    } catch {
+      // The driver's message may name the host; the reason stays generic.
+      return { ready: false, reason: "the database cannot be reached" };
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The instance's figures: its index budget and its snapshot work. */
+  stats(): CloudInstanceStats {
+    return {
+      index: this.#context.budget.stats(),
+      snapshots: { ...this.#context.counters },
+    };
+  }
+
+  /** Waits for snapshot writes under way, drops the indexes and ends the pool. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#projects.clear();
+    await Promise.all(this.#context.background);
+    await this.#context.budget.close();
+    await this.#endSpare();
     await this.sql.end({ timeout: 5 });
   }
 }

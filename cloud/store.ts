@@ -21,6 +21,8 @@ import type {
   SupersedeInput,
   TidyPlan,
 } from "@memo/memory";
+import type { BudgetStats } from "./_budget.ts";
+import type { RateLimiter } from "./_rate_limit.ts";
 
 /**
  * A note as the Cloud API carries it: the memory package's note plus its
@@ -309,6 +311,54 @@ export interface CloudStats {
 }
 
 /**
+ * Most notes one `notes:batchDelete` deletes: the ids it names, or the notes
+ * a source prefix matches (a prefix that matches more is refused).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BATCH_DELETE_LIMIT } from "./store.ts";
+ *
+ * assert.equal(BATCH_DELETE_LIMIT, 10000);
+ * ```
+ */
+export const BATCH_DELETE_LIMIT = 10000;
+
+/**
+ * Which notes {@linkcode CloudProject.removeMany} deletes: these ids, or every
+ * note whose source key starts with this prefix.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudDeleteSelector } from "./store.ts";
+ *
+ * const bySource: CloudDeleteSelector = { sourcePrefix: "github:acme/api/" };
+ * assert.ok("sourcePrefix" in bySource);
+ * ```
+ */
+export type CloudDeleteSelector = { ids: readonly string[] } | { sourcePrefix: string };
+
+/**
+ * What {@linkcode CloudProject.removeMany} deleted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudDeleteResult } from "./store.ts";
+ *
+ * const none: CloudDeleteResult = { deleted: [], notFound: ["01jabsent"] };
+ * assert.equal(none.deleted.length, 0);
+ * ```
+ */
+export interface CloudDeleteResult {
+  /** The notes deleted, as they were (with their last revision), in the order deleted. */
+  deleted: CloudNote[];
+  /** Of the ids asked for, those no note has (always empty for a prefix). */
+  notFound: string[];
+}
+
+/**
  * Thrown by {@linkcode CloudProject.update} and {@linkcode CloudProject.remove}
  * when `ifMatch` names a revision the note has moved on from.
  *
@@ -420,6 +470,13 @@ export interface CloudProject {
   applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult>;
   /** Deletes a note and returns it as it was; `undefined` for an unknown id. Same `ifMatch` rule. */
   remove(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
+  /**
+   * Deletes the notes `selector` names in one transaction, a tombstone each.
+   * Duplicate ids count once. A source prefix that matches more than
+   * {@linkcode BATCH_DELETE_LIMIT} notes deletes nothing and throws a
+   * `MemoryValidationError` with `details: { limit, matched }`.
+   */
+  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult>;
   /** A page of notes. Throws `MemoryValidationError` for a bad cursor. */
   list(
     options: CloudListOptions,
@@ -471,6 +528,8 @@ export interface RevisionedStore extends MemoryStore {
    * (`MemoryStore.applyReplica`): what corrections, supersede links and tidy merges write.
    */
   applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
+  /** {@linkcode CloudProject.removeMany}. */
+  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult>;
   /** {@linkcode CloudProject.changes}. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
   /** The latest change sequence number in the store now (0 when none). */
@@ -558,6 +617,94 @@ export interface IdempotencyStore {
 }
 
 /**
+ * Default memory for the recall indexes of the projects an instance holds, in
+ * MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`): a quarter of a 1 GB container, which
+ * leaves room for the runtime, the requests in flight, a project being built
+ * from its notes (its notes are read page by page, but its index grows while
+ * the old ones are still held) and the garbage collector's slack.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DEFAULT_INDEX_BUDGET_MB } from "./store.ts";
+ *
+ * assert.equal(DEFAULT_INDEX_BUDGET_MB, 256);
+ * ```
+ */
+export const DEFAULT_INDEX_BUDGET_MB = 256;
+
+/**
+ * Whether a store can serve ({@linkcode CloudStore.ready}).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudReadiness } from "./store.ts";
+ *
+ * const down: CloudReadiness = { ready: false, reason: "the database cannot be reached" };
+ * assert.equal(down.ready, false);
+ * ```
+ */
+export interface CloudReadiness {
+  /** True when it can serve. */
+  ready: boolean;
+  /** Why not, when not (never a secret). */
+  reason?: string;
+}
+
+/**
+ * Counts of the snapshot work of an instance (`GET /v1/stats`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { SnapshotCounters } from "./store.ts";
+ *
+ * const counters: SnapshotCounters = { loaded: 0, rejected: 0, built: 0, written: 0, skipped: 0, failed: 0 };
+ * assert.equal(counters.loaded, 0);
+ * ```
+ */
+export interface SnapshotCounters {
+  /** Projects loaded from a snapshot. */
+  loaded: number;
+  /** Snapshots found unusable (damaged, of another project or shape) and rebuilt. */
+  rejected: number;
+  /** Projects built from their notes. */
+  built: number;
+  /** Snapshots written by this instance. */
+  written: number;
+  /** Snapshot writes left to another instance, or found already done. */
+  skipped: number;
+  /** Snapshot writes that failed (logged). */
+  failed: number;
+}
+
+/**
+ * The figures of one instance's store ({@linkcode CloudStore.stats}, in
+ * `GET /v1/stats`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CloudInstanceStats } from "./store.ts";
+ *
+ * const stats: CloudInstanceStats = {
+ *   index: {
+ *     budgetBytes: 268435456, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0,
+ *     hitRate: null, oversized: [],
+ *   },
+ * };
+ * assert.equal(stats.index.projects, 0);
+ * ```
+ */
+export interface CloudInstanceStats {
+  /** The projects held in memory and the budget they are held within. */
+  index: BudgetStats;
+  /** The PostgreSQL store's index snapshots: loaded, rejected, built, written … */
+  snapshots?: SnapshotCounters;
+}
+
+/**
  * Where the server keeps everything.
  *
  * @example
@@ -578,6 +725,16 @@ export interface CloudStore {
   project(workspaceId: string, projectId: string): Promise<CloudProject>;
   /** The idempotency keys. */
   readonly idempotency: IdempotencyStore;
+  /**
+   * The rate limit's counts, when the store keeps them (the PostgreSQL store
+   * shares them with every instance); by default the handler counts in its
+   * own process.
+   */
+  readonly rateLimiter?: RateLimiter;
+  /** Whether the store can serve now (`GET /readyz`); ready when absent. */
+  ready?(): Promise<CloudReadiness>;
+  /** The instance's figures (`GET /v1/stats`). */
+  stats?(): CloudInstanceStats;
   /** Releases connections, timers and handles. */
   close(): Promise<void>;
 }

@@ -196,3 +196,59 @@ function queryOf(text: string): string {
   const space = cut.lastIndexOf(" ");
   return space > QUERY_CHARS / 2 ? cut.slice(0, space) : cut;
 }
+
+/**
+ * What {@linkcode lexicalSimilarNotes} reads: the notes as stored (and which are superseded),
+ * and a lexical index over them. The index may hold notes without their text (a stand-in per
+ * id); `notes.get` must give the whole note of every candidate it is asked for.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { LexicalSimilarParts } from "@memo/memory";
+ * const parts: Partial<LexicalSimilarParts> = { threshold: 0.5 };
+ * assert.equal(parts.threshold, 0.5);
+ * ```
+ */
+export interface LexicalSimilarParts {
+  /** The notes as stored, and which are superseded. */
+  notes: HistoryLookup;
+  /** The lexical index over every note. */
+  index: LexicalIndex;
+  /**
+   * Lowest score listed.
+   * @default SIMILAR_THRESHOLD
+   */
+  threshold?: number;
+}
+
+/**
+ * The `similar` answer of `Memo.remember` with embeddings off, for a store that keeps its own
+ * lexical index (the cloud's PostgreSQL store ranks from an index without note text): the
+ * stored notes most like `note` (itself, the notes it supersedes and superseded notes left out),
+ * at most three, most similar first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, lexicalSimilarNotes, type Note } from "@memo/memory";
+ * const note = (id: string, body: string): Note => ({ id, title: body, body, labels: [], hash: "", created: "", updated: "" });
+ * const notes = [note("a", "The audit log is kept for 12 months."), note("c", "Audit logs are kept 12 months.")];
+ * const index = createLexicalIndex();
+ * for (const n of notes) index.add(n);
+ * const byId = new Map(notes.map((n) => [n.id, n]));
+ * const lookup = { get: (id: string) => byId.get(id), supersededBy: () => undefined };
+ * const similar = await lexicalSimilarNotes({ notes: lookup, index }, notes[1]);
+ * assert.deepEqual(similar.map((s) => s.id), ["a"]);
+ * ```
+ */
+export function lexicalSimilarNotes(
+  parts: LexicalSimilarParts,
+  note: Note,
+): Promise<SimilarNote[]> {
+  return similarNotes({
+    ...parts,
+    embeddings: { queryVector: () => Promise.resolve(undefined), search: () => [] },
+    vectors: false,
+  }, note);
+}

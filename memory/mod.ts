@@ -39,3 +39,4 @@ export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
 export * from "./auto_engine.ts";
 export * from "./memo.ts";
+export { lexicalSimilarNotes, type LexicalSimilarParts } from "./_similar_notes.ts";

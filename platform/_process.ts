@@ -261,7 +261,20 @@ export function setExitCode(code: number): void {
 }
 
 /**
- * Registers a callback for SIGINT and SIGTERM; returns a function that removes it.
+ * The signals {@linkcode onShutdownSignal} listens to.
+ *
+ * @example
+ * ```ts
+ * import type { ShutdownSignal } from "./_process.ts";
+ *
+ * const signal: ShutdownSignal = "SIGTERM"; // an orchestrator's stop; SIGINT is Ctrl-C
+ * ```
+ */
+export type ShutdownSignal = "SIGINT" | "SIGTERM";
+
+/**
+ * Registers a callback for SIGINT and SIGTERM (it is told which); returns a
+ * function that removes it.
  *
  * @example
  * ```ts
@@ -274,19 +287,18 @@ export function setExitCode(code: number): void {
  * remove();
  * ```
  */
-export function onShutdownSignal(callback: () => void): () => void {
+export function onShutdownSignal(callback: (signal: ShutdownSignal) => void): () => void {
+  const signals: ShutdownSignal[] = ["SIGINT", "SIGTERM"];
+  const listeners = signals.map((s) => [s, () => callback(s)] as const);
   if (deno) {
-    const signals = ["SIGINT", "SIGTERM"];
-    for (const s of signals) deno.addSignalListener(s, callback);
+    for (const [s, listener] of listeners) deno.addSignalListener(s, listener);
     return () => {
-      for (const s of signals) deno.removeSignalListener(s, callback);
+      for (const [s, listener] of listeners) deno.removeSignalListener(s, listener);
     };
   }
-  g.process.on("SIGINT", callback);
-  g.process.on("SIGTERM", callback);
+  for (const [s, listener] of listeners) g.process.on(s, listener);
   return () => {
-    g.process.off("SIGINT", callback);
-    g.process.off("SIGTERM", callback);
+    for (const [s, listener] of listeners) g.process.off(s, listener);
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Internal: the batch operations of {@linkcode MemoCloudClient}: `POST
- * notes:batch` (`upsertBatch`), with the limits the client checks before it
- * sends anything.
+ * notes:batch` (`upsertBatch`) and `POST notes:batchDelete` (`deleteBatch`),
+ * with the limits the client checks before it sends anything.
  *
  * @module
  */
@@ -11,7 +11,12 @@ import { MemoCloudError } from "./_cloud_errors.ts";
 import { arrayOf, defined, noteOf, objectOf, statusOf, unexpected } from "./_cloud_answers.ts";
 import type { CloudSession } from "./_cloud_session.ts";
 import type { MemoCloudWriteOptions } from "./cloud_client_options.ts";
-import type { MemoCloudBatchResult, MemoCloudDraft } from "./cloud_client_types.ts";
+import type {
+  MemoCloudBatchResult,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
+  MemoCloudDraft,
+} from "./cloud_client_types.ts";
 
 /** Most drafts in one batch. */
 const MEMO_CLOUD_BATCH_MAX_NOTES = 10000;
@@ -106,4 +111,66 @@ export async function upsertNoteBatch(
   const redacted = redactedOf(body.redacted);
   if (redacted) out.redacted = redacted;
   return out;
+}
+
+/**
+ * `POST notes:batchDelete`: deletes up to 10000 notes by id, or the notes of a
+ * source prefix, in one transaction ({@linkcode MemoCloudClient.deleteBatch}).
+ * More ids fail with code `payload_too_large` before anything is sent.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CloudSession } from "./_cloud_session.ts";
+ * import { deleteNoteBatch } from "./_cloud_batch.ts";
+ *
+ * const sent: string[] = [];
+ * const session = new CloudSession({
+ *   baseUrl: "http://127.0.0.1:8788",
+ *   apiKey: "mk_example",
+ *   workspaceId: "team",
+ *   fetch: async (input, init) => {
+ *     if (String(input).endsWith("/whoami")) return Response.json({ workspaceId: "team" });
+ *     sent.push(String(init?.body));
+ *     return Response.json({ deleted: [], notFound: ["n9"] });
+ *   },
+ * });
+ * assert.deepEqual(await deleteNoteBatch(session, { ids: ["n9"] }), { deleted: [], notFound: ["n9"] });
+ * assert.deepEqual(sent, ['{"ids":["n9"]}']);
+ * ```
+ */
+export async function deleteNoteBatch(
+  session: CloudSession,
+  selector: MemoCloudDeleteSelector,
+  options: MemoCloudWriteOptions = {},
+): Promise<MemoCloudDeleteResult> {
+  const byIds = "ids" in selector;
+  const action = byIds
+    ? `delete ${selector.ids.length} note${selector.ids.length === 1 ? "" : "s"} in one batch`
+    : `delete the notes whose source starts with ${JSON.stringify(selector.sourcePrefix)}`;
+  if (byIds && selector.ids.length > MEMO_CLOUD_BATCH_MAX_NOTES) {
+    throw new MemoCloudError(
+      "payload_too_large",
+      `Cannot ${action}: the limit is ${MEMO_CLOUD_BATCH_MAX_NOTES} notes; nothing was deleted`,
+    );
+  }
+  const body = objectOf(
+    await session.project({
+      method: "POST",
+      path: "/notes:batchDelete",
+      bodyText: JSON.stringify(
+        byIds ? { ids: selector.ids } : { sourcePrefix: selector.sourcePrefix },
+      ),
+      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
+      action,
+      signal: options.signal,
+    }),
+    action,
+  );
+  const notFound = arrayOf(body.notFound, action);
+  if (!notFound.every((id) => typeof id === "string")) throw unexpected(action);
+  return {
+    deleted: arrayOf(body.deleted, action).map((n) => noteOf(n, action)),
+    notFound: notFound as string[],
+  };
 }

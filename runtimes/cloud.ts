@@ -116,6 +116,8 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
 
 /** Page size of the Cloud API's lists and recall. */
 const CLOUD_PAGE = 100;
+/** Most ids of one `notes:batchDelete`. */
+const CLOUD_DELETE_BATCH = 10_000;
 
 /** The runtime's note: the cloud note without its `revision`, as the local runtime returns it. */
 function plain(note: MemoCloudNote): Note {
@@ -320,18 +322,22 @@ class CloudRuntime implements MemoMcpRuntime {
     });
   }
 
-  /** One `DELETE` per note, in order; unknown ids are passed over. */
+  /**
+   * One `notes:batchDelete` request per 10,000 ids (one transaction each), in
+   * order; unknown ids are passed over.
+   */
   forgetMany(ids: readonly string[], options: RuntimeCallOptions = {}): Promise<Note[]> {
     return this.#write(options.signal, async (signal): Promise<Note[]> => {
       checkIdList(ids);
+      const unique = [...new Set(ids)];
       const removed: Note[] = [];
       try {
-        for (const id of new Set(ids)) {
-          try {
-            removed.push(plain(await this.#client.forget(id, { signal })));
-          } catch (e) {
-            if (!isMemoCloudError(e, "not_found")) throw e;
-          }
+        for (let i = 0; i < unique.length; i += CLOUD_DELETE_BATCH) {
+          const { deleted } = await this.#client.deleteBatch(
+            { ids: unique.slice(i, i + CLOUD_DELETE_BATCH) },
+            { signal },
+          );
+          removed.push(...deleted.map(plain));
         }
       } finally {
         // What was deleted before a failure is reported all the same.

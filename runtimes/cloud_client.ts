@@ -29,9 +29,9 @@ import {
   rememberNote,
   updateNote,
 } from "./_cloud_notes.ts";
-import { upsertNoteBatch } from "./_cloud_batch.ts";
 import { applyTidyPlan, correctNote, readTidyPlan, supersedeNotes } from "./_cloud_history.ts";
 import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
+import { deleteNoteBatch, upsertNoteBatch } from "./_cloud_batch.ts";
 import { readChanges } from "./_cloud_feed.ts";
 import type {
   MemoCloudCallOptions,
@@ -45,6 +45,8 @@ import type {
 import type {
   MemoCloudBatchResult,
   MemoCloudChangesPage,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
   MemoCloudDraft,
   MemoCloudHealth,
   MemoCloudListResult,
@@ -73,6 +75,8 @@ export type {
   MemoCloudBatchResult,
   MemoCloudChange,
   MemoCloudChangesPage,
+  MemoCloudDeleteResult,
+  MemoCloudDeleteSelector,
   MemoCloudDraft,
   MemoCloudHealth,
   MemoCloudListResult,
@@ -89,7 +93,7 @@ export type {
  * The Memo Cloud API client. Build one with the `cloud` options; the
  * methods mirror the runtime (`remember`, `recall`, `get`, `list`, `update`,
  * `forget`, `correct`, `supersede`, `tidy`, `applyTidy`, `stats`), plus `upsertBatch`,
- * `changes`, `health` and `whoami`.
+ * `deleteBatch`, `changes`, `health` and `whoami`.
  * Every failure is a {@linkcode MemoCloudError}; an aborted call rejects
  * with its signal's reason.
  *
@@ -562,6 +566,44 @@ export class MemoCloudClient {
     options: MemoCloudWriteOptions = {},
   ): Promise<MemoCloudBatchResult> {
     return await upsertNoteBatch(this.#session, drafts, options);
+  }
+
+  /**
+   * `POST notes:batchDelete`: deletes the notes with these ids (up to
+   * 10000), or every note whose source key starts with a prefix, in one
+   * transaction (the server refuses a prefix that matches more than 10000
+   * notes with `invalid_request`). Ids no note has are answered in
+   * `notFound`. Retried safely with one `Idempotency-Key`.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { MemoCloudClient } from "@memo/mcp-server";
+   *
+   * const note = {
+   *   id: "n1", title: "t", body: "b", labels: [], source: "notion:page/1", hash: "h",
+   *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
+   * };
+   * const client = new MemoCloudClient({
+   *   baseUrl: "http://127.0.0.1:8788",
+   *   apiKey: "mk_example",
+   *   workspaceId: "team",
+   *   fetch: (input) =>
+   *     Promise.resolve(
+   *       String(input).endsWith("/whoami")
+   *         ? Response.json({ workspaceId: "team" })
+   *         : Response.json({ deleted: [note], notFound: [] }),
+   *     ),
+   * });
+   * const { deleted } = await client.deleteBatch({ sourcePrefix: "notion:page/" });
+   * assert.deepEqual(deleted.map((n) => n.id), ["n1"]);
+   * ```
+   */
+  async deleteBatch(
+    selector: MemoCloudDeleteSelector,
+    options: MemoCloudWriteOptions = {},
+  ): Promise<MemoCloudDeleteResult> {
+    return await deleteNoteBatch(this.#session, selector, options);
   }
 
   /**

@@ -461,6 +461,37 @@ Deno.test("MemoCloudClient.upsertBatch refuses a batch over the limits before se
   assert.equal(ok.calls()[0].path, `${PROJECT}/notes:batch`);
 });
 
+Deno.test("MemoCloudClient.deleteBatch sends ids or a prefix, retries with one key, refuses 10,001 ids", async () => {
+  const refused = scripted([Response.json({ deleted: [], notFound: [] })]);
+  const ids = Array.from({ length: 10001 }, (_, i) => `n${i}`);
+  await assert.rejects(client(refused.fetch).client.deleteBatch({ ids }), {
+    code: "payload_too_large",
+    message:
+      "Cannot delete 10001 notes in one batch: the limit is 10000 notes; nothing was deleted",
+  });
+  assert.deepEqual(refused.seen, []);
+
+  const api = scripted([
+    new Response(null, { status: 503 }),
+    Response.json({ deleted: [NOTE], notFound: ["n2"] }),
+    Response.json({ deleted: [NOTE], notFound: [] }),
+  ]);
+  const { client: c } = client(api.fetch);
+  const atLimit = ["n1", ...ids.slice(2, 10001)];
+  assert.equal(atLimit.length, 10000);
+  const byIds = await c.deleteBatch({ ids: atLimit });
+  assert.deepEqual(byIds, { deleted: [NOTE], notFound: ["n2"] });
+  const [first, retry] = api.calls();
+  assert.equal(first.path, `${PROJECT}/notes:batchDelete`);
+  assert.equal(first.method, "POST");
+  assert.equal(JSON.parse(first.body).ids.length, 10000);
+  assert.equal(retry.headers.get("idempotency-key"), first.headers.get("idempotency-key"));
+  await c.deleteBatch({ sourcePrefix: "notion:page/" }, { idempotencyKey: "clean-notion" });
+  const byPrefix = api.calls()[2];
+  assert.deepEqual(JSON.parse(byPrefix.body), { sourcePrefix: "notion:page/" });
+  assert.equal(byPrefix.headers.get("idempotency-key"), "clean-notion");
+});
+
 Deno.test("MemoCloudClient.changes and list pass their query", async () => {
   const api = scripted([
     Response.json({ changes: [], next: "0", hasMore: false }),

@@ -200,6 +200,41 @@ export interface MemoCloudBatchResult {
 }
 
 /**
+ * Which notes `MemoCloudClient.deleteBatch` deletes: these ids (1 to 10,000),
+ * or every note whose source key starts with a prefix (refused with 400 when
+ * it matches more than 10,000 notes).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudDeleteSelector } from "@memo/mcp-server";
+ *
+ * const selector: MemoCloudDeleteSelector = { sourcePrefix: "notion:page/" };
+ * assert.ok("sourcePrefix" in selector);
+ * ```
+ */
+export type MemoCloudDeleteSelector = { ids: readonly string[] } | { sourcePrefix: string };
+
+/**
+ * What one `POST notes:batchDelete` deleted.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoCloudDeleteResult } from "@memo/mcp-server";
+ *
+ * const result: MemoCloudDeleteResult = { deleted: [], notFound: ["01jmissing"] };
+ * assert.equal(result.notFound.length, 1);
+ * ```
+ */
+export interface MemoCloudDeleteResult {
+  /** The notes deleted, as they were, in the order deleted. */
+  deleted: MemoCloudNote[];
+  /** Ids asked for that no note has (empty for a prefix). */
+  notFound: string[];
+}
+
+/**
  * One entry of the change feed: an upsert with the note, or a tombstone.
  *
  * @example

@@ -81,10 +81,17 @@ export interface CloudProcessOptions {
    * @default 0 (a free port the server picks)
    */
   port?: number;
+  /**
+   * Run `memo cloud serve` (`cli.ts`, which drains on SIGTERM: `MEMO_CLOUD_DRAIN_MS`) instead
+   * of `deno serve cloud/main.ts`.
+   * @default false
+   */
+  cli?: boolean;
 }
 
 /**
- * Starts `deno serve -A --host 127.0.0.1 --port <port> cloud/main.ts` with
+ * Starts `deno serve -A --host 127.0.0.1 --port <port> cloud/main.ts` (or, with
+ * `cli`, `memo cloud serve --port <port>`) with
  * `env` (and {@linkcode inherited}, nothing else), waits for its listening
  * line, and checks `/v1/health` answers with the store `env` selects
  * (`postgres` with `MEMO_CLOUD_DATABASE_URL`, else `file`).
@@ -111,16 +118,11 @@ export async function startCloudProcess(
   env: Record<string, string>,
   options: CloudProcessOptions = {},
 ): Promise<CloudProcess> {
+  const port = String(options.port ?? 0);
   const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "serve",
-      "-A",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(options.port ?? 0),
-      "cloud/main.ts",
-    ],
+    args: options.cli
+      ? ["run", "-A", "cli.ts", "cloud", "serve", "--port", port]
+      : ["serve", "-A", "--host", "127.0.0.1", "--port", port, "cloud/main.ts"],
     cwd: ROOT,
     env: { ...inherited(), ...env },
     clearEnv: true,
@@ -138,10 +140,10 @@ export async function startCloudProcess(
         ?.[1];
       if (origin) ready.resolve(origin);
     }
-    ready.reject(new Error(`cloud/main.ts exited before listening:\n${text}`));
+    ready.reject(new Error(`the cloud server exited before listening:\n${text}`));
   })();
   const timer = setTimeout(
-    () => ready.reject(new Error(`cloud/main.ts did not listen within 30 s:\n${text}`)),
+    () => ready.reject(new Error(`the cloud server did not listen within 30 s:\n${text}`)),
     30_000,
   );
   const origin = await ready.promise.catch(async (e) => {
@@ -157,7 +159,7 @@ export async function startCloudProcess(
     child.kill("SIGKILL");
     await child.status;
     await drained;
-    throw new Error(`cloud/main.ts serves the ${health.store} store, not ${store}`);
+    throw new Error(`the cloud server serves the ${health.store} store, not ${store}`);
   }
   let status: Promise<Deno.CommandStatus> | undefined;
   const end = (signal: Deno.Signal): Promise<Deno.CommandStatus> => {

@@ -28,6 +28,10 @@ export interface Postgres {
   port: number;
   /** Stops the server (fast shutdown) and removes its folder. Safe to call twice. */
   stop(): Promise<void>;
+  /** Stops the server (fast shutdown) and keeps its folder: a database outage. */
+  halt(): Promise<void>;
+  /** Starts a halted server again, on the same port with the same data. */
+  resume(): Promise<void>;
 }
 
 /** The OS user the server runs as when the tests run as root. */
@@ -73,6 +77,20 @@ export async function startPostgres(): Promise<Postgres> {
   try {
     if (asRoot) await chownToPostgres(dir);
     await run(asRoot, dir, "cp", ["-a", await template(bin, asRoot), data]);
+    const startServer = (port: number) =>
+      pg(bin, asRoot, dir, "pg_ctl", [
+        "-D",
+        data,
+        "-l",
+        log,
+        "-w",
+        "-t",
+        String(START_TIMEOUT_S),
+        "-o",
+        `-k ${dir} -h 127.0.0.1 -p ${port} -c fsync=off -c synchronous_commit=off ` +
+        "-c full_page_writes=off",
+        "start",
+      ]);
     // A free port can be taken between choosing it and the server binding it
     // (two clusters starting at once): try a few.
     let port = 0;
@@ -80,19 +98,7 @@ export async function startPostgres(): Promise<Postgres> {
     for (let attempt = 0; attempt < 3 && !started; attempt++) {
       port = freePort();
       try {
-        await pg(bin, asRoot, dir, "pg_ctl", [
-          "-D",
-          data,
-          "-l",
-          log,
-          "-w",
-          "-t",
-          String(START_TIMEOUT_S),
-          "-o",
-          `-k ${dir} -h 127.0.0.1 -p ${port} -c fsync=off -c synchronous_commit=off ` +
-          "-c full_page_writes=off",
-          "start",
-        ]);
+        await startServer(port);
         started = true;
       } catch (e) {
         lastError = e;
@@ -134,6 +140,8 @@ export async function startPostgres(): Promise<Postgres> {
         })();
         return stopped;
       },
+      halt: () => pg(bin, asRoot, dir, "pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]),
+      resume: () => startServer(port),
     };
   } catch (e) {
     if (started) {

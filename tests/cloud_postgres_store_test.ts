@@ -40,7 +40,9 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         assert.deepEqual(await migrate(b.sql), []); // a restart applies nothing
         const [{ count }] = await a.sql<{ count: string }[]>`
           SELECT count(*) AS count FROM pg_tables WHERE tablename LIKE 'memo\\_%'`;
-        assert.equal(Number(count), 5);
+        // Version 1: projects, notes, changes, idempotency; 2: the history columns; 3: snapshots
+        // and their parts; 4: rate limits; plus memo_schema_migrations.
+        assert.equal(Number(count), 8);
         // A schema newer than this code is refused, and says so.
         await a.sql`INSERT INTO memo_schema_migrations (version, name) VALUES (999, 'future')`;
         await assert.rejects(
@@ -81,7 +83,7 @@ Deno.test("PostgreSQL cloud store", async (t) => {
               VALUES (1, ${r.id}, ${r.identity}, ${r.title}, ${r.body}, '[]'::jsonb, ${r.source},
                 ${r.hash}, ${at}, ${at}, ${r.ord}, ${r.ord})`;
           }
-          assert.deepEqual(await migrate(sql), [2]);
+          assert.deepEqual(await migrate(sql), [2, 3, 4]);
           const stored = await sql<{ id: string; identity: string }[]>`
             SELECT id, identity FROM memo_notes ORDER BY id`;
           assert.deepEqual(stored.map((r) => [r.id, r.identity]), [
@@ -658,6 +660,63 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         await Deno.remove(dir, { recursive: true });
       }
     });
+
+    await t.step(
+      "history filters, supersededBy and similar from the held index equal a local memo's",
+      async () => {
+        const dir = await Deno.makeTempDir();
+        const local = await openMemo({ rootDir: dir, indexCache: false, localEmbeddings: false });
+        try {
+          const project = await main.project("team", "held-history");
+          const { note: old } = await local.remember({
+            text: "The audit log is kept for 12 months",
+            validUntil: "2026-06-01",
+          });
+          await local.remember({ text: "Deploys run on Fridays from the main branch" });
+          const { note: fixed } = await local.correct({
+            id: old.id,
+            text: "The audit log is kept for 24 months",
+            validFrom: "2026-06-01",
+          });
+          const all = (await local.list({ includeSuperseded: true, limit: 100 })).notes;
+          await project.upsert(all.map(({ supersededBy: _, ...n }) => ({ ...n, text: n.body })));
+          const ids = (notes: { id: string; supersededBy?: string[] }[]) =>
+            notes.map((n) => [n.id, n.supersededBy ?? []]);
+          const filters = [
+            {},
+            { includeSuperseded: true },
+            { asOf: "2026-03-01" },
+            { since: fixed.created },
+            { until: fixed.created, includeSuperseded: true },
+          ];
+          for (const filter of filters) {
+            const label = JSON.stringify(filter);
+            const want = await local.recall("audit log months", {
+              limit: 5,
+              engine: "lexical",
+              ...filter,
+            });
+            const got = await project.recall("audit log months", { limit: 5, ...filter });
+            assert.deepEqual(ids(got.map((h) => h.note)), ids(want.map((h) => h.note)), label);
+            const page = await project.list({ limit: 10, ...filter });
+            const wantPage = await local.list({ limit: 10, ...filter });
+            assert.deepEqual(ids(page.notes), ids(wantPage.notes), label);
+            assert.equal(page.total, wantPage.total, label);
+          }
+          assert.deepEqual((await project.get(old.id))?.supersededBy, [fixed.id]);
+          // A new note close to a stored one lists it, as remember does locally.
+          const draft = { text: "The audit log is kept for 24 months." };
+          const mine = await project.remember({ text: "Audit logs are kept for 24 months" });
+          const theirs = await local.remember({ text: "Audit logs are kept for 24 months" });
+          assert.equal(mine.status, "written");
+          assert.deepEqual(mine.similar, theirs.similar);
+          assert.equal((await project.remember(draft)).status, "unchanged");
+        } finally {
+          await local.close();
+          await Deno.remove(dir, { recursive: true });
+        }
+      },
+    );
   } finally {
     await Promise.all([main.close(), other.close()]);
     await pg.stop();

@@ -16,6 +16,7 @@
  * - hand edits and hand deletions in `notes.md` replicate (running runtime
  *   and fresh runtime);
  * - one connector source synced on two machines is one note everywhere;
+ * - a batch delete in the cloud (by prefix, then by ids) reaches every replica;
  * - a wrong key, a wrong URL and a server that never answers: writes stay
  *   local-speed, the status says what is wrong, the key is nowhere.
  *
@@ -741,6 +742,34 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
         }
       },
     );
+
+    await t.step("a batch delete in the cloud reaches every replica as tombstones", async () => {
+      const options = { projectId: "batchdelete" };
+      const a = await machine(options);
+      const b = await machine(options);
+      await a.runtime.rememberMany!(
+        Array.from({ length: 30 }, (_, i) => ({
+          text: `Imported page ${i}`,
+          source: `import:wiki/${i}`,
+        })),
+      );
+      await a.runtime.remember({ text: "Written by hand, kept" });
+      await converge([a.runtime, b.runtime]);
+      assert.equal((await localNotes(b.dir)).length, 31);
+      const cloud = cloudOf("batchdelete");
+      const byPrefix = await cloud.deleteBatch({ sourcePrefix: "import:wiki/1" });
+      assert.equal(byPrefix.deleted.length, 11); // 1 and 10 … 19
+      const kept = (await cloudNotes(cloud)).filter((n) => n.source?.startsWith("import:"));
+      const byIds = await cloud.deleteBatch({ ids: [...kept.map((n) => n.id), "01jnotthere0000"] });
+      assert.deepEqual(byIds.notFound, ["01jnotthere0000"]);
+      await converge([a.runtime, b.runtime]);
+      for (const m of [a, b]) {
+        const notes = await localNotes(m.dir);
+        assert.deepEqual(notes.map((n) => n.body), ["Written by hand, kept"], m.dir);
+      }
+      await shut(a);
+      await shut(b);
+    });
 
     await t.step(
       "a misconfigured cloud: writes stay local-speed, the status says what is wrong, no key anywhere",

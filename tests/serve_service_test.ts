@@ -212,6 +212,7 @@ Deno.test("memo cloud serve: /healthz without a key, request log, SIGTERM exits 
       DENO_NO_UPDATE_CHECK: "1",
       MEMO_CLOUD_API_KEYS: `${key}:team`,
       MEMO_CLOUD_DATA_DIR: data,
+      MEMO_CLOUD_DRAIN_MS: "0", // SIGTERM stops at once (the drain is tested in cloud_scale_test)
     },
     stdin: "null",
     stdout: "null",

@@ -18,6 +18,8 @@
 
 /** Ints per chunk of the pending log (a multiple of 2). */
 const LOG_CHUNK = 2 * 65536;
+/** Ints of a new pending log (a power of 2 below {@linkcode LOG_CHUNK}). */
+const LOG_START = 1024;
 
 /**
  * The postings of every term.
@@ -47,8 +49,12 @@ export class PostingStore {
   frozenTerms = 0;
   /** Pending `(term, tf)` pairs: full chunks, then `log`. */
   chunks: Int32Array[] = [];
-  /** The chunk being filled. */
-  log: Int32Array = new Int32Array(LOG_CHUNK);
+  /**
+   * The chunk being filled: it starts small and doubles up to
+   * {@linkcode LOG_CHUNK} ints (an index of a few notes then holds little);
+   * only full chunks move to `chunks`.
+   */
+  log: Int32Array = new Int32Array(LOG_START);
   /** Number of ints used in `log`. */
   logUsed = 0;
   /** Doc of each frame of the log. */
@@ -73,11 +79,7 @@ export class PostingStore {
   append(term: number, doc: number, tf: number): void {
     this.#frame(doc);
     let at = this.logUsed;
-    if (at === LOG_CHUNK) {
-      this.chunks.push(this.log);
-      this.log = new Int32Array(LOG_CHUNK);
-      at = 0;
-    }
+    if (at === this.log.length) at = this.#nextLog(at);
     this.log[at] = term;
     this.log[at + 1] = tf;
     this.logUsed = at + 2;
@@ -94,10 +96,9 @@ export class PostingStore {
     let log = this.log;
     let at = this.logUsed;
     for (let i = 0; i < count; i++) {
-      if (at === LOG_CHUNK) {
-        this.chunks.push(log);
-        log = this.log = new Int32Array(LOG_CHUNK);
-        at = 0;
+      if (at === log.length) {
+        at = this.#nextLog(at);
+        log = this.log;
       }
       const t = terms[i];
       log[at] = t;
@@ -107,6 +108,23 @@ export class PostingStore {
     this.logUsed = at;
     this.#pairs += count;
     this.frameEnd[this.frameCount - 1] = this.#pairs;
+  }
+
+  /**
+   * Makes room in a full `log` holding `used` ints: doubles it while it is
+   * below {@linkcode LOG_CHUNK}, else moves it to `chunks` for a new one.
+   * Returns where the next pair goes.
+   */
+  #nextLog(used: number): number {
+    if (used < LOG_CHUNK) {
+      const log = new Int32Array(Math.min(LOG_CHUNK, used * 2));
+      log.set(this.log);
+      this.log = log;
+      return used;
+    }
+    this.chunks.push(this.log);
+    this.log = new Int32Array(LOG_CHUNK);
+    return 0;
   }
 
   /** Opens a frame for `doc` unless the last one is its. */
@@ -216,11 +234,12 @@ export class PostingStore {
     this.offsets = new Int32Array(1);
     this.entries = new Int32Array(0);
     this.frozenTerms = 0;
-    this.log = new Int32Array(LOG_CHUNK);
     this.#clearLog();
   }
 
   #clearLog(): void {
+    // An emptied log starts small again, so that an idle index does not keep a large one.
+    if (this.log.length > LOG_START) this.log = new Int32Array(LOG_START);
     this.chunks = [];
     this.logUsed = 0;
     this.frameCount = 0;

@@ -15,8 +15,9 @@
  * + 8)` when the term id is below 2²³ and the step in −8 … 247 (joined forms
  * step back to their first part, CJK pairs stay put, stop words are skipped
  * over); otherwise the three ints `-1, term, position`. The sequences are
- * stored back to back in chunks of {@linkcode SEQUENCE_CHUNK} ints (a longer
- * one gets a chunk of its own), so growing the store copies nothing.
+ * stored back to back in chunks of up to {@linkcode SEQUENCE_CHUNK} ints (the
+ * first ones smaller, so that a few notes take little room; a longer sequence
+ * gets a chunk of its own), so growing the store copies nothing.
  *
  * @module
  */
@@ -27,7 +28,7 @@ export const FIELD_GAP = 64;
 export const MAX_RESCAN_CHARS = 32_768;
 /** Characters of a body that feedback reads. */
 export const MAX_FEEDBACK_CHARS = 8192;
-/** Ints per chunk of the store. */
+/** Ints per chunk of the store (the first chunks are smaller). */
 export const SEQUENCE_CHUNK = 1 << 20;
 /** Largest term id of the compact encoding, plus one. */
 const COMPACT_TERMS = 1 << 23;
@@ -194,7 +195,8 @@ export class SequenceStore {
   feedbackHead: Int32Array = new Int32Array(1024);
   /** … and those of index at least `feedbackTail` (the labels). */
   feedbackTail: Int32Array = new Int32Array(1024);
-  #used = SEQUENCE_CHUNK; // of the last chunk: none yet
+  /** Ints used of the last chunk (equal to its length when full, or when there is none). */
+  #used = 0;
 
   /** Whether `doc` has a sequence. */
   has(doc: number): boolean {
@@ -206,11 +208,26 @@ export class SequenceStore {
    * written there is stored by {@linkcode SequenceStore.set} without a copy.
    */
   prepare(writer: SequenceWriter): void {
-    if (SEQUENCE_CHUNK - this.#used < SEQUENCE_CHUNK >> 6) {
-      this.chunks.push(new Int32Array(SEQUENCE_CHUNK));
-      this.#used = 0;
-    }
+    if (this.#free() < SEQUENCE_CHUNK >> 6) this.#newChunk(0);
     writer.target(this.chunks[this.chunks.length - 1], this.#used);
+  }
+
+  /** Free ints in the last chunk (0 when there is none). */
+  #free(): number {
+    const last = this.chunks[this.chunks.length - 1];
+    return last ? last.length - this.#used : 0;
+  }
+
+  /**
+   * Starts a chunk of at least `n` ints. Chunks double from 1/16 of
+   * {@linkcode SEQUENCE_CHUNK} up to it, so that the sequences of a few
+   * notes take little room.
+   */
+  #newChunk(n: number): void {
+    const last = this.chunks[this.chunks.length - 1];
+    const size = Math.min(SEQUENCE_CHUNK, Math.max(SEQUENCE_CHUNK >> 4, 2 * (last?.length ?? 0)));
+    this.chunks.push(new Int32Array(Math.max(size, n)));
+    this.#used = 0;
   }
 
   /**
@@ -225,10 +242,9 @@ export class SequenceStore {
     if (c >= 0 && writer.data === this.chunks[c] && writer.start === at) {
       this.#used = at + n; // written in place (see prepare)
     } else {
-      if (n > SEQUENCE_CHUNK - this.#used) {
-        this.chunks.push(new Int32Array(Math.max(SEQUENCE_CHUNK, n)));
+      if (c < 0 || n > this.#free()) {
+        this.#newChunk(n);
         c++;
-        this.#used = 0;
       }
       const to = this.chunks[c];
       const from = writer.data;
@@ -262,7 +278,7 @@ export class SequenceStore {
     this.end = new Int32Array(1024);
     this.feedbackHead = new Int32Array(1024);
     this.feedbackTail = new Int32Array(1024);
-    this.#used = SEQUENCE_CHUNK;
+    this.#used = 0;
   }
 
   /**
@@ -348,7 +364,7 @@ export class SequenceStore {
     store.end = end;
     store.feedbackHead = feedbackHead;
     store.feedbackTail = feedbackTail;
-    store.#used = SEQUENCE_CHUNK; // the chunk counts as full: new sequences go to a new one
+    store.#used = data.length; // the chunk counts as full: new sequences go to a new one
     return store;
   }
 

@@ -166,12 +166,17 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     this.#dead = 0;
   }
 
-  /** Adds a note, replacing any note with the same id. */
-  add(note: Note): void {
+  /**
+   * Adds a note, replacing any note with the same id. With `held`, the index
+   * reads `note` but keeps `held` in its place (same id), so that it need not
+   * hold the text; such a note is removed with the text it was indexed with
+   * ({@linkcode Bm25Index.remove}'s `indexed`).
+   */
+  add(note: Note, held?: Note): void {
     if (this.#ids.has(note.id)) this.remove(note.id);
     const doc = this.#docs++;
     if (doc === this.lengths.body.length) this.#growDocs();
-    this.notes[doc] = note;
+    this.notes[doc] = held ?? note;
     this.#ids.set(note.id, doc);
     this.#read(note, true);
     this.sequences.set(doc, this.#reader.sequence, this.#feedbackHead, this.#feedbackTail);
@@ -188,12 +193,15 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     for (let i = 0; i < uniqueCount; i++) df[unique[i]]++;
   }
 
-  /** Removes a note by id; no-op when absent. */
-  remove(id: string): void {
+  /**
+   * Removes a note by id; no-op when absent. `indexed` is the text the note
+   * was indexed with, for a note added with a `held` stand-in (by default the
+   * held note's own text is read again).
+   */
+  remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void {
     const doc = this.#ids.get(id);
     if (doc === undefined) return;
-    const note = this.notes[doc]!;
-    this.#read(note, false);
+    this.#read(indexed ?? this.notes[doc]!, false);
     const { unique, uniqueCount } = this.#reader;
     for (let i = 0; i < uniqueCount; i++) this.df[unique[i]]--;
     this.#dead += uniqueCount;
@@ -231,6 +239,39 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     const pending = postings.pendingCount;
     if (pending > 4096 && pending * 128 > postings.frozenCount) this.flush();
     else if (this.#dead > 65_536 && this.#dead * 2 > postings.frozenCount) this.flush();
+  }
+
+  /**
+   * Flushes, and drops the postings of removed notes, renumbering the live
+   * ones densely in their order: afterwards {@linkcode
+   * Bm25Index.exportSnapshot} can be taken whatever was removed before.
+   * Scores do not change.
+   */
+  compact(): void {
+    this.flush();
+    if (this.#dead !== 0 || this.#docs !== this.#ids.size) this.#compact();
+  }
+
+  /**
+   * An estimate of the memory the index holds, in bytes: every typed array
+   * (each buffer counted once, so that arrays imported from one snapshot
+   * count that snapshot once), plus the terms and the per-note tables.
+   */
+  byteLength(): number {
+    const buffers = new Set<ArrayBufferLike>();
+    const add = (a: Int32Array | Uint16Array) => buffers.add(a.buffer);
+    const d = this.dict, p = this.postings, q = this.sequences;
+    [d.slots, d.tokenStart, d.chars, p.offsets, p.entries, p.log, p.frameDoc, p.frameEnd].forEach(
+      add,
+    );
+    p.chunks.forEach(add);
+    q.chunks.forEach(add);
+    [q.chunk, q.start, q.end, q.feedbackHead, q.feedbackTail, this.df].forEach(add);
+    [this.lengths.title, this.lengths.body, this.lengths.labels].forEach(add);
+    let bytes = 0;
+    for (const buffer of buffers) bytes += buffer.byteLength;
+    // A term: its string and its two table entries; a note: its slot and id-map entry.
+    return bytes + d.size * 64 + this.notes.length * 8 + this.#ids.size * 48;
   }
 
   /** Ranked hits, best first. */
@@ -395,7 +436,7 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
    * Reads a note's fields: the reader then holds its distinct terms and (when
    * counting) their tf and term sequence.
    */
-  #read(note: Note, counting: boolean): void {
+  #read(note: Pick<Note, "title" | "body" | "labels">, counting: boolean): void {
     const reader = this.#reader;
     reader.begin(counting, counting);
     if (counting) this.sequences.prepare(reader.sequence);

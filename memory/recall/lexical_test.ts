@@ -256,3 +256,95 @@ Deno.test("Bm25Index: a search merges the pending log once it passes 4,096 pairs
   assert.equal(index.search("alpha", { limit: 1 }).length, 1);
   assert.equal(index.postings.pendingCount, 0);
 });
+
+Deno.test("add(note, held) and remove(id, indexed) rank as the plain index does, holding no text", () => {
+  const texts = Array.from(
+    { length: 40 },
+    (_, i) =>
+      note(
+        `n${i}`,
+        `deploy ${i % 3 ? "staging" : "production"} step ${i} of ${i % 7} runbook`,
+        `T${i % 5}`,
+      ),
+  );
+  const plain = indexOf(texts);
+  const lean = createLexicalIndex();
+  const held = new Map<string, Note>();
+  for (const n of texts) {
+    const stub = { ...n, title: "", body: "" };
+    held.set(n.id, stub);
+    lean.add(n, stub);
+  }
+  for (const i of [3, 8, 21]) {
+    plain.remove(`n${i}`);
+    lean.remove(`n${i}`, texts[i]);
+  }
+  const changed = note("n5", "deploy production twice", "T9");
+  plain.add(changed);
+  lean.remove("n5", texts[5]);
+  lean.add(changed, { ...changed, title: "", body: "" });
+  for (const query of ["deploy staging", "production runbook", "step 12", "t9"]) {
+    const a = plain.search(query, { limit: 10, explain: true });
+    const b = lean.search(query, { limit: 10, explain: true });
+    assert.deepEqual(b, a, query);
+  }
+  // The held stand-in is what the index keeps.
+  assert.equal(lean.idOf(0), "n0");
+  assert.equal((lean as Bm25Index).notes[0], held.get("n0"));
+});
+
+Deno.test("compact() lets a snapshot be taken after removals; the import ranks alike", () => {
+  const notes = Array.from({ length: 30 }, (_, i) => note(`n${i}`, `alpha ${i} beta ${i % 4}`));
+  const index = indexOf(notes);
+  index.remove("n4");
+  index.remove("n17");
+  assert.equal(index.exportSnapshot(), undefined); // holes: no snapshot
+  index.compact();
+  assert.equal(index.docCount, 28);
+  const snapshot = index.exportSnapshot()!;
+  assert.ok(snapshot);
+  const order = Array.from({ length: index.docCount }, (_, doc) => index.idOf(doc)!);
+  assert.ok(!order.includes("n4") && order.length === 28);
+  const byId = new Map(notes.map((n) => [n.id, n]));
+  const copy = createLexicalIndex();
+  assert.equal(copy.importSnapshot(snapshot, order.map((id) => byId.get(id)!)), true);
+  for (const query of ["alpha 7", "beta 2", "alpha beta"]) {
+    assert.deepEqual(copy.search(query, { limit: 8 }), index.search(query, { limit: 8 }), query);
+  }
+  assert.equal(
+    copy.importSnapshot({ ...snapshot, version: 999 }, order.map((id) => byId.get(id)!)),
+    false,
+  );
+});
+
+Deno.test("byteLength() grows with the notes and counts an imported snapshot's buffer once", () => {
+  const small = indexOf([note("a", "one two")]);
+  const notes = Array.from({ length: 2000 }, (_, i) => note(`n${i}`, `word${i} shared text ${i}`));
+  const large = indexOf(notes);
+  large.flush();
+  assert.ok(large.byteLength() > small.byteLength());
+  const snapshot = large.exportSnapshot()!;
+  let total = 0;
+  const padded = (n: number) => (n + 3) & ~3;
+  for (const a of Object.values(snapshot.arrays)) total += padded(a.byteLength);
+  // One buffer holding every array, as a decoded snapshot file does.
+  const buffer = new ArrayBuffer(total);
+  let at = 0;
+  const arrays: Record<string, Int32Array | Uint16Array> = {};
+  for (const [name, a] of Object.entries(snapshot.arrays)) {
+    const view = a instanceof Int32Array
+      ? new Int32Array(buffer, at, a.length)
+      : new Uint16Array(buffer, at, a.length);
+    view.set(a as never);
+    arrays[name] = view;
+    at += padded(a.byteLength);
+  }
+  const copy = createLexicalIndex();
+  assert.ok(copy.importSnapshot({ ...snapshot, arrays }, notes));
+  const bytes = copy.byteLength();
+  // The snapshot once (a view counted per view of its buffer would count it 20 times), and
+  // no more than the index it was taken of, whose arrays have room to grow.
+  assert.ok(bytes >= total && bytes <= large.byteLength(), `${bytes} for a ${total}-byte snapshot`);
+  const empty = createLexicalIndex().byteLength();
+  assert.ok(empty < 300_000, `an empty index holds ${empty} bytes`);
+});

@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { Note } from "../note.ts";
 import type { LexicalIndex } from "./types.ts";
 
 /**
@@ -116,12 +117,32 @@ export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWe
  * Version of the snapshot layout. Bump it with any change to what the index
  * stores or to how text is cut into terms (tokenizer, stemmer, stop words,
  * sequences), so that snapshots of an older build are not loaded.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, LEXICAL_SNAPSHOT_VERSION } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "t", body: "b", labels: [], hash: "", created: "", updated: "" });
+ * assert.equal(index.exportSnapshot()?.version, LEXICAL_SNAPSHOT_VERSION);
+ * ```
  */
 export const LEXICAL_SNAPSHOT_VERSION = 1;
 
 /**
  * The state of a built index, as plain numbers and typed arrays (see
- * {@linkcode Bm25Index.exportSnapshot}); its notes are not in it.
+ * {@linkcode Bm25LexicalIndex.exportSnapshot}); its notes are not in it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalSnapshot } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "Deploys", body: "make deploy", labels: [], hash: "", created: "", updated: "" });
+ * const snapshot: LexicalSnapshot = index.exportSnapshot()!;
+ * assert.equal(snapshot.numbers.docs, 1);
+ * assert.ok(snapshot.arrays.entries instanceof Int32Array);
+ * ```
  */
 export interface LexicalSnapshot {
   /** {@linkcode LEXICAL_SNAPSHOT_VERSION} when it was taken. */
@@ -141,10 +162,10 @@ export interface LexicalSnapshot {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Bm25Index, lexicalOptionsKey } from "./lexical.ts";
- * const key = lexicalOptionsKey(new Bm25Index().options);
- * assert.equal(lexicalOptionsKey(new Bm25Index().options), key);
- * assert.notEqual(lexicalOptionsKey(new Bm25Index({ b: 0.5 }).options), key);
+ * import { createLexicalIndex, lexicalOptionsKey } from "@memo/memory";
+ * const key = lexicalOptionsKey(createLexicalIndex().options);
+ * assert.equal(lexicalOptionsKey(createLexicalIndex().options), key);
+ * assert.notEqual(lexicalOptionsKey(createLexicalIndex({ b: 0.5 }).options), key);
  * ```
  */
 export function lexicalOptionsKey(options: ResolvedLexicalOptions): string {
@@ -176,4 +197,47 @@ export interface Bm25LexicalIndex extends LexicalIndex {
    * search).
    */
   flush(): void;
+  /**
+   * Adds a note, replacing any note with the same id. With `held`, the index
+   * reads `note` but keeps `held` in its place (same id, typically without
+   * the text), so that it need not hold the text; such a note is removed
+   * with `remove(id, indexed)`.
+   */
+  add(note: Note, held?: Note): void;
+  /**
+   * Removes a note by id; no-op when absent. `indexed` is the title, body
+   * and labels the note was indexed with, for a note added with a `held`
+   * stand-in (by default the held note is read again).
+   */
+  remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void;
+  /** Number of doc numbers handed out (live and removed, since the last compaction). */
+  readonly docCount: number;
+  /** The id of a doc number (`undefined` for a removed note). */
+  idOf(doc: number): string | undefined;
+  /**
+   * Flushes and drops removed notes' postings, numbering the live notes
+   * `0 … size - 1` in their order; scores do not change. Afterwards
+   * `exportSnapshot` answers whatever was removed before.
+   */
+  compact(): void;
+  /**
+   * The index's state, for `importSnapshot` on the same notes in the same
+   * order (doc numbers `0 … size - 1`, see `idOf`); undefined when notes were
+   * removed since the last compaction. Later changes of the index do not
+   * alter it.
+   */
+  exportSnapshot(): LexicalSnapshot | undefined;
+  /**
+   * Replaces the index's content with a snapshot of an index of exactly
+   * `notes`, in doc order; the snapshot's arrays are taken, not copied.
+   * Returns false, leaving the index as it was, when the snapshot does not
+   * fit (another version or options, another shape).
+   */
+  importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean;
+  /**
+   * An estimate of the memory the index holds, in bytes (its arrays, each
+   * buffer counted once, its terms and its per-note tables; not the notes'
+   * text).
+   */
+  byteLength(): number;
 }

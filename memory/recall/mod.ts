@@ -20,9 +20,16 @@ export * from "./types.ts";
 export {
   type Bm25LexicalIndex,
   createLexicalIndex,
+  LEXICAL_SNAPSHOT_VERSION,
   type LexicalIndexOptions,
+  lexicalOptionsKey,
+  type LexicalSnapshot,
   type ResolvedLexicalOptions,
 } from "./lexical.ts";
+export {
+  decodeSnapshot as decodeLexicalSnapshot,
+  encodeSnapshot as encodeLexicalSnapshot,
+} from "../_snapshot_format.ts";
 export {
   foldText,
   hashToken,

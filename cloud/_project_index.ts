@@ -1,0 +1,691 @@
+/**
+ * Internal: {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
+ * holds of one project to answer recall, list and stats: memo's lexical index
+ * and, per note, only what those need besides the index (id, labels, source,
+ * `created`, `updated`, `supersedes`, `validFrom`, `validUntil`, revision and
+ * place in store order), with the derived `supersededBy` links. The history
+ * filters (`includeSuperseded`, `asOf`, `since`, `until`) are memo's
+ * (`historyFilter`) over those fields. Note text is not held: the
+ * index keeps a stand-in without it, a hit or a page is read from the
+ * database by revision, and a changed or deleted note is taken out of the
+ * index with the text it was indexed with (the change feed keeps every
+ * version, so the caller reads it by revision).
+ *
+ * It ranks, filters, pages and counts exactly as a `Memo` over the same notes
+ * does (`memory/memo.ts`): the same index, the same filter, the same list
+ * walk, the same counts.
+ *
+ * **Snapshot.** {@linkcode ProjectIndex.exportSnapshot} is the memory
+ * package's lexical snapshot file (`encodeLexicalSnapshot`) with four more
+ * arrays: the revisions and store positions of the notes in doc order (each
+ * as two 32-bit halves) and their ids, labels, sources, times, `supersedes`
+ * and validity as UTF-8 JSON. The file's checksum covers them, and its key names the format,
+ * the project and the change sequence it covers.
+ *
+ * @module
+ */
+
+import {
+  type Bm25LexicalIndex,
+  checkHistoryFilter,
+  createLexicalIndex,
+  decodeCursor,
+  decodeLexicalSnapshot,
+  encodeCursor,
+  encodeLexicalSnapshot,
+  type HistoryFilter,
+  historyFilter,
+  LEXICAL_SNAPSHOT_VERSION,
+  lexicalOptionsKey,
+  lexicalSimilarNotes,
+  MAX_MEMO_LIMIT,
+  MemoryValidationError,
+  normalizeLabels,
+  type Note,
+  type ScoreContribution,
+  type SimilarNote,
+  SupersedeLinks,
+} from "@memo/memory";
+import { createHash } from "node:crypto";
+import type { CloudNote } from "./store.ts";
+
+/**
+ * A note as the index reads it: a {@linkcode CloudNote} with its place in
+ * store order (`ord`: the change number that created it).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IndexableNote } from "./_project_index.ts";
+ *
+ * const note: IndexableNote = {
+ *   id: "n1", title: "t", body: "b", labels: [], hash: "h", revision: 4, ord: 2,
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * };
+ * assert.ok(note.ord <= note.revision);
+ * ```
+ */
+export interface IndexableNote extends CloudNote {
+  /** Place in store order: the change number that created the note. */
+  ord: number;
+}
+
+/**
+ * One ranked note: its id and the revision the index holds (read the note at
+ * that revision to answer with what was ranked).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IndexHit } from "./_project_index.ts";
+ *
+ * const hit: IndexHit = { id: "n1", revision: 3, score: 1.5, matched: ["deploy"] };
+ * assert.equal(hit.revision, 3);
+ * ```
+ */
+export interface IndexHit {
+  /** Note id. */
+  id: string;
+  /** The revision the index holds. */
+  revision: number;
+  /** BM25F score. */
+  score: number;
+  /** Query words found. */
+  matched: string[];
+  /** Per-term contributions, with `explain`. */
+  explain?: ScoreContribution[];
+}
+
+/** What the index keeps of a note: the index's stand-in, without the text. */
+interface Row extends Note {
+  revision: number;
+  ord: number;
+}
+
+/**
+ * The text a note was indexed with, to take it out of the index.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { IndexedText } from "./_project_index.ts";
+ *
+ * const text: IndexedText = { title: "t", body: "b", labels: [] };
+ * assert.equal(text.body, "b");
+ * ```
+ */
+export type IndexedText = Pick<Note, "title" | "body" | "labels">;
+
+/** Recall answers kept per project (emptied whenever its notes change). */
+const ANSWER_CACHE = 256;
+
+/**
+ * Version of the cloud's snapshot layout (the arrays below besides the lexical index's); 2 added
+ * `created`, `supersedes` and the validity.
+ */
+const CLOUD_SNAPSHOT_LAYOUT = 2;
+
+/**
+ * The snapshot format of this build under schema version `schema`: a snapshot
+ * of another format (another layout, index version, index options or schema)
+ * is never loaded.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { snapshotFormat } from "./_project_index.ts";
+ *
+ * assert.match(snapshotFormat(3), /^cloud-2\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
+ * assert.notEqual(snapshotFormat(3), snapshotFormat(4));
+ * ```
+ */
+export function snapshotFormat(schema: number): string {
+  const options = createHash("sha256")
+    .update(lexicalOptionsKey(createLexicalIndex().options))
+    .digest("hex")
+    .slice(0, 12);
+  return `cloud-${CLOUD_SNAPSHOT_LAYOUT}/lex-${LEXICAL_SNAPSHOT_VERSION}/schema-${schema}/opt-${options}`;
+}
+
+const NO_TEXT = "";
+
+function rowOf(note: IndexableNote): Row {
+  const row: Row = {
+    id: note.id,
+    title: NO_TEXT,
+    body: NO_TEXT,
+    labels: note.labels,
+    hash: NO_TEXT,
+    created: note.created,
+    updated: note.updated,
+    revision: note.revision,
+    ord: note.ord,
+  };
+  return withHistory(row, note);
+}
+
+/** The row with the note's source, `supersedes` and validity, when it has them. */
+function withHistory(row: Row, note: Partial<Note>): Row {
+  if (note.source !== undefined) row.source = note.source;
+  if (note.supersedes?.length) row.supersedes = note.supersedes;
+  if (note.validFrom !== undefined) row.validFrom = note.validFrom;
+  if (note.validUntil !== undefined) row.validUntil = note.validUntil;
+  return row;
+}
+
+/** What a row costs beside the index, in bytes (an estimate: object, strings, labels). */
+function rowBytes(row: Row): number {
+  let chars = row.id.length + row.created.length + row.updated.length +
+    (row.source?.length ?? 0) + (row.validFrom?.length ?? 0) + (row.validUntil?.length ?? 0);
+  for (const label of row.labels) chars += label.length + 8;
+  for (const id of row.supersedes ?? []) chars += id.length + 8;
+  return 160 + 2 * chars;
+}
+
+function checkLimit(limit: number, action: string): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_MEMO_LIMIT) {
+    throw new MemoryValidationError(
+      `Cannot ${action}: limit must be an integer from 1 to ${MAX_MEMO_LIMIT}`,
+    );
+  }
+  return limit;
+}
+
+/** Memo's filter by labels (every one) and source prefix; `undefined` when there is none. */
+function filterOf(
+  f: { labels?: readonly string[]; source?: string },
+): ((row: Row) => boolean) | undefined {
+  const labels = normalizeLabels(f.labels);
+  const source = f.source?.trim();
+  if (!labels.length && !source) return undefined;
+  return (row) =>
+    labels.every((l) => row.labels.includes(l)) &&
+    (!source || (row.source !== undefined && row.source.startsWith(source)));
+}
+
+/** Both filters (either may be absent). */
+function both(
+  a: ((row: Row) => boolean) | undefined,
+  b: ((row: Row) => boolean) | undefined,
+): ((row: Row) => boolean) | undefined {
+  return a && b ? (row) => a(row) && b(row) : a ?? b;
+}
+
+/**
+ * One project's recall index and note table without text; see the module doc.
+ *
+ * @example Build, search, change a note, page and count
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ProjectIndex } from "./_project_index.ts";
+ *
+ * const at = "2026-01-01T00:00:00.000Z";
+ * const note = (id: string, body: string, revision: number, labels: string[] = []) => ({
+ *   id, title: body, body, labels, hash: "h", created: at, updated: at, revision, ord: revision,
+ * });
+ * const index = new ProjectIndex();
+ * index.add([note("a", "Deploys run with make deploy", 1, ["ops"]), note("b", "Lunch at noon", 2)]);
+ * index.finish(2);
+ * assert.equal(index.search("deploy", { limit: 5 })[0].id, "a");
+ * // Note b changes at revision 3: the index is given the text b was indexed with.
+ * const changed = { ...note("b", "Deploy freeze on Fridays", 3), ord: 2 };
+ * assert.deepEqual(index.needed([changed], []), [2]);
+ * index.apply([changed], [], new Map([[2, { title: "Lunch at noon", body: "Lunch at noon", labels: [] }]]), 3);
+ * assert.deepEqual(index.search("deploy", { limit: 5 }).map((h) => h.id).sort(), ["a", "b"]);
+ * assert.deepEqual(index.list({ limit: 1, labels: ["ops"] }).items, [{ id: "a", revision: 1 }]);
+ * assert.equal(index.stats().labels.ops, 1);
+ * ```
+ */
+export class ProjectIndex {
+  /** The change sequence the index covers (every change with `seq` up to it). */
+  seq = 0;
+  readonly #index: Bm25LexicalIndex;
+  /** Rows in store order (`ord`). */
+  #rows = new Map<string, Row>();
+  #rowBytes = 0;
+  #order: string[] | undefined;
+  #position = new Map<string, number>();
+  #answers = new Map<string, IndexHit[]>();
+  /** The derived side of the held notes' `supersedes`. */
+  readonly #links = new SupersedeLinks();
+
+  /** An empty index (fill it with {@linkcode ProjectIndex.add}, then {@linkcode ProjectIndex.finish}). */
+  constructor(index: Bm25LexicalIndex = createLexicalIndex()) {
+    this.#index = index;
+  }
+
+  /** Notes held. */
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  /** Adds new notes, in store order (a build, page by page); their ids must not be held. */
+  add(notes: readonly IndexableNote[]): void {
+    for (const note of notes) this.#add(note);
+    this.#changed();
+  }
+
+  /** Ends a build: merges the index (so that the first search does not) and records `seq`. */
+  finish(seq: number): void {
+    this.#index.flush();
+    this.seq = seq;
+  }
+
+  /**
+   * The revisions whose text {@linkcode ProjectIndex.apply} needs for these
+   * changes: those of the held notes that change or go.
+   */
+  needed(upserted: readonly IndexableNote[], removed: readonly string[]): number[] {
+    const out = new Set<number>();
+    for (const id of removed) {
+      const row = this.#rows.get(id);
+      if (row) out.add(row.revision);
+    }
+    for (const note of upserted) {
+      const row = this.#rows.get(note.id);
+      if (row && row.revision !== note.revision) out.add(row.revision);
+    }
+    return [...out];
+  }
+
+  /**
+   * Applies the changes up to `seq`: deleted ids, then new or changed notes
+   * (in store order), with `texts` holding the indexed text of each revision
+   * {@linkcode ProjectIndex.needed} named. Returns false, changing nothing,
+   * when a text is missing (the caller then rebuilds).
+   */
+  apply(
+    upserted: readonly IndexableNote[],
+    removed: readonly string[],
+    texts: ReadonlyMap<number, IndexedText>,
+    seq: number,
+  ): boolean {
+    if (this.needed(upserted, removed).some((revision) => !texts.has(revision))) return false;
+    let changed = false;
+    for (const id of removed) {
+      const row = this.#rows.get(id);
+      if (!row) continue;
+      this.#drop(row, texts.get(row.revision)!);
+      changed = true;
+    }
+    for (const note of upserted) {
+      const row = this.#rows.get(note.id);
+      if (row?.revision === note.revision && row.ord === note.ord) continue;
+      if (row) this.#drop(row, texts.get(row.revision)!, row.ord === note.ord);
+      this.#add(note);
+      changed = true;
+    }
+    this.seq = seq;
+    if (changed) this.#changed();
+    return true;
+  }
+
+  /** Memo's lexical ranking over the held notes, filtered by labels and source. */
+  search(
+    query: string,
+    options: {
+      limit: number;
+      labels?: readonly string[];
+      source?: string;
+      explain?: boolean;
+    } & HistoryFilter,
+  ): IndexHit[] {
+    if (typeof query !== "string" || query.trim() === "") {
+      throw new MemoryValidationError("Cannot recall: query is empty");
+    }
+    const limit = checkLimit(options.limit, "recall");
+    const history = checkHistoryFilter(options, "recall");
+    const explain = options.explain === true;
+    const key = JSON.stringify([
+      query,
+      limit,
+      options.labels ? normalizeLabels(options.labels) : [],
+      options.source?.trim() ?? "",
+      explain,
+      history,
+    ]);
+    const known = this.#answers.get(key);
+    if (known) return known.slice();
+    const filter = both(filterOf(options), this.#historyFilter(history));
+    const rows = this.#rows;
+    const byId = filter && ((id: string) => filter(rows.get(id)!));
+    const hits: IndexHit[] = [];
+    for (const hit of this.#index.search(query, { limit, filter: byId, explain })) {
+      const row = rows.get(hit.id);
+      if (!row) continue;
+      const out: IndexHit = {
+        id: hit.id,
+        revision: row.revision,
+        score: hit.score,
+        matched: hit.matched,
+      };
+      if (explain && hit.explain) out.explain = hit.explain;
+      hits.push(out);
+    }
+    if (this.#answers.size >= ANSWER_CACHE) {
+      this.#answers.delete(this.#answers.keys().next().value!);
+    }
+    this.#answers.set(key, hits);
+    return hits.slice();
+  }
+
+  /**
+   * A page of notes in store order (or newest first), as `Memo.list` pages:
+   * the ids and revisions of the page, the total that match and the cursor
+   * of the next page.
+   */
+  list(
+    options: {
+      cursor?: string;
+      limit?: number;
+      labels?: readonly string[];
+      source?: string;
+      order?: "oldest" | "newest";
+    } & HistoryFilter,
+  ): { items: { id: string; revision: number }[]; total: number; nextCursor?: string } {
+    const limit = checkLimit(options.limit ?? 25, "list notes");
+    if (
+      options.order !== undefined && options.order !== "oldest" && options.order !== "newest"
+    ) {
+      throw new MemoryValidationError('Cannot list notes: order must be "oldest" or "newest"');
+    }
+    const newest = options.order === "newest";
+    const cursor = options.cursor === undefined
+      ? undefined
+      : decodeCursor(options.cursor, "list notes");
+    const history = checkHistoryFilter(options, "list notes");
+    const order = this.#ordered();
+    const n = order.length;
+    let start = newest ? n - 1 : 0;
+    if (cursor) {
+      const at = this.#position.get(cursor.id);
+      // A cursor whose note is gone resumes at its position: the notes after it moved down one.
+      if (newest) start = at !== undefined ? at - 1 : Math.min(cursor.position - 1, n - 1);
+      else start = at !== undefined ? at + 1 : Math.min(cursor.position, n);
+    }
+    const step = newest ? -1 : 1;
+    const filter = both(filterOf(options), this.#historyFilter(history));
+    const items: { id: string; revision: number }[] = [];
+    let total = 0;
+    let last = -1;
+    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
+      const row = this.#rows.get(order[i])!;
+      if (filter && !filter(row)) continue;
+      total++;
+      if ((newest ? i <= start : i >= start) && items.length < limit) {
+        items.push({ id: row.id, revision: row.revision });
+        last = i;
+      }
+    }
+    let more = false;
+    if (last >= 0) {
+      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
+        more = !filter || filter(this.#rows.get(order[i])!);
+      }
+    }
+    const page: { items: { id: string; revision: number }[]; total: number; nextCursor?: string } =
+      { items, total };
+    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+    return page;
+  }
+
+  /** Ids of the held notes that supersede note `id` (undefined when none). */
+  supersededBy(id: string): readonly string[] | undefined {
+    return this.#links.of(id);
+  }
+
+  /** `note` with its derived `supersededBy` when a held note supersedes it. */
+  withLinks<N extends Note>(note: N): N {
+    const by = this.#links.of(note.id);
+    return by ? { ...note, supersededBy: [...by] } : note;
+  }
+
+  /**
+   * The `similar` answer of `Memo.remember` for `note` (lexical), over the held notes: the
+   * candidates are ranked from the index, and `read` gives the whole notes of the few it asks
+   * for (by id, at the revision held).
+   */
+  async similar(
+    note: Note,
+    read: (items: { id: string; revision: number }[]) => Promise<Map<string, Note>>,
+  ): Promise<SimilarNote[]> {
+    const supersededBy = (id: string) => this.#links.of(id);
+    // First pass: which candidates the comparison needs (none is compared without its text).
+    const asked = new Set<string>();
+    const ask = (id: string) => {
+      asked.add(id);
+      return undefined;
+    };
+    await lexicalSimilarNotes({ notes: { get: ask, supersededBy }, index: this.#index }, note);
+    const items = [...asked].flatMap((id) => {
+      const row = this.#rows.get(id);
+      return row ? [{ id, revision: row.revision }] : [];
+    });
+    if (!items.length) return [];
+    const notes = await read(items);
+    return await lexicalSimilarNotes({
+      notes: { get: (id) => notes.get(id), supersededBy },
+      index: this.#index,
+    }, note);
+  }
+
+  /** Counts of notes, labels and sources, and the newest `updated`, as `Memo.stats` counts. */
+  stats(): {
+    notes: number;
+    labels: Record<string, number>;
+    sources: Record<string, number>;
+    lastUpdated?: string;
+  } {
+    const labels: Record<string, number> = {};
+    const sources: Record<string, number> = {};
+    let lastUpdated: string | undefined;
+    for (const row of this.#rows.values()) {
+      for (const l of row.labels) labels[l] = (labels[l] ?? 0) + 1;
+      const kind = row.source ? row.source.split(":", 1)[0] : "none";
+      sources[kind] = (sources[kind] ?? 0) + 1;
+      if (!lastUpdated || row.updated > lastUpdated) lastUpdated = row.updated;
+    }
+    const out: ReturnType<ProjectIndex["stats"]> = { notes: this.#rows.size, labels, sources };
+    if (lastUpdated) out.lastUpdated = lastUpdated;
+    return out;
+  }
+
+  /**
+   * An estimate of the bytes held: the index, the rows, the order, the `supersededBy` links and
+   * the cached answers.
+   */
+  byteLength(): number {
+    let answers = 0;
+    for (const hits of this.#answers.values()) answers += 200 + 120 * hits.length;
+    return this.#index.byteLength() + this.#rowBytes + (this.#order ? 16 * this.#order.length : 0) +
+      120 * this.#links.size + answers;
+  }
+
+  /**
+   * The snapshot file of the index (see the module doc) under `key`, or
+   * undefined for an empty project. Compacts the index first (scores do not
+   * change).
+   */
+  exportSnapshot(key: string): Uint8Array | undefined {
+    if (this.#rows.size === 0) return undefined;
+    this.#index.compact();
+    const snapshot = this.#index.exportSnapshot();
+    if (!snapshot) return undefined;
+    const docs = this.#index.docCount;
+    const revHi = new Int32Array(docs), revLo = new Int32Array(docs);
+    const ordHi = new Int32Array(docs), ordLo = new Int32Array(docs);
+    const ids: string[] = [], labels: string[][] = [], sources: (string | null)[] = [];
+    const created: string[] = [], updated: string[] = [];
+    const supersedes: (string[] | null)[] = [];
+    const validFrom: (string | null)[] = [], validUntil: (string | null)[] = [];
+    for (let doc = 0; doc < docs; doc++) {
+      const row = this.#rows.get(this.#index.idOf(doc)!)!;
+      revHi[doc] = Math.floor(row.revision / 2 ** 32);
+      revLo[doc] = row.revision | 0;
+      ordHi[doc] = Math.floor(row.ord / 2 ** 32);
+      ordLo[doc] = row.ord | 0;
+      ids.push(row.id);
+      labels.push(row.labels);
+      sources.push(row.source ?? null);
+      created.push(row.created);
+      updated.push(row.updated);
+      supersedes.push(row.supersedes ?? null);
+      validFrom.push(row.validFrom ?? null);
+      validUntil.push(row.validUntil ?? null);
+    }
+    const json = new TextEncoder().encode(JSON.stringify({
+      ids,
+      labels,
+      sources,
+      created,
+      updated,
+      supersedes,
+      validFrom,
+      validUntil,
+    }));
+    const meta = new Int32Array(Math.ceil(json.byteLength / 4));
+    new Uint8Array(meta.buffer).set(json);
+    return encodeLexicalSnapshot(key, {
+      ...snapshot,
+      numbers: { ...snapshot.numbers, cloudSeq: this.seq, cloudMetaBytes: json.byteLength },
+      arrays: {
+        ...snapshot.arrays,
+        cloudRevHi: revHi,
+        cloudRevLo: revLo,
+        cloudOrdHi: ordHi,
+        cloudOrdLo: ordLo,
+        cloudMeta: meta,
+      },
+    }, docs);
+  }
+
+  /**
+   * The index of a snapshot file taken under `key`, or undefined when the
+   * bytes are damaged, of another key or format, or do not fit.
+   */
+  static importSnapshot(bytes: Uint8Array, key: string): ProjectIndex | undefined {
+    try {
+      const snapshot = decodeLexicalSnapshot(bytes, key);
+      if (!snapshot) return undefined;
+      const a = snapshot.arrays;
+      const docs = snapshot.numbers.docs;
+      const metaBytes = snapshot.numbers.cloudMetaBytes;
+      const seq = snapshot.numbers.cloudSeq;
+      const int32 = (name: string) => {
+        const v = a[name];
+        return v instanceof Int32Array ? v : new Int32Array(0);
+      };
+      const [revHi, revLo, ordHi, ordLo, metaArray] = [
+        "cloudRevHi",
+        "cloudRevLo",
+        "cloudOrdHi",
+        "cloudOrdLo",
+        "cloudMeta",
+      ].map(int32);
+      if (
+        !Number.isSafeInteger(seq) || !Number.isSafeInteger(metaBytes) || metaBytes < 0 ||
+        metaBytes > metaArray.byteLength ||
+        ![revHi, revLo, ordHi, ordLo].every((p) => p.length === docs)
+      ) return undefined;
+      const meta = JSON.parse(
+        new TextDecoder("utf-8", { fatal: true }).decode(
+          new Uint8Array(metaArray.buffer, metaArray.byteOffset, metaBytes),
+        ),
+      ) as {
+        ids: string[];
+        labels: string[][];
+        sources: (string | null)[];
+        created: string[];
+        updated: string[];
+        supersedes: (string[] | null)[];
+        validFrom: (string | null)[];
+        validUntil: (string | null)[];
+      };
+      const columns = [
+        meta.ids,
+        meta.labels,
+        meta.sources,
+        meta.created,
+        meta.updated,
+        meta.supersedes,
+        meta.validFrom,
+        meta.validUntil,
+      ];
+      if (!columns.every((c) => Array.isArray(c) && c.length === docs)) return undefined;
+      const join = (hi: Int32Array, lo: Int32Array, doc: number) =>
+        hi[doc] * 2 ** 32 + (lo[doc] >>> 0);
+      const rows: Row[] = [];
+      for (let doc = 0; doc < docs; doc++) {
+        const row: Row = {
+          id: meta.ids[doc],
+          title: NO_TEXT,
+          body: NO_TEXT,
+          labels: meta.labels[doc],
+          hash: NO_TEXT,
+          created: meta.created[doc],
+          updated: meta.updated[doc],
+          revision: join(revHi, revLo, doc),
+          ord: join(ordHi, ordLo, doc),
+        };
+        rows.push(withHistory(row, {
+          source: meta.sources[doc] ?? undefined,
+          supersedes: meta.supersedes[doc] ?? undefined,
+          validFrom: meta.validFrom[doc] ?? undefined,
+          validUntil: meta.validUntil[doc] ?? undefined,
+        }));
+      }
+      const out = new ProjectIndex();
+      if (!out.#index.importSnapshot(snapshot, rows)) return undefined;
+      for (const row of [...rows].sort((x, y) => x.ord - y.ord)) {
+        out.#rows.set(row.id, row);
+        out.#rowBytes += rowBytes(row);
+        out.#links.upsert(row, undefined);
+      }
+      out.seq = seq;
+      return out;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #add(note: IndexableNote): void {
+    const row = rowOf(note);
+    this.#index.add(note, row);
+    this.#rows.set(row.id, row);
+    this.#rowBytes += rowBytes(row);
+    this.#links.upsert(row, undefined);
+  }
+
+  /** Takes a row out of the index; `keepPlace` leaves its place in store order to its successor. */
+  #drop(row: Row, text: IndexedText, keepPlace = false): void {
+    this.#index.remove(row.id, text);
+    if (!keepPlace) this.#rows.delete(row.id);
+    this.#rowBytes -= rowBytes(row);
+    this.#links.remove(row);
+  }
+
+  /** Memo's history filter over the held rows (see `historyFilter`). */
+  #historyFilter(history: ReturnType<typeof checkHistoryFilter>) {
+    const rows = this.#rows;
+    const links = this.#links;
+    return historyFilter(history, {
+      get: (id) => rows.get(id),
+      supersededBy: (id) => links.of(id),
+      anySuperseded: links.size > 0,
+    });
+  }
+
+  #changed(): void {
+    this.#order = undefined;
+    this.#answers.clear();
+  }
+
+  #ordered(): string[] {
+    if (!this.#order) {
+      this.#order = [...this.#rows.keys()];
+      this.#position.clear();
+      this.#order.forEach((id, i) => this.#position.set(id, i));
+    }
+    return this.#order;
+  }
+}
