@@ -18,12 +18,16 @@
  * `supersededBy`. `get` reads the note and the ids of the notes that name it
  * (one query each). `remember` writes through the store (deduplicated by
  * identity) and lists `similar` from the held index, reading only the few
- * candidates it compares; a draft that names `supersedes` (its links checked
- * as `Memo.remember` checks them), `correct`, `supersede`, `tidy` and
- * `applyTidy` run on a transient `Memo` client over the project
- * (`MemoCloudProject`), one at a time per instance: it reads every note of
- * the project for the call and is dropped after it (about the memory of the
- * project's full index and notes while it runs).
+ * candidates it compares. `correct`, `supersede` and the link check of a
+ * draft that names `supersedes` run `@memo/memory`'s own planning over
+ * targeted reads (`PgTruthView`: the notes named, their `supersedes` chains,
+ * the notes of the same text) and write in one transaction (`applyReplica`
+ * guarded by the hashes read; planned again when another writer got there
+ * first). Only `tidy` and `applyTidy`, which compare every note by design,
+ * run on a transient `Memo` client over the project (`MemoCloudProject`), one
+ * at a time per instance: it reads every note of the project for the call
+ * and is dropped after it (about the memory of the project's full index and
+ * notes while it runs).
  *
  * **Snapshots** are written in the background, never during a request:
  *
@@ -39,7 +43,18 @@
  */
 
 import type { Sql } from "postgres";
-import type { CorrectInput, Note, NoteDraft, SupersedeInput, TidyPlan } from "@memo/memory";
+import {
+  checkDraftLinks,
+  type CorrectInput,
+  correctNote,
+  type Note,
+  type NoteDraft,
+  prepareHistory,
+  type SupersedeInput,
+  supersedeNotes,
+  type TidyPlan,
+  type TruthWriteParts,
+} from "@memo/memory";
 import { unrefTimer } from "../platform/mod.ts";
 import { type Held, type IndexBudget, noteBytes } from "./_budget.ts";
 import {
@@ -51,6 +66,7 @@ import {
 } from "./_pg_index_reads.ts";
 import { PostgresMemoryStore } from "./_pg_memory_store.ts";
 import { MemoCloudProject } from "./_project.ts";
+import { PgTruthView } from "./_pg_truth.ts";
 import { latestSnapshot, readSnapshot, writeSnapshot } from "./_pg_snapshots.ts";
 import { type IndexHit, ProjectIndex } from "./_project_index.ts";
 import { StoreProject } from "./_store_project.ts";
@@ -454,21 +470,30 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
     });
   }
 
-  /** {@linkcode CloudProject.get}: the note read now, with the ids of the notes naming it. */
+  /**
+   * {@linkcode CloudProject.get}: the note read now, with the ids of the notes naming it (fields
+   * in a `Memo` client's order: `supersededBy` before `revision`).
+   */
   async get(id: string): Promise<CloudNote | undefined> {
     const note = await this.store.get(id);
     if (!note) return undefined;
     const by = await this.store.supersededBy(id);
-    return by.length ? { ...note, supersededBy: by } : note;
+    if (!by.length) return note;
+    const { revision, ...plain } = note;
+    return { ...plain, supersededBy: by, revision };
   }
 
   /**
    * {@linkcode CloudProject.remember}: the store's upsert (deduplicated by identity), with the
-   * `similar` notes of a written one from the held index; a draft that names `supersedes` goes
-   * through a transient `Memo` (its links checked before anything is written).
+   * `similar` notes of a written one from the held index; the links of a draft that names
+   * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name
+   * and their chains (`PgTruthView`).
    */
   async remember(draft: NoteDraft): Promise<CloudRememberResult> {
-    if (draft?.supersedes !== undefined) return await this.#transient((p) => p.remember(draft));
+    if (draft?.supersedes !== undefined) {
+      prepareHistory(draft); // a malformed list is refused as such, before the lookups
+      await checkDraftLinks(this.#truth(), draft);
+    }
     const [result] = await this.store.upsert([draft]);
     const note = result.status === "written" ? result.note : (await this.get(result.note.id)) ??
       result.note;
@@ -487,14 +512,19 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
     return { status: result.status, note, similar };
   }
 
-  /** {@linkcode CloudProject.correct}: `Memo.correct`, on a transient `Memo`. */
-  correct(input: CorrectInput): Promise<CloudSupersedeResult> {
-    return this.#transient((p) => p.correct(input));
+  /**
+   * {@linkcode CloudProject.correct}: `Memo.correct`'s planning and write (one `applyReplica`:
+   * one transaction) over the notes it names, their chains and the notes of the same text.
+   */
+  async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+    const { note, superseded } = await correctNote(this.#truth(), input);
+    return { note: await this.#answer(note), superseded };
   }
 
-  /** {@linkcode CloudProject.supersede}: `Memo.supersede`, on a transient `Memo`. */
-  supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
-    return this.#transient((p) => p.supersede(input));
+  /** {@linkcode CloudProject.supersede}: `Memo.supersede`'s, over the notes it names. */
+  async supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+    const { note, superseded } = await supersedeNotes(this.#truth(), input);
+    return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.tidy}: `Memo.tidy`, on a transient `Memo`. */
@@ -505,6 +535,23 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`, on a transient `Memo`. */
   applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
     return this.#transient((p) => p.applyTidy(plan));
+  }
+
+  /** What `@memo/memory`'s writes use, over targeted reads of this project. */
+  #truth(): TruthWriteParts {
+    return {
+      view: new PgTruthView(this.#ctx.sql, () => this.store.pid()),
+      apply: (changes) => this.store.applyReplica(changes),
+      // As a `Memo` client's (the file store's projects too): the times of the write.
+      clock: () => new Date(),
+      // The routes guarded the text with the server's policy already.
+      secrets: "allow",
+    };
+  }
+
+  /** A written note as the store holds it now (`get`); as written, revision 0, when gone since. */
+  async #answer(note: Note): Promise<CloudNote> {
+    return (await this.get(note.id)) ?? { ...note, revision: 0 };
   }
 
   /**

@@ -5,6 +5,10 @@
  * one of them meanwhile, nothing is written and the write is planned again from the new state,
  * so two corrections of the same note at once both land.
  *
+ * The writes plan over a {@linkcode TruthView}: a `Memo` client's mirror of every note, or (the
+ * cloud on PostgreSQL, which exports them through `@memo/memory`) targeted reads of the notes a
+ * write names, their `supersedes` chains and the notes with the same text.
+ *
  * @module
  */
 
@@ -37,6 +41,93 @@ import type {
 const ATTEMPTS = 8;
 
 /**
+ * What a correction, a supersede link or a draft's link check must read, besides the notes the
+ * view holds already: the notes of `ids` (and every note their `supersedes` lead to), the notes
+ * with the same text as `text` (no source key), and the last note with source key `source`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TruthNeeds } from "@memo/memory";
+ * const needs: TruthNeeds = { ids: ["a1"], text: "Deploys run on Mondays" };
+ * assert.equal(needs.ids.length, 1);
+ * ```
+ */
+export interface TruthNeeds {
+  /** Notes named (their `supersedes` chains are read with them). */
+  ids: readonly string[];
+  /** A text whose stored twins are looked up (the notes without a source key). */
+  text?: string;
+  /** A source key whose note is looked up. */
+  source?: string;
+}
+
+/**
+ * The notes the write operations plan over (internal to memo's runtimes): a `Memo` client's
+ * mirror of every note, or a store's targeted reads of only the notes a write needs (the cloud
+ * on PostgreSQL). Planning reads it synchronously after {@linkcode TruthView.sync}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { Note, TruthView } from "@memo/memory";
+ * const notes = new Map<string, Note>();
+ * const view: TruthView = {
+ *   sync: () => Promise.resolve(),
+ *   get: (id) => notes.get(id),
+ *   sameText: () => undefined,
+ *   bySource: () => undefined,
+ *   withLinks: (note) => note,
+ * };
+ * assert.equal(view.get("a1"), undefined);
+ * ```
+ */
+export interface TruthView {
+  /**
+   * Brings the view up to the store now, holding at least what `needs` names (a view of every
+   * note ignores it); without `needs`, after a write, only catches up.
+   */
+  sync(needs?: TruthNeeds): Promise<void>;
+  /** A note as stored (`undefined`: unknown, or not among the notes read). */
+  get(id: string): Note | undefined;
+  /**
+   * The note without a source key whose text normalises as `body` does (a `sync` need): the
+   * first current one (not superseded), or with `any` the first one, in store order.
+   */
+  sameText(body: string, any?: boolean): Note | undefined;
+  /** The last note with source key `source`, in store order (a `sync` need). */
+  bySource(source: string): Note | undefined;
+  /** The note with its derived `supersededBy`, as far as the view knows it. */
+  withLinks(note: Note): Note;
+}
+
+/**
+ * What the write operations use (internal to memo's runtimes): the notes to plan over, the one
+ * atomic write, the clock and the secrets policy.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TruthWriteParts } from "@memo/memory";
+ * const clock: TruthWriteParts["clock"] = () => new Date(0);
+ * assert.equal(clock().getTime(), 0);
+ * ```
+ */
+export interface TruthWriteParts {
+  /** The notes, caught up by `sync`. */
+  view: TruthView;
+  /**
+   * Writes whole notes in one atomic write guarded by `expect` (`MemoryStore.applyReplica`);
+   * `stale` when another writer changed a note it expects.
+   */
+  apply(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
+  /** Now. */
+  clock: () => Date;
+  /** What a write of new text does with a detected secret (`Memo.secrets`). */
+  secrets: SecretsPolicy;
+}
+
+/**
  * What the operations use of a `Memo` client.
  *
  * @example
@@ -47,18 +138,39 @@ const ATTEMPTS = 8;
  * assert.equal(clock().getTime(), 0);
  * ```
  */
-export interface TruthParts {
+export interface TruthParts extends TruthWriteParts {
   /** The client's store. */
   store: MemoryStore;
   /** The client's notes (caught up by `sync`). */
   mirror: NoteMirror;
-  /** Writes whole notes and catches up (`Memo.applyReplica`). */
-  apply(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
-  /** Now. */
-  clock: () => Date;
-  /** What a write of new text does with a detected secret (`Memo.secrets`). */
-  secrets: SecretsPolicy;
 }
+
+/**
+ * The {@linkcode TruthView} of a `Memo` client: its mirror of every note.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mirrorView } from "./_truth_ops.ts";
+ * assert.equal(typeof mirrorView, "function");
+ * ```
+ */
+export function mirrorView(mirror: NoteMirror): TruthView {
+  return {
+    sync: () => mirror.sync(),
+    get: (id) => mirror.get(id),
+    sameText: (body, any) => sameText(mirror, body, any),
+    bySource: (source) => {
+      let found: Note | undefined;
+      for (const n of mirror.notes.values()) if (n.source === source) found = n;
+      return found;
+    },
+    withLinks: (note) => mirror.withLinks(note),
+  };
+}
+
+/** Looks notes up by id (a view, or a mirror). */
+type NoteLookup = Pick<TruthView, "get">;
 
 /** A note with new content, times and hash (kept shape: absent fields stay absent). */
 function rebuilt(base: Note, content: PreparedNoteContent, updated: string): Note {
@@ -130,7 +242,7 @@ function sameText(mirror: NoteMirror, body: string, any = false): Note | undefin
  * left alone (a link may name a note forgotten since). Throws `MemoryValidationError`.
  */
 function checkAdded(
-  mirror: NoteMirror,
+  mirror: NoteLookup,
   id: string,
   before: readonly string[],
   after: readonly string[],
@@ -172,22 +284,24 @@ function checkAdded(
  * ```
  */
 export async function checkDraftLinks(
-  parts: Pick<TruthParts, "mirror">,
+  parts: Pick<TruthWriteParts, "view">,
   draft: { text: string; source?: string; supersedes?: readonly string[] },
 ): Promise<void> {
   if (!draft.supersedes?.length) return;
-  const { mirror } = parts;
-  await mirror.sync();
+  const { view } = parts;
   const list = [...new Set(draft.supersedes)];
+  const source = typeof draft.source === "string" && draft.source.trim() !== ""
+    ? draft.source.trim()
+    : undefined;
+  const text = source === undefined && typeof draft.text === "string" ? draft.text : undefined;
+  await view.sync({ ids: list, text, source });
   let twin: Note | undefined;
-  if (typeof draft.source === "string" && draft.source.trim() !== "") {
-    const source = draft.source.trim();
-    for (const n of mirror.notes.values()) if (n.source === source) twin = n;
-  } else if (typeof draft.text === "string") twin = sameText(mirror, draft.text, true);
+  if (source !== undefined) twin = view.bySource(source);
+  else if (text !== undefined) twin = view.sameText(text, true);
   const id = twin?.id ?? "\u0000new";
   const before = twin?.supersedes ?? [];
   checkAdded(
-    mirror,
+    view,
     id,
     before,
     [...before, ...list.filter((t) => !before.includes(t))],
@@ -224,8 +338,8 @@ export async function checkPatchLinks(
   checkAdded(mirror, id, note.supersedes ?? [], [...new Set(supersedes)], "update note");
 }
 
-/** The chain check over the mirror, with `changed` notes in place of theirs. */
-function checkChain(mirror: NoteMirror, note: Note, changed: readonly Note[], action: string) {
+/** The chain check over the notes, with `changed` notes in place of theirs. */
+function checkChain(mirror: NoteLookup, note: Note, changed: readonly Note[], action: string) {
   const byId = new Map(changed.map((n) => [n.id, n]));
   return checkSupersedes(note.id, note.supersedes ?? [], {
     supersedesOf: (id) => {
@@ -236,7 +350,7 @@ function checkChain(mirror: NoteMirror, note: Note, changed: readonly Note[], ac
 }
 
 /** `expect` for the notes a write read: their hashes now (null for a note to be created). */
-function expectOf(mirror: NoteMirror, ids: Iterable<string>): Record<string, string | null> {
+function expectOf(mirror: NoteLookup, ids: Iterable<string>): Record<string, string | null> {
   const out: Record<string, string | null> = {};
   for (const id of ids) out[id] = mirror.get(id)?.hash ?? null;
   return out;
@@ -244,17 +358,18 @@ function expectOf(mirror: NoteMirror, ids: Iterable<string>): Record<string, str
 
 /** Applies `plan()` until it lands (another writer may change what it read). */
 async function landing<T>(
-  parts: TruthParts,
+  parts: TruthWriteParts,
   action: string,
+  needs: TruthNeeds,
   plan: () => { changes: ReplicaChanges; result: () => T } | { done: T },
 ): Promise<T> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    await parts.mirror.sync();
+    await parts.view.sync(needs);
     const planned = plan();
     if ("done" in planned) return planned.done;
     const applied = await parts.apply(planned.changes);
     if (applied.stale === undefined) {
-      await parts.mirror.sync();
+      await parts.view.sync();
       return planned.result();
     }
   }
@@ -283,7 +398,10 @@ async function landing<T>(
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function correctNote(parts: TruthParts, input: CorrectInput): Promise<CorrectResult> {
+export async function correctNote(
+  parts: TruthWriteParts,
+  input: CorrectInput,
+): Promise<CorrectResult> {
   const id = String(input?.id ?? "");
   const action = `correct note ${id}`;
   const validFrom = input.validFrom === undefined
@@ -301,9 +419,9 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
   );
   const { text, title, labels } = guarded.drafts[0];
   const redacted = guarded.redacted.length ? { redacted: guarded.redacted } : {};
-  return await landing<CorrectResult>(parts, action, () => {
-    const { mirror } = parts;
-    const old = mirror.get(id);
+  return await landing<CorrectResult>(parts, action, { ids: [id], text }, () => {
+    const { view } = parts;
+    const old = view.get(id);
     if (!old) throw new NoteNotFoundError(id);
     const now = parts.clock();
     const nowIso = now.toISOString();
@@ -314,7 +432,7 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
       );
     }
     let fixed: Note;
-    const twin = sameText(mirror, text);
+    const twin = view.sameText(text);
     if (twin?.id === old.id) {
       throw new MemoryValidationError(`Cannot ${action}: the new text is the note's own`);
     }
@@ -337,7 +455,7 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
         validFrom,
       });
       let newId = newNoteId(now);
-      while (mirror.get(newId)) newId = newNoteId(now);
+      while (view.get(newId)) newId = newNoteId(now);
       fixed = rebuilt(
         { id: newId, title: "", body: "", labels: [], hash: "", created: nowIso, updated: nowIso },
         content,
@@ -351,16 +469,16 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
         validFrom: old.validFrom,
         validUntil: end,
       }, nowIso);
-    const put = [fixed, ended].filter((n) => n !== mirror.get(n.id));
-    const read = checkChain(mirror, fixed, put, action);
+    const put = [fixed, ended].filter((n) => n !== view.get(n.id));
+    const read = checkChain(view, fixed, put, action);
     const result = () => ({
-      note: mirror.withLinks(mirror.get(fixed.id) ?? fixed),
+      note: view.withLinks(view.get(fixed.id) ?? fixed),
       superseded: [old.id],
       ...redacted,
     });
     if (!put.length) return { done: result() };
     return {
-      changes: { put, remove: [], expect: expectOf(mirror, [old.id, fixed.id, ...read]) },
+      changes: { put, remove: [], expect: expectOf(view, [old.id, fixed.id, ...read]) },
       result,
     };
   });
@@ -385,7 +503,7 @@ export async function correctNote(parts: TruthParts, input: CorrectInput): Promi
  * ```
  */
 export async function supersedeNotes(
-  parts: TruthParts,
+  parts: TruthWriteParts,
   input: SupersedeInput,
 ): Promise<SupersedeResult> {
   const by = String(input?.by ?? "");
@@ -395,14 +513,14 @@ export async function supersedeNotes(
     throw new MemoryValidationError(`Cannot ${action}: ids must be a list of note ids`);
   }
   const wanted = [...new Set(ids as string[])];
-  return await landing<SupersedeResult>(parts, action, () => {
-    const { mirror } = parts;
-    const keeper = mirror.get(by);
+  return await landing<SupersedeResult>(parts, action, { ids: [by, ...wanted] }, () => {
+    const { view } = parts;
+    const keeper = view.get(by);
     if (!keeper) throw new NoteNotFoundError(by);
     const had = keeper.supersedes ?? [];
     const adds = wanted.filter((id) => !had.includes(id));
     const result = (superseded: string[]) => () => ({
-      note: mirror.withLinks(mirror.get(by) ?? keeper),
+      note: view.withLinks(view.get(by) ?? keeper),
       superseded,
     });
     if (!adds.length) return { done: result([])() };
@@ -411,9 +529,9 @@ export async function supersedeNotes(
       validFrom: keeper.validFrom,
       validUntil: keeper.validUntil,
     }, parts.clock().toISOString());
-    const read = checkChain(mirror, next, [next], action);
+    const read = checkChain(view, next, [next], action);
     return {
-      changes: { put: [next], remove: [], expect: expectOf(mirror, [by, ...read]) },
+      changes: { put: [next], remove: [], expect: expectOf(view, [by, ...read]) },
       result: result(adds),
     };
   });

@@ -42,6 +42,7 @@ import {
   checkDraftLinks,
   checkPatchLinks,
   correctNote,
+  mirrorView,
   supersedeNotes,
   tidyNotes,
   type TruthParts,
@@ -166,6 +167,7 @@ export class Memo {
     this.#truth = {
       store,
       mirror: this.#mirror,
+      view: mirrorView(this.#mirror),
       apply: (changes) => this.applyReplica(changes),
       clock: () => new Date(),
       secrets: this.secrets,

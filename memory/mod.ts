@@ -40,3 +40,11 @@ export * from "./secrets/mod.ts";
 export * from "./auto_engine.ts";
 export * from "./memo.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./_similar_notes.ts";
+export {
+  checkDraftLinks,
+  correctNote,
+  supersedeNotes,
+  type TruthNeeds,
+  type TruthView,
+  type TruthWriteParts,
+} from "./_truth_ops.ts";
