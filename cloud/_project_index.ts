@@ -28,6 +28,7 @@
 import {
   type Bm25LexicalIndex,
   checkHistoryFilter,
+  countNotes,
   createLexicalIndex,
   decodeCursor,
   decodeLexicalSnapshot,
@@ -476,18 +477,7 @@ export class ProjectIndex {
     sources: Record<string, number>;
     lastUpdated?: string;
   } {
-    const labels: Record<string, number> = {};
-    const sources: Record<string, number> = {};
-    let lastUpdated: string | undefined;
-    for (const row of this.#rows.values()) {
-      for (const l of row.labels) labels[l] = (labels[l] ?? 0) + 1;
-      const kind = row.source ? row.source.split(":", 1)[0] : "none";
-      sources[kind] = (sources[kind] ?? 0) + 1;
-      if (!lastUpdated || row.updated > lastUpdated) lastUpdated = row.updated;
-    }
-    const out: ReturnType<ProjectIndex["stats"]> = { notes: this.#rows.size, labels, sources };
-    if (lastUpdated) out.lastUpdated = lastUpdated;
-    return out;
+    return countNotes(this.#rows.values());
   }
 
   /**

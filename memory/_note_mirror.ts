@@ -15,6 +15,7 @@ import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
 import { type CursorState, encodeCursor } from "./cursor.ts";
 import type { ListResult } from "./memo_types.ts";
 import { type HistoryLookup, SupersedeLinks } from "./history.ts";
+import { countNotes } from "./note_counts.ts";
 
 /**
  * What a {@linkcode NoteMirror} keeps in step with the store's notes.
@@ -241,15 +242,7 @@ export class NoteMirror implements HistoryLookup {
     sources: Record<string, number>;
     lastUpdated?: string;
   } {
-    const labels: Record<string, number> = {};
-    const sources: Record<string, number> = {};
-    let lastUpdated: string | undefined;
-    for (const note of this.#notes.values()) {
-      for (const l of note.labels) labels[l] = (labels[l] ?? 0) + 1;
-      const kind = note.source ? note.source.split(":", 1)[0] : "none";
-      sources[kind] = (sources[kind] ?? 0) + 1;
-      if (!lastUpdated || note.updated > lastUpdated) lastUpdated = note.updated;
-    }
+    const { labels, sources, lastUpdated } = countNotes(this.#notes.values());
     return { labels, sources, lastUpdated };
   }
 

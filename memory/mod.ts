@@ -39,6 +39,7 @@ export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
 export * from "./auto_engine.ts";
 export * from "./memo.ts";
+export * from "./note_counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./_similar_notes.ts";
 export {
   checkDraftLinks,
