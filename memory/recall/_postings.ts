@@ -146,6 +146,32 @@ export class PostingStore {
     scan(this.log, this.logUsed);
   }
 
+  /**
+   * Calls `fn(chunk, at, doc, slot[term])` for every pending pair whose term has a slot (a
+   * non-negative `slot[term]`), oldest first: what {@linkcode PostingStore.forEachPending}
+   * does with that test, in one tight loop (a search scans the log once for all its terms).
+   */
+  forEachPendingOf(
+    slot: Int32Array,
+    fn: (chunk: Int32Array, at: number, doc: number, slot: number) => void,
+  ): void {
+    if (this.#pairs === 0) return;
+    const frameDoc = this.frameDoc;
+    const frameEnd = this.frameEnd;
+    let f = 0;
+    let g = 0; // pairs seen
+    const scan = (chunk: Int32Array, used: number) => {
+      for (let at = 0; at < used; at += 2, g++) {
+        const k = slot[chunk[at]];
+        if (!(k >= 0)) continue; // no slot (or a term newer than the slots)
+        while (g >= frameEnd[f]) f++;
+        fn(chunk, at, frameDoc[f], k);
+      }
+    };
+    for (const chunk of this.chunks) scan(chunk, LOG_CHUNK);
+    scan(this.log, this.logUsed);
+  }
+
   /** Calls `fn(doc, tf)` for every entry of `term`, frozen then pending. */
   forEach(term: number, fn: (doc: number, tf: number) => void): void {
     if (term < this.frozenTerms) {
