@@ -332,11 +332,15 @@ export class Pass {
     this.touchedCount = count;
   }
 
-  /** The `depth` best notes that pass `filter` (and `noteFilter`, given the note), best first. */
+  /**
+   * The `depth` best notes that pass `filter` (and `noteFilter`, given the note), best first;
+   * `docCheck` first drops (negative) or keeps (positive) a note without asking them.
+   */
   select(
     depth: number,
     filter: ((id: string) => boolean) | undefined,
     noteFilter?: (note: Note) => boolean,
+    docCheck?: (notes: readonly (Note | undefined)[], doc: number) => number,
   ): Ranked[] {
     const top = new TopK(depth);
     const { score, touched } = this.scratch;
@@ -348,8 +352,12 @@ export class Pass {
       const d = touched[i];
       const s = score[d];
       if (full && (s < worst || (s === worst && d > worstDoc))) continue;
-      if (filter && !filter(notes[d]!.id)) continue;
-      if (noteFilter && !noteFilter(notes[d]!)) continue;
+      const quick = docCheck ? docCheck(notes, d) : 0;
+      if (quick < 0) continue;
+      if (quick === 0) {
+        if (filter && !filter(notes[d]!.id)) continue;
+        if (noteFilter && !noteFilter(notes[d]!)) continue;
+      }
       top.offer(s, d);
       if (top.size === depth) {
         full = true;
