@@ -148,3 +148,23 @@ function readTime(created: string): number {
   const ms = Date.parse(created);
   return ms === ms && canonicalTime(created) && new Date(ms).toISOString() !== created ? NaN : ms;
 }
+
+const columns = new WeakMap<object, HistoryColumns>();
+
+/**
+ * The history columns kept for a lexical index's doc numbers (one set per index).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { historyColumnsOf } from "./_history_columns.ts";
+ * const index = createLexicalIndex();
+ * assert.equal(historyColumnsOf(index), historyColumnsOf(index));
+ * ```
+ */
+export function historyColumnsOf(index: object): HistoryColumns {
+  let c = columns.get(index);
+  if (!c) columns.set(index, c = new HistoryColumns());
+  return c;
+}

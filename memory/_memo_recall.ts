@@ -23,7 +23,7 @@ import {
   onlyHidesSuperseded,
   withAction,
 } from "./_memo_checks.ts";
-import { HistoryColumns } from "./_history_columns.ts";
+import { historyColumnsOf } from "./_history_columns.ts";
 import { checkHistoryFilter } from "./history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
@@ -142,7 +142,7 @@ export async function recallNotes(
     // What the history filter needs of each note, kept by doc number: most candidates are
     // settled without reading their note (only when no label or source filter joins it).
     docCheck: filter && !noteFilter(options)
-      ? columnsOf(parts.index).check(history, mirror)
+      ? historyColumnsOf(parts.index).check(history, mirror)
       : undefined,
     explain,
   });
@@ -180,13 +180,4 @@ export async function recallNotes(
   };
   parts.answers.set(key, result);
   return { ...result, hits: hits.slice() };
-}
-
-const columns = new WeakMap<LexicalIndex, HistoryColumns>();
-
-/** The history columns kept for an index's doc numbers. */
-function columnsOf(index: LexicalIndex): HistoryColumns {
-  let c = columns.get(index);
-  if (!c) columns.set(index, c = new HistoryColumns());
-  return c;
 }
