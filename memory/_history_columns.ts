@@ -37,6 +37,8 @@ export function canonicalTime(time: string): boolean {
 const VALIDITY = 1;
 /** Some note supersedes it. */
 const SUPERSEDED = 2;
+/** Its `created` was read (a check without time bounds never reads it). */
+const TIMED = 4;
 
 /**
  * What the columns read of the notes' links: the ids that supersede a note, and a number that
@@ -72,7 +74,7 @@ export class HistoryColumns {
   #layout: readonly (Note | undefined)[] | undefined;
   /**
    * Two numbers per doc: `created` in milliseconds (NaN when it is not compared as a number: left
-   * to the filter), then `4 · (links version + 1) + flags` (0 until read): one place in memory.
+   * to the filter), then `8 · (links version + 1) + flags` (0 until read): one place in memory.
    */
   #data: Float64Array = new Float64Array(2048);
 
@@ -97,23 +99,28 @@ export class HistoryColumns {
     for (const ms of [since, until, asOf]) {
       if (ms !== undefined && !canonicalTime(new Date(ms).toISOString())) return undefined;
     }
-    const base = 4 * (links.linksVersion + 1);
+    const base = 8 * (links.linksVersion + 1);
     return (notes, d) => {
       if (notes !== this.#layout) {
         this.#data.fill(0);
         this.#layout = notes;
       }
       let data: Float64Array = this.#data;
-      if (2 * d + 1 >= data.length) data = this.#grow(d);
+      if (2 * d + 1 >= data.length) data = this.#grow(Math.max(d, notes.length));
       let key = data[2 * d + 1] - base;
-      if (!(key >= 0 && key < 4)) {
+      if (!(key >= 0 && key < 8)) {
         const note = notes[d];
         if (!note) return 0;
         key = read(note, links);
-        data[2 * d] = readTime(note.created);
         data[2 * d + 1] = base + key;
       }
       if (timed) {
+        if (!(key & TIMED)) {
+          const note = notes[d];
+          if (!note) return 0;
+          data[2 * d] = readTime(note.created);
+          data[2 * d + 1] = base + (key |= TIMED);
+        }
         const c = data[2 * d];
         if (c !== c) return 0;
         if (since !== undefined && c < since) return -1;
@@ -126,8 +133,9 @@ export class HistoryColumns {
     };
   }
 
+  /** Room for doc `d` (and as many again, or twice the room there was). */
   #grow(d: number): Float64Array {
-    const data = new Float64Array(Math.max(2 * d + 2, this.#data.length * 2));
+    const data = new Float64Array(Math.max(4 * d + 4, this.#data.length * 2));
     data.set(this.#data);
     return this.#data = data;
   }
