@@ -14,7 +14,14 @@
  */
 
 import type { Note } from "./note.ts";
-import type { ResolvedHistoryFilter } from "./history.ts";
+
+/** A resolved history filter (`ResolvedHistoryFilter` of `history.ts`, which imports this module). */
+interface ResolvedTimes {
+  includeSuperseded: boolean;
+  asOf?: number;
+  since?: number;
+  until?: number;
+}
 
 /**
  * Whether a time is in the form `toISOString` gives (`2026-03-01T10:00:00.000Z`): such times
@@ -89,7 +96,7 @@ export class HistoryColumns {
    * links' version are the ones it was read with.
    */
   check(
-    filter: ResolvedHistoryFilter,
+    filter: ResolvedTimes,
     links: LinksView,
   ): ((notes: readonly (Note | undefined)[], doc: number) => number) | undefined {
     const { since, until, asOf } = filter;

@@ -131,19 +131,7 @@ export class PostingStore {
    * is `(chunk[at], chunk[at + 1])`, the entry `(term, tf)` of `doc`.
    */
   forEachPending(fn: (chunk: Int32Array, at: number, doc: number) => void): void {
-    if (this.#pairs === 0) return;
-    const frameDoc = this.frameDoc;
-    const frameEnd = this.frameEnd;
-    let f = 0;
-    let g = 0; // pairs seen
-    const scan = (chunk: Int32Array, used: number) => {
-      for (let at = 0; at < used; at += 2, g++) {
-        while (g >= frameEnd[f]) f++;
-        fn(chunk, at, frameDoc[f]);
-      }
-    };
-    for (const chunk of this.chunks) scan(chunk, LOG_CHUNK);
-    scan(this.log, this.logUsed);
+    this.#scan(undefined, fn);
   }
 
   /**
@@ -155,6 +143,13 @@ export class PostingStore {
     slot: Int32Array,
     fn: (chunk: Int32Array, at: number, doc: number, slot: number) => void,
   ): void {
+    this.#scan(slot, fn);
+  }
+
+  #scan(
+    slot: Int32Array | undefined,
+    fn: (chunk: Int32Array, at: number, doc: number, slot: number) => void,
+  ): void {
     if (this.#pairs === 0) return;
     const frameDoc = this.frameDoc;
     const frameEnd = this.frameEnd;
@@ -162,8 +157,11 @@ export class PostingStore {
     let g = 0; // pairs seen
     const scan = (chunk: Int32Array, used: number) => {
       for (let at = 0; at < used; at += 2, g++) {
-        const k = slot[chunk[at]];
-        if (!(k >= 0)) continue; // no slot (or a term newer than the slots)
+        let k = 0;
+        if (slot) {
+          k = slot[chunk[at]];
+          if (!(k >= 0)) continue; // no slot (or a term newer than the slots)
+        }
         while (g >= frameEnd[f]) f++;
         fn(chunk, at, frameDoc[f], k);
       }
