@@ -18,10 +18,12 @@ import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import {
   checkEngine,
   checkLimit,
+  noteFilter,
   notesFilter,
   onlyHidesSuperseded,
   withAction,
 } from "./_memo_checks.ts";
+import { historyColumnsOf } from "./_history_columns.ts";
 import { checkHistoryFilter } from "./history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
@@ -137,6 +139,11 @@ export async function recallNotes(
     limit: depth,
     // The lexical index holds the notes themselves: a note filter needs no lookup by id.
     ...(onlyId || !filter ? { filter: byId } : { noteFilter: filter }),
+    // What the history filter needs of each note, kept by doc number: most candidates are
+    // settled without reading their note (only when no label or source filter joins it).
+    docCheck: filter && !noteFilter(options)
+      ? historyColumnsOf(parts.index).check(history, mirror)
+      : undefined,
     explain,
   });
   let hits: RecallHit[] = [];

@@ -114,6 +114,11 @@ export class NoteMirror implements HistoryLookup {
     return this.#links.of(id);
   }
 
+  /** Changes whenever a `supersedes` link among the held notes is added or removed. */
+  get linksVersion(): number {
+    return this.#links.version;
+  }
+
   /** Whether any held note supersedes another. */
   get anySuperseded(): boolean {
     return this.#links.size > 0;

@@ -14,6 +14,7 @@ import type { Note } from "./note.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import type { HistoryLookup } from "./history.ts";
+import { historyColumnsOf, type LinksView } from "./_history_columns.ts";
 import {
   distinctWords,
   SIMILAR_THRESHOLD,
@@ -133,6 +134,7 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
   const hits = parts.index.search(queryOf(text), {
     limit: CANDIDATES,
     filter: eligible,
+    docCheck: quickEligible(parts, note),
     plain: true,
     maxTerms: QUERY_TERMS,
   });
@@ -160,6 +162,29 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, MAX_SIMILAR);
   return ranked.map(([id, score]) => ({ id, title: parts.notes.get(id)!.title, score }));
+}
+
+/**
+ * `eligible` by doc number, reading no note (the history columns): the note itself (the object
+ * the index holds) is dropped, superseded notes too (the notes it supersedes among them, once
+ * its links are held); the rest is eligible. Undefined (`eligible` asks for each) when the
+ * notes do not say when their links change, or do not hold the note yet.
+ */
+function quickEligible(
+  parts: SimilarParts,
+  note: Note,
+): ((notes: readonly (Note | undefined)[], doc: number) => number) | undefined {
+  const links = parts.notes as HistoryLookup & Partial<LinksView>;
+  const own = parts.notes.get(note.id);
+  if (links.linksVersion === undefined || !own) return undefined;
+  for (const id of note.supersedes ?? []) {
+    if (!links.supersededBy(id)?.includes(note.id)) return undefined;
+  }
+  const hidden = historyColumnsOf(parts.index).check(
+    { includeSuperseded: false },
+    links as LinksView,
+  )!;
+  return (notes, d) => notes[d] === own ? -1 : hidden(notes, d);
 }
 
 /**

@@ -18,6 +18,7 @@
 import { MemoryValidationError } from "./errors.ts";
 import type { Note } from "./note.ts";
 import { normalizeValidTime, validTimeMs } from "./validity.ts";
+import { canonicalTime } from "./_history_columns.ts";
 
 export * from "./validity.ts";
 
@@ -183,10 +184,10 @@ export function historyFilter(
   const sinceIso = since === undefined ? "" : new Date(since).toISOString();
   const untilIso = until === undefined ? "" : new Date(until).toISOString();
   const createdBy = (note: Note, bound: number, iso: string) =>
-    canonical(note.created) ? note.created <= iso : Date.parse(note.created) <= bound;
+    canonicalTime(note.created) ? note.created <= iso : Date.parse(note.created) <= bound;
   return (note) => {
     if (timed) {
-      if (canonical(note.created)) {
+      if (canonicalTime(note.created)) {
         const c = note.created;
         if (since !== undefined && c < sinceIso) return false;
         if (until !== undefined && c >= untilIso) return false;
@@ -213,12 +214,6 @@ export function historyFilter(
   };
 }
 
-/** Whether a time is in the form `toISOString` gives (`2026-03-01T10:00:00.000Z`). */
-function canonical(time: string): boolean {
-  return time.length === 24 && time.charCodeAt(23) === 90 && time.charCodeAt(10) === 84 &&
-    time.charCodeAt(19) === 46;
-}
-
 /**
  * The derived side of `supersedes`: for each id, the ids of the notes that name it. Kept in step
  * note by note (`upsert` with the version it replaces, `remove`), so that deriving
@@ -239,6 +234,12 @@ function canonical(time: string): boolean {
  */
 export class SupersedeLinks {
   #by = new Map<string, string[]>();
+  #version = 0;
+
+  /** Bumped whenever a link is added or removed (what was learnt of the links is then stale). */
+  get version(): number {
+    return this.#version;
+  }
 
   /** Number of ids some note supersedes. */
   get size(): number {
@@ -267,9 +268,11 @@ export class SupersedeLinks {
   /** Forgets every link. */
   clear(): void {
     this.#by.clear();
+    this.#version++;
   }
 
   #link(target: string, by: string): void {
+    this.#version++;
     const list = this.#by.get(target);
     if (!list) this.#by.set(target, [by]);
     else if (!list.includes(by)) {
@@ -283,6 +286,7 @@ export class SupersedeLinks {
   #unlink(target: string, by: string): void {
     const list = this.#by.get(target);
     if (!list) return;
+    this.#version++;
     const at = list.indexOf(by);
     if (at >= 0) list.splice(at, 1);
     if (!list.length) this.#by.delete(target);

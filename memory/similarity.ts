@@ -270,7 +270,7 @@ export function mayBeDuplicate(a: TextProfile, b: TextProfile): boolean {
   const [small, large] = pa.distinct.length <= pb.distinct.length ? [pa, pb] : [pb, pa];
   if (small.distinct.length === 0) return false;
   let missing = 0;
-  for (const w of small.distinct) if (!large.set.has(w)) missing++;
+  for (const w of small.distinct) if (!large.at.has(w)) missing++;
   // Each missing word needs a word of the other text it begins (or that begins it).
   if (missing > large.distinct.length - (small.distinct.length - missing)) return false;
   // The Dice coefficient is at most this when every missing word is matched.
@@ -292,12 +292,17 @@ export function distinctWords(profile: TextProfile): readonly string[] {
   return prepared(profile).distinct;
 }
 
-/** A profile's distinct words, their set, which hold digits, and their total weight. */
+/**
+ * A profile's distinct words, where each is among them, which hold digits, their total weight,
+ * and the key of each word's first three letters (-1 for a word that cannot match as an
+ * abbreviation: shorter than three letters, or with a digit).
+ */
 interface Prepared {
   distinct: string[];
-  set: Set<string>;
+  at: Map<string, number>;
   digit: Uint8Array;
   total: number;
+  head: Float64Array;
 }
 
 const preparedProfiles = new WeakMap<TextProfile, Prepared>();
@@ -305,14 +310,25 @@ const preparedProfiles = new WeakMap<TextProfile, Prepared>();
 function prepared(p: TextProfile): Prepared {
   let out = preparedProfiles.get(p);
   if (!out) {
-    const distinct = [...new Set(p.words)];
+    const at = new Map<string, number>();
+    const distinct: string[] = [];
+    for (const w of p.words) {
+      if (!at.has(w)) {
+        at.set(w, distinct.length);
+        distinct.push(w);
+      }
+    }
     const digit = new Uint8Array(distinct.length);
+    const head = new Float64Array(distinct.length);
     let total = 0;
     distinct.forEach((w, i) => {
       digit[i] = hasDigit(w) ? 1 : 0;
       total += digit[i] ? NUMBER_WEIGHT : 1;
+      head[i] = digit[i] || w.length < 3
+        ? -1
+        : w.charCodeAt(0) * 0x100000000 + w.charCodeAt(1) * 0x10000 + w.charCodeAt(2);
     });
-    out = { distinct, set: new Set(distinct), digit, total };
+    out = { distinct, at, digit, total, head };
     preparedProfiles.set(p, out);
   }
   return out;
@@ -335,12 +351,11 @@ function matchWords(a: Prepared, b: Prepared) {
   let matchedB = 0;
   const restA: number[] = [];
   const usedB = new Uint8Array(b.distinct.length);
-  const indexB = new Map<string, number>();
-  b.distinct.forEach((w, i) => indexB.set(w, i));
+  const indexB = b.at;
   a.distinct.forEach((w, i) => {
     const j = indexB.get(w);
     if (j === undefined) {
-      if (!a.digit[i] && w.length >= 3) restA.push(i);
+      if (a.head[i] >= 0) restA.push(i); // no digit, three letters at least
       return;
     }
     usedB[j] = 1;
@@ -348,12 +363,15 @@ function matchWords(a: Prepared, b: Prepared) {
     matchedB++;
     shared += a.digit[i] ? NUMBER_WEIGHT : 1;
   });
+  const headB = b.head;
   for (const i of restA) {
     const w = a.distinct[i];
+    const head = a.head[i];
     for (let j = 0; j < b.distinct.length; j++) {
-      if (usedB[j] || b.digit[j]) continue;
+      // One word begins the other only if they begin alike (and a word of B that cannot
+      // match, having a digit or under three letters, has the head -1).
+      if (headB[j] !== head || usedB[j]) continue;
       const v = b.distinct[j];
-      if (v.length < 3) continue;
       if (w.length <= v.length ? v.startsWith(w) : w.startsWith(v)) {
         usedB[j] = 1;
         matchedA++;

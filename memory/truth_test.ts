@@ -225,6 +225,24 @@ Deno.test("Memo.remember: the same text normalised is unchanged, a near-duplicat
   });
 });
 
+Deno.test("Memo.remember: similar never lists the note itself, the notes it supersedes or a superseded note", async () => {
+  await withMemo(async (memo) => {
+    const { note: a } = await memo.remember({ text: "The audit log is kept for 12 months." });
+    const { note: b } = await memo.remember({ text: "The audit log is kept for 12 months in S3." });
+    // A near-duplicate that supersedes `a`: `b` is listed, `a` is not.
+    const c = await memo.remember({
+      text: "Audit logs are kept for 12 months.",
+      supersedes: [a.id],
+    });
+    assert.deepEqual(c.similar?.map((s) => s.id), [b.id]);
+    // `a` is superseded now: never listed again; `c` is.
+    const d = await memo.remember({ text: "The audit logs are kept 12 months." });
+    const listed = d.similar?.map((s) => s.id) ?? [];
+    assert.ok(listed.includes(c.note.id) && listed.includes(b.id), String(listed));
+    assert.ok(!listed.includes(a.id) && !listed.includes(d.note.id), String(listed));
+  });
+});
+
 Deno.test("Memo: a change of supersedes or validity is a change: updated, in the feed", async () => {
   await withMemo(async (memo) => {
     const { note } = await memo.remember({ text: "The beta API is open" });

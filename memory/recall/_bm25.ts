@@ -146,19 +146,24 @@ export class Pass {
       } else this.#scoreRange(postings.entries, from, to, 2, w, bit, widen);
     }
     if (postings.pendingCount === 0) return;
-    // The pending log: one scan for all the terms.
-    const wanted = new Map<number, [number, number]>();
-    for (const [id, weight, bit] of terms) {
-      wanted.set(id, [weight * idf(this.index.df[id], this.n), bit]);
-    }
-    const pair = new Int32Array(2);
-    postings.forEachPending((log, at, doc) => {
-      const w = wanted.get(log[at]);
-      if (w === undefined) return;
-      pair[0] = doc;
-      pair[1] = log[at + 1];
-      this.#scoreRange(pair, 0, 2, 2, w[0], w[1], widen);
+    // The pending log: one scan for all the terms, each pair's term looked up in `slot` (a
+    // term's index among `terms`; the last one listed wins, as a term listed twice did before).
+    const slot = this.scratch.slot;
+    const weights = new Float64Array(terms.length);
+    terms.forEach(([id, weight], i) => {
+      weights[i] = weight * idf(this.index.df[id], this.n);
+      slot[id] = i;
     });
+    const pair = new Int32Array(2);
+    try {
+      postings.forEachPendingOf(slot, (log, at, doc, i) => {
+        pair[0] = doc;
+        pair[1] = log[at + 1];
+        this.#scoreRange(pair, 0, 2, 2, weights[i], terms[i][2], widen);
+      });
+    } finally {
+      for (const [id] of terms) slot[id] = -1;
+    }
   }
 
   /** The matched docs, ascending. */
@@ -327,11 +332,15 @@ export class Pass {
     this.touchedCount = count;
   }
 
-  /** The `depth` best notes that pass `filter` (and `noteFilter`, given the note), best first. */
+  /**
+   * The `depth` best notes that pass `filter` (and `noteFilter`, given the note), best first;
+   * `docCheck` first drops (negative) or keeps (positive) a note without asking them.
+   */
   select(
     depth: number,
     filter: ((id: string) => boolean) | undefined,
     noteFilter?: (note: Note) => boolean,
+    docCheck?: (notes: readonly (Note | undefined)[], doc: number) => number,
   ): Ranked[] {
     const top = new TopK(depth);
     const { score, touched } = this.scratch;
@@ -343,8 +352,12 @@ export class Pass {
       const d = touched[i];
       const s = score[d];
       if (full && (s < worst || (s === worst && d > worstDoc))) continue;
-      if (filter && !filter(notes[d]!.id)) continue;
-      if (noteFilter && !noteFilter(notes[d]!)) continue;
+      const quick = docCheck ? docCheck(notes, d) : 0;
+      if (quick < 0) continue;
+      if (quick === 0) {
+        if (filter && !filter(notes[d]!.id)) continue;
+        if (noteFilter && !noteFilter(notes[d]!)) continue;
+      }
       top.offer(s, d);
       if (top.size === depth) {
         full = true;

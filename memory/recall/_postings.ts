@@ -149,6 +149,25 @@ export class PostingStore {
    * is `(chunk[at], chunk[at + 1])`, the entry `(term, tf)` of `doc`.
    */
   forEachPending(fn: (chunk: Int32Array, at: number, doc: number) => void): void {
+    this.#scan(undefined, fn);
+  }
+
+  /**
+   * Calls `fn(chunk, at, doc, slot[term])` for every pending pair whose term has a slot (a
+   * non-negative `slot[term]`), oldest first: what {@linkcode PostingStore.forEachPending}
+   * does with that test, in one tight loop (a search scans the log once for all its terms).
+   */
+  forEachPendingOf(
+    slot: Int32Array,
+    fn: (chunk: Int32Array, at: number, doc: number, slot: number) => void,
+  ): void {
+    this.#scan(slot, fn);
+  }
+
+  #scan(
+    slot: Int32Array | undefined,
+    fn: (chunk: Int32Array, at: number, doc: number, slot: number) => void,
+  ): void {
     if (this.#pairs === 0) return;
     const frameDoc = this.frameDoc;
     const frameEnd = this.frameEnd;
@@ -156,8 +175,13 @@ export class PostingStore {
     let g = 0; // pairs seen
     const scan = (chunk: Int32Array, used: number) => {
       for (let at = 0; at < used; at += 2, g++) {
+        let k = 0;
+        if (slot) {
+          k = slot[chunk[at]];
+          if (!(k >= 0)) continue; // no slot (or a term newer than the slots)
+        }
         while (g >= frameEnd[f]) f++;
-        fn(chunk, at, frameDoc[f]);
+        fn(chunk, at, frameDoc[f], k);
       }
     };
     for (const chunk of this.chunks) scan(chunk, LOG_CHUNK);

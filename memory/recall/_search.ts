@@ -62,7 +62,12 @@ export function searchIndex(
 
   let feedback: QueryTerm[] = [];
   if (!options.plain && o.feedbackDocs > 0 && o.feedbackTerms > 0 && o.feedbackWeight > 0) {
-    const first = pass.select(o.feedbackDocs, options.filter, options.noteFilter);
+    const first = pass.select(
+      o.feedbackDocs,
+      options.filter,
+      options.noteFilter,
+      options.docCheck,
+    );
     if (first.length > 0) {
       const slot = pass.scratch.slot;
       for (const t of terms) slot[t.id] = 0;
@@ -85,6 +90,7 @@ export function searchIndex(
     proximity ? Math.max(limit, o.rerankDepth) : limit,
     options.filter,
     options.noteFilter,
+    options.docCheck,
   );
   if (proximity) ranked = rerank(index, pass.scratch, ranked, terms, parsed.groups.length);
   ranked = ranked.slice(0, limit);

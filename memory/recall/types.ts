@@ -172,6 +172,14 @@ export interface LexicalSearchOptions {
    * @default none
    */
   noteFilter?: (note: Note) => boolean;
+  /**
+   * A quick test of a candidate by its doc number, before `filter` and `noteFilter`: negative
+   * drops it, positive keeps it without asking them, 0 asks them. `notes[doc]` is the note the
+   * index holds (a caller may keep what it learnt of each doc in arrays by doc number, checked
+   * against that note, and so read no note at all).
+   * @default none
+   */
+  docCheck?: (notes: readonly (Note | undefined)[], doc: number) => number;
   /** Fill `explain` on each hit. */
   explain?: boolean;
   /**
