@@ -128,7 +128,8 @@ export function parseQuery(
   }
   // Prefix expansion of the last word (its last part, and the joined form it ends).
   const minPrefix = options.minPrefixLength ?? 2;
-  if (tokens.length && endsInWord(query)) {
+  const expands = (options.prefixWeight ?? 0.5) > 0 && (options.maxPrefixTerms ?? 50) > 0;
+  if (expands && tokens.length && endsInWord(query)) {
     const last = tokens[tokens.length - 1];
     const ends = last.kind === TOKEN_JOINED && tokens.length > 1
       ? [tokens[tokens.length - 2], last]
