@@ -20,21 +20,34 @@ export function assertNoSecret(text: string, corpus: readonly CorpusSecret[], wh
   }
 }
 
-/** Every file under `dir`, as text (binary files decoded loosely), with its path. */
+/**
+ * Every file under `dir`, as text (binary files decoded loosely), with its path. A file that a
+ * runtime's background write renames away between the listing and its read (a `….tmp`) makes the
+ * walk start again, so that the file it became is read too.
+ */
 export async function filesUnder(dir: string): Promise<{ path: string; text: string }[]> {
-  const out: { path: string; text: string }[] = [];
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true, recursive: true });
-  } catch {
-    return out;
+  for (let attempt = 1;; attempt++) {
+    const out: { path: string; text: string }[] = [];
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true, recursive: true });
+    } catch {
+      return out;
+    }
+    let moved = false;
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      const path = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
+      try {
+        out.push({ path, text: new TextDecoder().decode(await readFile(path)) });
+      } catch (error) {
+        if ((error as { code?: string }).code !== "ENOENT" || attempt === 20) throw error;
+        moved = true;
+        break;
+      }
+    }
+    if (!moved) return out;
   }
-  for (const e of entries) {
-    if (!e.isFile()) continue;
-    const path = join(e.parentPath ?? (e as unknown as { path: string }).path, e.name);
-    out.push({ path, text: new TextDecoder().decode(await readFile(path)) });
-  }
-  return out;
 }
 
 /** Asserts that no file under `<rootDir>/.memo/` holds a value of the corpus. */
