@@ -25,6 +25,8 @@ interface UseModel {
 /** The parts of `@energetic-ai/core` (TensorFlow.js) used here. */
 interface CoreModule {
   enableProdMode(): void;
+  ready(): Promise<void>;
+  engine(): { readonly backend: unknown };
 }
 
 /** Vector length of USE-lite. */
@@ -56,6 +58,7 @@ export async function loadUseLite(onProgress: (progress: ModelProgress) => void)
   // Production mode: TensorFlow.js skips its debug checks and never prints its
   // warnings (memo mcp speaks JSON-RPC on stdout).
   core.enableProdMode();
+  await backendReady(core);
   const model = await embeddings.initModel(weights.modelSource);
   onProgress({ status: "ready", progress: 100 });
   return {
@@ -73,4 +76,24 @@ export async function loadUseLite(onProgress: (progress: ModelProgress) => void)
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * Waits until TensorFlow.js's wasm backend is initialised. `@energetic-ai/core` starts it when it
+ * is imported, and `initModel` awaits `ready()` before it builds the model's tensors; yet one test
+ * run on a loaded machine saw `initModel` fail with "Backend 'wasm' has not yet been initialized":
+ * `ready()` had answered while an initialisation was still pending. Reading `engine().backend`
+ * throws exactly then (and starts an initialisation when none is left), so this waits and reads
+ * again, a few times, before the model is built.
+ */
+async function backendReady(core: CoreModule): Promise<void> {
+  for (let attempt = 1;; attempt++) {
+    await core.ready();
+    try {
+      core.engine().backend;
+      return;
+    } catch (e) {
+      if (attempt === 5) throw e;
+    }
+  }
 }
