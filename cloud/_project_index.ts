@@ -30,6 +30,7 @@ import {
   checkHistoryFilter,
   countNotes,
   createLexicalIndex,
+  cursorStart,
   decodeCursor,
   decodeLexicalSnapshot,
   encodeCursor,
@@ -397,13 +398,7 @@ export class ProjectIndex {
     const history = checkHistoryFilter(options, "list notes");
     const order = this.#ordered();
     const n = order.length;
-    let start = newest ? n - 1 : 0;
-    if (cursor) {
-      const at = this.#position.get(cursor.id);
-      // A cursor whose note is gone resumes at its position: the notes after it moved down one.
-      if (newest) start = at !== undefined ? at - 1 : Math.min(cursor.position - 1, n - 1);
-      else start = at !== undefined ? at + 1 : Math.min(cursor.position, n);
-    }
+    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
     const step = newest ? -1 : 1;
     const filter = both(filterOf(options), this.#historyFilter(history));
     const items: { id: string; revision: number }[] = [];

@@ -12,7 +12,7 @@ import type { MemoryStore } from "./store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./_embedding_seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
-import { type CursorState, encodeCursor } from "./cursor.ts";
+import { cursorStart, type CursorState, encodeCursor } from "./cursor.ts";
 import type { ListResult } from "./memo_types.ts";
 import { type HistoryLookup, SupersedeLinks } from "./history.ts";
 import { countNotes } from "./note_counts.ts";
@@ -210,13 +210,7 @@ export class NoteMirror implements HistoryLookup {
     const order = this.#ordered();
     const n = order.length;
     // `start` is where the page begins in store order; newest-first walks down from it.
-    let start = newest ? n - 1 : 0;
-    if (cursor) {
-      const at = this.#position.get(cursor.id);
-      // A cursor whose note is gone resumes at its position: the notes after it moved down one.
-      if (newest) start = at !== undefined ? at - 1 : Math.min(cursor.position - 1, n - 1);
-      else start = at !== undefined ? at + 1 : Math.min(cursor.position, n);
-    }
+    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
     const step = newest ? -1 : 1;
     const notes: Note[] = [];
     let total = 0;

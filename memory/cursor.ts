@@ -75,3 +75,31 @@ export function decodeCursor(cursor: string, action = "list notes"): CursorState
   ) throw fail();
   return { id: v.i, position: v.p };
 }
+
+/**
+ * Where a page starts in store order: the first (or, `newest`, the last) of `count` notes without
+ * a cursor; after the cursor's note otherwise. A cursor whose note is gone resumes at its
+ * position: the notes after it moved down one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cursorStart } from "@memo/memory";
+ * const at = (id: string) => (id === "b" ? 1 : undefined);
+ * assert.equal(cursorStart(3, false, undefined, at), 0);
+ * assert.equal(cursorStart(3, true, undefined, at), 2);
+ * assert.equal(cursorStart(3, false, { id: "b", position: 1 }, at), 2);
+ * assert.equal(cursorStart(3, true, { id: "gone", position: 2 }, at), 1);
+ * ```
+ */
+export function cursorStart(
+  count: number,
+  newest: boolean,
+  cursor: CursorState | undefined,
+  positionOf: (id: string) => number | undefined,
+): number {
+  if (!cursor) return newest ? count - 1 : 0;
+  const at = positionOf(cursor.id);
+  if (newest) return at !== undefined ? at - 1 : Math.min(cursor.position - 1, count - 1);
+  return at !== undefined ? at + 1 : Math.min(cursor.position, count);
+}
