@@ -39,17 +39,30 @@ export interface TraceOptions {
 
 /**
  * Starts `deno <command> --inspect-wait=127.0.0.1:0 <rest>` in the repository (`args[0]` is the
- * subcommand: `run`, `serve`) and attaches to it before it runs anything.
+ * subcommand: `run`, `serve`) and attaches to it as it starts.
+ *
+ * `--inspect-wait` starts the program as soon as the socket connects, a moment before
+ * `Debugger.enable` reaches it. V8 then reports every script compiled so far that is still alive,
+ * so a process that is still serving is seen whole; but a program that ends in that moment can
+ * lose its main module from the list (about one run in thirty of a one-line module). What this
+ * helper proves is therefore what a process *loads*, and a test's "loaded nothing of X" is never
+ * made to fail by a miss. (`--inspect-brk` would close the gap, but Deno 2.9 sometimes never leaves
+ * its wait under it, and `deno serve` never does.)
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { traceProcess } from "./_module_trace.ts";
  *
- * const traced = await traceProcess(["run", "-A", "version.ts"]);
+ * // memo mcp serves over stdio until its stdin ends: nothing it loads can end before the trace.
+ * const dir = await Deno.makeTempDir();
+ * const traced = await traceProcess(["run", "-A", "cli.ts", "mcp", "--dir", dir], { stdio: true });
+ * await traced.child.stdin.close();
  * await traced.waitForStderr(/Waiting for the debugger to disconnect/);
- * assert.ok((await traced.scripts()).some((url) => url.endsWith("/version.ts")));
+ * assert.ok((await traced.scripts()).some((url) => url.endsWith("/cli.ts")));
  * assert.equal(await traced.stop(), 0);
+ * await traced.child.stdout.cancel();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function traceProcess(
