@@ -17,7 +17,7 @@
  * notes, most in few), a number or two, and one note in 20 superseding an earlier one, so that
  * filtering has something to hide.
  *
- * Usage: deno run -A bench/truth_scale.ts [--sizes 10000,100000] [--writes 40] [--queries 300]
+ * Usage: deno run -A bench/truth_scale.ts [--sizes 10000,100000] [--writes 200] [--queries 300]
  *        [--parts remember,tidy,recall] [--json FILE]
  *
  * @module
@@ -43,7 +43,7 @@ const option = (name: string, fallback: string) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const sizes = option("sizes", "10000,100000").split(",").map(Number);
-const writes = Number(option("writes", "40"));
+const writes = Number(option("writes", "200"));
 const queryCount = Number(option("queries", "300"));
 const only = new Set(option("parts", "remember,tidy,recall").split(","));
 

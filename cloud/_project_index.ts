@@ -446,13 +446,17 @@ export class ProjectIndex {
     read: (items: { id: string; revision: number }[]) => Promise<Map<string, Note>>,
   ): Promise<SimilarNote[]> {
     const supersededBy = (id: string) => this.#links.of(id);
+    const held = this.#rows.has(note.id);
     // First pass: which candidates the comparison needs (none is compared without its text).
     const asked = new Set<string>();
     const ask = (id: string) => {
       asked.add(id);
       return undefined;
     };
-    await lexicalSimilarNotes({ notes: { get: ask, supersededBy }, index: this.#index }, note);
+    await lexicalSimilarNotes(
+      { notes: { get: ask, supersededBy }, index: this.#index, held },
+      note,
+    );
     const items = [...asked].flatMap((id) => {
       const row = this.#rows.get(id);
       return row ? [{ id, revision: row.revision }] : [];
@@ -462,6 +466,7 @@ export class ProjectIndex {
     return await lexicalSimilarNotes({
       notes: { get: (id) => notes.get(id), supersededBy },
       index: this.#index,
+      held,
     }, note);
   }
 

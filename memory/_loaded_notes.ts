@@ -159,8 +159,15 @@ export class LoadedNotes {
     this.#loaded = true;
   }
 
-  /** Appends new notes (one write, one fsync); returns the bytes written. */
-  async append(notes: Note[], lock: Pick<HeldLock, "abandon">): Promise<number> {
+  /**
+   * Appends new notes (one write, one fsync); returns the bytes written. `whileDurable` runs
+   * while the fsync does.
+   */
+  async append(
+    notes: Note[],
+    lock: Pick<HeldLock, "abandon">,
+    whileDurable?: () => void,
+  ): Promise<number> {
     const sizeBefore = this.#stamp?.size ?? 0;
     const preamble = sizeBefore === 0 ? NOTES_PREAMBLE : "";
     const newline = this.#tail.length > 0 && this.#tail[this.#tail.length - 1] !== 10 ? "\n" : "";
@@ -168,7 +175,8 @@ export class LoadedNotes {
     let done;
     try {
       const lead = preamble + newline;
-      done = await appendText(this.#notesPath, lead ? [lead, ...raws] : raws, sizeBefore);
+      const pieces = lead ? [lead, ...raws] : raws;
+      done = await appendText(this.#notesPath, pieces, sizeBefore, whileDurable);
     } catch (e) {
       // Bytes may be left past the lock's size: leave the lock for recovery, reload next time.
       if ((e as { details?: { cutBack?: boolean } }).details?.cutBack === false) lock.abandon();

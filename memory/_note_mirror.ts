@@ -93,6 +93,7 @@ export class NoteMirror implements HistoryLookup {
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
+  #changes = 0;
 
   /** A mirror that holds nothing until its first {@linkcode NoteMirror.sync}. */
   constructor(parts: NoteMirrorParts) {
@@ -117,6 +118,14 @@ export class NoteMirror implements HistoryLookup {
   /** Changes whenever a `supersedes` link among the held notes is added or removed. */
   get linksVersion(): number {
     return this.#links.version;
+  }
+
+  /**
+   * How many changes the mirror has taken in (a note added, changed or removed counts one; a
+   * reset counts one more): the same number means the same notes.
+   */
+  get changes(): number {
+    return this.#changes;
   }
 
   /** Whether any held note supersedes another. */
@@ -177,6 +186,7 @@ export class NoteMirror implements HistoryLookup {
         for (const id of before.keys()) if (!this.#notes.has(id)) tally!.removed.push(id);
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
+        this.#changes += (changes.reset ? 1 : 0) + changes.removed.length + upserted.length;
         this.#order = undefined;
         answers.clear();
       }

@@ -351,18 +351,26 @@ export function joinTail(before: Uint8Array, added: Uint8Array): Uint8Array {
 /**
  * Appends the concatenation of `pieces` with one write and one fsync. On failure the file is cut
  * back to `sizeBefore`; `cutBack` is false when even that failed (the lock must then not be
- * released as clean).
+ * released as clean). `whileDurable` runs (once, its errors ignored) after the fsync has started
+ * and before it is awaited, so that its work overlaps the disk's.
  */
 export async function appendText(
   notesPath: string,
   pieces: readonly string[],
   sizeBefore: number,
+  whileDurable?: () => void,
 ): Promise<{ stamp: FileStamp; bytes: Uint8Array }> {
   const bytes = encodePieces(pieces);
   const fh = await open(notesPath, "a");
   try {
     await writeAll(fh, bytes);
-    await fh.datasync();
+    const durable = fh.datasync();
+    if (whileDurable) {
+      try {
+        whileDurable();
+      } catch { /* the caller's work; the write goes on */ }
+    }
+    await durable;
     return { stamp: toStamp(await fh.stat()), bytes };
   } catch (e) {
     try {

@@ -105,6 +105,8 @@ export const VECTOR_WAIT_MS = 50;
  * The stored notes most like `note` (itself, the notes it supersedes and superseded notes
  * left out): at most {@linkcode MAX_SIMILAR}, each scoring at least
  * {@linkcode SIMILAR_THRESHOLD}, most similar first.
+ * `held`: the index holds `note` already (a note just written); see
+ * {@linkcode LexicalSimilarParts.held}.
  *
  * @example
  * ```ts
@@ -126,27 +128,13 @@ export const VECTOR_WAIT_MS = 50;
  * assert.deepEqual(similar.map((s) => s.id), ["a"]);
  * ```
  */
-export async function similarNotes(parts: SimilarParts, note: Note): Promise<SimilarNote[]> {
-  const skip = new Set([note.id, ...(note.supersedes ?? [])]);
-  const eligible = (id: string) => !skip.has(id) && parts.notes.supersededBy(id) === undefined;
+export async function similarNotes(
+  parts: SimilarParts,
+  note: Note,
+  held = true,
+): Promise<SimilarNote[]> {
+  const { scores, mine, eligible } = lexicalScores(parts, note, held);
   const text = noteText(note);
-  const scores = new Map<string, number>();
-  const hits = parts.index.search(queryOf(text), {
-    limit: CANDIDATES,
-    filter: eligible,
-    docCheck: quickEligible(parts, note),
-    plain: true,
-    maxTerms: QUERY_TERMS,
-  });
-  const mine = noteProfile(note);
-  // A note that holds under a quarter of the rarest words searched for cannot be as alike as
-  // the threshold asks: it is not compared (comparing costs its profile).
-  const least = Math.max(1, Math.ceil(Math.min(QUERY_TERMS, distinctWords(mine).length) / 4));
-  for (const hit of hits) {
-    if (hit.matched.length < least) continue;
-    const other = parts.notes.get(hit.id);
-    if (other) scores.set(hit.id, similarity(mine, noteProfile(other)).score);
-  }
   const vector = parts.vectors ? await vectorOf(parts.embeddings, text) : undefined;
   if (vector) {
     for (const hit of parts.embeddings.search(vector, { limit: CANDIDATES, filter: eligible })) {
@@ -157,6 +145,68 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
       scores.set(hit.id, Math.max(lexical, fromVector));
     }
   }
+  return rankSimilar(parts, scores);
+}
+
+/**
+ * {@linkcode similarNotes} on the lexical side alone, for a note the index and the notes do not
+ * hold yet (a note being written): the same answer they give once they hold it and nothing else
+ * changed, but for the BM25 weights that pick the candidates, which count one note fewer. It
+ * runs at once (`Memo.remember` runs it while the write's fsync does).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { similarNotesBeforeWrite } from "./_similar_notes.ts";
+ * const note = (id: string, body: string) => ({ id, title: body, body, labels: [], hash: "", created: "", updated: "" });
+ * const index = createLexicalIndex();
+ * const stored = note("a", "The audit log is kept for 12 months.");
+ * index.add(stored);
+ * const parts = {
+ *   notes: { get: (id: string) => id === "a" ? stored : undefined, supersededBy: () => undefined },
+ *   index,
+ *   embeddings: { queryVector: () => Promise.resolve(undefined), search: () => [] },
+ *   vectors: false,
+ * };
+ * const similar = similarNotesBeforeWrite(parts, note("b", "Audit logs are kept 12 months."));
+ * assert.deepEqual(similar.map((s) => s.id), ["a"]);
+ * ```
+ */
+export function similarNotesBeforeWrite(parts: SimilarParts, note: Note): SimilarNote[] {
+  return rankSimilar(parts, lexicalScores(parts, note, false).scores);
+}
+
+/**
+ * The lexical candidates of `note` and their scores. `held`: the index and the notes hold the
+ * note already (it is left out of what it finds, and so are the words only it has).
+ */
+function lexicalScores(parts: SimilarParts, note: Note, held: boolean) {
+  const skip = new Set([note.id, ...(note.supersedes ?? [])]);
+  const eligible = (id: string) => !skip.has(id) && parts.notes.supersededBy(id) === undefined;
+  const scores = new Map<string, number>();
+  const hits = parts.index.search(queryOf(noteText(note)), {
+    limit: CANDIDATES,
+    filter: eligible,
+    docCheck: quickEligible(parts, note, held),
+    plain: true,
+    maxTerms: QUERY_TERMS,
+    minNotes: held ? 2 : 1,
+  });
+  const mine = noteProfile(note);
+  // A note that holds under a quarter of the rarest words searched for cannot be as alike as
+  // the threshold asks: it is not compared (comparing costs its profile).
+  const least = Math.max(1, Math.ceil(Math.min(QUERY_TERMS, distinctWords(mine).length) / 4));
+  for (const hit of hits) {
+    if (hit.matched.length < least) continue;
+    const other = parts.notes.get(hit.id);
+    if (other) scores.set(hit.id, similarity(mine, noteProfile(other)).score);
+  }
+  return { scores, mine, eligible };
+}
+
+/** The scores at or above the threshold, best first, at most {@linkcode MAX_SIMILAR}. */
+function rankSimilar(parts: SimilarParts, scores: Map<string, number>): SimilarNote[] {
   const threshold = parts.threshold ?? SIMILAR_THRESHOLD;
   const ranked = [...scores].filter(([, score]) => score >= threshold)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
@@ -168,23 +218,26 @@ export async function similarNotes(parts: SimilarParts, note: Note): Promise<Sim
  * `eligible` by doc number, reading no note (the history columns): the note itself (the object
  * the index holds) is dropped, superseded notes too (the notes it supersedes among them, once
  * its links are held); the rest is eligible. Undefined (`eligible` asks for each) when the
- * notes do not say when their links change, or do not hold the note yet.
+ * notes do not say when their links change, when they should hold the note (`held`) and do
+ * not, or when a note not held yet supersedes another.
  */
 function quickEligible(
   parts: SimilarParts,
   note: Note,
+  held: boolean,
 ): ((notes: readonly (Note | undefined)[], doc: number) => number) | undefined {
   const links = parts.notes as HistoryLookup & Partial<LinksView>;
-  const own = parts.notes.get(note.id);
-  if (links.linksVersion === undefined || !own) return undefined;
-  for (const id of note.supersedes ?? []) {
+  if (links.linksVersion === undefined) return undefined;
+  const own = held ? parts.notes.get(note.id) : undefined;
+  if (held ? !own : note.supersedes?.length) return undefined;
+  for (const id of held ? note.supersedes ?? [] : []) {
     if (!links.supersededBy(id)?.includes(note.id)) return undefined;
   }
   const hidden = historyColumnsOf(parts.index).check(
     { includeSuperseded: false },
     links as LinksView,
   )!;
-  return (notes, d) => notes[d] === own ? -1 : hidden(notes, d);
+  return own ? (notes, d) => notes[d] === own ? -1 : hidden(notes, d) : hidden;
 }
 
 /**
@@ -245,6 +298,12 @@ export interface LexicalSimilarParts {
    * @default SIMILAR_THRESHOLD
    */
   threshold?: number;
+  /**
+   * Whether the index holds the note already (a note just written): it is then left out of
+   * what it finds, and so are the words only it has.
+   * @default true
+   */
+  held?: boolean;
 }
 
 /**
@@ -271,9 +330,13 @@ export function lexicalSimilarNotes(
   parts: LexicalSimilarParts,
   note: Note,
 ): Promise<SimilarNote[]> {
-  return similarNotes({
-    ...parts,
-    embeddings: { queryVector: () => Promise.resolve(undefined), search: () => [] },
-    vectors: false,
-  }, note);
+  return similarNotes(
+    {
+      ...parts,
+      embeddings: { queryVector: () => Promise.resolve(undefined), search: () => [] },
+      vectors: false,
+    },
+    note,
+    parts.held ?? true,
+  );
 }

@@ -24,6 +24,7 @@ import { prepareHistory } from "./validity.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
+  CommitOptions,
   CommitResult,
   MemoryStore,
   NotePage,
@@ -195,7 +196,7 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /** Stores a batch all-or-nothing, deduplicating by identity; see the module doc. */
-  async commit(batch: CommitBatch, options: { signal?: AbortSignal } = {}): Promise<CommitResult> {
+  async commit(batch: CommitBatch, options: CommitOptions = {}): Promise<CommitResult> {
     const drafts: PreparedDraft[] = prepareDrafts(batch);
     options.signal?.throwIfAborted();
     return await this.#exclusive(async () => {
@@ -213,7 +214,9 @@ export class FileMemoryStore implements MemoryStore {
         }
         options.signal?.throwIfAborted();
         if (plan.updated.length === 0) {
-          return plan.result(await this.#file.append(plan.written, lock));
+          const written = plan.written;
+          const whileDurable = options.whileDurable && (() => options.whileDurable!(written));
+          return plan.result(await this.#file.append(written, lock, whileDurable));
         }
         const replace = new Map<NotesSection, Note>();
         for (const note of plan.updated) replace.set(this.#file.table.section(note.id)!, note);

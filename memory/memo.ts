@@ -7,7 +7,13 @@
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
-import type { MemoryStore, ReplicaApplyResult, ReplicaChanges, StoreLoadReport } from "./store.ts";
+import type {
+  CommitOptions,
+  MemoryStore,
+  ReplicaApplyResult,
+  ReplicaChanges,
+  StoreLoadReport,
+} from "./store.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { createLexicalIndex } from "./recall/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
@@ -36,7 +42,7 @@ import {
 } from "./secrets/policy.ts";
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
 import { checkHistoryFilter, prepareHistory } from "./history.ts";
-import { similarNotes } from "./_similar_notes.ts";
+import { similarNotes, similarNotesBeforeWrite } from "./_similar_notes.ts";
 import {
   applyTidyPlan,
   checkDraftLinks,
@@ -65,6 +71,7 @@ import type {
 import type {
   CorrectInput,
   CorrectResult,
+  SimilarNote,
   SupersedeInput,
   SupersedeResult,
   TidyApplyResult,
@@ -253,17 +260,28 @@ export class Memo {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
       await checkDraftLinks(this.#truth, draft);
     }
-    const result = await this.#commit([draft], {}, "remember");
     const mirror = this.#mirror;
+    const embeddings = this.#embeddings;
+    const parts = { notes: mirror, index: this.#index, embeddings, vectors: embeddings.fusable };
+    // The lexical check runs while the note's fsync does; its answer stands when the note was
+    // all that the mirror took in since (else, or with vectors, it runs once the note is held).
+    let early: { similar: SimilarNote[]; changes: number } | undefined;
+    const whileDurable = parts.vectors ? undefined : (written: readonly Note[]) => {
+      const changes = mirror.changes;
+      if (written.length === 1) {
+        early = { similar: similarNotesBeforeWrite(parts, written[0]), changes };
+      }
+    };
+    const result = await this.#commit([draft], { whileDurable }, "remember");
     let done: RememberResult;
     if (result.written.length) {
       const note = result.written[0];
-      const embeddings = this.#embeddings;
-      const parts = { notes: mirror, index: this.#index, embeddings, vectors: embeddings.fusable };
       done = {
         note: mirror.withLinks(note),
         status: "written",
-        similar: await similarNotes(parts, note),
+        similar: early && mirror.changes === early.changes + 1
+          ? early.similar
+          : await similarNotes(parts, note),
       };
     } else if (result.updated.length) {
       done = { note: mirror.withLinks(result.updated[0]), status: "updated", similar: [] };
@@ -290,7 +308,7 @@ export class Memo {
 
   async #commit(
     drafts: readonly NoteDraft[],
-    options: { signal?: AbortSignal },
+    options: CommitOptions,
     action: string,
   ): Promise<RememberManyResult> {
     const guarded = await guardDrafts(drafts, this.secrets, action);

@@ -75,6 +75,37 @@ export interface CommitBatch {
 }
 
 /**
+ * Options of {@linkcode MemoryStore.commit}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CommitOptions, FileMemoryStore, type Note } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * const seen: Note[][] = [];
+ * const options: CommitOptions = { whileDurable: (notes) => seen.push([...notes]) };
+ * const { written } = await store.commit({ notes: [{ text: "one" }] }, options);
+ * assert.deepEqual(seen, [written]); // called once, with the notes being appended
+ * await store.commit({ notes: [{ text: "one" }] }, options); // nothing new: not called
+ * assert.equal(seen.length, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface CommitOptions {
+  /** Stops a commit that has not started writing. */
+  signal?: AbortSignal;
+  /**
+   * Called at most once, synchronously, while a commit that only adds notes waits for them to
+   * become durable (the file store's fsync), with those notes: work on the CPU that can run
+   * meanwhile (`Memo.remember`'s similarity check). The notes are not stored yet and may still
+   * fail to be; what it throws is ignored. A store that cannot overlap anything never calls it.
+   * @default none
+   */
+  whileDurable?: (notes: readonly Note[]) => void;
+}
+
+/**
  * What happened to each draft of a batch.
  *
  * @example
@@ -250,7 +281,7 @@ export interface MemoryStore {
   /** Reads the store (creating nothing) and reports problems found. */
   load(): Promise<StoreLoadReport>;
   /** Stores a batch all-or-nothing, deduplicating by identity. */
-  commit(batch: CommitBatch, options?: { signal?: AbortSignal }): Promise<CommitResult>;
+  commit(batch: CommitBatch, options?: CommitOptions): Promise<CommitResult>;
   /** Changes a note; `undefined` when the id is unknown. */
   update(id: string, patch: NotePatch): Promise<Note | undefined>;
   /** Removes a note; false when the id is unknown. */

@@ -243,6 +243,34 @@ Deno.test("Memo.remember: similar never lists the note itself, the notes it supe
   });
 });
 
+Deno.test("Memo.remember: similar sees a note another process wrote since this one last read (the check during the fsync is redone)", async () => {
+  await withMemo(async (first, notesPath) => {
+    const rootDir = join(notesPath, "..", "..", "..");
+    const second = await openMemo({ rootDir, localEmbeddings: false, indexCache: false });
+    try {
+      await second.remember({ text: "Lunch is at noon on Fridays." }); // its mirror is current
+      const { note } = await first.remember({
+        text: "The audit log of billing is kept for 12 months in Glacier.",
+      });
+      // `second` has not read since: what it checks during its fsync misses `note`.
+      const near = await second.remember({
+        text: "Audit logs of billing are kept for 12 months in Glacier.",
+      });
+      assert.deepEqual(near.similar?.map((s) => s.id), [note.id]);
+      // Behind again (the check is redone once the note is held): a word only the new note has
+      // takes none of the places among the words searched for.
+      await first.remember({ text: "Backups run nightly at two." });
+      const longer = await second.remember({
+        text:
+          "Billing audit logs: 12 months in Glacier, zyxqwv plonkers frobnicate quuxly blargh snorf wibbly",
+      });
+      assert.ok(longer.similar?.some((s) => s.id === note.id), JSON.stringify(longer.similar));
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 Deno.test("Memo: a change of supersedes or validity is a change: updated, in the feed", async () => {
   await withMemo(async (memo) => {
     const { note } = await memo.remember({ text: "The beta API is open" });

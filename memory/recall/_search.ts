@@ -49,7 +49,8 @@ export function searchIndex(
     maxPrefixTerms: options.plain ? 0 : o.maxPrefixTerms, // plain: the words as they are
     df: (id) => df[id],
   });
-  let terms = parsed.terms.filter((t) => df[t.id] > 0);
+  const least = Math.max(1, options.minNotes ?? 1);
+  let terms = parsed.terms.filter((t) => df[t.id] >= least);
   if (terms.length === 0) return [];
   const most = options.maxTerms;
   if (most !== undefined && most >= 1 && terms.length > most) {

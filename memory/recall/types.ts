@@ -194,6 +194,13 @@ export interface LexicalSearchOptions {
    * @default all of them
    */
   maxTerms?: number;
+  /**
+   * Search only the query's terms that at least this many notes hold. A query that is the text
+   * of a note the index holds passes 2: a word only that note has would find nothing else, and
+   * must not take one of the `maxTerms`.
+   * @default 1
+   */
+  minNotes?: number;
 }
 
 /**
