@@ -27,6 +27,14 @@ export function freePort(): number {
   return port;
 }
 
+/**
+ * The arguments of `deno serve http.ts` (memo's hosted endpoint) on `127.0.0.1:<port>`, for
+ * {@linkcode startTarget}.
+ */
+export function denoServeArgs(port: number): string[] {
+  return ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "http.ts"];
+}
+
 /** A server process under load. */
 export interface Target {
   /** Its name in the report. */

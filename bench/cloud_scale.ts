@@ -58,6 +58,7 @@ import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { startPostgres } from "../tests/_postgres.ts";
 import {
   cpuModel,
+  denoServeArgs,
   distinctRecallScript,
   fmt,
   freePort,
@@ -209,15 +210,7 @@ function clientOf(baseUrl: string): MemoCloudClient {
 /** An MCP endpoint (`deno serve http.ts`) on the cloud runtime, pointed at a Cloud API. */
 async function startMcp(name: string, apiBaseUrl: string, rootDir: string): Promise<Target> {
   const port = freePort();
-  return await startTarget(name, [
-    "serve",
-    "-A",
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "http.ts",
-  ], {
+  return await startTarget(name, denoServeArgs(port), {
     MEMO_RUNTIME: "cloud",
     MEMO_CLOUD_BASE_URL: apiBaseUrl,
     MEMO_CLOUD_API_KEY: API_KEY,
@@ -621,15 +614,7 @@ async function main() {
               cleanups.push(() => Deno.remove(dir, { recursive: true }));
               const port = freePort();
               return [
-                await startTarget("mcp-local", [
-                  "serve",
-                  "-A",
-                  "--host",
-                  "127.0.0.1",
-                  "--port",
-                  String(port),
-                  "http.ts",
-                ], {
+                await startTarget("mcp-local", denoServeArgs(port), {
                   MEMO_ROOT_DIR: dir,
                 }, port),
               ];

@@ -28,6 +28,7 @@ import {
   corpus,
   cpuModel,
   DENO,
+  denoServeArgs,
   distinctRecallScript,
   fmt,
   freePort,
@@ -135,7 +136,7 @@ async function main() {
       start: (p: number) =>
         startTarget(
           "memo",
-          ["serve", "-A", "--host", "127.0.0.1", "--port", String(p), "http.ts"],
+          denoServeArgs(p),
           {
             MEMO_ROOT_DIR: project,
           },

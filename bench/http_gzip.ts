@@ -41,6 +41,7 @@ import {
   corpus,
   cpuModel,
   DENO,
+  denoServeArgs,
   fmt,
   freePort,
   loadAvg,
@@ -212,16 +213,7 @@ async function measure(
   shortId: string,
   base: { dir: string; commit: string } | undefined,
 ): Promise<void> {
-  const serveArgs = (port: number) => [
-    "serve",
-    "-A",
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "http.ts",
-  ];
-  const startMemo = (port: number) => startTarget("memo", serveArgs(port), env, port);
+  const startMemo = (port: number) => startTarget("memo", denoServeArgs(port), env, port);
 
   const list = modernRequest("tools/list");
   const list50 = modernRequest("tools/call", { name: "list_notes", arguments: { limit: 50 } });
@@ -296,7 +288,7 @@ async function measure(
   if (base) {
     plans.push({
       target: "base",
-      start: (port) => startTarget("base", serveArgs(port), env, port, DENO, base.dir),
+      start: (port) => startTarget("base", denoServeArgs(port), env, port, DENO, base.dir),
       workloads,
     });
   }

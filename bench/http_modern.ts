@@ -32,6 +32,7 @@ import { parseArgs } from "node:util";
 import {
   corpus,
   cpuModel,
+  denoServeArgs,
   distinctRecallScript,
   fmt,
   freePort,
@@ -166,7 +167,7 @@ async function main() {
   }
 
   const startMemo = (port: number) =>
-    startTarget("memo", ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "http.ts"], {
+    startTarget("memo", denoServeArgs(port), {
       MEMO_ROOT_DIR: project,
     }, port);
 

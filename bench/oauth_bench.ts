@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import {
   corpus,
   cpuModel,
+  denoServeArgs,
   fmt,
   freePort,
   LEGACY_HEADERS,
@@ -175,7 +176,7 @@ async function main() {
   const start = (name: "static" | "oauth", port: number): Promise<Target> =>
     startTarget(
       `memo-${name}`,
-      ["serve", "-A", "--host", "127.0.0.1", "--port", String(port), "http.ts"],
+      denoServeArgs(port),
       name === "static"
         ? { MEMO_ROOT_DIR: project, MEMO_UI: "false", MEMO_MCP_BEARER_TOKEN: STATIC_TOKEN }
         : {
