@@ -76,18 +76,12 @@ export interface MemoLike {
   ): Promise<RecallHit[]>;
   /**
    * Ranked hits with the engine that ran and the embedding coverage
-   * (`Memo.recallDetailed`). Optional: without it, a runtime over this
-   * client reports the hits' engine and no coverage.
+   * (`Memo.recallDetailed`), with the options of `recall`. Optional: without
+   * it, a runtime over this client reports the hits' engine and no coverage.
    */
   recallDetailed?(
     query: string,
-    options?: {
-      limit?: number;
-      engine?: RecallEngine;
-      labels?: readonly string[];
-      source?: string;
-      explain?: boolean;
-    } & RuntimeHistoryFilter,
+    options?: Parameters<MemoLike["recall"]>[1],
   ): Promise<RecallResult>;
   /**
    * Embeds every note not embedded yet (`Memo.embed`). Optional: without
