@@ -228,11 +228,14 @@ function quickEligible(
 ): ((notes: readonly (Note | undefined)[], doc: number) => number) | undefined {
   const links = parts.notes as HistoryLookup & Partial<LinksView>;
   if (links.linksVersion === undefined) return undefined;
-  const own = held ? parts.notes.get(note.id) : undefined;
-  if (held ? !own : note.supersedes?.length) return undefined;
-  for (const id of held ? note.supersedes ?? [] : []) {
-    if (!links.supersededBy(id)?.includes(note.id)) return undefined;
-  }
+  let own: Note | undefined;
+  if (held) {
+    own = parts.notes.get(note.id);
+    if (!own) return undefined;
+    for (const id of note.supersedes ?? []) {
+      if (!links.supersededBy(id)?.includes(note.id)) return undefined;
+    }
+  } else if (note.supersedes?.length) return undefined;
   const hidden = historyColumnsOf(parts.index).check(
     { includeSuperseded: false },
     links as LinksView,
