@@ -46,14 +46,14 @@ export {
   type MemoCloudServerOptions,
 } from "./from_env.ts";
 export { openCloudStore, type OpenCloudStoreOptions } from "./open_store.ts";
-export { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
+export { CLOUD_OPENAPI_DOCUMENT } from "./openapi/document.ts";
 export {
   FileCloudStore,
   type FileCloudStoreOptions,
   type FileIdempotencyStore,
-} from "./file_store.ts";
-export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres_store.ts";
-export type { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
+} from "./file/store.ts";
+export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres/store.ts";
+export type { PostgresIdempotencyStore } from "./postgres/idempotency.ts";
 export * from "./store.ts";
 // The memory package's types the storage contract references.
 export type {

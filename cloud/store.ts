@@ -18,8 +18,8 @@ import type {
   SupersedeInput,
   TidyPlan,
 } from "@memo/memory";
-import type { BudgetStats } from "./_budget.ts";
-import type { RateLimiter } from "./_rate_limit.ts";
+import type { BudgetStats } from "./projects/budget.ts";
+import type { RateLimiter } from "./rate_limit.ts";
 import type {
   CloudChange,
   CloudDraft,

@@ -13,7 +13,7 @@ import {
   ref,
   type Schema,
   schemas,
-} from "./_openapi_schemas.ts";
+} from "./_schemas.ts";
 
 const JSON_TYPE = "application/json";
 const content = (schema: Schema): Json => ({ [JSON_TYPE]: { schema } });
@@ -459,7 +459,7 @@ const paths: Record<string, Json> = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
+ * import { CLOUD_OPENAPI_DOCUMENT } from "./document.ts";
  *
  * assert.equal(CLOUD_OPENAPI_DOCUMENT.openapi, "3.1.0");
  * assert.ok("/v1/workspaces/{workspaceId}/projects/{projectId}/notes:batch" in

@@ -34,7 +34,7 @@ import type {
   CloudTidyApplyResult,
   CloudWriteResult,
   RevisionedStore,
-} from "./store.ts";
+} from "../store.ts";
 
 /** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
 const MAX_CHAIN = 1000;
@@ -45,8 +45,8 @@ const MAX_CHAIN = 1000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { StoreProject } from "./_store_project.ts";
- * import { MemoCloudProject } from "./_project.ts";
+ * import { StoreProject } from "./store_project.ts";
+ * import { MemoCloudProject } from "./memo_project.ts";
  *
  * assert.ok(MemoCloudProject.prototype instanceof StoreProject);
  * ```

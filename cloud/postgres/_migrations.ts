@@ -261,7 +261,7 @@ export const MIGRATION_LOCK: readonly [number, number] = [0x6d656d6f, 1];
  * // deno-lint-ignore no-import-prefix -- example only
  * import postgres from "npm:postgres@3.4.9";
  * import { migrate, MIGRATIONS } from "./_migrations.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const sql = postgres(pg.url, { max: 1, onnotice: () => {} });

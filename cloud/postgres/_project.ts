@@ -55,21 +55,21 @@ import {
   type TidyPlan,
   type TruthWriteParts,
 } from "@memo/memory";
-import { unrefTimer } from "../platform/mod.ts";
-import { type Held, type IndexBudget, noteBytes } from "./_budget.ts";
+import { unrefTimer } from "../../platform/mod.ts";
+import { type Held, type IndexBudget, noteBytes } from "../projects/budget.ts";
 import {
   changesAfter,
   currentNotes,
   notesAtRevisions,
   readAllNotes,
   textsAtRevisions,
-} from "./_pg_index_reads.ts";
-import { PostgresMemoryStore } from "./_pg_memory_store.ts";
-import { MemoCloudProject } from "./_project.ts";
-import { PgTruthView } from "./_pg_truth.ts";
-import { latestSnapshot, readSnapshot, writeSnapshot } from "./_pg_snapshots.ts";
-import { type IndexHit, ProjectIndex } from "./_project_index.ts";
-import { StoreProject } from "./_store_project.ts";
+} from "./_index_reads.ts";
+import { PostgresMemoryStore } from "./memory_store.ts";
+import { MemoCloudProject } from "../projects/memo_project.ts";
+import { PgTruthView } from "./_history.ts";
+import { latestSnapshot, readSnapshot, writeSnapshot } from "./_snapshots.ts";
+import { type IndexHit, ProjectIndex } from "../projects/project_index.ts";
+import { StoreProject } from "../projects/store_project.ts";
 import type {
   CloudListOptions,
   CloudNote,
@@ -80,7 +80,7 @@ import type {
   CloudSupersedeResult,
   CloudTidyApplyResult,
   SnapshotCounters,
-} from "./store.ts";
+} from "../store.ts";
 
 /**
  * When index snapshots are written (see the module doc).
@@ -88,7 +88,7 @@ import type {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { DEFAULT_SNAPSHOT_POLICY } from "./_pg_project.ts";
+ * import { DEFAULT_SNAPSHOT_POLICY } from "./_project.ts";
  *
  * assert.equal(DEFAULT_SNAPSHOT_POLICY.minNotes, 1000);
  * ```
@@ -118,7 +118,7 @@ export const DEFAULT_SNAPSHOT_POLICY: Readonly<SnapshotPolicy> = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { PgIndexContext } from "./_pg_project.ts";
+ * import type { PgIndexContext } from "./_project.ts";
  *
  * const keys: (keyof PgIndexContext)[] = ["sql", "budget", "format", "clock"];
  * assert.equal(keys.length, 4);
@@ -387,8 +387,8 @@ function reason(e: unknown): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PostgresCloudStore } from "./postgres_store.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore } from "./store.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const store = await PostgresCloudStore.open({ url: pg.url, max: 2 });

@@ -22,7 +22,7 @@ import {
   prepareNoteDrafts,
   type ReplicaChanges,
 } from "@memo/memory";
-import type { CloudDraft, CloudNote, CloudWriteResult } from "./store.ts";
+import type { CloudDraft, CloudNote, CloudWriteResult } from "../store.ts";
 
 /**
  * A checked, normalised draft with its identity.
@@ -30,7 +30,7 @@ import type { CloudDraft, CloudNote, CloudWriteResult } from "./store.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type PreparedCloudDraft, prepareCloudDrafts } from "./_pg_notes.ts";
+ * import { type PreparedCloudDraft, prepareCloudDrafts } from "./_notes.ts";
  *
  * const [draft]: PreparedCloudDraft[] = prepareCloudDrafts([{ text: "hi", source: "x:1" }]);
  * assert.equal(draft.identity, "source:x:1");
@@ -73,7 +73,7 @@ export interface PreparedCloudDraft {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoryValidationError } from "@memo/memory";
- * import { prepareCloudDrafts } from "./_pg_notes.ts";
+ * import { prepareCloudDrafts } from "./_notes.ts";
  *
  * assert.throws(
  *   () => prepareCloudDrafts([{ text: "ok" }, { text: " " }]),
@@ -95,7 +95,7 @@ export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloud
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { dedupeDrafts, prepareCloudDrafts } from "./_pg_notes.ts";
+ * import { dedupeDrafts, prepareCloudDrafts } from "./_notes.ts";
  *
  * const drafts = prepareCloudDrafts([
  *   { text: "v1", source: "s:1" },
@@ -144,7 +144,7 @@ export function dedupeDrafts(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { answerDrafts } from "./_pg_notes.ts";
+ * import { answerDrafts } from "./_notes.ts";
  *
  * const note = {
  *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
@@ -175,7 +175,7 @@ export function answerDrafts(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { PlannedNote } from "./_pg_notes.ts";
+ * import type { PlannedNote } from "./_notes.ts";
  *
  * const planned: PlannedNote = {
  *   status: "written",
@@ -208,7 +208,7 @@ export interface PlannedNote {
  * ```ts
  * import assert from "node:assert/strict";
  * import { contentHash } from "@memo/memory";
- * import { mergeDraft, prepareCloudDrafts } from "./_pg_notes.ts";
+ * import { mergeDraft, prepareCloudDrafts } from "./_notes.ts";
  *
  * const stored = {
  *   id: "n1", title: "Deploys run on Fridays", body: "Deploys run on Fridays", labels: [],
@@ -259,7 +259,7 @@ export function mergeDraft(found: CloudNote, draft: PreparedCloudDraft, now: Dat
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { planDrafts, prepareCloudDrafts } from "./_pg_notes.ts";
+ * import { planDrafts, prepareCloudDrafts } from "./_notes.ts";
  *
  * const drafts = prepareCloudDrafts([{ id: "mine", text: "a" }, { id: "taken", text: "b" }]);
  * const plan = planDrafts(drafts, new Map(), new Set(["taken"]), new Date(0));
@@ -300,7 +300,7 @@ export function planDrafts(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { patchCloudNote } from "./_pg_notes.ts";
+ * import { patchCloudNote } from "./_notes.ts";
  *
  * const note = {
  *   id: "n1", title: "t", body: "b", labels: [], hash: "", revision: 3,
@@ -358,7 +358,7 @@ function ordered(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { rowToNote } from "./_pg_notes.ts";
+ * import { rowToNote } from "./_notes.ts";
  *
  * const note = rowToNote({
  *   revision: "4", updated: "u", created: "c", hash: "h", source: null, labels: ["a"],
@@ -388,7 +388,7 @@ export function rowToNote(row: NoteRow): CloudNote {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { plainNote } from "./_pg_notes.ts";
+ * import { plainNote } from "./_notes.ts";
  *
  * const note = plainNote({
  *   id: "n1", title: "t", body: "b", labels: [], hash: "h",
@@ -408,7 +408,7 @@ export function plainNote(note: CloudNote): Note {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { NoteRow } from "./_pg_notes.ts";
+ * import type { NoteRow } from "./_notes.ts";
  *
  * const row: NoteRow = {
  *   id: "n1", title: "t", body: "b", labels: [], source: null, hash: "h",
@@ -454,7 +454,7 @@ export interface NoteRow {
  * ```ts
  * import assert from "node:assert/strict";
  * import { contentHash } from "@memo/memory";
- * import { replicaChanges } from "./_pg_notes.ts";
+ * import { replicaChanges } from "./_notes.ts";
  *
  * const note = {
  *   id: "n1", title: "t", body: "b", labels: [], hash: "", supersededBy: ["n2"],

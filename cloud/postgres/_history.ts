@@ -19,7 +19,7 @@ import {
   type TruthNeeds,
   type TruthView,
 } from "@memo/memory";
-import { type NoteRow, plainNote, rowToNote } from "./_pg_notes.ts";
+import { type NoteRow, plainNote, rowToNote } from "./_notes.ts";
 
 /** The note columns of `memo_notes`, named as `NoteRow`, of table alias `n`. */
 const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n.updated, " +
@@ -32,9 +32,9 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PostgresCloudStore, PostgresMemoryStore } from "./postgres_store.ts";
- * import { PgTruthView } from "./_pg_truth.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore, PostgresMemoryStore } from "./store.ts";
+ * import { PgTruthView } from "./_history.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const cloud = await PostgresCloudStore.open({ url: pg.url, max: 2 });
