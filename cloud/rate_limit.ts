@@ -1,8 +1,8 @@
 /**
- * Internal: requests per second per API key, in fixed one-second windows.
+ * Requests per second per API key, in fixed one-second windows.
  * {@linkcode RateLimiter} is what the handler asks; {@linkcode MemoryRateLimiter}
  * counts in this process (the file store: one instance), and the PostgreSQL
- * store shares its counts through the database (`_pg_rate_limit.ts`), so that
+ * store shares its counts through the database (`postgres/_rate_limit.ts`), so that
  * every instance together admits the configured rate.
  *
  * The answers carry the fields of the IETF HTTPAPI draft "RateLimit header

@@ -223,7 +223,7 @@ export interface CloudProject {
 /**
  * What a store keeps per project beneath {@linkcode CloudProject}: a
  * `MemoryStore` (so that a `Memo` client can read and rank it) that also
- * keeps revisions and the change feed. `MemoCloudProject` (`_project.ts`)
+ * keeps revisions and the change feed. `MemoCloudProject` (`projects/memo_project.ts`)
  * turns one into a {@linkcode CloudProject}.
  *
  * @example

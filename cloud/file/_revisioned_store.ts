@@ -61,7 +61,7 @@ import {
   dedupeDrafts,
   prepareCloudDrafts,
   type PreparedCloudDraft,
-} from "../postgres/_notes.ts";
+} from "../projects/drafts.ts";
 
 /**
  * Options of {@linkcode FileRevisionedStore}.

@@ -100,7 +100,7 @@ async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
  *
  * Version 3:
  * - `memo_index_snapshots (pid, format, seq, …)`: the recall index snapshot of
- *   a project, of one format (see `_project_index.ts`), covering the changes
+ *   a project, of one format (see `../projects/project_index.ts`), covering the changes
  *   up to `seq`; its bytes are in `memo_index_snapshot_parts`, 4 MiB a row,
  *   stored uncompressed (`STORAGE EXTERNAL`: they are read whole, at once).
  *

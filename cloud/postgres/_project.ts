@@ -37,7 +37,7 @@
  * - `delayMs` after the read that found it due, and later again while a read
  *   of the project is under way (encoding takes the CPU: about 0.1 s per 100 MB
  *   of index);
- * - by one instance at a time (`_pg_snapshots.ts`).
+ * - by one instance at a time (`_snapshots.ts`).
  *
  * @module
  */

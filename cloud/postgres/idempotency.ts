@@ -1,5 +1,5 @@
 /**
- * Internal: idempotency keys of the PostgreSQL store, in `memo_idempotency`
+ * Idempotency keys of the PostgreSQL store, in `memo_idempotency`
  * (see `_migrations.ts`). Shared by every instance on the database: a key
  * claimed by one server is pending, replayed or refused on every other.
  *

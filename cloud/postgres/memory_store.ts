@@ -1,7 +1,7 @@
 /**
- * Internal: {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project
- * in PostgreSQL, with revisions and the change feed (moved out of
- * `postgres_store.ts`, which re-exports it).
+ * {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project
+ * in PostgreSQL, with revisions and the change feed (`store.ts` re-exports
+ * it).
  *
  * How writes stay ordered: every write of a project runs in one transaction
  * that first locks the project's row in `memo_projects` (`SELECT … FOR
@@ -30,14 +30,12 @@ import {
   type StoreLoadReport,
 } from "@memo/memory";
 import { changesAfter } from "./_index_reads.ts";
+import { answerDrafts, dedupeDrafts, prepareCloudDrafts } from "../projects/drafts.ts";
 import {
-  answerDrafts,
-  dedupeDrafts,
   type NoteRow,
   patchCloudNote,
   plainNote,
   planDrafts,
-  prepareCloudDrafts,
   replicaChanges,
   rowToNote,
 } from "./_notes.ts";

@@ -5,9 +5,9 @@
  * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
  * one project, with revisions and the change feed. Each instance holds the
  * recall indexes of the projects it serves within its index budget, loads
- * them from index snapshots kept in the database (`_pg_project.ts`), and
+ * them from index snapshots kept in the database (`_project.ts`), and
  * counts the rate limit in the database too, so that every instance shares
- * it (`_pg_rate_limit.ts`).
+ * it (`_rate_limit.ts`).
  *
  * Import this module lazily (`await import(...)`): it loads the driver
  * (`npm:postgres`).

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode IndexBudget}, what keeps the projects an instance holds
+ * {@linkcode IndexBudget}, what keeps the projects an instance holds
  * in memory (their recall indexes) within `MEMO_CLOUD_INDEX_BUDGET_MB`.
  *
  * - **Accounting.** Each held project reports its bytes (`byteLength()`: the

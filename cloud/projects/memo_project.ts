@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
+ * {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
  * the file store (`StoreProject`: batch writes, patches, deletes and the change feed go to the
  * store's {@linkcode RevisionedStore}); reads (a note with its derived `supersededBy`, lists, recall,
  * stats), `remember` (links checked, similar notes listed), corrections, supersede links and

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
+ * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
  * holds of one project to answer recall, list and stats: memo's lexical index
  * and, per note, only what those need besides the index (id, labels, source,
  * `created`, `updated`, `supersedes`, `validFrom`, `validUntil`, revision and

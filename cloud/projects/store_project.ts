@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode StoreProject}, what every {@linkcode CloudProject}
+ * {@linkcode StoreProject}, what every {@linkcode CloudProject}
  * does the same way: batch writes, patches (with the check of the links they
  * add), deletes and the change feed go straight to the project's
  * {@linkcode RevisionedStore}. Subclasses answer the rest: reads with the
