@@ -20,7 +20,7 @@
  * identity) and lists `similar` from the held index, reading only the few
  * candidates it compares. `correct`, `supersede` and the link check of a
  * draft that names `supersedes` run `@memo/memory`'s own planning over
- * targeted reads (`PgTruthView`: the notes named, their `supersedes` chains,
+ * targeted reads (`PgHistoryView`: the notes named, their `supersedes` chains,
  * the notes of the same text) and write in one transaction (`applyReplica`
  * guarded by the hashes read; planned again when another writer got there
  * first). Only `tidy` and `applyTidy`, which compare every note by design,
@@ -66,7 +66,7 @@ import {
 } from "./_index_reads.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
 import { MemoCloudProject } from "../projects/memo_project.ts";
-import { PgTruthView } from "./_history.ts";
+import { PgHistoryView } from "./_history.ts";
 import { latestSnapshot, readSnapshot, writeSnapshot } from "./_snapshots.ts";
 import { type IndexHit, ProjectIndex } from "../projects/project_index.ts";
 import { StoreProject } from "../projects/store_project.ts";
@@ -487,12 +487,12 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * {@linkcode CloudProject.remember}: the store's upsert (deduplicated by identity), with the
    * `similar` notes of a written one from the held index; the links of a draft that names
    * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name
-   * and their chains (`PgTruthView`).
+   * and their chains (`PgHistoryView`).
    */
   async remember(draft: NoteDraft): Promise<CloudRememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
-      await checkDraftLinks(this.#truth(), draft);
+      await checkDraftLinks(this.#history(), draft);
     }
     const [result] = await this.store.upsert([draft]);
     const note = result.status === "written" ? result.note : (await this.get(result.note.id)) ??
@@ -517,13 +517,13 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * one transaction) over the notes it names, their chains and the notes of the same text.
    */
   async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
-    const { note, superseded } = await correctNote(this.#truth(), input);
+    const { note, superseded } = await correctNote(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.supersede}: `Memo.supersede`'s, over the notes it names. */
   async supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
-    const { note, superseded } = await supersedeNotes(this.#truth(), input);
+    const { note, superseded } = await supersedeNotes(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
@@ -538,9 +538,9 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** What `@memo/memory`'s writes use, over targeted reads of this project. */
-  #truth(): TruthWriteParts {
+  #history(): TruthWriteParts {
     return {
-      view: new PgTruthView(this.#ctx.sql, () => this.store.pid()),
+      view: new PgHistoryView(this.#ctx.sql, () => this.store.pid()),
       apply: (changes) => this.store.applyReplica(changes),
       // As a `Memo` client's (the file store's projects too): the times of the write.
       clock: () => new Date(),
