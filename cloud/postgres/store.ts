@@ -5,7 +5,7 @@
  * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
  * one project, with revisions and the change feed. Each instance holds the
  * recall indexes of the projects it serves within its index budget, loads
- * them from index snapshots kept in the database (`_project.ts`), and
+ * them from index snapshots kept in the database (`_live_index.ts`), and
  * counts the rate limit in the database too, so that every instance shares
  * it (`_rate_limit.ts`).
  *
@@ -30,9 +30,9 @@ import { PostgresMemoryStore } from "./memory_store.ts";
 import {
   DEFAULT_SNAPSHOT_POLICY,
   type PgIndexContext,
-  PostgresCloudProject,
   type SnapshotPolicy,
-} from "./_project.ts";
+} from "./_live_index.ts";
+import { PostgresCloudProject } from "./_project.ts";
 import { PostgresRateLimiter } from "./_rate_limit.ts";
 import { snapshotFormat } from "../projects/project_index.ts";
 import {
@@ -44,7 +44,7 @@ import {
 } from "../store.ts";
 
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./memory_store.ts";
-export type { SnapshotPolicy } from "./_project.ts";
+export type { SnapshotPolicy } from "./_live_index.ts";
 
 /** Project objects kept between requests (each is small; the indexes are in the budget). */
 const PROJECT_OBJECTS = 10_000;
