@@ -18,7 +18,7 @@
 
 // deno-lint-ignore no-import-prefix -- bench-only, pinned
 import postgres from "npm:postgres@3.4.9";
-import { PostgresCloudStore } from "../cloud/postgres_store.ts";
+import { PostgresCloudStore } from "../cloud/postgres/store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { DENO, freePort, log, ROOT, rssKiB, waitForCloudHealth } from "./_http_kit.ts";

@@ -24,7 +24,7 @@
 
 import process from "node:process";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { PostgresCloudStore } from "../cloud/postgres_store.ts";
+import { PostgresCloudStore } from "../cloud/postgres/store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";

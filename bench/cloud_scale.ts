@@ -51,8 +51,8 @@
 // deno-lint-ignore no-import-prefix -- bench-only, pinned
 import postgres from "npm:postgres@3.4.9";
 import { parseArgs } from "node:util";
-import { MemoCloudProject } from "../cloud/_project.ts";
-import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
+import { MemoCloudProject } from "../cloud/projects/memo_project.ts";
+import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres/store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { startPostgres } from "../tests/_postgres.ts";

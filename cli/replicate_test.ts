@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { runCli } from "./main.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";

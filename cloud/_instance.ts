@@ -16,7 +16,7 @@
 
 import { VERSION } from "../version.ts";
 import { jsonResponse } from "./_errors.ts";
-import type { RateLimiter } from "./_rate_limit.ts";
+import type { RateLimiter } from "./rate_limit.ts";
 import type { CloudStore } from "./store.ts";
 
 /** The path of the readiness check. */
@@ -75,7 +75,7 @@ export async function readyzResponse(
  * ```ts
  * import assert from "node:assert/strict";
  * import { instanceStats } from "./_instance.ts";
- * import { MemoryRateLimiter } from "./_rate_limit.ts";
+ * import { MemoryRateLimiter } from "./rate_limit.ts";
  * import type { CloudStore } from "./store.ts";
  *
  * const store = { kind: "file" } as CloudStore;

@@ -23,7 +23,7 @@ import {
 } from "./_fields.ts";
 import type { CloudRoute } from "./_routes.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
-import { correctInput, supersedeInput, tidyPlanInput } from "./_truth_fields.ts";
+import { correctInput, supersedeInput, tidyPlanInput } from "./_history_fields.ts";
 import type { SecretsPolicy } from "@memo/memory";
 import type { CloudNote, CloudProject, IdempotentAnswer } from "./store.ts";
 

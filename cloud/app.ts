@@ -42,9 +42,9 @@ import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_lo
 import { healthzResponse } from "../platform/mod.ts";
 import { instanceStats, readyzResponse } from "./_instance.ts";
 import { answerOfError, prepareWrite, readOperation } from "./_operations.ts";
-import { MemoryRateLimiter, type RateLimiter, rateLimitHeaders } from "./_rate_limit.ts";
+import { MemoryRateLimiter, type RateLimiter, rateLimitHeaders } from "./rate_limit.ts";
 import { type CloudRoute, matchRoute } from "./_routes.ts";
-import { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
+import { CLOUD_OPENAPI_DOCUMENT } from "./openapi/document.ts";
 import type { ApiKeyEntry } from "./_auth.ts";
 import type { CloudStore } from "./store.ts";
 import type { SecretsPolicy } from "@memo/memory";
@@ -207,7 +207,7 @@ function checkNumberOption(value: number | undefined, name: string, min: number)
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoCloudHandler } from "./app.ts";
- * import { FileCloudStore } from "./file_store.ts";
+ * import { FileCloudStore } from "./file/store.ts";
  *
  * const dataDir = await Deno.makeTempDir();
  * const store = new FileCloudStore({ dataDir });

@@ -2,7 +2,7 @@
  * The reference Memo Cloud API server (`docs/cloud-api.md`): the handler
  * ({@linkcode createMemoCloudHandler}), its configuration from `MEMO_CLOUD_*`
  * variables, the storage contract and the file store. The PostgreSQL store
- * (`postgres_store.ts`) is loaded by {@linkcode openCloudStore} only when a
+ * (`postgres/`) is loaded by {@linkcode openCloudStore} only when a
  * database URL is configured, so that its driver is not imported otherwise.
  *
  * @example Serve a file store in a temporary folder
@@ -46,14 +46,15 @@ export {
   type MemoCloudServerOptions,
 } from "./from_env.ts";
 export { openCloudStore, type OpenCloudStoreOptions } from "./open_store.ts";
-export { CLOUD_OPENAPI_DOCUMENT } from "./openapi.ts";
+export { CLOUD_OPENAPI_DOCUMENT } from "./openapi/document.ts";
 export {
   FileCloudStore,
   type FileCloudStoreOptions,
   type FileIdempotencyStore,
-} from "./file_store.ts";
-export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres_store.ts";
-export type { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
+} from "./file/store.ts";
+export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres/store.ts";
+export type { PostgresIdempotencyStore } from "./postgres/idempotency.ts";
+export { MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate_limit.ts";
 export * from "./store.ts";
 // The memory package's types the storage contract references.
 export type {

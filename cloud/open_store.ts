@@ -55,7 +55,7 @@ export async function openCloudStore(
 ): Promise<CloudStore> {
   const { indexBudgetMb } = config;
   if (config.databaseUrl !== undefined) {
-    const { PostgresCloudStore } = await import("./postgres_store.ts");
+    const { PostgresCloudStore } = await import("./postgres/store.ts");
     return await PostgresCloudStore.open({
       url: config.databaseUrl,
       clock: options.clock,
@@ -63,6 +63,6 @@ export async function openCloudStore(
       log: options.log,
     });
   }
-  const { FileCloudStore } = await import("./file_store.ts");
+  const { FileCloudStore } = await import("./file/store.ts");
   return new FileCloudStore({ dataDir: config.dataDir, clock: options.clock, indexBudgetMb });
 }

@@ -18,8 +18,8 @@ import type {
   SupersedeInput,
   TidyPlan,
 } from "@memo/memory";
-import type { BudgetStats } from "./_budget.ts";
-import type { RateLimiter } from "./_rate_limit.ts";
+import type { BudgetStats } from "./projects/budget.ts";
+import type { RateLimiter } from "./rate_limit.ts";
 import type {
   CloudChange,
   CloudDraft,
@@ -223,7 +223,7 @@ export interface CloudProject {
 /**
  * What a store keeps per project beneath {@linkcode CloudProject}: a
  * `MemoryStore` (so that a `Memo` client can read and rank it) that also
- * keeps revisions and the change feed. `MemoCloudProject` (`_project.ts`)
+ * keeps revisions and the change feed. `MemoCloudProject` (`projects/memo_project.ts`)
  * turns one into a {@linkcode CloudProject}.
  *
  * @example

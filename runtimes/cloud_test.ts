@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { toSafeError } from "../server/errors.ts";
 import { createMemoCloudMcpRuntime } from "./cloud.ts";
 import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";

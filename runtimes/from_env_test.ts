@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { isMemoRuntimeError } from "./errors.ts";
 import { createMemoMcpRuntimeFromEnv, readRuntimeEnv, runtimeFactoryFromEnv } from "./from_env.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { MemoCloudClient, type MemoCloudNote } from "./cloud_client.ts";
 import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "./hybrid.ts";
 import { HybridRuntime } from "./_hybrid_runtime.ts";

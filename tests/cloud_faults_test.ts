@@ -17,7 +17,7 @@
 
 import assert from "node:assert/strict";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import type { CloudChange } from "../cloud/store.ts";
 import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";

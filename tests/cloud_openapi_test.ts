@@ -10,8 +10,8 @@
  *   document declares for that operation (headers too: `WWW-Authenticate`,
  *   `Retry-After`, `Idempotent-Replayed`).
  *
- * After changing `cloud/openapi.ts`, regenerate the file:
- * `deno eval 'import { CLOUD_OPENAPI_DOCUMENT as d } from "./cloud/openapi.ts"; await Deno.writeTextFile("docs/cloud-api.openapi.json", JSON.stringify(d, null, 2) + "\n")' && deno fmt docs/cloud-api.openapi.json`
+ * After changing `cloud/openapi/document.ts`, regenerate the file:
+ * `deno eval 'import { CLOUD_OPENAPI_DOCUMENT as d } from "./cloud/openapi/document.ts"; await Deno.writeTextFile("docs/cloud-api.openapi.json", JSON.stringify(d, null, 2) + "\n")' && deno fmt docs/cloud-api.openapi.json`
  */
 
 import assert from "node:assert/strict";

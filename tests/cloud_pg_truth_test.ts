@@ -1,6 +1,6 @@
 /**
  * Corrections, supersede links and `remember` with `supersedes` on the PostgreSQL store read only
- * what they need (`cloud/_pg_truth.ts`), against a real throwaway cluster:
+ * what they need (`cloud/postgres/_history.ts`), against a real throwaway cluster:
  *
  * - they answer (notes, links, errors and their messages) exactly as a `Memo` client over the
  *   same store does (`MemoCloudProject`, which reads every note), step by step;
@@ -12,10 +12,10 @@
 
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
-import { PostgresCloudProject } from "../cloud/_pg_project.ts";
-import { IndexBudget } from "../cloud/_budget.ts";
-import { MemoCloudProject } from "../cloud/_project.ts";
+import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres/store.ts";
+import { PostgresCloudProject } from "../cloud/postgres/_project.ts";
+import { IndexBudget } from "../cloud/projects/budget.ts";
+import { MemoCloudProject } from "../cloud/projects/memo_project.ts";
 import type { CloudProject } from "../cloud/store.ts";
 import { startPostgres } from "./_postgres.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store of the reference Cloud API server (`cloud/postgres_store.ts`) against a
+ * The PostgreSQL store of the reference Cloud API server (`cloud/postgres/store.ts`) against a
  * real throwaway cluster (one for the whole file): migrations (twice, and two stores starting at
  * once), batch upserts (dedupe, canonical ids, asked ids, order, all-or-nothing), revisions and
  * `ifMatch`, the change feed, `changesSince` as a `Memo` client uses it, two server instances
@@ -10,9 +10,9 @@
 
 import assert from "node:assert/strict";
 import { CloudConflictError, type CloudDraft, type CloudProject } from "../cloud/store.ts";
-import { migrate, MIGRATIONS } from "../cloud/_migrations.ts";
-import { PostgresIdempotencyStore } from "../cloud/_pg_idempotency.ts";
-import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres_store.ts";
+import { migrate, MIGRATIONS } from "../cloud/postgres/_migrations.ts";
+import { PostgresIdempotencyStore } from "../cloud/postgres/idempotency.ts";
+import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres/store.ts";
 import { contentHash, MemoryValidationError, noteIdentity, openMemo } from "@memo/memory";
 import postgres from "postgres";
 import { startPostgres } from "./_postgres.ts";

@@ -10,7 +10,7 @@ import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "../cli/main.ts";
 import { createMemoCloudHandler, type MemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "../runtimes/cloud.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";

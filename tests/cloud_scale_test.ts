@@ -26,15 +26,15 @@
 import assert from "node:assert/strict";
 import postgres from "postgres";
 import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "../cloud/app.ts";
-import { MemoCloudProject } from "../cloud/_project.ts";
-import { SCHEMA_VERSION } from "../cloud/_migrations.ts";
-import { ProjectIndex, snapshotFormat } from "../cloud/_project_index.ts";
-import { writeSnapshot } from "../cloud/_pg_snapshots.ts";
+import { MemoCloudProject } from "../cloud/projects/memo_project.ts";
+import { SCHEMA_VERSION } from "../cloud/postgres/_migrations.ts";
+import { ProjectIndex, snapshotFormat } from "../cloud/projects/project_index.ts";
+import { writeSnapshot } from "../cloud/postgres/_snapshots.ts";
 import {
   PostgresCloudStore,
   type PostgresCloudStoreOptions,
   PostgresMemoryStore,
-} from "../cloud/postgres_store.ts";
+} from "../cloud/postgres/store.ts";
 import { startCloudProcess } from "./_cloud_process.ts";
 import { startPostgres } from "./_postgres.ts";
 import { startReadyProxy } from "./_ready_proxy.ts";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { Hono } from "npm:hono@4.13.19";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import server, { createFrameworkMemoMcpHandler, createMemoMcpFetchHandler } from "../http.ts";
 
 const KEY = "mk_hosting_test_key_0b1c";

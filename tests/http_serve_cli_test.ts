@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { createMemoCloudHandler } from "../cloud/app.ts";
-import { FileCloudStore } from "../cloud/file_store.ts";
+import { FileCloudStore } from "../cloud/file/store.ts";
 import { type ServeProcess, startDenoServe, startMemoServe } from "./_serve_process.ts";
 
 const HEADERS = {

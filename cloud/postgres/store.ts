@@ -5,9 +5,9 @@
  * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
  * one project, with revisions and the change feed. Each instance holds the
  * recall indexes of the projects it serves within its index budget, loads
- * them from index snapshots kept in the database (`_pg_project.ts`), and
+ * them from index snapshots kept in the database (`_live_index.ts`), and
  * counts the rate limit in the database too, so that every instance shares
- * it (`_pg_rate_limit.ts`).
+ * it (`_rate_limit.ts`).
  *
  * Import this module lazily (`await import(...)`): it loads the driver
  * (`npm:postgres`).
@@ -23,28 +23,28 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
-import { IndexBudget } from "./_budget.ts";
+import { IndexBudget } from "../projects/budget.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
-import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
-import { PostgresMemoryStore } from "./_pg_memory_store.ts";
+import { PostgresIdempotencyStore } from "./idempotency.ts";
+import { PostgresMemoryStore } from "./memory_store.ts";
 import {
   DEFAULT_SNAPSHOT_POLICY,
   type PgIndexContext,
-  PostgresCloudProject,
   type SnapshotPolicy,
-} from "./_pg_project.ts";
-import { PostgresRateLimiter } from "./_pg_rate_limit.ts";
-import { snapshotFormat } from "./_project_index.ts";
+} from "./_live_index.ts";
+import { PostgresCloudProject } from "./_project.ts";
+import { PostgresRateLimiter } from "./_rate_limit.ts";
+import { snapshotFormat } from "../projects/project_index.ts";
 import {
   type CloudInstanceStats,
   type CloudProject,
   type CloudReadiness,
   type CloudStore,
   DEFAULT_INDEX_BUDGET_MB,
-} from "./store.ts";
+} from "../store.ts";
 
-export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./_pg_memory_store.ts";
-export type { SnapshotPolicy } from "./_pg_project.ts";
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./memory_store.ts";
+export type { SnapshotPolicy } from "./_live_index.ts";
 
 /** Project objects kept between requests (each is small; the indexes are in the budget). */
 const PROJECT_OBJECTS = 10_000;
@@ -57,7 +57,7 @@ const READY_TIMEOUT_MS = 2000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { PostgresCloudStoreOptions } from "./postgres_store.ts";
+ * import type { PostgresCloudStoreOptions } from "./store.ts";
  *
  * const options: PostgresCloudStoreOptions = { url: "postgres://memo@127.0.0.1/memo", max: 4 };
  * assert.equal(options.max, 4);
@@ -102,8 +102,8 @@ export interface PostgresCloudStoreOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PostgresCloudStore } from "./postgres_store.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore } from "./store.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const store = await PostgresCloudStore.open({ url: pg.url, max: 2, indexBudgetMb: 64 });

@@ -1,7 +1,7 @@
 /**
  * Internal: index snapshots in PostgreSQL (`memo_index_snapshots` and its
  * parts, schema version 3). A snapshot is a project's recall index as of a
- * change sequence, in one format (`snapshotFormat` in `_project_index.ts`),
+ * change sequence, in one format (`snapshotFormat` in `../projects/project_index.ts`),
  * split into parts of 4 MiB.
  *
  * - **Transfer.** The parts move with `COPY … (FORMAT binary)`, raw bytes
@@ -46,7 +46,7 @@ const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { CopyBinaryReader, copyBinaryRows } from "./_pg_snapshots.ts";
+ * import { CopyBinaryReader, copyBinaryRows } from "./_snapshots.ts";
  *
  * const stream = copyBinaryRows([[new Uint8Array([1, 2])], [new Uint8Array([3])]]);
  * const reader = new CopyBinaryReader(3);
@@ -138,7 +138,7 @@ export class CopyBinaryReader {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { copyBinaryRows } from "./_pg_snapshots.ts";
+ * import { copyBinaryRows } from "./_snapshots.ts";
  *
  * const bytes = copyBinaryRows([]);
  * assert.equal(bytes.length, 19 + 2); // header and trailer only
@@ -200,7 +200,7 @@ function literal(text: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { SnapshotHeader } from "./_pg_snapshots.ts";
+ * import type { SnapshotHeader } from "./_snapshots.ts";
  *
  * const header: SnapshotHeader = { seq: 42, notes: 3, bytes: 1024, parts: 1 };
  * assert.equal(header.parts, 1);
@@ -223,7 +223,7 @@ export interface SnapshotHeader {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { latestSnapshot } from "./_pg_snapshots.ts";
+ * import { latestSnapshot } from "./_snapshots.ts";
  *
  * assert.equal(typeof latestSnapshot, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -265,7 +265,7 @@ async function bounded<T>(connection: Sql, work: Promise<T>, ms: number): Promis
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readSnapshot } from "./_pg_snapshots.ts";
+ * import { readSnapshot } from "./_snapshots.ts";
  *
  * assert.equal(typeof readSnapshot, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -305,7 +305,7 @@ export async function readSnapshot(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { SnapshotWrite } from "./_pg_snapshots.ts";
+ * import type { SnapshotWrite } from "./_snapshots.ts";
  *
  * const outcome: SnapshotWrite = "busy";
  * assert.equal(outcome, "busy");
@@ -320,7 +320,7 @@ export type SnapshotWrite = "written" | "busy" | "stale";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeSnapshot } from "./_pg_snapshots.ts";
+ * import { writeSnapshot } from "./_snapshots.ts";
  *
  * assert.equal(typeof writeSnapshot, "function"); // see tests/cloud_scale_test.ts
  * ```

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
+ * {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
  * the file store (`StoreProject`: batch writes, patches, deletes and the change feed go to the
  * store's {@linkcode RevisionedStore}); reads (a note with its derived `supersededBy`, lists, recall,
  * stats), `remember` (links checked, similar notes listed), corrections, supersede links and
@@ -22,7 +22,7 @@ import {
   type SupersedeInput,
   type TidyPlan,
 } from "@memo/memory";
-import { StoreProject } from "./_store_project.ts";
+import { StoreProject } from "./store_project.ts";
 import type {
   CloudListOptions,
   CloudNote,
@@ -33,7 +33,7 @@ import type {
   CloudSupersedeResult,
   CloudTidyApplyResult,
   RevisionedStore,
-} from "./store.ts";
+} from "../store.ts";
 
 /**
  * Options of {@linkcode MemoCloudProject}.
@@ -41,7 +41,7 @@ import type {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { MemoCloudProjectOptions } from "./_project.ts";
+ * import type { MemoCloudProjectOptions } from "./memo_project.ts";
  *
  * const options: MemoCloudProjectOptions = { closeStore: false, recallCacheSize: 0 };
  * assert.equal(options.closeStore, false);
@@ -68,8 +68,8 @@ export interface MemoCloudProjectOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileRevisionedStore } from "./file_store.ts";
- * import { MemoCloudProject } from "./_project.ts";
+ * import { FileRevisionedStore } from "../file/store.ts";
+ * import { MemoCloudProject } from "./memo_project.ts";
  *
  * const dir = await Deno.makeTempDir();
  * const project = new MemoCloudProject(new FileRevisionedStore({ dir }));

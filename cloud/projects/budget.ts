@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode IndexBudget}, what keeps the projects an instance holds
+ * {@linkcode IndexBudget}, what keeps the projects an instance holds
  * in memory (their recall indexes) within `MEMO_CLOUD_INDEX_BUDGET_MB`.
  *
  * - **Accounting.** Each held project reports its bytes (`byteLength()`: the
@@ -23,7 +23,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { noteBytes } from "./_budget.ts";
+ * import { noteBytes } from "./budget.ts";
  *
  * const note = { id: "n1", title: "t", body: "b".repeat(100), labels: [], hash: "h", created: "", updated: "" };
  * assert.equal(noteBytes(note), 240 + 2 * 104);
@@ -61,7 +61,7 @@ export interface Held {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { BudgetStats } from "./_budget.ts";
+ * import type { BudgetStats } from "./budget.ts";
  *
  * const stats: BudgetStats = {
  *   budgetBytes: 1024, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0, hitRate: null,
@@ -101,7 +101,7 @@ interface Entry {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { IndexBudget } from "./_budget.ts";
+ * import { IndexBudget } from "./budget.ts";
  *
  * const budget = new IndexBudget(100);
  * const closed: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode StoreProject}, what every {@linkcode CloudProject}
+ * {@linkcode StoreProject}, what every {@linkcode CloudProject}
  * does the same way: batch writes, patches (with the check of the links they
  * add), deletes and the change feed go straight to the project's
  * {@linkcode RevisionedStore}. Subclasses answer the rest: reads with the
@@ -34,7 +34,7 @@ import type {
   CloudTidyApplyResult,
   CloudWriteResult,
   RevisionedStore,
-} from "./store.ts";
+} from "../store.ts";
 
 /** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
 const MAX_CHAIN = 1000;
@@ -45,8 +45,8 @@ const MAX_CHAIN = 1000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { StoreProject } from "./_store_project.ts";
- * import { MemoCloudProject } from "./_project.ts";
+ * import { StoreProject } from "./store_project.ts";
+ * import { MemoCloudProject } from "./memo_project.ts";
  *
  * assert.ok(MemoCloudProject.prototype instanceof StoreProject);
  * ```

@@ -1,8 +1,8 @@
 /**
- * Internal: requests per second per API key, in fixed one-second windows.
+ * Requests per second per API key, in fixed one-second windows.
  * {@linkcode RateLimiter} is what the handler asks; {@linkcode MemoryRateLimiter}
  * counts in this process (the file store: one instance), and the PostgreSQL
- * store shares its counts through the database (`_pg_rate_limit.ts`), so that
+ * store shares its counts through the database (`postgres/_rate_limit.ts`), so that
  * every instance together admits the configured rate.
  *
  * The answers carry the fields of the IETF HTTPAPI draft "RateLimit header
@@ -20,7 +20,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { RateDecision } from "./_rate_limit.ts";
+ * import type { RateDecision } from "./rate_limit.ts";
  *
  * const decision: RateDecision = { allowed: false, remaining: 0, resetSeconds: 1 };
  * assert.equal(decision.allowed, false);
@@ -41,7 +41,7 @@ export interface RateDecision {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { RateLimiter } from "./_rate_limit.ts";
+ * import type { RateLimiter } from "./rate_limit.ts";
  *
  * const open: RateLimiter = {
  *   shared: false,
@@ -68,7 +68,7 @@ export interface RateLimiter {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { decide } from "./_rate_limit.ts";
+ * import { decide } from "./rate_limit.ts";
  *
  * assert.deepEqual(decide(3, 2, 5_000, 5_250), { allowed: false, remaining: 0, resetSeconds: 1 });
  * assert.deepEqual(decide(1, 2, 5_000, 5_250), { allowed: true, remaining: 1, resetSeconds: 1 });
@@ -93,7 +93,7 @@ export function decide(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MemoryRateLimiter } from "./_rate_limit.ts";
+ * import { MemoryRateLimiter } from "./rate_limit.ts";
  *
  * const limiter = new MemoryRateLimiter(() => new Date(1_000));
  * assert.equal((await limiter.take("k", 1)).allowed, true);
@@ -132,7 +132,7 @@ export class MemoryRateLimiter implements RateLimiter {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { rateLimitHeaders } from "./_rate_limit.ts";
+ * import { rateLimitHeaders } from "./rate_limit.ts";
  *
  * assert.deepEqual(rateLimitHeaders(100, { allowed: false, remaining: 0, resetSeconds: 1 }), {
  *   "ratelimit-policy": '"default";q=100;w=1',

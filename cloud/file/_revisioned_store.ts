@@ -45,8 +45,8 @@ import {
   type CloudNote,
   type CloudWriteResult,
   type RevisionedStore,
-} from "./store.ts";
-import { noteBytes } from "./_budget.ts";
+} from "../store.ts";
+import { noteBytes } from "../projects/budget.ts";
 import {
   appendJournal,
   type JournalEntry,
@@ -61,7 +61,7 @@ import {
   dedupeDrafts,
   prepareCloudDrafts,
   type PreparedCloudDraft,
-} from "./_pg_notes.ts";
+} from "../projects/drafts.ts";
 
 /**
  * Options of {@linkcode FileRevisionedStore}.
@@ -69,7 +69,7 @@ import {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { FileRevisionedStoreOptions } from "./_file_revisioned_store.ts";
+ * import type { FileRevisionedStoreOptions } from "./_revisioned_store.ts";
  *
  * const options: FileRevisionedStoreOptions = { dir: "/data/team/default" };
  * assert.equal(options.dir, "/data/team/default");
@@ -101,7 +101,7 @@ const COMPACT_SLACK = 1024;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileRevisionedStore } from "./_file_revisioned_store.ts";
+ * import { FileRevisionedStore } from "./_revisioned_store.ts";
  *
  * const dir = await Deno.makeTempDir();
  * const store = new FileRevisionedStore({ dir });

@@ -13,7 +13,7 @@
 import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { MemoryValidationError } from "@memo/memory";
-import type { IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from "./store.ts";
+import type { IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from "../store.ts";
 
 /** How long a completed key is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -30,7 +30,7 @@ const COMPACT_MIN_LINES = 64;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { FileIdempotencyStoreOptions } from "./_idempotency_file.ts";
+ * import type { FileIdempotencyStoreOptions } from "./_idempotency.ts";
  *
  * const options: FileIdempotencyStoreOptions = { dataDir: "./memo-cloud-data" };
  * assert.equal(options.dataDir, "./memo-cloud-data");
@@ -74,7 +74,7 @@ interface Workspace {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileIdempotencyStore } from "./_idempotency_file.ts";
+ * import { FileIdempotencyStore } from "./_idempotency.ts";
  *
  * const dataDir = await Deno.makeTempDir();
  * const keys = new FileIdempotencyStore({ dataDir });

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { FileMemoryStore, MemoryValidationError, openMemo } from "@memo/memory";
-import { FileRevisionedStore } from "./file_store.ts";
-import { MemoCloudProject } from "./_project.ts";
+import { FileRevisionedStore } from "../file/store.ts";
+import { MemoCloudProject } from "./memo_project.ts";
 
 async function withProject(
   fn: (project: MemoCloudProject, store: FileRevisionedStore, dir: string) => Promise<void>,

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
+ * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
  * holds of one project to answer recall, list and stats: memo's lexical index
  * and, per note, only what those need besides the index (id, labels, source,
  * `created`, `updated`, `supersedes`, `validFrom`, `validUntil`, revision and
@@ -49,7 +49,7 @@ import {
   SupersedeLinks,
 } from "@memo/memory";
 import { createHash } from "node:crypto";
-import type { CloudNote } from "./store.ts";
+import type { CloudNote } from "../store.ts";
 
 /**
  * A note as the index reads it: a {@linkcode CloudNote} with its place in
@@ -58,7 +58,7 @@ import type { CloudNote } from "./store.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { IndexableNote } from "./_project_index.ts";
+ * import type { IndexableNote } from "./project_index.ts";
  *
  * const note: IndexableNote = {
  *   id: "n1", title: "t", body: "b", labels: [], hash: "h", revision: 4, ord: 2,
@@ -79,7 +79,7 @@ export interface IndexableNote extends CloudNote {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { IndexHit } from "./_project_index.ts";
+ * import type { IndexHit } from "./project_index.ts";
  *
  * const hit: IndexHit = { id: "n1", revision: 3, score: 1.5, matched: ["deploy"] };
  * assert.equal(hit.revision, 3);
@@ -110,7 +110,7 @@ interface Row extends Note {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { IndexedText } from "./_project_index.ts";
+ * import type { IndexedText } from "./project_index.ts";
  *
  * const text: IndexedText = { title: "t", body: "b", labels: [] };
  * assert.equal(text.body, "b");
@@ -135,7 +135,7 @@ const CLOUD_SNAPSHOT_LAYOUT = 2;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { snapshotFormat } from "./_project_index.ts";
+ * import { snapshotFormat } from "./project_index.ts";
  *
  * assert.match(snapshotFormat(3), /^cloud-2\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
  * assert.notEqual(snapshotFormat(3), snapshotFormat(4));
@@ -219,7 +219,7 @@ function both(
  * @example Build, search, change a note, page and count
  * ```ts
  * import assert from "node:assert/strict";
- * import { ProjectIndex } from "./_project_index.ts";
+ * import { ProjectIndex } from "./project_index.ts";
  *
  * const at = "2026-01-01T00:00:00.000Z";
  * const note = (id: string, body: string, revision: number, labels: string[] = []) => ({

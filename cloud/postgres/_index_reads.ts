@@ -9,9 +9,9 @@
  */
 
 import type { Sql } from "postgres";
-import { type NoteRow, rowToNote } from "./_pg_notes.ts";
-import type { IndexableNote, IndexedText } from "./_project_index.ts";
-import type { CloudNote } from "./store.ts";
+import { type NoteRow, rowToNote } from "./_notes.ts";
+import type { IndexableNote, IndexedText } from "../projects/project_index.ts";
+import type { CloudNote } from "../store.ts";
 
 /** Notes read per page of a build. */
 const BUILD_PAGE = 2000;
@@ -35,7 +35,7 @@ function indexable(row: NoteRow & { ord: string | number }): IndexableNote {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readAllNotes } from "./_pg_index_reads.ts";
+ * import { readAllNotes } from "./_index_reads.ts";
  *
  * assert.equal(typeof readAllNotes, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -69,7 +69,7 @@ export async function readAllNotes(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { changesAfter } from "./_pg_index_reads.ts";
+ * import { changesAfter } from "./_index_reads.ts";
  *
  * assert.equal(typeof changesAfter, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -114,7 +114,7 @@ export async function changesAfter(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { notesAtRevisions } from "./_pg_index_reads.ts";
+ * import { notesAtRevisions } from "./_index_reads.ts";
  *
  * assert.equal(typeof notesAtRevisions, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -143,7 +143,7 @@ export async function notesAtRevisions(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { textsAtRevisions } from "./_pg_index_reads.ts";
+ * import { textsAtRevisions } from "./_index_reads.ts";
  *
  * assert.equal(typeof textsAtRevisions, "function"); // see tests/cloud_scale_test.ts
  * ```
@@ -167,7 +167,7 @@ export async function textsAtRevisions(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { currentNotes } from "./_pg_index_reads.ts";
+ * import { currentNotes } from "./_index_reads.ts";
  *
  * assert.equal(typeof currentNotes, "function"); // see tests/cloud_scale_test.ts
  * ```

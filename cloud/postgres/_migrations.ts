@@ -100,7 +100,7 @@ async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
  *
  * Version 3:
  * - `memo_index_snapshots (pid, format, seq, …)`: the recall index snapshot of
- *   a project, of one format (see `_project_index.ts`), covering the changes
+ *   a project, of one format (see `../projects/project_index.ts`), covering the changes
  *   up to `seq`; its bytes are in `memo_index_snapshot_parts`, 4 MiB a row,
  *   stored uncompressed (`STORAGE EXTERNAL`: they are read whole, at once).
  *
@@ -261,7 +261,7 @@ export const MIGRATION_LOCK: readonly [number, number] = [0x6d656d6f, 1];
  * // deno-lint-ignore no-import-prefix -- example only
  * import postgres from "npm:postgres@3.4.9";
  * import { migrate, MIGRATIONS } from "./_migrations.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const sql = postgres(pg.url, { max: 1, onnotice: () => {} });

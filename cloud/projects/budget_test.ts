@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { IndexBudget } from "./_budget.ts";
+import { IndexBudget } from "./budget.ts";
 
 function held(name: string, bytes: () => number, closed: string[]) {
   return () => ({ byteLength: bytes, close: () => void closed.push(name) });

@@ -11,7 +11,7 @@
  */
 
 import type { Sql } from "postgres";
-import { decide, type RateDecision, type RateLimiter } from "./_rate_limit.ts";
+import { decide, type RateDecision, type RateLimiter } from "../rate_limit.ts";
 
 /**
  * Counts in PostgreSQL; see the module doc.
@@ -19,8 +19,8 @@ import { decide, type RateDecision, type RateLimiter } from "./_rate_limit.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PostgresCloudStore } from "./postgres_store.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore } from "./store.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const a = await PostgresCloudStore.open({ url: pg.url, max: 1 });

@@ -1,7 +1,7 @@
 /**
- * Internal: {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project
- * in PostgreSQL, with revisions and the change feed (moved out of
- * `postgres_store.ts`, which re-exports it).
+ * {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project
+ * in PostgreSQL, with revisions and the change feed (`store.ts` re-exports
+ * it).
  *
  * How writes stay ordered: every write of a project runs in one transaction
  * that first locks the project's row in `memo_projects` (`SELECT … FOR
@@ -29,18 +29,16 @@ import {
   type StoreChanges,
   type StoreLoadReport,
 } from "@memo/memory";
-import { changesAfter } from "./_pg_index_reads.ts";
+import { changesAfter } from "./_index_reads.ts";
+import { answerDrafts, dedupeDrafts, prepareCloudDrafts } from "../projects/drafts.ts";
 import {
-  answerDrafts,
-  dedupeDrafts,
   type NoteRow,
   patchCloudNote,
   plainNote,
   planDrafts,
-  prepareCloudDrafts,
   replicaChanges,
   rowToNote,
-} from "./_pg_notes.ts";
+} from "./_notes.ts";
 import {
   BATCH_DELETE_LIMIT,
   checkIfMatch,
@@ -51,7 +49,7 @@ import {
   type CloudNote,
   type CloudWriteResult,
   type RevisionedStore,
-} from "./store.ts";
+} from "../store.ts";
 
 /** Largest page of `list` (as the file store). */
 const MAX_PAGE = 1000;
@@ -64,7 +62,7 @@ const MAX_CHANGES = 1000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { PostgresMemoryStoreOptions } from "./postgres_store.ts";
+ * import type { PostgresMemoryStoreOptions } from "./store.ts";
  *
  * const options: Omit<PostgresMemoryStoreOptions, "sql"> = { workspaceId: "team", projectId: "p" };
  * assert.equal(options.projectId, "p");
@@ -94,8 +92,8 @@ export interface PostgresMemoryStoreOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
- * import { PostgresCloudStore, PostgresMemoryStore } from "./postgres_store.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore, PostgresMemoryStore } from "./store.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const cloud = await PostgresCloudStore.open({ url: pg.url, max: 2 });

@@ -31,7 +31,7 @@ import {
   type SupersedeInput,
   type TidyPlan,
 } from "@memo/memory";
-import { IndexBudget } from "./_budget.ts";
+import { IndexBudget } from "../projects/budget.ts";
 import {
   type CloudChange,
   type CloudDeleteResult,
@@ -51,13 +51,13 @@ import {
   type CloudTidyApplyResult,
   type CloudWriteResult,
   DEFAULT_INDEX_BUDGET_MB,
-} from "./store.ts";
-import { MemoCloudProject } from "./_project.ts";
-import { FileRevisionedStore } from "./_file_revisioned_store.ts";
-import { FileIdempotencyStore } from "./_idempotency_file.ts";
+} from "../store.ts";
+import { MemoCloudProject } from "../projects/memo_project.ts";
+import { FileRevisionedStore } from "./_revisioned_store.ts";
+import { FileIdempotencyStore } from "./_idempotency.ts";
 
-export { FileRevisionedStore, type FileRevisionedStoreOptions } from "./_file_revisioned_store.ts";
-export { FileIdempotencyStore, type FileIdempotencyStoreOptions } from "./_idempotency_file.ts";
+export { FileRevisionedStore, type FileRevisionedStoreOptions } from "./_revisioned_store.ts";
+export { FileIdempotencyStore, type FileIdempotencyStoreOptions } from "./_idempotency.ts";
 
 const ID_PATTERN = /^[0-9a-z][0-9a-z_-]{0,63}$/;
 
@@ -67,7 +67,7 @@ const ID_PATTERN = /^[0-9a-z][0-9a-z_-]{0,63}$/;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { FileCloudStoreOptions } from "./file_store.ts";
+ * import type { FileCloudStoreOptions } from "./store.ts";
  *
  * const options: FileCloudStoreOptions = { dataDir: "./memo-cloud-data" };
  * assert.equal(options.dataDir, "./memo-cloud-data");
@@ -95,7 +95,7 @@ export interface FileCloudStoreOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileCloudStore } from "./file_store.ts";
+ * import { FileCloudStore } from "./store.ts";
  *
  * const dataDir = await Deno.makeTempDir();
  * const store = new FileCloudStore({ dataDir });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type IndexableNote, ProjectIndex, snapshotFormat } from "./_project_index.ts";
+import { type IndexableNote, ProjectIndex, snapshotFormat } from "./project_index.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
 

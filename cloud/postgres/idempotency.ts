@@ -1,5 +1,5 @@
 /**
- * Internal: idempotency keys of the PostgreSQL store, in `memo_idempotency`
+ * Idempotency keys of the PostgreSQL store, in `memo_idempotency`
  * (see `_migrations.ts`). Shared by every instance on the database: a key
  * claimed by one server is pending, replayed or refused on every other.
  *
@@ -10,7 +10,7 @@
  */
 
 import type { Sql } from "postgres";
-import type { IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from "./store.ts";
+import type { IdempotencyClaim, IdempotencyStore, IdempotentAnswer } from "../store.ts";
 
 /** How long an answered key is kept: 24 h. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -25,7 +25,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { PostgresIdempotencyOptions } from "./_pg_idempotency.ts";
+ * import type { PostgresIdempotencyOptions } from "./idempotency.ts";
  *
  * const options: Omit<PostgresIdempotencyOptions, "sql"> = { clock: () => new Date(0) };
  * assert.equal(options.clock?.().getTime(), 0);
@@ -61,8 +61,8 @@ interface KeyRow {
  * // deno-lint-ignore no-import-prefix -- example only
  * import postgres from "npm:postgres@3.4.9";
  * import { migrate } from "./_migrations.ts";
- * import { PostgresIdempotencyStore } from "./_pg_idempotency.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresIdempotencyStore } from "./idempotency.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const sql = postgres(pg.url, { max: 2, onnotice: () => {} });

@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { MemoryValidationError } from "@memo/memory";
-import { CloudConflictError, type CloudProject } from "./store.ts";
-import { FileCloudStore, FileIdempotencyStore, FileRevisionedStore } from "./file_store.ts";
-import { IDEMPOTENCY_TTL_MS, PENDING_CLAIM_MS } from "./_idempotency_file.ts";
+import { CloudConflictError, type CloudProject } from "../store.ts";
+import { FileCloudStore, FileIdempotencyStore, FileRevisionedStore } from "./store.ts";
+import { IDEMPOTENCY_TTL_MS, PENDING_CLAIM_MS } from "./_idempotency.ts";
 import { readJournal } from "./_journal.ts";
 
 async function withStore(

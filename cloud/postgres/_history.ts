@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode PgTruthView}, the notes a correction, a supersede link
+ * Internal: {@linkcode PgHistoryView}, the notes a correction, a supersede link
  * or a draft's link check plans over on the PostgreSQL store, read by target
  * rather than the whole project: the notes named and every note their
  * `supersedes` lead to (one recursive query), the notes with the same text (by
@@ -19,7 +19,7 @@ import {
   type TruthNeeds,
   type TruthView,
 } from "@memo/memory";
-import { type NoteRow, plainNote, rowToNote } from "./_pg_notes.ts";
+import { type NoteRow, plainNote, rowToNote } from "./_notes.ts";
 
 /** The note columns of `memo_notes`, named as `NoteRow`, of table alias `n`. */
 const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n.updated, " +
@@ -32,9 +32,9 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { PostgresCloudStore, PostgresMemoryStore } from "./postgres_store.ts";
- * import { PgTruthView } from "./_pg_truth.ts";
- * import { startPostgres } from "../tests/_postgres.ts";
+ * import { PostgresCloudStore, PostgresMemoryStore } from "./store.ts";
+ * import { PgHistoryView } from "./_history.ts";
+ * import { startPostgres } from "../../tests/_postgres.ts";
  *
  * const pg = await startPostgres();
  * const cloud = await PostgresCloudStore.open({ url: pg.url, max: 2 });
@@ -43,7 +43,7 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
  *   const [a] = await store.upsert([{ text: "Deploys run on Fridays" }]);
  *   const [b] = await store.upsert([{ text: "Deploys run on Mondays", supersedes: [a.note.id] }]);
  *   await store.upsert([{ text: "Unrelated" }]);
- *   const view = new PgTruthView(cloud.sql, () => store.pid());
+ *   const view = new PgHistoryView(cloud.sql, () => store.pid());
  *   await view.sync({ ids: [b.note.id], text: "deploys run on fridays!" });
  *   assert.equal(view.get(a.note.id)?.body, "Deploys run on Fridays"); // b's chain
  *   assert.equal(view.sameText("deploys run on fridays!", true)?.id, a.note.id);
@@ -55,7 +55,7 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
  * }
  * ```
  */
-export class PgTruthView implements TruthView {
+export class PgHistoryView implements TruthView {
   readonly #sql: Sql;
   readonly #pid: () => Promise<number | undefined>;
   /** The notes read, by id (one object per id: planning compares them by identity). */
