@@ -5,7 +5,7 @@
  * @module
  */
 
-import { redactSecrets, timeOf } from "./_util.ts";
+import { redactSecrets, timeOf } from "./util.ts";
 import type { ConnectorStateStore } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } from "./types.ts";
 

@@ -22,8 +22,8 @@
  * @module
  */
 
-export * from "./_process.ts";
-export * from "./_serve.ts";
-export * from "./_healthz.ts";
-export * from "./_request_log.ts";
-export * from "./_read_limited.ts";
+export * from "./process.ts";
+export * from "./serve.ts";
+export * from "./healthz.ts";
+export * from "./access_log.ts";
+export * from "./read_limited.ts";

@@ -12,7 +12,7 @@ import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import process from "node:process";
 import { memoPaths } from "@memo/memory";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "./args.ts";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "../args.ts";
 import {
   ClientConfigError,
   clientConfigPath,
@@ -27,10 +27,10 @@ import {
   runningCommand,
   splitCommandLine,
 } from "./_launch_command.ts";
-import { writeFileAtomically } from "./_write_file.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand } from "./context.ts";
-import { errorLine, jsonDocument } from "./output.ts";
+import { writeFileAtomically } from "../write_file.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand } from "../context.ts";
+import { errorLine, jsonDocument } from "../output.ts";
 
 /**
  * What `memo init` did to one file. `path` is relative to the project root
@@ -233,7 +233,7 @@ function errorText(e: unknown): string {
  * import assert from "node:assert/strict";
  * import { readFile } from "node:fs/promises";
  * import { join } from "node:path";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { initCommand } from "./init.ts";
  *
  * const root = await Deno.makeTempDir();
@@ -263,7 +263,11 @@ export const initCommand: CliCommand = {
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
     const command = commandLine === undefined
-      ? launchCommand(import.meta.url, root, await runningCommands(io.env.PATH))
+      ? launchCommand(
+        new URL("../main.ts", import.meta.url).href,
+        root,
+        await runningCommands(io.env.PATH),
+      )
       : splitCommandLine(commandLine);
     const paths = memoPaths(root);
     const show = (path: string) => {

@@ -19,7 +19,7 @@ const deno: any = g.Deno;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runtimeName } from "./_process.ts";
+ * import { runtimeName } from "./process.ts";
  *
  * assert.ok(runtimeName === "deno" || runtimeName === "node");
  * ```
@@ -32,7 +32,7 @@ export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { args } from "./_process.ts";
+ * import { args } from "./process.ts";
  *
  * const argv = args(); // `memo recall "staging db"` gives ["recall", "staging db"]
  * assert.ok(argv.every((a) => typeof a === "string"));
@@ -48,7 +48,7 @@ export function args(): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env } from "./_process.ts";
+ * import { env } from "./process.ts";
  *
  * assert.equal(env("MEMO_EXAMPLE_VARIABLE_THAT_IS_NOT_SET"), undefined);
  * ```
@@ -67,7 +67,7 @@ export function env(name: string): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env, envObject } from "./_process.ts";
+ * import { env, envObject } from "./process.ts";
  *
  * const all = envObject();
  * assert.equal(all.PATH, env("PATH"));
@@ -88,7 +88,7 @@ export function envObject(): Record<string, string> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { isAbsolute } from "node:path";
- * import { cwd } from "./_process.ts";
+ * import { cwd } from "./process.ts";
  *
  * assert.ok(isAbsolute(cwd()));
  * ```
@@ -103,7 +103,7 @@ export function cwd(): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdin } from "./_process.ts";
+ * import { stdin } from "./process.ts";
  *
  * const input = await stdin(); // what `memo mcp` reads JSON-RPC lines from
  * assert.ok(input instanceof ReadableStream);
@@ -121,7 +121,7 @@ export async function stdin(): Promise<ReadableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdout } from "./_process.ts";
+ * import { stdout } from "./process.ts";
  *
  * const output = await stdout(); // where `memo mcp` writes its answers
  * assert.ok(output instanceof WritableStream);
@@ -139,7 +139,7 @@ export async function stdout(): Promise<WritableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStdout } from "./_process.ts";
+ * import { writeStdout } from "./process.ts";
  *
  * // The CLI prints its results this way; an empty text keeps this example quiet.
  * assert.equal(await writeStdout(""), undefined);
@@ -155,7 +155,7 @@ export async function writeStdout(text: string): Promise<void> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStderr } from "./_process.ts";
+ * import { writeStderr } from "./process.ts";
  *
  * // The CLI reports errors and progress this way; an empty text keeps this example quiet.
  * assert.equal(await writeStderr(""), undefined);
@@ -197,7 +197,7 @@ const quietStreams = new WeakSet<object>();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stderrIsTerminal } from "./_process.ts";
+ * import { stderrIsTerminal } from "./process.ts";
  *
  * assert.equal(typeof stderrIsTerminal(), "boolean");
  * ```
@@ -213,7 +213,7 @@ export function stderrIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdinIsTerminal } from "./_process.ts";
+ * import { stdinIsTerminal } from "./process.ts";
  *
  * assert.equal(typeof stdinIsTerminal(), "boolean");
  * ```
@@ -229,7 +229,7 @@ export function stdinIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { exit } from "./_process.ts";
+ * import { exit } from "./process.ts";
  *
  * const failUsage = (): never => exit(2); // exit code 2: a usage error
  * assert.equal(typeof failUsage, "function");
@@ -247,7 +247,7 @@ export function exit(code: number): never {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { setExitCode } from "./_process.ts";
+ * import { setExitCode } from "./process.ts";
  *
  * const before = Deno.exitCode;
  * setExitCode(1);
@@ -265,7 +265,7 @@ export function setExitCode(code: number): void {
  *
  * @example
  * ```ts
- * import type { ShutdownSignal } from "./_process.ts";
+ * import type { ShutdownSignal } from "./process.ts";
  *
  * const signal: ShutdownSignal = "SIGTERM"; // an orchestrator's stop; SIGINT is Ctrl-C
  * ```
@@ -279,7 +279,7 @@ export type ShutdownSignal = "SIGINT" | "SIGTERM";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { onShutdownSignal } from "./_process.ts";
+ * import { onShutdownSignal } from "./process.ts";
  *
  * const controller = new AbortController();
  * const remove = onShutdownSignal(() => controller.abort()); // Ctrl-C stops a server
@@ -308,7 +308,7 @@ export function onShutdownSignal(callback: (signal: ShutdownSignal) => void): ()
  *
  * @example
  * ```ts
- * import { unrefTimer } from "./_process.ts";
+ * import { unrefTimer } from "./process.ts";
  *
  * const timer = unrefTimer(setTimeout(() => {}, 60_000)); // does not hold the process
  * clearTimeout(timer);
