@@ -14,17 +14,32 @@ const g = globalThis as any;
 const deno: any = g.Deno;
 
 /**
- * Name of the JavaScript runtime in use.
+ * A JavaScript host memo runs on.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runtimeName } from "./process.ts";
+ * import type { HostName } from "./process.ts";
  *
- * assert.ok(runtimeName === "deno" || runtimeName === "node");
+ * const host: HostName = "node";
+ * assert.equal(host, "node");
  * ```
  */
-export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
+export type HostName = "deno" | "node";
+
+/**
+ * The JavaScript host in use ("host", not "runtime": a runtime is the data
+ * behind the server).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hostName } from "./process.ts";
+ *
+ * assert.ok(hostName === "deno" || hostName === "node");
+ * ```
+ */
+export const hostName: HostName = deno ? "deno" : "node";
 
 /**
  * Command-line arguments after the script.
