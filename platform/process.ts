@@ -42,6 +42,22 @@ export type HostName = "deno" | "node";
 export const hostName: HostName = deno ? "deno" : "node";
 
 /**
+ * The path of the program running memo (the `deno` or `node` binary).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isAbsolute } from "node:path";
+ * import { execPath } from "./process.ts";
+ *
+ * assert.ok(isAbsolute(execPath()));
+ * ```
+ */
+export function execPath(): string {
+  return deno ? deno.execPath() : g.process.execPath;
+}
+
+/**
  * Command-line arguments after the script.
  *
  * @example

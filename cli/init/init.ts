@@ -10,7 +10,6 @@
 import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import process from "node:process";
 import { memoPaths } from "@memo/memory";
 import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "../args.ts";
 import {
@@ -29,7 +28,7 @@ import {
 } from "./_launch_command.ts";
 import { writeFileAtomically } from "../write_file.ts";
 import { COMMAND_INFO } from "../command_info.ts";
-import type { CliCommand } from "../context.ts";
+import type { CliCommand, CliIO } from "../context.ts";
 import { errorLine, jsonDocument } from "../output.ts";
 
 /**
@@ -201,9 +200,12 @@ export function formatInitResult(result: InitResult): string {
  * The command of the running program (Deno or Node) for the configuration:
  * plain `deno`/`node` when `PATH` finds this very program, else its full path.
  */
-async function runningCommands(pathList: string | undefined): Promise<LaunchCommandOptions> {
-  const name = "deno" in process.versions ? "deno" : "node";
-  return { [name]: await runningCommand(name, process.execPath, pathList) };
+async function runningCommands(
+  program: CliIO["program"],
+  pathList: string | undefined,
+): Promise<LaunchCommandOptions> {
+  if (!program) return {};
+  return { [program.name]: await runningCommand(program.name, program.path, pathList) };
 }
 
 /** A word as a shell would need it (for the display only). */
@@ -266,7 +268,7 @@ export const initCommand: CliCommand = {
       ? launchCommand(
         new URL("../main.ts", import.meta.url).href,
         root,
-        await runningCommands(io.env.PATH),
+        await runningCommands(io.program, io.env.PATH),
       )
       : splitCommandLine(commandLine);
     const paths = memoPaths(root);
