@@ -99,7 +99,12 @@ export const RULES: Readonly<Record<string, Rule>> = {
     may: ["memory/", "connectors/", "platform/", ROOT_SHARED],
     reason: "runtimes sit below the protocol server and reach the cloud only over HTTP",
   },
-  "web/": { may: [], reason: "the web page is a bundle and its HTML; it knows no part of memo" },
+  "web/": {
+    may: [],
+    types: ["memory/"],
+    reason: "the web page is a bundle and its HTML; of memo it knows only the note shapes " +
+      "(types, erased from the bundle)",
+  },
   "server/": {
     may: ["web/", "platform/", ROOT_SHARED],
     types: ["runtimes/", "memory/", "connectors/"],
