@@ -43,6 +43,7 @@ const code = await runCli(platform.args(), {
   stderrIsTerminal: platform.stderrIsTerminal(),
   env: platform.envObject(),
   cwd: platform.cwd(),
+  program: { name: platform.hostName, path: platform.execPath() },
   readStdin: async () => await new Response(await platform.stdin()).text(),
   stdinIsTerminal: platform.stdinIsTerminal(),
   readLine,

@@ -28,9 +28,9 @@ import type { CliCommand } from "./context.ts";
 export async function loadCommand(name: CommandName): Promise<CliCommand> {
   switch (name) {
     case "init":
-      return (await import("./init.ts")).initCommand;
+      return (await import("./init/init.ts")).initCommand;
     case "import":
-      return (await import("./import.ts")).importCommand;
+      return (await import("./import/command.ts")).importCommand;
     case "export":
       return (await import("./export.ts")).exportCommand;
     case "sync":
@@ -38,22 +38,22 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
     case "replicate":
       return (await import("./replicate.ts")).replicateCommand;
     case "mcp":
-      return (await import("./mcp.ts")).mcpCommand;
+      return (await import("./serve/mcp.ts")).mcpCommand;
     case "serve":
-      return (await import("./serve.ts")).serveCommand;
+      return (await import("./serve/serve.ts")).serveCommand;
     case "cloud":
-      return (await import("./cloud.ts")).cloudCommand;
+      return (await import("./serve/cloud.ts")).cloudCommand;
     case "scan":
       return (await import("./secrets.ts")).scanCommand;
     case "correct":
     case "supersede": {
-      const { historyCommands } = await import("./history_commands.ts");
+      const { historyCommands } = await import("./notes/history_commands.ts");
       return historyCommands.find((c) => c.name === name)!;
     }
     case "tidy":
-      return (await import("./tidy.ts")).tidyCommand;
+      return (await import("./notes/tidy.ts")).tidyCommand;
     default: {
-      const { memoryCommands } = await import("./memory_commands.ts");
+      const { memoryCommands } = await import("./notes/memory_commands.ts");
       return memoryCommands.find((c) => c.name === name)!;
     }
   }

@@ -40,6 +40,11 @@ export interface CliIO {
   env: Record<string, string | undefined>;
   /** Working directory. */
   cwd: string;
+  /**
+   * The program running memo, Deno or Node, and its path: `memo init` writes
+   * it into client configurations. Without it, they name plain `deno`/`node`.
+   */
+  program?: { name: "deno" | "node"; path: string };
   /** Reads all of stdin as text (for `--file -`). */
   readStdin(): Promise<string>;
   /**

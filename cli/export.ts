@@ -13,7 +13,7 @@ import { choiceFlag, parseArgs, positionals, stringFlag, UsageError } from "./ar
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand } from "./context.ts";
 import { withProjectRuntime } from "./runtime.ts";
-import { writeFileAtomically } from "./_write_file.ts";
+import { writeFileAtomically } from "./write_file.ts";
 
 /** The formats `memo export --format` writes. */
 export type ExportFormat = "jsonl" | "md";

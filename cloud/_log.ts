@@ -1,6 +1,6 @@
 /**
  * Internal: the server's log lines, from the request log it shares with
- * `memo serve` (`../platform/_request_log.ts`), with the prefix `memo-cloud`: one line
+ * `memo serve` (`../platform/access_log.ts`), with the prefix `memo-cloud`: one line
  * per request, `memo-cloud: <ISO time> <METHOD> <path> <status> <ms>ms`,
  * filtered by level: `error` keeps 5xx lines, `warn` also 4xx, `info` every
  * request, `debug` also the stacks of failures. Failures (what a 500 hides)

@@ -5,13 +5,14 @@
  * @module
  */
 
-import { redactSecrets, timeOf } from "./_util.ts";
+import type { NoteDraft } from "@memo/memory";
+import { redactSecrets, timeOf } from "./util.ts";
 import type { ConnectorStateStore } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } from "./types.ts";
 
 /**
- * A note as the runner hands it to the memory client (`NoteDraft` of
- * `@memo/memory`).
+ * A note as the runner hands it to the memory client: the fields of
+ * `NoteDraft` (`@memo/memory`) that an upstream record fills.
  *
  * @example
  * ```ts
@@ -43,20 +44,10 @@ import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } 
  * }]);
  * ```
  */
-export interface ConnectorDraft {
-  /** Markdown text. */
-  text: string;
-  /** Title. */
-  title?: string;
-  /** Labels. */
-  labels?: readonly string[];
-  /** Source key, the note's identity. */
-  source?: string;
-  /** Upstream creation time. */
-  created?: string;
-  /** Upstream update time. */
-  updated?: string;
-}
+export type ConnectorDraft = Pick<
+  NoteDraft,
+  "text" | "title" | "labels" | "source" | "created" | "updated"
+>;
 
 /**
  * What the memory client reports for a commit (`CommitResult` of `@memo/memory`).

@@ -12,7 +12,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type PlatformServer, serve } from "./_serve.ts";
+ * import { type PlatformServer, serve } from "./serve.ts";
  *
  * const server: PlatformServer = await serve(() => new Response(null, { status: 204 }), {
  *   hostname: "127.0.0.1",
@@ -47,7 +47,7 @@ export interface PlatformServer {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve, type ServeOptions } from "./_serve.ts";
+ * import { serve, type ServeOptions } from "./serve.ts";
  *
  * const controller = new AbortController();
  * const options: ServeOptions = { hostname: "127.0.0.1", port: 0, signal: controller.signal };

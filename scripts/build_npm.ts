@@ -224,7 +224,7 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
     });
     throw new Error(`TypeScript reported problems in ${config.name}:\n${text}`);
   }
-  // web/src/ is the web page's browser source: only its bundle (web/_assets.ts) ships.
+  // web/src/ is the web page's browser source: only its bundle (web/assets.ts) ships.
   const browserSource = join(src, "web", "src") + "/";
   for (const file of program.getSourceFiles()) {
     if (!file.fileName.startsWith(src) || file.fileName.includes("node_modules")) continue;

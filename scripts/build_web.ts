@@ -1,6 +1,6 @@
 /**
  * `deno task build:web`: bundles the web page (`web/src/`) into the committed
- * module `web/_assets.ts`, which the HTTP handler serves. A fresh clone and
+ * module `web/assets.ts`, which the HTTP handler serves. A fresh clone and
  * JSR cannot run a build step, so the bundle is committed; the tests rebuild
  * it and fail when the result differs (`--check`).
  *
@@ -14,7 +14,7 @@
  * carry a hash of their content.
  *
  * Usage:
- * - `deno run -A scripts/build_web.ts`: writes `web/_assets.ts`;
+ * - `deno run -A scripts/build_web.ts`: writes `web/assets.ts`;
  * - `deno run -A scripts/build_web.ts --check`: exits 1 when the committed
  *   file is not what a build gives;
  * - `--out PATH`: writes elsewhere.
@@ -30,7 +30,7 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WEB = join(ROOT, "web");
 const SRC = join(WEB, "src");
-const OUT = join(WEB, "_assets.ts");
+const OUT = join(WEB, "assets.ts");
 
 /** One built file. */
 export interface BuiltAsset {
@@ -155,7 +155,7 @@ export const WEB_ENTRY: { readonly script: string; readonly style: string; reado
 `;
 }
 
-/** Builds the page and returns the text of `web/_assets.ts`. */
+/** Builds the page and returns the text of `web/assets.ts`. */
 export async function buildWebModule(): Promise<string> {
   const built = await bundle();
   const banner = `/*! memo web page. Bundles ${
@@ -189,7 +189,7 @@ async function formatted(text: string): Promise<string> {
   await writer.close();
   const out = await child.output();
   if (!out.success) {
-    throw new Error(`Cannot format web/_assets.ts: ${new TextDecoder().decode(out.stderr)}`);
+    throw new Error(`Cannot format web/assets.ts: ${new TextDecoder().decode(out.stderr)}`);
   }
   return new TextDecoder().decode(out.stdout);
 }

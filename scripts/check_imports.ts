@@ -30,7 +30,19 @@
  * - an import that {@link RULES} forbids, or one into tests or tooling;
  * - a top-level folder with checked files but no rule (add its rule to
  *   {@link RULES} in the commit that adds the folder);
- * - an import that resolves to no existing file.
+ * - an import that resolves to no existing file;
+ * - a file outside a folder named `platform/` that touches the host: a
+ *   reference to `Deno` or to the global `process` (also as `globalThis.Deno`
+ *   or `globalThis.process`), or an import of `node:process`;
+ * - a `_` file imported from another folder (a subfolder or a parent counts
+ *   as another folder): `_` means private to its folder;
+ * - a folder's `mod.ts` that re-exports a `_` file, or a file without `_`
+ *   that its folder's `mod.ts` does not re-export (at least one name). Not
+ *   counted: `mod.ts` itself, the {@link FOLDER_ENTRY_POINTS}, and the root
+ *   files (the entry points and the root shared files, which {@link RULES}
+ *   names; a root `_` file is still private to the root);
+ * - a folder holding checked files but no `mod.ts` (the root, whose
+ *   `mod.ts` is the package entry, and {@link BUNDLED_FOLDERS} aside).
  *
  * Usage: `deno run -A scripts/check_imports.ts [ROOT]` (ROOT defaults to the
  * repository). It prints each offending import as `file → file` on stderr and
@@ -48,9 +60,10 @@
  *   await mkdir(join(root, "memory"));
  *   await writeFile(join(root, "memory", "a.ts"), 'import { b } from "./b.ts";\nexport const a = 1 + b;\n');
  *   await writeFile(join(root, "memory", "b.ts"), 'import type { A } from "./a.ts";\nexport const b = 2;\n');
+ *   await writeFile(join(root, "memory", "mod.ts"), 'export * from "./a.ts";\nexport * from "./b.ts";\n');
  *   const { problems, files, imports } = await checkImports(root);
- *   assert.equal(files, 2);
- *   assert.equal(imports, 2);
+ *   assert.equal(files, 3);
+ *   assert.equal(imports, 4);
  *   assert.deepEqual(problems.map((problem) => problem.kind), ["cycle"]);
  *   assert.match(formatProblem(problems[0]), /memory\/a\.ts → memory\/b\.ts → memory\/a\.ts/);
  * } finally {
@@ -99,7 +112,12 @@ export const RULES: Readonly<Record<string, Rule>> = {
     may: ["memory/", "connectors/", "platform/", ROOT_SHARED],
     reason: "runtimes sit below the protocol server and reach the cloud only over HTTP",
   },
-  "web/": { may: [], reason: "the web page is a bundle and its HTML; it knows no part of memo" },
+  "web/": {
+    may: [],
+    types: ["memory/"],
+    reason: "the web page is a bundle and its HTML; of memo it knows only the note shapes " +
+      "(types, erased from the bundle)",
+  },
   "server/": {
     may: ["web/", "platform/", ROOT_SHARED],
     types: ["runtimes/", "memory/", "connectors/"],
@@ -125,6 +143,18 @@ export const RULES: Readonly<Record<string, Rule>> = {
 
 /** The root files that are entry points. */
 export const ENTRY_POINT_FILES: readonly string[] = ["mod.ts", "http.ts", "cli.ts"];
+
+/** Entry points inside folders (run by path), which no `mod.ts` re-exports. */
+export const FOLDER_ENTRY_POINTS: readonly string[] = ["cloud/main.ts"];
+
+/**
+ * Browser source bundled from its entry (`web/src/main.tsx`): no `mod.ts`,
+ * and its files are private to the bundle.
+ */
+export const BUNDLED_FOLDERS: readonly string[] = ["web/src"];
+
+/** The only folder name whose files may touch the host (`Deno`, `process`). */
+const PLATFORM_FOLDER = "platform";
 
 /** Top-level folders that are not checked, and that checked files must not import. */
 const TOOLING_FOLDERS = new Set(["tests", "bench", "scripts", "testing", "npm"]);
@@ -159,11 +189,27 @@ export interface Arrow {
 
 /** One reason the check fails. */
 export interface Problem {
-  kind: "cycle" | "forbidden" | "unresolved" | "no rule";
-  /** The arrows at fault: the whole chain of a cycle, one arrow otherwise, none for "no rule". */
+  kind:
+    | "cycle"
+    | "forbidden"
+    | "unresolved"
+    | "no rule"
+    | "host"
+    | "private"
+    | "unexported"
+    | "no mod";
+  /**
+   * The arrows at fault: the whole chain of a cycle, one arrow for "forbidden",
+   * "unresolved", "private" and a `mod.ts` that re-exports a `_` file, none
+   * otherwise.
+   */
   arrows: Arrow[];
-  /** The folder without a rule (`web/`), for "no rule". */
+  /** The folder at fault (`web/`, `cli/init`), for "no rule" and "no mod". */
   folder?: string;
+  /** The file at fault, for "host" and "unexported". */
+  file?: string;
+  /** 1-based line, for "host". */
+  line?: number;
   /** Why it is a problem, in one line. */
   reason: string;
 }
@@ -218,16 +264,30 @@ function isTooling(file: string): boolean {
     file.split("/").some((part) => part.startsWith(".") || SKIPPED_ANYWHERE.has(part));
 }
 
-/** The imports written in one file's source. */
-function readImports(file: string, source: string): Omit<Arrow, "to">[] {
+/** A place where a file touches the host. */
+interface HostUse {
+  line: number;
+  /** `Deno`, `process` or `globalThis.Deno` …. */
+  what: string;
+}
+
+/** What one file's source holds: its imports and where it touches the host. */
+function readSource(
+  file: string,
+  source: string,
+): { imports: Omit<Arrow, "to">[]; host: HostUse[] } {
   const sourceFile = ts.createSourceFile(
     file,
     source,
     { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone },
-    false,
+    true, // parents: telling a reference from a property name needs them
     file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
   );
   const found: Omit<Arrow, "to">[] = [];
+  const host: HostUse[] = [];
+  const declared = declaredNames(sourceFile);
+  const lineOf = (node: ts.Node) =>
+    sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile)).line + 1;
   const add = (node: ts.Node, literal: ts.Node, kind: ImportKind, typeOnly: boolean) => {
     if (!ts.isStringLiteralLike(literal)) return;
     const { line } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
@@ -248,11 +308,56 @@ function readImports(file: string, source: string): Omit<Arrow, "to">[] {
       if (node.arguments.length > 0) add(node, node.arguments[0], "import()", false);
     } else if (ts.isImportTypeNode(node)) {
       if (ts.isLiteralTypeNode(node.argument)) add(node, node.argument.literal, "import()", true);
+    } else if (ts.isIdentifier(node) && HOST_GLOBALS.has(node.text)) {
+      if (!declared.has(node.text) && isGlobalReference(node)) {
+        host.push({ line: lineOf(node), what: node.text });
+      }
+    } else if (
+      ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) &&
+      node.expression.text === "globalThis" && HOST_GLOBALS.has(node.name.text)
+    ) {
+      host.push({ line: lineOf(node), what: `globalThis.${node.name.text}` });
     }
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
-  return found;
+  return { imports: found, host };
+}
+
+/** The globals that only `platform/` may touch. */
+const HOST_GLOBALS = new Set(["Deno", "process"]);
+
+/** The host globals that `file` declares itself (a variable, parameter or import named so). */
+function declaredNames(sourceFile: ts.SourceFile): Set<string> {
+  const names = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    const name = (node as { name?: ts.Node }).name;
+    if (
+      name && ts.isIdentifier(name) && HOST_GLOBALS.has(name.text) &&
+      (ts.isVariableDeclaration(node) || ts.isParameter(node) || ts.isFunctionDeclaration(node) ||
+        ts.isClassDeclaration(node) || ts.isImportClause(node) || ts.isImportSpecifier(node) ||
+        ts.isNamespaceImport(node) || ts.isBindingElement(node))
+    ) names.add(name.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return names;
+}
+
+/** Whether an identifier is a reference to a global (not a property or member name). */
+function isGlobalReference(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
+  if (ts.isQualifiedName(parent) && parent.right === node) return false;
+  const named = ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) ||
+    ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent) ||
+    ts.isMethodSignature(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) ||
+    ts.isEnumMember(parent);
+  if (named && parent.name === node) return false;
+  if (ts.isBindingElement(parent) && parent.propertyName === node) return false;
+  if (ts.isImportSpecifier(parent) || ts.isExportSpecifier(parent)) return false;
+  if (ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) return false;
+  return true;
 }
 
 function isTypeOnlyImport(clause: ts.ImportClause | undefined): boolean {
@@ -422,6 +527,75 @@ function findCycles(graph: Map<string, Map<string, Arrow>>): Arrow[][] {
   return cycles;
 }
 
+/** The folder of a file relative to the root (`""` for a root file). */
+function folderOf(file: string): string {
+  const slash = file.lastIndexOf("/");
+  return slash < 0 ? "" : file.slice(0, slash);
+}
+
+function baseName(file: string): string {
+  return file.slice(file.lastIndexOf("/") + 1);
+}
+
+function isModFile(file: string): boolean {
+  return baseName(file) === "mod.ts";
+}
+
+function isBundled(folder: string): boolean {
+  return BUNDLED_FOLDERS.some((bundled) => folder === bundled || folder.startsWith(`${bundled}/`));
+}
+
+/** Why `arrow` reaches a `_` file it may not, or undefined when it may. */
+function privateBecause(arrow: Arrow): string | undefined {
+  if (!baseName(arrow.to).startsWith("_") || isTooling(arrow.to)) return undefined;
+  const home = folderOf(arrow.to);
+  if (folderOf(arrow.from) === home) {
+    if (isModFile(arrow.from) && arrow.kind === "export") {
+      return "a mod.ts re-exports a _ file: _ means not exported by its folder's mod.ts " +
+        "(drop the _ or the re-export)";
+    }
+    return undefined;
+  }
+  return `a _ file is private to its folder (${home || "the root"}/): import it only from there, ` +
+    "or drop its _ and re-export it from that folder's mod.ts";
+}
+
+/** The folder problems: files without `_` that no `mod.ts` re-exports, folders with no `mod.ts`. */
+function checkFolders(files: readonly string[], reexported: ReadonlySet<string>): Problem[] {
+  const problems: Problem[] = [];
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = folderOf(file);
+    if (!folder || isBundled(folder)) continue; // the root: entry points and shared files
+    folders.set(folder, [...folders.get(folder) ?? [], file]);
+  }
+  for (const [folder, inside] of folders) {
+    if (!inside.some(isModFile)) {
+      problems.push({
+        kind: "no mod",
+        arrows: [],
+        folder: `${folder}/`,
+        reason: `${inside.length} checked file${inside.length === 1 ? "" : "s"} and no mod.ts: ` +
+          "every library folder has one, re-exporting its files without _",
+      });
+      continue;
+    }
+    for (const file of inside) {
+      const name = baseName(file);
+      if (name.startsWith("_") || name === "mod.ts" || FOLDER_ENTRY_POINTS.includes(file)) continue;
+      if (reexported.has(file)) continue;
+      problems.push({
+        kind: "unexported",
+        arrows: [],
+        file,
+        reason: `${folder}/mod.ts does not re-export it: re-export its public names, ` +
+          "or give it a _ if only its folder uses it",
+      });
+    }
+  }
+  return problems;
+}
+
 /**
  * Checks the import graph of the tree at `root`: the rules of {@link RULES},
  * no cycles, no imports of missing files, no top-level folder without a rule.
@@ -432,12 +606,14 @@ export async function checkImports(root: string): Promise<CheckResult> {
   const checked = new Set(files);
   const problems: Problem[] = [];
   const graph = new Map<string, Map<string, Arrow>>();
+  /** Files some folder's `mod.ts` re-exports (`export … from`). */
+  const reexported = new Set<string>();
   let imports = 0;
   let external = 0;
 
   const parsed = await Promise.all(files.map(async (file) => {
     const source = await readFile(join(root, file), "utf8");
-    return readImports(file, source);
+    return readSource(file, source);
   }));
   const existing = new Map<string, Promise<boolean>>();
   const exists = (path: string) => {
@@ -454,11 +630,35 @@ export async function checkImports(root: string): Promise<CheckResult> {
   for (const [i, file] of files.entries()) {
     const edges = new Map<string, Arrow>();
     graph.set(file, edges);
-    for (const written of parsed[i]) {
+    const onPlatform = folderOf(file).split("/").includes(PLATFORM_FOLDER);
+    if (!onPlatform) {
+      for (const use of parsed[i].host) {
+        problems.push({
+          kind: "host",
+          arrows: [],
+          file,
+          line: use.line,
+          reason: `touches ${use.what}: only files under a platform/ folder touch Deno or process`,
+        });
+      }
+    }
+    for (const written of parsed[i].imports) {
       imports++;
       const target = resolveSpecifier(root, file, written.specifier);
       if (target.external) {
         external++;
+        if (
+          !onPlatform && (written.specifier === "node:process" || written.specifier === "process")
+        ) {
+          problems.push({
+            kind: "host",
+            arrows: [],
+            file,
+            line: written.line,
+            reason:
+              `imports ${written.specifier}: only files under a platform/ folder touch process`,
+          });
+        }
         continue;
       }
       if (!target.path || !(await exists(target.path))) {
@@ -471,8 +671,12 @@ export async function checkImports(root: string): Promise<CheckResult> {
       if (checked.has(arrow.to) && !edges.has(arrow.to)) edges.set(arrow.to, arrow);
       const because = forbiddenBecause(arrow);
       if (because) problems.push({ kind: "forbidden", arrows: [arrow], reason: because });
+      const privately = privateBecause(arrow);
+      if (privately) problems.push({ kind: "private", arrows: [arrow], reason: privately });
+      if (isModFile(file) && arrow.kind === "export") reexported.add(arrow.to);
     }
   }
+  problems.push(...checkFolders(files, reexported));
 
   const unruled = new Map<string, number>();
   for (const file of files) {
@@ -493,11 +697,21 @@ export async function checkImports(root: string): Promise<CheckResult> {
     problems.push({ kind: "cycle", arrows: cycle, reason: "import cycle" });
   }
 
-  const order = ["cycle", "forbidden", "unresolved", "no rule"];
+  const order: Problem["kind"][] = [
+    "cycle",
+    "forbidden",
+    "unresolved",
+    "no rule",
+    "host",
+    "private",
+    "unexported",
+    "no mod",
+  ];
+  const place = (p: Problem) => p.arrows[0]?.from ?? p.file ?? p.folder ?? "";
   problems.sort((a, b) =>
     order.indexOf(a.kind) - order.indexOf(b.kind) ||
-    (a.arrows[0]?.from ?? a.folder ?? "").localeCompare(b.arrows[0]?.from ?? b.folder ?? "") ||
-    (a.arrows[0]?.line ?? 0) - (b.arrows[0]?.line ?? 0)
+    place(a).localeCompare(place(b)) ||
+    (a.arrows[0]?.line ?? a.line ?? 0) - (b.arrows[0]?.line ?? b.line ?? 0)
   );
   return { problems, files: files.length, imports, external };
 }
@@ -523,7 +737,14 @@ export function formatProblem(problem: Problem): string {
     case "unresolved":
       return `  ${describeArrow(problem.arrows[0])}\n    ${problem.reason}`;
     case "no rule":
+    case "no mod":
       return `  ${problem.folder}  ${problem.reason}`;
+    case "host":
+      return `  ${problem.file}:${problem.line}  ${problem.reason}`;
+    case "private":
+      return `  ${describeArrow(problem.arrows[0])}\n    ${problem.reason}`;
+    case "unexported":
+      return `  ${problem.file}  ${problem.reason}`;
   }
 }
 
@@ -537,6 +758,10 @@ export function formatReport(result: CheckResult): string {
     "forbidden": "imports the rules forbid",
     "unresolved": "imports of missing files",
     "no rule": "top-level folders with no rule",
+    "host": "files outside platform/ that touch Deno or process",
+    "private": "_ files reached from outside their folder, or re-exported by its mod.ts",
+    "unexported": "files without _ that their folder's mod.ts does not re-export",
+    "no mod": "folders without a mod.ts",
   };
   const sections: string[] = [];
   for (const kind of Object.keys(headings) as Problem["kind"][]) {

@@ -20,11 +20,21 @@ async function withTree<T>(files: Tree, fn: (root: string) => Promise<T>): Promi
   }
 }
 
-/** Each problem as `kind: from → to` (or `kind: folder`). */
-function summarize(problems: Problem[]): string[] {
-  return problems.map((problem) =>
-    problem.kind === "no rule"
+/** The problems of the folders' layout (`_`, `mod.ts`), which the graph tests' tiny trees ignore. */
+const LAYOUT_KINDS: readonly Problem["kind"][] = ["private", "unexported", "no mod"];
+
+/**
+ * Each problem as `kind: from → to` (or `kind: folder`, `kind: file:line`);
+ * without `all`, the layout problems are left out.
+ */
+function summarize(problems: Problem[], all = false): string[] {
+  return problems.filter((problem) => all || !LAYOUT_KINDS.includes(problem.kind)).map((problem) =>
+    problem.kind === "no rule" || problem.kind === "no mod"
       ? `${problem.kind}: ${problem.folder}`
+      : problem.kind === "host"
+      ? `${problem.kind}: ${problem.file}:${problem.line}`
+      : problem.kind === "unexported"
+      ? `${problem.kind}: ${problem.file}`
       : `${problem.kind}: ${
         [...problem.arrows.map((arrow) => arrow.from), problem.arrows.at(-1)!.to].join(" → ")
       }`
@@ -67,14 +77,16 @@ const CLEAN: Tree = {
     'type Lazy = typeof import("../runtimes/mod.ts");',
     "export const server = (runtime: Runtime, store: Store, lazy?: Lazy) => [runtime, store, lazy];",
     "export { platform };",
+    'export { handle } from "./handler.ts";',
   ].join("\n"),
-  "server/handler.ts": 'import { server } from "./mod.ts";\nexport const handle = server;\n',
+  "server/handler.ts": 'export const handle = () => "handled";\n',
   "cli/main.ts": [
     'import { server } from "../server/mod.ts";',
     'import { runtime } from "../runtimes/mod.ts";',
     'import { connector } from "../connectors/mod.ts";',
     "export async function main() { return [server, runtime, connector]; }",
   ].join("\n"),
+  "cli/mod.ts": 'export { main } from "./main.ts";\n',
   // Not checked: tests, tooling, hidden folders, node_modules.
   "memory/note_test.ts": 'import "../server/mod.ts";\nimport "./missing.ts";\n',
   "tests/e2e.ts": 'import "../cli/main.ts";\nimport "./nowhere.ts";\n',
@@ -86,15 +98,15 @@ const CLEAN: Tree = {
 
 Deno.test("checkImports() passes a clean tree and counts its imports", async () => {
   const result = await withTree(CLEAN, checkImports);
-  assert.deepEqual(summarize(result.problems), []);
-  assert.equal(result.files, 13);
-  // 26 imports: 24 between files (the template-literal `import(\`./cli.ts\`)` among
+  assert.deepEqual(summarize(result.problems, true), []);
+  assert.equal(result.files, 14);
+  // 27 imports: 25 between files (the template-literal `import(\`./cli.ts\`)` among
   // them), 2 external (zod and node:fs/promises).
-  assert.equal(result.imports, 26);
+  assert.equal(result.imports, 27);
   assert.equal(result.external, 2);
   assert.equal(
     formatReport(result),
-    "check_imports: ok, 13 files, 26 imports (24 between files, 2 external)",
+    "check_imports: ok, 14 files, 27 imports (25 between files, 2 external)",
   );
 });
 
@@ -473,10 +485,89 @@ Deno.test("checkImports() as a script exits 1 with file → file on a bad tree, 
   assert.equal(bad.code, 1, badOut);
   assert.match(badOut, /runtimes\/x\.ts → server\/mod\.ts/);
   assert.match(badOut, /memory\/a\.ts → memory\/b\.ts → memory\/a\.ts/);
-  assert.match(badOut, /^check_imports: 2 problems/m);
+  // 2 in the graph, and 3 files that memory/mod.ts and runtimes/mod.ts do not re-export.
+  assert.match(badOut, /^check_imports: 5 problems/m);
+  assert.match(badOut, /memory\/a\.ts {2}memory\/mod\.ts does not re-export it/);
 
   const good = await withTree(CLEAN, run);
   const goodOut = decode(good.stdout) + decode(good.stderr);
   assert.equal(good.code, 0, goodOut);
-  assert.match(decode(good.stdout), /^check_imports: ok, 13 files, 26 imports/);
+  assert.match(decode(good.stdout), /^check_imports: ok, 14 files, 27 imports/);
+});
+
+Deno.test("checkImports() lets only platform/ folders touch Deno or process", async () => {
+  const { problems } = await withTree({
+    ...CLEAN,
+    "memory/mod.ts": CLEAN["memory/mod.ts"] + 'export * from "./host.ts";\n',
+    "memory/host.ts": [
+      'import process from "node:process";',
+      "export const a = Deno.args;",
+      "export const b = globalThis.process;",
+      "export const c = { Deno: 1 }.Deno; // a property name, not the global",
+      "export const d = (process: number) => process; // a parameter",
+      "export const e = process.argv;",
+    ].join("\n"),
+    "runtimes/platform/mod.ts": 'export const args = Deno.args;\nimport "node:process";\n',
+    "runtimes/mod.ts": CLEAN["runtimes/mod.ts"] + '\nexport * from "./platform/mod.ts";\n',
+  }, checkImports);
+  assert.deepEqual(summarize(problems, true), [
+    "host: memory/host.ts:1",
+    "host: memory/host.ts:2",
+    "host: memory/host.ts:3",
+  ]);
+  assert.match(
+    formatProblem(problems[0]),
+    /memory\/host\.ts:1 {2}imports node:process: only files under a platform\/ folder/,
+  );
+  assert.match(formatProblem(problems[1]), /touches Deno/);
+});
+
+Deno.test("checkImports() keeps a _ file to its folder, subfolders and parents included", async () => {
+  const { problems } = await withTree({
+    ...CLEAN,
+    "memory/mod.ts": CLEAN["memory/mod.ts"] +
+      'export * from "./sub/mod.ts";\nexport { x } from "./_x.ts";\n',
+    "memory/_x.ts": 'import { y } from "./sub/_y.ts";\nexport const x = y;\n',
+    "memory/_z.ts": 'import { x } from "./_x.ts";\nexport const z = x;\n',
+    "memory/sub/mod.ts": 'import "../_x.ts";\nexport const s = 1;\n',
+    "memory/sub/_y.ts": "export const y = 1;\n",
+    "runtimes/mod.ts": CLEAN["runtimes/mod.ts"] + '\nimport "../memory/_z.ts";\n',
+  }, checkImports);
+  assert.deepEqual(summarize(problems, true), [
+    "private: memory/_x.ts → memory/sub/_y.ts",
+    "private: memory/mod.ts → memory/_x.ts",
+    "private: memory/sub/mod.ts → memory/_x.ts",
+    "private: runtimes/mod.ts → memory/_z.ts",
+  ]);
+  assert.match(formatProblem(problems[0]), /private to its folder \(memory\/sub\/\)/);
+  assert.match(formatProblem(problems[1]), /a mod\.ts re-exports a _ file/);
+});
+
+Deno.test("checkImports() wants each file without _ re-exported by its folder's mod.ts", async () => {
+  const { problems } = await withTree({
+    ...CLEAN,
+    "memory/mod.ts": CLEAN["memory/mod.ts"] + 'export type { Part } from "./part.ts";\n',
+    "memory/part.ts": "export type Part = string;\nexport const hidden = 1;\n",
+    "memory/loose.ts": "export const loose = 1;\n",
+    "cloud/mod.ts": "export const cloud = 1;\n",
+    "cloud/main.ts": 'import { cloud } from "./mod.ts";\nconsole.log(cloud);\n', // an entry point
+    "shared.ts": "export const shared = 1;\n", // a root file: RULES names the root's
+  }, checkImports);
+  assert.deepEqual(summarize(problems, true), ["unexported: memory/loose.ts"]);
+  assert.match(formatProblem(problems[0]), /memory\/mod\.ts does not re-export it/);
+});
+
+Deno.test("checkImports() wants a mod.ts in every library folder, subfolders too", async () => {
+  const { problems } = await withTree({
+    ...CLEAN,
+    "runtimes/cloud/client.ts": 'import "../../server/mod.ts";\nexport const c = 1;\n',
+    "web/mod.ts": "export const web = 1;\n",
+    "web/src/api.ts": "export const api = 1;\n", // bundled browser source: no mod.ts
+  }, checkImports);
+  assert.deepEqual(summarize(problems, true), [
+    // The folders' rules hold in a subfolder: its group is still runtimes/.
+    "forbidden: runtimes/cloud/client.ts → server/mod.ts",
+    "no mod: runtimes/cloud/",
+  ]);
+  assert.match(formatProblem(problems[1]), /runtimes\/cloud\/ {2}1 checked file and no mod\.ts/);
 });

@@ -6,6 +6,7 @@
  */
 
 import type { CliIO } from "../cli/context.ts";
+import { execPath, hostName } from "../platform/mod.ts";
 
 /**
  * A recording CliIO for tests.
@@ -68,6 +69,7 @@ export function recordingIO(
     stdinIsTerminal: terminal,
     env: {},
     cwd,
+    program: { name: hostName, path: execPath() },
     readStdin: () => Promise.resolve(stdinText),
     readLine: () => Promise.resolve(lines.shift()),
   };

@@ -295,9 +295,9 @@ async function startupGraph(entry: string): Promise<string[]> {
 
 Deno.test("jose is not in the start-up module graph of cli.ts or http.ts (only a dynamic import reaches it)", async () => {
   // cli.ts loads each command lazily: `memo serve` and `memo mcp` start with these.
-  for (const entry of ["cli.ts", "cli/serve.ts", "cli/mcp.ts", "http.ts"]) {
+  for (const entry of ["cli.ts", "cli/serve/serve.ts", "cli/serve/mcp.ts", "http.ts"]) {
     const graph = await startupGraph(entry);
-    if (entry === "http.ts" || entry === "cli/serve.ts") {
+    if (entry === "http.ts" || entry === "cli/serve/serve.ts") {
       assert.ok(graph.some((s) => s.endsWith("/server/http/oauth/resource_server.ts")), entry);
     }
     const jose = graph.filter((s) => /jose|\/oauth\/_jwt\.ts$/.test(s));

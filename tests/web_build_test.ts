@@ -1,7 +1,7 @@
 /**
  * The committed bundle of the web page: rebuilding `web/src/` with
  * `scripts/build_web.ts` (npm ci of the pinned tools, then esbuild) gives
- * exactly `web/_assets.ts`, and the page loads with at most 150 KB of
+ * exactly `web/assets.ts`, and the page loads with at most 150 KB of
  * assets, gzipped.
  */
 
@@ -12,7 +12,7 @@ import { WEB_ASSETS, WEB_ENTRY, webPageHtml } from "../web/mod.ts";
 const ROOT = new URL("..", import.meta.url);
 const BUDGET_BYTES = 150 * 1024;
 
-Deno.test("web/_assets.ts is what scripts/build_web.ts builds from web/src/", async () => {
+Deno.test("web/assets.ts is what scripts/build_web.ts builds from web/src/", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "scripts/build_web.ts", "--check"],
     cwd: ROOT,

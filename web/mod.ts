@@ -6,7 +6,7 @@
  * @module
  */
 
-export { WEB_ASSETS, WEB_ENTRY, type WebAsset } from "./_assets.ts";
+export { WEB_ASSETS, WEB_ENTRY, type WebAsset } from "./assets.ts";
 export {
   WEB_ASSETS_PREFIX,
   type WebPageConfig,

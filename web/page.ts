@@ -6,7 +6,7 @@
  * @module
  */
 
-import { WEB_ENTRY } from "./_assets.ts";
+import { WEB_ENTRY } from "./assets.ts";
 
 /**
  * What the page is told about the endpoint that serves it, as JSON in

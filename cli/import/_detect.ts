@@ -6,7 +6,7 @@
 
 import { basename, join } from "node:path";
 import { readdir } from "node:fs/promises";
-import type { ImportFormat } from "./_types.ts";
+import type { ImportFormat } from "./types.ts";
 import { firstNonEmptyLine, isMarkdownName, pathKind, walkFiles } from "./_files.ts";
 
 /** File names that make a source Claude Code memory (compared in lower case). */

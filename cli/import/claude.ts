@@ -7,7 +7,7 @@
 
 import { basename, dirname, join, posix } from "node:path";
 import { readdir } from "node:fs/promises";
-import type { ImportRecord, ReaderOptions, ReaderResult } from "./_types.ts";
+import type { ImportRecord, ReaderOptions, ReaderResult } from "./types.ts";
 import { CLAUDE_FILE_NAMES } from "./_detect.ts";
 import {
   comparePaths,

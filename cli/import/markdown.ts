@@ -16,7 +16,7 @@ import {
 } from "@memo/memory";
 import { type FrontMatterValue, readFrontMatter } from "./_front_matter.ts";
 import { isMarkdownName, keyPart, readUtf8, walkFiles } from "./_files.ts";
-import type { ReaderOptions, ReaderResult } from "./_types.ts";
+import type { ReaderOptions, ReaderResult } from "./types.ts";
 
 /**
  * Reads every `*.md` file under a folder (recursively; dot-folders such as `.obsidian`, `.git`,

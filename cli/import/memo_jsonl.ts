@@ -6,7 +6,7 @@
 
 import { prepareNoteDrafts } from "@memo/memory";
 import type { NoteDraft } from "@memo/memory";
-import type { ReaderResult } from "./_types.ts";
+import type { ReaderResult } from "./types.ts";
 import { splitLines } from "./_files.ts";
 
 /**

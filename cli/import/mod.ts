@@ -38,14 +38,14 @@ import type {
   ImportSkip,
   ReaderOptions,
   ReaderResult,
-} from "./_types.ts";
+} from "./types.ts";
 import { parseMemoJsonl } from "./memo_jsonl.ts";
 import { type GraphFile, parseServerMemory } from "./server_memory.ts";
 import { readClaude } from "./claude.ts";
 import { readMarkdown } from "./markdown.ts";
 
-export { IMPORT_FORMATS } from "./_types.ts";
-export type { ImportFormat, ImportRead, ImportRecord, ImportSkip } from "./_types.ts";
+export { IMPORT_FORMATS } from "./types.ts";
+export type { ImportFormat, ImportRead, ImportRecord, ImportSkip } from "./types.ts";
 
 /**
  * Tells what a source holds, from its content and names: a file whose first non-empty line is

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ImportSkip, ReaderResult } from "./_types.ts";
+import type { ImportSkip, ReaderResult } from "./types.ts";
 import { keyPart, splitLines } from "./_files.ts";
 
 /** The text of a note for an entity with no observations and no relations. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { checkApiUrl } from "../_http.ts";
+import { checkApiUrl } from "../http.ts";
 import { ConnectorConfigError } from "../errors.ts";
 
 /**

@@ -4,8 +4,8 @@
  * @module
  */
 
-import { exchange, hostOf, systemClock } from "../_http.ts";
-import { checkConnectorId, cleanToken, CursorTrail, isBefore, timeOf } from "../_util.ts";
+import { exchange, hostOf, systemClock } from "../http.ts";
+import { checkConnectorId, cleanToken, CursorTrail, isBefore, timeOf } from "../util.ts";
 import { ConnectorConfigError, RepoHostAuthError, RepoHostError } from "../errors.ts";
 import { REPO_HOST_MAX_PAGE_SIZE, REPO_HOST_PAGE_SIZE, REQUEST_TIMEOUT_MS } from "../limits.ts";
 import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { checkApiUrl, hostOf, systemClock } from "../_http.ts";
-import { checkConnectorId, CursorTrail, isBefore } from "../_util.ts";
+import { checkApiUrl, hostOf, systemClock } from "../http.ts";
+import { checkConnectorId, CursorTrail, isBefore } from "../util.ts";
 import { ConnectorConfigError, WorkspaceError } from "../errors.ts";
 import { PAGE_SIZE } from "../limits.ts";
 import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";

@@ -19,33 +19,8 @@ export interface Api {
   changes: number;
 }
 
-/** A note as the tools give it. */
-export interface Note {
-  id: string;
-  title: string;
-  body: string;
-  labels: string[];
-  source?: string;
-  hash: string;
-  created: string;
-  updated: string;
-  /** Ids of the notes it replaces (the newer note holds the link). */
-  supersedes?: string[];
-  /** Ids of the notes that replace it (derived): present only when it is history. */
-  supersededBy?: string[];
-  /** When the fact starts to hold. */
-  validFrom?: string;
-  /** When it stops holding (exclusive). */
-  validUntil?: string;
-}
-
-/** A stored note like one just remembered (`remember`'s `similar`). */
-export interface SimilarNote {
-  id: string;
-  title: string;
-  /** 0 to 1. */
-  score: number;
-}
+/** A note as the tools give it, and a stored note like one just remembered (`remember`'s `similar`). */
+export type { Note, SimilarNote } from "@memo/memory";
 
 /** One line for an error. */
 export function errorText(e: unknown): string {

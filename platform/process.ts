@@ -14,17 +14,48 @@ const g = globalThis as any;
 const deno: any = g.Deno;
 
 /**
- * Name of the JavaScript runtime in use.
+ * A JavaScript host memo runs on.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { runtimeName } from "./_process.ts";
+ * import type { HostName } from "./process.ts";
  *
- * assert.ok(runtimeName === "deno" || runtimeName === "node");
+ * const host: HostName = "node";
+ * assert.equal(host, "node");
  * ```
  */
-export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
+export type HostName = "deno" | "node";
+
+/**
+ * The JavaScript host in use ("host", not "runtime": a runtime is the data
+ * behind the server).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hostName } from "./process.ts";
+ *
+ * assert.ok(hostName === "deno" || hostName === "node");
+ * ```
+ */
+export const hostName: HostName = deno ? "deno" : "node";
+
+/**
+ * The path of the program running memo (the `deno` or `node` binary).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isAbsolute } from "node:path";
+ * import { execPath } from "./process.ts";
+ *
+ * assert.ok(isAbsolute(execPath()));
+ * ```
+ */
+export function execPath(): string {
+  return deno ? deno.execPath() : g.process.execPath;
+}
 
 /**
  * Command-line arguments after the script.
@@ -32,7 +63,7 @@ export const runtimeName: "deno" | "node" = deno ? "deno" : "node";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { args } from "./_process.ts";
+ * import { args } from "./process.ts";
  *
  * const argv = args(); // `memo recall "staging db"` gives ["recall", "staging db"]
  * assert.ok(argv.every((a) => typeof a === "string"));
@@ -48,7 +79,7 @@ export function args(): string[] {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env } from "./_process.ts";
+ * import { env } from "./process.ts";
  *
  * assert.equal(env("MEMO_EXAMPLE_VARIABLE_THAT_IS_NOT_SET"), undefined);
  * ```
@@ -67,7 +98,7 @@ export function env(name: string): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { env, envObject } from "./_process.ts";
+ * import { env, envObject } from "./process.ts";
  *
  * const all = envObject();
  * assert.equal(all.PATH, env("PATH"));
@@ -88,7 +119,7 @@ export function envObject(): Record<string, string> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { isAbsolute } from "node:path";
- * import { cwd } from "./_process.ts";
+ * import { cwd } from "./process.ts";
  *
  * assert.ok(isAbsolute(cwd()));
  * ```
@@ -103,7 +134,7 @@ export function cwd(): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdin } from "./_process.ts";
+ * import { stdin } from "./process.ts";
  *
  * const input = await stdin(); // what `memo mcp` reads JSON-RPC lines from
  * assert.ok(input instanceof ReadableStream);
@@ -121,7 +152,7 @@ export async function stdin(): Promise<ReadableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdout } from "./_process.ts";
+ * import { stdout } from "./process.ts";
  *
  * const output = await stdout(); // where `memo mcp` writes its answers
  * assert.ok(output instanceof WritableStream);
@@ -139,7 +170,7 @@ export async function stdout(): Promise<WritableStream<Uint8Array>> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStdout } from "./_process.ts";
+ * import { writeStdout } from "./process.ts";
  *
  * // The CLI prints its results this way; an empty text keeps this example quiet.
  * assert.equal(await writeStdout(""), undefined);
@@ -155,7 +186,7 @@ export async function writeStdout(text: string): Promise<void> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { writeStderr } from "./_process.ts";
+ * import { writeStderr } from "./process.ts";
  *
  * // The CLI reports errors and progress this way; an empty text keeps this example quiet.
  * assert.equal(await writeStderr(""), undefined);
@@ -197,7 +228,7 @@ const quietStreams = new WeakSet<object>();
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stderrIsTerminal } from "./_process.ts";
+ * import { stderrIsTerminal } from "./process.ts";
  *
  * assert.equal(typeof stderrIsTerminal(), "boolean");
  * ```
@@ -213,7 +244,7 @@ export function stderrIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { stdinIsTerminal } from "./_process.ts";
+ * import { stdinIsTerminal } from "./process.ts";
  *
  * assert.equal(typeof stdinIsTerminal(), "boolean");
  * ```
@@ -229,7 +260,7 @@ export function stdinIsTerminal(): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { exit } from "./_process.ts";
+ * import { exit } from "./process.ts";
  *
  * const failUsage = (): never => exit(2); // exit code 2: a usage error
  * assert.equal(typeof failUsage, "function");
@@ -247,7 +278,7 @@ export function exit(code: number): never {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { setExitCode } from "./_process.ts";
+ * import { setExitCode } from "./process.ts";
  *
  * const before = Deno.exitCode;
  * setExitCode(1);
@@ -265,7 +296,7 @@ export function setExitCode(code: number): void {
  *
  * @example
  * ```ts
- * import type { ShutdownSignal } from "./_process.ts";
+ * import type { ShutdownSignal } from "./process.ts";
  *
  * const signal: ShutdownSignal = "SIGTERM"; // an orchestrator's stop; SIGINT is Ctrl-C
  * ```
@@ -279,7 +310,7 @@ export type ShutdownSignal = "SIGINT" | "SIGTERM";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { onShutdownSignal } from "./_process.ts";
+ * import { onShutdownSignal } from "./process.ts";
  *
  * const controller = new AbortController();
  * const remove = onShutdownSignal(() => controller.abort()); // Ctrl-C stops a server
@@ -308,7 +339,7 @@ export function onShutdownSignal(callback: (signal: ShutdownSignal) => void): ()
  *
  * @example
  * ```ts
- * import { unrefTimer } from "./_process.ts";
+ * import { unrefTimer } from "./process.ts";
  *
  * const timer = unrefTimer(setTimeout(() => {}, 60_000)); // does not hold the process
  * clearTimeout(timer);

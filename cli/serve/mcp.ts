@@ -13,9 +13,9 @@ import {
   type ParsedArgs,
   positionals,
   stringFlag,
-} from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
+} from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 // Static: this module itself is imported only when `memo mcp` runs (cli/commands.ts), so the
 // runtime's and the server's modules load with it, in one step, and no other command loads them.
@@ -24,12 +24,12 @@ import {
   type MemoMcpProtocolServer,
   readServerEnv,
   runStdioServer,
-} from "../server/mod.ts";
+} from "../../server/mod.ts";
 import {
   createDeferredRuntime,
   readRuntimeEnv,
   runtimeFactoryFromEnv,
-} from "../runtimes/start/mod.ts";
+} from "../../runtimes/start/mod.ts";
 
 /**
  * The instructions `memo mcp` sends with its `initialize` result.
@@ -59,7 +59,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   // until after the first answer (usually `initialize`), so that neither
   // delays the handshake.
   const runtime = createDeferredRuntime(runtimeEnv.runtime ?? "local", async () => {
-    const { findProjectRoot } = await import("./project.ts");
+    const { findProjectRoot } = await import("../project.ts");
     return build(await findProjectRoot(dir, io.cwd));
   });
   const server = createMemoMcpProtocolServer({
@@ -112,7 +112,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { mcpCommand } from "./mcp.ts";
  *
  * const rootDir = await Deno.makeTempDir();

@@ -16,7 +16,7 @@ import { chmod, realpath, rename, rm, stat, writeFile } from "node:fs/promises";
  * ```ts
  * import assert from "node:assert/strict";
  * import { readFile, stat, writeFile } from "node:fs/promises";
- * import { writeFileAtomically } from "./_write_file.ts";
+ * import { writeFileAtomically } from "./write_file.ts";
  *
  * const dir = await Deno.makeTempDir();
  * await writeFile(`${dir}/a.json`, "{}\n", { mode: 0o600 });

@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { HEALTHZ_PATH } from "./_healthz.ts";
+ * import { HEALTHZ_PATH } from "./healthz.ts";
  *
  * assert.equal(HEALTHZ_PATH, "/healthz");
  * ```
@@ -30,7 +30,7 @@ const BODY = '{"status":"ok"}';
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { healthzResponse } from "./_healthz.ts";
+ * import { healthzResponse } from "./healthz.ts";
  *
  * const ok = healthzResponse(new Request("http://memo.example.com/healthz"))!;
  * assert.equal(ok.status, 200);

@@ -11,13 +11,13 @@ import {
   type MemoMcpRuntime,
   type ModelProgress,
   type RuntimeEmbedResult,
-} from "../runtimes/mod.ts";
-import { boolFlag, parseArgs, positionals } from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
-import { errorLine, jsonDocument } from "./output.ts";
-import { progressBar, progressLine } from "./progress.ts";
-import { withProjectRuntime } from "./runtime.ts";
+} from "../../runtimes/mod.ts";
+import { boolFlag, parseArgs, positionals } from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
+import { errorLine, jsonDocument } from "../output.ts";
+import { progressBar, progressLine } from "../progress.ts";
+import { withProjectRuntime } from "../runtime.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
 
@@ -91,7 +91,7 @@ export function embedProgress(io: CliIO): EmbedProgress | undefined {
  * ```ts
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
- * import { createMemoMcpRuntimeFromMemo } from "../runtimes/mod.ts";
+ * import { createMemoMcpRuntimeFromMemo } from "../../runtimes/mod.ts";
  * import { embedMissing } from "./embed.ts";
  * const rootDir = await Deno.makeTempDir();
  * const embedder = {
@@ -129,7 +129,7 @@ export async function embedMissing(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { embed } from "./embed.ts";
  * const rootDir = await Deno.makeTempDir();
  * const io = recordingIO(rootDir);

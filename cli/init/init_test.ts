@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { chmod, lstat, mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { recordingIO } from "../testing/cli_io.ts";
+import { recordingIO } from "../../testing/cli_io.ts";
 import { initCommand, type InitResult } from "./init.ts";
-import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 async function project() {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "memo-init-" }));
@@ -53,7 +53,13 @@ test("memo init: config.json and .gitignore are created once; an existing .gitig
   assert.deepEqual(first.result, {
     root: p.root,
     // No PATH in this environment: the configuration names the running Deno by its path.
-    command: [Deno.execPath(), "run", "-A", new URL("../cli.ts", import.meta.url).pathname, "mcp"],
+    command: [
+      Deno.execPath(),
+      "run",
+      "-A",
+      new URL("../../cli.ts", import.meta.url).pathname,
+      "mcp",
+    ],
     files: [
       { path: ".memo/config.json", status: "created" },
       { path: ".memo/.gitignore", status: "updated" },

@@ -8,7 +8,7 @@
  */
 
 import { posix, win32 } from "node:path";
-import { UsageError } from "./args.ts";
+import { UsageError } from "../args.ts";
 
 /**
  * An MCP client `memo init` can configure.

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { serve } from "./_serve.ts";
+import { serve } from "./serve.ts";
 
 Deno.test("serve() aborted while a graceful shutdown waits for a request neither throws nor cuts it", async () => {
   const reached = Promise.withResolvers<void>();

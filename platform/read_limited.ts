@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readLimited } from "./_read_limited.ts";
+ * import { readLimited } from "./read_limited.ts";
  *
  * const body = () => new Request("http://x/", { method: "POST", body: "hello" }).body!;
  * assert.equal(new TextDecoder().decode(await readLimited(body(), 5)), "hello");

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { MEMO_MCP_LIMITS, type MemoMcpLimitValues } from "../server/mod.ts";
-import { intFlag, type ParsedArgs } from "./args.ts";
+import { MEMO_MCP_LIMITS, type MemoMcpLimitValues } from "../../server/mod.ts";
+import { intFlag, type ParsedArgs } from "../args.ts";
 
 /**
  * The flag names, without `--`.
@@ -36,7 +36,7 @@ export const LIMIT_FLAGS: readonly string[] = MEMO_MCP_LIMITS.map((l) => l.flag)
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseArgs } from "./args.ts";
+ * import { parseArgs } from "../args.ts";
  * import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
  *
  * const p = parseArgs(["--max-page-size", "50"], { string: [...LIMIT_FLAGS] });

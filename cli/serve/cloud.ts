@@ -7,12 +7,12 @@
  * @module
  */
 
-import { createMemoCloudServerFromEnv } from "../cloud/mod.ts";
-import { defaultLogLevel, readLogLevel } from "../server/http/mod.ts";
-import { boolFlag, intFlag, parseArgs, positionals, stringFlag, UsageError } from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
-import { jsonDocument, orderedWriter } from "./output.ts";
+import { createMemoCloudServerFromEnv } from "../../cloud/mod.ts";
+import { defaultLogLevel, readLogLevel } from "../../server/http/mod.ts";
+import { boolFlag, intFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
+import { jsonDocument, orderedWriter } from "../output.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
 
 /**
@@ -115,7 +115,7 @@ async function purgeIdempotency(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, { string: ["older-than-minutes"], boolean: ["json"] });
   positionals(p, []);
   const minutes = intFlag(p, "older-than-minutes", 0, 525_600) ?? 0;
-  const { readCloudConfig, openCloudStore } = await import("../cloud/mod.ts");
+  const { readCloudConfig, openCloudStore } = await import("../../cloud/mod.ts");
   const config = readCloudConfig(io.env, { cwd: io.cwd });
   const store = await openCloudStore(config);
   try {
@@ -214,8 +214,8 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve } from "../platform/mod.ts";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { serve } from "../../platform/mod.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { cloudCommand } from "./cloud.ts";
  *
  * const dataDir = await Deno.makeTempDir();

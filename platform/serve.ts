@@ -20,7 +20,7 @@ const deno: any = (globalThis as any).Deno;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve } from "./_serve.ts";
+ * import { serve } from "./serve.ts";
  *
  * const server = await serve(() => new Response("hi"), { hostname: "127.0.0.1", port: 0 });
  * assert.notEqual(server.port, 0); // port 0 picked a free port

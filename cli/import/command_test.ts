@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { recordingIO } from "../testing/cli_io.ts";
-import { runCli } from "./main.ts";
-import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { recordingIO } from "../../testing/cli_io.ts";
+import { runCli } from "../main.ts";
+import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

@@ -6,8 +6,8 @@
 
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { type ParsedArgs, stringFlag, UsageError } from "./args.ts";
-import type { CliIO } from "./context.ts";
+import { type ParsedArgs, stringFlag, UsageError } from "../args.ts";
+import type { CliIO } from "../context.ts";
 
 /**
  * The text given as `positional`, or read from `--file` (`-` reads stdin); a usage error when
@@ -16,8 +16,8 @@ import type { CliIO } from "./context.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseArgs } from "./args.ts";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { parseArgs } from "../args.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { readText } from "./_read_text.ts";
  *
  * const io = recordingIO(".");
@@ -49,8 +49,8 @@ export async function readText(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
- * import { runCli } from "./main.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
+ * import { runCli } from "../main.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const io = recordingIO(rootDir);

@@ -13,7 +13,7 @@ import {
   type RecallResult,
   RUNTIME_RECALL_ENGINES,
   type SecretRedaction,
-} from "../runtimes/mod.ts";
+} from "../../runtimes/mod.ts";
 import {
   boolFlag,
   choiceFlag,
@@ -24,20 +24,20 @@ import {
   positionals,
   stringFlag,
   UsageError,
-} from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
+} from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
 import {
   formatHits,
   formatNote,
   formatNoteLine,
   formatReplicaStatus,
   jsonDocument,
-} from "./output.ts";
-import { withProjectRuntime } from "./runtime.ts";
-import { formatRedacted } from "./secrets.ts";
+} from "../output.ts";
+import { withProjectRuntime } from "../runtime.ts";
+import { formatRedacted } from "../secrets.ts";
 import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
-import { allNotes } from "./export.ts";
+import { allNotes } from "../export.ts";
 import { readText } from "./_read_text.ts";
 import {
   formatSimilar,
@@ -378,7 +378,7 @@ const stats: CliCommand = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { memoryCommands } from "./memory_commands.ts";
  *
  * assert.deepEqual(memoryCommands.map((c) => c.name), [

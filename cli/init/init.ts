@@ -10,9 +10,8 @@
 import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import process from "node:process";
 import { memoPaths } from "@memo/memory";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "./args.ts";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "../args.ts";
 import {
   ClientConfigError,
   clientConfigPath,
@@ -27,10 +26,10 @@ import {
   runningCommand,
   splitCommandLine,
 } from "./_launch_command.ts";
-import { writeFileAtomically } from "./_write_file.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand } from "./context.ts";
-import { errorLine, jsonDocument } from "./output.ts";
+import { writeFileAtomically } from "../write_file.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
+import { errorLine, jsonDocument } from "../output.ts";
 
 /**
  * What `memo init` did to one file. `path` is relative to the project root
@@ -201,9 +200,12 @@ export function formatInitResult(result: InitResult): string {
  * The command of the running program (Deno or Node) for the configuration:
  * plain `deno`/`node` when `PATH` finds this very program, else its full path.
  */
-async function runningCommands(pathList: string | undefined): Promise<LaunchCommandOptions> {
-  const name = "deno" in process.versions ? "deno" : "node";
-  return { [name]: await runningCommand(name, process.execPath, pathList) };
+async function runningCommands(
+  program: CliIO["program"],
+  pathList: string | undefined,
+): Promise<LaunchCommandOptions> {
+  if (!program) return {};
+  return { [program.name]: await runningCommand(program.name, program.path, pathList) };
 }
 
 /** A word as a shell would need it (for the display only). */
@@ -233,7 +235,7 @@ function errorText(e: unknown): string {
  * import assert from "node:assert/strict";
  * import { readFile } from "node:fs/promises";
  * import { join } from "node:path";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { initCommand } from "./init.ts";
  *
  * const root = await Deno.makeTempDir();
@@ -263,7 +265,11 @@ export const initCommand: CliCommand = {
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
     const command = commandLine === undefined
-      ? launchCommand(import.meta.url, root, await runningCommands(io.env.PATH))
+      ? launchCommand(
+        new URL("../main.ts", import.meta.url).href,
+        root,
+        await runningCommands(io.program, io.env.PATH),
+      )
       : splitCommandLine(commandLine);
     const paths = memoPaths(root);
     const show = (path: string) => {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { RuntimeHistoryFilter, SimilarNote } from "../runtimes/mod.ts";
+import type { RuntimeHistoryFilter, SimilarNote } from "../../runtimes/mod.ts";
 import {
   boolFlag,
   listFlag,
@@ -16,13 +16,13 @@ import {
   positionals,
   stringFlag,
   UsageError,
-} from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand } from "./context.ts";
-import { formatNoteLine, jsonDocument } from "./output.ts";
-import { withProjectRuntime } from "./runtime.ts";
+} from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand } from "../context.ts";
+import { formatNoteLine, jsonDocument } from "../output.ts";
+import { withProjectRuntime } from "../runtime.ts";
 import { readText } from "./_read_text.ts";
-import { formatRedacted } from "./secrets.ts";
+import { formatRedacted } from "../secrets.ts";
 
 /**
  * The flags of the history filters, for `parseArgs`.
@@ -59,7 +59,7 @@ function timeFlag(p: ParsedArgs, name: string): string | undefined {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseArgs } from "./args.ts";
+ * import { parseArgs } from "../args.ts";
  * import { HISTORY_FLAGS, historyFlags } from "./history_commands.ts";
  * const p = parseArgs(["--as-of", "2026-03-01", "--include-superseded"], HISTORY_FLAGS);
  * assert.deepEqual(historyFlags(p), { asOf: "2026-03-01", includeSuperseded: true });
@@ -106,7 +106,7 @@ export function historyArgs(history: RuntimeHistoryFilter): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { parseArgs } from "./args.ts";
+ * import { parseArgs } from "../args.ts";
  * import { validityFlags } from "./history_commands.ts";
  * const p = parseArgs(["--valid-until", "none"], { string: ["valid-from", "valid-until"] });
  * assert.deepEqual(validityFlags(p, true), { validUntil: null });
@@ -216,8 +216,8 @@ const supersede: CliCommand = {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
- * import { runCli } from "./main.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
+ * import { runCli } from "../main.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const io = recordingIO(rootDir);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ManualClock } from "../tests/connectors_helpers.ts";
-import { checkApiUrl, exchange } from "./_http.ts";
+import { checkApiUrl, exchange } from "./http.ts";
 import { ConnectorNetworkError, ConnectorTimeoutError } from "./errors.ts";
 import type { FetchLike } from "./types.ts";
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
-import { runCli } from "./main.ts";
-import { recordingIO } from "../testing/cli_io.ts";
-import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { runCli } from "../main.ts";
+import { recordingIO } from "../../testing/cli_io.ts";
+import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { UsageError } from "./args.ts";
-import { serve } from "../platform/mod.ts";
-import { recordingIO } from "../testing/cli_io.ts";
+import { UsageError } from "../args.ts";
+import { serve } from "../../platform/mod.ts";
+import { recordingIO } from "../../testing/cli_io.ts";
 import { serveCommand, serveConfig } from "./serve.ts";
-import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {
   const dir = await Deno.makeTempDir();

@@ -10,7 +10,7 @@ import { realpath } from "node:fs/promises";
 import { platform } from "node:os";
 import { delimiter, dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { UsageError } from "./args.ts";
+import { UsageError } from "../args.ts";
 
 /** The npm package the CLI ships in. */
 const NPM_PACKAGE = "@memo/mcp-server";
@@ -18,7 +18,7 @@ const NPM_PACKAGE = "@memo/mcp-server";
 /**
  * The command line (command, then arguments) that starts `memo mcp` the way
  * the running CLI was launched, from the URL of a module in the CLI's `cli/`
- * folder (`import.meta.url` of `cli/init.ts`, or `cli/init.js` once built):
+ * folder (`cli/main.ts`, or `cli/main.js` once built):
  *
  * - a path inside an npm install of `@memo/mcp-server` that npx finds from
  *   `projectRoot` (in the project or an ancestor, npx's own cache, Deno's npm

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { CliIO } from "./context.ts";
+import type { CliIO } from "../context.ts";
 
 /**
  * How long requests in flight may take once a shutdown signal came.

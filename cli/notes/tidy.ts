@@ -24,12 +24,12 @@ import {
   positionals,
   stringFlag,
   UsageError,
-} from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
-import { jsonDocument } from "./output.ts";
-import { isMemoRuntimeError } from "../runtimes/mod.ts";
-import { projectRoot, withProjectRuntime } from "./runtime.ts";
+} from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
+import { jsonDocument } from "../output.ts";
+import { isMemoRuntimeError } from "../../runtimes/mod.ts";
+import { projectRoot, withProjectRuntime } from "../runtime.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
 
 /** The plan a person asked to apply: a file, or stdin for `-`. */
@@ -112,8 +112,8 @@ async function diffOf(p: ParsedArgs, io: CliIO, plan: TidyPlan): Promise<string>
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
- * import { runCli } from "./main.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
+ * import { runCli } from "../main.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const io = recordingIO(rootDir);

@@ -20,12 +20,12 @@ import {
   readOAuthEnv,
   readProjectOAuthConfig,
   withRequestLog,
-} from "../server/http/mod.ts";
+} from "../../server/http/mod.ts";
 import {
   readProjectConfigFile,
   readRuntimeEnv,
   runtimeFactoryFromEnv,
-} from "../runtimes/start/mod.ts";
+} from "../../runtimes/start/mod.ts";
 import {
   boolFlag,
   choiceFlag,
@@ -34,12 +34,12 @@ import {
   type ParsedArgs,
   stringFlag,
   UsageError,
-} from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
+} from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
-import { jsonDocument, orderedWriter } from "./output.ts";
-import { findProjectRoot } from "./project.ts";
+import { jsonDocument, orderedWriter } from "../output.ts";
+import { findProjectRoot } from "../project.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
 
 /**
@@ -373,8 +373,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { serve } from "../platform/mod.ts";
- * import { recordingIO } from "../testing/cli_io.ts";
+ * import { serve } from "../../platform/mod.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
  * import { serveCommand } from "./serve.ts";
  *
  * const rootDir = await Deno.makeTempDir();

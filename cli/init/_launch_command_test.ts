@@ -47,9 +47,9 @@ Deno.test("launchCommand: a clone runs its cli.ts (one folder up) with plain den
     launchCommand("file:///home/ada/src/my%20memo/cli/init.ts"),
     ["deno", "run", "-A", "/home/ada/src/my memo/cli.ts", "mcp"],
   );
-  // This very module: the repository's own cli.ts.
-  const cli = new URL("../cli.ts", import.meta.url).pathname;
-  assert.deepEqual(launchCommand(new URL("./init.ts", import.meta.url).href), [
+  // A module of this very CLI: the repository's own cli.ts.
+  const cli = new URL("../../cli.ts", import.meta.url).pathname;
+  assert.deepEqual(launchCommand(new URL("../main.ts", import.meta.url).href), [
     "deno",
     "run",
     "-A",

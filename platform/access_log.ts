@@ -17,7 +17,7 @@ import { envChoice, type EnvMap } from "../_env.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { LOG_LEVELS, type LogLevel } from "./_request_log.ts";
+ * import { LOG_LEVELS, type LogLevel } from "./access_log.ts";
  *
  * const level: LogLevel = "warn";
  * assert.ok(LOG_LEVELS.includes(level));
@@ -31,7 +31,7 @@ export type LogLevel = "error" | "warn" | "info" | "debug";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { LOG_LEVELS } from "./_request_log.ts";
+ * import { LOG_LEVELS } from "./access_log.ts";
  *
  * assert.deepEqual(LOG_LEVELS, ["error", "warn", "info", "debug"]);
  * ```
@@ -46,7 +46,7 @@ export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { readLogLevel } from "./_request_log.ts";
+ * import { readLogLevel } from "./access_log.ts";
  *
  * assert.equal(readLogLevel({ MEMO_LOG_LEVEL: "Error" }, "info"), "error");
  * assert.equal(readLogLevel({}, "warn"), "warn");
@@ -63,7 +63,7 @@ export function readLogLevel(env: EnvMap, fallback: LogLevel): LogLevel {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { defaultLogLevel } from "./_request_log.ts";
+ * import { defaultLogLevel } from "./access_log.ts";
  *
  * assert.equal(defaultLogLevel(true), "warn");
  * assert.equal(defaultLogLevel(false), "info");
@@ -79,7 +79,7 @@ export function defaultLogLevel(stderrIsTerminal: boolean): LogLevel {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { logsRequest } from "./_request_log.ts";
+ * import { logsRequest } from "./access_log.ts";
  *
  * assert.equal(logsRequest("error", 404), false);
  * assert.equal(logsRequest("warn", 404), true);
@@ -99,7 +99,7 @@ export function logsRequest(level: LogLevel, status: number): boolean {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { logPath } from "./_request_log.ts";
+ * import { logPath } from "./access_log.ts";
  *
  * assert.equal(logPath("http://127.0.0.1:8787/mcp?token=secret#x"), "/mcp");
  * assert.equal(logPath("not a url"), "/");
@@ -119,7 +119,7 @@ export function logPath(url: string): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { requestLine } from "./_request_log.ts";
+ * import { requestLine } from "./access_log.ts";
  *
  * const line = requestLine("memo", new Date(0), "POST", "/mcp", 200, 3);
  * assert.equal(line, "memo: 1970-01-01T00:00:00.000Z POST /mcp 200 3ms");
@@ -142,7 +142,7 @@ export function requestLine(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { failureLine } from "./_request_log.ts";
+ * import { failureLine } from "./access_log.ts";
  *
  * const line = failureLine("memo", new Date(0), "GET", "/", new TypeError("boom"), "info");
  * assert.equal(line, "memo: 1970-01-01T00:00:00.000Z error GET /: TypeError: boom");

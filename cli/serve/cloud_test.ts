@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { serve } from "../platform/mod.ts";
-import { recordingIO } from "../testing/cli_io.ts";
-import { runCli } from "./main.ts";
+import { serve } from "../../platform/mod.ts";
+import { recordingIO } from "../../testing/cli_io.ts";
+import { runCli } from "../main.ts";
 import { cloudServeConfig } from "./cloud.ts";
-import { UsageError } from "./args.ts";
-import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { UsageError } from "../args.ts";
+import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 test("memo cloud serve: starts, answers /v1/health, logs requests without the key, stops on a signal", async () => {
   const dataDir = await Deno.makeTempDir();

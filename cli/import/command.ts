@@ -16,13 +16,13 @@ import {
   type ImportRead,
   type ImportSkip,
   readImportSource,
-} from "./import/mod.ts";
-import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "./args.ts";
-import { COMMAND_INFO } from "./command_info.ts";
-import type { CliCommand, CliIO } from "./context.ts";
-import { jsonDocument } from "./output.ts";
-import { progressBar, progressLine } from "./progress.ts";
-import { withProjectRuntime } from "./runtime.ts";
+} from "./mod.ts";
+import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand, CliIO } from "../context.ts";
+import { jsonDocument } from "../output.ts";
+import { progressBar, progressLine } from "../progress.ts";
+import { withProjectRuntime } from "../runtime.ts";
 
 /**
  * What `memo import --json` prints.
@@ -30,7 +30,7 @@ import { withProjectRuntime } from "./runtime.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ImportSummary } from "./import.ts";
+ * import type { ImportSummary } from "./command.ts";
  *
  * const summary: ImportSummary = {
  *   source: "memory.jsonl",
@@ -77,7 +77,7 @@ export interface ImportSummary {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { formatImportSummary } from "./import.ts";
+ * import { formatImportSummary } from "./command.ts";
  *
  * assert.equal(
  *   formatImportSummary({
@@ -130,8 +130,8 @@ async function readSource(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { recordingIO } from "../testing/cli_io.ts";
- * import { runCli } from "./main.ts";
+ * import { recordingIO } from "../../testing/cli_io.ts";
+ * import { runCli } from "../main.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * await Deno.writeTextFile(
