@@ -10,14 +10,14 @@
 
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import { type McpCore, RpcFailure } from "./_core.ts";
-import { versionFeatures } from "./_versions.ts";
-import { discoverJson, LEGACY_ONLY_METHODS } from "./_modern.ts";
-import { toolResultJson } from "./_results.ts";
-import type { LegacySession } from "./_legacy_session.ts";
-import type { ListenStreams } from "./_listen_stream.ts";
+import { type McpCore, RpcFailure } from "./core/core.ts";
+import { versionFeatures } from "./protocol/versions.ts";
+import { discoverJson, LEGACY_ONLY_METHODS } from "./protocol/stateless.ts";
+import { toolResultJson } from "./tools/results.ts";
+import type { LegacySession } from "./protocol/session.ts";
+import type { ListenStreams } from "./listen/listen_streams.ts";
 import type { RequestTracker } from "./_request_context.ts";
-import { methodNotFound, type Params, type RequestEra } from "./_request_era.ts";
+import { methodNotFound, type Params, type RequestEra } from "./protocol/request_era.ts";
 
 const EMPTY_RESULT = "{}";
 
@@ -34,10 +34,10 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { McpCore } from "./_core.ts";
+ * import { McpCore } from "./core/core.ts";
  * import { Dispatcher } from "./_dispatch.ts";
- * import { LegacySession } from "./_legacy_session.ts";
- * import { ListenStreams } from "./_listen_stream.ts";
+ * import { LegacySession } from "./protocol/session.ts";
+ * import { ListenStreams } from "./listen/listen_streams.ts";
  * import { RequestTracker } from "./_request_context.ts";
  *
  * const rootDir = await Deno.makeTempDir();

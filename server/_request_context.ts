@@ -9,11 +9,11 @@
 
 import type { MemoMcpLogLevel } from "./options.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import type { CoreContext } from "./_core.ts";
-import { LOG_LEVELS } from "./_methods.ts";
-import { notifyWithin } from "./_results.ts";
-import type { LegacySession } from "./_legacy_session.ts";
-import type { RequestEra } from "./_request_era.ts";
+import type { CoreContext } from "./core/core.ts";
+import { LOG_LEVELS } from "./protocol/capabilities.ts";
+import { notifyWithin } from "./tools/results.ts";
+import type { LegacySession } from "./protocol/session.ts";
+import type { RequestEra } from "./protocol/request_era.ts";
 
 /**
  * The requests in flight on one protocol server, by id, and the context each
@@ -23,8 +23,8 @@ import type { RequestEra } from "./_request_era.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { McpCore } from "./_core.ts";
- * import { LegacySession } from "./_legacy_session.ts";
+ * import { McpCore } from "./core/core.ts";
+ * import { LegacySession } from "./protocol/session.ts";
  * import { RequestTracker } from "./_request_context.ts";
  *
  * const rootDir = await Deno.makeTempDir();

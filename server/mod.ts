@@ -31,4 +31,4 @@ export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./_versions.ts";
+} from "./protocol/versions.ts";

@@ -14,7 +14,7 @@
 import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { McpCore, RpcFailure } from "./_core.ts";
+import { McpCore, RpcFailure } from "./core/core.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,
@@ -23,17 +23,17 @@ import {
   resultResponse,
   rpcErrorJson,
   utf8Length,
-} from "./_jsonrpc.ts";
-import { versionFeatures } from "./_versions.ts";
-import { modernErrorCode, modernErrorData, modernResult } from "./_modern.ts";
-import { outputLimitError } from "./_results.ts";
-import { type Params, type RequestEra, requestEra } from "./_request_era.ts";
-import { LegacySession } from "./_legacy_session.ts";
+} from "./protocol/jsonrpc.ts";
+import { versionFeatures } from "./protocol/versions.ts";
+import { modernErrorCode, modernErrorData, modernResult } from "./protocol/stateless.ts";
+import { outputLimitError } from "./tools/results.ts";
+import { type Params, type RequestEra, requestEra } from "./protocol/request_era.ts";
+import { LegacySession } from "./protocol/session.ts";
 import { RequestTracker } from "./_request_context.ts";
-import { ListenStreams } from "./_listen_stream.ts";
+import { ListenStreams } from "./listen/listen_streams.ts";
 import { Dispatcher } from "./_dispatch.ts";
 
-export { LISTEN_LIMIT_CODE } from "./_listen_stream.ts";
+export { LISTEN_LIMIT_CODE } from "./listen/listen_streams.ts";
 
 const NO_PARAMS: Params = Object.freeze({}) as Params;
 const decoder = new TextDecoder();

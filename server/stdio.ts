@@ -8,7 +8,7 @@
  */
 
 import type { MemoMcpProtocolServer } from "./types.ts";
-import { rpcErrorJson } from "./_jsonrpc.ts";
+import { rpcErrorJson } from "./protocol/jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
 
 /**

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { isValidId } from "../_jsonrpc.ts";
-import { versionFeatures } from "../_versions.ts";
+import { isValidId } from "../protocol/jsonrpc.ts";
+import { versionFeatures } from "../protocol/versions.ts";
 
 /**
  * Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE.

@@ -19,7 +19,7 @@ import {
   HTTP_SUPPORTED_PROTOCOL_VERSIONS,
   isJsonContentType,
   negotiateAccept,
-} from "./headers.ts";
+} from "./_headers.ts";
 import { createOriginMatcher } from "./origin.ts";
 import {
   answerResponse,
@@ -29,10 +29,10 @@ import {
   sseResponse,
 } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
-import { rpcErrorJson } from "../_jsonrpc.ts";
-import { versionFeatures } from "../_versions.ts";
-import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
-import { createListenStreams } from "./listen.ts";
+import { rpcErrorJson } from "../protocol/jsonrpc.ts";
+import { versionFeatures } from "../protocol/versions.ts";
+import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./_stateless_headers.ts";
+import { createListenStreams } from "./_listen_sse.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { HttpRequestContext, liveEvents, watched } from "./_http_context.ts";
 import { idJsonOf, isListen, wantsLogs, wantsProgress } from "./_message_meta.ts";

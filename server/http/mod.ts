@@ -46,4 +46,4 @@ export {
   readLogLevel,
   type RequestLogOptions,
   withRequestLog,
-} from "./request_log.ts";
+} from "./with_request_log.ts";

@@ -19,7 +19,7 @@ import {
   webPageHtml,
   type WebPageOAuthConfig,
 } from "../../web/mod.ts";
-import { acceptsGzip, gzip, PRECOMPRESSED } from "./compress.ts";
+import { acceptsGzip, gzip, PRECOMPRESSED } from "./_compress.ts";
 import type { HeaderList } from "./cors.ts";
 import { originRefusal, pathOf } from "./handler.ts";
 import { createOriginMatcher } from "./origin.ts";

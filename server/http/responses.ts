@@ -6,7 +6,7 @@
  * @module
  */
 
-import { encodedResponse } from "./compress.ts";
+import { encodedResponse } from "./_compress.ts";
 import { corsHeaders, type HeaderList } from "./cors.ts";
 
 const JSON_TYPE = ["content-type", "application/json"] as const;
