@@ -3,10 +3,10 @@
  * handler. It parses and checks messages, negotiates the protocol version,
  * enforces the input and output limits and dispatches to the MCP core.
  *
- * Its parts: the request's era (`_request_era.ts`), the legacy session
- * (`_legacy_session.ts`), the requests in flight and their context
- * (`_request_context.ts`), `subscriptions/listen` (`_listen_stream.ts`) and
- * the dispatch by method (`_dispatch.ts`).
+ * Its parts: the request's era (`protocol/request_era.ts`), the session of
+ * the 2025 revisions (`protocol/session.ts`), the requests in flight and
+ * their context (`_request_context.ts`), `subscriptions/listen`
+ * (`listen/listen_streams.ts`) and the dispatch by method (`_dispatch.ts`).
  *
  * @module
  */

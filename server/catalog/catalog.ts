@@ -10,7 +10,12 @@
 import type { z } from "zod";
 import { McpValidationError } from "../errors.ts";
 import { type PromptName, PROMPTS } from "./prompts.ts";
-import { describeIssues, promptSchemas, type SchemaLimits, toJSONSchema } from "../tools/schemas.ts";
+import {
+  describeIssues,
+  promptSchemas,
+  type SchemaLimits,
+  toJSONSchema,
+} from "../tools/schemas.ts";
 import { type BoundTool, type Tool, TOOLS } from "../tools/records.ts";
 import { TEMPLATES } from "./resources.ts";
 import { compactJsonSchema } from "../tools/json_schema.ts";

@@ -31,7 +31,11 @@ import {
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
 import { rpcErrorJson } from "../protocol/jsonrpc.ts";
 import { versionFeatures } from "../protocol/versions.ts";
-import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./_stateless_headers.ts";
+import {
+  checkModernHttp,
+  type HttpRefusal,
+  unsupportedVersionRefusal,
+} from "./_stateless_headers.ts";
 import { createListenStreams } from "./_listen_sse.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { HttpRequestContext, liveEvents, watched } from "./_http_context.ts";

@@ -77,7 +77,7 @@ export function rpcResponse(
  * The answer to a request, as {@linkcode rpcResponse} (one message) or
  * {@linkcode sseResponse} (several: notifications, then the response) build
  * it, gzipped when `requestHeaders` accept gzip and the body is over 1 KB
- * (`compress.ts`). `null` for `requestHeaders` keeps it plain (an error).
+ * (`_compress.ts`). `null` for `requestHeaders` keeps it plain (an error).
  *
  * @example
  * ```ts

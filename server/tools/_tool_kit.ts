@@ -1,7 +1,7 @@
 /**
  * The kit the tool records are written with: the annotations, what a run gets and returns, and
  * `defineTool`, which binds a record's schemas to the server's page-size limits and validates
- * the arguments before the handler runs. Split from `_tools.ts`, which holds the records.
+ * the arguments before the handler runs. Split from `records.ts`, which holds the records.
  *
  * @module
  */

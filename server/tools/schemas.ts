@@ -1,7 +1,7 @@
 /**
  * The zod schema parts the tool records share (a note, a safe error, texts,
  * labels, ids, the output-object helper) and the prompt arguments. Each
- * tool's own schemas live in its record in `_tools.ts`. This module is
+ * tool's own schemas live in its record in `records.ts`. This module is
  * loaded lazily, at the first request that needs it, to keep start-up lean.
  *
  * @module
