@@ -2,7 +2,7 @@
  * Internal: a request's dispatch to the MCP core by its method, once the
  * protocol server has checked the message and classified its era. Methods
  * of the other era are not found; `initialize`, the resource subscriptions
- * and `logging/setLevel` go to the legacy session, `subscriptions/listen` to
+ * and `logging/setLevel` go to the session, `subscriptions/listen` to
  * the listen streams, and the rest to the core, cancellable by the client.
  *
  * @module
@@ -12,17 +12,17 @@ import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
 import { type McpCore, RpcFailure } from "./core/core.ts";
 import { versionFeatures } from "./protocol/versions.ts";
-import { discoverJson, LEGACY_ONLY_METHODS } from "./protocol/stateless.ts";
+import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
 import { toolResultJson } from "./tools/results.ts";
-import type { LegacySession } from "./protocol/session.ts";
+import type { Session } from "./protocol/session.ts";
 import type { ListenStreams } from "./listen/listen_streams.ts";
 import type { RequestTracker } from "./_request_context.ts";
 import { methodNotFound, type Params, type RequestEra } from "./protocol/request_era.ts";
 
 const EMPTY_RESULT = "{}";
 
-/** Methods only the modern era has (-32601 for a legacy request). */
-const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+/** Methods only the stateless era has (-32601 for a session request). */
+const STATELESS_ONLY_METHODS: ReadonlySet<string> = new Set([
   "server/discover",
   "subscriptions/listen",
 ]);
@@ -36,21 +36,21 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
  * import { McpCore } from "./core/core.ts";
  * import { Dispatcher } from "./_dispatch.ts";
- * import { LegacySession } from "./protocol/session.ts";
+ * import { Session } from "./protocol/session.ts";
  * import { ListenStreams } from "./listen/listen_streams.ts";
  * import { RequestTracker } from "./_request_context.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
- * const session = new LegacySession(core, 1_000_000);
+ * const session = new Session(core, 1_000_000);
  * const dispatcher = new Dispatcher(
  *   core,
  *   session,
  *   new RequestTracker(session, "memo", 1_000_000),
  *   new ListenStreams(core, 1_000_000, { name: "memo", version: "0.0.0" }),
  * );
- * const era = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const era = { version: "2025-06-18", stateless: false, logLevel: -1 };
  * const context = { transport: "stdio" as const };
  * assert.equal(await dispatcher.dispatch("ping", 1, "1", {}, context, era), "{}");
  * await assert.rejects(dispatcher.dispatch("tools/run", 2, "2", {}, context, era), { code: -32601 });
@@ -60,14 +60,14 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  */
 export class Dispatcher {
   readonly #core: McpCore;
-  readonly #session: LegacySession;
+  readonly #session: Session;
   readonly #requests: RequestTracker;
   readonly #streams: ListenStreams;
 
   /** A dispatcher to `core`, with the server's session, requests in flight and listen streams. */
   constructor(
     core: McpCore,
-    session: LegacySession,
+    session: Session,
     requests: RequestTracker,
     streams: ListenStreams,
   ) {
@@ -92,7 +92,7 @@ export class Dispatcher {
     const core = this.#core;
     const session = this.#session;
     const version = request.version;
-    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : MODERN_ONLY_METHODS.has(method)) {
+    if (request.stateless ? SESSION_ONLY_METHODS.has(method) : STATELESS_ONLY_METHODS.has(method)) {
       throw methodNotFound(method);
     }
     switch (method) {

@@ -33,5 +33,6 @@ export * from "./stdio.ts";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  LATEST_SESSION_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "./protocol/versions.ts";

@@ -25,10 +25,10 @@ import {
   utf8Length,
 } from "./protocol/jsonrpc.ts";
 import { versionFeatures } from "./protocol/versions.ts";
-import { modernErrorCode, modernErrorData, modernResult } from "./protocol/stateless.ts";
+import { statelessErrorCode, statelessErrorData, statelessResult } from "./protocol/stateless.ts";
 import { outputLimitError } from "./tools/results.ts";
 import { type Params, type RequestEra, requestEra } from "./protocol/request_era.ts";
-import { LegacySession } from "./protocol/session.ts";
+import { Session } from "./protocol/session.ts";
 import { RequestTracker } from "./_request_context.ts";
 import { ListenStreams } from "./listen/listen_streams.ts";
 import { Dispatcher } from "./_dispatch.ts";
@@ -74,7 +74,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
   #core: McpCore;
   #maxInput: number;
   #maxOutput: number;
-  #session: LegacySession;
+  #session: Session;
   #requests: RequestTracker;
   #dispatcher: Dispatcher;
   /** The connections seen (their `closed` signals), each watched once. */
@@ -87,7 +87,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     this.version = resolved.version;
     this.#maxInput = resolved.maxInputBytes;
     this.#maxOutput = resolved.maxOutputBytes;
-    this.#session = new LegacySession(this.#core, this.#maxOutput);
+    this.#session = new Session(this.#core, this.#maxOutput);
     this.#requests = new RequestTracker(this.#session, this.name, this.#maxOutput);
     this.#dispatcher = new Dispatcher(
       this.#core,
@@ -231,25 +231,25 @@ class ProtocolServer implements MemoMcpProtocolServer {
         request,
       );
       if (result === undefined) return undefined;
-      if (request.modern && m.method !== "subscriptions/listen") {
-        result = modernResult(this.#core.options, m.method, result);
+      if (request.stateless && m.method !== "subscriptions/listen") {
+        result = statelessResult(this.#core.options, m.method, result);
       }
       reply = resultResponse(idJson, result);
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        const code = request.modern ? modernErrorCode(e.code) : e.code;
+        const code = request.stateless ? statelessErrorCode(e.code) : e.code;
         context.onError?.(code, e.data);
-        if (!request.modern) return rpcErrorJson(idJson, code, e.data.message, e.data);
-        return rpcErrorJson(idJson, code, e.data.message, modernErrorData(e));
+        if (!request.stateless) return rpcErrorJson(idJson, code, e.data.message, e.data);
+        return rpcErrorJson(idJson, code, e.data.message, statelessErrorData(e));
       }
       const safe = toSafeError(e);
       return rpcErrorJson(idJson, -32603, safe.message, safe);
     }
     const error = outputLimitError(reply, this.#maxOutput);
     if (error === undefined) return reply;
-    const code = request.modern
-      ? modernErrorCode(JSON_RPC_CODES.outputLimit)
+    const code = request.stateless
+      ? statelessErrorCode(JSON_RPC_CODES.outputLimit)
       : JSON_RPC_CODES.outputLimit;
     return rpcErrorJson(idJson, code, error.message, toSafeError(error));
   }
@@ -268,7 +268,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
         this.#requests.cancel(JSON.stringify(p.requestId));
       }
     }
-    // A legacy stdio session hears of changes from the end of its handshake on.
+    // A stdio session hears of changes from the end of its handshake on.
     if (m.method === "notifications/initialized") this.#session.watch(context);
     // Anything else needs no action.
   }

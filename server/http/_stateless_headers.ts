@@ -1,11 +1,11 @@
 /**
  * The Streamable HTTP rules of MCP 2026-07-28, checked before dispatch: the
  * `MCP-Protocol-Version` header must agree with the body's
- * `_meta["io.modelcontextprotocol/protocolVersion"]`, and a modern request
+ * `_meta["io.modelcontextprotocol/protocolVersion"]`, and a stateless request
  * must carry `Mcp-Method` (and `Mcp-Name` for `tools/call`,
  * `resources/read` and `prompts/get`) matching its body. A refusal is
  * `400 Bad Request` with a JSON-RPC error: -32020 (`HeaderMismatch`) for a
- * missing or disagreeing header, -32602 for a modern request without its
+ * missing or disagreeing header, -32602 for a stateless request without its
  * required `_meta`, -32022 for a version memo does not speak.
  *
  * @module
@@ -13,10 +13,10 @@
 
 import { McpValidationError, type SafeError, toSafeError } from "../errors.ts";
 import {
-  checkModernMeta,
+  checkStatelessMeta,
   isObject,
   META_PROTOCOL_VERSION,
-  MODERN_ERROR_CODES,
+  STATELESS_ERROR_CODES,
   unsupportedVersionError,
 } from "../protocol/stateless.ts";
 import { isValidId } from "../protocol/jsonrpc.ts";
@@ -80,7 +80,7 @@ function refusal(idJson: string, code: number, message: string): HttpRefusal {
 }
 
 function mismatch(idJson: string, message: string): HttpRefusal {
-  return refusal(idJson, MODERN_ERROR_CODES.headerMismatch, `Header mismatch: ${message}`);
+  return refusal(idJson, STATELESS_ERROR_CODES.headerMismatch, `Header mismatch: ${message}`);
 }
 
 /**
@@ -103,7 +103,7 @@ export function unsupportedVersionRefusal(requested: string, idJson: string): Ht
   const { message, data } = unsupportedVersionError(requested);
   return {
     status: 400,
-    code: MODERN_ERROR_CODES.unsupportedProtocolVersion,
+    code: STATELESS_ERROR_CODES.unsupportedProtocolVersion,
     message,
     data,
     idJson,
@@ -118,7 +118,7 @@ export function unsupportedVersionRefusal(requested: string, idJson: string): Ht
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkModernHttp } from "./_stateless_headers.ts";
+ * import { checkStatelessHeaders } from "./_stateless_headers.ts";
  *
  * const body = {
  *   jsonrpc: "2.0",
@@ -134,19 +134,19 @@ export function unsupportedVersionRefusal(requested: string, idJson: string): Ht
  *   },
  * };
  * const headers = new Headers({ "mcp-method": "tools/call", "mcp-name": "recall" });
- * assert.equal(checkModernHttp(body, headers, "2026-07-28"), undefined);
+ * assert.equal(checkStatelessHeaders(body, headers, "2026-07-28"), undefined);
  * const wrong = new Headers({ "mcp-method": "tools/call", "mcp-name": "forget" });
- * assert.equal(checkModernHttp(body, wrong, "2026-07-28")?.code, -32020);
+ * assert.equal(checkStatelessHeaders(body, wrong, "2026-07-28")?.code, -32020);
  * ```
  */
-export function checkModernHttp(
+export function checkStatelessHeaders(
   message: unknown,
   headers: Headers,
   versionHeader: string | null,
 ): HttpRefusal | undefined {
-  const modern = versionHeader !== null && versionFeatures(versionHeader).modern;
+  const stateless = versionHeader !== null && versionFeatures(versionHeader).stateless;
   if (!isObject(message)) {
-    if (modern) {
+    if (stateless) {
       return refusal(
         "null",
         -32600,
@@ -159,8 +159,8 @@ export function checkModernHttp(
   const params = isObject(message.params) ? message.params : undefined;
   const meta = params?._meta;
   const bodyVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
-  if (!modern) {
-    if (bodyVersion === undefined) return undefined; // a legacy request
+  if (!stateless) {
+    if (bodyVersion === undefined) return undefined; // a session request
     if (versionHeader === null) return mismatch(idJson, "MCP-Protocol-Version header is missing");
     return bodyVersion === versionHeader ? undefined : mismatch(
       idJson,
@@ -201,7 +201,7 @@ export function checkModernHttp(
       );
     }
   }
-  const checked = checkModernMeta(meta);
+  const checked = checkStatelessMeta(meta);
   if (typeof checked === "string") {
     return refusal(idJson, -32602, `Cannot handle ${method.slice(0, 100)}: ${checked}`);
   }

@@ -32,7 +32,7 @@ import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "
 import { rpcErrorJson } from "../protocol/jsonrpc.ts";
 import { versionFeatures } from "../protocol/versions.ts";
 import {
-  checkModernHttp,
+  checkStatelessHeaders,
   type HttpRefusal,
   unsupportedVersionRefusal,
 } from "./_stateless_headers.ts";
@@ -272,7 +272,7 @@ export function createHttpHandler(
         origin,
       );
     }
-    const refused = checkModernHttp(message, headers, versionHeader);
+    const refused = checkStatelessHeaders(message, headers, versionHeader);
     if (refused !== undefined) return refusalResponse(refused, mode, origin);
     let server: MemoMcpProtocolServer;
     try {
@@ -294,7 +294,7 @@ export function createHttpHandler(
         origin,
       });
     }
-    // A modern request that sets _meta logLevel gets its log records, and a
+    // A stateless request that sets _meta logLevel gets its log records, and a
     // request that carries _meta.progressToken its progress notifications,
     // on its own response stream, when it accepts one (SSE).
     const accept = headers.get("accept");
@@ -354,12 +354,12 @@ function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | 
 
 /**
  * The status of an answer: 200, except 404 for -32601 (method not found)
- * to a modern request, as 2026-07-28 says. The protocol server reports the
+ * to a stateless request, as 2026-07-28 says. The protocol server reports the
  * error code of a single request's answer (`onError`), so the answer itself
  * is never read again.
  */
 function statusOf(errorCode: number | undefined, versionHeader: string | null): number {
-  return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).modern
+  return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).stateless
     ? 404
     : 200;
 }

@@ -41,7 +41,7 @@ export function sseEvent(json: string): string {
 }
 
 /**
- * An answer (200 unless `status` says otherwise: a modern unknown method is
+ * An answer (200 unless `status` says otherwise: a stateless unknown method is
  * 404) carrying a serialized JSON-RPC response, as JSON or as SSE.
  *
  * @example

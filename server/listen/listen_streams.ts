@@ -20,7 +20,7 @@ const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 /**
  * JSON-RPC code of a listen refused because `maxListenStreams` are open
- * (outside the JSON-RPC reserved range, like memo's other modern codes).
+ * (outside the JSON-RPC reserved range, like memo's other stateless-era codes).
  *
  * @example
  * ```ts

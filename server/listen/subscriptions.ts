@@ -1,6 +1,6 @@
 /**
  * Change notifications for memory: what a `subscriptions/listen` filter
- * (2026-07-28) or a legacy `resources/subscribe` asks for, what memo agrees
+ * (2026-07-28) or a session's `resources/subscribe` asks for, what memo agrees
  * to, and which notifications a change of the notes sends.
  *
  * memo's tools and prompts never change while it runs, so it never sends

@@ -1,7 +1,7 @@
 /**
  * Internal: which era a request is served in. The 2026-07-28 revision's
  * requests carry their protocol version in `_meta` and are served
- * statelessly; `initialize` and requests without it are legacy, served in
+ * statelessly; `initialize` and requests without it are of the session era, served in
  * the version the connection negotiated. Also the JSON-RPC failures a
  * request's method or params cause.
  *
@@ -13,15 +13,15 @@ import type { MemoMcpRequestContext } from "../types.ts";
 import { RpcFailure } from "../core/core.ts";
 import {
   isSupportedVersion,
-  LATEST_LEGACY_PROTOCOL_VERSION,
+  LATEST_SESSION_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   versionFeatures,
 } from "./versions.ts";
 import {
-  checkModernMeta,
+  checkStatelessMeta,
   isObject,
   META_PROTOCOL_VERSION,
-  MODERN_ERROR_CODES,
+  STATELESS_ERROR_CODES,
   unsupportedVersionError,
 } from "./stateless.ts";
 
@@ -40,23 +40,23 @@ import {
 export type Params = Record<string, unknown>;
 
 /**
- * The era a request is served in, and what its modern `_meta` asked for.
+ * The era a request is served in, and what its stateless `_meta` asked for.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import type { RequestEra } from "./request_era.ts";
  *
- * const era: RequestEra = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const era: RequestEra = { version: "2025-06-18", stateless: false, logLevel: -1 };
  * assert.equal(era.progressToken, undefined);
  * ```
  */
 export interface RequestEra {
   /** The protocol version it is served with. */
   version: string;
-  /** Whether it is a modern (2026-07-28) request. */
-  modern: boolean;
-  /** A modern request's log level (an index into the levels); -1 for none. */
+  /** Whether it is a stateless (2026-07-28) request. */
+  stateless: boolean;
+  /** A stateless request's log level (an index into the levels); -1 for none. */
   logLevel: number;
   /** `_meta.progressToken`, when the request asks for progress. */
   progressToken?: string | number;
@@ -66,9 +66,9 @@ export interface RequestEra {
  * Classifies a request into an era, as the 2026-07-28 revision says: one
  * that carries `_meta["io.modelcontextprotocol/protocolVersion"]` is served
  * statelessly in that version; `initialize` and a request without it are
- * legacy. A stdio connection that opened with `initialize` stays in the
+ * served in the session era. A stdio connection that opened with `initialize` stays in the
  * version it negotiated. Throws an {@linkcode RpcFailure} for an
- * unsupported version (-32022) or a malformed modern `_meta` (-32602).
+ * unsupported version (-32022) or a malformed stateless `_meta` (-32602).
  * `negotiated` is the version `initialize` negotiated on this connection.
  *
  * @example
@@ -76,14 +76,14 @@ export interface RequestEra {
  * import assert from "node:assert/strict";
  * import { requestEra } from "./request_era.ts";
  *
- * const legacy = requestEra("tools/list", {}, { transport: "stdio" }, undefined);
- * assert.equal(legacy.modern, false);
+ * const session = requestEra("tools/list", {}, { transport: "stdio" }, undefined);
+ * assert.equal(session.stateless, false);
  * const _meta = {
  *   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
  *   "io.modelcontextprotocol/clientCapabilities": {},
  * };
- * const modern = requestEra("tools/list", { _meta }, { transport: "stdio" }, undefined);
- * assert.deepEqual(modern, { version: "2026-07-28", modern: true, logLevel: -1, progressToken: undefined });
+ * const stateless = requestEra("tools/list", { _meta }, { transport: "stdio" }, undefined);
+ * assert.deepEqual(stateless, { version: "2026-07-28", stateless: true, logLevel: -1, progressToken: undefined });
  * ```
  */
 export function requestEra(
@@ -107,25 +107,25 @@ export function requestEra(
     }
     version = requested;
   } else {
-    version = negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
+    version = negotiated ?? LATEST_SESSION_PROTOCOL_VERSION;
   }
-  if (!versionFeatures(version).modern) {
+  if (!versionFeatures(version).stateless) {
     if (method === "server/discover" && requested === undefined) {
-      // The one method that exists only in the modern era: without its
-      // _meta it is a malformed modern request, not an unknown method.
+      // The one method that exists only in the stateless era: without its
+      // _meta it is a malformed stateless request, not an unknown method.
       throw invalidParams(
         `Cannot handle server/discover: params._meta["${META_PROTOCOL_VERSION}"] is required`,
       );
     }
-    return { version, modern: false, logLevel: -1, progressToken: progressTokenOf(meta) };
+    return { version, stateless: false, logLevel: -1, progressToken: progressTokenOf(meta) };
   }
-  const checked = checkModernMeta(meta);
+  const checked = checkStatelessMeta(meta);
   if (typeof checked === "string") {
     throw invalidParams(`Cannot handle ${method.slice(0, 100)}: ${checked}`);
   }
   return {
     version,
-    modern: true,
+    stateless: true,
     logLevel: checked.logLevel,
     progressToken: progressTokenOf(meta),
   };
@@ -190,5 +190,5 @@ function unsupportedVersion(
   supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS,
 ): RpcFailure {
   const { data } = unsupportedVersionError(requested, supported);
-  return new RpcFailure(MODERN_ERROR_CODES.unsupportedProtocolVersion, data);
+  return new RpcFailure(STATELESS_ERROR_CODES.unsupportedProtocolVersion, data);
 }

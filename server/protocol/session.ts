@@ -1,5 +1,5 @@
 /**
- * Internal: the state of a legacy (pre-2026-07-28) session on one
+ * Internal: the state of a session (the 2025 handshake revisions) on one
  * connection: the version `initialize` negotiated, the log level set with
  * `logging/setLevel`, and the resource subscriptions, with the watch that
  * sends them `notifications/resources/list_changed` and
@@ -12,14 +12,14 @@ import { McpNotFoundError, McpValidationError, toSafeError } from "../errors.ts"
 import type { MemoMcpLogLevel } from "../options.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
 import { type McpCore, RpcFailure } from "../core/core.ts";
-import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
+import { LATEST_SESSION_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
 import { isWatchableUri, notificationsFor } from "../listen/subscriptions.ts";
 import { initializeJson, LOG_LEVELS } from "./capabilities.ts";
 import { notifyWithin } from "../tools/results.ts";
 import { invalidParams, methodNotFound, type Params } from "./request_era.ts";
 
 /**
- * The legacy session of one protocol server (one stdio connection; a
+ * The session of one protocol server (one stdio connection; a
  * stateless transport names its version on each request and keeps none).
  *
  * @example
@@ -27,21 +27,21 @@ import { invalidParams, methodNotFound, type Params } from "./request_era.ts";
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
  * import { McpCore } from "../core/core.ts";
- * import { LegacySession } from "./session.ts";
+ * import { Session } from "./session.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
- * const session = new LegacySession(core, 1_000_000);
+ * const session = new Session(core, 1_000_000);
  * const context = { transport: "stdio" as const };
- * assert.equal(session.connectionVersion(context), "2025-11-25"); // the latest legacy one
+ * assert.equal(session.connectionVersion(context), "2025-11-25"); // the latest session version
  * session.initialize({ protocolVersion: "2025-06-18" }, context);
  * assert.equal(session.connectionVersion(context), "2025-06-18");
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export class LegacySession {
+export class Session {
   /** The version `initialize` negotiated on this connection; undefined before. */
   negotiated: string | undefined;
   /** The level `logging/setLevel` set (an index into the levels); -1 for none. */
@@ -60,10 +60,10 @@ export class LegacySession {
   /**
    * The version a message without its own is served with: the transport's
    * (HTTP's header), else the one `initialize` negotiated on this
-   * connection, else the latest legacy one.
+   * connection, else the latest session version.
    */
   connectionVersion(context: MemoMcpRequestContext): string {
-    return context.protocolVersion ?? this.negotiated ?? LATEST_LEGACY_PROTOCOL_VERSION;
+    return context.protocolVersion ?? this.negotiated ?? LATEST_SESSION_PROTOCOL_VERSION;
   }
 
   /**
@@ -77,7 +77,7 @@ export class LegacySession {
   }
 
   /**
-   * Starts, once per connection, the watch that sends a legacy session
+   * Starts, once per connection, the watch that sends a session
    * `notifications/resources/list_changed` and, for the URIs it subscribed
    * to, `notifications/resources/updated`. It stops when the connection ends.
    */

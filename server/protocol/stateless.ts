@@ -1,5 +1,5 @@
 /**
- * The parts of MCP 2026-07-28 (the modern, stateless revision) that the
+ * The parts of MCP 2026-07-28 (the stateless revision) that the
  * protocol server adds around the one catalogue both eras share: the
  * per-request `_meta` fields, `server/discover`, the `resultType`, cache hints
  * and `serverInfo` on every result, the methods the revision removes, and its
@@ -13,9 +13,9 @@ import type { ResolvedMemoMcpOptions } from "../options.ts";
 import { CAPABILITIES, LIVE_CAPABILITIES, LOG_LEVELS } from "./capabilities.ts";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./versions.ts";
 
-/** `_meta` key: the request's protocol version (required on a modern request). */
+/** `_meta` key: the request's protocol version (required on a stateless request). */
 export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
-/** `_meta` key: the client's capabilities (required on a modern request). */
+/** `_meta` key: the client's capabilities (required on a stateless request). */
 export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** `_meta` key: the client's name and version (optional). */
 export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
@@ -25,7 +25,7 @@ export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 /** JSON-RPC codes the 2026-07-28 revision defines. */
-export const MODERN_ERROR_CODES: {
+export const STATELESS_ERROR_CODES: {
   readonly headerMismatch: -32020;
   readonly missingRequiredClientCapability: -32021;
   readonly unsupportedProtocolVersion: -32022;
@@ -36,7 +36,7 @@ export const MODERN_ERROR_CODES: {
 };
 
 /**
- * How a legacy code reads in a modern answer: the revision moves "resource
+ * How a session-era code reads in a stateless answer: the revision moves "resource
  * not found" to -32602, and it asks that codes it does not define stay out of
  * the JSON-RPC reserved range (-32768 to -32000), so memo's own codes for
  * authorization, timeout and output limit move to -31403, -31504 and -31413
@@ -45,14 +45,14 @@ export const MODERN_ERROR_CODES: {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { modernErrorCode } from "./stateless.ts";
+ * import { statelessErrorCode } from "./stateless.ts";
  *
- * assert.equal(modernErrorCode(-32002), -32602);
- * assert.equal(modernErrorCode(-32010), -31403);
- * assert.equal(modernErrorCode(-32601), -32601);
+ * assert.equal(statelessErrorCode(-32002), -32602);
+ * assert.equal(statelessErrorCode(-32010), -31403);
+ * assert.equal(statelessErrorCode(-32601), -32601);
  * ```
  */
-export function modernErrorCode(code: number): number {
+export function statelessErrorCode(code: number): number {
   switch (code) {
     case -32002:
       return -32602;
@@ -68,15 +68,15 @@ export function modernErrorCode(code: number): number {
 }
 
 /**
- * The `data` of a modern error: the safe error, plus the fields the revision
+ * The `data` of a stateless error: the safe error, plus the fields the revision
  * defines beside it (`uri` for a resource that was not found).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { modernErrorData } from "./stateless.ts";
+ * import { statelessErrorData } from "./stateless.ts";
  *
- * const data = modernErrorData({
+ * const data = statelessErrorData({
  *   code: -32002,
  *   data: {
  *     name: "McpNotFoundError",
@@ -89,7 +89,7 @@ export function modernErrorCode(code: number): number {
  * assert.equal(data.uri, "memo://notes/x");
  * ```
  */
-export function modernErrorData(
+export function statelessErrorData(
   failure: { code: number; data: SafeError },
 ): SafeError & { uri?: string } {
   const uri = failure.data.details?.uri;
@@ -124,8 +124,8 @@ export function unsupportedVersionError(
   return { message, data: { ...safe, supported: [...supported], requested: shown.slice(0, 100) } };
 }
 
-/** Methods of the legacy era that the modern revision removes (-32601 on a modern request). */
-export const LEGACY_ONLY_METHODS: ReadonlySet<string> = new Set([
+/** Methods of the session era that the stateless revision removes (-32601 on a stateless request). */
+export const SESSION_ONLY_METHODS: ReadonlySet<string> = new Set([
   "initialize",
   "ping",
   "logging/setLevel",
@@ -181,33 +181,33 @@ export function cacheHintOf(method: string): CacheHint | undefined {
 }
 
 /**
- * What the modern `_meta` of a request says, once checked.
+ * What the stateless `_meta` of a request says, once checked.
  */
-export interface ModernMeta {
+export interface StatelessMeta {
   /** `io.modelcontextprotocol/logLevel`, as an index into the log levels; -1 when absent. */
   logLevel: number;
 }
 
 /**
- * Checks the `_meta` of a modern request: the protocol version (a string),
+ * Checks the `_meta` of a stateless request: the protocol version (a string),
  * the client capabilities (an object), and the optional client info and log
  * level. Returns the reason it is malformed, or the facts it carries.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkModernMeta } from "./stateless.ts";
+ * import { checkStatelessMeta } from "./stateless.ts";
  *
- * const ok = checkModernMeta({
+ * const ok = checkStatelessMeta({
  *   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
  *   "io.modelcontextprotocol/clientCapabilities": {},
  *   "io.modelcontextprotocol/logLevel": "info",
  * });
  * assert.deepEqual(ok, { logLevel: 1 });
- * assert.match(String(checkModernMeta({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" })), /clientCapabilities/);
+ * assert.match(String(checkStatelessMeta({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" })), /clientCapabilities/);
  * ```
  */
-export function checkModernMeta(meta: unknown): ModernMeta | string {
+export function checkStatelessMeta(meta: unknown): StatelessMeta | string {
   if (!isObject(meta)) return `params._meta is required (with ${META_PROTOCOL_VERSION})`;
   if (typeof meta[META_PROTOCOL_VERSION] !== "string") {
     return `params._meta["${META_PROTOCOL_VERSION}"] must be a string`;
@@ -248,7 +248,7 @@ function serverInfoMeta(options: ResolvedMemoMcpOptions): string {
 }
 
 /**
- * A result, serialized, as a modern answer carries it: `resultType`, the
+ * A result, serialized, as a stateless answer carries it: `resultType`, the
  * method's cache hint and `_meta` with `serverInfo` come first, then the
  * result's own fields (spliced in, not parsed again).
  *
@@ -256,10 +256,10 @@ function serverInfoMeta(options: ResolvedMemoMcpOptions): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { modernResult } from "./stateless.ts";
+ * import { statelessResult } from "./stateless.ts";
  *
  * const options = resolveMemoMcpOptions({ runtime: createMemoMcpRuntimeFromConfig({ prewarm: false }) });
- * const json = modernResult(options, "resources/read", '{"contents":[]}');
+ * const json = statelessResult(options, "resources/read", '{"contents":[]}');
  * assert.deepEqual(JSON.parse(json), {
  *   resultType: "complete",
  *   ttlMs: 0,
@@ -270,7 +270,7 @@ function serverInfoMeta(options: ResolvedMemoMcpOptions): string {
  * await options.runtime.close();
  * ```
  */
-export function modernResult(
+export function statelessResult(
   options: ResolvedMemoMcpOptions,
   method: string,
   resultJson: string,

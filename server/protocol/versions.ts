@@ -1,38 +1,38 @@
 /**
  * MCP protocol versions and their eras: which ones memo speaks, how an
  * `initialize` is negotiated, and what each version allows (batches,
- * annotations, structured results, the modern stateless protocol).
+ * annotations, structured results, the stateless protocol).
  *
- * - **Modern** (2026-07-28): no handshake; every request carries its
+ * - **Stateless** (2026-07-28): no handshake; every request carries its
  *   version and the client's capabilities in `_meta`.
- * - **Legacy** (2025-11-25 back to 2024-11-05): the `initialize` handshake.
+ * - **Session** (2025-11-25 back to 2024-11-05): the `initialize` handshake.
  *
  * @module
  */
 
-/** The modern, stateless revision. */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28" as const;
+/** The stateless revision (no handshake). */
+export const STATELESS_PROTOCOL_VERSION = "2026-07-28" as const;
 
 /**
- * Protocol versions memo speaks, newest first: the modern revision, then the
- * legacy ones.
+ * Protocol versions memo speaks, newest first: the stateless revision, then the
+ * session ones.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import {
- *   LATEST_LEGACY_PROTOCOL_VERSION,
+ *   LATEST_SESSION_PROTOCOL_VERSION,
  *   LATEST_PROTOCOL_VERSION,
  *   SUPPORTED_PROTOCOL_VERSIONS,
  * } from "@memo/mcp-server";
  *
  * assert.equal(SUPPORTED_PROTOCOL_VERSIONS[0], LATEST_PROTOCOL_VERSION);
- * assert.equal(SUPPORTED_PROTOCOL_VERSIONS[1], LATEST_LEGACY_PROTOCOL_VERSION);
+ * assert.equal(SUPPORTED_PROTOCOL_VERSIONS[1], LATEST_SESSION_PROTOCOL_VERSION);
  * assert.ok(SUPPORTED_PROTOCOL_VERSIONS.includes("2024-11-05"));
  * ```
  */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
-  MODERN_PROTOCOL_VERSION,
+  STATELESS_PROTOCOL_VERSION,
   "2025-11-25",
   "2025-06-18",
   "2025-03-26",
@@ -40,7 +40,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 ];
 
 /**
- * The newest version memo speaks: the modern, stateless 2026-07-28.
+ * The newest version memo speaks: the stateless 2026-07-28.
  *
  * @example
  * ```ts
@@ -50,7 +50,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
  * assert.equal(LATEST_PROTOCOL_VERSION, "2026-07-28");
  * ```
  */
-export const LATEST_PROTOCOL_VERSION: "2026-07-28" = MODERN_PROTOCOL_VERSION;
+export const LATEST_PROTOCOL_VERSION: "2026-07-28" = STATELESS_PROTOCOL_VERSION;
 
 /**
  * The newest version of the `initialize` handshake: what `initialize`
@@ -64,7 +64,7 @@ export const LATEST_PROTOCOL_VERSION: "2026-07-28" = MODERN_PROTOCOL_VERSION;
  * import {
  *   createMemoMcpProtocolServer,
  *   createMemoMcpRuntimeFromConfig,
- *   LATEST_LEGACY_PROTOCOL_VERSION,
+ *   LATEST_SESSION_PROTOCOL_VERSION,
  * } from "@memo/mcp-server";
  *
  * const rootDir = await Deno.makeTempDir();
@@ -76,12 +76,25 @@ export const LATEST_PROTOCOL_VERSION: "2026-07-28" = MODERN_PROTOCOL_VERSION;
  *   method: "initialize",
  *   params: { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } },
  * }));
- * assert.equal(JSON.parse(reply!).result.protocolVersion, LATEST_LEGACY_PROTOCOL_VERSION);
+ * assert.equal(JSON.parse(reply!).result.protocolVersion, LATEST_SESSION_PROTOCOL_VERSION);
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export const LATEST_LEGACY_PROTOCOL_VERSION = "2025-11-25";
+export const LATEST_SESSION_PROTOCOL_VERSION = "2025-11-25";
+
+/**
+ * @deprecated Use {@linkcode LATEST_SESSION_PROTOCOL_VERSION}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LATEST_LEGACY_PROTOCOL_VERSION, LATEST_SESSION_PROTOCOL_VERSION } from "./versions.ts";
+ *
+ * assert.equal(LATEST_LEGACY_PROTOCOL_VERSION, LATEST_SESSION_PROTOCOL_VERSION);
+ * ```
+ */
+export const LATEST_LEGACY_PROTOCOL_VERSION: "2025-11-25" = LATEST_SESSION_PROTOCOL_VERSION;
 
 /**
  * What a protocol version allows.
@@ -92,7 +105,7 @@ export const LATEST_LEGACY_PROTOCOL_VERSION = "2025-11-25";
  * import { type VersionFeatures, versionFeatures } from "./versions.ts";
  *
  * const features: VersionFeatures = versionFeatures("2025-03-26");
- * assert.deepEqual(features, { batches: true, annotations: true, structured: false, modern: false });
+ * assert.deepEqual(features, { batches: true, annotations: true, structured: false, stateless: false });
  * ```
  */
 export interface VersionFeatures {
@@ -106,19 +119,24 @@ export interface VersionFeatures {
    * The stateless protocol (2026-07-28): `_meta` on every request,
    * `resultType`, cache hints and `serverInfo` on every result, no handshake.
    */
-  modern: boolean;
+  stateless: boolean;
 }
 
 const FEATURES = new Map<string, VersionFeatures>([
-  [MODERN_PROTOCOL_VERSION, { batches: false, annotations: true, structured: true, modern: true }],
-  ["2025-11-25", { batches: false, annotations: true, structured: true, modern: false }],
-  ["2025-06-18", { batches: false, annotations: true, structured: true, modern: false }],
-  ["2025-03-26", { batches: true, annotations: true, structured: false, modern: false }],
-  ["2024-11-05", { batches: true, annotations: false, structured: false, modern: false }],
+  [STATELESS_PROTOCOL_VERSION, {
+    batches: false,
+    annotations: true,
+    structured: true,
+    stateless: true,
+  }],
+  ["2025-11-25", { batches: false, annotations: true, structured: true, stateless: false }],
+  ["2025-06-18", { batches: false, annotations: true, structured: true, stateless: false }],
+  ["2025-03-26", { batches: true, annotations: true, structured: false, stateless: false }],
+  ["2024-11-05", { batches: true, annotations: false, structured: false, stateless: false }],
 ]);
 
 /**
- * What a version allows (an unknown version counts as the latest legacy one).
+ * What a version allows (an unknown version counts as the latest session version).
  *
  * @example
  * ```ts
@@ -126,12 +144,12 @@ const FEATURES = new Map<string, VersionFeatures>([
  * import { versionFeatures } from "./versions.ts";
  *
  * assert.equal(versionFeatures("2024-11-05").annotations, false);
- * assert.equal(versionFeatures("2026-07-28").modern, true);
+ * assert.equal(versionFeatures("2026-07-28").stateless, true);
  * assert.deepEqual(versionFeatures("2099-01-01"), versionFeatures("2025-11-25"));
  * ```
  */
 export function versionFeatures(version: string): VersionFeatures {
-  return FEATURES.get(version) ?? FEATURES.get(LATEST_LEGACY_PROTOCOL_VERSION)!;
+  return FEATURES.get(version) ?? FEATURES.get(LATEST_SESSION_PROTOCOL_VERSION)!;
 }
 
 /**
@@ -151,23 +169,23 @@ export function isSupportedVersion(version: unknown): version is string {
 }
 
 /**
- * The version to answer `initialize` with: the client's if it is a legacy
- * version memo speaks, else the latest legacy one (an `initialize` that asks
+ * The version to answer `initialize` with: the client's if it is a session
+ * version memo speaks, else the latest session version (an `initialize` that asks
  * for 2026-07-28, which has no handshake, included).
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { LATEST_LEGACY_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
+ * import { LATEST_SESSION_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
  *
  * assert.equal(negotiateVersion("2025-06-18"), "2025-06-18");
- * assert.equal(negotiateVersion("2026-07-28"), LATEST_LEGACY_PROTOCOL_VERSION);
- * assert.equal(negotiateVersion("1999-01-01"), LATEST_LEGACY_PROTOCOL_VERSION);
- * assert.equal(negotiateVersion(undefined), LATEST_LEGACY_PROTOCOL_VERSION);
+ * assert.equal(negotiateVersion("2026-07-28"), LATEST_SESSION_PROTOCOL_VERSION);
+ * assert.equal(negotiateVersion("1999-01-01"), LATEST_SESSION_PROTOCOL_VERSION);
+ * assert.equal(negotiateVersion(undefined), LATEST_SESSION_PROTOCOL_VERSION);
  * ```
  */
 export function negotiateVersion(requested: unknown): string {
-  return typeof requested === "string" && FEATURES.get(requested)?.modern === false
+  return typeof requested === "string" && FEATURES.get(requested)?.stateless === false
     ? requested
-    : LATEST_LEGACY_PROTOCOL_VERSION;
+    : LATEST_SESSION_PROTOCOL_VERSION;
 }

@@ -23,7 +23,7 @@ import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../catalog/resou
 import { toSafeError } from "../errors.ts";
 import { resultResponse } from "../protocol/jsonrpc.ts";
 import { outputLimitError, toolResultObject } from "../tools/results.ts";
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "../protocol/versions.ts";
+import { LATEST_SESSION_PROTOCOL_VERSION } from "../protocol/versions.ts";
 
 /**
  * The `extra` argument the SDK passes to callbacks (the parts memo reads).
@@ -268,7 +268,7 @@ function context(extra: SdkRequestExtra | undefined): CoreContext {
   const ctx: CoreContext = {
     transport: "sdk",
     signal: extra?.signal ?? extra?.mcpReq?.signal,
-    version: LATEST_LEGACY_PROTOCOL_VERSION,
+    version: LATEST_SESSION_PROTOCOL_VERSION,
   };
   const authInfo = extra?.authInfo ?? extra?.http?.authInfo;
   if (authInfo) {
