@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
 import { type McpCore, RpcFailure } from "./core/core.ts";
@@ -120,7 +121,7 @@ export class Dispatcher {
       case "tools/call": {
         if (typeof params.name !== "string") {
           throw new RpcFailure(
-            -32602,
+            JSON_RPC_CODES.invalidParams,
             toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
           );
         }
@@ -149,7 +150,7 @@ export class Dispatcher {
       case "resources/read": {
         if (typeof params.uri !== "string") {
           throw new RpcFailure(
-            -32602,
+            JSON_RPC_CODES.invalidParams,
             toSafeError(
               new McpValidationError("Cannot read a resource: params.uri must be a string"),
             ),
@@ -199,7 +200,7 @@ function cursorOf(method: string, params: Params, allowed: boolean): string | un
   if (cursor === undefined) return undefined;
   if (typeof cursor !== "string" || !allowed) {
     throw new RpcFailure(
-      -32602,
+      JSON_RPC_CODES.invalidParams,
       toSafeError(new McpValidationError(`Cannot handle ${method}: invalid cursor`)),
     );
   }

@@ -25,6 +25,7 @@ export {
   type SafeError,
   toSafeError,
 } from "./errors.ts";
+export { STATELESS_ERROR_CODES, STATELESS_MEMO_CODES } from "./json_rpc_codes.ts";
 export * from "./options.ts";
 export * from "./limits.ts";
 export * from "./env.ts";

@@ -146,7 +146,12 @@ class ProtocolServer implements MemoMcpProtocolServer {
       return out.length ? `[${out.join(",")}]` : undefined;
     } catch (e) {
       // Never throws: anything unexpected becomes -32603 without an id.
-      return rpcErrorJson("null", -32603, toSafeError(e).message, toSafeError(e));
+      return rpcErrorJson(
+        "null",
+        JSON_RPC_CODES.internalError,
+        toSafeError(e).message,
+        toSafeError(e),
+      );
     }
   }
 
@@ -162,7 +167,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       if ("method" in m ? !("id" in m) : ("result" in m || "error" in m)) return undefined;
       if (isValidId(m.id)) idJson = JSON.stringify(m.id);
     }
-    return rpcErrorJson(idJson, -32602, error.message, toSafeError(error));
+    return rpcErrorJson(idJson, JSON_RPC_CODES.invalidParams, error.message, toSafeError(error));
   }
 
   async #one(
@@ -171,7 +176,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     inBatch: boolean,
   ): Promise<string | undefined> {
     if (message === null || typeof message !== "object" || Array.isArray(message)) {
-      return rpcErrorJson("null", -32600, "Cannot handle the message: not a JSON-RPC object");
+      return rpcErrorJson(
+        "null",
+        JSON_RPC_CODES.invalidRequest,
+        "Cannot handle the message: not a JSON-RPC object",
+      );
     }
     const m = message as Params;
     const hasId = "id" in m;
@@ -179,7 +188,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     const idJson = validId ? JSON.stringify(m.id) : "null";
     if (!("method" in m)) {
       if ("result" in m || "error" in m) return undefined; // a response: memo sends no requests
-      return rpcErrorJson(idJson, -32600, "Cannot handle the message: it has no method");
+      return rpcErrorJson(
+        idJson,
+        JSON_RPC_CODES.invalidRequest,
+        "Cannot handle the message: it has no method",
+      );
     }
     if (!hasId) {
       if (m.jsonrpc === "2.0" && typeof m.method === "string") this.#notification(m, context);
@@ -188,14 +201,14 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (!validId) {
       return rpcErrorJson(
         "null",
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         "Cannot handle the request: id must be a string or an integer",
       );
     }
     if (m.jsonrpc !== "2.0" || typeof m.method !== "string") {
       return rpcErrorJson(
         idJson,
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         'Cannot handle the request: it needs jsonrpc "2.0" and a method name',
       );
     }
@@ -209,7 +222,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (inBatch && m.method === "initialize") {
       return rpcErrorJson(
         idJson,
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         "Cannot handle initialize: it must not be part of a batch",
       );
     }
@@ -244,7 +257,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
         return rpcErrorJson(idJson, code, e.data.message, statelessErrorData(e));
       }
       const safe = toSafeError(e);
-      return rpcErrorJson(idJson, -32603, safe.message, safe);
+      return rpcErrorJson(idJson, JSON_RPC_CODES.internalError, safe.message, safe);
     }
     const error = outputLimitError(reply, this.#maxOutput);
     if (error === undefined) return reply;
@@ -255,7 +268,12 @@ class ProtocolServer implements MemoMcpProtocolServer {
   }
 
   #invalidParams(idJson: string, message: string): string {
-    return rpcErrorJson(idJson, -32602, message, toSafeError(new McpValidationError(message)));
+    return rpcErrorJson(
+      idJson,
+      JSON_RPC_CODES.invalidParams,
+      message,
+      toSafeError(new McpValidationError(message)),
+    );
   }
 
   #notification(m: Params, context: MemoMcpRequestContext): void {

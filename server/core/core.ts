@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import {
   jsonRpcCodeOf,
   McpAuthorizationError,
@@ -260,7 +261,7 @@ export class McpCore {
         e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
       ) {
         throw new RpcFailure(
-          -32603,
+          JSON_RPC_CODES.internalError,
           toSafeError(new MemoMcpError(`Cannot ${action}: cancelled by the client`)),
           true,
         );
@@ -371,10 +372,15 @@ export class McpCore {
       }
       const failure = this.failure(e, redaction);
       if (logging && !failure.cancelled) {
-        this.log(ctx, failure.code === -32603 ? "error" : "warning", failure.data.message, {
-          tool: tool.info.name,
-          error: failure.data,
-        });
+        this.log(
+          ctx,
+          failure.code === JSON_RPC_CODES.internalError ? "error" : "warning",
+          failure.data.message,
+          {
+            tool: tool.info.name,
+            error: failure.data,
+          },
+        );
       }
       throw failure;
     }
@@ -438,7 +444,9 @@ export class McpCore {
       return await this.guard(action, ctx, fn);
     } catch (e) {
       const failure = this.failure(e);
-      if (!failure.cancelled && failure.code === -32603 && this.logging(ctx)) {
+      if (
+        !failure.cancelled && failure.code === JSON_RPC_CODES.internalError && this.logging(ctx)
+      ) {
         this.log(ctx, "error", failure.data.message, { error: failure.data });
       }
       throw failure;

@@ -11,12 +11,12 @@
  * @module
  */
 
+import { JSON_RPC_CODES, STATELESS_ERROR_CODES } from "../json_rpc_codes.ts";
 import { McpValidationError, type SafeError, toSafeError } from "../errors.ts";
 import {
   checkStatelessMeta,
   isObject,
   META_PROTOCOL_VERSION,
-  STATELESS_ERROR_CODES,
   unsupportedVersionError,
 } from "../protocol/stateless.ts";
 import { isValidId } from "../protocol/jsonrpc.ts";
@@ -149,7 +149,7 @@ export function checkStatelessHeaders(
     if (stateless) {
       return refusal(
         "null",
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         "Cannot accept the request: 2026-07-28 takes one JSON-RPC message per POST, not a batch",
       );
     }
@@ -203,7 +203,11 @@ export function checkStatelessHeaders(
   }
   const checked = checkStatelessMeta(meta);
   if (typeof checked === "string") {
-    return refusal(idJson, -32602, `Cannot handle ${method.slice(0, 100)}: ${checked}`);
+    return refusal(
+      idJson,
+      JSON_RPC_CODES.invalidParams,
+      `Cannot handle ${method.slice(0, 100)}: ${checked}`,
+    );
   }
   if (bodyVersion !== versionHeader) {
     return mismatch(

@@ -359,7 +359,8 @@ function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | 
  * is never read again.
  */
 function statusOf(errorCode: number | undefined, versionHeader: string | null): number {
-  return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).stateless
+  return errorCode === JSON_RPC_CODES.methodNotFound && versionHeader !== null &&
+      versionFeatures(versionHeader).stateless
     ? 404
     : 200;
 }

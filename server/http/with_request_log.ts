@@ -9,6 +9,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import {
   defaultLogLevel,
   failureLine,
@@ -105,7 +106,12 @@ export function withRequestLog(
       response = await handle(request);
     } catch (e) {
       log(failureLine(prefix, clock(), request.method, path, e, level));
-      response = httpErrorResponse(500, -32603, "Cannot answer the request: internal error", null);
+      response = httpErrorResponse(
+        500,
+        JSON_RPC_CODES.internalError,
+        "Cannot answer the request: internal error",
+        null,
+      );
     }
     if (logsRequest(level, response.status)) {
       const end = clock();

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES, STATELESS_MEMO_CODES } from "../json_rpc_codes.ts";
 import { MemoMcpError, toSafeError } from "../errors.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
 import { type CoreContext, type McpCore, RpcFailure } from "../core/core.ts";
@@ -30,7 +31,7 @@ const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
  * assert.equal(LISTEN_LIMIT_CODE, -31503);
  * ```
  */
-export const LISTEN_LIMIT_CODE = -31503;
+export const LISTEN_LIMIT_CODE = STATELESS_MEMO_CODES.listenLimit;
 
 /**
  * The listen streams of one protocol server.
@@ -92,7 +93,7 @@ export class ListenStreams {
     const notify = context.notify;
     if (notify === undefined) {
       throw new RpcFailure(
-        -32603,
+        JSON_RPC_CODES.internalError,
         toSafeError(new MemoMcpError("Cannot listen: this transport cannot stream notifications")),
       );
     }
@@ -133,7 +134,7 @@ export class ListenStreams {
       const ended = await untilAborted(ctx.signal, context.closed);
       if (ended === "cancelled") {
         throw new RpcFailure(
-          -32603,
+          JSON_RPC_CODES.internalError,
           toSafeError(new MemoMcpError("Cannot listen: cancelled")),
           true,
         );

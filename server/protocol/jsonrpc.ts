@@ -5,6 +5,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import type { SafeError } from "../errors.ts";
 
 /**
@@ -84,7 +85,7 @@ export function rpcErrorJson(
  */
 export const PARSE_ERROR_JSON: string = rpcErrorJson(
   "null",
-  -32700,
+  JSON_RPC_CODES.parseError,
   "Cannot parse the message: invalid JSON",
 );
 
@@ -101,7 +102,7 @@ export const PARSE_ERROR_JSON: string = rpcErrorJson(
  */
 export const BATCH_REFUSED: string = rpcErrorJson(
   "null",
-  -32600,
+  JSON_RPC_CODES.invalidRequest,
   "Cannot handle a batch: this protocol version does not allow batches",
 );
 
@@ -118,7 +119,7 @@ export const BATCH_REFUSED: string = rpcErrorJson(
  */
 export const EMPTY_BATCH: string = rpcErrorJson(
   "null",
-  -32600,
+  JSON_RPC_CODES.invalidRequest,
   "Cannot handle a batch: it is empty",
 );
 

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES, STATELESS_ERROR_CODES } from "../json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "../errors.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
 import { RpcFailure } from "../core/core.ts";
@@ -21,7 +22,6 @@ import {
   checkStatelessMeta,
   isObject,
   META_PROTOCOL_VERSION,
-  STATELESS_ERROR_CODES,
   unsupportedVersionError,
 } from "./stateless.ts";
 
@@ -154,7 +154,7 @@ function progressTokenOf(meta: unknown): string | number | undefined {
  * ```
  */
 export function methodNotFound(method: string): RpcFailure {
-  return new RpcFailure(-32601, {
+  return new RpcFailure(JSON_RPC_CODES.methodNotFound, {
     name: "McpNotFoundError",
     message: `Cannot handle method ${method.slice(0, 100)}: method not found`,
     code: "MCP_NOT_FOUND",
@@ -176,7 +176,7 @@ export function methodNotFound(method: string): RpcFailure {
  * ```
  */
 export function invalidParams(message: string): RpcFailure {
-  return new RpcFailure(-32602, toSafeError(new McpValidationError(message)));
+  return new RpcFailure(JSON_RPC_CODES.invalidParams, toSafeError(new McpValidationError(message)));
 }
 
 /**

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import { McpNotFoundError, McpValidationError, toSafeError } from "../errors.ts";
 import type { MemoMcpLogLevel } from "../options.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
@@ -117,7 +118,7 @@ export class Session {
   initialize(params: Params, context: MemoMcpRequestContext): string {
     if (typeof params.protocolVersion !== "string") {
       throw new RpcFailure(
-        -32602,
+        JSON_RPC_CODES.invalidParams,
         toSafeError(
           new McpValidationError("Cannot initialize: params.protocolVersion must be a string"),
         ),
@@ -138,7 +139,7 @@ export class Session {
     else {
       if (!isWatchableUri(params.uri)) {
         throw new RpcFailure(
-          -32002,
+          JSON_RPC_CODES.resourceNotFound,
           toSafeError(
             new McpNotFoundError(`Cannot subscribe to ${params.uri.slice(0, 300)}: not found`, {
               details: { kind: "resource", uri: params.uri.slice(0, 300) },
@@ -156,7 +157,7 @@ export class Session {
     const level = LOG_LEVELS.indexOf(params.level as MemoMcpLogLevel);
     if (level < 0) {
       throw new RpcFailure(
-        -32602,
+        JSON_RPC_CODES.invalidParams,
         toSafeError(
           new McpValidationError(
             `Cannot set the log level: level must be one of ${LOG_LEVELS.join(", ")}`,

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES, STATELESS_MEMO_CODES } from "../json_rpc_codes.ts";
 import { McpValidationError, type SafeError, toSafeError } from "../errors.ts";
 import type { ResolvedMemoMcpOptions } from "../options.ts";
 import { CAPABILITIES, LIVE_CAPABILITIES, LOG_LEVELS } from "./capabilities.ts";
@@ -23,17 +24,6 @@ export const META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 /** `_meta` key of a result: the server's name and version. */
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-
-/** JSON-RPC codes the 2026-07-28 revision defines. */
-export const STATELESS_ERROR_CODES: {
-  readonly headerMismatch: -32020;
-  readonly missingRequiredClientCapability: -32021;
-  readonly unsupportedProtocolVersion: -32022;
-} = {
-  headerMismatch: -32020,
-  missingRequiredClientCapability: -32021,
-  unsupportedProtocolVersion: -32022,
-};
 
 /**
  * How a session-era code reads in a stateless answer: the revision moves "resource
@@ -54,14 +44,14 @@ export const STATELESS_ERROR_CODES: {
  */
 export function statelessErrorCode(code: number): number {
   switch (code) {
-    case -32002:
-      return -32602;
-    case -32010:
-      return -31403;
-    case -32011:
-      return -31504;
-    case -32012:
-      return -31413;
+    case JSON_RPC_CODES.resourceNotFound:
+      return JSON_RPC_CODES.invalidParams;
+    case JSON_RPC_CODES.authorization:
+      return STATELESS_MEMO_CODES.authorization;
+    case JSON_RPC_CODES.timeout:
+      return STATELESS_MEMO_CODES.timeout;
+    case JSON_RPC_CODES.outputLimit:
+      return STATELESS_MEMO_CODES.outputLimit;
     default:
       return code;
   }
@@ -93,7 +83,7 @@ export function statelessErrorData(
   failure: { code: number; data: SafeError },
 ): SafeError & { uri?: string } {
   const uri = failure.data.details?.uri;
-  return failure.code === -32002 && typeof uri === "string"
+  return failure.code === JSON_RPC_CODES.resourceNotFound && typeof uri === "string"
     ? { ...failure.data, uri }
     : failure.data;
 }
