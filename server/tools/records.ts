@@ -8,14 +8,7 @@
  */
 
 import { z } from "zod";
-import type {
-  RecallEngine,
-  RecallHit,
-  RecallResult,
-  RuntimeSyncProgress,
-  RuntimeSyncResult,
-} from "../../runtimes/types.ts";
-import { MemoMcpError, toSafeError } from "../errors.ts";
+import type { RecallEngine, RecallHit, RecallResult } from "../../runtimes/types.ts";
 import {
   historyFilters,
   isoTime,
@@ -29,18 +22,12 @@ import {
   text,
 } from "./schemas.ts";
 import { correct, SimilarSchema, supersede, tidy } from "./_history_tools.ts";
-import {
-  defineTool,
-  pageLimit,
-  READ,
-  REWRITE,
-  sourcePrefix,
-  type Tool,
-  type ToolOutcome,
-} from "./_tool_kit.ts";
+import { defineTool, pageLimit, READ, REWRITE, sourcePrefix, type Tool } from "./_tool_kit.ts";
 
 export type { BoundTool, Tool, ToolAnnotations, ToolOutcome, ToolRunContext } from "./_tool_kit.ts";
 import { engineArgument, engineSentences } from "./_recall_text.ts";
+import { syncConnectors } from "./_connector_tools.ts";
+import { memoryStats } from "./_stats_tool.ts";
 
 const Hit = z.looseObject({
   note: NoteSchema,
@@ -84,49 +71,6 @@ const Coverage = z.looseObject({
 }).describe(
   "How many notes the vector side could rank; vector and hybrid rank only the embedded notes.",
 );
-
-const ConnectorSummary = z.looseObject({
-  id: z.string(),
-  type: z.string(),
-  fetched: z.number().int(),
-  written: z.number().int(),
-  updated: z.number().int(),
-  unchanged: z.number().int(),
-});
-
-const ConnectorFailure = z.looseObject({
-  connector: z.string(),
-  type: z.string(),
-  error: z.looseObject({ name: z.string(), message: z.string() }),
-});
-
-/** One connector's progress, in words: `team (discussions): 3 pages, 40 records`. */
-function syncProgressMessage(p: RuntimeSyncProgress): string {
-  const head = `${p.connector} (${p.type}): ${p.pages} page${p.pages === 1 ? "" : "s"}, ` +
-    `${p.records} record${p.records === 1 ? "" : "s"}`;
-  switch (p.phase) {
-    case "fetching":
-      return head;
-    case "committing":
-      return `${head}, committing`;
-    case "committed":
-      return `${head}, ${p.written ?? 0} written, ${p.updated ?? 0} updated`;
-    default:
-      return `${head}, failed`;
-  }
-}
-
-function syncOutcome(result: RuntimeSyncResult): ToolOutcome {
-  const structured: Record<string, unknown> = { ...result };
-  if (!result.errors.length) return { structured };
-  const failed = result.errors.map((e) => `${e.connector}: ${e.error.message}`).join("; ");
-  structured.error = toSafeError(
-    new MemoMcpError(`Cannot sync connectors: ${result.errors.length} failed (${failed})`, {
-      details: { failed: result.errors.map((e) => e.connector) },
-    }),
-  );
-  return { structured, isError: true };
-}
 
 const remember = defineTool({
   name: "remember",
@@ -348,113 +292,6 @@ const forget = defineTool({
   output: output({ forgotten: NoteSchema.describe("The deleted note.") }, ["forgotten"]),
   async run(a, ctx) {
     return { structured: { forgotten: await ctx.runtime.forget(a.id, { signal: ctx.signal }) } };
-  },
-});
-
-const syncConnectors = defineTool({
-  name: "sync_connectors",
-  title: "Sync connectors",
-  description:
-    "Pull the configured connectors (GitHub Discussions, Notion pages) into memory. Items already stored are not written twice. Reports counts per connector; a failed connector makes the result an error that still carries the others' counts.",
-  write: true,
-  annotations: {
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: true,
-  },
-  input: () =>
-    z.strictObject({
-      connectors: z.array(z.string().min(1).max(200)).max(50).optional().describe(
-        "Ids of the connectors to run; all configured ones when missing.",
-      ),
-    }),
-  output: output({
-    connectors: z.array(ConnectorSummary),
-    written: z.number().int(),
-    updated: z.number().int(),
-    unchanged: z.number().int(),
-    errors: z.array(ConnectorFailure),
-  }, ["connectors", "written", "updated", "unchanged", "errors"]),
-  async run(a, ctx) {
-    const progress = ctx.progress;
-    let step = 0;
-    const onProgress = progress
-      ? (p: RuntimeSyncProgress) => progress(++step, undefined, syncProgressMessage(p))
-      : undefined;
-    return syncOutcome(
-      await ctx.runtime.syncConnectors({ only: a.connectors, signal: ctx.signal, onProgress }),
-    );
-  },
-});
-
-const memoryStats = defineTool({
-  name: "memory_stats",
-  title: "Memory stats",
-  description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
-  write: false,
-  annotations: READ,
-  input: () => z.strictObject({}),
-  output: output({
-    notes: z.number().int(),
-    labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
-    sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
-    lastUpdated: z.string().optional(),
-    runtime: z.enum(["local", "hybrid", "cloud"]).describe(
-      "Where the notes live: local (this machine), hybrid (local, replicated to the cloud), cloud.",
-    ),
-    engine: z.looseObject({
-      default: z.string(),
-      auto: z.string(),
-      reason: z.string().optional().describe("Why auto is lexical now, when it is."),
-    }).describe("The default recall engine, and what auto resolves to now."),
-    embeddings: z.looseObject({
-      model: z.string().describe("The embedding model."),
-      ready: z.boolean().describe("Whether the model is loaded."),
-      embedded: z.number().int().describe("Notes embedded for this model."),
-      total: z.number().int().describe("Notes in all."),
-      state: z.enum(["off", "idle", "loading", "ready", "failed"]).describe(
-        "off: local embeddings are off (or the cloud runtime); idle: not loaded yet; loading; ready; failed (see error).",
-      ),
-      error: z.string().optional().describe("Why the model failed to load."),
-      reason: z.string().optional().describe(
-        "Why the model is not loaded (state idle or off), such as: auto uses lexical with use-lite; the model loads at the first vector or hybrid recall.",
-      ),
-    }).optional().describe("Embedding coverage of the vector, hybrid and auto engines."),
-    issues: z.array(
-      z.looseObject({
-        kind: z.string(),
-        message: z.string(),
-        line: z.number().int().optional(),
-      }),
-    ).optional().describe(
-      "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
-    ),
-    replica: z.looseObject({
-      outbox: z.number().int().describe("Local changes not yet in the cloud."),
-      lastPush: z.string().nullable().describe("Time of the last successful push, or null."),
-      lastPull: z.string().nullable().describe("Time of the last successful pull, or null."),
-      lagMs: z.number().nullable().describe(
-        "Milliseconds since the last successful pull; null before the first.",
-      ),
-      conflicts: z.number().int().describe("Conflicts resolved on this machine."),
-      error: z.string().optional().describe(
-        "The last replication failure; absent after a success.",
-      ),
-    }).optional().describe("Replication state (hybrid runtime only)."),
-    secrets: z.looseObject({
-      policy: z.enum(["redact", "refuse", "allow"]).describe(
-        "What a write does with a detected secret: redact it, refuse the write, or allow (the guard is off).",
-      ),
-      findings: z.number().int().optional().describe(
-        "Secrets the stored notes hold (hand edits, or notes written before the guard): memo scan lists them, memo scan --redact removes them.",
-      ),
-    }).optional().describe("The secrets guard."),
-  }, ["notes", "labels", "sources", "runtime", "engine"]),
-  async run(_a, ctx) {
-    const stats = await ctx.runtime.stats({ signal: ctx.signal });
-    return { structured: { ...stats, runtime: ctx.runtime.kind } };
   },
 });
 
