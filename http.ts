@@ -7,9 +7,15 @@
  * against `allowedOrigins`, loopback by default; without authentication a
  * non-loopback `Host` is refused), CORS, bearer authentication, header
  * validation (`Accept`, `Content-Type`, `MCP-Protocol-Version`) and JSON-RPC
- * dispatch. Every JSON-RPC answer, errors included, is HTTP 200; only the
- * transport refuses with 4xx, and, with OAuth, a single request refused only
- * for its scope (403 `insufficient_scope`).
+ * dispatch. A JSON-RPC answer is HTTP 200, errors included, except: 400 for
+ * a body that is not JSON (-32700) and for the 2026-07-28 header checks
+ * (`MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body);
+ * 404 for an unknown method (-32601) of a 2026-07-28 request; 403
+ * `insufficient_scope` for a single request refused only for its OAuth scope;
+ * 503 (with `Retry-After`) for a `subscriptions/listen` past the stream limit;
+ * and 500 when the handler cannot be built from its configuration. A POST of
+ * notifications only gets 202. The transport refuses with 401, 403 (origin or
+ * host), 404 (another path), 405, 406, 413 and 415.
  *
  * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and
  * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource: it

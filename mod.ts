@@ -69,6 +69,7 @@ export {
   jsonRpcCodeOf,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  LATEST_SESSION_PROTOCOL_VERSION,
   McpAuthorizationError,
   McpNotFoundError,
   McpOutputLimitError,

@@ -2,27 +2,28 @@
  * Internal: a request's dispatch to the MCP core by its method, once the
  * protocol server has checked the message and classified its era. Methods
  * of the other era are not found; `initialize`, the resource subscriptions
- * and `logging/setLevel` go to the legacy session, `subscriptions/listen` to
+ * and `logging/setLevel` go to the session, `subscriptions/listen` to
  * the listen streams, and the rest to the core, cancellable by the client.
  *
  * @module
  */
 
+import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import { type McpCore, RpcFailure } from "./_core.ts";
-import { versionFeatures } from "./_versions.ts";
-import { discoverJson, LEGACY_ONLY_METHODS } from "./_modern.ts";
-import { toolResultJson } from "./_results.ts";
-import type { LegacySession } from "./_legacy_session.ts";
-import type { ListenStreams } from "./_listen_stream.ts";
+import { type McpCore, RpcFailure } from "./core/core.ts";
+import { versionFeatures } from "./protocol/versions.ts";
+import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
+import { toolResultJson } from "./tools/results.ts";
+import type { Session } from "./protocol/session.ts";
+import type { ListenStreams } from "./listen/listen_streams.ts";
 import type { RequestTracker } from "./_request_context.ts";
-import { methodNotFound, type Params, type RequestEra } from "./_request_era.ts";
+import { methodNotFound, type Params, type RequestEra } from "./protocol/request_era.ts";
 
 const EMPTY_RESULT = "{}";
 
-/** Methods only the modern era has (-32601 for a legacy request). */
-const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+/** Methods only the stateless era has (-32601 for a session request). */
+const STATELESS_ONLY_METHODS: ReadonlySet<string> = new Set([
   "server/discover",
   "subscriptions/listen",
 ]);
@@ -34,23 +35,23 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { McpCore } from "./_core.ts";
+ * import { McpCore } from "./core/core.ts";
  * import { Dispatcher } from "./_dispatch.ts";
- * import { LegacySession } from "./_legacy_session.ts";
- * import { ListenStreams } from "./_listen_stream.ts";
+ * import { Session } from "./protocol/session.ts";
+ * import { ListenStreams } from "./listen/listen_streams.ts";
  * import { RequestTracker } from "./_request_context.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
- * const session = new LegacySession(core, 1_000_000);
+ * const session = new Session(core, 1_000_000);
  * const dispatcher = new Dispatcher(
  *   core,
  *   session,
  *   new RequestTracker(session, "memo", 1_000_000),
  *   new ListenStreams(core, 1_000_000, { name: "memo", version: "0.0.0" }),
  * );
- * const era = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const era = { version: "2025-06-18", stateless: false, logLevel: -1 };
  * const context = { transport: "stdio" as const };
  * assert.equal(await dispatcher.dispatch("ping", 1, "1", {}, context, era), "{}");
  * await assert.rejects(dispatcher.dispatch("tools/run", 2, "2", {}, context, era), { code: -32601 });
@@ -60,14 +61,14 @@ const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
  */
 export class Dispatcher {
   readonly #core: McpCore;
-  readonly #session: LegacySession;
+  readonly #session: Session;
   readonly #requests: RequestTracker;
   readonly #streams: ListenStreams;
 
   /** A dispatcher to `core`, with the server's session, requests in flight and listen streams. */
   constructor(
     core: McpCore,
-    session: LegacySession,
+    session: Session,
     requests: RequestTracker,
     streams: ListenStreams,
   ) {
@@ -92,7 +93,7 @@ export class Dispatcher {
     const core = this.#core;
     const session = this.#session;
     const version = request.version;
-    if (request.modern ? LEGACY_ONLY_METHODS.has(method) : MODERN_ONLY_METHODS.has(method)) {
+    if (request.stateless ? SESSION_ONLY_METHODS.has(method) : STATELESS_ONLY_METHODS.has(method)) {
       throw methodNotFound(method);
     }
     switch (method) {
@@ -120,7 +121,7 @@ export class Dispatcher {
       case "tools/call": {
         if (typeof params.name !== "string") {
           throw new RpcFailure(
-            -32602,
+            JSON_RPC_CODES.invalidParams,
             toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
           );
         }
@@ -149,7 +150,7 @@ export class Dispatcher {
       case "resources/read": {
         if (typeof params.uri !== "string") {
           throw new RpcFailure(
-            -32602,
+            JSON_RPC_CODES.invalidParams,
             toSafeError(
               new McpValidationError("Cannot read a resource: params.uri must be a string"),
             ),
@@ -199,7 +200,7 @@ function cursorOf(method: string, params: Params, allowed: boolean): string | un
   if (cursor === undefined) return undefined;
   if (typeof cursor !== "string" || !allowed) {
     throw new RpcFailure(
-      -32602,
+      JSON_RPC_CODES.invalidParams,
       toSafeError(new McpValidationError(`Cannot handle ${method}: invalid cursor`)),
     );
   }

@@ -9,11 +9,11 @@
 
 import type { MemoMcpLogLevel } from "./options.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import type { CoreContext } from "./_core.ts";
-import { LOG_LEVELS } from "./_methods.ts";
-import { notifyWithin } from "./_results.ts";
-import type { LegacySession } from "./_legacy_session.ts";
-import type { RequestEra } from "./_request_era.ts";
+import type { CoreContext } from "./core/core.ts";
+import { LOG_LEVELS } from "./protocol/capabilities.ts";
+import { notifyWithin } from "./tools/results.ts";
+import type { Session } from "./protocol/session.ts";
+import type { RequestEra } from "./protocol/request_era.ts";
 
 /**
  * The requests in flight on one protocol server, by id, and the context each
@@ -23,15 +23,15 @@ import type { RequestEra } from "./_request_era.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { McpCore } from "./_core.ts";
- * import { LegacySession } from "./_legacy_session.ts";
+ * import { McpCore } from "./core/core.ts";
+ * import { Session } from "./protocol/session.ts";
  * import { RequestTracker } from "./_request_context.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const session = new LegacySession(new McpCore(resolveMemoMcpOptions({ runtime })), 1_000_000);
+ * const session = new Session(new McpCore(resolveMemoMcpOptions({ runtime })), 1_000_000);
  * const requests = new RequestTracker(session, "memo", 1_000_000);
- * const era = { version: "2025-06-18", modern: false, logLevel: -1 };
+ * const era = { version: "2025-06-18", stateless: false, logLevel: -1 };
  * const aborted = await requests.tracked("7", { transport: "stdio" }, era, (ctx) => {
  *   requests.cancel("7"); // as notifications/cancelled for request 7 does
  *   return Promise.resolve(ctx.signal?.aborted);
@@ -43,7 +43,7 @@ import type { RequestEra } from "./_request_era.ts";
  */
 export class RequestTracker {
   readonly #inFlight = new Map<string, AbortController>();
-  readonly #session: LegacySession;
+  readonly #session: Session;
   readonly #logger: string;
   readonly #maxOutput: number;
 
@@ -51,7 +51,7 @@ export class RequestTracker {
    * Requests of a server named `logger` (the log notifications' `logger`),
    * whose notifications are held to `maxOutput` bytes each.
    */
-  constructor(session: LegacySession, logger: string, maxOutput: number) {
+  constructor(session: Session, logger: string, maxOutput: number) {
     this.#session = session;
     this.#logger = logger;
     this.#maxOutput = maxOutput;
@@ -102,9 +102,9 @@ export class RequestTracker {
       version: request.version,
     };
     const notify = context.notify;
-    // A modern request names its own log level; a legacy connection sets one
+    // A stateless request names its own log level; a session connection sets one
     // with logging/setLevel.
-    const threshold = request.modern ? request.logLevel : this.#session.logLevel;
+    const threshold = request.stateless ? request.logLevel : this.#session.logLevel;
     if (notify && threshold >= 0) {
       const logger = this.#logger;
       ctx.notify = (level: MemoMcpLogLevel, data: Record<string, unknown>) => {

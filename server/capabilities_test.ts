@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "./protocol_server.ts";
-import { TOOLS } from "./_tools.ts";
+import { TOOLS } from "./tools/records.ts";
 import { createFakeRuntime } from "../tests/fixtures/mcp_fake_runtime.ts";
 import { until } from "../testing/wait.ts";
 import {

@@ -7,6 +7,10 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
+
+export { JSON_RPC_CODES };
+
 /**
  * The stable machine codes of the MCP errors.
  *
@@ -389,44 +393,6 @@ export function toSafeError(error: unknown): SafeError {
   }
   return { name: "MemoMcpError", message: oneLine(message), code: "MEMO_MCP_ERROR", status: 500 };
 }
-
-/**
- * JSON-RPC error codes memo uses: the standard JSON-RPC 2.0 codes
- * (-32700 … -32603), the MCP specification's -32002 for an unknown resource,
- * and memo's own server errors -32010 (authorization), -32011 (timeout) and
- * -32012 (output limit).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { JSON_RPC_CODES, jsonRpcCodeOf, McpOutputLimitError } from "@memo/mcp-server";
- *
- * const e = new McpOutputLimitError("Cannot send the response: over the limit");
- * assert.equal(jsonRpcCodeOf(e), JSON_RPC_CODES.outputLimit);
- * assert.equal(JSON_RPC_CODES.methodNotFound, -32601);
- * ```
- */
-export const JSON_RPC_CODES: {
-  readonly parseError: -32700;
-  readonly invalidRequest: -32600;
-  readonly methodNotFound: -32601;
-  readonly invalidParams: -32602;
-  readonly internalError: -32603;
-  readonly resourceNotFound: -32002;
-  readonly authorization: -32010;
-  readonly timeout: -32011;
-  readonly outputLimit: -32012;
-} = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internalError: -32603,
-  resourceNotFound: -32002,
-  authorization: -32010,
-  timeout: -32011,
-  outputLimit: -32012,
-};
 
 /**
  * The JSON-RPC error code of an error: -32602 for validation and for an

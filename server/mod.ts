@@ -1,8 +1,11 @@
 /**
  * The MCP server: the protocol server, the stdio transport, options, limits
- * and errors. The HTTP endpoint's internals are in `http/`, the SDK bridge
- * in `sdk/`. The server reaches data only through a `MemoMcpRuntime` it is
- * given, and imports only types from `runtimes/`.
+ * and errors. The MCP core is in `core/`, the tools in `tools/`, the
+ * resources and prompts in `catalog/`, JSON-RPC, the versions and the two
+ * protocol eras in `protocol/`, change notifications in `listen/`, the HTTP
+ * endpoint's internals in `http/`, the SDK bridge in `sdk/`. The server
+ * reaches data only through a `MemoMcpRuntime` it is given, and imports only
+ * types from `runtimes/`.
  *
  * @module
  */
@@ -22,6 +25,7 @@ export {
   type SafeError,
   toSafeError,
 } from "./errors.ts";
+export { STATELESS_ERROR_CODES, STATELESS_MEMO_CODES } from "./json_rpc_codes.ts";
 export * from "./options.ts";
 export * from "./limits.ts";
 export * from "./env.ts";
@@ -30,5 +34,6 @@ export * from "./stdio.ts";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
+  LATEST_SESSION_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from "./_versions.ts";
+} from "./protocol/versions.ts";

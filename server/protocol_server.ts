@@ -3,10 +3,10 @@
  * handler. It parses and checks messages, negotiates the protocol version,
  * enforces the input and output limits and dispatches to the MCP core.
  *
- * Its parts: the request's era (`_request_era.ts`), the legacy session
- * (`_legacy_session.ts`), the requests in flight and their context
- * (`_request_context.ts`), `subscriptions/listen` (`_listen_stream.ts`) and
- * the dispatch by method (`_dispatch.ts`).
+ * Its parts: the request's era (`protocol/request_era.ts`), the session of
+ * the 2025 revisions (`protocol/session.ts`), the requests in flight and
+ * their context (`_request_context.ts`), `subscriptions/listen`
+ * (`listen/listen_streams.ts`) and the dispatch by method (`_dispatch.ts`).
  *
  * @module
  */
@@ -14,7 +14,7 @@
 import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { McpCore, RpcFailure } from "./_core.ts";
+import { McpCore, RpcFailure } from "./core/core.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,
@@ -23,17 +23,17 @@ import {
   resultResponse,
   rpcErrorJson,
   utf8Length,
-} from "./_jsonrpc.ts";
-import { versionFeatures } from "./_versions.ts";
-import { modernErrorCode, modernErrorData, modernResult } from "./_modern.ts";
-import { outputLimitError } from "./_results.ts";
-import { type Params, type RequestEra, requestEra } from "./_request_era.ts";
-import { LegacySession } from "./_legacy_session.ts";
+} from "./protocol/jsonrpc.ts";
+import { versionFeatures } from "./protocol/versions.ts";
+import { statelessErrorCode, statelessErrorData, statelessResult } from "./protocol/stateless.ts";
+import { outputLimitError } from "./tools/results.ts";
+import { type Params, type RequestEra, requestEra } from "./protocol/request_era.ts";
+import { Session } from "./protocol/session.ts";
 import { RequestTracker } from "./_request_context.ts";
-import { ListenStreams } from "./_listen_stream.ts";
+import { ListenStreams } from "./listen/listen_streams.ts";
 import { Dispatcher } from "./_dispatch.ts";
 
-export { LISTEN_LIMIT_CODE } from "./_listen_stream.ts";
+export { LISTEN_LIMIT_CODE } from "./listen/listen_streams.ts";
 
 const NO_PARAMS: Params = Object.freeze({}) as Params;
 const decoder = new TextDecoder();
@@ -74,7 +74,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
   #core: McpCore;
   #maxInput: number;
   #maxOutput: number;
-  #session: LegacySession;
+  #session: Session;
   #requests: RequestTracker;
   #dispatcher: Dispatcher;
   /** The connections seen (their `closed` signals), each watched once. */
@@ -87,7 +87,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     this.version = resolved.version;
     this.#maxInput = resolved.maxInputBytes;
     this.#maxOutput = resolved.maxOutputBytes;
-    this.#session = new LegacySession(this.#core, this.#maxOutput);
+    this.#session = new Session(this.#core, this.#maxOutput);
     this.#requests = new RequestTracker(this.#session, this.name, this.#maxOutput);
     this.#dispatcher = new Dispatcher(
       this.#core,
@@ -146,7 +146,12 @@ class ProtocolServer implements MemoMcpProtocolServer {
       return out.length ? `[${out.join(",")}]` : undefined;
     } catch (e) {
       // Never throws: anything unexpected becomes -32603 without an id.
-      return rpcErrorJson("null", -32603, toSafeError(e).message, toSafeError(e));
+      return rpcErrorJson(
+        "null",
+        JSON_RPC_CODES.internalError,
+        toSafeError(e).message,
+        toSafeError(e),
+      );
     }
   }
 
@@ -162,7 +167,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       if ("method" in m ? !("id" in m) : ("result" in m || "error" in m)) return undefined;
       if (isValidId(m.id)) idJson = JSON.stringify(m.id);
     }
-    return rpcErrorJson(idJson, -32602, error.message, toSafeError(error));
+    return rpcErrorJson(idJson, JSON_RPC_CODES.invalidParams, error.message, toSafeError(error));
   }
 
   async #one(
@@ -171,7 +176,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     inBatch: boolean,
   ): Promise<string | undefined> {
     if (message === null || typeof message !== "object" || Array.isArray(message)) {
-      return rpcErrorJson("null", -32600, "Cannot handle the message: not a JSON-RPC object");
+      return rpcErrorJson(
+        "null",
+        JSON_RPC_CODES.invalidRequest,
+        "Cannot handle the message: not a JSON-RPC object",
+      );
     }
     const m = message as Params;
     const hasId = "id" in m;
@@ -179,7 +188,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     const idJson = validId ? JSON.stringify(m.id) : "null";
     if (!("method" in m)) {
       if ("result" in m || "error" in m) return undefined; // a response: memo sends no requests
-      return rpcErrorJson(idJson, -32600, "Cannot handle the message: it has no method");
+      return rpcErrorJson(
+        idJson,
+        JSON_RPC_CODES.invalidRequest,
+        "Cannot handle the message: it has no method",
+      );
     }
     if (!hasId) {
       if (m.jsonrpc === "2.0" && typeof m.method === "string") this.#notification(m, context);
@@ -188,14 +201,14 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (!validId) {
       return rpcErrorJson(
         "null",
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         "Cannot handle the request: id must be a string or an integer",
       );
     }
     if (m.jsonrpc !== "2.0" || typeof m.method !== "string") {
       return rpcErrorJson(
         idJson,
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         'Cannot handle the request: it needs jsonrpc "2.0" and a method name',
       );
     }
@@ -209,7 +222,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (inBatch && m.method === "initialize") {
       return rpcErrorJson(
         idJson,
-        -32600,
+        JSON_RPC_CODES.invalidRequest,
         "Cannot handle initialize: it must not be part of a batch",
       );
     }
@@ -231,31 +244,36 @@ class ProtocolServer implements MemoMcpProtocolServer {
         request,
       );
       if (result === undefined) return undefined;
-      if (request.modern && m.method !== "subscriptions/listen") {
-        result = modernResult(this.#core.options, m.method, result);
+      if (request.stateless && m.method !== "subscriptions/listen") {
+        result = statelessResult(this.#core.options, m.method, result);
       }
       reply = resultResponse(idJson, result);
     } catch (e) {
       if (e instanceof RpcFailure) {
         if (e.cancelled) return undefined;
-        const code = request.modern ? modernErrorCode(e.code) : e.code;
+        const code = request.stateless ? statelessErrorCode(e.code) : e.code;
         context.onError?.(code, e.data);
-        if (!request.modern) return rpcErrorJson(idJson, code, e.data.message, e.data);
-        return rpcErrorJson(idJson, code, e.data.message, modernErrorData(e));
+        if (!request.stateless) return rpcErrorJson(idJson, code, e.data.message, e.data);
+        return rpcErrorJson(idJson, code, e.data.message, statelessErrorData(e));
       }
       const safe = toSafeError(e);
-      return rpcErrorJson(idJson, -32603, safe.message, safe);
+      return rpcErrorJson(idJson, JSON_RPC_CODES.internalError, safe.message, safe);
     }
     const error = outputLimitError(reply, this.#maxOutput);
     if (error === undefined) return reply;
-    const code = request.modern
-      ? modernErrorCode(JSON_RPC_CODES.outputLimit)
+    const code = request.stateless
+      ? statelessErrorCode(JSON_RPC_CODES.outputLimit)
       : JSON_RPC_CODES.outputLimit;
     return rpcErrorJson(idJson, code, error.message, toSafeError(error));
   }
 
   #invalidParams(idJson: string, message: string): string {
-    return rpcErrorJson(idJson, -32602, message, toSafeError(new McpValidationError(message)));
+    return rpcErrorJson(
+      idJson,
+      JSON_RPC_CODES.invalidParams,
+      message,
+      toSafeError(new McpValidationError(message)),
+    );
   }
 
   #notification(m: Params, context: MemoMcpRequestContext): void {
@@ -268,7 +286,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
         this.#requests.cancel(JSON.stringify(p.requestId));
       }
     }
-    // A legacy stdio session hears of changes from the end of its handshake on.
+    // A stdio session hears of changes from the end of its handshake on.
     if (m.method === "notifications/initialized") this.#session.watch(context);
     // Anything else needs no action.
   }

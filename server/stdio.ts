@@ -7,8 +7,9 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import type { MemoMcpProtocolServer } from "./types.ts";
-import { rpcErrorJson } from "./_jsonrpc.ts";
+import { rpcErrorJson } from "./protocol/jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
 
 /**
@@ -155,7 +156,14 @@ export async function runStdioServer(
       (reply) => {
         if (reply !== undefined) send(reply);
       },
-      () => send(rpcErrorJson("null", -32603, "Cannot handle the message: internal error")),
+      () =>
+        send(
+          rpcErrorJson(
+            "null",
+            JSON_RPC_CODES.internalError,
+            "Cannot handle the message: internal error",
+          ),
+        ),
     ).finally(() => inFlight.delete(task));
     inFlight.add(task);
   };
@@ -196,7 +204,7 @@ export async function runStdioServer(
           dropping = true;
           send(rpcErrorJson(
             "null",
-            -32600,
+            JSON_RPC_CODES.invalidRequest,
             `Cannot handle the message: a line is longer than ${maxLine} bytes`,
           ));
         }

@@ -180,7 +180,7 @@ export interface MemoMcpRequestContext {
   /**
    * Told the JSON-RPC error code (and its `error.data`) when the answer to
    * this request is an error (the HTTP handler picks its status from it:
-   * 404 for a modern -32601, 403 for a write refused for its scope).
+   * 404 for a stateless -32601, 403 for a write refused for its scope).
    */
   onError?: (code: number, data?: SafeError) => void;
 }

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@
 import { z } from "zod";
 import { registerMemoMcpCapabilities } from "../server/sdk/mod.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
-import { engineArgument } from "../server/_recall_text.ts";
+import { engineArgument } from "../server/tools/_recall_text.ts";
 import type { MemoMcpOptions } from "../server/options.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import { createFakeRuntime } from "./fixtures/mcp_fake_runtime.ts";

@@ -9,9 +9,9 @@
 
 import { sseEvent } from "./responses.ts";
 import { jsonRpcCodeOf, type SafeError, toSafeError } from "../errors.ts";
-import { rpcErrorJson } from "../_jsonrpc.ts";
+import { rpcErrorJson } from "../protocol/jsonrpc.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
-import { DeadlineQueue } from "../_deadline_queue.ts";
+import { DeadlineQueue } from "../core/deadline_queue.ts";
 
 const encoder = new TextEncoder();
 

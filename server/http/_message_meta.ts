@@ -7,11 +7,11 @@
  * @module
  */
 
-import { isValidId } from "../_jsonrpc.ts";
-import { versionFeatures } from "../_versions.ts";
+import { isValidId } from "../protocol/jsonrpc.ts";
+import { versionFeatures } from "../protocol/versions.ts";
 
 /**
- * Whether a modern request asked for log records (`_meta` logLevel) and accepts SSE.
+ * Whether a stateless request asked for log records (`_meta` logLevel) and accepts SSE.
  *
  * @example
  * ```ts
@@ -29,7 +29,7 @@ export function wantsLogs(
   versionHeader: string | null,
   accept: string | null,
 ): boolean {
-  if (versionHeader === null || !versionFeatures(versionHeader).modern) return false;
+  if (versionHeader === null || !versionFeatures(versionHeader).stateless) return false;
   if (!acceptsSse(accept)) return false;
   return typeof metaOf(message)?.["io.modelcontextprotocol/logLevel"] === "string";
 }
@@ -83,7 +83,7 @@ export function idJsonOf(message: unknown): string {
 }
 
 /**
- * Whether `message` is a modern `subscriptions/listen` request (it answers in a stream).
+ * Whether `message` is a stateless `subscriptions/listen` request (it answers in a stream).
  *
  * @example
  * ```ts
@@ -98,5 +98,5 @@ export function idJsonOf(message: unknown): string {
 export function isListen(message: unknown, versionHeader: string): boolean {
   const m = message as { method?: unknown; id?: unknown } | null;
   return m !== null && typeof m === "object" && m.method === "subscriptions/listen" &&
-    m.id !== undefined && versionFeatures(versionHeader).modern;
+    m.id !== undefined && versionFeatures(versionHeader).stateless;
 }

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import type { MemoMcpAuthInfo } from "../types.ts";
 import type { HeaderList } from "./cors.ts";
 import { httpErrorResponse } from "./responses.ts";
@@ -256,7 +257,7 @@ export function authRefusalResponse(
   const missing = outcome.reason === "missing";
   return httpErrorResponse(
     401,
-    -32600,
+    JSON_RPC_CODES.invalidRequest,
     missing
       ? "Cannot accept the request: authentication required"
       : "Cannot accept the request: invalid credentials",

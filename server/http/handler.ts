@@ -19,7 +19,7 @@ import {
   HTTP_SUPPORTED_PROTOCOL_VERSIONS,
   isJsonContentType,
   negotiateAccept,
-} from "./headers.ts";
+} from "./_headers.ts";
 import { createOriginMatcher } from "./origin.ts";
 import {
   answerResponse,
@@ -29,10 +29,14 @@ import {
   sseResponse,
 } from "./responses.ts";
 import { JSON_RPC_CODES, jsonRpcCodeOf, McpValidationError, toSafeError } from "../errors.ts";
-import { rpcErrorJson } from "../_jsonrpc.ts";
-import { versionFeatures } from "../_versions.ts";
-import { checkModernHttp, type HttpRefusal, unsupportedVersionRefusal } from "./modern.ts";
-import { createListenStreams } from "./listen.ts";
+import { rpcErrorJson } from "../protocol/jsonrpc.ts";
+import { versionFeatures } from "../protocol/versions.ts";
+import {
+  checkStatelessHeaders,
+  type HttpRefusal,
+  unsupportedVersionRefusal,
+} from "./_stateless_headers.ts";
+import { createListenStreams } from "./_listen_sse.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
 import { HttpRequestContext, liveEvents, watched } from "./_http_context.ts";
 import { idJsonOf, isListen, wantsLogs, wantsProgress } from "./_message_meta.ts";
@@ -268,7 +272,7 @@ export function createHttpHandler(
         origin,
       );
     }
-    const refused = checkModernHttp(message, headers, versionHeader);
+    const refused = checkStatelessHeaders(message, headers, versionHeader);
     if (refused !== undefined) return refusalResponse(refused, mode, origin);
     let server: MemoMcpProtocolServer;
     try {
@@ -290,7 +294,7 @@ export function createHttpHandler(
         origin,
       });
     }
-    // A modern request that sets _meta logLevel gets its log records, and a
+    // A stateless request that sets _meta logLevel gets its log records, and a
     // request that carries _meta.progressToken its progress notifications,
     // on its own response stream, when it accepts one (SSE).
     const accept = headers.get("accept");
@@ -350,12 +354,13 @@ function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | 
 
 /**
  * The status of an answer: 200, except 404 for -32601 (method not found)
- * to a modern request, as 2026-07-28 says. The protocol server reports the
+ * to a stateless request, as 2026-07-28 says. The protocol server reports the
  * error code of a single request's answer (`onError`), so the answer itself
  * is never read again.
  */
 function statusOf(errorCode: number | undefined, versionHeader: string | null): number {
-  return errorCode === -32601 && versionHeader !== null && versionFeatures(versionHeader).modern
+  return errorCode === JSON_RPC_CODES.methodNotFound && versionHeader !== null &&
+      versionFeatures(versionHeader).stateless
     ? 404
     : 200;
 }

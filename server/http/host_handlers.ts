@@ -11,6 +11,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import { envObject } from "../../platform/mod.ts";
 import type { HttpEndpoint } from "./endpoint.ts";
 import type { MemoMcpHttpEnv } from "./env.ts";
@@ -279,7 +280,7 @@ export function asError(e: unknown): Error {
 
 function configFailure(error: Error): Response {
   const data = toSafeError(error);
-  return httpErrorResponse(500, -32603, data.message, null, [], data);
+  return httpErrorResponse(500, JSON_RPC_CODES.internalError, data.message, null, [], data);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The hosted endpoint's internals: the stateless Streamable HTTP handler
- * (origin check, CORS, bearer authentication, header validation, then
- * JSON-RPC dispatch, in that order), its options and `MEMO_MCP_*` variables,
+ * (`handler.ts`: origin check, CORS (`cors.ts`), bearer authentication
+ * (`auth.ts`), header validation, then JSON-RPC dispatch, in that order), the
+ * body reader (`body.ts`), its options and `MEMO_MCP_*` variables,
  * the web page's handler (`page.ts`), and the endpoint that puts them
  * together around a protocol server, and the handlers a host mounts over it
  * (`host_handlers.ts`). The public handlers are in `http.ts`, which composes
@@ -10,6 +11,24 @@
  * @module
  */
 
+export {
+  type AuthOutcome,
+  authRefusalResponse,
+  createAuthenticator,
+  equalBytes,
+  type HttpAuthenticator,
+  type MemoMcpHttpAuthOptions,
+} from "./auth.ts";
+export { type BodyOutcome, readBodyLimited } from "./body.ts";
+export {
+  ALLOW_HEADERS,
+  ALLOW_METHODS,
+  corsHeaders,
+  EXPOSE_HEADERS,
+  type HeaderList,
+  preflightHeaders,
+  VARY_ORIGIN,
+} from "./cors.ts";
 export {
   createHttpEndpoint,
   type HttpEndpoint,
@@ -27,7 +46,14 @@ export {
   type MemoMcpRequestHandler,
   runEndpoint,
 } from "./host_handlers.ts";
-export type { MemoMcpHttpAuthOptions, MemoMcpHttpOptions } from "./options.ts";
+export {
+  createHttpHandler,
+  type HttpHandlerConfig,
+  originRefusal,
+  pathOf,
+  type ProtocolServerSource,
+} from "./handler.ts";
+export type { MemoMcpHttpOptions } from "./options.ts";
 export {
   type MemoMcpOAuthIntrospection,
   type MemoMcpOAuthOptions,
@@ -38,6 +64,15 @@ export {
   readProjectOAuthConfig,
 } from "./oauth/mod.ts";
 export { DEFAULT_ALLOWED_ORIGINS, isLoopbackHost } from "./origin.ts";
+export {
+  type AsyncPageHandler,
+  createPageHandler,
+  type OAuthPageHandlerConfig,
+  PAGE_CSP,
+  pageCsp,
+  type PageHandler,
+  type PageHandlerConfig,
+} from "./page.ts";
 export { httpErrorResponse } from "./responses.ts";
 export {
   defaultLogLevel,
@@ -46,4 +81,4 @@ export {
   readLogLevel,
   type RequestLogOptions,
   withRequestLog,
-} from "./request_log.ts";
+} from "./with_request_log.ts";

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import {
   WEB_ASSETS,
   WEB_ASSETS_PREFIX,
@@ -19,7 +20,7 @@ import {
   webPageHtml,
   type WebPageOAuthConfig,
 } from "../../web/mod.ts";
-import { acceptsGzip, gzip, PRECOMPRESSED } from "./compress.ts";
+import { acceptsGzip, gzip, PRECOMPRESSED } from "./_compress.ts";
 import type { HeaderList } from "./cors.ts";
 import { originRefusal, pathOf } from "./handler.ts";
 import { createOriginMatcher } from "./origin.ts";
@@ -124,7 +125,7 @@ export type PageHandler = (request: Request) => Response | undefined;
  */
 export type AsyncPageHandler = (request: Request) => Response | Promise<Response> | undefined;
 
-const INVALID_REQUEST = -32600;
+const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
 const ALLOW: HeaderList = [["allow", "GET, HEAD"]];
 
 /**
@@ -277,7 +278,7 @@ export function createPageHandler(
         () =>
           httpErrorResponse(
             503,
-            -32603,
+            JSON_RPC_CODES.internalError,
             "Cannot show the page: the authorization server cannot be reached",
             null,
             [["retry-after", "5"]],

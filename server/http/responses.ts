@@ -6,7 +6,7 @@
  * @module
  */
 
-import { encodedResponse } from "./compress.ts";
+import { encodedResponse } from "./_compress.ts";
 import { corsHeaders, type HeaderList } from "./cors.ts";
 
 const JSON_TYPE = ["content-type", "application/json"] as const;
@@ -41,7 +41,7 @@ export function sseEvent(json: string): string {
 }
 
 /**
- * An answer (200 unless `status` says otherwise: a modern unknown method is
+ * An answer (200 unless `status` says otherwise: a stateless unknown method is
  * 404) carrying a serialized JSON-RPC response, as JSON or as SSE.
  *
  * @example
@@ -77,7 +77,7 @@ export function rpcResponse(
  * The answer to a request, as {@linkcode rpcResponse} (one message) or
  * {@linkcode sseResponse} (several: notifications, then the response) build
  * it, gzipped when `requestHeaders` accept gzip and the body is over 1 KB
- * (`compress.ts`). `null` for `requestHeaders` keeps it plain (an error).
+ * (`_compress.ts`). `null` for `requestHeaders` keeps it plain (an error).
  *
  * @example
  * ```ts

@@ -14,16 +14,16 @@
 import { z } from "zod";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "../options.ts";
 import type { MemoMcpAuthInfo } from "../types.ts";
-import { type CoreContext, McpCore, RpcFailure } from "../_core.ts";
-import type { Catalog } from "../_catalog.ts";
-import { getCatalog } from "../_catalog.ts";
-import { PROMPTS } from "../_prompts.ts";
-import { promptSchemas } from "../_schemas.ts";
-import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../_resources.ts";
+import { type CoreContext, McpCore, RpcFailure } from "../core/core.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import { getCatalog } from "../catalog/catalog.ts";
+import { PROMPTS } from "../catalog/prompts.ts";
+import { promptSchemas } from "../tools/schemas.ts";
+import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../catalog/resources.ts";
 import { toSafeError } from "../errors.ts";
-import { resultResponse } from "../_jsonrpc.ts";
-import { outputLimitError, toolResultObject } from "../_results.ts";
-import { LATEST_LEGACY_PROTOCOL_VERSION } from "../_versions.ts";
+import { resultResponse } from "../protocol/jsonrpc.ts";
+import { outputLimitError, toolResultObject } from "../tools/results.ts";
+import { LATEST_SESSION_PROTOCOL_VERSION } from "../protocol/versions.ts";
 
 /**
  * The `extra` argument the SDK passes to callbacks (the parts memo reads).
@@ -268,7 +268,7 @@ function context(extra: SdkRequestExtra | undefined): CoreContext {
   const ctx: CoreContext = {
     transport: "sdk",
     signal: extra?.signal ?? extra?.mcpReq?.signal,
-    version: LATEST_LEGACY_PROTOCOL_VERSION,
+    version: LATEST_SESSION_PROTOCOL_VERSION,
   };
   const authInfo = extra?.authInfo ?? extra?.http?.authInfo;
   if (authInfo) {

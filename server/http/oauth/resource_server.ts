@@ -18,6 +18,7 @@
  * @module
  */
 
+import { JSON_RPC_CODES } from "../../json_rpc_codes.ts";
 import type { MemoMcpAuthInfo } from "../../types.ts";
 import { McpAuthorizationError, toSafeError } from "../../errors.ts";
 import type { HeaderList } from "../cors.ts";
@@ -92,8 +93,8 @@ const DISCOVERY_BACKOFF_MS = 2_000;
  * a removed key stops working within the same time.
  */
 const VERIFIED_JWT_MS = 10 * 60_000;
-const INVALID_REQUEST = -32600;
-const AUTHORIZATION_ERROR = -32010;
+const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
+const AUTHORIZATION_ERROR = JSON_RPC_CODES.authorization;
 
 type JwtModule = typeof import("./_jwt.ts");
 
@@ -256,7 +257,7 @@ export class OAuthResourceServer {
         return this.#refuse(
           "invalid",
           503,
-          -32603,
+          JSON_RPC_CODES.internalError,
           undefined,
           "Cannot verify the access token: " +
             "the authorization server cannot be reached",

@@ -1,0 +1,455 @@
+/**
+ * The MCP core shared by the protocol server and the SDK bridge: tool calls
+ * (authorization, validation, runtime call under the timeout, tool errors),
+ * resources, prompts, completion and logging. It knows nothing of JSON-RPC
+ * framing; failures that must become JSON-RPC errors are thrown as
+ * {@linkcode RpcFailure}.
+ *
+ * @module
+ */
+
+import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
+import {
+  jsonRpcCodeOf,
+  McpAuthorizationError,
+  McpNotFoundError,
+  McpTimeoutError,
+  McpValidationError,
+  MemoMcpError,
+  type SafeError,
+  toSafeError,
+} from "../errors.ts";
+import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "../options.ts";
+import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "../types.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import { Redaction } from "./_redact.ts";
+import { listResources, readResource } from "../catalog/resources.ts";
+import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
+import { complete, type CompletionResult } from "../catalog/_completion.ts";
+import { DeadlineQueue } from "./deadline_queue.ts";
+import { withMcpErrors } from "./_runtime_errors.ts";
+import type { MemoMcpRuntime } from "../../runtimes/types.ts";
+
+/**
+ * A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpTimeoutError, toSafeError } from "@memo/mcp-server";
+ * import { RpcFailure } from "./core.ts";
+ *
+ * const timeout = new McpTimeoutError("Cannot call recall: timed out");
+ * const failure = new RpcFailure(-32011, toSafeError(timeout));
+ * assert.equal(failure.message, "Cannot call recall: timed out");
+ * assert.equal(failure.data.code, "MCP_TIMEOUT");
+ * assert.equal(failure.cancelled, false);
+ * ```
+ */
+export class RpcFailure extends Error {
+  /** JSON-RPC error code. */
+  readonly code: number;
+  /** `error.data`: the safe error. */
+  readonly data: SafeError;
+  /** Whether the request was cancelled by the client (no response is sent). */
+  readonly cancelled: boolean;
+  constructor(code: number, data: SafeError, cancelled = false) {
+    super(data.message);
+    this.name = "RpcFailure";
+    this.code = code;
+    this.data = data;
+    this.cancelled = cancelled;
+  }
+}
+
+/**
+ * Per-call facts the core gets from a transport.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { type CoreContext, McpCore } from "./core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
+ * const logged: string[] = [];
+ * const ctx: CoreContext = {
+ *   transport: "stdio",
+ *   version: "2025-06-18",
+ *   notify: (level, data) => void logged.push(`${level} ${data.message}`),
+ * };
+ * await core.callTool("memory_stats", {}, ctx);
+ * assert.deepEqual(logged, ["info tools/call memory_stats"]);
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface CoreContext {
+  /** Transport of the call. */
+  transport: MemoMcpTransportKind;
+  /** The HTTP request, over HTTP. */
+  request?: Request;
+  /** What the transport learnt about the caller. */
+  authInfo?: MemoMcpAuthInfo;
+  /** Aborted when the client cancels or goes away. */
+  signal?: AbortSignal;
+  /** Protocol version in force. */
+  version: string;
+  /** Sends a log record to the client (set only when the client asked for logs). */
+  notify?: (level: MemoMcpLogLevel, data: Record<string, unknown>) => void;
+  /**
+   * Sends `notifications/progress` for this request (set only when it
+   * carries `_meta.progressToken` and the transport can deliver
+   * notifications). Values that do not increase are dropped.
+   */
+  progress?: (progress: number, total?: number, message?: string) => void;
+}
+
+/**
+ * The result of a tool call.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore, type ToolCallOutcome } from "./core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime }));
+ * const ctx = { transport: "stdio" as const, version: "2025-06-18" };
+ * const outcome: ToolCallOutcome = await core.callTool("get_note", { id: "nope" }, ctx);
+ * assert.equal(outcome.isError, true); // an unknown note is a tool error the model reads
+ * assert.equal(JSON.parse(outcome.json).error.code, "MCP_NOT_FOUND");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export interface ToolCallOutcome {
+  /** `structuredContent`. */
+  structured: Record<string, unknown>;
+  /** `structured`, serialized once. */
+  json: string;
+  /** A tool error the model should read. */
+  isError: boolean;
+}
+
+const CANCELLED = Symbol("cancelled");
+
+/**
+ * The core of one server.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { McpCore, RpcFailure } from "./core.ts";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
+ * const core = new McpCore(resolveMemoMcpOptions({ runtime, readOnly: true }));
+ * const ctx = { transport: "stdio" as const, version: "2025-06-18" };
+ * const prompt = await core.getPrompt("capture_session", {}, ctx);
+ * assert.equal(prompt.messages.length, 1);
+ * await assert.rejects(core.callTool("remember", { text: "x" }, ctx), (e) => {
+ *   assert.ok(e instanceof RpcFailure);
+ *   assert.equal(e.code, -32010); // read-only
+ *   return true;
+ * });
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export class McpCore {
+  readonly options: ResolvedMemoMcpOptions;
+  /** The runtime, with its errors mapped to MCP errors. */
+  readonly runtime: MemoMcpRuntime;
+  #catalog: Catalog | undefined;
+  #loading: Promise<Catalog> | undefined;
+  /** The `requestTimeoutMs` deadlines of the calls in flight, behind one timer. */
+  #deadlines: DeadlineQueue;
+
+  constructor(options: ResolvedMemoMcpOptions) {
+    this.options = options;
+    this.runtime = withMcpErrors(options.runtime);
+    this.#deadlines = new DeadlineQueue(options.requestTimeoutMs, { timer: options.timer });
+  }
+
+  /**
+   * The catalog, loaded (with zod) at the first call, with the runtime's recall settings (read
+   * without loading notes), which the `recall` tool's description names. A runtime that cannot
+   * tell them, or fails to, gets the general description.
+   */
+  catalog(): Catalog | Promise<Catalog> {
+    if (this.#catalog) return this.#catalog;
+    return this.#loading ??= this.#loadCatalog();
+  }
+
+  async #loadCatalog(): Promise<Catalog> {
+    const runtime = this.options.runtime;
+    const [m, recall] = await Promise.all([
+      import("../catalog/catalog.ts"),
+      (runtime.recallProfile?.() ?? Promise.resolve(undefined)).catch(() => undefined),
+    ]);
+    this.#catalog = m.getCatalog({ ...this.options, recall });
+    return this.#catalog;
+  }
+
+  /**
+   * A connection of this server ended (stdio: its input closed): when no call is in flight, the
+   * request timer is dropped, so a finished session leaves no timer behind.
+   */
+  connectionClosed(): void {
+    this.#deadlines.release();
+  }
+
+  /** Whether anything listens to logs for this call. */
+  logging(ctx: CoreContext): boolean {
+    return this.options.logger !== undefined || ctx.notify !== undefined;
+  }
+
+  /** Sends one record to the injected logger and, when asked for, to the client. */
+  log(
+    ctx: CoreContext,
+    level: MemoMcpLogLevel,
+    message: string,
+    data: Record<string, unknown>,
+  ): void {
+    try {
+      this.options.logger?.({ level, message, data });
+    } catch {
+      // a logger must not break a request
+    }
+    ctx.notify?.(level, { message, ...data });
+  }
+
+  /**
+   * Runs `fn` under `requestTimeoutMs` and the client's signal. Timeouts and
+   * cancellations become {@linkcode RpcFailure}s.
+   */
+  async guard<T>(
+    action: string,
+    ctx: CoreContext,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    const { requestTimeoutMs } = this.options;
+    let fail!: (reason: unknown) => void;
+    const stopped = new Promise<never>((_, reject) => fail = reject);
+    stopped.catch(() => {});
+    const deadline = this.#deadlines.add(() => {
+      const error = new McpTimeoutError(
+        `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
+        { details: { timeoutMs: requestTimeoutMs } },
+      );
+      controller.abort(error);
+      fail(error);
+    });
+    const onAbort = () => {
+      controller.abort(CANCELLED);
+      fail(CANCELLED);
+    };
+    const signal = ctx.signal;
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await Promise.race([fn(controller.signal), stopped]) as T;
+    } catch (e) {
+      if (
+        e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
+      ) {
+        throw new RpcFailure(
+          JSON_RPC_CODES.internalError,
+          toSafeError(new MemoMcpError(`Cannot ${action}: cancelled by the client`)),
+          true,
+        );
+      }
+      if (e instanceof McpTimeoutError || controller.signal.reason instanceof McpTimeoutError) {
+        const t = e instanceof McpTimeoutError ? e : controller.signal.reason;
+        throw new RpcFailure(jsonRpcCodeOf(t), toSafeError(t));
+      }
+      throw e;
+    } finally {
+      this.#deadlines.cancel(deadline);
+      signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  /** Turns anything thrown into an {@linkcode RpcFailure}. */
+  failure(error: unknown, redaction?: Redaction): RpcFailure {
+    if (error instanceof RpcFailure) {
+      return redaction
+        ? new RpcFailure(error.code, redaction.scrubError(error.data), error.cancelled)
+        : error;
+    }
+    const safe = toSafeError(error);
+    return new RpcFailure(jsonRpcCodeOf(error), redaction ? redaction.scrubError(safe) : safe);
+  }
+
+  async #authorize(tool: string, redaction: Redaction, ctx: CoreContext): Promise<void> {
+    const { readOnly, authorize } = this.options;
+    if (readOnly) {
+      throw new McpAuthorizationError(`Cannot call ${tool}: the server is read-only`, {
+        details: { tool },
+      });
+    }
+    if (ctx.authInfo?.readOnly === true) {
+      throw new McpAuthorizationError(
+        `Cannot call ${tool}: the access token does not grant writes`,
+        {
+          details: { tool, reason: "insufficient_scope" },
+        },
+      );
+    }
+    if (!authorize) return;
+    let allowed = false;
+    try {
+      allowed = await authorize({
+        tool,
+        arguments: redaction.args,
+        transport: ctx.transport,
+        request: ctx.request,
+        authInfo: ctx.authInfo,
+      }) === true;
+    } catch {
+      allowed = false;
+    }
+    if (!allowed) {
+      throw new McpAuthorizationError(`Cannot call ${tool}: not authorized`, { details: { tool } });
+    }
+  }
+
+  /**
+   * `tools/call`. Unknown tools, authorization, timeouts and I/O failures
+   * throw {@linkcode RpcFailure}; invalid arguments and domain failures (an
+   * unknown note) come back as tool errors.
+   */
+  async callTool(name: unknown, args: unknown, ctx: CoreContext): Promise<ToolCallOutcome> {
+    const catalog = await this.catalog();
+    const tool = typeof name === "string" ? catalog.tools.get(name) : undefined;
+    if (!tool) {
+      throw this.failure(
+        new McpNotFoundError(`Cannot call tool ${String(name).slice(0, 100)}: unknown tool`, {
+          details: { kind: "tool" },
+        }),
+      );
+    }
+    const redaction = new Redaction(args, this.options.redact);
+    const logging = this.logging(ctx);
+    if (logging) {
+      // A write's arguments may hold a secret the runtime's guard will redact: never log it.
+      const runtime = this.runtime;
+      this.log(ctx, "info", `tools/call ${tool.info.name}`, {
+        tool: tool.info.name,
+        arguments: tool.info.write && runtime.scrubSecrets
+          ? await runtime.scrubSecrets(redaction.args).catch(() => "[unavailable]")
+          : redaction.args,
+      });
+    }
+    try {
+      const outcome = await this.guard(`call ${tool.info.name}`, ctx, async (signal) => {
+        if (tool.info.write) await this.#authorize(tool.info.name, redaction, ctx);
+        return await tool.call(args, {
+          runtime: this.runtime,
+          signal,
+          defaultPageSize: this.options.defaultPageSize,
+          progress: ctx.progress,
+        });
+      });
+      return {
+        structured: outcome.structured,
+        json: JSON.stringify(outcome.structured),
+        isError: outcome.isError === true,
+      };
+    } catch (e) {
+      if (e instanceof McpValidationError || e instanceof McpNotFoundError) {
+        const error = redaction.scrubError(toSafeError(e));
+        if (logging) this.log(ctx, "warning", error.message, { tool: tool.info.name, error });
+        const structured = { error };
+        return { structured, json: JSON.stringify(structured), isError: true };
+      }
+      const failure = this.failure(e, redaction);
+      if (logging && !failure.cancelled) {
+        this.log(
+          ctx,
+          failure.code === JSON_RPC_CODES.internalError ? "error" : "warning",
+          failure.data.message,
+          {
+            tool: tool.info.name,
+            error: failure.data,
+          },
+        );
+      }
+      throw failure;
+    }
+  }
+
+  /** `resources/list`. */
+  listResources(cursor: string | undefined, ctx: CoreContext) {
+    const size = Math.min(this.options.defaultPageSize, this.options.maxPageSize);
+    return this.#wrap(
+      "list resources",
+      ctx,
+      (signal) => listResources(this.runtime, cursor, size, signal),
+    );
+  }
+
+  /** `resources/read`. */
+  readResource(uri: string, ctx: CoreContext) {
+    return this.#wrap(
+      "read resource",
+      ctx,
+      (signal) => readResource(this.runtime, uri, signal),
+    );
+  }
+
+  /** `prompts/get`. */
+  async getPrompt(name: unknown, args: unknown, ctx: CoreContext): Promise<PromptResult> {
+    if (typeof name !== "string") {
+      throw this.failure(
+        new McpValidationError("Cannot get a prompt: params.name must be a string"),
+      );
+    }
+    if (!Object.hasOwn(PROMPTS, name)) {
+      throw this.failure(
+        new McpNotFoundError(`Cannot get prompt ${name.slice(0, 100)}: unknown prompt`, {
+          details: { kind: "prompt" },
+        }),
+      );
+    }
+    const catalog = await this.catalog();
+    return await this.#wrap(`get prompt ${name}`, ctx, (signal) => {
+      const parsed = catalog.parsePromptArgs(name as PromptName, args);
+      return PROMPTS[name as PromptName].build(parsed, {
+        runtime: this.runtime,
+        signal,
+        maxPageSize: this.options.maxPageSize,
+      });
+    });
+  }
+
+  /** `completion/complete`. */
+  complete(params: Record<string, unknown>, ctx: CoreContext): Promise<CompletionResult> {
+    return this.#wrap("complete", ctx, (signal) => complete(this.runtime, params, signal));
+  }
+
+  async #wrap<T>(
+    action: string,
+    ctx: CoreContext,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await this.guard(action, ctx, fn);
+    } catch (e) {
+      const failure = this.failure(e);
+      if (
+        !failure.cancelled && failure.code === JSON_RPC_CODES.internalError && this.logging(ctx)
+      ) {
+        this.log(ctx, "error", failure.data.message, { error: failure.data });
+      }
+      throw failure;
+    }
+  }
+}

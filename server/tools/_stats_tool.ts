@@ -1,0 +1,93 @@
+/**
+ * The `memory_stats` tool: the counts and state of the memory as a whole
+ * (notes per label and source, runtime, recall engine, embedding coverage,
+ * damaged sections, the secrets guard, replication).
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { output } from "./schemas.ts";
+import { defineTool, READ, type Tool } from "./_tool_kit.ts";
+
+/**
+ * `memory_stats`: a read-only tool over `MemoMcpRuntime.stats`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { memoryStats } from "./_stats_tool.ts";
+ *
+ * assert.equal(memoryStats.name, "memory_stats");
+ * assert.equal(memoryStats.write, false);
+ * ```
+ */
+export const memoryStats: Tool = defineTool({
+  name: "memory_stats",
+  title: "Memory stats",
+  description:
+    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
+  write: false,
+  annotations: READ,
+  input: () => z.strictObject({}),
+  output: output({
+    notes: z.number().int(),
+    labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
+    sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
+    lastUpdated: z.string().optional(),
+    runtime: z.enum(["local", "hybrid", "cloud"]).describe(
+      "Where the notes live: local (this machine), hybrid (local, replicated to the cloud), cloud.",
+    ),
+    engine: z.looseObject({
+      default: z.string(),
+      auto: z.string(),
+      reason: z.string().optional().describe("Why auto is lexical now, when it is."),
+    }).describe("The default recall engine, and what auto resolves to now."),
+    embeddings: z.looseObject({
+      model: z.string().describe("The embedding model."),
+      ready: z.boolean().describe("Whether the model is loaded."),
+      embedded: z.number().int().describe("Notes embedded for this model."),
+      total: z.number().int().describe("Notes in all."),
+      state: z.enum(["off", "idle", "loading", "ready", "failed"]).describe(
+        "off: local embeddings are off (or the cloud runtime); idle: not loaded yet; loading; ready; failed (see error).",
+      ),
+      error: z.string().optional().describe("Why the model failed to load."),
+      reason: z.string().optional().describe(
+        "Why the model is not loaded (state idle or off), such as: auto uses lexical with use-lite; the model loads at the first vector or hybrid recall.",
+      ),
+    }).optional().describe("Embedding coverage of the vector, hybrid and auto engines."),
+    issues: z.array(
+      z.looseObject({
+        kind: z.string(),
+        message: z.string(),
+        line: z.number().int().optional(),
+      }),
+    ).optional().describe(
+      "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
+    ),
+    replica: z.looseObject({
+      outbox: z.number().int().describe("Local changes not yet in the cloud."),
+      lastPush: z.string().nullable().describe("Time of the last successful push, or null."),
+      lastPull: z.string().nullable().describe("Time of the last successful pull, or null."),
+      lagMs: z.number().nullable().describe(
+        "Milliseconds since the last successful pull; null before the first.",
+      ),
+      conflicts: z.number().int().describe("Conflicts resolved on this machine."),
+      error: z.string().optional().describe(
+        "The last replication failure; absent after a success.",
+      ),
+    }).optional().describe("Replication state (hybrid runtime only)."),
+    secrets: z.looseObject({
+      policy: z.enum(["redact", "refuse", "allow"]).describe(
+        "What a write does with a detected secret: redact it, refuse the write, or allow (the guard is off).",
+      ),
+      findings: z.number().int().optional().describe(
+        "Secrets the stored notes hold (hand edits, or notes written before the guard): memo scan lists them, memo scan --redact removes them.",
+      ),
+    }).optional().describe("The secrets guard."),
+  }, ["notes", "labels", "sources", "runtime", "engine"]),
+  async run(_a, ctx) {
+    const stats = await ctx.runtime.stats({ signal: ctx.signal });
+    return { structured: { ...stats, runtime: ctx.runtime.kind } };
+  },
+});
