@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { openMemo } from "./mod.ts";
 import { sharedModels } from "./_shared_embedder.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { until } from "../testing/wait.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "memo-release-" });
@@ -70,9 +71,7 @@ test({
       const memo = await openMemo({ rootDir: dir });
       await memo.remember({ text: "Deploys run with make deploy" });
       const recall = memo.recall("deploy", { engine: "vector" });
-      while (memo.embeddingStatus().state !== "loading") {
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      await until(() => memo.embeddingStatus().state === "loading", "the model to start loading");
       assert.deepEqual(sharedModels(), ["use-lite"]);
       await memo.close();
       await assert.rejects(recall, { code: "EMBEDDER_UNAVAILABLE" });

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import type { Embedder } from "@memo/memory";
+import { type Embedder, memoPaths } from "@memo/memory";
 import { EmbeddingCache } from "../memory/_embedding_cache.ts";
 import type { CorpusSecret } from "../testing/secrets_corpus.ts";
 
@@ -24,6 +24,9 @@ export function assertNoSecret(text: string, corpus: readonly CorpusSecret[], wh
  * Every file under `dir`, as text (binary files decoded loosely), with its path. A file that a
  * runtime's background write renames away between the listing and its read (a `….tmp`) makes the
  * walk start again, so that the file it became is read too.
+ *
+ * Throws when there is nothing to look at (`dir` missing, or holding no file): a scan of nothing
+ * finds nothing, and a check built on it would pass for the wrong reason.
  */
 export async function filesUnder(dir: string): Promise<{ path: string; text: string }[]> {
   for (let attempt = 1;; attempt++) {
@@ -31,8 +34,9 @@ export async function filesUnder(dir: string): Promise<{ path: string; text: str
     let entries;
     try {
       entries = await readdir(dir, { withFileTypes: true, recursive: true });
-    } catch {
-      return out;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+      throw new Error(`Nothing to scan: ${dir} does not exist`);
     }
     let moved = false;
     for (const e of entries) {
@@ -46,18 +50,26 @@ export async function filesUnder(dir: string): Promise<{ path: string; text: str
         break;
       }
     }
-    if (!moved) return out;
+    if (moved) continue;
+    if (out.length === 0) throw new Error(`Nothing to scan: ${dir} holds no file`);
+    return out;
   }
 }
 
-/** Asserts that no file under `<rootDir>/.memo/` holds a value of the corpus. */
+/**
+ * Asserts that no file under `<rootDir>/.memo/` holds a value of the corpus. The notes file must
+ * be among the files read (else the check looked in the wrong place, and would pass for it).
+ */
 export async function assertNoSecretOnDisk(
   rootDir: string,
   corpus: readonly CorpusSecret[],
 ): Promise<void> {
-  for (const { path, text } of await filesUnder(join(rootDir, ".memo"))) {
-    assertNoSecret(text, corpus, path);
+  const files = await filesUnder(join(rootDir, ".memo"));
+  const notes = memoPaths(rootDir).notes;
+  if (!files.some((f) => f.path === notes)) {
+    assert.fail(`Nothing to scan: ${notes} is missing (read only ${files.map((f) => f.path)})`);
   }
+  for (const { path, text } of files) assertNoSecret(text, corpus, path);
 }
 
 /** A deterministic 4-dimension embedder: what the cache holds without a model. */

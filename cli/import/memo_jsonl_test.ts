@@ -51,9 +51,9 @@ Deno.test("parseMemoJsonl() skips bad lines with their line and reason", () => {
   assert.deepEqual(skipped.map((s) => s.line), [1, 2, 3, 4, 5, 6, 7]);
   assert.equal(skipped[0].reason, "not a JSON object");
   assert.equal(skipped[1].reason, "not valid JSON");
-  assert.match(skipped[2].reason, /"title" is missing/);
-  assert.match(skipped[3].reason, /"labels"/);
+  assert.equal(skipped[2].reason, '"title" is missing or not a string');
+  assert.equal(skipped[3].reason, '"labels" is missing or not a list of strings');
   assert.equal(skipped[4].reason, "hash does not match the content");
-  assert.match(skipped[5].reason, /id/);
-  assert.match(skipped[6].reason, /created|time/);
+  assert.match(skipped[5].reason, /^Cannot store note: id must be 1 to 64 lower-case letters/);
+  assert.equal(skipped[6].reason, "Cannot store note: created must be an ISO 8601 time");
 });

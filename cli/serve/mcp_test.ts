@@ -4,13 +4,17 @@ import { join } from "node:path";
 import { runCli } from "../main.ts";
 import { recordingIO } from "../../testing/cli_io.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
+import { tempDir } from "../../testing/temp_dir.ts";
 
 const encoder = new TextEncoder();
 
-/** Runs `memo mcp` over in-memory streams fed with `lines`; returns the exit code and replies. */
+/**
+ * Runs `memo mcp` over in-memory streams fed with `lines`, from a working folder removed after;
+ * returns the exit code and replies.
+ */
 async function mcp(argv: string[], lines: unknown[], env: Record<string, string> = {}) {
-  const cwd = await Deno.makeTempDir({ prefix: "memo-cli-mcp-" });
-  const io = recordingIO(cwd);
+  await using cwd = await tempDir("memo-cli-mcp-");
+  const io = recordingIO(cwd.path);
   io.env = env;
   let out = "";
   io.stdin = () =>
@@ -30,7 +34,7 @@ async function mcp(argv: string[], lines: unknown[], env: Record<string, string>
     );
   const code = await runCli(["mcp", ...argv], io);
   const replies = out.split("\n").filter(Boolean).map((l) => JSON.parse(l));
-  return { code, replies, err: io.err.join(""), cwd, stdout: io.out.join("") };
+  return { code, replies, err: io.err.join(""), stdout: io.out.join("") };
 }
 
 const remember = {
@@ -53,7 +57,8 @@ test("memo mcp refuses bad flags with exit code 2", async (t) => {
 });
 
 test("memo mcp serves the project of --dir and writes only JSON-RPC to stdout", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-dir-" });
+  await using tmp = await tempDir("memo-cli-mcp-dir-");
+  const dir = tmp.path;
   const { code, replies, stdout } = await mcp(["--dir", dir], [remember]);
   assert.equal(code, 0);
   assert.equal(stdout, "", "nothing but the MCP stream");
@@ -62,7 +67,8 @@ test("memo mcp serves the project of --dir and writes only JSON-RPC to stdout", 
 });
 
 test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-env-" });
+  await using tmp = await tempDir("memo-cli-mcp-env-");
+  const dir = tmp.path;
   const ro = await mcp([], [remember], { MEMO_ROOT_DIR: dir, MEMO_MCP_READ_ONLY: "true" });
   assert.equal(ro.replies[0].error.code, -32010);
   const rw = await mcp([], [remember], { MEMO_ROOT_DIR: dir });
@@ -72,7 +78,8 @@ test("memo mcp reads MEMO_ROOT_DIR and MEMO_MCP_READ_ONLY", async () => {
 });
 
 test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-cli-mcp-hybrid-" });
+  await using tmp = await tempDir("memo-cli-mcp-hybrid-");
+  const dir = tmp.path;
   const stats = {
     jsonrpc: "2.0",
     id: 2,
@@ -90,7 +97,6 @@ test("memo mcp serves the hybrid runtime of MEMO_RUNTIME, without an API key", a
   assert.ok((await stat(join(dir, ".memo", "memory", "notes.md"))).isFile());
   const replica = reply(2).result.structuredContent.replica;
   assert.equal(typeof replica?.outbox, "number", "memory_stats reports the replica");
-  await Deno.remove(dir, { recursive: true });
 });
 
 test("memo help lists mcp", async () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { acceptsGzip, GZIP_MIN_BYTES } from "./_compress.ts";
 import { createHttpHandler } from "./handler.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
+import { settled } from "../../testing/wait.ts";
 
 /** A JSON-RPC answer of exactly `bytes` bytes in UTF-8, its padding made of `pad`. */
 function answerOfSize(bytes: number, pad = "a"): string {
@@ -189,7 +190,12 @@ Deno.test("the endpoint never compresses a live stream of progress", async () =>
   assert.equal(res.headers.get("content-encoding"), null);
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   let first = "";
-  while (!first.includes("\n\n")) first += (await reader.read()).value;
+  while (!first.includes("\n\n")) {
+    // (a stream held back would leave this read pending for ever: the answer waits for it)
+    const r = await settled(reader.read(), "the first progress event");
+    if (r.done) assert.fail(`the stream ended before its first event: ${first}`);
+    first += r.value;
+  }
   assert.match(first, /"progress":1/);
   step();
   let rest = "";

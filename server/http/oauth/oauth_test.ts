@@ -100,17 +100,21 @@ Deno.test("verifyJwt() refuses what is not an access token for memo", async (t) 
   const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
   const now = Math.floor(Date.now() / 1000);
   const cases: [string, Promise<string>, RegExp][] = [
-    ["another typ", sign(one.privateKey, "one", {}, { typ: "logout+jwt" }), /not an access token/],
+    [
+      "another typ",
+      sign(one.privateKey, "one", {}, { typ: "logout+jwt" }),
+      /^a token of type "logout\+jwt" is not an access token$/,
+    ],
     [
       "no exp",
       new SignJWT({}).setProtectedHeader({ alg: "ES256", kid: "one" }).setIssuer(ISSUER)
         .setAudience(RESOURCE).sign(one.privateKey),
-      /no expiry|exp/,
+      /^the token has no expiry$/,
     ],
     [
       "expired within leeway passes, past it fails",
       sign(one.privateKey, "one", { exp: now - 60 }),
-      /expired/,
+      /^the token has expired$/,
     ],
     [
       "a tampered payload",
@@ -121,7 +125,7 @@ Deno.test("verifyJwt() refuses what is not an access token for memo", async (t) 
         ).replace(/=+$/, "");
         return `${h}.${payload}.${sig}`;
       }),
-      /signature/,
+      /^the signature does not verify$/,
     ],
   ];
   for (const [name, token, reason] of cases) {
