@@ -6,21 +6,21 @@
  */
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
-import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
+import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./notes/note.ts";
 import type {
   CommitOptions,
   MemoryStore,
   ReplicaApplyResult,
   ReplicaChanges,
   StoreLoadReport,
-} from "./store.ts";
-import { FileMemoryStore } from "./file_store.ts";
-import { createLexicalIndex } from "./recall/lexical.ts";
+} from "./store/store.ts";
+import { FileMemoryStore } from "./store/file_store.ts";
+import { createLexicalIndex } from "./recall/lexical/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import { DEFAULT_FUSION } from "./recall/fusion.ts";
-import { LazyEmbeddings } from "./_lazy_embeddings.ts";
-import type { MemoEmbeddings } from "./_embedding_seam.ts";
-import { decodeCursor } from "./cursor.ts";
+import { LazyEmbeddings } from "./vectors/lazy_embeddings.ts";
+import type { MemoEmbeddings } from "./vectors/seam.ts";
+import { decodeCursor } from "./notes/cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
 import { ChangeFeed } from "./_change_feed.ts";
 import { NoteMirror } from "./_note_mirror.ts";
@@ -41,8 +41,8 @@ import {
   type SecretsPolicy,
 } from "./secrets/policy.ts";
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
-import { checkHistoryFilter, prepareHistory } from "./history.ts";
-import { similarNotes, similarNotesBeforeWrite } from "./_similar_notes.ts";
+import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
+import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
 import {
   applyTidyPlan,
   checkDraftLinks,
@@ -52,7 +52,7 @@ import {
   supersedeNotes,
   tidyNotes,
   type TruthParts,
-} from "./_truth_ops.ts";
+} from "./history_writes.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
@@ -76,7 +76,7 @@ import type {
   SupersedeResult,
   TidyApplyResult,
   TidyPlan,
-} from "./truth_types.ts";
+} from "./history/types.ts";
 
 export * from "./memo_types.ts";
 

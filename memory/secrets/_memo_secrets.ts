@@ -9,8 +9,8 @@
 
 import { readFile, rm } from "node:fs/promises";
 import { embeddingKey, embeddingText } from "../embed/types.ts";
-import { indexCachePath } from "../_index_cache.ts";
-import type { Note } from "../note.ts";
+import { indexCachePath } from "../store/index_cache.ts";
+import type { Note } from "../notes/note.ts";
 import {
   findStoredSecrets,
   noteMayHoldSecret,
