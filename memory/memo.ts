@@ -40,7 +40,7 @@ import {
   parseSecretsPolicy,
   type SecretsPolicy,
 } from "./secrets/policy.ts";
-import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
+import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/memo_secrets.ts";
 import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
 import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
 import {

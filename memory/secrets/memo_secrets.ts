@@ -25,7 +25,7 @@ import {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FindingCounter } from "./_memo_secrets.ts";
+ * import { FindingCounter } from "./memo_secrets.ts";
  * const counter = new FindingCounter();
  * const note = { id: "a", title: "t", body: "glpat-Zr8vQ2mW4kT9xN1pLc7H", labels: [], hash: "h1", created: "", updated: "" };
  * assert.equal(await counter.count([note]), 1);
@@ -93,7 +93,7 @@ export interface StoreScanTarget {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { scanStoredNotes } from "./_memo_secrets.ts";
+ * import { scanStoredNotes } from "./memo_secrets.ts";
  * const note = { id: "a", title: "t", body: "glpat-Zr8vQ2mW4kT9xN1pLc7H", labels: [], hash: "", created: "", updated: "" };
  * const written: string[] = [];
  * const result = await scanStoredNotes(
