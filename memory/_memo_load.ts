@@ -1,9 +1,9 @@
 /**
  * Internal: the load of a `Memo` client. The store parses its notes while the index snapshot
- * (`_index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
+ * (`store/index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
  * appended notes, if any, are added to it) or else built; then the snapshot is written again when
  * it is stale. A file store hashes the bytes it reads for the snapshot's key
- * (`_load_digest.ts`): first the snapshot's header says how many bytes it was taken of.
+ * (`store/load_digest.ts`): first the snapshot's header says how many bytes it was taken of.
  *
  * @module
  */

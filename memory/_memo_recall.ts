@@ -1,7 +1,7 @@
 /**
  * Internal: one recall of the `Memo` client: the engine that runs (`auto` resolved), the answer
  * cache, and the lexical hits. The `vector` and `hybrid` engines hand over to
- * `_semantic_recall.ts` (imported at their first recall); the lexical engine loads and runs no
+ * `vectors/semantic_recall.ts` (imported at their first recall); the lexical engine loads and runs no
  * embedding code.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Internal: {@linkcode TruthView}, the notes the write operations of `_truth_ops.ts` plan over,
+ * Internal: {@linkcode TruthView}, the notes the write operations of `history_writes.ts` plan over,
  * and {@linkcode mirrorView}, a `Memo` client's (its mirror of every note).
  *
  * @module

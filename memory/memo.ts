@@ -154,7 +154,7 @@ export class Memo {
     const ownFiles = !options.store || options.rootDir !== undefined;
     this.#rootDir = rootDir;
     this.#ownFiles = ownFiles;
-    // Nothing of the embedding side loads until vectors are needed (`_lazy_embeddings.ts`).
+    // Nothing of the embedding side loads until vectors are needed (`vectors/lazy_embeddings.ts`).
     const embeddings = new LazyEmbeddings({
       model: options.embeddingModel,
       enabled: options.localEmbeddings ?? true,

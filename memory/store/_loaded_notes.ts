@@ -4,7 +4,7 @@
  * parse found, the catch-up with the file (nothing, its new tail, or a full reload), and the
  * writes that change the file and the table together (an append, an atomic rewrite).
  *
- * On request, a full reload also hashes the bytes it reads (see `_load_digest.ts`): the digests
+ * On request, a full reload also hashes the bytes it reads (see `load_digest.ts`): the digests
  * last while the table only grows by appends, and a rewrite or another full reload drops them.
  *
  * The store takes the lock and serialises calls; this class assumes both.

@@ -230,7 +230,7 @@ export class NoteTable {
  */
 export class IdentityIndex {
   #bySource = new Map<string, NotesSection>();
-  /** Text keys (`_text_key.ts`) to the first section with that key, or to all when they collide. */
+  /** Text keys (`notes/text_key.ts`) to the first section with that key, or to all when they collide. */
   #byText: Map<number, NotesSection | NotesSection[]> | undefined;
   /** Sections without a source key, not keyed yet (in file order). */
   #unkeyed: NotesSection[] = [];

@@ -16,7 +16,7 @@
  * **Hashing.** On request a read also hashes the bytes it reads (SHA-256, natively: about 0.7 ms a
  * megabyte here), and can cut its pieces at one more place, a byte offset where a section starts,
  * taking the hash of everything before it there too. A `Memo` keys its index snapshot on these
- * digests (see `_index_cache.ts`).
+ * digests (see `index_cache.ts`).
  *
  * @module
  */

@@ -7,19 +7,19 @@
  * options and a digest of those notes, of one of two kinds ({@linkcode SnapshotKeying}):
  *
  * - **the bytes of notes.md** that hold them, for a `FileMemoryStore`: the SHA-256 of the file's
- *   first bytes, taken by the store's load as it reads them (`_load_digest.ts`), with their
+ *   first bytes, taken by the store's load as it reads them (`load_digest.ts`), with their
  *   count. Same bytes, same notes. To know which bytes to hash, the load first reads the
  *   snapshot's header ({@linkcode readSnapshotHead}): the key names its extent. The SHA-256 of
  *   103 MB costs about 70 ms here, against about 450 ms for hashing the notes' text in script.
  * - **the notes' content**, for any other store: a 64-bit digest of their ids, titles, bodies and
- *   labels, in load order (`notesDigest` in `_snapshot_format.ts`).
+ *   labels, in load order (`notesDigest` in `recall/lexical/snapshot_format.ts`).
  *
  * Either way the content itself is hashed, not the stored `hash` (a hand edit of notes.md need
  * not change that). When more than N notes were loaded (notes.md grew by appends only), the
  * caller adds the rest to the restored index itself. A key of the other kind, or of an older
  * scheme, never matches: such a snapshot is rebuilt, never misread.
  *
- * **File.** The layout is in `_snapshot_format.ts`.
+ * **File.** The layout is in `recall/lexical/snapshot_format.ts`.
  *
  * Any mismatch (magic, format, length, checksum, key, shape) makes the restore load nothing, and
  * the caller builds the index as usual. Writes go to a temporary file renamed over the old one.

@@ -1,6 +1,6 @@
 /**
  * Internal: the digests a {@linkcode FileMemoryStore}'s load takes of the bytes of `notes.md` it
- * reads, for the `Memo` client to key its index snapshot on (see `_index_cache.ts`) instead of
+ * reads, for the `Memo` client to key its index snapshot on (see `index_cache.ts`) instead of
  * hashing 100 MB of note text again. Same bytes, same notes: the parse reads them the same way.
  *
  * The store offers them through a registry of this module, so that they add nothing to the

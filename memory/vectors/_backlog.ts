@@ -2,7 +2,7 @@
  * Internal: what one `Memo` client's embedding side knows of its notes: every note, the key
  * (hash of the embedded text) of each, the notes still without a vector (by key), their vectors
  * in a {@linkcode VectorIndex}, and how it takes the vectors the on-disk cache already holds.
- * `_embeddings.ts` drives it (the model, the background work).
+ * `embeddings.ts` drives it (the model, the background work).
  *
  * @module
  */

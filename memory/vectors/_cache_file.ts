@@ -1,5 +1,5 @@
 /**
- * Internal: the file operations of the embedding cache (`_embedding_cache.ts`) that do not depend
+ * Internal: the file operations of the embedding cache (`cache.ts`) that do not depend
  * on what an instance knows: positional reads, putting a file that holds only the header at the
  * path (created whole, so that no process ever sees a file without its header), and the rewrite
  * of a compaction. Temporary files sit beside the cache file and are renamed or linked into place.

@@ -3,13 +3,14 @@
  * `Memo` client that uses that model (process-wide state), and counted: each client takes a
  * {@linkcode SharedEmbedderLease} and releases it when it closes; when the last lease of a
  * model is released, its worker thread and ports are closed (a load still in flight is
- * aborted), and the next client loads the model again. The loader (`embed/_load.ts`) is
- * imported at the first load.
+ * aborted), and the next client loads the model again. The loader (`embed/_load.ts`, through
+ * `loadEmbedder`) is imported at the first load.
  *
  * @module
  */
 
 import type { Embedder, ModelProgress } from "../embed/types.ts";
+import { loadEmbedder } from "../embed/load.ts";
 
 /** One client's hold on a shared model. */
 export interface SharedEmbedderLease {
@@ -61,9 +62,7 @@ export function leaseSharedEmbedder(
     });
   } else {
     const abort = new AbortController();
-    const loading = import("../embed/_load.ts").then(({ loadEmbedderNow }) =>
-      loadEmbedderNow(model, { onProgress, signal: abort.signal })
-    );
+    const loading = loadEmbedder(model, { onProgress, signal: abort.signal });
     const created: Shared = { loading, abort, leases: 0 };
     entry = created;
     shared.set(model, created);

@@ -1,6 +1,6 @@
 /**
  * Internal: the layout of an embedding cache file, `.memo/cache/embeddings/<slug>.vec` (one per
- * model; `_embedding_cache.ts` reads and writes it), and the encoding and decoding of its bytes.
+ * model; `cache.ts` reads and writes it), and the encoding and decoding of its bytes.
  *
  * Little-endian throughout. A header, then fixed-size records:
  *

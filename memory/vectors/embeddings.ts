@@ -1,5 +1,5 @@
 /**
- * Internal: a `Memo`'s embeddings, once they are needed (`_lazy_embeddings.ts` loads this file
+ * Internal: a `Memo`'s embeddings, once they are needed (`lazy_embeddings.ts` loads this file
  * then). It loads the embedder (a lease on the process-wide model, or the given one), embeds
  * the notes of its {@linkcode EmbeddingBacklog} in the background (in batches, never on a
  * write's path), keeps their vectors in the on-disk cache, and reports coverage.

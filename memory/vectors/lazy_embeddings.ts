@@ -1,7 +1,7 @@
 /**
  * Internal: the embedding side a `Memo` client starts with. It answers what the client asks
  * before anything is embedded (the status, whether `auto` fuses, why not) without the
- * embedding code, and imports that code (`_embeddings.ts`: the embedder, the vector index, the
+ * embedding code, and imports that code (`embeddings.ts`: the embedder, the vector index, the
  * on-disk cache) only when vectors are needed:
  *
  * - after the open, when the client's default engine uses vectors (`vector`, `hybrid`, or

@@ -2,14 +2,14 @@
  * Internal: the seam between the `Memo` client and its embedding side. The client's own files
  * (`memo.ts`, `_note_mirror.ts`, `_memo_recall.ts`, `_memo_load.ts`) hold the embedding side only
  * as a {@linkcode MemoEmbeddings}, a type, which loads no code. `memo.ts` builds the light
- * stand-in of `_lazy_embeddings.ts`, which imports the embedding code only when vectors are
+ * stand-in of `lazy_embeddings.ts`, which imports the embedding code only when vectors are
  * needed:
  *
- * - `_embeddings.ts` (the background embedding, the vector backlog, the on-disk embedding cache,
+ * - `embeddings.ts` (the background embedding, the vector backlog, the on-disk embedding cache,
  *   and the lease on a process-wide model of `_shared_embedder.ts`), at the first explicit
  *   `vector` or `hybrid` recall, at `embed()`, or after the open when the default engine uses
  *   vectors;
- * - `_memo_recall.ts` imports `semanticHits` (`_semantic_recall.ts`) at the first `vector` or
+ * - the `Memo`'s `_memo_recall.ts` imports `semanticHits` (`semantic_recall.ts`) at the first `vector` or
  *   `hybrid` ranking.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Internal: the binary layout of the lexical index snapshot (see `_index_cache.ts` for when it
+ * Internal: the binary layout of the lexical index snapshot (see `store/index_cache.ts` for when it
  * is read and written), and the digest that keys it to the notes it was taken of.
  *
  * **File** (little-endian, every section padded to 4 bytes):

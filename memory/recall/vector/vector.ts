@@ -2,7 +2,7 @@
  * The in-memory vector index of the `vector`, `hybrid` and `auto` recall engines: cosine top-k over
  * note embeddings, held compactly (about 580 bytes per 512-dimension vector) and searched in two
  * passes — a full-precision query against 1-bit sign codes picks the candidates, whose int8 codes
- * then give the similarity. The codes and loops are described in `_vector_codes.ts`.
+ * then give the similarity. The codes and loops are described in `_codes.ts`.
  *
  * @example
  * ```ts
