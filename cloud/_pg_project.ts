@@ -47,13 +47,13 @@ import {
   checkDraftLinks,
   type CorrectInput,
   correctNote,
+  type HistoryWriteParts,
   type Note,
   type NoteDraft,
   prepareHistory,
   type SupersedeInput,
   supersedeNotes,
   type TidyPlan,
-  type TruthWriteParts,
 } from "@memo/memory";
 import { unrefTimer } from "../platform/mod.ts";
 import { type Held, type IndexBudget, noteBytes } from "./_budget.ts";
@@ -538,7 +538,7 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** What `@memo/memory`'s writes use, over targeted reads of this project. */
-  #truth(): TruthWriteParts {
+  #truth(): HistoryWriteParts {
     return {
       view: new PgTruthView(this.#ctx.sql, () => this.store.pid()),
       apply: (changes) => this.store.applyReplica(changes),

@@ -1,6 +1,6 @@
 /**
- * Internal: {@linkcode TruthView}, the notes the write operations of `history_writes.ts` plan over,
- * and {@linkcode mirrorView}, a `Memo` client's (its mirror of every note).
+ * {@linkcode HistoryView}, the notes the history writes of `history_writes.ts` plan over, and
+ * {@linkcode mirrorView}, a `Memo` client's (its mirror of every note).
  *
  * @module
  */
@@ -17,12 +17,12 @@ import { textKey } from "./notes/text_key.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { TruthNeeds } from "@memo/memory";
- * const needs: TruthNeeds = { ids: ["a1"], text: "Deploys run on Mondays" };
+ * import type { HistoryNeeds } from "@memo/memory";
+ * const needs: HistoryNeeds = { ids: ["a1"], text: "Deploys run on Mondays" };
  * assert.equal(needs.ids.length, 1);
  * ```
  */
-export interface TruthNeeds {
+export interface HistoryNeeds {
   /** Notes named (their `supersedes` chains are read with them). */
   ids: readonly string[];
   /** A text whose stored twins are looked up (the notes without a source key). */
@@ -34,14 +34,14 @@ export interface TruthNeeds {
 /**
  * The notes the write operations plan over (internal to memo's runtimes): a `Memo` client's
  * mirror of every note, or a store's targeted reads of only the notes a write needs (the cloud
- * on PostgreSQL). Planning reads it synchronously after {@linkcode TruthView.sync}.
+ * on PostgreSQL). Planning reads it synchronously after {@linkcode HistoryView.sync}.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { Note, TruthView } from "@memo/memory";
+ * import type { Note, HistoryView } from "@memo/memory";
  * const notes = new Map<string, Note>();
- * const view: TruthView = {
+ * const view: HistoryView = {
  *   sync: () => Promise.resolve(),
  *   get: (id) => notes.get(id),
  *   sameText: () => undefined,
@@ -51,12 +51,12 @@ export interface TruthNeeds {
  * assert.equal(view.get("a1"), undefined);
  * ```
  */
-export interface TruthView {
+export interface HistoryView {
   /**
    * Brings the view up to the store now, holding at least what `needs` names (a view of every
    * note ignores it); without `needs`, after a write, only catches up.
    */
-  sync(needs?: TruthNeeds): Promise<void>;
+  sync(needs?: HistoryNeeds): Promise<void>;
   /** A note as stored (`undefined`: unknown, or not among the notes read). */
   get(id: string): Note | undefined;
   /**
@@ -71,7 +71,7 @@ export interface TruthView {
 }
 
 /**
- * The {@linkcode TruthView} of a `Memo` client: its mirror of every note.
+ * The {@linkcode HistoryView} of a `Memo` client: its mirror of every note.
  *
  * @example
  * ```ts
@@ -80,7 +80,7 @@ export interface TruthView {
  * assert.equal(typeof mirrorView, "function");
  * ```
  */
-export function mirrorView(mirror: NoteMirror): TruthView {
+export function mirrorView(mirror: NoteMirror): HistoryView {
   return {
     sync: () => mirror.sync(),
     get: (id) => mirror.get(id),

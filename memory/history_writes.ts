@@ -1,11 +1,11 @@
 /**
- * Internal: the writes of `Memo.correct`, `Memo.supersede` and `Memo.applyTidy`, and the read of
- * `Memo.tidy`. Each write is one `applyReplica` of whole notes (one atomic rewrite of
+ * The history writes of a `Memo`: `Memo.correct`, `Memo.supersede` and `Memo.applyTidy`, and
+ * the read of `Memo.tidy`. Each write is one `applyReplica` of whole notes (one atomic rewrite of
  * `notes.md`), with the hashes of every note it read as `expect`: when another process changed
  * one of them meanwhile, nothing is written and the write is planned again from the new state,
  * so two corrections of the same note at once both land.
  *
- * The writes plan over a {@linkcode TruthView}: a `Memo` client's mirror of every note, or (the
+ * The writes plan over a {@linkcode HistoryView}: a `Memo` client's mirror of every note, or (the
  * cloud on PostgreSQL, which exports them through `@memo/memory`) targeted reads of the notes a
  * write names, their `supersedes` chains and the notes with the same text.
  *
@@ -23,7 +23,7 @@ import {
 import { checkSupersedes, normalizeValidTime, validTimeMs } from "./history/history.ts";
 import type { MemoryStore, ReplicaApplyResult, ReplicaChanges } from "./store/store.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
-import type { TruthNeeds, TruthView } from "./history_view.ts";
+import type { HistoryNeeds, HistoryView } from "./history_view.ts";
 import { mergedKeepers, planTidy, tidyMerges } from "./tidy.ts";
 import { guardDrafts } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
@@ -39,7 +39,7 @@ import type {
 /** Plans tried before a write gives up on a file that keeps changing. */
 const ATTEMPTS = 8;
 
-export type { TruthNeeds, TruthView } from "./history_view.ts";
+export type { HistoryNeeds, HistoryView } from "./history_view.ts";
 export { mirrorView } from "./history_view.ts";
 
 /**
@@ -49,14 +49,14 @@ export { mirrorView } from "./history_view.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { TruthWriteParts } from "@memo/memory";
- * const clock: TruthWriteParts["clock"] = () => new Date(0);
+ * import type { HistoryWriteParts } from "@memo/memory";
+ * const clock: HistoryWriteParts["clock"] = () => new Date(0);
  * assert.equal(clock().getTime(), 0);
  * ```
  */
-export interface TruthWriteParts {
+export interface HistoryWriteParts {
   /** The notes, caught up by `sync`. */
-  view: TruthView;
+  view: HistoryView;
   /**
    * Writes whole notes in one atomic write guarded by `expect` (`MemoryStore.applyReplica`);
    * `stale` when another writer changed a note it expects.
@@ -74,12 +74,12 @@ export interface TruthWriteParts {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { TruthParts } from "./history_writes.ts";
- * const clock: TruthParts["clock"] = () => new Date(0);
+ * import type { HistoryParts } from "./history_writes.ts";
+ * const clock: HistoryParts["clock"] = () => new Date(0);
  * assert.equal(clock().getTime(), 0);
  * ```
  */
-export interface TruthParts extends TruthWriteParts {
+export interface HistoryParts extends HistoryWriteParts {
   /** The client's store. */
   store: MemoryStore;
   /** The client's notes (caught up by `sync`). */
@@ -87,7 +87,7 @@ export interface TruthParts extends TruthWriteParts {
 }
 
 /** Looks notes up by id (a view, or a mirror). */
-type NoteLookup = Pick<TruthView, "get">;
+type NoteLookup = Pick<HistoryView, "get">;
 
 /** A note with new content, times and hash (kept shape: absent fields stay absent). */
 function rebuilt(base: Note, content: PreparedNoteContent, updated: string): Note {
@@ -181,7 +181,7 @@ function checkAdded(
  * ```
  */
 export async function checkDraftLinks(
-  parts: Pick<TruthWriteParts, "view">,
+  parts: Pick<HistoryWriteParts, "view">,
   draft: { text: string; source?: string; supersedes?: readonly string[] },
 ): Promise<void> {
   if (!draft.supersedes?.length) return;
@@ -223,7 +223,7 @@ export async function checkDraftLinks(
  * ```
  */
 export async function checkPatchLinks(
-  parts: Pick<TruthParts, "mirror">,
+  parts: Pick<HistoryParts, "mirror">,
   id: string,
   supersedes: readonly string[] | undefined,
 ): Promise<void> {
@@ -255,9 +255,9 @@ function expectOf(mirror: NoteLookup, ids: Iterable<string>): Record<string, str
 
 /** Applies `plan()` until it lands (another writer may change what it read). */
 async function landing<T>(
-  parts: TruthWriteParts,
+  parts: HistoryWriteParts,
   action: string,
-  needs: TruthNeeds,
+  needs: HistoryNeeds,
   plan: () => { changes: ReplicaChanges; result: () => T } | { done: T },
 ): Promise<T> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -296,7 +296,7 @@ async function landing<T>(
  * ```
  */
 export async function correctNote(
-  parts: TruthWriteParts,
+  parts: HistoryWriteParts,
   input: CorrectInput,
 ): Promise<CorrectResult> {
   const id = String(input?.id ?? "");
@@ -400,7 +400,7 @@ export async function correctNote(
  * ```
  */
 export async function supersedeNotes(
-  parts: TruthWriteParts,
+  parts: HistoryWriteParts,
   input: SupersedeInput,
 ): Promise<SupersedeResult> {
   const by = String(input?.by ?? "");
@@ -453,7 +453,7 @@ export async function supersedeNotes(
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function tidyNotes(parts: TruthParts): Promise<TidyPlan> {
+export async function tidyNotes(parts: HistoryParts): Promise<TidyPlan> {
   const snapshot = (parts.store as {
     snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
   }).snapshot;
@@ -487,7 +487,7 @@ export async function tidyNotes(parts: TruthParts): Promise<TidyPlan> {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function applyTidyPlan(parts: TruthParts, plan: TidyPlan): Promise<TidyApplyResult> {
+export async function applyTidyPlan(parts: HistoryParts, plan: TidyPlan): Promise<TidyApplyResult> {
   const action = "apply the tidy plan";
   const merges = tidyMerges(plan, action);
   const stale = () =>

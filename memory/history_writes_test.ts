@@ -14,7 +14,7 @@ import { parseNotes, serializeNote } from "./store/codec.ts";
 import { contentHash, type Note } from "./notes/note.ts";
 
 async function withMemo(fn: (memo: Memo, notesPath: string) => Promise<void>): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "memo-truth-"));
+  const dir = await mkdtemp(join(tmpdir(), "memo-history-"));
   const memo = await openMemo({ rootDir: dir, localEmbeddings: false, indexCache: false });
   try {
     await fn(memo, memoPaths(dir).notes);

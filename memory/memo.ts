@@ -48,10 +48,10 @@ import {
   checkDraftLinks,
   checkPatchLinks,
   correctNote,
+  type HistoryParts,
   mirrorView,
   supersedeNotes,
   tidyNotes,
-  type TruthParts,
 } from "./history_writes.ts";
 import type {
   EmbeddingStatus,
@@ -137,7 +137,7 @@ export class Memo {
   #feed: ChangeFeed;
   #embeddings: MemoEmbeddings;
   #recall: RecallParts;
-  #truth: TruthParts;
+  #history: HistoryParts;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -171,7 +171,7 @@ export class Memo {
     this.#mirror = new NoteMirror({ store, index, embeddings, feed: this.#feed, answers });
     this.#recall = { engine, mirror: this.#mirror, index, embeddings, answers, fusion };
     this.#cache = snapshotPlan(options, rootDir, ownFiles);
-    this.#truth = {
+    this.#history = {
       store,
       mirror: this.#mirror,
       view: mirrorView(this.#mirror),
@@ -258,7 +258,7 @@ export class Memo {
   async remember(draft: NoteDraft): Promise<RememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
-      await checkDraftLinks(this.#truth, draft);
+      await checkDraftLinks(this.#history, draft);
     }
     const mirror = this.#mirror;
     const embeddings = this.#embeddings;
@@ -490,7 +490,7 @@ export class Memo {
     if (patch.labels !== undefined) clean.labels = normalizeLabels(guarded.patch.labels);
     if (patch.supersedes !== undefined) {
       prepareHistory(patch, "update note");
-      await checkPatchLinks(this.#truth, String(id), patch.supersedes);
+      await checkPatchLinks(this.#history, String(id), patch.supersedes);
     }
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
@@ -516,7 +516,7 @@ export class Memo {
    * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
    */
   correct(input: CorrectInput): Promise<CorrectResult> {
-    return correctNote(this.#truth, input);
+    return correctNote(this.#history, input);
   }
 
   /**
@@ -526,7 +526,7 @@ export class Memo {
    * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
    */
   supersede(input: SupersedeInput): Promise<SupersedeResult> {
-    return supersedeNotes(this.#truth, input);
+    return supersedeNotes(this.#history, input);
   }
 
   /**
@@ -535,7 +535,7 @@ export class Memo {
    * With the file store the plan carries the SHA-256 of the `notes.md` it was made from.
    */
   tidy(): Promise<TidyPlan> {
-    return tidyNotes(this.#truth);
+    return tidyNotes(this.#history);
   }
 
   /**
@@ -545,7 +545,7 @@ export class Memo {
    * stored notes (no text enters), so the secrets guard has nothing to check.
    */
   applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
-    return applyTidyPlan(this.#truth, plan);
+    return applyTidyPlan(this.#history, plan);
   }
 
   /** Counts of notes, labels and sources. */

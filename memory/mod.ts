@@ -44,8 +44,16 @@ export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.t
 export {
   checkDraftLinks,
   correctNote,
+  type HistoryNeeds,
+  type HistoryView,
+  type HistoryWriteParts,
   supersedeNotes,
-  type TruthNeeds,
-  type TruthView,
-  type TruthWriteParts,
 } from "./history_writes.ts";
+
+import type { HistoryNeeds, HistoryView, HistoryWriteParts } from "./history_writes.ts";
+/** @deprecated Use {@linkcode HistoryNeeds}. */
+export type TruthNeeds = HistoryNeeds;
+/** @deprecated Use {@linkcode HistoryView}. */
+export type TruthView = HistoryView;
+/** @deprecated Use {@linkcode HistoryWriteParts}. */
+export type TruthWriteParts = HistoryWriteParts;
