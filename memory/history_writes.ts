@@ -1,6 +1,6 @@
 /**
- * The history writes of a `Memo`: `Memo.correct`, `Memo.supersede` and `Memo.applyTidy`, and
- * the read of `Memo.tidy`. Each write is one `applyReplica` of whole notes (one atomic rewrite of
+ * The history writes of a `Memo`: `Memo.correct` and `Memo.supersede` (its tidy is in
+ * `tidy_writes.ts`, its link checks in `history_checks.ts`). Each write is one `applyReplica` of whole notes (one atomic rewrite of
  * `notes.md`), with the hashes of every note it read as `expect`: when another process changed
  * one of them meanwhile, nothing is written and the write is planned again from the new state,
  * so two corrections of the same note at once both land.
@@ -20,11 +20,11 @@ import {
   type PreparedNoteContent,
   prepareDraft,
 } from "./notes/note.ts";
-import { checkSupersedes, normalizeValidTime, validTimeMs } from "./history/history.ts";
+import { normalizeValidTime, validTimeMs } from "./history/history.ts";
 import type { MemoryStore, ReplicaApplyResult, ReplicaChanges } from "./store/store.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { HistoryNeeds, HistoryView } from "./history_view.ts";
-import { mergedKeepers, planTidy, tidyMerges } from "./tidy.ts";
+import { checkChain, expectOf } from "./history_checks.ts";
 import { guardDrafts } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
 import type {
@@ -32,8 +32,6 @@ import type {
   CorrectResult,
   SupersedeInput,
   SupersedeResult,
-  TidyApplyResult,
-  TidyPlan,
 } from "./history/types.ts";
 
 /** Plans tried before a write gives up on a file that keeps changing. */
@@ -86,9 +84,6 @@ export interface HistoryParts extends HistoryWriteParts {
   mirror: NoteMirror;
 }
 
-/** Looks notes up by id (a view, or a mirror). */
-type NoteLookup = Pick<HistoryView, "get">;
-
 /** A note with new content, times and hash (kept shape: absent fields stay absent). */
 function rebuilt(base: Note, content: PreparedNoteContent, updated: string): Note {
   const note: Note = content.source === undefined && base.source === undefined
@@ -131,126 +126,6 @@ function withHistory(
   if (history.validUntil !== undefined) next.validUntil = history.validUntil;
   next.hash = contentHash(next);
   return next;
-}
-
-/**
- * Checks the links a write adds: every id it adds to a note's `supersedes` must name a stored
- * note, and none may close a cycle (or name the note itself). Ids the note named already are
- * left alone (a link may name a note forgotten since). Throws `MemoryValidationError`.
- */
-function checkAdded(
-  mirror: NoteLookup,
-  id: string,
-  before: readonly string[],
-  after: readonly string[],
-  action: string,
-): void {
-  for (const target of after) {
-    if (before.includes(target) || target === id) continue;
-    if (!mirror.get(target)) {
-      throw new MemoryValidationError(`Cannot ${action}: supersedes names unknown note ${target}`, {
-        details: { id, supersedes: target },
-      });
-    }
-  }
-  const known = after.filter((t) => t === id || mirror.get(t));
-  checkSupersedes(id, known, {
-    supersedesOf: (other) => {
-      const n = mirror.get(other);
-      return other === id ? [...after] : n ? n.supersedes ?? [] : undefined;
-    },
-  }, action);
-}
-
-/**
- * The checks of `Memo.remember` for a draft that names `supersedes`, before anything is written:
- * the ids it adds must be stored notes, and the note the draft becomes (a new one, or the stored
- * note with the same source key or text) must not supersede itself or close a cycle.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openMemo } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const memo = await openMemo({ rootDir: dir });
- * const { note } = await memo.remember({ text: "Deploys run on Fridays" });
- * await assert.rejects(memo.remember({ text: "Deploys run on Fridays", supersedes: [note.id] }), /itself/);
- * await assert.rejects(memo.remember({ text: "Mondays", supersedes: ["nope"] }), /unknown note nope/);
- * await memo.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function checkDraftLinks(
-  parts: Pick<HistoryWriteParts, "view">,
-  draft: { text: string; source?: string; supersedes?: readonly string[] },
-): Promise<void> {
-  if (!draft.supersedes?.length) return;
-  const { view } = parts;
-  const list = [...new Set(draft.supersedes)];
-  const source = typeof draft.source === "string" && draft.source.trim() !== ""
-    ? draft.source.trim()
-    : undefined;
-  const text = source === undefined && typeof draft.text === "string" ? draft.text : undefined;
-  await view.sync({ ids: list, text, source });
-  let twin: Note | undefined;
-  if (source !== undefined) twin = view.bySource(source);
-  else if (text !== undefined) twin = view.sameText(text, true);
-  const id = twin?.id ?? "\u0000new";
-  const before = twin?.supersedes ?? [];
-  checkAdded(
-    view,
-    id,
-    before,
-    [...before, ...list.filter((t) => !before.includes(t))],
-    "store note",
-  );
-}
-
-/**
- * The checks of `Memo.update` for a patch that sets `supersedes` (see `checkDraftLinks`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openMemo } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const memo = await openMemo({ rootDir: dir });
- * const { note: a } = await memo.remember({ text: "Deploys run on Fridays" });
- * const { note: b } = await memo.remember({ text: "Deploys run on Mondays", supersedes: [a.id] });
- * await assert.rejects(memo.update(a.id, { supersedes: [b.id] }), /cycle/);
- * await memo.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function checkPatchLinks(
-  parts: Pick<HistoryParts, "mirror">,
-  id: string,
-  supersedes: readonly string[] | undefined,
-): Promise<void> {
-  if (!Array.isArray(supersedes) || !supersedes.length) return;
-  const { mirror } = parts;
-  await mirror.sync();
-  const note = mirror.get(id);
-  if (!note) return; // the update reports the unknown id
-  checkAdded(mirror, id, note.supersedes ?? [], [...new Set(supersedes)], "update note");
-}
-
-/** The chain check over the notes, with `changed` notes in place of theirs. */
-function checkChain(mirror: NoteLookup, note: Note, changed: readonly Note[], action: string) {
-  const byId = new Map(changed.map((n) => [n.id, n]));
-  return checkSupersedes(note.id, note.supersedes ?? [], {
-    supersedesOf: (id) => {
-      const n = byId.get(id) ?? mirror.get(id);
-      return n ? n.supersedes ?? [] : undefined;
-    },
-  }, action);
-}
-
-/** `expect` for the notes a write read: their hashes now (null for a note to be created). */
-function expectOf(mirror: NoteLookup, ids: Iterable<string>): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  for (const id of ids) out[id] = mirror.get(id)?.hash ?? null;
-  return out;
 }
 
 /** Applies `plan()` until it lands (another writer may change what it read). */
@@ -432,99 +307,4 @@ export async function supersedeNotes(
       result: result(adds),
     };
   });
-}
-
-/**
- * `Memo.tidy`: the plan over the notes as stored now, with the SHA-256 of `notes.md` when the
- * store can give it in the same read.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openMemo } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const memo = await openMemo({ rootDir: dir });
- * await memo.remember({ text: "Canary deploys hold at 5% of traffic for 30 minutes." });
- * await memo.remember({ text: "FYI: canary deploys hold at 5% of traffic for 30 minutes." });
- * const plan = await memo.tidy();
- * assert.equal(plan.proposals[0].kind, "merge");
- * assert.match(plan.sha256 ?? "", /^[0-9a-f]{64}$/);
- * await memo.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function tidyNotes(parts: HistoryParts): Promise<TidyPlan> {
-  const snapshot = (parts.store as {
-    snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
-  }).snapshot;
-  if (snapshot) {
-    const { sha256, notes } = await snapshot.call(parts.store);
-    return planTidy(notes, { now: parts.clock(), sha256 });
-  }
-  await parts.mirror.sync();
-  return planTidy([...parts.mirror.notes.values()], { now: parts.clock() });
-}
-
-/**
- * `Memo.applyTidy`: the merges of a plan, in one atomic write; refused, with nothing written,
- * when `notes.md` changed since the plan was made.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { openMemo } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const memo = await openMemo({ rootDir: dir });
- * await memo.remember({ text: "Canary deploys hold at 5% of traffic for 30 minutes." });
- * await memo.remember({ text: "FYI: canary deploys hold at 5% of traffic for 30 minutes." });
- * const plan = await memo.tidy();
- * await memo.remember({ text: "Something else" }); // the plan is stale now
- * await assert.rejects(memo.applyTidy(plan), /changed since/);
- * const result = await memo.applyTidy(await memo.tidy());
- * assert.equal(result.merged, 1);
- * assert.equal((await memo.list()).total, 2);
- * await memo.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function applyTidyPlan(parts: HistoryParts, plan: TidyPlan): Promise<TidyApplyResult> {
-  const action = "apply the tidy plan";
-  const merges = tidyMerges(plan, action);
-  const stale = () =>
-    new MemoryValidationError(
-      `Cannot ${action}: notes.md changed since the plan was made; make a new plan (memo tidy)`,
-    );
-  if (!merges.length) return { merged: 0, superseded: [], notes: [] };
-  const { mirror } = parts;
-  await mirror.sync();
-  const { keepers, superseded, missing } = mergedKeepers(
-    merges,
-    (id) => mirror.get(id),
-    parts.clock().toISOString(),
-  );
-  if (missing !== undefined) throw stale();
-  if (!keepers.length) return { merged: 0, superseded: [], notes: [] };
-  const read = new Set(merges.flatMap((m) => [m.keep, ...m.supersede]));
-  for (const note of keepers) {
-    for (const id of checkChain(mirror, note, keepers, action)) read.add(id);
-  }
-  let applied: ReplicaApplyResult;
-  try {
-    applied = await parts.apply({
-      put: keepers,
-      remove: [],
-      expect: expectOf(mirror, read),
-      ...(plan.sha256 !== undefined ? { expectSha256: plan.sha256 } : {}),
-    });
-  } catch (e) {
-    if (e instanceof MemoryValidationError && /SHA-256/.test(e.message)) throw stale();
-    throw e;
-  }
-  if (applied.stale !== undefined) throw stale();
-  await mirror.sync();
-  return {
-    merged: keepers.length,
-    superseded,
-    notes: keepers.map((n) => mirror.withLinks(mirror.get(n.id) ?? n)),
-  };
 }

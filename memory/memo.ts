@@ -43,16 +43,9 @@ import {
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/memo_secrets.ts";
 import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
 import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
-import {
-  applyTidyPlan,
-  checkDraftLinks,
-  checkPatchLinks,
-  correctNote,
-  type HistoryParts,
-  mirrorView,
-  supersedeNotes,
-  tidyNotes,
-} from "./history_writes.ts";
+import { correctNote, type HistoryParts, mirrorView, supersedeNotes } from "./history_writes.ts";
+import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
+import { applyTidyPlan, tidyNotes } from "./tidy_writes.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,

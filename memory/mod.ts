@@ -41,8 +41,8 @@ export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
 export * from "./notes/counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
+export { checkDraftLinks } from "./history_checks.ts";
 export {
-  checkDraftLinks,
   correctNote,
   type HistoryNeeds,
   type HistoryView,
