@@ -27,8 +27,8 @@ import assert from "node:assert/strict";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseNotes } from "../memory/codec.ts";
-import type { Note } from "../memory/note.ts";
+import { parseNotes } from "../memory/store/codec.ts";
+import type { Note } from "../memory/notes/note.ts";
 import { MemoCloudClient } from "../runtimes/cloud_client.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import {
