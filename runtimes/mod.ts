@@ -13,17 +13,17 @@ export {
   createMemoMcpRuntimeFromMemo,
   type LocalRuntimeOptions,
   recallDetailedOf,
-} from "./local.ts";
+} from "./local/runtime.ts";
 export * from "./factory.ts";
-export * from "./from_env.ts";
-export * from "./cloud.ts";
-export * from "./hybrid.ts";
-export * from "./cloud_client.ts";
+export * from "./start/from_env.ts";
+export * from "./cloud/runtime.ts";
+export * from "./hybrid/runtime.ts";
+export * from "./cloud/client.ts";
 export {
   isMemoCloudError,
   MemoCloudError,
   type MemoCloudErrorCode,
   type MemoCloudErrorOptions,
-} from "./_cloud_errors.ts";
-export { createDeferredRuntime } from "./deferred.ts";
-export { readProjectConfigFile } from "./_cloud_config.ts";
+} from "./cloud/errors.ts";
+export { createDeferredRuntime } from "./start/deferred.ts";
+export { readProjectConfigFile } from "./cloud/config.ts";
