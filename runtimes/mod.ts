@@ -9,21 +9,13 @@
 
 export * from "./types.ts";
 export * from "./errors.ts";
-export {
-  createMemoMcpRuntimeFromMemo,
-  type LocalRuntimeOptions,
-  recallDetailedOf,
-} from "./local/runtime.ts";
 export * from "./factory.ts";
+export * from "./local/mod.ts";
+export * from "./cloud/mod.ts";
+export * from "./hybrid/mod.ts";
+export * from "./start/mod.ts";
 export * from "./start/from_env.ts";
-export * from "./cloud/runtime.ts";
-export * from "./hybrid/runtime.ts";
-export * from "./cloud/client.ts";
-export {
-  isMemoCloudError,
-  MemoCloudError,
-  type MemoCloudErrorCode,
-  type MemoCloudErrorOptions,
-} from "./cloud/errors.ts";
-export { createDeferredRuntime } from "./start/deferred.ts";
-export { readProjectConfigFile } from "./cloud/config.ts";
+export * from "./batch_input.ts";
+export * from "./listeners.ts";
+export * from "./memo_options.ts";
+export * from "./secrets.ts";
