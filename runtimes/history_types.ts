@@ -1,6 +1,6 @@
 /**
- * The runtime side of "notes that stay true": the history filters of recall and list, and the
- * inputs and answers of {@linkcode MemoMcpRuntime.correct}, {@linkcode MemoMcpRuntime.supersede},
+ * The runtime side of history (corrections, supersede links, as-of reads): the history filters
+ * of recall and list, and the inputs and answers of {@linkcode MemoMcpRuntime.correct}, {@linkcode MemoMcpRuntime.supersede},
  * {@linkcode MemoMcpRuntime.tidy} and {@linkcode MemoMcpRuntime.applyTidy}. The answers are the
  * memory package's types.
  *

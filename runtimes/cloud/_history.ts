@@ -1,5 +1,5 @@
 /**
- * Internal: the operations of "notes that stay true" of {@linkcode MemoCloudClient}, one request
+ * Internal: the history operations of {@linkcode MemoCloudClient}, one request
  * each under the client's workspace and project: `correct` (`POST notes:correct`), `supersede`
  * (`POST notes:supersede`), `tidy` (`GET tidy`) and `applyTidy` (`POST tidy:apply`). The server
  * makes each write in one transaction.
