@@ -8,7 +8,7 @@
 
 import type { Memo } from "@memo/memory";
 import { MemoCloudClient } from "../cloud/client.ts";
-import { HybridRuntime } from "./_built_runtime.ts";
+import { createHybridRuntime } from "./_built_runtime.ts";
 import { isConnectionRefused } from "../cloud/transport.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { Replicator } from "./_replicator.ts";
@@ -78,7 +78,7 @@ export function buildHybridRuntime(
   };
   const replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
   if (prewarm) replicator.start();
-  return new HybridRuntime(local, replicator, cloudClient, {
+  return createHybridRuntime(local, replicator, cloudClient, {
     includeCloud: options.includeCloud ?? false,
     drainMs,
   });

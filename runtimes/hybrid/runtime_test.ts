@@ -12,7 +12,7 @@ import { createMemoCloudHandler } from "../../cloud/app.ts";
 import { FileCloudStore } from "../../cloud/file_store.ts";
 import { MemoCloudClient, type MemoCloudNote } from "../cloud/client.ts";
 import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "./runtime.ts";
-import { HybridRuntime } from "./_built_runtime.ts";
+import { createHybridRuntime } from "./_built_runtime.ts";
 import type { Replicator } from "./_replicator.ts";
 import type { MemoMcpRuntime, Note } from "../types.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
@@ -450,7 +450,7 @@ test("hybrid: cloud hits join a lexical recall by score, a vector or hybrid one 
   const replicator = { start() {}, kick() {} } as unknown as Replicator;
   const settings = { includeCloud: true, drainMs: 0 };
   const ids = async (engine: "lexical" | "hybrid", limit: number) =>
-    (await new HybridRuntime(local(engine), replicator, () => client, settings).recallDetailed(
+    (await createHybridRuntime(local(engine), replicator, () => client, settings).recallDetailed(
       "q",
       { limit },
     )).hits.map((h) => `${h.note.id}${h.origin === "cloud" ? "@cloud" : ""}`);

@@ -11,44 +11,29 @@ import { MemoRuntimeError } from "../errors.ts";
 import { scrubSecrets } from "../secrets.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import { recallDetailedOf } from "../local/runtime.ts";
+import { delegateRuntime } from "../delegate.ts";
 import type {
-  ListResult,
   MemoMcpRuntime,
-  MemoStats,
-  Note,
-  NoteDraft,
-  RecallHit,
   RecallResult,
-  ReplicateOptions,
-  ReplicateResult,
   RuntimeCallOptions,
   RuntimeChange,
   RuntimeCloseOptions,
-  RuntimeCompletion,
-  RuntimeCorrectInput,
-  RuntimeEmbedOptions,
-  RuntimeEmbedResult,
-  RuntimeListOptions,
-  RuntimeNotePatch,
   RuntimeRecallOptions,
   RuntimeRecallProfile,
-  RuntimeRememberInput,
-  RuntimeRememberManyResult,
-  RuntimeRememberResult,
-  RuntimeScanOptions,
-  RuntimeSupersedeInput,
-  RuntimeSyncOptions,
-  RuntimeSyncResult,
-  RuntimeUpdateOptions,
-  SecretScanResult,
-  TidyApplyResult,
-  TidyPlan,
 } from "../types.ts";
 
-/** The refusal of a method that the built runtime does not have. */
-function unsupported(action: string): MemoRuntimeError {
-  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: this runtime cannot`);
-}
+/** The refusals of the optional methods that the built runtime does not have. */
+const MISSING = {
+  rememberMany: "Cannot remember notes in one batch: this runtime cannot",
+  forgetMany: "Cannot forget notes in one batch: this runtime cannot",
+  embed: "Cannot embed: embed needs the local or hybrid runtime",
+  correct: "Cannot correct notes: this runtime cannot",
+  supersede: "Cannot supersede notes: this runtime cannot",
+  tidy: "Cannot tidy the notes: this runtime cannot",
+  applyTidy: "Cannot apply a tidy plan: this runtime cannot",
+  scanSecrets: "Cannot scan: this runtime cannot scan its notes",
+  replicate: "Cannot replicate: replicate needs the hybrid runtime",
+};
 
 /**
  * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first
@@ -149,122 +134,16 @@ export function createDeferredRuntime(
     return building;
   };
   return {
+    ...delegateRuntime({ target: ready, missing: MISSING }),
     kind,
-    async remember(
-      input: RuntimeRememberInput,
-      options?: RuntimeCallOptions,
-    ): Promise<RuntimeRememberResult> {
-      return await (await ready()).remember(input, options);
-    },
-    async rememberMany(
-      drafts: readonly NoteDraft[],
-      options?: RuntimeCallOptions,
-    ): Promise<RuntimeRememberManyResult> {
-      const runtime = await ready();
-      if (!runtime.rememberMany) {
-        throw new MemoRuntimeError(
-          "UNAVAILABLE",
-          "Cannot remember notes in one batch: this runtime cannot",
-        );
-      }
-      return await runtime.rememberMany(drafts, options);
-    },
-    async forgetMany(ids: readonly string[], options?: RuntimeCallOptions): Promise<Note[]> {
-      const runtime = await ready();
-      if (!runtime.forgetMany) {
-        throw new MemoRuntimeError(
-          "UNAVAILABLE",
-          "Cannot forget notes in one batch: this runtime cannot",
-        );
-      }
-      return await runtime.forgetMany(ids, options);
-    },
-    async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
-      return await (await ready()).recall(query, options);
-    },
     async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
       return await recallDetailedOf(await ready(), query, options);
-    },
-    async embed(options?: RuntimeEmbedOptions): Promise<RuntimeEmbedResult> {
-      const runtime = await ready();
-      if (!runtime.embed) {
-        throw new MemoRuntimeError(
-          "UNAVAILABLE",
-          "Cannot embed: embed needs the local or hybrid runtime",
-        );
-      }
-      return await runtime.embed(options);
-    },
-    async get(id: string, options?: RuntimeCallOptions): Promise<Note> {
-      return await (await ready()).get(id, options);
-    },
-    async correct(input: RuntimeCorrectInput, options?: RuntimeCallOptions) {
-      const runtime = await ready();
-      if (!runtime.correct) throw unsupported("correct notes");
-      return await runtime.correct(input, options);
-    },
-    async supersede(input: RuntimeSupersedeInput, options?: RuntimeCallOptions) {
-      const runtime = await ready();
-      if (!runtime.supersede) throw unsupported("supersede notes");
-      return await runtime.supersede(input, options);
-    },
-    async tidy(options?: RuntimeCallOptions): Promise<TidyPlan> {
-      const runtime = await ready();
-      if (!runtime.tidy) throw unsupported("tidy the notes");
-      return await runtime.tidy(options);
-    },
-    async applyTidy(plan: TidyPlan, options?: RuntimeCallOptions): Promise<TidyApplyResult> {
-      const runtime = await ready();
-      if (!runtime.applyTidy) throw unsupported("apply a tidy plan");
-      return await runtime.applyTidy(plan, options);
-    },
-    async list(options: RuntimeListOptions): Promise<ListResult> {
-      return await (await ready()).list(options);
-    },
-    async update(id: string, patch: RuntimeNotePatch, options?: RuntimeUpdateOptions) {
-      return await (await ready()).update(id, patch, options);
-    },
-    async forget(id: string, options?: RuntimeCallOptions): Promise<Note> {
-      return await (await ready()).forget(id, options);
-    },
-    async stats(options?: RuntimeCallOptions): Promise<MemoStats> {
-      return await (await ready()).stats(options);
-    },
-    async syncConnectors(options?: RuntimeSyncOptions): Promise<RuntimeSyncResult> {
-      return await (await ready()).syncConnectors(options);
-    },
-    async completeIds(
-      prefix: string,
-      limit: number,
-      options?: RuntimeCallOptions,
-    ): Promise<RuntimeCompletion> {
-      return await (await ready()).completeIds(prefix, limit, options);
     },
     scrubSecrets(value: unknown): Promise<unknown> {
       return scrubSecrets(value);
     },
-    async scanSecrets(options?: RuntimeScanOptions): Promise<SecretScanResult> {
-      const runtime = await ready();
-      if (!runtime.scanSecrets) {
-        throw new MemoRuntimeError(
-          "UNAVAILABLE",
-          "Cannot scan: this runtime cannot scan its notes",
-        );
-      }
-      return await runtime.scanSecrets(options);
-    },
     async recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
       return await (await ready()).recallProfile?.(options);
-    },
-    async replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
-      const runtime = await ready();
-      if (!runtime.replicate) {
-        throw new MemoRuntimeError(
-          "UNAVAILABLE",
-          "Cannot replicate: replicate needs the hybrid runtime",
-        );
-      }
-      return await runtime.replicate(options);
     },
     watch(onChange: (change: RuntimeChange) => void): () => void {
       if (closed) {
