@@ -19,3 +19,5 @@ export * from "./batch_input.ts";
 export * from "./listeners.ts";
 export * from "./memo_options.ts";
 export * from "./secrets.ts";
+export * from "./delegate.ts";
+export * from "./remember_result.ts";

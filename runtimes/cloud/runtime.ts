@@ -19,6 +19,7 @@ import {
   type MemoCloudOptions,
 } from "./client.ts";
 import { MemoRuntimeError } from "../errors.ts";
+import { rememberResultOf } from "../remember_result.ts";
 import { guardForCloud, guardPatchForCloud, scanThroughPages, scrubSecrets } from "../secrets.ts";
 import type {
   CorrectResult,
@@ -286,11 +287,12 @@ class CloudRuntime implements MemoMcpRuntime {
       const sent = await this.#client.remember(guarded.drafts[0], { signal });
       const { note, status, similar } = sent;
       if (status !== "unchanged") this.#wrote([note], status === "written");
-      const result: RuntimeRememberResult = { note: plain(note), status };
-      if (similar) result.similar = similar;
-      const redacted = mergeRedacted(guarded.redacted, sent.redacted);
-      if (redacted) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
-      return result;
+      return rememberResultOf(
+        plain(note),
+        status,
+        mergeRedacted(guarded.redacted, sent.redacted),
+        similar,
+      );
     });
   }
 

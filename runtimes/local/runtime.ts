@@ -11,6 +11,7 @@ import { runConfiguredConnectors } from "./_connectors.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import { MemoRuntimeError } from "../errors.ts";
+import { rememberResultOf } from "../remember_result.ts";
 import { scanThroughPages, scrubSecrets, secretsRefusal } from "../secrets.ts";
 import type { MemoEmbeddingSettings } from "../memo_options.ts";
 import { recallProfileOf, recallProfileOfMemo } from "./_recall_profile.ts";
@@ -230,13 +231,9 @@ class LocalRuntime implements MemoMcpRuntime {
     });
     if (single) return single;
     const { written, updated, unchanged, redacted } = await this.rememberMany([input], options);
-    const result: RuntimeRememberResult = written.length
-      ? { note: written[0], status: "written" }
-      : updated.length
-      ? { note: updated[0], status: "updated" }
-      : { note: unchanged[0], status: "unchanged" };
-    if (redacted?.length) result.redacted = redacted.map(({ rule, field }) => ({ rule, field }));
-    return result;
+    if (written.length) return rememberResultOf(written[0], "written", redacted);
+    if (updated.length) return rememberResultOf(updated[0], "updated", redacted);
+    return rememberResultOf(unchanged[0], "unchanged", redacted);
   }
 
   rememberMany(
