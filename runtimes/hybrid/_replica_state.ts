@@ -22,8 +22,8 @@
 import { Buffer } from "node:buffer";
 import { appendFile, link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
-import process from "node:process";
 import { join } from "node:path";
+import { isProcessAlive, processId } from "../../platform/mod.ts";
 
 /** The content hash and revision of a note as the cloud last had it, from this machine's view. */
 export type PushedEntry = [hash: string, revision: number];
@@ -193,7 +193,7 @@ export class ReplicaStateFile {
       this.#size > 2 * this.#base + 65_536;
     if (rewrite) {
       const line = wholeLine(state) + "\n";
-      const temp = `${this.#path}.${process.pid}.tmp`;
+      const temp = `${this.#path}.${processId()}.tmp`;
       await writeFile(temp, line);
       await rename(temp, this.#path);
       this.#base = this.#size = Buffer.byteLength(line);
@@ -242,10 +242,10 @@ export class ReplicaStateFile {
       // Written whole under another name, then linked into place (which fails when the lock
       // exists): a process killed meanwhile never leaves an empty lock that no one can read.
       const nonce = crypto.randomUUID();
-      const temp = `${path}.${process.pid}.${nonce}.tmp`;
+      const temp = `${path}.${processId()}.${nonce}.tmp`;
       await writeFile(
         temp,
-        JSON.stringify({ pid: process.pid, host: host(), created: Date.now(), nonce }),
+        JSON.stringify({ pid: processId(), host: host(), created: Date.now(), nonce }),
       );
       try {
         await link(temp, path);
@@ -261,8 +261,8 @@ export class ReplicaStateFile {
       }
       const held = await readLock(path);
       const age = held ? Date.now() - held.created : await ageOf(path);
-      const gone = held !== undefined && held.host === host() && held.pid !== process.pid &&
-        !alive(held.pid);
+      const gone = held !== undefined && held.host === host() && held.pid !== processId() &&
+        !isProcessAlive(held.pid);
       if (!gone && age < staleMs) return undefined;
       await rm(path, { force: true });
     }
@@ -302,14 +302,5 @@ function host(): string {
     return hostname();
   } catch {
     return "";
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
   }
 }
