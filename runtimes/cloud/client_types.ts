@@ -15,7 +15,18 @@
  * @module
  */
 
-import type { MemoStats, Note, RecallHit, SimilarNote } from "@memo/memory";
+import type {
+  ListResult,
+  MemoStats,
+  Note,
+  NoteDraft,
+  NotePatch,
+  RecallHit,
+  RememberResult,
+  SecretRedaction,
+  SupersedeResult,
+  TidyApplyResult,
+} from "@memo/memory";
 
 /**
  * A note as the Cloud API returns it: the memory package's note plus its
@@ -57,18 +68,9 @@ export interface MemoCloudNote extends Note {
  * assert.equal(result.status, "written");
  * ```
  */
-export interface MemoCloudRememberResult {
-  /** The stored note. */
+export interface MemoCloudRememberResult extends Omit<RememberResult, "note"> {
+  /** The stored note, with its revision. */
   note: MemoCloudNote;
-  /** `written` (new), `updated` (same identity, new content) or `unchanged`. */
-  status: "written" | "updated" | "unchanged";
-  /** What the server's secrets guard replaced (rule ids and fields); absent when nothing was. */
-  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
-  /**
-   * Stored notes that resemble a written note, most similar first (at most 3; the server
-   * compares lexically). Absent from servers that do not say.
-   */
-  similar?: SimilarNote[];
 }
 
 /**
@@ -106,13 +108,9 @@ export interface MemoCloudRecallHit extends Omit<RecallHit, "note"> {
  * assert.equal(empty.nextCursor, undefined); // the last page
  * ```
  */
-export interface MemoCloudListResult {
-  /** The notes of the page. */
+export interface MemoCloudListResult extends Omit<ListResult, "notes"> {
+  /** The page's notes, with their revision. */
   notes: MemoCloudNote[];
-  /** Cursor of the next page; missing on the last one. */
-  nextCursor?: string;
-  /** Notes matching the filters, in all. */
-  total: number;
 }
 
 /**
@@ -150,28 +148,8 @@ export interface MemoCloudStats extends Pick<MemoStats, "notes" | "labels" | "so
  * assert.equal(draft.id, undefined); // the server picks an id for a new note
  * ```
  */
-export interface MemoCloudDraft {
-  /** Id a NEW note gets (a replica keeping ids); ignored when the identity matches. */
-  id?: string;
-  /** Markdown text. */
-  text: string;
-  /** Title; derived from the text when missing. */
-  title?: string;
-  /** Labels. */
-  labels?: readonly string[];
-  /** Source key, the note's identity. */
-  source?: string;
-  /** Creation time (upstream). */
-  created?: string;
-  /** Update time (upstream). */
-  updated?: string;
-  /** Ids of the notes it replaces (issue 23). */
-  supersedes?: readonly string[];
-  /** When the fact starts to hold (ISO date or date-time). */
-  validFrom?: string;
-  /** When it stops holding (exclusive). */
-  validUntil?: string;
-}
+/** The same shape as the memory package's draft: {@linkcode NoteDraft}. */
+export type MemoCloudDraft = NoteDraft;
 
 /**
  * What {@linkcode MemoCloudClient.upsertBatch} did: `results[i]` answers
@@ -196,7 +174,7 @@ export interface MemoCloudBatchResult {
   /** Drafts already stored as they are. */
   unchanged: number;
   /** What the server's secrets guard replaced, with each draft's `index`; absent when nothing was. */
-  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
+  redacted?: SecretRedaction[];
 }
 
 /**
@@ -305,22 +283,8 @@ export interface MemoCloudHealth {
  * assert.equal(patch.validUntil, null);
  * ```
  */
-export interface MemoCloudPatch {
-  /** New text. */
-  text?: string;
-  /** New title. */
-  title?: string;
-  /** New labels. */
-  labels?: readonly string[];
-  /** The update time to record (a replica's own). */
-  updated?: string;
-  /** New list of the notes it replaces. */
-  supersedes?: readonly string[];
-  /** New start of validity; `null` removes it. */
-  validFrom?: string | null;
-  /** New end of validity; `null` removes it. */
-  validUntil?: string | null;
-}
+/** The same shape as the memory package's patch: {@linkcode NotePatch}. */
+export type MemoCloudPatch = NotePatch;
 
 /**
  * What {@linkcode MemoCloudClient.correct} and {@linkcode MemoCloudClient.supersede} did.
@@ -341,16 +305,14 @@ export interface MemoCloudPatch {
  * assert.deepEqual(result.note.supersedes, result.superseded);
  * ```
  */
-export interface MemoCloudSupersedeResult {
-  /** The note that holds the fact now (it supersedes the others). */
+export interface MemoCloudSupersedeResult extends Omit<SupersedeResult, "note"> {
+  /** The note that holds the fact now (it supersedes the others), with its revision. */
   note: MemoCloudNote;
-  /** The ids it superseded in this call. */
-  superseded: string[];
   /**
    * `notes:correct`: what the server's secrets guard replaced in the new text, title or labels
    * (rule ids and fields); absent when nothing was.
    */
-  redacted?: { rule: string; field: "title" | "text" | "labels" | "source"; index?: number }[];
+  redacted?: SecretRedaction[];
 }
 
 /**
@@ -365,11 +327,7 @@ export interface MemoCloudSupersedeResult {
  * assert.equal(result.merged, 0);
  * ```
  */
-export interface MemoCloudTidyApplyResult {
-  /** Merge proposals applied. */
-  merged: number;
-  /** Ids now superseded by the plan's keepers. */
-  superseded: string[];
+export interface MemoCloudTidyApplyResult extends Omit<TidyApplyResult, "notes"> {
   /** The keepers, as stored now. */
   notes: MemoCloudNote[];
 }
