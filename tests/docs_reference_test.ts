@@ -93,7 +93,7 @@ Deno.test("the error files are found, and their codes include each family", () =
       "cloud/_errors.ts",
       "connectors/errors.ts",
       "memory/errors.ts",
-      "runtimes/_cloud_errors.ts",
+      "runtimes/cloud/errors.ts",
       "runtimes/errors.ts",
       "server/errors.ts",
     ]

@@ -29,13 +29,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseNotes } from "../memory/store/codec.ts";
 import type { Note } from "../memory/notes/note.ts";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import {
   createMemoHybridMcpRuntime,
   type MemoHybridMcpRuntime,
   type MemoHybridMcpRuntimeOptions,
-} from "../runtimes/hybrid.ts";
+} from "../runtimes/hybrid/runtime.ts";
 import type { ReplicateResult } from "../runtimes/types.ts";
 import { cloudNotes, type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
 import { type FaultProxy, startFaultProxy } from "./_fault_proxy.ts";

@@ -20,7 +20,7 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
     MEMO_UI_PATH: "/ui",
   });
   // The runtime's variables (MEMO_ROOT_DIR, MEMO_RUNTIME, MEMO_CLOUD_*) are
-  // read by runtimes/from_env.ts, not here.
+  // read by runtimes/start/from_env.ts, not here.
   assert.deepEqual(config, {
     path: "/api/mcp",
     bearerToken: "t",
