@@ -9,7 +9,7 @@
  */
 
 import { CLOUD_ID_PATTERN } from "./_auth.ts";
-import { CloudApiError, errorText } from "./_errors.ts";
+import { CloudApiError, errorText } from "./errors.ts";
 import {
   batchDeleteInput,
   batchInput,
@@ -20,10 +20,10 @@ import {
   noQuery,
   patchInput,
   recallInput,
-} from "./_fields.ts";
+} from "./fields/note_inputs.ts";
 import type { CloudRoute } from "./_routes.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
-import { correctInput, supersedeInput, tidyPlanInput } from "./_history_fields.ts";
+import { correctInput, supersedeInput, tidyPlanInput } from "./fields/history.ts";
 import type { SecretsPolicy } from "@memo/memory";
 import type { CloudNote, CloudProject, IdempotentAnswer } from "./store.ts";
 

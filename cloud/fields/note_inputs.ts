@@ -13,16 +13,16 @@ import {
   type NotePatch,
   prepareDraft,
 } from "@memo/memory";
-import { splitList } from "../_env.ts";
-import { CloudApiError } from "./_errors.ts";
+import { splitList } from "../../_env.ts";
+import { CloudApiError } from "../errors.ts";
 import {
   BATCH_DELETE_LIMIT,
   type CloudDeleteSelector,
   type CloudDraft,
   type CloudHistoryFilter,
   type CloudListOptions,
-} from "./store.ts";
-import { CLOUD_ID_PATTERN } from "./_auth.ts";
+} from "../store.ts";
+import { CLOUD_ID_PATTERN } from "../_auth.ts";
 
 /** Most drafts in one `notes:batch`. */
 export const MAX_BATCH_NOTES = 10000;

@@ -18,7 +18,7 @@ import {
   isTextArray,
   rejectUnknownFields,
   withoutUndefined,
-} from "./_fields.ts";
+} from "./note_inputs.ts";
 
 /** Most ids one `notes:supersede` names (as the MCP tool). */
 export const MAX_SUPERSEDE_IDS = 100;
@@ -35,7 +35,7 @@ const isIdList: Check = (v) =>
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { correctInput } from "./_history_fields.ts";
+ * import { correctInput } from "./history.ts";
  *
  * assert.deepEqual(correctInput({ id: "n1", text: "Deploys run on Mondays" }), {
  *   id: "n1",
@@ -65,7 +65,7 @@ export function correctInput(body: Record<string, unknown>): CorrectInput {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { supersedeInput } from "./_history_fields.ts";
+ * import { supersedeInput } from "./history.ts";
  *
  * assert.deepEqual(supersedeInput({ ids: ["n1"], by: "n2" }), { ids: ["n1"], by: "n2" });
  * assert.throws(() => supersedeInput({ ids: [], by: "n2" }), /array of 1 to 100 note ids/);
@@ -88,7 +88,7 @@ export function supersedeInput(body: Record<string, unknown>): SupersedeInput {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { tidyPlanInput } from "./_history_fields.ts";
+ * import { tidyPlanInput } from "./history.ts";
  *
  * assert.deepEqual(tidyPlanInput({ version: 1, proposals: [] }), { version: 1, proposals: [] });
  * assert.throws(() => tidyPlanInput({ version: 2, proposals: [] }), /version/);
