@@ -10,17 +10,15 @@
 
 import { CLOUD_ID_PATTERN } from "./_auth.ts";
 import { CloudApiError, errorText } from "./errors.ts";
+import { ifMatchOf } from "./fields/headers.ts";
 import {
   batchDeleteInput,
   batchInput,
-  changesQuery,
   createNoteInput,
-  ifMatchOf,
-  listQuery,
-  noQuery,
   patchInput,
   recallInput,
 } from "./fields/note_inputs.ts";
+import { changesQuery, listQuery, noQuery } from "./fields/query.ts";
 import type { CloudRoute } from "./_routes.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
 import { correctInput, supersedeInput, tidyPlanInput } from "./fields/history.ts";

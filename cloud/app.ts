@@ -36,7 +36,8 @@ import {
   jsonResponse,
   jsonTextResponse,
 } from "./errors.ts";
-import { idempotencyKeyOf, noQuery } from "./fields/note_inputs.ts";
+import { idempotencyKeyOf } from "./fields/headers.ts";
+import { noQuery } from "./fields/query.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";
