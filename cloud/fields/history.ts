@@ -1,5 +1,5 @@
 /**
- * The inputs of the routes of "notes that stay true" (issue 23): `notes:correct`,
+ * The inputs of the routes of note history: `notes:correct`,
  * `notes:supersede` and `tidy:apply`, checked strictly as every other route's (unknown fields
  * refused by name, each refusal a 400 `invalid_request`). What only the notes can tell (an
  * unknown id, a cycle, a stale plan) is the project's to refuse.
@@ -118,7 +118,7 @@ export function tidyPlanInput(body: Record<string, unknown>): TidyPlan {
   return { version: 1, proposals: body.proposals };
 }
 
-/** The history fields of a note (issue 23): `supersedes`, `validFrom`, `validUntil`. */
+/** The history fields of a note: `supersedes`, `validFrom`, `validUntil`. */
 export const HISTORY_FIELDS = ["supersedes", "validFrom", "validUntil"] as const;
 
 /** A draft's history fields, checked (the store checks the range). */
@@ -134,7 +134,7 @@ export function historyFields(
   });
 }
 
-/** The history filters (issue 23), as body fields or query parameters. */
+/** The history filters, as body fields or query parameters. */
 export const HISTORY_FILTERS = ["includeSuperseded", "asOf", "since", "until"] as const;
 
 /** The history filters of a recall body, checked. */

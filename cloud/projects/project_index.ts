@@ -1,21 +1,12 @@
 /**
- * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
- * holds of one project to answer recall, list and stats: memo's lexical index
- * and, per note, only what those need besides the index (id, labels, source,
- * `created`, `updated`, `supersedes`, `validFrom`, `validUntil`, revision and
- * place in store order), with the derived `supersededBy` links. The history
- * filters (`includeSuperseded`, `asOf`, `since`, `until`) are memo's
- * (`historyFilter`) over those fields. Note text is not held: the
- * index keeps a stand-in without it, a hit or a page is read from the
- * database by revision, and a changed or deleted note is taken out of the
- * index with the text it was indexed with (the change feed keeps every
- * version, so the caller reads it by revision).
- *
- * It ranks, filters, pages and counts exactly as a `Memo` over the same notes
- * does (`memory/memo.ts`): the same index, the same filter, the same list
- * walk, the same counts.
- *
- * Its snapshot file is `index_snapshot.ts`'s.
+ * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store holds of
+ * one project to answer recall, list and stats: memo's lexical index and, per
+ * note, the fields besides its text (with the derived `supersededBy` links).
+ * A hit or a page is read from the database by revision; a changed or deleted
+ * note leaves the index with the text it was indexed with, read from the
+ * change feed. It ranks, filters (memo's `historyFilter` included), pages and
+ * counts exactly as a `Memo` over the same notes. Its snapshot file is in
+ * `index_snapshot.ts`.
  *
  * @module
  */
