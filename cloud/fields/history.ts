@@ -1,5 +1,5 @@
 /**
- * Internal: the inputs of the routes of "notes that stay true" (issue 23): `notes:correct`,
+ * The inputs of the routes of note history: `notes:correct`,
  * `notes:supersede` and `tidy:apply`, checked strictly as every other route's (unknown fields
  * refused by name, each refusal a 400 `invalid_request`). What only the notes can tell (an
  * unknown id, a cycle, a stale plan) is the project's to refuse.
@@ -8,17 +8,20 @@
  */
 
 import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
+import type { CloudHistoryFilter } from "../store.ts";
 import {
   type Check,
   field,
   invalid,
+  isBoolean,
   isDateOrTime,
   isNoteId,
+  isNoteIdArray,
   isText,
   isTextArray,
   rejectUnknownFields,
   withoutUndefined,
-} from "./_fields.ts";
+} from "./_checks.ts";
 
 /** Most ids one `notes:supersede` names (as the MCP tool). */
 export const MAX_SUPERSEDE_IDS = 100;
@@ -35,7 +38,7 @@ const isIdList: Check = (v) =>
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { correctInput } from "./_history_fields.ts";
+ * import { correctInput } from "./history.ts";
  *
  * assert.deepEqual(correctInput({ id: "n1", text: "Deploys run on Mondays" }), {
  *   id: "n1",
@@ -65,7 +68,7 @@ export function correctInput(body: Record<string, unknown>): CorrectInput {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { supersedeInput } from "./_history_fields.ts";
+ * import { supersedeInput } from "./history.ts";
  *
  * assert.deepEqual(supersedeInput({ ids: ["n1"], by: "n2" }), { ids: ["n1"], by: "n2" });
  * assert.throws(() => supersedeInput({ ids: [], by: "n2" }), /array of 1 to 100 note ids/);
@@ -88,7 +91,7 @@ export function supersedeInput(body: Record<string, unknown>): SupersedeInput {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { tidyPlanInput } from "./_history_fields.ts";
+ * import { tidyPlanInput } from "./history.ts";
  *
  * assert.deepEqual(tidyPlanInput({ version: 1, proposals: [] }), { version: 1, proposals: [] });
  * assert.throws(() => tidyPlanInput({ version: 2, proposals: [] }), /version/);
@@ -113,4 +116,36 @@ export function tidyPlanInput(body: Record<string, unknown>): TidyPlan {
     );
   }
   return { version: 1, proposals: body.proposals };
+}
+
+/** The history fields of a note: `supersedes`, `validFrom`, `validUntil`. */
+export const HISTORY_FIELDS = ["supersedes", "validFrom", "validUntil"] as const;
+
+/** A draft's history fields, checked (the store checks the range). */
+export function historyFields(
+  body: Record<string, unknown>,
+  action: string,
+  details?: Record<string, unknown>,
+): { supersedes?: string[]; validFrom?: string; validUntil?: string } {
+  return withoutUndefined({
+    supersedes: field<string[]>(body, "supersedes", isNoteIdArray, action, { details }),
+    validFrom: field<string>(body, "validFrom", isDateOrTime, action, { details }),
+    validUntil: field<string>(body, "validUntil", isDateOrTime, action, { details }),
+  });
+}
+
+/** The history filters, as body fields or query parameters. */
+export const HISTORY_FILTERS = ["includeSuperseded", "asOf", "since", "until"] as const;
+
+/** The history filters of a recall body, checked. */
+export function historyFilterFields(
+  body: Record<string, unknown>,
+  action: string,
+): CloudHistoryFilter {
+  return withoutUndefined({
+    includeSuperseded: field<boolean>(body, "includeSuperseded", isBoolean, action),
+    asOf: field<string>(body, "asOf", isDateOrTime, action),
+    since: field<string>(body, "since", isDateOrTime, action),
+    until: field<string>(body, "until", isDateOrTime, action),
+  });
 }

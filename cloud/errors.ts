@@ -1,5 +1,5 @@
 /**
- * Internal: the Cloud API's one error shape, `{ error: { code, message, details? } }`,
+ * The Cloud API's one error shape, `{ error: { code, message, details? } }`,
  * its codes and statuses, and JSON answers.
  *
  * @module
@@ -31,7 +31,19 @@ export const ERROR_STATUS: Readonly<Record<CloudErrorCode, number>> = {
 /** The message of every `internal` answer: the cause is logged, never sent. */
 export const INTERNAL_MESSAGE = "Cannot answer the request: the server failed; see its log";
 
-/** An answer the handler refuses a request with. */
+/**
+ * An answer the handler refuses a request with.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { CloudApiError, errorResponse } from "./errors.ts";
+ *
+ * const response = errorResponse(new CloudApiError("not_found", "Cannot read the note: no note n1"));
+ * assert.equal(response.status, 404);
+ * assert.equal((await response.json()).error.code, "not_found");
+ * ```
+ */
 export class CloudApiError extends Error {
   /** The error code. */
   readonly code: CloudErrorCode;

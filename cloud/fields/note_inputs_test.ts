@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { createMemoCloudHandler } from "./app.ts";
-import { FileCloudStore } from "./file/store.ts";
+import { createMemoCloudHandler } from "../app.ts";
+import { FileCloudStore } from "../file/store.ts";
 
 const BASE = "http://127.0.0.1:8788/v1/workspaces/team/projects/default";
 
