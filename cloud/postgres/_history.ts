@@ -13,11 +13,11 @@
 
 import type { Sql } from "postgres";
 import {
+  type HistoryNeeds,
+  type HistoryView,
   normalizeNoteText,
   type Note,
   noteIdentity,
-  type HistoryNeeds,
-  type HistoryView,
 } from "@memo/memory";
 import { type NoteRow, plainNote, rowToNote } from "./_notes.ts";
 
