@@ -13,7 +13,7 @@ import {
   type NotePatch,
   prepareDraft,
 } from "@memo/memory";
-import { splitList } from "../_env.ts";
+import { splitList } from "../env.ts";
 import { CloudApiError } from "./_errors.ts";
 import {
   BATCH_DELETE_LIMIT,

@@ -8,7 +8,7 @@
  */
 
 import { resolve } from "node:path";
-import { envChoice, envPositiveInt, envString } from "../_env.ts";
+import { envChoice, envPositiveInt, envString } from "../env.ts";
 import { type ApiKeyEntry, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
 import { CLOUD_LOG_LEVELS, type CloudLogLevel } from "./_log.ts";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";

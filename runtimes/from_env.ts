@@ -9,7 +9,7 @@
  */
 
 import type { Embedder, EmbedderLoader, RecallEngine, SecretsPolicy } from "@memo/memory";
-import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../_env.ts";
+import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../env.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "./_cloud_config.ts";
 import type { MemoCloudMcpRuntimeOptions } from "./cloud.ts";
 import { createDeferredRuntime } from "./deferred.ts";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
-import { readHttpEnv } from "./env.ts";
+import { readEnv } from "./env.ts";
 
-Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () => {
+const readHttpEnv = (env: Record<string, string>) => readEnv(env, "http");
+
+Deno.test("readEnv(env, "http") reads every MEMO_MCP_* variable of the endpoint", () => {
   const config = readHttpEnv({
     MEMO_ROOT_DIR: "/tmp/p",
     MEMO_RUNTIME: "Local",
@@ -37,13 +39,13 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
   });
 });
 
-Deno.test("readHttpEnv() treats empty values as unset", () => {
+Deno.test("readEnv(env, "http") treats empty values as unset", () => {
   const config = readHttpEnv({ MEMO_MCP_BEARER_TOKEN: " ", MEMO_MCP_READ_ONLY: "" });
   assert.equal(config.bearerToken, undefined);
   assert.equal(config.readOnly, undefined);
 });
 
-Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async (t) => {
+Deno.test("readEnv(env, "http") refuses malformed values with a Cannot message", async (t) => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ MEMO_MCP_READ_ONLY: "maybe" }, /Cannot read MEMO_MCP_READ_ONLY/],
     [{ MEMO_MCP_REQUIRE_AUTH: "sometimes" }, /Cannot read MEMO_MCP_REQUIRE_AUTH/],
