@@ -194,7 +194,22 @@ export type LogLevel = "error" | "warn" | "info" | "debug";
  */
 export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"];
 
-/** The data runtimes `MEMO_RUNTIME` chooses from. */
+/**
+ * Which data runtime `MEMO_RUNTIME` selects.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromEnv, type RuntimeMode } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const mode: RuntimeMode = "local"; // wins over MEMO_RUNTIME
+ * const runtime = createMemoMcpRuntimeFromEnv({ env: { MEMO_RUNTIME: "cloud" }, mode, rootDir });
+ * assert.equal(runtime.kind, "local");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
 export type RuntimeMode = "local" | "hybrid" | "cloud";
 const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
 const ENGINES: readonly RecallEngine[] = ["lexical", "vector", "hybrid", "auto"];

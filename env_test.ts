@@ -3,7 +3,7 @@ import { readEnv } from "./env.ts";
 
 const readHttpEnv = (env: Record<string, string>) => readEnv(env, "http");
 
-Deno.test("readEnv(env, "http") reads every MEMO_MCP_* variable of the endpoint", () => {
+Deno.test("readEnv(env, 'http') reads every MEMO_MCP_* variable of the endpoint", () => {
   const config = readHttpEnv({
     MEMO_ROOT_DIR: "/tmp/p",
     MEMO_RUNTIME: "Local",
@@ -22,7 +22,7 @@ Deno.test("readEnv(env, "http") reads every MEMO_MCP_* variable of the endpoint"
     MEMO_UI_PATH: "/ui",
   });
   // The runtime's variables (MEMO_ROOT_DIR, MEMO_RUNTIME, MEMO_CLOUD_*) are
-  // read by runtimes/from_env.ts, not here.
+  // read by runtimes/start/from_env.ts, not here.
   assert.deepEqual(config, {
     path: "/api/mcp",
     bearerToken: "t",
@@ -39,13 +39,13 @@ Deno.test("readEnv(env, "http") reads every MEMO_MCP_* variable of the endpoint"
   });
 });
 
-Deno.test("readEnv(env, "http") treats empty values as unset", () => {
+Deno.test("readEnv(env, 'http') treats empty values as unset", () => {
   const config = readHttpEnv({ MEMO_MCP_BEARER_TOKEN: " ", MEMO_MCP_READ_ONLY: "" });
   assert.equal(config.bearerToken, undefined);
   assert.equal(config.readOnly, undefined);
 });
 
-Deno.test("readEnv(env, "http") refuses malformed values with a Cannot message", async (t) => {
+Deno.test("readEnv(env, 'http') refuses malformed values with a Cannot message", async (t) => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ MEMO_MCP_READ_ONLY: "maybe" }, /Cannot read MEMO_MCP_READ_ONLY/],
     [{ MEMO_MCP_REQUIRE_AUTH: "sometimes" }, /Cannot read MEMO_MCP_REQUIRE_AUTH/],

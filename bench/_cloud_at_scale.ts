@@ -19,8 +19,8 @@
 // deno-lint-ignore no-import-prefix -- bench-only, pinned
 import postgres from "npm:postgres@3.4.9";
 import { PostgresCloudStore } from "../cloud/postgres/store.ts";
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud/runtime.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import { DENO, freePort, log, ROOT, rssKiB, waitForCloudHealth } from "./_http_kit.ts";
 import { corpus } from "./index_scale.ts";
 

@@ -5,9 +5,9 @@
  * @module
  */
 
-import { NOTES_PREAMBLE, serializeNote } from "../memory/codec.ts";
-import { contentHash, type Note } from "../memory/note.ts";
-import { memoPaths } from "../memory/paths.ts";
+import { NOTES_PREAMBLE, serializeNote } from "../memory/store/codec.ts";
+import { contentHash, type Note } from "../memory/notes/note.ts";
+import { memoPaths } from "../memory/store/paths.ts";
 
 /**
  * Writes `<rootDir>/.memo/memory/notes.md` with `count` notes of about 1 KB, from a seeded
@@ -17,7 +17,7 @@ import { memoPaths } from "../memory/paths.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileMemoryStore } from "../memory/file_store.ts";
+ * import { FileMemoryStore } from "../memory/store/file_store.ts";
  * import { generateNotes } from "./_notes_corpus.ts";
  * const dir = await Deno.makeTempDir();
  * const bytes = await generateNotes(dir, 20);

@@ -56,8 +56,8 @@ async function run(tree: string, rootDir: string, mode: string) {
     return {};
   }
   if (mode !== "open" && mode !== "open-embeddings") throw new Error(`unknown mode ${mode}`);
-  const { FileMemoryStore } = await at("memory/file_store.ts");
-  const { Bm25Index } = await at("memory/recall/lexical.ts");
+  const { FileMemoryStore } = await at("memory/store/file_store.ts");
+  const { Bm25Index } = await at("memory/recall/lexical/lexical.ts");
   const store = new FileMemoryStore({ rootDir });
   const times: Record<string, number> = {};
   const timed = (name: string, fn: (...args: unknown[]) => Promise<unknown>) =>
@@ -101,8 +101,8 @@ async function run(tree: string, rootDir: string, mode: string) {
 
 /** The tree's read of notes.md alone, hashing as its open does (a tree without it ignores that). */
 async function read(at: (path: string) => Promise<Record<string, unknown>>, rootDir: string) {
-  const { readNotes } = await at("memory/_notes_file.ts");
-  const { memoPaths } = await at("memory/paths.ts");
+  const { readNotes } = await at("memory/store/_notes_file.ts");
+  const { memoPaths } = await at("memory/store/paths.ts");
   const paths = (memoPaths as (dir: string) => { notes: string; lock: string })(rootDir);
   const size = statSync(paths.notes).size;
   const cpu = process.cpuUsage();

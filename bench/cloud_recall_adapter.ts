@@ -25,8 +25,8 @@
 import process from "node:process";
 import { createMemoCloudHandler } from "../cloud/app.ts";
 import { PostgresCloudStore } from "../cloud/postgres/store.ts";
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud/runtime.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { startPostgres } from "../tests/_postgres.ts";
 import { itemIdsOf, itemToDraft } from "./recall_adapter.ts";

@@ -53,8 +53,8 @@ import postgres from "npm:postgres@3.4.9";
 import { parseArgs } from "node:util";
 import { MemoCloudProject } from "../cloud/projects/memo_project.ts";
 import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres/store.ts";
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud/runtime.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import { startPostgres } from "../tests/_postgres.ts";
 import {
   cpuModel,

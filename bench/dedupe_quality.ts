@@ -40,7 +40,7 @@ import {
   TIDY_THRESHOLD,
   VectorIndex,
 } from "../memory/mod.ts";
-import { similarNotes } from "../memory/_similar_notes.ts";
+import { similarNotes } from "../memory/similar_notes.ts";
 
 interface Pair {
   a: string;

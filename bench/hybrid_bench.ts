@@ -44,13 +44,13 @@
  */
 
 import { parseArgs } from "node:util";
-import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "../runtimes/hybrid.ts";
+import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "../runtimes/hybrid/runtime.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import {
   MemoCloudClient,
   type MemoCloudDraft,
   type MemoCloudNote,
-} from "../runtimes/cloud_client.ts";
+} from "../runtimes/cloud/client.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { startPostgres } from "../tests/_postgres.ts";
 import {

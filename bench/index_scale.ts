@@ -20,8 +20,8 @@
 
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { createLexicalIndex } from "../memory/recall/lexical.ts";
-import type { Note } from "../memory/note.ts";
+import { createLexicalIndex } from "../memory/recall/lexical/lexical.ts";
+import type { Note } from "../memory/notes/note.ts";
 import { rng } from "./_rng.ts";
 
 const STOP = (

@@ -20,9 +20,9 @@
  *        deno run -A bench/store_scale.ts --generate <rootDir> [--notes 100000]
  */
 
-import { FileMemoryStore } from "../memory/file_store.ts";
+import { FileMemoryStore } from "../memory/store/file_store.ts";
 import { Memo } from "../memory/memo.ts";
-import { memoPaths } from "../memory/paths.ts";
+import { memoPaths } from "../memory/store/paths.ts";
 import { generateNotes as generate } from "./_notes_corpus.ts";
 import { peakRssMB } from "./_peak_rss.ts";
 

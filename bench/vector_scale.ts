@@ -23,7 +23,7 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DEFAULT_VECTOR_CANDIDATES, VectorIndex } from "../memory/recall/vector.ts";
+import { DEFAULT_VECTOR_CANDIDATES, VectorIndex } from "../memory/recall/vector/vector.ts";
 import {
   codeStride,
   encodeVector,
@@ -35,8 +35,8 @@ import {
   signScores,
   signTable,
   signWords,
-} from "../memory/recall/_vector_codes.ts";
-import { EmbeddingCache } from "../memory/_embedding_cache.ts";
+} from "../memory/recall/vector/_codes.ts";
+import { EmbeddingCache } from "../memory/vectors/cache.ts";
 import { rng } from "./_rng.ts";
 import { percentile } from "./_report.ts";
 

@@ -7,7 +7,7 @@
  */
 
 import { readLimited } from "../platform/mod.ts";
-import { CloudApiError } from "./_errors.ts";
+import { CloudApiError } from "./errors.ts";
 
 function tooLarge(limit: number): CloudApiError {
   return new CloudApiError(

@@ -10,7 +10,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { CloudApiError, jsonTextResponse } from "./_errors.ts";
+import { CloudApiError, jsonTextResponse } from "./errors.ts";
 import type { IdempotencyStore, IdempotentAnswer } from "./store.ts";
 
 /** How long a repeat waits for the first request by default, in ms. */

@@ -15,7 +15,7 @@
  */
 
 import { VERSION } from "../version.ts";
-import { jsonResponse } from "./_errors.ts";
+import { jsonResponse } from "./errors.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type { CloudStore } from "./store.ts";
 

@@ -9,21 +9,19 @@
  */
 
 import { CLOUD_ID_PATTERN } from "./_auth.ts";
-import { CloudApiError, errorText } from "./_errors.ts";
+import { CloudApiError, errorText } from "./errors.ts";
+import { ifMatchOf } from "./fields/headers.ts";
 import {
   batchDeleteInput,
   batchInput,
-  changesQuery,
   createNoteInput,
-  ifMatchOf,
-  listQuery,
-  noQuery,
   patchInput,
   recallInput,
-} from "./_fields.ts";
+} from "./fields/note_inputs.ts";
+import { changesQuery, listQuery, noQuery } from "./fields/query.ts";
 import type { CloudRoute } from "./_routes.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
-import { correctInput, supersedeInput, tidyPlanInput } from "./_history_fields.ts";
+import { correctInput, supersedeInput, tidyPlanInput } from "./fields/history.ts";
 import type { SecretsPolicy } from "@memo/memory";
 import type { CloudNote, CloudProject, IdempotentAnswer } from "./store.ts";
 

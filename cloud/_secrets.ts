@@ -17,7 +17,7 @@ import {
   type SecretRedaction,
   type SecretsPolicy,
 } from "@memo/memory";
-import { CloudApiError } from "./_errors.ts";
+import { CloudApiError } from "./errors.ts";
 
 function refusal(e: unknown): unknown {
   if ((e as { code?: unknown } | null)?.code !== "SECRETS_REFUSED") return e;

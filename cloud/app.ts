@@ -35,8 +35,9 @@ import {
   INTERNAL_MESSAGE,
   jsonResponse,
   jsonTextResponse,
-} from "./_errors.ts";
-import { idempotencyKeyOf, noQuery } from "./_fields.ts";
+} from "./errors.ts";
+import { idempotencyKeyOf } from "./fields/headers.ts";
+import { noQuery } from "./fields/query.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
 import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
 import { healthzResponse } from "../platform/mod.ts";

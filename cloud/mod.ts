@@ -40,6 +40,7 @@ export {
   parseApiKeys,
   readCloudConfig,
 } from "./config.ts";
+export { CloudApiError, type CloudErrorCode, errorResponse } from "./errors.ts";
 export {
   createMemoCloudServerFromEnv,
   type MemoCloudServer,

@@ -192,8 +192,8 @@ export interface CloudTidyApplyResult {
 }
 
 /**
- * The history filters of {@linkcode CloudProject.list} and {@linkcode CloudProject.recall}
- * (issue 23): superseded notes are left out unless `includeSuperseded`.
+ * The history filters of {@linkcode CloudProject.list} and {@linkcode CloudProject.recall}:
+ * superseded notes are left out unless `includeSuperseded`.
  *
  * @example
  * ```ts

@@ -11,7 +11,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { type Note, sameNote } from "./note.ts";
+import { type Note, sameNote } from "./notes/note.ts";
 import type { MemoChange } from "./memo_types.ts";
 
 /** A set of listeners and the poll that runs while the set is not empty. */

@@ -7,11 +7,15 @@
  */
 
 import { EmbedderUnavailableError, MemoryValidationError } from "./errors.ts";
-import { normalizeLabels, type Note } from "./note.ts";
+import { normalizeLabels, type Note } from "./notes/note.ts";
 import { type NoteFilter, RECALL_ENGINES, type RecallEngine } from "./recall/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import { MAX_MEMO_LIMIT } from "./memo_types.ts";
-import { historyFilter, type HistoryLookup, type ResolvedHistoryFilter } from "./history.ts";
+import {
+  historyFilter,
+  type HistoryLookup,
+  type ResolvedHistoryFilter,
+} from "./history/history.ts";
 
 /**
  * `limit` when it is an integer from 1 to `MAX_MEMO_LIMIT`; else throws `MemoryValidationError`
@@ -143,7 +147,7 @@ export function noteFilter(f: NoteFilter): ((note: Note) => boolean) | undefined
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkHistoryFilter } from "./history.ts";
+ * import { checkHistoryFilter } from "./history/history.ts";
  * import { notesFilter } from "./_memo_checks.ts";
  * const note = { id: "a", title: "t", body: "b", labels: ["ops"], hash: "", created: "2026-01-01", updated: "" };
  * const lookup = { get: () => undefined, supersededBy: () => undefined, anySuperseded: false };
@@ -170,7 +174,7 @@ export function notesFilter(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkHistoryFilter } from "./history.ts";
+ * import { checkHistoryFilter } from "./history/history.ts";
  * import { onlyHidesSuperseded } from "./_memo_checks.ts";
  * const some = { anySuperseded: true };
  * assert.equal(onlyHidesSuperseded({}, checkHistoryFilter({}, "recall"), some), true);

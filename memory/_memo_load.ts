@@ -1,17 +1,17 @@
 /**
  * Internal: the load of a `Memo` client. The store parses its notes while the index snapshot
- * (`_index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
+ * (`store/index_cache.ts`) is read; the lexical index is restored from the snapshot when it fits (the
  * appended notes, if any, are added to it) or else built; then the snapshot is written again when
  * it is stale. A file store hashes the bytes it reads for the snapshot's key
- * (`_load_digest.ts`): first the snapshot's header says how many bytes it was taken of.
+ * (`store/load_digest.ts`): first the snapshot's header says how many bytes it was taken of.
  *
  * @module
  */
 
 import { dirname } from "node:path";
-import type { MemoryStore, StoreLoadReport } from "./store.ts";
+import type { MemoryStore, StoreLoadReport } from "./store/store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
-import type { Bm25Index, Bm25LexicalIndex } from "./recall/lexical.ts";
+import type { Bm25Index, Bm25LexicalIndex } from "./recall/lexical/lexical.ts";
 import {
   indexCachePath,
   readSnapshotFile,
@@ -20,9 +20,9 @@ import {
   snapshotExtent,
   type SnapshotKeying,
   writeIndexCache,
-} from "./_index_cache.ts";
-import { loadDigestsOf } from "./_load_digest.ts";
-import { memoPaths } from "./paths.ts";
+} from "./store/index_cache.ts";
+import { loadDigestsOf } from "./store/load_digest.ts";
+import { memoPaths } from "./store/paths.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
 import type { MemoOptions } from "./memo_types.ts";
 
@@ -83,8 +83,8 @@ export function snapshotPlan(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileMemoryStore } from "./file_store.ts";
- * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { FileMemoryStore } from "./store/file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical/lexical.ts";
  * import { ChangeFeed } from "./_change_feed.ts";
  * import { NoteMirror } from "./_note_mirror.ts";
  * import { loadNotes, snapshotPlan } from "./_memo_load.ts";

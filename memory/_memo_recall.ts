@@ -1,20 +1,20 @@
 /**
  * Internal: one recall of the `Memo` client: the engine that runs (`auto` resolved), the answer
  * cache, and the lexical hits. The `vector` and `hybrid` engines hand over to
- * `_semantic_recall.ts` (imported at their first recall); the lexical engine loads and runs no
+ * `vectors/semantic_recall.ts` (imported at their first recall); the lexical engine loads and runs no
  * embedding code.
  *
  * @module
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { normalizeLabels } from "./note.ts";
+import { normalizeLabels } from "./notes/note.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import { highlightsOf, matchedIndexTerms } from "./recall/highlights.ts";
 import type { RecallCache } from "./_recall_cache.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
-import type { MemoEmbeddings } from "./_embedding_seam.ts";
+import type { MemoEmbeddings } from "./vectors/seam.ts";
 import {
   checkEngine,
   checkLimit,
@@ -23,8 +23,8 @@ import {
   onlyHidesSuperseded,
   withAction,
 } from "./_memo_checks.ts";
-import { historyColumnsOf } from "./_history_columns.ts";
-import { checkHistoryFilter } from "./history.ts";
+import { historyColumnsOf } from "./history/columns.ts";
+import { checkHistoryFilter } from "./history/history.ts";
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from "./memo_types.ts";
 
 /**
@@ -60,13 +60,13 @@ export interface RecallParts {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileMemoryStore } from "./file_store.ts";
- * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { FileMemoryStore } from "./store/file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical/lexical.ts";
  * import { DEFAULT_FUSION } from "./recall/fusion.ts";
  * import { ChangeFeed } from "./_change_feed.ts";
  * import { RecallCache } from "./_recall_cache.ts";
  * import { NoteMirror } from "./_note_mirror.ts";
- * import { Embeddings } from "./_embeddings.ts";
+ * import { Embeddings } from "./vectors/embeddings.ts";
  * import { recallNotes } from "./_memo_recall.ts";
  * const dir = await Deno.makeTempDir();
  * const store = new FileMemoryStore({ rootDir: dir });
@@ -161,7 +161,7 @@ export async function recallNotes(
     });
   } else {
     // The vector side's code loads with the first vector or hybrid recall.
-    const { semanticHits } = await import("./_semantic_recall.ts");
+    const { semanticHits } = await import("./vectors/semantic_recall.ts");
     hits = await semanticHits(embeddings, query, lexical, (id) => mirror.notes.get(id), {
       engine,
       limit,

@@ -7,15 +7,15 @@
  * @module
  */
 
-import type { Note } from "./note.ts";
-import type { MemoryStore } from "./store.ts";
+import type { Note } from "./notes/note.ts";
+import type { MemoryStore } from "./store/store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
-import type { MemoEmbeddings } from "./_embedding_seam.ts";
+import type { MemoEmbeddings } from "./vectors/seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
-import { cursorStart, type CursorState, encodeCursor } from "./cursor.ts";
+import { cursorStart, type CursorState, encodeCursor } from "./notes/cursor.ts";
 import type { ListResult } from "./memo_types.ts";
-import { type HistoryLookup, SupersedeLinks } from "./history.ts";
-import { countNotes } from "./note_counts.ts";
+import { type HistoryLookup, SupersedeLinks } from "./history/history.ts";
+import { countNotes } from "./notes/counts.ts";
 
 /**
  * What a {@linkcode NoteMirror} keeps in step with the store's notes.
@@ -23,8 +23,8 @@ import { countNotes } from "./note_counts.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileMemoryStore } from "./file_store.ts";
- * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { FileMemoryStore } from "./store/file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical/lexical.ts";
  * import { ChangeFeed } from "./_change_feed.ts";
  * import type { NoteMirrorParts } from "./_note_mirror.ts";
  * const parts: NoteMirrorParts = {
@@ -56,8 +56,8 @@ export interface NoteMirrorParts {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { FileMemoryStore } from "./file_store.ts";
- * import { createLexicalIndex } from "./recall/lexical.ts";
+ * import { FileMemoryStore } from "./store/file_store.ts";
+ * import { createLexicalIndex } from "./recall/lexical/lexical.ts";
  * import { ChangeFeed } from "./_change_feed.ts";
  * import { NoteMirror } from "./_note_mirror.ts";
  * const dir = await Deno.makeTempDir();

@@ -6,21 +6,21 @@
  */
 
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
-import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./note.ts";
+import { normalizeLabels, type Note, type NoteDraft, type NotePatch } from "./notes/note.ts";
 import type {
   CommitOptions,
   MemoryStore,
   ReplicaApplyResult,
   ReplicaChanges,
   StoreLoadReport,
-} from "./store.ts";
-import { FileMemoryStore } from "./file_store.ts";
-import { createLexicalIndex } from "./recall/lexical.ts";
+} from "./store/store.ts";
+import { FileMemoryStore } from "./store/file_store.ts";
+import { createLexicalIndex } from "./recall/lexical/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import { DEFAULT_FUSION } from "./recall/fusion.ts";
-import { LazyEmbeddings } from "./_lazy_embeddings.ts";
-import type { MemoEmbeddings } from "./_embedding_seam.ts";
-import { decodeCursor } from "./cursor.ts";
+import { LazyEmbeddings } from "./vectors/lazy_embeddings.ts";
+import type { MemoEmbeddings } from "./vectors/seam.ts";
+import { decodeCursor } from "./notes/cursor.ts";
 import { DEFAULT_RECALL_CACHE_SIZE, RecallCache } from "./_recall_cache.ts";
 import { ChangeFeed } from "./_change_feed.ts";
 import { NoteMirror } from "./_note_mirror.ts";
@@ -40,19 +40,12 @@ import {
   parseSecretsPolicy,
   type SecretsPolicy,
 } from "./secrets/policy.ts";
-import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/_memo_secrets.ts";
-import { checkHistoryFilter, prepareHistory } from "./history.ts";
-import { similarNotes, similarNotesBeforeWrite } from "./_similar_notes.ts";
-import {
-  applyTidyPlan,
-  checkDraftLinks,
-  checkPatchLinks,
-  correctNote,
-  mirrorView,
-  supersedeNotes,
-  tidyNotes,
-  type TruthParts,
-} from "./_truth_ops.ts";
+import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/memo_secrets.ts";
+import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
+import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
+import { correctNote, type HistoryParts, mirrorView, supersedeNotes } from "./history_writes.ts";
+import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
+import { applyTidyPlan, tidyNotes } from "./tidy_writes.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
@@ -76,7 +69,7 @@ import type {
   SupersedeResult,
   TidyApplyResult,
   TidyPlan,
-} from "./truth_types.ts";
+} from "./history/types.ts";
 
 export * from "./memo_types.ts";
 
@@ -137,7 +130,7 @@ export class Memo {
   #feed: ChangeFeed;
   #embeddings: MemoEmbeddings;
   #recall: RecallParts;
-  #truth: TruthParts;
+  #history: HistoryParts;
 
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
@@ -154,7 +147,7 @@ export class Memo {
     const ownFiles = !options.store || options.rootDir !== undefined;
     this.#rootDir = rootDir;
     this.#ownFiles = ownFiles;
-    // Nothing of the embedding side loads until vectors are needed (`_lazy_embeddings.ts`).
+    // Nothing of the embedding side loads until vectors are needed (`vectors/lazy_embeddings.ts`).
     const embeddings = new LazyEmbeddings({
       model: options.embeddingModel,
       enabled: options.localEmbeddings ?? true,
@@ -171,7 +164,7 @@ export class Memo {
     this.#mirror = new NoteMirror({ store, index, embeddings, feed: this.#feed, answers });
     this.#recall = { engine, mirror: this.#mirror, index, embeddings, answers, fusion };
     this.#cache = snapshotPlan(options, rootDir, ownFiles);
-    this.#truth = {
+    this.#history = {
       store,
       mirror: this.#mirror,
       view: mirrorView(this.#mirror),
@@ -258,7 +251,7 @@ export class Memo {
   async remember(draft: NoteDraft): Promise<RememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
-      await checkDraftLinks(this.#truth, draft);
+      await checkDraftLinks(this.#history, draft);
     }
     const mirror = this.#mirror;
     const embeddings = this.#embeddings;
@@ -490,7 +483,7 @@ export class Memo {
     if (patch.labels !== undefined) clean.labels = normalizeLabels(guarded.patch.labels);
     if (patch.supersedes !== undefined) {
       prepareHistory(patch, "update note");
-      await checkPatchLinks(this.#truth, String(id), patch.supersedes);
+      await checkPatchLinks(this.#history, String(id), patch.supersedes);
     }
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
@@ -516,7 +509,7 @@ export class Memo {
    * `NoteNotFoundError` for an unknown id and `MemoryValidationError` for bad input.
    */
   correct(input: CorrectInput): Promise<CorrectResult> {
-    return correctNote(this.#truth, input);
+    return correctNote(this.#history, input);
   }
 
   /**
@@ -526,7 +519,7 @@ export class Memo {
    * `MemoryValidationError` for an unknown id in `ids`, `by` itself or a cycle.
    */
   supersede(input: SupersedeInput): Promise<SupersedeResult> {
-    return supersedeNotes(this.#truth, input);
+    return supersedeNotes(this.#history, input);
   }
 
   /**
@@ -535,7 +528,7 @@ export class Memo {
    * With the file store the plan carries the SHA-256 of the `notes.md` it was made from.
    */
   tidy(): Promise<TidyPlan> {
-    return tidyNotes(this.#truth);
+    return tidyNotes(this.#history);
   }
 
   /**
@@ -545,7 +538,7 @@ export class Memo {
    * stored notes (no text enters), so the secrets guard has nothing to check.
    */
   applyTidy(plan: TidyPlan): Promise<TidyApplyResult> {
-    return applyTidyPlan(this.#truth, plan);
+    return applyTidyPlan(this.#history, plan);
   }
 
   /** Counts of notes, labels and sources. */

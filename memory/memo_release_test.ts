@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { openMemo } from "./mod.ts";
-import { sharedModels } from "./_shared_embedder.ts";
+import { sharedModels } from "./vectors/_shared_embedder.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 import { until } from "../testing/wait.ts";
 

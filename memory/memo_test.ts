@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { MAX_MEMO_LIMIT, type Memo, openMemo } from "./memo.ts";
 import { MemoryValidationError, NoteNotFoundError } from "./errors.ts";
 import { createLexicalIndex } from "./recall/mod.ts";
-import { FileMemoryStore } from "./file_store.ts";
-import type { MemoryStore } from "./store.ts";
+import { FileMemoryStore } from "./store/file_store.ts";
+import type { MemoryStore } from "./store/store.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {

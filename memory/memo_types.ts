@@ -7,12 +7,12 @@
 import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
-import type { CommitResult, MemoryStore, StoreIssue } from "./store.ts";
-import type { Note } from "./note.ts";
+import type { CommitResult, MemoryStore, StoreIssue } from "./store/store.ts";
+import type { Note } from "./notes/note.ts";
 import type { SecretRedaction } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
-import type { HistoryFilter } from "./history.ts";
-import type { SimilarNote } from "./truth_types.ts";
+import type { HistoryFilter } from "./history/history.ts";
+import type { SimilarNote } from "./history/types.ts";
 
 /**
  * Options of {@linkcode openMemo}.

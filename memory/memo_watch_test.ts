@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Memo, type MemoChange, openMemo } from "./memo.ts";
 import { MemoryValidationError } from "./errors.ts";
-import { memoPaths } from "./paths.ts";
-import { serializeNote } from "./codec.ts";
+import { memoPaths } from "./store/paths.ts";
+import { serializeNote } from "./store/codec.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /**

@@ -22,30 +22,38 @@
  */
 
 export * from "./errors.ts";
-export * from "./note.ts";
-export * from "./history.ts";
-export * from "./truth_types.ts";
+export * from "./notes/note.ts";
+export * from "./history/history.ts";
+export * from "./history/types.ts";
 export * from "./similarity.ts";
 export * from "./tidy.ts";
-export * from "./draft.ts";
-export * from "./paths.ts";
-export * from "./cursor.ts";
-export * from "./store.ts";
-export * from "./codec.ts";
-export * from "./file_store.ts";
+export * from "./store/draft.ts";
+export * from "./store/paths.ts";
+export * from "./notes/cursor.ts";
+export * from "./store/store.ts";
+export * from "./store/codec.ts";
+export * from "./store/file_store.ts";
 export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";
 export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
-export * from "./auto_engine.ts";
+export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
-export * from "./note_counts.ts";
-export { lexicalSimilarNotes, type LexicalSimilarParts } from "./_similar_notes.ts";
+export * from "./notes/counts.ts";
+export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
+export { checkDraftLinks } from "./history_checks.ts";
 export {
-  checkDraftLinks,
   correctNote,
+  type HistoryNeeds,
+  type HistoryView,
+  type HistoryWriteParts,
   supersedeNotes,
-  type TruthNeeds,
-  type TruthView,
-  type TruthWriteParts,
-} from "./_truth_ops.ts";
+} from "./history_writes.ts";
+
+import type { HistoryNeeds, HistoryView, HistoryWriteParts } from "./history_writes.ts";
+/** @deprecated Use {@linkcode HistoryNeeds}. */
+export type TruthNeeds = HistoryNeeds;
+/** @deprecated Use {@linkcode HistoryView}. */
+export type TruthView = HistoryView;
+/** @deprecated Use {@linkcode HistoryWriteParts}. */
+export type TruthWriteParts = HistoryWriteParts;

@@ -23,10 +23,10 @@
  * @module
  */
 
-import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED, tokenText } from "./recall/tokenizer.ts";
-import { ENGLISH_STOP_WORDS } from "./recall/stopwords.ts";
-import { stemWord } from "./recall/stemmer.ts";
-import { IRREGULAR_FORMS } from "./recall/irregular.ts";
+import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED, tokenText } from "./recall/text/tokenizer.ts";
+import { ENGLISH_STOP_WORDS } from "./recall/text/stopwords.ts";
+import { stemWord } from "./recall/text/stemmer.ts";
+import { IRREGULAR_FORMS } from "./recall/text/irregular.ts";
 
 /**
  * Score at or above which `remember` lists a stored note as similar.

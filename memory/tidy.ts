@@ -15,13 +15,13 @@
  * @module
  */
 
-import { contentHash, type Note } from "./note.ts";
+import { contentHash, type Note } from "./notes/note.ts";
 import { MemoryValidationError } from "./errors.ts";
-import { isValidAt, SupersedeLinks, validTimeMs } from "./history.ts";
-import { parseNotes, serializeNote } from "./codec.ts";
+import { isValidAt, SupersedeLinks, validTimeMs } from "./history/history.ts";
+import { parseNotes, serializeNote } from "./store/codec.ts";
 import { distinctWords, mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
-import { noteProfile } from "./_similar_notes.ts";
-import type { TidyNoteRef, TidyPlan, TidyProposal } from "./truth_types.ts";
+import { noteProfile } from "./similar_notes.ts";
+import type { TidyNoteRef, TidyPlan, TidyProposal } from "./history/types.ts";
 
 /** Rarest words of a note whose holders are its merge candidates. */
 const RARE_WORDS = 2;

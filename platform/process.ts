@@ -350,3 +350,39 @@ export function unrefTimer<T>(timer: T): T {
   else (timer as { unref?: () => void } | undefined)?.unref?.();
   return timer;
 }
+
+/**
+ * This process's id.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { processId } from "./process.ts";
+ *
+ * assert.equal(processId(), Deno.pid); // e.g. written into a lock file
+ * ```
+ */
+export function processId(): number {
+  return deno ? deno.pid : g.process.pid;
+}
+
+/**
+ * Whether a process with this id runs on this host (one that exists but belongs to another
+ * user counts as running).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { isProcessAlive, processId } from "./process.ts";
+ *
+ * assert.equal(isProcessAlive(processId()), true);
+ * ```
+ */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    g.process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}

@@ -29,7 +29,7 @@ import type {
   SupersedeResult,
   TidyApplyResult,
   TidyPlan,
-} from "./truth_types.ts";
+} from "./history_types.ts";
 
 /**
  * The part of the memory client (`Memo` of `@memo/memory`) the local runtime

@@ -8,7 +8,7 @@
 
 import type { AutoEngine, RecallEngine } from "@memo/memory";
 import type { RuntimeCallOptions } from "./_call_options.ts";
-import type { RuntimeHistoryFilter } from "./truth_types.ts";
+import type { RuntimeHistoryFilter } from "./history_types.ts";
 
 /** Options of {@linkcode MemoMcpRuntime.recall}. *
  * @example

@@ -1,6 +1,6 @@
 /**
  * The checks of a runtime configuration that need nothing built: the modes, the recall engines
- * and the combinations that cannot work. `factory.ts` and `from_env.ts` run them before they
+ * and the combinations that cannot work. `factory.ts` and `start/from_env.ts` run them before they
  * load any runtime.
  *
  * @module

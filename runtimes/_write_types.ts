@@ -7,7 +7,7 @@
  */
 
 import type { Note, SecretRedaction } from "@memo/memory";
-import type { SimilarNote } from "./truth_types.ts";
+import type { SimilarNote } from "./history_types.ts";
 
 /** Input of {@linkcode MemoMcpRuntime.remember}. *
  * @example

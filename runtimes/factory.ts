@@ -13,12 +13,12 @@ import type {
   RecallEngine,
   SecretsPolicy,
 } from "@memo/memory";
-import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud.ts";
-import type { MemoCloudClient } from "./cloud_client.ts";
-import { createMemoHybridMcpRuntime } from "./hybrid.ts";
-import { createLazyLocalRuntime } from "./local.ts";
+import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud/runtime.ts";
+import type { MemoCloudClient } from "./cloud/client.ts";
+import { createMemoHybridMcpRuntime } from "./hybrid/runtime.ts";
+import { createLazyLocalRuntime } from "./local/runtime.ts";
 import type { MemoMcpRuntime } from "./types.ts";
-import { memoOptionsOf } from "./_memo_options.ts";
+import { memoOptionsOf } from "./memo_options.ts";
 import { checkRuntimeConfig } from "./_runtime_config.ts";
 
 export { checkRuntimeConfig, RUNTIME_RECALL_ENGINES } from "./_runtime_config.ts";

@@ -9,21 +9,15 @@
 
 export * from "./types.ts";
 export * from "./errors.ts";
-export {
-  createMemoMcpRuntimeFromMemo,
-  type LocalRuntimeOptions,
-  recallDetailedOf,
-} from "./local.ts";
 export * from "./factory.ts";
-export * from "./from_env.ts";
-export * from "./cloud.ts";
-export * from "./hybrid.ts";
-export * from "./cloud_client.ts";
-export {
-  isMemoCloudError,
-  MemoCloudError,
-  type MemoCloudErrorCode,
-  type MemoCloudErrorOptions,
-} from "./_cloud_errors.ts";
-export { createDeferredRuntime } from "./deferred.ts";
-export { readProjectConfigFile } from "./_cloud_config.ts";
+export * from "./local/mod.ts";
+export * from "./cloud/mod.ts";
+export * from "./hybrid/mod.ts";
+export * from "./start/mod.ts";
+export * from "./start/from_env.ts";
+export * from "./batch_input.ts";
+export * from "./listeners.ts";
+export * from "./memo_options.ts";
+export * from "./secrets.ts";
+export * from "./delegate.ts";
+export * from "./remember_result.ts";

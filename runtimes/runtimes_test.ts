@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { openMemo } from "@memo/memory";
-import { createMemoCloudMcpRuntime } from "./cloud.ts";
+import { createMemoCloudMcpRuntime } from "./cloud/runtime.ts";
 import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "./errors.ts";
 import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
-import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local.ts";
+import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local/runtime.ts";
 import type { RuntimeChange } from "./types.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 

@@ -49,9 +49,9 @@ import type {
   SupersedeResult,
   TidyApplyResult,
   TidyPlan,
-} from "./truth_types.ts";
+} from "./history_types.ts";
 
-export * from "./truth_types.ts";
+export * from "./history_types.ts";
 
 // The memory types that appear in this package's API (`store`, results).
 export type {

@@ -6,7 +6,6 @@
  * @module
  */
 
-
 /**
  * The name of a limit option of `MemoMcpOptions`.
  *
@@ -128,4 +127,3 @@ export const MEMO_MCP_LIMITS: readonly MemoMcpLimit[] = [
  * ```
  */
 export type MemoMcpLimitValues = Partial<Record<MemoMcpLimitName, number>>;
-

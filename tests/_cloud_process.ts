@@ -7,7 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import type { MemoCloudClient, MemoCloudNote } from "../runtimes/cloud_client.ts";
+import type { MemoCloudClient, MemoCloudNote } from "../runtimes/cloud/client.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Embedder, memoPaths } from "@memo/memory";
-import { EmbeddingCache } from "../memory/_embedding_cache.ts";
+import { EmbeddingCache } from "../memory/vectors/cache.ts";
 import type { CorpusSecret } from "../testing/secrets_corpus.ts";
 
 /** Fails naming the secret (its rule and name, never its value) when `text` holds any value. */

@@ -21,8 +21,8 @@ import { fileURLToPath } from "node:url";
 import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud/runtime.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import type { RuntimeRememberResult } from "../runtimes/types.ts";
 import { cloudNotes, type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";

@@ -19,7 +19,7 @@ import assert from "node:assert/strict";
 import { createMemoCloudHandler } from "../cloud/app.ts";
 import { FileCloudStore } from "../cloud/file/store.ts";
 import type { CloudChange } from "../cloud/store.ts";
-import { createMemoCloudMcpRuntime } from "../runtimes/cloud.ts";
+import { createMemoCloudMcpRuntime } from "../runtimes/cloud/runtime.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { type FaultProxy, startFaultProxy } from "./_fault_proxy.ts";

@@ -30,7 +30,8 @@ import postgres from "postgres";
 import { createMemoCloudHandler, type MemoCloudHandlerOptions } from "../cloud/app.ts";
 import { MemoCloudProject } from "../cloud/projects/memo_project.ts";
 import { SCHEMA_VERSION } from "../cloud/postgres/_migrations.ts";
-import { ProjectIndex, snapshotFormat } from "../cloud/projects/project_index.ts";
+import { snapshotFormat } from "../cloud/projects/index_snapshot.ts";
+import { ProjectIndex } from "../cloud/projects/project_index.ts";
 import { writeSnapshot } from "../cloud/postgres/_snapshots.ts";
 import {
   PostgresCloudStore,

@@ -90,10 +90,10 @@ Deno.test("the error files are found, and their codes include each family", () =
   const files = ERROR_FILES.map((p) => relative(ROOT, p)).sort();
   for (
     const expected of [
-      "cloud/_errors.ts",
+      "cloud/errors.ts",
       "connectors/errors.ts",
       "memory/errors.ts",
-      "runtimes/_cloud_errors.ts",
+      "runtimes/cloud/errors.ts",
       "runtimes/errors.ts",
       "server/errors.ts",
     ]

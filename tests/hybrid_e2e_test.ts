@@ -27,15 +27,15 @@ import assert from "node:assert/strict";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseNotes } from "../memory/codec.ts";
-import type { Note } from "../memory/note.ts";
-import { MemoCloudClient } from "../runtimes/cloud_client.ts";
+import { parseNotes } from "../memory/store/codec.ts";
+import type { Note } from "../memory/notes/note.ts";
+import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import {
   createMemoHybridMcpRuntime,
   type MemoHybridMcpRuntime,
   type MemoHybridMcpRuntimeOptions,
-} from "../runtimes/hybrid.ts";
+} from "../runtimes/hybrid/runtime.ts";
 import type { ReplicateResult } from "../runtimes/types.ts";
 import { cloudNotes, type CloudProcess, inherited, startCloudProcess } from "./_cloud_process.ts";
 import { type FaultProxy, startFaultProxy } from "./_fault_proxy.ts";

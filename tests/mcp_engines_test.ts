@@ -17,7 +17,7 @@ import type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/tran
 import { type Embedder, type EmbedderLoader, openMemo } from "@memo/memory";
 import { handleMemoMcpRequest } from "../http.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
-import { createMemoMcpRuntimeFromMemo } from "../runtimes/local.ts";
+import { createMemoMcpRuntimeFromMemo } from "../runtimes/local/runtime.ts";
 import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";
 import { runStdioServer } from "../server/stdio.ts";

@@ -16,9 +16,13 @@ import { freePort } from "./_serve_process.ts";
 /** The embedding code: the loader, its worker and backends, and a `Memo`'s vector side. */
 function embeddingCode(urls: readonly string[]): string[] {
   const facade = new Set(["memory/embed/mod.ts", "memory/embed/types.ts", "memory/embed/load.ts"]);
+  const vectorFacade = new Set([
+    "memory/vectors/auto_engine.ts",
+    "memory/vectors/lazy_embeddings.ts",
+  ]);
   const own = repoModulesOf(urls).filter((m) =>
     (m.startsWith("memory/embed/") && !facade.has(m)) ||
-    /^memory\/(_embeddings|_embedding_[a-z_]+|_shared_embedder|_semantic_recall)\.ts$/.test(m)
+    (m.startsWith("memory/vectors/") && !vectorFacade.has(m))
   );
   const npm = npmPackagesOf(urls).filter((p) =>
     /^@energetic-ai\/|^@tensorflow\/|^@huggingface\/|^onnxruntime/.test(p)
@@ -129,7 +133,7 @@ Deno.test("memo mcp answers initialize with no npm package and no embedding code
       });
       assert.equal(vector.structuredContent.engine, "vector");
       const loaded = embeddingCode(await traced.scripts());
-      assert.ok(loaded.includes("memory/_embeddings.ts"), loaded.join(", "));
+      assert.ok(loaded.includes("memory/vectors/embeddings.ts"), loaded.join(", "));
       assert.ok(loaded.includes("memory/embed/_thread.ts"), loaded.join(", "));
     } finally {
       await client.close(); // the end of stdin ends memo mcp

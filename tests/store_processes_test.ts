@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 // Imported file by file (not from mod.ts) so that these tests do not depend on the recall engines.
-import { FileMemoryStore } from "../memory/file_store.ts";
-import { memoPaths } from "../memory/paths.ts";
-import type { Note } from "../memory/note.ts";
+import { FileMemoryStore } from "../memory/store/file_store.ts";
+import { memoPaths } from "../memory/store/paths.ts";
+import type { Note } from "../memory/notes/note.ts";
 import { StoreLockError } from "../memory/errors.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;

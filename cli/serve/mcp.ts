@@ -14,6 +14,7 @@ import {
   positionals,
   stringFlag,
 } from "../args.ts";
+import { readEnv } from "../../env.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";

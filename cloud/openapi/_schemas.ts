@@ -75,7 +75,7 @@ const NOTE_IDS = (description: string, extra: Schema = {}): Schema => ({
   ...extra,
 });
 
-/** The history fields a note is written with (issue 23: notes that stay true). */
+/** The history fields a note is written with. */
 const historyProperties: Record<string, Schema> = {
   supersedes: NOTE_IDS(
     "Ids of the notes this note replaces (a correction, or merged duplicates): kept on the newer note, the one source of truth.",

@@ -16,8 +16,8 @@ import {
   normalizeNoteText,
   type Note,
   noteIdentity,
-  type TruthNeeds,
-  type TruthView,
+  type HistoryNeeds,
+  type HistoryView,
 } from "@memo/memory";
 import { type NoteRow, plainNote, rowToNote } from "./_notes.ts";
 
@@ -26,7 +26,7 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
   'n.revision, n.supersedes, n.valid_from AS "validFrom", n.valid_until AS "validUntil"';
 
 /**
- * The {@linkcode TruthView} of one project in PostgreSQL: each `sync` reads
+ * The {@linkcode HistoryView} of one project in PostgreSQL: each `sync` reads
  * now what its needs name, and nothing else (see the module doc).
  *
  * @example
@@ -55,7 +55,7 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
  * }
  * ```
  */
-export class PgHistoryView implements TruthView {
+export class PgHistoryView implements HistoryView {
   readonly #sql: Sql;
   readonly #pid: () => Promise<number | undefined>;
   /** The notes read, by id (one object per id: planning compares them by identity). */
@@ -75,8 +75,8 @@ export class PgHistoryView implements TruthView {
     return this.#notes.size;
   }
 
-  /** {@linkcode TruthView.sync}: reads what `needs` names; without it, forgets what it read. */
-  async sync(needs?: TruthNeeds): Promise<void> {
+  /** {@linkcode HistoryView.sync}: reads what `needs` names; without it, forgets what it read. */
+  async sync(needs?: HistoryNeeds): Promise<void> {
     this.#notes = new Map();
     this.#twins = undefined;
     this.#source = undefined;
@@ -143,19 +143,19 @@ export class PgHistoryView implements TruthView {
     }
   }
 
-  /** {@linkcode TruthView.get}: a note the last `sync` read. */
+  /** {@linkcode HistoryView.get}: a note the last `sync` read. */
   get(id: string): Note | undefined {
     return this.#notes.get(id);
   }
 
-  /** {@linkcode TruthView.sameText}, for the text the last `sync` was given. */
+  /** {@linkcode HistoryView.sameText}, for the text the last `sync` was given. */
   sameText(body: string, any = false): Note | undefined {
     const twins = this.#twins;
     if (twins?.text !== body) throw new Error(`Cannot look up a text the view did not read`);
     return twins.notes.find((note) => any || !twins.superseded.has(note.id));
   }
 
-  /** {@linkcode TruthView.bySource}, for the source key the last `sync` was given. */
+  /** {@linkcode HistoryView.bySource}, for the source key the last `sync` was given. */
   bySource(source: string): Note | undefined {
     if (this.#source?.source !== source) {
       throw new Error(`Cannot look up a source key the view did not read`);
@@ -163,7 +163,7 @@ export class PgHistoryView implements TruthView {
     return this.#source.note;
   }
 
-  /** {@linkcode TruthView.withLinks}: the note as read (its answer is read again after). */
+  /** {@linkcode HistoryView.withLinks}: the note as read (its answer is read again after). */
   withLinks(note: Note): Note {
     return note;
   }

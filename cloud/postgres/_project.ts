@@ -37,7 +37,7 @@ import {
   type SupersedeInput,
   supersedeNotes,
   type TidyPlan,
-  type TruthWriteParts,
+  type HistoryWriteParts,
 } from "@memo/memory";
 import { LiveIndex, type PgIndexContext } from "./_live_index.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
@@ -213,7 +213,7 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** What `@memo/memory`'s writes use, over targeted reads of this project. */
-  #history(): TruthWriteParts {
+  #history(): HistoryWriteParts {
     return {
       view: new PgHistoryView(this.#ctx.sql, () => this.store.pid()),
       apply: (changes) => this.store.applyReplica(changes),

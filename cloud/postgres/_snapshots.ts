@@ -1,7 +1,7 @@
 /**
  * Internal: index snapshots in PostgreSQL (`memo_index_snapshots` and its
  * parts, schema version 3). A snapshot is a project's recall index as of a
- * change sequence, in one format (`snapshotFormat` in `../projects/project_index.ts`),
+ * change sequence, in one format (`snapshotFormat` in `../projects/index_snapshot.ts`),
  * split into parts of 4 MiB.
  *
  * - **Transfer.** The parts move with `COPY … (FORMAT binary)`, raw bytes

@@ -34,7 +34,7 @@ import {
 } from "./_live_index.ts";
 import { PostgresCloudProject } from "./_project.ts";
 import { PostgresRateLimiter } from "./_rate_limit.ts";
-import { snapshotFormat } from "../projects/project_index.ts";
+import { snapshotFormat } from "../projects/index_snapshot.ts";
 import {
   type CloudInstanceStats,
   type CloudProject,

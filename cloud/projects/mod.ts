@@ -34,6 +34,12 @@ export {
   type IndexedText,
   type IndexHit,
   ProjectIndex,
-  snapshotFormat,
 } from "./project_index.ts";
+export {
+  decodeIndexSnapshot,
+  encodeIndexSnapshot,
+  type LexicalSnapshot,
+  snapshotFormat,
+  type SnapshotRow,
+} from "./index_snapshot.ts";
 export { StoreProject } from "./store_project.ts";

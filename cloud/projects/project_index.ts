@@ -1,26 +1,12 @@
 /**
- * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store
- * holds of one project to answer recall, list and stats: memo's lexical index
- * and, per note, only what those need besides the index (id, labels, source,
- * `created`, `updated`, `supersedes`, `validFrom`, `validUntil`, revision and
- * place in store order), with the derived `supersededBy` links. The history
- * filters (`includeSuperseded`, `asOf`, `since`, `until`) are memo's
- * (`historyFilter`) over those fields. Note text is not held: the
- * index keeps a stand-in without it, a hit or a page is read from the
- * database by revision, and a changed or deleted note is taken out of the
- * index with the text it was indexed with (the change feed keeps every
- * version, so the caller reads it by revision).
- *
- * It ranks, filters, pages and counts exactly as a `Memo` over the same notes
- * does (`memory/memo.ts`): the same index, the same filter, the same list
- * walk, the same counts.
- *
- * **Snapshot.** {@linkcode ProjectIndex.exportSnapshot} is the memory
- * package's lexical snapshot file (`encodeLexicalSnapshot`) with four more
- * arrays: the revisions and store positions of the notes in doc order (each
- * as two 32-bit halves) and their ids, labels, sources, times, `supersedes`
- * and validity as UTF-8 JSON. The file's checksum covers them, and its key names the format,
- * the project and the change sequence it covers.
+ * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store holds of
+ * one project to answer recall, list and stats: memo's lexical index and, per
+ * note, the fields besides its text (with the derived `supersededBy` links).
+ * A hit or a page is read from the database by revision; a changed or deleted
+ * note leaves the index with the text it was indexed with, read from the
+ * change feed. It ranks, filters (memo's `historyFilter` included), pages and
+ * counts exactly as a `Memo` over the same notes. Its snapshot file is in
+ * `index_snapshot.ts`.
  *
  * @module
  */
@@ -32,13 +18,9 @@ import {
   createLexicalIndex,
   cursorStart,
   decodeCursor,
-  decodeLexicalSnapshot,
   encodeCursor,
-  encodeLexicalSnapshot,
   type HistoryFilter,
   historyFilter,
-  LEXICAL_SNAPSHOT_VERSION,
-  lexicalOptionsKey,
   lexicalSimilarNotes,
   MAX_MEMO_LIMIT,
   MemoryValidationError,
@@ -48,8 +30,8 @@ import {
   type SimilarNote,
   SupersedeLinks,
 } from "@memo/memory";
-import { createHash } from "node:crypto";
 import type { CloudNote } from "../store.ts";
+import { decodeIndexSnapshot, encodeIndexSnapshot, type SnapshotRow } from "./index_snapshot.ts";
 
 /**
  * A note as the index reads it: a {@linkcode CloudNote} with its place in
@@ -121,37 +103,9 @@ export type IndexedText = Pick<Note, "title" | "body" | "labels">;
 /** Recall answers kept per project (emptied whenever its notes change). */
 const ANSWER_CACHE = 256;
 
-/**
- * Version of the cloud's snapshot layout (the arrays below besides the lexical index's); 2 added
- * `created`, `supersedes` and the validity.
- */
-const CLOUD_SNAPSHOT_LAYOUT = 2;
-
-/**
- * The snapshot format of this build under schema version `schema`: a snapshot
- * of another format (another layout, index version, index options or schema)
- * is never loaded.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { snapshotFormat } from "./project_index.ts";
- *
- * assert.match(snapshotFormat(3), /^cloud-2\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
- * assert.notEqual(snapshotFormat(3), snapshotFormat(4));
- * ```
- */
-export function snapshotFormat(schema: number): string {
-  const options = createHash("sha256")
-    .update(lexicalOptionsKey(createLexicalIndex().options))
-    .digest("hex")
-    .slice(0, 12);
-  return `cloud-${CLOUD_SNAPSHOT_LAYOUT}/lex-${LEXICAL_SNAPSHOT_VERSION}/schema-${schema}/opt-${options}`;
-}
-
 const NO_TEXT = "";
 
-function rowOf(note: IndexableNote): Row {
+function rowOf(note: SnapshotRow): Row {
   const row: Row = {
     id: note.id,
     title: NO_TEXT,
@@ -167,7 +121,7 @@ function rowOf(note: IndexableNote): Row {
 }
 
 /** The row with the note's source, `supersedes` and validity, when it has them. */
-function withHistory(row: Row, note: Partial<Note>): Row {
+function withHistory(row: Row, note: SnapshotRow): Row {
   if (note.source !== undefined) row.source = note.source;
   if (note.supersedes?.length) row.supersedes = note.supersedes;
   if (note.validFrom !== undefined) row.validFrom = note.validFrom;
@@ -492,61 +446,20 @@ export class ProjectIndex {
   }
 
   /**
-   * The snapshot file of the index (see the module doc) under `key`, or
+   * The snapshot file of the index (`index_snapshot.ts`) under `key`, or
    * undefined for an empty project. Compacts the index first (scores do not
    * change).
    */
   exportSnapshot(key: string): Uint8Array | undefined {
     if (this.#rows.size === 0) return undefined;
     this.#index.compact();
-    const snapshot = this.#index.exportSnapshot();
-    if (!snapshot) return undefined;
-    const docs = this.#index.docCount;
-    const revHi = new Int32Array(docs), revLo = new Int32Array(docs);
-    const ordHi = new Int32Array(docs), ordLo = new Int32Array(docs);
-    const ids: string[] = [], labels: string[][] = [], sources: (string | null)[] = [];
-    const created: string[] = [], updated: string[] = [];
-    const supersedes: (string[] | null)[] = [];
-    const validFrom: (string | null)[] = [], validUntil: (string | null)[] = [];
-    for (let doc = 0; doc < docs; doc++) {
-      const row = this.#rows.get(this.#index.idOf(doc)!)!;
-      revHi[doc] = Math.floor(row.revision / 2 ** 32);
-      revLo[doc] = row.revision | 0;
-      ordHi[doc] = Math.floor(row.ord / 2 ** 32);
-      ordLo[doc] = row.ord | 0;
-      ids.push(row.id);
-      labels.push(row.labels);
-      sources.push(row.source ?? null);
-      created.push(row.created);
-      updated.push(row.updated);
-      supersedes.push(row.supersedes ?? null);
-      validFrom.push(row.validFrom ?? null);
-      validUntil.push(row.validUntil ?? null);
+    const lexical = this.#index.exportSnapshot();
+    if (!lexical) return undefined;
+    const rows: Row[] = [];
+    for (let doc = 0; doc < this.#index.docCount; doc++) {
+      rows.push(this.#rows.get(this.#index.idOf(doc)!)!);
     }
-    const json = new TextEncoder().encode(JSON.stringify({
-      ids,
-      labels,
-      sources,
-      created,
-      updated,
-      supersedes,
-      validFrom,
-      validUntil,
-    }));
-    const meta = new Int32Array(Math.ceil(json.byteLength / 4));
-    new Uint8Array(meta.buffer).set(json);
-    return encodeLexicalSnapshot(key, {
-      ...snapshot,
-      numbers: { ...snapshot.numbers, cloudSeq: this.seq, cloudMetaBytes: json.byteLength },
-      arrays: {
-        ...snapshot.arrays,
-        cloudRevHi: revHi,
-        cloudRevLo: revLo,
-        cloudOrdHi: ordHi,
-        cloudOrdLo: ordLo,
-        cloudMeta: meta,
-      },
-    }, docs);
+    return encodeIndexSnapshot(key, lexical, rows, this.seq);
   }
 
   /**
@@ -554,84 +467,18 @@ export class ProjectIndex {
    * bytes are damaged, of another key or format, or do not fit.
    */
   static importSnapshot(bytes: Uint8Array, key: string): ProjectIndex | undefined {
+    const decoded = decodeIndexSnapshot(bytes, key);
+    if (!decoded) return undefined;
     try {
-      const snapshot = decodeLexicalSnapshot(bytes, key);
-      if (!snapshot) return undefined;
-      const a = snapshot.arrays;
-      const docs = snapshot.numbers.docs;
-      const metaBytes = snapshot.numbers.cloudMetaBytes;
-      const seq = snapshot.numbers.cloudSeq;
-      const int32 = (name: string) => {
-        const v = a[name];
-        return v instanceof Int32Array ? v : new Int32Array(0);
-      };
-      const [revHi, revLo, ordHi, ordLo, metaArray] = [
-        "cloudRevHi",
-        "cloudRevLo",
-        "cloudOrdHi",
-        "cloudOrdLo",
-        "cloudMeta",
-      ].map(int32);
-      if (
-        !Number.isSafeInteger(seq) || !Number.isSafeInteger(metaBytes) || metaBytes < 0 ||
-        metaBytes > metaArray.byteLength ||
-        ![revHi, revLo, ordHi, ordLo].every((p) => p.length === docs)
-      ) return undefined;
-      const meta = JSON.parse(
-        new TextDecoder("utf-8", { fatal: true }).decode(
-          new Uint8Array(metaArray.buffer, metaArray.byteOffset, metaBytes),
-        ),
-      ) as {
-        ids: string[];
-        labels: string[][];
-        sources: (string | null)[];
-        created: string[];
-        updated: string[];
-        supersedes: (string[] | null)[];
-        validFrom: (string | null)[];
-        validUntil: (string | null)[];
-      };
-      const columns = [
-        meta.ids,
-        meta.labels,
-        meta.sources,
-        meta.created,
-        meta.updated,
-        meta.supersedes,
-        meta.validFrom,
-        meta.validUntil,
-      ];
-      if (!columns.every((c) => Array.isArray(c) && c.length === docs)) return undefined;
-      const join = (hi: Int32Array, lo: Int32Array, doc: number) =>
-        hi[doc] * 2 ** 32 + (lo[doc] >>> 0);
-      const rows: Row[] = [];
-      for (let doc = 0; doc < docs; doc++) {
-        const row: Row = {
-          id: meta.ids[doc],
-          title: NO_TEXT,
-          body: NO_TEXT,
-          labels: meta.labels[doc],
-          hash: NO_TEXT,
-          created: meta.created[doc],
-          updated: meta.updated[doc],
-          revision: join(revHi, revLo, doc),
-          ord: join(ordHi, ordLo, doc),
-        };
-        rows.push(withHistory(row, {
-          source: meta.sources[doc] ?? undefined,
-          supersedes: meta.supersedes[doc] ?? undefined,
-          validFrom: meta.validFrom[doc] ?? undefined,
-          validUntil: meta.validUntil[doc] ?? undefined,
-        }));
-      }
+      const rows = decoded.rows.map(rowOf);
       const out = new ProjectIndex();
-      if (!out.#index.importSnapshot(snapshot, rows)) return undefined;
+      if (!out.#index.importSnapshot(decoded.lexical, rows)) return undefined;
       for (const row of [...rows].sort((x, y) => x.ord - y.ord)) {
         out.#rows.set(row.id, row);
         out.#rowBytes += rowBytes(row);
         out.#links.upsert(row, undefined);
       }
-      out.seq = seq;
+      out.seq = decoded.seq;
       return out;
     } catch {
       return undefined;

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type IndexableNote, ProjectIndex, snapshotFormat } from "./project_index.ts";
+import { snapshotFormat } from "./index_snapshot.ts";
+import { type IndexableNote, ProjectIndex } from "./project_index.ts";
 
 const AT = "2026-01-01T00:00:00.000Z";
 

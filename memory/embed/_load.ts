@@ -1,7 +1,8 @@
 /**
- * Internal: loading an embedder by model name (the implementation of `loadEmbedder`, imported
- * by `load.ts` and by the shared models of `_shared_embedder.ts` at the first load, so that
- * nothing of the worker, the backends or the scheduler loads before an embedder is needed).
+ * Internal: loading an embedder by model name (the implementation of `loadEmbedder`, which
+ * `load.ts` imports at the first load, for its callers and for the shared models of
+ * `vectors/_shared_embedder.ts`, so that nothing of the worker, the backends or the scheduler
+ * loads before an embedder is needed).
  *
  * @module
  */

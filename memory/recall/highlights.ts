@@ -8,9 +8,9 @@
  * @module
  */
 
-import { analyzeToken } from "./stemmer.ts";
-import { ENGLISH_STOP_WORDS } from "./stopwords.ts";
-import { tokenizeWithOffsets } from "./tokenizer.ts";
+import { analyzeToken } from "./text/stemmer.ts";
+import { ENGLISH_STOP_WORDS } from "./text/stopwords.ts";
+import { tokenizeWithOffsets } from "./text/tokenizer.ts";
 import type { Highlight, ScoreContribution } from "./types.ts";
 
 /**

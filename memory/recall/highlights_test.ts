@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { createLexicalIndex } from "./lexical.ts";
+import { createLexicalIndex } from "./lexical/lexical.ts";
 import { highlightsOf, matchedIndexTerms } from "./highlights.ts";
-import { tokenizeWithOffsets } from "./tokenizer.ts";
+import { tokenizeWithOffsets } from "./text/tokenizer.ts";
 
 /** The highlighted words of a note for a query, as `field:text`, through a real index's explain. */
 function marked(title: string, body: string, query: string): string[] {
@@ -124,7 +124,7 @@ Deno.test("tokenizeWithOffsets() gives the tokens of tokenize() with their sourc
 });
 
 Deno.test("tokenizeWithOffsets() cuts exactly as tokenize() does", async () => {
-  const { tokenize } = await import("./tokenizer.ts");
+  const { tokenize } = await import("./text/tokenizer.ts");
   for (
     const text of [
       "İstanbul ΣΟΦΟΣ straße",

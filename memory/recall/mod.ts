@@ -25,11 +25,11 @@ export {
   lexicalOptionsKey,
   type LexicalSnapshot,
   type ResolvedLexicalOptions,
-} from "./lexical.ts";
+} from "./lexical/lexical.ts";
 export {
   decodeSnapshot as decodeLexicalSnapshot,
   encodeSnapshot as encodeLexicalSnapshot,
-} from "../_snapshot_format.ts";
+} from "./lexical/snapshot_format.ts";
 export {
   foldText,
   hashToken,
@@ -48,15 +48,15 @@ export {
   tokenizeWithOffsets,
   type TokenSink,
   tokenText,
-} from "./tokenizer.ts";
-export { ENGLISH_STOP_WORDS, isStopWord } from "./stopwords.ts";
+} from "./text/tokenizer.ts";
+export { ENGLISH_STOP_WORDS, isStopWord } from "./text/stopwords.ts";
 export * from "./highlights.ts";
-export { analyzeToken, stemWord } from "./stemmer.ts";
-export { IRREGULAR_FORMS } from "./irregular.ts";
+export { analyzeToken, stemWord } from "./text/stemmer.ts";
+export { IRREGULAR_FORMS } from "./text/irregular.ts";
 export {
   DEFAULT_VECTOR_CANDIDATES,
   type VectorHit,
   VectorIndex,
   type VectorIndexOptions,
   type VectorSearchOptions,
-} from "./vector.ts";
+} from "./vector/vector.ts";

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { Note } from "../note.ts";
+import type { Note } from "../notes/note.ts";
 
 /**
  * One highlighted span of a note: `text.slice(start, end)` of its title or

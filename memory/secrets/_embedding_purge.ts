@@ -10,8 +10,8 @@
 
 import { readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { keyText, recordBytes, scanRecords } from "../_embedding_cache_format.ts";
-import { memoPaths } from "../paths.ts";
+import { keyText, recordBytes, scanRecords } from "../vectors/cache_format.ts";
+import { memoPaths } from "../store/paths.ts";
 
 /** Bytes of a header before the model name; the name, then a 4-byte checksum, follow. */
 const HEADER_FIXED = 20;
@@ -25,7 +25,7 @@ const KEY_AT = 4;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { EmbeddingCache } from "../_embedding_cache.ts";
+ * import { EmbeddingCache } from "../vectors/cache.ts";
  * import { purgeEmbeddings } from "./_embedding_purge.ts";
  * const dir = await Deno.makeTempDir();
  * const cache = await EmbeddingCache.open(dir, "m", 1);

@@ -8,7 +8,7 @@
  */
 
 import { MemoryValidationError } from "../errors.ts";
-import type { NoteDraft, NotePatch } from "../note.ts";
+import type { NoteDraft, NotePatch } from "../notes/note.ts";
 import type { SecretsPolicy } from "./policy.ts";
 import { findSecrets, mayHoldSecret, redactMatches } from "./scan.ts";
 

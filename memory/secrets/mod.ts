@@ -18,4 +18,4 @@ export * from "./policy.ts";
 export * from "./scan.ts";
 export * from "./guard.ts";
 export * from "./store_scan.ts";
-export type { SecretScanResult } from "./_memo_secrets.ts";
+export type { SecretScanResult } from "./memo_secrets.ts";

@@ -11,7 +11,7 @@ import { guardDrafts, guardPatch, SecretsRefusedError } from "./guard.ts";
 import { SECRETLINT_RULES } from "./_secretlint.ts";
 import { parseSecretsPolicy } from "./policy.ts";
 import { openMemo } from "../memo.ts";
-import { memoPaths } from "../paths.ts";
+import { memoPaths } from "../store/paths.ts";
 
 const corpus = secretCorpus();
 const lookAlikes = lookAlikeCorpus();

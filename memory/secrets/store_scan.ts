@@ -5,8 +5,8 @@
  * @module
  */
 
-import { countLineBreaks, parseNotes } from "../codec.ts";
-import { contentHash, type Note } from "../note.ts";
+import { countLineBreaks, parseNotes } from "../store/codec.ts";
+import { contentHash, type Note } from "../notes/note.ts";
 import type { SecretField } from "./guard.ts";
 import { findSecrets, mayHoldSecret, redactMatches, type SecretMatch } from "./scan.ts";
 

@@ -28,6 +28,6 @@ export {
   runtimeFactoryFromEnv,
   type RuntimeFromEnvOptions,
   type RuntimeMode,
-} from "../from_env.ts";
-export { createDeferredRuntime } from "../deferred.ts";
-export { readProjectConfigFile } from "../_cloud_config.ts";
+} from "./from_env.ts";
+export { createDeferredRuntime } from "./deferred.ts";
+export { readProjectConfigFile } from "../cloud/config.ts";

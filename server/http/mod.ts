@@ -76,7 +76,6 @@ export {
   defaultLogLevel,
   LOG_LEVELS,
   type LogLevel,
-  readLogLevel,
   type RequestLogOptions,
   withRequestLog,
 } from "./with_request_log.ts";

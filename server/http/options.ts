@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { MemoCloudMcpRuntimeOptions } from "../../runtimes/cloud.ts";
+import type { MemoCloudMcpRuntimeOptions } from "../../runtimes/cloud/runtime.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import type { MemoMcpHttpAuthOptions } from "./auth.ts";
 import type { EnvMap } from "../../env.ts";

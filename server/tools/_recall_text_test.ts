@@ -3,8 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import { createMemoMcpRuntimeFromConfig } from "../../runtimes/factory.ts";
-import { createMemoMcpRuntimeFromEnv } from "../../runtimes/from_env.ts";
-import { createMemoCloudMcpRuntime } from "../../runtimes/cloud.ts";
+import { createMemoMcpRuntimeFromEnv } from "../../runtimes/start/from_env.ts";
+import { createMemoCloudMcpRuntime } from "../../runtimes/cloud/runtime.ts";
 import { createMemoMcpProtocolServer } from "../protocol_server.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
 

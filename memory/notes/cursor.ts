@@ -1,0 +1,105 @@
+/**
+ * Opaque list cursors: base64url of a small versioned JSON object, so that a
+ * forged or damaged cursor is recognised and refused.
+ *
+ * @module
+ */
+
+import { MemoryValidationError } from "../errors.ts";
+
+/**
+ * What a list cursor remembers: the last id returned and its position.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type CursorState, decodeCursor, encodeCursor } from "@memo/memory";
+ * const state: CursorState = { id: "01jq3v7k9x0000000000", position: 24 };
+ * assert.deepEqual(decodeCursor(encodeCursor(state)), state);
+ * ```
+ */
+export interface CursorState {
+  /** Id of the last note of the previous page. */
+  id: string;
+  /** Its position in store order (used when that note is gone). */
+  position: number;
+}
+
+/**
+ * Encodes a cursor.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeCursor, encodeCursor } from "@memo/memory";
+ * const c = encodeCursor({ id: "a", position: 3 });
+ * assert.match(c, /^[A-Za-z0-9_-]+$/); // base64url
+ * assert.deepEqual(decodeCursor(c), { id: "a", position: 3 });
+ * ```
+ */
+export function encodeCursor(state: CursorState): string {
+  const json = JSON.stringify({ v: 1, i: state.id, p: state.position });
+  return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
+    .replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * Decodes a cursor made by {@linkcode encodeCursor}; throws
+ * `MemoryValidationError` ("Cannot <action>: invalid cursor") otherwise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { decodeCursor, MemoryValidationError } from "@memo/memory";
+ * assert.throws(() => decodeCursor("forged"), MemoryValidationError);
+ * assert.throws(() => decodeCursor("forged"), { message: "Cannot list notes: invalid cursor" });
+ * ```
+ */
+export function decodeCursor(cursor: string, action = "list notes"): CursorState {
+  const fail = () => new MemoryValidationError(`Cannot ${action}: invalid cursor`);
+  if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > 512) throw fail();
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw fail();
+  let value: unknown;
+  try {
+    const bin = atob(cursor.replace(/-/g, "+").replace(/_/g, "/"));
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(
+      Uint8Array.from(bin, (c) => c.charCodeAt(0)),
+    ));
+  } catch {
+    throw fail();
+  }
+  const v = value as { v?: unknown; i?: unknown; p?: unknown } | null;
+  if (
+    !v || typeof v !== "object" || v.v !== 1 || typeof v.i !== "string" ||
+    typeof v.p !== "number" || !Number.isInteger(v.p) || v.p < 0
+  ) throw fail();
+  return { id: v.i, position: v.p };
+}
+
+/**
+ * Where a page starts in store order: the first (or, `newest`, the last) of `count` notes without
+ * a cursor; after the cursor's note otherwise. A cursor whose note is gone resumes at its
+ * position: the notes after it moved down one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { cursorStart } from "@memo/memory";
+ * const at = (id: string) => (id === "b" ? 1 : undefined);
+ * assert.equal(cursorStart(3, false, undefined, at), 0);
+ * assert.equal(cursorStart(3, true, undefined, at), 2);
+ * assert.equal(cursorStart(3, false, { id: "b", position: 1 }, at), 2);
+ * assert.equal(cursorStart(3, true, { id: "gone", position: 2 }, at), 1);
+ * ```
+ */
+export function cursorStart(
+  count: number,
+  newest: boolean,
+  cursor: CursorState | undefined,
+  positionOf: (id: string) => number | undefined,
+): number {
+  if (!cursor) return newest ? count - 1 : 0;
+  const at = positionOf(cursor.id);
+  if (newest) return at !== undefined ? at - 1 : Math.min(cursor.position - 1, count - 1);
+  return at !== undefined ? at + 1 : Math.min(cursor.position, count);
+}

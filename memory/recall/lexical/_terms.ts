@@ -1,0 +1,448 @@
+/**
+ * The term dictionary of the lexical index. Every distinct folded token seen
+ * is interned once in an open-addressing hash table over a UTF-16 character
+ * pool, keyed straight from the scanned text (no substring is built on a hit),
+ * and mapped to the id of its stem (or to -1 for a stop word). Stemming thus
+ * runs once per distinct token, not once per occurrence.
+ *
+ * The table is public so that the indexer's fast path can probe it inline.
+ * A slot is {@linkcode SLOT} ints, one cache line for two slots, so that a
+ * probe of a word of up to 8 characters touches one line:
+ * `[hash, token id + 1 (0: empty), term id (-1: stop word), length,
+ * 4 × two UTF-16 units]`. Longer tokens are checked against `chars` from
+ * `tokenStart`.
+ *
+ * @module
+ */
+
+import { analyzeToken } from "../text/stemmer.ts";
+import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
+
+/** Ints per slot of {@linkcode TermDictionary.slots}. */
+export const SLOT = 8;
+/** Characters kept in a slot. */
+export const SLOT_CHARS = 8;
+
+/**
+ * Interns tokens and terms.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ENGLISH_STOP_WORDS } from "../text/stopwords.ts";
+ * import { TermDictionary } from "./_terms.ts";
+ * const dict = new TermDictionary(ENGLISH_STOP_WORDS);
+ * const a = dict.termOf("Deployments", 0, 11);
+ * assert.equal(dict.term(a), "deploy"); // folded and stemmed
+ * assert.equal(dict.termOf("deploying", 0, 9), a); // the same term
+ * assert.equal(dict.termOf("the", 0, 3), -1); // a stop word
+ * ```
+ */
+export class TermDictionary {
+  /** Hash table of {@linkcode SLOT} ints per slot (see the module doc). */
+  slots: Int32Array = new Int32Array(SLOT << 12);
+  /** Slot mask (number of slots − 1). */
+  mask: number = (1 << 12) - 1;
+  /** Where each token's characters start in `chars`. */
+  tokenStart: Int32Array = new Int32Array(1024);
+  /** Characters of all tokens. */
+  chars: Uint16Array = new Uint16Array(1 << 14);
+  /** Called with the id of each new term, before it is returned. */
+  onNewTerm: ((id: number) => void) | undefined;
+  #stopWords: ReadonlySet<string>;
+  #tokens = 0;
+  #charsUsed = 0;
+  #terms: string[] = [];
+  #termTable: Int32Array = new Int32Array(1 << 12);
+  #termHash: Int32Array = new Int32Array(1024);
+  #buckets = new Map<number, Bucket>();
+
+  constructor(stopWords: ReadonlySet<string>) {
+    this.#stopWords = stopWords;
+  }
+
+  /** Number of distinct terms (stems). */
+  get size(): number {
+    return this.#terms.length;
+  }
+
+  /** Number of distinct folded tokens seen. */
+  get tokenCount(): number {
+    return this.#tokens;
+  }
+
+  /** The text of a term id. */
+  term(id: number): string {
+    return this.#terms[id];
+  }
+
+  /** Id of a term (a stem), or -1 when unknown. */
+  termId(term: string): number {
+    let h = HASH_SEED;
+    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), HASH_PRIME);
+    const table = this.#termTable;
+    const mask = table.length - 1;
+    for (let slot = h & mask;; slot = (slot + 1) & mask) {
+      const r = table[slot];
+      if (r === 0) return -1;
+      if (this.#terms[r - 1] === term) return r - 1;
+    }
+  }
+
+  /**
+   * Term id of the token spelled by `src[start, end)` (see `tokenText`),
+   * interning it when new; -1 for a stop word.
+   */
+  termOf(src: string, start: number, end: number): number {
+    return this.lookup(src, start, end, hashToken(src, start, end));
+  }
+
+  /** The stop words of the dictionary. */
+  get stopWords(): ReadonlySet<string> {
+    return this.#stopWords;
+  }
+
+  /**
+   * Term id of the token spelled by `src[start, end)` with hash `h`, if the
+   * token was seen before: -1 for a stop word, -2 for a token never seen
+   * (which is not interned).
+   */
+  find(src: string, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = h & mask;
+    for (;;) {
+      const at = slot * SLOT;
+      if (slots[at + 1] === 0) return -2;
+      if (slots[at] === h && this.#same(at, src, start, end)) return slots[at + 2];
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** {@linkcode TermDictionary.termOf} with the token's hash already known (see `hashToken`). */
+  lookup(src: string, start: number, end: number, h: number): number {
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = h & mask;
+    for (;;) {
+      const at = slot * SLOT;
+      if (slots[at + 1] === 0) return this.insert(slot, h, src, start, end);
+      if (slots[at] === h && this.#same(at, src, start, end)) return slots[at + 2];
+      slot = (slot + 1) & mask;
+    }
+  }
+
+  /** Whether the token in the slot at `at` is spelled by `src[start, end)`. */
+  #same(at: number, src: string, start: number, end: number): boolean {
+    const slots = this.slots;
+    const length = slots[at + 3];
+    const chars = this.chars;
+    const base = this.tokenStart[slots[at + 1] - 1];
+    let p = 0;
+    for (let i = start; i < end; i++) {
+      let c = src.charCodeAt(i);
+      if (c === 45 || c === 95) continue;
+      if (c >= 65 && c <= 90) c += 32;
+      else if (c === 0x2019 || c === 0x02bc) c = 39;
+      if (p === length) return false;
+      const have = p < SLOT_CHARS
+        ? (slots[at + 4 + (p >> 1)] >>> ((p & 1) << 4)) & 0xffff
+        : chars[base + p];
+      if (have !== c) return false;
+      p++;
+    }
+    return p === length;
+  }
+
+  /**
+   * Interns the token spelled by `src[start, end)`, with hash `h`, into the
+   * empty slot `slot` found by a probe; returns its term id (-1: stop word).
+   */
+  insert(slot: number, h: number, src: string, start: number, end: number): number {
+    const id = this.#tokens++;
+    if (id === this.tokenStart.length) {
+      const grown = new Int32Array(id * 2);
+      grown.set(this.tokenStart);
+      this.tokenStart = grown;
+    }
+    if (this.#charsUsed + (end - start) > this.chars.length) {
+      const chars = new Uint16Array(Math.max(this.chars.length * 2, this.#charsUsed + end - start));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    const chars = this.chars;
+    const from = this.#charsUsed;
+    let p = from;
+    let changed = false;
+    for (let i = start; i < end; i++) {
+      let c = src.charCodeAt(i);
+      if (c === 45 || c === 95) {
+        changed = true;
+        continue;
+      }
+      if (c >= 65 && c <= 90) {
+        c += 32;
+        changed = true;
+      } else if (c === 0x2019 || c === 0x02bc) {
+        c = 39;
+        changed = true;
+      }
+      chars[p++] = c;
+    }
+    this.#charsUsed = p;
+    this.tokenStart[id] = from;
+    const length = p - from;
+    // A short slice is a copy; a long one would keep the whole note text alive.
+    const text = !changed && length < 13
+      ? src.slice(start, end)
+      : String.fromCharCode.apply(null, chars.subarray(from, p) as unknown as number[]);
+    const stem = analyzeToken(text, this.#stopWords);
+    const term = stem === undefined ? -1 : this.#intern(stem);
+    const slots = this.slots;
+    const at = slot * SLOT;
+    slots[at] = h;
+    slots[at + 1] = id + 1;
+    slots[at + 2] = term;
+    slots[at + 3] = length;
+    for (let k = 0; k < SLOT_CHARS && k < length; k++) {
+      slots[at + 4 + (k >> 1)] |= chars[from + k] << ((k & 1) << 4);
+    }
+    if (this.#tokens * 2 > this.mask + 1) this.#rehash();
+    return term;
+  }
+
+  #intern(term: string): number {
+    let h = HASH_SEED;
+    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), HASH_PRIME);
+    const table = this.#termTable;
+    const mask = table.length - 1;
+    let slot = h & mask;
+    for (;;) {
+      const r = table[slot];
+      if (r === 0) break;
+      if (this.#terms[r - 1] === term) return r - 1;
+      slot = (slot + 1) & mask;
+    }
+    const id = this.#terms.length;
+    this.#terms.push(term);
+    if (id === this.#termHash.length) {
+      const n = id * 2;
+      const hashes = new Int32Array(n);
+      hashes.set(this.#termHash);
+      this.#termHash = hashes;
+    }
+    this.#termHash[id] = h;
+    table[slot] = id + 1;
+    if ((id + 1) * 2 > table.length) this.#rehashTerms();
+    // Prefix buckets: the term ids per first two characters, sorted when searched.
+    const key = bucketKey(term);
+    const bucket = this.#buckets.get(key);
+    if (bucket) bucket.ids.push(id);
+    else this.#buckets.set(key, { ids: [id], sorted: 1 });
+    this.onNewTerm?.(id);
+    return id;
+  }
+
+  #rehashTerms(): void {
+    const table = new Int32Array(this.#termTable.length * 2);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.#terms.length; id++) {
+      let slot = this.#termHash[id] & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = id + 1;
+    }
+    this.#termTable = table;
+  }
+
+  #rehash(): void {
+    const size = (this.mask + 1) * 2;
+    const mask = size - 1;
+    const old = this.slots;
+    const slots = new Int32Array(SLOT * size);
+    for (let at = 0; at < old.length; at += SLOT) {
+      if (old[at + 1] === 0) continue;
+      let slot = old[at] & mask;
+      while (slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
+      const to = slot * SLOT;
+      for (let k = 0; k < SLOT; k++) slots[to + k] = old[at + k];
+    }
+    this.slots = slots;
+    this.mask = mask;
+  }
+
+  /**
+   * A copy of the dictionary's state (see {@linkcode TermDictionary.fromState}).
+   */
+  exportState(): TermDictionaryState {
+    const terms = this.#terms;
+    let total = 0;
+    for (const t of terms) total += t.length;
+    const termChars = new Uint16Array(total);
+    const termEnds = new Int32Array(terms.length);
+    let at = 0;
+    for (let id = 0; id < terms.length; id++) {
+      const t = terms[id];
+      for (let i = 0; i < t.length; i++) termChars[at++] = t.charCodeAt(i);
+      termEnds[id] = at;
+    }
+    return {
+      slots: this.slots.slice(),
+      tokenStart: this.tokenStart.slice(),
+      chars: this.chars.slice(),
+      termTable: this.#termTable.slice(),
+      termHash: this.#termHash.slice(),
+      termChars,
+      termEnds,
+      tokens: this.#tokens,
+      charsUsed: this.#charsUsed,
+    };
+  }
+
+  /**
+   * A dictionary holding `state` (its arrays are taken, not copied); undefined
+   * when the state is not consistent.
+   */
+  static fromState(
+    stopWords: ReadonlySet<string>,
+    state: TermDictionaryState,
+  ): TermDictionary | undefined {
+    const {
+      slots,
+      tokenStart,
+      chars,
+      termTable,
+      termHash,
+      termChars,
+      termEnds,
+      tokens,
+      charsUsed,
+    } = state;
+    const slotCount = slots.length / SLOT;
+    const termCount = termEnds.length;
+    if (
+      !Number.isInteger(slotCount) || slotCount < 2 || (slotCount & (slotCount - 1)) !== 0 ||
+      tokens < 0 || tokens * 2 > slotCount || tokenStart.length < Math.max(1, tokens) ||
+      charsUsed < 0 || charsUsed > chars.length ||
+      termTable.length < 2 || (termTable.length & (termTable.length - 1)) !== 0 ||
+      termCount * 2 > termTable.length || termHash.length < Math.max(1, termCount) ||
+      (termCount > 0 && termEnds[termCount - 1] !== termChars.length)
+    ) return undefined;
+    // Term strings: the characters decoded in pieces (lone surrogates kept), then cut.
+    const parts: string[] = [];
+    for (let i = 0; i < termChars.length; i += 8192) {
+      parts.push(
+        String.fromCharCode.apply(
+          null,
+          termChars.subarray(i, i + 8192) as unknown as number[],
+        ),
+      );
+    }
+    const all = parts.join("");
+    const terms: string[] = new Array(termCount);
+    const buckets = new Map<number, Bucket>();
+    let from = 0;
+    for (let id = 0; id < termCount; id++) {
+      const to = termEnds[id];
+      if (to < from || to > all.length) return undefined;
+      const term = all.slice(from, to);
+      from = to;
+      terms[id] = term;
+      const key = bucketKey(term);
+      const bucket = buckets.get(key);
+      if (bucket) bucket.ids.push(id);
+      else buckets.set(key, { ids: [id], sorted: 1 });
+    }
+    const dict = new TermDictionary(stopWords);
+    dict.slots = slots;
+    dict.mask = slotCount - 1;
+    dict.tokenStart = tokenStart;
+    dict.chars = chars;
+    dict.#tokens = tokens;
+    dict.#charsUsed = charsUsed;
+    dict.#terms = terms;
+    dict.#termTable = termTable;
+    dict.#termHash = termHash;
+    dict.#buckets = buckets;
+    return dict;
+  }
+
+  /**
+   * Ids of the terms that start with `prefix` (itself included when it is a
+   * term), in no particular order. Each bucket of terms (by first two
+   * characters) is kept sorted, so a prefix of two characters or more costs a
+   * binary search plus its matches.
+   */
+  termsWithPrefix(prefix: string): number[] {
+    const out: number[] = [];
+    if (prefix.length === 0) return out;
+    if (prefix.length >= 2) {
+      const bucket = this.#buckets.get(bucketKey(prefix));
+      if (bucket) this.#collect(bucket, prefix, out);
+      return out;
+    }
+    const first = prefix.charCodeAt(0);
+    for (const [key, bucket] of this.#buckets) {
+      if (Math.floor(key / 65536) === first) this.#collect(bucket, prefix, out);
+    }
+    return out;
+  }
+
+  /** Appends the ids of `bucket` whose terms start with `prefix` to `out`. */
+  #collect(bucket: Bucket, prefix: string, out: number[]): void {
+    const terms = this.#terms;
+    const ids = bucket.ids;
+    if (bucket.sorted < ids.length) {
+      ids.sort((a, b) => (terms[a] < terms[b] ? -1 : 1)); // terms are distinct
+      bucket.sorted = ids.length;
+    }
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (terms[ids[mid]] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    // The terms that start with the prefix follow; find their end the same way.
+    const first = lo;
+    hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (terms[ids[mid]].startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = first; i < lo; i++) out.push(ids[i]);
+  }
+}
+
+/** The state of a {@linkcode TermDictionary}, as a snapshot holds it (see `lexical.ts`). */
+export interface TermDictionaryState {
+  /** Hash table of tokens. */
+  slots: Int32Array;
+  /** Start of each token in `chars`. */
+  tokenStart: Int32Array;
+  /** Characters of the tokens. */
+  chars: Uint16Array;
+  /** Hash table of terms (term id + 1 per slot, 0: empty). */
+  termTable: Int32Array;
+  /** Hash of each term. */
+  termHash: Int32Array;
+  /** The characters of every term, back to back. */
+  termChars: Uint16Array;
+  /** End (exclusive) of each term in `termChars`. */
+  termEnds: Int32Array;
+  /** Number of tokens. */
+  tokens: number;
+  /** Characters used in `chars`. */
+  charsUsed: number;
+}
+
+/** The term ids of one prefix bucket: sorted by term up to `sorted`, then as added. */
+interface Bucket {
+  ids: number[];
+  sorted: number;
+}
+
+/** Key of the prefix bucket of a term: its first two UTF-16 units. */
+function bucketKey(term: string): number {
+  return term.charCodeAt(0) * 65536 + (term.length > 1 ? term.charCodeAt(1) : 0);
+}

@@ -1,0 +1,269 @@
+/**
+ * Internal: what a {@linkcode FileMemoryStore} holds of `notes.md`, and the ways it changes: the
+ * sections as last read (a {@linkcode NoteTable}), the file's stamp and last bytes, the issues the
+ * parse found, the catch-up with the file (nothing, its new tail, or a full reload), and the
+ * writes that change the file and the table together (an append, an atomic rewrite).
+ *
+ * On request, a full reload also hashes the bytes it reads (see `load_digest.ts`): the digests
+ * last while the table only grows by appends, and a rewrite or another full reload drops them.
+ *
+ * The store takes the lock and serialises calls; this class assumes both.
+ *
+ * @module
+ */
+
+import type { Note } from "../notes/note.ts";
+import type { StoreIssue } from "./store.ts";
+import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
+import { IdentityIndex, NoteTable } from "./_note_table.ts";
+import type { HeldLock } from "./_lock.ts";
+import type { ContentDigest, LoadDigests } from "./load_digest.ts";
+import {
+  appendText,
+  type FileStamp,
+  joinTail,
+  type NotesRead,
+  readNotes,
+  rewriteFile,
+  sameFile,
+  sameStamp,
+  statStamp,
+} from "./_notes_file.ts";
+
+/**
+ * The loaded state of one notes file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { LoadedNotes } from "./_loaded_notes.ts";
+ * const dir = await Deno.makeTempDir();
+ * const notes = join(dir, "notes.md");
+ * const loaded = new LoadedNotes(notes, `${notes}.lock`);
+ * await loaded.refresh(false); // no file yet: nothing loaded, nothing created
+ * assert.equal(loaded.table.size, 0);
+ * const note = {
+ *   id: "a1", title: "Hello", body: "world", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * await loaded.append([note], { abandon() {} });
+ * assert.equal(loaded.table.get("a1")?.body, "world");
+ * const again = new LoadedNotes(notes, `${notes}.lock`);
+ * await again.refresh(false);
+ * assert.deepEqual(again.table.get("a1"), note);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class LoadedNotes {
+  readonly #notesPath: string;
+  readonly #lockPath: string;
+  #table = new NoteTable();
+  #loaded = false;
+  #stamp: FileStamp | undefined;
+  #tail: Uint8Array = new Uint8Array(0);
+  #issues: StoreIssue[] = [];
+  #wanted: { mark?: number } | undefined;
+  #digests: LoadDigests | undefined;
+
+  /** Nothing is read until the first {@linkcode LoadedNotes.refresh}. */
+  constructor(notesPath: string, lockPath: string) {
+    this.#notesPath = notesPath;
+    this.#lockPath = lockPath;
+  }
+
+  /** The sections as last read or written. */
+  get table(): NoteTable {
+    return this.#table;
+  }
+
+  /** Damaged sections and duplicate ids found by the last parse (and tails since). */
+  get issues(): readonly StoreIssue[] {
+    return this.#issues;
+  }
+
+  /** What the last full reload hashed, while its notes are still the table's first notes. */
+  get digests(): LoadDigests | undefined {
+    return this.#digests;
+  }
+
+  /**
+   * Asks the next full reload to hash what it reads, and the first `mark` bytes when a section
+   * starts there.
+   */
+  requestDigests(mark?: number): void {
+    this.#wanted = { mark };
+  }
+
+  /** Forgets everything: the next refresh reads the whole file. */
+  reset(): void {
+    this.#digests = undefined;
+    this.#table = new NoteTable();
+    this.#loaded = false;
+    this.#stamp = undefined;
+    this.#tail = new Uint8Array(0);
+  }
+
+  /** Catches up with the file: nothing, its new tail, or everything. */
+  async refresh(locked: boolean): Promise<void> {
+    if (!this.#loaded) return this.fullReload(locked);
+    const now = statStamp(this.#notesPath);
+    const was = this.#stamp;
+    if (!now) return was ? this.fullReload(locked) : undefined;
+    if (was && sameStamp(now, was)) return;
+    // A rename (another process's rewrite, an editor's save), or a change that is not growth.
+    if (was && (!sameFile(now, was) || now.size <= was.size)) return this.fullReload(locked);
+    // The file grew (or appeared): read only what follows what is loaded.
+    const read = await readNotes({
+      notesPath: this.#notesPath,
+      lockPath: this.#lockPath,
+      locked,
+      from: was?.size ?? 0,
+      expectTail: this.#tail,
+    });
+    if (typeof read === "string") return this.fullReload(locked);
+    const parsed = parseNotes(read.chunks, {
+      knownIds: this.#table,
+      firstLine: () => this.#table.lineCount() + 1,
+    });
+    this.#table.append(parsed.sections);
+    this.#issues.push(...parsed.issues);
+    this.#stamp = read.stamp;
+    this.#tail = read.tail;
+  }
+
+  /** Reads and parses the whole file. */
+  async fullReload(locked: boolean): Promise<void> {
+    const wanted = this.#wanted;
+    this.#wanted = undefined;
+    this.#digests = undefined;
+    const read = await readNotes({
+      notesPath: this.#notesPath,
+      lockPath: this.#lockPath,
+      locked,
+      hash: wanted !== undefined,
+      mark: wanted?.mark,
+    });
+    if (read === "moved") throw new Error("unreachable: a full read cannot move");
+    const identity = new IdentityIndex();
+    const parsed = read === "missing"
+      ? { sections: [], issues: [], byId: new Map() }
+      : parseNotes(read.chunks, { onNote: (section) => identity.add(section) });
+    if (read !== "missing" && read.sha256 !== undefined) {
+      this.#digests = digestsOf(read, parsed.sections, read.sha256);
+    }
+    this.#table.replaceAll(parsed.sections, parsed.byId, identity);
+    this.#issues = parsed.issues;
+    this.#stamp = read === "missing" ? undefined : read.stamp;
+    this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
+    this.#loaded = true;
+  }
+
+  /**
+   * Appends new notes (one write, one fsync); returns the bytes written. `whileDurable` runs
+   * while the fsync does.
+   */
+  async append(
+    notes: Note[],
+    lock: Pick<HeldLock, "abandon">,
+    whileDurable?: () => void,
+  ): Promise<number> {
+    const sizeBefore = this.#stamp?.size ?? 0;
+    const preamble = sizeBefore === 0 ? NOTES_PREAMBLE : "";
+    const newline = this.#tail.length > 0 && this.#tail[this.#tail.length - 1] !== 10 ? "\n" : "";
+    const raws = notes.map(serializeNote);
+    let done;
+    try {
+      const lead = preamble + newline;
+      const pieces = lead ? [lead, ...raws] : raws;
+      done = await appendText(this.#notesPath, pieces, sizeBefore, whileDurable);
+    } catch (e) {
+      // Bytes may be left past the lock's size: leave the lock for recovery, reload next time.
+      if ((e as { details?: { cutBack?: boolean } }).details?.cutBack === false) lock.abandon();
+      this.#loaded = false;
+      throw e;
+    }
+    if (preamble) this.#table.append([{ raw: preamble }]);
+    if (newline) this.#table.extendLast(newline);
+    this.#table.append(raws.map((raw, i) => ({ raw, note: notes[i] })));
+    if (done.stamp.size !== sizeBefore + done.bytes.length) this.#loaded = false;
+    this.#stamp = done.stamp;
+    this.#tail = joinTail(this.#tail, done.bytes);
+    return done.bytes.length;
+  }
+
+  /**
+   * Rewrites the file atomically with `replace`d notes, without `drop`, and with `added` notes at
+   * the end; then applies the same changes in memory. Returns the bytes written.
+   */
+  async rewrite(
+    replace: Map<NotesSection, Note>,
+    drop?: NotesSection | ReadonlySet<NotesSection>,
+    added: Note[] = [],
+  ): Promise<number> {
+    const dropped = drop instanceof Set ? drop : new Set(drop ? [drop as NotesSection] : []);
+    const raws = new Map<NotesSection, string>();
+    for (const [section, note] of replace) raws.set(section, serializeNote(note));
+    const addedRaws = added.map(serializeNote);
+    const sections = this.#table.sections;
+    let last = sections.length - 1;
+    while (last >= 0 && dropped.has(sections[last])) last--;
+    const lastRaw = last >= 0 ? raws.get(sections[last]) ?? sections[last].raw : "";
+    const preamble = sections.length === 0 && added.length ? NOTES_PREAMBLE : "";
+    const newline = added.length && lastRaw !== "" && !lastRaw.endsWith("\n") ? "\n" : "";
+    function* pieces() {
+      for (const s of sections) if (!dropped.has(s)) yield raws.get(s) ?? s.raw;
+      yield preamble + newline;
+      yield* addedRaws;
+    }
+    const done = await rewriteFile(this.#notesPath, pieces());
+    this.#digests = undefined;
+    for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
+    this.#table.removeMany(dropped);
+    if (preamble) this.#table.append([{ raw: preamble }]);
+    if (newline) this.#table.extendLast(newline);
+    this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));
+    this.#stamp = done.stamp;
+    this.#tail = done.tail;
+    return done.size;
+  }
+}
+
+/**
+ * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with
+ * the notes they hold (sections never span pieces, so the pieces before the mark hold whole
+ * sections).
+ */
+function digestsOf(
+  read: Pick<NotesRead, "chunks" | "stamp" | "marked">,
+  sections: readonly NotesSection[],
+  sha256: string,
+): LoadDigests {
+  const { chunks, marked } = read;
+  let notes = 0;
+  let last: Note | undefined;
+  for (const s of sections) {
+    if (s.note) {
+      notes++;
+      last = s.note;
+    }
+  }
+  const whole: ContentDigest = { bytes: read.stamp.size, sha256, notes, last };
+  if (!marked) return { whole };
+  if (marked.chunks === chunks.length) return { whole, prefix: whole };
+  let chars = 0;
+  for (let i = 0; i < marked.chunks; i++) chars += chunks[i].length;
+  let seen = 0;
+  let count = 0;
+  let end: Note | undefined;
+  for (let i = 0; i < sections.length && seen < chars; i++) {
+    seen += sections[i].raw.length;
+    const note = sections[i].note;
+    if (note) {
+      count++;
+      end = note;
+    }
+  }
+  if (seen !== chars) return { whole };
+  return { whole, prefix: { bytes: marked.bytes, sha256: marked.sha256, notes: count, last: end } };
+}

@@ -1,0 +1,511 @@
+/**
+ * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
+ * `<rootDir>/.memo/memory/notes.md`, or in the file `notesPath` names (format: see the codec
+ * module).
+ *
+ * - **Commits** take the exclusive lock `notes.md.lock`, catch up with other processes' writes,
+ *   deduplicate, and then either append the new notes (one write and one fsync; the file is never
+ *   rewritten for new notes) or, when the batch updates a note, rewrite the whole file atomically
+ *   (temp file, fsync, rename) so that the batch is all-or-nothing.
+ * - **Updates and removals** rewrite atomically under the lock; every other byte is kept.
+ * - **Readers** never lock. They stat the file and reload only what changed: an append by
+ *   another process is read as a tail; a rename (another process's update) or any other change
+ *   is a full reload. A write in flight is never seen half-done (see the lock's recorded size).
+ * - **Crashes.** A lock left by a dead process is recovered by the next writer or `load()`; a
+ *   torn tail it left is cut back to the size recorded in its lock.
+ *
+ * @module
+ */
+
+import { createHash } from "node:crypto";
+import { MemoryValidationError } from "../errors.ts";
+import {
+  contentHash,
+  type Note,
+  NOTE_ID_PATTERN,
+  type NotePatch,
+  sameNote,
+} from "../notes/note.ts";
+import { prepareHistory } from "../history/validity.ts";
+import { type MemoPaths, memoPaths } from "./paths.ts";
+import type {
+  CommitBatch,
+  CommitOptions,
+  CommitResult,
+  MemoryStore,
+  NotePage,
+  ReplicaApplyResult,
+  ReplicaChanges,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "./store.ts";
+import { decodeCursor, encodeCursor } from "../notes/cursor.ts";
+import type { NotesSection } from "./codec.ts";
+import {
+  acquireLock,
+  type HeldLock,
+  type LockSettings,
+  readLock,
+  recoverStaleLock,
+  staleReason,
+} from "./_lock.ts";
+import { LoadedNotes } from "./_loaded_notes.ts";
+import { offerLoadDigests } from "./load_digest.ts";
+import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
+
+/**
+ * Options of {@linkcode FileMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type FileMemoryStoreOptions } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const options: FileMemoryStoreOptions = {
+ *   rootDir: dir,
+ *   lockTimeoutMs: 2_000,
+ *   clock: () => new Date("2025-01-01T00:00:00.000Z"),
+ * };
+ * const store = new FileMemoryStore(options);
+ * const { written } = await store.commit({ notes: [{ text: "hello" }] });
+ * assert.equal(written[0].created, "2025-01-01T00:00:00.000Z");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface FileMemoryStoreOptions {
+  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md` unless `notesPath` is given. */
+  rootDir: string;
+  /**
+   * The notes file to use instead of `<rootDir>/.memo/memory/notes.md` (its lock is
+   * `<notesPath>.lock`). The cloud reference server's file store keeps one per project.
+   * @default `<rootDir>/.memo/memory/notes.md`
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { join } from "node:path";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const notesPath = join(dir, "team", "notes.md");
+   * const store = new FileMemoryStore({ rootDir: dir, notesPath });
+   * await store.commit({ notes: [{ text: "hello" }] });
+   * assert.equal(store.paths.lock, `${notesPath}.lock`);
+   * assert.ok((await Deno.readTextFile(notesPath)).includes("hello"));
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  notesPath?: string;
+  /**
+   * Source of the current time for `created`, `updated` and new ids.
+   * @default () => new Date()
+   */
+  clock?: () => Date;
+  /**
+   * How long a write waits for the lock held by another live process before it throws
+   * `StoreLockError`.
+   * @default 10000
+   */
+  lockTimeoutMs?: number;
+  /**
+   * Age after which an empty or unreadable lock file is stale (its writer died before filling
+   * it).
+   * @default 5000
+   */
+  staleLockMs?: number;
+  /**
+   * Age after which a lock written by another host (a shared or network folder, another
+   * container) is stale: whether its process lives cannot be checked from here.
+   * @default 600000 (10 minutes)
+   */
+  foreignLockStaleMs?: number;
+}
+
+const MAX_PAGE = 1000;
+
+/**
+ * The file-backed memory store.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new FileMemoryStore({ rootDir: dir });
+ * await store.load();
+ * const { written } = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
+ * const again = await store.commit({ notes: [{ text: "Deploys run with make deploy" }] });
+ * assert.equal(written.length, 1);
+ * assert.equal(again.unchanged.length, 1); // the same content is not written twice
+ * assert.equal(again.bytesWritten, 0);
+ * assert.ok((await Deno.readTextFile(store.paths.notes)).includes("Deploys run with make deploy"));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class FileMemoryStore implements MemoryStore {
+  /** Where the store's files are. */
+  readonly paths: MemoPaths;
+  readonly #clock: () => Date;
+  readonly #lock: Omit<LockSettings, "create" | "signal">;
+  readonly #file: LoadedNotes;
+  #events: StoreIssue[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
+
+  /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
+  constructor(options: FileMemoryStoreOptions) {
+    if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
+      throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
+    }
+    if (
+      options.notesPath !== undefined &&
+      (typeof options.notesPath !== "string" || options.notesPath === "")
+    ) {
+      throw new MemoryValidationError("Cannot open store: notesPath must be a non-empty path");
+    }
+    const paths = memoPaths(options.rootDir);
+    this.paths = options.notesPath === undefined
+      ? paths
+      : { ...paths, notes: options.notesPath, lock: `${options.notesPath}.lock` };
+    this.#clock = options.clock ?? (() => new Date());
+    this.#lock = {
+      lockPath: this.paths.lock,
+      notesPath: this.paths.notes,
+      timeoutMs: options.lockTimeoutMs ?? 10_000,
+      staleMs: options.staleLockMs ?? 5_000,
+      foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
+    };
+    const file = new LoadedNotes(this.paths.notes, this.paths.lock);
+    this.#file = file;
+    offerLoadDigests(this, {
+      request: (mark) => file.requestDigests(mark),
+      taken: () => file.digests,
+    });
+  }
+
+  /** Problems known now: recoveries since the last `load()`, then damaged sections. */
+  get issues(): StoreIssue[] {
+    return [...this.#events, ...this.#file.issues];
+  }
+
+  /** Reads the whole file (creating nothing), first recovering a stale lock if one is left. */
+  load(): Promise<StoreLoadReport> {
+    return this.#exclusive(async () => {
+      const lock = await readLock(this.paths.lock);
+      if (lock && staleReason(lock, this.#settings(false)) !== undefined) {
+        this.#report((await recoverStaleLock(this.#settings(false), lock)).issues);
+      }
+      await this.#file.fullReload(false);
+      const report = { notes: this.#file.table.size, issues: this.issues };
+      this.#events = [];
+      return report;
+    });
+  }
+
+  /** Stores a batch all-or-nothing, deduplicating by identity; see the module doc. */
+  async commit(batch: CommitBatch, options: CommitOptions = {}): Promise<CommitResult> {
+    const drafts: PreparedDraft[] = prepareDrafts(batch);
+    options.signal?.throwIfAborted();
+    return await this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      let plan = planCommit(this.#file.table, drafts, this.#clock());
+      if (!plan.written.length && !plan.updated.length) return plan.result(0);
+      const planned = this.#file.table.revision;
+      const lock = await this.#acquire(true, options.signal);
+      try {
+        await this.#file.refresh(true);
+        // Planned again only when another writer changed the file meanwhile.
+        if (this.#file.table.revision !== planned) {
+          plan = planCommit(this.#file.table, drafts, this.#clock());
+          if (!plan.written.length && !plan.updated.length) return plan.result(0);
+        }
+        options.signal?.throwIfAborted();
+        if (plan.updated.length === 0) {
+          const written = plan.written;
+          const whileDurable = options.whileDurable && (() => options.whileDurable!(written));
+          return plan.result(await this.#file.append(written, lock, whileDurable));
+        }
+        const replace = new Map<NotesSection, Note>();
+        for (const note of plan.updated) replace.set(this.#file.table.section(note.id)!, note);
+        return plan.result(await this.#file.rewrite(replace, undefined, plan.written));
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Changes a note's text, title or labels; `undefined` when the id is unknown. */
+  update(id: string, patch: NotePatch): Promise<Note | undefined> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      const current = typeof id === "string" ? this.#file.table.get(id) : undefined;
+      if (!current) return undefined;
+      // Bad input is refused, and a patch that changes nothing returns, before any lock.
+      if (patchNote(current, patch, this.#clock()) === current) return current;
+      const lock = await this.#acquire(false);
+      try {
+        await this.#file.refresh(true);
+        const section = this.#file.table.section(id);
+        if (!section?.note) return undefined;
+        const note = patchNote(section.note, patch, this.#clock());
+        if (note === section.note) return note;
+        await this.#file.rewrite(new Map([[section, note]]));
+        return note;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Removes a note; false when the id is unknown. */
+  remove(id: string): Promise<boolean> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      if (typeof id !== "string" || !this.#file.table.has(id)) return false;
+      const lock = await this.#acquire(false);
+      try {
+        await this.#file.refresh(true);
+        const section = this.#file.table.section(id);
+        if (!section) return false;
+        await this.#file.rewrite(new Map(), section);
+        return true;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /**
+   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in
+   * one step: only new notes are appended; anything else is one atomic
+   * rewrite. With `expect`, writes only when every id still has the hash
+   * expected (checked under the lock). Refuses a note whose hash does not
+   * match its content, an id given twice, and an id both put and removed.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileMemoryStore({ rootDir: dir });
+   * const { written: [a, b] } = await store.commit({ notes: [{ text: "a" }, { text: "b" }] });
+   * const edited = { ...a, labels: ["x"], hash: "", updated: "2030-01-01T00:00:00.000Z" };
+   * const { contentHash } = await import("@memo/memory");
+   * edited.hash = contentHash(edited);
+   * const result = await store.applyReplica({ put: [edited], remove: [b.id] });
+   * assert.deepEqual([result.updated, result.removed], [[a.id], [b.id]]);
+   * assert.equal((await store.get(a.id))?.updated, "2030-01-01T00:00:00.000Z");
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    let put: Note[];
+    let remove: string[];
+    try {
+      ({ put, remove } = checkReplicaChanges(changes));
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#exclusive(async () => {
+      const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
+      const plan = () => {
+        const added: Note[] = [];
+        const replace = new Map<NotesSection, Note>();
+        const drop = new Set<NotesSection>();
+        for (const note of put) {
+          const section = this.#file.table.section(note.id);
+          if (!section?.note) added.push(note);
+          else if (!sameNote(section.note, note)) replace.set(section, note);
+        }
+        for (const id of remove) {
+          const section = this.#file.table.section(id);
+          if (section?.note) drop.add(section);
+        }
+        return { added, replace, drop };
+      };
+      await this.#file.refresh(false);
+      let todo = plan();
+      if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
+      const lock = await this.#acquire(true);
+      try {
+        await this.#file.refresh(true);
+        const stale = Object.entries(changes.expect ?? {})
+          .filter(([id, hash]) => (this.#file.table.get(id)?.hash ?? null) !== hash)
+          .map(([id]) => id);
+        if (stale.length) return { ...none, stale };
+        if (changes.expectSha256 !== undefined && changes.expectSha256 !== this.#sha256()) {
+          throw new MemoryValidationError(
+            "Cannot apply the replica changes: notes.md changed since (its SHA-256 differs)",
+            { details: { expectSha256: changes.expectSha256 } },
+          );
+        }
+        todo = plan();
+        const { added, replace, drop } = todo;
+        if (!added.length && !replace.size && !drop.size) return none;
+        const result: ReplicaApplyResult = {
+          written: added.map((n) => n.id),
+          updated: [...replace.values()].map((n) => n.id),
+          removed: [...drop].map((s) => s.note!.id),
+          bytesWritten: 0,
+        };
+        result.bytesWritten = replace.size || drop.size
+          ? await this.#file.rewrite(replace, drop, added)
+          : await this.#file.append(added, lock);
+        return result;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** One note by id. */
+  get(id: string): Promise<Note | undefined> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      return typeof id === "string" ? this.#file.table.get(id) : undefined;
+    });
+  }
+
+  /** Notes in file order, `limit` (1 to 1000, default 25) at a time. */
+  list(cursor?: string, limit = 25): Promise<NotePage> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+      return Promise.reject(
+        new MemoryValidationError(
+          `Cannot list notes: limit must be an integer from 1 to ${MAX_PAGE}`,
+        ),
+      );
+    }
+    let state: { id: string; position: number } | undefined;
+    try {
+      state = cursor === undefined ? undefined : decodeCursor(cursor, "list notes");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      const order = this.#file.table.order();
+      let start = 0;
+      if (state) {
+        const at = this.#file.table.position(state.id);
+        start = at !== undefined ? at + 1 : Math.min(state.position, order.length);
+      }
+      const notes = order.slice(start, start + limit);
+      const page: NotePage = { notes };
+      const last = start + notes.length - 1;
+      if (last + 1 < order.length && notes.length) {
+        page.nextCursor = encodeCursor({ id: order[last].id, position: last });
+      }
+      return page;
+    });
+  }
+
+  /**
+   * The SHA-256 (hex) of `notes.md` as read now (of its text in UTF-8: for a file of valid UTF-8,
+   * what `sha256sum` prints), with the notes it holds, read in one step: what a tidy plan is made
+   * from. An empty digest of an empty text when the file does not exist.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { createHash } from "node:crypto";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileMemoryStore({ rootDir: dir });
+   * await store.commit({ notes: [{ text: "hello" }] });
+   * const { sha256, notes } = await store.snapshot();
+   * const bytes = await Deno.readFile(store.paths.notes);
+   * assert.equal(sha256, createHash("sha256").update(bytes).digest("hex"));
+   * assert.equal(notes.length, 1);
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  snapshot(): Promise<{ sha256: string; notes: Note[] }> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      return { sha256: this.#sha256(), notes: [...this.#file.table.order()] };
+    });
+  }
+
+  /** The SHA-256 of the file's text as loaded (the sections joined give the file back). */
+  #sha256(): string {
+    const hash = createHash("sha256");
+    for (const section of this.#file.table.sections) hash.update(section.raw);
+    return hash.digest("hex");
+  }
+
+  /** Changes since `token`; when nothing changed on disk this costs one `stat`. */
+  changesSince(token?: string): Promise<StoreChanges> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      return this.#file.table.changes(token);
+    });
+  }
+
+  /** Waits for pending operations and drops the in-memory copy (the next call reloads). */
+  close(): Promise<void> {
+    return this.#exclusive(() => {
+      this.#file.reset();
+      return Promise.resolve();
+    });
+  }
+
+  #exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(fn, fn);
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  #settings(create: boolean, signal?: AbortSignal): LockSettings {
+    return { ...this.#lock, create, signal };
+  }
+
+  async #acquire(create: boolean, signal?: AbortSignal): Promise<HeldLock> {
+    const lock = await acquireLock(this.#settings(create, signal));
+    this.#report(lock.issues);
+    return lock;
+  }
+
+  /** Keeps recovery events for the next `load()` report (the latest 100). */
+  #report(issues: StoreIssue[]): void {
+    this.#events.push(...issues);
+    if (this.#events.length > 100) this.#events.splice(0, this.#events.length - 100);
+  }
+}
+
+/** Validates what `applyReplica` got: whole notes with matching hashes, each id once. */
+function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: string[] } {
+  const fail = (reason: string) =>
+    new MemoryValidationError(`Cannot apply the replica changes: ${reason}`);
+  if (!changes || !Array.isArray(changes.put) || !Array.isArray(changes.remove)) {
+    throw fail("put and remove must be lists");
+  }
+  const seen = new Set<string>();
+  for (const note of changes.put) {
+    const ok = note && typeof note.id === "string" && NOTE_ID_PATTERN.test(note.id) &&
+      typeof note.title === "string" && typeof note.body === "string" && note.body.trim() !== "" &&
+      Array.isArray(note.labels) && note.labels.every((l: unknown) => typeof l === "string") &&
+      (note.source === undefined || typeof note.source === "string") &&
+      typeof note.created === "string" && typeof note.updated === "string";
+    if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
+    try {
+      prepareHistory(note, "apply the replica changes");
+    } catch (e) {
+      throw fail(`note ${note.id}: ${(e as Error).message.replace(/^Cannot [^:]*: /, "")}`);
+    }
+    if (note.hash !== contentHash(note)) {
+      throw fail(`note ${note.id} has a hash that does not match its content`);
+    }
+    if (seen.has(note.id)) throw fail(`note ${note.id} is given twice`);
+    seen.add(note.id);
+  }
+  for (const id of changes.remove) {
+    if (typeof id !== "string") throw fail("remove must hold ids");
+    if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
+  }
+  // `supersededBy` is derived when notes are read: it is never stored.
+  const put = changes.put.map((note) => {
+    if (note.supersededBy === undefined) return note;
+    const { supersededBy: _derived, ...stored } = note;
+    return stored;
+  });
+  return { put, remove: [...new Set(changes.remove)] };
+}

@@ -1,0 +1,212 @@
+/**
+ * The hybrid runtime's decisions, without I/O: what the outbox holds, how a
+ * pulled change lands on the local notes, and who wins a conflict.
+ *
+ * Rules:
+ * - a local note is **clean** when its hash is the one last pushed or pulled
+ *   for its id, **dirty** otherwise (changed here, or never in the cloud);
+ * - a conflict (a dirty note whose cloud copy moved on) goes to the later
+ *   `updated`, a tie to the larger content hash; the loser is kept as a new
+ *   note (see {@linkcode conflictCopy});
+ * - an update beats a delete, whichever came first;
+ * - the cloud's id wins: a local note with the identity of a cloud note
+ *   under another id is rewritten to that id.
+ *
+ * @module
+ */
+
+import { contentHash, type Note, noteIdentity, sameNote } from "@memo/memory";
+import type { MemoCloudChange, MemoCloudNote } from "../cloud/client.ts";
+import type { PushedEntry } from "./_replica_state.ts";
+
+const fingerprints = new WeakMap<Note, string>();
+
+/**
+ * A note's content hash computed from what it holds now. The hash in a
+ * `notes.md` marker is kept through hand edits (it is the note's identity
+ * there), so replication compares this instead; the cloud's hashes are
+ * always computed.
+ */
+export function fingerprint(note: Note): string {
+  let hash = fingerprints.get(note);
+  if (hash === undefined) {
+    hash = contentHash(note);
+    fingerprints.set(note, hash);
+  }
+  return hash;
+}
+
+/** The cloud note without its revision. */
+export function plainNote(note: MemoCloudNote): Note {
+  const { revision: _revision, ...rest } = note;
+  fingerprints.set(rest, note.hash); // the cloud computes its hashes from the content
+  return rest;
+}
+
+/** Whether `a` wins over `b`: the later `updated`, on a tie the larger content hash. */
+export function wins(a: Note, b: Note): boolean {
+  const ta = Date.parse(a.updated);
+  const tb = Date.parse(b.updated);
+  if (ta !== tb) return (Number.isNaN(tb) ? -Infinity : tb) < (Number.isNaN(ta) ? -Infinity : ta);
+  return fingerprint(a) > fingerprint(b);
+}
+
+/**
+ * The note that keeps a conflict's losing version: no source, labels
+ * `conflict` plus the loser's, the loser's title, and a body that starts with
+ * `Conflict: superseded by <winner id>`. Its id and times derive from the two
+ * versions, so every machine that resolves the same conflict makes the same
+ * note.
+ */
+export function conflictCopy(loser: Note, winnerId: string): Note {
+  const labels = ["conflict", ...loser.labels.filter((l) => l !== "conflict")];
+  const body = `Conflict: superseded by ${winnerId}\n\n${loser.body}`;
+  const note: Note = {
+    id: `${winnerId.slice(0, 44)}-conflict-${fingerprint(loser).slice(0, 8)}`,
+    title: loser.title,
+    body,
+    labels,
+    hash: "",
+    created: loser.updated,
+    updated: loser.updated,
+  };
+  note.hash = contentHash(note);
+  return note;
+}
+
+/** Identity for dedupe, as the store and the cloud compute it (`noteIdentity`). */
+export function identityOf(note: Note): string {
+  return noteIdentity(note);
+}
+
+/** The local notes as a pull sees them while it plans one page. */
+export interface LocalView {
+  get(id: string): Note | undefined;
+  /** A local note with this identity (any id). */
+  findIdentity(note: Note): Note | undefined;
+}
+
+/** What applying one page of the change feed does. */
+export interface PullPlan {
+  /** Notes to write verbatim. */
+  put: Map<string, Note>;
+  /** Ids to remove. */
+  remove: Set<string>;
+  /** Pushed-map entries to set (or delete, with undefined). */
+  pushed: Map<string, PushedEntry | undefined>;
+  /** Changes that moved a local note. */
+  applied: number;
+  /** Conflicts resolved. */
+  conflicts: number;
+}
+
+/**
+ * Plans one page of the change feed against the local notes and the pushed
+ * map. `sent` maps ids to the hash this process last sent for them, so that
+ * the echo of its own write is not taken for someone else's.
+ */
+export function planPull(
+  changes: readonly MemoCloudChange[],
+  local: LocalView,
+  pushed: ReadonlyMap<string, PushedEntry>,
+  sent: ReadonlyMap<string, string> = new Map(),
+): PullPlan {
+  const plan: PullPlan = {
+    put: new Map(),
+    remove: new Set(),
+    pushed: new Map(),
+    applied: 0,
+    conflicts: 0,
+  };
+  const view = (id: string): Note | undefined =>
+    plan.remove.has(id) ? undefined : plan.put.get(id) ?? local.get(id);
+  const entry = (id: string): PushedEntry | undefined =>
+    plan.pushed.has(id) ? plan.pushed.get(id) : pushed.get(id);
+  const planned = new Map<string, Note>(); // identity → note put by this plan
+  const put = (note: Note) => {
+    plan.remove.delete(note.id);
+    plan.put.set(note.id, note);
+    planned.set(identityOf(note), note);
+    plan.applied++;
+  };
+  const remove = (id: string) => {
+    plan.put.delete(id);
+    plan.remove.add(id);
+    plan.applied++;
+  };
+  const byIdentity = (note: Note): Note | undefined => {
+    const mine = planned.get(identityOf(note));
+    if (mine && plan.put.get(mine.id) === mine) return mine;
+    const found = local.findIdentity(note);
+    return found && view(found.id) === found ? found : undefined;
+  };
+
+  for (const change of changes) {
+    const id = change.id;
+    const known = entry(id);
+    const mine = view(id);
+    if (change.op === "delete") {
+      if (known && known[1] >= change.revision) continue; // re-created since (an update won)
+      if (!mine) {
+        plan.pushed.set(id, undefined);
+      } else if (known && fingerprint(mine) === known[0]) {
+        remove(id);
+        plan.pushed.set(id, undefined);
+      } else {
+        // Changed here since (or never pushed): the update wins; the push re-creates it.
+        plan.pushed.set(id, undefined);
+      }
+      continue;
+    }
+    const cloud = plainNote(change.note);
+    if (known && known[1] >= change.revision) continue; // already here (an echo, or older)
+    plan.pushed.set(id, [cloud.hash, change.revision]);
+    if (mine) {
+      const current = fingerprint(mine);
+      if (current === cloud.hash) {
+        if (!sameNote(mine, cloud)) put(cloud);
+      } else if ((known && current === known[0]) || sent.get(id) === cloud.hash) {
+        put(cloud); // clean here (or the echo of this process's own write): take the cloud's
+      } else {
+        plan.conflicts++;
+        if (wins(mine, cloud)) {
+          put(conflictCopy(cloud, id)); // ours stays dirty and is pushed over the cloud's
+        } else {
+          put(cloud);
+          put(conflictCopy(mine, id));
+        }
+      }
+      continue;
+    }
+    if (known) {
+      put(cloud); // forgotten here but changed in the cloud: the update wins
+      continue;
+    }
+    const twin = byIdentity(cloud);
+    if (twin && twin.id !== id) {
+      // The same note under another local id: the cloud's id wins.
+      remove(twin.id);
+      if (fingerprint(twin) !== cloud.hash && wins(twin, cloud)) {
+        put({ ...twin, id, created: cloud.created });
+      } else put(cloud);
+      continue;
+    }
+    put(cloud);
+  }
+  return plan;
+}
+
+/** What the outbox holds now: the notes to delete, update and create in the cloud. */
+export interface Outbox {
+  /** Pushed ids that the local notes no longer hold. */
+  deletes: string[];
+  /** Local notes whose pushed hash differs. */
+  updates: Note[];
+  /** Local notes never pushed. */
+  creates: Note[];
+}
+
+/** Number of changes in an outbox. */
+export function outboxSize(outbox: Outbox): number {
+  return outbox.deletes.length + outbox.updates.length + outbox.creates.length;
+}
