@@ -63,7 +63,7 @@ const CLEAN: Tree = {
   "connectors/mod.ts": 'import { Note } from "@memo/memory";\nexport const connector = Note;\n',
   "runtimes/mod.ts": [
     'import { connector } from "@memo/connectors";',
-    'import type { Store } from "../memory/store/store.ts";',
+    'import type { Store } from "../memory/store.ts";',
     'import { platform } from "../platform/mod.ts";',
     "export interface Runtime { store: Store }",
     "export const runtime = [connector, platform];",
