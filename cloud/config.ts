@@ -8,9 +8,9 @@
  */
 
 import { resolve } from "node:path";
-import { envChoice, envPositiveInt, envString } from "../_env.ts";
+import { readEnv } from "../env.ts";
 import { type ApiKeyEntry, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
-import { CLOUD_LOG_LEVELS, type CloudLogLevel } from "./_log.ts";
+import type { CloudLogLevel } from "./_log.ts";
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";
 import { DEFAULT_INDEX_BUDGET_MB } from "./store.ts";
 
@@ -109,22 +109,6 @@ export function parseOperatorKeys(value: string | undefined): string[] {
   return keys;
 }
 
-/** A whole number of at least 0 (`0` allowed); undefined when unset. */
-function wholeNumber(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  what: string,
-): number | undefined {
-  const value = envString(env, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new Error(
-      `Cannot read ${name}: expected a whole number (${what}), got ${value.slice(0, 40)}`,
-    );
-  }
-  return Number(value);
-}
-
 /** The message of a server started without keys. */
 const NO_KEYS =
   "Cannot start the cloud API: MEMO_CLOUD_API_KEYS is empty; set it to key:workspaceId pairs";
@@ -213,25 +197,18 @@ export function readCloudConfig(
   env: Readonly<Record<string, string | undefined>>,
   options: { cwd?: string } = {},
 ): CloudConfig {
-  const apiKeys = parseApiKeys(envString(env, "MEMO_CLOUD_API_KEYS"));
-  const rate = wholeNumber(env, "MEMO_CLOUD_RATE_LIMIT", "0 turns the limit off");
-  const operatorKeys = parseOperatorKeys(envString(env, "MEMO_CLOUD_OPERATOR_KEYS"));
+  const read = readEnv(env, "cloud");
   const config: CloudConfig = {
-    apiKeys,
-    dataDir: resolve(
-      options.cwd ?? ".",
-      envString(env, "MEMO_CLOUD_DATA_DIR") ?? DEFAULT_CLOUD_DATA_DIR,
-    ),
-    rateLimit: rate ?? DEFAULT_RATE_LIMIT,
-    maxBodyBytes: envPositiveInt(env, "MEMO_CLOUD_MAX_BODY_BYTES") ?? DEFAULT_MAX_BODY_BYTES,
-    logLevel: envChoice(env, "MEMO_LOG_LEVEL", CLOUD_LOG_LEVELS) ?? "info",
-    secrets: envChoice(env, "MEMO_CLOUD_SECRETS", ["redact", "refuse", "allow"] as const) ??
-      "redact",
-    indexBudgetMb: envPositiveInt(env, "MEMO_CLOUD_INDEX_BUDGET_MB") ?? DEFAULT_INDEX_BUDGET_MB,
-    operatorKeys,
-    drainMs: wholeNumber(env, "MEMO_CLOUD_DRAIN_MS", "0 stops at once") ?? DEFAULT_CLOUD_DRAIN_MS,
+    apiKeys: parseApiKeys(read.apiKeys),
+    dataDir: resolve(options.cwd ?? ".", read.dataDir ?? DEFAULT_CLOUD_DATA_DIR),
+    rateLimit: read.rateLimit ?? DEFAULT_RATE_LIMIT,
+    maxBodyBytes: read.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    logLevel: readEnv(env, "log").level ?? "info",
+    secrets: read.secrets ?? "redact",
+    indexBudgetMb: read.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB,
+    operatorKeys: parseOperatorKeys(read.operatorKeys),
+    drainMs: read.drainMs ?? DEFAULT_CLOUD_DRAIN_MS,
   };
-  const databaseUrl = envString(env, "MEMO_CLOUD_DATABASE_URL");
-  if (databaseUrl !== undefined) config.databaseUrl = databaseUrl;
+  if (read.databaseUrl !== undefined) config.databaseUrl = read.databaseUrl;
   return config;
 }

@@ -9,53 +9,9 @@
  * @module
  */
 
-import { envChoice, type EnvMap } from "../_env.ts";
+import { LOG_LEVELS, type LogLevel } from "../env.ts";
 
-/**
- * How much a server logs.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { LOG_LEVELS, type LogLevel } from "./access_log.ts";
- *
- * const level: LogLevel = "warn";
- * assert.ok(LOG_LEVELS.includes(level));
- * ```
- */
-export type LogLevel = "error" | "warn" | "info" | "debug";
-
-/**
- * The levels, least to most.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { LOG_LEVELS } from "./access_log.ts";
- *
- * assert.deepEqual(LOG_LEVELS, ["error", "warn", "info", "debug"]);
- * ```
- */
-export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"];
-
-/**
- * The level in `MEMO_LOG_LEVEL`, else `fallback`: by convention `warn` when
- * stderr is a terminal (a person is watching) and `info` when it is not (a
- * service's log). Throws "Cannot read MEMO_LOG_LEVEL: …" for another value.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { readLogLevel } from "./access_log.ts";
- *
- * assert.equal(readLogLevel({ MEMO_LOG_LEVEL: "Error" }, "info"), "error");
- * assert.equal(readLogLevel({}, "warn"), "warn");
- * assert.throws(() => readLogLevel({ MEMO_LOG_LEVEL: "loud" }, "info"), /Cannot read MEMO_LOG_LEVEL/);
- * ```
- */
-export function readLogLevel(env: EnvMap, fallback: LogLevel): LogLevel {
-  return envChoice(env, "MEMO_LOG_LEVEL", LOG_LEVELS) ?? fallback;
-}
+export { LOG_LEVELS, type LogLevel };
 
 /**
  * The default level: `warn` on a terminal, `info` otherwise.

@@ -6,8 +6,6 @@
  * @module
  */
 
-import { type EnvMap, envPositiveInt } from "../_env.ts";
-
 /**
  * The name of a limit option of `MemoMcpOptions`.
  *
@@ -121,35 +119,11 @@ export const MEMO_MCP_LIMITS: readonly MemoMcpLimit[] = [
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type MemoMcpLimitValues, readLimitEnv } from "./limits.ts";
+ * import type { MemoMcpLimitValues } from "./limits.ts";
+ * import { readEnv } from "../env.ts";
  *
- * const values: MemoMcpLimitValues = readLimitEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: "5000" });
+ * const values: MemoMcpLimitValues = readEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: "5000" }, "server");
  * assert.deepEqual(values, { requestTimeoutMs: 5000 }); // the others are unset
  * ```
  */
 export type MemoMcpLimitValues = Partial<Record<MemoMcpLimitName, number>>;
-
-/**
- * The limits set in an environment map (`MEMO_MCP_REQUEST_TIMEOUT_MS` …).
- * Throws "Cannot read NAME: expected a positive integer …" for a bad value.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { readLimitEnv } from "./limits.ts";
- *
- * assert.deepEqual(readLimitEnv({ MEMO_MCP_MAX_PAGE_SIZE: "50" }), { maxPageSize: 50 });
- * assert.throws(
- *   () => readLimitEnv({ MEMO_MCP_MAX_INPUT_BYTES: "1e6" }),
- *   /Cannot read MEMO_MCP_MAX_INPUT_BYTES: expected a positive integer/,
- * );
- * ```
- */
-export function readLimitEnv(env: EnvMap): MemoMcpLimitValues {
-  const out: MemoMcpLimitValues = {};
-  for (const limit of MEMO_MCP_LIMITS) {
-    const value = envPositiveInt(env, limit.env);
-    if (value !== undefined) out[limit.option] = value;
-  }
-  return out;
-}

@@ -28,7 +28,6 @@ export {
 export { STATELESS_ERROR_CODES, STATELESS_MEMO_CODES } from "./json_rpc_codes.ts";
 export * from "./options.ts";
 export * from "./limits.ts";
-export * from "./env.ts";
 export * from "./protocol_server.ts";
 export * from "./stdio.ts";
 export {

@@ -8,7 +8,8 @@
  */
 
 import { createMemoCloudServerFromEnv } from "../../cloud/mod.ts";
-import { defaultLogLevel, readLogLevel } from "../../server/http/mod.ts";
+import { readEnv } from "../../env.ts";
+import { defaultLogLevel } from "../../server/http/mod.ts";
 import { boolFlag, intFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
@@ -150,7 +151,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
   // terminal and `info` otherwise (a service's log).
   let logLevel;
   try {
-    logLevel = readLogLevel(io.env, defaultLogLevel(io.stderrIsTerminal));
+    logLevel = readEnv(io.env, "log").level ?? defaultLogLevel(io.stderrIsTerminal);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -14,6 +14,7 @@ import {
   positionals,
   stringFlag,
 } from "../args.ts";
+import { readEnv } from "../../env.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -22,7 +23,6 @@ import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 import {
   createMemoMcpProtocolServer,
   type MemoMcpProtocolServer,
-  readServerEnv,
   runStdioServer,
 } from "../../server/mod.ts";
 import {
@@ -48,7 +48,7 @@ export const MCP_INSTRUCTIONS =
 
 async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   if (!io.stdin || !io.stdoutStream) throw new Error("Cannot serve MCP: no stdin/stdout streams");
-  const env = readServerEnv(io.env);
+  const env = readEnv(io.env, "server");
   const runtimeEnv = readRuntimeEnv(io.env);
   const dir = stringFlag(p, "dir") ?? runtimeEnv.rootDir;
   // A configuration that cannot work fails now (exit 1); the runtime itself

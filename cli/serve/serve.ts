@@ -15,9 +15,6 @@ import {
   type MemoMcpHttpOptions,
   type MemoMcpOAuthOptions,
   type ProjectOAuthConfig,
-  readHttpEnv,
-  readLogLevel,
-  readOAuthEnv,
   readProjectOAuthConfig,
   withRequestLog,
 } from "../../server/http/mod.ts";
@@ -35,6 +32,7 @@ import {
   stringFlag,
   UsageError,
 } from "../args.ts";
+import { readEnv } from "../../env.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -203,14 +201,14 @@ export async function serveConfig(
   if (oauth !== undefined) options.auth = { ...options.auth, oauth: oauth as MemoMcpOAuthOptions };
   const projectOAuth = readProjectOAuthConfig(await readProjectConfigFile(rootDir));
   const oauthOn = oauth !== undefined || projectOAuth !== undefined ||
-    Object.keys(readOAuthEnv(io.env)).length > 0;
+    Object.keys(readEnv(io.env, "oauth")).length > 0;
   if (oauthOn && noAuth) {
     throw new UsageError("flag --no-auth cannot be used with OAuth (MEMO_OAUTH_ISSUER, --oauth-*)");
   }
   const hostname = stringFlag(p, "host") ?? DEFAULT_SERVE_HOST;
   if (hostname === "") throw new UsageError("flag --host needs a value");
   const port = intFlag(p, "port", 0, 65535) ?? DEFAULT_SERVE_PORT;
-  const hasToken = readHttpEnv(io.env).bearerToken !== undefined || oauthOn;
+  const hasToken = readEnv(io.env, "http").bearerToken !== undefined || oauthOn;
   const loopback = isLoopbackHost(hostname.includes(":") ? `[${hostname}]` : hostname);
   let warning: string | undefined;
   if (!loopback && !hasToken) {
@@ -225,7 +223,7 @@ export async function serveConfig(
   }
   let logLevel: LogLevel;
   try {
-    logLevel = readLogLevel(io.env, defaultLogLevel(io.stderrIsTerminal ?? false));
+    logLevel = readEnv(io.env, "log").level ?? defaultLogLevel(io.stderrIsTerminal ?? false);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

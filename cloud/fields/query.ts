@@ -6,7 +6,7 @@
  */
 
 import { isValidTimeText } from "@memo/memory";
-import { splitList } from "../../_env.ts";
+import { splitList } from "../../env.ts";
 import type { CloudHistoryFilter, CloudListOptions } from "../store.ts";
 import { invalid, quote, withoutUndefined } from "./_checks.ts";
 import { HISTORY_FILTERS } from "./history.ts";

@@ -8,8 +8,8 @@
  * @module
  */
 
-import type { Embedder, EmbedderLoader, RecallEngine, SecretsPolicy } from "@memo/memory";
-import { envBoolean, envChoice, type EnvMap, envPositiveInt, envString } from "../../_env.ts";
+import type { Embedder, EmbedderLoader, SecretsPolicy } from "@memo/memory";
+import { type EnvMap, readEnv, type RuntimeEnv, type RuntimeMode } from "../../env.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "../cloud/config.ts";
 import type { MemoCloudMcpRuntimeOptions } from "../cloud/runtime.ts";
 import { createDeferredRuntime } from "./deferred.ts";
@@ -20,29 +20,7 @@ import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { memoOptionsOf } from "../memo_options.ts";
 import type { MemoMcpRuntime } from "../types.ts";
 
-/**
- * Which runtime `MEMO_RUNTIME` selects.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { createMemoMcpRuntimeFromEnv, type RuntimeMode } from "@memo/mcp-server";
- *
- * const rootDir = await Deno.makeTempDir();
- * const mode: RuntimeMode = "local"; // wins over MEMO_RUNTIME
- * const runtime = createMemoMcpRuntimeFromEnv({ env: { MEMO_RUNTIME: "cloud" }, mode, rootDir });
- * assert.equal(runtime.kind, "local");
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export type RuntimeMode = "local" | "hybrid" | "cloud";
-
-const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
-/** The engines in the order the messages list them. */
-const ENGINES: readonly RecallEngine[] = ["lexical", "vector", "hybrid", "auto"];
-/** The secrets policies in the order the messages list them. */
-const SECRETS: readonly SecretsPolicy[] = ["redact", "refuse", "allow"];
+export type { RuntimeMode };
 
 /**
  * What the runtime variables configure; a field is unset when its variable is.
@@ -58,31 +36,7 @@ const SECRETS: readonly SecretsPolicy[] = ["redact", "refuse", "allow"];
  * assert.equal(config.cloud.baseUrl, "https://cloud.example");
  * ```
  */
-export interface RuntimeEnvConfig {
-  /** `MEMO_RUNTIME`. */
-  runtime?: RuntimeMode;
-  /** `MEMO_ROOT_DIR`. */
-  rootDir?: string;
-  /**
-   * `MEMO_CLOUD_BASE_URL`, `MEMO_CLOUD_API_KEY`, `MEMO_CLOUD_WORKSPACE_ID`,
-   * `MEMO_CLOUD_PROJECT_ID` and `MEMO_CLOUD_PULL_INTERVAL_MS` (hybrid).
-   */
-  cloud: {
-    baseUrl?: string;
-    apiKey?: string;
-    workspaceId?: string;
-    projectId?: string;
-    pullIntervalMs?: number;
-  };
-  /** `MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS`. */
-  recall: {
-    engine?: RecallEngine;
-    embeddingModel?: string;
-    localEmbeddings?: boolean;
-  };
-  /** `MEMO_SECRETS`: `redact`, `refuse` or `allow`. */
-  secrets?: SecretsPolicy;
-}
+export type RuntimeEnvConfig = RuntimeEnv;
 
 /**
  * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR`, the `MEMO_CLOUD_*` variables and
@@ -107,7 +61,7 @@ export interface RuntimeEnvConfig {
  *   message: "Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got 10s",
  * });
  * const recall = readRuntimeEnv({ MEMO_RECALL_ENGINE: "Hybrid", MEMO_LOCAL_EMBEDDINGS: "false" }).recall;
- * assert.deepEqual(recall, { engine: "hybrid", embeddingModel: undefined, localEmbeddings: false });
+ * assert.deepEqual(recall, { engine: "hybrid", localEmbeddings: false });
  * assert.equal(readRuntimeEnv({ MEMO_SECRETS: "Refuse" }).secrets, "refuse");
  * assert.throws(() => readRuntimeEnv({ MEMO_SECRETS: "off" }), {
  *   code: "CONFIG",
@@ -121,23 +75,7 @@ export interface RuntimeEnvConfig {
  */
 export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
   try {
-    return {
-      runtime: envChoice(env, "MEMO_RUNTIME", MODES),
-      rootDir: envString(env, "MEMO_ROOT_DIR"),
-      cloud: {
-        baseUrl: envString(env, "MEMO_CLOUD_BASE_URL"),
-        apiKey: envString(env, "MEMO_CLOUD_API_KEY"),
-        workspaceId: envString(env, "MEMO_CLOUD_WORKSPACE_ID"),
-        projectId: envString(env, "MEMO_CLOUD_PROJECT_ID"),
-        pullIntervalMs: envPositiveInt(env, "MEMO_CLOUD_PULL_INTERVAL_MS"),
-      },
-      recall: {
-        engine: envChoice(env, "MEMO_RECALL_ENGINE", ENGINES),
-        embeddingModel: envString(env, "MEMO_EMBEDDING_MODEL"),
-        localEmbeddings: envBoolean(env, "MEMO_LOCAL_EMBEDDINGS"),
-      },
-      secrets: envChoice(env, "MEMO_SECRETS", SECRETS),
-    };
+    return readEnv(env, "runtime");
   } catch (e) {
     throw new MemoRuntimeError("CONFIG", (e as Error).message);
   }

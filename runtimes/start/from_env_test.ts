@@ -18,15 +18,8 @@ test("readRuntimeEnv() reads MEMO_RUNTIME, MEMO_ROOT_DIR and the MEMO_CLOUD_* va
     {
       runtime: "hybrid",
       rootDir: "/tmp/p",
-      cloud: {
-        baseUrl: "https://cloud.example",
-        apiKey: "k",
-        workspaceId: undefined,
-        projectId: undefined,
-        pullIntervalMs: undefined,
-      },
-      recall: { engine: undefined, embeddingModel: undefined, localEmbeddings: undefined },
-      secrets: undefined,
+      cloud: { baseUrl: "https://cloud.example", apiKey: "k" },
+      recall: {},
     },
   );
   assert.equal(readRuntimeEnv({}).runtime, undefined);

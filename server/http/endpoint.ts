@@ -13,7 +13,8 @@ import { createMemoMcpProtocolServer } from "../protocol_server.ts";
 import { MEMO_MCP_DEFAULTS, type MemoMcpOptions } from "../options.ts";
 import { MEMO_MCP_LIMITS } from "../limits.ts";
 import type { MemoMcpProtocolServer } from "../types.ts";
-import { type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
+import { readEnv } from "../../env.ts";
+import type { MemoMcpHttpEnv } from "./options.ts";
 import { createAuthenticator } from "./auth.ts";
 import { createHttpHandler, pathOf } from "./handler.ts";
 import { OAuthResourceServer, type ProjectOAuthConfig, resolveOAuthConfig } from "./oauth/mod.ts";
@@ -207,7 +208,7 @@ export function createHttpEndpoint(
   env: MemoMcpHttpEnv,
   how: HttpEndpointOptions = {},
 ): HttpEndpoint {
-  const fromEnv = readHttpEnv(env);
+  const fromEnv = readEnv(env, "http");
   const {
     env: _env,
     cloud: _cloud,

@@ -14,7 +14,7 @@
 import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import { envObject } from "../../platform/mod.ts";
 import type { HttpEndpoint } from "./endpoint.ts";
-import type { MemoMcpHttpEnv } from "./env.ts";
+import type { MemoMcpHttpEnv } from "./options.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
 import type { ProjectOAuthConfig } from "./oauth/mod.ts";
 import { httpErrorResponse } from "./responses.ts";

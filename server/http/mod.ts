@@ -35,7 +35,6 @@ export {
   type HttpEndpointOptions,
   type RuntimeSource,
 } from "./endpoint.ts";
-export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
 export {
   asError,
   type ComposeEndpoint,
@@ -53,14 +52,13 @@ export {
   pathOf,
   type ProtocolServerSource,
 } from "./handler.ts";
-export type { MemoMcpHttpOptions } from "./options.ts";
+export type { MemoMcpHttpEnv, MemoMcpHttpOptions } from "./options.ts";
 export {
   type MemoMcpOAuthIntrospection,
   type MemoMcpOAuthOptions,
   type MemoMcpOAuthScopes,
   OAUTH_ENV_VARIABLES,
   type ProjectOAuthConfig,
-  readOAuthEnv,
   readProjectOAuthConfig,
 } from "./oauth/mod.ts";
 export { DEFAULT_ALLOWED_ORIGINS, isLoopbackHost } from "./origin.ts";
@@ -78,7 +76,6 @@ export {
   defaultLogLevel,
   LOG_LEVELS,
   type LogLevel,
-  readLogLevel,
   type RequestLogOptions,
   withRequestLog,
 } from "./with_request_log.ts";

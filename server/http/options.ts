@@ -9,10 +9,27 @@
 import type { MemoCloudMcpRuntimeOptions } from "../../runtimes/cloud/runtime.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import type { MemoMcpHttpAuthOptions } from "./auth.ts";
-import type { MemoMcpHttpEnv } from "./env.ts";
+import type { EnvMap } from "../../env.ts";
 import type { MemoMcpOptions } from "../options.ts";
 
-export type { MemoMcpHttpAuthOptions, MemoMcpHttpEnv };
+export type { MemoMcpHttpAuthOptions };
+
+/**
+ * A string-to-string map of environment values: the `env` option of the
+ * hosted endpoint's handlers. Which variables it reads: `MEMO_ENV_VARIABLES`
+ * in `env.ts`, and docs/configuration.md.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { MemoMcpHttpEnv } from "@memo/mcp-server/http";
+ * import { readEnv } from "../../env.ts";
+ *
+ * const env: MemoMcpHttpEnv = { MEMO_MCP_PATH: "/memory", MEMO_MCP_BEARER_TOKEN: "s3cret" };
+ * assert.deepEqual(readEnv(env, "http"), { path: "/memory", bearerToken: "s3cret" });
+ * ```
+ */
+export type MemoMcpHttpEnv = EnvMap;
 
 /**
  * Options of the hosted endpoint: every field of `MemoMcpOptions` (with

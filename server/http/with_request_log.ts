@@ -17,12 +17,11 @@ import {
   type LogLevel,
   logPath,
   logsRequest,
-  readLogLevel,
   requestLine,
 } from "../../platform/mod.ts";
 import { httpErrorResponse } from "./responses.ts";
 
-export { defaultLogLevel, LOG_LEVELS, type LogLevel, readLogLevel };
+export { defaultLogLevel, LOG_LEVELS, type LogLevel };
 
 /**
  * Options of {@linkcode withRequestLog}.

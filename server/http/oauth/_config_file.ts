@@ -6,7 +6,7 @@
  */
 
 import type { ProjectOAuthConfig } from "./_config_types.ts";
-import { parseScopePair } from "./_config_env.ts";
+import { parseScopePair } from "../../../env.ts";
 
 const PROJECT_KEYS = [
   "issuer",

@@ -9,14 +9,13 @@
  * @module
  */
 
-import type { EnvMap } from "../../../_env.ts";
+import { type EnvMap, MEMO_ENV_VARIABLES, readEnv } from "../../../env.ts";
 import type {
   MemoMcpOAuthIntrospection,
   MemoMcpOAuthOptions,
   ProjectOAuthConfig,
   ResolvedOAuthConfig,
 } from "./_config_types.ts";
-import { readOAuthEnv } from "./_config_env.ts";
 
 export type {
   MemoMcpOAuthIntrospection,
@@ -25,7 +24,22 @@ export type {
   ProjectOAuthConfig,
   ResolvedOAuthConfig,
 } from "./_config_types.ts";
-export { OAUTH_ENV_VARIABLES, parseScopePair, readOAuthEnv } from "./_config_env.ts";
+export { parseScopePair } from "../../../env.ts";
+
+/**
+ * The `MEMO_OAUTH_*` variables, in the order docs/oauth.md lists them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OAUTH_ENV_VARIABLES } from "./config.ts";
+ *
+ * assert.equal(OAUTH_ENV_VARIABLES[0], "MEMO_OAUTH_ISSUER");
+ * assert.equal(OAUTH_ENV_VARIABLES.length, 8);
+ * ```
+ */
+export const OAUTH_ENV_VARIABLES: readonly string[] = MEMO_ENV_VARIABLES
+  .filter((variable) => variable.section === "oauth").map((variable) => variable.name);
 export { readProjectOAuthConfig } from "./_config_file.ts";
 
 const DEFAULT_SCOPES = { read: "memo:read", write: "memo:write" } as const;
@@ -83,7 +97,7 @@ export function resolveOAuthConfig(
   env: EnvMap,
   file?: ProjectOAuthConfig,
 ): ResolvedOAuthConfig | undefined {
-  const fromEnv = readOAuthEnv(env);
+  const fromEnv = readEnv(env, "oauth") as Partial<MemoMcpOAuthOptions>;
   if (code === undefined && Object.keys(fromEnv).length === 0 && file === undefined) {
     return undefined;
   }

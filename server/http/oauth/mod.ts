@@ -18,7 +18,6 @@ export {
   OAUTH_ENV_VARIABLES,
   type ProjectOAuthConfig,
   PROTECTED_RESOURCE_WELL_KNOWN,
-  readOAuthEnv,
   readProjectOAuthConfig,
   type ResolvedOAuthConfig,
   resolveOAuthConfig,

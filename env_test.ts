@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { readHttpEnv } from "./env.ts";
+import { MEMO_ENV_VARIABLES, readEnv } from "./env.ts";
+import { MEMO_MCP_LIMITS } from "./server/limits.ts";
 
-Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () => {
+const readHttpEnv = (env: Record<string, string>) => readEnv(env, "http");
+
+Deno.test("readEnv(env, 'http') reads every MEMO_MCP_* variable of the endpoint", () => {
   const config = readHttpEnv({
     MEMO_ROOT_DIR: "/tmp/p",
     MEMO_RUNTIME: "Local",
@@ -19,8 +22,7 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
     MEMO_UI: "no",
     MEMO_UI_PATH: "/ui",
   });
-  // The runtime's variables (MEMO_ROOT_DIR, MEMO_RUNTIME, MEMO_CLOUD_*) are
-  // read by runtimes/start/from_env.ts, not here.
+  // MEMO_ROOT_DIR, MEMO_RUNTIME and MEMO_CLOUD_* belong to the runtime section.
   assert.deepEqual(config, {
     path: "/api/mcp",
     bearerToken: "t",
@@ -37,13 +39,13 @@ Deno.test("readHttpEnv() reads every MEMO_MCP_* variable of the endpoint", () =>
   });
 });
 
-Deno.test("readHttpEnv() treats empty values as unset", () => {
+Deno.test("readEnv(env, 'http') treats empty values as unset", () => {
   const config = readHttpEnv({ MEMO_MCP_BEARER_TOKEN: " ", MEMO_MCP_READ_ONLY: "" });
   assert.equal(config.bearerToken, undefined);
   assert.equal(config.readOnly, undefined);
 });
 
-Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async (t) => {
+Deno.test("readEnv(env, 'http') refuses malformed values with a Cannot message", async (t) => {
   const cases: [Record<string, string>, RegExp][] = [
     [{ MEMO_MCP_READ_ONLY: "maybe" }, /Cannot read MEMO_MCP_READ_ONLY/],
     [{ MEMO_MCP_REQUIRE_AUTH: "sometimes" }, /Cannot read MEMO_MCP_REQUIRE_AUTH/],
@@ -56,4 +58,26 @@ Deno.test("readHttpEnv() refuses malformed values with a Cannot message", async 
   for (const [env, message] of cases) {
     await t.step(JSON.stringify(env), () => assert.throws(() => readHttpEnv(env), message));
   }
+});
+
+Deno.test("MEMO_ENV_VARIABLES: docs/configuration.md documents every variable", async () => {
+  const page = await Deno.readTextFile(new URL("./docs/configuration.md", import.meta.url));
+  const missing = MEMO_ENV_VARIABLES.map((v) => v.name).filter((name) => !page.includes(name));
+  assert.deepEqual(missing, []);
+});
+
+Deno.test("MEMO_ENV_VARIABLES: the server limits are read under their option names", () => {
+  for (const limit of MEMO_MCP_LIMITS) {
+    const row = MEMO_ENV_VARIABLES.find((v) => v.name === limit.env);
+    assert.deepEqual([row?.section, row?.key, row?.kind], ["server", limit.option, "positive"]);
+  }
+});
+
+Deno.test("readEnv() reads one section only: a bad variable of another never stops it", () => {
+  const env = { MEMO_CLOUD_RATE_LIMIT: "lots", MEMO_RUNTIME: "local" };
+  assert.deepEqual(readEnv(env, "runtime"), { runtime: "local", cloud: {}, recall: {} });
+  assert.throws(
+    () => readEnv(env, "cloud"),
+    /^Error: Cannot read MEMO_CLOUD_RATE_LIMIT: expected a whole number \(0 turns the limit off\), got lots$/,
+  );
 });

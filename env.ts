@@ -1,0 +1,483 @@
+/**
+ * The one reader of configuration from the environment: every `MEMO_*`
+ * variable that `@memo/mcp-server` reads is a row of {@linkcode MEMO_ENV_VARIABLES},
+ * and {@linkcode readEnv} reads one section of them. A value is trimmed, an
+ * empty one counts as unset, and a malformed one is a "Cannot read NAME: …"
+ * error. A section is read only when asked for, so a bad variable of the
+ * Cloud API server never stops `memo mcp`.
+ *
+ * The connectors' tokens (`MEMO_GITHUB_TOKEN`, `MEMO_NOTION_TOKEN` and their
+ * plain fallbacks) are read by `@memo/connectors`, which stands alone.
+ *
+ * @module
+ */
+
+import type { RecallEngine, SecretsPolicy } from "@memo/memory";
+
+/**
+ * A string-to-string map of environment values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type EnvMap, envString } from "./env.ts";
+ *
+ * const env: EnvMap = { MEMO_ROOT_DIR: "/srv/notes", MEMO_RUNTIME: undefined };
+ * assert.equal(envString(env, "MEMO_ROOT_DIR"), "/srv/notes");
+ * assert.equal(envString(env, "MEMO_RUNTIME"), undefined);
+ * ```
+ */
+export type EnvMap = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The trimmed value of `name`, or undefined when it is unset or blank.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envString } from "./env.ts";
+ *
+ * assert.equal(envString({ A: " x " }, "A"), "x");
+ * assert.equal(envString({ A: "  " }, "A"), undefined);
+ * ```
+ */
+export function envString(env: EnvMap, name: string): string | undefined {
+  const value = env[name];
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}
+
+/**
+ * `true`/`1`/`yes` or `false`/`0`/`no` (any case); undefined when unset.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envBoolean } from "./env.ts";
+ *
+ * assert.equal(envBoolean({ RO: "Yes" }, "RO"), true);
+ * assert.throws(() => envBoolean({ RO: "maybe" }, "RO"), /Cannot read RO: expected true or false/);
+ * ```
+ */
+export function envBoolean(env: EnvMap, name: string): boolean | undefined {
+  const value = envString(env, name)?.toLowerCase();
+  if (value === undefined) return undefined;
+  if (value === "true" || value === "1" || value === "yes") return true;
+  if (value === "false" || value === "0" || value === "no") return false;
+  throw new Error(`Cannot read ${name}: expected true or false`);
+}
+
+/**
+ * A positive integer written in decimal digits; undefined when unset.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envPositiveInt } from "./env.ts";
+ *
+ * assert.equal(envPositiveInt({ N: "25" }, "N"), 25);
+ * assert.throws(() => envPositiveInt({ N: "0" }, "N"), /expected a positive integer, got 0/);
+ * ```
+ */
+export function envPositiveInt(env: EnvMap, name: string): number | undefined {
+  const value = envString(env, name);
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
+    throw new Error(`Cannot read ${name}: expected a positive integer, got ${value.slice(0, 40)}`);
+  }
+  return n;
+}
+
+/**
+ * A whole number (0 included) written in decimal digits; undefined when
+ * unset. `hint` says what 0 means, in the error.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envWholeNumber } from "./env.ts";
+ *
+ * assert.equal(envWholeNumber({ R: "0" }, "R", "0 turns it off"), 0);
+ * assert.throws(
+ *   () => envWholeNumber({ R: "-1" }, "R", "0 turns it off"),
+ *   /^Error: Cannot read R: expected a whole number \(0 turns it off\), got -1$/,
+ * );
+ * ```
+ */
+export function envWholeNumber(env: EnvMap, name: string, hint: string): number | undefined {
+  const value = envString(env, name);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new Error(
+      `Cannot read ${name}: expected a whole number (${hint}), got ${value.slice(0, 40)}`,
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * One of `choices` (compared in lower case); undefined when unset.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { envChoice } from "./env.ts";
+ *
+ * assert.equal(envChoice({ M: "Local" }, "M", ["local", "cloud"]), "local");
+ * assert.throws(() => envChoice({ M: "mars" }, "M", ["local", "cloud"]), /expected local or cloud, got mars/);
+ * ```
+ */
+export function envChoice<T extends string>(
+  env: EnvMap,
+  name: string,
+  choices: readonly T[],
+): T | undefined {
+  const value = envString(env, name);
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if ((choices as readonly string[]).includes(lower)) return lower as T;
+  const list = choices.length > 1
+    ? `${choices.slice(0, -1).join(", ")} or ${choices[choices.length - 1]}`
+    : choices.join("");
+  throw new Error(`Cannot read ${name}: expected ${list}, got ${value.slice(0, 40)}`);
+}
+
+/**
+ * Splits a comma-separated list, trimming and dropping empty entries.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { splitList } from "./env.ts";
+ *
+ * assert.deepEqual(splitList(" a, ,b "), ["a", "b"]);
+ * ```
+ */
+export function splitList(value: string): string[] {
+  return value.split(",").map((s) => s.trim()).filter((s) => s !== "");
+}
+
+/**
+ * `read,write`: the two OAuth scopes, different and both present.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { parseScopePair } from "./env.ts";
+ *
+ * assert.deepEqual(parseScopePair("notes:read, notes:write"), { read: "notes:read", write: "notes:write" });
+ * assert.throws(() => parseScopePair("a,a"), /^Error: it needs two different scopes$/);
+ * ```
+ */
+export function parseScopePair(text: string): { read: string; write: string } {
+  const parts = text.split(",").map((s) => s.trim());
+  if (parts.length !== 2 || parts.some((p) => p === "")) {
+    throw new Error("it needs the read scope and the write scope, comma-separated");
+  }
+  const [read, write] = parts;
+  if (read === write) throw new Error("it needs two different scopes");
+  return { read, write };
+}
+
+/** The log levels of `MEMO_LOG_LEVEL`, quietest first. */
+export type LogLevel = "error" | "warn" | "info" | "debug";
+/**
+ * Every {@linkcode LogLevel}, quietest first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { LOG_LEVELS } from "./env.ts";
+ *
+ * assert.deepEqual(LOG_LEVELS, ["error", "warn", "info", "debug"]);
+ * ```
+ */
+export const LOG_LEVELS: readonly LogLevel[] = ["error", "warn", "info", "debug"];
+
+/**
+ * Which data runtime `MEMO_RUNTIME` selects.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromEnv, type RuntimeMode } from "@memo/mcp-server";
+ *
+ * const rootDir = await Deno.makeTempDir();
+ * const mode: RuntimeMode = "local"; // wins over MEMO_RUNTIME
+ * const runtime = createMemoMcpRuntimeFromEnv({ env: { MEMO_RUNTIME: "cloud" }, mode, rootDir });
+ * assert.equal(runtime.kind, "local");
+ * await runtime.close();
+ * await Deno.remove(rootDir, { recursive: true });
+ * ```
+ */
+export type RuntimeMode = "local" | "hybrid" | "cloud";
+const MODES: readonly RuntimeMode[] = ["local", "hybrid", "cloud"];
+const ENGINES: readonly RecallEngine[] = ["lexical", "vector", "hybrid", "auto"];
+const SECRETS: readonly SecretsPolicy[] = ["redact", "refuse", "allow"];
+
+/** The sections of the environment, each read on its own. */
+export type EnvSection = keyof MemoEnv;
+
+/** What a variable holds, and so how it is read. */
+export type EnvKind =
+  | "string"
+  | "boolean"
+  | "positive"
+  | "whole"
+  | "choice"
+  | "list"
+  | "path"
+  | "scopes";
+
+/**
+ * One `MEMO_*` variable: its section, where its value lands (`key`, dotted
+ * for a nested field) and how it is read.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type EnvVariable, MEMO_ENV_VARIABLES } from "./env.ts";
+ *
+ * const path: EnvVariable = MEMO_ENV_VARIABLES.find((v) => v.name === "MEMO_MCP_PATH")!;
+ * assert.deepEqual([path.section, path.key, path.kind], ["http", "path", "path"]);
+ * ```
+ */
+export interface EnvVariable {
+  name: string;
+  section: EnvSection;
+  key: string;
+  kind: EnvKind;
+  /** For `choice`: the values allowed. */
+  choices?: readonly string[];
+  /** For `whole`: what 0 means, said in the error. */
+  hint?: string;
+}
+
+const v = (
+  name: string,
+  section: EnvSection,
+  key: string,
+  kind: EnvKind,
+  extra: Pick<EnvVariable, "choices" | "hint"> = {},
+): EnvVariable => ({ name, section, key, kind, ...extra });
+
+/**
+ * Every `MEMO_*` variable that `@memo/mcp-server` reads.
+ * `docs/configuration.md` documents each one (a test holds them together).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MEMO_ENV_VARIABLES } from "./env.ts";
+ *
+ * const names = MEMO_ENV_VARIABLES.map((v) => v.name);
+ * assert.ok(names.includes("MEMO_RUNTIME") && names.includes("MEMO_CLOUD_API_KEYS"));
+ * assert.equal(new Set(names).size, names.length);
+ * ```
+ */
+export const MEMO_ENV_VARIABLES: readonly EnvVariable[] = [
+  v("MEMO_RUNTIME", "runtime", "runtime", "choice", { choices: MODES }),
+  v("MEMO_ROOT_DIR", "runtime", "rootDir", "string"),
+  v("MEMO_CLOUD_BASE_URL", "runtime", "cloud.baseUrl", "string"),
+  v("MEMO_CLOUD_API_KEY", "runtime", "cloud.apiKey", "string"),
+  v("MEMO_CLOUD_WORKSPACE_ID", "runtime", "cloud.workspaceId", "string"),
+  v("MEMO_CLOUD_PROJECT_ID", "runtime", "cloud.projectId", "string"),
+  v("MEMO_CLOUD_PULL_INTERVAL_MS", "runtime", "cloud.pullIntervalMs", "positive"),
+  v("MEMO_RECALL_ENGINE", "runtime", "recall.engine", "choice", { choices: ENGINES }),
+  v("MEMO_EMBEDDING_MODEL", "runtime", "recall.embeddingModel", "string"),
+  v("MEMO_LOCAL_EMBEDDINGS", "runtime", "recall.localEmbeddings", "boolean"),
+  v("MEMO_SECRETS", "runtime", "secrets", "choice", { choices: SECRETS }),
+  v("MEMO_MCP_READ_ONLY", "server", "readOnly", "boolean"),
+  v("MEMO_MCP_REQUEST_TIMEOUT_MS", "server", "requestTimeoutMs", "positive"),
+  v("MEMO_MCP_MAX_INPUT_BYTES", "server", "maxInputBytes", "positive"),
+  v("MEMO_MCP_MAX_OUTPUT_BYTES", "server", "maxOutputBytes", "positive"),
+  v("MEMO_MCP_DEFAULT_PAGE_SIZE", "server", "defaultPageSize", "positive"),
+  v("MEMO_MCP_MAX_PAGE_SIZE", "server", "maxPageSize", "positive"),
+  v("MEMO_MCP_MAX_LISTEN_STREAMS", "server", "maxListenStreams", "positive"),
+  v("MEMO_MCP_PATH", "http", "path", "path"),
+  v("MEMO_MCP_BEARER_TOKEN", "http", "bearerToken", "string"),
+  v("MEMO_MCP_REQUIRE_AUTH", "http", "requireAuth", "boolean"),
+  v("MEMO_MCP_ALLOWED_ORIGINS", "http", "allowedOrigins", "list"),
+  v("MEMO_UI", "http", "ui", "boolean"),
+  v("MEMO_UI_PATH", "http", "uiPath", "path"),
+  v("MEMO_OAUTH_ISSUER", "oauth", "issuer", "string"),
+  v("MEMO_OAUTH_RESOURCE", "oauth", "resource", "string"),
+  v("MEMO_OAUTH_SCOPES", "oauth", "scopes", "scopes"),
+  v("MEMO_OAUTH_JWKS_URI", "oauth", "jwksUri", "string"),
+  v("MEMO_OAUTH_INTROSPECTION_URL", "oauth", "introspection.url", "string"),
+  v("MEMO_OAUTH_INTROSPECTION_CLIENT_ID", "oauth", "introspection.clientId", "string"),
+  v("MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET", "oauth", "introspection.clientSecret", "string"),
+  v("MEMO_OAUTH_PAGE_CLIENT_ID", "oauth", "pageClientId", "string"),
+  v("MEMO_LOG_LEVEL", "log", "level", "choice", { choices: LOG_LEVELS }),
+  v("MEMO_CLOUD_API_KEYS", "cloud", "apiKeys", "string"),
+  v("MEMO_CLOUD_RATE_LIMIT", "cloud", "rateLimit", "whole", { hint: "0 turns the limit off" }),
+  v("MEMO_CLOUD_OPERATOR_KEYS", "cloud", "operatorKeys", "string"),
+  v("MEMO_CLOUD_DATA_DIR", "cloud", "dataDir", "string"),
+  v("MEMO_CLOUD_MAX_BODY_BYTES", "cloud", "maxBodyBytes", "positive"),
+  v("MEMO_CLOUD_SECRETS", "cloud", "secrets", "choice", { choices: SECRETS }),
+  v("MEMO_CLOUD_INDEX_BUDGET_MB", "cloud", "indexBudgetMb", "positive"),
+  v("MEMO_CLOUD_DRAIN_MS", "cloud", "drainMs", "whole", { hint: "0 stops at once" }),
+  v("MEMO_CLOUD_DATABASE_URL", "cloud", "databaseUrl", "string"),
+];
+
+/** `MEMO_RUNTIME`, `MEMO_ROOT_DIR`, `MEMO_CLOUD_*` of the client, the recall variables, `MEMO_SECRETS`. */
+export interface RuntimeEnv {
+  runtime?: RuntimeMode;
+  rootDir?: string;
+  cloud: {
+    baseUrl?: string;
+    apiKey?: string;
+    workspaceId?: string;
+    projectId?: string;
+    pullIntervalMs?: number;
+  };
+  recall: { engine?: RecallEngine; embeddingModel?: string; localEmbeddings?: boolean };
+  secrets?: SecretsPolicy;
+}
+
+/** `MEMO_MCP_READ_ONLY` and the limits, which every transport honours. */
+export interface ServerEnv {
+  readOnly?: boolean;
+  requestTimeoutMs?: number;
+  maxInputBytes?: number;
+  maxOutputBytes?: number;
+  defaultPageSize?: number;
+  maxPageSize?: number;
+  maxListenStreams?: number;
+}
+
+/** The hosted endpoint's variables, on top of {@linkcode ServerEnv}. */
+export interface HttpEnv extends ServerEnv {
+  /** `MEMO_MCP_PATH` (starts with `/`). */
+  path?: string;
+  bearerToken?: string;
+  requireAuth?: boolean;
+  /** `MEMO_MCP_ALLOWED_ORIGINS`, comma-separated. */
+  allowedOrigins?: string[];
+  /** `MEMO_UI`: whether a routed endpoint serves the web page. */
+  ui?: boolean;
+  /** `MEMO_UI_PATH` (starts with `/`). */
+  uiPath?: string;
+}
+
+/** The `MEMO_OAUTH_*` variables. */
+export interface OAuthEnv {
+  issuer?: string;
+  resource?: string;
+  scopes?: { read: string; write: string };
+  jwksUri?: string;
+  introspection?: { url?: string; clientId?: string; clientSecret?: string };
+  pageClientId?: string;
+}
+
+/** The Cloud API server's `MEMO_CLOUD_*` variables, before their defaults. */
+export interface CloudServerEnv {
+  /** `MEMO_CLOUD_API_KEYS`, unparsed: `key:workspaceId` pairs. */
+  apiKeys?: string;
+  rateLimit?: number;
+  /** `MEMO_CLOUD_OPERATOR_KEYS`, unparsed. */
+  operatorKeys?: string;
+  dataDir?: string;
+  maxBodyBytes?: number;
+  secrets?: SecretsPolicy;
+  indexBudgetMb?: number;
+  drainMs?: number;
+  databaseUrl?: string;
+}
+
+/**
+ * Every section of the environment, by name.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type MemoEnv, readEnv } from "./env.ts";
+ *
+ * const log: MemoEnv["log"] = readEnv({ MEMO_LOG_LEVEL: "Debug" }, "log");
+ * assert.deepEqual(log, { level: "debug" });
+ * ```
+ */
+export interface MemoEnv {
+  runtime: RuntimeEnv;
+  server: ServerEnv;
+  http: HttpEnv;
+  oauth: OAuthEnv;
+  /** The reference Cloud API server's own variables. */
+  cloud: CloudServerEnv;
+  log: { level?: LogLevel };
+}
+
+function readValue(env: EnvMap, variable: EnvVariable): unknown {
+  const { name } = variable;
+  switch (variable.kind) {
+    case "string":
+      return envString(env, name);
+    case "boolean":
+      return envBoolean(env, name);
+    case "positive":
+      return envPositiveInt(env, name);
+    case "whole":
+      return envWholeNumber(env, name, variable.hint ?? "");
+    case "choice":
+      return envChoice(env, name, variable.choices ?? []);
+    case "list": {
+      const value = envString(env, name);
+      return value === undefined ? undefined : splitList(value);
+    }
+    case "path": {
+      const value = envString(env, name);
+      if (value !== undefined && !value.startsWith("/")) {
+        throw new Error(`Cannot read ${name}: the path must start with /`);
+      }
+      return value;
+    }
+    case "scopes": {
+      const value = envString(env, name);
+      if (value === undefined) return undefined;
+      try {
+        return parseScopePair(value);
+      } catch (e) {
+        throw new Error(`Cannot read ${name}: ${(e as Error).message}`);
+      }
+    }
+  }
+}
+
+/** The groups a section always has, even when none of their variables is set. */
+const GROUPS: Partial<Record<EnvSection, readonly string[]>> = { runtime: ["cloud", "recall"] };
+/** Sections that include another's variables. */
+const INCLUDES: Partial<Record<EnvSection, EnvSection>> = { http: "server" };
+
+/**
+ * Reads one section of the environment: the value of each of its variables
+ * that is set, in {@linkcode MEMO_ENV_VARIABLES}' order; unset ones are left
+ * out. Throws "Cannot read NAME: …" for the first malformed value.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readEnv } from "./env.ts";
+ *
+ * const env = { MEMO_MCP_PATH: "/memory", MEMO_MCP_MAX_PAGE_SIZE: "50", MEMO_RUNTIME: "Hybrid" };
+ * assert.deepEqual(readEnv(env, "http"), { maxPageSize: 50, path: "/memory" });
+ * assert.deepEqual(readEnv(env, "runtime"), { runtime: "hybrid", cloud: {}, recall: {} });
+ * assert.throws(() => readEnv({ MEMO_UI_PATH: "ui" }, "http"), /Cannot read MEMO_UI_PATH: the path must start with \//);
+ * ```
+ */
+export function readEnv<S extends EnvSection>(env: EnvMap, section: S): MemoEnv[S] {
+  const out: Record<string, unknown> = {};
+  for (const group of GROUPS[section] ?? []) out[group] = {};
+  const included = INCLUDES[section];
+  for (const variable of MEMO_ENV_VARIABLES) {
+    if (variable.section !== section && variable.section !== included) continue;
+    const value = readValue(env, variable);
+    if (value === undefined) continue;
+    const path = variable.key.split(".");
+    let target = out;
+    for (const part of path.slice(0, -1)) {
+      target = (target[part] ??= {}) as Record<string, unknown>;
+    }
+    target[path[path.length - 1]] = value;
+  }
+  return out as unknown as MemoEnv[S];
+}
