@@ -44,7 +44,10 @@
  */
 
 import { parseArgs } from "node:util";
-import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "../runtimes/hybrid/runtime.ts";
+import {
+  createMemoHybridMcpRuntime,
+  type MemoHybridMcpRuntime,
+} from "../runtimes/hybrid/runtime.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
 import {
   MemoCloudClient,

@@ -12,7 +12,10 @@ import { runCli } from "../cli/main.ts";
 import { createMemoCloudHandler, type MemoCloudHandler } from "../cloud/app.ts";
 import { FileCloudStore } from "../cloud/file/store.ts";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/factory.ts";
-import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "../runtimes/cloud/runtime.ts";
+import {
+  createMemoCloudMcpRuntime,
+  type MemoCloudMcpRuntimeOptions,
+} from "../runtimes/cloud/runtime.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";
 import type { MemoMcpRuntime, RuntimeChange } from "../runtimes/types.ts";
 import { createMemoMcpProtocolServer } from "../server/protocol_server.ts";

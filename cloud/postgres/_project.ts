@@ -31,13 +31,13 @@ import {
   checkDraftLinks,
   type CorrectInput,
   correctNote,
+  type HistoryWriteParts,
   type Note,
   type NoteDraft,
   prepareHistory,
   type SupersedeInput,
   supersedeNotes,
   type TidyPlan,
-  type HistoryWriteParts,
 } from "@memo/memory";
 import { LiveIndex, type PgIndexContext } from "./_live_index.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
