@@ -6,7 +6,7 @@
  */
 
 import type { NoteDraft } from "@memo/memory";
-import { redactSecrets, timeOf } from "./util.ts";
+import { redactSecrets, timeOf } from "./kit/util.ts";
 import type { ConnectorStateStore } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } from "./types.ts";
 

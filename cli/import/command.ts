@@ -16,7 +16,7 @@ import {
   type ImportRead,
   type ImportSkip,
   readImportSource,
-} from "./mod.ts";
+} from "./read_source.ts";
 import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";

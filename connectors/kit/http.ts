@@ -6,9 +6,9 @@
  * @module
  */
 
-import { ConnectorNetworkError, ConnectorTimeoutError } from "./errors.ts";
-import { REQUEST_TIMEOUT_MS } from "./limits.ts";
-import type { Clock, FetchLike } from "./types.ts";
+import { ConnectorNetworkError, ConnectorTimeoutError } from "../errors.ts";
+import { REQUEST_TIMEOUT_MS } from "../limits.ts";
+import type { Clock, FetchLike } from "../types.ts";
 
 /** The system clock. */
 export const systemClock: Clock = {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ConnectorConfigError } from "./errors.ts";
+import { ConnectorConfigError } from "../errors.ts";
 
 /** Pattern of a connector id. */
 export const CONNECTOR_ID_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;

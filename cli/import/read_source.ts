@@ -10,7 +10,7 @@
  * import { mkdtemp, rm, writeFile } from "node:fs/promises";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
- * import { readImportSource } from "./mod.ts";
+ * import { readImportSource } from "./read_source.ts";
  *
  * const dir = await mkdtemp(join(tmpdir(), "memo-import-"));
  * try {
@@ -61,7 +61,7 @@ export type { ImportFormat, ImportRead, ImportRecord, ImportSkip } from "./types
  * import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
- * import { detectImportFormat } from "./mod.ts";
+ * import { detectImportFormat } from "./read_source.ts";
  *
  * const dir = await mkdtemp(join(tmpdir(), "memo-detect-"));
  * try {
@@ -102,7 +102,7 @@ export function detectImportFormat(path: string): Promise<ImportFormat | undefin
  * import { mkdtemp, rm, writeFile } from "node:fs/promises";
  * import { tmpdir } from "node:os";
  * import { join } from "node:path";
- * import { readImportSource } from "./mod.ts";
+ * import { readImportSource } from "./read_source.ts";
  *
  * const dir = await mkdtemp(join(tmpdir(), "memo-read-"));
  * try {
