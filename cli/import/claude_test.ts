@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { linkedFiles, parseClaudeFile, slugOf } from "./claude.ts";
-import { readImportSource } from "./read_source.ts";
+import { readImportSource } from "./mod.ts";
 
 Deno.test("readImportSource() reads a Claude Code memory folder", async () => {
   const base = await mkdtemp(join(tmpdir(), "memo-claude-test-"));

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentHash, type Note, NOTES_PREAMBLE, serializeNote } from "@memo/memory";
 import { parseMarkdownFile, readMarkdown } from "./markdown.ts";
-import { readImportSource } from "./read_source.ts";
+import { readImportSource } from "./mod.ts";
 
 Deno.test("readMarkdown() reads an Obsidian-style vault", async () => {
   const dir = await mkdtemp(join(tmpdir(), "memo-vault-"));

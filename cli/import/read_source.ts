@@ -1,28 +1,7 @@
 /**
- * Import readers behind `memo import`: they turn what other memory tools keep (the official MCP
- * memory server's `memory.jsonl`, Claude Code memory files, folders of markdown notes such as
- * Obsidian or basic-memory vaults, and memo's own JSONL export) into note drafts, with the file
- * and line each came from. Pure parsing: nothing is written; bad input is reported, not thrown.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mkdtemp, rm, writeFile } from "node:fs/promises";
- * import { tmpdir } from "node:os";
- * import { join } from "node:path";
- * import { readImportSource } from "./read_source.ts";
- *
- * const dir = await mkdtemp(join(tmpdir(), "memo-import-"));
- * try {
- *   const file = join(dir, "memory.jsonl");
- *   await writeFile(file, '{"type":"entity","name":"Alice","entityType":"person","observations":["likes tea"]}\n');
- *   const read = await readImportSource(file);
- *   assert.equal(read.format, "server-memory");
- *   assert.equal(read.records[0].draft.source, "server-memory:Alice");
- * } finally {
- *   await rm(dir, { recursive: true });
- * }
- * ```
+ * Reading an import source: detect its format, run its reader, and move the
+ * drafts memo would refuse or fold together to `skipped`. Pure parsing:
+ * nothing is written; bad input is reported, not thrown.
  *
  * @module
  */
@@ -43,9 +22,6 @@ import { parseMemoJsonl } from "./memo_jsonl.ts";
 import { type GraphFile, parseServerMemory } from "./server_memory.ts";
 import { readClaude } from "./claude.ts";
 import { readMarkdown } from "./markdown.ts";
-
-export { IMPORT_FORMATS } from "./types.ts";
-export type { ImportFormat, ImportRead, ImportRecord, ImportSkip } from "./types.ts";
 
 /**
  * Tells what a source holds, from its content and names: a file whose first non-empty line is

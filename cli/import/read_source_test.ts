@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentHash } from "@memo/memory";
-import { detectImportFormat, IMPORT_FORMATS, readImportSource } from "./read_source.ts";
+import { detectImportFormat, IMPORT_FORMATS, readImportSource } from "./mod.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {
   const dir = await mkdtemp(join(tmpdir(), "memo-import-test-"));

@@ -12,7 +12,7 @@ import type { NoteDraft } from "@memo/memory";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type ImportFormat, IMPORT_FORMATS } from "./read_source.ts";
+ * import { type ImportFormat, IMPORT_FORMATS } from "./mod.ts";
  * const format: ImportFormat = "server-memory";
  * assert.ok(IMPORT_FORMATS.includes(format));
  * ```
@@ -25,7 +25,7 @@ export type ImportFormat = "server-memory" | "claude" | "markdown" | "memo-jsonl
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { IMPORT_FORMATS } from "./read_source.ts";
+ * import { IMPORT_FORMATS } from "./mod.ts";
  * assert.deepEqual(IMPORT_FORMATS, ["server-memory", "claude", "markdown", "memo-jsonl"]);
  * ```
  */
@@ -44,7 +44,7 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = Object.freeze(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ImportRecord } from "./read_source.ts";
+ * import type { ImportRecord } from "./mod.ts";
  * const record: ImportRecord = {
  *   draft: { text: "- likes tea", title: "Alice", labels: ["person"], source: "server-memory:Alice" },
  *   file: "memory.jsonl",
@@ -68,7 +68,7 @@ export interface ImportRecord {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ImportSkip } from "./read_source.ts";
+ * import type { ImportSkip } from "./mod.ts";
  * const skip: ImportSkip = { file: "memory.jsonl", line: 3, reason: "not valid JSON" };
  * assert.equal(`${skip.file}:${skip.line}: ${skip.reason}`, "memory.jsonl:3: not valid JSON");
  * ```
@@ -89,7 +89,7 @@ export interface ImportSkip {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import type { ImportRead } from "./read_source.ts";
+ * import type { ImportRead } from "./mod.ts";
  * const read: ImportRead = { format: "markdown", records: [], skipped: [] };
  * assert.equal(read.records.length + read.skipped.length, 0);
  * ```
