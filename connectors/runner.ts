@@ -6,7 +6,8 @@
  */
 
 import type { NoteDraft } from "@memo/memory";
-import { redactSecrets, timeOf } from "./kit/util.ts";
+import { timeOf } from "./kit/paging.ts";
+import { redactSecrets } from "./kit/text.ts";
 import type { ConnectorStateStore } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } from "./types.ts";
 

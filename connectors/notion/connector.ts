@@ -6,7 +6,8 @@
  */
 
 import { checkApiUrl, hostOf, systemClock } from "../kit/http.ts";
-import { checkConnectorId, CursorTrail, isBefore } from "../kit/util.ts";
+import { checkConnectorId } from "../kit/connector_id.ts";
+import { CursorTrail, isBefore } from "../kit/paging.ts";
 import { ConnectorConfigError, WorkspaceError } from "../errors.ts";
 import { PAGE_SIZE } from "../limits.ts";
 import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";
