@@ -140,9 +140,8 @@ export async function readImportSource(
 }
 
 /**
- * Moves the drafts memo would refuse to `skipped`, with memo's message, and the records memo
- * would collapse into an earlier one (same source key, or with no source the same content) with
- * where that one is; sorts both lists.
+ * Moves the drafts memo would refuse or fold into an earlier one to `skipped` (see
+ * {@linkcode readImportSource}); sorts both lists.
  */
 function checkDrafts(result: ReaderResult): { records: ImportRecord[]; skipped: ImportSkip[] } {
   const records: ImportRecord[] = [];
