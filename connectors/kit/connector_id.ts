@@ -7,7 +7,6 @@
 
 import { ConnectorConfigError } from "../errors.ts";
 
-/** Pattern of a connector id. */
 export const CONNECTOR_ID_PATTERN: RegExp = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Checks a connector id; throws `ConnectorConfigError` when it does not match the pattern. */

@@ -5,7 +5,6 @@
  * @module
  */
 
-/** Milliseconds of an ISO time, or NaN. */
 export function timeOf(iso: string | undefined): number {
   return iso === undefined ? NaN : Date.parse(iso);
 }
