@@ -7,7 +7,7 @@
  */
 
 import { readFile } from "node:fs/promises";
-import { CONNECTOR_ID_PATTERN } from "./util.ts";
+import { CONNECTOR_ID_PATTERN } from "./kit/connector_id.ts";
 import { ConnectorConfigError } from "./errors.ts";
 
 /**

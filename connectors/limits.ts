@@ -1,9 +1,5 @@
 /**
- * The connectors' limits: each page request times out after
- * {@linkcode REQUEST_TIMEOUT_MS}; the workspace (Notion) connector asks for
- * {@linkcode PAGE_SIZE} items in every request; the repository-host (GitHub)
- * connector asks for {@linkcode REPO_HOST_PAGE_SIZE} discussions unless told
- * otherwise.
+ * The connectors' limits: the request timeout and the page sizes.
  *
  * @module
  */

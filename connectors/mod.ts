@@ -59,6 +59,8 @@ export * from "./config.ts";
 export * from "./state.ts";
 export * from "./registry.ts";
 export * from "./runner.ts";
+export * from "./connector_memo.ts";
+export * from "./describe_error.ts";
 export * from "./sync.ts";
 export * from "./retry_after.ts";
 export * from "./github/mod.ts";

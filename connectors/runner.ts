@@ -5,102 +5,11 @@
  * @module
  */
 
-import type { NoteDraft } from "@memo/memory";
-import { redactSecrets, timeOf } from "./util.ts";
+import type { ConnectorDraft, ConnectorMemo } from "./connector_memo.ts";
+import { type ConnectorErrorInfo, describeError } from "./describe_error.ts";
+import { timeOf } from "./kit/paging.ts";
 import type { ConnectorStateStore } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, ConnectorRecord, FetchLike } from "./types.ts";
-
-/**
- * A note as the runner hands it to the memory client: the fields of
- * `NoteDraft` (`@memo/memory`) that an upstream record fills.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { type ConnectorDraft, runConnectors } from "@memo/connectors";
- * const drafts: ConnectorDraft[] = [];
- * const record = {
- *   source: "static:1",
- *   title: "Deploy",
- *   text: "Run make deploy.",
- *   url: "https://example.com/1",
- *   createdAt: "2024-05-01T00:00:00Z",
- *   updatedAt: "2024-05-02T00:00:00Z",
- *   metadata: { labels: ["ops"] },
- * };
- * await runConnectors([{ id: "one", type: "static", pull: () => Promise.resolve([record]) }], {
- *   rememberMany: (list) => {
- *     drafts.push(...list);
- *     return Promise.resolve({ written: [...list], updated: [], unchanged: [], bytesWritten: 1 });
- *   },
- * });
- * assert.deepEqual(drafts, [{
- *   text: "Run make deploy.",
- *   title: "Deploy",
- *   labels: ["ops"],
- *   source: "static:1",
- *   created: "2024-05-01T00:00:00Z",
- *   updated: "2024-05-02T00:00:00Z",
- * }]);
- * ```
- */
-export type ConnectorDraft = Pick<
-  NoteDraft,
-  "text" | "title" | "labels" | "source" | "created" | "updated"
->;
-
-/**
- * What the memory client reports for a commit (`CommitResult` of `@memo/memory`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { ConnectorCommit } from "@memo/connectors";
- * const nothingNew: ConnectorCommit = {
- *   written: [],
- *   updated: [],
- *   unchanged: [{ id: "note-1" }],
- *   bytesWritten: 0,
- * };
- * assert.equal(nothingNew.written.length + nothingNew.updated.length, 0);
- * ```
- */
-export interface ConnectorCommit {
-  /** Notes added. */
-  written: readonly unknown[];
-  /** Notes changed in place. */
-  updated: readonly unknown[];
-  /** Drafts already stored unchanged. */
-  unchanged: readonly unknown[];
-  /** Bytes written (0 when nothing changed). */
-  bytesWritten: number;
-}
-
-/**
- * What the runner needs of the memory client: `Memo` from `@memo/memory`
- * fits.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { ConnectorMemo } from "@memo/connectors";
- * import { openMemo } from "@memo/memory";
- * const rootDir = await Deno.makeTempDir();
- * const memo = await openMemo({ rootDir });
- * const target: ConnectorMemo = memo;
- * const commit = await target.rememberMany([{ text: "Run make deploy.", source: "static:1" }]);
- * assert.equal(commit.written.length, 1);
- * await memo.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface ConnectorMemo {
-  /** Stores drafts in one all-or-nothing commit, deduplicating by source key. */
-  rememberMany(
-    drafts: readonly ConnectorDraft[],
-    options?: { signal?: AbortSignal },
-  ): Promise<ConnectorCommit>;
-}
 
 /**
  * Options of {@linkcode runConnectors}.
@@ -188,32 +97,6 @@ export interface ConnectorRunSummary {
   updated: number;
   /** Records already stored unchanged. */
   unchanged: number;
-}
-
-/**
- * A failed error, as safe facts: name, message and fields like `resetEpoch`.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import {
- *   type ConnectorErrorInfo,
- *   describeError,
- *   WorkspaceRateLimitError,
- * } from "@memo/connectors";
- * const info: ConnectorErrorInfo = describeError(new WorkspaceRateLimitError(30));
- * assert.equal(info.name, "WorkspaceRateLimitError");
- * assert.equal(info.code, "WORKSPACE_RATE_LIMITED");
- * assert.equal(info.retryAfterSeconds, 30);
- * ```
- */
-export interface ConnectorErrorInfo {
-  /** Error class name (`RepoHostRateLimitError` …). */
-  name: string;
-  /** The message (never holds a token or a response body). */
-  message: string;
-  /** Fields of the error: `code`, `status`, `resetEpoch`, `retryAfterSeconds` … */
-  [field: string]: unknown;
 }
 
 /**
@@ -396,39 +279,6 @@ export async function runConnectors(
     }
   }
   return result;
-}
-
-/**
- * The safe facts of an error for `RunConnectorsResult.errors`: its name,
- * message and own fields (`code`, `status`, `resetEpoch`,
- * `retryAfterSeconds` …), with any of `secrets` scrubbed.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { describeError, RepoHostRateLimitError } from "@memo/connectors";
- * const info = describeError(
- *   new RepoHostRateLimitError("rate limited for ghp_secret", { resetEpoch: 1714560000 }),
- *   ["ghp_secret"],
- * );
- * assert.equal(info.name, "RepoHostRateLimitError");
- * assert.equal(info.resetEpoch, 1714560000);
- * assert.equal(info.message, "rate limited for [redacted]");
- * ```
- */
-export function describeError(e: unknown, secrets: readonly string[] = []): ConnectorErrorInfo {
-  const scrub = (s: string) => redactSecrets(s, secrets);
-  if (!(e instanceof Error)) return { name: "Error", message: scrub(String(e)) };
-  const info: ConnectorErrorInfo = { name: e.name || "Error", message: scrub(e.message) };
-  for (const [key, value] of Object.entries(e)) {
-    if (key === "name" || key === "message" || key === "stack" || key === "cause") continue;
-    if (typeof value === "number" || typeof value === "boolean") info[key] = value;
-    else if (typeof value === "string") info[key] = scrub(value);
-    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) {
-      info[key] = value.map(scrub);
-    }
-  }
-  return info;
 }
 
 function dedupe(records: readonly ConnectorRecord[], id: string): ConnectorRecord[] {

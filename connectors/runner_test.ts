@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { CommitResult, Note, NoteDraft } from "@memo/memory";
 import { RepoHostRateLimitError, WorkspaceAuthError } from "./errors.ts";
-import { describeError, runConnectors } from "./runner.ts";
+import { describeError } from "./describe_error.ts";
+import { runConnectors } from "./runner.ts";
 import type { ConnectorStateEntry, ConnectorStateStore } from "./state.ts";
 import type { Connector, ConnectorRecord, PullContext } from "./types.ts";
 

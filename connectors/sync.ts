@@ -11,7 +11,8 @@ import { memoPaths } from "@memo/memory";
 import { readConnectorConfig } from "./config.ts";
 import { UnknownConnectorError } from "./errors.ts";
 import { type ConnectorRegistry, createConnectorRegistry, TOKEN_ENV } from "./registry.ts";
-import { type ConnectorMemo, runConnectors, type RunConnectorsResult } from "./runner.ts";
+import type { ConnectorMemo } from "./connector_memo.ts";
+import { runConnectors, type RunConnectorsResult } from "./runner.ts";
 import { FileConnectorState } from "./state.ts";
 import type { Clock, Connector, ConnectorProgress, FetchLike } from "./types.ts";
 

@@ -1,11 +1,7 @@
 /**
- * The one place where Deno and Node differ, and what serves HTTP on both: the
- * process side of the adapter (arguments, environment, stdin/stdout as web
- * streams, exit, terminal detection, shutdown signals; `process.ts`),
- * `serve()` on `Deno.serve` or `node:http` (`serve.ts`, which loads
- * `_node_serve.ts` on Node only), and the pieces that `memo serve` and the
- * reference Cloud API server share: the `/healthz` answer (`healthz.ts`), the
- * request log (`access_log.ts`) and the capped body read (`read_limited.ts`). No other folder touches `Deno.*` or `process`.
+ * The one place where Deno and Node differ (the process, serving HTTP), and
+ * what `memo serve` and the Cloud API server share: `/healthz`, the request
+ * log, the capped body read. No other folder touches `Deno.*` or `process`.
  *
  * @example
  * ```ts

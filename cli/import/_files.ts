@@ -51,7 +51,6 @@ export function decodeUtf8(bytes: Uint8Array): TextRead {
   return { badLine: line };
 }
 
-/** Reads a file as strict UTF-8. */
 export async function readUtf8(path: string): Promise<TextRead> {
   return decodeUtf8(await readFile(path));
 }
@@ -108,7 +107,6 @@ export async function pathKind(path: string): Promise<"file" | "folder" | undefi
   }
 }
 
-/** Options of {@linkcode walkFiles}. */
 export interface WalkOptions {
   /** Which files to keep, by name. */
   file: (name: string) => boolean;
@@ -148,7 +146,6 @@ export async function walkFiles(root: string, options: WalkOptions): Promise<str
   return out.sort(comparePaths);
 }
 
-/** A path with `/` separators. */
 export function toPosix(path: string): string {
   return sep === "/" ? path : path.split(sep).join("/");
 }
@@ -158,7 +155,6 @@ export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Orders records and skips by file, then line. */
 export function byFileLine(a: { file: string; line: number }, b: { file: string; line: number }) {
   return comparePaths(a.file, b.file) || a.line - b.line;
 }
@@ -171,12 +167,10 @@ export function keyPart(text: string): string {
   return text.replace(/[\s%]/gu, (c) => encodeURIComponent(c));
 }
 
-/** Whether a file name ends in `.md` (any case). */
 export function isMarkdownName(name: string): boolean {
   return /\.md$/i.test(name);
 }
 
-/** Splits text into lines (`\n` or `\r\n`). */
 export function splitLines(text: string): string[] {
   return text.split(/\r?\n/);
 }

@@ -9,14 +9,8 @@
 
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import {
-  detectImportFormat,
-  IMPORT_FORMATS,
-  type ImportFormat,
-  type ImportRead,
-  type ImportSkip,
-  readImportSource,
-} from "./mod.ts";
+import { detectImportFormat, readImportSource } from "./read_source.ts";
+import { IMPORT_FORMATS, type ImportFormat, type ImportRead, type ImportSkip } from "./types.ts";
 import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";

@@ -137,7 +137,6 @@ function hunks(ops: readonly Op[], context: number, noEolA: boolean, noEolB: boo
         break;
       }
     }
-    // Line numbers of the hunk's first lines.
     let aLine = 1;
     let bLine = 1;
     for (let x = 0; x < start; x++) {

@@ -1,9 +1,6 @@
 /**
- * Internal: the graceful stop that `memo serve` and `memo cloud serve` share.
- * On SIGTERM or SIGINT the server stops accepting connections, open streams
- * are told to end, and the requests in flight get at most
- * {@linkcode SHUTDOWN_GRACE_MS} to finish; then the command closes its
- * runtime or store and returns (the process exits 0, dropping what is left).
+ * Internal: the graceful stop that `memo serve` and `memo cloud serve` share
+ * ({@linkcode shutdownOnSignal}).
  *
  * @module
  */

@@ -15,5 +15,6 @@
 
 export * from "./mcp.ts";
 export * from "./serve.ts";
+export * from "./serve_config.ts";
 export * from "./cloud.ts";
 export * from "./limit_flags.ts";

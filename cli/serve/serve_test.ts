@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { UsageError } from "../args.ts";
 import { serve } from "../../platform/mod.ts";
 import { recordingIO } from "../../testing/cli_io.ts";
-import { serveCommand, serveConfig } from "./serve.ts";
+import { serveCommand } from "./serve.ts";
+import { serveConfig } from "./serve_config.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
 
 test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {

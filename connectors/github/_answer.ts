@@ -5,9 +5,9 @@
  * @module
  */
 
-import type { HttpAnswer } from "../http.ts";
+import type { HttpAnswer } from "../kit/http.ts";
 import { RepoHostAuthError, RepoHostError, RepoHostRateLimitError } from "../errors.ts";
-import { clip, redactSecrets } from "../util.ts";
+import { clip, redactSecrets } from "../kit/text.ts";
 import { parseRetryAfter } from "../retry_after.ts";
 import type { DiscussionNode, GraphqlErrorEntry, RepositoryData } from "./query.ts";
 

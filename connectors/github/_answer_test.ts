@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { HttpAnswer } from "../http.ts";
+import type { HttpAnswer } from "../kit/http.ts";
 import { RepoHostError, RepoHostRateLimitError } from "../errors.ts";
 import { readDiscussionsAnswer } from "./_answer.ts";
 

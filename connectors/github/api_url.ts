@@ -4,7 +4,7 @@
  * @module
  */
 
-import { checkApiUrl } from "../http.ts";
+import { checkApiUrl } from "../kit/http.ts";
 import { ConnectorConfigError } from "../errors.ts";
 
 /**

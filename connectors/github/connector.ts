@@ -4,15 +4,17 @@
  * @module
  */
 
-import { exchange, hostOf, systemClock } from "../http.ts";
-import { checkConnectorId, cleanToken, CursorTrail, isBefore, timeOf } from "../util.ts";
+import { exchange, hostOf, systemClock } from "../kit/http.ts";
+import { checkConnectorId } from "../kit/connector_id.ts";
+import { CursorTrail, isBefore, timeOf } from "../kit/paging.ts";
+import { cleanToken } from "../kit/text.ts";
 import { ConnectorConfigError, RepoHostAuthError, RepoHostError } from "../errors.ts";
 import { REPO_HOST_MAX_PAGE_SIZE, REPO_HOST_PAGE_SIZE, REQUEST_TIMEOUT_MS } from "../limits.ts";
 import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";
 import { readDiscussionsAnswer } from "./_answer.ts";
 import { resolveGraphqlUrl } from "./api_url.ts";
 import { DISCUSSIONS_QUERY } from "./query.ts";
-import { discussionToRecord } from "./record.ts";
+import { discussionToRecord } from "./_record.ts";
 
 /**
  * Type identifier of {@linkcode RepoHostConnector}.

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { exchange, type HttpAnswer, joinUrl } from "../http.ts";
-import { clip } from "../util.ts";
+import { exchange, type HttpAnswer, joinUrl } from "../kit/http.ts";
+import { clip } from "../kit/text.ts";
 import { WorkspaceAuthError, WorkspaceError, WorkspaceRateLimitError } from "../errors.ts";
 import { REQUEST_TIMEOUT_MS } from "../limits.ts";
 import { parseRetryAfter } from "../retry_after.ts";

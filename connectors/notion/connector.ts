@@ -5,8 +5,9 @@
  * @module
  */
 
-import { checkApiUrl, hostOf, systemClock } from "../http.ts";
-import { checkConnectorId, CursorTrail, isBefore } from "../util.ts";
+import { checkApiUrl, hostOf, systemClock } from "../kit/http.ts";
+import { checkConnectorId } from "../kit/connector_id.ts";
+import { CursorTrail, isBefore } from "../kit/paging.ts";
 import { ConnectorConfigError, WorkspaceError } from "../errors.ts";
 import { PAGE_SIZE } from "../limits.ts";
 import type { Connector, ConnectorRecord, FetchLike, PullContext } from "../types.ts";
@@ -19,7 +20,7 @@ import {
   type NotionBlock,
   PAGE_TYPES,
 } from "./markdown.ts";
-import { isLivePage, pageToRecord } from "./page.ts";
+import { isLivePage, pageToRecord } from "./_page.ts";
 
 /**
  * Type identifier of {@linkcode WorkspaceConnector}.

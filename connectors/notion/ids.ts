@@ -5,7 +5,7 @@
  */
 
 import { ConnectorConfigError } from "../errors.ts";
-import { cleanToken } from "../util.ts";
+import { cleanToken } from "../kit/text.ts";
 
 /**
  * Normalises a Notion id given with or without hyphens, or inside a pasted

@@ -6,18 +6,16 @@
  * @module
  */
 
-import { ConnectorNetworkError, ConnectorTimeoutError } from "./errors.ts";
-import { REQUEST_TIMEOUT_MS } from "./limits.ts";
-import type { Clock, FetchLike } from "./types.ts";
+import { ConnectorNetworkError, ConnectorTimeoutError } from "../errors.ts";
+import { REQUEST_TIMEOUT_MS } from "../limits.ts";
+import type { Clock, FetchLike } from "../types.ts";
 
-/** The system clock. */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
-/** A complete answer: status, headers and the body as text. */
 export interface HttpAnswer {
   status: number;
   statusText: string;
@@ -25,7 +23,6 @@ export interface HttpAnswer {
   text: string;
 }
 
-/** One request to send. */
 export interface HttpRequest {
   url: string;
   method: "GET" | "POST";
@@ -33,7 +30,6 @@ export interface HttpRequest {
   body?: string;
 }
 
-/** How to send it. */
 export interface HttpOptions {
   fetch: FetchLike;
   clock: Clock;

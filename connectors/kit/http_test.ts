@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { ManualClock } from "../tests/connectors_helpers.ts";
+import { ManualClock } from "../../tests/connectors_helpers.ts";
 import { checkApiUrl, exchange } from "./http.ts";
-import { ConnectorNetworkError, ConnectorTimeoutError } from "./errors.ts";
-import type { FetchLike } from "./types.ts";
+import { ConnectorNetworkError, ConnectorTimeoutError } from "../errors.ts";
+import type { FetchLike } from "../types.ts";
 
 const request = {
   url: "https://api.example.com/x",
