@@ -56,6 +56,7 @@ export {
 export type { PostgresCloudStore, PostgresCloudStoreOptions } from "./postgres/store.ts";
 export type { PostgresIdempotencyStore } from "./postgres/idempotency.ts";
 export { MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate_limit.ts";
+export * from "./note_types.ts";
 export * from "./store.ts";
 // The memory package's types the storage contract references.
 export type {
