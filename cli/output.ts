@@ -6,6 +6,7 @@
  */
 
 import type { Note, RecallHit, ReplicaStatus } from "@memo/memory";
+export { formatNote } from "@memo/memory/format";
 
 /**
  * Serialises a value as the single JSON document `--json` prints.
@@ -68,52 +69,6 @@ export function orderedWriter(
  */
 export function errorLine(message: string): string {
   return `memo: ${message.replace(/\s*\r?\n\s*/g, " ").trim()}\n`;
-}
-
-/**
- * A note as markdown for humans.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { formatNote } from "./output.ts";
- *
- * const note = {
- *   id: "01jq3v7k9x0000000000",
- *   title: "Deploys",
- *   body: "Run make deploy.",
- *   labels: ["infra"],
- *   hash: "0123abcd",
- *   created: "2025-01-01T00:00:00.000Z",
- *   updated: "2025-01-02T00:00:00.000Z",
- * };
- * assert.equal(
- *   formatNote(note),
- *   "## Deploys\nid: 01jq3v7k9x0000000000  ·  labels: infra  ·  updated: 2025-01-02T00:00:00.000Z\n\n" +
- *     "Run make deploy.\n",
- * );
- * // A corrected note shows its validity and the chain both ways.
- * assert.match(
- *   formatNote({ ...note, validUntil: "2026-03-01", supersededBy: ["n2"] }),
- *   /  ·  valid: … to 2026-03-01\nsuperseded by: n2\n\nRun make deploy\.\n$/,
- * );
- * ```
- */
-export function formatNote(note: Note): string {
-  const meta = [`id: ${note.id}`];
-  if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
-  if (note.source) meta.push(`source: ${note.source}`);
-  meta.push(`updated: ${note.updated}`);
-  if (note.validFrom !== undefined || note.validUntil !== undefined) {
-    meta.push(`valid: ${note.validFrom ?? "…"} to ${note.validUntil ?? "…"}`);
-  }
-  const chain = [];
-  if (note.supersedes?.length) chain.push(`supersedes: ${note.supersedes.join(", ")}`);
-  if (note.supersededBy?.length) chain.push(`superseded by: ${note.supersededBy.join(", ")}`);
-  const links = chain.length ? `${chain.join("\n")}\n` : "";
-  return `## ${note.title}\n${meta.join("  ·  ")}\n${links}\n${note.body}${
-    note.body.endsWith("\n") ? "" : "\n"
-  }`;
 }
 
 /**

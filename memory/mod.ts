@@ -30,6 +30,7 @@ export * from "./tidy.ts";
 export * from "./store/draft.ts";
 export * from "./store/paths.ts";
 export * from "./notes/cursor.ts";
+export * from "./notes/format.ts";
 export * from "./store/store.ts";
 export * from "./store/codec.ts";
 export * from "./store/file_store.ts";

@@ -235,6 +235,14 @@ Deno.test("checkImports() fails arrows the rules forbid and passes those they al
       forbidden: ["forbidden: server/x.ts → memory/mod.ts"],
     },
     {
+      name: "server/ importing @memo/memory/format, the note formatter (allowed)",
+      files: {
+        "memory/notes/format.ts": "export const f = 1;\n",
+        "server/x.ts": 'import { f } from "@memo/memory/format";\nexport { f };\n',
+      },
+      forbidden: [],
+    },
+    {
       name: "memory/ importing @memo/connectors",
       files: { "memory/x.ts": 'import { c } from "@memo/connectors";\nexport { c };\n' },
       forbidden: ["forbidden: memory/x.ts → connectors/mod.ts"],

@@ -19,3 +19,4 @@ export * from "./note.ts";
 export * from "./counts.ts";
 export * from "./cursor.ts";
 export * from "./text_key.ts";
+export * from "./format.ts";

@@ -6,8 +6,9 @@
  * @module
  */
 
+import { formatNote } from "@memo/memory/format";
 import type { MemoMcpRuntime, Note } from "../../runtimes/types.ts";
-import { noteUri, renderNote } from "./resources.ts";
+import { noteUri } from "./resources.ts";
 
 /**
  * A prompt name.
@@ -174,7 +175,7 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
               resource: {
                 uri: noteUri(hit.note.id),
                 mimeType: "text/markdown",
-                text: renderNote(hit.note),
+                text: formatNote(hit.note, { link: noteUri }),
               },
             },
           });

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { formatNote } from "@memo/memory/format";
 import type { MemoMcpRuntime, Note } from "../../runtimes/types.ts";
 import { McpNotFoundError, McpValidationError } from "../errors.ts";
 
@@ -151,53 +152,6 @@ export function noteEntry(note: Note): Record<string, unknown> {
 }
 
 /**
- * A note as the markdown a resource read returns: title, facts (id, labels, source, updated,
- * validity), its chain both ways as links (`supersedes`, `superseded by`), then the body.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { renderNote } from "./resources.ts";
- *
- * const note = {
- *   id: "01jq3v7k9x0000000000",
- *   title: "Deploys",
- *   body: "Run make deploy.",
- *   labels: ["infra"],
- *   hash: "0123abcd",
- *   created: "2025-01-01T00:00:00.000Z",
- *   updated: "2025-01-02T00:00:00.000Z",
- * };
- * assert.equal(
- *   renderNote(note),
- *   "# Deploys\n\nid: 01jq3v7k9x0000000000 · labels: infra · updated: 2025-01-02T00:00:00.000Z\n\n" +
- *     "Run make deploy.\n",
- * );
- * // A corrected note shows its chain, as links to the other notes.
- * assert.ok(
- *   renderNote({ ...note, supersededBy: ["n2"], validUntil: "2026-03-01" })
- *     .includes("valid: … to 2026-03-01\n\nsuperseded by: memo://notes/n2\n\n"),
- * );
- * ```
- */
-export function renderNote(note: Note): string {
-  const meta = [`id: ${note.id}`];
-  if (note.labels.length) meta.push(`labels: ${note.labels.join(", ")}`);
-  if (note.source) meta.push(`source: ${note.source}`);
-  meta.push(`updated: ${note.updated}`);
-  if (note.validFrom !== undefined || note.validUntil !== undefined) {
-    meta.push(`valid: ${note.validFrom ?? "…"} to ${note.validUntil ?? "…"}`);
-  }
-  const links = (ids: readonly string[]) => ids.map(noteUri).join(", ");
-  const chain = [];
-  if (note.supersedes?.length) chain.push(`supersedes: ${links(note.supersedes)}`);
-  if (note.supersededBy?.length) chain.push(`superseded by: ${links(note.supersededBy)}`);
-  const history = chain.length ? `${chain.join("\n")}\n\n` : "";
-  const body = note.body.endsWith("\n") ? note.body : note.body + "\n";
-  return `# ${note.title}\n\n${meta.join(" · ")}\n\n${history}${body}`;
-}
-
-/**
  * One page of `resources/list`: the first page holds `memo://stats` and then
  * notes; every page holds `pageSize` entries at most.
  *
@@ -299,5 +253,7 @@ export async function readResource(
     if (e instanceof McpNotFoundError || e instanceof McpValidationError) throw notFound();
     throw e;
   }
-  return { contents: [{ uri, mimeType: "text/markdown", text: renderNote(note) }] };
+  return {
+    contents: [{ uri, mimeType: "text/markdown", text: formatNote(note, { link: noteUri }) }],
+  };
 }
