@@ -10,6 +10,7 @@ import {
   type Json,
   server,
 } from "../tests/fixtures/mcp_protocol_calls.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotations per version", async (t) => {
   await t.step("2025-11-25 has title, outputSchema and annotations", async () => {
@@ -212,7 +213,9 @@ Deno.test("createMemoMcpProtocolServer() pages resources/list with opaque cursor
   assert.equal(first.result.resources[0].uri, "memo://stats");
   const seen = new Set(first.result.resources.map((r: Json) => r.uri));
   let cursor = first.result.nextCursor;
+  const nextPage = pageCounter("the pages of resources/list");
   while (cursor) {
+    nextPage();
     const page = await call(s, "resources/list", { cursor });
     assert.ok(page.result.resources.length <= 25);
     for (const r of page.result.resources) seen.add(r.uri);

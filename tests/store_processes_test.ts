@@ -10,6 +10,7 @@ import { memoPaths } from "../memory/paths.ts";
 import type { Note } from "../memory/note.ts";
 import { StoreLockError } from "../memory/errors.ts";
 import { readUntil } from "../testing/wait.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,7 +24,9 @@ async function tempRoot(prefix: string) {
 async function allNotes(store: FileMemoryStore): Promise<Note[]> {
   const out: Note[] = [];
   let cursor: string | undefined;
+  const nextPage = pageCounter("the pages of store.list()");
   do {
+    nextPage();
     const page = await store.list(cursor, 1000);
     out.push(...page.notes);
     cursor = page.nextCursor;
