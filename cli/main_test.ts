@@ -4,10 +4,7 @@ import { join } from "node:path";
 import { runCli } from "./main.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
-
-async function project(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "memo-cli-" });
-}
+import { tempDir } from "../testing/temp_dir.ts";
 
 async function run(cwd: string, argv: string[], stdinText = "") {
   const io = recordingIO(cwd, stdinText);
@@ -20,7 +17,8 @@ function notesPath(dir: string) {
 }
 
 test("runCli() remember then recall, get, list, update, forget, stats", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   const r1 = await run(dir, [
     "remember",
     "Deploys run with make deploy on the bastion host",
@@ -76,7 +74,8 @@ test("runCli() remember then recall, get, list, update, forget, stats", async ()
 });
 
 test("runCli() --json prints exactly one JSON document", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   for (
     const argv of [["remember", "one note", "--json"], ["list", "--json"], ["stats", "--json"]]
   ) {
@@ -88,7 +87,8 @@ test("runCli() --json prints exactly one JSON document", async () => {
 });
 
 test("runCli() list pages with --cursor", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   for (let i = 0; i < 5; i++) {
     assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
   }
@@ -104,7 +104,8 @@ test("runCli() list pages with --cursor", async () => {
 });
 
 test("runCli() list --order newest pages newest first", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   for (let i = 0; i < 3; i++) {
     assert.equal((await run(dir, ["remember", `note number ${i}`])).code, 0);
   }
@@ -126,7 +127,8 @@ test("runCli() list --order newest pages newest first", async () => {
 });
 
 test("runCli() remember --file reads a file and - reads stdin", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   await writeFile(join(dir, "n.md"), "# From a file\nbody text");
   const r = JSON.parse((await run(dir, ["remember", "--file", "n.md", "--json"])).out);
   assert.equal(r.note.title, "From a file");
@@ -135,7 +137,8 @@ test("runCli() remember --file reads a file and - reads stdin", async () => {
 });
 
 test("runCli() bad input gets one error line, a non-zero exit and changes nothing", async (t) => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   assert.equal((await run(dir, ["remember", "keep me"])).code, 0);
   const before = await readFile(notesPath(dir), "utf8");
   const cases: [string, string[], number, RegExp][] = [
@@ -173,7 +176,8 @@ test("runCli() bad input gets one error line, a non-zero exit and changes nothin
 });
 
 test("runCli() help and --help print usage", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   for (const argv of [["help"], ["--help"]]) {
     const r = await run(dir, argv);
     assert.equal(r.code, 0);
@@ -190,7 +194,8 @@ test("runCli() help and --help print usage", async () => {
 });
 
 test("runCli() finds the project in an ancestor holding .memo/", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   assert.equal((await run(dir, ["remember", "root note"])).code, 0);
   const sub = join(dir, "a", "b");
   await mkdir(sub, { recursive: true });
@@ -200,7 +205,8 @@ test("runCli() finds the project in an ancestor holding .memo/", async () => {
 });
 
 test("runCli() read-only commands on a new project create no files", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   assert.equal((await run(dir, ["list"])).code, 0);
   assert.equal((await run(dir, ["stats"])).code, 0);
   assert.equal((await run(dir, ["recall", "anything"])).code, 0);
@@ -208,8 +214,10 @@ test("runCli() read-only commands on a new project create no files", async () =>
 });
 
 test("runCli() takes --dir and --json before the command, and help takes any topic", async () => {
-  const dir = await project();
-  const elsewhere = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
+  await using elsewhereTmp = await tempDir("memo-cli-");
+  const elsewhere = elsewhereTmp.path;
   const r = await run(elsewhere, ["--dir", dir, "--json", "remember", "rate_limit is 100"]);
   assert.equal(r.code, 0, r.err);
   assert.equal(JSON.parse(r.out).status, "written");
@@ -222,7 +230,8 @@ test("runCli() takes --dir and --json before the command, and help takes any top
 });
 
 test("runCli() recall --explain shows each term's part of the score", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   assert.equal((await run(dir, ["remember", "The rateLimit is 100 per minute"])).code, 0);
   const plain = await run(dir, ["recall", "rate limits"]);
   const explained = await run(dir, ["recall", "rate limits", "--explain"]);
@@ -231,7 +240,8 @@ test("runCli() recall --explain shows each term's part of the score", async () =
 });
 
 test("runCli() stats lists the damaged sections of notes.md", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   assert.equal((await run(dir, ["remember", "a good note"])).code, 0);
   const file = notesPath(dir);
   await writeFile(file, (await readFile(file, "utf8")) + "<!-- memo:note {oops -->\n## x\ny\n\n");
@@ -247,8 +257,10 @@ test("runCli() stats lists the damaged sections of notes.md", async () => {
 });
 
 test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DIR, as memo mcp does", async (t) => {
-  const root = await project();
-  const elsewhere = await project();
+  await using rootTmp = await tempDir("memo-cli-");
+  const root = rootTmp.path;
+  await using elsewhereTmp = await tempDir("memo-cli-");
+  const elsewhere = elsewhereTmp.path;
   const withEnv = async (env: Record<string, string>, argv: string[]) => {
     const io = recordingIO(elsewhere);
     io.env = env;
@@ -268,7 +280,8 @@ test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DI
   await t.step(
     "MEMO_RUNTIME=hybrid reaches every command, and needs no API key to work locally",
     async () => {
-      const hybrid = await project();
+      await using hybridTmp = await tempDir("memo-cli-");
+      const hybrid = hybridTmp.path;
       // A base URL where nothing listens, and no API key.
       const env = {
         MEMO_ROOT_DIR: hybrid,
@@ -307,7 +320,6 @@ test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DI
       const replicate = await withEnv(env, ["replicate"]);
       assert.equal(replicate.code, 1, "no API key: the cloud cannot be reached");
       assert.match(replicate.err, /^memo: .*no API key/);
-      await Deno.remove(hybrid, { recursive: true });
     },
   );
   await t.step("a malformed MEMO_RUNTIME is refused", async () => {
@@ -318,11 +330,11 @@ test("runCli() builds every command's runtime from MEMO_RUNTIME and MEMO_ROOT_DI
       /^memo: Cannot read MEMO_RUNTIME: expected local, hybrid or cloud, got mars\n$/,
     );
   });
-  for (const dir of [root, elsewhere]) await Deno.remove(dir, { recursive: true });
 });
 
 test("runCli() recall and stats say which engine ran and how many notes are embedded", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   const io = (argv: string[]) => {
     const recording = recordingIO(dir);
     recording.env = { MEMO_LOCAL_EMBEDDINGS: "false" };
@@ -354,11 +366,11 @@ test("runCli() recall and stats say which engine ran and how many notes are embe
   const embed = await io(["embed"]);
   assert.equal(embed.code, 1);
   assert.match(embed.err, /^memo: Cannot embed.*local embeddings are off/);
-  await Deno.remove(dir, { recursive: true });
 });
 
 test("runCli() embed needs the local or hybrid runtime", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   const io = recordingIO(dir);
   // The cloud runtime builds without the network; embed is refused before any request.
   io.env = {
@@ -369,11 +381,11 @@ test("runCli() embed needs the local or hybrid runtime", async () => {
   assert.equal(await runCli(["embed"], io), 2);
   assert.deepEqual(io.err, ["memo: embed needs the local or hybrid runtime\n"]);
   assert.deepEqual(io.out, []);
-  await Deno.remove(dir, { recursive: true });
 });
 
 test("runCli() bad recall settings in the environment name the variable", async () => {
-  const dir = await project();
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
   for (
     const [env, message] of [
       [{ MEMO_RECALL_ENGINE: "semantic" }, /^memo: Cannot read MEMO_RECALL_ENGINE: expected /],
@@ -385,5 +397,4 @@ test("runCli() bad recall settings in the environment name the variable", async 
     assert.equal(await runCli(["stats"], io), 1);
     assert.match(io.err.join(""), message);
   }
-  await Deno.remove(dir, { recursive: true });
 });

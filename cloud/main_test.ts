@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readUntil } from "../testing/wait.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -33,13 +34,11 @@ Deno.test("deno serve cloud/main.ts: prints the listening line, serves, logs eac
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   try {
-    let origin: string | undefined;
-    while (origin === undefined) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`exited before listening:\n${text}`);
-      text += value;
-      origin = /memo: cloud API listening on (http:\/\/127\.0\.0\.1:\d+)\/v1\n/.exec(text)?.[1];
-    }
+    const listening = /memo: cloud API listening on (http:\/\/127\.0\.0\.1:\d+)\/v1\n/;
+    const started = await readUntil(reader, (t) => listening.test(t), "the listening line");
+    text = started.text;
+    if (started.done) throw new Error(`exited before listening:\n${text}`);
+    const origin = listening.exec(text)![1];
     const health = await (await fetch(`${origin}/v1/health`)).json();
     assert.deepEqual(health.store, "file");
     const created = await fetch(`${origin}/v1/workspaces/team/projects/default/notes`, {
@@ -58,11 +57,9 @@ Deno.test("deno serve cloud/main.ts: prints the listening line, serves, logs eac
     });
     assert.equal(denied.status, 401);
     await denied.body?.cancel();
-    while (!/ GET \/v1\/whoami 401 /.test(text)) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += value;
-    }
+    text = (await readUntil(reader, (t) => / GET \/v1\/whoami 401 /.test(t), "the 401 log line", {
+      sofar: text,
+    })).text;
     assert.match(text, /^memo-cloud: \S+ GET \/v1\/health 200 \d+ms$/m);
     assert.match(
       text,

@@ -2,9 +2,11 @@ import assert from "node:assert/strict";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FileConnectorState } from "./state.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 
 Deno.test("FileConnectorState writes atomically and keeps the other connectors' entries", async () => {
-  const dir = await Deno.makeTempDir();
+  await using dirTmp = await tempDir("memo-state-");
+  const dir = dirTmp.path;
   const path = join(dir, ".memo", "connectors", "state.json");
   const state = new FileConnectorState(path);
   assert.equal(await state.read("gh"), undefined, "no file: no state");
@@ -27,7 +29,8 @@ Deno.test("FileConnectorState writes atomically and keeps the other connectors' 
 });
 
 Deno.test("FileConnectorState treats a damaged file as empty", async () => {
-  const dir = await Deno.makeTempDir();
+  await using dirTmp = await tempDir("memo-state-");
+  const dir = dirTmp.path;
   const path = join(dir, "state.json");
   await writeFile(path, "{ damaged");
   const state = new FileConnectorState(path);

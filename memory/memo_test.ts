@@ -8,6 +8,7 @@ import { createLexicalIndex } from "./recall/mod.ts";
 import { FileMemoryStore } from "./store/file_store.ts";
 import type { MemoryStore } from "./store/store.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 async function withMemo(fn: (memo: Memo, dir: string) => Promise<void>): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "memo-client-"));
@@ -135,7 +136,9 @@ test("Memo.list() pages with an opaque cursor, filters, and refuses a malformed 
     }
     const seen: string[] = [];
     let cursor: string | undefined;
+    const nextPage = pageCounter("the pages of memo.list()");
     do {
+      nextPage();
       const page = await memo.list({ limit: 3, cursor });
       assert.equal(page.total, 7);
       seen.push(...page.notes.map((n) => n.id));
@@ -305,7 +308,9 @@ test("Memo.list() pages oldest or newest first, with filters, and cursors surviv
     const all = async (options: Parameters<Memo["list"]>[0]) => {
       const out: string[] = [];
       let cursor: string | undefined;
+      const nextPage = pageCounter("the pages of memo.list()");
       do {
+        nextPage();
         const page = await memo.list({ ...options, cursor });
         out.push(...page.notes.map((n) => n.id));
         cursor = page.nextCursor;

@@ -8,6 +8,7 @@ import { createMemoMcpRuntimeFromConfig } from "./factory.ts";
 import { createLazyLocalRuntime, createMemoMcpRuntimeFromMemo } from "./local/runtime.ts";
 import type { RuntimeChange } from "./types.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 /** An assert.throws/rejects check: a MemoRuntimeError with this code (and message). */
 const runtimeError = (code: MemoRuntimeErrorCode, message?: RegExp) => (e: unknown) =>
@@ -264,7 +265,9 @@ test("the local runtime lists newest first with order, paging by cursor", async 
     const titles = async (order?: "oldest" | "newest") => {
       const out: string[] = [];
       let cursor: string | undefined;
+      const nextPage = pageCounter("the pages of runtime.list()");
       do {
+        nextPage();
         const page = await runtime.list({ limit: 2, cursor, order });
         assert.ok(page.notes.length <= 2);
         assert.equal(page.total, 5);

@@ -10,6 +10,7 @@ import {
   type Json,
   server,
 } from "../tests/fixtures/mcp_protocol_calls.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotations per version", async (t) => {
   await t.step("2025-11-25 has title, outputSchema and annotations", async () => {
@@ -156,7 +157,10 @@ Deno.test("createMemoMcpProtocolServer() calls tools with structured and text re
     const r = await call(s, "tools/call", { name: "list_notes", arguments: { order: "random" } });
     assert.equal(r.result.isError, true);
     assert.equal(r.result.structuredContent.error.code, "MCP_VALIDATION_ERROR");
-    assert.match(r.result.content[0].text, /order/);
+    assert.match(
+      r.result.content[0].text,
+      /^Cannot call list_notes: invalid arguments \(order: .*"oldest"\|"newest"\)$/,
+    );
   });
   await t.step("a forged list_notes cursor is a tool error", async () => {
     const r = await call(s, "tools/call", { name: "list_notes", arguments: { cursor: "forged" } });
@@ -212,7 +216,9 @@ Deno.test("createMemoMcpProtocolServer() pages resources/list with opaque cursor
   assert.equal(first.result.resources[0].uri, "memo://stats");
   const seen = new Set(first.result.resources.map((r: Json) => r.uri));
   let cursor = first.result.nextCursor;
+  const nextPage = pageCounter("the pages of resources/list");
   while (cursor) {
+    nextPage();
     const page = await call(s, "resources/list", { cursor });
     assert.ok(page.result.resources.length <= 25);
     for (const r of page.result.resources) seen.add(r.uri);

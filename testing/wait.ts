@@ -70,3 +70,70 @@ export async function settled<T>(promise: Promise<T>, what: string, ms: number =
     clearTimeout(timer);
   }
 }
+
+/** What {@linkcode readUntil} read: all the text, and whether the stream ended first. */
+export interface ReadText {
+  /** `sofar` plus everything read. */
+  readonly text: string;
+  /** True when the stream ended before `check` held. */
+  readonly done: boolean;
+}
+
+/**
+ * Reads `reader` (text or bytes, e.g. a child process's stderr or an SSE
+ * body) until `check` holds on the text read so far (`sofar` plus each
+ * chunk), or the stream ends (`done: true`). Once `ms` have passed without
+ * either, a timer cancels the reader — so a read that is pending because the
+ * other side went silent ends too — and the call throws, naming `what` and
+ * showing the text.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readUntil } from "./wait.ts";
+ *
+ * const lines = ReadableStream.from(["memo: starting\n", "memo: listening on :8080\n"]);
+ * const got = await readUntil(lines.getReader(), (t) => t.includes("listening"), "the listening line");
+ * assert.equal(got.done, false);
+ * assert.match(got.text, /listening on :8080/);
+ *
+ * const silent = new ReadableStream<string>({ start: (c) => c.enqueue("memo: starting\n") });
+ * await assert.rejects(
+ *   readUntil(silent.getReader(), (t) => t.includes("listening"), "the listening line", { ms: 30 }),
+ *   /^Error: Cannot wait for the listening line: it did not happen within 30 ms; read:\nmemo: starting/,
+ * );
+ * ```
+ */
+export async function readUntil(
+  reader: ReadableStreamDefaultReader<string | Uint8Array>,
+  check: (text: string) => boolean,
+  what: string,
+  options: { sofar?: string; ms?: number } = {},
+): Promise<ReadText> {
+  const { ms = STUCK_MS } = options;
+  const decoder = new TextDecoder();
+  let text = options.sofar ?? "";
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    reader.cancel().catch(() => {});
+  }, ms);
+  try {
+    while (!check(text)) {
+      const { value, done } = await reader.read().catch((e) => {
+        if (late) return { value: undefined, done: true };
+        throw e;
+      });
+      if (late) {
+        throw new Error(
+          `Cannot wait for ${what}: it did not happen within ${ms} ms; read:\n${text}`,
+        );
+      }
+      if (done) return { text: text + decoder.decode(), done: true };
+      text += typeof value === "string" ? value : decoder.decode(value, { stream: true });
+    }
+    return { text, done: false };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -8,6 +8,7 @@
  */
 
 import { findChromium } from "../scripts/test_setup.ts";
+import { readUntil } from "../testing/wait.ts";
 
 /** Chromium's flags for a headless run without network access beyond loopback. */
 export const CLOSED_NETWORK_FLAGS: readonly string[] = [
@@ -107,24 +108,25 @@ export async function startChromium(): Promise<Chromium> {
 
 async function readDevToolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value;
-    const match = seen.match(/DevTools listening on (ws:\/\/\S+)/);
-    if (match) {
-      // Keep draining stderr so Chromium never blocks on a full pipe.
-      (async () => {
-        try {
-          while (!(await reader.read()).done) { /* discard */ }
-        } catch { /* closed */ }
-      })();
-      return match[1];
-    }
+  const devTools = /DevTools listening on (ws:\/\/\S+)\s/;
+  // The deadline cancels the pending read, so a Chromium that goes silent cannot hang the test.
+  const { text, done } = await readUntil(
+    reader,
+    (t) => devTools.test(t),
+    "Chromium's DevTools line",
+  )
+    .catch((e) => ({ text: (e as Error).message, done: true }));
+  const match = text.match(devTools);
+  if (done || !match) {
+    throw new Error(`Chromium did not start; it printed:\n${text.slice(-2000)}`);
   }
-  throw new Error(`Chromium did not start; it printed:\n${seen.slice(-2000)}`);
+  // Keep draining stderr so Chromium never blocks on a full pipe.
+  (async () => {
+    try {
+      while (!(await reader.read()).done) { /* discard */ }
+    } catch { /* closed */ }
+  })();
+  return match[1];
 }
 
 interface Cdp {

@@ -8,6 +8,7 @@
 
 import { fileURLToPath } from "node:url";
 import type { MemoCloudClient, MemoCloudNote } from "../runtimes/cloud/client.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -193,7 +194,9 @@ export async function startCloudProcess(
 export async function cloudNotes(client: MemoCloudClient): Promise<MemoCloudNote[]> {
   const notes: MemoCloudNote[] = [];
   let cursor: string | undefined;
+  const nextPage = pageCounter("the pages of client.list()");
   do {
+    nextPage();
     const page = await client.list({ cursor, limit: 100 });
     notes.push(...page.notes);
     cursor = page.nextCursor;

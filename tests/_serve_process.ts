@@ -6,6 +6,8 @@
  * @module
  */
 
+import { readUntil } from "../testing/wait.ts";
+
 const ROOT = new URL("..", import.meta.url);
 
 /** A server running in a subprocess. */
@@ -118,30 +120,27 @@ async function start(
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  let text = "";
   const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let port = knownPort;
-  const deadline = Date.now() + 60_000;
   let exited = false;
   child.status.then(() => (exited = true));
-  while (true) {
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      await child.status;
-      throw new Error(`server did not start in time; stderr:\n${text}`);
-    }
-    const { done, value } = await reader.read();
-    if (done) {
-      await child.status;
-      throw new Error(`server exited before it listened; stderr:\n${text}`);
-    }
-    text += value;
-    const m = text.match(ready);
-    if (m) {
-      if (knownPort === undefined) port = Number(m[1]);
-      break;
-    }
+  // The deadline cancels the pending read, so a child that goes silent cannot hang the test.
+  let started: { text: string; done: boolean };
+  try {
+    started = await readUntil(reader, (t) => ready.test(t), "the server to listen", {
+      ms: 60_000,
+    });
+  } catch (e) {
+    child.kill("SIGKILL");
+    await child.status;
+    throw new Error(`server did not start in time: ${(e as Error).message}`);
   }
+  let text = started.text;
+  if (started.done) {
+    await child.status;
+    throw new Error(`server exited before it listened; stderr:\n${text}`);
+  }
+  if (knownPort === undefined) port = Number(text.match(ready)![1]);
   const draining = (async () => {
     try {
       while (true) {

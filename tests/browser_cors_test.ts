@@ -153,6 +153,13 @@ function modernFetch(
 function listenThenAbort(endpoint: string, token: string): string {
   return `(async () => {
   const controller = new AbortController();
+  // A stream that goes silent would leave a read pending for ever: the deadline aborts it.
+  let late = false;
+  const deadline = setTimeout(() => {
+    late = true;
+    controller.abort();
+  }, 30000);
+  let text = "";
   try {
     const res = await fetch(${JSON.stringify(endpoint)}, {
       method: "POST",
@@ -179,12 +186,12 @@ function listenThenAbort(endpoint: string, token: string): string {
     });
     const reader = res.body.getReader();
     const decoder = new TextDecoder();
-    let text = "";
     while (!text.includes("\\n\\n")) {
       const { value, done } = await reader.read();
       if (done) break;
       text += decoder.decode(value, { stream: true });
     }
+    clearTimeout(deadline);
     controller.abort();
     let afterAbort = "no error";
     try {
@@ -199,7 +206,10 @@ function listenThenAbort(endpoint: string, token: string): string {
       afterAbort,
     };
   } catch (e) {
+    if (late) return { error: "Timeout", message: "no SSE event within 30 s; read: " + text };
     return { error: e.name, message: String(e.message) };
+  } finally {
+    clearTimeout(deadline);
   }
 })()`;
 }

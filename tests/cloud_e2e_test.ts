@@ -30,6 +30,7 @@ import { startPostgres } from "./_postgres.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
 import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -43,7 +44,9 @@ const GITHUB_TOKEN = "ghp_E2EgithubTOKEN00000000000000000000042";
 async function wholeFeed(client: MemoCloudClient) {
   const changes = [];
   let since: string | undefined;
+  const nextPage = pageCounter("the pages of client.changes()");
   for (;;) {
+    nextPage();
     const page = await client.changes({ since, limit: 1000 });
     changes.push(...page.changes);
     since = page.next;

@@ -16,6 +16,7 @@ import { PostgresCloudStore, PostgresMemoryStore } from "../cloud/postgres/store
 import { contentHash, MemoryValidationError, noteIdentity, openMemo } from "@memo/memory";
 import postgres from "postgres";
 import { startPostgres } from "./_postgres.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 const T0 = "2026-01-01T00:00:00.000Z";
 
@@ -422,7 +423,9 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       await store.removeIf(written[1].note.id);
       const seen: string[] = [];
       let cursor: string | undefined;
+      const nextPage = pageCounter("the pages of store.list()");
       do {
+        nextPage();
         const page = await store.list(cursor, 3);
         seen.push(...page.notes.map((n) => n.body));
         cursor = page.nextCursor;
@@ -480,7 +483,9 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         const expected = 1070 + 20;
         const seqs: number[] = [];
         let since = 0;
+        const nextPage = pageCounter("the pages of projectB.changes()");
         for (;;) {
+          nextPage();
           const page = await projectB.changes(since, 1000);
           seqs.push(...page.changes.map((c) => c.seq));
           if (!page.hasMore) break;

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { runCli } from "../cli/main.ts";
 import { recordingIO } from "../testing/cli_io.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 import { discussion, startFakeGithub } from "./connectors_fake_github.ts";
 import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { DATABASE_ID, sampleWorkspace } from "./fixtures/notion/workspace.ts";
@@ -45,7 +46,15 @@ async function setup() {
     const code = await runCli(argv, io);
     return { code, out: io.out.join(""), err: io.err.join("") };
   };
-  return { rootDir, run, close: async () => void (await github.close(), await notion.close()) };
+  return {
+    rootDir,
+    run,
+    close: async () => {
+      await github.close();
+      await notion.close();
+      await Deno.remove(rootDir, { recursive: true });
+    },
+  };
 }
 
 Deno.test("memo sync runs every connector and prints a summary", async () => {
@@ -124,8 +133,8 @@ Deno.test("memo sync --connector with an unknown id is a usage error", async () 
     const r = await s.run(["sync", "--connector", "nope"], {});
     assert.equal(r.code, 2);
     assert.match(r.err, /^memo: Cannot sync: unknown connector nope \(configured: gh, wiki\)/);
-    const empty = await Deno.makeTempDir();
-    const io = recordingIO(empty);
+    await using empty = await tempDir("memo-cli-sync-empty-");
+    const io = recordingIO(empty.path);
     assert.equal(await runCli(["sync"], io), 0);
     assert.match(io.out.join(""), /No connectors configured/);
   } finally {

@@ -99,8 +99,10 @@ test("runConnectors() with a fault at every page of a pass writes nothing of it 
       databaseId: DATABASE_ID,
     }),
   });
+  const dirs: string[] = []; // removed at the end
   const project = async () => {
     const rootDir = await Deno.makeTempDir({ prefix: "memo-faults-" });
+    dirs.push(rootDir);
     const memo = await openMemo({
       store: new FileMemoryStore({ rootDir, clock: STORE_CLOCK }),
       localEmbeddings: false, // the connectors are under test: no model loads beside them
@@ -217,5 +219,6 @@ test("runConnectors() with a fault at every page of a pass writes nothing of it 
   } finally {
     await github.close();
     await notion.close();
+    for (const dir of dirs) await Deno.remove(dir, { recursive: true });
   }
 });

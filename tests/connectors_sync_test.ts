@@ -120,6 +120,7 @@ test("syncConfiguredConnectors() syncs, re-syncs with zero bytes, and updates ch
     assert.deepEqual(afterIds, beforeIds, "same notes, same order");
   } finally {
     await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
     await f.close();
   }
 });
@@ -139,6 +140,7 @@ test("syncConfiguredConnectors() runs only the named connectors and refuses unkn
     );
   } finally {
     await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
     await f.close();
   }
 });
@@ -164,6 +166,7 @@ test("syncConfiguredConnectors() fails a connector with a bad entry and still ru
     assert.equal(await readNotes(rootDir), "");
   } finally {
     await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
     await f.close();
   }
 });
@@ -189,6 +192,7 @@ test("syncConfiguredConnectors() refuses a config file that holds a token", asyn
     await assert.rejects(syncConfiguredConnectors(memo, { rootDir, env: ENV }), /not valid JSON/);
   } finally {
     await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
   }
 });
 
@@ -201,7 +205,7 @@ test("runConnectors() writes an item seen twice in a pass once, keeping the newe
       discussion(1, "2024-05-03T10:00:00Z", { title: "Older copy" }),
     ],
   }], { token: GITHUB_TOKEN });
-  const rootDir = await Deno.makeTempDir();
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-sync-" });
   const memo = await openMemo({ store: new FileMemoryStore({ rootDir, clock: STORE_CLOCK }) });
   try {
     const connector = new RepoHostConnector({
@@ -224,6 +228,7 @@ test("runConnectors() writes an item seen twice in a pass once, keeping the newe
     assert.ok(notes.includes("## Newer copy") && !notes.includes("Older copy"));
   } finally {
     await memo.close();
+    await Deno.remove(rootDir, { recursive: true });
     await github.close();
   }
 });

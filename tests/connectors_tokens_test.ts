@@ -22,6 +22,7 @@ import { startFakeNotion } from "./connectors_fake_notion.ts";
 import { FAULTS, ManualClock } from "./connectors_helpers.ts";
 import { DATABASE_ID, sampleWorkspace } from "./fixtures/notion/workspace.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 
 const GITHUB_TOKEN = "ghp_ZZtokenCANARYgithub7f3a9c1e5b2d8f4a6c0e";
 const NOTION_TOKEN = "ntn_ZZtokenCANARYnotion9e1c3a5f7b2d4e6a8c0f";
@@ -79,7 +80,8 @@ test("no token reaches an error, a progress event, the result, the CLI output or
     for (const fault of [undefined, ...FAULTS]) {
       for (const [name, env] of Object.entries(envs)) {
         await t.step(`${fault ?? "no fault"}, ${name} tokens`, async () => {
-          const rootDir = await Deno.makeTempDir({ prefix: "memo-tokens-" });
+          await using rootDirTmp = await tempDir("memo-tokens-");
+          const rootDir = rootDirTmp.path;
           await mkdir(join(rootDir, ".memo"), { recursive: true });
           await writeFile(join(rootDir, ".memo", "config.json"), JSON.stringify(config));
           for (const at of [1, 2]) {

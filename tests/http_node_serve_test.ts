@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { WEB_ASSETS, WEB_ENTRY } from "../web/mod.ts";
 import { checkGzipAnswers, checkListenLive } from "./_http_encoding.ts";
+import { readUntil } from "../testing/wait.ts";
 
 const ROOT = new URL("..", import.meta.url);
 
@@ -35,12 +36,11 @@ Deno.test("memo serve runs under Node through platform/_node_serve.ts", async ()
   let text = "";
   let port = 0;
   try {
-    while (!port) {
-      const { done, value } = await reader.read();
-      if (done) throw new Error(`node exited before it listened:\n${text}`);
-      text += value;
-      port = Number(text.match(/memo: listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/)?.[1] ?? 0);
-    }
+    const listening = /memo: listening on http:\/\/127\.0\.0\.1:(\d+)\/mcp/;
+    const started = await readUntil(reader, (t) => listening.test(t), "node's listening line");
+    text = started.text;
+    if (started.done) throw new Error(`node exited before it listened:\n${text}`);
+    port = Number(listening.exec(text)![1]);
     const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
       method: "POST",
       headers: {

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import * as sdk from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { expectedReply, generateCases } from "./fixtures/mcp_fuzz_messages.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SEED = Number(Deno.env.get("MEMO_FUZZ_SEED") ?? 20251125);
@@ -43,7 +44,8 @@ const NOTIFICATIONS = [
 ];
 
 Deno.test(`memo mcp answers ${COUNT} hostile messages over stdio exactly once each (seed ${SEED})`, async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-fuzz-" });
+  await using dirTmp = await tempDir("memo-fuzz-");
+  const dir = dirTmp.path;
   const cases = generateCases(SEED, COUNT);
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", "cli.ts", "mcp", "--dir", dir],

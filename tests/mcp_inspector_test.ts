@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 // The inspector CLI's entry; it takes the target command first, then --method.
@@ -14,7 +15,8 @@ const INSPECTOR = "npm:@modelcontextprotocol/inspector-cli@1.0.3/build/index.js"
  * directory, so it runs in a folder whose parent holds one.
  */
 async function inspect(project: string, args: string[]): Promise<unknown> {
-  const sandbox = await Deno.makeTempDir({ prefix: "memo-inspector-" });
+  await using sandboxTmp = await tempDir("memo-inspector-");
+  const sandbox = sandboxTmp.path;
   await writeFile(join(sandbox, "package.json"), '{"name":"inspector-sandbox","version":"0.0.0"}');
   const cwd = join(sandbox, "run");
   await mkdir(cwd);
@@ -47,7 +49,8 @@ async function inspect(project: string, args: string[]): Promise<unknown> {
 type Json = any;
 
 Deno.test("inspector-cli lists and calls memo's tools over stdio", async () => {
-  const project = await Deno.makeTempDir({ prefix: "memo-inspected-" });
+  await using projectTmp = await tempDir("memo-inspected-");
+  const project = projectTmp.path;
   const tools = (await inspect(project, ["--method", "tools/list"])) as Json;
   assert.deepEqual(tools.tools.map((t: Json) => t.name), EXPECTED_TOOL_NAMES);
   const stored = (await inspect(project, [

@@ -290,7 +290,11 @@ Deno.test("redact: the redacted value never appears in errors, logs or authorize
   assert.ok(logs.length >= 6 && sent.length >= 6, "logs were written");
   assert.doesNotMatch(everything, new RegExp(SECRET));
   assert.doesNotMatch(everything, /ghp_abcdef/);
-  assert.match(everything, /\[REDACTED\]|\[hidden\]/);
+  // Where the secret was: [REDACTED] in the error the client and the log get, and
+  // redact()'s [hidden] in the arguments the log gets.
+  assert.match(replies[0] ?? "", /"text":"Cannot find note \[REDACTED\]"/);
+  assert.match(logs.join("\n"), /"message":"Cannot find note \[REDACTED\]"/);
+  assert.match(logs.join("\n"), /"tool":"get_note","arguments":\{"id":"\[hidden\]"\}/);
   assert.deepEqual(contexts, [{ text: "[hidden]" }]);
 });
 

@@ -12,6 +12,7 @@ import { createHttpHandler } from "../server/http/handler.ts";
 import type { MemoMcpProtocolServer } from "../server/types.ts";
 import { createFakeRuntime, type FakeRuntime } from "./fixtures/mcp_fake_runtime.ts";
 import type { Json } from "./fixtures/mcp_protocol_calls.ts";
+import { readUntil as readWithin } from "../testing/wait.ts";
 
 const SANITIZE = { sanitizeOps: true, sanitizeResources: true };
 const MODERN = "2026-07-28";
@@ -198,14 +199,9 @@ async function readUntil(
   check: (text: string) => boolean,
   sofar = "",
 ): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = sofar;
-  while (!check(text)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`stream ended before expected: ${text}`);
-    text += decoder.decode(value);
-  }
-  return text;
+  const got = await readWithin(reader, check, "the listen stream's next event", { sofar });
+  if (got.done) throw new Error(`stream ended before expected: ${got.text}`);
+  return got.text;
 }
 
 Deno.test({

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/clien
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { McpError } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
 import { exerciseEverything, validating } from "./fixtures/mcp_sdk.ts";
+import { tempDir } from "../testing/temp_dir.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -30,7 +31,8 @@ async function connect(dir: string, extra: string[] = []) {
 }
 
 Deno.test("memo mcp serves every tool, resource, template and prompt to the SDK client over stdio", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-stdio-" });
+  await using dirTmp = await tempDir("memo-sdk-stdio-");
+  const dir = dirTmp.path;
   const { client, inbound, errors } = await connect(dir);
   try {
     assert.equal(client.getServerVersion()?.name, "memo");
@@ -54,7 +56,8 @@ Deno.test("memo mcp serves every tool, resource, template and prompt to the SDK 
 });
 
 Deno.test("memo mcp --read-only refuses writes with -32010 and serves reads", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-ro-" });
+  await using dirTmp = await tempDir("memo-sdk-ro-");
+  const dir = dirTmp.path;
   const { client, inbound } = await connect(dir, ["--read-only"]);
   try {
     const error = await client.callTool({ name: "remember", arguments: { text: "x" } }).then(
@@ -73,7 +76,8 @@ Deno.test("memo mcp --read-only refuses writes with -32010 and serves reads", as
 });
 
 Deno.test("memo mcp honours the limit flags", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-limits-" });
+  await using dirTmp = await tempDir("memo-sdk-limits-");
+  const dir = dirTmp.path;
   const { client } = await connect(dir, ["--max-page-size", "5", "--default-page-size", "2"]);
   try {
     const tools = await client.listTools();
@@ -87,7 +91,8 @@ Deno.test("memo mcp honours the limit flags", async () => {
 });
 
 Deno.test("memo mcp list_notes pages newest first with order", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "memo-sdk-order-" });
+  await using dirTmp = await tempDir("memo-sdk-order-");
+  const dir = dirTmp.path;
   const { client, inbound } = await connect(dir, ["--default-page-size", "2"]);
   try {
     for (const text of ["first note", "second note", "third note"]) {

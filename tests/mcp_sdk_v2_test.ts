@@ -14,6 +14,7 @@ import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol
 import { StdioClientTransport } from "npm:@modelcontextprotocol/client@2.4.0/stdio";
 import { startDenoServe } from "./_serve_process.ts";
 import { EXPECTED_TOOL_NAMES } from "./fixtures/mcp_protocol_calls.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const PAGE = 3;
@@ -112,7 +113,9 @@ async function exercise(c: Client, dir: string): Promise<void> {
   // list_notes, a page at a time.
   const seen: string[] = [];
   let cursor: string | undefined;
+  const nextPage = pageCounter("the pages of c.callTool()");
   do {
+    nextPage();
     const page = await c.callTool({
       name: "list_notes",
       arguments: cursor ? { limit: 2, cursor } : { limit: 2 },

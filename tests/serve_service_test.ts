@@ -11,7 +11,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { serve } from "./connectors_helpers.ts";
 import { startMemoServe } from "./_serve_process.ts";
-import { settled } from "../testing/wait.ts";
+import { readUntil, settled } from "../testing/wait.ts";
 
 const MODERN = "2026-07-28";
 const TOKEN = "tok-service-test-5e1f0a9b";
@@ -39,22 +39,6 @@ function listenRequest(origin: string): Promise<Response> {
       },
     }),
   });
-}
-
-/** Reads `reader` until `check` holds on the text, or the stream ends. */
-async function readUntil(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  check: (text: string) => boolean,
-  sofar = "",
-): Promise<{ text: string; done: boolean }> {
-  const decoder = new TextDecoder();
-  let text = sofar;
-  while (!check(text)) {
-    const { value, done } = await reader.read();
-    if (done) return { text, done: true };
-    text += decoder.decode(value);
-  }
-  return { text, done: false };
 }
 
 async function waitFor(read: () => string, pattern: RegExp, ms = 30_000): Promise<void> {
@@ -147,7 +131,7 @@ Deno.test(
     const listen = await listenRequest(server.origin);
     assert.equal(listen.status, 200);
     const reader = listen.body!.getReader();
-    const ack = await readUntil(reader, (t) => t.includes("acknowledged"));
+    const ack = await readUntil(reader, (t) => t.includes("acknowledged"), "the acknowledgement");
     assert.equal(ack.done, false);
 
     await waitFor(server.stderr, /POST \/mcp 401 \d+ms\n/);
@@ -164,9 +148,11 @@ Deno.test(
     const started = Date.now();
     server.child.kill("SIGTERM");
     // The signal ends the listen stream first, with its result…
-    const end = await settled(
-      readUntil(reader, () => false, ack.text),
+    const end = await readUntil(
+      reader,
+      () => false,
       "the listen stream to end at the signal, before the request in flight",
+      { sofar: ack.text },
     );
     assert.equal(end.done, true);
     assert.match(end.text, /"resultType":"complete"/); // the stream ended with its result

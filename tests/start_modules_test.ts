@@ -10,6 +10,7 @@
 
 import assert from "node:assert/strict";
 import { seedSmallProject } from "../testing/small_project.ts";
+import { readUntil } from "../testing/wait.ts";
 import { npmPackagesOf, repoModulesOf, traceProcess } from "./_module_trace.ts";
 import { freePort } from "./_serve_process.ts";
 
@@ -73,9 +74,11 @@ function stdioClient(child: Deno.ChildProcess) {
           if (message.error) throw new Error(`${method}: ${JSON.stringify(message.error)}`);
           return message.result;
         }
-        const { value, done } = await lines.read();
-        if (done) throw new Error(`the server ended before answering ${method}`);
-        buffered += value;
+        const got = await readUntil(lines, (t) => t.includes("\n"), `the answer to ${method}`, {
+          sofar: buffered,
+        });
+        if (got.done) throw new Error(`the server ended before answering ${method}`);
+        buffered = got.text;
       }
     },
     async notify(method: string): Promise<void> {

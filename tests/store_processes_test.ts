@@ -9,6 +9,8 @@ import { FileMemoryStore } from "../memory/store/file_store.ts";
 import { memoPaths } from "../memory/store/paths.ts";
 import type { Note } from "../memory/notes/note.ts";
 import { StoreLockError } from "../memory/errors.ts";
+import { readUntil } from "../testing/wait.ts";
+import { pageCounter } from "../testing/pages.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -22,7 +24,9 @@ async function tempRoot(prefix: string) {
 async function allNotes(store: FileMemoryStore): Promise<Note[]> {
   const out: Note[] = [];
   let cursor: string | undefined;
+  const nextPage = pageCounter("the pages of store.list()");
   do {
+    nextPage();
     const page = await store.list(cursor, 1000);
     out.push(...page.notes);
     cursor = page.nextCursor;
@@ -114,12 +118,15 @@ Deno.test("a writer killed at random moments leaves exactly the returned commits
     }).spawn();
     const stderr = new Response(child.stderr).text();
     const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-    let out = "";
     // Kill only once a commit has returned (a loaded machine can be slow), then at a random time.
-    while (!out.includes('{"done"')) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
+    let out = "";
+    try {
+      const committed = (t: string) => t.includes('{"done"');
+      out = (await readUntil(reader, committed, "the writer's first commit")).text;
+    } catch (e) {
+      child.kill("SIGKILL");
+      await child.status;
+      throw new Error(`${(e as Error).message}\nstderr: ${await stderr}`);
     }
     if (!out.startsWith('{"ready":true}') || !out.includes('{"done"')) {
       child.kill("SIGKILL");
@@ -128,11 +135,8 @@ Deno.test("a writer killed at random moments leaves exactly the returned commits
     }
     await sleep(Math.random() * 100);
     child.kill("SIGKILL");
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      out += value;
-    }
+    const end = "the killed writer's output to end";
+    out = (await readUntil(reader, () => false, end, { sofar: out })).text;
     await child.status;
     await stderr;
 

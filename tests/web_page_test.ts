@@ -95,9 +95,26 @@ async function markerOf(file: string, title: string): Promise<Record<string, unk
 }
 
 async function serve(notes: Seed[], args: string[], env: Record<string, string>): Promise<Served> {
-  const dir = await seedProject(notes);
-  const server = await startMemoServe(["--dir", dir, ...args], env);
-  return { dir, notesFile: `${dir}/.memo/memory/notes.md`, server };
+  return await serveDir(await seedProject(notes), args, env);
+}
+
+/** Every server {@linkcode serveDir} started, for the test to stop (and remove its folder). */
+const running: Served[] = [];
+
+/**
+ * `memo serve` on `dir`, listed in `running` as soon as it listens (so one that fails to start
+ * does not strand the others); a server that does not start takes its folder with it.
+ */
+async function serveDir(dir: string, args: string[], env: Record<string, string>): Promise<Served> {
+  try {
+    const server = await startMemoServe(["--dir", dir, ...args], env);
+    const served = { dir, notesFile: `${dir}/.memo/memory/notes.md`, server };
+    running.push(served);
+    return served;
+  } catch (e) {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw e;
+  }
 }
 
 interface DiskNote {
@@ -200,7 +217,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read-only, axe, screenshots", async (t) => {
-  const served: Served[] = [];
+  const served = running;
   let browser: Browser | undefined;
   try {
     const [main, authed, readOnly, truth, launched] = await Promise.all([
@@ -226,14 +243,9 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
         MEMO_MCP_BEARER_TOKEN: TOKEN,
       }),
       serve([{ title: "Read-only note", text: "Nobody changes me." }], ["--read-only"], {}),
-      seedHistory().then(async (dir): Promise<Served> => ({
-        dir,
-        notesFile: `${dir}/.memo/memory/notes.md`,
-        server: await startMemoServe(["--dir", dir], {}),
-      })),
+      seedHistory().then((dir) => serveDir(dir, [], {})),
       launchBrowser(),
     ]);
-    served.push(main, authed, readOnly, truth);
     browser = launched;
     const b = browser;
 

@@ -90,7 +90,7 @@ export function launchCommand(
   ) {
     return [deno, "run", "-A", `jsr:${NPM_PACKAGE}`, "mcp"];
   }
-  return [deno, "run", "-A", new URL("../../cli.ts", url).href, "mcp"];
+  return [deno, "run", "-A", new URL("../cli.ts", url).href, "mcp"];
 }
 
 /** Options of {@linkcode launchCommand}: the commands that start Deno and Node. */

@@ -6,6 +6,7 @@ import { CloudConflictError, type CloudProject } from "../store.ts";
 import { FileCloudStore, FileIdempotencyStore, FileRevisionedStore } from "./store.ts";
 import { IDEMPOTENCY_TTL_MS, PENDING_CLAIM_MS } from "./_idempotency.ts";
 import { readJournal } from "./_journal.ts";
+import { pageCounter } from "../../testing/pages.ts";
 
 async function withStore(
   fn: (store: FileCloudStore, dataDir: string, clock: { now: number }) => Promise<void>,
@@ -29,7 +30,9 @@ async function saveAs(path: string, text: string): Promise<void> {
 
 async function allChanges(project: CloudProject, since = 0) {
   const out = [];
+  const nextPage = pageCounter("the pages of project.changes()");
   for (;;) {
+    nextPage();
     const page = await project.changes(since, 2);
     out.push(...page.changes);
     if (!page.hasMore) return out;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { FileMemoryStore, MemoryValidationError, openMemo } from "@memo/memory";
 import { FileRevisionedStore } from "../file/store.ts";
 import { MemoCloudProject } from "./memo_project.ts";
+import { pageCounter } from "../../testing/pages.ts";
 
 async function withProject(
   fn: (project: MemoCloudProject, store: FileRevisionedStore, dir: string) => Promise<void>,
@@ -48,7 +49,9 @@ Deno.test("MemoCloudProject.list: oldest and newest, filters, cursors, revisions
       const out: [string, number][] = [];
       let cursor: string | undefined;
       let total = -1;
+      const nextPage = pageCounter("the pages of project.list()");
       do {
+        nextPage();
         const page = await project.list({ ...options, cursor });
         total = page.total;
         out.push(...page.notes.map((n): [string, number] => [n.id, n.revision]));

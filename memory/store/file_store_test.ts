@@ -6,6 +6,7 @@ import { MemoryValidationError } from "../errors.ts";
 import { memoPaths } from "./paths.ts";
 import { NOTES_PREAMBLE, parseNotes, serializeNote } from "./codec.ts";
 import { contentHash, type Note } from "../notes/note.ts";
+import { pageCounter } from "../../testing/pages.ts";
 
 async function fresh(options: { clock?: () => Date } = {}) {
   const rootDir = await Deno.makeTempDir({ prefix: "memo_store_" });
@@ -243,7 +244,9 @@ Deno.test("list() pages through notes in file order with an opaque cursor", asyn
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
+    const nextPage = pageCounter("the pages of store.list()");
     do {
+      nextPage();
       const page = await store.list(cursor, 3);
       seen.push(...page.notes.map((n) => n.id));
       cursor = page.nextCursor;

@@ -4,6 +4,7 @@ import { FileCloudStore } from "../../cloud/file/store.ts";
 import { toSafeError } from "../../server/errors.ts";
 import { createMemoCloudMcpRuntime } from "./runtime.ts";
 import { isMemoRuntimeError, type MemoRuntimeErrorCode } from "../errors.ts";
+import { pageCounter } from "../../testing/pages.ts";
 
 const KEY = "mk_RUNTIME_SECRET_42";
 const note = (id: string, revision = 1) => ({
@@ -249,7 +250,9 @@ Deno.test("the cloud runtime lists newest first against the reference Cloud API"
     for (let i = 0; i < 5; i++) await runtime.remember({ text: `Note number ${i}` });
     const titles: string[] = [];
     let cursor: string | undefined;
+    const nextPage = pageCounter("the pages of runtime.list()");
     do {
+      nextPage();
       const page = await runtime.list({ limit: 2, cursor, order: "newest" });
       assert.equal(page.total, 5);
       titles.push(...page.notes.map((n) => n.title));

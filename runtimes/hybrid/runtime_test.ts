@@ -16,6 +16,7 @@ import { createHybridRuntime } from "./_built_runtime.ts";
 import type { Replicator } from "./_replicator.ts";
 import type { MemoMcpRuntime, Note } from "../types.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
+import { pageCounter } from "../../testing/pages.ts";
 
 const KEY = "mk_hybrid_unit_key_8c1f";
 
@@ -67,7 +68,9 @@ async function startCloud(): Promise<Cloud> {
       const client = cloud.client();
       const out: MemoCloudNote[] = [];
       let cursor: string | undefined;
+      const nextPage = pageCounter("the pages of client.list()");
       do {
+        nextPage();
         const page = await client.list({ cursor, limit: 100 });
         out.push(...page.notes);
         cursor = page.nextCursor;
@@ -103,7 +106,9 @@ async function startCloud(): Promise<Cloud> {
 async function allNotes(runtime: MemoHybridMcpRuntime): Promise<Note[]> {
   const out: Note[] = [];
   let cursor: string | undefined;
+  const nextPage = pageCounter("the pages of runtime.list()");
   do {
+    nextPage();
     const page = await runtime.list({ cursor, limit: 100 });
     out.push(...page.notes);
     cursor = page.nextCursor;
@@ -170,7 +175,9 @@ test("hybrid: lists newest first with order, paging by cursor, from its local co
     const requests = cloud.requests.length;
     const titles: string[] = [];
     let cursor: string | undefined;
+    const nextPage = pageCounter("the pages of a.list()");
     do {
+      nextPage();
       const page = await a.list({ limit: 2, cursor, order: "newest" });
       assert.equal(page.total, 5);
       titles.push(...page.notes.map((n) => n.title));
