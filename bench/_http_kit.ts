@@ -1,6 +1,6 @@
 /**
  * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era,
- * `bench/http_modern.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
+ * `bench/http_stateless.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
  * English-like corpus and its seeding, starting a server process and waiting
  * for it, the requests of both eras, and wrk with its Lua scripts.
  *

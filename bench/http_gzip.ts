@@ -9,7 +9,7 @@
  *   (captured at the start of the run), gzipped per request like memo's when
  *   the request asks for gzip (bench/peers/bare.ts), the ceiling;
  * - sdk-v2: the SDK v2's stateless handler (bench/peers/sdk_v2_http.ts) for
- *   `tools/list`, as in bench/http_modern.ts (it never compresses).
+ *   `tools/list`, as in bench/http_stateless.ts (it never compresses).
  *
  * memo and base serve the same project (`--notes` English-like notes of
  * bench/_http_kit.ts, plus one short note), with local embeddings off so that

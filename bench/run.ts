@@ -85,7 +85,7 @@ const benches: Bench[] = [
   {
     name: "stdio-modern",
     group: "stdio",
-    script: "stdio_modern.ts",
+    script: "stdio_stateless.ts",
     args: [],
     quick: ["--notes", "1000", "--starts", "3", "--calls", "100", "--rounds", "1"],
   },
@@ -98,7 +98,7 @@ const benches: Bench[] = [
   {
     name: "http-modern",
     group: "http",
-    script: "http_modern.ts",
+    script: "http_stateless.ts",
     args: [],
     quick: ["--duration", "2", "--notes", "1000", "--rounds", "1"],
   },

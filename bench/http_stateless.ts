@@ -23,7 +23,7 @@
  * Rounds (3 by default) run the targets in turn, so that background load hits
  * them alike; the report gives each workload's median over the rounds.
  *
- * Run: deno run -A bench/http_modern.ts [--duration 10] [--warmup 3] [--notes 10000] [--rounds 3] [--only memo,sdk-v2,bare] [--json out.json]
+ * Run: deno run -A bench/http_stateless.ts [--duration 10] [--warmup 3] [--notes 10000] [--rounds 3] [--only memo,sdk-v2,bare] [--json out.json]
  *
  * @module
  */
