@@ -25,7 +25,7 @@ import type { Catalog } from "../catalog/catalog.ts";
 import { Redaction } from "./_redact.ts";
 import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
-import { complete, type CompletionResult } from "../catalog/_completion.ts";
+import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";

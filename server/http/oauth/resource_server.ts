@@ -24,7 +24,7 @@ import { McpAuthorizationError, toSafeError } from "../../errors.ts";
 import type { HeaderList } from "../cors.ts";
 import type { ResolvedOAuthConfig } from "./config.ts";
 import { discoverIssuer, type IssuerMetadata, IssuerUnavailableError } from "./issuer.ts";
-import { Introspector } from "./introspection.ts";
+import { Introspector } from "./_introspection.ts";
 import {
   type Challenge,
   challengeHeader,
@@ -32,7 +32,7 @@ import {
   metadataPaths,
 } from "./metadata.ts";
 import { authInfoOf, type TokenCheck, type TokenVerdict } from "./verdict.ts";
-import { TokenCache } from "./token_cache.ts";
+import { TokenCache } from "./_token_cache.ts";
 import type { JwksKeys } from "./_jwt.ts";
 import type { WebPageOAuthConfig } from "../../../web/mod.ts";
 
