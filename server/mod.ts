@@ -27,6 +27,7 @@ export {
 } from "./errors.ts";
 export { STATELESS_ERROR_CODES, STATELESS_MEMO_CODES } from "./json_rpc_codes.ts";
 export * from "./options.ts";
+export * from "./logging.ts";
 export * from "./limits.ts";
 export * from "./env.ts";
 export * from "./protocol_server.ts";

@@ -14,7 +14,8 @@
 import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { McpCore, RpcFailure } from "./core/core.ts";
+import { McpCore } from "./core/core.ts";
+import { RpcFailure } from "./core/rpc_failure.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,

@@ -14,7 +14,8 @@
 import { z } from "zod";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "../options.ts";
 import type { MemoMcpAuthInfo } from "../types.ts";
-import { type CoreContext, McpCore, RpcFailure } from "../core/core.ts";
+import { type CoreContext, McpCore } from "../core/core.ts";
+import { RpcFailure } from "../core/rpc_failure.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { getCatalog } from "../catalog/catalog.ts";
 import { PROMPTS } from "../catalog/prompts.ts";
