@@ -39,7 +39,9 @@ export { type HttpEnvConfig, type MemoMcpHttpEnv, readHttpEnv } from "./env.ts";
 export {
   asError,
   type ComposeEndpoint,
+  createDefaultServer,
   createHostHandlers,
+  exitIfUnworkable,
   type HostHandlers,
   type MemoMcpFetchHandler,
   type MemoMcpFrameworkHandler,
