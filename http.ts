@@ -387,5 +387,4 @@ const server: { fetch: MemoMcpRequestHandler } = { fetch: defaults.fetch };
 
 export default server;
 
-// `deno serve http.ts`: a configuration that cannot work is refused at start.
 if (import.meta.main) await exitIfUnworkable(await defaults.endpoint());

@@ -3,11 +3,6 @@
  * handler. It parses and checks messages, negotiates the protocol version,
  * enforces the input and output limits and dispatches to the MCP core.
  *
- * Its parts: the request's era (`protocol/request_era.ts`), the session of
- * the 2025 revisions (`protocol/session.ts`), the requests in flight and
- * their context (`_request_context.ts`), `subscriptions/listen`
- * (`listen/listen_streams.ts`) and the dispatch by method (`_dispatch.ts`).
- *
  * @module
  */
 
@@ -289,6 +284,5 @@ class ProtocolServer implements MemoMcpProtocolServer {
     }
     // A stdio session hears of changes from the end of its handshake on.
     if (m.method === "notifications/initialized") this.#session.watch(context);
-    // Anything else needs no action.
   }
 }

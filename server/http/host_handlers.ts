@@ -2,11 +2,9 @@
  * The handlers a host mounts, over an endpoint that `http.ts` composes with
  * a runtime ({@linkcode ComposeEndpoint}): one request at a time, an edge
  * worker's fetch and a web framework's route handler
- * ({@linkcode createHostHandlers}). Each builds its endpoint once and reuses
- * it; a configuration that cannot work answers 500 with a "Cannot …"
- * JSON-RPC error ({@linkcode runEndpoint}). The public handlers
- * (`handleMemoMcpRequest`, `createMemoMcpFetchHandler`,
- * `createFrameworkMemoMcpHandler`) are in `http.ts`.
+ * ({@linkcode createHostHandlers}), and the default export's server
+ * ({@linkcode createDefaultServer}). Each builds its endpoint once; a
+ * configuration that cannot work answers 500 ({@linkcode runEndpoint}).
  *
  * @module
  */

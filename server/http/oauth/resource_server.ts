@@ -10,10 +10,9 @@
  * - a token with neither memo scope: 403 `insufficient_scope`;
  * - the authorization server cannot be reached: 503 with `Retry-After`.
  *
- * `jose` is imported here only when the first JWT arrives (or
- * {@linkcode OAuthResourceServer.preload} asks for it), so a process without
- * OAuth never loads it. memo sends a client's token nowhere but to the
- * introspection endpoint it was configured with.
+ * `jose` loads only with the first JWT (or
+ * {@linkcode OAuthResourceServer.preload}). A client's token goes nowhere but
+ * to the configured introspection endpoint.
  *
  * @module
  */
