@@ -230,7 +230,8 @@ export interface MemoMcpOptions {
 }
 
 /**
- * {@linkcode MemoMcpOptions} with every default applied.
+ * {@linkcode MemoMcpOptions} with every default applied (the options without
+ * one may still be `undefined`).
  *
  * @example
  * ```ts
@@ -253,38 +254,9 @@ export interface MemoMcpOptions {
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export interface ResolvedMemoMcpOptions {
-  /** See {@linkcode MemoMcpOptions.runtime}. */
-  runtime: MemoMcpRuntime;
-  /** See {@linkcode MemoMcpOptions.name}. */
-  name: string;
-  /** See {@linkcode MemoMcpOptions.version}. */
-  version: string;
-  /** See {@linkcode MemoMcpOptions.instructions}. */
-  instructions: string | undefined;
-  /** See {@linkcode MemoMcpOptions.readOnly}. */
-  readOnly: boolean;
-  /** See {@linkcode MemoMcpOptions.defaultPageSize}. */
-  defaultPageSize: number;
-  /** See {@linkcode MemoMcpOptions.maxPageSize}. */
-  maxPageSize: number;
-  /** See {@linkcode MemoMcpOptions.requestTimeoutMs}. */
-  requestTimeoutMs: number;
-  /** See {@linkcode MemoMcpOptions.maxListenStreams}. */
-  maxListenStreams: number;
-  /** See {@linkcode MemoMcpOptions.maxInputBytes}. */
-  maxInputBytes: number;
-  /** See {@linkcode MemoMcpOptions.maxOutputBytes}. */
-  maxOutputBytes: number;
-  /** See {@linkcode MemoMcpOptions.authorize}. */
-  authorize: ((context: AuthorizationContext) => boolean | Promise<boolean>) | undefined;
-  /** See {@linkcode MemoMcpOptions.redact}. */
-  redact: ((args: unknown) => unknown) | undefined;
-  /** See {@linkcode MemoMcpOptions.logger}. */
-  logger: MemoMcpLogger | undefined;
-  /** See {@linkcode MemoMcpOptions.timer}. */
-  timer: MemoMcpTimer;
-}
+export type ResolvedMemoMcpOptions =
+  & Required<Omit<MemoMcpOptions, "instructions" | "authorize" | "redact" | "logger">>
+  & { [K in "instructions" | "authorize" | "redact" | "logger"]: MemoMcpOptions[K] | undefined };
 
 /**
  * The defaults of {@linkcode MemoMcpOptions}: the server name and the
