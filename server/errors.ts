@@ -108,11 +108,8 @@ export class McpValidationError extends MemoMcpError {
   override readonly code: MemoMcpErrorCode = "MCP_VALIDATION_ERROR";
   /** Always 400. */
   override readonly status: number = 400;
-  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
-  constructor(message: string, options: MemoMcpErrorOptions = {}) {
-    super(message, options);
-    this.name = "McpValidationError";
-  }
+  /** Always `McpValidationError`. */
+  override name: string = "McpValidationError";
 }
 
 /**
@@ -135,11 +132,8 @@ export class McpAuthorizationError extends MemoMcpError {
   override readonly code: MemoMcpErrorCode = "MCP_AUTHORIZATION_ERROR";
   /** Always 403. */
   override readonly status: number = 403;
-  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
-  constructor(message: string, options: MemoMcpErrorOptions = {}) {
-    super(message, options);
-    this.name = "McpAuthorizationError";
-  }
+  /** Always `McpAuthorizationError`. */
+  override name: string = "McpAuthorizationError";
 }
 
 /**
@@ -166,11 +160,8 @@ export class McpNotFoundError extends MemoMcpError {
   override readonly code: MemoMcpErrorCode = "MCP_NOT_FOUND";
   /** Always 404. */
   override readonly status: number = 404;
-  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
-  constructor(message: string, options: MemoMcpErrorOptions = {}) {
-    super(message, options);
-    this.name = "McpNotFoundError";
-  }
+  /** Always `McpNotFoundError`. */
+  override name: string = "McpNotFoundError";
 }
 
 /**
@@ -191,11 +182,8 @@ export class McpTimeoutError extends MemoMcpError {
   override readonly code: MemoMcpErrorCode = "MCP_TIMEOUT";
   /** Always 504. */
   override readonly status: number = 504;
-  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
-  constructor(message: string, options: MemoMcpErrorOptions = {}) {
-    super(message, options);
-    this.name = "McpTimeoutError";
-  }
+  /** Always `McpTimeoutError`. */
+  override name: string = "McpTimeoutError";
 }
 
 /**
@@ -220,11 +208,8 @@ export class McpOutputLimitError extends MemoMcpError {
   override readonly code: MemoMcpErrorCode = "MCP_OUTPUT_LIMIT";
   /** Always 413. */
   override readonly status: number = 413;
-  /** Creates the error; `options.details` goes on the wire, `options.cause` does not. */
-  constructor(message: string, options: MemoMcpErrorOptions = {}) {
-    super(message, options);
-    this.name = "McpOutputLimitError";
-  }
+  /** Always `McpOutputLimitError`. */
+  override name: string = "McpOutputLimitError";
 }
 
 /**
