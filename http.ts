@@ -3,38 +3,20 @@
  * as web-standard `Request → Response` handlers that run under `deno serve`,
  * on edge workers and inside web frameworks.
  *
- * Each request goes through, in order: the origin check (browser origins
- * against `allowedOrigins`, loopback by default; without authentication a
- * non-loopback `Host` is refused), CORS, bearer authentication, header
- * validation (`Accept`, `Content-Type`, `MCP-Protocol-Version`) and JSON-RPC
- * dispatch. A JSON-RPC answer is HTTP 200, errors included, except: 400 for
- * a body that is not JSON (-32700) and for the 2026-07-28 header checks
- * (`MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body);
- * 404 for an unknown method (-32601) of a 2026-07-28 request; 403
- * `insufficient_scope` for a single request refused only for its OAuth scope;
- * 503 (with `Retry-After`) for a `subscriptions/listen` past the stream limit;
- * and 500 when the handler cannot be built from its configuration. A POST of
- * notifications only gets 202. The transport refuses with 401, 403 (origin or
- * host), 404 (another path), 405, 406, 413 and 415.
+ * Each request goes through, in order: the origin check, CORS, bearer
+ * authentication, header validation and JSON-RPC dispatch. A JSON-RPC answer
+ * is HTTP 200, errors included, except: 400 for a body that is not JSON and
+ * for the 2026-07-28 header checks; 404 for an unknown method of a 2026-07-28
+ * request; 403 `insufficient_scope` for a request refused only for its OAuth
+ * scope; 503 (with `Retry-After`) for a `subscriptions/listen` past the
+ * stream limit; 500 when the handler cannot be built from its configuration.
+ * Notifications only get 202. The transport refuses with 401, 403 (origin or
+ * host), 404 (another path), 405, 406, 413 and 415 (see `docs/http.md`).
  *
  * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and
- * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource: it
- * serves its Protected Resource Metadata at
- * `/.well-known/oauth-protected-resource` (and the form suffixed with the MCP
- * path) and accepts only access tokens its authorization server issued for
- * it (see `docs/oauth.md`).
- *
- * Configuration comes from the options, else from the `MEMO_*` variables
- * (`MEMO_ROOT_DIR`, `MEMO_RUNTIME`, `MEMO_MCP_PATH`, `MEMO_MCP_BEARER_TOKEN`,
- * `MEMO_MCP_REQUIRE_AUTH`, `MEMO_MCP_ALLOWED_ORIGINS`, `MEMO_MCP_READ_ONLY`,
- * `MEMO_UI`, `MEMO_UI_PATH`, the `MEMO_OAUTH_*` variables and
- * the limits `MEMO_MCP_REQUEST_TIMEOUT_MS`, `MEMO_MCP_MAX_INPUT_BYTES`,
- * `MEMO_MCP_MAX_OUTPUT_BYTES`, `MEMO_MCP_DEFAULT_PAGE_SIZE`,
- * `MEMO_MCP_MAX_PAGE_SIZE`).
- *
- * The default export (`deno serve http.ts`) also serves memo's web page on
- * `/`, beside the endpoint on `/mcp` (`MEMO_UI_PATH` moves it, `MEMO_UI=false`
- * turns it off); the handlers a host mounts serve the endpoint only.
+ * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource (see
+ * `docs/oauth.md`). Configuration comes from the options, else from the
+ * `MEMO_*` variables (see `docs/configuration.md`).
  *
  * @example Serve the notes of the current directory on http://127.0.0.1:8000/mcp (and the web page on /)
  * ```sh
@@ -74,11 +56,12 @@
  * @module
  */
 
-import { cwd as platformCwd, envObject, exit, writeStderr } from "./platform/mod.ts";
+import { cwd as platformCwd, envObject } from "./platform/mod.ts";
 import {
-  asError,
+  createDefaultServer,
   createHostHandlers,
   createHttpEndpoint,
+  exitIfUnworkable,
   type HttpEndpoint,
   type MemoMcpFetchHandler,
   type MemoMcpFrameworkHandler,
@@ -87,9 +70,7 @@ import {
   type MemoMcpRequestHandler,
   type ProjectOAuthConfig,
   readProjectOAuthConfig,
-  runEndpoint,
 } from "./server/http/mod.ts";
-import { toSafeError } from "./server/mod.ts";
 import {
   readProjectConfigFile,
   readRuntimeEnv,
@@ -108,7 +89,6 @@ export {
   type MemoMcpOAuthScopes,
   type MemoMcpRequestHandler,
 } from "./server/http/mod.ts";
-// The types the options reference, so that this entry point documents itself.
 export type {
   AuthorizationContext,
   MemoMcpAuthInfo,
@@ -361,25 +341,12 @@ export function createFrameworkMemoMcpHandler(
   return hosted.frameworkHandler(options);
 }
 
-let defaultEndpoint: HttpEndpoint | Error | undefined;
-let defaultBuilding: Promise<HttpEndpoint | Error> | undefined;
-
-/**
- * Builds the default export's endpoint from the environment and the
- * project's `.memo/config.json` (its `oauth` block), once.
- */
-function defaultEndpointOnce(): Promise<HttpEndpoint | Error> {
-  return defaultBuilding ??= (async () => {
-    try {
-      const env = envObject();
-      const rootDir = readRuntimeEnv(env).rootDir ?? safeCwd();
-      const file = rootDir === undefined ? undefined : await readProjectConfigFile(rootDir);
-      return composeEndpoint(DEFAULT_OPTIONS, env, true, readProjectOAuthConfig(file));
-    } catch (e) {
-      return asError(e);
-    }
-  })().then((endpoint) => (defaultEndpoint = endpoint));
-}
+const defaults = createDefaultServer(async () => {
+  const env = envObject();
+  const rootDir = readRuntimeEnv(env).rootDir ?? safeCwd();
+  const file = rootDir === undefined ? undefined : await readProjectConfigFile(rootDir);
+  return composeEndpoint(DEFAULT_OPTIONS, env, true, readProjectOAuthConfig(file));
+});
 
 /**
  * The endpoint configured from the environment, for `deno serve http.ts`
@@ -416,29 +383,8 @@ function defaultEndpointOnce(): Promise<HttpEndpoint | Error> {
  * await response.body?.cancel();
  * ```
  */
-const server: { fetch: MemoMcpRequestHandler } = {
-  fetch(request: Request): Promise<Response> {
-    if (defaultEndpoint !== undefined) return runEndpoint(defaultEndpoint, request);
-    return defaultEndpointOnce().then((endpoint) => runEndpoint(endpoint, request));
-  },
-};
+const server: { fetch: MemoMcpRequestHandler } = { fetch: defaults.fetch };
 
 export default server;
 
-// `deno serve http.ts`: refuse at start, with one line, a configuration that
-// cannot work (with OAuth on, an issuer that cannot be reached too).
-if (import.meta.main) {
-  const endpoint = await defaultEndpointOnce();
-  let failure = endpoint instanceof Error ? endpoint : undefined;
-  if (failure === undefined) {
-    try {
-      await (endpoint as HttpEndpoint).ready();
-    } catch (e) {
-      failure = asError(e);
-    }
-  }
-  if (failure !== undefined) {
-    await writeStderr(`memo: ${toSafeError(failure).message}\n`);
-    exit(1);
-  }
-}
+if (import.meta.main) await exitIfUnworkable(await defaults.endpoint());

@@ -1,6 +1,6 @@
 /**
- * What the HTTP benchmarks share (`bench/http_bench.ts`, the legacy era,
- * `bench/http_modern.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
+ * What the HTTP benchmarks share (`bench/http_bench.ts`, the session era,
+ * `bench/http_stateless.ts`, MCP 2026-07-28, and `bench/http_gzip.ts`): the
  * English-like corpus and its seeding, starting a server process and waiting
  * for it, the requests of both eras, and wrk with its Lua scripts.
  *
@@ -213,31 +213,31 @@ export function luaString(s: string): string {
 }
 
 /** The headers of a JSON-RPC POST as a 2025-06-18 MCP client sends it. */
-export const LEGACY_HEADERS: Readonly<Record<string, string>> = {
+export const SESSION_HEADERS: Readonly<Record<string, string>> = {
   "Content-Type": "application/json",
   "Accept": "application/json, text/event-stream",
   "MCP-Protocol-Version": "2025-06-18",
 };
 
 /** The revision under test. */
-export const MODERN_VERSION = "2026-07-28";
+export const STATELESS_VERSION = "2026-07-28";
 
-/** The `_meta` every modern request carries. */
-export const MODERN_META: Readonly<Record<string, unknown>> = {
-  "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+/** The `_meta` every stateless request carries. */
+export const STATELESS_META: Readonly<Record<string, unknown>> = {
+  "io.modelcontextprotocol/protocolVersion": STATELESS_VERSION,
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "memo-bench", version: "1.0.0" },
 };
 
 /**
- * A modern JSON-RPC request (id 1) and the headers that go with it.
+ * A stateless JSON-RPC request (id 1) and the headers that go with it.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { modernRequest } from "./_http_kit.ts";
+ * import { statelessRequest } from "./_http_kit.ts";
  *
- * const { body, headers } = modernRequest("tools/call", { name: "recall", arguments: {} });
+ * const { body, headers } = statelessRequest("tools/call", { name: "recall", arguments: {} });
  * assert.equal(headers["Mcp-Method"], "tools/call");
  * assert.equal(headers["Mcp-Name"], "recall");
  * assert.equal(headers["MCP-Protocol-Version"], "2026-07-28");
@@ -247,17 +247,17 @@ export const MODERN_META: Readonly<Record<string, unknown>> = {
  * );
  * ```
  */
-export function modernRequest(
+export function statelessRequest(
   method: string,
   params: Record<string, unknown> = {},
 ): { body: string; headers: Record<string, string> } {
   const headers: Record<string, string> = {
-    ...LEGACY_HEADERS,
-    "MCP-Protocol-Version": MODERN_VERSION,
+    ...SESSION_HEADERS,
+    "MCP-Protocol-Version": STATELESS_VERSION,
     "Mcp-Method": method,
   };
   if (typeof params.name === "string") headers["Mcp-Name"] = params.name;
-  return { body: rpc(method, { ...params, _meta: MODERN_META }), headers };
+  return { body: rpc(method, { ...params, _meta: STATELESS_META }), headers };
 }
 
 /** The start of a wrk script: a POST with these headers. */
@@ -270,7 +270,7 @@ function wrkPost(headers: Readonly<Record<string, string>>): string {
 /** A wrk script that POSTs `bodies` in turn, with `headers`. */
 export async function luaScript(
   bodies: string[],
-  headers: Readonly<Record<string, string>> = LEGACY_HEADERS,
+  headers: Readonly<Record<string, string>> = SESSION_HEADERS,
 ): Promise<string> {
   const file = await Deno.makeTempFile({ suffix: ".lua" });
   await Deno.writeTextFile(
@@ -290,11 +290,11 @@ end
  * A wrk script whose every request is a `recall` of a fresh random query (two
  * or three of `words`), so that no answer can come from memo's recall cache.
  * Each wrk thread seeds its own generator. `extraParams` is spliced into
- * `params` after `arguments` (for a modern request: `,"_meta":{…}`).
+ * `params` after `arguments` (for a stateless request: `,"_meta":{…}`).
  */
 export async function distinctRecallScript(
   words: string[],
-  headers: Readonly<Record<string, string>> = LEGACY_HEADERS,
+  headers: Readonly<Record<string, string>> = SESSION_HEADERS,
   extraParams = "",
 ): Promise<string> {
   const file = await Deno.makeTempFile({ suffix: ".lua" });

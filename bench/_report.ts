@@ -1,6 +1,6 @@
 /**
  * Statistics and goal checks shared by the benchmarks of MCP 2026-07-28
- * (`bench/http_modern.ts`, `bench/stdio_modern.ts`).
+ * (`bench/http_stateless.ts`, `bench/stdio_stateless.ts`).
  *
  * @module
  */

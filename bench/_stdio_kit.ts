@@ -1,6 +1,6 @@
 /**
- * What the stdio benchmarks share (`bench/stdio_bench.ts`, the legacy era,
- * `bench/stdio_modern.ts`, MCP 2026-07-28, and `bench/start_bench.ts`, the
+ * What the stdio benchmarks share (`bench/stdio_bench.ts`, the session era,
+ * `bench/stdio_stateless.ts`, MCP 2026-07-28, and `bench/start_bench.ts`, the
  * cold start A/B): the dense corpus of notes, its seeding and its queries, and
  * the cold start's definition (spawn to the `initialize` result, through the
  * SDK's client).

@@ -9,11 +9,11 @@
  *   (captured at the start of the run), gzipped per request like memo's when
  *   the request asks for gzip (bench/peers/bare.ts), the ceiling;
  * - sdk-v2: the SDK v2's stateless handler (bench/peers/sdk_v2_http.ts) for
- *   `tools/list`, as in bench/http_modern.ts (it never compresses).
+ *   `tools/list`, as in bench/http_stateless.ts (it never compresses).
  *
  * memo and base serve the same project (`--notes` English-like notes of
  * bench/_http_kit.ts, plus one short note), with local embeddings off so that
- * no background embedding competes with the load. The workloads, all modern
+ * no background embedding competes with the load. The workloads, all stateless
  * (MCP 2026-07-28) requests: small answers (`server/discover`, also asking
  * for gzip, and `get_note` of the short note asking for gzip: under 1 KB, so
  * plain, but over 341 characters, so counted in bytes on the way), then
@@ -47,13 +47,13 @@ import {
   loadAvg,
   log,
   luaScript,
-  MODERN_VERSION,
-  modernRequest,
   onlyTargets,
   requireWrk,
   ROOT,
   seedProject,
   startTarget,
+  STATELESS_VERSION,
+  statelessRequest,
   type Target,
   wrk,
   type WrkResult,
@@ -215,9 +215,9 @@ async function measure(
 ): Promise<void> {
   const startMemo = (port: number) => startTarget("memo", denoServeArgs(port), env, port);
 
-  const list = modernRequest("tools/list");
-  const list50 = modernRequest("tools/call", { name: "list_notes", arguments: { limit: 50 } });
-  const discover = modernRequest("server/discover");
+  const list = statelessRequest("tools/list");
+  const list50 = statelessRequest("tools/call", { name: "list_notes", arguments: { limit: 50 } });
+  const discover = statelessRequest("server/discover");
   const workloads: Workload[] = [
     { key: "discover", label: "server/discover", small: true, paired: true, ...discover },
     {
@@ -232,7 +232,7 @@ async function measure(
       label: "get_note (a short note), asking for gzip",
       small: true,
       paired: true,
-      ...modernRequest("tools/call", { name: "get_note", arguments: { id: shortId } }),
+      ...statelessRequest("tools/call", { name: "get_note", arguments: { id: shortId } }),
     },
     { key: "list", label: "tools/list", paired: true, ...list },
     { key: "list-gz", label: "tools/list, gzip", ...list },
@@ -396,7 +396,9 @@ async function measure(
   lines.push(
     `machine: ${cpuModel()}, ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; ` +
       `wrk -t2 -c${CONNECTIONS} -d${DURATION}s (${WARMUP} s warm-up); ${ROUNDS} round(s), medians; ` +
-      `${NOTES + 1} notes; base ${flags.base}${base ? ` (${base.commit})` : ""}; ${MODERN_VERSION}`,
+      `${NOTES + 1} notes; base ${flags.base}${
+        base ? ` (${base.commit})` : ""
+      }; ${STATELESS_VERSION}`,
     "",
     "| workload | target | bytes | req/s | p50 ms | p99 ms | CPU µs/req | req/s ÷ base | CPU base ÷ memo | req/s ÷ bare |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -24,13 +24,13 @@ import {
   denoServeArgs,
   fmt,
   freePort,
-  LEGACY_HEADERS,
   loadAvg,
   log,
   luaScript,
   requireWrk,
   rpc,
   seedProject,
+  SESSION_HEADERS,
   startTarget,
   type Target,
   wrk,
@@ -74,7 +74,7 @@ async function timedCall(url: string, token: string, body: string): Promise<numb
   const started = performance.now();
   const response = await fetch(url, {
     method: "POST",
-    headers: { ...LEGACY_HEADERS, authorization: `Bearer ${token}` },
+    headers: { ...SESSION_HEADERS, authorization: `Bearer ${token}` },
     body,
   });
   await response.arrayBuffer();
@@ -106,7 +106,7 @@ async function inProcess(
     const response = await handlers[name](
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${tokens[name]}` },
+        headers: { ...SESSION_HEADERS, authorization: `Bearer ${tokens[name]}` },
         body: bodies[i % bodies.length],
       }),
     );
@@ -170,8 +170,11 @@ async function main() {
     rpc("tools/call", { name: "recall", arguments: { query, limit: 10 } })
   );
   const scripts = {
-    static: await luaScript(recall, { ...LEGACY_HEADERS, Authorization: `Bearer ${STATIC_TOKEN}` }),
-    oauth: await luaScript(recall, { ...LEGACY_HEADERS, Authorization: `Bearer ${jwt}` }),
+    static: await luaScript(recall, {
+      ...SESSION_HEADERS,
+      Authorization: `Bearer ${STATIC_TOKEN}`,
+    }),
+    oauth: await luaScript(recall, { ...SESSION_HEADERS, Authorization: `Bearer ${jwt}` }),
   };
   const start = (name: "static" | "oauth", port: number): Promise<Target> =>
     startTarget(

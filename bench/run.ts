@@ -7,11 +7,11 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, open, stdio, stdio-modern, http, http-modern, http-gzip, sync, cloud,
+ * index, store, open, stdio, stdio-stateless, http, http-stateless, http-gzip, sync, cloud,
  * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, truth, start, idle; `--only
- * stdio` and `--only http` also run their `-modern`
+ * stdio` and `--only http` also run their `-stateless`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
- * `main`), while `--only stdio-modern`, `--only http-modern` or
+ * `main`), while `--only stdio-stateless`, `--only http-stateless` or
  * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
  * `--only cloud-quality` runs the quality part alone. `--only hybrid` runs
@@ -83,9 +83,9 @@ const benches: Bench[] = [
     ],
   },
   {
-    name: "stdio-modern",
+    name: "stdio-stateless",
     group: "stdio",
-    script: "stdio_modern.ts",
+    script: "stdio_stateless.ts",
     args: [],
     quick: ["--notes", "1000", "--starts", "3", "--calls", "100", "--rounds", "1"],
   },
@@ -96,9 +96,9 @@ const benches: Bench[] = [
     quick: ["--duration", "2", "--soak", "3", "--notes", "1000"],
   },
   {
-    name: "http-modern",
+    name: "http-stateless",
     group: "http",
-    script: "http_modern.ts",
+    script: "http_stateless.ts",
     args: [],
     quick: ["--duration", "2", "--notes", "1000", "--rounds", "1"],
   },

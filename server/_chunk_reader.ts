@@ -75,7 +75,6 @@ export function chunkReader(input: ReadableStream<Uint8Array>): ChunkReader {
   try {
     byob = input.getReader({ mode: "byob" });
   } catch {
-    // not a byte stream
   }
   if (byob === undefined) {
     const reader = input.getReader();

@@ -11,7 +11,8 @@
 import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import { type McpCore, RpcFailure } from "./core/core.ts";
+import type { McpCore } from "./core/core.ts";
+import { RpcFailure } from "./core/rpc_failure.ts";
 import { versionFeatures } from "./protocol/versions.ts";
 import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
 import { toolResultJson } from "./tools/results.ts";

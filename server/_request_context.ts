@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { MemoMcpLogLevel } from "./options.ts";
+import type { MemoMcpLogLevel } from "./logging.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
 import type { CoreContext } from "./core/core.ts";
 import { LOG_LEVELS } from "./protocol/capabilities.ts";

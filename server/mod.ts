@@ -26,7 +26,9 @@ export {
   toSafeError,
 } from "./errors.ts";
 export { STATELESS_ERROR_CODES, STATELESS_MEMO_CODES } from "./json_rpc_codes.ts";
+export { isSecretKey, oneLine, safeDetails, scrubSecrets } from "./scrub.ts";
 export * from "./options.ts";
+export * from "./logging.ts";
 export * from "./limits.ts";
 export * from "./protocol_server.ts";
 export * from "./stdio.ts";

@@ -11,6 +11,7 @@ import { VERSION } from "../version.ts";
 import { MemoMcpError } from "./errors.ts";
 import { MEMO_MCP_LIMITS, type MemoMcpLimitName } from "./limits.ts";
 import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
+import type { MemoMcpLogger } from "./logging.ts";
 
 /**
  * What `authorize` is told about a write.
@@ -65,117 +66,6 @@ export interface AuthorizationContext {
   /** What the HTTP layer (or the SDK's auth) learnt about the caller. */
   authInfo?: MemoMcpAuthInfo;
 }
-
-/**
- * Severity of a log record, as MCP's `logging/setLevel` names them.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import {
- *   createMemoMcpProtocolServer,
- *   createMemoMcpRuntimeFromConfig,
- *   type MemoMcpLogLevel,
- * } from "@memo/mcp-server";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const levels: MemoMcpLogLevel[] = [];
- * const server = createMemoMcpProtocolServer({
- *   runtime,
- *   logger: (record) => void levels.push(record.level),
- * });
- * await server.handle(JSON.stringify({
- *   jsonrpc: "2.0",
- *   id: 1,
- *   method: "tools/call",
- *   params: { name: "recall", arguments: { query: "" } },
- * }));
- * assert.deepEqual(levels, ["info", "warning"]); // the call, then its invalid arguments
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export type MemoMcpLogLevel =
-  | "debug"
-  | "info"
-  | "notice"
-  | "warning"
-  | "error"
-  | "critical"
-  | "alert"
-  | "emergency";
-
-/**
- * One log record of the protocol server. Arguments in `data` are already redacted.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import {
- *   createMemoMcpProtocolServer,
- *   createMemoMcpRuntimeFromConfig,
- *   type MemoMcpLogRecord,
- * } from "@memo/mcp-server";
- *
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const records: MemoMcpLogRecord[] = [];
- * const server = createMemoMcpProtocolServer({ runtime, logger: (r) => void records.push(r) });
- * await server.handle(JSON.stringify({
- *   jsonrpc: "2.0",
- *   id: 1,
- *   method: "tools/call",
- *   params: { name: "recall", arguments: { query: "deploy", token: "s3cret" } },
- * }));
- * assert.deepEqual(records[0], {
- *   level: "info",
- *   message: "tools/call recall",
- *   data: { tool: "recall", arguments: { query: "deploy", token: "[REDACTED]" } },
- * });
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export interface MemoMcpLogRecord {
-  /** Severity. */
-  level: MemoMcpLogLevel;
-  /** One-line message. */
-  message: string;
-  /** Structured facts (method, tool, redacted arguments, safe error). */
-  data?: Record<string, unknown>;
-}
-
-/**
- * Receives the server's log records. Library code never writes to the
- * console; the CLI's logger writes to stderr.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import {
- *   createMemoMcpProtocolServer,
- *   createMemoMcpRuntimeFromConfig,
- *   type MemoMcpLogger,
- * } from "@memo/mcp-server";
- *
- * const lines: string[] = [];
- * const logger: MemoMcpLogger = (record) => void lines.push(`${record.level}: ${record.message}`);
- * const rootDir = await Deno.makeTempDir();
- * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
- * const server = createMemoMcpProtocolServer({ runtime, logger });
- * await server.handle(JSON.stringify({
- *   jsonrpc: "2.0",
- *   id: 1,
- *   method: "tools/call",
- *   params: { name: "memory_stats", arguments: {} },
- * }));
- * assert.deepEqual(lines, ["info: tools/call memory_stats"]);
- * await runtime.close();
- * await Deno.remove(rootDir, { recursive: true });
- * ```
- */
-export type MemoMcpLogger = (record: MemoMcpLogRecord) => void;
 
 /**
  * Timer functions, injectable so that tests control timeouts.
@@ -340,7 +230,8 @@ export interface MemoMcpOptions {
 }
 
 /**
- * {@linkcode MemoMcpOptions} with every default applied.
+ * {@linkcode MemoMcpOptions} with every default applied (the options without
+ * one may still be `undefined`).
  *
  * @example
  * ```ts
@@ -363,38 +254,9 @@ export interface MemoMcpOptions {
  * await Deno.remove(rootDir, { recursive: true });
  * ```
  */
-export interface ResolvedMemoMcpOptions {
-  /** See {@linkcode MemoMcpOptions.runtime}. */
-  runtime: MemoMcpRuntime;
-  /** See {@linkcode MemoMcpOptions.name}. */
-  name: string;
-  /** See {@linkcode MemoMcpOptions.version}. */
-  version: string;
-  /** See {@linkcode MemoMcpOptions.instructions}. */
-  instructions: string | undefined;
-  /** See {@linkcode MemoMcpOptions.readOnly}. */
-  readOnly: boolean;
-  /** See {@linkcode MemoMcpOptions.defaultPageSize}. */
-  defaultPageSize: number;
-  /** See {@linkcode MemoMcpOptions.maxPageSize}. */
-  maxPageSize: number;
-  /** See {@linkcode MemoMcpOptions.requestTimeoutMs}. */
-  requestTimeoutMs: number;
-  /** See {@linkcode MemoMcpOptions.maxListenStreams}. */
-  maxListenStreams: number;
-  /** See {@linkcode MemoMcpOptions.maxInputBytes}. */
-  maxInputBytes: number;
-  /** See {@linkcode MemoMcpOptions.maxOutputBytes}. */
-  maxOutputBytes: number;
-  /** See {@linkcode MemoMcpOptions.authorize}. */
-  authorize: ((context: AuthorizationContext) => boolean | Promise<boolean>) | undefined;
-  /** See {@linkcode MemoMcpOptions.redact}. */
-  redact: ((args: unknown) => unknown) | undefined;
-  /** See {@linkcode MemoMcpOptions.logger}. */
-  logger: MemoMcpLogger | undefined;
-  /** See {@linkcode MemoMcpOptions.timer}. */
-  timer: MemoMcpTimer;
-}
+export type ResolvedMemoMcpOptions =
+  & Required<Omit<MemoMcpOptions, "instructions" | "authorize" | "redact" | "logger">>
+  & { [K in "instructions" | "authorize" | "redact" | "logger"]: MemoMcpOptions[K] | undefined };
 
 /**
  * The defaults of {@linkcode MemoMcpOptions}: the server name and the

@@ -3,18 +3,14 @@
  * handler. It parses and checks messages, negotiates the protocol version,
  * enforces the input and output limits and dispatches to the MCP core.
  *
- * Its parts: the request's era (`protocol/request_era.ts`), the session of
- * the 2025 revisions (`protocol/session.ts`), the requests in flight and
- * their context (`_request_context.ts`), `subscriptions/listen`
- * (`listen/listen_streams.ts`) and the dispatch by method (`_dispatch.ts`).
- *
  * @module
  */
 
 import { JSON_RPC_CODES, McpValidationError, toSafeError } from "./errors.ts";
 import { type MemoMcpOptions, resolveMemoMcpOptions } from "./options.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "./types.ts";
-import { McpCore, RpcFailure } from "./core/core.ts";
+import { McpCore } from "./core/core.ts";
+import { RpcFailure } from "./core/rpc_failure.ts";
 import {
   BATCH_REFUSED,
   EMPTY_BATCH,
@@ -288,6 +284,5 @@ class ProtocolServer implements MemoMcpProtocolServer {
     }
     // A stdio session hears of changes from the end of its handshake on.
     if (m.method === "notifications/initialized") this.#session.watch(context);
-    // Anything else needs no action.
   }
 }

@@ -3,7 +3,7 @@
  * body and answers a constant JSON-RPC result with the request's id.
  *
  * With a second argument, the constant is that file's JSON-RPC response (as
- * `bench/http_modern.ts` captures memo's modern `tools/list` answer): its
+ * `bench/http_stateless.ts` captures memo's stateless `tools/list` answer): its
  * bytes are sent as they are, with the request's id put in place of the
  * captured one, and with the headers memo sent (`content-type`, `vary`), so
  * that the only work left is HTTP, reading and parsing the body, and writing

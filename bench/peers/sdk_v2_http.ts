@@ -3,8 +3,8 @@
  * (`@modelcontextprotocol/server` 2.4.0, which speaks 2026-07-28), built the
  * way its documentation ("Serve over HTTP") shows — `createMcpHandler` over a
  * factory that returns a new `McpServer` with one `echo` tool for every
- * request — and mounted on `Deno.serve`. `bench/http_modern.ts` runs it beside
- * memo with the same modern requests.
+ * request — and mounted on `Deno.serve`. `bench/http_stateless.ts` runs it beside
+ * memo with the same stateless requests.
  *
  * Run: `deno run -A bench/peers/sdk_v2_http.ts <port>`
  *

@@ -2,7 +2,7 @@
  * Benchmark peer: the official MCP TypeScript SDK v2's `serveStdio`
  * (`@modelcontextprotocol/server` 2.4.0, which speaks 2026-07-28) over a
  * factory that returns an `McpServer` with one `echo` tool, as its
- * documentation shows. `bench/stdio_modern.ts` runs it beside `memo mcp` with
+ * documentation shows. `bench/stdio_stateless.ts` runs it beside `memo mcp` with
  * the same client code.
  *
  * Run: `deno run -A bench/peers/sdk_v2_stdio.ts`

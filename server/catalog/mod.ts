@@ -1,7 +1,7 @@
 /**
  * What memo offers besides running tools: the catalog of lists computed once
- * per set of limits (`catalog.ts`), the resources (`resources.ts`) and the
- * prompts (`prompts.ts`). `completion/complete` is private to this folder.
+ * per set of limits (`catalog.ts`), the resources (`resources.ts`), the
+ * prompts (`prompts.ts`) and `completion/complete` (`completion.ts`).
  *
  * @module
  */
@@ -9,3 +9,4 @@
 export * from "./catalog.ts";
 export * from "./resources.ts";
 export * from "./prompts.ts";
+export * from "./completion.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { isSecretKey, safeDetails, type SafeError } from "../errors.ts";
+import type { SafeError } from "../errors.ts";
+import { isSecretKey, safeDetails } from "../scrub.ts";
 
 const MASK = "[REDACTED]";
 

@@ -11,56 +11,25 @@
 import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import {
   jsonRpcCodeOf,
-  McpAuthorizationError,
   McpNotFoundError,
   McpTimeoutError,
   McpValidationError,
   MemoMcpError,
-  type SafeError,
   toSafeError,
 } from "../errors.ts";
-import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "../options.ts";
+import type { MemoMcpLogLevel } from "../logging.ts";
+import type { ResolvedMemoMcpOptions } from "../options.ts";
 import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "../types.ts";
 import type { Catalog } from "../catalog/catalog.ts";
 import { Redaction } from "./_redact.ts";
+import { authorizeWrite } from "./_authorize.ts";
+import { RpcFailure } from "./rpc_failure.ts";
 import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
-import { complete, type CompletionResult } from "../catalog/_completion.ts";
+import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
-
-/**
- * A failure that goes on the wire as a JSON-RPC error (`code`, `message`, `data`).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { McpTimeoutError, toSafeError } from "@memo/mcp-server";
- * import { RpcFailure } from "./core.ts";
- *
- * const timeout = new McpTimeoutError("Cannot call recall: timed out");
- * const failure = new RpcFailure(-32011, toSafeError(timeout));
- * assert.equal(failure.message, "Cannot call recall: timed out");
- * assert.equal(failure.data.code, "MCP_TIMEOUT");
- * assert.equal(failure.cancelled, false);
- * ```
- */
-export class RpcFailure extends Error {
-  /** JSON-RPC error code. */
-  readonly code: number;
-  /** `error.data`: the safe error. */
-  readonly data: SafeError;
-  /** Whether the request was cancelled by the client (no response is sent). */
-  readonly cancelled: boolean;
-  constructor(code: number, data: SafeError, cancelled = false) {
-    super(data.message);
-    this.name = "RpcFailure";
-    this.code = code;
-    this.data = data;
-    this.cancelled = cancelled;
-  }
-}
 
 /**
  * Per-call facts the core gets from a transport.
@@ -145,7 +114,8 @@ const CANCELLED = Symbol("cancelled");
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
- * import { McpCore, RpcFailure } from "./core.ts";
+ * import { McpCore } from "./core.ts";
+ * import { RpcFailure } from "./rpc_failure.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
@@ -288,39 +258,6 @@ export class McpCore {
     return new RpcFailure(jsonRpcCodeOf(error), redaction ? redaction.scrubError(safe) : safe);
   }
 
-  async #authorize(tool: string, redaction: Redaction, ctx: CoreContext): Promise<void> {
-    const { readOnly, authorize } = this.options;
-    if (readOnly) {
-      throw new McpAuthorizationError(`Cannot call ${tool}: the server is read-only`, {
-        details: { tool },
-      });
-    }
-    if (ctx.authInfo?.readOnly === true) {
-      throw new McpAuthorizationError(
-        `Cannot call ${tool}: the access token does not grant writes`,
-        {
-          details: { tool, reason: "insufficient_scope" },
-        },
-      );
-    }
-    if (!authorize) return;
-    let allowed = false;
-    try {
-      allowed = await authorize({
-        tool,
-        arguments: redaction.args,
-        transport: ctx.transport,
-        request: ctx.request,
-        authInfo: ctx.authInfo,
-      }) === true;
-    } catch {
-      allowed = false;
-    }
-    if (!allowed) {
-      throw new McpAuthorizationError(`Cannot call ${tool}: not authorized`, { details: { tool } });
-    }
-  }
-
   /**
    * `tools/call`. Unknown tools, authorization, timeouts and I/O failures
    * throw {@linkcode RpcFailure}; invalid arguments and domain failures (an
@@ -350,7 +287,7 @@ export class McpCore {
     }
     try {
       const outcome = await this.guard(`call ${tool.info.name}`, ctx, async (signal) => {
-        if (tool.info.write) await this.#authorize(tool.info.name, redaction, ctx);
+        if (tool.info.write) await authorizeWrite(this.options, tool.info.name, redaction, ctx);
         return await tool.call(args, {
           runtime: this.runtime,
           signal,

@@ -1,13 +1,10 @@
 /**
  * Deadlines that all share one delay (a server's `requestTimeoutMs`, the HTTP
- * layer's disconnect watch), kept in arrival order behind one underlying
- * timer. Under load a call adds and removes a list entry instead of
- * scheduling and clearing a timer of its own, which costs several
- * microseconds a call. When the queue empties, the timer is left to run out
- * unreferenced where the platform allows it (Deno and Node timers have
- * `unref()`, which costs nanoseconds), so that back-to-back calls do not set
- * and clear it each, and an idle process still exits at once; elsewhere it is
- * cleared, unless the queue lingers.
+ * layer's disconnect watch), in arrival order behind one timer: a call adds
+ * and removes a list entry instead of scheduling a timer of its own. When the
+ * queue empties, the timer is left to run out unreferenced where the platform
+ * allows it (`unref()`), so an idle process still exits at once; elsewhere it
+ * is cleared, unless the queue lingers.
  *
  * @module
  */

@@ -1,16 +1,10 @@
 /**
- * gzip for the hosted endpoint's answers: a JSON-RPC answer whose body is
- * over {@linkcode GZIP_MIN_BYTES} goes out gzip-compressed when the request's
- * `Accept-Encoding` allows gzip (q-values honoured: `gzip;q=0` refuses), with
- * `Content-Encoding: gzip`, `Vary: Accept-Encoding` and the compressed
- * `Content-Length`. Smaller answers stay plain (gzip would save little and
- * cost the time of a stream), and so do errors and every streamed answer: a
- * `subscriptions/listen` stream and the live events of a long request. A
- * streamed body could only be compressed if each event were flushed at once,
- * and `CompressionStream`, the web-standard compressor this file uses (it
- * runs under Deno, Node and edge workers alike), has no flush: under Node it
- * holds small events until the stream closes. So only bodies known whole at
- * answer time are compressed, in one piece.
+ * gzip for the hosted endpoint's answers: a JSON-RPC answer over
+ * {@linkcode GZIP_MIN_BYTES} goes out gzipped when `Accept-Encoding` allows
+ * it (`gzip;q=0` refuses), with `Vary: Accept-Encoding`. Smaller answers,
+ * errors and every streamed answer stay plain: `CompressionStream` (web
+ * standard, so it runs on Deno, Node and edge workers) has no flush, and
+ * under Node it would hold small events until the stream closes.
  *
  * @module
  */

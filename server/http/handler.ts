@@ -191,18 +191,15 @@ export function createHttpHandler(
     }
     const headers = request.headers;
 
-    // 1. Origin check (and DNS-rebinding protection when auth is not required).
-    // When auth is required, a request from its own origin passes too (a page
-    // served beside the endpoint); it still needs the token below.
+    // With auth required, a request from its own origin passes too (a page
+    // served beside the endpoint); it still needs the token.
     const origin = headers.get("origin");
     const forbidden = originRefusal(request, originAllowed, auth.required, auth.required);
     if (forbidden) return forbidden;
 
-    // 2. CORS.
     const method = request.method;
     if (method === "OPTIONS") return emptyResponse(204, preflightHeaders(origin));
 
-    // 3. Bearer authentication.
     let authInfo: MemoMcpRequestContext["authInfo"];
     if (auth.required) {
       const outcome = await auth.check(request);
@@ -219,7 +216,6 @@ export function createHttpHandler(
       );
     }
 
-    // 4. Header validation.
     const mode = negotiateAccept(headers.get("accept"));
     if (mode === undefined) {
       return httpErrorResponse(
@@ -242,7 +238,6 @@ export function createHttpHandler(
     // error can carry the request's id.
     const unsupported = versionHeader !== null && !versions.has(versionHeader);
 
-    // 5. Dispatch.
     const body = await readBodyLimited(request, limit);
     if (!body.ok) {
       if (body.tooLarge) {
@@ -335,7 +330,6 @@ export function createHttpHandler(
     ) {
       return rpcResponse(answer, mode, origin, 403, auth.oauth.writeChallenge);
     }
-    // A result over 1 KB is gzipped when the client accepts it; an error stays plain.
     const encodings = context.errorCode === undefined ? headers : null;
     return answerResponse(
       logs?.length ? [...logs, answer] : answer,

@@ -2,17 +2,15 @@
  * The handlers a host mounts, over an endpoint that `http.ts` composes with
  * a runtime ({@linkcode ComposeEndpoint}): one request at a time, an edge
  * worker's fetch and a web framework's route handler
- * ({@linkcode createHostHandlers}). Each builds its endpoint once and reuses
- * it; a configuration that cannot work answers 500 with a "Cannot …"
- * JSON-RPC error ({@linkcode runEndpoint}). The public handlers
- * (`handleMemoMcpRequest`, `createMemoMcpFetchHandler`,
- * `createFrameworkMemoMcpHandler`) are in `http.ts`.
+ * ({@linkcode createHostHandlers}), and the default export's server
+ * ({@linkcode createDefaultServer}). Each builds its endpoint once; a
+ * configuration that cannot work answers 500 ({@linkcode runEndpoint}).
  *
  * @module
  */
 
 import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
-import { envObject } from "../../platform/mod.ts";
+import { envObject, exit, writeStderr } from "../../platform/mod.ts";
 import type { HttpEndpoint } from "./endpoint.ts";
 import type { MemoMcpHttpEnv } from "./options.ts";
 import type { MemoMcpHttpOptions } from "./options.ts";
@@ -302,6 +300,71 @@ export function runEndpoint(endpoint: HttpEndpoint | Error, request: Request): P
   return endpoint instanceof Error
     ? Promise.resolve(configFailure(endpoint))
     : endpoint.handle(request);
+}
+
+/**
+ * The `{ fetch }` of `deno serve http.ts`, and its endpoint: `build` runs
+ * once, at the first request or the first `endpoint()`; an endpoint that
+ * cannot be built answers every request with its error (500).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createDefaultServer } from "./host_handlers.ts";
+ *
+ * let builds = 0;
+ * const server = createDefaultServer(() => {
+ *   builds++;
+ *   return Promise.reject(new Error("Cannot read MEMO_RUNTIME: unknown runtime"));
+ * });
+ * const response = await server.fetch(new Request("http://127.0.0.1:8787/mcp", { method: "POST" }));
+ * assert.equal(response.status, 500);
+ * assert.ok((await server.endpoint()) instanceof Error);
+ * assert.equal(builds, 1);
+ * ```
+ */
+export function createDefaultServer(build: () => Promise<HttpEndpoint>): {
+  fetch(request: Request): Promise<Response>;
+  endpoint(): Promise<HttpEndpoint | Error>;
+} {
+  let built: HttpEndpoint | Error | undefined;
+  let building: Promise<HttpEndpoint | Error> | undefined;
+  const endpoint = () => building ??= build().catch(asError).then((endpoint) => (built = endpoint));
+  return {
+    fetch(request) {
+      if (built !== undefined) return runEndpoint(built, request);
+      return endpoint().then((endpoint) => runEndpoint(endpoint, request));
+    },
+    endpoint,
+  };
+}
+
+/**
+ * At the start of `deno serve http.ts`: an endpoint that cannot be built, or
+ * not made ready (with OAuth on, an issuer that cannot be reached), is
+ * refused with one line on stderr and exit code 1.
+ *
+ * @example
+ * ```ts
+ * import { exitIfUnworkable } from "./host_handlers.ts";
+ *
+ * const endpoint = { ready: () => Promise.resolve() };
+ * await exitIfUnworkable(endpoint as never); // ready: nothing happens
+ * ```
+ */
+export async function exitIfUnworkable(endpoint: HttpEndpoint | Error): Promise<void> {
+  let failure = endpoint instanceof Error ? endpoint : undefined;
+  if (failure === undefined) {
+    try {
+      await (endpoint as HttpEndpoint).ready();
+    } catch (e) {
+      failure = asError(e);
+    }
+  }
+  if (failure !== undefined) {
+    await writeStderr(`memo: ${toSafeError(failure).message}\n`);
+    exit(1);
+  }
 }
 
 function memoStrings(env: object | undefined): Record<string, string> {

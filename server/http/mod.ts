@@ -38,7 +38,9 @@ export {
 export {
   asError,
   type ComposeEndpoint,
+  createDefaultServer,
   createHostHandlers,
+  exitIfUnworkable,
   type HostHandlers,
   type MemoMcpFetchHandler,
   type MemoMcpFrameworkHandler,

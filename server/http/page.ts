@@ -1,12 +1,8 @@
 /**
- * Serves memo's web page beside the MCP endpoint: the HTML document on the UI
- * path (default `/`) and its bundled assets under `/_memo/assets/`. Both are
- * public (they hold no data, so no token is asked); the same origin and Host
- * rules as the endpoint's apply: without authentication a non-loopback `Host`
- * is refused (DNS-rebinding protection), and an `Origin` that is neither
- * allowed nor the request's own is refused. Everything is built once per
- * handler; each body is gzip-compressed once, at its first request that
- * accepts gzip, and the bytes kept.
+ * Serves memo's web page beside the MCP endpoint: the HTML on the UI path
+ * (default `/`) and its assets under `/_memo/assets/`. They hold no data, so
+ * no token is asked; the endpoint's origin and Host rules apply. Each body is
+ * gzipped once, at its first request that accepts gzip.
  *
  * @module
  */

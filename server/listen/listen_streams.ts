@@ -10,7 +10,8 @@
 import { JSON_RPC_CODES, STATELESS_MEMO_CODES } from "../json_rpc_codes.ts";
 import { MemoMcpError, toSafeError } from "../errors.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
-import { type CoreContext, type McpCore, RpcFailure } from "../core/core.ts";
+import type { CoreContext, McpCore } from "../core/core.ts";
+import { RpcFailure } from "../core/rpc_failure.ts";
 import { acknowledgedFilter, notificationsFor, parseFilter } from "./subscriptions.ts";
 import { META_SERVER_INFO } from "../protocol/stateless.ts";
 import { notifyWithin } from "../tools/results.ts";

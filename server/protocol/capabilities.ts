@@ -5,7 +5,8 @@
  * @module
  */
 
-import type { MemoMcpLogLevel, ResolvedMemoMcpOptions } from "../options.ts";
+import type { MemoMcpLogLevel } from "../logging.ts";
+import type { ResolvedMemoMcpOptions } from "../options.ts";
 
 /**
  * Log levels in increasing severity.

@@ -11,7 +11,7 @@
 import { JSON_RPC_CODES, STATELESS_ERROR_CODES } from "../json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "../errors.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
-import { RpcFailure } from "../core/core.ts";
+import { RpcFailure } from "../core/rpc_failure.ts";
 import {
   isSupportedVersion,
   LATEST_SESSION_PROTOCOL_VERSION,

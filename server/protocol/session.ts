@@ -10,9 +10,10 @@
 
 import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import { McpNotFoundError, McpValidationError, toSafeError } from "../errors.ts";
-import type { MemoMcpLogLevel } from "../options.ts";
+import type { MemoMcpLogLevel } from "../logging.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
-import { type McpCore, RpcFailure } from "../core/core.ts";
+import type { McpCore } from "../core/core.ts";
+import { RpcFailure } from "../core/rpc_failure.ts";
 import { LATEST_SESSION_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
 import { isWatchableUri, notificationsFor } from "../listen/subscriptions.ts";
 import { initializeJson, LOG_LEVELS } from "./capabilities.ts";

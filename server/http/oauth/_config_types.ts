@@ -150,22 +150,9 @@ export interface MemoMcpOAuthOptions {
  * assert.deepEqual(block.scopes, { read: "notes.read", write: "notes.write" });
  * ```
  */
-export interface ProjectOAuthConfig {
-  /** `oauth.issuer`. */
-  issuer?: string;
-  /** `oauth.resource`. */
-  resource?: string;
-  /** `oauth.scopes` (`"read,write"` or `{read, write}`). */
-  scopes?: MemoMcpOAuthScopes;
-  /** `oauth.jwksUri`. */
-  jwksUri?: string;
-  /** `oauth.introspection` (`url`, `clientId`). */
-  introspection?: { url?: string; clientId?: string };
-  /** `oauth.pageClientId`. */
-  pageClientId?: string;
-  /** `oauth.leewaySeconds`. */
-  leewaySeconds?: number;
-}
+export type ProjectOAuthConfig =
+  & Partial<Omit<MemoMcpOAuthOptions, "fetch" | "introspection">>
+  & { introspection?: Partial<Omit<MemoMcpOAuthIntrospection, "clientSecret">> };
 
 /**
  * An OAuth configuration with every default applied and every URL checked.

@@ -1,12 +1,10 @@
 /**
- * Internal, loaded only when OAuth is configured (a dynamic `import()` from
- * `verifier.ts`): JWT access tokens (RFC 9068) verified with `jose` against
- * the authorization server's keys. The key set is cached; a token signed with
- * a key it does not hold makes memo fetch the set again at once (the server
- * rotated its keys), unless such a fetch found nothing new in the last
- * {@linkcode UNKNOWN_KEY_COOLDOWN_MS} (someone sends made-up key ids). The set
- * is also refreshed in the background once it is
- * {@linkcode JWKS_MAX_AGE_MS} old, so that removed keys stop working.
+ * JWT access tokens (RFC 9068) verified with `jose` against the authorization
+ * server's keys; loaded only when OAuth is on (a dynamic `import()`). A token
+ * signed with an unknown key makes memo fetch the key set again, at most once
+ * per {@linkcode UNKNOWN_KEY_COOLDOWN_MS}; the set is also refreshed in the
+ * background once it is {@linkcode JWKS_MAX_AGE_MS} old, so removed keys stop
+ * working.
  *
  * @module
  */

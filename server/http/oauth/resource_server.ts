@@ -10,10 +10,9 @@
  * - a token with neither memo scope: 403 `insufficient_scope`;
  * - the authorization server cannot be reached: 503 with `Retry-After`.
  *
- * `jose` is imported here only when the first JWT arrives (or
- * {@linkcode OAuthResourceServer.preload} asks for it), so a process without
- * OAuth never loads it. memo sends a client's token nowhere but to the
- * introspection endpoint it was configured with.
+ * `jose` loads only with the first JWT (or
+ * {@linkcode OAuthResourceServer.preload}). A client's token goes nowhere but
+ * to the configured introspection endpoint.
  *
  * @module
  */
@@ -24,7 +23,7 @@ import { McpAuthorizationError, toSafeError } from "../../errors.ts";
 import type { HeaderList } from "../cors.ts";
 import type { ResolvedOAuthConfig } from "./config.ts";
 import { discoverIssuer, type IssuerMetadata, IssuerUnavailableError } from "./issuer.ts";
-import { Introspector } from "./introspection.ts";
+import { Introspector } from "./_introspection.ts";
 import {
   type Challenge,
   challengeHeader,
@@ -32,7 +31,7 @@ import {
   metadataPaths,
 } from "./metadata.ts";
 import { authInfoOf, type TokenCheck, type TokenVerdict } from "./verdict.ts";
-import { TokenCache } from "./token_cache.ts";
+import { TokenCache } from "./_token_cache.ts";
 import type { JwksKeys } from "./_jwt.ts";
 import type { WebPageOAuthConfig } from "../../../web/mod.ts";
 

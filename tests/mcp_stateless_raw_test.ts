@@ -1,7 +1,7 @@
 /**
  * MCP 2026-07-28 over raw JSON-RPC, one case at each rule's boundary and one
  * past it: the per-request `_meta`, unsupported versions, the removed methods,
- * the revision's error codes, a modern request on a stdio connection that
+ * the revision's error codes, a stateless request on a stdio connection that
  * opened with `initialize`, and the HTTP header rules (MCP-Protocol-Version,
  * Mcp-Method, Mcp-Name) with their statuses.
  */
@@ -10,17 +10,17 @@ import assert from "node:assert/strict";
 import { createHttpEndpoint } from "../server/http/mod.ts";
 import { call, type Json, server } from "./fixtures/mcp_protocol_calls.ts";
 
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const META = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/protocolVersion": STATELESS,
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
 };
-const modern = (params: Record<string, unknown> = {}) => ({ ...params, _meta: META });
+const stateless = (params: Record<string, unknown> = {}) => ({ ...params, _meta: META });
 
-Deno.test("a modern request is served statelessly, with resultType, cache hints and serverInfo", async () => {
+Deno.test("a stateless request is served statelessly, with resultType, cache hints and serverInfo", async () => {
   const { server: s } = server();
-  const discover = await call(s, "server/discover", modern());
+  const discover = await call(s, "server/discover", stateless());
   assert.equal(discover.result.resultType, "complete");
   assert.deepEqual(discover.result.supportedVersions, [
     "2026-07-28",
@@ -34,30 +34,34 @@ Deno.test("a modern request is served statelessly, with resultType, cache hints 
   assert.deepEqual(discover.result._meta, {
     "io.modelcontextprotocol/serverInfo": { name: "memo", version: s.version },
   });
-  const tools = await call(s, "tools/list", modern());
+  const tools = await call(s, "tools/list", stateless());
   assert.equal(tools.result.resultType, "complete");
   assert.equal(tools.result.cacheScope, "public");
   assert.ok(tools.result.ttlMs > 0);
   assert.equal(tools.result.tools.length, 11);
-  const read = await call(s, "resources/read", modern({ uri: "memo://stats" }));
+  const read = await call(s, "resources/read", stateless({ uri: "memo://stats" }));
   assert.deepEqual([read.result.ttlMs, read.result.cacheScope], [0, "private"]);
-  const list = await call(s, "resources/list", modern());
+  const list = await call(s, "resources/list", stateless());
   assert.deepEqual([list.result.ttlMs, list.result.cacheScope], [0, "private"]);
-  const recall = await call(s, "tools/call", modern({ name: "recall", arguments: { query: "x" } }));
+  const recall = await call(
+    s,
+    "tools/call",
+    stateless({ name: "recall", arguments: { query: "x" } }),
+  );
   assert.deepEqual([recall.result.ttlMs, recall.result.cacheScope], [0, "private"]);
   assert.ok(recall.result.structuredContent);
-  // The same server still speaks the legacy era, without the modern fields.
-  const legacy = await call(s, "tools/list");
-  assert.equal(legacy.result.resultType, undefined);
-  assert.equal(legacy.result.tools.length, 11);
+  // The same server still speaks the session era, without the stateless fields.
+  const session = await call(s, "tools/list");
+  assert.equal(session.result.resultType, undefined);
+  assert.equal(session.result.tools.length, 11);
 });
 
-Deno.test("a modern request without its required _meta fields is -32602", async (t) => {
+Deno.test("a stateless request without its required _meta fields is -32602", async (t) => {
   const { server: s } = server();
   const cases: [string, Record<string, unknown>, RegExp][] = [
     [
       "no clientCapabilities",
-      { "io.modelcontextprotocol/protocolVersion": MODERN },
+      { "io.modelcontextprotocol/protocolVersion": STATELESS },
       /clientCapabilities"\] must be an object/,
     ],
     [
@@ -92,15 +96,15 @@ Deno.test("a version memo does not speak is -32022 with the supported versions",
   assert.equal(reply.error.data.code, "MCP_VALIDATION_ERROR");
 });
 
-Deno.test("a stdio connection that opened with initialize stays legacy", async () => {
+Deno.test("a stdio connection that opened with initialize stays in the session era", async () => {
   const { server: s } = server();
   const init = await call(s, "initialize", {
-    protocolVersion: MODERN,
+    protocolVersion: STATELESS,
     capabilities: {},
     clientInfo: { name: "old", version: "1" },
   });
   assert.equal(init.result.protocolVersion, "2025-11-25", "initialize never negotiates 2026");
-  const refused = await call(s, "tools/list", modern());
+  const refused = await call(s, "tools/list", stateless());
   assert.equal(refused.error.code, -32022);
   assert.deepEqual(refused.error.data.supported, ["2025-11-25"]);
   const same = await call(s, "tools/list", {
@@ -111,50 +115,54 @@ Deno.test("a stdio connection that opened with initialize stays legacy", async (
   assert.deepEqual((await call(s, "ping")).result, {});
 });
 
-Deno.test("the methods 2026-07-28 removes are -32601 for a modern request, and still served to legacy ones", async (t) => {
+Deno.test("the methods 2026-07-28 removes are -32601 for a stateless request, and still served to session ones", async (t) => {
   const { server: s } = server();
   for (
     const [method, params] of [
       ["ping", {}],
       ["logging/setLevel", { level: "info" }],
-      ["initialize", { protocolVersion: MODERN, capabilities: {} }],
+      ["initialize", { protocolVersion: STATELESS, capabilities: {} }],
     ] as const
   ) {
     await t.step(method, async () => {
-      const reply = await call(s, method, modern(params));
+      const reply = await call(s, method, stateless(params));
       if (method === "initialize") {
-        // initialize always selects the legacy era, whatever its _meta says.
+        // initialize always selects the session era, whatever its _meta says.
         assert.equal(reply.result.protocolVersion, "2025-11-25");
         return;
       }
       assert.equal(reply.error.code, -32601);
       const { server: fresh } = server();
-      assert.ok("result" in (await call(fresh, method, params)), `legacy ${method}`);
+      assert.ok("result" in (await call(fresh, method, params)), `session ${method}`);
     });
   }
 });
 
-Deno.test("modern errors use the revision's codes: -32602 for an unknown resource, memo's own outside the reserved range", async () => {
+Deno.test("stateless errors use the revision's codes: -32602 for an unknown resource, memo's own outside the reserved range", async () => {
   const { server: s } = server({ readOnly: true });
-  const missing = await call(s, "resources/read", modern({ uri: "memo://notes/nope" }));
+  const missing = await call(s, "resources/read", stateless({ uri: "memo://notes/nope" }));
   assert.equal(missing.error.code, -32602);
   assert.equal(missing.error.data.code, "MCP_NOT_FOUND");
   assert.equal((await call(s, "resources/read", { uri: "memo://notes/nope" })).error.code, -32002);
-  const write = await call(s, "tools/call", modern({ name: "remember", arguments: { text: "x" } }));
+  const write = await call(
+    s,
+    "tools/call",
+    stateless({ name: "remember", arguments: { text: "x" } }),
+  );
   assert.equal(write.error.code, -31403);
   assert.equal(write.error.data.code, "MCP_AUTHORIZATION_ERROR");
-  const legacyWrite = await call(s, "tools/call", { name: "remember", arguments: { text: "x" } });
-  assert.equal(legacyWrite.error.code, -32010);
+  const sessionWrite = await call(s, "tools/call", { name: "remember", arguments: { text: "x" } });
+  assert.equal(sessionWrite.error.code, -32010);
 });
 
-Deno.test("a modern request's logLevel turns on notifications/message for that request only", async () => {
+Deno.test("a stateless request's logLevel turns on notifications/message for that request only", async () => {
   const { server: s } = server();
   const sent: Json[] = [];
   const context = {
     transport: "stdio" as const,
     notify: (m: string) => void sent.push(JSON.parse(m)),
   };
-  await call(s, "tools/call", modern({ name: "recall", arguments: { query: "x" } }), context);
+  await call(s, "tools/call", stateless({ name: "recall", arguments: { query: "x" } }), context);
   assert.equal(sent.length, 0);
   await call(
     s,
@@ -197,11 +205,15 @@ const callRecall = {
   jsonrpc: "2.0",
   id: 7,
   method: "tools/call",
-  params: modern({ name: "recall", arguments: { query: "x" } }),
+  params: stateless({ name: "recall", arguments: { query: "x" } }),
 };
-const GOOD = { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "recall" };
+const GOOD = {
+  "mcp-protocol-version": STATELESS,
+  "mcp-method": "tools/call",
+  "mcp-name": "recall",
+};
 
-Deno.test("HTTP: a modern request whose headers agree with its body is answered 200", async () => {
+Deno.test("HTTP: a stateless request whose headers agree with its body is answered 200", async () => {
   const e = endpoint();
   const res = await e.handle(post(callRecall, GOOD));
   assert.equal(res.status, 200);
@@ -229,19 +241,19 @@ Deno.test("HTTP: a missing or disagreeing header is 400 -32020 (HeaderMismatch)"
     ["Mcp-Name differs", callRecall, { ...GOOD, "mcp-name": "forget" }, /'forget' does not match/],
     ["Mcp-Name badly encoded", callRecall, { ...GOOD, "mcp-name": "=?base64?@@?=" }, /base64/],
     [
-      "no MCP-Protocol-Version, modern body",
+      "no MCP-Protocol-Version, stateless body",
       callRecall,
       { ...GOOD, "mcp-protocol-version": undefined },
       /MCP-Protocol-Version header is missing/,
     ],
     [
-      "legacy MCP-Protocol-Version, modern body",
+      "session MCP-Protocol-Version, stateless body",
       callRecall,
       { ...GOOD, "mcp-protocol-version": "2025-11-25" },
       /does not match body value '2026-07-28'/,
     ],
     [
-      "modern header, body names another version",
+      "stateless header, body names another version",
       {
         ...callRecall,
         params: {
@@ -270,8 +282,8 @@ Deno.test("HTTP: a missing or disagreeing header is 400 -32020 (HeaderMismatch)"
         ["resources/read", { uri: "memo://stats" }],
       ] as const
     ) {
-      const body = { jsonrpc: "2.0", id: 1, method, params: modern(params) };
-      const headers = { "mcp-protocol-version": MODERN, "mcp-method": method };
+      const body = { jsonrpc: "2.0", id: 1, method, params: stateless(params) };
+      const headers = { "mcp-protocol-version": STATELESS, "mcp-method": method };
       const refused = await e.handle(post(body, headers));
       assert.equal(refused.status, 400, method);
       await refused.body?.cancel();
@@ -283,11 +295,11 @@ Deno.test("HTTP: a missing or disagreeing header is 400 -32020 (HeaderMismatch)"
   });
 });
 
-Deno.test("HTTP: a modern request without its _meta is 400 -32602", async () => {
+Deno.test("HTTP: a stateless request without its _meta is 400 -32602", async () => {
   const e = endpoint();
   const body = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
   const res = await e.handle(
-    post(body, { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" }),
+    post(body, { "mcp-protocol-version": STATELESS, "mcp-method": "tools/list" }),
   );
   assert.equal(res.status, 400);
   assert.equal((await res.json()).error.code, -32602);
@@ -304,27 +316,27 @@ Deno.test("HTTP: an unsupported MCP-Protocol-Version is 400 -32022 with the supp
   assert.ok(json.error.data.supported.includes("2026-07-28"));
 });
 
-Deno.test("HTTP: an unknown or removed method of a modern request is 404 -32601", async () => {
+Deno.test("HTTP: an unknown or removed method of a stateless request is 404 -32601", async () => {
   const e = endpoint();
   for (const method of ["nope/nothing", "ping"]) {
-    const body = { jsonrpc: "2.0", id: "x", method, params: modern() };
+    const body = { jsonrpc: "2.0", id: "x", method, params: stateless() };
     const res = await e.handle(
-      post(body, { "mcp-protocol-version": MODERN, "mcp-method": method }),
+      post(body, { "mcp-protocol-version": STATELESS, "mcp-method": method }),
     );
     assert.equal(res.status, 404, method);
     assert.equal((await res.json()).error.code, -32601);
   }
-  // The legacy era keeps 200 for every JSON-RPC answer.
-  const legacy = await e.handle(
+  // The session era keeps 200 for every JSON-RPC answer.
+  const session = await e.handle(
     post({ jsonrpc: "2.0", id: 1, method: "nope/nothing" }, {
       "mcp-protocol-version": "2025-11-25",
     }),
   );
-  assert.equal(legacy.status, 200);
-  assert.equal((await legacy.json()).error.code, -32601);
+  assert.equal(session.status, 200);
+  assert.equal((await session.json()).error.code, -32601);
 });
 
-Deno.test("HTTP: a modern POST holds one message, not a batch", async () => {
+Deno.test("HTTP: a stateless POST holds one message, not a batch", async () => {
   const e = endpoint();
   const res = await e.handle(post([callRecall], GOOD));
   assert.equal(res.status, 400);
@@ -354,7 +366,7 @@ Deno.test("HTTP: CORS lets a browser send and read the 2026-07-28 headers", asyn
   await answer.body?.cancel();
 });
 
-Deno.test("HTTP: a modern request's logLevel brings its log records on its own SSE response", async () => {
+Deno.test("HTTP: a stateless request's logLevel brings its log records on its own SSE response", async () => {
   const e = endpoint();
   const withLevel = {
     ...callRecall,

@@ -14,7 +14,7 @@
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { TOKEN_CACHE_SIZE } from "./token_cache.ts";
+ * import { TOKEN_CACHE_SIZE } from "./_token_cache.ts";
  *
  * assert.equal(TOKEN_CACHE_SIZE, 1000);
  * ```
@@ -27,7 +27,7 @@ export const TOKEN_CACHE_SIZE = 1000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { TokenCache } from "./token_cache.ts";
+ * import { TokenCache } from "./_token_cache.ts";
  *
  * let now = 0;
  * const cache = new TokenCache<string>(() => now);

@@ -12,7 +12,7 @@
 
 import type { MemoMcpOAuthIntrospection } from "./config.ts";
 import { fetchJson, IssuerUnavailableError } from "./issuer.ts";
-import { TokenCache } from "./token_cache.ts";
+import { TokenCache } from "./_token_cache.ts";
 import { audienceMatches, type TokenCheck, type TokenVerdict } from "./verdict.ts";
 
 /**
@@ -21,7 +21,7 @@ import { audienceMatches, type TokenCheck, type TokenVerdict } from "./verdict.t
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { INTROSPECTION_CACHE_MS } from "./introspection.ts";
+ * import { INTROSPECTION_CACHE_MS } from "./_introspection.ts";
  *
  * assert.equal(INTROSPECTION_CACHE_MS, 30_000);
  * ```
@@ -34,7 +34,7 @@ export const INTROSPECTION_CACHE_MS = 30_000;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { Introspector } from "./introspection.ts";
+ * import { Introspector } from "./_introspection.ts";
  *
  * let asked = 0;
  * const fake: typeof fetch = () => {

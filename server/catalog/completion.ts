@@ -16,7 +16,7 @@ import { NOTE_TEMPLATE, STATS_URI } from "./resources.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { MAX_COMPLETIONS } from "./_completion.ts";
+ * import { MAX_COMPLETIONS } from "./completion.ts";
  *
  * assert.equal(MAX_COMPLETIONS, 100);
  * ```
@@ -30,7 +30,7 @@ export const MAX_COMPLETIONS = 100;
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- * import { complete, type CompletionResult } from "./_completion.ts";
+ * import { complete, type CompletionResult } from "./completion.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
@@ -75,7 +75,7 @@ async function labelValues(
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, McpValidationError } from "@memo/mcp-server";
- * import { complete } from "./_completion.ts";
+ * import { complete } from "./completion.ts";
  *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });

@@ -1,16 +1,16 @@
 /**
- * Stdio benchmark of MCP 2026-07-28 (the modern, stateless revision):
+ * Stdio benchmark of MCP 2026-07-28 (the stateless revision):
  * `memo mcp` against the official SDK v2's `serveStdio` with one `echo` tool
  * (bench/peers/sdk_v2_stdio.ts), both driven by the same client code in the
  * same run: a plain newline-delimited JSON-RPC client in this file, so that
  * nothing but the servers differs (the SDK v2 client would probe each server
- * in a second process first). Every request carries the modern `_meta`
+ * in a second process first). Every request carries the stateless `_meta`
  * (`io.modelcontextprotocol/protocolVersion`, `clientCapabilities`,
  * `clientInfo`). Measures:
  *
- * - cold start: spawn to the answer to a modern `server/discover` (median of
+ * - cold start: spawn to the answer to a stateless `server/discover` (median of
  *   `--starts` runs), memo on the 10,000-note project and on an empty one;
- * - `tools/list` round trip, p50 and p99 (the modern revision has no `ping`);
+ * - `tools/list` round trip, p50 and p99 (the stateless revision has no `ping`);
  * - `tools/call` round trip, p50 and p99: memo `recall` on 10,000 notes (8
  *   queries in turn, and every query new) against the SDK's `echo`.
  *
@@ -18,7 +18,7 @@
  * the worst case for BM25). Rounds alternate memo and SDK so that background
  * load hits both alike.
  *
- * Run: deno run -A bench/stdio_modern.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
+ * Run: deno run -A bench/stdio_stateless.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
  *
  * @module
  */
@@ -43,7 +43,7 @@ const CALLS = Number(flags.calls);
 const ROUNDS = Number(flags.rounds);
 const ROOT = new URL("..", import.meta.url).pathname;
 
-/** The `_meta` every modern request carries. */
+/** The `_meta` every stateless request carries. */
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
@@ -102,7 +102,7 @@ class LineClient {
     for (const resolve of this.#pending.values()) resolve({ error: { message: "exited" } });
   }
 
-  /** Sends a modern request; resolves with its result, throws on a JSON-RPC error. */
+  /** Sends a stateless request; resolves with its result, throws on a JSON-RPC error. */
   async request(method: string, params: Record<string, unknown> = {}): Promise<Answer> {
     const id = this.#nextId++;
     const answer = new Promise<Answer>((resolve) => this.#pending.set(id, resolve));
@@ -153,7 +153,7 @@ const sdkTarget: Target = {
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 
-/** Spawn to the answer of a modern `server/discover`, median of `STARTS`, in ms. */
+/** Spawn to the answer of a stateless `server/discover`, median of `STARTS`, in ms. */
 async function coldStart(target: Target): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < STARTS; i++) {

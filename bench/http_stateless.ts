@@ -1,20 +1,20 @@
 /**
- * HTTP benchmark of the hosted endpoint speaking MCP 2026-07-28 (the modern,
- * stateless revision), in one run against its peers:
+ * HTTP benchmark of the hosted endpoint speaking MCP 2026-07-28 (the stateless
+ * revision), in one run against its peers:
  *
  * - memo: `deno serve http.ts` on a project of 10,000 English-like notes (the
- *   corpus of `bench/http_bench.ts`), sent modern requests: `tools/list` and
+ *   corpus of `bench/http_bench.ts`), sent stateless requests: `tools/list` and
  *   `tools/call recall` (50 queries in turn, and every query new); and, for
- *   reference, the legacy `tools/list` of `bench/http_bench.ts`;
+ *   reference, the session `tools/list` of `bench/http_bench.ts`;
  * - sdk-v2: the official SDK v2's stateless handler as its documentation
  *   builds it (`createMcpHandler(() => new McpServer(…))` under `Deno.serve`,
- *   one `echo` tool; bench/peers/sdk_v2_http.ts), sent the same modern
- *   `tools/list` and a modern `tools/call echo`;
+ *   one `echo` tool; bench/peers/sdk_v2_http.ts), sent the same stateless
+ *   `tools/list` and a stateless `tools/call echo`;
  * - bare: a bare `Deno.serve` that parses the body and answers the very bytes
- *   memo answered to the modern `tools/list` (captured from memo at the start
+ *   memo answered to the stateless `tools/list` (captured from memo at the start
  *   of the run; bench/peers/bare.ts), the ceiling.
  *
- * Every modern request carries what the revision requires: `_meta` with
+ * Every stateless request carries what the revision requires: `_meta` with
  * `io.modelcontextprotocol/protocolVersion` and `clientCapabilities` (and
  * `clientInfo`) in the body, and the headers `MCP-Protocol-Version`,
  * `Mcp-Method` and, for `tools/call`, `Mcp-Name`. Each workload is checked
@@ -23,7 +23,7 @@
  * Rounds (3 by default) run the targets in turn, so that background load hits
  * them alike; the report gives each workload's median over the rounds.
  *
- * Run: deno run -A bench/http_modern.ts [--duration 10] [--warmup 3] [--notes 10000] [--rounds 3] [--only memo,sdk-v2,bare] [--json out.json]
+ * Run: deno run -A bench/http_stateless.ts [--duration 10] [--warmup 3] [--notes 10000] [--rounds 3] [--only memo,sdk-v2,bare] [--json out.json]
  *
  * @module
  */
@@ -36,18 +36,18 @@ import {
   distinctRecallScript,
   fmt,
   freePort,
-  LEGACY_HEADERS,
   loadAvg,
   log,
   luaScript,
-  MODERN_META,
-  MODERN_VERSION,
-  modernRequest,
   onlyTargets,
   requireWrk,
   rpc,
   seedProject,
+  SESSION_HEADERS,
   startTarget,
+  STATELESS_META,
+  STATELESS_VERSION,
+  statelessRequest,
   type Target,
   wrk,
   type WrkResult,
@@ -72,7 +72,7 @@ const NOTES = Number(flags.notes);
 const CONNECTIONS = Number(flags.connections);
 const ROUNDS = Number(flags.rounds);
 
-export { MODERN_META, MODERN_VERSION, modernRequest } from "./_http_kit.ts";
+export { STATELESS_META, STATELESS_VERSION, statelessRequest } from "./_http_kit.ts";
 
 /** One kind of request sent under load. */
 interface Workload {
@@ -92,10 +92,10 @@ async function check(url: string, w: Workload): Promise<string> {
   const res = await fetch(url, { method: "POST", headers: w.headers, body: w.bodies[0] });
   const text = await res.text();
   const answer = JSON.parse(text);
-  const legacy = w.headers["MCP-Protocol-Version"] !== MODERN_VERSION;
+  const session = w.headers["MCP-Protocol-Version"] !== STATELESS_VERSION;
   if (
     res.status !== 200 || !answer.result || answer.result.isError ||
-    (!legacy && answer.result.resultType !== "complete")
+    (!session && answer.result.resultType !== "complete")
   ) {
     throw new Error(`${url} ${w.key}: unexpected answer ${res.status} ${text.slice(0, 300)}`);
   }
@@ -115,15 +115,15 @@ async function main() {
   if (needsMemo) log(`seeding ${NOTES} notes`);
   const project = needsMemo ? await seedProject(NOTES, drafts) : "";
 
-  const list = modernRequest("tools/list");
+  const list = statelessRequest("tools/list");
   const recalls = queries.map((query) =>
-    modernRequest("tools/call", { name: "recall", arguments: { query, limit: 10 } })
+    statelessRequest("tools/call", { name: "recall", arguments: { query, limit: 10 } })
   );
-  const echo = modernRequest("tools/call", {
+  const echo = statelessRequest("tools/call", {
     name: "echo",
     arguments: { message: "staging database migration" },
   });
-  const metaJson = `,"_meta":${JSON.stringify(MODERN_META)}`;
+  const metaJson = `,"_meta":${JSON.stringify(STATELESS_META)}`;
   const workloads: Record<string, Workload[]> = {
     memo: [
       { key: "list", label: "tools/list", headers: list.headers, bodies: [list.body] },
@@ -141,9 +141,9 @@ async function main() {
         script: await distinctRecallScript(queryWords, recalls[0].headers, metaJson),
       },
       {
-        key: "list-legacy",
-        label: "tools/list, legacy 2025-06-18 (reference)",
-        headers: { ...LEGACY_HEADERS },
+        key: "list-session",
+        label: "tools/list, session 2025-06-18 (reference)",
+        headers: { ...SESSION_HEADERS },
         bodies: [rpc("tools/list")],
       },
     ],
@@ -154,7 +154,7 @@ async function main() {
     bare: [
       {
         key: "list",
-        label: "memo's modern tools/list bytes",
+        label: "memo's stateless tools/list bytes",
         headers: list.headers,
         bodies: [list.body],
       },
@@ -171,14 +171,14 @@ async function main() {
       MEMO_ROOT_DIR: project,
     }, port);
 
-  // memo's answer to the modern tools/list, byte for byte, for the ceiling.
+  // memo's answer to the stateless tools/list, byte for byte, for the ceiling.
   const answerFile = await Deno.makeTempFile({ suffix: ".json" });
   if (needsMemo) {
     const memo = await startMemo(freePort());
     try {
       const answer = await check(memo.url, workloads.memo[0]);
       await Deno.writeTextFile(answerFile, answer);
-      log(`captured memo's modern tools/list answer: ${answer.length} bytes`);
+      log(`captured memo's stateless tools/list answer: ${answer.length} bytes`);
     } finally {
       await memo.stop();
     }
@@ -256,31 +256,31 @@ async function main() {
   const rps = (id: string) => summary.get(id)?.rps ?? NaN;
   const goals: Goal[] = [
     {
-      goal: "modern tools/list ≥ 80% of the ceiling (bare, same bytes)",
+      goal: "stateless tools/list ≥ 80% of the ceiling (bare, same bytes)",
       value: rps("memo/list") / rps("bare/list"),
       min: 0.8,
       shown: (v) => `${(v * 100).toFixed(0)}%`,
     },
     {
-      goal: "modern tools/list ≥ 10× SDK v2",
+      goal: "stateless tools/list ≥ 10× SDK v2",
       value: rps("memo/list") / rps("sdk-v2/list"),
       min: 10,
       shown: (v) => `${v.toFixed(1)}×`,
     },
     {
-      goal: "modern tools/list p99 < 5 ms",
+      goal: "stateless tools/list p99 < 5 ms",
       value: summary.get("memo/list")?.p99ms ?? NaN,
       below: 5,
       shown: (v) => `${v.toFixed(2)} ms`,
     },
     {
-      goal: `modern recall (${NOTES} notes, 50 queries in turn) ≥ 10× SDK v2 echo`,
+      goal: `stateless recall (${NOTES} notes, 50 queries in turn) ≥ 10× SDK v2 echo`,
       value: rps("memo/recall") / rps("sdk-v2/echo"),
       min: 10,
       shown: (v) => `${v.toFixed(1)}×`,
     },
     {
-      goal: `modern recall (${NOTES} notes, every query new) ≥ 10× SDK v2 echo`,
+      goal: `stateless recall (${NOTES} notes, every query new) ≥ 10× SDK v2 echo`,
       value: rps("memo/recall-new") / rps("sdk-v2/echo"),
       min: 10,
       shown: (v) => `${v.toFixed(1)}×`,
