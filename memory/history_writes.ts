@@ -1,6 +1,6 @@
 /**
  * The history writes of a `Memo`: `Memo.correct` and `Memo.supersede` (its tidy is in
- * `tidy_writes.ts`, its link checks in `history_checks.ts`). Each write is one `applyReplica` of whole notes (one atomic rewrite of
+ * `_tidy_writes.ts`, its link checks in `history_checks.ts`). Each write is one `applyReplica` of whole notes (one atomic rewrite of
  * `notes.md`), with the hashes of every note it read as `expect`: when another process changed
  * one of them meanwhile, nothing is written and the write is planned again from the new state,
  * so two corrections of the same note at once both land.

@@ -45,7 +45,7 @@ import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
 import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
 import { correctNote, type HistoryParts, mirrorView, supersedeNotes } from "./history_writes.ts";
 import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
-import { applyTidyPlan, tidyNotes } from "./tidy_writes.ts";
+import { applyTidyPlan, tidyNotes } from "./_tidy_writes.ts";
 import type {
   EmbeddingStatus,
   EmbedResult,
