@@ -37,9 +37,6 @@ import type {
 /** Plans tried before a write gives up on a file that keeps changing. */
 const ATTEMPTS = 8;
 
-export type { HistoryNeeds, HistoryView } from "./history_view.ts";
-export { mirrorView } from "./history_view.ts";
-
 /**
  * What the write operations use (internal to memo's runtimes): the notes to plan over, the one
  * atomic write, the clock and the secrets policy.

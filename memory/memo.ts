@@ -43,7 +43,8 @@ import {
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/memo_secrets.ts";
 import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
 import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
-import { correctNote, type HistoryParts, mirrorView, supersedeNotes } from "./history_writes.ts";
+import { correctNote, type HistoryParts, supersedeNotes } from "./history_writes.ts";
+import { mirrorView } from "./history_view.ts";
 import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
 import { applyTidyPlan, tidyNotes } from "./_tidy_writes.ts";
 import type {
@@ -70,8 +71,6 @@ import type {
   TidyApplyResult,
   TidyPlan,
 } from "./history/types.ts";
-
-export * from "./memo_types.ts";
 
 /**
  * Opens a memory client on a project (or on a given store) and loads it.

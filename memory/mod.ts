@@ -39,18 +39,15 @@ export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
 export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
+export * from "./memo_types.ts";
 export * from "./notes/counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
 export { checkDraftLinks } from "./history_checks.ts";
-export {
-  correctNote,
-  type HistoryNeeds,
-  type HistoryView,
-  type HistoryWriteParts,
-  supersedeNotes,
-} from "./history_writes.ts";
+export { correctNote, type HistoryWriteParts, supersedeNotes } from "./history_writes.ts";
+export type { HistoryNeeds, HistoryView } from "./history_view.ts";
 
-import type { HistoryNeeds, HistoryView, HistoryWriteParts } from "./history_writes.ts";
+import type { HistoryWriteParts } from "./history_writes.ts";
+import type { HistoryNeeds, HistoryView } from "./history_view.ts";
 /** @deprecated Use {@linkcode HistoryNeeds}. */
 export type TruthNeeds = HistoryNeeds;
 /** @deprecated Use {@linkcode HistoryView}. */
