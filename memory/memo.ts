@@ -47,14 +47,12 @@ import { correctNote, type HistoryParts, supersedeNotes } from "./history_writes
 import { mirrorView } from "./history_view.ts";
 import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
 import { applyTidyPlan, tidyNotes } from "./_tidy_writes.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./vectors/embed_types.ts";
+import type { MemoOptions } from "./memo_options.ts";
 import type {
-  EmbeddingStatus,
-  EmbedResult,
   ListOptions,
   ListResult,
   MemoChange,
-  MemoEmbedOptions,
-  MemoOptions,
   MemoStats,
   RecallOptions,
   RecallResult,

@@ -40,6 +40,8 @@ export * from "./secrets/mod.ts";
 export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
 export * from "./memo_types.ts";
+export * from "./memo_options.ts";
+export * from "./vectors/embed_types.ts";
 export * from "./notes/counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
 export { checkDraftLinks } from "./history_checks.ts";

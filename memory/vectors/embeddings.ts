@@ -23,7 +23,7 @@ import { EmbeddingBacklog } from "./_backlog.ts";
 import { AUTO_LEXICAL_MODELS, autoEngineOf } from "./auto_engine.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
-import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "../memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./embed_types.ts";
 import type { MemoEmbeddings } from "./seam.ts";
 
 /** Settings of {@linkcode Embeddings}. */

@@ -19,6 +19,7 @@
 export * from "./auto_engine.ts";
 export * from "./lazy_embeddings.ts";
 export * from "./seam.ts";
+export * from "./embed_types.ts";
 export * from "./embeddings.ts";
 export * from "./semantic_recall.ts";
 export * from "./cache.ts";

@@ -18,7 +18,7 @@
 import type { Note } from "../notes/note.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { VectorHit, VectorSearchOptions } from "../recall/vector/vector.ts";
-import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "../memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./embed_types.ts";
 
 /**
  * What a `Memo` client asks of its embedding side: told of every note change, asked whether
