@@ -19,16 +19,14 @@ import { IdentityIndex, NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
 import type { ContentDigest, LoadDigests } from "./load_digest.ts";
 import {
-  appendText,
   type FileStamp,
-  joinTail,
   type NotesRead,
   readNotes,
-  rewriteFile,
   sameFile,
   sameStamp,
   statStamp,
 } from "./_notes_file.ts";
+import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
 
 /**
  * The loaded state of one notes file.
