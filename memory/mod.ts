@@ -32,6 +32,7 @@ export * from "./store/paths.ts";
 export * from "./notes/cursor.ts";
 export * from "./store/store.ts";
 export * from "./store/codec.ts";
+export * from "./store/parse.ts";
 export * from "./store/file_store.ts";
 export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";

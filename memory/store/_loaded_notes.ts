@@ -14,7 +14,8 @@
 
 import type { Note } from "../notes/note.ts";
 import type { StoreIssue } from "./store.ts";
-import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
+import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
+import { type NotesSection, parseNotes } from "./parse.ts";
 import { IdentityIndex, NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
 import type { ContentDigest, LoadDigests } from "./load_digest.ts";

@@ -41,7 +41,7 @@ import type {
   StoreLoadReport,
 } from "./store.ts";
 import { decodeCursor, encodeCursor } from "../notes/cursor.ts";
-import type { NotesSection } from "./codec.ts";
+import type { NotesSection } from "./parse.ts";
 import {
   acquireLock,
   type HeldLock,

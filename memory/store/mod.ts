@@ -19,6 +19,7 @@
 export * from "./store.ts";
 export * from "./file_store.ts";
 export * from "./codec.ts";
+export * from "./parse.ts";
 export * from "./draft.ts";
 export * from "./paths.ts";
 export * from "./load_digest.ts";
