@@ -21,22 +21,16 @@ import { searchIndex } from "./_search.ts";
 import type { IndexView } from "./_index_types.ts";
 import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "../text/stopwords.ts";
-import { TermDictionary, type TermDictionaryState } from "./_terms.ts";
+import { TermDictionary } from "./_terms.ts";
 import { NoteReader } from "./_indexer.ts";
-import {
-  MAX_FEEDBACK_CHARS,
-  MAX_RESCAN_CHARS,
-  SequenceStore,
-  type SequenceStoreState,
-} from "./_sequences.ts";
+import { snapshotOf, stateOf } from "./_snapshot_state.ts";
+import { MAX_FEEDBACK_CHARS, MAX_RESCAN_CHARS, SequenceStore } from "./_sequences.ts";
 import type { LexicalHit, LexicalSearchOptions } from "../types.ts";
-import {
-  type Bm25LexicalIndex,
-  LEXICAL_SNAPSHOT_VERSION,
-  type LexicalIndexOptions,
-  lexicalOptionsKey,
-  type LexicalSnapshot,
-  type ResolvedLexicalOptions,
+import type {
+  Bm25LexicalIndex,
+  LexicalIndexOptions,
+  LexicalSnapshot,
+  ResolvedLexicalOptions,
 } from "./lexical_types.ts";
 
 export * from "./lexical_types.ts";
@@ -292,42 +286,7 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     if (this.#dead !== 0 || docs !== this.#ids.size || this.postings.pendingCount !== 0) {
       return undefined;
     }
-    const dict = this.dict.exportState();
-    const seq = this.sequences.exportState(docs);
-    return {
-      version: LEXICAL_SNAPSHOT_VERSION,
-      options: lexicalOptionsKey(this.options),
-      numbers: {
-        docs,
-        totalTitle: this.totals.title,
-        totalBody: this.totals.body,
-        totalLabels: this.totals.labels,
-        frozenTerms: this.postings.frozenTerms,
-        tokens: dict.tokens,
-        charsUsed: dict.charsUsed,
-      },
-      arrays: {
-        slots: dict.slots,
-        tokenStart: dict.tokenStart,
-        chars: dict.chars,
-        termTable: dict.termTable,
-        termHash: dict.termHash,
-        termChars: dict.termChars,
-        termEnds: dict.termEnds,
-        offsets: this.postings.offsets, // replaced, never changed, by a flush
-        entries: this.postings.entries,
-        df: this.df.slice(),
-        lengthTitle: this.lengths.title.slice(),
-        lengthBody: this.lengths.body.slice(),
-        lengthLabels: this.lengths.labels.slice(),
-        seqData: seq.data,
-        seqChunk: seq.chunk,
-        seqStart: seq.start,
-        seqEnd: seq.end,
-        seqHead: seq.feedbackHead,
-        seqTail: seq.feedbackTail,
-      },
-    };
+    return snapshotOf(this, docs);
   }
 
   /**
@@ -338,90 +297,19 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
    * false, leaving the index as it was, when it does not fit.
    */
   importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean {
-    if (
-      snapshot.version !== LEXICAL_SNAPSHOT_VERSION ||
-      snapshot.options !== lexicalOptionsKey(this.options)
-    ) return false;
-    const n = snapshot.numbers;
-    const a = snapshot.arrays;
-    const i32 = (name: string): Int32Array | undefined => {
-      const v = a[name];
-      return v instanceof Int32Array ? v : undefined;
-    };
-    const u16 = (name: string): Uint16Array | undefined => {
-      const v = a[name];
-      return v instanceof Uint16Array ? v : undefined;
-    };
-    const int = (name: string): number => {
-      const v = n[name];
-      return Number.isSafeInteger(v) && v >= 0 ? v : -1;
-    };
-    const docs = int("docs");
-    const frozenTerms = int("frozenTerms");
-    const slots = i32("slots"), tokenStart = i32("tokenStart"), chars = u16("chars");
-    const termTable = i32("termTable"), termHash = i32("termHash");
-    const termChars = u16("termChars"), termEnds = i32("termEnds");
-    const offsets = i32("offsets"), entries = i32("entries"), df = i32("df");
-    const lt = i32("lengthTitle"), lb = i32("lengthBody"), ll = i32("lengthLabels");
-    const seqData = i32("seqData"), seqChunk = i32("seqChunk"), seqStart = i32("seqStart");
-    const seqEnd = i32("seqEnd"), seqHead = i32("seqHead"), seqTail = i32("seqTail");
-    if (
-      docs !== notes.length || docs === 0 || frozenTerms < 0 || int("tokens") < 0 ||
-      int("charsUsed") < 0 || int("totalTitle") < 0 || int("totalBody") < 0 ||
-      int("totalLabels") < 0 || !slots || !tokenStart || !chars || !termTable ||
-      !termHash || !termChars || !termEnds || !offsets || !entries || !df || !lt || !lb ||
-      !ll || !seqData || !seqChunk || !seqStart || !seqEnd || !seqHead || !seqTail
-    ) return false;
-    const dict = TermDictionary.fromState(
-      this.options.stopWords,
-      {
-        slots,
-        tokenStart,
-        chars,
-        termTable,
-        termHash,
-        termChars,
-        termEnds,
-        tokens: int("tokens"),
-        charsUsed: int("charsUsed"),
-      } satisfies TermDictionaryState,
-    );
-    const sequences = SequenceStore.fromState(
-      {
-        data: seqData,
-        chunk: seqChunk,
-        start: seqStart,
-        end: seqEnd,
-        feedbackHead: seqHead,
-        feedbackTail: seqTail,
-      } satisfies SequenceStoreState,
-    );
-    if (
-      !dict || !sequences || frozenTerms !== dict.size || df.length < Math.max(1, dict.size) ||
-      offsets.length !== frozenTerms + 1 || offsets[0] !== 0 ||
-      entries.length !== 2 * offsets[frozenTerms] || lt.length < docs || lt.length !== lb.length ||
-      lt.length !== ll.length || seqChunk.length < docs
-    ) return false;
-    for (let t = 0; t < frozenTerms; t++) if (offsets[t + 1] < offsets[t]) return false;
-    for (let p = 0; p < entries.length; p += 2) if (entries[p] >>> 0 >= docs) return false;
-    const ids = new Map<string, number>();
-    for (let doc = 0; doc < docs; doc++) ids.set(notes[doc].id, doc);
-    if (ids.size !== docs) return false;
-    // Fits: take it.
-    const postings = new PostingStore();
-    postings.offsets = offsets;
-    postings.entries = entries;
-    postings.frozenTerms = frozenTerms;
+    const state = stateOf(snapshot, notes, this.options);
+    if (!state) return false;
+    const { dict, df, ids, docs } = state;
     this.dict = dict;
     dict.onNewTerm = (id) => this.#reserveTerm(id);
-    this.postings = postings;
-    this.sequences = sequences;
+    this.postings = state.postings;
+    this.sequences = state.sequences;
     this.df = df;
     this.#reader = new NoteReader(dict);
     this.#reader.reserve(df.length);
     this.notes = notes.slice();
-    this.lengths = { title: lt, body: lb, labels: ll };
-    this.totals = { title: int("totalTitle"), body: int("totalBody"), labels: int("totalLabels") };
+    this.lengths = state.lengths;
+    this.totals = state.totals;
     this.#ids = ids;
     this.#docs = docs;
     this.#dead = 0;
