@@ -19,14 +19,7 @@
 
 import { createHash } from "node:crypto";
 import { MemoryValidationError } from "../errors.ts";
-import {
-  contentHash,
-  type Note,
-  NOTE_ID_PATTERN,
-  type NotePatch,
-  sameNote,
-} from "../notes/note.ts";
-import { prepareHistory } from "../history/validity.ts";
+import type { Note, NotePatch } from "../notes/note.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
@@ -53,6 +46,7 @@ import {
 import { LoadedNotes } from "./_loaded_notes.ts";
 import { offerLoadDigests } from "./load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
+import { checkReplicaChanges, planReplica, staleIds } from "./_replica_plan.ts";
 
 /**
  * Options of {@linkcode FileMemoryStore}.
@@ -307,30 +301,14 @@ export class FileMemoryStore implements MemoryStore {
     }
     return this.#exclusive(async () => {
       const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
-      const plan = () => {
-        const added: Note[] = [];
-        const replace = new Map<NotesSection, Note>();
-        const drop = new Set<NotesSection>();
-        for (const note of put) {
-          const section = this.#file.table.section(note.id);
-          if (!section?.note) added.push(note);
-          else if (!sameNote(section.note, note)) replace.set(section, note);
-        }
-        for (const id of remove) {
-          const section = this.#file.table.section(id);
-          if (section?.note) drop.add(section);
-        }
-        return { added, replace, drop };
-      };
+      const plan = () => planReplica(this.#file.table, put, remove);
       await this.#file.refresh(false);
       let todo = plan();
       if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
       const lock = await this.#acquire(true);
       try {
         await this.#file.refresh(true);
-        const stale = Object.entries(changes.expect ?? {})
-          .filter(([id, hash]) => (this.#file.table.get(id)?.hash ?? null) !== hash)
-          .map(([id]) => id);
+        const stale = staleIds(this.#file.table, changes.expect);
         if (stale.length) return { ...none, stale };
         if (changes.expectSha256 !== undefined && changes.expectSha256 !== this.#sha256()) {
           throw new MemoryValidationError(
@@ -469,43 +447,4 @@ export class FileMemoryStore implements MemoryStore {
     this.#events.push(...issues);
     if (this.#events.length > 100) this.#events.splice(0, this.#events.length - 100);
   }
-}
-
-/** Validates what `applyReplica` got: whole notes with matching hashes, each id once. */
-function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: string[] } {
-  const fail = (reason: string) =>
-    new MemoryValidationError(`Cannot apply the replica changes: ${reason}`);
-  if (!changes || !Array.isArray(changes.put) || !Array.isArray(changes.remove)) {
-    throw fail("put and remove must be lists");
-  }
-  const seen = new Set<string>();
-  for (const note of changes.put) {
-    const ok = note && typeof note.id === "string" && NOTE_ID_PATTERN.test(note.id) &&
-      typeof note.title === "string" && typeof note.body === "string" && note.body.trim() !== "" &&
-      Array.isArray(note.labels) && note.labels.every((l: unknown) => typeof l === "string") &&
-      (note.source === undefined || typeof note.source === "string") &&
-      typeof note.created === "string" && typeof note.updated === "string";
-    if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
-    try {
-      prepareHistory(note, "apply the replica changes");
-    } catch (e) {
-      throw fail(`note ${note.id}: ${(e as Error).message.replace(/^Cannot [^:]*: /, "")}`);
-    }
-    if (note.hash !== contentHash(note)) {
-      throw fail(`note ${note.id} has a hash that does not match its content`);
-    }
-    if (seen.has(note.id)) throw fail(`note ${note.id} is given twice`);
-    seen.add(note.id);
-  }
-  for (const id of changes.remove) {
-    if (typeof id !== "string") throw fail("remove must hold ids");
-    if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
-  }
-  // `supersededBy` is derived when notes are read: it is never stored.
-  const put = changes.put.map((note) => {
-    if (note.supersededBy === undefined) return note;
-    const { supersededBy: _derived, ...stored } = note;
-    return stored;
-  });
-  return { put, remove: [...new Set(changes.remove)] };
 }
