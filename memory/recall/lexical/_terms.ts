@@ -17,6 +17,7 @@
 
 import { analyzeToken } from "../text/stemmer.ts";
 import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
+import { PrefixBuckets } from "./_prefixes.ts";
 
 /** Ints per slot of {@linkcode TermDictionary.slots}. */
 export const SLOT = 8;
@@ -55,7 +56,7 @@ export class TermDictionary {
   #terms: string[] = [];
   #termTable: Int32Array = new Int32Array(1 << 12);
   #termHash: Int32Array = new Int32Array(1024);
-  #buckets = new Map<number, Bucket>();
+  #prefixes = new PrefixBuckets();
 
   constructor(stopWords: ReadonlySet<string>) {
     this.#stopWords = stopWords;
@@ -234,11 +235,7 @@ export class TermDictionary {
     this.#termHash[id] = h;
     table[slot] = id + 1;
     if ((id + 1) * 2 > table.length) this.#rehashTerms();
-    // Prefix buckets: the term ids per first two characters, sorted when searched.
-    const key = bucketKey(term);
-    const bucket = this.#buckets.get(key);
-    if (bucket) bucket.ids.push(id);
-    else this.#buckets.set(key, { ids: [id], sorted: 1 });
+    this.#prefixes.add(id, term);
     this.onNewTerm?.(id);
     return id;
   }
@@ -339,7 +336,7 @@ export class TermDictionary {
     }
     const all = parts.join("");
     const terms: string[] = new Array(termCount);
-    const buckets = new Map<number, Bucket>();
+    const prefixes = new PrefixBuckets();
     let from = 0;
     for (let id = 0; id < termCount; id++) {
       const to = termEnds[id];
@@ -347,10 +344,7 @@ export class TermDictionary {
       const term = all.slice(from, to);
       from = to;
       terms[id] = term;
-      const key = bucketKey(term);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.ids.push(id);
-      else buckets.set(key, { ids: [id], sorted: 1 });
+      prefixes.add(id, term);
     }
     const dict = new TermDictionary(stopWords);
     dict.slots = slots;
@@ -362,55 +356,16 @@ export class TermDictionary {
     dict.#terms = terms;
     dict.#termTable = termTable;
     dict.#termHash = termHash;
-    dict.#buckets = buckets;
+    dict.#prefixes = prefixes;
     return dict;
   }
 
   /**
    * Ids of the terms that start with `prefix` (itself included when it is a
-   * term), in no particular order. Each bucket of terms (by first two
-   * characters) is kept sorted, so a prefix of two characters or more costs a
-   * binary search plus its matches.
+   * term), in no particular order.
    */
   termsWithPrefix(prefix: string): number[] {
-    const out: number[] = [];
-    if (prefix.length === 0) return out;
-    if (prefix.length >= 2) {
-      const bucket = this.#buckets.get(bucketKey(prefix));
-      if (bucket) this.#collect(bucket, prefix, out);
-      return out;
-    }
-    const first = prefix.charCodeAt(0);
-    for (const [key, bucket] of this.#buckets) {
-      if (Math.floor(key / 65536) === first) this.#collect(bucket, prefix, out);
-    }
-    return out;
-  }
-
-  /** Appends the ids of `bucket` whose terms start with `prefix` to `out`. */
-  #collect(bucket: Bucket, prefix: string, out: number[]): void {
-    const terms = this.#terms;
-    const ids = bucket.ids;
-    if (bucket.sorted < ids.length) {
-      ids.sort((a, b) => (terms[a] < terms[b] ? -1 : 1)); // terms are distinct
-      bucket.sorted = ids.length;
-    }
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (terms[ids[mid]] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    // The terms that start with the prefix follow; find their end the same way.
-    const first = lo;
-    hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (terms[ids[mid]].startsWith(prefix)) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = first; i < lo; i++) out.push(ids[i]);
+    return this.#prefixes.withPrefix(prefix, this.#terms);
   }
 }
 
@@ -434,15 +389,4 @@ export interface TermDictionaryState {
   tokens: number;
   /** Characters used in `chars`. */
   charsUsed: number;
-}
-
-/** The term ids of one prefix bucket: sorted by term up to `sorted`, then as added. */
-interface Bucket {
-  ids: number[];
-  sorted: number;
-}
-
-/** Key of the prefix bucket of a term: its first two UTF-16 units. */
-function bucketKey(term: string): number {
-  return term.charCodeAt(0) * 65536 + (term.length > 1 ? term.charCodeAt(1) : 0);
 }
