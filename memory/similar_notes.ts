@@ -15,13 +15,8 @@ import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./vectors/seam.ts";
 import type { HistoryLookup } from "./history/history.ts";
 import { historyColumnsOf, type LinksView } from "./history/columns.ts";
-import {
-  distinctWords,
-  SIMILAR_THRESHOLD,
-  similarity,
-  type TextProfile,
-  textProfile,
-} from "./similarity.ts";
+import { distinctWords, SIMILAR_THRESHOLD, similarity } from "./similarity.ts";
+import { type TextProfile, textProfile } from "./text_profile.ts";
 import type { SimilarNote } from "./history/types.ts";
 
 /** Most similar notes `remember` lists. */
