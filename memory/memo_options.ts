@@ -51,17 +51,13 @@ export interface MemoOptions {
   index?: LexicalIndex;
   /**
    * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
-   * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
-   * used only when it was taken, with the same index options, of exactly the notes loaded or of
-   * their first N (with a file store: the same bytes of notes.md, checked by their SHA-256, and
-   * notes.md only grew by whole notes since; with another store: the same ids, content and
-   * order), in which case the notes after those are added to the loaded index; anything else (a
-   * changed, removed or reordered note, any other edit of those bytes, a damaged snapshot or one
-   * of an older memo) builds the index as usual. `true` writes one
-   * after a build that took at least 200 ms (or after adding appended notes that took that long
-   * or were more than a tenth of all notes), `"always"` after every build (or addition),
-   * `false` neither reads nor writes one. Nothing is written unless
-   * `<rootDir>/.memo/memory/` exists. Only used with the default index (no `index` given), and
+   * reopening an unchanged notes.md loads the index instead of building it. It is used only when
+   * taken, with the same index options, of exactly the notes loaded or of their first N (the
+   * same bytes of notes.md by SHA-256, grown since only by whole notes; with another store, the
+   * same ids, content and order); anything else builds the index as usual. `true` writes one
+   * after a build (or an addition of appended notes) that took at least 200 ms or added more
+   * than a tenth of all notes, `"always"` after every one, `false` neither reads nor writes one.
+   * Nothing is written unless `<rootDir>/.memo/memory/` exists. Only with the default index, and
    * with a given `store` only when `rootDir` is given too.
    * @default true
    */
@@ -107,11 +103,9 @@ export interface MemoOptions {
   onModelProgress?: (progress: ModelProgress) => void;
   /**
    * Load the embedder shortly after {@linkcode Memo.load} and embed new and changed notes in the
-   * background, in batches (a write never waits for it), when the default `engine` uses vectors:
-   * `vector`, `hybrid`, or `auto` with a model `auto` fuses with (not `use-lite`: see
-   * `AUTO_LEXICAL_MODELS`). With another engine, nothing of the embedder is loaded
-   * until the first `vector` or `hybrid` recall (or {@linkcode Memo.embed}); the background work
-   * follows it. `false`: nothing is embedded except by {@linkcode Memo.embed}, and `auto` uses
+   * background, in batches (a write never waits for it), when the default `engine` uses vectors
+   * (`vector`, `hybrid`, or `auto` with a model it fuses with: see `AUTO_LEXICAL_MODELS`); else
+   * from the first `vector` or `hybrid` recall (or {@linkcode Memo.embed}) on. `false`: nothing is embedded except by {@linkcode Memo.embed}, and `auto` uses
    * the vectors the on-disk cache already holds (the `memo` command's short commands open the
    * client this way).
    * @default true

@@ -1,45 +1,8 @@
 /**
- * The `notes.md` codec: how notes are written to and read from
- * `.memo/memory/notes.md`, a file meant to be read, edited and diffed by people.
- *
- * ## Format
- *
- * The file is UTF-8 markdown. Each note is one section of three parts:
- *
- * ```md
- * <!-- memo:note {"id":"01j9…","source":"github:o/r/discussions/42","hash":"…","labels":["ops"],"created":"2025-01-02T03:04:05.000Z","updated":"2025-01-02T03:04:05.000Z"} -->
- * ## Deploys run with make deploy
- * The body: any markdown, any number of lines.
- *
- * ```
- *
- * 1. **The marker line** starts with `<!-- memo:note `, holds one JSON object and ends with
- *    ` -->`. Keys, in this order: `id` (required, `[0-9a-z][0-9a-z_-]*`), `source` (only when the
- *    note has a source key), `hash` (content hash of title, body and labels, and of the history
- *    keys when present), `labels`, `created` and `updated` (ISO 8601), then, only when set,
- *    `supersedes` (ids of the notes this one replaces), `validFrom` and `validUntil` (ISO date or
- *    date-time: when the fact holds, `[validFrom, validUntil)`). A malformed history key makes
- *    the note damaged, as a malformed label list does. In the JSON text every `-->` (and `--!>`) is written with `>` as
- *    `\u003e`, so a label or a source key can never close the comment.
- * 2. **The title line**: `## ` and the title. Blank lines between the marker and the title
- *    (left by a hand edit) are skipped; memo itself never writes them.
- * 3. **The body**, then one blank line. The body runs until the next marker line (or the end of
- *    the file); the final line break and one blank line after it are not part of the body.
- *
- * **Escaping.** A body line that itself starts with `<!-- memo:` (after any number of
- * backslashes) is written with one extra leading backslash, and read back with one removed, so
- * a body can quote a marker without starting a new note.
- *
- * **What is kept.** Text before the first marker (the preamble, `# Memory` and a short note when
- * memo creates the file) is kept byte for byte; so is every section the parser does not change:
- * hand edits, CRLF line ends and damaged sections. A damaged section (a marker that is not valid
- * JSON, has no valid id, or is not followed by a `## ` title line) and a second section with an
- * id already seen are reported as `StoreIssue`s with their line number and kept
- * verbatim; the notes around them load. A marker line ending in CRLF marks a CRLF section, whose
- * trailing `\r\n\r\n` is stripped instead of `\n\n`.
- *
- * **Hashes.** The `hash` in a marker is the one memo computed when it last wrote the note; a
- * hand edit of the body does not need to change it (a marker without `hash` gets one computed).
+ * The `notes.md` codec: how a note is written as its section of `.memo/memory/notes.md` (a marker
+ * line `<!-- memo:note {…} -->` holding the note's JSON, a `## title` line, the body and a blank
+ * line), a file meant to be read, edited and diffed by people. The format is specified in
+ * docs/notes-format.md; reading it back is `parse.ts`.
  *
  * @module
  */

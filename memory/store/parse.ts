@@ -1,7 +1,10 @@
 /**
- * Parsing `notes.md` (its format: the codec module and docs/notes-format.md): linear in the size
- * of the file, keeping every section's text as written and reporting damaged sections and
- * duplicate ids with their line numbers.
+ * Parsing `notes.md` (format: docs/notes-format.md), in one substring search for `<!-- memo:`
+ * over the file. Text before the first marker and every section are kept byte for byte (hand
+ * edits, CRLF line ends; a CRLF marker line strips `\r\n\r\n` instead of `\n\n`). A damaged
+ * section (marker not valid JSON, no valid id, no `## ` title line) and a second section with an
+ * id already seen are reported as `StoreIssue`s with their line number and kept verbatim; the
+ * notes around them load. A marker without `hash` gets one computed.
  *
  * @module
  */

@@ -76,7 +76,6 @@ export class SequenceWriter {
     this.#last = 0;
   }
 
-  /** Appends `term` at `position`. */
   push(term: number, position: number): void {
     if (this.count + 3 > this.data.length) this.#move();
     const step = position - this.#last + 8;
@@ -122,9 +121,7 @@ export class SequenceWriter {
  * ```
  */
 export class SequenceReader {
-  /** Term of the current entry. */
   term = 0;
-  /** Position of the current entry. */
   position = 0;
   /** Index of the current entry in the sequence (0 for the first). */
   index = -1;
@@ -198,7 +195,6 @@ export class SequenceStore {
   /** Ints used of the last chunk (equal to its length when full, or when there is none). */
   #used = 0;
 
-  /** Whether `doc` has a sequence. */
   has(doc: number): boolean {
     return doc < this.chunk.length && this.chunk[doc] >= 0;
   }
@@ -270,7 +266,6 @@ export class SequenceStore {
     if (doc < this.chunk.length) this.chunk[doc] = -1;
   }
 
-  /** Drops everything. */
   clear(): void {
     this.chunks = [];
     this.chunk = new Int32Array(1024).fill(-1);
