@@ -18,6 +18,7 @@
 
 export * from "./store.ts";
 export * from "./file_store.ts";
+export * from "./file_store_options.ts";
 export * from "./codec.ts";
 export * from "./parse.ts";
 export * from "./draft.ts";
