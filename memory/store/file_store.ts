@@ -1,18 +1,10 @@
 /**
  * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
- * `<rootDir>/.memo/memory/notes.md`, or in the file `notesPath` names (format: see the codec
- * module).
- *
- * - **Commits** take the exclusive lock `notes.md.lock`, catch up with other processes' writes,
- *   deduplicate, and then either append the new notes (one write and one fsync; the file is never
- *   rewritten for new notes) or, when the batch updates a note, rewrite the whole file atomically
- *   (temp file, fsync, rename) so that the batch is all-or-nothing.
- * - **Updates and removals** rewrite atomically under the lock; every other byte is kept.
- * - **Readers** never lock. They stat the file and reload only what changed: an append by
- *   another process is read as a tail; a rename (another process's update) or any other change
- *   is a full reload. A write in flight is never seen half-done (see the lock's recorded size).
- * - **Crashes.** A lock left by a dead process is recovered by the next writer or `load()`; a
- *   torn tail it left is cut back to the size recorded in its lock.
+ * `<rootDir>/.memo/memory/notes.md` or in `notesPath` (format, lock and crash recovery:
+ * docs/notes-format.md). A commit appends its new notes with one write and one fsync, or, when it
+ * updates a note, rewrites the file atomically, so that a batch is all-or-nothing. Readers never
+ * lock: they stat the file, read another process's append as a tail and anything else as a full
+ * reload, and never see a write in flight (see the lock's recorded size).
  *
  * @module
  */
