@@ -187,10 +187,9 @@ export class Memo {
   }
 
   /**
-   * Writes notes verbatim and removes ids through the store's
-   * `applyReplica` (one atomic step), then catches up, so that `watch`
-   * listeners hear of it. The hybrid runtime applies what it pulls this way.
-   * Throws `MemoryValidationError` when the store cannot do it.
+   * Writes notes verbatim and removes ids through the store's `applyReplica` (one atomic step),
+   * then catches up, so that `watch` listeners hear of it. The hybrid runtime applies what it pulls
+   * this way. Throws `MemoryValidationError` when the store cannot do it.
    *
    * @example
    * ```ts
@@ -314,19 +313,16 @@ export class Memo {
   }
 
   /**
-   * Ranked notes for a query, with the engine that ran and how many notes it
-   * could rank by meaning:
+   * Ranked notes for a query, with the engine that ran and how many notes it could rank by meaning:
    *
    * - `lexical`: BM25 over every note;
    * - `vector`: cosine similarity over the notes embedded so far;
    * - `hybrid`: reciprocal-rank fusion of the two;
-   * - `auto`: hybrid when the embedder is ready and some note is embedded
-   *   (the others still rank lexically), else lexical. It never waits for
-   *   the model.
+   * - `auto`: hybrid when the embedder is ready and some note is embedded (the others still rank
+   *   lexically), else lexical. It never waits for the model.
    *
-   * `vector` and `hybrid` wait for the model to load (not for notes to be
-   * embedded) and throw `EmbedderUnavailableError` when embeddings are off
-   * or the model cannot be loaded.
+   * `vector` and `hybrid` wait for the model to load (not for notes to be embedded) and throw
+   * `EmbedderUnavailableError` when embeddings are off or the model cannot be loaded.
    *
    * @example
    * ```ts
@@ -359,10 +355,9 @@ export class Memo {
   }
 
   /**
-   * Embeds every note that has no vector yet, now (notes whose text the
-   * on-disk cache already holds are not embedded again). Reports progress
-   * after each batch. Throws `EmbedderUnavailableError` when embeddings are
-   * off or the model cannot be loaded.
+   * Embeds every note that has no vector yet, now (notes whose text the on-disk cache already holds
+   * are not embedded again). Reports progress after each batch. Throws `EmbedderUnavailableError`
+   * when embeddings are off or the model cannot be loaded.
    *
    * @example
    * ```ts

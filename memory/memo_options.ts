@@ -70,10 +70,9 @@ export interface MemoOptions {
    */
   recallCacheSize?: number;
   /**
-   * Milliseconds between two checks for other processes' writes while a
-   * {@linkcode Memo.watch} listener is registered (a check of the file store is one `stat` of
-   * notes.md, plus a reload only when it changed). No check runs while nobody watches. A
-   * positive number.
+   * Milliseconds between two checks for other processes' writes while a {@linkcode Memo.watch}
+   * listener is registered (a check of the file store is one `stat` of notes.md, plus a reload only
+   * when it changed). No check runs while nobody watches. A positive number.
    * @default 250
    */
   watchIntervalMs?: number;

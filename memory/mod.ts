@@ -1,7 +1,6 @@
 /**
- * `@memo/memory`: the note model, the `notes.md` codec, the file store and the
- * recall engines behind memo. Everything writes through the {@linkcode Memo}
- * client.
+ * `@memo/memory`: the note model, the `notes.md` codec, the file store and the recall engines
+ * behind memo. Everything writes through the {@linkcode Memo} client.
  *
  * @example
  * ```ts

@@ -97,10 +97,9 @@ export interface SimilarParts {
 export const VECTOR_WAIT_MS = 50;
 
 /**
- * The stored notes most like `note` (itself, the notes it supersedes and superseded notes
- * left out): at most {@linkcode MAX_SIMILAR}, each scoring at least
- * {@linkcode SIMILAR_THRESHOLD}, most similar first.
- * `held`: the index holds `note` already (a note just written); see
+ * The stored notes most like `note` (itself, the notes it supersedes and superseded notes left
+ * out): at most {@linkcode MAX_SIMILAR}, each scoring at least {@linkcode SIMILAR_THRESHOLD}, most
+ * similar first. `held`: the index holds `note` already (a note just written); see
  * {@linkcode LexicalSimilarParts.held}.
  *
  * @example

@@ -229,9 +229,8 @@ export class LoadedNotes {
 }
 
 /**
- * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with
- * the notes they hold (sections never span pieces, so the pieces before the mark hold whole
- * sections).
+ * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with the
+ * notes they hold (sections never span pieces, so the pieces before the mark hold whole sections).
  */
 function digestsOf(
   read: Pick<NotesRead, "chunks" | "stamp" | "marked">,

@@ -195,11 +195,10 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /**
-   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in
-   * one step: only new notes are appended; anything else is one atomic
-   * rewrite. With `expect`, writes only when every id still has the hash
-   * expected (checked under the lock). Refuses a note whose hash does not
-   * match its content, an id given twice, and an id both put and removed.
+   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in one step: only new notes
+   * are appended; anything else is one atomic rewrite. With `expect`, writes only when every id
+   * still has the hash expected (checked under the lock). Refuses a note whose hash does not match
+   * its content, an id given twice, and an id both put and removed.
    *
    * @example
    * ```ts

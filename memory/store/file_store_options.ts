@@ -59,8 +59,7 @@ export interface FileMemoryStoreOptions {
    */
   lockTimeoutMs?: number;
   /**
-   * Age after which an empty or unreadable lock file is stale (its writer died before filling
-   * it).
+   * Age after which an empty or unreadable lock file is stale (its writer died before filling it).
    * @default 5000
    */
   staleLockMs?: number;

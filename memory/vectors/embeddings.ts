@@ -377,9 +377,8 @@ export class Embeddings implements MemoEmbeddings {
   }
 
   /**
-   * One step: vectors the cache already holds (from this or another
-   * process), then one batch through the model. Returns how many texts the
-   * model embedded.
+   * One step: vectors the cache already holds (from this or another process), then one batch
+   * through the model. Returns how many texts the model embedded.
    */
   async #batch(): Promise<number> {
     await this.#fromCache();

@@ -1,16 +1,14 @@
 /**
- * The term dictionary of the lexical index. Every distinct folded token seen
- * is interned once in an open-addressing hash table over a UTF-16 character
- * pool, keyed straight from the scanned text (no substring is built on a hit),
- * and mapped to the id of its stem (or to -1 for a stop word). Stemming thus
- * runs once per distinct token, not once per occurrence.
+ * The term dictionary of the lexical index. Every distinct folded token seen is interned once in an
+ * open-addressing hash table over a UTF-16 character pool, keyed straight from the scanned text (no
+ * substring is built on a hit), and mapped to the id of its stem (or to -1 for a stop word).
+ * Stemming thus runs once per distinct token, not once per occurrence.
  *
- * The table is public so that the indexer's fast path can probe it inline.
- * A slot is {@linkcode SLOT} ints, one cache line for two slots, so that a
- * probe of a word of up to 8 characters touches one line:
- * `[hash, token id + 1 (0: empty), term id (-1: stop word), length,
- * 4 × two UTF-16 units]`. Longer tokens are checked against `chars` from
- * `tokenStart`.
+ * The table is public so that the indexer's fast path can probe it inline. A slot is
+ * {@linkcode SLOT} ints, one cache line for two slots, so that a probe of a word of up to 8
+ * characters touches one line:
+ * `[hash, token id + 1 (0: empty), term id (-1: stop word), length, 4 × two UTF-16 units]`. Longer
+ * tokens are checked against `chars` from `tokenStart`.
  *
  * @module
  */
@@ -104,9 +102,8 @@ export class TermDictionary {
   }
 
   /**
-   * Term id of the token spelled by `src[start, end)` with hash `h`, if the
-   * token was seen before: -1 for a stop word, -2 for a token never seen
-   * (which is not interned).
+   * Term id of the token spelled by `src[start, end)` with hash `h`, if the token was seen before:
+   * -1 for a stop word, -2 for a token never seen (which is not interned).
    */
   find(src: string, start: number, end: number, h: number): number {
     const slots = this.slots;

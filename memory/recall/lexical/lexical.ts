@@ -2,15 +2,13 @@
  * The lexical recall engine: an in-memory BM25F index over the title, body and
  * labels of notes, updated one note at a time.
  *
- * Layout: terms are interned to integer ids ({@linkcode TermDictionary});
- * postings are (doc, packed per-field tf) pairs in typed arrays
- * ({@linkcode PostingStore}): a frozen part in compressed-sparse-row form plus
- * a log of recent additions, merged by a counting sort before a search once
- * the log is large. Document lengths and frequencies are typed arrays. Each
- * note's term sequence, with positions, is recorded as it is read
- * ({@linkcode SequenceStore}), for the proximity re-rank and feedback.
- * Removing a note re-reads its text to take back its document frequencies and
- * leaves its postings behind until a merge drops them. Searching is in
+ * Layout: terms are interned to integer ids ({@linkcode TermDictionary}); postings are (doc, packed
+ * per-field tf) pairs in typed arrays ({@linkcode PostingStore}): a frozen part in
+ * compressed-sparse-row form plus a log of recent additions, merged by a counting sort before a
+ * search once the log is large. Document lengths and frequencies are typed arrays. Each note's term
+ * sequence, with positions, is recorded as it is read ({@linkcode SequenceStore}), for the
+ * proximity re-rank and feedback. Removing a note re-reads its text to take back its document
+ * frequencies and leaves its postings behind until a merge drops them. Searching is in
  * `_search.ts`, scoring in `_bm25.ts`.
  *
  * @module
@@ -61,9 +59,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
 }
 
 /**
- * The BM25F lexical index (internal: its fields are read by `_search.ts` and
- * `_bm25.ts`, as an {@linkcode IndexView}).
- * Create it with {@linkcode createLexicalIndex}.
+ * The BM25F lexical index (internal: its fields are read by `_search.ts` and `_bm25.ts`, as an
+ * {@linkcode IndexView}). Create it with {@linkcode createLexicalIndex}.
  *
  * @example
  * ```ts
@@ -161,10 +158,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Adds a note, replacing any note with the same id. With `held`, the index
-   * reads `note` but keeps `held` in its place (same id), so that it need not
-   * hold the text; such a note is removed with the text it was indexed with
-   * ({@linkcode Bm25Index.remove}'s `indexed`).
+   * Adds a note, replacing any note with the same id. With `held`, the index reads `note` but keeps
+   * `held` in its place (same id), so that it need not hold the text; such a note is removed with
+   * the text it was indexed with ({@linkcode Bm25Index.remove}'s `indexed`).
    */
   add(note: Note, held?: Note): void {
     if (this.#ids.has(note.id)) this.remove(note.id);
@@ -188,9 +184,8 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Removes a note by id; no-op when absent. `indexed` is the text the note
-   * was indexed with, for a note added with a `held` stand-in (by default the
-   * held note's own text is read again).
+   * Removes a note by id; no-op when absent. `indexed` is the text the note was indexed with, for a
+   * note added with a `held` stand-in (by default the held note's own text is read again).
    */
   remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void {
     const doc = this.#ids.get(id);
@@ -209,10 +204,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Merges the postings added since the last merge into the frozen part
-   * (and, when many notes were removed, drops theirs). Searches call it when
-   * needed; calling it after a bulk load moves that work out of the first
-   * search.
+   * Merges the postings added since the last merge into the frozen part (and, when many notes were
+   * removed, drops theirs). Searches call it when needed; calling it after a bulk load moves that
+   * work out of the first search.
    */
   flush(): void {
     const postings = this.postings;
@@ -222,11 +216,10 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Flushes when the pending log has grown too long to scan at every search:
-   * past 4,096 pairs and 1/128 of the merged postings. Scanning the unsorted
-   * log costs a search far more per pair than the merged part does, so it is
-   * kept short; a merge (linear in the index, about 60 ms at 100k notes) then
-   * comes once per ~750 notes written at that size, and only before a search.
+   * Flushes when the pending log has grown too long to scan at every search: past 4,096 pairs and
+   * 1/128 of the merged postings. Scanning the unsorted log costs a search far more per pair than
+   * the merged part does, so it is kept short; a merge (linear in the index, about 60 ms at 100k
+   * notes) then comes once per ~750 notes written at that size, and only before a search.
    */
   prepareSearch(): void {
     const postings = this.postings;
@@ -236,10 +229,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Flushes, and drops the postings of removed notes, renumbering the live
-   * ones densely in their order: afterwards {@linkcode
-   * Bm25Index.exportSnapshot} can be taken whatever was removed before.
-   * Scores do not change.
+   * Flushes, and drops the postings of removed notes, renumbering the live ones densely in their
+   * order: afterwards {@linkcode Bm25Index.exportSnapshot} can be taken whatever was removed
+   * before. Scores do not change.
    */
   compact(): void {
     this.flush();
@@ -274,11 +266,10 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same
-   * notes in the same order (`notes[0 .. size - 1]`). Flushes first; undefined
-   * when notes were removed since the last clear (doc numbers are not dense).
-   * The arrays are copies, or arrays the index never changes in place, so a
-   * later `add` does not alter the snapshot.
+   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same notes in the same order
+   * (`notes[0 .. size - 1]`). Flushes first; undefined when notes were removed since the last clear
+   * (doc numbers are not dense). The arrays are copies, or arrays the index never changes in place,
+   * so a later `add` does not alter the snapshot.
    */
   exportSnapshot(): LexicalSnapshot | undefined {
     this.flush();
@@ -290,10 +281,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Replaces the index's content with a snapshot taken (by {@linkcode
-   * Bm25Index.exportSnapshot}) of an index of exactly `notes`, in this order;
-   * the snapshot's arrays are taken, not copied. Checks the snapshot's shape
-   * (not that it matches the notes: the caller keys it on them) and returns
+   * Replaces the index's content with a snapshot taken (by {@linkcode Bm25Index.exportSnapshot}) of
+   * an index of exactly `notes`, in this order; the snapshot's arrays are taken, not copied. Checks
+   * the snapshot's shape (not that it matches the notes: the caller keys it on them) and returns
    * false, leaving the index as it was, when it does not fit.
    */
   importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean {
