@@ -68,7 +68,6 @@ export class RecallCache<T> {
     this.#entries.clear();
   }
 
-  /** Number of answers held. */
   get size(): number {
     return this.#entries.size;
   }

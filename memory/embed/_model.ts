@@ -14,7 +14,6 @@ export interface Backend {
    * with its reason (backends that cannot stop may ignore it).
    */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
-  /** Frees the model. */
   dispose(): Promise<void>;
 }
 

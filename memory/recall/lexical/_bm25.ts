@@ -369,7 +369,6 @@ export class Pass {
 
 /** A note in the ranking: its doc number, its score and its proximity bonus per query word. */
 export interface Ranked {
-  /** Doc number. */
   doc: number;
   /** Score (with the bonus, once re-ranked). */
   score: number;

@@ -16,7 +16,6 @@ import type { SequenceStore } from "./_sequences.ts";
 
 /** One added query term. */
 export interface FeedbackTerm {
-  /** Term id. */
   id: number;
   /** Its weight relative to a query word (at most the feedback weight). */
   weight: number;

@@ -51,7 +51,6 @@ export class NoteReader {
   tf: Int32Array = new Int32Array(1024);
   /** Distinct terms of the current note. */
   unique: Int32Array = new Int32Array(256);
-  /** Number of entries of `unique`. */
   uniqueCount = 0;
   /** The term sequence of the current note, when recording. */
   readonly sequence: SequenceWriter = new SequenceWriter();
@@ -64,7 +63,6 @@ export class NoteReader {
   #shift = 0;
   #max = 0;
   #length = 0;
-  /** Position of the next token. */
   #position = 0;
   /** Characters of the current field whose tokens are recorded. */
   #keep = 0;

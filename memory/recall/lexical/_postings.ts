@@ -53,22 +53,18 @@ export class PostingStore {
    * of a few notes then holds little); only full chunks move to `chunks`.
    */
   log: Int32Array = new Int32Array(LOG_START);
-  /** Number of ints used in `log`. */
   logUsed = 0;
   /** Doc of each frame of the log. */
   frameDoc: Int32Array = new Int32Array(256);
   /** End of each frame of the log (exclusive), in pairs from the log's start. */
   frameEnd: Int32Array = new Int32Array(256);
-  /** Number of frames. */
   frameCount = 0;
   #pairs = 0;
 
-  /** Number of frozen entries. */
   get frozenCount(): number {
     return this.offsets[this.frozenTerms];
   }
 
-  /** Number of pending entries. */
   get pendingCount(): number {
     return this.#pairs;
   }
@@ -250,7 +246,6 @@ export class PostingStore {
     this.#clearLog();
   }
 
-  /** Drops every posting. */
   clear(): void {
     this.offsets = new Int32Array(1);
     this.entries = new Int32Array(0);

@@ -34,7 +34,6 @@ function bucketKey(term: string): number {
 export class PrefixBuckets {
   #buckets = new Map<number, Bucket>();
 
-  /** Adds term `id`, whose text is `term`. */
   add(id: number, term: string): void {
     const key = bucketKey(term);
     const bucket = this.#buckets.get(key);

@@ -14,9 +14,7 @@ import { SequenceReader, type SequenceStore } from "./_sequences.ts";
 export interface TermHits {
   /** Term index (into the query's terms) of each occurrence. */
   terms: Int32Array;
-  /** Position of each occurrence. */
   positions: Int32Array;
-  /** Number of occurrences. */
   count: number;
 }
 

@@ -25,13 +25,11 @@ export const MAX_QUERY_GROUPS = 32;
 
 /** One scored term of a query. */
 export interface QueryTerm {
-  /** Term id in the dictionary. */
   id: number;
   /** Index of the group (query word) it belongs to. */
   group: number;
   /** Weight of the term (1 for the word itself, less for a prefix expansion). */
   weight: number;
-  /** Whether this term is a prefix expansion. */
   prefix: boolean;
 }
 

@@ -54,7 +54,6 @@ export class SequenceWriter {
   start = 0;
   /** End (exclusive) of the sequence in `data`. */
   count = 0;
-  /** Terms pushed. */
   terms = 0;
   #own: Int32Array = this.data;
   #last = 0;

@@ -44,7 +44,6 @@ export class TermDictionary {
   mask: number = (1 << 12) - 1;
   /** Where each token's characters start in `chars`. */
   tokenStart: Int32Array = new Int32Array(1024);
-  /** Characters of all tokens. */
   chars: Uint16Array = new Uint16Array(1 << 14);
   /** Called with the id of each new term, before it is returned. */
   onNewTerm: ((id: number) => void) | undefined;
@@ -70,7 +69,6 @@ export class TermDictionary {
     return this.#tokens;
   }
 
-  /** The text of a term id. */
   term(id: number): string {
     return this.#terms[id];
   }
@@ -96,7 +94,6 @@ export class TermDictionary {
     return this.lookup(src, start, end, hashToken(src, start, end));
   }
 
-  /** The stop words of the dictionary. */
   get stopWords(): ReadonlySet<string> {
     return this.#stopWords;
   }
@@ -368,7 +365,6 @@ export class TermDictionary {
 
 /** The state of a {@linkcode TermDictionary}, as a snapshot holds it (see `lexical.ts`). */
 export interface TermDictionaryState {
-  /** Hash table of tokens. */
   slots: Int32Array;
   /** Start of each token in `chars`. */
   tokenStart: Int32Array;
