@@ -43,7 +43,8 @@ export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
 export * from "./memo_types.ts";
 export * from "./memo_options.ts";
-export * from "./vectors/embed_types.ts";
+// Types only: a value export would load vectors/ at start (tests/start_modules_test.ts).
+export type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./vectors/embed_types.ts";
 export * from "./notes/counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
 export { checkDraftLinks } from "./history_checks.ts";
