@@ -27,15 +27,14 @@ import { DEFAULT_VECTOR_CANDIDATES, VectorIndex } from "../memory/recall/vector/
 import {
   codeStride,
   encodeVector,
-  hammingDistances,
   HISTOGRAM_BUCKETS,
   int8Scores,
   pickHighest,
-  popcount16,
   signScores,
   signTable,
   signWords,
 } from "../memory/recall/vector/_codes.ts";
+import { hammingDistances, popcount16 } from "../memory/recall/vector/_hamming.ts";
 import { EmbeddingCache } from "../memory/vectors/cache.ts";
 import { rng } from "./_rng.ts";
 import { percentile } from "./_report.ts";

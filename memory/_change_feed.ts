@@ -63,7 +63,6 @@ export class ChangeFeed {
     }
   }
 
-  /** Removes every listener and stops the poll. */
   clear(): void {
     this.#listeners.clear();
     this.#stop();

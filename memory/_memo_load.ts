@@ -24,7 +24,7 @@ import {
 import { loadDigestsOf } from "./store/load_digest.ts";
 import { memoPaths } from "./store/paths.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
-import type { MemoOptions } from "./memo_types.ts";
+import type { MemoOptions } from "./memo_options.ts";
 
 /**
  * Where a client keeps its index snapshot, and whether it rewrites it after every build.

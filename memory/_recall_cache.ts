@@ -1,10 +1,9 @@
 /**
- * A small least-recently-used cache of recall results. The `Memo` client
- * empties it whenever the notes change (its own writes, or another process's
- * found by a reload), so a cached answer is always the answer the index would
- * give now. Agents ask the same thing again often (a prompt's topic, a retry,
- * several agents on one hosted endpoint); an answer from here costs a map
- * lookup instead of a BM25 search.
+ * A small least-recently-used cache of recall results. The `Memo` client empties it whenever the
+ * notes change (its own writes, or another process's found by a reload), so a cached answer is
+ * always the answer the index would give now. Agents ask the same thing again often (a prompt's
+ * topic, a retry, several agents on one hosted endpoint); an answer from here costs a map lookup
+ * instead of a BM25 search.
  *
  * @module
  */
@@ -69,7 +68,6 @@ export class RecallCache<T> {
     this.#entries.clear();
   }
 
-  /** Number of answers held. */
   get size(): number {
     return this.#entries.size;
   }

@@ -1,6 +1,6 @@
 /**
  * The history writes of a `Memo`: `Memo.correct` and `Memo.supersede` (its tidy is in
- * `tidy_writes.ts`, its link checks in `history_checks.ts`). Each write is one `applyReplica` of whole notes (one atomic rewrite of
+ * `_tidy_writes.ts`, its link checks in `history_checks.ts`). Each write is one `applyReplica` of whole notes (one atomic rewrite of
  * `notes.md`), with the hashes of every note it read as `expect`: when another process changed
  * one of them meanwhile, nothing is written and the write is planned again from the new state,
  * so two corrections of the same note at once both land.
@@ -36,9 +36,6 @@ import type {
 
 /** Plans tried before a write gives up on a file that keeps changing. */
 const ATTEMPTS = 8;
-
-export type { HistoryNeeds, HistoryView } from "./history_view.ts";
-export { mirrorView } from "./history_view.ts";
 
 /**
  * What the write operations use (internal to memo's runtimes): the notes to plan over, the one

@@ -8,9 +8,11 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Memo, type MemoChange, openMemo } from "./memo.ts";
+import { type Memo, openMemo } from "./memo.ts";
+import type { MemoChange } from "./memo_types.ts";
 import { memoPaths } from "./store/paths.ts";
-import { parseNotes, serializeNote } from "./store/codec.ts";
+import { serializeNote } from "./store/codec.ts";
+import { parseNotes } from "./store/parse.ts";
 import { contentHash, type Note } from "./notes/note.ts";
 
 async function withMemo(fn: (memo: Memo, notesPath: string) => Promise<void>): Promise<void> {

@@ -43,17 +43,16 @@ import {
 import { FindingCounter, scanStoredNotes, type SecretScanResult } from "./secrets/memo_secrets.ts";
 import { checkHistoryFilter, prepareHistory } from "./history/history.ts";
 import { similarNotes, similarNotesBeforeWrite } from "./similar_notes.ts";
-import { correctNote, type HistoryParts, mirrorView, supersedeNotes } from "./history_writes.ts";
+import { correctNote, type HistoryParts, supersedeNotes } from "./history_writes.ts";
+import { mirrorView } from "./history_view.ts";
 import { checkDraftLinks, checkPatchLinks } from "./history_checks.ts";
-import { applyTidyPlan, tidyNotes } from "./tidy_writes.ts";
+import { applyTidyPlan, tidyNotes } from "./_tidy_writes.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./vectors/embed_types.ts";
+import type { MemoOptions } from "./memo_options.ts";
 import type {
-  EmbeddingStatus,
-  EmbedResult,
   ListOptions,
   ListResult,
   MemoChange,
-  MemoEmbedOptions,
-  MemoOptions,
   MemoStats,
   RecallOptions,
   RecallResult,
@@ -70,8 +69,6 @@ import type {
   TidyApplyResult,
   TidyPlan,
 } from "./history/types.ts";
-
-export * from "./memo_types.ts";
 
 /**
  * Opens a memory client on a project (or on a given store) and loads it.
@@ -190,10 +187,9 @@ export class Memo {
   }
 
   /**
-   * Writes notes verbatim and removes ids through the store's
-   * `applyReplica` (one atomic step), then catches up, so that `watch`
-   * listeners hear of it. The hybrid runtime applies what it pulls this way.
-   * Throws `MemoryValidationError` when the store cannot do it.
+   * Writes notes verbatim and removes ids through the store's `applyReplica` (one atomic step),
+   * then catches up, so that `watch` listeners hear of it. The hybrid runtime applies what it pulls
+   * this way. Throws `MemoryValidationError` when the store cannot do it.
    *
    * @example
    * ```ts
@@ -317,19 +313,16 @@ export class Memo {
   }
 
   /**
-   * Ranked notes for a query, with the engine that ran and how many notes it
-   * could rank by meaning:
+   * Ranked notes for a query, with the engine that ran and how many notes it could rank by meaning:
    *
    * - `lexical`: BM25 over every note;
    * - `vector`: cosine similarity over the notes embedded so far;
    * - `hybrid`: reciprocal-rank fusion of the two;
-   * - `auto`: hybrid when the embedder is ready and some note is embedded
-   *   (the others still rank lexically), else lexical. It never waits for
-   *   the model.
+   * - `auto`: hybrid when the embedder is ready and some note is embedded (the others still rank
+   *   lexically), else lexical. It never waits for the model.
    *
-   * `vector` and `hybrid` wait for the model to load (not for notes to be
-   * embedded) and throw `EmbedderUnavailableError` when embeddings are off
-   * or the model cannot be loaded.
+   * `vector` and `hybrid` wait for the model to load (not for notes to be embedded) and throw
+   * `EmbedderUnavailableError` when embeddings are off or the model cannot be loaded.
    *
    * @example
    * ```ts
@@ -362,10 +355,9 @@ export class Memo {
   }
 
   /**
-   * Embeds every note that has no vector yet, now (notes whose text the
-   * on-disk cache already holds are not embedded again). Reports progress
-   * after each batch. Throws `EmbedderUnavailableError` when embeddings are
-   * off or the model cannot be loaded.
+   * Embeds every note that has no vector yet, now (notes whose text the on-disk cache already holds
+   * are not embedded again). Reports progress after each batch. Throws `EmbedderUnavailableError`
+   * when embeddings are off or the model cannot be loaded.
    *
    * @example
    * ```ts

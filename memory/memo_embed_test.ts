@@ -15,7 +15,7 @@ import {
   memoPaths,
   openMemo,
 } from "./mod.ts";
-import type { MemoOptions } from "./memo_types.ts";
+import type { MemoOptions } from "./memo_options.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 /** Topics of the toy embedder: a text's vector counts the words of each topic it holds. */

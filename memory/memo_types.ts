@@ -1,145 +1,18 @@
 /**
- * The options, results and limits of the {@linkcode Memo} client.
+ * The per-call options, results and limits of the {@linkcode Memo} client (its own options are
+ * in `memo_options.ts`).
  *
  * @module
  */
 
-import type { LexicalIndex, NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
-import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
-import type { FusionOptions } from "./recall/fusion.ts";
-import type { CommitResult, MemoryStore, StoreIssue } from "./store/store.ts";
+import type { NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
+import type { CommitResult, StoreIssue } from "./store/store.ts";
 import type { Note } from "./notes/note.ts";
 import type { SecretRedaction } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
+import type { EmbeddingStatus } from "./vectors/embed_types.ts";
 import type { HistoryFilter } from "./history/history.ts";
 import type { SimilarNote } from "./history/types.ts";
-
-/**
- * Options of {@linkcode openMemo}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { memoPaths, type MemoOptions, openMemo } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const options: MemoOptions = { rootDir: dir, engine: "lexical", indexCache: false };
- * const memo = await openMemo(options);
- * assert.equal(memo.engine, "lexical");
- * await memo.remember({ text: "hello" });
- * assert.ok((await Deno.readTextFile(memoPaths(dir).notes)).includes("hello"));
- * await memo.close();
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export interface MemoOptions {
-  /**
-   * Project root; notes live in `<rootDir>/.memo/memory/notes.md`.
-   * @default "." (the current directory)
-   */
-  rootDir?: string;
-  /**
-   * Store to use instead of the file store under `rootDir`.
-   * @default a `FileMemoryStore` on `rootDir`
-   */
-  store?: MemoryStore;
-  /**
-   * Engine used when a recall does not name one.
-   * @default "auto"
-   */
-  engine?: RecallEngine;
-  /**
-   * Lexical index to keep in step with the store.
-   * @default createLexicalIndex()
-   */
-  index?: LexicalIndex;
-  /**
-   * Keep a snapshot of the lexical index in `<rootDir>/.memo/cache/lexical-index.bin`, so that
-   * reopening an unchanged notes.md loads the index instead of building it. The snapshot is
-   * used only when it was taken, with the same index options, of exactly the notes loaded or of
-   * their first N (with a file store: the same bytes of notes.md, checked by their SHA-256, and
-   * notes.md only grew by whole notes since; with another store: the same ids, content and
-   * order), in which case the notes after those are added to the loaded index; anything else (a
-   * changed, removed or reordered note, any other edit of those bytes, a damaged snapshot or one
-   * of an older memo) builds the index as usual. `true` writes one
-   * after a build that took at least 200 ms (or after adding appended notes that took that long
-   * or were more than a tenth of all notes), `"always"` after every build (or addition),
-   * `false` neither reads nor writes one. Nothing is written unless
-   * `<rootDir>/.memo/memory/` exists. Only used with the default index (no `index` given), and
-   * with a given `store` only when `rootDir` is given too.
-   * @default true
-   */
-  indexCache?: boolean | "always";
-  /**
-   * Number of recall answers kept for repeated identical recalls (same query and options); the
-   * cache is emptied whenever the notes change, by this client or by another process. `0`
-   * turns it off. Hits served from it are shared between callers: treat them as read-only.
-   * @default 256
-   */
-  recallCacheSize?: number;
-  /**
-   * Milliseconds between two checks for other processes' writes while a
-   * {@linkcode Memo.watch} listener is registered (a check of the file store is one `stat` of
-   * notes.md, plus a reload only when it changed). No check runs while nobody watches. A
-   * positive number.
-   * @default 250
-   */
-  watchIntervalMs?: number;
-  /**
-   * Embed notes on this machine, with `embeddingModel` (or `embedder`), for the `vector`,
-   * `hybrid` and `auto` engines. `false` turns embedding off: `vector` and `hybrid` refuse and
-   * `auto` is lexical. An `embedder` given in code is used either way.
-   * @default true
-   */
-  localEmbeddings?: boolean;
-  /**
-   * The embedding model: `use-lite` (Universal Sentence Encoder lite, shipped inside its npm
-   * package, so it works offline) or a Hugging Face hub id such as `Xenova/all-MiniLM-L6-v2`
-   * (through `@huggingface/transformers`, which must be installed, and the network).
-   * @default "use-lite"
-   */
-  embeddingModel?: string;
-  /**
-   * An embedder, or a function that loads one, to use instead of loading `embeddingModel`.
-   * @default undefined (load `embeddingModel`)
-   */
-  embedder?: Embedder | EmbedderLoader;
-  /**
-   * Called with the model's load (and download) progress.
-   * @default undefined
-   */
-  onModelProgress?: (progress: ModelProgress) => void;
-  /**
-   * Load the embedder shortly after {@linkcode Memo.load} and embed new and changed notes in the
-   * background, in batches (a write never waits for it), when the default `engine` uses vectors:
-   * `vector`, `hybrid`, or `auto` with a model `auto` fuses with (not `use-lite`: see
-   * `AUTO_LEXICAL_MODELS`). With another engine, nothing of the embedder is loaded
-   * until the first `vector` or `hybrid` recall (or {@linkcode Memo.embed}); the background work
-   * follows it. `false`: nothing is embedded except by {@linkcode Memo.embed}, and `auto` uses
-   * the vectors the on-disk cache already holds (the `memo` command's short commands open the
-   * client this way).
-   * @default true
-   */
-  embedInBackground?: boolean;
-  /**
-   * Keep computed vectors in `<rootDir>/.memo/cache/embeddings/`, keyed by model and content
-   * hash, so that a restart or another process embeds nothing twice.
-   * @default true, except with a given `store` and no `rootDir`
-   */
-  embeddingCache?: boolean;
-  /**
-   * How the hybrid engine (and `auto`) fuses the lexical and the vector ranking.
-   * @default DEFAULT_FUSION
-   */
-  fusion?: Partial<FusionOptions>;
-  /**
-   * What a write (`remember`, `rememberMany`, `update`) does with a detected secret in a title,
-   * text, label or source: `redact` replaces it with `[redacted:<rule-id>]` before anything is
-   * written, `refuse` throws `SecretsRefusedError` and writes nothing, `allow` turns the guard
-   * off. (The runtimes read it from `MEMO_SECRETS` and `.memo/config.json`'s `secrets`.)
-   * @default "redact"
-   */
-  secrets?: SecretsPolicy;
-}
 
 /**
  * What {@linkcode Memo.rememberMany} did: the store's commit result, and what the secrets guard
@@ -217,80 +90,6 @@ export interface RecallResult {
   engine: Exclude<RecallEngine, "auto">;
   /** Notes that have a vector (for the current model), of all notes. */
   coverage: { embedded: number; total: number };
-}
-
-/**
- * The embedder's state and coverage, as `stats().embeddings` reports it.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { EmbeddingStatus } from "@memo/memory";
- * const status: EmbeddingStatus = { model: "use-lite", ready: true, embedded: 40, total: 50, state: "ready" };
- * assert.equal(status.total - status.embedded, 10); // still to embed
- * ```
- */
-export interface EmbeddingStatus {
-  /** The embedding model. */
-  model: string;
-  /** Whether the embedder is loaded and answering. */
-  ready: boolean;
-  /** Notes that have a vector. */
-  embedded: number;
-  /** All notes. */
-  total: number;
-  /**
-   * `off` (local embeddings turned off), `idle` (not loaded yet), `loading`, `ready`, or
-   * `failed` (see `error`).
-   */
-  state: "off" | "idle" | "loading" | "ready" | "failed";
-  /** Why the model could not be loaded or used. */
-  error?: string;
-  /**
-   * Why the model is not loaded, while `state` is `idle` or `off`: for example "auto uses
-   * lexical with use-lite; the model loads at the first vector or hybrid recall".
-   */
-  reason?: string;
-}
-
-/**
- * Options of {@linkcode Memo.embed}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { MemoEmbedOptions } from "@memo/memory";
- * const seen: number[] = [];
- * const options: MemoEmbedOptions = { onProgress: (embedded) => void seen.push(embedded) };
- * options.onProgress?.(3, 10);
- * assert.deepEqual(seen, [3]);
- * ```
- */
-export interface MemoEmbedOptions {
-  /** Called after each batch with the notes embedded so far, of all notes. */
-  onProgress?: (embedded: number, total: number) => void;
-  /** Stops between batches. */
-  signal?: AbortSignal;
-}
-
-/**
- * What {@linkcode Memo.embed} did.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { EmbedResult } from "@memo/memory";
- * const result: EmbedResult = { embedded: 10, total: 10, computed: 4 }; // 6 came from the cache
- * assert.equal(result.embedded - result.computed, 6);
- * ```
- */
-export interface EmbedResult {
-  /** Notes that have a vector now. */
-  embedded: number;
-  /** All notes. */
-  total: number;
-  /** Texts the model embedded in this call (the others came from the cache or were there). */
-  computed: number;
 }
 
 /**

@@ -1,7 +1,6 @@
 /**
- * `@memo/memory`: the note model, the `notes.md` codec, the file store and the
- * recall engines behind memo. Everything writes through the {@linkcode Memo}
- * client.
+ * `@memo/memory`: the note model, the `notes.md` codec, the file store and the recall engines
+ * behind memo. Everything writes through the {@linkcode Memo} client.
  *
  * @example
  * ```ts
@@ -26,6 +25,7 @@ export * from "./notes/note.ts";
 export * from "./history/history.ts";
 export * from "./history/types.ts";
 export * from "./similarity.ts";
+export { type TextProfile, textProfile } from "./text_profile.ts";
 export * from "./tidy.ts";
 export * from "./store/draft.ts";
 export * from "./store/paths.ts";
@@ -33,25 +33,27 @@ export * from "./notes/cursor.ts";
 export * from "./notes/format.ts";
 export * from "./store/store.ts";
 export * from "./store/codec.ts";
+export * from "./store/parse.ts";
 export * from "./store/file_store.ts";
+export * from "./store/file_store_options.ts";
 export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";
 export * from "./embed/mod.ts";
 export * from "./secrets/mod.ts";
 export * from "./vectors/auto_engine.ts";
 export * from "./memo.ts";
+export * from "./memo_types.ts";
+export * from "./memo_options.ts";
+// Types only: a value export would load vectors/ at start (tests/start_modules_test.ts).
+export type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./vectors/embed_types.ts";
 export * from "./notes/counts.ts";
 export { lexicalSimilarNotes, type LexicalSimilarParts } from "./similar_notes.ts";
 export { checkDraftLinks } from "./history_checks.ts";
-export {
-  correctNote,
-  type HistoryNeeds,
-  type HistoryView,
-  type HistoryWriteParts,
-  supersedeNotes,
-} from "./history_writes.ts";
+export { correctNote, type HistoryWriteParts, supersedeNotes } from "./history_writes.ts";
+export type { HistoryNeeds, HistoryView } from "./history_view.ts";
 
-import type { HistoryNeeds, HistoryView, HistoryWriteParts } from "./history_writes.ts";
+import type { HistoryWriteParts } from "./history_writes.ts";
+import type { HistoryNeeds, HistoryView } from "./history_view.ts";
 /** @deprecated Use {@linkcode HistoryNeeds}. */
 export type TruthNeeds = HistoryNeeds;
 /** @deprecated Use {@linkcode HistoryView}. */

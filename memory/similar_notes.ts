@@ -15,13 +15,8 @@ import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./vectors/seam.ts";
 import type { HistoryLookup } from "./history/history.ts";
 import { historyColumnsOf, type LinksView } from "./history/columns.ts";
-import {
-  distinctWords,
-  SIMILAR_THRESHOLD,
-  similarity,
-  type TextProfile,
-  textProfile,
-} from "./similarity.ts";
+import { distinctWords, SIMILAR_THRESHOLD, similarity } from "./similarity.ts";
+import { type TextProfile, textProfile } from "./text_profile.ts";
 import type { SimilarNote } from "./history/types.ts";
 
 /** Most similar notes `remember` lists. */
@@ -102,10 +97,9 @@ export interface SimilarParts {
 export const VECTOR_WAIT_MS = 50;
 
 /**
- * The stored notes most like `note` (itself, the notes it supersedes and superseded notes
- * left out): at most {@linkcode MAX_SIMILAR}, each scoring at least
- * {@linkcode SIMILAR_THRESHOLD}, most similar first.
- * `held`: the index holds `note` already (a note just written); see
+ * The stored notes most like `note` (itself, the notes it supersedes and superseded notes left
+ * out): at most {@linkcode MAX_SIMILAR}, each scoring at least {@linkcode SIMILAR_THRESHOLD}, most
+ * similar first. `held`: the index holds `note` already (a note just written); see
  * {@linkcode LexicalSimilarParts.held}.
  *
  * @example

@@ -18,7 +18,8 @@
 import { contentHash, type Note } from "./notes/note.ts";
 import { MemoryValidationError } from "./errors.ts";
 import { isValidAt, SupersedeLinks, validTimeMs } from "./history/history.ts";
-import { parseNotes, serializeNote } from "./store/codec.ts";
+import { serializeNote } from "./store/codec.ts";
+import { parseNotes } from "./store/parse.ts";
 import { distinctWords, mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
 import { noteProfile } from "./similar_notes.ts";
 import type { TidyNoteRef, TidyPlan, TidyProposal } from "./history/types.ts";

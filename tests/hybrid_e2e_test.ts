@@ -27,7 +27,7 @@ import assert from "node:assert/strict";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseNotes } from "../memory/store/codec.ts";
+import { parseNotes } from "../memory/store/parse.ts";
 import type { Note } from "../memory/notes/note.ts";
 import { MemoCloudClient } from "../runtimes/cloud/client.ts";
 import { isMemoRuntimeError } from "../runtimes/errors.ts";

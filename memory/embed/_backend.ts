@@ -24,8 +24,7 @@ export interface BackendSpec {
 export type ModelKind = "use-lite" | "hub";
 
 /**
- * Which kind of model a name names: `"use-lite"`, a hub id (contains "/"), or
- * neither.
+ * Which kind of model a name names: `"use-lite"`, a hub id (contains "/"), or neither.
  *
  * @example
  * ```ts
@@ -43,9 +42,8 @@ export function modelKind(model: string): ModelKind | undefined {
 }
 
 /**
- * Loads the backend of a model named by `spec` (the name must be known to
- * {@linkcode modelKind}). `quiet` silences the model library's warnings (the
- * worker thread sets it).
+ * Loads the backend of a model named by `spec` (the name must be known to {@linkcode modelKind}).
+ * `quiet` silences the model library's warnings (the worker thread sets it).
  *
  * @example
  * ```ts

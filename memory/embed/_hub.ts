@@ -1,8 +1,7 @@
 /**
- * Internal: hub models (an id such as `Xenova/all-MiniLM-L6-v2`) through
- * transformers.js, an optional peer dependency imported only when such a
- * model is loaded, through a specifier held in a variable (so neither
- * `deno run` nor a type check fetches it). Feature extraction with mean
+ * Internal: hub models (an id such as `Xenova/all-MiniLM-L6-v2`) through transformers.js, an
+ * optional peer dependency imported only when such a model is loaded, through a specifier held in a
+ * variable (so neither `deno run` nor a type check fetches it). Feature extraction with mean
  * pooling, normalised.
  *
  * @module
@@ -66,15 +65,13 @@ interface FeatureExtractor {
 const LOG_LEVEL_ERROR = 40;
 
 /**
- * Loads a hub model with transformers.js in this thread. `onProgress` gets
- * transformers.js' own events (`initiate`, `download`, `progress`, `done`,
- * `ready`…), with `progress` clamped to 0..100 (0 when absent, 100 for
- * `ready` and `done`).
+ * Loads a hub model with transformers.js in this thread. `onProgress` gets transformers.js' own
+ * events (`initiate`, `download`, `progress`, `done`, `ready`…), with `progress` clamped to 0..100
+ * (0 when absent, 100 for `ready` and `done`).
  *
  * Fails with `EmbedderUnavailableError`: "Cannot load model X: install
  * @huggingface/transformers" when the package is missing, "Cannot load model
- * X: could not fetch its files (…)" when the hub cannot be reached or does not
- * have the model.
+ * X: could not fetch its files (…)" when the hub cannot be reached or does not have the model.
  *
  * @example
  * ```ts

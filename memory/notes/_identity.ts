@@ -1,8 +1,7 @@
 /**
- * When two notes are one: the content hash ({@linkcode contentHash}), the
- * field-by-field comparison of a replica ({@linkcode sameNote}) and the
- * identity of duplicate detection ({@linkcode noteIdentity},
- * {@linkcode normalizeNoteText}). `note.ts` re-exports them.
+ * When two notes are one: the content hash ({@linkcode contentHash}), the field-by-field comparison
+ * of a replica ({@linkcode sameNote}) and the identity of duplicate detection
+ * ({@linkcode noteIdentity}, {@linkcode normalizeNoteText}). `note.ts` re-exports them.
  *
  * @module
  */
@@ -117,10 +116,9 @@ const textIdentities = new Map<string, string>();
 /**
  * The one normalising function of duplicate detection: Unicode NFC, lower case, and every run of
  * white space, punctuation and backticks (markdown's code marks) made one space (trimmed at both
- * ends). A `-` right before a digit
- * that does not follow a letter or digit is kept as a minus sign (`-5` is not `5`); symbols such
- * as `+`, `$` or `%`… other than punctuation are kept. Two notes without a source key whose bodies
- * normalise to the same text are the same note.
+ * ends). A `-` right before a digit that does not follow a letter or digit is kept as a minus sign
+ * (`-5` is not `5`); symbols such as `+`, `$` or `%`… other than punctuation are kept. Two notes
+ * without a source key whose bodies normalise to the same text are the same note.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * What a draft becomes before it is stored: labels, title and source key
- * normalised, the title derived when missing, the history fields checked,
- * and the hash computed ({@linkcode prepareDraft}). `note.ts` re-exports
- * them.
+ * What a draft becomes before it is stored: labels, title and source key normalised, the title
+ * derived when missing, the history fields checked, and the hash computed
+ * ({@linkcode prepareDraft}). `note.ts` re-exports them.
  *
  * @module
  */
@@ -98,12 +97,11 @@ export function deriveTitle(text: string): string {
 }
 
 /**
- * Checks and normalises a draft: the text must hold something other than
- * white space, a source key must be one line without spaces, `supersedes`
- * must hold note ids, `validFrom` and `validUntil` ISO dates or date-times
- * (`validFrom` before `validUntil`). Returns the normalised title, body,
- * labels, source, history fields and hash; throws `MemoryValidationError` on
- * bad input. Whether the ids of `supersedes` exist is checked by the commit.
+ * Checks and normalises a draft: the text must hold something other than white space, a source key
+ * must be one line without spaces, `supersedes` must hold note ids, `validFrom` and `validUntil`
+ * ISO dates or date-times (`validFrom` before `validUntil`). Returns the normalised title, body,
+ * labels, source, history fields and hash; throws `MemoryValidationError` on bad input. Whether the
+ * ids of `supersedes` exist is checked by the commit.
  *
  * @example
  * ```ts

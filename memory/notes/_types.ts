@@ -1,7 +1,6 @@
 /**
- * The note model's types: a stored {@linkcode Note}, the {@linkcode NoteDraft}
- * a write takes and the {@linkcode NotePatch} an update applies. `note.ts`
- * re-exports them.
+ * The note model's types: a stored {@linkcode Note}, the {@linkcode NoteDraft} a write takes and
+ * the {@linkcode NotePatch} an update applies. `note.ts` re-exports them.
  *
  * @module
  */
@@ -45,9 +44,8 @@ export interface Note {
   /** ISO 8601 time the note was last changed. */
   updated: string;
   /**
-   * Ids of the notes this note replaces: a correction, or a merge of duplicates. Kept in this
-   * (the newer) note's marker in `notes.md`, the one source of truth; absent when it replaces
-   * none.
+   * Ids of the notes this note replaces: a correction, or a merge of duplicates. Kept in this (the
+   * newer) note's marker in `notes.md`, the one source of truth; absent when it replaces none.
    */
   supersedes?: string[];
   /**

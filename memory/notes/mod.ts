@@ -1,7 +1,6 @@
 /**
- * The note model: notes, drafts and patches, their ids and content hashes,
- * counts by label and source, list cursors, and the key that matches a note's
- * text however it is spelt.
+ * The note model: notes, drafts and patches, their ids and content hashes, counts by label and
+ * source, list cursors, and the key that matches a note's text however it is spelt.
  *
  * @example
  * ```ts

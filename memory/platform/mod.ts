@@ -1,8 +1,7 @@
 /**
- * The memory package's own platform seam: the process facts the file store
- * needs (pid, host name, liveness of a lock's owner). `@memo/memory` stands
- * alone, so it cannot import the root `platform/`; only files here touch the
- * process.
+ * The memory package's own platform seam: the process facts the file store needs (pid, host name,
+ * liveness of a lock's owner). `@memo/memory` stands alone, so it cannot import the root
+ * `platform/`; only files here touch the process.
  *
  * @example
  * ```ts

@@ -68,10 +68,9 @@ export interface FusedHit {
 }
 
 /**
- * Fuses two rankings (ids, best first) by reciprocal rank: each list adds
- * `weight / (k + rank)` to the notes it holds. Ties go to the better lexical
- * rank, then the better vector rank, then the smaller id, so the order is
- * stable.
+ * Fuses two rankings (ids, best first) by reciprocal rank: each list adds `weight / (k + rank)` to
+ * the notes it holds. Ties go to the better lexical rank, then the better vector rank, then the
+ * smaller id, so the order is stable.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * Highlights of a recall hit: the spans of a note's title and body whose
- * indexed form (folded, split, stemmed) is one the hit matched. The matched
- * terms are stems (`deploy` for the query `deploys`), which a reader of the
- * note cannot find in its text by itself; the tokenizer can, since it cut the
- * text into those terms in the first place.
+ * Highlights of a recall hit: the spans of a note's title and body whose indexed form (folded,
+ * split, stemmed) is one the hit matched. The matched terms are stems (`deploy` for the query
+ * `deploys`), which a reader of the note cannot find in its text by itself; the tokenizer can,
+ * since it cut the text into those terms in the first place.
  *
  * @module
  */
@@ -33,10 +32,9 @@ export interface HighlightOptions {
 }
 
 /**
- * The indexed terms a hit matched, read from its `explain` entries: the
- * `indexTerm` of each title, body or labels contribution (the stem, or the
- * completion of a prefix), else its `term`. Feedback terms (added by the
- * search, not typed) and proximity bonuses are left out.
+ * The indexed terms a hit matched, read from its `explain` entries: the `indexTerm` of each title,
+ * body or labels contribution (the stem, or the completion of a prefix), else its `term`. Feedback
+ * terms (added by the search, not typed) and proximity bonuses are left out.
  *
  * @example
  * ```ts
@@ -59,12 +57,11 @@ export function matchedIndexTerms(explain: readonly ScoreContribution[]): Set<st
 }
 
 /**
- * The spans of `note`'s title and body whose indexed form is one of
- * `matchedIndexTerms` (see {@linkcode matchedIndexTerms}), sorted by field
- * (title first) then start, and not overlapping (overlapping spans, such as a
- * matched joined form `ratelimit` and its part `rate`, are merged; adjacent
- * ones are not). Each part of a split identifier is its own span, so
- * `rateLimit` gives `rate` and `Limit` for the query `rate limit`.
+ * The spans of `note`'s title and body whose indexed form is one of `matchedIndexTerms` (see
+ * {@linkcode matchedIndexTerms}), sorted by field (title first) then start, and not overlapping
+ * (overlapping spans, such as a matched joined form `ratelimit` and its part `rate`, are merged;
+ * adjacent ones are not). Each part of a split identifier is its own span, so `rateLimit` gives
+ * `rate` and `Limit` for the query `rate limit`.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * The recall engines of `@memo/memory`. The lexical engine is a BM25F index
- * over the title, body and labels of notes, with Unicode folding, identifier
- * splitting, Porter2 stemming, English stop words, prefix matching on the
- * last query word, pseudo-relevance feedback and a proximity re-rank.
+ * The recall engines of `@memo/memory`. The lexical engine is a BM25F index over the title, body
+ * and labels of notes, with Unicode folding, identifier splitting, Porter2 stemming, English stop
+ * words, prefix matching on the last query word, pseudo-relevance feedback and a proximity re-rank.
  *
  * @example
  * ```ts

@@ -7,9 +7,8 @@
 import type { Note } from "../notes/note.ts";
 
 /**
- * One highlighted span of a note: `text.slice(start, end)` of its title or
- * body is the word as written. Offsets are UTF-16 code units, as JavaScript
- * strings count them.
+ * One highlighted span of a note: `text.slice(start, end)` of its title or body is the word as
+ * written. Offsets are UTF-16 code units, as JavaScript strings count them.
  *
  * @example
  * ```ts
@@ -290,10 +289,9 @@ export interface RecallHit {
   /** Where each engine ranked the hit, and the fused score, when asked for with `explain`. */
   parts?: RecallParts;
   /**
-   * With `explain`: the spans of the note's title and body whose indexed form
-   * (the stem, or a completion of the last query word) the hit matched, sorted
-   * by field then start; UTF-16 offsets into the note's text. Empty for a hit
-   * found by the vector engine alone.
+   * With `explain`: the spans of the note's title and body whose indexed form (the stem, or a
+   * completion of the last query word) the hit matched, sorted by field then start; UTF-16 offsets
+   * into the note's text. Empty for a hit found by the vector engine alone.
    */
   highlights?: Highlight[];
   /** `cloud` on a hit the hybrid runtime merged in from the cloud (`recall.includeCloud`). */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { countLineBreaks, parseNotes } from "../store/codec.ts";
+import { countLineBreaks, parseNotes } from "../store/parse.ts";
 import { contentHash, type Note } from "../notes/note.ts";
 import type { SecretField } from "./guard.ts";
 import { findSecrets, mayHoldSecret, redactMatches, type SecretMatch } from "./scan.ts";

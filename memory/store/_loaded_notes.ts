@@ -14,21 +14,20 @@
 
 import type { Note } from "../notes/note.ts";
 import type { StoreIssue } from "./store.ts";
-import { NOTES_PREAMBLE, type NotesSection, parseNotes, serializeNote } from "./codec.ts";
+import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
+import { type NotesSection, parseNotes } from "./parse.ts";
 import { IdentityIndex, NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
 import type { ContentDigest, LoadDigests } from "./load_digest.ts";
 import {
-  appendText,
   type FileStamp,
-  joinTail,
   type NotesRead,
   readNotes,
-  rewriteFile,
   sameFile,
   sameStamp,
   statStamp,
 } from "./_notes_file.ts";
+import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
 
 /**
  * The loaded state of one notes file.
@@ -230,9 +229,8 @@ export class LoadedNotes {
 }
 
 /**
- * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with
- * the notes they hold (sections never span pieces, so the pieces before the mark hold whole
- * sections).
+ * The digests of a hashed full read: of every byte, and of the bytes before the mark, each with the
+ * notes they hold (sections never span pieces, so the pieces before the mark hold whole sections).
  */
 function digestsOf(
   read: Pick<NotesRead, "chunks" | "stamp" | "marked">,

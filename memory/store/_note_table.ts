@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { normalizeNoteText, type Note, noteIdentity } from "../notes/note.ts";
 import { textKey } from "../notes/text_key.ts";
-import { countLineBreaks, type NotesSection } from "./codec.ts";
+import { countLineBreaks, type NotesSection } from "./parse.ts";
 import type { StoreChanges } from "./store.ts";
 
 const MAX_LOG = 50_000;

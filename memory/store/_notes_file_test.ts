@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { encodePieces, readNotes } from "./_notes_file.ts";
+import { readNotes } from "./_notes_file.ts";
+import { encodePieces } from "./_notes_write.ts";
 
 Deno.test("encodePieces() gives the UTF-8 of the joined pieces", async (t) => {
   const cases: [string, string[]][] = [

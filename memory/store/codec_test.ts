@@ -3,10 +3,10 @@ import {
   escapeBody,
   formatNoteMarker,
   NOTES_PREAMBLE,
-  parseNotes,
   serializeNote,
   unescapeBody,
 } from "./codec.ts";
+import { parseNotes } from "./parse.ts";
 import { contentHash, type Note } from "../notes/note.ts";
 
 const T = "2025-01-02T03:04:05.000Z";

@@ -1,8 +1,7 @@
 /**
- * Checking drafts and applying patches the way the file store does, for
- * other stores (the cloud server's PostgreSQL store) that must keep the same
- * rules: the same validation, messages, time canonicalisation and "a patch
- * that changes nothing returns the note itself".
+ * Checking drafts and applying patches the way the file store does, for other stores (the cloud
+ * server's PostgreSQL store) that must keep the same rules: the same validation, messages, time
+ * canonicalisation and "a patch that changes nothing returns the note itself".
  *
  * @module
  */
@@ -13,12 +12,11 @@ import type { Note, NoteDraft, NotePatch } from "../notes/note.ts";
 export type { PreparedDraft };
 
 /**
- * Validates and normalises every draft of a batch, as `FileMemoryStore.commit`
- * does, before anything is stored: title derived, labels normalised, source
- * checked, content hash computed, `created`/`updated` made canonical ISO
- * times, `id` checked against the note id pattern. Throws
- * `MemoryValidationError` for the first bad draft, with `details.index` (and
- * "(note i of the batch)" in the message) when the batch has several.
+ * Validates and normalises every draft of a batch, as `FileMemoryStore.commit` does, before
+ * anything is stored: title derived, labels normalised, source checked, content hash computed,
+ * `created`/`updated` made canonical ISO times, `id` checked against the note id pattern. Throws
+ * `MemoryValidationError` for the first bad draft, with `details.index` (and "(note i of the
+ * batch)" in the message) when the batch has several.
  *
  * @example
  * ```ts

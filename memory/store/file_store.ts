@@ -1,32 +1,17 @@
 /**
  * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
- * `<rootDir>/.memo/memory/notes.md`, or in the file `notesPath` names (format: see the codec
- * module).
- *
- * - **Commits** take the exclusive lock `notes.md.lock`, catch up with other processes' writes,
- *   deduplicate, and then either append the new notes (one write and one fsync; the file is never
- *   rewritten for new notes) or, when the batch updates a note, rewrite the whole file atomically
- *   (temp file, fsync, rename) so that the batch is all-or-nothing.
- * - **Updates and removals** rewrite atomically under the lock; every other byte is kept.
- * - **Readers** never lock. They stat the file and reload only what changed: an append by
- *   another process is read as a tail; a rename (another process's update) or any other change
- *   is a full reload. A write in flight is never seen half-done (see the lock's recorded size).
- * - **Crashes.** A lock left by a dead process is recovered by the next writer or `load()`; a
- *   torn tail it left is cut back to the size recorded in its lock.
+ * `<rootDir>/.memo/memory/notes.md` or in `notesPath` (format, lock and crash recovery:
+ * docs/notes-format.md). A commit appends its new notes with one write and one fsync, or, when it
+ * updates a note, rewrites the file atomically, so that a batch is all-or-nothing. Readers never
+ * lock: they stat the file, read another process's append as a tail and anything else as a full
+ * reload, and never see a write in flight (see the lock's recorded size).
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
 import { MemoryValidationError } from "../errors.ts";
-import {
-  contentHash,
-  type Note,
-  NOTE_ID_PATTERN,
-  type NotePatch,
-  sameNote,
-} from "../notes/note.ts";
-import { prepareHistory } from "../history/validity.ts";
+import type { Note, NotePatch } from "../notes/note.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
   CommitBatch,
@@ -41,7 +26,7 @@ import type {
   StoreLoadReport,
 } from "./store.ts";
 import { decodeCursor, encodeCursor } from "../notes/cursor.ts";
-import type { NotesSection } from "./codec.ts";
+import type { NotesSection } from "./parse.ts";
 import {
   acquireLock,
   type HeldLock,
@@ -51,75 +36,10 @@ import {
   staleReason,
 } from "./_lock.ts";
 import { LoadedNotes } from "./_loaded_notes.ts";
+import type { FileMemoryStoreOptions } from "./file_store_options.ts";
 import { offerLoadDigests } from "./load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
-
-/**
- * Options of {@linkcode FileMemoryStore}.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { FileMemoryStore, type FileMemoryStoreOptions } from "@memo/memory";
- * const dir = await Deno.makeTempDir();
- * const options: FileMemoryStoreOptions = {
- *   rootDir: dir,
- *   lockTimeoutMs: 2_000,
- *   clock: () => new Date("2025-01-01T00:00:00.000Z"),
- * };
- * const store = new FileMemoryStore(options);
- * const { written } = await store.commit({ notes: [{ text: "hello" }] });
- * assert.equal(written[0].created, "2025-01-01T00:00:00.000Z");
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export interface FileMemoryStoreOptions {
-  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md` unless `notesPath` is given. */
-  rootDir: string;
-  /**
-   * The notes file to use instead of `<rootDir>/.memo/memory/notes.md` (its lock is
-   * `<notesPath>.lock`). The cloud reference server's file store keeps one per project.
-   * @default `<rootDir>/.memo/memory/notes.md`
-   *
-   * @example
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { join } from "node:path";
-   * import { FileMemoryStore } from "@memo/memory";
-   * const dir = await Deno.makeTempDir();
-   * const notesPath = join(dir, "team", "notes.md");
-   * const store = new FileMemoryStore({ rootDir: dir, notesPath });
-   * await store.commit({ notes: [{ text: "hello" }] });
-   * assert.equal(store.paths.lock, `${notesPath}.lock`);
-   * assert.ok((await Deno.readTextFile(notesPath)).includes("hello"));
-   * await Deno.remove(dir, { recursive: true });
-   * ```
-   */
-  notesPath?: string;
-  /**
-   * Source of the current time for `created`, `updated` and new ids.
-   * @default () => new Date()
-   */
-  clock?: () => Date;
-  /**
-   * How long a write waits for the lock held by another live process before it throws
-   * `StoreLockError`.
-   * @default 10000
-   */
-  lockTimeoutMs?: number;
-  /**
-   * Age after which an empty or unreadable lock file is stale (its writer died before filling
-   * it).
-   * @default 5000
-   */
-  staleLockMs?: number;
-  /**
-   * Age after which a lock written by another host (a shared or network folder, another
-   * container) is stale: whether its process lives cannot be checked from here.
-   * @default 600000 (10 minutes)
-   */
-  foreignLockStaleMs?: number;
-}
+import { checkReplicaChanges, planReplica, staleIds } from "./_replica_plan.ts";
 
 const MAX_PAGE = 1000;
 
@@ -275,11 +195,10 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /**
-   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in
-   * one step: only new notes are appended; anything else is one atomic
-   * rewrite. With `expect`, writes only when every id still has the hash
-   * expected (checked under the lock). Refuses a note whose hash does not
-   * match its content, an id given twice, and an id both put and removed.
+   * Writes notes verbatim (ids, hashes and times kept) and removes ids, in one step: only new notes
+   * are appended; anything else is one atomic rewrite. With `expect`, writes only when every id
+   * still has the hash expected (checked under the lock). Refuses a note whose hash does not match
+   * its content, an id given twice, and an id both put and removed.
    *
    * @example
    * ```ts
@@ -307,30 +226,14 @@ export class FileMemoryStore implements MemoryStore {
     }
     return this.#exclusive(async () => {
       const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
-      const plan = () => {
-        const added: Note[] = [];
-        const replace = new Map<NotesSection, Note>();
-        const drop = new Set<NotesSection>();
-        for (const note of put) {
-          const section = this.#file.table.section(note.id);
-          if (!section?.note) added.push(note);
-          else if (!sameNote(section.note, note)) replace.set(section, note);
-        }
-        for (const id of remove) {
-          const section = this.#file.table.section(id);
-          if (section?.note) drop.add(section);
-        }
-        return { added, replace, drop };
-      };
+      const plan = () => planReplica(this.#file.table, put, remove);
       await this.#file.refresh(false);
       let todo = plan();
       if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
       const lock = await this.#acquire(true);
       try {
         await this.#file.refresh(true);
-        const stale = Object.entries(changes.expect ?? {})
-          .filter(([id, hash]) => (this.#file.table.get(id)?.hash ?? null) !== hash)
-          .map(([id]) => id);
+        const stale = staleIds(this.#file.table, changes.expect);
         if (stale.length) return { ...none, stale };
         if (changes.expectSha256 !== undefined && changes.expectSha256 !== this.#sha256()) {
           throw new MemoryValidationError(
@@ -469,43 +372,4 @@ export class FileMemoryStore implements MemoryStore {
     this.#events.push(...issues);
     if (this.#events.length > 100) this.#events.splice(0, this.#events.length - 100);
   }
-}
-
-/** Validates what `applyReplica` got: whole notes with matching hashes, each id once. */
-function checkReplicaChanges(changes: ReplicaChanges): { put: Note[]; remove: string[] } {
-  const fail = (reason: string) =>
-    new MemoryValidationError(`Cannot apply the replica changes: ${reason}`);
-  if (!changes || !Array.isArray(changes.put) || !Array.isArray(changes.remove)) {
-    throw fail("put and remove must be lists");
-  }
-  const seen = new Set<string>();
-  for (const note of changes.put) {
-    const ok = note && typeof note.id === "string" && NOTE_ID_PATTERN.test(note.id) &&
-      typeof note.title === "string" && typeof note.body === "string" && note.body.trim() !== "" &&
-      Array.isArray(note.labels) && note.labels.every((l: unknown) => typeof l === "string") &&
-      (note.source === undefined || typeof note.source === "string") &&
-      typeof note.created === "string" && typeof note.updated === "string";
-    if (!ok) throw fail(`note ${JSON.stringify(String(note?.id).slice(0, 64))} is not a note`);
-    try {
-      prepareHistory(note, "apply the replica changes");
-    } catch (e) {
-      throw fail(`note ${note.id}: ${(e as Error).message.replace(/^Cannot [^:]*: /, "")}`);
-    }
-    if (note.hash !== contentHash(note)) {
-      throw fail(`note ${note.id} has a hash that does not match its content`);
-    }
-    if (seen.has(note.id)) throw fail(`note ${note.id} is given twice`);
-    seen.add(note.id);
-  }
-  for (const id of changes.remove) {
-    if (typeof id !== "string") throw fail("remove must hold ids");
-    if (seen.has(id)) throw fail(`note ${id} is both put and removed`);
-  }
-  // `supersededBy` is derived when notes are read: it is never stored.
-  const put = changes.put.map((note) => {
-    if (note.supersededBy === undefined) return note;
-    const { supersededBy: _derived, ...stored } = note;
-    return stored;
-  });
-  return { put, remove: [...new Set(changes.remove)] };
 }

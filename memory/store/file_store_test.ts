@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { FileMemoryStore } from "./file_store.ts";
 import { MemoryValidationError } from "../errors.ts";
 import { memoPaths } from "./paths.ts";
-import { NOTES_PREAMBLE, parseNotes, serializeNote } from "./codec.ts";
+import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
+import { parseNotes } from "./parse.ts";
 import { contentHash, type Note } from "../notes/note.ts";
 import { pageCounter } from "../../testing/pages.ts";
 

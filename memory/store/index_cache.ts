@@ -105,10 +105,9 @@ export function snapshotExtent(key: string | undefined): number | undefined {
 
 /**
  * The note count and key of the snapshot file at `path`, from its first 4 KB; undefined when it
- * cannot be read or is not a snapshot (never throws). Synchronous on purpose: three system calls
- * of a few microseconds each, where each round trip of an asynchronous read through the thread
- * pool costs about 50, and much more on a loaded machine; the load waits for it before reading
- * notes.md.
+ * cannot be read or is not a snapshot (never throws). Synchronous on purpose: three system calls of
+ * a few microseconds each, where each round trip of an asynchronous read through the thread pool
+ * costs about 50, and much more on a loaded machine; the load waits for it before reading notes.md.
  *
  * @example
  * ```ts

@@ -18,7 +18,9 @@
 
 export * from "./store.ts";
 export * from "./file_store.ts";
+export * from "./file_store_options.ts";
 export * from "./codec.ts";
+export * from "./parse.ts";
 export * from "./draft.ts";
 export * from "./paths.ts";
 export * from "./load_digest.ts";

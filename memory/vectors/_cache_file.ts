@@ -124,10 +124,9 @@ export async function openCacheFile(path: string, header: Uint8Array): Promise<F
 }
 
 /**
- * Writes `header` and then each record of `records` (key → its offset in `from`, records of
- * `size` bytes) that still reads whole, to a temporary file renamed over `path`. Returns the new
- * offset of each record written. On failure the temporary file is removed and `path` is left as
- * it was.
+ * Writes `header` and then each record of `records` (key → its offset in `from`, records of `size`
+ * bytes) that still reads whole, to a temporary file renamed over `path`. Returns the new offset of
+ * each record written. On failure the temporary file is removed and `path` is left as it was.
  *
  * @example
  * ```ts

@@ -34,10 +34,9 @@ interface Shared {
 const shared = new Map<string, Shared>();
 
 /**
- * A lease on the built-in embedder for `model`, loaded once per process while any lease holds
- * it (its worker thread does not keep the process alive while idle). A failed load is tried
- * again by the next lease. `onProgress` hears the load, or `ready` at once when the model is
- * already loaded.
+ * A lease on the built-in embedder for `model`, loaded once per process while any lease holds it
+ * (its worker thread does not keep the process alive while idle). A failed load is tried again by
+ * the next lease. `onProgress` hears the load, or `ready` at once when the model is already loaded.
  *
  * @example
  * ```ts

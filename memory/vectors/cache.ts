@@ -1,27 +1,17 @@
 /**
- * Internal: the on-disk embedding cache, `.memo/cache/embeddings/<slug>.vec`, one file per model,
- * keyed by the content hash of the embedded text (`embeddingKey`). A restart, or a second
- * process, re-embeds nothing the file already holds. The file's layout is in
- * `_embedding_cache_format.ts`.
+ * Internal: the on-disk embedding cache, `.memo/cache/embeddings/<slug>.vec`, one file per model
+ * (layout: `cache_format.ts`), keyed by the content hash of the embedded text (`embeddingKey`), so
+ * that a restart or a second process re-embeds nothing the file holds.
  *
- * **Writers.** The file is opened with `O_APPEND` and each `put` appends its whole batch with one
- * write, so processes can append at the same time without interleaving records. The file is created
- * whole (header written to a temporary file, then hard-linked into place), so no process ever sees
- * a file without its header.
- *
- * **Readers.** Only key → record offset is held in memory (`_embedding_cache_records.ts`, which
- * also says how a damaged or torn record is skipped); `read` fetches a vector with a positional
- * read. `refresh` parses what was appended since the last parse, from any process.
- *
- * **Recovery.** A header that is damaged, of another format version, or for other dimensions or
- * another model makes `open` replace the file with a fresh empty one (temporary file renamed over
- * it); nothing throws on a corrupt file. A process that still has the old file open notices the
- * replacement (its path points at another file) at its next `refresh` or `put` and reopens.
- *
- * **Compaction.** `compact(live)` rewrites the live records through a temporary file renamed into
- * place when dead records (other keys, duplicates, damaged bytes) outnumber them. Records another
- * process appends to the old file between the copy and the rename are lost; being a cache, they
- * are embedded again when needed.
+ * - **Writers.** The file is opened with `O_APPEND`; each `put` appends its batch with one write,
+ *   so processes append at once without interleaving. It is created whole (header written to a
+ *   temporary file, hard-linked into place): no process sees a file without its header.
+ * - **Readers** hold key → offset only (`_cache_records.ts`) and read a vector positionally.
+ * - **Recovery.** A damaged header, or one of another version, dimensions or model, makes `open`
+ *   replace the file with an empty one; nothing throws on a corrupt file. A process that has the
+ *   old file open notices the replacement at its next `refresh` or `put` and reopens.
+ * - **Compaction** rewrites the live records when dead ones outnumber them. Records another
+ *   process appends between the copy and the rename are lost (embedded again when needed).
  *
  * @module
  */
@@ -390,10 +380,7 @@ export class EmbeddingCache {
     return this.#handle;
   }
 
-  /**
-   * Opens the file (creating it whole when missing, replacing it when its header is not ours)
-   * and resets what this instance knows about it.
-   */
+  /** Opens the file (created whole, or replaced when its header is not ours); forgets all. */
   async #open(): Promise<void> {
     const handle = await openCacheFile(this.path, this.#header);
     this.#handle = handle;

@@ -23,7 +23,7 @@ import { EmbeddingBacklog } from "./_backlog.ts";
 import { AUTO_LEXICAL_MODELS, autoEngineOf } from "./auto_engine.ts";
 import { stat } from "node:fs/promises";
 import { setTimeout as timer } from "node:timers";
-import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "../memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./embed_types.ts";
 import type { MemoEmbeddings } from "./seam.ts";
 
 /** Settings of {@linkcode Embeddings}. */
@@ -377,9 +377,8 @@ export class Embeddings implements MemoEmbeddings {
   }
 
   /**
-   * One step: vectors the cache already holds (from this or another
-   * process), then one batch through the model. Returns how many texts the
-   * model embedded.
+   * One step: vectors the cache already holds (from this or another process), then one batch
+   * through the model. Returns how many texts the model embedded.
    */
   async #batch(): Promise<number> {
     await this.#fromCache();

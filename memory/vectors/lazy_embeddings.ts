@@ -22,7 +22,7 @@ import type { VectorHit, VectorSearchOptions } from "../recall/vector/vector.ts"
 import { EmbedderUnavailableError } from "../errors.ts";
 import { type AutoEngine, autoEngineOf } from "./auto_engine.ts";
 import { setTimeout as timer } from "node:timers";
-import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "../memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./embed_types.ts";
 import type { MemoEmbeddings } from "./seam.ts";
 import type { Embeddings, EmbeddingsOptions } from "./embeddings.ts";
 

@@ -1,14 +1,12 @@
 /**
  * Internal: the seam between the `Memo` client and its embedding side. The client's own files
  * (`memo.ts`, `_note_mirror.ts`, `_memo_recall.ts`, `_memo_load.ts`) hold the embedding side only
- * as a {@linkcode MemoEmbeddings}, a type, which loads no code. `memo.ts` builds the light
- * stand-in of `lazy_embeddings.ts`, which imports the embedding code only when vectors are
- * needed:
+ * as a {@linkcode MemoEmbeddings}, a type, which loads no code. `memo.ts` builds the light stand-in
+ * of `lazy_embeddings.ts`, which imports the embedding code only when vectors are needed:
  *
- * - `embeddings.ts` (the background embedding, the vector backlog, the on-disk embedding cache,
- *   and the lease on a process-wide model of `_shared_embedder.ts`), at the first explicit
- *   `vector` or `hybrid` recall, at `embed()`, or after the open when the default engine uses
- *   vectors;
+ * - `embeddings.ts` (the background embedding, the vector backlog, the on-disk embedding cache, and
+ *   the lease on a process-wide model of `_shared_embedder.ts`), at the first explicit `vector` or
+ *   `hybrid` recall, at `embed()`, or after the open when the default engine uses vectors;
  * - the `Memo`'s `_memo_recall.ts` imports `semanticHits` (`semantic_recall.ts`) at the first `vector` or
  *   `hybrid` ranking.
  *
@@ -18,7 +16,7 @@
 import type { Note } from "../notes/note.ts";
 import type { Embedder } from "../embed/types.ts";
 import type { VectorHit, VectorSearchOptions } from "../recall/vector/vector.ts";
-import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "../memo_types.ts";
+import type { EmbeddingStatus, EmbedResult, MemoEmbedOptions } from "./embed_types.ts";
 
 /**
  * What a `Memo` client asks of its embedding side: told of every note change, asked whether

@@ -1,15 +1,13 @@
 /**
  * Scoring of the lexical index: BM25F over title, body and labels.
  *
- * For a query term t with weight w (1, or less for a prefix completion or a
- * feedback term), a note scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`,
- * where `x = Σ_field weight_field · tf_field / (1 − b + b · length_field /
- * average_field)` (labels are not length-normalised),
- * `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))` from the live document
- * frequencies at query time, and δ is the BM25+ lower bound. A
- * {@linkcode Pass} adds these scores up over the postings; `_search.ts` runs
- * the passes of one search, with pseudo-relevance feedback and a
- * term-proximity re-rank.
+ * For a query term t with weight w (1, or less for a prefix completion or a feedback term), a note
+ * scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`, where
+ * `x = Σ_field weight_field · tf_field / (1 − b + b · length_field / average_field)` (labels are
+ * not length-normalised), `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))` from the live document
+ * frequencies at query time, and δ is the BM25+ lower bound. A {@linkcode Pass} adds these scores
+ * up over the postings; `_search.ts` runs the passes of one search, with pseudo-relevance feedback
+ * and a term-proximity re-rank.
  *
  * @module
  */
@@ -371,7 +369,6 @@ export class Pass {
 
 /** A note in the ranking: its doc number, its score and its proximity bonus per query word. */
 export interface Ranked {
-  /** Doc number. */
   doc: number;
   /** Score (with the bonus, once re-ranked). */
   score: number;

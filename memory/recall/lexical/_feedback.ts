@@ -1,15 +1,13 @@
 /**
- * Pseudo-relevance feedback (Rocchio, 1971; in the form of the relevance
- * model of Lavrenko and Croft, 2001): the best few notes of a first BM25 pass
- * are taken as relevant, and the terms that weigh most in them, by
- * `Σ_notes (score / best score) · tf / length`, times idf, are added to the
- * query at a lower weight. Notes that say the same thing in other words then
- * rise. The added terms only re-rank notes that already match the query; they
- * never bring in a note that matches none of its words.
+ * Pseudo-relevance feedback (Rocchio, 1971; in the form of the relevance model of Lavrenko and
+ * Croft, 2001): the best few notes of a first BM25 pass are taken as relevant, and the terms that
+ * weigh most in them, by `Σ_notes (score / best score) · tf / length`, times idf, are added to the
+ * query at a lower weight. Notes that say the same thing in other words then rise. The added terms
+ * only re-rank notes that already match the query; they never bring in a note that matches none of
+ * its words.
  *
- * A note's terms are read from its stored sequence (see `_sequences.ts`): the
- * title, the terms of the body that start in its first `MAX_FEEDBACK_CHARS`
- * characters, and the labels.
+ * A note's terms are read from its stored sequence (see `_sequences.ts`): the title, the terms of
+ * the body that start in its first `MAX_FEEDBACK_CHARS` characters, and the labels.
  *
  * @module
  */
@@ -18,7 +16,6 @@ import type { SequenceStore } from "./_sequences.ts";
 
 /** One added query term. */
 export interface FeedbackTerm {
-  /** Term id. */
   id: number;
   /** Its weight relative to a query word (at most the feedback weight). */
   weight: number;
@@ -57,9 +54,8 @@ export class Feedback {
   #distinct = new Int32Array(0);
 
   /**
-   * The feedback terms of the first-pass notes `top` (best first, with their
-   * scores), leaving out those for which `exclude` is true. `df` gives a
-   * term's document frequency among `n` notes.
+   * The feedback terms of the first-pass notes `top` (best first, with their scores), leaving out
+   * those for which `exclude` is true. `df` gives a term's document frequency among `n` notes.
    */
   terms(
     store: SequenceStore,

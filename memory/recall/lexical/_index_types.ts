@@ -1,8 +1,7 @@
 /**
- * Internal: what a search reads of the lexical index. The index
- * (`lexical.ts`) implements {@linkcode IndexView}, and its search
- * (`_search.ts`, `_bm25.ts`) reads one, so that the index and its search do
- * not import each other.
+ * Internal: what a search reads of the lexical index. The index (`lexical.ts`) implements
+ * {@linkcode IndexView}, and its search (`_search.ts`, `_bm25.ts`) reads one, so that the index and
+ * its search do not import each other.
  *
  * @module
  */

@@ -1,12 +1,11 @@
 /**
  * Reads a note's fields into term frequencies: the hot loop of indexing.
  *
- * Plain words (ASCII letters and digits, at most a leading capital, ended by a
- * separator) are most of any English text; they are cut, hashed, looked up in
- * the dictionary and counted in one pass over the char codes, with no call
- * and no string per word. Everything else (identifiers, apostrophes, other
- * scripts, emoji) goes through the tokenizer's general path ({@linkcode scanAt}),
- * so both paths cut text exactly alike.
+ * Plain words (ASCII letters and digits, at most a leading capital, ended by a separator) are most
+ * of any English text; they are cut, hashed, looked up in the dictionary and counted in one pass
+ * over the char codes, with no call and no string per word. Everything else (identifiers,
+ * apostrophes, other scripts, emoji) goes through the tokenizer's general path
+ * ({@linkcode scanAt}), so both paths cut text exactly alike.
  *
  * @module
  */
@@ -52,7 +51,6 @@ export class NoteReader {
   tf: Int32Array = new Int32Array(1024);
   /** Distinct terms of the current note. */
   unique: Int32Array = new Int32Array(256);
-  /** Number of entries of `unique`. */
   uniqueCount = 0;
   /** The term sequence of the current note, when recording. */
   readonly sequence: SequenceWriter = new SequenceWriter();
@@ -65,7 +63,6 @@ export class NoteReader {
   #shift = 0;
   #max = 0;
   #length = 0;
-  /** Position of the next token. */
   #position = 0;
   /** Characters of the current field whose tokens are recorded. */
   #keep = 0;
@@ -109,13 +106,11 @@ export class NoteReader {
   }
 
   /**
-   * Reads one field: each term's frequency is counted in the bits
-   * `max << shift` of its packed word (saturating at `max`). Returns the
-   * field's length in indexed tokens (joined forms and CJK pairs not counted).
-   * When recording, the tokens that start in the first `keep` characters are
-   * added to the sequence (the field then ends `FIELD_GAP` positions on), and
-   * `marked` is set to the terms recorded before the first token that starts
-   * at or after `mark`.
+   * Reads one field: each term's frequency is counted in the bits `max << shift` of its packed word
+   * (saturating at `max`). Returns the field's length in indexed tokens (joined forms and CJK pairs
+   * not counted). When recording, the tokens that start in the first `keep` characters are added to
+   * the sequence (the field then ends `FIELD_GAP` positions on), and `marked` is set to the terms
+   * recorded before the first token that starts at or after `mark`.
    */
   field(text: string, shift: number, max: number, keep = Infinity, mark = Infinity): number {
     this.#shift = shift;

@@ -7,11 +7,10 @@
  *   order they came, in fixed-size chunks (growing it copies nothing), cut
  *   into *frames*: runs of pairs of one doc (a note's entries are one frame).
  *
- * Adding a note only appends to the log (sequential writes). {@linkcode
- * PostingStore.flush} merges the log into the frozen part with one counting
- * sort, dropping the entries of removed notes and renumbering the docs; the
- * index flushes before a search once the log is large, and otherwise scans
- * the small log beside the frozen part.
+ * Adding a note only appends to the log (sequential writes). {@linkcode PostingStore.flush} merges
+ * the log into the frozen part with one counting sort, dropping the entries of removed notes and
+ * renumbering the docs; the index flushes before a search once the log is large, and otherwise
+ * scans the small log beside the frozen part.
  *
  * @module
  */
@@ -50,27 +49,22 @@ export class PostingStore {
   /** Pending `(term, tf)` pairs: full chunks, then `log`. */
   chunks: Int32Array[] = [];
   /**
-   * The chunk being filled: it starts small and doubles up to
-   * {@linkcode LOG_CHUNK} ints (an index of a few notes then holds little);
-   * only full chunks move to `chunks`.
+   * The chunk being filled: it starts small and doubles up to {@linkcode LOG_CHUNK} ints (an index
+   * of a few notes then holds little); only full chunks move to `chunks`.
    */
   log: Int32Array = new Int32Array(LOG_START);
-  /** Number of ints used in `log`. */
   logUsed = 0;
   /** Doc of each frame of the log. */
   frameDoc: Int32Array = new Int32Array(256);
   /** End of each frame of the log (exclusive), in pairs from the log's start. */
   frameEnd: Int32Array = new Int32Array(256);
-  /** Number of frames. */
   frameCount = 0;
   #pairs = 0;
 
-  /** Number of frozen entries. */
   get frozenCount(): number {
     return this.offsets[this.frozenTerms];
   }
 
-  /** Number of pending entries. */
   get pendingCount(): number {
     return this.#pairs;
   }
@@ -202,9 +196,8 @@ export class PostingStore {
   }
 
   /**
-   * Merges the pending log into the frozen part. With `remap`, entries whose
-   * doc maps to a negative number are dropped and the others renumbered.
-   * `terms` is the number of terms of the dictionary.
+   * Merges the pending log into the frozen part. With `remap`, entries whose doc maps to a negative
+   * number are dropped and the others renumbered. `terms` is the number of terms of the dictionary.
    */
   flush(terms: number, remap?: Int32Array): void {
     const oldOffsets = this.offsets;
@@ -253,7 +246,6 @@ export class PostingStore {
     this.#clearLog();
   }
 
-  /** Drops every posting. */
   clear(): void {
     this.offsets = new Int32Array(1);
     this.entries = new Int32Array(0);

@@ -1,11 +1,9 @@
 /**
- * The second look at the best candidates of a lexical search: where the query
- * terms stand in each one, read from its stored term sequence (see
- * `_sequences.ts`), for a term-proximity bonus after Büttcher, Clarke and
- * Lushman, "Term proximity scoring for ad-hoc retrieval on very large text
- * collections" (SIGIR 2006): neighbouring occurrences of two different query
- * terms, at distance d, add idf / d² to each other's accumulator, which is
- * then saturated like a BM25 term frequency.
+ * The second look at the best candidates of a lexical search: where the query terms stand in each
+ * one, read from its stored term sequence (see `_sequences.ts`), for a term-proximity bonus after
+ * Büttcher, Clarke and Lushman, "Term proximity scoring for ad-hoc retrieval on very large text
+ * collections" (SIGIR 2006): neighbouring occurrences of two different query terms, at distance d,
+ * add idf / d² to each other's accumulator, which is then saturated like a BM25 term frequency.
  *
  * @module
  */
@@ -16,9 +14,7 @@ import { SequenceReader, type SequenceStore } from "./_sequences.ts";
 export interface TermHits {
   /** Term index (into the query's terms) of each occurrence. */
   terms: Int32Array;
-  /** Position of each occurrence. */
   positions: Int32Array;
-  /** Number of occurrences. */
   count: number;
 }
 
@@ -48,9 +44,8 @@ export class HitCollector {
   readonly #reader = new SequenceReader();
 
   /**
-   * The occurrences in the sequence of `doc` of the terms t for which
-   * `slot[t]` is not negative (t beyond `slot` never are), as term indexes
-   * `slot[t]`. The result is reused by the next call.
+   * The occurrences in the sequence of `doc` of the terms t for which `slot[t]` is not negative (t
+   * beyond `slot` never are), as term indexes `slot[t]`. The result is reused by the next call.
    */
   collect(store: SequenceStore, doc: number, slot: Int32Array): TermHits {
     const hits = this.#hits;
@@ -98,12 +93,10 @@ let accBuffer = new Float64Array(32);
 let idfBuffer = new Float64Array(32);
 
 /**
- * The proximity bonus of one note, per group: `min(1, idf_g) · acc_g (k1 + 1)
- * / (acc_g + k1)`, where `acc_g` sums `weight · idf / d²` of the nearest
- * different query term on either side of each occurrence of group g.
- * `group[i]`, `idf[i]` and `weight[i]` describe term index i; occurrences of
- * the same group never pair. Returns one bonus per group, or `undefined` when
- * every one is 0.
+ * The proximity bonus of one note, per group: `min(1, idf_g) · acc_g (k1 + 1) / (acc_g + k1)`,
+ * where `acc_g` sums `weight · idf / d²` of the nearest different query term on either side of each
+ * occurrence of group g. `group[i]`, `idf[i]` and `weight[i]` describe term index i; occurrences of
+ * the same group never pair. Returns one bonus per group, or `undefined` when every one is 0.
  *
  * @example
  * ```ts

@@ -1,11 +1,10 @@
 /**
  * Turns a query string into the weighted terms the lexical index scores.
  *
- * The query is cut by the same tokenizer as the notes. Stop words drop out;
- * every other token becomes a *group*: what a hit reports in `matched`. A group
- * scores its stem at full weight. The last word of the query, when the query
- * does not end in a space or punctuation, also matches as a prefix: the terms
- * that start with it score at a lower weight (see {@linkcode QueryOptions}).
+ * The query is cut by the same tokenizer as the notes. Stop words drop out; every other token
+ * becomes a *group*: what a hit reports in `matched`. A group scores its stem at full weight. The
+ * last word of the query, when the query does not end in a space or punctuation, also matches as a
+ * prefix: the terms that start with it score at a lower weight (see {@linkcode QueryOptions}).
  *
  * @module
  */
@@ -26,13 +25,11 @@ export const MAX_QUERY_GROUPS = 32;
 
 /** One scored term of a query. */
 export interface QueryTerm {
-  /** Term id in the dictionary. */
   id: number;
   /** Index of the group (query word) it belongs to. */
   group: number;
   /** Weight of the term (1 for the word itself, less for a prefix expansion). */
   weight: number;
-  /** Whether this term is a prefix expansion. */
   prefix: boolean;
 }
 
@@ -49,8 +46,7 @@ export interface ParsedQuery {
 /** Options of {@linkcode parseQuery}. */
 export interface QueryOptions {
   /**
-   * Weight of a prefix expansion of the last word, scaled further by
-   * `prefix length / term length`.
+   * Weight of a prefix expansion of the last word, scaled further by `prefix length / term length`.
    * @default 0.5
    */
   prefixWeight?: number;
@@ -69,8 +65,7 @@ export interface QueryOptions {
 }
 
 /**
- * Parses a query against a dictionary. Words that no note holds still form
- * groups, with no terms.
+ * Parses a query against a dictionary. Words that no note holds still form groups, with no terms.
  *
  * @example
  * ```ts
@@ -166,9 +161,8 @@ function expandPrefix(
 }
 
 /**
- * The completions not `seen`: all of them, highest id first, when there are
- * at most `max`; else the `max` most frequent (ties: shorter, then lower id),
- * in that order.
+ * The completions not `seen`: all of them, highest id first, when there are at most `max`; else the
+ * `max` most frequent (ties: shorter, then lower id), in that order.
  */
 function mostFrequent(
   ids: number[],

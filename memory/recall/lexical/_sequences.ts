@@ -1,23 +1,20 @@
 /**
- * The token sequences of the indexed notes: for each note, its indexed terms
- * (stop words left out) in the order the tokenizer cuts them, each with its
- * position, recorded once when the note is added. The proximity re-rank and
- * pseudo-relevance feedback read them instead of tokenizing the candidate
- * notes again at every search.
+ * The token sequences of the indexed notes: for each note, its indexed terms (stop words left out)
+ * in the order the tokenizer cuts them, each with its position, recorded once when the note is
+ * added. The proximity re-rank and pseudo-relevance feedback read them instead of tokenizing the
+ * candidate notes again at every search.
  *
- * Positions are those of the tokenizer (`scanTokens`): the title from 0, then
- * the body, then each label, each field starting {@linkcode FIELD_GAP}
- * positions after the previous one ends, so that no pair of neighbours spans
- * two fields. Only the first {@linkcode MAX_RESCAN_CHARS} characters of a body
- * are recorded.
+ * Positions are those of the tokenizer (`scanTokens`): the title from 0, then the body, then each
+ * label, each field starting {@linkcode FIELD_GAP} positions after the previous one ends, so that
+ * no pair of neighbours spans two fields. Only the first {@linkcode MAX_RESCAN_CHARS} characters of
+ * a body are recorded.
  *
- * Encoding, one `Int32` per term: `term << 8 | (position − previous position
- * + 8)` when the term id is below 2²³ and the step in −8 … 247 (joined forms
- * step back to their first part, CJK pairs stay put, stop words are skipped
- * over); otherwise the three ints `-1, term, position`. The sequences are
- * stored back to back in chunks of up to {@linkcode SEQUENCE_CHUNK} ints (the
- * first ones smaller, so that a few notes take little room; a longer sequence
- * gets a chunk of its own), so growing the store copies nothing.
+ * Encoding, one `Int32` per term: `term << 8 | (position − previous position + 8)` when the term id
+ * is below 2²³ and the step in −8 … 247 (joined forms step back to their first part, CJK pairs stay
+ * put, stop words are skipped over); otherwise the three ints `-1, term, position`. The sequences
+ * are stored back to back in chunks of up to {@linkcode SEQUENCE_CHUNK} ints (the first ones
+ * smaller, so that a few notes take little room; a longer sequence gets a chunk of its own), so
+ * growing the store copies nothing.
  *
  * @module
  */
@@ -57,7 +54,6 @@ export class SequenceWriter {
   start = 0;
   /** End (exclusive) of the sequence in `data`. */
   count = 0;
-  /** Terms pushed. */
   terms = 0;
   #own: Int32Array = this.data;
   #last = 0;
@@ -76,7 +72,6 @@ export class SequenceWriter {
     this.#last = 0;
   }
 
-  /** Appends `term` at `position`. */
   push(term: number, position: number): void {
     if (this.count + 3 > this.data.length) this.#move();
     const step = position - this.#last + 8;
@@ -122,9 +117,7 @@ export class SequenceWriter {
  * ```
  */
 export class SequenceReader {
-  /** Term of the current entry. */
   term = 0;
-  /** Position of the current entry. */
   position = 0;
   /** Index of the current entry in the sequence (0 for the first). */
   index = -1;
@@ -198,7 +191,6 @@ export class SequenceStore {
   /** Ints used of the last chunk (equal to its length when full, or when there is none). */
   #used = 0;
 
-  /** Whether `doc` has a sequence. */
   has(doc: number): boolean {
     return doc < this.chunk.length && this.chunk[doc] >= 0;
   }
@@ -219,9 +211,8 @@ export class SequenceStore {
   }
 
   /**
-   * Starts a chunk of at least `n` ints. Chunks double from 1/16 of
-   * {@linkcode SEQUENCE_CHUNK} up to it, so that the sequences of a few
-   * notes take little room.
+   * Starts a chunk of at least `n` ints. Chunks double from 1/16 of {@linkcode SEQUENCE_CHUNK} up
+   * to it, so that the sequences of a few notes take little room.
    */
   #newChunk(n: number): void {
     const last = this.chunks[this.chunks.length - 1];
@@ -270,7 +261,6 @@ export class SequenceStore {
     if (doc < this.chunk.length) this.chunk[doc] = -1;
   }
 
-  /** Drops everything. */
   clear(): void {
     this.chunks = [];
     this.chunk = new Int32Array(1024).fill(-1);

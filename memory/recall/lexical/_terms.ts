@@ -1,22 +1,21 @@
 /**
- * The term dictionary of the lexical index. Every distinct folded token seen
- * is interned once in an open-addressing hash table over a UTF-16 character
- * pool, keyed straight from the scanned text (no substring is built on a hit),
- * and mapped to the id of its stem (or to -1 for a stop word). Stemming thus
- * runs once per distinct token, not once per occurrence.
+ * The term dictionary of the lexical index. Every distinct folded token seen is interned once in an
+ * open-addressing hash table over a UTF-16 character pool, keyed straight from the scanned text (no
+ * substring is built on a hit), and mapped to the id of its stem (or to -1 for a stop word).
+ * Stemming thus runs once per distinct token, not once per occurrence.
  *
- * The table is public so that the indexer's fast path can probe it inline.
- * A slot is {@linkcode SLOT} ints, one cache line for two slots, so that a
- * probe of a word of up to 8 characters touches one line:
- * `[hash, token id + 1 (0: empty), term id (-1: stop word), length,
- * 4 × two UTF-16 units]`. Longer tokens are checked against `chars` from
- * `tokenStart`.
+ * The table is public so that the indexer's fast path can probe it inline. A slot is
+ * {@linkcode SLOT} ints, one cache line for two slots, so that a probe of a word of up to 8
+ * characters touches one line:
+ * `[hash, token id + 1 (0: empty), term id (-1: stop word), length, 4 × two UTF-16 units]`. Longer
+ * tokens are checked against `chars` from `tokenStart`.
  *
  * @module
  */
 
 import { analyzeToken } from "../text/stemmer.ts";
 import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
+import { PrefixBuckets } from "./_prefixes.ts";
 
 /** Ints per slot of {@linkcode TermDictionary.slots}. */
 export const SLOT = 8;
@@ -45,7 +44,6 @@ export class TermDictionary {
   mask: number = (1 << 12) - 1;
   /** Where each token's characters start in `chars`. */
   tokenStart: Int32Array = new Int32Array(1024);
-  /** Characters of all tokens. */
   chars: Uint16Array = new Uint16Array(1 << 14);
   /** Called with the id of each new term, before it is returned. */
   onNewTerm: ((id: number) => void) | undefined;
@@ -55,7 +53,7 @@ export class TermDictionary {
   #terms: string[] = [];
   #termTable: Int32Array = new Int32Array(1 << 12);
   #termHash: Int32Array = new Int32Array(1024);
-  #buckets = new Map<number, Bucket>();
+  #prefixes = new PrefixBuckets();
 
   constructor(stopWords: ReadonlySet<string>) {
     this.#stopWords = stopWords;
@@ -71,7 +69,6 @@ export class TermDictionary {
     return this.#tokens;
   }
 
-  /** The text of a term id. */
   term(id: number): string {
     return this.#terms[id];
   }
@@ -97,15 +94,13 @@ export class TermDictionary {
     return this.lookup(src, start, end, hashToken(src, start, end));
   }
 
-  /** The stop words of the dictionary. */
   get stopWords(): ReadonlySet<string> {
     return this.#stopWords;
   }
 
   /**
-   * Term id of the token spelled by `src[start, end)` with hash `h`, if the
-   * token was seen before: -1 for a stop word, -2 for a token never seen
-   * (which is not interned).
+   * Term id of the token spelled by `src[start, end)` with hash `h`, if the token was seen before:
+   * -1 for a stop word, -2 for a token never seen (which is not interned).
    */
   find(src: string, start: number, end: number, h: number): number {
     const slots = this.slots;
@@ -234,11 +229,7 @@ export class TermDictionary {
     this.#termHash[id] = h;
     table[slot] = id + 1;
     if ((id + 1) * 2 > table.length) this.#rehashTerms();
-    // Prefix buckets: the term ids per first two characters, sorted when searched.
-    const key = bucketKey(term);
-    const bucket = this.#buckets.get(key);
-    if (bucket) bucket.ids.push(id);
-    else this.#buckets.set(key, { ids: [id], sorted: 1 });
+    this.#prefixes.add(id, term);
     this.onNewTerm?.(id);
     return id;
   }
@@ -339,7 +330,7 @@ export class TermDictionary {
     }
     const all = parts.join("");
     const terms: string[] = new Array(termCount);
-    const buckets = new Map<number, Bucket>();
+    const prefixes = new PrefixBuckets();
     let from = 0;
     for (let id = 0; id < termCount; id++) {
       const to = termEnds[id];
@@ -347,10 +338,7 @@ export class TermDictionary {
       const term = all.slice(from, to);
       from = to;
       terms[id] = term;
-      const key = bucketKey(term);
-      const bucket = buckets.get(key);
-      if (bucket) bucket.ids.push(id);
-      else buckets.set(key, { ids: [id], sorted: 1 });
+      prefixes.add(id, term);
     }
     const dict = new TermDictionary(stopWords);
     dict.slots = slots;
@@ -362,61 +350,21 @@ export class TermDictionary {
     dict.#terms = terms;
     dict.#termTable = termTable;
     dict.#termHash = termHash;
-    dict.#buckets = buckets;
+    dict.#prefixes = prefixes;
     return dict;
   }
 
   /**
    * Ids of the terms that start with `prefix` (itself included when it is a
-   * term), in no particular order. Each bucket of terms (by first two
-   * characters) is kept sorted, so a prefix of two characters or more costs a
-   * binary search plus its matches.
+   * term), in no particular order.
    */
   termsWithPrefix(prefix: string): number[] {
-    const out: number[] = [];
-    if (prefix.length === 0) return out;
-    if (prefix.length >= 2) {
-      const bucket = this.#buckets.get(bucketKey(prefix));
-      if (bucket) this.#collect(bucket, prefix, out);
-      return out;
-    }
-    const first = prefix.charCodeAt(0);
-    for (const [key, bucket] of this.#buckets) {
-      if (Math.floor(key / 65536) === first) this.#collect(bucket, prefix, out);
-    }
-    return out;
-  }
-
-  /** Appends the ids of `bucket` whose terms start with `prefix` to `out`. */
-  #collect(bucket: Bucket, prefix: string, out: number[]): void {
-    const terms = this.#terms;
-    const ids = bucket.ids;
-    if (bucket.sorted < ids.length) {
-      ids.sort((a, b) => (terms[a] < terms[b] ? -1 : 1)); // terms are distinct
-      bucket.sorted = ids.length;
-    }
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (terms[ids[mid]] < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    // The terms that start with the prefix follow; find their end the same way.
-    const first = lo;
-    hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (terms[ids[mid]].startsWith(prefix)) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = first; i < lo; i++) out.push(ids[i]);
+    return this.#prefixes.withPrefix(prefix, this.#terms);
   }
 }
 
 /** The state of a {@linkcode TermDictionary}, as a snapshot holds it (see `lexical.ts`). */
 export interface TermDictionaryState {
-  /** Hash table of tokens. */
   slots: Int32Array;
   /** Start of each token in `chars`. */
   tokenStart: Int32Array;
@@ -434,15 +382,4 @@ export interface TermDictionaryState {
   tokens: number;
   /** Characters used in `chars`. */
   charsUsed: number;
-}
-
-/** The term ids of one prefix bucket: sorted by term up to `sorted`, then as added. */
-interface Bucket {
-  ids: number[];
-  sorted: number;
-}
-
-/** Key of the prefix bucket of a term: its first two UTF-16 units. */
-function bucketKey(term: string): number {
-  return term.charCodeAt(0) * 65536 + (term.length > 1 ? term.charCodeAt(1) : 0);
 }

@@ -6,8 +6,7 @@
  */
 
 /**
- * Keeps the k best (highest score; on a tie, lowest doc number) of the pairs
- * offered.
+ * Keeps the k best (highest score; on a tie, lowest doc number) of the pairs offered.
  *
  * @example
  * ```ts

@@ -2,15 +2,13 @@
  * The lexical recall engine: an in-memory BM25F index over the title, body and
  * labels of notes, updated one note at a time.
  *
- * Layout: terms are interned to integer ids ({@linkcode TermDictionary});
- * postings are (doc, packed per-field tf) pairs in typed arrays
- * ({@linkcode PostingStore}): a frozen part in compressed-sparse-row form plus
- * a log of recent additions, merged by a counting sort before a search once
- * the log is large. Document lengths and frequencies are typed arrays. Each
- * note's term sequence, with positions, is recorded as it is read
- * ({@linkcode SequenceStore}), for the proximity re-rank and feedback.
- * Removing a note re-reads its text to take back its document frequencies and
- * leaves its postings behind until a merge drops them. Searching is in
+ * Layout: terms are interned to integer ids ({@linkcode TermDictionary}); postings are (doc, packed
+ * per-field tf) pairs in typed arrays ({@linkcode PostingStore}): a frozen part in
+ * compressed-sparse-row form plus a log of recent additions, merged by a counting sort before a
+ * search once the log is large. Document lengths and frequencies are typed arrays. Each note's term
+ * sequence, with positions, is recorded as it is read ({@linkcode SequenceStore}), for the
+ * proximity re-rank and feedback. Removing a note re-reads its text to take back its document
+ * frequencies and leaves its postings behind until a merge drops them. Searching is in
  * `_search.ts`, scoring in `_bm25.ts`.
  *
  * @module
@@ -21,22 +19,16 @@ import { searchIndex } from "./_search.ts";
 import type { IndexView } from "./_index_types.ts";
 import { PostingStore } from "./_postings.ts";
 import { ENGLISH_STOP_WORDS } from "../text/stopwords.ts";
-import { TermDictionary, type TermDictionaryState } from "./_terms.ts";
+import { TermDictionary } from "./_terms.ts";
 import { NoteReader } from "./_indexer.ts";
-import {
-  MAX_FEEDBACK_CHARS,
-  MAX_RESCAN_CHARS,
-  SequenceStore,
-  type SequenceStoreState,
-} from "./_sequences.ts";
+import { snapshotOf, stateOf } from "./_snapshot_state.ts";
+import { MAX_FEEDBACK_CHARS, MAX_RESCAN_CHARS, SequenceStore } from "./_sequences.ts";
 import type { LexicalHit, LexicalSearchOptions } from "../types.ts";
-import {
-  type Bm25LexicalIndex,
-  LEXICAL_SNAPSHOT_VERSION,
-  type LexicalIndexOptions,
-  lexicalOptionsKey,
-  type LexicalSnapshot,
-  type ResolvedLexicalOptions,
+import type {
+  Bm25LexicalIndex,
+  LexicalIndexOptions,
+  LexicalSnapshot,
+  ResolvedLexicalOptions,
 } from "./lexical_types.ts";
 
 export * from "./lexical_types.ts";
@@ -67,9 +59,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
 }
 
 /**
- * The BM25F lexical index (internal: its fields are read by `_search.ts` and
- * `_bm25.ts`, as an {@linkcode IndexView}).
- * Create it with {@linkcode createLexicalIndex}.
+ * The BM25F lexical index (internal: its fields are read by `_search.ts` and `_bm25.ts`, as an
+ * {@linkcode IndexView}). Create it with {@linkcode createLexicalIndex}.
  *
  * @example
  * ```ts
@@ -167,10 +158,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Adds a note, replacing any note with the same id. With `held`, the index
-   * reads `note` but keeps `held` in its place (same id), so that it need not
-   * hold the text; such a note is removed with the text it was indexed with
-   * ({@linkcode Bm25Index.remove}'s `indexed`).
+   * Adds a note, replacing any note with the same id. With `held`, the index reads `note` but keeps
+   * `held` in its place (same id), so that it need not hold the text; such a note is removed with
+   * the text it was indexed with ({@linkcode Bm25Index.remove}'s `indexed`).
    */
   add(note: Note, held?: Note): void {
     if (this.#ids.has(note.id)) this.remove(note.id);
@@ -194,9 +184,8 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Removes a note by id; no-op when absent. `indexed` is the text the note
-   * was indexed with, for a note added with a `held` stand-in (by default the
-   * held note's own text is read again).
+   * Removes a note by id; no-op when absent. `indexed` is the text the note was indexed with, for a
+   * note added with a `held` stand-in (by default the held note's own text is read again).
    */
   remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void {
     const doc = this.#ids.get(id);
@@ -215,10 +204,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Merges the postings added since the last merge into the frozen part
-   * (and, when many notes were removed, drops theirs). Searches call it when
-   * needed; calling it after a bulk load moves that work out of the first
-   * search.
+   * Merges the postings added since the last merge into the frozen part (and, when many notes were
+   * removed, drops theirs). Searches call it when needed; calling it after a bulk load moves that
+   * work out of the first search.
    */
   flush(): void {
     const postings = this.postings;
@@ -228,11 +216,10 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Flushes when the pending log has grown too long to scan at every search:
-   * past 4,096 pairs and 1/128 of the merged postings. Scanning the unsorted
-   * log costs a search far more per pair than the merged part does, so it is
-   * kept short; a merge (linear in the index, about 60 ms at 100k notes) then
-   * comes once per ~750 notes written at that size, and only before a search.
+   * Flushes when the pending log has grown too long to scan at every search: past 4,096 pairs and
+   * 1/128 of the merged postings. Scanning the unsorted log costs a search far more per pair than
+   * the merged part does, so it is kept short; a merge (linear in the index, about 60 ms at 100k
+   * notes) then comes once per ~750 notes written at that size, and only before a search.
    */
   prepareSearch(): void {
     const postings = this.postings;
@@ -242,10 +229,9 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * Flushes, and drops the postings of removed notes, renumbering the live
-   * ones densely in their order: afterwards {@linkcode
-   * Bm25Index.exportSnapshot} can be taken whatever was removed before.
-   * Scores do not change.
+   * Flushes, and drops the postings of removed notes, renumbering the live ones densely in their
+   * order: afterwards {@linkcode Bm25Index.exportSnapshot} can be taken whatever was removed
+   * before. Scores do not change.
    */
   compact(): void {
     this.flush();
@@ -280,11 +266,10 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /**
-   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same
-   * notes in the same order (`notes[0 .. size - 1]`). Flushes first; undefined
-   * when notes were removed since the last clear (doc numbers are not dense).
-   * The arrays are copies, or arrays the index never changes in place, so a
-   * later `add` does not alter the snapshot.
+   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same notes in the same order
+   * (`notes[0 .. size - 1]`). Flushes first; undefined when notes were removed since the last clear
+   * (doc numbers are not dense). The arrays are copies, or arrays the index never changes in place,
+   * so a later `add` does not alter the snapshot.
    */
   exportSnapshot(): LexicalSnapshot | undefined {
     this.flush();
@@ -292,136 +277,29 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     if (this.#dead !== 0 || docs !== this.#ids.size || this.postings.pendingCount !== 0) {
       return undefined;
     }
-    const dict = this.dict.exportState();
-    const seq = this.sequences.exportState(docs);
-    return {
-      version: LEXICAL_SNAPSHOT_VERSION,
-      options: lexicalOptionsKey(this.options),
-      numbers: {
-        docs,
-        totalTitle: this.totals.title,
-        totalBody: this.totals.body,
-        totalLabels: this.totals.labels,
-        frozenTerms: this.postings.frozenTerms,
-        tokens: dict.tokens,
-        charsUsed: dict.charsUsed,
-      },
-      arrays: {
-        slots: dict.slots,
-        tokenStart: dict.tokenStart,
-        chars: dict.chars,
-        termTable: dict.termTable,
-        termHash: dict.termHash,
-        termChars: dict.termChars,
-        termEnds: dict.termEnds,
-        offsets: this.postings.offsets, // replaced, never changed, by a flush
-        entries: this.postings.entries,
-        df: this.df.slice(),
-        lengthTitle: this.lengths.title.slice(),
-        lengthBody: this.lengths.body.slice(),
-        lengthLabels: this.lengths.labels.slice(),
-        seqData: seq.data,
-        seqChunk: seq.chunk,
-        seqStart: seq.start,
-        seqEnd: seq.end,
-        seqHead: seq.feedbackHead,
-        seqTail: seq.feedbackTail,
-      },
-    };
+    return snapshotOf(this, docs);
   }
 
   /**
-   * Replaces the index's content with a snapshot taken (by {@linkcode
-   * Bm25Index.exportSnapshot}) of an index of exactly `notes`, in this order;
-   * the snapshot's arrays are taken, not copied. Checks the snapshot's shape
-   * (not that it matches the notes: the caller keys it on them) and returns
+   * Replaces the index's content with a snapshot taken (by {@linkcode Bm25Index.exportSnapshot}) of
+   * an index of exactly `notes`, in this order; the snapshot's arrays are taken, not copied. Checks
+   * the snapshot's shape (not that it matches the notes: the caller keys it on them) and returns
    * false, leaving the index as it was, when it does not fit.
    */
   importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean {
-    if (
-      snapshot.version !== LEXICAL_SNAPSHOT_VERSION ||
-      snapshot.options !== lexicalOptionsKey(this.options)
-    ) return false;
-    const n = snapshot.numbers;
-    const a = snapshot.arrays;
-    const i32 = (name: string): Int32Array | undefined => {
-      const v = a[name];
-      return v instanceof Int32Array ? v : undefined;
-    };
-    const u16 = (name: string): Uint16Array | undefined => {
-      const v = a[name];
-      return v instanceof Uint16Array ? v : undefined;
-    };
-    const int = (name: string): number => {
-      const v = n[name];
-      return Number.isSafeInteger(v) && v >= 0 ? v : -1;
-    };
-    const docs = int("docs");
-    const frozenTerms = int("frozenTerms");
-    const slots = i32("slots"), tokenStart = i32("tokenStart"), chars = u16("chars");
-    const termTable = i32("termTable"), termHash = i32("termHash");
-    const termChars = u16("termChars"), termEnds = i32("termEnds");
-    const offsets = i32("offsets"), entries = i32("entries"), df = i32("df");
-    const lt = i32("lengthTitle"), lb = i32("lengthBody"), ll = i32("lengthLabels");
-    const seqData = i32("seqData"), seqChunk = i32("seqChunk"), seqStart = i32("seqStart");
-    const seqEnd = i32("seqEnd"), seqHead = i32("seqHead"), seqTail = i32("seqTail");
-    if (
-      docs !== notes.length || docs === 0 || frozenTerms < 0 || int("tokens") < 0 ||
-      int("charsUsed") < 0 || int("totalTitle") < 0 || int("totalBody") < 0 ||
-      int("totalLabels") < 0 || !slots || !tokenStart || !chars || !termTable ||
-      !termHash || !termChars || !termEnds || !offsets || !entries || !df || !lt || !lb ||
-      !ll || !seqData || !seqChunk || !seqStart || !seqEnd || !seqHead || !seqTail
-    ) return false;
-    const dict = TermDictionary.fromState(
-      this.options.stopWords,
-      {
-        slots,
-        tokenStart,
-        chars,
-        termTable,
-        termHash,
-        termChars,
-        termEnds,
-        tokens: int("tokens"),
-        charsUsed: int("charsUsed"),
-      } satisfies TermDictionaryState,
-    );
-    const sequences = SequenceStore.fromState(
-      {
-        data: seqData,
-        chunk: seqChunk,
-        start: seqStart,
-        end: seqEnd,
-        feedbackHead: seqHead,
-        feedbackTail: seqTail,
-      } satisfies SequenceStoreState,
-    );
-    if (
-      !dict || !sequences || frozenTerms !== dict.size || df.length < Math.max(1, dict.size) ||
-      offsets.length !== frozenTerms + 1 || offsets[0] !== 0 ||
-      entries.length !== 2 * offsets[frozenTerms] || lt.length < docs || lt.length !== lb.length ||
-      lt.length !== ll.length || seqChunk.length < docs
-    ) return false;
-    for (let t = 0; t < frozenTerms; t++) if (offsets[t + 1] < offsets[t]) return false;
-    for (let p = 0; p < entries.length; p += 2) if (entries[p] >>> 0 >= docs) return false;
-    const ids = new Map<string, number>();
-    for (let doc = 0; doc < docs; doc++) ids.set(notes[doc].id, doc);
-    if (ids.size !== docs) return false;
-    // Fits: take it.
-    const postings = new PostingStore();
-    postings.offsets = offsets;
-    postings.entries = entries;
-    postings.frozenTerms = frozenTerms;
+    const state = stateOf(snapshot, notes, this.options);
+    if (!state) return false;
+    const { dict, df, ids, docs } = state;
     this.dict = dict;
     dict.onNewTerm = (id) => this.#reserveTerm(id);
-    this.postings = postings;
-    this.sequences = sequences;
+    this.postings = state.postings;
+    this.sequences = state.sequences;
     this.df = df;
     this.#reader = new NoteReader(dict);
     this.#reader.reserve(df.length);
     this.notes = notes.slice();
-    this.lengths = { title: lt, body: lb, labels: ll };
-    this.totals = { title: int("totalTitle"), body: int("totalBody"), labels: int("totalLabels") };
+    this.lengths = state.lengths;
+    this.totals = state.totals;
     this.#ids = ids;
     this.#docs = docs;
     this.#dead = 0;

@@ -28,17 +28,15 @@ export interface LexicalIndexOptions {
    */
   k1?: number;
   /**
-   * BM25 length normalisation of the title and body (0: none, 1: full).
-   * Notes are short and term frequencies saturate (k1), so a longer note is
-   * not penalised by default: on the LoCoMo dev split (`bench/recall_quality.ts`)
-   * every step from 0.75 down to 0 ranked better.
+   * BM25 length normalisation of the title and body (0: none, 1: full). Notes are short and term
+   * frequencies saturate (k1), so a longer note is not penalised by default: on the LoCoMo dev
+   * split (`bench/recall_quality.ts`) every step from 0.75 down to 0 ranked better.
    * @default 0
    */
   b?: number;
   /**
-   * BM25+ lower bound: what any match of a term adds (times its idf) on top
-   * of its saturated frequency, so that matching one more query word always
-   * counts (Lv and Zhai, 2011).
+   * BM25+ lower bound: what any match of a term adds (times its idf) on top of its saturated
+   * frequency, so that matching one more query word always counts (Lv and Zhai, 2011).
    * @default 0.5
    */
   delta?: number;
@@ -156,8 +154,7 @@ export interface LexicalSnapshot {
 }
 
 /**
- * A string that differs whenever two option sets could build different indexes
- * or rank differently.
+ * A string that differs whenever two option sets could build different indexes or rank differently.
  *
  * @example
  * ```ts
@@ -192,22 +189,19 @@ export interface Bm25LexicalIndex extends LexicalIndex {
   /** The options in force, defaults filled in. */
   readonly options: ResolvedLexicalOptions;
   /**
-   * Merges the postings added since the last merge (a search does it when
-   * needed; calling it after a bulk load takes that work out of the first
-   * search).
+   * Merges the postings added since the last merge (a search does it when needed; calling it after
+   * a bulk load takes that work out of the first search).
    */
   flush(): void;
   /**
-   * Adds a note, replacing any note with the same id. With `held`, the index
-   * reads `note` but keeps `held` in its place (same id, typically without
-   * the text), so that it need not hold the text; such a note is removed
-   * with `remove(id, indexed)`.
+   * Adds a note, replacing any note with the same id. With `held`, the index reads `note` but keeps
+   * `held` in its place (same id, typically without the text), so that it need not hold the text;
+   * such a note is removed with `remove(id, indexed)`.
    */
   add(note: Note, held?: Note): void;
   /**
-   * Removes a note by id; no-op when absent. `indexed` is the title, body
-   * and labels the note was indexed with, for a note added with a `held`
-   * stand-in (by default the held note is read again).
+   * Removes a note by id; no-op when absent. `indexed` is the title, body and labels the note was
+   * indexed with, for a note added with a `held` stand-in (by default the held note is read again).
    */
   remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void;
   /** Number of doc numbers handed out (live and removed, since the last compaction). */
@@ -215,29 +209,25 @@ export interface Bm25LexicalIndex extends LexicalIndex {
   /** The id of a doc number (`undefined` for a removed note). */
   idOf(doc: number): string | undefined;
   /**
-   * Flushes and drops removed notes' postings, numbering the live notes
-   * `0 … size - 1` in their order; scores do not change. Afterwards
-   * `exportSnapshot` answers whatever was removed before.
+   * Flushes and drops removed notes' postings, numbering the live notes `0 … size - 1` in their
+   * order; scores do not change. Afterwards `exportSnapshot` answers whatever was removed before.
    */
   compact(): void;
   /**
-   * The index's state, for `importSnapshot` on the same notes in the same
-   * order (doc numbers `0 … size - 1`, see `idOf`); undefined when notes were
-   * removed since the last compaction. Later changes of the index do not
-   * alter it.
+   * The index's state, for `importSnapshot` on the same notes in the same order (doc numbers
+   * `0 … size - 1`, see `idOf`); undefined when notes were removed since the last compaction. Later
+   * changes of the index do not alter it.
    */
   exportSnapshot(): LexicalSnapshot | undefined;
   /**
-   * Replaces the index's content with a snapshot of an index of exactly
-   * `notes`, in doc order; the snapshot's arrays are taken, not copied.
-   * Returns false, leaving the index as it was, when the snapshot does not
-   * fit (another version or options, another shape).
+   * Replaces the index's content with a snapshot of an index of exactly `notes`, in doc order; the
+   * snapshot's arrays are taken, not copied. Returns false, leaving the index as it was, when the
+   * snapshot does not fit (another version or options, another shape).
    */
   importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean;
   /**
-   * An estimate of the memory the index holds, in bytes (its arrays, each
-   * buffer counted once, its terms and its per-note tables; not the notes'
-   * text).
+   * An estimate of the memory the index holds, in bytes (its arrays, each buffer counted once, its
+   * terms and its per-note tables; not the notes' text).
    */
   byteLength(): number;
 }

@@ -1,8 +1,7 @@
 /**
- * Character classes of the tokenizer: a table over the UTF-16 code units,
- * filled for ASCII up front and for other characters the first time they
- * are seen (from their Unicode properties), plus a cache for code points
- * outside the BMP.
+ * Character classes of the tokenizer: a table over the UTF-16 code units, filled for ASCII up front
+ * and for other characters the first time they are seen (from their Unicode properties), plus a
+ * cache for code points outside the BMP.
  *
  * @module
  */

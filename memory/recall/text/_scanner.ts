@@ -1,8 +1,7 @@
 /**
- * The tokenizer's scanner: it walks the char codes of a text, splits
- * identifiers into parts and joined forms, folds runs that hold non-ASCII
- * letters, pairs CJK characters, and hands each token to a
- * {@linkcode TokenSink}. `tokenizer.ts` re-exports its entry points.
+ * The tokenizer's scanner: it walks the char codes of a text, splits identifiers into parts and
+ * joined forms, folds runs that hold non-ASCII letters, pairs CJK characters, and hands each token
+ * to a {@linkcode TokenSink}. `tokenizer.ts` re-exports its entry points.
  *
  * @module
  */
@@ -56,9 +55,8 @@ export interface Scan {
 }
 
 /**
- * Cuts `text` into tokens and hands each one to `sink`, in order. Returns the
- * number of positions used (words, parts, CJK characters and emoji; joined
- * forms and CJK pairs share a position).
+ * Cuts `text` into tokens and hands each one to `sink`, in order. Returns the number of positions
+ * used (words, parts, CJK characters and emoji; joined forms and CJK pairs share a position).
  *
  * @example
  * ```ts
@@ -85,10 +83,9 @@ export function scanTokens(text: string, sink: TokenSink, position = 0): number 
 }
 
 /**
- * Whether the char code `c`, following a run of ASCII letters and digits,
- * ends it as a plain word (a separator, not a joiner, apostrophe, capital or
- * letter of another script). Lets a caller take plain words on a fast path
- * and hand everything else to {@linkcode scanAt}.
+ * Whether the char code `c`, following a run of ASCII letters and digits, ends it as a plain word
+ * (a separator, not a joiner, apostrophe, capital or letter of another script). Lets a caller take
+ * plain words on a fast path and hand everything else to {@linkcode scanAt}.
  *
  * @example
  * ```ts
@@ -124,9 +121,8 @@ export function scanAt(text: string, start: number, sink: TokenSink): number {
 }
 
 /**
- * Scans the one token unit that starts at `start` (not a separator), as
- * {@linkcode scanAt} does, numbering its tokens from `scan.position` on and
- * advancing it. Returns where the unit ends.
+ * Scans the one token unit that starts at `start` (not a separator), as {@linkcode scanAt} does,
+ * numbering its tokens from `scan.position` on and advancing it. Returns where the unit ends.
  *
  * @example
  * ```ts

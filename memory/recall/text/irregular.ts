@@ -1,10 +1,8 @@
 /**
- * English irregular verb forms mapped to their base form (`went` → `go`,
- * `bought` → `buy`), applied before stemming. Porter2 handles regular
- * inflection only, so without this a question ("When did she go …?") misses
- * the note that tells it ("I went …"). Forms that are more often another word
- * (`rose`, `ground`, `bound`, `wound`, `lay`, `bore`, `fell`, `spoke`, `lead`)
- * are left out.
+ * English irregular verb forms mapped to their base form (`went` → `go`, `bought` → `buy`), applied
+ * before stemming. Porter2 handles regular inflection only, so without this a question ("When did
+ * she go …?") misses the note that tells it ("I went …"). Forms that are more often another word
+ * (`rose`, `ground`, `bound`, `wound`, `lay`, `bore`, `fell`, `spoke`, `lead`) are left out.
  *
  * @module
  */

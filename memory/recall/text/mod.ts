@@ -1,7 +1,6 @@
 /**
- * Words of a text for recall: the tokenizer (Unicode folding, identifier
- * splitting), the Porter2 stemmer with its irregular forms, and the English
- * stop words.
+ * Words of a text for recall: the tokenizer (Unicode folding, identifier splitting), the Porter2
+ * stemmer with its irregular forms, and the English stop words.
  *
  * @example
  * ```ts

@@ -33,9 +33,8 @@ export function stemWord(token: string): string {
 }
 
 /**
- * What the index keeps of a folded token: `undefined` for a stop word, else
- * the stem of its base form (irregular forms such as `went` are first mapped
- * to their base, `go`).
+ * What the index keeps of a folded token: `undefined` for a stop word, else the stem of its base
+ * form (irregular forms such as `went` are first mapped to their base, `go`).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * English stop words: the Snowball English list, plus the modal verbs `will`,
- * `shall`, `can`, `may`, `might`, `must` and `us` (as in Orama's list), in the
- * tokenizer's spelling (apostrophes kept, possessive `'s` forms already cut to
- * their base word by the tokenizer).
+ * English stop words: the Snowball English list, plus the modal verbs `will`, `shall`, `can`,
+ * `may`, `might`, `must` and `us` (as in Orama's list), in the tokenizer's spelling (apostrophes
+ * kept, possessive `'s` forms already cut to their base word by the tokenizer).
  *
  * @module
  */

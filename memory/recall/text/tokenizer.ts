@@ -3,8 +3,7 @@
  * query parser, so both cut text the same way:
  *
  * - runs of letters and digits are tokens; everything else separates them;
- * - case and diacritics are folded (NFKD, combining diacritical marks dropped,
- *   NFC, lower case);
+ * - case and diacritics are folded (NFKD, combining diacritical marks dropped, NFC, lower case);
  * - identifiers are split: `rate-limit`, `rate_limit` and `rateLimit` give the
  *   parts `rate` and `limit` plus the joined form `ratelimit`;
  * - an apostrophe inside a word stays in it (`don't`, typographic `’` written
@@ -13,10 +12,9 @@
  *   per pair of neighbours (bigrams), since those scripts do not separate words;
  * - each emoji is a token.
  *
- * The scanner runs on char codes; pure-ASCII runs never build an intermediate
- * string. It hands each token to a {@linkcode TokenSink} as a range of a source
- * string whose characters, with ASCII upper case lowered and the joiners `-`
- * and `_` skipped, spell the token (see {@linkcode tokenText}).
+ * The scanner runs on char codes; pure-ASCII runs never build an intermediate string. It hands each
+ * token to a {@linkcode TokenSink} as a range of a source string whose characters, with ASCII upper
+ * case lowered and the joiners `-` and `_` skipped, spell the token (see {@linkcode tokenText}).
  *
  * @module
  */
@@ -104,12 +102,11 @@ export interface SpannedToken extends Token {
 }
 
 /**
- * Cuts text into folded tokens, as {@linkcode tokenize} does, each with the
- * UTF-16 range `[start, end)` of the original text it was read from, so that
- * `text.slice(start, end)` is the word as written (`Café`, `rate` and `Limit`
- * of `rateLimit`). A joined form spans its parts; combining marks that folding
- * drops stay inside the span of their letter. When folding a run changes it
- * too much to map back character by character, its tokens span the whole run.
+ * Cuts text into folded tokens, as {@linkcode tokenize} does, each with the UTF-16 range
+ * `[start, end)` of the original text it was read from, so that `text.slice(start, end)` is the
+ * word as written (`Café`, `rate` and `Limit` of `rateLimit`). A joined form spans its parts;
+ * combining marks that folding drops stay inside the span of their letter. When folding a run
+ * changes it too much to map back character by character, its tokens span the whole run.
  *
  * @example
  * ```ts
@@ -169,9 +166,8 @@ interface FoldMap {
 }
 
 /**
- * The offset map of the run `text[from, to)` as `scanFolded` folds it: each
- * code point folded alone, when the pieces add up to the run folded whole;
- * else every offset maps to the whole run.
+ * The offset map of the run `text[from, to)` as `scanFolded` folds it: each code point folded
+ * alone, when the pieces add up to the run folded whole; else every offset maps to the whole run.
  */
 function foldMap(text: string, from: number, to: number): FoldMap {
   const whole: FoldMap = { start: () => from, end: () => to };

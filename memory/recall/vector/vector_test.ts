@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { MemoryValidationError } from "../../errors.ts";
 import { type VectorHit, VectorIndex } from "./vector.ts";
-import { hammingDistances, pickHighest, popcount16 } from "./_codes.ts";
+import { pickHighest } from "./_codes.ts";
+import { hammingDistances, popcount16 } from "./_hamming.ts";
 import { rng } from "../../../bench/_rng.ts";
 
 function randomVectors(count: number, dims: number, seed: number): Float32Array[] {

@@ -1,0 +1,72 @@
+/**
+ * The options of {@linkcode FileMemoryStore}: where its notes file is, its clock and how long it
+ * waits for and trusts another process's lock.
+ *
+ * @module
+ */
+
+/**
+ * Options of {@linkcode FileMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type FileMemoryStoreOptions } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const options: FileMemoryStoreOptions = {
+ *   rootDir: dir,
+ *   lockTimeoutMs: 2_000,
+ *   clock: () => new Date("2025-01-01T00:00:00.000Z"),
+ * };
+ * const store = new FileMemoryStore(options);
+ * const { written } = await store.commit({ notes: [{ text: "hello" }] });
+ * assert.equal(written[0].created, "2025-01-01T00:00:00.000Z");
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export interface FileMemoryStoreOptions {
+  /** Project root; notes live in `<rootDir>/.memo/memory/notes.md` unless `notesPath` is given. */
+  rootDir: string;
+  /**
+   * The notes file to use instead of `<rootDir>/.memo/memory/notes.md` (its lock is
+   * `<notesPath>.lock`). The cloud reference server's file store keeps one per project.
+   * @default `<rootDir>/.memo/memory/notes.md`
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { join } from "node:path";
+   * import { FileMemoryStore } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const notesPath = join(dir, "team", "notes.md");
+   * const store = new FileMemoryStore({ rootDir: dir, notesPath });
+   * await store.commit({ notes: [{ text: "hello" }] });
+   * assert.equal(store.paths.lock, `${notesPath}.lock`);
+   * assert.ok((await Deno.readTextFile(notesPath)).includes("hello"));
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  notesPath?: string;
+  /**
+   * Source of the current time for `created`, `updated` and new ids.
+   * @default () => new Date()
+   */
+  clock?: () => Date;
+  /**
+   * How long a write waits for the lock held by another live process before it throws
+   * `StoreLockError`.
+   * @default 10000
+   */
+  lockTimeoutMs?: number;
+  /**
+   * Age after which an empty or unreadable lock file is stale (its writer died before filling it).
+   * @default 5000
+   */
+  staleLockMs?: number;
+  /**
+   * Age after which a lock written by another host (a shared or network folder, another
+   * container) is stale: whether its process lives cannot be checked from here.
+   * @default 600000 (10 minutes)
+   */
+  foreignLockStaleMs?: number;
+}
