@@ -19,9 +19,9 @@ import { createMemoHybridMcpRuntime } from "./hybrid/runtime.ts";
 import { createLazyLocalRuntime } from "./local/runtime.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 import { memoOptionsOf } from "./memo_options.ts";
-import { checkRuntimeConfig } from "./_runtime_config.ts";
+import { checkRuntimeConfig } from "./runtime_config.ts";
 
-export { checkRuntimeConfig, RUNTIME_RECALL_ENGINES } from "./_runtime_config.ts";
+export { checkRuntimeConfig, RUNTIME_RECALL_ENGINES } from "./runtime_config.ts";
 
 // `onModelProgress`'s argument, as the memory package defines it.
 export type { ModelProgress } from "@memo/memory";
