@@ -8,8 +8,10 @@
  */
 
 export * from "./types.ts";
+export * from "./history_types.ts";
 export * from "./errors.ts";
 export * from "./factory.ts";
+export * from "./runtime_config.ts";
 export * from "./local/mod.ts";
 export * from "./cloud/mod.ts";
 export * from "./hybrid/mod.ts";
