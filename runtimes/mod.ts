@@ -23,3 +23,4 @@ export * from "./memo_options.ts";
 export * from "./secrets.ts";
 export * from "./delegate.ts";
 export * from "./remember_result.ts";
+export * from "./recall_detailed.ts";

@@ -10,7 +10,7 @@
 import { MemoRuntimeError } from "../errors.ts";
 import { scrubSecrets } from "../secrets.ts";
 import { RuntimeListeners } from "../listeners.ts";
-import { recallDetailedOf } from "../local/runtime.ts";
+import { recallDetailedOf } from "../recall_detailed.ts";
 import { delegateRuntime } from "../delegate.ts";
 import type {
   MemoMcpRuntime,
