@@ -31,7 +31,6 @@ export type { ModelProgress } from "@memo/memory";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallSettings } from "@memo/mcp-server";
- *
  * const recall: RuntimeRecallSettings = { engine: "lexical", localEmbeddings: false };
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall });
@@ -73,7 +72,6 @@ export interface RuntimeRecallSettings {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeFactoryOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const options: RuntimeFactoryOptions = {
  *   mode: "local",
@@ -176,7 +174,6 @@ export interface RuntimeFactoryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { engine: "lexical" } });
  * const { status } = await runtime.remember({ text: "Deploys run with make deploy" });
@@ -189,7 +186,6 @@ export interface RuntimeFactoryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({
  *   mode: "hybrid",

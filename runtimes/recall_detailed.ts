@@ -17,7 +17,6 @@ import type { RecallEngine, RecallHit, RecallResult } from "./types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { recallDetailedOf } from "./recall_detailed.ts";
- *
  * const hitsOnly = { recall: () => Promise.resolve([]) };
  * assert.deepEqual(await recallDetailedOf(hitsOnly, "deploy", { engine: "auto" }), {
  *   hits: [],

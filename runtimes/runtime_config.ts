@@ -16,7 +16,6 @@ import { MemoRuntimeError } from "./errors.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { RUNTIME_RECALL_ENGINES } from "./runtime_config.ts";
- *
  * assert.deepEqual(RUNTIME_RECALL_ENGINES, ["auto", "lexical", "vector", "hybrid"]);
  * ```
  */
@@ -45,7 +44,6 @@ function shown(value: unknown): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { checkRuntimeConfig } from "./runtime_config.ts";
- *
  * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
  * checkRuntimeConfig({ mode: "cloud" }); // fine: its settings are checked when it is built
  * checkRuntimeConfig({ mode: "hybrid" }); // fine: no API key needed to start

@@ -21,7 +21,6 @@ import type { MemoMcpRuntime, SecretsPolicy } from "../types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "@memo/mcp-server";
- *
  * const calls: string[] = [];
  * const options: MemoCloudMcpRuntimeOptions = {
  *   baseUrl: "https://cloud.example",
@@ -104,7 +103,6 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoCloudMcpRuntime } from "@memo/mcp-server";
- *
  * // A stand-in for the Cloud API; in real use, leave `fetch` out.
  * const note = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",

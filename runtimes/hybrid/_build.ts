@@ -24,7 +24,6 @@ import type { MemoMcpRuntime } from "../types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { buildHybridRuntime } from "./_build.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = buildHybridRuntime(
  *   { rootDir, baseUrl: "http://127.0.0.1:9", prewarm: false },

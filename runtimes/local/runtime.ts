@@ -18,7 +18,6 @@ import type { MemoLike, MemoMcpRuntime } from "../types.ts";
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createMemoMcpRuntimeFromMemo, type LocalRuntimeOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const options: LocalRuntimeOptions = { rootDir, env: {}, closeMemo: true };
  * const runtime = createMemoMcpRuntimeFromMemo(await openMemo({ rootDir }), options);
@@ -55,7 +54,6 @@ export interface LocalRuntimeOptions {
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createMemoMcpProtocolServer, createMemoMcpRuntimeFromMemo } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const memo = await openMemo({ rootDir });
  * await memo.remember({ text: "Deploys run with make deploy" });
@@ -99,7 +97,6 @@ export function createMemoMcpRuntimeFromMemo(
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createLazyLocalRuntime } from "./runtime.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * let opened = 0;
  * const runtime = createLazyLocalRuntime(() => (opened++, openMemo({ rootDir })), {
@@ -156,7 +153,6 @@ export function createLazyLocalRuntime(
  * ```ts
  * import assert from "node:assert/strict";
  * import { openOnce } from "./runtime.ts";
- *
  * let calls = 0;
  * const ready = openOnce(() => ++calls === 1 ? Promise.reject(new Error("busy")) : Promise.resolve(calls));
  * await assert.rejects(ready(), /busy/);

@@ -61,7 +61,6 @@ const MISSING = {
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createDeferredRuntime } from "./deferred.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * let built = false;
  * const runtime = createDeferredRuntime("local", () => {
