@@ -21,7 +21,6 @@ import type { MemoMcpRuntime } from "./types.ts";
 import { memoOptionsOf } from "./memo_options.ts";
 import { checkRuntimeConfig } from "./runtime_config.ts";
 
-// `onModelProgress`'s argument, as the memory package defines it.
 export type { ModelProgress } from "@memo/memory";
 
 /**

@@ -95,7 +95,6 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     return this.#poller.writing(() => this.#run(signal, fn, noteId));
   }
 
-  /** Reports a write made through this runtime, when someone listens. */
   #wrote(
     upserts: readonly MemoCloudNote[],
     created: boolean,
@@ -176,7 +175,6 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     return this.#run(options.signal, async (signal) => {
       checkEngine(options.engine);
       const hits = await this.#client.recall(query, {
-        // The API answers at most 100 hits.
         limit: Math.min(options.limit, CLOUD_PAGE),
         engine: options.engine === "lexical" ? "lexical" : undefined,
         labels: options.labels,
@@ -193,7 +191,6 @@ export class CloudRuntime implements R.MemoMcpRuntime {
   }
 
   async recallDetailed(query: string, options: R.RuntimeRecallOptions): Promise<R.RecallResult> {
-    // The cloud recalls lexically and embeds nothing.
     const hits = await this.recall(query, options);
     return { hits, engine: "lexical", coverage: { embedded: 0, total: 0 } };
   }
@@ -208,7 +205,6 @@ export class CloudRuntime implements R.MemoMcpRuntime {
 
   list(options: R.RuntimeListOptions): Promise<R.ListResult> {
     return this.#run(options.signal, async (signal) => {
-      // Pages of the API hold at most 100 notes: a bigger page is read in several.
       const notes: R.Note[] = [];
       let cursor = options.cursor;
       let total = 0;

@@ -39,7 +39,6 @@ export function buildHybridRuntime(
   { pullIntervalMs, drainMs }: { pullIntervalMs: number; drainMs: number },
 ): MemoMcpRuntime {
   const rootDir = options.rootDir ?? ".";
-  // One client for the local runtime and the replicator.
   const memo = openOnce(async (): Promise<Memo> => {
     const { openMemo } = await import("@memo/memory");
     return await openMemo({ rootDir, store: options.store, ...memoEmbeddingOptions(options) });

@@ -247,7 +247,6 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     return this.#run(options.signal, async (memo) => {
       if (!memo.correct) throw unsupported("correct notes");
       const result = await memo.correct(input);
-      // The superseded notes leave the default lists: the lists changed.
       this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
       return result;
     });
