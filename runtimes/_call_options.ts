@@ -13,7 +13,6 @@ import type { SecretRedaction } from "@memo/memory";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeCallOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const options: RuntimeCallOptions = { signal: AbortSignal.abort(new Error("client went away")) };
@@ -34,7 +33,6 @@ export interface RuntimeCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeScanOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, secrets: "allow" });
  * await runtime.remember({ text: "runner token glpat-Zr8vQ2mW4kT9xN1pLc7H" });
@@ -60,7 +58,6 @@ export interface RuntimeScanOptions extends RuntimeCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeUpdateOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note } = await runtime.remember({ text: "CI runner" });
@@ -86,7 +83,6 @@ export interface RuntimeUpdateOptions extends RuntimeCallOptions {
  * @example
  * ```ts
  * import { createMemoMcpRuntimeFromConfig, type RuntimeCloseOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const options: RuntimeCloseOptions = { drainMs: 250 }; // what is left of a shutdown's second

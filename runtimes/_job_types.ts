@@ -19,7 +19,6 @@ import type { RuntimeCallOptions } from "./_call_options.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeConnectorSummary } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -46,7 +45,6 @@ export type RuntimeConnectorSummary = ConnectorRunSummary;
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeConnectorFailure } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -68,7 +66,6 @@ export type RuntimeConnectorFailure = ConnectorRunError;
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeSyncResult } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * // Without .memo/config.json there is nothing to sync.
@@ -89,7 +86,6 @@ export type RuntimeSyncResult = RunConnectorsResult;
  *   isMemoRuntimeError,
  *   type RuntimeSyncOptions,
  * } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -126,7 +122,6 @@ export interface RuntimeSyncOptions extends RuntimeCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeSyncProgress } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -149,7 +144,6 @@ export type RuntimeSyncProgress = ConnectorProgress;
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ReplicateOptions, ReplicateProgress } from "@memo/mcp-server";
- *
  * const seen: ReplicateProgress[] = [];
  * const options: ReplicateOptions = { onProgress: (p) => seen.push(p) };
  * options.onProgress!({ phase: "push", done: 3, total: 10 });
@@ -168,7 +162,6 @@ export interface ReplicateOptions extends RuntimeCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ReplicateProgress } from "@memo/mcp-server";
- *
  * const progress: ReplicateProgress = { phase: "pull", done: 100 }; // total unknown while pulling
  * assert.equal(progress.total, undefined);
  * ```
@@ -189,7 +182,6 @@ export interface ReplicateProgress {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { ReplicateResult } from "@memo/mcp-server";
- *
  * const result: ReplicateResult = { pushed: 2, pulled: 5, conflicts: 0, outbox: 0 };
  * assert.equal(result.outbox, 0); // everything local is in the cloud
  * ```
@@ -212,7 +204,6 @@ export interface ReplicateResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { RuntimeEmbedOptions } from "@memo/mcp-server";
- *
  * const seen: string[] = [];
  * const options: RuntimeEmbedOptions = { onProgress: (done, total) => seen.push(`${done}/${total}`) };
  * options.onProgress!(32, 400);
@@ -234,7 +225,6 @@ export interface RuntimeEmbedOptions extends RuntimeCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { RuntimeEmbedResult } from "@memo/mcp-server";
- *
  * const result: RuntimeEmbedResult = { model: "use-lite", embedded: 400, total: 400, computed: 280 };
  * assert.equal(result.embedded - result.computed, 120); // found in the embedding cache
  * ```

@@ -40,7 +40,6 @@ import type {
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createMemoMcpRuntimeFromMemo, type MemoLike } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const memo: MemoLike = await openMemo({ rootDir });
  * const runtime = createMemoMcpRuntimeFromMemo(memo, { rootDir });

@@ -15,7 +15,6 @@ import type { RuntimeHistoryFilter } from "./history_types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * await runtime.remember({ text: "Deploys run with make deploy", labels: ["infra"] });
@@ -49,7 +48,6 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions, RuntimeHistory
  *   isMemoRuntimeError,
  *   type RuntimeListOptions,
  * } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * for (const text of ["one", "two", "three"]) await runtime.remember({ text });
@@ -90,7 +88,6 @@ export interface RuntimeListOptions extends RuntimeCallOptions, RuntimeHistoryFi
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeCompletion } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note } = await runtime.remember({ text: "Deploys run with make deploy" });
@@ -119,7 +116,6 @@ export interface RuntimeCompletion {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeChange } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const seen: RuntimeChange[] = [];
@@ -156,7 +152,6 @@ export interface RuntimeChange {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallProfile } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
  * const profile: RuntimeRecallProfile | undefined = await runtime.recallProfile?.();

@@ -14,7 +14,6 @@ import type { SimilarNote } from "./history_types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRememberInput } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const input: RuntimeRememberInput = {
@@ -55,7 +54,6 @@ export interface RuntimeRememberInput {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRememberResult } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const first: RuntimeRememberResult = await runtime.remember({ text: "v1", source: "wiki:x" });
@@ -97,7 +95,6 @@ export interface RuntimeRememberResult {
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import type { RuntimeRememberManyResult } from "./types.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * await runtime.remember({ text: "v1", source: "wiki:a" });
@@ -131,7 +128,6 @@ export interface RuntimeRememberManyResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeNotePatch } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note } = await runtime.remember({ text: "Deploys run with make", labels: ["infra"] });

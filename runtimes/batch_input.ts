@@ -14,7 +14,6 @@ import { MemoRuntimeError } from "./errors.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { checkDraftList } from "./batch_input.ts";
- *
  * checkDraftList([{ text: "a" }]);
  * assert.throws(() => checkDraftList({ text: "a" }), { code: "INVALID_INPUT" });
  * ```
@@ -32,7 +31,6 @@ export function checkDraftList(drafts: unknown): void {
  * ```ts
  * import assert from "node:assert/strict";
  * import { checkIdList } from "./batch_input.ts";
- *
  * checkIdList(["n1", "n2"]);
  * assert.throws(() => checkIdList(["n1", 2]), { code: "INVALID_INPUT" });
  * ```

@@ -72,7 +72,6 @@ type AnyMethod = (...args: unknown[]) => Promise<unknown>;
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { delegateRuntime } from "./delegate.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const local = createMemoMcpRuntimeFromConfig({ rootDir });
  * const called: string[] = [];

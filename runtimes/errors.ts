@@ -26,7 +26,6 @@
  *   type MemoRuntimeError,
  *   type MemoRuntimeErrorCode,
  * } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * await runtime.close();
@@ -50,7 +49,6 @@ export type MemoRuntimeErrorCode =
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoRuntimeError, type MemoRuntimeErrorOptions } from "@memo/mcp-server";
- *
  * const cause = new Error("unexpected end of JSON input");
  * const options: MemoRuntimeErrorOptions = { details: { file: ".memo/config.json" }, cause };
  * const e = new MemoRuntimeError("CONFIG", "Cannot read .memo/config.json: invalid JSON", options);
@@ -74,7 +72,6 @@ export interface MemoRuntimeErrorOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoRuntimeError } from "@memo/mcp-server";
- *
  * const e = new MemoRuntimeError("NOTE_NOT_FOUND", "Cannot find note x1", {
  *   details: { id: "x1" },
  * });
@@ -106,7 +103,6 @@ export class MemoRuntimeError extends Error {
  * ```ts
  * import assert from "node:assert/strict";
  * import { isMemoRuntimeError, MemoRuntimeError } from "@memo/mcp-server";
- *
  * const e = new MemoRuntimeError("INVALID_INPUT", "Cannot list notes: invalid cursor");
  * assert.ok(isMemoRuntimeError(e));
  * assert.ok(isMemoRuntimeError(e, "INVALID_INPUT"));

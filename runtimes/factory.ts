@@ -19,11 +19,8 @@ import { createMemoHybridMcpRuntime } from "./hybrid/runtime.ts";
 import { createLazyLocalRuntime } from "./local/runtime.ts";
 import type { MemoMcpRuntime } from "./types.ts";
 import { memoOptionsOf } from "./memo_options.ts";
-import { checkRuntimeConfig } from "./_runtime_config.ts";
+import { checkRuntimeConfig } from "./runtime_config.ts";
 
-export { checkRuntimeConfig, RUNTIME_RECALL_ENGINES } from "./_runtime_config.ts";
-
-// `onModelProgress`'s argument, as the memory package defines it.
 export type { ModelProgress } from "@memo/memory";
 
 /**
@@ -33,7 +30,6 @@ export type { ModelProgress } from "@memo/memory";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeRecallSettings } from "@memo/mcp-server";
- *
  * const recall: RuntimeRecallSettings = { engine: "lexical", localEmbeddings: false };
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall });
@@ -75,7 +71,6 @@ export interface RuntimeRecallSettings {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeFactoryOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const options: RuntimeFactoryOptions = {
  *   mode: "local",
@@ -178,7 +173,6 @@ export interface RuntimeFactoryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { engine: "lexical" } });
  * const { status } = await runtime.remember({ text: "Deploys run with make deploy" });
@@ -191,7 +185,6 @@ export interface RuntimeFactoryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({
  *   mode: "hybrid",

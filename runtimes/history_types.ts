@@ -36,7 +36,6 @@ export type {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeHistoryFilter } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note } = await runtime.remember({ text: "Deploys run on Fridays" });
@@ -73,7 +72,6 @@ export interface RuntimeHistoryFilter {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeCorrectInput } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note } = await runtime.remember({ text: "Deploys run on Fridays" });
@@ -110,7 +108,6 @@ export interface RuntimeCorrectInput {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig, type RuntimeSupersedeInput } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoMcpRuntimeFromConfig({ rootDir });
  * const { note: a } = await runtime.remember({ text: "Staging lives in eu-west-1" });

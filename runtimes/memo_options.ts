@@ -36,7 +36,6 @@ const KEYS = [
  * ```ts
  * import assert from "node:assert/strict";
  * import { memoEmbeddingOptions } from "./memo_options.ts";
- *
  * assert.deepEqual(
  *   memoEmbeddingOptions({ engine: "auto", embeddingModel: undefined, embedInBackground: false }),
  *   { engine: "auto", embedInBackground: false },
@@ -60,7 +59,6 @@ export function memoEmbeddingOptions(options: MemoEmbeddingSettings): MemoEmbedd
  * ```ts
  * import assert from "node:assert/strict";
  * import { memoOptionsOf } from "./memo_options.ts";
- *
  * assert.deepEqual(
  *   memoOptionsOf({ recall: { engine: "hybrid", embeddingModel: undefined }, embedInBackground: false }),
  *   { engine: "hybrid", embedInBackground: false },

@@ -8,8 +8,10 @@
  */
 
 export * from "./types.ts";
+export * from "./history_types.ts";
 export * from "./errors.ts";
 export * from "./factory.ts";
+export * from "./runtime_config.ts";
 export * from "./local/mod.ts";
 export * from "./cloud/mod.ts";
 export * from "./hybrid/mod.ts";
@@ -21,3 +23,4 @@ export * from "./memo_options.ts";
 export * from "./secrets.ts";
 export * from "./delegate.ts";
 export * from "./remember_result.ts";
+export * from "./recall_detailed.ts";

@@ -15,7 +15,6 @@ import type { Note, RuntimeRememberResult, SecretRedaction, SimilarNote } from "
  * ```ts
  * import assert from "node:assert/strict";
  * import { rememberResultOf } from "./remember_result.ts";
- *
  * const note = {
  *   id: "n1",
  *   title: "Deploy",

@@ -133,7 +133,6 @@ export type {
  *   isMemoRuntimeError,
  *   type MemoMcpRuntime,
  * } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime: MemoMcpRuntime = createMemoMcpRuntimeFromConfig({ rootDir });
  * assert.equal(runtime.kind, "local");

@@ -17,7 +17,6 @@ import type { MemoCloudNote } from "./client_types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { unexpected } from "./_answers.ts";
- *
  * const e = unexpected("recall");
  * assert.equal(e.code, "unavailable");
  * assert.equal(e.message, "Cannot recall: the Memo Cloud API answered with an unexpected body");
@@ -37,7 +36,6 @@ export function unexpected(action: string): MemoCloudError {
  * ```ts
  * import assert from "node:assert/strict";
  * import { objectOf } from "./_answers.ts";
- *
  * assert.deepEqual(objectOf({ hits: [] }, "recall"), { hits: [] });
  * assert.throws(() => objectOf([], "recall"), { code: "unavailable" });
  * ```
@@ -55,7 +53,6 @@ export function objectOf(body: unknown, action: string): Record<string, unknown>
  * ```ts
  * import assert from "node:assert/strict";
  * import { noteOf } from "./_answers.ts";
- *
  * assert.equal(noteOf({ id: "n1", revision: 2 }, "get note n1").revision, 2);
  * assert.throws(() => noteOf({ id: "n1" }, "get note n1"), { code: "unavailable" });
  * ```
@@ -73,7 +70,6 @@ export function noteOf(value: unknown, action: string): MemoCloudNote {
  * ```ts
  * import assert from "node:assert/strict";
  * import { arrayOf } from "./_answers.ts";
- *
  * assert.deepEqual(arrayOf([1], "list the notes"), [1]);
  * assert.throws(() => arrayOf(undefined, "list the notes"), { code: "unavailable" });
  * ```
@@ -90,7 +86,6 @@ export function arrayOf(value: unknown, action: string): unknown[] {
  * ```ts
  * import assert from "node:assert/strict";
  * import { statusOf } from "./_answers.ts";
- *
  * assert.equal(statusOf("updated", "remember the note"), "updated");
  * assert.throws(() => statusOf("kept", "remember the note"), { code: "unavailable" });
  * ```
@@ -107,7 +102,6 @@ export function statusOf(value: unknown, action: string): "written" | "updated" 
  * ```ts
  * import assert from "node:assert/strict";
  * import { shortId } from "./_answers.ts";
- *
  * assert.equal(shortId("n1\n"), "n1?");
  * assert.equal(shortId("x".repeat(100)).length, 64);
  * ```
@@ -124,7 +118,6 @@ export function shortId(id: string): string {
  * ```ts
  * import assert from "node:assert/strict";
  * import { defined } from "./_answers.ts";
- *
  * assert.deepEqual(defined({ text: "a", title: undefined }), { text: "a" });
  * ```
  */

@@ -32,7 +32,6 @@ const MEMO_CLOUD_BATCH_MAX_BYTES = 16 * 1024 * 1024;
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { upsertNoteBatch } from "./_batch.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -123,7 +122,6 @@ export async function upsertNoteBatch(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { deleteNoteBatch } from "./_batch.ts";
- *
  * const sent: string[] = [];
  * const session = new CloudSession({
  *   baseUrl: "http://127.0.0.1:8788",

@@ -18,7 +18,6 @@ import type { MemoCloudChange, MemoCloudChangesPage } from "./client_types.ts";
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { readChanges } from "./_feed.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",

@@ -52,7 +52,6 @@ async function linkWrite(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { correctNote } from "./_history.ts";
- *
  * const sent: unknown[] = [];
  * const note = {
  *   id: "n2", title: "Deploys run on Mondays", body: "Deploys run on Mondays", labels: [],
@@ -104,7 +103,6 @@ export async function correctNote(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { supersedeNotes } from "./_history.ts";
- *
  * const note = {
  *   id: "n2", title: "t", body: "b", labels: [], hash: "h", supersedes: ["n1"],
  *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z", revision: 5,
@@ -141,7 +139,6 @@ export async function supersedeNotes(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { readTidyPlan } from "./_history.ts";
- *
  * const session = new CloudSession({
  *   baseUrl: "http://127.0.0.1:8788",
  *   apiKey: "mk_example",
@@ -178,7 +175,6 @@ export async function readTidyPlan(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { applyTidyPlan } from "./_history.ts";
- *
  * const session = new CloudSession({
  *   baseUrl: "http://127.0.0.1:8788",
  *   apiKey: "mk_example",

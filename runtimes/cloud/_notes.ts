@@ -35,7 +35,6 @@ import type {
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { rememberNote } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -99,7 +98,6 @@ export async function rememberNote(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { recallNotes } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -156,7 +154,6 @@ export async function recallNotes(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { getNote } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -202,7 +199,6 @@ export async function getNote(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { listNotes } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -261,7 +257,6 @@ export async function listNotes(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { updateNote } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -320,7 +315,6 @@ export async function updateNote(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { forgetNote } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",
@@ -369,7 +363,6 @@ export async function forgetNote(
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
  * import { readStats } from "./_notes.ts";
- *
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
  *     baseUrl: "http://127.0.0.1:8788",

@@ -22,7 +22,6 @@ import type { MemoCloudHealth } from "./client_types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { CloudSession } from "./_session.ts";
- *
  * const paths: string[] = [];
  * const session = new CloudSession({
  *   baseUrl: "http://127.0.0.1:8788",

@@ -19,7 +19,6 @@ import type { MemoCloudClientOptions } from "./client_options.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { ID_PATTERN } from "./_settings.ts";
- *
  * assert.ok(ID_PATTERN.test("team-1"));
  * assert.ok(!ID_PATTERN.test("Team"));
  * ```
@@ -33,7 +32,6 @@ export const ID_PATTERN = /^[0-9a-z][0-9a-z_-]{0,63}$/;
  * ```ts
  * import assert from "node:assert/strict";
  * import { type ClientSettings, clientSettingsOf } from "./_settings.ts";
- *
  * const settings: ClientSettings = clientSettingsOf({ baseUrl: "http://127.0.0.1:8788", apiKey: "k" });
  * assert.equal(settings.configuredWorkspace, undefined); // the key's
  * ```
@@ -56,7 +54,6 @@ export interface ClientSettings {
  * ```ts
  * import assert from "node:assert/strict";
  * import { clientSettingsOf } from "./_settings.ts";
- *
  * const { apiBase, projectId, transport } = clientSettingsOf({
  *   baseUrl: "https://cloud.example/",
  *   apiKey: "mk_example",

@@ -105,7 +105,6 @@ export type {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient } from "@memo/mcp-server";
- *
  * // A stand-in for the server: in real use, leave `fetch` out.
  * const seen: string[] = [];
  * const fetch = (input: Request | URL | string, init?: RequestInit) => {
@@ -154,7 +153,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   requireApiKey: false,
@@ -175,7 +173,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",
@@ -195,7 +192,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const keys: (string | null)[] = [];
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
@@ -232,7 +228,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const bodies: unknown[] = [];
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
@@ -260,7 +255,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",
@@ -288,7 +282,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const urls: string[] = [];
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
@@ -322,7 +315,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const current = {
    *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 8,
@@ -359,7 +351,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const note = {
    *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 2,
@@ -389,7 +380,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const paths: string[] = [];
    * const note = {
    *   id: "n2", title: "Deploys run on Mondays", body: "Deploys run on Mondays", labels: [],
@@ -427,7 +417,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const note = {
    *   id: "n2", title: "t", body: "b", labels: [], hash: "h", supersedes: ["n1"], revision: 4,
    *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
@@ -461,7 +450,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",
@@ -488,7 +476,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",
@@ -517,7 +504,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",
@@ -545,7 +531,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * let sent = 0;
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
@@ -579,7 +564,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const note = {
    *   id: "n1", title: "t", body: "b", labels: [], source: "notion:page/1", hash: "h",
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
@@ -614,7 +598,6 @@ export class MemoCloudClient {
    * ```ts
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
-   *
    * const client = new MemoCloudClient({
    *   baseUrl: "http://127.0.0.1:8788",
    *   apiKey: "mk_example",

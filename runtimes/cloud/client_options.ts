@@ -7,7 +7,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudOptions } from "./client_options.ts";
- *
  * const cloud: MemoCloudOptions = { baseUrl: "http://127.0.0.1:8788", projectId: "handbook" };
  * assert.equal(cloud.projectId, "handbook");
  * ```
@@ -22,7 +21,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, type MemoCloudRetryOptions } from "@memo/mcp-server";
- *
  * let calls = 0;
  * const retry: MemoCloudRetryOptions = { maxRetries: 2, backoffMs: 1 };
  * const client = new MemoCloudClient({
@@ -55,7 +53,6 @@ export interface MemoCloudRetryOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, type MemoCloudOptions } from "@memo/mcp-server";
- *
  * const cloud: MemoCloudOptions = {
  *   baseUrl: "https://cloud.example/v1/", // the origin, or the origin and /v1
  *   apiKey: "mk_example",
@@ -113,7 +110,6 @@ export interface MemoCloudOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, type MemoCloudClientOptions } from "@memo/mcp-server";
- *
  * const waits: number[] = [];
  * const options: MemoCloudClientOptions = {
  *   baseUrl: "http://127.0.0.1:8788",
@@ -156,7 +152,6 @@ export interface MemoCloudClientOptions extends MemoCloudOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, type MemoCloudCallOptions } from "@memo/mcp-server";
- *
  * const client = new MemoCloudClient({ baseUrl: "http://127.0.0.1:8788", apiKey: "k" });
  * const options: MemoCloudCallOptions = { signal: AbortSignal.abort(new Error("gone")) };
  * await assert.rejects(client.stats(options), /gone/); // aborted before any request
@@ -174,7 +169,6 @@ export interface MemoCloudCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudWriteOptions } from "@memo/mcp-server";
- *
  * const options: MemoCloudWriteOptions = { idempotencyKey: crypto.randomUUID() };
  * assert.equal(options.idempotencyKey!.length, 36);
  * ```
@@ -195,7 +189,6 @@ export interface MemoCloudWriteOptions extends MemoCloudCallOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudConditionalOptions } from "@memo/mcp-server";
- *
  * // Fails with code "conflict" (409) if the note moved on from revision 7.
  * const options: MemoCloudConditionalOptions = { ifMatch: 7 };
  * assert.equal(options.ifMatch, 7);
@@ -214,7 +207,6 @@ export interface MemoCloudConditionalOptions extends MemoCloudWriteOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudHistoryFilter } from "@memo/mcp-server";
- *
  * const filter: MemoCloudHistoryFilter = { asOf: "2026-03-01", includeSuperseded: true };
  * assert.equal(filter.since, undefined);
  * ```
@@ -240,7 +232,6 @@ export interface MemoCloudHistoryFilter {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudRecallOptions } from "@memo/mcp-server";
- *
  * const options: MemoCloudRecallOptions = { limit: 5, labels: ["infra"], explain: true };
  * assert.equal(options.engine, undefined); // auto, which is lexical in the cloud
  * ```
@@ -271,7 +262,6 @@ export interface MemoCloudRecallOptions extends MemoCloudCallOptions, MemoCloudH
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudListOptions } from "@memo/mcp-server";
- *
  * const options: MemoCloudListOptions = { limit: 100, order: "newest" };
  * assert.equal(options.cursor, undefined); // the first page
  * ```
@@ -302,7 +292,6 @@ export interface MemoCloudListOptions extends MemoCloudCallOptions, MemoCloudHis
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudChangesOptions } from "@memo/mcp-server";
- *
  * const options: MemoCloudChangesOptions = { since: "12", limit: 1000 };
  * assert.equal(options.since, "12");
  * ```

@@ -7,7 +7,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudChangesPage } from "./client_types.ts";
- *
  * const page: MemoCloudChangesPage = { changes: [], next: "0", hasMore: false };
  * assert.equal(page.changes.length, 0);
  * ```
@@ -37,7 +36,6 @@ import type {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudNote } from "@memo/mcp-server";
- *
  * const note: MemoCloudNote = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
  *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
@@ -57,7 +55,6 @@ export interface MemoCloudNote extends Note {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudRememberResult } from "@memo/mcp-server";
- *
  * const result: MemoCloudRememberResult = {
  *   status: "written",
  *   note: {
@@ -80,7 +77,6 @@ export interface MemoCloudRememberResult extends Omit<RememberResult, "note"> {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudRecallHit } from "@memo/mcp-server";
- *
  * const hit: MemoCloudRecallHit = {
  *   score: 1.2, engine: "lexical", matched: ["deploy"],
  *   note: {
@@ -103,7 +99,6 @@ export interface MemoCloudRecallHit extends Omit<RecallHit, "note"> {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudListResult } from "@memo/mcp-server";
- *
  * const empty: MemoCloudListResult = { notes: [], total: 0 };
  * assert.equal(empty.nextCursor, undefined); // the last page
  * ```
@@ -120,7 +115,6 @@ export interface MemoCloudListResult extends Omit<ListResult, "notes"> {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudStats } from "@memo/mcp-server";
- *
  * const stats: MemoCloudStats = { notes: 0, labels: {}, sources: {}, revision: 0 };
  * assert.equal(stats.revision, 0); // a project never written
  * ```
@@ -139,7 +133,6 @@ export interface MemoCloudStats extends Pick<MemoStats, "notes" | "labels" | "so
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudDraft } from "@memo/mcp-server";
- *
  * const draft: MemoCloudDraft = {
  *   text: "Run make deploy.",
  *   source: "github:acme/handbook/discussions/42",
@@ -159,7 +152,6 @@ export type MemoCloudDraft = NoteDraft;
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudBatchResult } from "@memo/mcp-server";
- *
  * const none: MemoCloudBatchResult = { results: [], written: 0, updated: 0, unchanged: 0 };
  * assert.equal(none.results.length, 0);
  * ```
@@ -186,7 +178,6 @@ export interface MemoCloudBatchResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudDeleteSelector } from "@memo/mcp-server";
- *
  * const selector: MemoCloudDeleteSelector = { sourcePrefix: "notion:page/" };
  * assert.ok("sourcePrefix" in selector);
  * ```
@@ -200,7 +191,6 @@ export type MemoCloudDeleteSelector = { ids: readonly string[] } | { sourcePrefi
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudDeleteResult } from "@memo/mcp-server";
- *
  * const result: MemoCloudDeleteResult = { deleted: [], notFound: ["01jmissing"] };
  * assert.equal(result.notFound.length, 1);
  * ```
@@ -219,7 +209,6 @@ export interface MemoCloudDeleteResult {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudChange } from "@memo/mcp-server";
- *
  * const tombstone: MemoCloudChange = { seq: 9, op: "delete", id: "n1", revision: 9 };
  * assert.equal(tombstone.op, "delete");
  * ```
@@ -235,7 +224,6 @@ export type MemoCloudChange =
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudChangesPage } from "@memo/mcp-server";
- *
  * const page: MemoCloudChangesPage = { changes: [], next: "12", hasMore: false };
  * assert.equal(page.next, "12"); // pass it as `since` to resume
  * ```
@@ -256,7 +244,6 @@ export interface MemoCloudChangesPage {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudHealth } from "@memo/mcp-server";
- *
  * const health: MemoCloudHealth = { status: "ok", version: "0.1.0", store: "file" };
  * assert.equal(health.status, "ok");
  * ```
@@ -278,7 +265,6 @@ export interface MemoCloudHealth {
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudPatch } from "@memo/mcp-server";
- *
  * const patch: MemoCloudPatch = { title: "Deploying", validUntil: null };
  * assert.equal(patch.validUntil, null);
  * ```
@@ -293,7 +279,6 @@ export type MemoCloudPatch = NotePatch;
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudSupersedeResult } from "@memo/mcp-server";
- *
  * const result: MemoCloudSupersedeResult = {
  *   note: {
  *     id: "n2", title: "Deploys run on Mondays", body: "Deploys run on Mondays", labels: [],
@@ -322,7 +307,6 @@ export interface MemoCloudSupersedeResult extends Omit<SupersedeResult, "note"> 
  * ```ts
  * import assert from "node:assert/strict";
  * import type { MemoCloudTidyApplyResult } from "@memo/mcp-server";
- *
  * const result: MemoCloudTidyApplyResult = { merged: 0, superseded: [], notes: [] };
  * assert.equal(result.merged, 0);
  * ```

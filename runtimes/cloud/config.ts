@@ -63,7 +63,6 @@ function fail(reason: string): MemoRuntimeError {
  * ```ts
  * import assert from "node:assert/strict";
  * import { readProjectRuntimeConfig } from "./config.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * assert.deepEqual(await readProjectRuntimeConfig(rootDir), { cloud: {} });
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -94,7 +93,6 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
  * ```ts
  * import assert from "node:assert/strict";
  * import { readProjectConfigFile } from "./config.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * assert.equal(await readProjectConfigFile(rootDir), undefined);
  * await Deno.mkdir(`${rootDir}/.memo`);
@@ -133,7 +131,6 @@ export async function readProjectConfigFile(rootDir: string): Promise<unknown> {
  * ```ts
  * import assert from "node:assert/strict";
  * import { parseProjectRuntimeConfig } from "./config.ts";
- *
  * assert.deepEqual(parseProjectRuntimeConfig({ runtime: "local", connectors: [] }), {
  *   runtime: "local",
  *   cloud: {},

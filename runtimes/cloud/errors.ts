@@ -22,7 +22,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, type MemoCloudErrorCode } from "@memo/mcp-server";
- *
  * const client = new MemoCloudClient({
  *   baseUrl: "http://127.0.0.1:8788",
  *   apiKey: "k",
@@ -68,7 +67,6 @@ const KNOWN_CODES = new Set<string>([...Object.values(CODE_OF_STATUS), "unavaila
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudError, type MemoCloudErrorOptions } from "@memo/mcp-server";
- *
  * const options: MemoCloudErrorOptions = { status: 404, details: { id: "n1" } };
  * const e = new MemoCloudError("not_found", "Cannot get note n1: not found", options);
  * assert.equal(e.status, 404);
@@ -97,7 +95,6 @@ export interface MemoCloudErrorOptions {
  * ```ts
  * import assert from "node:assert/strict";
  * import { MemoCloudClient, MemoCloudError, toSafeError } from "@memo/mcp-server";
- *
  * const client = new MemoCloudClient({
  *   baseUrl: "http://127.0.0.1:8788",
  *   apiKey: "mk_secret",
@@ -147,7 +144,6 @@ export class MemoCloudError extends Error {
  * ```ts
  * import assert from "node:assert/strict";
  * import { isMemoCloudError, MemoCloudError } from "@memo/mcp-server";
- *
  * const e = new MemoCloudError("timeout", "Cannot reach the Memo Cloud API: no answer");
  * assert.ok(isMemoCloudError(e));
  * assert.ok(isMemoCloudError(e, "timeout", "unavailable"));

@@ -7,7 +7,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoCloudMcpRuntime, isMemoCloudError, MemoCloudClient } from "./mod.ts";
- *
  * const client = new MemoCloudClient({ baseUrl: "https://cloud.example", apiKey: "mk_example" });
  * assert.ok(client instanceof MemoCloudClient);
  * assert.equal(isMemoCloudError(new Error("x")), false);

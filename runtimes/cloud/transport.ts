@@ -338,7 +338,6 @@ const REFUSED = /connection refused|ECONNREFUSED/i;
  * ```ts
  * import assert from "node:assert/strict";
  * import { isConnectionRefused } from "./transport.ts";
- *
  * const error = new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:9") });
  * assert.equal(isConnectionRefused(error), true);
  * assert.equal(isConnectionRefused(new Error("timed out")), false);

@@ -24,7 +24,6 @@ import type { MemoMcpRuntime } from "../types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { buildHybridRuntime } from "./_build.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = buildHybridRuntime(
  *   { rootDir, baseUrl: "http://127.0.0.1:9", prewarm: false },
@@ -40,7 +39,6 @@ export function buildHybridRuntime(
   { pullIntervalMs, drainMs }: { pullIntervalMs: number; drainMs: number },
 ): MemoMcpRuntime {
   const rootDir = options.rootDir ?? ".";
-  // One client for the local runtime and the replicator.
   const memo = openOnce(async (): Promise<Memo> => {
     const { openMemo } = await import("@memo/memory");
     return await openMemo({ rootDir, store: options.store, ...memoEmbeddingOptions(options) });

@@ -11,7 +11,7 @@ import { scrubSecrets } from "../secrets.ts";
 import { type DelegatedMethod, type DelegatedMethods, delegateRuntime } from "../delegate.ts";
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
-import { recallDetailedOf } from "../local/runtime.ts";
+import { recallDetailedOf } from "../recall_detailed.ts";
 import type {
   MemoMcpRuntime,
   MemoStats,

@@ -26,7 +26,6 @@ import type { MemoCloudClient, MemoCloudOptions } from "../cloud/client.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntimeOptions } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const options: MemoHybridMcpRuntimeOptions = {
  *   rootDir,

@@ -1,6 +1,7 @@
 /**
  * The hybrid runtime's decisions, without I/O: what the outbox holds, how a
- * pulled change lands on the local notes, and who wins a conflict.
+ * pulled change lands on the local notes, who wins a conflict, and what a
+ * push sends.
  *
  * Rules:
  * - a local note is **clean** when its hash is the one last pushed or pulled
@@ -16,7 +17,12 @@
  */
 
 import { contentHash, type Note, noteIdentity, sameNote } from "@memo/memory";
-import type { MemoCloudChange, MemoCloudNote } from "../cloud/client.ts";
+import type {
+  MemoCloudChange,
+  MemoCloudDraft,
+  MemoCloudNote,
+  MemoCloudPatch,
+} from "../cloud/client.ts";
 import type { PushedEntry } from "./_replica_state.ts";
 
 const fingerprints = new WeakMap<Note, string>();
@@ -209,4 +215,42 @@ export interface Outbox {
 /** Number of changes in an outbox. */
 export function outboxSize(outbox: Outbox): number {
   return outbox.deletes.length + outbox.updates.length + outbox.creates.length;
+}
+
+/** The draft that creates a local note in the cloud, under its local id. */
+export function draftOf(note: Note): MemoCloudDraft {
+  const draft: MemoCloudDraft = {
+    id: note.id,
+    text: note.body,
+    title: note.title,
+    labels: note.labels,
+    created: note.created,
+    updated: note.updated,
+  };
+  if (note.source !== undefined) draft.source = note.source;
+  if (note.supersedes?.length) draft.supersedes = note.supersedes;
+  if (note.validFrom !== undefined) draft.validFrom = note.validFrom;
+  if (note.validUntil !== undefined) draft.validUntil = note.validUntil;
+  return draft;
+}
+
+/** The PATCH of a local update: every field, history included (`[]` and `null` clear). */
+export function patchOf(note: Note): MemoCloudPatch {
+  return {
+    text: note.body,
+    title: note.title,
+    labels: note.labels,
+    updated: note.updated,
+    supersedes: note.supersedes ?? [],
+    validFrom: note.validFrom ?? null,
+    validUntil: note.validUntil ?? null,
+  };
+}
+
+/** The cloud note that a 409 answer carries, if any. */
+export function noteIn(details: unknown): MemoCloudNote | undefined {
+  const note = (details as { note?: unknown } | undefined)?.note as MemoCloudNote | undefined;
+  return note && typeof note.id === "string" && typeof note.revision === "number"
+    ? note
+    : undefined;
 }

@@ -170,7 +170,6 @@ export class ReplicaStateFile {
     try {
       text = await readFile(this.#path, "utf8");
     } catch {
-      // missing: a fresh state
     }
     this.#stamp = await this.#stampNow();
     this.#size = this.#base = 0; // the next save writes the whole state

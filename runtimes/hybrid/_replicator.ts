@@ -4,38 +4,29 @@
  * the store) then a push (forgets, updates with `If-Match`, creates in
  * batches that carry the local ids), with idempotency keys derived from each
  * request, so that a retried push writes nothing twice. Decisions are in
- * `_replica_plan.ts`, the state file in `_replica_state.ts`.
+ * `_replica_plan.ts`, the state file in `_replica_state.ts`, the copy of the
+ * local notes in `_local_mirror.ts`.
  *
  * @module
  */
 
 import { createHash } from "node:crypto";
 import { unrefTimer } from "../../platform/mod.ts";
-import {
-  type Memo,
-  type Note,
-  type ReplicaChanges,
-  type ReplicaStatus,
-  sameNote,
-} from "@memo/memory";
+import { type Memo, type Note, type ReplicaStatus, sameNote } from "@memo/memory";
 import { isMemoCloudError } from "../cloud/errors.ts";
-import type {
-  MemoCloudClient,
-  MemoCloudDraft,
-  MemoCloudNote,
-  MemoCloudPatch,
-} from "../cloud/client.ts";
+import type { MemoCloudClient, MemoCloudNote } from "../cloud/client.ts";
 import {
+  draftOf,
   fingerprint,
-  identityOf,
-  type LocalView,
-  type Outbox,
+  noteIn,
   outboxSize,
+  patchOf,
   plainNote,
   planPull,
   type PullPlan,
 } from "./_replica_plan.ts";
 import { type PushedEntry, type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
+import { LocalMirror } from "./_local_mirror.ts";
 import type { ReplicateOptions, ReplicateResult } from "../types.ts";
 
 /** Notes per `notes:batch` request of a push. */
@@ -71,44 +62,13 @@ function oneLine(error: unknown): string {
   return text.replace(/\s+/g, " ").trim().slice(0, 500) || "replication failed";
 }
 
-function draftOf(note: Note): MemoCloudDraft {
-  const draft: MemoCloudDraft = {
-    id: note.id,
-    text: note.body,
-    title: note.title,
-    labels: note.labels,
-    created: note.created,
-    updated: note.updated,
-  };
-  if (note.source !== undefined) draft.source = note.source;
-  if (note.supersedes?.length) draft.supersedes = note.supersedes;
-  if (note.validFrom !== undefined) draft.validFrom = note.validFrom;
-  if (note.validUntil !== undefined) draft.validUntil = note.validUntil;
-  return draft;
-}
-
-/** The PATCH of a local update: every field, history included (`[]` and `null` clear). */
-function patchOf(note: Note): MemoCloudPatch {
-  return {
-    text: note.body,
-    title: note.title,
-    labels: note.labels,
-    updated: note.updated,
-    supersedes: note.supersedes ?? [],
-    validFrom: note.validFrom ?? null,
-    validUntil: note.validUntil ?? null,
-  };
-}
-
 /** The replicator of one hybrid runtime. */
 export class Replicator {
   readonly #options: ReplicatorOptions;
   readonly #file: ReplicaStateFile;
   readonly #now: () => number;
   #state: ReplicaStateData | undefined;
-  #mirror = new Map<string, Note>();
-  #token: string | undefined;
-  #identity: Map<string, Note> | undefined;
+  readonly #mirror = new LocalMirror();
   /** Hash this process last sent per id (its own writes' echoes are not conflicts). */
   #sent = new Map<string, string>();
   #running: Promise<ReplicateResult | undefined> | undefined;
@@ -122,10 +82,6 @@ export class Replicator {
   #abort: AbortController | undefined;
   #draining = false;
   #saved = { scalars: "", pulledAt: 0 };
-  /** Ids whose outbox standing may have changed (the others are known clean). */
-  #dirty = new Set<string>();
-  /** Every id must be looked at again (a reload of the notes or of the state). */
-  #dirtyAll = true;
   /** Pushed-map changes not saved yet. */
   #changedIds = new Set<string>();
   #changedAll = false;
@@ -183,8 +139,8 @@ export class Replicator {
     let outbox = 0;
     try {
       const memo = await this.#options.memo();
-      await this.#refreshMirror(memo);
-      outbox = outboxSize(this.#outbox(state));
+      await this.#mirror.refresh(memo);
+      outbox = outboxSize(this.#mirror.outbox(state.pushed));
     } catch {
       // the local notes cannot be read now: the stats call reports that itself
     }
@@ -225,8 +181,8 @@ export class Replicator {
       if (!deadline.aborted && !this.#running && !refusedJustNow) {
         const memo = await this.#options.memo().catch(() => undefined);
         if (memo && this.#state) {
-          await this.#refreshMirror(memo);
-          if (!outboxSize(this.#outbox(this.#state))) return;
+          await this.#mirror.refresh(memo);
+          if (!outboxSize(this.#mirror.outbox(this.#state.pushed))) return;
         }
         await Promise.race([
           this.#run({ pushOnly: true, signal: deadline, refusedEnds: true }).catch(() => {}),
@@ -304,8 +260,8 @@ export class Replicator {
       const memo = await this.#options.memo();
       if (!options.pushOnly) await this.#pull(client, state, memo, result, options);
       await this.#push(client, state, memo, result, options);
-      await this.#refreshMirror(memo);
-      result.outbox = outboxSize(this.#outbox(state));
+      await this.#mirror.refresh(memo);
+      result.outbox = outboxSize(this.#mirror.outbox(state.pushed));
       delete state.error;
       this.#error = undefined;
       this.#failedAt = -Infinity;
@@ -352,32 +308,7 @@ export class Replicator {
     if (entry) state.pushed.set(id, entry);
     else state.pushed.delete(id);
     this.#changedIds.add(id);
-    this.#dirty.add(id);
-  }
-
-  /** The outbox now, looking only at the ids that may have changed since the last look. */
-  #outbox(state: ReplicaStateData): Outbox {
-    if (this.#dirtyAll) {
-      this.#dirty = new Set([...this.#mirror.keys(), ...state.pushed.keys()]);
-      this.#dirtyAll = false;
-    }
-    const out: Outbox = { deletes: [], updates: [], creates: [] };
-    for (const id of this.#dirty) {
-      const note = this.#mirror.get(id);
-      const known = state.pushed.get(id);
-      if (!note) {
-        if (known) out.deletes.push(id);
-        else this.#dirty.delete(id);
-      } else if (!known) out.creates.push(note);
-      else if (known[0] !== fingerprint(note)) out.updates.push(note);
-      else this.#dirty.delete(id);
-    }
-    // In the order they were written (ids sort by creation time).
-    const order = (a: Note, b: Note) =>
-      a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1;
-    out.creates.sort(order);
-    out.updates.sort((a, b) => a.updated < b.updated ? -1 : a.updated > b.updated ? 1 : 0);
-    return out;
+    this.#mirror.touch(id);
   }
 
   async #lock(wait: boolean, signal: AbortSignal): Promise<(() => Promise<void>) | undefined> {
@@ -399,62 +330,10 @@ export class Replicator {
     }
     const loaded = await this.#file.load(target);
     this.#state = loaded;
-    this.#dirtyAll = true;
+    this.#mirror.touchAll();
     this.#changedIds.clear();
     this.#changedAll = false;
     return loaded;
-  }
-
-  async #refreshMirror(memo: Memo): Promise<void> {
-    const changes = await memo.store.changesSince(this.#token);
-    if (changes.reset) {
-      this.#mirror = new Map();
-      this.#dirtyAll = true;
-    }
-    for (const id of changes.removed) {
-      this.#mirror.delete(id);
-      this.#dirty.add(id);
-    }
-    for (const note of changes.upserted) {
-      this.#mirror.set(note.id, note);
-      this.#dirty.add(note.id);
-    }
-    if (changes.reset || changes.removed.length || changes.upserted.length) {
-      this.#identity = undefined;
-    }
-    this.#token = changes.token;
-  }
-
-  #view(): LocalView {
-    return {
-      get: (id) => this.#mirror.get(id),
-      findIdentity: (note) => {
-        if (!this.#identity) {
-          this.#identity = new Map();
-          for (const n of this.#mirror.values()) {
-            const key = identityOf(n);
-            if (!this.#identity.has(key)) this.#identity.set(key, n);
-          }
-        }
-        return this.#identity.get(identityOf(note));
-      },
-    };
-  }
-
-  /**
-   * Applies planned local changes, provided the notes they touch are still
-   * as planned; false when another writer changed one meanwhile.
-   */
-  async #apply(memo: Memo, put: Note[], remove: string[]): Promise<boolean> {
-    if (!put.length && !remove.length) return true;
-    const expect: Record<string, string | null> = {};
-    for (const id of [...put.map((n) => n.id), ...remove]) {
-      expect[id] = this.#mirror.get(id)?.hash ?? null;
-    }
-    const changes: ReplicaChanges = { put, remove, expect };
-    const result = await memo.applyReplica(changes);
-    await this.#refreshMirror(memo);
-    return result.stale === undefined;
   }
 
   async #pull(
@@ -481,15 +360,16 @@ export class Replicator {
           restarted = true;
           state.feed = undefined;
           state.pushed = new Map();
-          this.#changedAll = this.#dirtyAll = true;
+          this.#changedAll = true;
+          this.#mirror.touchAll();
           continue;
         }
         throw e;
       }
       if (page.changes.length) {
         for (let attempt = 0;; attempt++) {
-          await this.#refreshMirror(memo);
-          const plan = planPull(page.changes, this.#view(), state.pushed, this.#sent);
+          await this.#mirror.refresh(memo);
+          const plan = planPull(page.changes, this.#mirror.view(), state.pushed, this.#sent);
           if (await this.#applyPlan(memo, state, plan, result)) {
             result.pulled += plan.applied;
             break;
@@ -522,8 +402,8 @@ export class Replicator {
     const signal = options.signal;
     let done = 0;
     for (let round = 0; round < 4; round++) {
-      await this.#refreshMirror(memo);
-      const box = this.#outbox(state);
+      await this.#mirror.refresh(memo);
+      const box = this.#mirror.outbox(state.pushed);
       const total = outboxSize(box);
       if (!total) break;
       const progress = (n: number) => {
@@ -593,7 +473,7 @@ export class Replicator {
           } else if (!sameNote(mine, plain)) put.push(plain);
         });
         // If a note changed here meanwhile, it stays dirty and goes out next round.
-        await this.#apply(memo, put.filter((n) => !remove.includes(n.id)), remove);
+        await this.#mirror.apply(memo, put.filter((n) => !remove.includes(n.id)), remove);
         result.pushed += chunk.length;
         progress(chunk.length);
       }
@@ -604,7 +484,7 @@ export class Replicator {
   /** After a push: take the cloud's copy when it differs only in what the cloud normalised. */
   async #settle(memo: Memo, mine: Note, cloud: MemoCloudNote): Promise<void> {
     const plain = plainNote(cloud);
-    if (!sameNote(mine, plain)) await this.#apply(memo, [plain], []);
+    if (!sameNote(mine, plain)) await this.#mirror.apply(memo, [plain], []);
   }
 
   /** A 409 brought the cloud's current copy: resolve it as a pull would. */
@@ -621,11 +501,11 @@ export class Replicator {
       revision: cloud.revision,
       note: cloud,
     };
-    await this.#refreshMirror(memo);
+    await this.#mirror.refresh(memo);
     await this.#applyPlan(
       memo,
       state,
-      planPull([change], this.#view(), state.pushed, this.#sent),
+      planPull([change], this.#mirror.view(), state.pushed, this.#sent),
       result,
     );
   }
@@ -637,18 +517,11 @@ export class Replicator {
     plan: PullPlan,
     result: ReplicateResult,
   ): Promise<boolean> {
-    if (!await this.#apply(memo, [...plan.put.values()], [...plan.remove])) return false;
+    if (!await this.#mirror.apply(memo, [...plan.put.values()], [...plan.remove])) return false;
     for (const [id, entry] of plan.pushed) this.#setPushed(state, id, entry);
     result.conflicts += plan.conflicts;
     return true;
   }
-}
-
-function noteIn(details: unknown): MemoCloudNote | undefined {
-  const note = (details as { note?: unknown } | undefined)?.note as MemoCloudNote | undefined;
-  return note && typeof note.id === "string" && typeof note.revision === "number"
-    ? note
-    : undefined;
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -6,7 +6,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoHybridMcpRuntime } from "./mod.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime = createMemoHybridMcpRuntime({
  *   rootDir,

@@ -39,7 +39,6 @@ export type { MemoHybridMcpRuntimeOptions } from "./_options.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoHybridMcpRuntime, type MemoHybridMcpRuntime } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * const runtime: MemoHybridMcpRuntime = createMemoHybridMcpRuntime({
  *   rootDir,
@@ -90,7 +89,6 @@ export interface MemoHybridMcpRuntime extends MemoMcpRuntime {
  * ```ts
  * import assert from "node:assert/strict";
  * import { createMemoHybridMcpRuntime } from "@memo/mcp-server";
- *
  * const rootDir = await Deno.makeTempDir();
  * // No API key: the local notes work; replication says what is wrong.
  * const runtime = createMemoHybridMcpRuntime({ rootDir, baseUrl: "http://127.0.0.1:9" });

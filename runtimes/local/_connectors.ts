@@ -16,7 +16,6 @@ import type { MemoLike, RuntimeSyncOptions, RuntimeSyncResult } from "../types.t
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { runConfiguredConnectors, type RunConfiguredOptions } from "./_connectors.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const memo = await openMemo({ rootDir });
  * const options: RunConfiguredOptions = { rootDir, env: {}, full: true };
@@ -43,7 +42,6 @@ export interface RunConfiguredOptions extends RuntimeSyncOptions {
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { runConfiguredConnectors } from "./_connectors.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * await Deno.mkdir(`${rootDir}/.memo`);
  * const team = { id: "team", type: "discussions", repositories: ["acme/handbook"] };

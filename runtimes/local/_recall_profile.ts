@@ -16,7 +16,6 @@ import type { MemoLike, RuntimeRecallProfile } from "../types.ts";
  * ```ts
  * import assert from "node:assert/strict";
  * import { recallProfileOf } from "./_recall_profile.ts";
- *
  * const profile = await recallProfileOf({ embeddingModel: "Xenova/all-MiniLM-L6-v2" });
  * assert.deepEqual(profile, {
  *   engine: "auto",
@@ -41,7 +40,6 @@ export async function recallProfileOf(
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { recallProfileOfMemo } from "./_recall_profile.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const memo = await openMemo({ rootDir, engine: "lexical" });
  * const profile = await recallProfileOfMemo(memo);

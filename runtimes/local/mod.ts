@@ -7,7 +7,6 @@
  * import assert from "node:assert/strict";
  * import { openMemo } from "@memo/memory";
  * import { createMemoMcpRuntimeFromMemo } from "./mod.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * const memo = await openMemo({ rootDir });
  * const runtime = createMemoMcpRuntimeFromMemo(memo);

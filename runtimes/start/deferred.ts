@@ -10,7 +10,7 @@
 import { MemoRuntimeError } from "../errors.ts";
 import { scrubSecrets } from "../secrets.ts";
 import { RuntimeListeners } from "../listeners.ts";
-import { recallDetailedOf } from "../local/runtime.ts";
+import { recallDetailedOf } from "../recall_detailed.ts";
 import { delegateRuntime } from "../delegate.ts";
 import type {
   MemoMcpRuntime,
@@ -61,7 +61,6 @@ const MISSING = {
  * import assert from "node:assert/strict";
  * import { createMemoMcpRuntimeFromConfig } from "@memo/mcp-server";
  * import { createDeferredRuntime } from "./deferred.ts";
- *
  * const rootDir = await Deno.makeTempDir();
  * let built = false;
  * const runtime = createDeferredRuntime("local", () => {

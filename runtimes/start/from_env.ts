@@ -15,7 +15,7 @@ import type { MemoCloudMcpRuntimeOptions } from "../cloud/runtime.ts";
 import { createDeferredRuntime } from "./deferred.ts";
 import { MemoRuntimeError } from "../errors.ts";
 import type { ModelProgress, RuntimeRecallSettings } from "../factory.ts";
-import { checkRuntimeConfig } from "../_runtime_config.ts";
+import { checkRuntimeConfig } from "../runtime_config.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { memoOptionsOf } from "../memo_options.ts";
 import type { MemoMcpRuntime } from "../types.ts";

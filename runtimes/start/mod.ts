@@ -9,7 +9,6 @@
  * ```ts
  * import assert from "node:assert/strict";
  * import { readRuntimeEnv, runtimeFactoryFromEnv } from "./mod.ts";
- *
  * assert.equal(readRuntimeEnv({ MEMO_RUNTIME: "local" }).runtime, "local");
  * const rootDir = await Deno.makeTempDir();
  * const runtime = runtimeFactoryFromEnv({ env: {}, prewarm: false })(rootDir);

@@ -15,8 +15,7 @@ import { MemoRuntimeError } from "./errors.ts";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { RUNTIME_RECALL_ENGINES } from "./_runtime_config.ts";
- *
+ * import { RUNTIME_RECALL_ENGINES } from "./runtime_config.ts";
  * assert.deepEqual(RUNTIME_RECALL_ENGINES, ["auto", "lexical", "vector", "hybrid"]);
  * ```
  */
@@ -44,8 +43,7 @@ function shown(value: unknown): string {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { checkRuntimeConfig } from "./_runtime_config.ts";
- *
+ * import { checkRuntimeConfig } from "./runtime_config.ts";
  * checkRuntimeConfig({ mode: "local", recall: { engine: "lexical" } }); // fine: no throw
  * checkRuntimeConfig({ mode: "cloud" }); // fine: its settings are checked when it is built
  * checkRuntimeConfig({ mode: "hybrid" }); // fine: no API key needed to start

@@ -1,0 +1,49 @@
+/**
+ * The local runtime's errors: the memory and connectors packages' refusals as
+ * {@linkcode MemoRuntimeError}s, so that no caller needs their classes.
+ *
+ * @module
+ */
+
+import { MemoRuntimeError } from "../errors.ts";
+import { secretsRefusal } from "../secrets.ts";
+
+/**
+ * Maps a refusal of the memory or connectors package, matched by its `code`,
+ * to a {@linkcode MemoRuntimeError}: invalid input and a write the secrets guard refused
+ * (`SECRETS_REFUSED`, with `details.secrets`) → `INVALID_INPUT`, a bad
+ * connector configuration or an embedder that is off or cannot load
+ * (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or connector →
+ * `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes
+ * through unchanged.
+ */
+export function runtimeErrorOf(error: unknown): unknown {
+  const refused = secretsRefusal(error);
+  if (refused) return refused;
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  switch (code) {
+    case "MEMORY_VALIDATION_ERROR":
+      return new MemoRuntimeError("INVALID_INPUT", message, { cause: error });
+    case "CONNECTOR_CONFIG":
+    case "EMBEDDER_UNAVAILABLE":
+      return new MemoRuntimeError("CONFIG", message, { cause: error });
+    case "NOTE_NOT_FOUND":
+      return new MemoRuntimeError("NOTE_NOT_FOUND", message, {
+        cause: error,
+        details: { id: String((error as { id?: unknown }).id ?? "") },
+      });
+    case "UNKNOWN_CONNECTOR":
+      return new MemoRuntimeError("CONNECTOR_NOT_FOUND", message, {
+        cause: error,
+        details: { ids: (error as { ids?: unknown }).ids },
+      });
+    default:
+      return error;
+  }
+}
+
+/** The refusal of what the memory client cannot do. */
+export function unsupported(action: string): MemoRuntimeError {
+  return new MemoRuntimeError("UNAVAILABLE", `Cannot ${action}: this memory client cannot`);
+}
