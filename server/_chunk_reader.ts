@@ -75,6 +75,7 @@ export function chunkReader(input: ReadableStream<Uint8Array>): ChunkReader {
   try {
     byob = input.getReader({ mode: "byob" });
   } catch {
+    // This stream has no BYOB reader: read its chunks as they come.
   }
   if (byob === undefined) {
     const reader = input.getReader();
