@@ -20,127 +20,13 @@ import type { RecallEngine, SecretsPolicy } from "@memo/memory";
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type EnvMap, envString } from "./env.ts";
+ * import { type EnvMap, readEnv } from "./env.ts";
  *
  * const env: EnvMap = { MEMO_ROOT_DIR: "/srv/notes", MEMO_RUNTIME: undefined };
- * assert.equal(envString(env, "MEMO_ROOT_DIR"), "/srv/notes");
- * assert.equal(envString(env, "MEMO_RUNTIME"), undefined);
+ * assert.deepEqual(readEnv(env, "runtime"), { rootDir: "/srv/notes", cloud: {}, recall: {} });
  * ```
  */
 export type EnvMap = Readonly<Record<string, string | undefined>>;
-
-/**
- * The trimmed value of `name`, or undefined when it is unset or blank.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { envString } from "./env.ts";
- *
- * assert.equal(envString({ A: " x " }, "A"), "x");
- * assert.equal(envString({ A: "  " }, "A"), undefined);
- * ```
- */
-export function envString(env: EnvMap, name: string): string | undefined {
-  const value = env[name];
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
-}
-
-/**
- * `true`/`1`/`yes` or `false`/`0`/`no` (any case); undefined when unset.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { envBoolean } from "./env.ts";
- *
- * assert.equal(envBoolean({ RO: "Yes" }, "RO"), true);
- * assert.throws(() => envBoolean({ RO: "maybe" }, "RO"), /Cannot read RO: expected true or false/);
- * ```
- */
-export function envBoolean(env: EnvMap, name: string): boolean | undefined {
-  const value = envString(env, name)?.toLowerCase();
-  if (value === undefined) return undefined;
-  if (value === "true" || value === "1" || value === "yes") return true;
-  if (value === "false" || value === "0" || value === "no") return false;
-  throw new Error(`Cannot read ${name}: expected true or false`);
-}
-
-/**
- * A positive integer written in decimal digits; undefined when unset.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { envPositiveInt } from "./env.ts";
- *
- * assert.equal(envPositiveInt({ N: "25" }, "N"), 25);
- * assert.throws(() => envPositiveInt({ N: "0" }, "N"), /expected a positive integer, got 0/);
- * ```
- */
-export function envPositiveInt(env: EnvMap, name: string): number | undefined {
-  const value = envString(env, name);
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n) || n < 1) {
-    throw new Error(`Cannot read ${name}: expected a positive integer, got ${value.slice(0, 40)}`);
-  }
-  return n;
-}
-
-/**
- * A whole number (0 included) written in decimal digits; undefined when
- * unset. `hint` says what 0 means, in the error.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { envWholeNumber } from "./env.ts";
- *
- * assert.equal(envWholeNumber({ R: "0" }, "R", "0 turns it off"), 0);
- * assert.throws(
- *   () => envWholeNumber({ R: "-1" }, "R", "0 turns it off"),
- *   /^Error: Cannot read R: expected a whole number \(0 turns it off\), got -1$/,
- * );
- * ```
- */
-export function envWholeNumber(env: EnvMap, name: string, hint: string): number | undefined {
-  const value = envString(env, name);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new Error(
-      `Cannot read ${name}: expected a whole number (${hint}), got ${value.slice(0, 40)}`,
-    );
-  }
-  return Number(value);
-}
-
-/**
- * One of `choices` (compared in lower case); undefined when unset.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { envChoice } from "./env.ts";
- *
- * assert.equal(envChoice({ M: "Local" }, "M", ["local", "cloud"]), "local");
- * assert.throws(() => envChoice({ M: "mars" }, "M", ["local", "cloud"]), /expected local or cloud, got mars/);
- * ```
- */
-export function envChoice<T extends string>(
-  env: EnvMap,
-  name: string,
-  choices: readonly T[],
-): T | undefined {
-  const value = envString(env, name);
-  if (value === undefined) return undefined;
-  const lower = value.toLowerCase();
-  if ((choices as readonly string[]).includes(lower)) return lower as T;
-  const list = choices.length > 1
-    ? `${choices.slice(0, -1).join(", ")} or ${choices[choices.length - 1]}`
-    : choices.join("");
-  throw new Error(`Cannot read ${name}: expected ${list}, got ${value.slice(0, 40)}`);
-}
 
 /**
  * Splits a comma-separated list, trimming and dropping empty entries.
@@ -219,6 +105,7 @@ const SECRETS: readonly SecretsPolicy[] = ["redact", "refuse", "allow"];
 export type EnvSection = keyof MemoEnv;
 
 /** What a variable holds, and so how it is read. */
+// prettier-ignore
 export type EnvKind =
   | "string"
   | "boolean"
@@ -407,41 +294,46 @@ export interface MemoEnv {
   log: { level?: LogLevel };
 }
 
-function readValue(env: EnvMap, variable: EnvVariable): unknown {
-  const { name } = variable;
-  switch (variable.kind) {
-    case "string":
-      return envString(env, name);
-    case "boolean":
-      return envBoolean(env, name);
-    case "positive":
-      return envPositiveInt(env, name);
-    case "whole":
-      return envWholeNumber(env, name, variable.hint ?? "");
-    case "choice":
-      return envChoice(env, name, variable.choices ?? []);
-    case "list": {
-      const value = envString(env, name);
-      return value === undefined ? undefined : splitList(value);
-    }
-    case "path": {
-      const value = envString(env, name);
-      if (value !== undefined && !value.startsWith("/")) {
-        throw new Error(`Cannot read ${name}: the path must start with /`);
-      }
-      return value;
-    }
-    case "scopes": {
-      const value = envString(env, name);
-      if (value === undefined) return undefined;
-      try {
-        return parseScopePair(value);
-      } catch (e) {
-        throw new Error(`Cannot read ${name}: ${(e as Error).message}`);
-      }
-    }
-  }
+function fail(variable: EnvVariable, what: string): never {
+  throw new Error(`Cannot read ${variable.name}: ${what}`);
 }
+
+const digits = (value: string) => /^\d+$/.test(value) && Number.isSafeInteger(Number(value));
+
+/** How each kind reads a value that is set (trimmed, not blank). */
+const PARSERS: Record<EnvKind, (value: string, variable: EnvVariable) => unknown> = {
+  string: (value) => value,
+  boolean: (value, variable) => {
+    const lower = value.toLowerCase();
+    if (lower === "true" || lower === "1" || lower === "yes") return true;
+    if (lower === "false" || lower === "0" || lower === "no") return false;
+    return fail(variable, "expected true or false");
+  },
+  positive: (value, variable) =>
+    digits(value) && Number(value) >= 1
+      ? Number(value)
+      : fail(variable, `expected a positive integer, got ${value.slice(0, 40)}`),
+  whole: (value, variable) =>
+    digits(value)
+      ? Number(value)
+      : fail(variable, `expected a whole number (${variable.hint}), got ${value.slice(0, 40)}`),
+  choice: (value, variable) => {
+    const choices = variable.choices ?? [];
+    if (choices.includes(value.toLowerCase())) return value.toLowerCase();
+    const list = `${choices.slice(0, -1).join(", ")} or ${choices[choices.length - 1]}`;
+    return fail(variable, `expected ${list}, got ${value.slice(0, 40)}`);
+  },
+  list: (value) => splitList(value),
+  path: (value, variable) =>
+    value.startsWith("/") ? value : fail(variable, "the path must start with /"),
+  scopes: (value, variable) => {
+    try {
+      return parseScopePair(value);
+    } catch (e) {
+      return fail(variable, (e as Error).message);
+    }
+  },
+};
 
 /** The groups a section always has, even when none of their variables is set. */
 const GROUPS: Partial<Record<EnvSection, readonly string[]>> = { runtime: ["cloud", "recall"] };
@@ -470,8 +362,9 @@ export function readEnv<S extends EnvSection>(env: EnvMap, section: S): MemoEnv[
   const included = INCLUDES[section];
   for (const variable of MEMO_ENV_VARIABLES) {
     if (variable.section !== section && variable.section !== included) continue;
-    const value = readValue(env, variable);
-    if (value === undefined) continue;
+    const raw = env[variable.name]?.trim();
+    if (!raw) continue;
+    const value = PARSERS[variable.kind](raw, variable);
     const path = variable.key.split(".");
     let target = out;
     for (const part of path.slice(0, -1)) {

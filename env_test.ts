@@ -81,3 +81,44 @@ Deno.test("readEnv() reads one section only: a bad variable of another never sto
     /^Error: Cannot read MEMO_CLOUD_RATE_LIMIT: expected a whole number \(0 turns the limit off\), got lots$/,
   );
 });
+
+Deno.test("readEnv() reads each kind of value: trimmed, blank as unset, malformed refused", () => {
+  assert.deepEqual(readEnv({ MEMO_ROOT_DIR: " x " }, "runtime").rootDir, "x");
+  assert.equal(readEnv({ MEMO_ROOT_DIR: "  " }, "runtime").rootDir, undefined);
+  assert.equal(readEnv({ MEMO_UI: "Yes" }, "http").ui, true);
+  assert.throws(
+    () => readEnv({ MEMO_UI: "maybe" }, "http"),
+    /^Error: Cannot read MEMO_UI: expected true or false$/,
+  );
+  assert.equal(readEnv({ MEMO_MCP_MAX_PAGE_SIZE: "25" }, "server").maxPageSize, 25);
+  assert.throws(
+    () => readEnv({ MEMO_MCP_MAX_PAGE_SIZE: "0" }, "server"),
+    /^Error: Cannot read MEMO_MCP_MAX_PAGE_SIZE: expected a positive integer, got 0$/,
+  );
+  assert.equal(readEnv({ MEMO_CLOUD_DRAIN_MS: "0" }, "cloud").drainMs, 0);
+  assert.throws(
+    () => readEnv({ MEMO_CLOUD_DRAIN_MS: "-1" }, "cloud"),
+    /^Error: Cannot read MEMO_CLOUD_DRAIN_MS: expected a whole number \(0 stops at once\), got -1$/,
+  );
+  assert.equal(readEnv({ MEMO_RUNTIME: "Local" }, "runtime").runtime, "local");
+  assert.throws(
+    () => readEnv({ MEMO_RUNTIME: "mars" }, "runtime"),
+    /^Error: Cannot read MEMO_RUNTIME: expected local, hybrid or cloud, got mars$/,
+  );
+  assert.deepEqual(readEnv({ MEMO_MCP_ALLOWED_ORIGINS: " a, ,b " }, "http").allowedOrigins, [
+    "a",
+    "b",
+  ]);
+  assert.deepEqual(readEnv({ MEMO_OAUTH_SCOPES: "r, w" }, "oauth").scopes, {
+    read: "r",
+    write: "w",
+  });
+  assert.throws(
+    () => readEnv({ MEMO_OAUTH_SCOPES: "r" }, "oauth"),
+    /^Error: Cannot read MEMO_OAUTH_SCOPES: it needs the read scope and the write scope, comma-separated$/,
+  );
+  assert.deepEqual(
+    readEnv({ MEMO_OAUTH_INTROSPECTION_URL: "https://id.example/i" }, "oauth"),
+    { introspection: { url: "https://id.example/i" } },
+  );
+});
