@@ -6,7 +6,6 @@
  */
 
 import type { Note, RecallHit, ReplicaStatus } from "@memo/memory";
-export { formatNote } from "@memo/memory/format";
 
 /**
  * Serialises a value as the single JSON document `--json` prints.

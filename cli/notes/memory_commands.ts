@@ -27,13 +27,7 @@ import {
 } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
-import {
-  formatHits,
-  formatNote,
-  formatNoteLine,
-  formatReplicaStatus,
-  jsonDocument,
-} from "../output.ts";
+import { formatHits, formatNoteLine, formatReplicaStatus, jsonDocument } from "../output.ts";
 import { withProjectRuntime } from "../runtime.ts";
 import { formatRedacted } from "../secrets.ts";
 import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
@@ -184,6 +178,7 @@ const get: CliCommand = {
     const p = parseArgs(argv, COMMON);
     const [id] = positionals(p, ["id"]);
     const note = await withProjectRuntime(p, io, (runtime) => runtime.get(id));
+    const { formatNote } = await import("@memo/memory/format");
     await io.stdout(boolFlag(p, "json") ? jsonDocument(note) : formatNote(note));
     return 0;
   },

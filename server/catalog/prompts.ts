@@ -6,7 +6,6 @@
  * @module
  */
 
-import { formatNote } from "@memo/memory/format";
 import type { MemoMcpRuntime, Note } from "../../runtimes/types.ts";
 import { noteUri } from "./resources.ts";
 
@@ -162,6 +161,7 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
           `memo holds no notes about "${topic}". Say so if it matters, and use the remember tool to store what we settle on.`,
         ));
       } else {
+        const { formatNote } = await import("@memo/memory/format");
         messages.push(user(
           `Here ${
             hits.length === 1 ? "is the note" : `are the ${hits.length} notes`

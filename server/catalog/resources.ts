@@ -5,7 +5,6 @@
  * @module
  */
 
-import { formatNote } from "@memo/memory/format";
 import type { MemoMcpRuntime, Note } from "../../runtimes/types.ts";
 import { McpNotFoundError, McpValidationError } from "../errors.ts";
 
@@ -253,6 +252,8 @@ export async function readResource(
     if (e instanceof McpNotFoundError || e instanceof McpValidationError) throw notFound();
     throw e;
   }
+  // Loaded at the first read, so that a start loads nothing of the memory package.
+  const { formatNote } = await import("@memo/memory/format");
   return {
     contents: [{ uri, mimeType: "text/markdown", text: formatNote(note, { link: noteUri }) }],
   };
