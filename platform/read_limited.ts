@@ -1,5 +1,5 @@
 /**
- * Internal: reads a byte stream whole, up to a limit, for the two HTTP
+ * Internal: reads a byte stream whole, up to a limit (and joins byte arrays), for the two HTTP
  * handlers that cap request bodies (the MCP endpoint in `server/http/` and the
  * Cloud API in `cloud/`).
  *
@@ -42,12 +42,26 @@ export async function readLimited(
   } finally {
     reader.releaseLock();
   }
-  if (chunks.length === 1) return chunks[0];
-  const bytes = new Uint8Array(size);
+  return concatBytes(chunks, size);
+}
+
+/**
+ * The `parts` (of `total` bytes in all) as one array: the part itself when there is one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { concatBytes } from "./read_limited.ts";
+ * assert.deepEqual(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3])], 3), new Uint8Array([1, 2, 3]));
+ * ```
+ */
+export function concatBytes(parts: Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1) return parts[0];
+  const out = new Uint8Array(total);
   let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
   }
-  return bytes;
+  return out;
 }

@@ -11,7 +11,7 @@
 import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
-import type { McpCore } from "./core/core.ts";
+import type { CoreContext, McpCore } from "./core/core.ts";
 import { RpcFailure } from "./core/rpc_failure.ts";
 import { versionFeatures } from "./protocol/versions.ts";
 import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
@@ -94,6 +94,10 @@ export class Dispatcher {
     const core = this.#core;
     const session = this.#session;
     const version = request.version;
+    const tracked = <T>(fn: (ctx: CoreContext) => Promise<T>) =>
+      this.#requests.tracked(idJson, context, request, fn);
+    const trackedJson = async <T>(fn: (ctx: CoreContext) => Promise<T>) =>
+      JSON.stringify(await tracked(fn));
     if (request.stateless ? SESSION_ONLY_METHODS.has(method) : STATELESS_ONLY_METHODS.has(method)) {
       throw methodNotFound(method);
     }
@@ -101,12 +105,7 @@ export class Dispatcher {
       case "server/discover":
         return discoverJson(core.options);
       case "subscriptions/listen":
-        return await this.#requests.tracked(
-          idJson,
-          context,
-          request,
-          (ctx) => this.#streams.listen(id, params, context, ctx),
-        );
+        return await tracked((ctx) => this.#streams.listen(id, params, context, ctx));
       case "ping":
         return EMPTY_RESULT;
       case "initialize":
@@ -126,24 +125,12 @@ export class Dispatcher {
             toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
           );
         }
-        const outcome = await this.#requests.tracked(
-          idJson,
-          context,
-          request,
-          (ctx) => core.callTool(params.name, params.arguments, ctx),
-        );
+        const outcome = await tracked((ctx) => core.callTool(params.name, params.arguments, ctx));
         return toolResultJson(outcome, versionFeatures(version).structured);
       }
       case "resources/list": {
         const cursor = cursorOf(method, params, true);
-        return JSON.stringify(
-          await this.#requests.tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.listResources(cursor, ctx),
-          ),
-        );
+        return trackedJson((ctx) => core.listResources(cursor, ctx));
       }
       case "resources/templates/list":
         cursorOf(method, params, false);
@@ -157,36 +144,15 @@ export class Dispatcher {
             ),
           );
         }
-        return JSON.stringify(
-          await this.#requests.tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.readResource(params.uri as string, ctx),
-          ),
-        );
+        return trackedJson((ctx) => core.readResource(params.uri as string, ctx));
       }
       case "prompts/list":
         cursorOf(method, params, false);
         return (await core.catalog()).promptsList(version);
       case "prompts/get":
-        return JSON.stringify(
-          await this.#requests.tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.getPrompt(params.name, params.arguments, ctx),
-          ),
-        );
+        return trackedJson((ctx) => core.getPrompt(params.name, params.arguments, ctx));
       case "completion/complete":
-        return JSON.stringify(
-          await this.#requests.tracked(
-            idJson,
-            context,
-            request,
-            (ctx) => core.complete(params, ctx),
-          ),
-        );
+        return trackedJson((ctx) => core.complete(params, ctx));
       case "logging/setLevel":
         session.setLogLevel(params, context);
         return EMPTY_RESULT;

@@ -11,6 +11,7 @@ import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import type { MemoMcpProtocolServer } from "./types.ts";
 import { rpcErrorJson } from "./protocol/jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
+import { concatBytes } from "../platform/read_limited.ts";
 
 /**
  * Options of {@linkcode runStdioServer}.
@@ -189,7 +190,7 @@ export async function runStdioServer(
         if (pendingBytes === 0) dispatch(piece);
         else {
           pending.push(piece);
-          dispatch(concat(pending, pendingBytes + piece.byteLength));
+          dispatch(concatBytes(pending, pendingBytes + piece.byteLength));
           pending = [];
           pendingBytes = 0;
         }
@@ -210,7 +211,7 @@ export async function runStdioServer(
         }
       }
     }
-    if (pendingBytes > 0 && !dropping) dispatch(concat(pending, pendingBytes));
+    if (pendingBytes > 0 && !dropping) dispatch(concatBytes(pending, pendingBytes));
   } finally {
     options.signal?.removeEventListener("abort", onAbort);
     reader.releaseLock();
@@ -223,15 +224,4 @@ export async function runStdioServer(
       // already released
     }
   }
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.byteLength;
-  }
-  return out;
 }

@@ -5,14 +5,8 @@
  * @module
  */
 
-import {
-  boolFlag,
-  parseArgs,
-  type ParsedArgs,
-  positionals,
-  stringFlag,
-  UsageError,
-} from "../args.ts";
+import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { allNotes } from "../export.ts";

@@ -8,15 +8,8 @@
  */
 
 import type { RuntimeHistoryFilter, SimilarNote } from "../../runtimes/mod.ts";
-import {
-  boolFlag,
-  listFlag,
-  parseArgs,
-  type ParsedArgs,
-  positionals,
-  stringFlag,
-  UsageError,
-} from "../args.ts";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
 import { formatNoteLine, jsonDocument } from "../output.ts";

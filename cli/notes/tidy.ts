@@ -17,14 +17,8 @@ import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { relative, resolve } from "node:path";
 import { memoPaths, type TidyPlan, tidyText } from "@memo/memory";
-import {
-  boolFlag,
-  parseArgs,
-  type ParsedArgs,
-  positionals,
-  stringFlag,
-  UsageError,
-} from "../args.ts";
+import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument } from "../output.ts";

@@ -6,7 +6,6 @@
  * - **Writers.** The file is opened with `O_APPEND`; each `put` appends its batch with one write,
  *   so processes append at once without interleaving. It is created whole (header written to a
  *   temporary file, hard-linked into place): no process sees a file without its header.
- * - **Readers** hold key → offset only (`_cache_records.ts`) and read a vector positionally.
  * - **Recovery.** A damaged header, or one of another version, dimensions or model, makes `open`
  *   replace the file with an empty one; nothing throws on a corrupt file. A process that has the
  *   old file open notices the replacement at its next `refresh` or `put` and reopens.
@@ -32,8 +31,6 @@ import {
 } from "./cache_format.ts";
 import { openCacheFile, readAt, writeCompacted } from "./_cache_file.ts";
 import { CacheRecords } from "./_cache_records.ts";
-
-const MAX_MODEL_BYTES = 4096;
 
 /**
  * The embedding cache of one model in one project (see the module doc for the file and its
@@ -73,11 +70,11 @@ export class EmbeddingCache {
   #queue: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  private constructor(path: string, model: string, dimensions: number) {
+  private constructor(path: string, model: string, dimensions: number, header: Uint8Array) {
     this.path = path;
     this.model = model;
     this.dimensions = dimensions;
-    this.#header = encodeHeader(model, dimensions);
+    this.#header = header;
     this.#recordSize = recordBytes(dimensions);
   }
 
@@ -101,20 +98,11 @@ export class EmbeddingCache {
    * ```
    */
   static async open(rootDir: string, model: string, dimensions: number): Promise<EmbeddingCache> {
-    if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 1 << 16) {
-      throw new MemoryValidationError(
-        `Cannot open embedding cache: dimensions must be a positive integer up to 65536, got ${dimensions}`,
-      );
-    }
-    if (new TextEncoder().encode(model).length > MAX_MODEL_BYTES) {
-      throw new MemoryValidationError(
-        `Cannot open embedding cache: the model name is longer than ${MAX_MODEL_BYTES} bytes`,
-      );
-    }
+    const header = encodeHeader(model, dimensions);
     const cacheDir = memoPaths(rootDir).cache;
     await mkdir(join(cacheDir, "embeddings"), { recursive: true });
     await writeFile(join(cacheDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
-    const cache = new EmbeddingCache(embeddingCachePath(rootDir, model), model, dimensions);
+    const cache = new EmbeddingCache(embeddingCachePath(rootDir, model), model, dimensions, header);
     await cache.#open();
     return cache;
   }
@@ -329,8 +317,6 @@ export class EmbeddingCache {
         keep.map((key): [string, number] => [key, this.#known.offsets.get(key)!]),
       );
       const unreported = this.#known.unreported.filter((key) => offsets.has(key));
-      await this.#handle?.close().catch(() => {});
-      this.#handle = undefined;
       await this.#open();
       // The new file holds exactly these; only what was not reported yet is news to the caller.
       const parsed = this.#header.length + offsets.size * size;
@@ -361,8 +347,7 @@ export class EmbeddingCache {
       await this.#handle?.close().catch(() => {});
       this.#handle = undefined;
     });
-    this.#queue = done;
-    return done;
+    return this.#queue = done;
   }
 
   /** Runs `task` after every earlier call of this instance. */
@@ -380,8 +365,10 @@ export class EmbeddingCache {
     return this.#handle;
   }
 
-  /** Opens the file (created whole, or replaced when its header is not ours); forgets all. */
+  /** (Re)opens the file (created whole, or replaced when its header is not ours); forgets all. */
   async #open(): Promise<void> {
+    await this.#handle?.close().catch(() => {});
+    this.#handle = undefined;
     const handle = await openCacheFile(this.path, this.#header);
     this.#handle = handle;
     this.#ino = (await handle.stat()).ino;
@@ -392,8 +379,6 @@ export class EmbeddingCache {
   async #reopenIfReplaced(): Promise<void> {
     const info = await stat(this.path).catch(() => undefined);
     if (info && info.ino === this.#ino && this.#handle) return;
-    await this.#handle?.close().catch(() => {});
-    this.#handle = undefined;
     await this.#open();
   }
 

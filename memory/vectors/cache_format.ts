@@ -29,6 +29,8 @@ import * as zlib from "node:zlib";
 import { MemoryValidationError } from "../errors.ts";
 import { memoPaths } from "../store/paths.ts";
 
+const MAX_MODEL_BYTES = 4096;
+
 const MAGIC = new TextEncoder().encode("memo-vec");
 const VERSION = 1;
 const MARKER = 0x636576f0; // bytes F0 'v' 'e' 'c', read little-endian
@@ -98,7 +100,8 @@ export function embeddingCachePath(rootDir: string, model: string): string {
 }
 
 /**
- * The header of a cache file for `model` and `dimensions`.
+ * The header of a cache file for `model` and `dimensions`. Throws `MemoryValidationError` for
+ * dimensions that are not an integer from 1 to 65536, or a model name over 4096 bytes.
  *
  * @example
  * ```ts
@@ -107,10 +110,21 @@ export function embeddingCachePath(rootDir: string, model: string): string {
  * const header = encodeHeader("use-lite", 512);
  * assert.equal(new TextDecoder().decode(header.subarray(0, 8)), "memo-vec");
  * assert.equal(header.length, 24 + "use-lite".length);
+ * assert.throws(() => encodeHeader("use-lite", 0), { name: "MemoryValidationError" });
  * ```
  */
 export function encodeHeader(model: string, dimensions: number): Uint8Array {
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 1 << 16) {
+    throw new MemoryValidationError(
+      `Cannot open embedding cache: dimensions must be a positive integer up to 65536, got ${dimensions}`,
+    );
+  }
   const name = new TextEncoder().encode(model);
+  if (name.length > MAX_MODEL_BYTES) {
+    throw new MemoryValidationError(
+      `Cannot open embedding cache: the model name is longer than ${MAX_MODEL_BYTES} bytes`,
+    );
+  }
   const bytes = new Uint8Array(24 + name.length);
   const view = new DataView(bytes.buffer);
   bytes.set(MAGIC, 0);

@@ -54,6 +54,19 @@ function LinkList({ linked, onOpen }: { linked: Linked[]; onOpen: (id: string) =
   );
 }
 
+/** A term of a `<dl>` and its time, when there is one. */
+function TimeEntry({ term, at }: { term: string; at?: string }) {
+  if (at === undefined) return null;
+  return (
+    <>
+      <dt>{term}</dt>
+      <dd>
+        <time dateTime={at}>{when(at)}</time>
+      </dd>
+    </>
+  );
+}
+
 /** A note's history: what it replaces, what replaces it, and when it holds. */
 export function Chain({ note, api, onOpen }: {
   note: Note;
@@ -86,22 +99,8 @@ export function Chain({ note, api, onOpen }: {
             </dd>
           </>
         )}
-        {note.validFrom !== undefined && (
-          <>
-            <dt>Valid from</dt>
-            <dd>
-              <time dateTime={note.validFrom}>{when(note.validFrom)}</time>
-            </dd>
-          </>
-        )}
-        {note.validUntil !== undefined && (
-          <>
-            <dt>Valid until</dt>
-            <dd>
-              <time dateTime={note.validUntil}>{when(note.validUntil)}</time>
-            </dd>
-          </>
-        )}
+        <TimeEntry term="Valid from" at={note.validFrom} />
+        <TimeEntry term="Valid until" at={note.validUntil} />
       </dl>
     </section>
   );

@@ -11,7 +11,7 @@
 /** The protocol revision the page speaks. */
 export const PROTOCOL_VERSION = "2026-07-28";
 
-import type { OAuthPageConfig } from "./oauth.ts";
+import type { WebPageOAuthConfig } from "../page.ts";
 
 /** What the server wrote into the page (`<meta name="memo-config">`). */
 export interface PageConfig {
@@ -24,7 +24,7 @@ export interface PageConfig {
   /** memo's version. */
   version: string;
   /** How to sign in, when the endpoint is an OAuth protected resource. */
-  oauth?: OAuthPageConfig;
+  oauth?: WebPageOAuthConfig;
 }
 
 /** A 401: no token, or a refused one. */

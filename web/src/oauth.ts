@@ -9,23 +9,7 @@
  * @module
  */
 
-/** What the server tells the page about its authorization server. */
-export interface OAuthPageConfig {
-  /** The issuer the callback's `iss` must name (RFC 9207). */
-  issuer: string;
-  /** The resource to ask a token for (RFC 8707). */
-  resource: string;
-  /** The read scope and the write scope. */
-  scopes: [string, string];
-  /** Whether the issuer always sends `iss`. */
-  issParameter: boolean;
-  /** The page's client id. */
-  clientId?: string;
-  /** The authorization endpoint. */
-  authorizationEndpoint?: string;
-  /** The token endpoint. */
-  tokenEndpoint?: string;
-}
+import type { WebPageOAuthConfig } from "../page.ts";
 
 /** A signed-in session: the access token and the scopes it grants. */
 export interface OAuthSession {
@@ -38,7 +22,7 @@ export interface OAuthSession {
 const PENDING_KEY = "memo.oauth.pending";
 
 /** Whether the page can run the flow itself (else it asks for a token to paste). */
-export function canSignIn(config: OAuthPageConfig | undefined): config is OAuthPageConfig & {
+export function canSignIn(config: WebPageOAuthConfig | undefined): config is WebPageOAuthConfig & {
   clientId: string;
   authorizationEndpoint: string;
   tokenEndpoint: string;
@@ -63,7 +47,7 @@ function redirectUri(): string {
 }
 
 /** Sends the browser to the issuer to sign in. */
-export async function startSignIn(config: OAuthPageConfig): Promise<void> {
+export async function startSignIn(config: WebPageOAuthConfig): Promise<void> {
   if (!canSignIn(config)) throw new Error("This page has no OAuth client id.");
   const verifier = random();
   const state = random();
@@ -88,7 +72,7 @@ export async function startSignIn(config: OAuthPageConfig): Promise<void> {
  * is not a callback; rejects with a message for people.
  */
 export async function completeSignIn(
-  config: OAuthPageConfig | undefined,
+  config: WebPageOAuthConfig | undefined,
 ): Promise<OAuthSession | undefined> {
   const callback = new URLSearchParams(location.search);
   if (!callback.has("state") || !(callback.has("code") || callback.has("error"))) return undefined;
@@ -107,7 +91,7 @@ export async function completeSignIn(
 }
 
 async function exchange(
-  config: OAuthPageConfig & { clientId: string; tokenEndpoint: string },
+  config: WebPageOAuthConfig & { clientId: string; tokenEndpoint: string },
   pending: { state: string; verifier: string },
   callback: URLSearchParams,
 ): Promise<OAuthSession> {

@@ -9,14 +9,15 @@
 
 // deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
 import { useState } from "npm:preact@11.2.0/hooks";
-import { canSignIn, type OAuthPageConfig, startSignIn } from "./oauth.ts";
+import type { WebPageOAuthConfig } from "../page.ts";
+import { canSignIn, startSignIn } from "./oauth.ts";
 
 /** The sign-in form: OAuth's button when the page has a client id, else the token field. */
 export function SignIn(
   { refused, onSubmit, oauth, problem }: {
     refused: boolean;
     onSubmit: (token: string) => void;
-    oauth?: OAuthPageConfig;
+    oauth?: WebPageOAuthConfig;
     problem?: string | null;
   },
 ) {

@@ -7,6 +7,7 @@
  * @module
  */
 
+import type { ReplicaStatus } from "@memo/memory";
 import { when } from "./api.ts";
 
 /** `memory_stats`' structured result. */
@@ -27,14 +28,7 @@ export interface Stats {
     reason?: string;
   };
   issues?: { kind: string; message: string; line?: number }[];
-  replica?: {
-    outbox: number;
-    lastPush: string | null;
-    lastPull: string | null;
-    lagMs: number | null;
-    conflicts: number;
-    error?: string;
-  };
+  replica?: ReplicaStatus;
   secrets?: { policy: string; findings?: number };
 }
 

@@ -23,22 +23,7 @@ import { APOS, CLASS, classOf, JOIN, RE_MARKS, SEP } from "./_charclass.ts";
 import { tokenText } from "./_tokens.ts";
 import { type Scan, scanTokens, scanUnit } from "./_scanner.ts";
 
-export {
-  foldText,
-  HASH_PRIME,
-  HASH_SEED,
-  hashToken,
-  MAX_JOINED_PARTS,
-  MAX_TOKEN_LENGTH,
-  TOKEN_CJK,
-  TOKEN_CJK_PAIR,
-  TOKEN_EMOJI,
-  TOKEN_JOINED,
-  TOKEN_PART,
-  TOKEN_WORD,
-  type TokenSink,
-  tokenText,
-} from "./_tokens.ts";
+export * from "./_tokens.ts";
 export { endsPlainWord, scanAt, scanTokens } from "./_scanner.ts";
 
 /**
