@@ -1,13 +1,12 @@
 /**
- * The one reader of configuration from the environment: every `MEMO_*`
- * variable that `@memo/mcp-server` reads is a row of {@linkcode MEMO_ENV_VARIABLES},
- * and {@linkcode readEnv} reads one section of them. A value is trimmed, an
- * empty one counts as unset, and a malformed one is a "Cannot read NAME: …"
- * error. A section is read only when asked for, so a bad variable of the
+ * The one reader of configuration from the environment: every `MEMO_*` variable that
+ * `@memo/mcp-server` reads is a row of {@linkcode MEMO_ENV_VARIABLES}, and {@linkcode readEnv}
+ * reads one section of them. A value is trimmed, an empty one counts as unset, and a malformed one
+ * is a "Cannot read NAME: …" error. A section is read only when asked for, so a bad variable of the
  * Cloud API server never stops `memo mcp`.
  *
- * The connectors' tokens (`MEMO_GITHUB_TOKEN`, `MEMO_NOTION_TOKEN` and their
- * plain fallbacks) are read by `@memo/connectors`, which stands alone.
+ * The connectors' tokens (`MEMO_GITHUB_TOKEN`, `MEMO_NOTION_TOKEN` and their plain fallbacks) are
+ * read by `@memo/connectors`, which stands alone.
  *
  * @module
  */
@@ -117,8 +116,8 @@ export type EnvKind =
   | "scopes";
 
 /**
- * One `MEMO_*` variable: its section, where its value lands (`key`, dotted
- * for a nested field) and how it is read.
+ * One `MEMO_*` variable: its section, where its value lands (`key`, dotted for a nested field) and
+ * how it is read.
  *
  * @example
  * ```ts
@@ -149,8 +148,8 @@ const v = (
 ): EnvVariable => ({ name, section, key, kind, ...extra });
 
 /**
- * Every `MEMO_*` variable that `@memo/mcp-server` reads.
- * `docs/configuration.md` documents each one (a test holds them together).
+ * Every `MEMO_*` variable that `@memo/mcp-server` reads. `docs/configuration.md` documents each one
+ * (a test holds them together).
  *
  * @example
  * ```ts
@@ -341,9 +340,9 @@ const GROUPS: Partial<Record<EnvSection, readonly string[]>> = { runtime: ["clou
 const INCLUDES: Partial<Record<EnvSection, EnvSection>> = { http: "server" };
 
 /**
- * Reads one section of the environment: the value of each of its variables
- * that is set, in {@linkcode MEMO_ENV_VARIABLES}' order; unset ones are left
- * out. Throws "Cannot read NAME: …" for the first malformed value.
+ * Reads one section of the environment: the value of each of its variables that is set, in
+ * {@linkcode MEMO_ENV_VARIABLES}' order; unset ones are left out. Throws "Cannot read NAME: …" for
+ * the first malformed value.
  *
  * @example
  * ```ts

@@ -1,6 +1,5 @@
 /**
- * The package version, reported by `memo --version` and as the MCP server's
- * default `version`.
+ * The package version, reported by `memo --version` and as the MCP server's default `version`.
  *
  * @module
  */

@@ -1,10 +1,9 @@
 /**
  * The registry of `memo` subcommands, in the order `memo help` lists them.
  *
- * An entry holds only its help (`command_info.ts`); the command's module is
- * imported when the command runs. `memo mcp` therefore starts without loading
- * the memory commands, the connectors or the HTTP endpoint, and the other
- * commands do not load the MCP server.
+ * An entry holds only its help (`command_info.ts`); the command's module is imported when the
+ * command runs. `memo mcp` therefore starts without loading the memory commands, the connectors or
+ * the HTTP endpoint, and the other commands do not load the MCP server.
  *
  * @module
  */

@@ -1,6 +1,6 @@
 /**
- * What a CLI command gets: its arguments and injected I/O, so that commands
- * run the same under Deno, under Node and in tests.
+ * What a CLI command gets: its arguments and injected I/O, so that commands run the same under
+ * Deno, under Node and in tests.
  *
  * @module
  */
@@ -41,22 +41,21 @@ export interface CliIO {
   /** Working directory. */
   cwd: string;
   /**
-   * The program running memo, Deno or Node, and its path: `memo init` writes
-   * it into client configurations. Without it, they name plain `deno`/`node`.
+   * The program running memo, Deno or Node, and its path: `memo init` writes it into client
+   * configurations. Without it, they name plain `deno`/`node`.
    */
   program?: { name: "deno" | "node"; path: string };
   /** Reads all of stdin as text (for `--file -`). */
   readStdin(): Promise<string>;
   /**
-   * Whether stdin is a terminal: a command may then ask a question
-   * (`memo forget --source`'s confirmation).
+   * Whether stdin is a terminal: a command may then ask a question (`memo forget --source`'s
+   * confirmation).
    * @default false
    */
   stdinIsTerminal?: boolean;
   /**
-   * Reads one line of stdin, without its line break (the answer to a
-   * question); undefined at the end of the input. Without it, nothing can be
-   * asked.
+   * Reads one line of stdin, without its line break (the answer to a question); undefined at the
+   * end of the input. Without it, nothing can be asked.
    */
   readLine?(): Promise<string | undefined>;
   /** Standard input as a byte stream (the stdio MCP transport). */

@@ -1,7 +1,6 @@
 /**
- * The `memo export` subcommand: every note with all its metadata, oldest
- * first, as JSONL (one note per line, what `memo import` reads back) or in
- * the `notes.md` format.
+ * The `memo export` subcommand: every note with all its metadata, oldest first, as JSONL (one note
+ * per line, what `memo import` reads back) or in the `notes.md` format.
  *
  * @module
  */
@@ -22,10 +21,9 @@ export type ExportFormat = "jsonl" | "md";
 const PAGE = 1000;
 
 /**
- * One note as a line of `memo export`'s JSONL: the keys in the order `id,
- * title, body, labels, source` (only when set)`, hash, created, updated`,
- * then `supersedes, validFrom, validUntil` (each only when set; the derived
- * `supersededBy` is not written), and a line break.
+ * One note as a line of `memo export`'s JSONL: the keys in the order `id, title, body, labels,
+ * source` (only when set)`, hash, created, updated`, then `supersedes, validFrom, validUntil` (each
+ * only when set; the derived `supersededBy` is not written), and a line break.
  *
  * @example
  * ```ts
@@ -103,10 +101,9 @@ export async function* allNotes(
 }
 
 /**
- * The `memo export [--format jsonl|md] [--out FILE] [--dir D]` subcommand.
- * Without `--out` the notes go to stdout and nothing else does; with it,
- * the file is written atomically and `Exported N notes to FILE.` goes to
- * stderr.
+ * The `memo export [--format jsonl|md] [--out FILE] [--dir D]` subcommand. Without `--out` the
+ * notes go to stdout and nothing else does; with it, the file is written atomically and `Exported N
+ * notes to FILE.` goes to stderr.
  *
  * @example
  * ```ts

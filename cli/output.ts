@@ -1,6 +1,6 @@
 /**
- * Output helpers of the CLI: one JSON document with `--json`, text for humans
- * otherwise, and the one-line error format `memo: <message>`.
+ * Output helpers of the CLI: one JSON document with `--json`, text for humans otherwise, and the
+ * one-line error format `memo: <message>`.
  *
  * @module
  */
@@ -23,9 +23,8 @@ export function jsonDocument(value: unknown): string {
 }
 
 /**
- * A writer that keeps the order of its texts however they are called, and
- * never rejects (a failed write is dropped): for a server's log lines, which
- * request handlers write without waiting.
+ * A writer that keeps the order of its texts however they are called, and never rejects (a failed
+ * write is dropped): for a server's log lines, which request handlers write without waiting.
  *
  * @example
  * ```ts
@@ -105,10 +104,9 @@ function supersededLabel(note: Note): string {
 }
 
 /**
- * Recall hits for humans: rank, score, title, id, matched terms and a
- * snippet; a hit from the cloud (hybrid runtime, `recall.includeCloud`) says
- * so, and with `explain` a hit shows its term contributions and its
- * lexical, vector and fused parts.
+ * Recall hits for humans: rank, score, title, id, matched terms and a snippet; a hit from the cloud
+ * (hybrid runtime, `recall.includeCloud`) says so, and with `explain` a hit shows its term
+ * contributions and its lexical, vector and fused parts.
  *
  * @example
  * ```ts
@@ -179,8 +177,8 @@ function duration(ms: number): string {
 }
 
 /**
- * The hybrid runtime's replication state for `memo stats`: one line, and a
- * second with the last failure when there is one.
+ * The hybrid runtime's replication state for `memo stats`: one line, and a second with the last
+ * failure when there is one.
  *
  * @example
  * ```ts

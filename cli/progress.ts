@@ -1,7 +1,6 @@
 /**
- * Progress on a terminal: one line on stderr, rewritten in place, for the
- * commands that move many things (`memo sync`, `memo replicate`). The
- * commands use it only when stderr is a terminal.
+ * Progress on a terminal: one line on stderr, rewritten in place, for the commands that move many
+ * things (`memo sync`, `memo replicate`). The commands use it only when stderr is a terminal.
  *
  * @module
  */
@@ -28,8 +27,7 @@ export interface ProgressLine {
   /** Replaces the line with `text`. */
   show(text: string): void;
   /**
-   * Ends the line: with `text` it stays on screen (a newline follows);
-   * without, it is cleared.
+   * Ends the line: with `text` it stays on screen (a newline follows); without, it is cleared.
    */
   end(text?: string): void;
   /** Resolves when everything written so far is out (a failed write is dropped). */
@@ -37,8 +35,8 @@ export interface ProgressLine {
 }
 
 /**
- * A progress line on `io.stderr`; writes go out in order, one at a time, and
- * never fail the command.
+ * A progress line on `io.stderr`; writes go out in order, one at a time, and never fail the
+ * command.
  *
  * @example
  * ```ts

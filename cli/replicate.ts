@@ -1,8 +1,7 @@
 /**
- * `memo replicate`: pushes the hybrid runtime's outbox and pulls the cloud's
- * changes now, with a progress bar on a terminal, then prints what moved.
- * Exit 1 when the cloud cannot be reached (the local notes stay as they
- * were), 2 in the local and cloud runtimes, which do not replicate.
+ * `memo replicate`: pushes the hybrid runtime's outbox and pulls the cloud's changes now, with a
+ * progress bar on a terminal, then prints what moved. Exit 1 when the cloud cannot be reached (the
+ * local notes stay as they were), 2 in the local and cloud runtimes, which do not replicate.
  *
  * @module
  */

@@ -1,8 +1,8 @@
 /**
- * The runtime a `memo` command works through: built by the same factory as
- * `memo mcp` and `memo serve`, so that `MEMO_RUNTIME` and `MEMO_ROOT_DIR`
- * apply to every command. The project is `--dir`, else `MEMO_ROOT_DIR`,
- * else the nearest ancestor holding `.memo/`, else the working directory.
+ * The runtime a `memo` command works through: built by the same factory as `memo mcp` and `memo
+ * serve`, so that `MEMO_RUNTIME` and `MEMO_ROOT_DIR` apply to every command. The project is
+ * `--dir`, else `MEMO_ROOT_DIR`, else the nearest ancestor holding `.memo/`, else the working
+ * directory.
  *
  * @module
  */
@@ -58,10 +58,9 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
 }
 
 /**
- * Opens the runtime of the project a command targets, runs `fn` on it and
- * closes it. A command is short: the runtime embeds nothing in the
- * background (`embedInBackground: false`); `memo embed` and
- * `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
+ * Opens the runtime of the project a command targets, runs `fn` on it and closes it. A command is
+ * short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
+ * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * `memo sync`: runs the connectors configured in `.memo/config.json`
- * (GitHub Discussions, Notion pages) and reports what each pass did. Tokens
- * come from the environment: `MEMO_GITHUB_TOKEN` (else `GITHUB_TOKEN`) and
- * `MEMO_NOTION_TOKEN` (else `NOTION_TOKEN`).
+ * `memo sync`: runs the connectors configured in `.memo/config.json` (GitHub Discussions, Notion
+ * pages) and reports what each pass did. Tokens come from the environment: `MEMO_GITHUB_TOKEN`
+ * (else `GITHUB_TOKEN`) and `MEMO_NOTION_TOKEN` (else `NOTION_TOKEN`).
  *
  * @module
  */
@@ -20,8 +19,8 @@ import { progressLine } from "./progress.ts";
 import { withProjectRuntime } from "./runtime.ts";
 
 /**
- * Writes one progress line per connector on stderr (a terminal), updated in
- * place: pages read, records collected, then what the commit wrote.
+ * Writes one progress line per connector on stderr (a terminal), updated in place: pages read,
+ * records collected, then what the commit wrote.
  */
 function progressPrinter(io: CliIO) {
   const line = progressLine(io);

@@ -1,7 +1,6 @@
 /**
- * The types of serving HTTP that `_serve.ts` (Deno) and `_node_serve.ts`
- * (Node) share, in a file of their own so that neither imports the other's
- * module for them.
+ * The types of serving HTTP that `_serve.ts` (Deno) and `_node_serve.ts` (Node) share, in a file of
+ * their own so that neither imports the other's module for them.
  *
  * @module
  */
@@ -30,11 +29,10 @@ export interface PlatformServer {
   /** Port actually bound. */
   readonly port: number;
   /**
-   * Stops accepting connections and lets the requests in flight finish
-   * (idle connections are closed); aborting `signal` closes every connection.
-   * On Deno, a signal aborted once `shutdown()` was called no longer cuts the
-   * requests in flight (Deno cannot): stop waiting for `finished` instead, and
-   * the process's exit closes them.
+   * Stops accepting connections and lets the requests in flight finish (idle connections are
+   * closed); aborting `signal` closes every connection. On Deno, a signal aborted once `shutdown()`
+   * was called no longer cuts the requests in flight (Deno cannot): stop waiting for `finished`
+   * instead, and the process's exit closes them.
    */
   shutdown(): Promise<void>;
   /** Resolves when the server has stopped. */

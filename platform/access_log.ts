@@ -1,10 +1,9 @@
 /**
- * The request log that `memo serve` and the reference Cloud API server share:
- * one line per request, `<prefix>: <ISO time> <METHOD> <path> <status> <ms>ms`
- * (the path without its query string; never a header or a body), filtered by
- * `MEMO_LOG_LEVEL`: `error` keeps 5xx lines, `warn` also 4xx, `info` every
- * request, `debug` also the stacks of failures. Failures (what a 500 hides)
- * are logged at every level.
+ * The request log that `memo serve` and the reference Cloud API server share: one line per request,
+ * `<prefix>: <ISO time> <METHOD> <path> <status> <ms>ms` (the path without its query string; never
+ * a header or a body), filtered by `MEMO_LOG_LEVEL`: `error` keeps 5xx lines, `warn` also 4xx,
+ * `info` every request, `debug` also the stacks of failures. Failures (what a 500 hides) are logged
+ * at every level.
  *
  * @module
  */

@@ -1,9 +1,8 @@
 /**
- * `GET /healthz`, the liveness check that `memo serve`, the `http.ts` default
- * export and the reference Cloud API server answer alike: 200 with
- * `{"status":"ok"}` and `cache-control: no-store`, for GET and HEAD, with no
- * authentication and no Host or Origin rule, since it reveals nothing (no
- * counts, no version, no data). Other methods get 405.
+ * `GET /healthz`, the liveness check that `memo serve`, the `http.ts` default export and the
+ * reference Cloud API server answer alike: 200 with `{"status":"ok"}` and `cache-control:
+ * no-store`, for GET and HEAD, with no authentication and no Host or Origin rule, since it reveals
+ * nothing (no counts, no version, no data). Other methods get 405.
  *
  * @module
  */
@@ -24,8 +23,8 @@ export const HEALTHZ_PATH = "/healthz";
 const BODY = '{"status":"ok"}';
 
 /**
- * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else
- * undefined (the request is someone else's).
+ * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else undefined (the request is
+ * someone else's).
  *
  * @example
  * ```ts

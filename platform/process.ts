@@ -1,8 +1,7 @@
 /**
- * The process side of the Deno/Node adapter: process arguments, environment,
- * stdin/stdout as web streams, exit, terminal detection, shutdown signals and
- * timers. Serving HTTP is in `_serve.ts`. Everything else in the package uses
- * web standards and `node:` builtins.
+ * The process side of the Deno/Node adapter: process arguments, environment, stdin/stdout as web
+ * streams, exit, terminal detection, shutdown signals and timers. Serving HTTP is in `_serve.ts`.
+ * Everything else in the package uses web standards and `node:` builtins.
  *
  * @module
  */
@@ -28,8 +27,7 @@ const deno: any = g.Deno;
 export type HostName = "deno" | "node";
 
 /**
- * The JavaScript host in use ("host", not "runtime": a runtime is the data
- * behind the server).
+ * The JavaScript host in use ("host", not "runtime": a runtime is the data behind the server).
  *
  * @example
  * ```ts
@@ -238,8 +236,8 @@ export function stderrIsTerminal(): boolean {
 }
 
 /**
- * Whether stdin is a terminal (a command may then ask a question, such as
- * `memo forget --source`'s confirmation).
+ * Whether stdin is a terminal (a command may then ask a question, such as `memo forget --source`'s
+ * confirmation).
  *
  * @example
  * ```ts
@@ -254,8 +252,8 @@ export function stdinIsTerminal(): boolean {
 }
 
 /**
- * Ends the process with a code. It does not return, so this example only
- * defines the function that would call it.
+ * Ends the process with a code. It does not return, so this example only defines the function that
+ * would call it.
  *
  * @example
  * ```ts
@@ -304,8 +302,8 @@ export function setExitCode(code: number): void {
 export type ShutdownSignal = "SIGINT" | "SIGTERM";
 
 /**
- * Registers a callback for SIGINT and SIGTERM (it is told which); returns a
- * function that removes it.
+ * Registers a callback for SIGINT and SIGTERM (it is told which); returns a function that removes
+ * it.
  *
  * @example
  * ```ts
@@ -334,8 +332,8 @@ export function onShutdownSignal(callback: (signal: ShutdownSignal) => void): ()
 }
 
 /**
- * Lets the process exit while `timer` is pending (a background timer that
- * must not keep a server alive after it stopped). Returns the timer.
+ * Lets the process exit while `timer` is pending (a background timer that must not keep a server
+ * alive after it stopped). Returns the timer.
  *
  * @example
  * ```ts
@@ -367,8 +365,8 @@ export function processId(): number {
 }
 
 /**
- * Whether a process with this id runs on this host (one that exists but belongs to another
- * user counts as running).
+ * Whether a process with this id runs on this host (one that exists but belongs to another user
+ * counts as running).
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 /**
- * The serving side of the Deno/Node adapter: `serve()` runs a web-standard
- * handler on `Deno.serve`, or on `node:http` through `_node_serve.ts`, which
- * only Node loads.
+ * The serving side of the Deno/Node adapter: `serve()` runs a web-standard handler on `Deno.serve`,
+ * or on `node:http` through `_node_serve.ts`, which only Node loads.
  *
  * @module
  */

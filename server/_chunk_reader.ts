@@ -1,10 +1,9 @@
 /**
- * Reading a byte stream chunk by chunk into one reused buffer. A default
- * reader on Deno's stdin gets a fresh 64 KiB chunk per read; those fill the
- * young generation, and each collection costs more as the heap grows (10,000
- * notes loaded put a stdio ping at about 450 µs instead of 150 µs). A BYOB
- * reader fills the same buffer every time; streams that are not byte streams
- * fall back to the default reader.
+ * Reading a byte stream chunk by chunk into one reused buffer. A default reader on Deno's stdin
+ * gets a fresh 64 KiB chunk per read; those fill the young generation, and each collection costs
+ * more as the heap grows (10,000 notes loaded put a stdio ping at about 450 µs instead of 150 µs).
+ * A BYOB reader fills the same buffer every time; streams that are not byte streams fall back to
+ * the default reader.
  *
  * @module
  */
@@ -55,8 +54,8 @@ export interface ChunkReader {
 const CHUNK_BYTES = 64 * 1024;
 
 /**
- * Locks `input` and reads it into one reused buffer when it is a byte stream,
- * else chunk by chunk as the stream gives them.
+ * Locks `input` and reads it into one reused buffer when it is a byte stream, else chunk by chunk
+ * as the stream gives them.
  *
  * @example
  * ```ts

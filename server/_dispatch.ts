@@ -1,8 +1,7 @@
 /**
- * Internal: a request's dispatch to the MCP core by its method, once the
- * protocol server has checked the message and classified its era. Methods
- * of the other era are not found; `initialize`, the resource subscriptions
- * and `logging/setLevel` go to the session, `subscriptions/listen` to
+ * Internal: a request's dispatch to the MCP core by its method, once the protocol server has
+ * checked the message and classified its era. Methods of the other era are not found; `initialize`,
+ * the resource subscriptions and `logging/setLevel` go to the session, `subscriptions/listen` to
  * the listen streams, and the rest to the core, cancellable by the client.
  *
  * @module
@@ -80,8 +79,8 @@ export class Dispatcher {
   }
 
   /**
-   * The result JSON of one request (undefined for no answer); throws an
-   * {@linkcode RpcFailure} for a JSON-RPC error.
+   * The result JSON of one request (undefined for no answer); throws an {@linkcode RpcFailure} for
+   * a JSON-RPC error.
    */
   async dispatch(
     method: string,

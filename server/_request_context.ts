@@ -1,8 +1,7 @@
 /**
- * Internal: what a request runs with. The core's context for one request
- * (its transport, its signal, its version, and the log and progress
- * notifications it may send), and the requests in flight on a connection,
- * which `notifications/cancelled` aborts.
+ * Internal: what a request runs with. The core's context for one request (its transport, its
+ * signal, its version, and the log and progress notifications it may send), and the requests in
+ * flight on a connection, which `notifications/cancelled` aborts.
  *
  * @module
  */
@@ -16,8 +15,7 @@ import type { Session } from "./protocol/session.ts";
 import type { RequestEra } from "./protocol/request_era.ts";
 
 /**
- * The requests in flight on one protocol server, by id, and the context each
- * runs with.
+ * The requests in flight on one protocol server, by id, and the context each runs with.
  *
  * @example
  * ```ts
@@ -48,8 +46,8 @@ export class RequestTracker {
   readonly #maxOutput: number;
 
   /**
-   * Requests of a server named `logger` (the log notifications' `logger`),
-   * whose notifications are held to `maxOutput` bytes each.
+   * Requests of a server named `logger` (the log notifications' `logger`), whose notifications are
+   * held to `maxOutput` bytes each.
    */
   constructor(session: Session, logger: string, maxOutput: number) {
     this.#session = session;

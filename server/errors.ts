@@ -1,8 +1,7 @@
 /**
- * The MCP server's errors: {@linkcode MemoMcpError} and its subclasses, each
- * with a stable `.code` and an HTTP `.status`, and {@linkcode toSafeError},
- * which turns anything caught into the `{name, message, code, status, details?}`
- * object that goes on the wire (no stack, no secrets).
+ * The MCP server's errors: {@linkcode MemoMcpError} and its subclasses, each with a stable `.code`
+ * and an HTTP `.status`, and {@linkcode toSafeError}, which turns anything caught into the `{name,
+ * message, code, status, details?}` object that goes on the wire (no stack, no secrets).
  *
  * @module
  */
@@ -59,8 +58,8 @@ export interface MemoMcpErrorOptions {
 }
 
 /**
- * Base class of every MCP error memo throws on purpose (`MEMO_MCP_ERROR`,
- * status 500, JSON-RPC -32603).
+ * Base class of every MCP error memo throws on purpose (`MEMO_MCP_ERROR`, status 500, JSON-RPC
+ * -32603).
  *
  * @example
  * ```ts
@@ -89,8 +88,8 @@ export class MemoMcpError extends Error {
 }
 
 /**
- * A request or tool arguments that fail validation, or an input over
- * `maxInputBytes` (`MCP_VALIDATION_ERROR`, 400).
+ * A request or tool arguments that fail validation, or an input over `maxInputBytes`
+ * (`MCP_VALIDATION_ERROR`, 400).
  *
  * @example
  * ```ts
@@ -113,8 +112,7 @@ export class McpValidationError extends MemoMcpError {
 }
 
 /**
- * A write without authorization, or any write in read-only mode
- * (`MCP_AUTHORIZATION_ERROR`, 403).
+ * A write without authorization, or any write in read-only mode (`MCP_AUTHORIZATION_ERROR`, 403).
  *
  * @example
  * ```ts
@@ -137,8 +135,8 @@ export class McpAuthorizationError extends MemoMcpError {
 }
 
 /**
- * An unknown tool, resource, prompt or note (`MCP_NOT_FOUND`, 404).
- * `details.kind` says what was not found.
+ * An unknown tool, resource, prompt or note (`MCP_NOT_FOUND`, 404). `details.kind` says what was
+ * not found.
  *
  * @example
  * ```ts
@@ -246,10 +244,9 @@ export interface SafeError {
 }
 
 /**
- * Turns any caught error into the object sent on the wire:
- * `{name, message, code, status, details?}`. memo's own errors keep their
- * class, message and details; anything else becomes a `MemoMcpError` (500)
- * with a one-line message. Stacks never appear; token-shaped strings and
+ * Turns any caught error into the object sent on the wire: `{name, message, code, status,
+ * details?}`. memo's own errors keep their class, message and details; anything else becomes a
+ * `MemoMcpError` (500) with a one-line message. Stacks never appear; token-shaped strings and
  * secret-named detail keys are masked.
  *
  * @example
@@ -294,9 +291,9 @@ export function toSafeError(error: unknown): SafeError {
 }
 
 /**
- * The JSON-RPC error code of an error: -32602 for validation and for an
- * unknown tool or prompt, -32002 for an unknown resource, -32010, -32011 and
- * -32012 for authorization, timeout and output limit, -32603 otherwise.
+ * The JSON-RPC error code of an error: -32602 for validation and for an unknown tool or prompt,
+ * -32002 for an unknown resource, -32010, -32011 and -32012 for authorization, timeout and output
+ * limit, -32603 otherwise.
  *
  * @example
  * ```ts

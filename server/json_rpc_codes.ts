@@ -1,18 +1,16 @@
 /**
- * Every JSON-RPC error code memo answers with, named once: the standard and
- * MCP codes ({@linkcode JSON_RPC_CODES}), the codes the 2026-07-28 revision
- * defines ({@linkcode STATELESS_ERROR_CODES}) and memo's own codes in a
- * stateless answer ({@linkcode STATELESS_MEMO_CODES}). `errors.ts`
- * re-exports {@linkcode JSON_RPC_CODES}.
+ * Every JSON-RPC error code memo answers with, named once: the standard and MCP codes
+ * ({@linkcode JSON_RPC_CODES}), the codes the 2026-07-28 revision defines
+ * ({@linkcode STATELESS_ERROR_CODES}) and memo's own codes in a stateless answer
+ * ({@linkcode STATELESS_MEMO_CODES}). `errors.ts` re-exports {@linkcode JSON_RPC_CODES}.
  *
  * @module
  */
 
 /**
- * JSON-RPC error codes memo uses: the standard JSON-RPC 2.0 codes
- * (-32700 … -32603), the MCP specification's -32002 for an unknown resource,
- * and memo's own server errors -32010 (authorization), -32011 (timeout) and
- * -32012 (output limit).
+ * JSON-RPC error codes memo uses: the standard JSON-RPC 2.0 codes (-32700 … -32603), the MCP
+ * specification's -32002 for an unknown resource, and memo's own server errors -32010
+ * (authorization), -32011 (timeout) and -32012 (output limit).
  *
  * @example
  * ```ts
@@ -47,9 +45,8 @@ export const JSON_RPC_CODES: {
 };
 
 /**
- * JSON-RPC codes the 2026-07-28 (stateless) revision defines: a header that
- * disagrees with the body, a client capability the request needs, and a
- * protocol version memo does not speak.
+ * JSON-RPC codes the 2026-07-28 (stateless) revision defines: a header that disagrees with the
+ * body, a client capability the request needs, and a protocol version memo does not speak.
  *
  * @example
  * ```ts
@@ -70,10 +67,9 @@ export const STATELESS_ERROR_CODES: {
 };
 
 /**
- * memo's own codes in a stateless answer: the revision asks that codes it
- * does not define stay out of the JSON-RPC reserved range (-32768 to -32000),
- * so authorization, timeout and output limit read -31403, -31504 and -31413
- * there (the HTTP status they stand for, under -31000), and a
+ * memo's own codes in a stateless answer: the revision asks that codes it does not define stay out
+ * of the JSON-RPC reserved range (-32768 to -32000), so authorization, timeout and output limit
+ * read -31403, -31504 and -31413 there (the HTTP status they stand for, under -31000), and a
  * `subscriptions/listen` past the limit reads -31503.
  *
  * @example

@@ -1,6 +1,5 @@
 /**
- * The protocol server's log records and the logger that receives them
- * (the `logger` option).
+ * The protocol server's log records and the logger that receives them (the `logger` option).
  *
  * @module
  */
@@ -86,8 +85,8 @@ export interface MemoMcpLogRecord {
 }
 
 /**
- * Receives the server's log records. Library code never writes to the
- * console; the CLI's logger writes to stderr.
+ * Receives the server's log records. Library code never writes to the console; the CLI's logger
+ * writes to stderr.
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 /**
- * {@linkcode MemoMcpOptions}, the options of the protocol server and the SDK
- * bridge, and {@linkcode resolveMemoMcpOptions}, the one place their defaults
- * are applied.
+ * {@linkcode MemoMcpOptions}, the options of the protocol server and the SDK bridge, and
+ * {@linkcode resolveMemoMcpOptions}, the one place their defaults are applied.
  *
  * @module
  */
@@ -108,8 +107,7 @@ export interface MemoMcpTimer {
 }
 
 /**
- * Options of {@linkcode createMemoMcpProtocolServer} and
- * {@linkcode registerMemoMcpCapabilities}.
+ * Options of {@linkcode createMemoMcpProtocolServer} and {@linkcode registerMemoMcpCapabilities}.
  *
  * @example
  * ```ts
@@ -180,15 +178,13 @@ export interface MemoMcpOptions {
    */
   maxPageSize?: number;
   /**
-   * Time one operation may take before it is abandoned (its AbortSignal fires)
-   * with `MCP_TIMEOUT`.
+   * Time one operation may take before it is abandoned (its AbortSignal fires) with `MCP_TIMEOUT`.
    * @default 30000
    */
   requestTimeoutMs?: number;
   /**
-   * Most `subscriptions/listen` streams open at once: per HTTP endpoint, or
-   * per stdio connection. One past it is refused (HTTP 503 with
-   * `Retry-After`).
+   * Most `subscriptions/listen` streams open at once: per HTTP endpoint, or per stdio connection.
+   * One past it is refused (HTTP 503 with `Retry-After`).
    * @default 64
    */
   maxListenStreams?: number;
@@ -198,22 +194,20 @@ export interface MemoMcpOptions {
    */
   maxInputBytes?: number;
   /**
-   * Largest serialized JSON-RPC response, in bytes; a larger one is replaced
-   * by an `MCP_OUTPUT_LIMIT` error.
+   * Largest serialized JSON-RPC response, in bytes; a larger one is replaced by an
+   * `MCP_OUTPUT_LIMIT` error.
    * @default 512000
    */
   maxOutputBytes?: number;
   /**
-   * Decides every write tool call; `false` (or a throw) refuses it with
-   * `MCP_AUTHORIZATION_ERROR`.
+   * Decides every write tool call; `false` (or a throw) refuses it with `MCP_AUTHORIZATION_ERROR`.
    * @default undefined (writes are allowed unless `readOnly`)
    */
   authorize?: (context: AuthorizationContext) => boolean | Promise<boolean>;
   /**
-   * Rewrites tool arguments before they are logged, passed to `authorize` or
-   * put in error details. Values it removes or replaces are also masked in
-   * error messages. Keys that name secrets (`token`, `apiKey` …) are always
-   * masked, before this runs.
+   * Rewrites tool arguments before they are logged, passed to `authorize` or put in error details.
+   * Values it removes or replaces are also masked in error messages. Keys that name secrets
+   * (`token`, `apiKey` …) are always masked, before this runs.
    * @default undefined (only secret-named keys are masked)
    */
   redact?: (args: unknown) => unknown;
@@ -230,8 +224,8 @@ export interface MemoMcpOptions {
 }
 
 /**
- * {@linkcode MemoMcpOptions} with every default applied (the options without
- * one may still be `undefined`).
+ * {@linkcode MemoMcpOptions} with every default applied (the options without one may still be
+ * `undefined`).
  *
  * @example
  * ```ts
@@ -259,8 +253,8 @@ export type ResolvedMemoMcpOptions =
   & { [K in "instructions" | "authorize" | "redact" | "logger"]: MemoMcpOptions[K] | undefined };
 
 /**
- * The defaults of {@linkcode MemoMcpOptions}: the server name and the
- * limits of {@linkcode MEMO_MCP_LIMITS}.
+ * The defaults of {@linkcode MemoMcpOptions}: the server name and the limits of
+ * {@linkcode MEMO_MCP_LIMITS}.
  *
  * @example
  * ```ts
@@ -294,8 +288,8 @@ function positiveInt(value: number | undefined, fallback: number, field: string)
 }
 
 /**
- * Applies the defaults of {@linkcode MemoMcpOptions} and checks the limits
- * (positive integers, `defaultPageSize` at most `maxPageSize`).
+ * Applies the defaults of {@linkcode MemoMcpOptions} and checks the limits (positive integers,
+ * `defaultPageSize` at most `maxPageSize`).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * What keeps secrets off the wire: token-shaped strings and secret-named keys
- * are masked ({@linkcode scrubSecrets}, {@linkcode isSecretKey},
- * {@linkcode safeDetails}), and messages are cut to one line
- * ({@linkcode oneLine}).
+ * What keeps secrets off the wire: token-shaped strings and secret-named keys are masked
+ * ({@linkcode scrubSecrets}, {@linkcode isSecretKey}, {@linkcode safeDetails}), and messages are
+ * cut to one line ({@linkcode oneLine}).
  *
  * @module
  */
@@ -47,8 +46,8 @@ export function isSecretKey(key: string): boolean {
 }
 
 /**
- * One line of at most 500 characters, without terminal escapes or control
- * characters, scrubbed of secrets: what an error message may say on the wire.
+ * One line of at most 500 characters, without terminal escapes or control characters, scrubbed of
+ * secrets: what an error message may say on the wire.
  *
  * @example
  * ```ts
@@ -70,8 +69,8 @@ export function oneLine(message: string): string {
 }
 
 /**
- * Makes details safe: masks secret-named keys, scrubs token-shaped strings,
- * drops functions and cuts depth and size.
+ * Makes details safe: masks secret-named keys, scrubs token-shaped strings, drops functions and
+ * cuts depth and size.
  *
  * @example
  * ```ts

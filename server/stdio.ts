@@ -1,8 +1,7 @@
 /**
- * {@linkcode runStdioServer}: newline-delimited JSON-RPC over web streams
- * (standard input and output by default). Requests are handled concurrently;
- * writes are serialized, one message per line, and nothing but JSON-RPC is
- * ever written.
+ * {@linkcode runStdioServer}: newline-delimited JSON-RPC over web streams (standard input and
+ * output by default). Requests are handled concurrently; writes are serialized, one message per
+ * line, and nothing but JSON-RPC is ever written.
  *
  * @module
  */
@@ -72,9 +71,9 @@ export interface StdioServerOptions {
    */
   signal?: AbortSignal;
   /**
-   * Longest line kept in memory, in bytes; a longer one is dropped and
-   * answered with -32600 (id null). Lines over the server's `maxInputBytes`
-   * but under this still get their request's id in the error.
+   * Longest line kept in memory, in bytes; a longer one is dropped and answered with -32600 (id
+   * null). Lines over the server's `maxInputBytes` but under this still get their request's id in
+   * the error.
    * @default 67108864 (64 MiB)
    */
   maxLineBytes?: number;
@@ -86,10 +85,9 @@ const decoder = new TextDecoder();
 const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
 
 /**
- * Serves one protocol server over newline-delimited JSON-RPC. Handles partial
- * lines, several messages in one chunk, CRLF and blank lines; invalid JSON is
- * answered with -32700 and the loop goes on. Resolves when the input closes
- * and every request in flight has been answered.
+ * Serves one protocol server over newline-delimited JSON-RPC. Handles partial lines, several
+ * messages in one chunk, CRLF and blank lines; invalid JSON is answered with -32700 and the loop
+ * goes on. Resolves when the input closes and every request in flight has been answered.
  *
  * @example
  * ```ts

@@ -1,11 +1,10 @@
 /**
- * Public types of the MCP protocol server. The transports (stdio, HTTP, the
- * SDK bridge) only move bytes; everything else happens behind
- * {@linkcode MemoMcpProtocolServer.handle}.
+ * Public types of the MCP protocol server. The transports (stdio, HTTP, the SDK bridge) only move
+ * bytes; everything else happens behind {@linkcode MemoMcpProtocolServer.handle}.
  *
- * The signatures of `handle`, `handleParsed` and `MemoMcpRequestContext` are
- * the contract between the protocol server and its transports (`stdio.ts`,
- * `server/http/`, `http.ts`, the SDK bridge): extend them, do not change them.
+ * The signatures of `handle`, `handleParsed` and `MemoMcpRequestContext` are the contract between
+ * the protocol server and its transports (`stdio.ts`, `server/http/`, `http.ts`, the SDK bridge):
+ * extend them, do not change them.
  *
  * @module
  */
@@ -86,8 +85,8 @@ export type MemoMcpTransportKind = "stdio" | "http" | "sdk";
  */
 export interface MemoMcpAuthInfo {
   /**
-   * Kind of authentication that succeeded: `bearer` (the static token),
-   * `custom` (`authenticate`), `oauth` (an OAuth access token) or `none`.
+   * Kind of authentication that succeeded: `bearer` (the static token), `custom` (`authenticate`),
+   * `oauth` (an OAuth access token) or `none`.
    */
   scheme: "bearer" | "custom" | "oauth" | "none";
   /** Free-form facts a custom `authenticate` wants to pass to `authorize`. Never holds the token. */
@@ -99,14 +98,14 @@ export interface MemoMcpAuthInfo {
   /** `oauth`: the scopes the token grants. */
   scopes?: readonly string[];
   /**
-   * `oauth`: the token's claims (a JWT's payload, or the introspection
-   * answer). Never the token itself.
+   * `oauth`: the token's claims (a JWT's payload, or the introspection answer). Never the token
+   * itself.
    */
   claims?: Readonly<Record<string, unknown>>;
   /**
-   * Whether this caller may only read (an OAuth token without the write
-   * scope): its writes are refused as with `readOnly`, for it alone, with
-   * `MCP_AUTHORIZATION_ERROR` and `details.reason` `insufficient_scope`.
+   * Whether this caller may only read (an OAuth token without the write scope): its writes are
+   * refused as with `readOnly`, for it alone, with `MCP_AUTHORIZATION_ERROR` and `details.reason`
+   * `insufficient_scope`.
    */
   readOnly?: boolean;
 }
@@ -155,10 +154,9 @@ export interface MemoMcpRequestContext {
   /** Result of the HTTP layer's authentication. */
   authInfo?: MemoMcpAuthInfo;
   /**
-   * Protocol version in force for this message. Stateless HTTP passes the
-   * `MCP-Protocol-Version` header (already checked as supported) or
-   * `2025-03-26` when the header is absent. Stdio leaves it unset: the server
-   * remembers what `initialize` negotiated on that connection.
+   * Protocol version in force for this message. Stateless HTTP passes the `MCP-Protocol-Version`
+   * header (already checked as supported) or `2025-03-26` when the header is absent. Stdio leaves
+   * it unset: the server remembers what `initialize` negotiated on that connection.
    */
   protocolVersion?: string;
   /** Size in bytes of the raw message, when the transport already knows it (for `maxInputBytes`). */
@@ -166,21 +164,20 @@ export interface MemoMcpRequestContext {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
   /**
-   * Sends a server-to-client notification (one serialized JSON-RPC message)
-   * on the same connection. Only connection-oriented transports (stdio) set
-   * it; the server uses it for `notifications/message` once the client has
-   * called `logging/setLevel`.
+   * Sends a server-to-client notification (one serialized JSON-RPC message) on the same connection.
+   * Only connection-oriented transports (stdio) set it; the server uses it for
+   * `notifications/message` once the client has called `logging/setLevel`.
    */
   notify?: (message: string) => void;
   /**
-   * Aborted when the connection ends (stdio: standard input closed). A
-   * long-lived request (`subscriptions/listen`) then ends with its result.
+   * Aborted when the connection ends (stdio: standard input closed). A long-lived request
+   * (`subscriptions/listen`) then ends with its result.
    */
   closed?: AbortSignal;
   /**
-   * Told the JSON-RPC error code (and its `error.data`) when the answer to
-   * this request is an error (the HTTP handler picks its status from it:
-   * 404 for a stateless -32601, 403 for a write refused for its scope).
+   * Told the JSON-RPC error code (and its `error.data`) when the answer to this request is an error
+   * (the HTTP handler picks its status from it: 404 for a stateless -32601, 403 for a write refused
+   * for its scope).
    */
   onError?: (code: number, data?: SafeError) => void;
 }
@@ -219,10 +216,10 @@ export interface MemoMcpProtocolServer {
   /** Server version reported by `initialize`. */
   readonly version: string;
   /**
-   * Handles one raw message (a JSON-RPC request, notification, response or
-   * batch). Returns the serialized JSON-RPC response (or batch response), or
-   * `undefined` when there is nothing to answer (only notifications or
-   * responses). Invalid JSON gets a -32700 response with id null. Never throws.
+   * Handles one raw message (a JSON-RPC request, notification, response or batch). Returns the
+   * serialized JSON-RPC response (or batch response), or `undefined` when there is nothing to
+   * answer (only notifications or responses). Invalid JSON gets a -32700 response with id null.
+   * Never throws.
    */
   handle(raw: string | Uint8Array, context?: MemoMcpRequestContext): Promise<string | undefined>;
   /** Like {@linkcode handle}, for a message the transport already parsed. */

@@ -1,7 +1,6 @@
 /**
- * The HTML document of memo's web page: a shell that loads the bundled
- * script, style sheet and icon ({@linkcode WEB_ENTRY}) and hands the page its
- * configuration in `<meta name="memo-config">`.
+ * The HTML document of memo's web page: a shell that loads the bundled script, style sheet and icon
+ * ({@linkcode WEB_ENTRY}) and hands the page its configuration in `<meta name="memo-config">`.
  *
  * @module
  */
@@ -9,8 +8,8 @@
 import { WEB_ENTRY } from "./assets.ts";
 
 /**
- * What the page is told about the endpoint that serves it, as JSON in
- * `<meta name="memo-config">`. It never holds a token.
+ * What the page is told about the endpoint that serves it, as JSON in `<meta name="memo-config">`.
+ * It never holds a token.
  *
  * @example
  * ```ts
@@ -40,9 +39,9 @@ export interface WebPageConfig {
 }
 
 /**
- * What the page needs to sign in with OAuth (the authorization code flow
- * with PKCE, as a public client): the issuer's endpoints, the page's client
- * id, the resource and the scopes to ask for. It never holds a secret.
+ * What the page needs to sign in with OAuth (the authorization code flow with PKCE, as a public
+ * client): the issuer's endpoints, the page's client id, the resource and the scopes to ask for. It
+ * never holds a secret.
  *
  * @example
  * ```ts
@@ -94,8 +93,8 @@ export interface WebPageOAuthConfig {
 export const WEB_ASSETS_PREFIX = "/_memo/assets/";
 
 /**
- * The HTML document of the page for one configuration. Only the keys of
- * {@linkcode WebPageConfig} reach the page, HTML-escaped.
+ * The HTML document of the page for one configuration. Only the keys of {@linkcode WebPageConfig}
+ * reach the page, HTML-escaped.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * The `memo import` subcommand: reads a source with `cli/import/` (the
- * server-memory `memory.jsonl`, Claude Code memory files, a folder of
- * markdown, memo's own JSONL export) and writes every good record in one
- * all-or-nothing `rememberMany`.
+ * The `memo import` subcommand: reads a source with `cli/import/` (the server-memory
+ * `memory.jsonl`, Claude Code memory files, a folder of markdown, memo's own JSONL export) and
+ * writes every good record in one all-or-nothing `rememberMany`.
  *
  * @module
  */
@@ -52,8 +51,8 @@ export interface ImportSummary {
   /** Bad records, each with its file (relative to SOURCE) and line. */
   skipped: ImportSkip[];
   /**
-   * How many `.md` files under a Claude Code SOURCE folder were not read as Claude Code memory
-   * (0 for the other formats); `--from markdown` reads them.
+   * How many `.md` files under a Claude Code SOURCE folder were not read as Claude Code memory (0
+   * for the other formats); `--from markdown` reads them.
    */
   unread: number;
   /**
@@ -64,9 +63,8 @@ export interface ImportSummary {
 }
 
 /**
- * The summary line of `memo import`. `records` is the number of good
- * records read (records that name the same note count once in the
- * written/updated/unchanged figures).
+ * The summary line of `memo import`. `records` is the number of good records read (records that
+ * name the same note count once in the written/updated/unchanged figures).
  *
  * @example
  * ```ts
@@ -116,8 +114,8 @@ async function readSource(
 }
 
 /**
- * The `memo import SOURCE [--from F] [--strict] [--json] [--dir D]`
- * subcommand. Bad records are reported on stderr as `memo: skipped
+ * The `memo import SOURCE [--from F] [--strict] [--json] [--dir D]` subcommand. Bad records are
+ * reported on stderr as `memo: skipped
  * <file>:<line>: <reason>` and left out (exit 0); with `--strict` any bad
  * record refuses the whole import (exit 1, nothing written).
  *

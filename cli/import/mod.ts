@@ -1,8 +1,7 @@
 /**
- * `memo import`: the readers that turn what other memory tools keep (the
- * official MCP memory server's `memory.jsonl`, Claude Code memory files,
- * folders of markdown notes, memo's own JSONL export) into note drafts with
- * the file and line each came from, and the command that writes them.
+ * `memo import`: the readers that turn what other memory tools keep (the official MCP memory
+ * server's `memory.jsonl`, Claude Code memory files, folders of markdown notes, memo's own JSONL
+ * export) into note drafts with the file and line each came from, and the command that writes them.
  *
  * @example
  * ```ts

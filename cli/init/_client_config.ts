@@ -1,8 +1,7 @@
 /**
- * MCP client configurations for `memo init --client`: where each client keeps
- * its file, the `memo` server entry it gets, and the merge into an existing
- * file. Pure functions: the platform, the environment and the home folder are
- * passed in, and the caller reads and writes the files.
+ * MCP client configurations for `memo init --client`: where each client keeps its file, the `memo`
+ * server entry it gets, and the merge into an existing file. Pure functions: the platform, the
+ * environment and the home folder are passed in, and the caller reads and writes the files.
  *
  * @module
  */
@@ -43,8 +42,8 @@ export const MCP_CLIENTS: readonly McpClient[] = [
 ];
 
 /**
- * Checks `--client` values: each must be one of {@linkcode MCP_CLIENTS}
- * (else a usage error naming the four); repeats are dropped, the order kept.
+ * Checks `--client` values: each must be one of {@linkcode MCP_CLIENTS} (else a usage error naming
+ * the four); repeats are dropped, the order kept.
  *
  * @example
  * ```ts
@@ -72,9 +71,8 @@ export function parseClients(names: readonly string[]): McpClient[] {
 }
 
 /**
- * Where the client files are: the project root, the platform
- * (`process.platform` values: `linux`, `darwin`, `win32`…), the environment
- * and the home folder to fall back on.
+ * Where the client files are: the project root, the platform (`process.platform` values: `linux`,
+ * `darwin`, `win32`…), the environment and the home folder to fall back on.
  *
  * @example
  * ```ts
@@ -97,11 +95,10 @@ export interface ClientPlace {
 }
 
 /**
- * The configuration file of a client: `.mcp.json`, `.cursor/mcp.json` and
- * `.vscode/mcp.json` in the project; Claude Desktop's
- * `claude_desktop_config.json` in `$XDG_CONFIG_HOME/Claude` (default
- * `$HOME/.config`) on Linux and other Unix systems, `~/Library/Application
- * Support/Claude` on macOS and `%APPDATA%\Claude` on Windows.
+ * The configuration file of a client: `.mcp.json`, `.cursor/mcp.json` and `.vscode/mcp.json` in the
+ * project; Claude Desktop's `claude_desktop_config.json` in `$XDG_CONFIG_HOME/Claude` (default
+ * `$HOME/.config`) on Linux and other Unix systems, `~/Library/Application Support/Claude` on macOS
+ * and `%APPDATA%\Claude` on Windows.
  *
  * @example
  * ```ts
@@ -159,12 +156,11 @@ export function clientConfigPath(client: McpClient, place: ClientPlace): string 
 }
 
 /**
- * The `memo` server entry of a client. `command` is the command line that
- * starts `memo mcp` (command, then arguments). Cursor and VS Code get
- * `--dir ${workspaceFolder}` (they may start servers elsewhere), Claude
- * Desktop `--dir <root>` (it starts them anywhere), Claude Code nothing (it
- * starts them in the project folder); a line that already has `--dir` keeps
- * its own. VS Code's entry also says `"type": "stdio"`.
+ * The `memo` server entry of a client. `command` is the command line that starts `memo mcp`
+ * (command, then arguments). Cursor and VS Code get `--dir ${workspaceFolder}` (they may start
+ * servers elsewhere), Claude Desktop `--dir <root>` (it starts them anywhere), Claude Code nothing
+ * (it starts them in the project folder); a line that already has `--dir` keeps its own. VS Code's
+ * entry also says `"type": "stdio"`.
  *
  * @example
  * ```ts
@@ -198,9 +194,8 @@ export function memoServerEntry(
 }
 
 /**
- * A client file `memo init` cannot merge: not valid JSON, not a JSON object,
- * or its servers key not an object. The message says why, without quoting
- * the file (it may hold tokens).
+ * A client file `memo init` cannot merge: not valid JSON, not a JSON object, or its servers key not
+ * an object. The message says why, without quoting the file (it may hold tokens).
  *
  * @example
  * ```ts
@@ -219,9 +214,8 @@ export class ClientConfigError extends Error {
 }
 
 /**
- * What {@linkcode mergeClientConfig} decided: the file's new text, and
- * whether it is new, changed or the same (then `text` is the old text, byte
- * for byte, and nothing needs writing).
+ * What {@linkcode mergeClientConfig} decided: the file's new text, and whether it is new, changed
+ * or the same (then `text` is the old text, byte for byte, and nothing needs writing).
  *
  * @example
  * ```ts
@@ -260,15 +254,13 @@ function parseErrorPlace(message: string, text: string): string {
 }
 
 /**
- * Merges the `memo` entry into a client file's text (`undefined`: no file).
- * Every other key and server is kept. An existing `memo` entry gets its
- * `command` and `args` replaced (and `type` set to `stdio` when VS Code's, or
- * when it has a `type`); its `env` and other keys are kept. When the entry
- * is already what it would become, the file is `unchanged` and keeps its
- * bytes; otherwise the whole file is written as 2-space JSON and a newline.
- * An empty file counts as `{}`. Throws {@linkcode ClientConfigError} for a
- * file that is not valid JSON (comments included), not an object, or whose
- * `mcpServers` (`servers` for VS Code) is not an object.
+ * Merges the `memo` entry into a client file's text (`undefined`: no file). Every other key and
+ * server is kept. An existing `memo` entry gets its `command` and `args` replaced (and `type` set
+ * to `stdio` when VS Code's, or when it has a `type`); its `env` and other keys are kept. When the
+ * entry is already what it would become, the file is `unchanged` and keeps its bytes; otherwise the
+ * whole file is written as 2-space JSON and a newline. An empty file counts as `{}`. Throws
+ * {@linkcode ClientConfigError} for a file that is not valid JSON (comments included), not an
+ * object, or whose `mcpServers` (`servers` for VS Code) is not an object.
  *
  * @example
  * ```ts

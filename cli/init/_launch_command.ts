@@ -1,7 +1,7 @@
 /**
- * The command line `memo init` writes into MCP client configurations: the
- * form memo was launched with, told by the URL of a module of the running
- * CLI, or the user's own `--command` line split into command and arguments.
+ * The command line `memo init` writes into MCP client configurations: the form memo was launched
+ * with, told by the URL of a module of the running CLI, or the user's own `--command` line split
+ * into command and arguments.
  *
  * @module
  */
@@ -16,23 +16,21 @@ import { UsageError } from "../args.ts";
 const NPM_PACKAGE = "@memo/mcp-server";
 
 /**
- * The command line (command, then arguments) that starts `memo mcp` the way
- * the running CLI was launched, from the URL of a module in the CLI's `cli/`
- * folder (`cli/main.ts`, or `cli/main.js` once built):
+ * The command line (command, then arguments) that starts `memo mcp` the way the running CLI was
+ * launched, from the URL of a module in the CLI's `cli/` folder (`cli/main.ts`, or `cli/main.js`
+ * once built):
  *
- * - a path inside an npm install of `@memo/mcp-server` that npx finds from
- *   `projectRoot` (in the project or an ancestor, npx's own cache, Deno's npm
- *   cache) → `npx -y @memo/mcp-server mcp`; any other install (a global one)
- *   → `node <install>/cli.js mcp`, since npx would look in the registry;
+ * - a path inside an npm install of `@memo/mcp-server` that npx finds from `projectRoot` (in the
+ *   project or an ancestor, npx's own cache, Deno's npm cache) → `npx -y @memo/mcp-server mcp`; any
+ *   other install (a global one) → `node <install>/cli.js mcp`, since npx would look in the
+ *   registry;
  * - `https://jsr.io/@memo/mcp-server/…` → `deno run -A jsr:@memo/mcp-server mcp`;
- * - a `file:` URL elsewhere (a clone) → `deno run -A <clone>/cli.ts mcp`. A
- *   built `.js` file outside `node_modules` (the `npm/` build of a clone) →
- *   `node <folder>/cli.js mcp`;
+ * - a `file:` URL elsewhere (a clone) → `deno run -A <clone>/cli.ts mcp`. A built `.js` file
+ *   outside `node_modules` (the `npm/` build of a clone) → `node <folder>/cli.js mcp`;
  * - another URL → `deno run -A <that URL's cli.ts> mcp`.
  *
- * `deno` and `node` are the plain commands unless `options` names others
- * (`memo init` passes what {@linkcode runningCommand} finds for the running
- * program).
+ * `deno` and `node` are the plain commands unless `options` names others (`memo init` passes what
+ * {@linkcode runningCommand} finds for the running program).
  *
  * @example
  * ```ts
@@ -108,12 +106,11 @@ export interface LaunchCommandOptions {
 }
 
 /**
- * How an MCP client should start the running program (Deno or Node), whose
- * file is `execPath`: by its plain `name` when the `name` found first on
- * `pathList` (the `PATH` variable) is that same file, else by `execPath`
- * itself. The plain name keeps a configuration valid across upgrades; the
- * full path lets a client start memo when that program is not on its `PATH`
- * (Deno run from `npx deno`, or installed in a folder the shell alone knows).
+ * How an MCP client should start the running program (Deno or Node), whose file is `execPath`: by
+ * its plain `name` when the `name` found first on `pathList` (the `PATH` variable) is that same
+ * file, else by `execPath` itself. The plain name keeps a configuration valid across upgrades; the
+ * full path lets a client start memo when that program is not on its `PATH` (Deno run from `npx
+ * deno`, or installed in a folder the shell alone knows).
  *
  * @example
  * ```ts
@@ -144,11 +141,10 @@ export async function runningCommand(
 }
 
 /**
- * Splits a `--command` line into command and arguments: words are separated
- * by whitespace; `'…'` keeps its text as is; `"…"` keeps its text, where `\"`
- * is a quote and `\\` a backslash. A backslash elsewhere is an ordinary
- * character (Windows paths stay as typed). An empty line or an unclosed
- * quote is a usage error.
+ * Splits a `--command` line into command and arguments: words are separated by whitespace; `'…'`
+ * keeps its text as is; `"…"` keeps its text, where `\"` is a quote and `\\` a backslash. A
+ * backslash elsewhere is an ordinary character (Windows paths stay as typed). An empty line or an
+ * unclosed quote is a usage error.
  *
  * @example
  * ```ts

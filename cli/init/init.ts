@@ -1,8 +1,8 @@
 /**
- * `memo init`: makes a memo project in the current folder (or `--dir`):
- * `.memo/config.json` and `.memo/.gitignore`, and with `--client` the `memo`
- * server in the MCP configuration of Claude Code, Cursor, VS Code or Claude
- * Desktop, merged into what is there. Running it again changes nothing.
+ * `memo init`: makes a memo project in the current folder (or `--dir`): `.memo/config.json` and
+ * `.memo/.gitignore`, and with `--client` the `memo` server in the MCP configuration of Claude
+ * Code, Cursor, VS Code or Claude Desktop, merged into what is there. Running it again changes
+ * nothing.
  *
  * @module
  */
@@ -32,8 +32,8 @@ import type { CliCommand, CliIO } from "../context.ts";
 import { errorLine, jsonDocument } from "../output.ts";
 
 /**
- * What `memo init` did to one file. `path` is relative to the project root
- * when inside it (absolute otherwise: Claude Desktop's file).
+ * What `memo init` did to one file. `path` is relative to the project root when inside it (absolute
+ * otherwise: Claude Desktop's file).
  *
  * @example
  * ```ts
@@ -100,10 +100,9 @@ function gitignoreLines(root: string): string[] {
 }
 
 /**
- * The text of `.memo/.gitignore` given the current one (`undefined`: no
- * file): the lines memo needs (`cache/`, `replica/`, `connectors/state.json`,
- * the notes' lock file), the missing ones appended, none repeated. Returns
- * `undefined` when nothing is missing.
+ * The text of `.memo/.gitignore` given the current one (`undefined`: no file): the lines memo needs
+ * (`cache/`, `replica/`, `connectors/state.json`, the notes' lock file), the missing ones appended,
+ * none repeated. Returns `undefined` when nothing is missing.
  *
  * @example
  * ```ts
@@ -160,9 +159,9 @@ Next:
 }
 
 /**
- * The human report of `memo init`: one line per file, the command written
- * (when there are client files), what the config keys mean and the next
- * steps. Files in error are reported on stderr, not here.
+ * The human report of `memo init`: one line per file, the command written (when there are client
+ * files), what the config keys mean and the next steps. Files in error are reported on stderr, not
+ * here.
  *
  * @example
  * ```ts
@@ -197,8 +196,8 @@ export function formatInitResult(result: InitResult): string {
 }
 
 /**
- * The command of the running program (Deno or Node) for the configuration:
- * plain `deno`/`node` when `PATH` finds this very program, else its full path.
+ * The command of the running program (Deno or Node) for the configuration: plain `deno`/`node` when
+ * `PATH` finds this very program, else its full path.
  */
 async function runningCommands(
   program: CliIO["program"],

@@ -1,6 +1,6 @@
 /**
- * `memo embed`, and the embedding helpers `memo recall` and `memo stats`
- * share: the progress bar, embedding what is missing, the stats line.
+ * `memo embed`, and the embedding helpers `memo recall` and `memo stats` share: the progress bar,
+ * embedding what is missing, the stats line.
  *
  * @module
  */
@@ -45,9 +45,8 @@ export interface EmbedProgress {
 const NEEDS_LOCAL = "embed needs the local or hybrid runtime";
 
 /**
- * The progress of `memo embed` and `memo recall --engine vector|hybrid` on
- * stderr (a terminal only): the model's load, then a bar of the notes
- * embedded.
+ * The progress of `memo embed` and `memo recall --engine vector|hybrid` on stderr (a terminal
+ * only): the model's load, then a bar of the notes embedded.
  *
  * @example
  * ```ts
@@ -84,8 +83,8 @@ export function embedProgress(io: CliIO): EmbedProgress | undefined {
 }
 
 /**
- * Embeds the notes missing now, through `runtime.embed`; undefined when the
- * runtime cannot embed (the cloud runtime).
+ * Embeds the notes missing now, through `runtime.embed`; undefined when the runtime cannot embed
+ * (the cloud runtime).
  *
  * @example
  * ```ts
@@ -123,8 +122,8 @@ export async function embedMissing(
 }
 
 /**
- * `memo embed [--json]`: embeds every note not embedded yet, with a progress
- * bar on a terminal; exit 2 on the cloud runtime.
+ * `memo embed [--json]`: embeds every note not embedded yet, with a progress bar on a terminal;
+ * exit 2 on the cloud runtime.
  *
  * @example
  * ```ts

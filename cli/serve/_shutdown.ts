@@ -40,16 +40,13 @@ export interface Stoppable {
 }
 
 /**
- * Registers the shutdown signals. On the first one, `onSignal` runs with the
- * signal's name when the platform tells it (it tells open streams to end, or
- * starts a drain); `stopAfterMs` later (a number, or a function of the
- * signal) the server stops accepting connections and lets what is in flight
- * finish (`shutdown()`). `wait(server, force)` resolves when the server has
- * finished; when it has not {@linkcode SHUTDOWN_GRACE_MS} after it stopped
- * accepting, `force()` closes the connections left (abort the server's
- * signal) and `wait` resolves.
- * `remaining()` is what is left of that second (all of it before a signal),
- * for the runtime's last push; `remove()` unregisters.
+ * Registers the shutdown signals. On the first one, `onSignal` runs with the signal's name when the
+ * platform tells it (it tells open streams to end, or starts a drain); `stopAfterMs` later (a
+ * number, or a function of the signal) the server stops accepting connections and lets what is in
+ * flight finish (`shutdown()`). `wait(server, force)` resolves when the server has finished; when
+ * it has not {@linkcode SHUTDOWN_GRACE_MS} after it stopped accepting, `force()` closes the
+ * connections left (abort the server's signal) and `wait` resolves. `remaining()` is what is left
+ * of that second (all of it before a signal), for the runtime's last push; `remove()` unregisters.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * `memo cloud serve`: the reference Cloud API server (`cloud/`) on
- * 127.0.0.1:8788 by default, configured by the `MEMO_CLOUD_*` variables like
- * `deno serve cloud/main.ts`. It runs under Deno and, after the npm build,
- * under Node (`CliIO.serve`).
+ * `memo cloud serve`: the reference Cloud API server (`cloud/`) on 127.0.0.1:8788 by default,
+ * configured by the `MEMO_CLOUD_*` variables like `deno serve cloud/main.ts`. It runs under Deno
+ * and, after the npm build, under Node (`CliIO.serve`).
  *
  * @module
  */
@@ -70,9 +69,8 @@ export interface CloudServeConfig {
 }
 
 /**
- * Reads the flags of `memo cloud serve` (after `serve`): `--host`, `--port`,
- * `--dir` (the folder a relative data folder is resolved against) and
- * `--json`. Throws `UsageError` for bad flags.
+ * Reads the flags of `memo cloud serve` (after `serve`): `--host`, `--port`, `--dir` (the folder a
+ * relative data folder is resolved against) and `--json`. Throws `UsageError` for bad flags.
  *
  * @example
  * ```ts
@@ -109,8 +107,8 @@ function isLoopback(hostname: string): boolean {
  * `memo cloud purge-idempotency [--older-than-minutes N] [--json]`: deletes the answers the
  * reference server keeps for `Idempotency-Key` replays (all of them by default; with N, those
  * answered more than N minutes ago), from the store `MEMO_CLOUD_DATABASE_URL` or
- * `MEMO_CLOUD_DATA_DIR` names. An operator runs it once after turning the secrets guard on, so
- * that no answer kept from before holds a secret.
+ * `MEMO_CLOUD_DATA_DIR` names. An operator runs it once after turning the secrets guard on, so that
+ * no answer kept from before holds a secret.
  */
 async function purgeIdempotency(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, { string: ["older-than-minutes"], boolean: ["json"] });
@@ -209,8 +207,7 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
 }
 
 /**
- * The `memo cloud` subcommand (`memo cloud serve`). It serves until a
- * shutdown signal.
+ * The `memo cloud` subcommand (`memo cloud serve`). It serves until a shutdown signal.
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 /**
- * `memo mcp`: serves the project's memory over MCP on stdin/stdout, for
- * desktop and IDE clients. Stdout carries JSON-RPC only; logs go to stderr,
- * and only when it is a terminal.
+ * `memo mcp`: serves the project's memory over MCP on stdin/stdout, for desktop and IDE clients.
+ * Stdout carries JSON-RPC only; logs go to stderr, and only when it is a terminal.
  *
  * @module
  */

@@ -1,8 +1,7 @@
 /**
- * `memo serve`: the hosted MCP endpoint (stateless Streamable HTTP) on
- * 127.0.0.1:8787/mcp by default, and memo's web page on `/` (`--ui-path`
- * moves it, `--no-ui` turns it off), for the project in `--dir`. It runs under
- * Deno and, after the npm build, under Node (`CliIO.serve`).
+ * `memo serve`: the hosted MCP endpoint (stateless Streamable HTTP) on 127.0.0.1:8787/mcp by
+ * default, and memo's web page on `/` (`--ui-path` moves it, `--no-ui` turns it off), for the
+ * project in `--dir`. It runs under Deno and, after the npm build, under Node (`CliIO.serve`).
  *
  * @module
  */

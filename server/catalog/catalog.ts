@@ -1,8 +1,7 @@
 /**
- * The catalog: everything about the MCP surface that can be computed once per
- * set of limits — zod validators, the JSON Schemas, and the serialized
- * `tools/list`, `prompts/list` and `resources/templates/list` results for
- * each protocol version. Loaded lazily (it pulls in zod).
+ * The catalog: everything about the MCP surface that can be computed once per set of limits — zod
+ * validators, the JSON Schemas, and the serialized `tools/list`, `prompts/list` and
+ * `resources/templates/list` results for each protocol version. Loaded lazily (it pulls in zod).
  *
  * @module
  */
@@ -150,8 +149,8 @@ function build(limits: SchemaLimits): Catalog {
 const cache = new Map<string, Catalog>();
 
 /**
- * The catalog for these limits (and recall settings, which the `recall` tool's description
- * names), built at the first call and then cached.
+ * The catalog for these limits (and recall settings, which the `recall` tool's description names),
+ * built at the first call and then cached.
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 /**
- * The prompts: `recall_context` (the notes relevant to a topic),
- * `capture_session` (store what was learnt) and `review_memory` (find
- * duplicate and stale notes).
+ * The prompts: `recall_context` (the notes relevant to a topic), `capture_session` (store what was
+ * learnt) and `review_memory` (find duplicate and stale notes).
  *
  * @module
  */

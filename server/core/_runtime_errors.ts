@@ -1,10 +1,9 @@
 /**
- * The one place where a runtime's errors become MCP errors. Runtimes throw
- * `MemoRuntimeError`s with a stable `code`; this maps each code to
- * {@linkcode MemoMcpError} or a subclass. It reads the code only (a type
- * import), so the server never loads the runtimes. A `MemoMcpError` that a
- * caller's own runtime throws passes through unchanged, and so does anything
- * else (an I/O failure, which becomes -32603).
+ * The one place where a runtime's errors become MCP errors. Runtimes throw `MemoRuntimeError`s with
+ * a stable `code`; this maps each code to {@linkcode MemoMcpError} or a subclass. It reads the code
+ * only (a type import), so the server never loads the runtimes. A `MemoMcpError` that a caller's
+ * own runtime throws passes through unchanged, and so does anything else (an I/O failure, which
+ * becomes -32603).
  *
  * @module
  */
@@ -72,11 +71,10 @@ async function mapped<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
- * The same runtime, with every call's errors mapped by
- * {@linkcode mcpErrorOf}. The MCP core calls the runtime only through it.
- * It has `watch`, `recallDetailed`, `embed`, `correct`, `supersede`, `tidy`
- * and `applyTidy` exactly when the runtime has them (so `"watch" in wrapped` tells whether change notification is
- * available).
+ * The same runtime, with every call's errors mapped by {@linkcode mcpErrorOf}. The MCP core calls
+ * the runtime only through it. It has `watch`, `recallDetailed`, `embed`, `correct`, `supersede`,
+ * `tidy` and `applyTidy` exactly when the runtime has them (so `"watch" in wrapped` tells whether
+ * change notification is available).
  *
  * @example
  * ```ts

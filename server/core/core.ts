@@ -1,9 +1,8 @@
 /**
- * The MCP core shared by the protocol server and the SDK bridge: tool calls
- * (authorization, validation, runtime call under the timeout, tool errors),
- * resources, prompts, completion and logging. It knows nothing of JSON-RPC
- * framing; failures that must become JSON-RPC errors are thrown as
- * {@linkcode RpcFailure}.
+ * The MCP core shared by the protocol server and the SDK bridge: tool calls (authorization,
+ * validation, runtime call under the timeout, tool errors), resources, prompts, completion and
+ * logging. It knows nothing of JSON-RPC framing; failures that must become JSON-RPC errors are
+ * thrown as {@linkcode RpcFailure}.
  *
  * @module
  */
@@ -69,9 +68,8 @@ export interface CoreContext {
   /** Sends a log record to the client (set only when the client asked for logs). */
   notify?: (level: MemoMcpLogLevel, data: Record<string, unknown>) => void;
   /**
-   * Sends `notifications/progress` for this request (set only when it
-   * carries `_meta.progressToken` and the transport can deliver
-   * notifications). Values that do not increase are dropped.
+   * Sends `notifications/progress` for this request (set only when it carries `_meta.progressToken`
+   * and the transport can deliver notifications). Values that do not increase are dropped.
    */
   progress?: (progress: number, total?: number, message?: string) => void;
 }
@@ -149,8 +147,8 @@ export class McpCore {
 
   /**
    * The catalog, loaded (with zod) at the first call, with the runtime's recall settings (read
-   * without loading notes), which the `recall` tool's description names. A runtime that cannot
-   * tell them, or fails to, gets the general description.
+   * without loading notes), which the `recall` tool's description names. A runtime that cannot tell
+   * them, or fails to, gets the general description.
    */
   catalog(): Catalog | Promise<Catalog> {
     if (this.#catalog) return this.#catalog;
@@ -196,8 +194,8 @@ export class McpCore {
   }
 
   /**
-   * Runs `fn` under `requestTimeoutMs` and the client's signal. Timeouts and
-   * cancellations become {@linkcode RpcFailure}s.
+   * Runs `fn` under `requestTimeoutMs` and the client's signal. Timeouts and cancellations become
+   * {@linkcode RpcFailure}s.
    */
   async guard<T>(
     action: string,
@@ -259,9 +257,9 @@ export class McpCore {
   }
 
   /**
-   * `tools/call`. Unknown tools, authorization, timeouts and I/O failures
-   * throw {@linkcode RpcFailure}; invalid arguments and domain failures (an
-   * unknown note) come back as tool errors.
+   * `tools/call`. Unknown tools, authorization, timeouts and I/O failures throw
+   * {@linkcode RpcFailure}; invalid arguments and domain failures (an unknown note) come back as
+   * tool errors.
    */
   async callTool(name: unknown, args: unknown, ctx: CoreContext): Promise<ToolCallOutcome> {
     const catalog = await this.catalog();

@@ -1,10 +1,9 @@
 /**
- * Deadlines that all share one delay (a server's `requestTimeoutMs`, the HTTP
- * layer's disconnect watch), in arrival order behind one timer: a call adds
- * and removes a list entry instead of scheduling a timer of its own. When the
- * queue empties, the timer is left to run out unreferenced where the platform
- * allows it (`unref()`), so an idle process still exits at once; elsewhere it
- * is cleared, unless the queue lingers.
+ * Deadlines that all share one delay (a server's `requestTimeoutMs`, the HTTP layer's disconnect
+ * watch), in arrival order behind one timer: a call adds and removes a list entry instead of
+ * scheduling a timer of its own. When the queue empties, the timer is left to run out unreferenced
+ * where the platform allows it (`unref()`), so an idle process still exits at once; elsewhere it is
+ * cleared, unless the queue lingers.
  *
  * @module
  */
@@ -82,19 +81,18 @@ export interface DeadlineQueueOptions {
    */
   now?: () => number;
   /**
-   * Leave the timer running when the queue empties (it then fires once, finds
-   * nothing and stops) even where it cannot be unreferenced. Meant for short
-   * delays only: a process may wait for that timer before it exits.
+   * Leave the timer running when the queue empties (it then fires once, finds nothing and stops)
+   * even where it cannot be unreferenced. Meant for short delays only: a process may wait for that
+   * timer before it exits.
    * @default false
    */
   linger?: boolean;
 }
 
 /**
- * A FIFO of deadlines `delayMs` after each {@linkcode DeadlineQueue.add}.
- * When the underlying timer fires, the entry it was set for fires (whatever
- * the clock says, so that a hand-fired test timer behaves like a real one),
- * then every entry already due; the timer is then set for the next one.
+ * A FIFO of deadlines `delayMs` after each {@linkcode DeadlineQueue.add}. When the underlying timer
+ * fires, the entry it was set for fires (whatever the clock says, so that a hand-fired test timer
+ * behaves like a real one), then every entry already due; the timer is then set for the next one.
  *
  * @example
  * ```ts

@@ -1,10 +1,9 @@
 /**
- * gzip for the hosted endpoint's answers: a JSON-RPC answer over
- * {@linkcode GZIP_MIN_BYTES} goes out gzipped when `Accept-Encoding` allows
- * it (`gzip;q=0` refuses), with `Vary: Accept-Encoding`. Smaller answers,
- * errors and every streamed answer stay plain: `CompressionStream` (web
- * standard, so it runs on Deno, Node and edge workers) has no flush, and
- * under Node it would hold small events until the stream closes.
+ * gzip for the hosted endpoint's answers: a JSON-RPC answer over {@linkcode GZIP_MIN_BYTES} goes
+ * out gzipped when `Accept-Encoding` allows it (`gzip;q=0` refuses), with `Vary: Accept-Encoding`.
+ * Smaller answers, errors and every streamed answer stay plain: `CompressionStream` (web standard,
+ * so it runs on Deno, Node and edge workers) has no flush, and under Node it would hold small
+ * events until the stream closes.
  *
  * @module
  */
@@ -12,8 +11,7 @@
 import type { HeaderList } from "./cors.ts";
 
 /**
- * Answers up to this many bytes stay plain; one byte more is gzipped (when
- * the client accepts it).
+ * Answers up to this many bytes stay plain; one byte more is gzipped (when the client accepts it).
  *
  * @example
  * ```ts
@@ -32,9 +30,8 @@ const GZIP = ["content-encoding", "gzip"] as const;
 const encoder = new TextEncoder();
 
 /**
- * Whether an `Accept-Encoding` value allows gzip: `gzip` (or `x-gzip`) with a
- * q-value other than 0, else `*` with a q-value other than 0. `identity`, a
- * missing header and `gzip;q=0` do not.
+ * Whether an `Accept-Encoding` value allows gzip: `gzip` (or `x-gzip`) with a q-value other than 0,
+ * else `*` with a q-value other than 0. `identity`, a missing header and `gzip;q=0` do not.
  *
  * @example
  * ```ts
@@ -72,10 +69,10 @@ export function acceptsGzip(header: string | null): boolean {
 const scratch = new Uint8Array(GZIP_MIN_BYTES + 1);
 
 /**
- * Whether `text` is over `GZIP_MIN_BYTES` in UTF-8. Only a text between a
- * third of the limit and the limit, in UTF-16 units, is encoded to know, and
- * only as far as one byte past the limit: `encodeInto` stops at a character
- * that does not fit, so a text it does not read to the end is larger.
+ * Whether `text` is over `GZIP_MIN_BYTES` in UTF-8. Only a text between a third of the limit and
+ * the limit, in UTF-16 units, is encoded to know, and only as far as one byte past the limit:
+ * `encodeInto` stops at a character that does not fit, so a text it does not read to the end is
+ * larger.
  */
 function isLarge(text: string): boolean {
   if (text.length > GZIP_MIN_BYTES) return true;
@@ -85,11 +82,10 @@ function isLarge(text: string): boolean {
 }
 
 /**
- * The answer carrying `body` (a complete body, never a stream): gzipped when
- * `requestHeaders` accept gzip and the body is over {@linkcode GZIP_MIN_BYTES},
- * else plain. Pass `null` for `requestHeaders` to answer plain whatever the
- * client accepts (an error). An answer over the limit says
- * `Vary: Accept-Encoding` in both encodings; a smaller one does not vary.
+ * The answer carrying `body` (a complete body, never a stream): gzipped when `requestHeaders`
+ * accept gzip and the body is over {@linkcode GZIP_MIN_BYTES}, else plain. Pass `null` for
+ * `requestHeaders` to answer plain whatever the client accepts (an error). An answer over the limit
+ * says `Vary: Accept-Encoding` in both encodings; a smaller one does not vary.
  *
  * @example
  * ```ts
@@ -146,10 +142,9 @@ export function encodedResponse(
 }
 
 /**
- * What a `Response` of bytes already gzipped adds to its init. Cloudflare
- * Workers (workerd) otherwise read `Content-Encoding: gzip` as an order to
- * compress the body, and send it gzipped twice; Deno and Node ignore the
- * member.
+ * What a `Response` of bytes already gzipped adds to its init. Cloudflare Workers (workerd)
+ * otherwise read `Content-Encoding: gzip` as an order to compress the body, and send it gzipped
+ * twice; Deno and Node ignore the member.
  *
  * @example
  * ```ts

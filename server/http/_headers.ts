@@ -1,7 +1,6 @@
 /**
- * Header validation of the hosted endpoint: `Accept` (JSON or SSE, else 406),
- * `Content-Type` (JSON, else 415) and `MCP-Protocol-Version` (supported, else
- * 400).
+ * Header validation of the hosted endpoint: `Accept` (JSON or SSE, else 406), `Content-Type` (JSON,
+ * else 415) and `MCP-Protocol-Version` (supported, else 400).
  *
  * @module
  */
@@ -50,9 +49,9 @@ export const HTTP_SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PRO
 export const HTTP_DEFAULT_PROTOCOL_VERSION = "2025-03-26";
 
 /**
- * Picks the framing from an `Accept` header: missing, `*∕*` or a list naming
- * `application/json` (or `application/*`) gets JSON; a list naming only
- * `text/event-stream` (or `text/*`) gets SSE; anything else `undefined` (406).
+ * Picks the framing from an `Accept` header: missing, `*∕*` or a list naming `application/json` (or
+ * `application/*`) gets JSON; a list naming only `text/event-stream` (or `text/*`) gets SSE;
+ * anything else `undefined` (406).
  *
  * @example
  * ```ts
@@ -88,8 +87,8 @@ export function negotiateAccept(accept: string | null): ResponseMode | undefined
 }
 
 /**
- * Whether a `Content-Type` header names JSON (`application/json`, any
- * parameters such as `charset=utf-8`).
+ * Whether a `Content-Type` header names JSON (`application/json`, any parameters such as
+ * `charset=utf-8`).
  *
  * @example
  * ```ts

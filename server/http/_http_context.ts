@@ -1,8 +1,7 @@
 /**
- * The context of one HTTP message ({@linkcode HttpRequestContext}): its
- * abort signal, linked to the client only once the answer is slow
- * ({@linkcode watched}), and the notifications it sends before its answer,
- * streamed live ({@linkcode liveEvents}).
+ * The context of one HTTP message ({@linkcode HttpRequestContext}): its abort signal, linked to the
+ * client only once the answer is slow ({@linkcode watched}), and the notifications it sends before
+ * its answer, streamed live ({@linkcode liveEvents}).
  *
  * @module
  */
@@ -16,8 +15,8 @@ import { DeadlineQueue } from "../core/deadline_queue.ts";
 const encoder = new TextEncoder();
 
 /**
- * The events of a streamed answer: the notifications sent so far, then each
- * one as it is sent, then the answer (or its error), then the end.
+ * The events of a streamed answer: the notifications sent so far, then each one as it is sent, then
+ * the answer (or its error), then the end.
  *
  * @example
  * ```ts
@@ -64,18 +63,17 @@ export function liveEvents(
 }
 
 /**
- * How long an answer may take before the handler starts watching for the
- * client going away. Reading `request.signal` makes Deno abort it, with a new
- * DOMException, when the response ends: about 12 µs on every request, so
- * only answers slower than this pay it.
+ * How long an answer may take before the handler starts watching for the client going away. Reading
+ * `request.signal` makes Deno abort it, with a new DOMException, when the response ends: about 12
+ * µs on every request, so only answers slower than this pay it.
  */
 const WATCH_AFTER_MS = 50;
 const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
 
 /**
- * The context of one HTTP message. Its `signal` is the handler's own, created
- * when the protocol server asks for it (tool calls do); the handler links it
- * to the request's signal only once the answer is slow.
+ * The context of one HTTP message. Its `signal` is the handler's own, created when the protocol
+ * server asks for it (tool calls do); the handler links it to the request's signal only once the
+ * answer is slow.
  *
  * @example
  * ```ts

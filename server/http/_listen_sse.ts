@@ -1,11 +1,10 @@
 /**
- * `subscriptions/listen` over Streamable HTTP (2026-07-28): the answer is a
- * long-lived SSE stream on the POST's response. The protocol server writes
- * the acknowledgement and the change notifications through the context's
- * `notify`; the stream also carries a keep-alive comment every 15 s, and
- * ends when the client goes away (the listen is then cancelled and its
- * watch released). The number of open streams is bounded: one past
- * `maxListenStreams` is refused with 503 and `Retry-After`.
+ * `subscriptions/listen` over Streamable HTTP (2026-07-28): the answer is a long-lived SSE stream
+ * on the POST's response. The protocol server writes the acknowledgement and the change
+ * notifications through the context's `notify`; the stream also carries a keep-alive comment every
+ * 15 s, and ends when the client goes away (the listen is then cancelled and its watch released).
+ * The number of open streams is bounded: one past `maxListenStreams` is refused with 503 and
+ * `Retry-After`.
  *
  * @module
  */
@@ -30,8 +29,8 @@ export interface ListenStreamsConfig {
    */
   keepAliveMs?: number;
   /**
-   * Aborted when the endpoint shuts down: every open stream then ends with
-   * its completion result (and a listen opened later ends at once).
+   * Aborted when the endpoint shuts down: every open stream then ends with its completion result
+   * (and a listen opened later ends at once).
    */
   closed?: AbortSignal;
 }
@@ -62,8 +61,8 @@ const SSE_HEADERS: [string, string][] = [
 ];
 
 /**
- * The listen streams of one endpoint: `open(server, listen)` answers one
- * `subscriptions/listen` request with its stream, or with 503 past the bound.
+ * The listen streams of one endpoint: `open(server, listen)` answers one `subscriptions/listen`
+ * request with its stream, or with 503 past the bound.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * What the HTTP handler reads of a parsed JSON-RPC message before it
- * dispatches it: whether it asked for log records or progress on its own
- * SSE stream, its id to echo in an early refusal, and whether it is a
- * `subscriptions/listen`.
+ * What the HTTP handler reads of a parsed JSON-RPC message before it dispatches it: whether it
+ * asked for log records or progress on its own SSE stream, its id to echo in an early refusal, and
+ * whether it is a `subscriptions/listen`.
  *
  * @module
  */
@@ -35,9 +34,8 @@ export function wantsLogs(
 }
 
 /**
- * Whether a request asked for progress (`_meta.progressToken`, any protocol
- * version) and accepts SSE. The notifications go out before the answer, on
- * its stream.
+ * Whether a request asked for progress (`_meta.progressToken`, any protocol version) and accepts
+ * SSE. The notifications go out before the answer, on its stream.
  *
  * @example
  * ```ts

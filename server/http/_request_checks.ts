@@ -1,7 +1,6 @@
 /**
- * The checks of a request the endpoint and the web page share: the origin and
- * Host rules ({@linkcode originRefusal}) and the path ({@linkcode pathOf}).
- * `handler.ts` re-exports them.
+ * The checks of a request the endpoint and the web page share: the origin and Host rules
+ * ({@linkcode originRefusal}) and the path ({@linkcode pathOf}). `handler.ts` re-exports them.
  *
  * @module
  */
@@ -13,10 +12,9 @@ import { JSON_RPC_CODES } from "../errors.ts";
 const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
 
 /**
- * The 403 of the origin and Host rules, or undefined when the request passes:
- * an `Origin` must be allowed (or, when `ownOriginPasses`, be the request's
- * own); without authentication the `Host` must be loopback (DNS-rebinding
- * protection). The endpoint and the web page share these rules.
+ * The 403 of the origin and Host rules, or undefined when the request passes: an `Origin` must be
+ * allowed (or, when `ownOriginPasses`, be the request's own); without authentication the `Host`
+ * must be loopback (DNS-rebinding protection). The endpoint and the web page share these rules.
  *
  * @example
  * ```ts

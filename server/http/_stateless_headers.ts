@@ -1,12 +1,10 @@
 /**
- * The Streamable HTTP rules of MCP 2026-07-28, checked before dispatch: the
- * `MCP-Protocol-Version` header must agree with the body's
- * `_meta["io.modelcontextprotocol/protocolVersion"]`, and a stateless request
- * must carry `Mcp-Method` (and `Mcp-Name` for `tools/call`,
- * `resources/read` and `prompts/get`) matching its body. A refusal is
- * `400 Bad Request` with a JSON-RPC error: -32020 (`HeaderMismatch`) for a
- * missing or disagreeing header, -32602 for a stateless request without its
- * required `_meta`, -32022 for a version memo does not speak.
+ * The Streamable HTTP rules of MCP 2026-07-28, checked before dispatch: the `MCP-Protocol-Version`
+ * header must agree with the body's `_meta["io.modelcontextprotocol/protocolVersion"]`, and a
+ * stateless request must carry `Mcp-Method` (and `Mcp-Name` for `tools/call`, `resources/read` and
+ * `prompts/get`) matching its body. A refusal is `400 Bad Request` with a JSON-RPC error: -32020
+ * (`HeaderMismatch`) for a missing or disagreeing header, -32602 for a stateless request without
+ * its required `_meta`, -32022 for a version memo does not speak.
  *
  * @module
  */
@@ -47,9 +45,8 @@ const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
- * The value of `Mcp-Name` (or an `Mcp-Param-*` header): as it is, or, in the
- * `=?base64?…?=` form, its Base64 decoded as UTF-8; undefined when that
- * form does not decode.
+ * The value of `Mcp-Name` (or an `Mcp-Param-*` header): as it is, or, in the `=?base64?…?=` form,
+ * its Base64 decoded as UTF-8; undefined when that form does not decode.
  *
  * @example
  * ```ts
@@ -84,8 +81,8 @@ function mismatch(idJson: string, message: string): HttpRefusal {
 }
 
 /**
- * -32022 with the versions memo speaks, for an `MCP-Protocol-Version` (or a
- * body version) it does not.
+ * -32022 with the versions memo speaks, for an `MCP-Protocol-Version` (or a body version) it does
+ * not.
  *
  * @example
  * ```ts
@@ -111,9 +108,9 @@ export function unsupportedVersionRefusal(requested: string, idJson: string): Ht
 }
 
 /**
- * Checks a parsed body against the headers. `versionHeader` is the
- * `MCP-Protocol-Version` header (null when absent), already known to be one
- * memo speaks. Returns undefined when the request may be dispatched.
+ * Checks a parsed body against the headers. `versionHeader` is the `MCP-Protocol-Version` header
+ * (null when absent), already known to be one memo speaks. Returns undefined when the request may
+ * be dispatched.
  *
  * @example
  * ```ts

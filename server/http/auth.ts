@@ -1,8 +1,7 @@
 /**
- * Bearer-token authentication of the hosted endpoint: `auth.requireAuth`,
- * `auth.bearerToken` (compared in constant time, as SHA-256 digests), OAuth
- * access tokens (`auth.oauth`, see `oauth/`) and a custom
- * `auth.authenticate(request)`.
+ * Bearer-token authentication of the hosted endpoint: `auth.requireAuth`, `auth.bearerToken`
+ * (compared in constant time, as SHA-256 digests), OAuth access tokens (`auth.oauth`, see `oauth/`)
+ * and a custom `auth.authenticate(request)`.
  *
  * @module
  */
@@ -59,8 +58,8 @@ import type { AuthRefusal, MemoMcpOAuthOptions, OAuthResourceServer } from "./oa
  */
 export interface MemoMcpHttpAuthOptions {
   /**
-   * Whether every request must authenticate. When it is not required and the
-   * `Host` header is not loopback, the request is refused (403).
+   * Whether every request must authenticate. When it is not required and the `Host` header is not
+   * loopback, the request is refused (403).
    *
    * @default {true when `bearerToken` or `authenticate` is set, else false}
    */
@@ -72,16 +71,16 @@ export interface MemoMcpHttpAuthOptions {
    */
   bearerToken?: string;
   /**
-   * Custom check, run when the bearer token is absent or does not match;
-   * `true` lets the request through.
+   * Custom check, run when the bearer token is absent or does not match; `true` lets the request
+   * through.
    *
    * @default {undefined}
    */
   authenticate?: (request: Request) => boolean | Promise<boolean>;
   /**
-   * OAuth 2.1: the endpoint is a protected resource of the authorization
-   * server `issuer` names (see `docs/oauth.md`). Each field wins over its
-   * `MEMO_OAUTH_*` variable; it cannot be used with `bearerToken`.
+   * OAuth 2.1: the endpoint is a protected resource of the authorization server `issuer` names (see
+   * `docs/oauth.md`). Each field wins over its `MEMO_OAUTH_*` variable; it cannot be used with
+   * `bearerToken`.
    *
    * @default {undefined, unless MEMO_OAUTH_ISSUER (or another MEMO_OAUTH_* variable) is set}
    */
@@ -136,8 +135,8 @@ const CUSTOM: MemoMcpAuthInfo = Object.freeze({ scheme: "custom" as const });
 const encoder = new TextEncoder();
 
 /**
- * Compiles the `auth` options. Throws a "Cannot configure authentication: …"
- * error when authentication is required but there is no way to pass it.
+ * Compiles the `auth` options. Throws a "Cannot configure authentication: …" error when
+ * authentication is required but there is no way to pass it.
  *
  * @example
  * ```ts
@@ -188,8 +187,8 @@ export function createAuthenticator(
 }
 
 /**
- * With OAuth on, every request needs an access token (or a custom
- * `authenticate` that lets it through); a static token cannot be used too.
+ * With OAuth on, every request needs an access token (or a custom `authenticate` that lets it
+ * through); a static token cannot be used too.
  */
 function oauthAuthenticator(
   options: MemoMcpHttpAuthOptions,
@@ -231,10 +230,9 @@ const WWW_AUTH_INVALID: HeaderList = [
 ];
 
 /**
- * The answer to a request that failed authentication: the refusal the
- * OAuth check built (400, 401, 403 or 503 with its challenge), else 401 with
- * `WWW-Authenticate: Bearer realm="memo"` (and `error="invalid_token"` when
- * a token was sent).
+ * The answer to a request that failed authentication: the refusal the OAuth check built (400, 401,
+ * 403 or 503 with its challenge), else 401 with `WWW-Authenticate: Bearer realm="memo"` (and
+ * `error="invalid_token"` when a token was sent).
  *
  * @example
  * ```ts
@@ -279,8 +277,8 @@ async function digest(text: string): Promise<Uint8Array> {
 }
 
 /**
- * Compares two byte arrays in time that depends only on their length. Both are
- * SHA-256 digests here, so the length never varies.
+ * Compares two byte arrays in time that depends only on their length. Both are SHA-256 digests
+ * here, so the length never varies.
  *
  * @example
  * ```ts

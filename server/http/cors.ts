@@ -1,7 +1,6 @@
 /**
- * CORS headers of the hosted endpoint, precomputed: only the
- * `Access-Control-Allow-Origin` value changes per request, and only for an
- * origin that passed the origin check.
+ * CORS headers of the hosted endpoint, precomputed: only the `Access-Control-Allow-Origin` value
+ * changes per request, and only for an origin that passed the origin check.
  *
  * @module
  */

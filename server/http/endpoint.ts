@@ -1,9 +1,8 @@
 /**
- * Turns {@linkcode MemoMcpHttpOptions} plus an environment into one endpoint:
- * the compiled request handler and the protocol server and runtime behind it,
- * built once, at the first request that needs them (never per request).
- * Options win over `MEMO_*` variables; defaults are applied here and in
- * `resolveMemoMcpOptions`, nowhere else.
+ * Turns {@linkcode MemoMcpHttpOptions} plus an environment into one endpoint: the compiled request
+ * handler and the protocol server and runtime behind it, built once, at the first request that
+ * needs them (never per request). Options win over `MEMO_*` variables; defaults are applied here
+ * and in `resolveMemoMcpOptions`, nowhere else.
  *
  * @module
  */
@@ -25,8 +24,8 @@ import { VERSION } from "../../version.ts";
 import { HEALTHZ_PATH, healthzResponse } from "../../platform/mod.ts";
 
 /**
- * One configured endpoint. A routed one also serves the web page (on `/` by
- * default, its assets under `/_memo/assets/`) unless `ui` is off.
+ * One configured endpoint. A routed one also serves the web page (on `/` by default, its assets
+ * under `/_memo/assets/`) unless `ui` is off.
  *
  * @example
  * ```ts
@@ -51,14 +50,13 @@ export interface HttpEndpoint {
   /** Builds (once) and returns the protocol server; rejects when the runtime cannot start. */
   server(): Promise<MemoMcpProtocolServer>;
   /**
-   * Ends the open `subscriptions/listen` streams, each with its completion
-   * result (a listen opened later ends at once). A server shutting down
-   * calls it first, so that its open responses finish.
+   * Ends the open `subscriptions/listen` streams, each with its completion result (a listen opened
+   * later ends at once). A server shutting down calls it first, so that its open responses finish.
    */
   closeStreams(): void;
   /**
-   * Ends the listen streams, then closes the runtime if this endpoint built it
-   * (`options` go to the runtime's `close`: the hybrid outbox's drain time).
+   * Ends the listen streams, then closes the runtime if this endpoint built it (`options` go to the
+   * runtime's `close`: the hybrid outbox's drain time).
    */
   close(options?: RuntimeCloseOptions): Promise<void>;
   /** The endpoint path when it is routed (default export, `memo serve`). */
@@ -70,17 +68,16 @@ export interface HttpEndpoint {
   /** With OAuth on: the issuer and the resource (the audience tokens must carry). */
   readonly oauth?: { readonly issuer: string; readonly resource: string };
   /**
-   * Resolves once the endpoint can check tokens: with OAuth on, the issuer's
-   * metadata was fetched and the JWT verifier loaded; rejects with a
-   * "Cannot reach the authorization server …" error when the issuer cannot be
-   * reached. Without OAuth it resolves at once.
+   * Resolves once the endpoint can check tokens: with OAuth on, the issuer's metadata was fetched
+   * and the JWT verifier loaded; rejects with a "Cannot reach the authorization server …" error
+   * when the issuer cannot be reached. Without OAuth it resolves at once.
    */
   ready(): Promise<void>;
 }
 
 /**
- * Where an endpoint gets its runtime: a runtime, or a function that builds
- * one at the first request (and again after a failure).
+ * Where an endpoint gets its runtime: a runtime, or a function that builds one at the first request
+ * (and again after a failure).
  *
  * @example
  * ```ts
@@ -133,10 +130,9 @@ export type RuntimeSource = MemoMcpRuntime | (() => MemoMcpRuntime);
  */
 export interface HttpEndpointOptions {
   /**
-   * Answer only on `MEMO_MCP_PATH` (default `/mcp`), `/healthz` (the
-   * liveness check: 200 `{"status":"ok"}` for GET and HEAD, no
-   * authentication) and, unless `ui` is off, the web page's paths; 404
-   * elsewhere.
+   * Answer only on `MEMO_MCP_PATH` (default `/mcp`), `/healthz` (the liveness check: 200
+   * `{"status":"ok"}` for GET and HEAD, no authentication) and, unless `ui` is off, the web page's
+   * paths; 404 elsewhere.
    */
   routed?: boolean;
   /**
@@ -145,27 +141,27 @@ export interface HttpEndpointOptions {
    */
   ui?: boolean;
   /**
-   * The web page's path; wins over `MEMO_UI_PATH`. It must start with `/`,
-   * differ from the MCP path, not lie under `/_memo/` and not be `/healthz`.
+   * The web page's path; wins over `MEMO_UI_PATH`. It must start with `/`, differ from the MCP
+   * path, not lie under `/_memo/` and not be `/healthz`.
    * @default "/"
    */
   uiPath?: string;
   /**
-   * The runtime when `options.runtime` is missing. The endpoint closes a
-   * runtime it built from a function, never one it was given.
+   * The runtime when `options.runtime` is missing. The endpoint closes a runtime it built from a
+   * function, never one it was given.
    */
   runtime?: RuntimeSource;
   /**
-   * The `oauth` block of the project's `.memo/config.json`, under the
-   * `MEMO_OAUTH_*` variables and `options.auth.oauth`.
+   * The `oauth` block of the project's `.memo/config.json`, under the `MEMO_OAUTH_*` variables and
+   * `options.auth.oauth`.
    */
   projectOAuth?: ProjectOAuthConfig;
 }
 
 /**
- * Builds an endpoint. Throws a "Cannot …" error for a configuration that
- * cannot work (a malformed variable, an invalid origin, `requireAuth` without
- * a token, a web page path that clashes with the MCP path); a runtime that cannot start fails its requests instead (500).
+ * Builds an endpoint. Throws a "Cannot …" error for a configuration that cannot work (a malformed
+ * variable, an invalid origin, `requireAuth` without a token, a web page path that clashes with the
+ * MCP path); a runtime that cannot start fails its requests instead (500).
  *
  * @example
  * ```ts

@@ -1,11 +1,10 @@
 /**
- * The stateless Streamable HTTP handler: `(request) => Promise<Response>`
- * that checks, in this order, the origin (allowed, or, when authentication is
- * required, the request's own), CORS, bearer authentication and the headers,
- * then dispatches the JSON-RPC message (an earlier check's refusal wins over a
- * later one's). Everything per endpoint is compiled once in
- * {@linkcode createHttpHandler}; the hot path reads headers, reads the body
- * once and hands the parsed message to the protocol server.
+ * The stateless Streamable HTTP handler: `(request) => Promise<Response>` that checks, in this
+ * order, the origin (allowed, or, when authentication is required, the request's own), CORS, bearer
+ * authentication and the headers, then dispatches the JSON-RPC message (an earlier check's refusal
+ * wins over a later one's). Everything per endpoint is compiled once in
+ * {@linkcode createHttpHandler}; the hot path reads headers, reads the body once and hands the
+ * parsed message to the protocol server.
  *
  * @module
  */
@@ -102,8 +101,7 @@ export interface HttpHandlerConfig {
    */
   listenKeepAliveMs?: number;
   /**
-   * Aborted when the endpoint shuts down: open listen streams end with
-   * their completion result.
+   * Aborted when the endpoint shuts down: open listen streams end with their completion result.
    */
   listenClosed?: AbortSignal;
 }
@@ -137,8 +135,8 @@ const { invalidRequest: INVALID_REQUEST, parseError: PARSE_ERROR, invalidParams:
 const ALLOW: readonly (readonly [string, string])[] = [["allow", ALLOW_METHODS]];
 
 /**
- * Compiles the endpoint configuration into a request handler. Throws a
- * "Cannot configure …" error for an invalid configuration.
+ * Compiles the endpoint configuration into a request handler. Throws a "Cannot configure …" error
+ * for an invalid configuration.
  *
  * @example
  * ```ts
@@ -347,10 +345,9 @@ function refusalResponse(r: HttpRefusal, mode: "json" | "sse", origin: string | 
 }
 
 /**
- * The status of an answer: 200, except 404 for -32601 (method not found)
- * to a stateless request, as 2026-07-28 says. The protocol server reports the
- * error code of a single request's answer (`onError`), so the answer itself
- * is never read again.
+ * The status of an answer: 200, except 404 for -32601 (method not found) to a stateless request, as
+ * 2026-07-28 says. The protocol server reports the error code of a single request's answer
+ * (`onError`), so the answer itself is never read again.
  */
 function statusOf(errorCode: number | undefined, versionHeader: string | null): number {
   return errorCode === JSON_RPC_CODES.methodNotFound && versionHeader !== null &&

@@ -1,10 +1,9 @@
 /**
- * The handlers a host mounts, over an endpoint that `http.ts` composes with
- * a runtime ({@linkcode ComposeEndpoint}): one request at a time, an edge
- * worker's fetch and a web framework's route handler
- * ({@linkcode createHostHandlers}), and the default export's server
- * ({@linkcode createDefaultServer}). Each builds its endpoint once; a
- * configuration that cannot work answers 500 ({@linkcode runEndpoint}).
+ * The handlers a host mounts, over an endpoint that `http.ts` composes with a runtime
+ * ({@linkcode ComposeEndpoint}): one request at a time, an edge worker's fetch and a web
+ * framework's route handler ({@linkcode createHostHandlers}), and the default export's server
+ * ({@linkcode createDefaultServer}). Each builds its endpoint once; a configuration that cannot
+ * work answers 500 ({@linkcode runEndpoint}).
  *
  * @module
  */
@@ -42,9 +41,8 @@ import { toSafeError } from "../errors.ts";
 export type MemoMcpRequestHandler = (request: Request) => Promise<Response>;
 
 /**
- * An edge-worker fetch handler (Cloudflare Workers and the like): its `env`
- * argument's string values are laid over `options.env` as `MEMO_*`
- * configuration; `ctx` is not used.
+ * An edge-worker fetch handler (Cloudflare Workers and the like): its `env` argument's string
+ * values are laid over `options.env` as `MEMO_*` configuration; `ctx` is not used.
  *
  * @example
  * ```ts
@@ -73,8 +71,8 @@ export type MemoMcpFetchHandler = (
 ) => Promise<Response>;
 
 /**
- * A route handler for web frameworks: call it with a `Request`, or export its
- * `GET`, `POST`, `OPTIONS` and `DELETE` (all the same handler).
+ * A route handler for web frameworks: call it with a `Request`, or export its `GET`, `POST`,
+ * `OPTIONS` and `DELETE` (all the same handler).
  *
  * @example
  * ```ts
@@ -109,10 +107,9 @@ export interface MemoMcpFrameworkHandler extends MemoMcpRequestHandler {
 }
 
 /**
- * Composes one endpoint from the options and the `MEMO_*` configuration:
- * `http.ts` gives it the runtime (`options.runtime`, else the one the
- * variables select). `routed` serves the web page and the liveness check
- * beside the MCP path; `projectOAuth` is the `oauth` block of
+ * Composes one endpoint from the options and the `MEMO_*` configuration: `http.ts` gives it the
+ * runtime (`options.runtime`, else the one the variables select). `routed` serves the web page and
+ * the liveness check beside the MCP path; `projectOAuth` is the `oauth` block of
  * `.memo/config.json`. Throws for a configuration that cannot work.
  *
  * @example
@@ -157,19 +154,18 @@ export type ComposeEndpoint = (
  */
 export interface HostHandlers {
   /**
-   * Answers one request; the endpoint is built once per `options` object, at
-   * its first request (`handleMemoMcpRequest`).
+   * Answers one request; the endpoint is built once per `options` object, at its first request
+   * (`handleMemoMcpRequest`).
    */
   handle(request: Request, options: MemoMcpHttpOptions): Promise<Response>;
   /**
-   * An edge worker's fetch: the string `MEMO_*` values of its `env` are laid
-   * over `options.env` (else the process environment); one endpoint per
-   * distinct configuration (`createMemoMcpFetchHandler`).
+   * An edge worker's fetch: the string `MEMO_*` values of its `env` are laid over `options.env`
+   * (else the process environment); one endpoint per distinct configuration
+   * (`createMemoMcpFetchHandler`).
    */
   fetchHandler(options: MemoMcpHttpOptions): MemoMcpFetchHandler;
   /**
-   * A route handler whose configuration is checked at once
-   * (`createFrameworkMemoMcpHandler`).
+   * A route handler whose configuration is checked at once (`createFrameworkMemoMcpHandler`).
    */
   frameworkHandler(options: MemoMcpHttpOptions): MemoMcpFrameworkHandler;
 }
@@ -282,8 +278,8 @@ function configFailure(error: Error): Response {
 }
 
 /**
- * Answers `request` with the endpoint, or, when its configuration could not
- * work, with a 500 that carries the "Cannot …" JSON-RPC error.
+ * Answers `request` with the endpoint, or, when its configuration could not work, with a 500 that
+ * carries the "Cannot …" JSON-RPC error.
  *
  * @example
  * ```ts
@@ -303,9 +299,9 @@ export function runEndpoint(endpoint: HttpEndpoint | Error, request: Request): P
 }
 
 /**
- * The `{ fetch }` of `deno serve http.ts`, and its endpoint: `build` runs
- * once, at the first request or the first `endpoint()`; an endpoint that
- * cannot be built answers every request with its error (500).
+ * The `{ fetch }` of `deno serve http.ts`, and its endpoint: `build` runs once, at the first
+ * request or the first `endpoint()`; an endpoint that cannot be built answers every request with
+ * its error (500).
  *
  * @example
  * ```ts
@@ -340,9 +336,8 @@ export function createDefaultServer(build: () => Promise<HttpEndpoint>): {
 }
 
 /**
- * At the start of `deno serve http.ts`: an endpoint that cannot be built, or
- * not made ready (with OAuth on, an issuer that cannot be reached), is
- * refused with one line on stderr and exit code 1.
+ * At the start of `deno serve http.ts`: an endpoint that cannot be built, or not made ready (with
+ * OAuth on, an issuer that cannot be reached), is refused with one line on stderr and exit code 1.
  *
  * @example
  * ```ts

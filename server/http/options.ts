@@ -1,7 +1,6 @@
 /**
- * {@linkcode MemoMcpHttpOptions}: the options of the hosted endpoint's
- * handlers (`handleMemoMcpRequest`, `createMemoMcpFetchHandler`,
- * `createFrameworkMemoMcpHandler`).
+ * {@linkcode MemoMcpHttpOptions}: the options of the hosted endpoint's handlers
+ * (`handleMemoMcpRequest`, `createMemoMcpFetchHandler`, `createFrameworkMemoMcpHandler`).
  *
  * @module
  */
@@ -15,9 +14,8 @@ import type { MemoMcpOptions } from "../options.ts";
 export type { MemoMcpHttpAuthOptions };
 
 /**
- * A string-to-string map of environment values: the `env` option of the
- * hosted endpoint's handlers. Which variables it reads: `MEMO_ENV_VARIABLES`
- * in `env.ts`, and docs/configuration.md.
+ * A string-to-string map of environment values: the `env` option of the hosted endpoint's handlers.
+ * Which variables it reads: `MEMO_ENV_VARIABLES` in `env.ts`, and docs/configuration.md.
  *
  * @example
  * ```ts
@@ -32,9 +30,8 @@ export type { MemoMcpHttpAuthOptions };
 export type MemoMcpHttpEnv = EnvMap;
 
 /**
- * Options of the hosted endpoint: every field of `MemoMcpOptions` (with
- * `runtime` optional) plus `env`, `cloud`, `auth` and `allowedOrigins`. A
- * field given here wins over its `MEMO_*` variable.
+ * Options of the hosted endpoint: every field of `MemoMcpOptions` (with `runtime` optional) plus
+ * `env`, `cloud`, `auth` and `allowedOrigins`. A field given here wins over its `MEMO_*` variable.
  *
  * @example
  * ```ts
@@ -78,38 +75,36 @@ export type MemoMcpHttpEnv = EnvMap;
  */
 export interface MemoMcpHttpOptions extends Omit<MemoMcpOptions, "runtime"> {
   /**
-   * Where the data comes from. Built once, at the first request, from `env`
-   * when missing: `MEMO_RUNTIME` (`local` on `MEMO_ROOT_DIR`, `hybrid` or
-   * `cloud`).
+   * Where the data comes from. Built once, at the first request, from `env` when missing:
+   * `MEMO_RUNTIME` (`local` on `MEMO_ROOT_DIR`, `hybrid` or `cloud`).
    *
    * @default {the runtime `env` selects: local on the current directory}
    */
   runtime?: MemoMcpRuntime;
   /**
-   * Environment values (`MEMO_*`, see the README's table). An edge worker's
-   * `env` argument is laid over it.
+   * Environment values (`MEMO_*`, see the README's table). An edge worker's `env` argument is laid
+   * over it.
    *
    * @default {the process environment ({} where there is none)}
    */
   env?: MemoMcpHttpEnv;
   /**
-   * Cloud API settings, for `MEMO_RUNTIME=cloud` or `hybrid`; laid over the
-   * `MEMO_CLOUD_*` variables.
+   * Cloud API settings, for `MEMO_RUNTIME=cloud` or `hybrid`; laid over the `MEMO_CLOUD_*`
+   * variables.
    *
    * @default {undefined}
    */
   cloud?: Partial<MemoCloudMcpRuntimeOptions>;
   /**
-   * Authentication: `requireAuth`, `bearerToken` (default
-   * `MEMO_MCP_BEARER_TOKEN`), `authenticate(request)`.
+   * Authentication: `requireAuth`, `bearerToken` (default `MEMO_MCP_BEARER_TOKEN`),
+   * `authenticate(request)`.
    *
    * @default {{ bearerToken: env.MEMO_MCP_BEARER_TOKEN, requireAuth: env.MEMO_MCP_REQUIRE_AUTH }}
    */
   auth?: MemoMcpHttpAuthOptions;
   /**
-   * Browser origins allowed to call the endpoint: exact origins,
-   * `scheme://host:*` for any port, or `*`. A request without `Origin` always
-   * passes the origin check. A list replaces the default.
+   * Browser origins allowed to call the endpoint: exact origins, `scheme://host:*` for any port, or
+   * `*`. A request without `Origin` always passes the origin check. A list replaces the default.
    *
    * @default {["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"] (or MEMO_MCP_ALLOWED_ORIGINS)}
    */

@@ -1,16 +1,15 @@
 /**
- * Origin and Host checks of the hosted endpoint: which browser origins may
- * call it (`allowedOrigins`, loopback by default) and, when authentication is
- * not required, whether the `Host` header names this machine (DNS-rebinding
- * protection). When authentication is required, a request from its own origin
- * ({@linkcode isSameOrigin}) passes too.
+ * Origin and Host checks of the hosted endpoint: which browser origins may call it
+ * (`allowedOrigins`, loopback by default) and, when authentication is not required, whether the
+ * `Host` header names this machine (DNS-rebinding protection). When authentication is required, a
+ * request from its own origin ({@linkcode isSameOrigin}) passes too.
  *
  * @module
  */
 
 /**
- * The default `allowedOrigins`: the loopback origins, where `*` is any port or
- * none. A configured list replaces it; spread it to extend it.
+ * The default `allowedOrigins`: the loopback origins, where `*` is any port or none. A configured
+ * list replaces it; spread it to extend it.
  *
  * @example
  * ```ts
@@ -57,9 +56,8 @@ export type OriginMatcher = (origin: string) => boolean;
 
 /**
  * Compiles an `allowedOrigins` list into a matcher. Entries are exact origins
- * (`https://app.example.com`), origins whose port is `*` (any port or none:
- * `http://localhost:*`), or `*` alone (any origin). Comparison ignores case
- * and a trailing slash.
+ * (`https://app.example.com`), origins whose port is `*` (any port or none: `http://localhost:*`),
+ * or `*` alone (any origin). Comparison ignores case and a trailing slash.
  *
  * @example
  * ```ts
@@ -123,8 +121,8 @@ function isPort(s: string, from: number): boolean {
 }
 
 /**
- * Whether a `Host` header value (host with optional port) names the loopback
- * interface: `localhost`, `*.localhost`, `127.0.0.0/8` or `[::1]`.
+ * Whether a `Host` header value (host with optional port) names the loopback interface:
+ * `localhost`, `*.localhost`, `127.0.0.0/8` or `[::1]`.
  *
  * @example
  * ```ts
@@ -154,8 +152,8 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The host part of a request: its `Host` header, else the authority of its URL
- * (a `Request` built in-process has no `Host` header).
+ * The host part of a request: its `Host` header, else the authority of its URL (a `Request` built
+ * in-process has no `Host` header).
  *
  * @example
  * ```ts
@@ -189,20 +187,18 @@ export function requestHost(request: Request): string {
 }
 
 /**
- * Whether a request's `Origin` header value equals the request's own origin:
- * the scheme of the request URL and its host ({@linkcode requestHost}: the
- * `Host` header, else the URL's authority). The hosted endpoint lets such a
- * request through the origin check when authentication is required, so that a
- * page served by the endpoint can call it from any address; the bearer token
- * is still checked after.
+ * Whether a request's `Origin` header value equals the request's own origin: the scheme of the
+ * request URL and its host ({@linkcode requestHost}: the `Host` header, else the URL's authority).
+ * The hosted endpoint lets such a request through the origin check when authentication is required,
+ * so that a page served by the endpoint can call it from any address; the bearer token is still
+ * checked after.
  *
- * Both sides are compared as URL origins: scheme and host ignore case, and a
- * default port is the same as none (`http://h:80` equals `Host: h`, and
- * `https://h:443` equals `Host: h` on an https request). `X-Forwarded-Proto`
- * is not trusted: behind a proxy that terminates TLS, the request URL is
- * `http:` and a page at `https://…` does not match (list its origin in
- * `allowedOrigins`). `null`, a value that is not `scheme://host[:port]`, and
- * a `Host` that is not a plain host with an optional port never match.
+ * Both sides are compared as URL origins: scheme and host ignore case, and a default port is the
+ * same as none (`http://h:80` equals `Host: h`, and `https://h:443` equals `Host: h` on an https
+ * request). `X-Forwarded-Proto` is not trusted: behind a proxy that terminates TLS, the request URL
+ * is `http:` and a page at `https://…` does not match (list its origin in `allowedOrigins`).
+ * `null`, a value that is not `scheme://host[:port]`, and a `Host` that is not a plain host with an
+ * optional port never match.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Serves memo's web page beside the MCP endpoint: the HTML on the UI path
- * (default `/`) and its assets under `/_memo/assets/`. They hold no data, so
- * no token is asked; the endpoint's origin and Host rules apply. Each body is
- * gzipped once, at its first request that accepts gzip.
+ * Serves memo's web page beside the MCP endpoint: the HTML on the UI path (default `/`) and its
+ * assets under `/_memo/assets/`. They hold no data, so no token is asked; the endpoint's origin and
+ * Host rules apply. Each body is gzipped once, at its first request that accepts gzip.
  *
  * @module
  */
@@ -74,15 +73,15 @@ export interface PageHandlerConfig {
  */
 export interface OAuthPageHandlerConfig extends PageHandlerConfig {
   /**
-   * How the page signs in, known once the issuer's metadata is; the HTML is
-   * built at the first request after that (503 until then).
+   * How the page signs in, known once the issuer's metadata is; the HTML is built at the first
+   * request after that (503 until then).
    */
   oauth: () => Promise<WebPageOAuthConfig>;
 }
 
 /**
- * Answers the page's requests: a `Response` for the UI path and the asset
- * paths, `undefined` for any other path (for the MCP handler to answer).
+ * Answers the page's requests: a `Response` for the UI path and the asset paths, `undefined` for
+ * any other path (for the MCP handler to answer).
  *
  * @example
  * ```ts
@@ -100,8 +99,8 @@ export interface OAuthPageHandlerConfig extends PageHandlerConfig {
 export type PageHandler = (request: Request) => Response | undefined;
 
 /**
- * A page handler with OAuth on: the HTML waits for the issuer's metadata
- * (once), so its answer may be a promise.
+ * A page handler with OAuth on: the HTML waits for the issuer's metadata (once), so its answer may
+ * be a promise.
  *
  * @example
  * ```ts
@@ -125,8 +124,8 @@ const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
 const ALLOW: HeaderList = [["allow", "GET, HEAD"]];
 
 /**
- * The Content-Security-Policy of the page and its assets: scripts, styles,
- * images and fetches from its own origin only, no framing, no forms.
+ * The Content-Security-Policy of the page and its assets: scripts, styles, images and fetches from
+ * its own origin only, no framing, no forms.
  *
  * @example
  * ```ts
@@ -139,8 +138,8 @@ const ALLOW: HeaderList = [["allow", "GET, HEAD"]];
 export const PAGE_CSP = pageCsp([]);
 
 /**
- * The page's Content-Security-Policy when it also fetches from `origins` (the
- * OAuth token endpoint's origin).
+ * The page's Content-Security-Policy when it also fetches from `origins` (the OAuth token
+ * endpoint's origin).
  *
  * @example
  * ```ts
@@ -191,10 +190,9 @@ class Served {
 }
 
 /**
- * Compiles the page's configuration into its handler: the HTML is built here,
- * once. Throws a "Cannot configure the web page: …" error for a UI path that
- * does not start with `/` or lies under `/_memo/`, and a "Cannot configure
- * allowed origins" error for a bad origin pattern.
+ * Compiles the page's configuration into its handler: the HTML is built here, once. Throws a
+ * "Cannot configure the web page: …" error for a UI path that does not start with `/` or lies under
+ * `/_memo/`, and a "Cannot configure allowed origins" error for a bad origin pattern.
  *
  * @example
  * ```ts

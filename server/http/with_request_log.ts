@@ -1,10 +1,9 @@
 /**
- * The request log of a served endpoint (`memo serve`): one line per request,
- * `memo: <ISO time> <METHOD> <path> <status> <ms>ms`, filtered by level
- * (`MEMO_LOG_LEVEL`: `error` 5xx, `warn` 4xx and up, `info` all, `debug`
- * also failure stacks). The path loses its query string; headers and bodies
- * are never logged, so neither is a bearer token. The lines go to an injected
- * `log` function: the entry point decides where they are written.
+ * The request log of a served endpoint (`memo serve`): one line per request, `memo: <ISO time>
+ * <METHOD> <path> <status> <ms>ms`, filtered by level (`MEMO_LOG_LEVEL`: `error` 5xx, `warn` 4xx
+ * and up, `info` all, `debug` also failure stacks). The path loses its query string; headers and
+ * bodies are never logged, so neither is a bearer token. The lines go to an injected `log`
+ * function: the entry point decides where they are written.
  *
  * @module
  */
@@ -54,9 +53,8 @@ export interface RequestLogOptions {
 }
 
 /**
- * Wraps `handle` so that each request is logged once its response (or, for
- * a stream, its headers) is ready. A handler that throws is logged as a
- * failure and answered 500.
+ * Wraps `handle` so that each request is logged once its response (or, for a stream, its headers)
+ * is ready. A handler that throws is logged as a failure and answered 500.
  *
  * @example
  * ```ts

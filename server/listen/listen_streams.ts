@@ -1,8 +1,7 @@
 /**
- * Internal: `subscriptions/listen` streams (2026-07-28). A listen
- * acknowledges the filter memo honours, then sends the change notifications
- * it asked for until the client cancels or the connection ends; at most
- * `maxListenStreams` are open at once.
+ * Internal: `subscriptions/listen` streams (2026-07-28). A listen acknowledges the filter memo
+ * honours, then sends the change notifications it asked for until the client cancels or the
+ * connection ends; at most `maxListenStreams` are open at once.
  *
  * @module
  */
@@ -21,8 +20,8 @@ import { invalidParams, type Params } from "../protocol/request_era.ts";
 const META_SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 
 /**
- * JSON-RPC code of a listen refused because `maxListenStreams` are open
- * (outside the JSON-RPC reserved range, like memo's other stateless-era codes).
+ * JSON-RPC code of a listen refused because `maxListenStreams` are open (outside the JSON-RPC
+ * reserved range, like memo's other stateless-era codes).
  *
  * @example
  * ```ts
@@ -67,8 +66,8 @@ export class ListenStreams {
   #open = 0;
 
   /**
-   * Streams over `core`; each notification is held to `maxOutput` bytes, and
-   * a stream's completion names `serverInfo`.
+   * Streams over `core`; each notification is held to `maxOutput` bytes, and a stream's completion
+   * names `serverInfo`.
    */
   constructor(core: McpCore, maxOutput: number, serverInfo: { name: string; version: string }) {
     this.#core = core;
@@ -77,11 +76,10 @@ export class ListenStreams {
   }
 
   /**
-   * `subscriptions/listen`: acknowledges the filter memo honours, then sends
-   * the change notifications it asked for until the client cancels (no
-   * answer) or the connection ends (a completion result). Exempt from
-   * `requestTimeoutMs` and `maxOutputBytes`; each notification is held to
-   * the output limit on its own.
+   * `subscriptions/listen`: acknowledges the filter memo honours, then sends the change
+   * notifications it asked for until the client cancels (no answer) or the connection ends (a
+   * completion result). Exempt from `requestTimeoutMs` and `maxOutputBytes`; each notification is
+   * held to the output limit on its own.
    */
   async listen(
     id: string | number,
@@ -151,8 +149,8 @@ export class ListenStreams {
 }
 
 /**
- * Resolves when `signal` aborts ("cancelled": the client cancelled or went
- * away) or `closed` does ("closed": the connection ended).
+ * Resolves when `signal` aborts ("cancelled": the client cancelled or went away) or `closed` does
+ * ("closed": the connection ended).
  */
 function untilAborted(
   signal: AbortSignal | undefined,

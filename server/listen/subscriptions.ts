@@ -1,12 +1,11 @@
 /**
- * Change notifications for memory: what a `subscriptions/listen` filter
- * (2026-07-28) or a session's `resources/subscribe` asks for, what memo agrees
- * to, and which notifications a change of the notes sends.
+ * Change notifications for memory: what a `subscriptions/listen` filter (2026-07-28) or a session's
+ * `resources/subscribe` asks for, what memo agrees to, and which notifications a change of the
+ * notes sends.
  *
- * memo's tools and prompts never change while it runs, so it never sends
- * `tools/list_changed` or `prompts/list_changed` and leaves them out of an
- * acknowledgement. It watches `notes.md` (through the runtime's `watch`), so
- * it honours `resourcesListChanged` and `resourceSubscriptions` for
+ * memo's tools and prompts never change while it runs, so it never sends `tools/list_changed` or
+ * `prompts/list_changed` and leaves them out of an acknowledgement. It watches `notes.md` (through
+ * the runtime's `watch`), so it honours `resourcesListChanged` and `resourceSubscriptions` for
  * `memo://stats` and `memo://notes/{id}`.
  *
  * @module
@@ -32,8 +31,8 @@ export interface SubscriptionFilter {
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1000;
 
 /**
- * Reads the `notifications` filter of a `subscriptions/listen` request;
- * returns the reason it is malformed, or the filter.
+ * Reads the `notifications` filter of a `subscriptions/listen` request; returns the reason it is
+ * malformed, or the filter.
  *
  * @example
  * ```ts
@@ -75,8 +74,8 @@ export function isWatchableUri(uri: string): boolean {
 }
 
 /**
- * The part of a filter memo honours: resource changes, when the runtime can
- * watch; never tool or prompt list changes (they do not change).
+ * The part of a filter memo honours: resource changes, when the runtime can watch; never tool or
+ * prompt list changes (they do not change).
  *
  * @example
  * ```ts
@@ -116,10 +115,9 @@ export interface ChangeNotification {
 }
 
 /**
- * The notifications a change of the notes sends under an acknowledged
- * filter: `list_changed` when notes were added or removed, `updated` for
- * `memo://stats` on any change, and for each subscribed note that changed
- * (every subscribed note when the change does not say which).
+ * The notifications a change of the notes sends under an acknowledged filter: `list_changed` when
+ * notes were added or removed, `updated` for `memo://stats` on any change, and for each subscribed
+ * note that changed (every subscribed note when the change does not say which).
  *
  * @example
  * ```ts

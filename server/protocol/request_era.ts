@@ -1,8 +1,7 @@
 /**
- * Internal: which era a request is served in. The 2026-07-28 revision's
- * requests carry their protocol version in `_meta` and are served
- * statelessly; `initialize` and requests without it are of the session era, served in
- * the version the connection negotiated. Also the JSON-RPC failures a
+ * Internal: which era a request is served in. The 2026-07-28 revision's requests carry their
+ * protocol version in `_meta` and are served statelessly; `initialize` and requests without it are
+ * of the session era, served in the version the connection negotiated. Also the JSON-RPC failures a
  * request's method or params cause.
  *
  * @module
@@ -63,13 +62,12 @@ export interface RequestEra {
 }
 
 /**
- * Classifies a request into an era, as the 2026-07-28 revision says: one
- * that carries `_meta["io.modelcontextprotocol/protocolVersion"]` is served
- * statelessly in that version; `initialize` and a request without it are
- * served in the session era. A stdio connection that opened with `initialize` stays in the
- * version it negotiated. Throws an {@linkcode RpcFailure} for an
- * unsupported version (-32022) or a malformed stateless `_meta` (-32602).
- * `negotiated` is the version `initialize` negotiated on this connection.
+ * Classifies a request into an era, as the 2026-07-28 revision says: one that carries
+ * `_meta["io.modelcontextprotocol/protocolVersion"]` is served statelessly in that version;
+ * `initialize` and a request without it are served in the session era. A stdio connection that
+ * opened with `initialize` stays in the version it negotiated. Throws an {@linkcode RpcFailure} for
+ * an unsupported version (-32022) or a malformed stateless `_meta` (-32602). `negotiated` is the
+ * version `initialize` negotiated on this connection.
  *
  * @example
  * ```ts
@@ -180,10 +178,9 @@ export function invalidParams(message: string): RpcFailure {
 }
 
 /**
- * -32022 for a protocol version memo does not speak (or, on a stdio
- * connection that opened with `initialize`, one other than it negotiated).
- * `data` carries the revision's `supported` and `requested` beside the safe
- * error.
+ * -32022 for a protocol version memo does not speak (or, on a stdio connection that opened with
+ * `initialize`, one other than it negotiated). `data` carries the revision's `supported` and
+ * `requested` beside the safe error.
  */
 function unsupportedVersion(
   requested: unknown,

@@ -1,8 +1,7 @@
 /**
- * Internal: the state of a session (the 2025 handshake revisions) on one
- * connection: the version `initialize` negotiated, the log level set with
- * `logging/setLevel`, and the resource subscriptions, with the watch that
- * sends them `notifications/resources/list_changed` and
+ * Internal: the state of a session (the 2025 handshake revisions) on one connection: the version
+ * `initialize` negotiated, the log level set with `logging/setLevel`, and the resource
+ * subscriptions, with the watch that sends them `notifications/resources/list_changed` and
  * `notifications/resources/updated`.
  *
  * @module
@@ -21,8 +20,8 @@ import { notifyWithin } from "../tools/results.ts";
 import { invalidParams, methodNotFound, type Params } from "./request_era.ts";
 
 /**
- * The session of one protocol server (one stdio connection; a
- * stateless transport names its version on each request and keeps none).
+ * The session of one protocol server (one stdio connection; a stateless transport names its version
+ * on each request and keeps none).
  *
  * @example
  * ```ts
@@ -60,18 +59,17 @@ export class Session {
   }
 
   /**
-   * The version a message without its own is served with: the transport's
-   * (HTTP's header), else the one `initialize` negotiated on this
-   * connection, else the latest session version.
+   * The version a message without its own is served with: the transport's (HTTP's header), else the
+   * one `initialize` negotiated on this connection, else the latest session version.
    */
   connectionVersion(context: MemoMcpRequestContext): string {
     return context.protocolVersion ?? this.negotiated ?? LATEST_SESSION_PROTOCOL_VERSION;
   }
 
   /**
-   * Whether changes of the notes can reach this client outside of
-   * `subscriptions/listen`: on a connection (stdio, which can notify) to a
-   * runtime that can watch. Stateless HTTP cannot (its GET stream is 405).
+   * Whether changes of the notes can reach this client outside of `subscriptions/listen`: on a
+   * connection (stdio, which can notify) to a runtime that can watch. Stateless HTTP cannot (its
+   * GET stream is 405).
    */
   canSendChanges(context: MemoMcpRequestContext): boolean {
     return context.protocolVersion === undefined && context.notify !== undefined &&
@@ -80,8 +78,8 @@ export class Session {
 
   /**
    * Starts, once per connection, the watch that sends a session
-   * `notifications/resources/list_changed` and, for the URIs it subscribed
-   * to, `notifications/resources/updated`. It stops when the connection ends.
+   * `notifications/resources/list_changed` and, for the URIs it subscribed to,
+   * `notifications/resources/updated`. It stops when the connection ends.
    */
   watch(context: MemoMcpRequestContext): void {
     if (this.#watching || !this.canSendChanges(context)) return;

@@ -1,9 +1,8 @@
 /**
- * The parts of MCP 2026-07-28 (the stateless revision) that the
- * protocol server adds around the one catalogue both eras share: the
- * per-request `_meta` fields, `server/discover`, the `resultType`, cache hints
- * and `serverInfo` on every result, the methods the revision removes, and its
- * error codes.
+ * The parts of MCP 2026-07-28 (the stateless revision) that the protocol server adds around the one
+ * catalogue both eras share: the per-request `_meta` fields, `server/discover`, the `resultType`,
+ * cache hints and `serverInfo` on every result, the methods the revision removes, and its error
+ * codes.
  *
  * @module
  */
@@ -26,11 +25,10 @@ export const META_LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
 /**
- * How a session-era code reads in a stateless answer: the revision moves "resource
- * not found" to -32602, and it asks that codes it does not define stay out of
- * the JSON-RPC reserved range (-32768 to -32000), so memo's own codes for
- * authorization, timeout and output limit move to -31403, -31504 and -31413
- * (the HTTP status they stand for, under -31000).
+ * How a session-era code reads in a stateless answer: the revision moves "resource not found" to
+ * -32602, and it asks that codes it does not define stay out of the JSON-RPC reserved range (-32768
+ * to -32000), so memo's own codes for authorization, timeout and output limit move to -31403,
+ * -31504 and -31413 (the HTTP status they stand for, under -31000).
  *
  * @example
  * ```ts
@@ -58,8 +56,8 @@ export function statelessErrorCode(code: number): number {
 }
 
 /**
- * The `data` of a stateless error: the safe error, plus the fields the revision
- * defines beside it (`uri` for a resource that was not found).
+ * The `data` of a stateless error: the safe error, plus the fields the revision defines beside it
+ * (`uri` for a resource that was not found).
  *
  * @example
  * ```ts
@@ -89,8 +87,8 @@ export function statelessErrorData(
 }
 
 /**
- * The message and `data` of an `UnsupportedProtocolVersionError` (-32022):
- * the safe error, with the revision's `supported` and `requested` beside it.
+ * The message and `data` of an `UnsupportedProtocolVersionError` (-32022): the safe error, with the
+ * revision's `supported` and `requested` beside it.
  *
  * @example
  * ```ts
@@ -132,9 +130,9 @@ export interface CacheHint {
 }
 
 /**
- * How long the lists that are the same for everyone (tools, prompts,
- * resource templates, `server/discover`) may be cached: one hour. They change
- * only with memo's version or its page-size limits.
+ * How long the lists that are the same for everyone (tools, prompts, resource templates,
+ * `server/discover`) may be cached: one hour. They change only with memo's version or its page-size
+ * limits.
  */
 export const PUBLIC_TTL_MS = 3_600_000;
 
@@ -179,9 +177,9 @@ export interface StatelessMeta {
 }
 
 /**
- * Checks the `_meta` of a stateless request: the protocol version (a string),
- * the client capabilities (an object), and the optional client info and log
- * level. Returns the reason it is malformed, or the facts it carries.
+ * Checks the `_meta` of a stateless request: the protocol version (a string), the client
+ * capabilities (an object), and the optional client info and log level. Returns the reason it is
+ * malformed, or the facts it carries.
  *
  * @example
  * ```ts
@@ -238,9 +236,9 @@ function serverInfoMeta(options: ResolvedMemoMcpOptions): string {
 }
 
 /**
- * A result, serialized, as a stateless answer carries it: `resultType`, the
- * method's cache hint and `_meta` with `serverInfo` come first, then the
- * result's own fields (spliced in, not parsed again).
+ * A result, serialized, as a stateless answer carries it: `resultType`, the method's cache hint and
+ * `_meta` with `serverInfo` come first, then the result's own fields (spliced in, not parsed
+ * again).
  *
  * @example
  * ```ts
@@ -276,8 +274,8 @@ export function statelessResult(
 const discoverCache = new WeakMap<ResolvedMemoMcpOptions, string>();
 
 /**
- * The `server/discover` result's own fields, serialized once per server:
- * the versions memo speaks, its capabilities and instructions.
+ * The `server/discover` result's own fields, serialized once per server: the versions memo speaks,
+ * its capabilities and instructions.
  *
  * @example
  * ```ts

@@ -1,10 +1,9 @@
 /**
- * MCP protocol versions and their eras: which ones memo speaks, how an
- * `initialize` is negotiated, and what each version allows (batches,
- * annotations, structured results, the stateless protocol).
+ * MCP protocol versions and their eras: which ones memo speaks, how an `initialize` is negotiated,
+ * and what each version allows (batches, annotations, structured results, the stateless protocol).
  *
- * - **Stateless** (2026-07-28): no handshake; every request carries its
- *   version and the client's capabilities in `_meta`.
+ * - **Stateless** (2026-07-28): no handshake; every request carries its version and the client's
+ *   capabilities in `_meta`.
  * - **Session** (2025-11-25 back to 2024-11-05): the `initialize` handshake.
  *
  * @module
@@ -14,8 +13,7 @@
 export const STATELESS_PROTOCOL_VERSION = "2026-07-28" as const;
 
 /**
- * Protocol versions memo speaks, newest first: the stateless revision, then the
- * session ones.
+ * Protocol versions memo speaks, newest first: the stateless revision, then the session ones.
  *
  * @example
  * ```ts
@@ -53,10 +51,9 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [
 export const LATEST_PROTOCOL_VERSION: "2026-07-28" = STATELESS_PROTOCOL_VERSION;
 
 /**
- * The newest version of the `initialize` handshake: what `initialize`
- * answers when a client asks for a version memo does not negotiate (2026-07-28
- * included, which has no handshake), and what a stdio request without
- * `initialize` and without `_meta` is served with.
+ * The newest version of the `initialize` handshake: what `initialize` answers when a client asks
+ * for a version memo does not negotiate (2026-07-28 included, which has no handshake), and what a
+ * stdio request without `initialize` and without `_meta` is served with.
  *
  * @example
  * ```ts
@@ -116,8 +113,8 @@ export interface VersionFeatures {
   /** `outputSchema`, `structuredContent` and `title` (2025-06-18 and later). */
   structured: boolean;
   /**
-   * The stateless protocol (2026-07-28): `_meta` on every request,
-   * `resultType`, cache hints and `serverInfo` on every result, no handshake.
+   * The stateless protocol (2026-07-28): `_meta` on every request, `resultType`, cache hints and
+   * `serverInfo` on every result, no handshake.
    */
   stateless: boolean;
 }
@@ -169,9 +166,9 @@ export function isSupportedVersion(version: unknown): version is string {
 }
 
 /**
- * The version to answer `initialize` with: the client's if it is a session
- * version memo speaks, else the latest session version (an `initialize` that asks
- * for 2026-07-28, which has no handshake, included).
+ * The version to answer `initialize` with: the client's if it is a session version memo speaks,
+ * else the latest session version (an `initialize` that asks for 2026-07-28, which has no
+ * handshake, included).
  *
  * @example
  * ```ts

@@ -1,12 +1,12 @@
 /**
- * {@linkcode registerMemoMcpCapabilities}: registers memo's tools, resources
- * and prompts on an official MCP SDK `McpServer` (or anything shaped like
- * it), through its `registerTool`, `registerResource` and `registerPrompt`.
- * The type is structural: this package does not depend on the SDK.
+ * {@linkcode registerMemoMcpCapabilities}: registers memo's tools, resources and prompts on an
+ * official MCP SDK `McpServer` (or anything shaped like it), through its `registerTool`,
+ * `registerResource` and `registerPrompt`. The type is structural: this package does not depend on
+ * the SDK.
  *
- * The SDK gets permissive zod schemas whose JSON Schema is memo's own, so
- * that `tools/list` shows exactly what the protocol server shows, and memo's
- * core does the validation, authorization and limits.
+ * The SDK gets permissive zod schemas whose JSON Schema is memo's own, so that `tools/list` shows
+ * exactly what the protocol server shows, and memo's core does the validation, authorization and
+ * limits.
  *
  * @module
  */
@@ -50,9 +50,8 @@ function context(extra: SdkRequestExtra | undefined): CoreContext {
 }
 
 /**
- * A zod schema that accepts anything and shows `json` as its JSON Schema
- * (`additionalProperties` is unset unless `json` sets it: the catalog drops
- * the `{}` a loose object would add).
+ * A zod schema that accepts anything and shows `json` as its JSON Schema (`additionalProperties` is
+ * unset unless `json` sets it: the catalog drops the `{}` a loose object would add).
  */
 function passThrough(json: Record<string, unknown>) {
   return z.looseObject({}).meta({ additionalProperties: undefined, ...json });
@@ -68,13 +67,11 @@ function errorResult(error: unknown): SdkResult {
 }
 
 /**
- * Registers memo's tools, resources and prompts on an SDK `McpServer`, with
- * the same validation, authorization and limits as the protocol server.
- * Where the SDK decides the wire format, it differs: a refused write, a
- * timeout or an oversized result comes back as a tool error carrying the
- * same `structuredContent.error` (the SDK turns every tool failure into a
- * tool result), and `resources/list` gives the first `maxPageSize` notes
- * (the SDK does not page it).
+ * Registers memo's tools, resources and prompts on an SDK `McpServer`, with the same validation,
+ * authorization and limits as the protocol server. Where the SDK decides the wire format, it
+ * differs: a refused write, a timeout or an oversized result comes back as a tool error carrying
+ * the same `structuredContent.error` (the SDK turns every tool failure into a tool result), and
+ * `resources/list` gives the first `maxPageSize` notes (the SDK does not page it).
  *
  * @example
  * ```ts

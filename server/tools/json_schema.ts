@@ -1,8 +1,7 @@
 /**
- * Tidying of the JSON Schemas zod generates for `inputSchema` and
- * `outputSchema`: the parts that constrain nothing are dropped, so that
- * `tools/list` (sent on every stateless HTTP connection) is smaller without
- * meaning anything else.
+ * Tidying of the JSON Schemas zod generates for `inputSchema` and `outputSchema`: the parts that
+ * constrain nothing are dropped, so that `tools/list` (sent on every stateless HTTP connection) is
+ * smaller without meaning anything else.
  *
  * @module
  */
@@ -26,10 +25,9 @@ function isAnyString(value: unknown): boolean {
 }
 
 /**
- * A copy of `schema` without what constrains nothing: `additionalProperties:
- * {}` (any value, the default), `propertyNames: {type: "string"}` (JSON keys
- * always are) and, on integers, zod's bounds at ±`Number.MAX_SAFE_INTEGER`
- * (no exact JavaScript integer lies beyond them).
+ * A copy of `schema` without what constrains nothing: `additionalProperties: {}` (any value, the
+ * default), `propertyNames: {type: "string"}` (JSON keys always are) and, on integers, zod's bounds
+ * at ±`Number.MAX_SAFE_INTEGER` (no exact JavaScript integer lies beyond them).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * The eleven tools, one record each: name, title, description, annotations,
- * zod input and output schemas, and the handler that runs on the validated
- * input. The protocol server and the SDK bridge both build from these
- * records (through `../catalog/catalog.ts`). Loaded lazily: it pulls in zod.
+ * The eleven tools, one record each: name, title, description, annotations, zod input and output
+ * schemas, and the handler that runs on the validated input. The protocol server and the SDK bridge
+ * both build from these records (through `../catalog/catalog.ts`). Loaded lazily: it pulls in zod.
  *
  * @module
  */

@@ -1,10 +1,9 @@
 /**
- * What the protocol server and the SDK bridge both send for a tool call, and
- * the output limit they both enforce: one result builder (the text
- * rendering, `structuredContent`, `isError`) with a serialized form for the
- * protocol server and an object form for the SDK, and one size check over
- * the whole serialized JSON-RPC response (which each notification the
- * protocol server sends is held to as well).
+ * What the protocol server and the SDK bridge both send for a tool call, and the output limit they
+ * both enforce: one result builder (the text rendering, `structuredContent`, `isError`) with a
+ * serialized form for the protocol server and an object form for the SDK, and one size check over
+ * the whole serialized JSON-RPC response (which each notification the protocol server sends is held
+ * to as well).
  *
  * @module
  */
@@ -21,9 +20,9 @@ function toolText(outcome: ToolCallOutcome): string {
 }
 
 /**
- * The serialized `tools/call` result: a text rendering, `structuredContent`
- * when the protocol version has it (2025-06-18 on), and `isError`. The
- * structured JSON is spliced in, not serialized again.
+ * The serialized `tools/call` result: a text rendering, `structuredContent` when the protocol
+ * version has it (2025-06-18 on), and `isError`. The structured JSON is spliced in, not serialized
+ * again.
  *
  * @example
  * ```ts
@@ -70,8 +69,8 @@ export function toolResultObject(outcome: ToolCallOutcome): Record<string, unkno
 }
 
 /**
- * The output-limit check: an `McpOutputLimitError` when the serialized
- * JSON-RPC response is over `limit` bytes, else undefined.
+ * The output-limit check: an `McpOutputLimitError` when the serialized JSON-RPC response is over
+ * `limit` bytes, else undefined.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * The page's MCP client: stateless 2026-07-28 requests over `POST` to the
- * endpoint, the same protocol the agents speak. Answers come as JSON or as an
- * SSE stream (progress notifications, then the answer); live updates come
- * from one long `subscriptions/listen` stream read with `fetch`, so the
- * bearer token travels only in the `Authorization` header.
+ * The page's MCP client: stateless 2026-07-28 requests over `POST` to the endpoint, the same
+ * protocol the agents speak. Answers come as JSON or as an SSE stream (progress notifications, then
+ * the answer); live updates come from one long `subscriptions/listen` stream read with `fetch`, so
+ * the bearer token travels only in the `Authorization` header.
  *
  * @module
  */
@@ -153,11 +152,9 @@ export class McpClient {
   }
 
   /**
-   * Listens for changes until `signal` aborts: calls `onChange` for each
-   * resource notification and after every reconnection, and `onState`
-   * with whether the stream is open (true once the server acknowledged it,
-   * so a read made after that misses no change). Reconnects with a growing
-   * pause.
+   * Listens for changes until `signal` aborts: calls `onChange` for each resource notification and
+   * after every reconnection, and `onState` with whether the stream is open (true once the server
+   * acknowledged it, so a read made after that misses no change). Reconnects with a growing pause.
    */
   async listen(
     onChange: () => void,

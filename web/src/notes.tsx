@@ -1,11 +1,10 @@
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
- * The Notes view: the notes newest first, paged and filtered by label and
- * source; search with any engine, matched terms marked and the score's
- * breakdown on demand; one note open, rendered as markdown, with its history
- * (the notes it supersedes and that supersede it), to edit or forget; and the
- * form that remembers a new one, which then lists the similar notes. Superseded
- * notes are hidden unless "Show history" is on.
+ * The Notes view: the notes newest first, paged and filtered by label and source; search with any
+ * engine, matched terms marked and the score's breakdown on demand; one note open, rendered as
+ * markdown, with its history (the notes it supersedes and that supersede it), to edit or forget;
+ * and the form that remembers a new one, which then lists the similar notes. Superseded notes are
+ * hidden unless "Show history" is on.
  *
  * @module
  */

@@ -1,10 +1,9 @@
 /**
- * The page's OAuth sign-in, when the endpoint is an OAuth protected
- * resource: the authorization code flow with PKCE (S256), as a public
- * client, against the issuer the server named. The redirect URI is the
- * page's own URL. What the flow keeps between the redirect and the callback
- * (state, verifier) and the token it gets live in `sessionStorage` only;
- * the token goes only to the MCP endpoint, in the `Authorization` header.
+ * The page's OAuth sign-in, when the endpoint is an OAuth protected resource: the authorization
+ * code flow with PKCE (S256), as a public client, against the issuer the server named. The redirect
+ * URI is the page's own URL. What the flow keeps between the redirect and the callback (state,
+ * verifier) and the token it gets live in `sessionStorage` only; the token goes only to the MCP
+ * endpoint, in the `Authorization` header.
  *
  * @module
  */
@@ -66,10 +65,9 @@ export async function startSignIn(config: WebPageOAuthConfig): Promise<void> {
 }
 
 /**
- * Finishes a sign-in when the page is the callback (`code` or `error` with
- * `state` in its URL): checks `state` and `iss`, trades the code for a token
- * and clears the URL. Resolves with the session, or undefined when the page
- * is not a callback; rejects with a message for people.
+ * Finishes a sign-in when the page is the callback (`code` or `error` with `state` in its URL):
+ * checks `state` and `iss`, trades the code for a token and clears the URL. Resolves with the
+ * session, or undefined when the page is not a callback; rejects with a message for people.
  */
 export async function completeSignIn(
   config: WebPageOAuthConfig | undefined,

@@ -1,8 +1,7 @@
 /** @jsxImportSource npm:preact@11.2.0 */
 /**
- * The token form: shown when the endpoint requires a bearer token and the
- * page has none, or the one it had was refused. The field is a password
- * field, and the page never shows the token.
+ * The token form: shown when the endpoint requires a bearer token and the page has none, or the one
+ * it had was refused. The field is a password field, and the page never shows the token.
  *
  * @module
  */

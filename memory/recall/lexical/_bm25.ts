@@ -2,12 +2,11 @@
  * Scoring of the lexical index: BM25F over title, body and labels.
  *
  * For a query term t with weight w (1, or less for a prefix completion or a feedback term), a note
- * scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`, where
- * `x = Σ_field weight_field · tf_field / (1 − b + b · length_field / average_field)` (labels are
- * not length-normalised), `idf(t) = ln(1 + (N − df + 0.5) / (df + 0.5))` from the live document
- * frequencies at query time, and δ is the BM25+ lower bound. A {@linkcode Pass} adds these scores
- * up over the postings; `_search.ts` runs the passes of one search, with pseudo-relevance feedback
- * and a term-proximity re-rank.
+ * scores `w · idf(t) · (δ + x (k1 + 1) / (k1 + x))`, where `x = Σ_field weight_field · tf_field /
+ * (1 − b + b · length_field / average_field)` (labels are not length-normalised), `idf(t) = ln(1 +
+ * (N − df + 0.5) / (df + 0.5))` from the live document frequencies at query time, and δ is the
+ * BM25+ lower bound. A {@linkcode Pass} adds these scores up over the postings; `_search.ts` runs
+ * the passes of one search, with pseudo-relevance feedback and a term-proximity re-rank.
  *
  * @module
  */
@@ -73,8 +72,8 @@ export function idf(df: number, n: number): number {
 }
 
 /**
- * One search in progress: the scores, and the query-word masks, of the notes
- * matched so far, in buffers reused from one search of an index to the next.
+ * One search in progress: the scores, and the query-word masks, of the notes matched so far, in
+ * buffers reused from one search of an index to the next.
  *
  * @example
  * ```ts
@@ -125,9 +124,9 @@ export class Pass {
   }
 
   /**
-   * Adds `weight · idf · (δ + saturated x)` of each term to every live note
-   * holding it (only to notes already matched, unless `widen`), or'ing the
-   * term's group bit into their mask. `terms` are `[id, weight, bit]` triples.
+   * Adds `weight · idf · (δ + saturated x)` of each term to every live note holding it (only to
+   * notes already matched, unless `widen`), or'ing the term's group bit into their mask. `terms`
+   * are `[id, weight, bit]` triples.
    */
   score(terms: readonly (readonly [number, number, number])[], widen: boolean): void {
     const postings = this.index.postings;
@@ -185,8 +184,8 @@ export class Pass {
   }
 
   /**
-   * Scores the postings `(doc, tf)` in `data[from, to)` (docs ascending) of
-   * the docs of `docs` (ascending, all matched), by exponential search.
+   * Scores the postings `(doc, tf)` in `data[from, to)` (docs ascending) of the docs of `docs`
+   * (ascending, all matched), by exponential search.
    */
   #scoreSeek(
     data: Int32Array,
@@ -287,8 +286,8 @@ export class Pass {
   }
 
   /**
-   * {@linkcode Pass.#scoreRange} with no length normalisation (b = 0) and no
-   * removed note: x depends on the packed tf alone. Sums in the same order.
+   * {@linkcode Pass.#scoreRange} with no length normalisation (b = 0) and no removed note: x
+   * depends on the packed tf alone. Sums in the same order.
    */
   #scoreRangeFlat(
     data: Int32Array,

@@ -6,9 +6,8 @@
  *
  * The table is public so that the indexer's fast path can probe it inline. A slot is
  * {@linkcode SLOT} ints, one cache line for two slots, so that a probe of a word of up to 8
- * characters touches one line:
- * `[hash, token id + 1 (0: empty), term id (-1: stop word), length, 4 × two UTF-16 units]`. Longer
- * tokens are checked against `chars` from `tokenStart`.
+ * characters touches one line: `[hash, token id + 1 (0: empty), term id (-1: stop word), length, 4
+ * × two UTF-16 units]`. Longer tokens are checked against `chars` from `tokenStart`.
  *
  * @module
  */
@@ -87,8 +86,8 @@ export class TermDictionary {
   }
 
   /**
-   * Term id of the token spelled by `src[start, end)` (see `tokenText`),
-   * interning it when new; -1 for a stop word.
+   * Term id of the token spelled by `src[start, end)` (see `tokenText`), interning it when new; -1
+   * for a stop word.
    */
   termOf(src: string, start: number, end: number): number {
     return this.lookup(src, start, end, hashToken(src, start, end));
@@ -150,8 +149,8 @@ export class TermDictionary {
   }
 
   /**
-   * Interns the token spelled by `src[start, end)`, with hash `h`, into the
-   * empty slot `slot` found by a probe; returns its term id (-1: stop word).
+   * Interns the token spelled by `src[start, end)`, with hash `h`, into the empty slot `slot` found
+   * by a probe; returns its term id (-1: stop word).
    */
   insert(slot: number, h: number, src: string, start: number, end: number): number {
     const id = this.#tokens++;
@@ -290,8 +289,8 @@ export class TermDictionary {
   }
 
   /**
-   * A dictionary holding `state` (its arrays are taken, not copied); undefined
-   * when the state is not consistent.
+   * A dictionary holding `state` (its arrays are taken, not copied); undefined when the state is
+   * not consistent.
    */
   static fromState(
     stopWords: ReadonlySet<string>,
@@ -355,8 +354,8 @@ export class TermDictionary {
   }
 
   /**
-   * Ids of the terms that start with `prefix` (itself included when it is a
-   * term), in no particular order.
+   * Ids of the terms that start with `prefix` (itself included when it is a term), in no particular
+   * order.
    */
   termsWithPrefix(prefix: string): number[] {
     return this.#prefixes.withPrefix(prefix, this.#terms);

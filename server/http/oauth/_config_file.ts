@@ -1,6 +1,6 @@
 /**
- * The `oauth` block of `.memo/config.json`: {@linkcode readProjectOAuthConfig}
- * checks it and refuses any secret in it. `config.ts` re-exports it.
+ * The `oauth` block of `.memo/config.json`: {@linkcode readProjectOAuthConfig} checks it and
+ * refuses any secret in it. `config.ts` re-exports it.
  *
  * @module
  */
@@ -19,10 +19,9 @@ const PROJECT_KEYS = [
 ] as const;
 
 /**
- * Reads the `oauth` block of a parsed `.memo/config.json`; undefined when
- * there is none. Refuses a client secret (it comes only from
- * `MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET` or code), an unknown key and a
- * value of the wrong type, without repeating a value.
+ * Reads the `oauth` block of a parsed `.memo/config.json`; undefined when there is none. Refuses a
+ * client secret (it comes only from `MEMO_OAUTH_INTROSPECTION_CLIENT_SECRET` or code), an unknown
+ * key and a value of the wrong type, without repeating a value.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * The types of the OAuth configuration: the `auth.oauth` option
- * ({@linkcode MemoMcpOAuthOptions}) and its parts, the `oauth` block of
- * `.memo/config.json`, and the configuration once resolved. `config.ts`
- * re-exports them.
+ * The types of the OAuth configuration: the `auth.oauth` option ({@linkcode MemoMcpOAuthOptions})
+ * and its parts, the `oauth` block of `.memo/config.json`, and the configuration once resolved.
+ * `config.ts` re-exports them.
  *
  * @module
  */
@@ -37,8 +36,8 @@ export interface MemoMcpOAuthScopes {
 }
 
 /**
- * How memo asks the authorization server about an opaque token (RFC 7662),
- * authenticating as a confidential client with HTTP Basic.
+ * How memo asks the authorization server about an opaque token (RFC 7662), authenticating as a
+ * confidential client with HTTP Basic.
  *
  * @example
  * ```ts
@@ -67,12 +66,11 @@ export interface MemoMcpOAuthIntrospection {
 }
 
 /**
- * `auth.oauth`: the endpoint is an OAuth 2.1 protected resource. memo never
- * issues tokens: it trusts the authorization server `issuer` names, checks
- * each access token (a JWT against the issuer's keys, or an opaque token by
- * introspection), publishes its Protected Resource Metadata (RFC 9728) and
- * answers 401 and 403 with the challenges MCP clients follow. Each field
- * wins over its `MEMO_OAUTH_*` variable.
+ * `auth.oauth`: the endpoint is an OAuth 2.1 protected resource. memo never issues tokens: it
+ * trusts the authorization server `issuer` names, checks each access token (a JWT against the
+ * issuer's keys, or an opaque token by introspection), publishes its Protected Resource Metadata
+ * (RFC 9728) and answers 401 and 403 with the challenges MCP clients follow. Each field wins over
+ * its `MEMO_OAUTH_*` variable.
  *
  * @example
  * ```ts
@@ -96,9 +94,8 @@ export interface MemoMcpOAuthOptions {
   /** The authorization server's issuer identifier (`MEMO_OAUTH_ISSUER`): https, or http on loopback. */
   issuer: string;
   /**
-   * The endpoint's canonical URL (`MEMO_OAUTH_RESOURCE`), the audience every
-   * token must carry (RFC 8707): https, or http on loopback; its path is the
-   * MCP path.
+   * The endpoint's canonical URL (`MEMO_OAUTH_RESOURCE`), the audience every token must carry (RFC
+   * 8707): https, or http on loopback; its path is the MCP path.
    */
   resource: string;
   /**
@@ -117,8 +114,8 @@ export interface MemoMcpOAuthOptions {
    */
   introspection?: MemoMcpOAuthIntrospection;
   /**
-   * The client id of memo's web page (`MEMO_OAUTH_PAGE_CLIENT_ID`), a public
-   * client whose redirect URI is the page's own URL.
+   * The client id of memo's web page (`MEMO_OAUTH_PAGE_CLIENT_ID`), a public client whose redirect
+   * URI is the page's own URL.
    * @default {undefined: the page asks for an access token to paste}
    */
   pageClientId?: string;
@@ -128,16 +125,16 @@ export interface MemoMcpOAuthOptions {
    */
   leewaySeconds?: number;
   /**
-   * The fetch memo calls the authorization server with (metadata, keys,
-   * introspection). It never carries a client's token anywhere else.
+   * The fetch memo calls the authorization server with (metadata, keys, introspection). It never
+   * carries a client's token anywhere else.
    * @default {globalThis.fetch}
    */
   fetch?: typeof fetch;
 }
 
 /**
- * The `oauth` block of `.memo/config.json`: every field of
- * {@linkcode MemoMcpOAuthOptions} but `fetch`, with no client secret.
+ * The `oauth` block of `.memo/config.json`: every field of {@linkcode MemoMcpOAuthOptions} but
+ * `fetch`, with no client secret.
  *
  * @example
  * ```ts

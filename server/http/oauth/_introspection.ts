@@ -1,11 +1,10 @@
 /**
- * Opaque access tokens checked by token introspection (RFC 7662): memo
- * posts the token to the authorization server's introspection endpoint, as
- * a confidential client (HTTP Basic), and accepts it when the answer is
- * `active` with memo's resource in `aud`, the configured `iss` (when the
- * answer names one) and `exp`/`nbf` within the leeway. Answers are cached
- * for {@linkcode INTROSPECTION_CACHE_MS} at most (never past the token's
- * `exp`), keyed by the token's SHA-256, so the cache never holds a token.
+ * Opaque access tokens checked by token introspection (RFC 7662): memo posts the token to the
+ * authorization server's introspection endpoint, as a confidential client (HTTP Basic), and accepts
+ * it when the answer is `active` with memo's resource in `aud`, the configured `iss` (when the
+ * answer names one) and `exp`/`nbf` within the leeway. Answers are cached for
+ * {@linkcode INTROSPECTION_CACHE_MS} at most (never past the token's `exp`), keyed by the token's
+ * SHA-256, so the cache never holds a token.
  *
  * @module
  */

@@ -1,9 +1,8 @@
 /**
- * JWT access tokens (RFC 9068) verified with `jose` against the authorization
- * server's keys; loaded only when OAuth is on (a dynamic `import()`). A token
- * signed with an unknown key makes memo fetch the key set again, at most once
- * per {@linkcode UNKNOWN_KEY_COOLDOWN_MS}; the set is also refreshed in the
- * background once it is {@linkcode JWKS_MAX_AGE_MS} old, so removed keys stop
+ * JWT access tokens (RFC 9068) verified with `jose` against the authorization server's keys; loaded
+ * only when OAuth is on (a dynamic `import()`). A token signed with an unknown key makes memo fetch
+ * the key set again, at most once per {@linkcode UNKNOWN_KEY_COOLDOWN_MS}; the set is also
+ * refreshed in the background once it is {@linkcode JWKS_MAX_AGE_MS} old, so removed keys stop
  * working.
  *
  * @module
@@ -34,8 +33,8 @@ import { audienceMatches, type TokenCheck, type TokenVerdict } from "./verdict.t
 export const JWKS_MAX_AGE_MS = 10 * 60_000;
 
 /**
- * After a fetch for an unknown key found it missing, how long other unknown
- * keys are refused without fetching again.
+ * After a fetch for an unknown key found it missing, how long other unknown keys are refused
+ * without fetching again.
  *
  * @example
  * ```ts
@@ -51,8 +50,8 @@ export const UNKNOWN_KEY_COOLDOWN_MS = 30_000;
 const FAILURE_BACKOFF_MS = 5_000;
 
 /**
- * The signature algorithms memo accepts: asymmetric only (never `none`,
- * never HS*), and each key used only with its own algorithm.
+ * The signature algorithms memo accepts: asymmetric only (never `none`, never HS*), and each key
+ * used only with its own algorithm.
  *
  * @example
  * ```ts
@@ -81,8 +80,7 @@ export const ACCEPTED_ALGORITHMS: readonly string[] = [
 const ACCEPTED_TYPES = new Set(["at+jwt", "application/at+jwt", "jwt"]);
 
 /**
- * The authorization server's signing keys, fetched from `jwksUri()` and
- * cached.
+ * The authorization server's signing keys, fetched from `jwksUri()` and cached.
  *
  * @example
  * ```ts
@@ -130,8 +128,7 @@ export class JwksKeys {
   }
 
   /**
-   * Fetches the set again for a token whose key it lacks; false when the
-   * cooldown forbids it.
+   * Fetches the set again for a token whose key it lacks; false when the cooldown forbids it.
    */
   async refetchForUnknownKey(): Promise<boolean> {
     const now = this.now();
@@ -178,10 +175,9 @@ export class JwksKeys {
 }
 
 /**
- * Verifies a JWT access token: its algorithm (asymmetric, the key's own),
- * its `typ` (`at+jwt`, `application/at+jwt`, `JWT` or none), the signature
- * against the issuer's keys, `iss`, `aud` (the resource), `exp` (required)
- * and `nbf`, within the leeway.
+ * Verifies a JWT access token: its algorithm (asymmetric, the key's own), its `typ` (`at+jwt`,
+ * `application/at+jwt`, `JWT` or none), the signature against the issuer's keys, `iss`, `aud` (the
+ * resource), `exp` (required) and `nbf`, within the leeway.
  *
  * @example
  * ```ts

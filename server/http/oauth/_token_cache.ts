@@ -1,9 +1,8 @@
 /**
- * A small cache of checked tokens, keyed by the token's SHA-256 (so it never
- * holds a token), each entry until a deadline, at most
- * {@linkcode TOKEN_CACHE_SIZE} entries (the oldest goes first). A JWT that
- * verified is not verified again until its entry expires, and an
- * introspection answer is not asked for again.
+ * A small cache of checked tokens, keyed by the token's SHA-256 (so it never holds a token), each
+ * entry until a deadline, at most {@linkcode TOKEN_CACHE_SIZE} entries (the oldest goes first). A
+ * JWT that verified is not verified again until its entry expires, and an introspection answer is
+ * not asked for again.
  *
  * @module
  */

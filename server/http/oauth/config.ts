@@ -1,10 +1,9 @@
 /**
- * The configuration of the hosted endpoint as an OAuth 2.1 resource server:
- * the `auth.oauth` option ({@linkcode MemoMcpOAuthOptions}), the
- * `MEMO_OAUTH_*` variables, the `oauth` block of `.memo/config.json`, and
- * {@linkcode resolveOAuthConfig}, which lays them over each other (code >
- * variables > file > defaults) and refuses a configuration that cannot work.
- * The introspection client secret comes only from code or the environment.
+ * The configuration of the hosted endpoint as an OAuth 2.1 resource server: the `auth.oauth` option
+ * ({@linkcode MemoMcpOAuthOptions}), the `MEMO_OAUTH_*` variables, the `oauth` block of
+ * `.memo/config.json`, and {@linkcode resolveOAuthConfig}, which lays them over each other (code >
+ * variables > file > defaults) and refuses a configuration that cannot work. The introspection
+ * client secret comes only from code or the environment.
  *
  * @module
  */
@@ -63,12 +62,11 @@ function fail(reason: string): Error {
   return new Error(`Cannot configure OAuth: ${reason}`);
 }
 /**
- * Lays the code options over the variables over the project file, applies
- * the defaults and checks the result. Returns undefined when none of them
- * configures OAuth; throws a "Cannot configure OAuth: …" error for a
- * configuration that cannot work (a missing issuer or resource, a URL that
- * is neither https nor http on loopback, a resource with a query or a
- * fragment, half an introspection client, a bad leeway).
+ * Lays the code options over the variables over the project file, applies the defaults and checks
+ * the result. Returns undefined when none of them configures OAuth; throws a "Cannot configure
+ * OAuth: …" error for a configuration that cannot work (a missing issuer or resource, a URL that is
+ * neither https nor http on loopback, a resource with a query or a fragment, half an introspection
+ * client, a bad leeway).
  *
  * @example
  * ```ts
@@ -173,9 +171,8 @@ export function resolveOAuthConfig(
 }
 
 /**
- * The canonical form of a resource URL (RFC 8707, MCP): lower-case scheme
- * and host (as `URL` writes them), no default port, no trailing slash unless
- * the path is `/` alone, which is dropped too.
+ * The canonical form of a resource URL (RFC 8707, MCP): lower-case scheme and host (as `URL` writes
+ * them), no default port, no trailing slash unless the path is `/` alone, which is dropped too.
  *
  * @example
  * ```ts

@@ -1,10 +1,8 @@
 /**
- * Finds the authorization server's metadata from its issuer identifier, the
- * way MCP clients do: RFC 8414 (`/.well-known/oauth-authorization-server`,
- * inserted before the issuer's path), then OpenID Connect Discovery
- * (`/.well-known/openid-configuration`, inserted, then appended). A document
- * counts only when its `issuer` is the configured one, character for
- * character.
+ * Finds the authorization server's metadata from its issuer identifier, the way MCP clients do: RFC
+ * 8414 (`/.well-known/oauth-authorization-server`, inserted before the issuer's path), then OpenID
+ * Connect Discovery (`/.well-known/openid-configuration`, inserted, then appended). A document
+ * counts only when its `issuer` is the configured one, character for character.
  *
  * @module
  */
@@ -41,8 +39,8 @@ export interface IssuerMetadata {
 }
 
 /**
- * Milliseconds memo waits for the authorization server (metadata, keys,
- * introspection) before it gives up.
+ * Milliseconds memo waits for the authorization server (metadata, keys, introspection) before it
+ * gives up.
  *
  * @example
  * ```ts
@@ -55,8 +53,8 @@ export interface IssuerMetadata {
 export const AUTHORIZATION_SERVER_TIMEOUT_MS = 5000;
 
 /**
- * The authorization server could not be reached or gave nothing usable; the
- * message says why, never with a token.
+ * The authorization server could not be reached or gave nothing usable; the message says why, never
+ * with a token.
  *
  * @example
  * ```ts
@@ -105,9 +103,9 @@ export function metadataCandidates(issuer: string): string[] {
 }
 
 /**
- * Fetches a JSON document from the authorization server with the timeout;
- * throws {@linkcode IssuerUnavailableError} on a network failure, a timeout,
- * a non-2xx status or a body that is not a JSON object.
+ * Fetches a JSON document from the authorization server with the timeout; throws
+ * {@linkcode IssuerUnavailableError} on a network failure, a timeout, a non-2xx status or a body
+ * that is not a JSON object.
  *
  * @example
  * ```ts
@@ -157,9 +155,8 @@ export async function fetchJson(
 }
 
 /**
- * Finds the issuer's metadata. Throws {@linkcode IssuerUnavailableError}
- * with the reason of the last candidate when none gives a document whose
- * `issuer` is `issuer`.
+ * Finds the issuer's metadata. Throws {@linkcode IssuerUnavailableError} with the reason of the
+ * last candidate when none gives a document whose `issuer` is `issuer`.
  *
  * @example
  * ```ts

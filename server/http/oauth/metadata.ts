@@ -1,10 +1,9 @@
 /**
- * What the endpoint tells clients about itself as a protected resource: the
- * Protected Resource Metadata document (RFC 9728), served at
- * `/.well-known/oauth-protected-resource` and at its form suffixed with the
- * resource's path, and the `WWW-Authenticate: Bearer` challenges (RFC 6750)
- * of its 400, 401 and 403 answers. The document needs no token, skips the
- * origin check, answers any origin and may be cached.
+ * What the endpoint tells clients about itself as a protected resource: the Protected Resource
+ * Metadata document (RFC 9728), served at `/.well-known/oauth-protected-resource` and at its form
+ * suffixed with the resource's path, and the `WWW-Authenticate: Bearer` challenges (RFC 6750) of
+ * its 400, 401 and 403 answers. The document needs no token, skips the origin check, answers any
+ * origin and may be cached.
  *
  * @module
  */
@@ -45,8 +44,8 @@ export function protectedResourceMetadata(config: ResolvedOAuthConfig): Record<s
 }
 
 /**
- * The paths the document is served on: the root form, and the form suffixed
- * with the resource's path when it has one.
+ * The paths the document is served on: the root form, and the form suffixed with the resource's
+ * path when it has one.
  *
  * @example
  * ```ts
@@ -78,9 +77,8 @@ const METADATA_CORS: HeaderList = [
 ];
 
 /**
- * Builds the handler of the metadata paths: GET and HEAD get the document
- * (`Cache-Control: public, max-age=3600`), OPTIONS the preflight, anything
- * else 405. Any origin, no token.
+ * Builds the handler of the metadata paths: GET and HEAD get the document (`Cache-Control: public,
+ * max-age=3600`), OPTIONS the preflight, anything else 405. Any origin, no token.
  *
  * @example
  * ```ts
@@ -134,9 +132,8 @@ export function createMetadataHandler(config: ResolvedOAuthConfig): (request: Re
 }
 
 /**
- * What a challenge says: no `error` for a request without a token, else
- * the RFC 6750 error code and, optionally, a short description (never the
- * token).
+ * What a challenge says: no `error` for a request without a token, else the RFC 6750 error code
+ * and, optionally, a short description (never the token).
  *
  * @example
  * ```ts
@@ -165,9 +162,8 @@ export interface Challenge {
 }
 
 /**
- * The `WWW-Authenticate` value of a challenge:
- * `Bearer resource_metadata="…", scope="…"` and, when there is one,
- * `error="…"` with its `error_description`.
+ * The `WWW-Authenticate` value of a challenge: `Bearer resource_metadata="…", scope="…"` and, when
+ * there is one, `error="…"` with its `error_description`.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * The endpoint as an OAuth 2.1 resource server: it finds the authorization
- * server's metadata (once, retried after a failure), checks each request's
- * access token and turns the outcome into the caller's `authInfo` or a
- * refusal with its challenge:
+ * The endpoint as an OAuth 2.1 resource server: it finds the authorization server's metadata (once,
+ * retried after a failure), checks each request's access token and turns the outcome into the
+ * caller's `authInfo` or a refusal with its challenge:
  *
  * - a token in the query string: 400 `invalid_request`;
  * - no token: 401 with `resource_metadata` and `scope`;
@@ -10,9 +9,8 @@
  * - a token with neither memo scope: 403 `insufficient_scope`;
  * - the authorization server cannot be reached: 503 with `Retry-After`.
  *
- * `jose` loads only with the first JWT (or
- * {@linkcode OAuthResourceServer.preload}). A client's token goes nowhere but
- * to the configured introspection endpoint.
+ * `jose` loads only with the first JWT (or {@linkcode OAuthResourceServer.preload}). A client's
+ * token goes nowhere but to the configured introspection endpoint.
  *
  * @module
  */
@@ -36,8 +34,8 @@ import type { JwksKeys } from "./_jwt.ts";
 import type { WebPageOAuthConfig } from "../../../web/mod.ts";
 
 /**
- * A request refused by the authentication step: its status, message and
- * headers (the challenge), and the JSON-RPC error it carries.
+ * A request refused by the authentication step: its status, message and headers (the challenge),
+ * and the JSON-RPC error it carries.
  *
  * @example
  * ```ts
@@ -87,9 +85,9 @@ const RETRY_AFTER_SECONDS = 5;
 /** Milliseconds between two attempts to fetch the issuer's metadata after a failure. */
 const DISCOVERY_BACKOFF_MS = 2_000;
 /**
- * How long a verified JWT is not verified again (at most; never past its
- * `exp`): as long as memo keeps the issuer's keys before refreshing them, so
- * a removed key stops working within the same time.
+ * How long a verified JWT is not verified again (at most; never past its `exp`): as long as memo
+ * keeps the issuer's keys before refreshing them, so a removed key stops working within the same
+ * time.
  */
 const VERIFIED_JWT_MS = 10 * 60_000;
 const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
@@ -163,9 +161,8 @@ export class OAuthResourceServer {
   }
 
   /**
-   * The authorization server's metadata, fetched once; after a failure, the
-   * same error for {@linkcode DISCOVERY_BACKOFF_MS}, then a new attempt.
-   * Rejects with `IssuerUnavailableError`.
+   * The authorization server's metadata, fetched once; after a failure, the same error for
+   * {@linkcode DISCOVERY_BACKOFF_MS}, then a new attempt. Rejects with `IssuerUnavailableError`.
    */
   issuerMetadata(): Promise<IssuerMetadata> {
     if (this.#metadata) return Promise.resolve(this.#metadata);
@@ -198,8 +195,8 @@ export class OAuthResourceServer {
   }
 
   /**
-   * Checks one token. A JWT that verified is remembered (by its SHA-256)
-   * for {@linkcode VERIFIED_JWT_MS} at most, and never past its `exp`.
+   * Checks one token. A JWT that verified is remembered (by its SHA-256) for
+   * {@linkcode VERIFIED_JWT_MS} at most, and never past its `exp`.
    */
   async verify(token: string): Promise<TokenVerdict> {
     if (looksLikeJwt(token)) {
@@ -225,8 +222,8 @@ export class OAuthResourceServer {
   }
 
   /**
-   * Authenticates a request whose `Authorization: Bearer` value is `token`
-   * (undefined when there is none).
+   * Authenticates a request whose `Authorization: Bearer` value is `token` (undefined when there is
+   * none).
    */
   async authenticate(request: Request, token: string | undefined): Promise<OAuthOutcome> {
     if (hasQueryToken(request.url)) {
@@ -295,8 +292,8 @@ export class OAuthResourceServer {
   }
 
   /**
-   * What the web page needs to sign in: the issuer's endpoints and the
-   * page's client id. Rejects when the issuer cannot be reached.
+   * What the web page needs to sign in: the issuer's endpoints and the page's client id. Rejects
+   * when the issuer cannot be reached.
    */
   async pageConfig(): Promise<WebPageOAuthConfig> {
     const metadata = await this.issuerMetadata();
@@ -347,8 +344,8 @@ export class OAuthResourceServer {
 }
 
 /**
- * Whether a token has the shape of a JWS compact serialization whose header
- * is a JSON object with an `alg` (else it is opaque).
+ * Whether a token has the shape of a JWS compact serialization whose header is a JSON object with
+ * an `alg` (else it is opaque).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * What checking an access token gives, whichever way it was checked (a JWT's
- * signature or introspection): its claims, or why it is refused, or that the
- * authorization server cannot be reached; and the caller's
- * {@linkcode MemoMcpAuthInfo} built from the claims.
+ * What checking an access token gives, whichever way it was checked (a JWT's signature or
+ * introspection): its claims, or why it is refused, or that the authorization server cannot be
+ * reached; and the caller's {@linkcode MemoMcpAuthInfo} built from the claims.
  *
  * @module
  */
@@ -36,9 +35,8 @@ export interface TokenCheck {
 }
 
 /**
- * The outcome of checking one token: its claims; `invalid` (401
- * `invalid_token`) with a reason that never holds the token; or
- * `unavailable` (503) when the authorization server cannot be reached.
+ * The outcome of checking one token: its claims; `invalid` (401 `invalid_token`) with a reason that
+ * never holds the token; or `unavailable` (503) when the authorization server cannot be reached.
  *
  * @example
  * ```ts
@@ -54,8 +52,8 @@ export type TokenVerdict =
   | { ok: false; kind: "invalid" | "unavailable"; reason: string };
 
 /**
- * Whether an `aud` claim (a string or an array) names the resource, compared
- * in canonical form (case of scheme and host, default port, trailing slash).
+ * Whether an `aud` claim (a string or an array) names the resource, compared in canonical form
+ * (case of scheme and host, default port, trailing slash).
  *
  * @example
  * ```ts
@@ -83,8 +81,8 @@ export function audienceMatches(aud: unknown, resource: string): boolean {
 }
 
 /**
- * The scopes a token grants: `scope` (space-separated, RFC 9068 and 7662),
- * else `scp` (a string or an array, as Entra ID and Okta write it).
+ * The scopes a token grants: `scope` (space-separated, RFC 9068 and 7662), else `scp` (a string or
+ * an array, as Entra ID and Okta write it).
  *
  * @example
  * ```ts
@@ -104,11 +102,10 @@ export function scopesOf(claims: Record<string, unknown>): string[] {
 }
 
 /**
- * The caller as memo's `authorize` sees it: scheme `oauth`, `sub`,
- * `clientId` (`client_id`, else `azp`), `scopes`, `claims`, and `readOnly`
- * when the token has the read scope but not the write scope (the write
- * scope implies the read scope). Undefined when it has neither: such a token
- * may do nothing.
+ * The caller as memo's `authorize` sees it: scheme `oauth`, `sub`, `clientId` (`client_id`, else
+ * `azp`), `scopes`, `claims`, and `readOnly` when the token has the read scope but not the write
+ * scope (the write scope implies the read scope). Undefined when it has neither: such a token may
+ * do nothing.
  *
  * @example
  * ```ts
