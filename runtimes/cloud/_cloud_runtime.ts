@@ -211,15 +211,9 @@ export class CloudRuntime implements R.MemoMcpRuntime {
       let remaining = options.limit;
       do {
         const page = await this.#client.list({
+          ...options,
           cursor,
           limit: remaining >= 1 ? Math.min(remaining, CLOUD_PAGE) : remaining,
-          labels: options.labels,
-          source: options.source,
-          order: options.order,
-          includeSuperseded: options.includeSuperseded,
-          asOf: options.asOf,
-          since: options.since,
-          until: options.until,
           signal,
         });
         notes.push(...page.notes.map(plain));
