@@ -115,7 +115,8 @@ export class CloudConflictError extends Error {
 
 /**
  * The `If-Match` rule of every store: throws {@linkcode CloudConflictError}
- * with the note as it is when `ifMatch` is given and is not its revision.
+ * with the note as it is when `ifMatch` is given and is not its revision;
+ * returns the note.
  *
  * @example
  * ```ts
@@ -127,12 +128,13 @@ export class CloudConflictError extends Error {
  *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 7,
  * };
  * checkIfMatch(current, undefined); // no condition
- * checkIfMatch(current, 7); // still at revision 7
+ * assert.equal(checkIfMatch(current, 7), current); // still at revision 7
  * assert.throws(() => checkIfMatch(current, 6), CloudConflictError);
  * ```
  */
-export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): void {
+export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): CloudNote {
   if (ifMatch !== undefined && ifMatch !== current.revision) throw new CloudConflictError(current);
+  return current;
 }
 
 /**
