@@ -39,8 +39,13 @@ import {
 import { idempotencyKeyOf } from "./fields/headers.ts";
 import { noQuery } from "./fields/query.ts";
 import { DEFAULT_IDEMPOTENCY_WAIT_MS, fingerprintOf, runIdempotent } from "./_idempotency.ts";
-import { type CloudLogLevel, failureLine, logsRequest, requestLine } from "./_log.ts";
-import { healthzResponse } from "../platform/mod.ts";
+import {
+  failureLine,
+  healthzResponse,
+  type LogLevel,
+  logsRequest,
+  requestLine,
+} from "../platform/mod.ts";
 import { instanceStats, readyzResponse } from "./_instance.ts";
 import { answerOfError, prepareWrite, readOperation } from "./_operations.ts";
 import { MemoryRateLimiter, type RateLimiter, rateLimitHeaders } from "./rate_limit.ts";
@@ -51,7 +56,11 @@ import type { CloudStore } from "./store.ts";
 import type { SecretsPolicy } from "@memo/memory";
 
 export type { ApiKeyEntry } from "./_auth.ts";
-export type { CloudLogLevel } from "./_log.ts";
+/**
+ * How much the server logs: one line a request (the prefix `memo-cloud`, the
+ * format `memo serve` uses) and, at every level, the failures a 500 hides.
+ */
+export type CloudLogLevel = LogLevel;
 
 /**
  * Default requests per second per API key, across every instance.
@@ -91,6 +100,9 @@ export const DEFAULT_MAX_BODY_BYTES = 1_048_576;
  * ```
  */
 export const BATCH_MAX_BODY_BYTES = 16_777_216;
+
+/** The prefix of the server's log lines. */
+const LOG_PREFIX = "memo-cloud";
 
 /**
  * Options of {@linkcode createMemoCloudHandler}.
@@ -458,7 +470,8 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
       url = new URL("http://invalid/");
     }
     const path = url.pathname;
-    const fail = (error: unknown) => log(failureLine(clock(), request.method, path, error, level));
+    const fail = (error: unknown) =>
+      log(failureLine(LOG_PREFIX, clock(), request.method, path, error, level));
     // Headers every answer of the request carries (the rate limit's), whatever it is.
     const answer = new Headers();
     let response: Response;
@@ -489,7 +502,8 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
     }
     const end = clock();
     if (logsRequest(level, response.status)) {
-      log(requestLine(end, request.method, path, response.status, end.getTime() - start.getTime()));
+      const ms = end.getTime() - start.getTime();
+      log(requestLine(LOG_PREFIX, end, request.method, path, response.status, ms));
     }
     return response;
   };

@@ -10,8 +10,7 @@
 import { resolve } from "node:path";
 import { readEnv } from "../env.ts";
 import { type ApiKeyEntry, CLOUD_ID_PATTERN, CLOUD_ID_RULE } from "./_auth.ts";
-import type { CloudLogLevel } from "./_log.ts";
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";
+import { type CloudLogLevel, DEFAULT_MAX_BODY_BYTES, DEFAULT_RATE_LIMIT } from "./app.ts";
 import { DEFAULT_INDEX_BUDGET_MB } from "./store.ts";
 
 /**

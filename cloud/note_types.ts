@@ -1,7 +1,7 @@
 /**
  * What the Cloud API's projects take and answer: a note with its `revision`, drafts, write
- * results, the change feed's entries, recall hits, the history filters and project stats. The
- * storage contract that uses them is `store.ts`, which re-exports them.
+ * results, the change feed's entries, recall hits, the history filters, project stats and batch
+ * deletes. The storage contract that uses them is `store.ts`, which re-exports them.
  *
  * @module
  */
@@ -292,4 +292,44 @@ export interface CloudStats {
   lastUpdated?: string;
   /** The project's latest change sequence number (0 when nothing was ever written). */
   revision: number;
+}
+
+/**
+ * Most notes one `notes:batchDelete` deletes: the ids it names, or the notes
+ * a source prefix matches (a prefix that matches more is refused).
+ *
+ * @example
+ * ```ts
+ * import { BATCH_DELETE_LIMIT } from "./note_types.ts";
+ * const ids = Array.from({ length: BATCH_DELETE_LIMIT }, (_, i) => `n${i}`); // the most one call deletes
+ * ```
+ */
+export const BATCH_DELETE_LIMIT = 10000;
+
+/**
+ * Which notes `CloudProject.removeMany` (`store.ts`) deletes: these ids, or every
+ * note whose source key starts with this prefix.
+ *
+ * @example
+ * ```ts
+ * import type { CloudDeleteSelector } from "./note_types.ts";
+ * const bySource: CloudDeleteSelector = { sourcePrefix: "github:acme/api/" };
+ * ```
+ */
+export type CloudDeleteSelector = { ids: readonly string[] } | { sourcePrefix: string };
+
+/**
+ * What `CloudProject.removeMany` (`store.ts`) deleted.
+ *
+ * @example
+ * ```ts
+ * import type { CloudDeleteResult } from "./note_types.ts";
+ * const none: CloudDeleteResult = { deleted: [], notFound: ["01jabsent"] };
+ * ```
+ */
+export interface CloudDeleteResult {
+  /** The notes deleted, as they were (with their last revision), in the order deleted. */
+  deleted: CloudNote[];
+  /** Of the ids asked for, those no note has (always empty for a prefix). */
+  notFound: string[];
 }

@@ -22,6 +22,8 @@ import type { BudgetStats } from "./projects/budget.ts";
 import type { RateLimiter } from "./rate_limit.ts";
 import type {
   CloudChange,
+  CloudDeleteResult,
+  CloudDeleteSelector,
   CloudDraft,
   CloudListOptions,
   CloudNote,
@@ -35,54 +37,6 @@ import type {
 } from "./note_types.ts";
 
 export * from "./note_types.ts";
-
-/**
- * Most notes one `notes:batchDelete` deletes: the ids it names, or the notes
- * a source prefix matches (a prefix that matches more is refused).
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { BATCH_DELETE_LIMIT } from "./store.ts";
- *
- * assert.equal(BATCH_DELETE_LIMIT, 10000);
- * ```
- */
-export const BATCH_DELETE_LIMIT = 10000;
-
-/**
- * Which notes {@linkcode CloudProject.removeMany} deletes: these ids, or every
- * note whose source key starts with this prefix.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { CloudDeleteSelector } from "./store.ts";
- *
- * const bySource: CloudDeleteSelector = { sourcePrefix: "github:acme/api/" };
- * assert.ok("sourcePrefix" in bySource);
- * ```
- */
-export type CloudDeleteSelector = { ids: readonly string[] } | { sourcePrefix: string };
-
-/**
- * What {@linkcode CloudProject.removeMany} deleted.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import type { CloudDeleteResult } from "./store.ts";
- *
- * const none: CloudDeleteResult = { deleted: [], notFound: ["01jabsent"] };
- * assert.equal(none.deleted.length, 0);
- * ```
- */
-export interface CloudDeleteResult {
-  /** The notes deleted, as they were (with their last revision), in the order deleted. */
-  deleted: CloudNote[];
-  /** Of the ids asked for, those no note has (always empty for a prefix). */
-  notFound: string[];
-}
 
 /**
  * Thrown by {@linkcode CloudProject.update} and {@linkcode CloudProject.remove}
@@ -115,7 +69,8 @@ export class CloudConflictError extends Error {
 
 /**
  * The `If-Match` rule of every store: throws {@linkcode CloudConflictError}
- * with the note as it is when `ifMatch` is given and is not its revision.
+ * with the note as it is when `ifMatch` is given and is not its revision;
+ * returns the note.
  *
  * @example
  * ```ts
@@ -127,12 +82,13 @@ export class CloudConflictError extends Error {
  *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 7,
  * };
  * checkIfMatch(current, undefined); // no condition
- * checkIfMatch(current, 7); // still at revision 7
+ * assert.equal(checkIfMatch(current, 7), current); // still at revision 7
  * assert.throws(() => checkIfMatch(current, 6), CloudConflictError);
  * ```
  */
-export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): void {
+export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): CloudNote {
   if (ifMatch !== undefined && ifMatch !== current.revision) throw new CloudConflictError(current);
+  return current;
 }
 
 /**
@@ -142,14 +98,9 @@ export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): v
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { CloudProject } from "./store.ts";
- *
  * // Any store's project answers the same calls.
- * async function count(project: CloudProject): Promise<number> {
- *   return (await project.stats()).notes;
- * }
- * assert.equal(typeof count, "function");
+ * const count = async (project: CloudProject) => (await project.stats()).notes;
  * ```
  */
 export interface CloudProject {
@@ -228,13 +179,8 @@ export interface CloudProject {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { RevisionedStore } from "./store.ts";
- *
- * async function latest(store: RevisionedStore): Promise<number> {
- *   return await store.lastRevision();
- * }
- * assert.equal(typeof latest, "function");
+ * const latest = (store: RevisionedStore): Promise<number> => store.lastRevision();
  * ```
  */
 export interface RevisionedStore extends MemoryStore {
@@ -272,11 +218,8 @@ export interface RevisionedStore extends MemoryStore {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { IdempotentAnswer } from "./store.ts";
- *
  * const answer: IdempotentAnswer = { status: 201, body: '{"note":{}}' };
- * assert.equal(answer.status, 201);
  * ```
  */
 export interface IdempotentAnswer {
@@ -291,11 +234,8 @@ export interface IdempotentAnswer {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { IdempotencyClaim } from "./store.ts";
- *
  * const claim: IdempotencyClaim = { kind: "replay", answer: { status: 200, body: "{}" } };
- * assert.equal(claim.kind, "replay");
  * ```
  */
 export type IdempotencyClaim =
@@ -313,14 +253,8 @@ export type IdempotencyClaim =
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { IdempotencyStore } from "./store.ts";
- *
- * async function once(store: IdempotencyStore): Promise<string> {
- *   const claim = await store.claim("team", "key-1", "fingerprint");
- *   return claim.kind;
- * }
- * assert.equal(typeof once, "function");
+ * const once = async (store: IdempotencyStore) => (await store.claim("team", "key-1", "fp")).kind;
  * ```
  */
 export interface IdempotencyStore {
@@ -345,16 +279,12 @@ export interface IdempotencyStore {
 /**
  * Default memory for the recall indexes of the projects an instance holds, in
  * MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`): a quarter of a 1 GB container, which
- * leaves room for the runtime, the requests in flight, a project being built
- * from its notes (its notes are read page by page, but its index grows while
- * the old ones are still held) and the garbage collector's slack.
+ * leaves room for the rest (requests, a project being built, the GC's slack).
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import { DEFAULT_INDEX_BUDGET_MB } from "./store.ts";
- *
- * assert.equal(DEFAULT_INDEX_BUDGET_MB, 256);
+ * const budgetBytes = DEFAULT_INDEX_BUDGET_MB * 1024 * 1024;
  * ```
  */
 export const DEFAULT_INDEX_BUDGET_MB = 256;
@@ -364,11 +294,8 @@ export const DEFAULT_INDEX_BUDGET_MB = 256;
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { CloudReadiness } from "./store.ts";
- *
  * const down: CloudReadiness = { ready: false, reason: "the database cannot be reached" };
- * assert.equal(down.ready, false);
  * ```
  */
 export interface CloudReadiness {
@@ -383,11 +310,8 @@ export interface CloudReadiness {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { SnapshotCounters } from "./store.ts";
- *
  * const counters: SnapshotCounters = { loaded: 0, rejected: 0, built: 0, written: 0, skipped: 0, failed: 0 };
- * assert.equal(counters.loaded, 0);
  * ```
  */
 export interface SnapshotCounters {
@@ -411,16 +335,13 @@ export interface SnapshotCounters {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { CloudInstanceStats } from "./store.ts";
- *
  * const stats: CloudInstanceStats = {
  *   index: {
  *     budgetBytes: 268435456, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0,
  *     hitRate: null, oversized: [],
  *   },
  * };
- * assert.equal(stats.index.projects, 0);
  * ```
  */
 export interface CloudInstanceStats {
@@ -435,13 +356,8 @@ export interface CloudInstanceStats {
  *
  * @example
  * ```ts
- * import assert from "node:assert/strict";
  * import type { CloudStore } from "./store.ts";
- *
- * function describe(store: CloudStore): string {
- *   return `${store.kind} store`;
- * }
- * assert.equal(typeof describe, "function");
+ * const describe = (store: CloudStore) => `${store.kind} store`;
  * ```
  */
 export interface CloudStore {

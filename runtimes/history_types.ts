@@ -7,16 +7,6 @@
  * @module
  */
 
-import type {
-  CorrectResult,
-  SimilarNote,
-  SupersedeResult,
-  TidyApplyResult,
-  TidyNoteRef,
-  TidyPlan,
-  TidyProposal,
-} from "@memo/memory";
-
 export type {
   CorrectResult,
   SimilarNote,
@@ -25,7 +15,7 @@ export type {
   TidyNoteRef,
   TidyPlan,
   TidyProposal,
-};
+} from "@memo/memory";
 
 /**
  * The history filters of {@linkcode MemoMcpRuntime.recall} and {@linkcode MemoMcpRuntime.list}.

@@ -85,37 +85,10 @@ export type {
   StoreLoadReport,
 } from "@memo/memory";
 export type { MemoLike } from "./_memo_like.ts";
-export type {
-  RuntimeCallOptions,
-  RuntimeCloseOptions,
-  RuntimeScanOptions,
-  RuntimeUpdateOptions,
-} from "./_call_options.ts";
-export type {
-  RuntimeNotePatch,
-  RuntimeRememberInput,
-  RuntimeRememberManyResult,
-  RuntimeRememberResult,
-} from "./_write_types.ts";
-export type {
-  RuntimeChange,
-  RuntimeCompletion,
-  RuntimeListOptions,
-  RuntimeRecallOptions,
-  RuntimeRecallProfile,
-} from "./_read_types.ts";
-export type {
-  ReplicateOptions,
-  ReplicateProgress,
-  ReplicateResult,
-  RuntimeConnectorFailure,
-  RuntimeConnectorSummary,
-  RuntimeEmbedOptions,
-  RuntimeEmbedResult,
-  RuntimeSyncOptions,
-  RuntimeSyncProgress,
-  RuntimeSyncResult,
-} from "./_job_types.ts";
+export type * from "./_call_options.ts";
+export type * from "./_write_types.ts";
+export type * from "./_read_types.ts";
+export type * from "./_job_types.ts";
 
 /**
  * The data side of the MCP server and the CLI. Implementations throw a

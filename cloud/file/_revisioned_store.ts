@@ -244,11 +244,8 @@ export class FileRevisionedStore implements RevisionedStore {
   /** {@linkcode RevisionedStore.updateIf}. */
   updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
     return this.#exclusive(async () => {
-      await this.#ready();
-      const current = typeof id === "string" ? this.#current.get(id) : undefined;
-      if (!current) return undefined;
-      const before = this.#revised(current);
-      checkIfMatch(before, ifMatch);
+      const before = await this.#matching(id, ifMatch);
+      if (!before) return undefined;
       if (
         !patch || typeof patch !== "object" ||
         (patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
@@ -266,11 +263,8 @@ export class FileRevisionedStore implements RevisionedStore {
   /** {@linkcode RevisionedStore.removeIf}: the note as it was, with its last revision. */
   removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
     return this.#exclusive(async () => {
-      await this.#ready();
-      const current = typeof id === "string" ? this.#current.get(id) : undefined;
-      if (!current) return undefined;
-      const before = this.#revised(current);
-      checkIfMatch(before, ifMatch);
+      const before = await this.#matching(id, ifMatch);
+      if (!before) return undefined;
       const removed = await this.notes.remove(id);
       await this.#catchUp();
       return removed ? before : undefined;
@@ -436,6 +430,13 @@ export class FileRevisionedStore implements RevisionedStore {
     const run = this.#queue.then(fn, fn);
     this.#queue = run.catch(() => {});
     return run;
+  }
+
+  /** Note `id` with its revision, checked against `ifMatch`; `undefined` for an unknown id. */
+  async #matching(id: string, ifMatch: number | undefined): Promise<CloudNote | undefined> {
+    await this.#ready();
+    const current = typeof id === "string" ? this.#current.get(id) : undefined;
+    return current && checkIfMatch(this.#revised(current), ifMatch);
   }
 
   #revised(note: Note): CloudNote {

@@ -332,14 +332,7 @@ export class PostgresMemoryStore implements RevisionedStore {
    * revision (and writes nothing).
    */
   async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
-    if (typeof id !== "string") return undefined;
-    return await this.#sql.begin(async (tx) => {
-      const locked = await this.#lock(tx, false);
-      if (!locked) return undefined;
-      const { pid, seq } = locked;
-      const current = await this.#current(tx, pid, id);
-      if (!current) return undefined;
-      checkIfMatch(current, ifMatch);
+    return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
       const next = patchCloudNote(current, patch, this.#clock());
       if (next === current) return current;
       next.revision = seq + 1;
@@ -365,14 +358,7 @@ export class PostgresMemoryStore implements RevisionedStore {
    * `undefined` for an unknown id; same `ifMatch` rule as {@linkcode updateIf}.
    */
   async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
-    if (typeof id !== "string") return undefined;
-    return await this.#sql.begin(async (tx) => {
-      const locked = await this.#lock(tx, false);
-      if (!locked) return undefined;
-      const { pid, seq } = locked;
-      const current = await this.#current(tx, pid, id);
-      if (!current) return undefined;
-      checkIfMatch(current, ifMatch);
+    return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
       await tx`
         WITH del AS (
           DELETE FROM memo_notes WHERE pid = ${pid} AND id = ${id}
@@ -617,6 +603,16 @@ export class PostgresMemoryStore implements RevisionedStore {
     return { pid: this.#pid, seq: Number(row.seq) };
   }
 
+  /** `write` under the project's lock, on note `id` checked against `ifMatch` (else `undefined`). */
+  async #matching(id: string, ifMatch: number | undefined, write: MatchedWrite) {
+    if (typeof id !== "string") return undefined;
+    return await this.#sql.begin(async (tx) => {
+      const locked = await this.#lock(tx, false);
+      const current = locked && await this.#current(tx, locked.pid, id);
+      return current && await write(tx, locked, checkIfMatch(current, ifMatch));
+    });
+  }
+
   async #current(
     sql: Sql | TransactionSql,
     pid: number,
@@ -627,6 +623,12 @@ export class PostgresMemoryStore implements RevisionedStore {
     return row ? rowToNote(row) : undefined;
   }
 }
+
+type MatchedWrite = (
+  tx: TransactionSql,
+  locked: { pid: number; seq: number },
+  current: CloudNote,
+) => Promise<CloudNote>;
 
 /** The note columns of `memo_notes` (of table alias `alias`, when given), named as `NoteRow`. */
 function noteColumns(sql: Sql | TransactionSql, alias?: string) {

@@ -164,17 +164,7 @@ export class MemoCloudProject extends StoreProject {
     options: CloudListOptions,
   ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
     await this.#open();
-    const page = await this.#memo.list({
-      cursor: options.cursor,
-      limit: options.limit,
-      labels: options.labels,
-      source: options.source,
-      order: options.order,
-      includeSuperseded: options.includeSuperseded,
-      asOf: options.asOf,
-      since: options.since,
-      until: options.until,
-    });
+    const page = await this.#memo.list(options);
     const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
       notes: await Promise.all(page.notes.map((note) => this.#withRevision(note))),
       total: page.total,

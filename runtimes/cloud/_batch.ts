@@ -34,15 +34,9 @@ const MEMO_CLOUD_BATCH_MAX_BYTES = 16 * 1024 * 1024;
  * import { upsertNoteBatch } from "./_batch.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const none = { results: [], written: 0, updated: 0, unchanged: 0 };
  * assert.deepEqual(await upsertNoteBatch(session({ results: [] }), []), none);
@@ -84,17 +78,13 @@ export async function upsertNoteBatch(
         `${MEMO_CLOUD_BATCH_MAX_BYTES} (16 MiB); nothing was written`,
     );
   }
-  const body = objectOf(
-    await session.project({
-      method: "POST",
-      path: "/notes:batch",
-      bodyText,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "POST",
+    path: "/notes:batch",
+    bodyText,
+    write: true,
     action,
-  );
+  }, options);
   const results = arrayOf(body.results, action).map((r) => {
     const entry = objectOf(r, action);
     return { status: statusOf(entry.status, action), note: noteOf(entry.note, action) };
@@ -124,9 +114,7 @@ export async function upsertNoteBatch(
  * import { deleteNoteBatch } from "./_batch.ts";
  * const sent: string[] = [];
  * const session = new CloudSession({
- *   baseUrl: "http://127.0.0.1:8788",
- *   apiKey: "mk_example",
- *   workspaceId: "team",
+ *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
  *   fetch: async (input, init) => {
  *     if (String(input).endsWith("/whoami")) return Response.json({ workspaceId: "team" });
  *     sent.push(String(init?.body));
@@ -152,19 +140,15 @@ export async function deleteNoteBatch(
       `Cannot ${action}: the limit is ${MEMO_CLOUD_BATCH_MAX_NOTES} notes; nothing was deleted`,
     );
   }
-  const body = objectOf(
-    await session.project({
-      method: "POST",
-      path: "/notes:batchDelete",
-      bodyText: JSON.stringify(
-        byIds ? { ids: selector.ids } : { sourcePrefix: selector.sourcePrefix },
-      ),
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "POST",
+    path: "/notes:batchDelete",
+    bodyText: JSON.stringify(
+      byIds ? { ids: selector.ids } : { sourcePrefix: selector.sourcePrefix },
+    ),
+    write: true,
     action,
-  );
+  }, options);
   const notFound = arrayOf(body.notFound, action);
   if (!notFound.every((id) => typeof id === "string")) throw unexpected(action);
   return {

@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { ConnectorCommit, ConnectorMemo } from "@memo/connectors";
 import { envObject } from "../../platform/mod.ts";
 import { CloudChangePoller } from "./_watch.ts";
 import { checkEngine, runtimeErrorOf } from "./_runtime_errors.ts";
-import { byStatus, draftOf, mergeRedacted, plain } from "./_runtime_shapes.ts";
+import { byStatus, draftOf, mergeRedacted, plain, statsOf } from "./_runtime_shapes.ts";
+import { syncToCloud } from "./_connector_sync.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import type { MemoCloudClient, MemoCloudNote } from "./client.ts";
@@ -175,15 +175,9 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     return this.#run(options.signal, async (signal) => {
       checkEngine(options.engine);
       const hits = await this.#client.recall(query, {
+        ...options,
         limit: Math.min(options.limit, CLOUD_PAGE),
         engine: options.engine === "lexical" ? "lexical" : undefined,
-        labels: options.labels,
-        source: options.source,
-        explain: options.explain,
-        includeSuperseded: options.includeSuperseded,
-        asOf: options.asOf,
-        since: options.since,
-        until: options.until,
         signal,
       });
       return hits.map((hit) => ({ ...hit, note: plain(hit.note) }));
@@ -211,15 +205,9 @@ export class CloudRuntime implements R.MemoMcpRuntime {
       let remaining = options.limit;
       do {
         const page = await this.#client.list({
+          ...options,
           cursor,
           limit: remaining >= 1 ? Math.min(remaining, CLOUD_PAGE) : remaining,
-          labels: options.labels,
-          source: options.source,
-          order: options.order,
-          includeSuperseded: options.includeSuperseded,
-          asOf: options.asOf,
-          since: options.since,
-          until: options.until,
           signal,
         });
         notes.push(...page.notes.map(plain));
@@ -335,49 +323,17 @@ export class CloudRuntime implements R.MemoMcpRuntime {
   }
 
   stats(options: R.RuntimeCallOptions = {}): Promise<R.MemoStats> {
-    return this.#run(options.signal, async (signal) => {
-      const s = await this.#client.stats({ signal });
-      return {
-        notes: s.notes,
-        labels: s.labels ?? {},
-        sources: s.sources ?? {},
-        ...(s.lastUpdated !== undefined ? { lastUpdated: s.lastUpdated } : {}),
-        engine: { default: "lexical", auto: "lexical" },
-        embeddings: { model: "none", ready: false, embedded: 0, total: s.notes, state: "off" },
-        issues: [],
-        secrets: { policy: this.#secrets },
-      } satisfies R.MemoStats;
-    });
+    return this.#run(
+      options.signal,
+      async (signal) => statsOf(await this.#client.stats({ signal }), this.#secrets),
+    );
   }
 
   syncConnectors(options: R.RuntimeSyncOptions = {}): Promise<R.RuntimeSyncResult> {
-    return this.#run(options.signal, async (signal) => {
-      const { syncConfiguredConnectors } = await import("@memo/connectors");
-      // One connector pass is one batch: one request, one transaction on the server.
-      const target: ConnectorMemo = {
-        rememberMany: async (drafts, call): Promise<ConnectorCommit> => {
-          // The guard runs before the pass commits: under refuse, the whole pass is refused.
-          const guarded = await guardForCloud(drafts, this.#secrets, "commit the sync pass");
-          const result = await this.#poller.writing(async () => {
-            const result = await this.#client.upsertBatch(guarded.drafts.map(draftOf), {
-              signal: call?.signal ?? signal,
-            });
-            const changed = result.results.filter((r) => r.status !== "unchanged");
-            this.#wrote(changed.map((r) => r.note), result.written > 0);
-            return result;
-          });
-          return { ...byStatus(result), bytesWritten: 0 };
-        },
-      };
-      return await syncConfiguredConnectors(target, {
-        rootDir: this.#rootDir,
-        env: this.#env ?? envObject(),
-        only: options.only,
-        full: options.full,
-        onProgress: options.onProgress,
-        signal,
-      });
-    });
+    const wrote = (notes: MemoCloudNote[], created: boolean) => this.#wrote(notes, created);
+    const into = { client: this.#client, poller: this.#poller, secrets: this.#secrets, wrote };
+    const at = { rootDir: this.#rootDir, env: this.#env ?? envObject() };
+    return this.#run(options.signal, (signal) => syncToCloud(into, { ...options, ...at, signal }));
   }
 
   completeIds(

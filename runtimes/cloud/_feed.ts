@@ -20,15 +20,9 @@ import type { MemoCloudChange, MemoCloudChangesPage } from "./client_types.ts";
  * import { readChanges } from "./_feed.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const page = await readChanges(session({ changes: [], next: "0", hasMore: false }));
  * assert.equal(page.next, "0");
@@ -39,16 +33,12 @@ export async function readChanges(
   options: MemoCloudChangesOptions = {},
 ): Promise<MemoCloudChangesPage> {
   const action = "read the change feed";
-  const body = objectOf(
-    await session.project({
-      method: "GET",
-      path: "/changes",
-      query: { since: options.since, limit: options.limit },
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "GET",
+    path: "/changes",
+    query: { since: options.since, limit: options.limit },
     action,
-  );
+  }, options);
   if (typeof body.next !== "string") throw unexpected(action);
   const changes = arrayOf(body.changes, action).map((c) => {
     const change = objectOf(c, action);

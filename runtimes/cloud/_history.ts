@@ -8,7 +8,7 @@
  */
 
 import type { CorrectInput, SupersedeInput, TidyPlan } from "@memo/memory";
-import { arrayOf, defined, noteOf, objectOf, shortId, unexpected } from "./_answers.ts";
+import { arrayOf, defined, noteOf, shortId, unexpected } from "./_answers.ts";
 import type { CloudSession } from "./_session.ts";
 import { redactedOf } from "../secrets.ts";
 import type { MemoCloudCallOptions, MemoCloudWriteOptions } from "./client_options.ts";
@@ -22,17 +22,13 @@ async function linkWrite(
   action: string,
   options: MemoCloudWriteOptions,
 ): Promise<MemoCloudSupersedeResult> {
-  const answer = objectOf(
-    await session.project({
-      method: "POST",
-      path,
-      body,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      action,
-      signal: options.signal,
-    }),
+  const answer = await session.project({
+    method: "POST",
+    path,
+    body,
+    write: true,
     action,
-  );
+  }, options);
   const superseded = arrayOf(answer.superseded, action);
   if (!superseded.every((id) => typeof id === "string")) throw unexpected(action);
   const result: MemoCloudSupersedeResult = {
@@ -59,9 +55,7 @@ async function linkWrite(
  *   updated: "2026-03-02T00:00:00.000Z", revision: 5,
  * };
  * const session = new CloudSession({
- *   baseUrl: "http://127.0.0.1:8788",
- *   apiKey: "mk_example",
- *   workspaceId: "team",
+ *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
  *   fetch: async (input, init) => {
  *     if (String(input).endsWith("/whoami")) return Response.json({ workspaceId: "team" });
  *     sent.push(await new Request(input, init).json());
@@ -108,15 +102,9 @@ export async function correctNote(
  *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z", revision: 5,
  * };
  * const session = new CloudSession({
- *   baseUrl: "http://127.0.0.1:8788",
- *   apiKey: "mk_example",
- *   workspaceId: "team",
- *   fetch: (input) =>
- *     Promise.resolve(
- *       String(input).endsWith("/whoami")
- *         ? Response.json({ workspaceId: "team" })
- *         : Response.json({ note, superseded: ["n1"] }),
- *     ),
+ *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *   fetch: async (input) =>
+ *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ note, superseded: ["n1"] }),
  * });
  * assert.equal((await supersedeNotes(session, { ids: ["n1"], by: "n2" })).note.id, "n2");
  * ```
@@ -140,15 +128,9 @@ export async function supersedeNotes(
  * import { CloudSession } from "./_session.ts";
  * import { readTidyPlan } from "./_history.ts";
  * const session = new CloudSession({
- *   baseUrl: "http://127.0.0.1:8788",
- *   apiKey: "mk_example",
- *   workspaceId: "team",
- *   fetch: (input) =>
- *     Promise.resolve(
- *       String(input).endsWith("/whoami")
- *         ? Response.json({ workspaceId: "team" })
- *         : Response.json({ version: 1, proposals: [] }),
- *     ),
+ *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *   fetch: async (input) =>
+ *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ version: 1, proposals: [] }),
  * });
  * assert.deepEqual(await readTidyPlan(session), { version: 1, proposals: [] });
  * ```
@@ -158,10 +140,7 @@ export async function readTidyPlan(
   options: MemoCloudCallOptions = {},
 ): Promise<TidyPlan> {
   const action = "tidy the notes";
-  const body = objectOf(
-    await session.project({ method: "GET", path: "/tidy", action, signal: options.signal }),
-    action,
-  );
+  const body = await session.project({ method: "GET", path: "/tidy", action }, options);
   if (body.version !== 1) throw unexpected(action);
   arrayOf(body.proposals, action);
   return body as unknown as TidyPlan;
@@ -176,15 +155,9 @@ export async function readTidyPlan(
  * import { CloudSession } from "./_session.ts";
  * import { applyTidyPlan } from "./_history.ts";
  * const session = new CloudSession({
- *   baseUrl: "http://127.0.0.1:8788",
- *   apiKey: "mk_example",
- *   workspaceId: "team",
- *   fetch: (input) =>
- *     Promise.resolve(
- *       String(input).endsWith("/whoami")
- *         ? Response.json({ workspaceId: "team" })
- *         : Response.json({ merged: 0, superseded: [], notes: [] }),
- *     ),
+ *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *   fetch: async (input) =>
+ *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ merged: 0, superseded: [], notes: [] }),
  * });
  * const result = await applyTidyPlan(session, { version: 1, proposals: [] });
  * assert.equal(result.merged, 0);
@@ -196,17 +169,13 @@ export async function applyTidyPlan(
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudTidyApplyResult> {
   const action = "apply the tidy plan";
-  const body = objectOf(
-    await session.project({
-      method: "POST",
-      path: "/tidy:apply",
-      body: plan,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "POST",
+    path: "/tidy:apply",
+    body: plan,
+    write: true,
     action,
-  );
+  }, options);
   if (typeof body.merged !== "number") throw unexpected(action);
   return {
     merged: body.merged,

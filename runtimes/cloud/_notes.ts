@@ -37,15 +37,9 @@ import type {
  * import { rememberNote } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const note = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
@@ -61,25 +55,21 @@ export async function rememberNote(
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudRememberResult> {
   const action = "remember the note";
-  const body = objectOf(
-    await session.project({
-      method: "POST",
-      path: "/notes",
-      body: defined({
-        text: input.text,
-        title: input.title,
-        labels: input.labels,
-        source: input.source,
-        supersedes: input.supersedes,
-        validFrom: input.validFrom,
-        validUntil: input.validUntil,
-      }),
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      action,
-      signal: options.signal,
+  const body = await session.project({
+    method: "POST",
+    path: "/notes",
+    body: defined({
+      text: input.text,
+      title: input.title,
+      labels: input.labels,
+      source: input.source,
+      supersedes: input.supersedes,
+      validFrom: input.validFrom,
+      validUntil: input.validUntil,
     }),
+    write: true,
     action,
-  );
+  }, options);
   const result: MemoCloudRememberResult = {
     note: noteOf(body.note, action),
     status: statusOf(body.status, action),
@@ -100,15 +90,9 @@ export async function rememberNote(
  * import { recallNotes } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * assert.deepEqual(await recallNotes(session({ hits: [] }), "deploy"), []);
  * ```
@@ -119,27 +103,23 @@ export async function recallNotes(
   options: MemoCloudRecallOptions = {},
 ): Promise<MemoCloudRecallHit[]> {
   const action = "recall";
-  const body = objectOf(
-    await session.project({
-      method: "POST",
-      path: "/recall",
-      body: defined({
-        query,
-        limit: options.limit,
-        labels: options.labels,
-        source: options.source,
-        engine: options.engine,
-        explain: options.explain,
-        includeSuperseded: options.includeSuperseded,
-        asOf: options.asOf,
-        since: options.since,
-        until: options.until,
-      }),
-      action,
-      signal: options.signal,
+  const body = await session.project({
+    method: "POST",
+    path: "/recall",
+    body: defined({
+      query,
+      limit: options.limit,
+      labels: options.labels,
+      source: options.source,
+      engine: options.engine,
+      explain: options.explain,
+      includeSuperseded: options.includeSuperseded,
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
     }),
     action,
-  );
+  }, options);
   return arrayOf(body.hits, action).map((hit) => {
     const h = objectOf(hit, action);
     return { ...h, note: noteOf(h.note, action) } as MemoCloudRecallHit;
@@ -156,15 +136,9 @@ export async function recallNotes(
  * import { getNote } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const note = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
@@ -179,15 +153,11 @@ export async function getNote(
   options: MemoCloudCallOptions = {},
 ): Promise<MemoCloudNote> {
   const action = `get note ${shortId(id)}`;
-  const body = objectOf(
-    await session.project({
-      method: "GET",
-      path: `/notes/${encodeURIComponent(id)}`,
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "GET",
+    path: `/notes/${encodeURIComponent(id)}`,
     action,
-  );
+  }, options);
   return noteOf(body.note, action);
 }
 
@@ -201,15 +171,9 @@ export async function getNote(
  * import { listNotes } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * assert.deepEqual(await listNotes(session({ notes: [], total: 0 })), { notes: [], total: 0 });
  * ```
@@ -219,28 +183,24 @@ export async function listNotes(
   options: MemoCloudListOptions = {},
 ): Promise<MemoCloudListResult> {
   const action = "list the notes";
-  const body = objectOf(
-    await session.project({
-      method: "GET",
-      path: "/notes",
-      query: {
-        cursor: options.cursor,
-        limit: options.limit,
-        labels: options.labels?.length ? options.labels.join(",") : undefined,
-        source: options.source,
-        order: options.order,
-        includeSuperseded: options.includeSuperseded === undefined
-          ? undefined
-          : String(options.includeSuperseded),
-        asOf: options.asOf,
-        since: options.since,
-        until: options.until,
-      },
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "GET",
+    path: "/notes",
+    query: {
+      cursor: options.cursor,
+      limit: options.limit,
+      labels: options.labels?.length ? options.labels.join(",") : undefined,
+      source: options.source,
+      order: options.order,
+      includeSuperseded: options.includeSuperseded === undefined
+        ? undefined
+        : String(options.includeSuperseded),
+      asOf: options.asOf,
+      since: options.since,
+      until: options.until,
+    },
     action,
-  );
+  }, options);
   const result: MemoCloudListResult = {
     notes: arrayOf(body.notes, action).map((n) => noteOf(n, action)),
     total: typeof body.total === "number" ? body.total : 0,
@@ -259,15 +219,9 @@ export async function listNotes(
  * import { updateNote } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const note = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
@@ -283,26 +237,22 @@ export async function updateNote(
   options: MemoCloudConditionalOptions = {},
 ): Promise<MemoCloudNote> {
   const action = `update note ${shortId(id)}`;
-  const body = objectOf(
-    await session.project({
-      method: "PATCH",
-      path: `/notes/${encodeURIComponent(id)}`,
-      body: defined({
-        text: patch.text,
-        title: patch.title,
-        labels: patch.labels,
-        updated: patch.updated,
-        supersedes: patch.supersedes,
-        validFrom: patch.validFrom,
-        validUntil: patch.validUntil,
-      }),
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      ifMatch: options.ifMatch,
-      action,
-      signal: options.signal,
+  const body = await session.project({
+    method: "PATCH",
+    path: `/notes/${encodeURIComponent(id)}`,
+    body: defined({
+      text: patch.text,
+      title: patch.title,
+      labels: patch.labels,
+      updated: patch.updated,
+      supersedes: patch.supersedes,
+      validFrom: patch.validFrom,
+      validUntil: patch.validUntil,
     }),
+    ifMatch: options.ifMatch,
+    write: true,
     action,
-  );
+  }, options);
   return noteOf(body.note, action);
 }
 
@@ -317,15 +267,9 @@ export async function updateNote(
  * import { forgetNote } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const note = {
  *   id: "n1", title: "Deploys", body: "Run make deploy.", labels: [], hash: "h",
@@ -340,17 +284,13 @@ export async function forgetNote(
   options: MemoCloudConditionalOptions = {},
 ): Promise<MemoCloudNote> {
   const action = `forget note ${shortId(id)}`;
-  const body = objectOf(
-    await session.project({
-      method: "DELETE",
-      path: `/notes/${encodeURIComponent(id)}`,
-      idempotencyKey: options.idempotencyKey ?? crypto.randomUUID(),
-      ifMatch: options.ifMatch,
-      action,
-      signal: options.signal,
-    }),
+  const body = await session.project({
+    method: "DELETE",
+    path: `/notes/${encodeURIComponent(id)}`,
+    ifMatch: options.ifMatch,
+    write: true,
     action,
-  );
+  }, options);
   return noteOf(body.note, action);
 }
 
@@ -365,15 +305,9 @@ export async function forgetNote(
  * import { readStats } from "./_notes.ts";
  * const session = (body: unknown, status = 200) =>
  *   new CloudSession({
- *     baseUrl: "http://127.0.0.1:8788",
- *     apiKey: "mk_example",
- *     workspaceId: "team",
- *     fetch: (input) =>
- *       Promise.resolve(
- *         String(input).endsWith("/whoami")
- *           ? Response.json({ workspaceId: "team" })
- *           : Response.json(body, { status }),
- *       ),
+ *     baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+ *     fetch: async (input) =>
+ *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json(body, { status }),
  *   });
  * const stats = { notes: 0, labels: {}, sources: {}, revision: 0 };
  * assert.deepEqual(await readStats(session(stats)), stats);
@@ -384,10 +318,7 @@ export async function readStats(
   options: MemoCloudCallOptions = {},
 ): Promise<MemoCloudStats> {
   const action = "read the stats";
-  const body = objectOf(
-    await session.project({ method: "GET", path: "/stats", action, signal: options.signal }),
-    action,
-  );
+  const body = await session.project({ method: "GET", path: "/stats", action }, options);
   if (typeof body.notes !== "number" || typeof body.revision !== "number") {
     throw unexpected(action);
   }

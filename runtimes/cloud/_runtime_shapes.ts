@@ -1,13 +1,14 @@
 /**
  * The shapes between the cloud runtime and the Cloud API: notes without
- * their `revision`, drafts, and the redactions of both sides.
+ * their `revision`, drafts, the redactions of both sides, and stats.
  *
  * @module
  */
 
 import type { ConnectorDraft } from "@memo/connectors";
 import type { MemoCloudBatchResult, MemoCloudNote } from "./client.ts";
-import type { Note, SecretRedaction } from "../types.ts";
+import type { MemoCloudStats } from "./client_types.ts";
+import type { MemoStats, Note, SecretRedaction, SecretsPolicy } from "../types.ts";
 
 /** The runtime's note: the cloud note without its `revision`, as the local runtime returns it. */
 export function plain(note: MemoCloudNote): Note {
@@ -48,4 +49,18 @@ export function byStatus(
   const of = (status: string) =>
     result.results.filter((r) => r.status === status).map((r) => plain(r.note));
   return { written: of("written"), updated: of("updated"), unchanged: of("unchanged") };
+}
+
+/** The runtime's stats from the Cloud API's (lexical recall only, no embeddings, no issues). */
+export function statsOf(s: MemoCloudStats, policy: SecretsPolicy): MemoStats {
+  return {
+    notes: s.notes,
+    labels: s.labels ?? {},
+    sources: s.sources ?? {},
+    ...(s.lastUpdated !== undefined ? { lastUpdated: s.lastUpdated } : {}),
+    engine: { default: "lexical", auto: "lexical" },
+    embeddings: { model: "none", ready: false, embedded: 0, total: s.notes, state: "off" },
+    issues: [],
+    secrets: { policy },
+  };
 }

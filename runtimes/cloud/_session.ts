@@ -11,8 +11,17 @@ import { MemoCloudError } from "./errors.ts";
 import { type CloudRequest, sendCloudRequest, type TransportSettings } from "./transport.ts";
 import { objectOf, unexpected } from "./_answers.ts";
 import { clientSettingsOf, ID_PATTERN } from "./_settings.ts";
-import type { MemoCloudCallOptions, MemoCloudClientOptions } from "./client_options.ts";
+import type {
+  MemoCloudCallOptions,
+  MemoCloudClientOptions,
+  MemoCloudWriteOptions,
+} from "./client_options.ts";
 import type { MemoCloudHealth } from "./client_types.ts";
+
+/** What {@linkcode CloudSession.project} sends; `write` asks for an `Idempotency-Key`. */
+export type ProjectRequest = Omit<CloudRequest, "auth" | "signal" | "idempotencyKey"> & {
+  write?: boolean;
+};
 
 /**
  * The connection of one client: built from the client's options (checked;
@@ -95,15 +104,26 @@ export class CloudSession {
     return { workspaceId: body.workspaceId };
   }
 
-  /** A request under this client's workspace and project, after the workspace check. */
-  async project(request: Omit<CloudRequest, "auth">): Promise<unknown> {
-    request.signal?.throwIfAborted();
-    const workspace = await this.#resolveWorkspace(request.signal);
-    return await this.send({
-      ...request,
+  /**
+   * A request under this client's workspace and project, after the workspace
+   * check, with the call's `signal` (and, for a `write`, its `idempotencyKey`
+   * or a new one); the answer must be an object.
+   */
+  async project(
+    request: ProjectRequest,
+    options: MemoCloudWriteOptions = {},
+  ): Promise<Record<string, unknown>> {
+    const { write, ...rest } = request;
+    options.signal?.throwIfAborted();
+    const workspace = await this.#resolveWorkspace(options.signal);
+    const answer = await this.send({
+      ...rest,
       auth: true,
       path: `/workspaces/${workspace}/projects/${this.projectId}${request.path}`,
+      idempotencyKey: write ? options.idempotencyKey ?? crypto.randomUUID() : undefined,
+      signal: options.signal,
     });
+    return objectOf(answer, request.action);
   }
 
   /** A request as it is (`path` under the API base). */

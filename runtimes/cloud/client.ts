@@ -194,9 +194,7 @@ export class MemoCloudClient {
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const keys: (string | null)[] = [];
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input, init) => {
    *     const request = new Request(input, init);
    *     if (request.url.endsWith("/whoami")) return Promise.resolve(Response.json({ workspaceId: "team" }));
@@ -230,9 +228,7 @@ export class MemoCloudClient {
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const bodies: unknown[] = [];
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: async (input, init) => {
    *     const request = new Request(input, init);
    *     if (request.url.endsWith("/whoami")) return Response.json({ workspaceId: "team" });
@@ -256,9 +252,7 @@ export class MemoCloudClient {
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input) =>
    *     Promise.resolve(
    *       String(input).endsWith("/whoami")
@@ -284,9 +278,7 @@ export class MemoCloudClient {
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const urls: string[] = [];
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   projectId: "handbook",
    *   fetch: (input) => {
    *     if (String(input).endsWith("/whoami")) return Promise.resolve(Response.json({ workspaceId: "team" }));
@@ -320,9 +312,7 @@ export class MemoCloudClient {
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 8,
    * };
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input, init) => {
    *     if (String(input).endsWith("/whoami")) return Promise.resolve(Response.json({ workspaceId: "team" }));
    *     assert.equal(new Headers(init?.headers).get("if-match"), "7");
@@ -356,9 +346,7 @@ export class MemoCloudClient {
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 2,
    * };
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input) =>
    *     Promise.resolve(
    *       String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ note }),
@@ -387,9 +375,7 @@ export class MemoCloudClient {
    *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
    * };
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input) => {
    *     if (String(input).endsWith("/whoami")) return Promise.resolve(Response.json({ workspaceId: "team" }));
    *     paths.push(new URL(String(input)).pathname);
@@ -422,15 +408,9 @@ export class MemoCloudClient {
    *   created: "2026-03-02T00:00:00.000Z", updated: "2026-03-02T00:00:00.000Z",
    * };
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
-   *   fetch: (input) =>
-   *     Promise.resolve(
-   *       String(input).endsWith("/whoami")
-   *         ? Response.json({ workspaceId: "team" })
-   *         : Response.json({ note, superseded: ["n1"] }),
-   *     ),
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+   *   fetch: async (input) =>
+   *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ note, superseded: ["n1"] }),
    * });
    * assert.deepEqual((await client.supersede({ ids: ["n1"], by: "n2" })).superseded, ["n1"]);
    * ```
@@ -451,15 +431,9 @@ export class MemoCloudClient {
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
-   *   fetch: (input) =>
-   *     Promise.resolve(
-   *       String(input).endsWith("/whoami")
-   *         ? Response.json({ workspaceId: "team" })
-   *         : Response.json({ version: 1, proposals: [] }),
-   *     ),
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+   *   fetch: async (input) =>
+   *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ version: 1, proposals: [] }),
    * });
    * assert.deepEqual((await client.tidy()).proposals, []);
    * ```
@@ -477,15 +451,9 @@ export class MemoCloudClient {
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
-   *   fetch: (input) =>
-   *     Promise.resolve(
-   *       String(input).endsWith("/whoami")
-   *         ? Response.json({ workspaceId: "team" })
-   *         : Response.json({ merged: 0, superseded: [], notes: [] }),
-   *     ),
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+   *   fetch: async (input) =>
+   *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ merged: 0, superseded: [], notes: [] }),
    * });
    * assert.equal((await client.applyTidy({ version: 1, proposals: [] })).merged, 0);
    * ```
@@ -505,15 +473,9 @@ export class MemoCloudClient {
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
-   *   fetch: (input) =>
-   *     Promise.resolve(
-   *       String(input).endsWith("/whoami")
-   *         ? Response.json({ workspaceId: "team" })
-   *         : Response.json({ notes: 0, labels: {}, sources: {}, revision: 0 }),
-   *     ),
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+   *   fetch: async (input) =>
+   *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ notes: 0, labels: {}, sources: {}, revision: 0 }),
    * });
    * assert.deepEqual(await client.stats(), { notes: 0, labels: {}, sources: {}, revision: 0 });
    * ```
@@ -533,9 +495,7 @@ export class MemoCloudClient {
    * import { MemoCloudClient } from "@memo/mcp-server";
    * let sent = 0;
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: () => (sent++, Promise.resolve(Response.json({ workspaceId: "team" }))),
    * });
    * const drafts = Array.from({ length: 10001 }, (_, i) => ({ text: `note ${i}` }));
@@ -569,15 +529,9 @@ export class MemoCloudClient {
    *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z", revision: 3,
    * };
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
-   *   fetch: (input) =>
-   *     Promise.resolve(
-   *       String(input).endsWith("/whoami")
-   *         ? Response.json({ workspaceId: "team" })
-   *         : Response.json({ deleted: [note], notFound: [] }),
-   *     ),
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
+   *   fetch: async (input) =>
+   *     String(input).endsWith("/whoami") ? Response.json({ workspaceId: "team" }) : Response.json({ deleted: [note], notFound: [] }),
    * });
    * const { deleted } = await client.deleteBatch({ sourcePrefix: "notion:page/" });
    * assert.deepEqual(deleted.map((n) => n.id), ["n1"]);
@@ -599,9 +553,7 @@ export class MemoCloudClient {
    * import assert from "node:assert/strict";
    * import { MemoCloudClient } from "@memo/mcp-server";
    * const client = new MemoCloudClient({
-   *   baseUrl: "http://127.0.0.1:8788",
-   *   apiKey: "mk_example",
-   *   workspaceId: "team",
+   *   baseUrl: "http://127.0.0.1:8788", apiKey: "mk_example", workspaceId: "team",
    *   fetch: (input) =>
    *     Promise.resolve(
    *       String(input).endsWith("/whoami")
