@@ -1,22 +1,19 @@
 /**
- * `@memo/mcp-server/http`: memo's MCP server over stateless Streamable HTTP,
- * as web-standard `Request → Response` handlers that run under `deno serve`,
- * on edge workers and inside web frameworks.
+ * `@memo/mcp-server/http`: memo's MCP server over stateless Streamable HTTP, as web-standard
+ * `Request → Response` handlers that run under `deno serve`, on edge workers and inside web
+ * frameworks.
  *
- * Each request goes through, in order: the origin check, CORS, bearer
- * authentication, header validation and JSON-RPC dispatch. A JSON-RPC answer
- * is HTTP 200, errors included, except: 400 for a body that is not JSON and
- * for the 2026-07-28 header checks; 404 for an unknown method of a 2026-07-28
- * request; 403 `insufficient_scope` for a request refused only for its OAuth
- * scope; 503 (with `Retry-After`) for a `subscriptions/listen` past the
- * stream limit; 500 when the handler cannot be built from its configuration.
- * Notifications only get 202. The transport refuses with 401, 403 (origin or
- * host), 404 (another path), 405, 406, 413 and 415 (see `docs/http.md`).
+ * Each request goes through, in order: the origin check, CORS, bearer authentication, header
+ * validation and JSON-RPC dispatch. A JSON-RPC answer is HTTP 200, errors included, except: 400 for
+ * a body that is not JSON and for the 2026-07-28 header checks; 404 for an unknown method of a
+ * 2026-07-28 request; 403 `insufficient_scope` for a request refused only for its OAuth scope; 503
+ * (with `Retry-After`) for a `subscriptions/listen` past the stream limit; 500 when the handler
+ * cannot be built from its configuration. Notifications only get 202. The transport refuses with
+ * 401, 403 (origin or host), 404 (another path), 405, 406, 413 and 415 (see `docs/http.md`).
  *
- * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and
- * `MEMO_OAUTH_RESOURCE`) the endpoint is an OAuth 2.1 protected resource (see
- * `docs/oauth.md`). Configuration comes from the options, else from the
- * `MEMO_*` variables (see `docs/configuration.md`).
+ * With OAuth on (`auth.oauth`, or `MEMO_OAUTH_ISSUER` and `MEMO_OAUTH_RESOURCE`) the endpoint is an
+ * OAuth 2.1 protected resource (see `docs/oauth.md`). Configuration comes from the options, else
+ * from the `MEMO_*` variables (see `docs/configuration.md`).
  *
  * @example Serve the notes of the current directory on http://127.0.0.1:8000/mcp (and the web page on /)
  * ```sh
@@ -159,9 +156,8 @@ export type {
 const DEFAULT_OPTIONS: MemoMcpHttpOptions = Object.freeze({});
 
 /**
- * Composes one endpoint: the runtime is `options.runtime`, else the one the
- * `MEMO_*` variables select (checked now, built at the first request).
- * Throws for a configuration that cannot work.
+ * Composes one endpoint: the runtime is `options.runtime`, else the one the `MEMO_*` variables
+ * select (checked now, built at the first request). Throws for a configuration that cannot work.
  */
 function composeEndpoint(
   options: MemoMcpHttpOptions,
@@ -185,10 +181,9 @@ function safeCwd(): string | undefined {
 const hosted = createHostHandlers(composeEndpoint);
 
 /**
- * Answers one request to the MCP endpoint. The protocol server and runtime are
- * built once per `options` object, at its first request, and reused; a
- * configuration that cannot work answers 500 with a "Cannot …" JSON-RPC
- * error. It answers whatever path the host routes to it.
+ * Answers one request to the MCP endpoint. The protocol server and runtime are built once per
+ * `options` object, at its first request, and reused; a configuration that cannot work answers 500
+ * with a "Cannot …" JSON-RPC error. It answers whatever path the host routes to it.
  *
  * @example
  * ```ts
@@ -224,10 +219,9 @@ export function handleMemoMcpRequest(
 }
 
 /**
- * Creates an edge-worker fetch handler `(request, env, ctx)`. The string
- * values of `env` (the worker's bindings) are laid over `options.env` (else
- * the process environment) and read as `MEMO_*` configuration; one endpoint
- * is built per distinct configuration and reused.
+ * Creates an edge-worker fetch handler `(request, env, ctx)`. The string values of `env` (the
+ * worker's bindings) are laid over `options.env` (else the process environment) and read as
+ * `MEMO_*` configuration; one endpoint is built per distinct configuration and reused.
  *
  * @example
  * ```ts
@@ -267,9 +261,9 @@ export function createMemoMcpFetchHandler(
 }
 
 /**
- * Creates one route handler for web frameworks. Configuration (options, else
- * the process environment) is checked at once, so a bad one throws here; the
- * runtime starts at the first request.
+ * Creates one route handler for web frameworks. Configuration (options, else the process
+ * environment) is checked at once, so a bad one throws here; the runtime starts at the first
+ * request.
  *
  * @example Next.js App Router (`app/mcp/route.ts`)
  * ```ts
@@ -349,12 +343,11 @@ const defaults = createDefaultServer(async () => {
 });
 
 /**
- * The endpoint configured from the environment, for `deno serve http.ts`
- * (and any host that takes a `{ fetch }` object). It answers MCP only on
- * `MEMO_MCP_PATH` (default `/mcp`), serves memo's web page on `/`
- * (`MEMO_UI_PATH`; `MEMO_UI=false` turns it off) with its assets under
- * `/_memo/assets/`, and gives 404 elsewhere. The page needs no token; its
- * calls to the MCP path do when the endpoint requires one.
+ * The endpoint configured from the environment, for `deno serve http.ts` (and any host that takes a
+ * `{ fetch }` object). It answers MCP only on `MEMO_MCP_PATH` (default `/mcp`), serves memo's web
+ * page on `/` (`MEMO_UI_PATH`; `MEMO_UI=false` turns it off) with its assets under
+ * `/_memo/assets/`, and gives 404 elsewhere. The page needs no token; its calls to the MCP path do
+ * when the endpoint requires one.
  *
  * @example
  * ```sh

@@ -1,8 +1,7 @@
 /**
- * Internal: API keys. Each key belongs to one workspace. A presented key is
- * hashed and compared with the digest of every configured key in constant
- * time, so that neither the match nor its position leaks through timing.
- * Keys are never echoed: errors name a pair by its position.
+ * Internal: API keys. Each key belongs to one workspace. A presented key is hashed and compared
+ * with the digest of every configured key in constant time, so that neither the match nor its
+ * position leaks through timing. Keys are never echoed: errors name a pair by its position.
  *
  * @module
  */
@@ -11,8 +10,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { NOTE_ID_PATTERN } from "@memo/memory";
 
 /**
- * Workspace and project ids: `[0-9a-z][0-9a-z_-]*`, at most 64 characters
- * (the note id pattern).
+ * Workspace and project ids: `[0-9a-z][0-9a-z_-]*`, at most 64 characters (the note id pattern).
  */
 export const CLOUD_ID_PATTERN: RegExp = NOTE_ID_PATTERN;
 
@@ -35,8 +33,8 @@ export interface Caller {
   /** Position of the key in the table. */
   keyIndex: number;
   /**
-   * Names the key in the shared rate limit without the secret: a SHA-256 of
-   * it (with a prefix of memo's own), 32 hex digits.
+   * Names the key in the shared rate limit without the secret: a SHA-256 of it (with a prefix of
+   * memo's own), 32 hex digits.
    */
   rateKey: string;
 }
@@ -55,9 +53,8 @@ export class ApiKeyTable {
   readonly #rateKeys: string[] = [];
 
   /**
-   * Builds the table from `key → workspace` pairs. Throws, without echoing
-   * the key, for an empty table, a malformed key, a bad workspace id or a key
-   * given twice.
+   * Builds the table from `key → workspace` pairs. Throws, without echoing the key, for an empty
+   * table, a malformed key, a bad workspace id or a key given twice.
    */
   constructor(keys: ReadonlyMap<string, string> | readonly ApiKeyEntry[]) {
     const entries: ApiKeyEntry[] = keys instanceof Map
@@ -90,9 +87,9 @@ export class ApiKeyTable {
   }
 
   /**
-   * The caller an `Authorization` header names, or `undefined` when it is
-   * missing, not `Bearer` or holds no configured key. Every configured key is
-   * compared, in constant time, whatever the outcome.
+   * The caller an `Authorization` header names, or `undefined` when it is missing, not `Bearer` or
+   * holds no configured key. Every configured key is compared, in constant time, whatever the
+   * outcome.
    */
   authenticate(authorization: string | null): Caller | undefined {
     const match = authorization === null ? null : /^Bearer +(\S+) *$/i.exec(authorization);
@@ -136,8 +133,8 @@ function rateKeyOf(key: string): string {
 }
 
 /**
- * The operator keys (`MEMO_CLOUD_OPERATOR_KEYS`): they read `GET /v1/stats`
- * and nothing else. None may also be a workspace key.
+ * The operator keys (`MEMO_CLOUD_OPERATOR_KEYS`): they read `GET /v1/stats` and nothing else. None
+ * may also be a workspace key.
  *
  * @example
  * ```ts

@@ -1,10 +1,8 @@
 /**
- * Internal: `Idempotency-Key` handling around a write. The key is claimed
- * with the request's fingerprint; a repeat gets the first answer with
- * `Idempotent-Replayed: true`; the same key with another request is a 400; a
- * repeat while the first runs waits for it, then answers 409
- * `{ reason: "in_progress" }`. 5xx answers are not kept: the key is released
- * and a retry runs again.
+ * Internal: `Idempotency-Key` handling around a write. The key is claimed with the request's
+ * fingerprint; a repeat gets the first answer with `Idempotent-Replayed: true`; the same key with
+ * another request is a 400; a repeat while the first runs waits for it, then answers 409 `{ reason:
+ * "in_progress" }`. 5xx answers are not kept: the key is released and a retry runs again.
  *
  * @module
  */
@@ -17,9 +15,8 @@ import type { IdempotencyStore, IdempotentAnswer } from "./store.ts";
 export const DEFAULT_IDEMPOTENCY_WAIT_MS = 10_000;
 
 /**
- * The fingerprint of a write: SHA-256 of its method, path, `If-Match`
- * revision (so that a retry with another precondition is not taken for a
- * repeat) and body.
+ * The fingerprint of a write: SHA-256 of its method, path, `If-Match` revision (so that a retry
+ * with another precondition is not taken for a repeat) and body.
  */
 export function fingerprintOf(
   method: string,
@@ -46,8 +43,8 @@ export interface IdempotentRun {
   /** How long a repeat waits for a running first request, in ms. */
   waitMs: number;
   /**
-   * The request's signal, aborted when the client goes away. A getter: Deno
-   * charges every request whose `signal` is read, so only a waiting repeat reads it.
+   * The request's signal, aborted when the client goes away. A getter: Deno charges every request
+   * whose `signal` is read, so only a waiting repeat reads it.
    */
   signal?: () => AbortSignal;
   /** Called when an answer could not be kept (the answer is still sent). */
@@ -67,8 +64,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * Runs `write` at most once per key: claims the key, runs, keeps the answer
- * (unless 5xx). Throws what `write` throws, after releasing the key.
+ * Runs `write` at most once per key: claims the key, runs, keeps the answer (unless 5xx). Throws
+ * what `write` throws, after releasing the key.
  */
 export async function runIdempotent(
   run: IdempotentRun,

@@ -1,15 +1,12 @@
 /**
- * Internal: what the Cloud API server says about the instance itself, beside
- * the API:
+ * Internal: what the Cloud API server says about the instance itself, beside the API:
  *
- * - `GET /readyz`, the readiness check a load balancer follows: 200
- *   `{"status":"ready"}` when the store can serve (PostgreSQL answers and
- *   holds every migration this build needs), 503 `{"status":"unready",
- *   "reason":…}` otherwise and while the instance drains before it stops. No
+ * - `GET /readyz`, the readiness check a load balancer follows: 200 `{"status":"ready"}` when the
+ *   store can serve (PostgreSQL answers and holds every migration this build needs), 503
+ *   `{"status":"unready", "reason":…}` otherwise and while the instance drains before it stops. No
  *   key; GET and HEAD only. `/healthz` stays the liveness check.
- * - `GET /v1/stats` for operators ({@linkcode instanceStats}): the version,
- *   the store, the uptime, the index budget's figures, the snapshot work and
- *   the rate limit.
+ * - `GET /v1/stats` for operators ({@linkcode instanceStats}): the version, the store, the uptime,
+ *   the index budget's figures, the snapshot work and the rate limit.
  *
  * @module
  */
@@ -23,8 +20,8 @@ import type { CloudStore } from "./store.ts";
 export const READYZ_PATH = "/readyz";
 
 /**
- * The answer to `request` when its path is {@linkcode READYZ_PATH}, else
- * undefined. `draining()` is true once the instance stopped taking work.
+ * The answer to `request` when its path is {@linkcode READYZ_PATH}, else undefined. `draining()` is
+ * true once the instance stopped taking work.
  *
  * @example
  * ```ts
@@ -68,8 +65,7 @@ export async function readyzResponse(
 }
 
 /**
- * The body of `GET /v1/stats`: this instance's figures (each instance answers
- * for itself).
+ * The body of `GET /v1/stats`: this instance's figures (each instance answers for itself).
  *
  * @example
  * ```ts

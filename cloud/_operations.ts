@@ -1,9 +1,8 @@
 /**
- * Internal: what each route of the Cloud API does once the request is
- * authenticated, in its workspace and within the rate limit: the reads
- * ({@linkcode readOperation}), the writes ({@linkcode prepareWrite}, run under
- * the request's `Idempotency-Key`) and the answers of the errors the store or
- * the input raise ({@linkcode answerOfError}).
+ * Internal: what each route of the Cloud API does once the request is authenticated, in its
+ * workspace and within the rate limit: the reads ({@linkcode readOperation}), the writes
+ * ({@linkcode prepareWrite}, run under the request's `Idempotency-Key`) and the answers of the
+ * errors the store or the input raise ({@linkcode answerOfError}).
  *
  * @module
  */

@@ -1,7 +1,6 @@
 /**
- * Internal: the route table of the Cloud API v1 and its matcher. Paths are
- * written as in the OpenAPI document (`{workspaceId}` …); a test checks that
- * the two agree.
+ * Internal: the route table of the Cloud API v1 and its matcher. Paths are written as in the
+ * OpenAPI document (`{workspaceId}` …); a test checks that the two agree.
  *
  * @module
  */

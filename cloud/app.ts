@@ -1,20 +1,17 @@
 /**
- * The reference Cloud API server's HTTP side: {@linkcode createMemoCloudHandler}
- * turns a {@linkcode CloudStore} and a table of API keys into a web-standard
- * `Request → Response` handler for the Memo Cloud API v1 (`docs/cloud-api.md`).
+ * The reference Cloud API server's HTTP side: {@linkcode createMemoCloudHandler} turns a
+ * {@linkcode CloudStore} and a table of API keys into a web-standard `Request → Response` handler
+ * for the Memo Cloud API v1 (`docs/cloud-api.md`).
  *
  * `HEAD` is answered wherever `GET` is: the same status and headers, no body.
  *
- * Each request goes through, in order: the route (404) → the API key (401) →
- * the workspace and project ids (400) → the key's workspace (403) → the rate
- * limit (429) → the body limit (413) → JSON and its fields (400) → the
- * `Idempotency-Key` of a write → the store. Every answer counted by the rate
- * limit carries `RateLimit-Policy` and `RateLimit` (IETF draft), a 429
- * `Retry-After` too.
+ * Each request goes through, in order: the route (404) → the API key (401) → the workspace and
+ * project ids (400) → the key's workspace (403) → the rate limit (429) → the body limit (413) →
+ * JSON and its fields (400) → the `Idempotency-Key` of a write → the store. Every answer counted by
+ * the rate limit carries `RateLimit-Policy` and `RateLimit` (IETF draft), a 429 `Retry-After` too.
  *
- * Outside the API: `GET /healthz` (liveness), `GET /readyz` (readiness: the
- * store can serve and the instance is not draining) and, for operator keys,
- * `GET /v1/stats` (`_instance.ts`).
+ * Outside the API: `GET /healthz` (liveness), `GET /readyz` (readiness: the store can serve and the
+ * instance is not draining) and, for operator keys, `GET /v1/stats` (`_instance.ts`).
  *
  * @module
  */
@@ -57,8 +54,8 @@ import type { SecretsPolicy } from "@memo/memory";
 
 export type { ApiKeyEntry } from "./_auth.ts";
 /**
- * How much the server logs: one line a request (the prefix `memo-cloud`, the
- * format `memo serve` uses) and, at every level, the failures a 500 hides.
+ * How much the server logs: one line a request (the prefix `memo-cloud`, the format `memo serve`
+ * uses) and, at every level, the failures a 500 hides.
  */
 export type CloudLogLevel = LogLevel;
 
@@ -123,14 +120,13 @@ export interface MemoCloudHandlerOptions {
   /** Where projects and idempotency keys are kept. */
   store: CloudStore;
   /**
-   * The API keys: `key → workspaceId`, or a list of pairs. At least one;
-   * each workspace id matches `[0-9a-z][0-9a-z_-]*` (at most 64 characters).
+   * The API keys: `key → workspaceId`, or a list of pairs. At least one; each workspace id matches
+   * `[0-9a-z][0-9a-z_-]*` (at most 64 characters).
    */
   apiKeys: ReadonlyMap<string, string> | readonly ApiKeyEntry[];
   /**
-   * Requests per second per API key; 0 turns the limit off. Counted by
-   * `rateLimiter`: across every instance with the PostgreSQL store, in this
-   * process with the file store.
+   * Requests per second per API key; 0 turns the limit off. Counted by `rateLimiter`: across every
+   * instance with the PostgreSQL store, in this process with the file store.
    * @default {100}
    */
   rateLimit?: number;
@@ -140,14 +136,14 @@ export interface MemoCloudHandlerOptions {
    */
   rateLimiter?: RateLimiter;
   /**
-   * Keys that read `GET /v1/stats` (`MEMO_CLOUD_OPERATOR_KEYS`) and nothing
-   * else; none may also be an API key.
+   * Keys that read `GET /v1/stats` (`MEMO_CLOUD_OPERATOR_KEYS`) and nothing else; none may also be
+   * an API key.
    * @default {[]}
    */
   operatorKeys?: readonly string[];
   /**
-   * True once the instance drains before it stops: `GET /readyz` then
-   * answers 503 while requests are still served.
+   * True once the instance drains before it stops: `GET /readyz` then answers 503 while requests
+   * are still served.
    * @default {() => false}
    */
   draining?: () => boolean;
@@ -162,8 +158,8 @@ export interface MemoCloudHandlerOptions {
    */
   maxBatchBodyBytes?: number;
   /**
-   * How long a repeated write waits for the first one with the same
-   * `Idempotency-Key` before answering 409, in ms.
+   * How long a repeated write waits for the first one with the same `Idempotency-Key` before
+   * answering 409, in ms.
    * @default {10000}
    */
   idempotencyWaitMs?: number;
@@ -182,8 +178,8 @@ export interface MemoCloudHandlerOptions {
    */
   secrets?: SecretsPolicy;
   /**
-   * Which lines reach `log`: `error` (5xx and failures), `warn` (also 4xx),
-   * `info` (every request), `debug` (also stacks).
+   * Which lines reach `log`: `error` (5xx and failures), `warn` (also 4xx), `info` (every request),
+   * `debug` (also stacks).
    * @default {"info"}
    */
   logLevel?: CloudLogLevel;
@@ -212,9 +208,8 @@ function checkNumberOption(value: number | undefined, name: string, min: number)
 }
 
 /**
- * Creates the Cloud API v1 handler over a store. Throws at once for a
- * configuration that cannot work (no key, a bad workspace id, a bad limit),
- * without echoing a key.
+ * Creates the Cloud API v1 handler over a store. Throws at once for a configuration that cannot
+ * work (no key, a bad workspace id, a bad limit), without echoing a key.
  *
  * @example Create a note, read it back, and see another workspace refused
  * ```ts
@@ -292,10 +287,9 @@ export function createMemoCloudHandler(options: MemoCloudHandlerOptions): MemoCl
   const openApiText = JSON.stringify(CLOUD_OPENAPI_DOCUMENT);
 
   /**
-   * Counts a request of `caller` and returns the rate limit's headers for its
-   * answer; throws 429 (with them) past the limit. A limiter that fails (the
-   * database is down) lets the request through: it fails on its own if the
-   * store is down too.
+   * Counts a request of `caller` and returns the rate limit's headers for its answer; throws 429
+   * (with them) past the limit. A limiter that fails (the database is down) lets the request
+   * through: it fails on its own if the store is down too.
    */
   async function limit(caller: Caller, fail: (e: unknown) => void): Promise<Headers> {
     const headers = new Headers();

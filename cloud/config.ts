@@ -1,8 +1,8 @@
 /**
- * The reference Cloud API server's configuration from `MEMO_CLOUD_*`
- * variables: `MEMO_CLOUD_API_KEYS` (required), `MEMO_CLOUD_DATABASE_URL`,
- * `MEMO_CLOUD_DATA_DIR`, `MEMO_CLOUD_RATE_LIMIT`, `MEMO_CLOUD_SECRETS`, `MEMO_CLOUD_MAX_BODY_BYTES`
- * and `MEMO_LOG_LEVEL`. Errors never echo a key.
+ * The reference Cloud API server's configuration from `MEMO_CLOUD_*` variables:
+ * `MEMO_CLOUD_API_KEYS` (required), `MEMO_CLOUD_DATABASE_URL`, `MEMO_CLOUD_DATA_DIR`,
+ * `MEMO_CLOUD_RATE_LIMIT`, `MEMO_CLOUD_SECRETS`, `MEMO_CLOUD_MAX_BODY_BYTES` and `MEMO_LOG_LEVEL`.
+ * Errors never echo a key.
  *
  * @module
  */
@@ -63,9 +63,9 @@ export interface CloudConfig {
 }
 
 /**
- * How long `memo cloud serve` keeps serving after SIGTERM, with `GET /readyz`
- * answering 503, before it stops accepting connections (`MEMO_CLOUD_DRAIN_MS`):
- * time for a load balancer that follows `/readyz` to stop sending requests.
+ * How long `memo cloud serve` keeps serving after SIGTERM, with `GET /readyz` answering 503, before
+ * it stops accepting connections (`MEMO_CLOUD_DRAIN_MS`): time for a load balancer that follows
+ * `/readyz` to stop sending requests.
  *
  * @example
  * ```ts
@@ -78,8 +78,8 @@ export interface CloudConfig {
 export const DEFAULT_CLOUD_DRAIN_MS = 5000;
 
 /**
- * Reads `MEMO_CLOUD_OPERATOR_KEYS`: comma-separated keys, each visible ASCII
- * without a comma, given once. Never echoes a key.
+ * Reads `MEMO_CLOUD_OPERATOR_KEYS`: comma-separated keys, each visible ASCII without a comma, given
+ * once. Never echoes a key.
  *
  * @example
  * ```ts
@@ -115,10 +115,9 @@ const NO_KEYS =
 const KEY_PATTERN = /^[\x21-\x2b\x2d-\x7e]+$/;
 
 /**
- * Parses `MEMO_CLOUD_API_KEYS`: comma-separated `key:workspaceId` pairs (a
- * key may hold `:`; the workspace id follows the last one). Throws for none,
- * a malformed pair, a bad workspace id or a repeated key, naming the pair by
- * its position and never echoing it.
+ * Parses `MEMO_CLOUD_API_KEYS`: comma-separated `key:workspaceId` pairs (a key may hold `:`; the
+ * workspace id follows the last one). Throws for none, a malformed pair, a bad workspace id or a
+ * repeated key, naming the pair by its position and never echoing it.
  *
  * @example
  * ```ts
@@ -162,9 +161,8 @@ export function parseApiKeys(value: string | undefined): ApiKeyEntry[] {
 }
 
 /**
- * Reads the configuration from `env`. Throws "Cannot start the cloud API:
- * MEMO_CLOUD_API_KEYS is empty; …" without keys, and "Cannot read NAME: …"
- * for a malformed value.
+ * Reads the configuration from `env`. Throws "Cannot start the cloud API: MEMO_CLOUD_API_KEYS is
+ * empty; …" without keys, and "Cannot read NAME: …" for a malformed value.
  *
  * @example
  * ```ts

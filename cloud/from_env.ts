@@ -1,7 +1,6 @@
 /**
- * The reference server assembled from `MEMO_CLOUD_*` variables: the
- * configuration, its store and the handler. `cloud/main.ts` (`deno serve`)
- * and `memo cloud serve` both start this way.
+ * The reference server assembled from `MEMO_CLOUD_*` variables: the configuration, its store and
+ * the handler. `cloud/main.ts` (`deno serve`) and `memo cloud serve` both start this way.
  *
  * @module
  */
@@ -70,9 +69,9 @@ export interface MemoCloudServerOptions {
 }
 
 /**
- * Reads the configuration from `env`, opens its store and creates the
- * handler. Throws before opening anything when the configuration is bad
- * (no keys: "Cannot start the cloud API: MEMO_CLOUD_API_KEYS is empty; …").
+ * Reads the configuration from `env`, opens its store and creates the handler. Throws before
+ * opening anything when the configuration is bad (no keys: "Cannot start the cloud API:
+ * MEMO_CLOUD_API_KEYS is empty; …").
  *
  * @example
  * ```ts

@@ -1,10 +1,8 @@
 /**
- * The reference Cloud API server as a `deno serve` module. Configured by
- * the `MEMO_CLOUD_*` variables (`MEMO_CLOUD_API_KEYS` is required); the
- * file store in `MEMO_CLOUD_DATA_DIR` (default `./memo-cloud-data`), or
- * PostgreSQL when `MEMO_CLOUD_DATABASE_URL` is set. It prints
- * `memo: cloud API listening on http://HOST:PORT/v1` and one line per
- * request on stderr.
+ * The reference Cloud API server as a `deno serve` module. Configured by the `MEMO_CLOUD_*`
+ * variables (`MEMO_CLOUD_API_KEYS` is required); the file store in `MEMO_CLOUD_DATA_DIR` (default
+ * `./memo-cloud-data`), or PostgreSQL when `MEMO_CLOUD_DATABASE_URL` is set. It prints `memo: cloud
+ * API listening on http://HOST:PORT/v1` and one line per request on stderr.
  *
  * @example Serve on the default address
  * ```sh
@@ -61,9 +59,8 @@ function hostOf(hostname: string): string {
 }
 
 /**
- * The server for `deno serve` (and any host that takes `{ fetch }`). The
- * server starts at the first request when this module is imported rather
- * than served.
+ * The server for `deno serve` (and any host that takes `{ fetch }`). The server starts at the first
+ * request when this module is imported rather than served.
  *
  * @example Health answers without a key
  * ```ts

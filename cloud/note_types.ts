@@ -1,7 +1,7 @@
 /**
- * What the Cloud API's projects take and answer: a note with its `revision`, drafts, write
- * results, the change feed's entries, recall hits, the history filters, project stats and batch
- * deletes. The storage contract that uses them is `store.ts`, which re-exports them.
+ * What the Cloud API's projects take and answer: a note with its `revision`, drafts, write results,
+ * the change feed's entries, recall hits, the history filters, project stats and batch deletes. The
+ * storage contract that uses them is `store.ts`, which re-exports them.
  *
  * @module
  */
@@ -9,9 +9,8 @@
 import type { Note, NoteDraft, RecallHit, ScoreContribution, SimilarNote } from "@memo/memory";
 
 /**
- * A note as the Cloud API carries it: the memory package's note plus its
- * server `revision`, the sequence number of its latest change in the
- * project's change feed.
+ * A note as the Cloud API carries it: the memory package's note plus its server `revision`, the
+ * sequence number of its latest change in the project's change feed.
  *
  * @example
  * ```ts
@@ -44,9 +43,9 @@ export interface CloudNote extends Note {
  */
 export interface CloudDraft extends NoteDraft {
   /**
-   * Id of the note when it is new. Ignored when the draft's identity matches
-   * a stored note; replaced by a fresh id when a note of another identity holds it.
-   * Of several drafts of one identity in a batch, the first id given counts.
+   * Id of the note when it is new. Ignored when the draft's identity matches a stored note;
+   * replaced by a fresh id when a note of another identity holds it. Of several drafts of one
+   * identity in a batch, the first id given counts.
    */
   id?: string;
 }
@@ -120,8 +119,8 @@ export interface CloudRecallHit extends Omit<RecallHit, "note" | "engine"> {
 }
 
 /**
- * What {@linkcode CloudProject.remember} did: a write's result plus the stored notes that
- * resemble a written note (lexically, as a local memo finds them; empty otherwise).
+ * What {@linkcode CloudProject.remember} did: a write's result plus the stored notes that resemble
+ * a written note (lexically, as a local memo finds them; empty otherwise).
  *
  * @example
  * ```ts
@@ -145,8 +144,8 @@ export interface CloudRememberResult extends CloudWriteResult {
 }
 
 /**
- * What {@linkcode CloudProject.correct} and {@linkcode CloudProject.supersede} did: the note
- * that holds the fact now (with its revision), and the ids it superseded in this call.
+ * What {@linkcode CloudProject.correct} and {@linkcode CloudProject.supersede} did: the note that
+ * holds the fact now (with its revision), and the ids it superseded in this call.
  *
  * @example
  * ```ts
@@ -295,8 +294,8 @@ export interface CloudStats {
 }
 
 /**
- * Most notes one `notes:batchDelete` deletes: the ids it names, or the notes
- * a source prefix matches (a prefix that matches more is refused).
+ * Most notes one `notes:batchDelete` deletes: the ids it names, or the notes a source prefix
+ * matches (a prefix that matches more is refused).
  *
  * @example
  * ```ts
@@ -307,8 +306,8 @@ export interface CloudStats {
 export const BATCH_DELETE_LIMIT = 10000;
 
 /**
- * Which notes `CloudProject.removeMany` (`store.ts`) deletes: these ids, or every
- * note whose source key starts with this prefix.
+ * Which notes `CloudProject.removeMany` (`store.ts`) deletes: these ids, or every note whose source
+ * key starts with this prefix.
  *
  * @example
  * ```ts

@@ -1,7 +1,6 @@
 /**
- * Opens the store a configuration names: the PostgreSQL store when
- * `databaseUrl` is set (its driver is imported only then), else the file
- * store in `dataDir`.
+ * Opens the store a configuration names: the PostgreSQL store when `databaseUrl` is set (its driver
+ * is imported only then), else the file store in `dataDir`.
  *
  * @module
  */
@@ -32,8 +31,8 @@ export interface OpenCloudStoreOptions {
 }
 
 /**
- * Opens the store of `config`: `PostgresCloudStore` (connects and migrates)
- * when `databaseUrl` is set, else `FileCloudStore` on `dataDir`.
+ * Opens the store of `config`: `PostgresCloudStore` (connects and migrates) when `databaseUrl` is
+ * set, else `FileCloudStore` on `dataDir`.
  *
  * @example
  * ```ts

@@ -1,15 +1,13 @@
 /**
- * Requests per second per API key, in fixed one-second windows.
- * {@linkcode RateLimiter} is what the handler asks; {@linkcode MemoryRateLimiter}
- * counts in this process (the file store: one instance), and the PostgreSQL
- * store shares its counts through the database (`postgres/_rate_limit.ts`), so that
- * every instance together admits the configured rate.
+ * Requests per second per API key, in fixed one-second windows. {@linkcode RateLimiter} is what the
+ * handler asks; {@linkcode MemoryRateLimiter} counts in this process (the file store: one
+ * instance), and the PostgreSQL store shares its counts through the database
+ * (`postgres/_rate_limit.ts`), so that every instance together admits the configured rate.
  *
- * The answers carry the fields of the IETF HTTPAPI draft "RateLimit header
- * fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-10):
- * `RateLimit-Policy: "default";q=<limit>;w=1` and `RateLimit:
- * "default";r=<remaining>;t=<seconds to the next window>`, plus `Retry-After`
- * on a 429 ({@linkcode rateLimitHeaders}).
+ * The answers carry the fields of the IETF HTTPAPI draft "RateLimit header fields for HTTP"
+ * (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy: "default";q=<limit>;w=1` and
+ * `RateLimit: "default";r=<remaining>;t=<seconds to the next window>`, plus `Retry-After` on a 429
+ * ({@linkcode rateLimitHeaders}).
  *
  * @module
  */
@@ -54,16 +52,15 @@ export interface RateLimiter {
   /** Whether the counts are shared by every instance (`GET /v1/stats` says so). */
   readonly shared: boolean;
   /**
-   * Counts one request of `key` (a hash of the API key, never the key)
-   * against `limit` per second; `now` (ms since the epoch) names the window,
-   * by default the limiter's own clock.
+   * Counts one request of `key` (a hash of the API key, never the key) against `limit` per second;
+   * `now` (ms since the epoch) names the window, by default the limiter's own clock.
    */
   take(key: string, limit: number, now?: number): Promise<RateDecision>;
 }
 
 /**
- * The decision of one count in the window starting at `windowStart` (ms)
- * when it is the `count`-th request of the window.
+ * The decision of one count in the window starting at `windowStart` (ms) when it is the `count`-th
+ * request of the window.
  *
  * @example
  * ```ts
@@ -126,8 +123,8 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 /**
- * The headers of an answer counted by the limiter: `RateLimit-Policy` and
- * `RateLimit` always, `Retry-After` when refused.
+ * The headers of an answer counted by the limiter: `RateLimit-Policy` and `RateLimit` always,
+ * `Retry-After` when refused.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * The storage contract of the reference Cloud API server: a {@linkcode CloudStore}
- * holds projects ({@linkcode CloudProject}) and idempotency records
- * ({@linkcode IdempotencyStore}). Two implementations: the file store (one box)
- * and the PostgreSQL store (any number of instances). What projects take and answer is in
- * `note_types.ts`, re-exported here.
+ * The storage contract of the reference Cloud API server: a {@linkcode CloudStore} holds projects
+ * ({@linkcode CloudProject}) and idempotency records ({@linkcode IdempotencyStore}). Two
+ * implementations: the file store (one box) and the PostgreSQL store (any number of instances).
+ * What projects take and answer is in `note_types.ts`, re-exported here.
  *
  * @module
  */
@@ -39,8 +38,8 @@ import type {
 export * from "./note_types.ts";
 
 /**
- * Thrown by {@linkcode CloudProject.update} and {@linkcode CloudProject.remove}
- * when `ifMatch` names a revision the note has moved on from.
+ * Thrown by {@linkcode CloudProject.update} and {@linkcode CloudProject.remove} when `ifMatch`
+ * names a revision the note has moved on from.
  *
  * @example
  * ```ts
@@ -68,9 +67,8 @@ export class CloudConflictError extends Error {
 }
 
 /**
- * The `If-Match` rule of every store: throws {@linkcode CloudConflictError}
- * with the note as it is when `ifMatch` is given and is not its revision;
- * returns the note.
+ * The `If-Match` rule of every store: throws {@linkcode CloudConflictError} with the note as it is
+ * when `ifMatch` is given and is not its revision; returns the note.
  *
  * @example
  * ```ts
@@ -92,9 +90,8 @@ export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): C
 }
 
 /**
- * One project's notes. Every method sees the writes of every instance
- * sharing the store. Validation errors are `MemoryValidationError`s of
- * `@memo/memory`.
+ * One project's notes. Every method sees the writes of every instance sharing the store. Validation
+ * errors are `MemoryValidationError`s of `@memo/memory`.
  *
  * @example
  * ```ts
@@ -105,35 +102,33 @@ export function checkIfMatch(current: CloudNote, ifMatch: number | undefined): C
  */
 export interface CloudProject {
   /**
-   * Stores drafts all-or-nothing (one transaction), deduplicating by
-   * identity; result `i` answers draft `i`. Drafts of one identity make one
-   * note (the last draft's content, the first `id` given) and all answer with
-   * it; the first carries its status, later ones are `unchanged`.
+   * Stores drafts all-or-nothing (one transaction), deduplicating by identity; result `i` answers
+   * draft `i`. Drafts of one identity make one note (the last draft's content, the first `id`
+   * given) and all answer with it; the first carries its status, later ones are `unchanged`.
    */
   upsert(
     drafts: readonly CloudDraft[],
     options?: { signal?: AbortSignal },
   ): Promise<CloudWriteResult[]>;
   /**
-   * Stores one note as `Memo.remember` does: deduplicated by identity, `supersedes` checked
-   * (an unknown id, the note itself or a cycle is a `MemoryValidationError`, and nothing is
-   * written), and the stored notes most like a written one listed in `similar`.
+   * Stores one note as `Memo.remember` does: deduplicated by identity, `supersedes` checked (an
+   * unknown id, the note itself or a cycle is a `MemoryValidationError`, and nothing is written),
+   * and the stored notes most like a written one listed in `similar`.
    */
   remember(draft: NoteDraft): Promise<CloudRememberResult>;
   /** One note with its derived `supersededBy`, or `undefined`. */
   get(id: string): Promise<CloudNote | undefined>;
   /**
-   * Changes a note; `undefined` for an unknown id. Throws
-   * {@linkcode CloudConflictError} when `ifMatch` is not its revision. A patch
-   * that changes nothing keeps the revision. The ids a patch adds to `supersedes` are checked
-   * as `remember`'s, unless the patch gives `updated` (a replica copying its own note: its
-   * links may name notes it has not pushed yet).
+   * Changes a note; `undefined` for an unknown id. Throws {@linkcode CloudConflictError} when
+   * `ifMatch` is not its revision. A patch that changes nothing keeps the revision. The ids a patch
+   * adds to `supersedes` are checked as `remember`'s, unless the patch gives `updated` (a replica
+   * copying its own note: its links may name notes it has not pushed yet).
    */
   update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined>;
   /**
-   * The fact of a note changed: a new note that supersedes it, and the old note's validity
-   * ended, written together (one transaction, one rewrite), as `Memo.correct` does. Unknown
-   * id: `NoteNotFoundError`.
+   * The fact of a note changed: a new note that supersedes it, and the old note's validity ended,
+   * written together (one transaction, one rewrite), as `Memo.correct` does. Unknown id:
+   * `NoteNotFoundError`.
    */
   correct(input: CorrectInput): Promise<CloudSupersedeResult>;
   /** Note `by` gains `ids` in its `supersedes` (one write), as `Memo.supersede` does. */
@@ -141,17 +136,16 @@ export interface CloudProject {
   /** Proposals to tidy the notes up, writing nothing (`Memo.tidy`; no `sha256`). */
   tidy(): Promise<TidyPlan>;
   /**
-   * Applies a plan's merges in one write; refuses (`MemoryValidationError`), writing nothing,
-   * when a note it names is gone.
+   * Applies a plan's merges in one write; refuses (`MemoryValidationError`), writing nothing, when
+   * a note it names is gone.
    */
   applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult>;
   /** Deletes a note and returns it as it was; `undefined` for an unknown id. Same `ifMatch` rule. */
   remove(id: string, ifMatch?: number): Promise<CloudNote | undefined>;
   /**
-   * Deletes the notes `selector` names in one transaction, a tombstone each.
-   * Duplicate ids count once. A source prefix that matches more than
-   * {@linkcode BATCH_DELETE_LIMIT} notes deletes nothing and throws a
-   * `MemoryValidationError` with `details: { limit, matched }`.
+   * Deletes the notes `selector` names in one transaction, a tombstone each. Duplicate ids count
+   * once. A source prefix that matches more than {@linkcode BATCH_DELETE_LIMIT} notes deletes
+   * nothing and throws a `MemoryValidationError` with `details: { limit, matched }`.
    */
   removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult>;
   /** A page of notes. Throws `MemoryValidationError` for a bad cursor. */
@@ -163,8 +157,8 @@ export interface CloudProject {
   /** Changes with `seq > since`, oldest first, at most `limit`. */
   changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }>;
   /**
-   * The project's latest change sequence number (0 when nothing was ever
-   * written), read from the store now; cheap (no note is loaded).
+   * The project's latest change sequence number (0 when nothing was ever written), read from the
+   * store now; cheap (no note is loaded).
    */
   revision(): Promise<number>;
   /** Counts. */
@@ -172,10 +166,9 @@ export interface CloudProject {
 }
 
 /**
- * What a store keeps per project beneath {@linkcode CloudProject}: a
- * `MemoryStore` (so that a `Memo` client can read and rank it) that also
- * keeps revisions and the change feed. `MemoCloudProject` (`projects/memo_project.ts`)
- * turns one into a {@linkcode CloudProject}.
+ * What a store keeps per project beneath {@linkcode CloudProject}: a `MemoryStore` (so that a
+ * `Memo` client can read and rank it) that also keeps revisions and the change feed.
+ * `MemoCloudProject` (`projects/memo_project.ts`) turns one into a {@linkcode CloudProject}.
  *
  * @example
  * ```ts
@@ -207,8 +200,8 @@ export interface RevisionedStore extends MemoryStore {
   /** The latest change sequence number in the store now (0 when none). */
   lastRevision(): Promise<number>;
   /**
-   * The revision of a note as of the latest `changesSince` answer (what a
-   * `Memo` client over this store holds), without a round trip.
+   * The revision of a note as of the latest `changesSince` answer (what a `Memo` client over this
+   * store holds), without a round trip.
    */
   revisionOf(id: string): number | undefined;
 }
@@ -259,8 +252,8 @@ export type IdempotencyClaim =
  */
 export interface IdempotencyStore {
   /**
-   * Claims `key` for a request with this fingerprint. A claim left pending
-   * longer than 60 s (its holder died) may be claimed again.
+   * Claims `key` for a request with this fingerprint. A claim left pending longer than 60 s (its
+   * holder died) may be claimed again.
    */
   claim(workspaceId: string, key: string, fingerprint: string): Promise<IdempotencyClaim>;
   /** Records the answer of a claimed key. */
@@ -268,18 +261,18 @@ export interface IdempotencyStore {
   /** Frees a claimed key without an answer (the write failed with a 5xx). */
   release(workspaceId: string, key: string): Promise<void>;
   /**
-   * Deletes, in every workspace, the answers kept for keys answered before `before` (all of
-   * them with the current time), so that an operator can drop records from before the secrets
-   * guard (`memo cloud purge-idempotency`); returns how many. A repeat of a purged key runs
-   * again (the write dedupes by content, so it changes nothing twice).
+   * Deletes, in every workspace, the answers kept for keys answered before `before` (all of them
+   * with the current time), so that an operator can drop records from before the secrets guard
+   * (`memo cloud purge-idempotency`); returns how many. A repeat of a purged key runs again (the
+   * write dedupes by content, so it changes nothing twice).
    */
   purge(before: Date): Promise<number>;
 }
 
 /**
- * Default memory for the recall indexes of the projects an instance holds, in
- * MiB (`MEMO_CLOUD_INDEX_BUDGET_MB`): a quarter of a 1 GB container, which
- * leaves room for the rest (requests, a project being built, the GC's slack).
+ * Default memory for the recall indexes of the projects an instance holds, in MiB
+ * (`MEMO_CLOUD_INDEX_BUDGET_MB`): a quarter of a 1 GB container, which leaves room for the rest
+ * (requests, a project being built, the GC's slack).
  *
  * @example
  * ```ts
@@ -330,8 +323,7 @@ export interface SnapshotCounters {
 }
 
 /**
- * The figures of one instance's store ({@linkcode CloudStore.stats}, in
- * `GET /v1/stats`).
+ * The figures of one instance's store ({@linkcode CloudStore.stats}, in `GET /v1/stats`).
  *
  * @example
  * ```ts
@@ -368,9 +360,8 @@ export interface CloudStore {
   /** The idempotency keys. */
   readonly idempotency: IdempotencyStore;
   /**
-   * The rate limit's counts, when the store keeps them (the PostgreSQL store
-   * shares them with every instance); by default the handler counts in its
-   * own process.
+   * The rate limit's counts, when the store keeps them (the PostgreSQL store shares them with every
+   * instance); by default the handler counts in its own process.
    */
   readonly rateLimiter?: RateLimiter;
   /** Whether the store can serve now (`GET /readyz`); ready when absent. */

@@ -1,7 +1,6 @@
 /**
- * The connectors section of `.memo/config.json`:
- * `{"connectors": [{"id", "type", ...params, "apiUrl"?}]}`. Tokens never go
- * in the file: they come from the environment.
+ * The connectors section of `.memo/config.json`: `{"connectors": [{"id", "type", ...params,
+ * "apiUrl"?}]}`. Tokens never go in the file: they come from the environment.
  *
  * @module
  */
@@ -11,9 +10,8 @@ import { CONNECTOR_ID_PATTERN } from "./kit/connector_id.ts";
 import { ConnectorConfigError } from "./errors.ts";
 
 /**
- * One configured connector: its id, its type and the type's parameters
- * (`repositories`, `pageSize`, `databaseId`, `query`, `includeContent`,
- * `maxDepth`, `apiUrl` …).
+ * One configured connector: its id, its type and the type's parameters (`repositories`, `pageSize`,
+ * `databaseId`, `query`, `includeContent`, `maxDepth`, `apiUrl` …).
  *
  * @example
  * ```ts
@@ -40,9 +38,8 @@ export interface ConnectorConfig {
 const SECRET_KEYS = /^(token|apiKey|api_key|secret|password|auth|authorization|accessToken)$/i;
 
 /**
- * Validates the `connectors` value of a parsed config file. Throws
- * `ConnectorConfigError` naming the first problem (never repeating a value
- * that might be a secret).
+ * Validates the `connectors` value of a parsed config file. Throws `ConnectorConfigError` naming
+ * the first problem (never repeating a value that might be a secret).
  *
  * @example
  * ```ts
@@ -96,9 +93,8 @@ export function parseConnectorConfig(
 }
 
 /**
- * Reads the configured connectors from a config file. A missing file means
- * no connectors; a file that is not JSON, or a bad entry, throws
- * `ConnectorConfigError`.
+ * Reads the configured connectors from a config file. A missing file means no connectors; a file
+ * that is not JSON, or a bad entry, throws `ConnectorConfigError`.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * The memory side of the runner: the drafts it commits and what it needs of
- * the client that takes them (`Memo` from `@memo/memory` fits).
+ * The memory side of the runner: the drafts it commits and what it needs of the client that takes
+ * them (`Memo` from `@memo/memory` fits).
  *
  * @module
  */
@@ -8,8 +8,8 @@
 import type { NoteDraft } from "@memo/memory";
 
 /**
- * A note as the runner hands it to the memory client: the fields of
- * `NoteDraft` (`@memo/memory`) that an upstream record fills.
+ * A note as the runner hands it to the memory client: the fields of `NoteDraft` (`@memo/memory`)
+ * that an upstream record fills.
  *
  * @example
  * ```ts
@@ -74,8 +74,7 @@ export interface ConnectorCommit {
 }
 
 /**
- * What the runner needs of the memory client: `Memo` from `@memo/memory`
- * fits.
+ * What the runner needs of the memory client: `Memo` from `@memo/memory` fits.
  *
  * @example
  * ```ts

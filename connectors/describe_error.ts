@@ -1,6 +1,6 @@
 /**
- * The safe facts of an error, for a run's result: name, message and own
- * fields, with secrets scrubbed.
+ * The safe facts of an error, for a run's result: name, message and own fields, with secrets
+ * scrubbed.
  *
  * @module
  */
@@ -34,9 +34,8 @@ export interface ConnectorErrorInfo {
 }
 
 /**
- * The safe facts of an error for `RunConnectorsResult.errors`: its name,
- * message and own fields (`code`, `status`, `resetEpoch`,
- * `retryAfterSeconds` …), with any of `secrets` scrubbed.
+ * The safe facts of an error for `RunConnectorsResult.errors`: its name, message and own fields
+ * (`code`, `status`, `resetEpoch`, `retryAfterSeconds` …), with any of `secrets` scrubbed.
  *
  * @example
  * ```ts

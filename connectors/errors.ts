@@ -1,7 +1,6 @@
 /**
- * Errors of the connectors package. Each carries a stable `code`; upstream
- * HTTP failures also carry `status`. No message or field ever holds a token
- * or an upstream response body.
+ * Errors of the connectors package. Each carries a stable `code`; upstream HTTP failures also carry
+ * `status`. No message or field ever holds a token or an upstream response body.
  *
  * @module
  */
@@ -52,8 +51,8 @@ export class ConnectorError extends Error {
 }
 
 /**
- * A connector's configuration or options are unusable (a bad id, a token of
- * the wrong form, an unknown type). Raised before any request is sent.
+ * A connector's configuration or options are unusable (a bad id, a token of the wrong form, an
+ * unknown type). Raised before any request is sent.
  *
  * @example
  * ```ts
@@ -132,8 +131,8 @@ export class ConnectorTimeoutError extends ConnectorError {
 }
 
 /**
- * A request failed on the network: the connection was refused or reset, or
- * broke while the answer was read.
+ * A request failed on the network: the connection was refused or reset, or broke while the answer
+ * was read.
  *
  * @example
  * ```ts
@@ -154,8 +153,8 @@ export class ConnectorNetworkError extends ConnectorError {
 }
 
 /**
- * A failure of the repository host (GitHub): HTTP errors, fatal GraphQL
- * errors (joined into one message), broken paging.
+ * A failure of the repository host (GitHub): HTTP errors, fatal GraphQL errors (joined into one
+ * message), broken paging.
  *
  * @example
  * ```ts
@@ -208,9 +207,9 @@ export class RepoHostAuthError extends RepoHostError {
 }
 
 /**
- * The repository host refused the request for its rate limit: HTTP 403 or
- * 429, or a GraphQL `RATE_LIMITED` error. `resetEpoch` is the UNIX time (in
- * seconds) the budget resets, from `x-ratelimit-reset`.
+ * The repository host refused the request for its rate limit: HTTP 403 or 429, or a GraphQL
+ * `RATE_LIMITED` error. `resetEpoch` is the UNIX time (in seconds) the budget resets, from
+ * `x-ratelimit-reset`.
  *
  * @example
  * ```ts
@@ -231,8 +230,8 @@ export class RepoHostRateLimitError extends RepoHostError {
   /** UNIX epoch (seconds) when the rate limit resets, when the host said. */
   readonly resetEpoch?: number;
   /**
-   * Seconds to wait, when the host sent a readable `retry-after` (secondary
-   * limits), in seconds or as an HTTP date: see {@linkcode parseRetryAfter}.
+   * Seconds to wait, when the host sent a readable `retry-after` (secondary limits), in seconds or
+   * as an HTTP date: see {@linkcode parseRetryAfter}.
    */
   readonly retryAfterSeconds?: number;
   /** Creates the error; see the class documentation for its fields. */
@@ -254,8 +253,8 @@ export class RepoHostRateLimitError extends RepoHostError {
 }
 
 /**
- * A failure of the workspace (Notion): HTTP errors, pages not shared with the
- * integration, broken paging. `apiCode` is Notion's error code when known.
+ * A failure of the workspace (Notion): HTTP errors, pages not shared with the integration, broken
+ * paging. `apiCode` is Notion's error code when known.
  *
  * @example
  * ```ts
@@ -283,9 +282,8 @@ export class WorkspaceError extends ConnectorError {
 }
 
 /**
- * The workspace answered 401 or 403: the token is invalid, or the page or
- * database is not shared with the integration. The message begins
- * "authorization failed (401/403)".
+ * The workspace answered 401 or 403: the token is invalid, or the page or database is not shared
+ * with the integration. The message begins "authorization failed (401/403)".
  *
  * @example
  * ```ts
@@ -312,8 +310,8 @@ export class WorkspaceAuthError extends WorkspaceError {
 }
 
 /**
- * The workspace answered 429. `retryAfterSeconds` comes from `retry-after`,
- * given in seconds or as an HTTP date (see {@linkcode parseRetryAfter}).
+ * The workspace answered 429. `retryAfterSeconds` comes from `retry-after`, given in seconds or as
+ * an HTTP date (see {@linkcode parseRetryAfter}).
  *
  * @example
  * ```ts

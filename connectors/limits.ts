@@ -5,8 +5,7 @@
  */
 
 /**
- * Milliseconds each page request may take, headers and body together (both
- * connectors).
+ * Milliseconds each page request may take, headers and body together (both connectors).
  *
  * @example
  * ```ts
@@ -18,8 +17,8 @@
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 /**
- * Items per request of the workspace (Notion) connector, in every request it
- * sends: database queries, searches and block children alike.
+ * Items per request of the workspace (Notion) connector, in every request it sends: database
+ * queries, searches and block children alike.
  *
  * @example
  * ```ts
@@ -31,8 +30,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const PAGE_SIZE = 25;
 
 /**
- * Default discussions per request of the repository-host (GitHub) connector;
- * `pageSize` may be 1 to {@linkcode REPO_HOST_MAX_PAGE_SIZE}.
+ * Default discussions per request of the repository-host (GitHub) connector; `pageSize` may be 1 to
+ * {@linkcode REPO_HOST_MAX_PAGE_SIZE}.
  *
  * @example
  * ```ts
@@ -45,8 +44,7 @@ export const PAGE_SIZE = 25;
 export const REPO_HOST_PAGE_SIZE = 50;
 
 /**
- * Largest `pageSize` of the repository-host connector (GitHub's own limit for
- * `first`).
+ * Largest `pageSize` of the repository-host connector (GitHub's own limit for `first`).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * `@memo/connectors`: built-in connectors that pull GitHub Discussions
- * (`RepoHostConnector`, type `discussions`) and Notion pages
- * (`WorkspaceConnector`, type `pages`) into memo's notes, the registry that
- * builds them from `.memo/config.json`, and the all-or-nothing runner.
+ * `@memo/connectors`: built-in connectors that pull GitHub Discussions (`RepoHostConnector`, type
+ * `discussions`) and Notion pages (`WorkspaceConnector`, type `pages`) into memo's notes, the
+ * registry that builds them from `.memo/config.json`, and the all-or-nothing runner.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
- * The connector registry: builds connectors from configuration entries, with
- * tokens from the environment. The two built-ins, `discussions` (GitHub) and
- * `pages` (Notion), are registered by default.
+ * The connector registry: builds connectors from configuration entries, with tokens from the
+ * environment. The two built-ins, `discussions` (GitHub) and `pages` (Notion), are registered by
+ * default.
  *
  * @module
  */
@@ -95,8 +95,7 @@ export interface ConnectorRegistryOptions {
 }
 
 /**
- * Connector types and how to build them. A new registry holds the two
- * built-ins.
+ * Connector types and how to build them. A new registry holds the two built-ins.
  *
  * @example
  * ```ts
@@ -172,9 +171,8 @@ export function createConnectorRegistry(): ConnectorRegistry {
 }
 
 /**
- * The first non-empty token of a type's environment variables
- * (`MEMO_GITHUB_TOKEN`, else `GITHUB_TOKEN`; `MEMO_NOTION_TOKEN`, else
- * `NOTION_TOKEN`).
+ * The first non-empty token of a type's environment variables (`MEMO_GITHUB_TOKEN`, else
+ * `GITHUB_TOKEN`; `MEMO_NOTION_TOKEN`, else `NOTION_TOKEN`).
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
- * `Retry-After` (RFC 9110, section 10.2.3) as a number of seconds to wait:
- * the header holds either a delay in seconds or an HTTP date.
+ * `Retry-After` (RFC 9110, section 10.2.3) as a number of seconds to wait: the header holds either
+ * a delay in seconds or an HTTP date.
  *
  * @module
  */
@@ -18,19 +18,18 @@ const RFC850_DATE = new RegExp(`^${LONG_DAY}, (\\d{2})-${MONTH}-(\\d{2}) ${TIME}
 const ASCTIME_DATE = new RegExp(`^${DAY} ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`, "i");
 
 /**
- * The seconds to wait that a `Retry-After` header value asks for, or
- * `undefined` when the value cannot be read.
+ * The seconds to wait that a `Retry-After` header value asks for, or `undefined` when the value
+ * cannot be read.
  *
- * - A delay in seconds (`"120"`) is returned as it is. A decimal delay
- *   (`"1.5"`) is rounded up (`2`), so that a retry never comes early. A
- *   negative or otherwise malformed number is unreadable.
- * - An HTTP date (`"Wed, 21 Oct 2026 07:28:00 GMT"`, or either obsolete
- *   form RFC 9110 still accepts) gives the seconds from `now` until that
- *   date, rounded up; a date that is now or past gives `0`. A two-digit
- *   year is read in the latest century that puts the date at most 50 years
+ * - A delay in seconds (`"120"`) is returned as it is. A decimal delay (`"1.5"`) is rounded up
+ *   (`2`), so that a retry never comes early. A negative or otherwise malformed number is
+ *   unreadable.
+ * - An HTTP date (`"Wed, 21 Oct 2026 07:28:00 GMT"`, or either obsolete form RFC 9110 still
+ *   accepts) gives the seconds from `now` until that date, rounded up; a date that is now or past
+ *   gives `0`. A two-digit year is read in the latest century that puts the date at most 50 years
  *   after `now`.
- * - Anything else (`null`, `""`, `"soon"`, a date that does not exist such
- *   as 31 February) gives `undefined`.
+ * - Anything else (`null`, `""`, `"soon"`, a date that does not exist such as 31 February) gives
+ *   `undefined`.
  *
  * @param value The header value, as `Headers.get("retry-after")` returns it.
  * @param now The current time, as epoch milliseconds or a `Date`.

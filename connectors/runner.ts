@@ -1,6 +1,6 @@
 /**
- * The runner: runs connectors one after another and commits each pass with
- * one all-or-nothing `rememberMany`, after every page of it succeeded.
+ * The runner: runs connectors one after another and commits each pass with one all-or-nothing
+ * `rememberMany`, after every page of it succeeded.
  *
  * @module
  */
@@ -49,14 +49,13 @@ export interface RunConnectorsOptions {
    */
   state?: ConnectorStateStore;
   /**
-   * Ignore the stored state and read everything (the state still moves
-   * forward after the pass commits).
+   * Ignore the stored state and read everything (the state still moves forward after the pass
+   * commits).
    * @default false
    */
   full?: boolean;
   /**
-   * Values (tokens) to scrub from every error message and field, as a
-   * second line of defence.
+   * Values (tokens) to scrub from every error message and field, as a second line of defence.
    * @default []
    */
   secrets?: readonly string[];
@@ -167,12 +166,11 @@ export interface RunConnectorsResult {
 }
 
 /**
- * Runs connectors one after another. Each pass is all-or-nothing: the
- * records of a pass are deduplicated by source key and committed with one
- * `memo.rememberMany` only after every page succeeded. A failed pass writes
- * nothing; its error goes to `errors` and the next connector runs. With a
- * `state` store, each connector reads only what changed since its last
- * committed pass, and the state moves forward only after a commit.
+ * Runs connectors one after another. Each pass is all-or-nothing: the records of a pass are
+ * deduplicated by source key and committed with one `memo.rememberMany` only after every page
+ * succeeded. A failed pass writes nothing; its error goes to `errors` and the next connector runs.
+ * With a `state` store, each connector reads only what changed since its last committed pass, and
+ * the state moves forward only after a commit.
  *
  * @example
  * ```ts

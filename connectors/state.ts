@@ -1,8 +1,7 @@
 /**
- * Incremental-sync state: per connector, the newest `updatedAt` a committed
- * pass held. Kept in `.memo/connectors/state.json`, written atomically
- * (temporary file, fsync, rename), and moved forward only after a pass
- * commits.
+ * Incremental-sync state: per connector, the newest `updatedAt` a committed pass held. Kept in
+ * `.memo/connectors/state.json`, written atomically (temporary file, fsync, rename), and moved
+ * forward only after a pass commits.
  *
  * @module
  */
@@ -63,9 +62,8 @@ interface StateFile {
 }
 
 /**
- * Incremental state in a JSON file (`.memo/connectors/state.json`). A file
- * that cannot be read or parsed counts as empty (the next pass is a full
- * pass), never as an error.
+ * Incremental state in a JSON file (`.memo/connectors/state.json`). A file that cannot be read or
+ * parsed counts as empty (the next pass is a full pass), never as an error.
  *
  * @example
  * ```ts

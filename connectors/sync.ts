@@ -1,8 +1,7 @@
 /**
- * `syncConfiguredConnectors`: what `memo sync` and the MCP tool
- * `sync_connectors` run. It reads `.memo/config.json`, builds the connectors
- * with tokens from the environment, runs them, and keeps the incremental
- * state in `.memo/connectors/state.json`.
+ * `syncConfiguredConnectors`: what `memo sync` and the MCP tool `sync_connectors` run. It reads
+ * `.memo/config.json`, builds the connectors with tokens from the environment, runs them, and keeps
+ * the incremental state in `.memo/connectors/state.json`.
  *
  * @module
  */
@@ -43,8 +42,8 @@ export interface SyncConfiguredOptions {
   /** Project root (the folder holding `.memo/`). */
   rootDir: string;
   /**
-   * Environment holding the tokens (`MEMO_GITHUB_TOKEN` or `GITHUB_TOKEN`,
-   * `MEMO_NOTION_TOKEN` or `NOTION_TOKEN`).
+   * Environment holding the tokens (`MEMO_GITHUB_TOKEN` or `GITHUB_TOKEN`, `MEMO_NOTION_TOKEN` or
+   * `NOTION_TOKEN`).
    * @default {}
    */
   env?: Readonly<Record<string, string | undefined>>;
@@ -56,8 +55,8 @@ export interface SyncConfiguredOptions {
   /** Aborts the run. */
   signal?: AbortSignal;
   /**
-   * Ids of the connectors to run, in configuration order; an unknown id
-   * throws `UnknownConnectorError` before anything runs.
+   * Ids of the connectors to run, in configuration order; an unknown id throws
+   * `UnknownConnectorError` before anything runs.
    * @default every configured connector
    */
   only?: readonly string[];
@@ -81,11 +80,10 @@ export interface SyncConfiguredOptions {
 }
 
 /**
- * Runs the connectors configured in `<rootDir>/.memo/config.json`. A
- * connector whose entry cannot be built (a bad parameter) fails its own pass
- * and is reported in `errors`; the others still run. Throws
- * `ConnectorConfigError` when the file itself is unreadable, and
- * `UnknownConnectorError` when `only` names an id that is not configured.
+ * Runs the connectors configured in `<rootDir>/.memo/config.json`. A connector whose entry cannot
+ * be built (a bad parameter) fails its own pass and is reported in `errors`; the others still run.
+ * Throws `ConnectorConfigError` when the file itself is unreadable, and `UnknownConnectorError`
+ * when `only` names an id that is not configured.
  *
  * @example
  * ```ts

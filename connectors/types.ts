@@ -1,7 +1,6 @@
 /**
- * The connector contract: what a connector returns ({@linkcode ConnectorRecord}),
- * what it is ({@linkcode Connector}) and what a pass gives it
- * ({@linkcode PullContext}).
+ * The connector contract: what a connector returns ({@linkcode ConnectorRecord}), what it is
+ * ({@linkcode Connector}) and what a pass gives it ({@linkcode PullContext}).
  *
  * @module
  */
@@ -25,8 +24,8 @@
 export type FetchLike = (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
 
 /**
- * A clock for request timeouts. Tests inject a manual clock so that a timeout
- * fires without waiting.
+ * A clock for request timeouts. Tests inject a manual clock so that a timeout fires without
+ * waiting.
  *
  * @example
  * ```ts
@@ -73,8 +72,7 @@ export interface Clock {
  */
 export interface ConnectorRecord {
   /**
-   * Stable source key, the note's identity: `github:owner/repo/discussions/42`,
-   * `notion:page/<id>`.
+   * Stable source key, the note's identity: `github:owner/repo/discussions/42`, `notion:page/<id>`.
    */
   source: string;
   /** One-line title. */
@@ -181,8 +179,8 @@ export interface PullContext {
   /** Called after each page and at the end of the pass. */
   onProgress?: (progress: ConnectorProgress) => void;
   /**
-   * Incremental-sync state: the newest `updatedAt` committed by an earlier
-   * pass. Items not changed since then may be left out.
+   * Incremental-sync state: the newest `updatedAt` committed by an earlier pass. Items not changed
+   * since then may be left out.
    * @default undefined (a full pass)
    */
   since?: string;
@@ -194,8 +192,8 @@ export interface PullContext {
 }
 
 /**
- * A source of notes. `pull` reads every page and returns all records, or
- * throws at the first failed page (nothing of a failed pass is written).
+ * A source of notes. `pull` reads every page and returns all records, or throws at the first failed
+ * page (nothing of a failed pass is written).
  *
  * @example
  * ```ts
@@ -215,8 +213,8 @@ export interface Connector {
   /** Connector type (`discussions`, `pages`, …). */
   readonly type: string;
   /**
-   * What the connector reads (repositories, database, query), as one string.
-   * The runner keeps incremental state only while it stays the same.
+   * What the connector reads (repositories, database, query), as one string. The runner keeps
+   * incremental state only while it stays the same.
    */
   readonly scope?: string;
   /** Reads all records of one pass. */

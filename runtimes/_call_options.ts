@@ -1,7 +1,6 @@
 /**
- * The per-call options of the runtime's methods: the abort signal every
- * method takes, the options of the secrets scan and of an update, and those
- * of closing. `types.ts` re-exports them.
+ * The per-call options of the runtime's methods: the abort signal every method takes, the options
+ * of the secrets scan and of an update, and those of closing. `types.ts` re-exports them.
  *
  * @module
  */

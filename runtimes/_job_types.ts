@@ -1,7 +1,6 @@
 /**
- * The long runs of a runtime and their progress: a connector sync, a
- * replication with the cloud, and embedding the notes. `types.ts` re-exports
- * them.
+ * The long runs of a runtime and their progress: a connector sync, a replication with the cloud,
+ * and embedding the notes. `types.ts` re-exports them.
  *
  * @module
  */
@@ -105,8 +104,7 @@ export interface RuntimeSyncOptions extends RuntimeCallOptions {
   /** Ids of the connectors to run; all configured ones when missing. */
   only?: string[];
   /**
-   * Ignore the incremental-sync state and read everything again
-   * (`memo sync --full`).
+   * Ignore the incremental-sync state and read everything again (`memo sync --full`).
    * @default false
    */
   full?: boolean;

@@ -1,6 +1,6 @@
 /**
- * {@linkcode MemoLike}: the part of the memory client (`Memo` of
- * `@memo/memory`) the local runtime uses. `types.ts` re-exports it.
+ * {@linkcode MemoLike}: the part of the memory client (`Memo` of `@memo/memory`) the local runtime
+ * uses. `types.ts` re-exports it.
  *
  * @module
  */
@@ -32,8 +32,8 @@ import type {
 } from "./history_types.ts";
 
 /**
- * The part of the memory client (`Memo` of `@memo/memory`) the local runtime
- * uses; `openMemo()` returns one.
+ * The part of the memory client (`Memo` of `@memo/memory`) the local runtime uses; `openMemo()`
+ * returns one.
  *
  * @example
  * ```ts
@@ -52,9 +52,8 @@ import type {
  */
 export interface MemoLike {
   /**
-   * Stores one note, deduplicating, and says which stored notes resemble it
-   * (`Memo.remember`). Optional: without it, the runtime stores a batch of one
-   * and reports no similar notes.
+   * Stores one note, deduplicating, and says which stored notes resemble it (`Memo.remember`).
+   * Optional: without it, the runtime stores a batch of one and reports no similar notes.
    */
   remember?(draft: NoteDraft): Promise<RuntimeRememberResult>;
   /** Stores drafts in one all-or-nothing commit, deduplicating. */
@@ -74,17 +73,17 @@ export interface MemoLike {
     } & RuntimeHistoryFilter,
   ): Promise<RecallHit[]>;
   /**
-   * Ranked hits with the engine that ran and the embedding coverage
-   * (`Memo.recallDetailed`), with the options of `recall`. Optional: without
-   * it, a runtime over this client reports the hits' engine and no coverage.
+   * Ranked hits with the engine that ran and the embedding coverage (`Memo.recallDetailed`), with
+   * the options of `recall`. Optional: without it, a runtime over this client reports the hits'
+   * engine and no coverage.
    */
   recallDetailed?(
     query: string,
     options?: Parameters<MemoLike["recall"]>[1],
   ): Promise<RecallResult>;
   /**
-   * Embeds every note not embedded yet (`Memo.embed`). Optional: without
-   * it, the runtime's `embed` refuses.
+   * Embeds every note not embedded yet (`Memo.embed`). Optional: without it, the runtime's `embed`
+   * refuses.
    */
   embed?(
     options?: { onProgress?: (done: number, total: number) => void; signal?: AbortSignal },
@@ -114,8 +113,8 @@ export interface MemoLike {
   /** Deletes a note and returns it. */
   forget(id: string): Promise<Note>;
   /**
-   * Writes a new note that supersedes `input.id`, and ends the old note's validity, in one
-   * commit (`Memo.correct`). Optional: without it, the runtime's `correct` refuses.
+   * Writes a new note that supersedes `input.id`, and ends the old note's validity, in one commit
+   * (`Memo.correct`). Optional: without it, the runtime's `correct` refuses.
    */
   correct?(input: RuntimeCorrectInput): Promise<CorrectResult>;
   /** Marks notes as superseded by another (`Memo.supersede`). Optional. */
@@ -125,9 +124,8 @@ export interface MemoLike {
   /** Applies a tidy plan in one commit (`Memo.applyTidy`). Optional. */
   applyTidy?(plan: TidyPlan): Promise<TidyApplyResult>;
   /**
-   * Writes notes verbatim and removes ids in one atomic step
-   * (`Memo.applyReplica`). Optional: the local runtime's `forgetMany` uses
-   * it, and removes one note at a time without it.
+   * Writes notes verbatim and removes ids in one atomic step (`Memo.applyReplica`). Optional: the
+   * local runtime's `forgetMany` uses it, and removes one note at a time without it.
    */
   applyReplica?(changes: ReplicaChanges): Promise<ReplicaApplyResult>;
   /** Counts. */
@@ -138,10 +136,10 @@ export interface MemoLike {
    */
   scanSecrets?(options?: { redact?: boolean }): Promise<SecretScanResult>;
   /**
-   * Calls `onChange` with the ids of the notes created, updated and removed, after this
-   * client's writes and other processes' writes (`Memo.watch`). Returns the function that
-   * stops the calls. Optional: without it, a runtime over this client reports only the
-   * writes made through the runtime.
+   * Calls `onChange` with the ids of the notes created, updated and removed, after this client's
+   * writes and other processes' writes (`Memo.watch`). Returns the function that stops the calls.
+   * Optional: without it, a runtime over this client reports only the writes made through the
+   * runtime.
    */
   watch?(
     onChange: (change: { created: string[]; updated: string[]; removed: string[] }) => void,

@@ -1,7 +1,6 @@
 /**
- * What reading notes through a runtime takes and returns: the options of
- * `recall` and `list`, id completion, the changes `watch` reports, and the
- * recall profile. `types.ts` re-exports them.
+ * What reading notes through a runtime takes and returns: the options of `recall` and `list`, id
+ * completion, the changes `watch` reports, and the recall profile. `types.ts` re-exports them.
  *
  * @module
  */
@@ -75,9 +74,9 @@ export interface RuntimeListOptions extends RuntimeCallOptions, RuntimeHistoryFi
   /** Only notes whose source key starts with this prefix. */
   source?: string;
   /**
-   * `"oldest"` lists the notes in store order, `"newest"` the reverse. A cursor
-   * continues in the order of the page that gave it, so pass the same `order`
-   * with it. Any other value throws `MemoRuntimeError` `INVALID_INPUT`.
+   * `"oldest"` lists the notes in store order, `"newest"` the reverse. A cursor continues in the
+   * order of the page that gave it, so pass the same `order` with it. Any other value throws
+   * `MemoRuntimeError` `INVALID_INPUT`.
    * @default "oldest"
    */
   order?: "oldest" | "newest";
@@ -108,9 +107,8 @@ export interface RuntimeCompletion {
  * A change to the notes, as {@linkcode MemoMcpRuntime.watch} reports it.
  *
  * For MCP: each id is the resource `memo://notes/{id}` that changed
- * (`notifications/resources/updated`); `listChanged` means that the list of
- * resources changed (`notifications/resources/list_changed`). Every change
- * changes `memo://stats`.
+ * (`notifications/resources/updated`); `listChanged` means that the list of resources changed
+ * (`notifications/resources/list_changed`). Every change changes `memo://stats`.
  *
  * @example
  * ```ts
@@ -135,9 +133,8 @@ export interface RuntimeCompletion {
  */
 export interface RuntimeChange {
   /**
-   * Ids of the notes that were created, updated or removed. Empty when the
-   * runtime cannot tell which (a connector sync through a memory client
-   * without `watch`); `listChanged` is then true.
+   * Ids of the notes that were created, updated or removed. Empty when the runtime cannot tell
+   * which (a connector sync through a memory client without `watch`); `listChanged` is then true.
    */
   ids: string[];
   /** True when notes were created or removed, so that a list of notes changed. */

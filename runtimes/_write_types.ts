@@ -1,7 +1,6 @@
 /**
- * What writing notes through a runtime takes and returns: the input and
- * results of `remember` and `rememberMany`, and the patch of `update`.
- * `types.ts` re-exports them.
+ * What writing notes through a runtime takes and returns: the input and results of `remember` and
+ * `rememberMany`, and the patch of `update`. `types.ts` re-exports them.
  *
  * @module
  */
@@ -74,8 +73,8 @@ export interface RuntimeRememberResult {
   /** `written` (new), `updated` (same source, new content) or `unchanged`. */
   status: "written" | "updated" | "unchanged";
   /**
-   * What the secrets guard replaced with `[redacted:<rule-id>]`: rule ids and fields, never
-   * values; absent when nothing was.
+   * What the secrets guard replaced with `[redacted:<rule-id>]`: rule ids and fields, never values;
+   * absent when nothing was.
    */
   redacted?: SecretRedaction[];
   /**
@@ -86,9 +85,8 @@ export interface RuntimeRememberResult {
 }
 
 /**
- * What {@linkcode MemoMcpRuntime.rememberMany} did: each draft's note, by
- * what happened to it (the memory client's `CommitResult` without its byte
- * count).
+ * What {@linkcode MemoMcpRuntime.rememberMany} did: each draft's note, by what happened to it (the
+ * memory client's `CommitResult` without its byte count).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * {@linkcode MemoRuntimeError}: what a runtime throws on purpose, with a
- * stable `code`. The runtimes know no protocol: the MCP server maps these
- * codes to its own errors, and the CLI to its exit codes. Anything else a
- * runtime throws (an I/O failure) is passed on as it is.
+ * {@linkcode MemoRuntimeError}: what a runtime throws on purpose, with a stable `code`. The
+ * runtimes know no protocol: the MCP server maps these codes to its own errors, and the CLI to its
+ * exit codes. Anything else a runtime throws (an I/O failure) is passed on as it is.
  *
  * @module
  */
@@ -13,10 +12,9 @@
  * - `INVALID_INPUT`: input the runtime refuses (an empty text, a forged cursor);
  * - `NOTE_NOT_FOUND`: an unknown note id (`details.id`);
  * - `CONNECTOR_NOT_FOUND`: an unknown connector id (`details.ids`);
- * - `CONFIG`: a configuration that cannot work (an unknown mode or engine, a
- *   bad `.memo/config.json`);
- * - `UNAVAILABLE`: the runtime cannot serve now (it is closed, or this
- *   version lacks it).
+ * - `CONFIG`: a configuration that cannot work (an unknown mode or engine, a bad
+ *   `.memo/config.json`);
+ * - `UNAVAILABLE`: the runtime cannot serve now (it is closed, or this version lacks it).
  *
  * @example
  * ```ts
@@ -64,9 +62,9 @@ export interface MemoRuntimeErrorOptions {
 }
 
 /**
- * An error a runtime throws on purpose. Match it by `code`, not by class:
- * a caller that imports only the types (the MCP server does) can still read
- * it, because `name` is always `MemoRuntimeError`.
+ * An error a runtime throws on purpose. Match it by `code`, not by class: a caller that imports
+ * only the types (the MCP server does) can still read it, because `name` is always
+ * `MemoRuntimeError`.
  *
  * @example
  * ```ts
@@ -95,9 +93,8 @@ export class MemoRuntimeError extends Error {
 }
 
 /**
- * Whether `error` is a {@linkcode MemoRuntimeError}, by name and code (so it
- * also holds for one from another copy of this package), optionally with a
- * given code.
+ * Whether `error` is a {@linkcode MemoRuntimeError}, by name and code (so it also holds for one
+ * from another copy of this package), optionally with a given code.
  *
  * @example
  * ```ts

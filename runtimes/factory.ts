@@ -1,6 +1,6 @@
 /**
- * {@linkcode createMemoMcpRuntimeFromConfig}: builds a runtime from plain
- * configuration (`mode`, `rootDir`, `store`, `recall.engine`, `cloud` …).
+ * {@linkcode createMemoMcpRuntimeFromConfig}: builds a runtime from plain configuration (`mode`,
+ * `rootDir`, `store`, `recall.engine`, `cloud` …).
  *
  * @module
  */
@@ -57,8 +57,8 @@ export interface RuntimeRecallSettings {
    */
   embeddingModel?: string;
   /**
-   * Hybrid runtime: also ask the cloud on recall and merge its hits (marked
-   * `origin: "cloud"`, de-duplicated by id against the local ones).
+   * Hybrid runtime: also ask the cloud on recall and merge its hits (marked `origin: "cloud"`,
+   * de-duplicated by id against the local ones).
    * @default false
    */
   includeCloud?: boolean;
@@ -87,9 +87,8 @@ export interface RuntimeRecallSettings {
  */
 export interface RuntimeFactoryOptions {
   /**
-   * `local` (notes in this project), `hybrid` (notes in this project,
-   * replicated through the Memo Cloud API to every machine of the project)
-   * or `cloud` (notes behind the Memo Cloud API).
+   * `local` (notes in this project), `hybrid` (notes in this project, replicated through the Memo
+   * Cloud API to every machine of the project) or `cloud` (notes behind the Memo Cloud API).
    * @default "local"
    */
   mode?: "local" | "hybrid" | "cloud";
@@ -110,10 +109,10 @@ export interface RuntimeFactoryOptions {
   /** A ready Cloud API client (hybrid and cloud). */
   cloudClient?: MemoCloudClient;
   /**
-   * Cloud API settings (hybrid and cloud): `baseUrl`, `apiKey`, `fetch` …;
-   * `workspaceId` and `projectId` above win over theirs. `pullIntervalMs`
-   * (hybrid only, 10000 when missing) is how often the hybrid runtime pulls
-   * the cloud's changes; `watchIntervalMs` is the cloud runtime's only.
+   * Cloud API settings (hybrid and cloud): `baseUrl`, `apiKey`, `fetch` …; `workspaceId` and
+   * `projectId` above win over theirs. `pullIntervalMs` (hybrid only, 10000 when missing) is how
+   * often the hybrid runtime pulls the cloud's changes; `watchIntervalMs` is the cloud runtime's
+   * only.
    */
   cloud?: Omit<MemoCloudMcpRuntimeOptions, "rootDir" | "env"> & { pullIntervalMs?: number };
   /** Recall settings. */
@@ -126,18 +125,16 @@ export interface RuntimeFactoryOptions {
    */
   prewarm?: boolean;
   /**
-   * Local and hybrid: once the notes are loaded, load the embedding model
-   * and embed new and changed notes in the background, in batches (writes
-   * never wait for it). False embeds nothing except through `embed()`
-   * (`memo embed`), and `auto` uses what the embedding cache holds: the
-   * short CLI commands run so.
+   * Local and hybrid: once the notes are loaded, load the embedding model and embed new and changed
+   * notes in the background, in batches (writes never wait for it). False embeds nothing except
+   * through `embed()` (`memo embed`), and `auto` uses what the embedding cache holds: the short CLI
+   * commands run so.
    * @default true
    */
   embedInBackground?: boolean;
   /**
-   * Local and hybrid: an embedder, or a function that loads one, used
-   * instead of loading `recall.embeddingModel` (tests inject a deterministic
-   * or a slow one).
+   * Local and hybrid: an embedder, or a function that loads one, used instead of loading
+   * `recall.embeddingModel` (tests inject a deterministic or a slow one).
    * @default undefined
    */
   embedder?: Embedder | EmbedderLoader;
@@ -155,19 +152,17 @@ export interface RuntimeFactoryOptions {
 }
 
 /**
- * Builds a runtime from configuration. `mode: "local"` (the default) wraps a
- * memory client on `rootDir` (or on `store`); the notes load in the
- * background (`prewarm`) or at the first call, so this returns at once.
- * A configuration that cannot work throws at once (see
- * {@linkcode checkRuntimeConfig}); an I/O failure, such as an unreadable
- * `notes.md`, fails each call instead, and the next call tries again.
- * `mode: "cloud"` builds {@linkcode createMemoCloudMcpRuntime} from `cloud`
- * (or `cloudClient`), with `rootDir` as the folder of the connectors'
- * configuration; it writes no notes there. `mode: "hybrid"` builds
- * {@linkcode createMemoHybridMcpRuntime}: the local notes on `rootDir`,
- * replicated through the cloud that `cloud` (or `cloudClient`) names, with
- * `recall.includeCloud` and `cloud.pullIntervalMs`; it needs no API key to
- * start (writes stay local, and `stats().replica.error` says what is wrong).
+ * Builds a runtime from configuration. `mode: "local"` (the default) wraps a memory client on
+ * `rootDir` (or on `store`); the notes load in the background (`prewarm`) or at the first call, so
+ * this returns at once. A configuration that cannot work throws at once (see
+ * {@linkcode checkRuntimeConfig}); an I/O failure, such as an unreadable `notes.md`, fails each
+ * call instead, and the next call tries again. `mode: "cloud"` builds
+ * {@linkcode createMemoCloudMcpRuntime} from `cloud` (or `cloudClient`), with `rootDir` as the
+ * folder of the connectors' configuration; it writes no notes there. `mode: "hybrid"` builds
+ * {@linkcode createMemoHybridMcpRuntime}: the local notes on `rootDir`, replicated through the
+ * cloud that `cloud` (or `cloudClient`) names, with `recall.includeCloud` and
+ * `cloud.pullIntervalMs`; it needs no API key to start (writes stay local, and
+ * `stats().replica.error` says what is wrong).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Runtimes: the {@linkcode MemoMcpRuntime} interface and its implementations
- * (local, hybrid and cloud), the Cloud API client, their errors, and
- * the factories from configuration and from `MEMO_*` variables. Nothing here knows MCP: the
- * server and the CLI both call a runtime.
+ * Runtimes: the {@linkcode MemoMcpRuntime} interface and its implementations (local, hybrid and
+ * cloud), the Cloud API client, their errors, and the factories from configuration and from
+ * `MEMO_*` variables. Nothing here knows MCP: the server and the CLI both call a runtime.
  *
  * @module
  */

@@ -1,6 +1,5 @@
 /**
- * A recall with its engine and coverage, from a runtime or memory client that
- * may give hits only.
+ * A recall with its engine and coverage, from a runtime or memory client that may give hits only.
  *
  * @module
  */
@@ -8,10 +7,9 @@
 import type { RecallEngine, RecallHit, RecallResult } from "./types.ts";
 
 /**
- * A recall with its engine and coverage, from a runtime or memory client
- * that may give hits only: its own `recallDetailed` when it has one, else its
- * `recall`, with the engine the hits name (else the one asked for, `lexical`
- * for `auto`) and no coverage known.
+ * A recall with its engine and coverage, from a runtime or memory client that may give hits only:
+ * its own `recallDetailed` when it has one, else its `recall`, with the engine the hits name (else
+ * the one asked for, `lexical` for `auto`) and no coverage known.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
- * The checks of a runtime configuration that need nothing built: the modes, the recall engines
- * and the combinations that cannot work. `factory.ts` and `start/from_env.ts` run them before they
- * load any runtime.
+ * The checks of a runtime configuration that need nothing built: the modes, the recall engines and
+ * the combinations that cannot work. `factory.ts` and `start/from_env.ts` run them before they load
+ * any runtime.
  *
  * @module
  */
@@ -31,13 +31,11 @@ function shown(value: unknown): string {
 }
 
 /**
- * Checks that a configuration can work, without building anything. Throws a
- * `MemoRuntimeError` with code `CONFIG` for an unknown `mode` or
- * `recall.engine`, or for the `vector` or `hybrid` engine with
- * `recall.localEmbeddings: false` (there would be no embedder). The local
- * and hybrid runtimes' recall settings are checked; the cloud runtime's
- * other settings are checked when it is built. The hybrid runtime needs no
- * API key to start: its writes are local, and a cloud it cannot reach shows
+ * Checks that a configuration can work, without building anything. Throws a `MemoRuntimeError` with
+ * code `CONFIG` for an unknown `mode` or `recall.engine`, or for the `vector` or `hybrid` engine
+ * with `recall.localEmbeddings: false` (there would be no embedder). The local and hybrid runtimes'
+ * recall settings are checked; the cloud runtime's other settings are checked when it is built. The
+ * hybrid runtime needs no API key to start: its writes are local, and a cloud it cannot reach shows
  * in `stats().replica.error`.
  *
  * @example

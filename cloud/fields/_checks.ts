@@ -1,9 +1,8 @@
 /**
- * Internal: the checks every route input is made of: a field's check
- * ({@linkcode Check}), {@linkcode field} and {@linkcode rejectUnknownFields}.
- * Every refusal is a 400 `invalid_request` that names the field. Inputs a store
- * cannot keep (NUL, an unpaired surrogate) are refused here, the same with
- * every store.
+ * Internal: the checks every route input is made of: a field's check ({@linkcode Check}),
+ * {@linkcode field} and {@linkcode rejectUnknownFields}. Every refusal is a 400 `invalid_request`
+ * that names the field. Inputs a store cannot keep (NUL, an unpaired surrogate) are refused here,
+ * the same with every store.
  *
  * @module
  */

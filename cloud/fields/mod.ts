@@ -1,8 +1,7 @@
 /**
- * The inputs of the Cloud API's routes, checked strictly: the note inputs of
- * the writes and of recall, the history routes' inputs, the query parameters
- * of the reads and the `Idempotency-Key` and `If-Match` headers. Unknown
- * fields and parameters are refused by name; every refusal is a 400
+ * The inputs of the Cloud API's routes, checked strictly: the note inputs of the writes and of
+ * recall, the history routes' inputs, the query parameters of the reads and the `Idempotency-Key`
+ * and `If-Match` headers. Unknown fields and parameters are refused by name; every refusal is a 400
  * `invalid_request` (a `CloudApiError`) whose message says what was wrong.
  *
  * @example

@@ -1,11 +1,10 @@
 /**
- * Internal: {@linkcode FileIdempotencyStore}, the file store's idempotency
- * keys. Each workspace keeps `<dataDir>/<ws>/idempotency.jsonl`, one JSON line
- * per completed write: `{"k":key,"f":fingerprint,"s":status,"b":body,"t":ms}`
- * (`t`: when it completed). Answers are read back from the file on replay, not
- * held in memory. Pending claims live in memory only (one process per data
- * folder). Entries expire 24 h after they completed; the file is rewritten
- * without the expired and superseded lines once those are more than half of it.
+ * Internal: {@linkcode FileIdempotencyStore}, the file store's idempotency keys. Each workspace
+ * keeps `<dataDir>/<ws>/idempotency.jsonl`, one JSON line per completed write:
+ * `{"k":key,"f":fingerprint,"s":status,"b":body,"t":ms}` (`t`: when it completed). Answers are read
+ * back from the file on replay, not held in memory. Pending claims live in memory only (one process
+ * per data folder). Entries expire 24 h after they completed; the file is rewritten without the
+ * expired and superseded lines once those are more than half of it.
  *
  * @module
  */
@@ -125,9 +124,9 @@ export class FileIdempotencyStore implements IdempotencyStore {
 
   /**
    * {@linkcode IdempotencyStore.complete}: appends the answer to the workspace's file. When the
-   * file cannot be written the answer is still kept (in memory, for this process) and the error
-   * is thrown. A key with no pending claim (released, or claimed again by another request
-   * since) records nothing.
+   * file cannot be written the answer is still kept (in memory, for this process) and the error is
+   * thrown. A key with no pending claim (released, or claimed again by another request since)
+   * records nothing.
    */
   complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void> {
     return this.#run(workspaceId, async (ws) => {
@@ -248,8 +247,8 @@ export class FileIdempotencyStore implements IdempotencyStore {
   }
 
   /**
-   * {@linkcode IdempotencyStore.purge}: in every workspace folder of `dataDir` that holds
-   * keys, drops the answers older than `before` and rewrites the file.
+   * {@linkcode IdempotencyStore.purge}: in every workspace folder of `dataDir` that holds keys,
+   * drops the answers older than `before` and rewrites the file.
    */
   async purge(before: Date): Promise<number> {
     let names: string[];

@@ -1,20 +1,18 @@
 /**
- * Internal: {@linkcode FileRevisionedStore}, one project of the file store: a
- * `FileMemoryStore` on `<dir>/notes.md` plus the change journal
- * `<dir>/changes.jsonl` (see `_journal.ts`) that gives every change its
- * sequence number.
+ * Internal: {@linkcode FileRevisionedStore}, one project of the file store: a `FileMemoryStore` on
+ * `<dir>/notes.md` plus the change journal `<dir>/changes.jsonl` (see `_journal.ts`) that gives
+ * every change its sequence number.
  *
- * - **One writer.** Every call of a store runs after the previous one has
- *   finished (in-process). Several processes on one folder are not supported:
- *   running several server instances needs the PostgreSQL store.
- * - **The journal follows `notes.md`.** Before every call the store catches up
- *   with `notes.md` and journals what differs from the journal's view (a note
- *   whose title, body, labels, source, times or marker hash changed is an
- *   upsert, a journaled note that is gone is a delete). Writes go the same way: `notes.md` first, then the
- *   journal. So a hand edit of `notes.md`, and a crash between the two writes,
- *   heal at the next call (and at every open).
- * - **The change feed** holds the latest entry of each id (an older change of
- *   the same note is superseded), tombstones included, in `seq` order.
+ * - **One writer.** Every call of a store runs after the previous one has finished (in-process).
+ *   Several processes on one folder are not supported: running several server instances needs the
+ *   PostgreSQL store.
+ * - **The journal follows `notes.md`.** Before every call the store catches up with `notes.md` and
+ *   journals what differs from the journal's view (a note whose title, body, labels, source, times
+ *   or marker hash changed is an upsert, a journaled note that is gone is a delete). Writes go the
+ *   same way: `notes.md` first, then the journal. So a hand edit of `notes.md`, and a crash between
+ *   the two writes, heal at the next call (and at every open).
+ * - **The change feed** holds the latest entry of each id (an older change of the same note is
+ *   superseded), tombstones included, in `seq` order.
  *
  * @module
  */
@@ -95,8 +93,8 @@ interface Latest {
 const COMPACT_SLACK = 1024;
 
 /**
- * A project of the file store: notes in `<dir>/notes.md`, revisions and the
- * change feed in `<dir>/changes.jsonl`. Nothing is created until the first write.
+ * A project of the file store: notes in `<dir>/notes.md`, revisions and the change feed in
+ * `<dir>/changes.jsonl`. Nothing is created until the first write.
  *
  * @example
  * ```ts
@@ -146,8 +144,8 @@ export class FileRevisionedStore implements RevisionedStore {
   }
 
   /**
-   * An estimate of the memory the notes read from `notes.md` take (their
-   * text as UTF-16, plus a fixed cost per note), kept as they change.
+   * An estimate of the memory the notes read from `notes.md` take (their text as UTF-16, plus a
+   * fixed cost per note), kept as they change.
    */
   heldBytes(): number {
     return this.#held;
@@ -182,10 +180,10 @@ export class FileRevisionedStore implements RevisionedStore {
   }
 
   /**
-   * {@linkcode RevisionedStore.upsert}: one all-or-nothing commit, results in
-   * draft order. The drafts of one identity are one draft (the last one's
-   * content, the first `id` given among them); only the first of them carries
-   * the note's status, later ones answer `unchanged` with the same note.
+   * {@linkcode RevisionedStore.upsert}: one all-or-nothing commit, results in draft order. The
+   * drafts of one identity are one draft (the last one's content, the first `id` given among them);
+   * only the first of them carries the note's status, later ones answer `unchanged` with the same
+   * note.
    */
   upsert(
     drafts: readonly CloudDraft[],
@@ -272,9 +270,9 @@ export class FileRevisionedStore implements RevisionedStore {
   }
 
   /**
-   * {@linkcode RevisionedStore.removeMany}: one atomic rewrite of `notes.md`
-   * without the notes, then their tombstones in the journal. A prefix that
-   * matches more than `limit` notes deletes nothing.
+   * {@linkcode RevisionedStore.removeMany}: one atomic rewrite of `notes.md` without the notes,
+   * then their tombstones in the journal. A prefix that matches more than `limit` notes deletes
+   * nothing.
    */
   removeMany(
     selector: CloudDeleteSelector,

@@ -1,22 +1,19 @@
 /**
- * The file store of the reference Cloud API server, the default for one box.
- * Under the data folder (`MEMO_CLOUD_DATA_DIR`, `./memo-cloud-data` by
- * default):
+ * The file store of the reference Cloud API server, the default for one box. Under the data folder
+ * (`MEMO_CLOUD_DATA_DIR`, `./memo-cloud-data` by default):
  *
- * - `<ws>/<p>/notes.md`: a project's notes, in memo's own format (with its lock
- *   `notes.md.lock`);
- * - `<ws>/<p>/changes.jsonl`: the project's change journal (revisions and the
- *   change feed), which follows `notes.md`: a hand edit of `notes.md`, or a
- *   crash between the two writes, is journaled at the next call;
+ * - `<ws>/<p>/notes.md`: a project's notes, in memo's own format (with its lock `notes.md.lock`);
+ * - `<ws>/<p>/changes.jsonl`: the project's change journal (revisions and the change feed), which
+ *   follows `notes.md`: a hand edit of `notes.md`, or a crash between the two writes, is journaled
+ *   at the next call;
  * - `<ws>/idempotency.jsonl`: the workspace's idempotency keys (24 h).
  *
- * Writes of a project are serialized within the process. **One server process
- * per data folder**: several instances (on one folder or not) need the
- * PostgreSQL store.
+ * Writes of a project are serialized within the process. **One server process per data folder**:
+ * several instances (on one folder or not) need the PostgreSQL store.
  *
- * Projects are held in memory (their notes and recall index) within the
- * index budget (`MEMO_CLOUD_INDEX_BUDGET_MB`): the least recently used are
- * closed, and read from their files again at their next request.
+ * Projects are held in memory (their notes and recall index) within the index budget
+ * (`MEMO_CLOUD_INDEX_BUDGET_MB`): the least recently used are closed, and read from their files
+ * again at their next request.
  *
  * @module
  */
@@ -77,8 +74,8 @@ export interface FileCloudStoreOptions {
   /** The data folder (`MEMO_CLOUD_DATA_DIR`). Nothing is created in it before a write. */
   dataDir: string;
   /**
-   * Source of the current time: notes' `created` and `updated`, new ids, the expiry of
-   * idempotency keys.
+   * Source of the current time: notes' `created` and `updated`, new ids, the expiry of idempotency
+   * keys.
    * @default () => new Date()
    */
   clock?: () => Date;
@@ -181,8 +178,8 @@ export class FileCloudStore implements CloudStore {
 }
 
 /**
- * A project of the file store as the handler sees it: each call runs on the
- * project the budget holds (opening it when it is not held).
+ * A project of the file store as the handler sees it: each call runs on the project the budget
+ * holds (opening it when it is not held).
  */
 class HeldProject implements CloudProject {
   readonly #budget: IndexBudget;

@@ -1,7 +1,6 @@
 /**
- * Internal: the schemas of the Cloud API's OpenAPI document (`document.ts`
- * assembles the document from them, its paths and its other components),
- * and the small builders they are written with.
+ * Internal: the schemas of the Cloud API's OpenAPI document (`document.ts` assembles the document
+ * from them, its paths and its other components), and the small builders they are written with.
  *
  * @module
  */

@@ -1,12 +1,11 @@
 /**
- * Internal: {@linkcode PgHistoryView}, the notes a correction, a supersede link
- * or a draft's link check plans over on the PostgreSQL store, read by target
- * rather than the whole project: the notes named and every note their
- * `supersedes` lead to (one recursive query), the notes with the same text (by
- * the stored identity) and the note of a source key. Planning and the write
- * are `@memo/memory`'s own (`correctNote`, `supersedeNotes`,
- * `checkDraftLinks`): one `applyReplica` guarded by the hashes of the notes
- * read, planned again from the new state when another writer got there first.
+ * Internal: {@linkcode PgHistoryView}, the notes a correction, a supersede link or a draft's link
+ * check plans over on the PostgreSQL store, read by target rather than the whole project: the notes
+ * named and every note their `supersedes` lead to (one recursive query), the notes with the same
+ * text (by the stored identity) and the note of a source key. Planning and the write are
+ * `@memo/memory`'s own (`correctNote`, `supersedeNotes`, `checkDraftLinks`): one `applyReplica`
+ * guarded by the hashes of the notes read, planned again from the new state when another writer got
+ * there first.
  *
  * @module
  */
@@ -26,8 +25,8 @@ const COLUMNS = "n.id, n.title, n.body, n.labels, n.source, n.hash, n.created, n
   'n.revision, n.supersedes, n.valid_from AS "validFrom", n.valid_until AS "validUntil"';
 
 /**
- * The {@linkcode HistoryView} of one project in PostgreSQL: each `sync` reads
- * now what its needs name, and nothing else (see the module doc).
+ * The {@linkcode HistoryView} of one project in PostgreSQL: each `sync` reads now what its needs
+ * name, and nothing else (see the module doc).
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Internal: the PostgreSQL reads that keep a {@linkcode ProjectIndex} in step
- * with a project: every note (a build, page by page, in one snapshot of the
- * database), the notes changed after a sequence number (a catch-up), and
- * notes as of given revisions from the change feed (the text a note was
+ * Internal: the PostgreSQL reads that keep a {@linkcode ProjectIndex} in step with a project: every
+ * note (a build, page by page, in one snapshot of the database), the notes changed after a sequence
+ * number (a catch-up), and notes as of given revisions from the change feed (the text a note was
  * indexed with, and the notes of a page of hits).
  *
  * @module
@@ -28,9 +27,8 @@ function indexable(row: NoteRow & { ord: string | number }): IndexableNote {
 }
 
 /**
- * Reads every note of project `pid` in store order, `onPage` taking each page
- * of up to 2000, all in one repeatable-read transaction; returns the change
- * sequence the notes are at.
+ * Reads every note of project `pid` in store order, `onPage` taking each page of up to 2000, all in
+ * one repeatable-read transaction; returns the change sequence the notes are at.
  *
  * @example
  * ```ts
@@ -61,10 +59,9 @@ export async function readAllNotes(
 }
 
 /**
- * The changes of project `pid` after `since`: its change sequence now, the
- * current notes changed since (in store order) and the ids deleted since; or
- * undefined when the project's sequence is below `since` (the index is of
- * something else: rebuild). One statement when nothing changed.
+ * The changes of project `pid` after `since`: its change sequence now, the current notes changed
+ * since (in store order) and the ids deleted since; or undefined when the project's sequence is
+ * below `since` (the index is of something else: rebuild). One statement when nothing changed.
  *
  * @example
  * ```ts
@@ -107,9 +104,8 @@ export async function changesAfter(
 }
 
 /**
- * The notes of project `pid` as of the given revisions, from the change feed
- * (each upsert keeps the note as it was), by revision. A revision the feed
- * does not hold is missing from the answer.
+ * The notes of project `pid` as of the given revisions, from the change feed (each upsert keeps the
+ * note as it was), by revision. A revision the feed does not hold is missing from the answer.
  *
  * @example
  * ```ts
@@ -137,8 +133,8 @@ export async function notesAtRevisions(
 }
 
 /**
- * The text of the notes of project `pid` as of the given revisions (what the
- * index read when it added them), by revision.
+ * The text of the notes of project `pid` as of the given revisions (what the index read when it
+ * added them), by revision.
  *
  * @example
  * ```ts
@@ -161,8 +157,8 @@ export async function textsAtRevisions(
 }
 
 /**
- * The current notes of project `pid` with these ids, by id (a fallback for a
- * revision the feed no longer holds).
+ * The current notes of project `pid` with these ids, by id (a fallback for a revision the feed no
+ * longer holds).
  *
  * @example
  * ```ts

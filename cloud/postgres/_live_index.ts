@@ -1,23 +1,19 @@
 /**
- * Internal: {@linkcode LiveIndex}, what an instance holds of one project of
- * the PostgreSQL store within its index budget: the project's
- * {@linkcode ProjectIndex}, brought up to date before every read (one indexed
- * query when nothing changed), and the notes of the last hits read; and
+ * Internal: {@linkcode LiveIndex}, what an instance holds of one project of the PostgreSQL store
+ * within its index budget: the project's {@linkcode ProjectIndex}, brought up to date before every
+ * read (one indexed query when nothing changed), and the notes of the last hits read; and
  * {@linkcode PgIndexContext}, what every held project of an instance shares.
  *
- * **Cold start.** A project that is not held is loaded from its newest index
- * snapshot in PostgreSQL and the changes after it, or, without a usable one,
- * built from its notes (read in pages, in one snapshot of the database).
- * Hits and pages are then read by revision: only the notes answered.
+ * **Cold start.** A project that is not held is loaded from its newest index snapshot in PostgreSQL
+ * and the changes after it, or, without a usable one, built from its notes (read in pages, in one
+ * snapshot of the database). Hits and pages are then read by revision: only the notes answered.
  *
  * **Snapshots** are written in the background, never during a request:
  *
- * - when a project of at least `minNotes` notes has no snapshot of this
- *   build's format, or the one it has is `max(minChanges, changeRatio ×
- *   notes)` changes behind;
- * - `delayMs` after the read that found it due, and later again while a read
- *   of the project is under way (encoding takes the CPU: about 0.1 s per 100 MB
- *   of index);
+ * - when a project of at least `minNotes` notes has no snapshot of this build's format, or the one
+ *   it has is `max(minChanges, changeRatio × notes)` changes behind;
+ * - `delayMs` after the read that found it due, and later again while a read of the project is
+ *   under way (encoding takes the CPU: about 0.1 s per 100 MB of index);
  * - by one instance at a time (`_snapshots.ts`).
  *
  * @module
@@ -113,8 +109,8 @@ function snapshotKey(format: string, pid: number, seq: number): string {
 }
 
 /**
- * A project's index as the budget holds it: loaded at the first read, caught
- * up before each one, one refresh at a time.
+ * A project's index as the budget holds it: loaded at the first read, caught up before each one,
+ * one refresh at a time.
  *
  * @example A project of the PostgreSQL store reads through one
  * ```ts
@@ -161,10 +157,9 @@ export class LiveIndex implements Held {
   }
 
   /**
-   * The notes of `items` as of their revisions, by revision: from the notes
-   * read lately (a revision's note never changes), else from the change feed
-   * (a revision it no longer holds falls back to the current note of that id
-   * when it is still at that revision).
+   * The notes of `items` as of their revisions, by revision: from the notes read lately (a
+   * revision's note never changes), else from the change feed (a revision it no longer holds falls
+   * back to the current note of that id when it is still at that revision).
    */
   async notesAt(
     pid: number | undefined,
@@ -209,8 +204,8 @@ export class LiveIndex implements Held {
   }
 
   /**
-   * Runs `fn` on the index brought up to date with the database; a refresh
-   * waiting to start is shared by the callers that arrive meanwhile.
+   * Runs `fn` on the index brought up to date with the database; a refresh waiting to start is
+   * shared by the callers that arrive meanwhile.
    */
   async read<T>(
     fn: (index: ProjectIndex, pid: number | undefined, live: LiveIndex) => Promise<T>,

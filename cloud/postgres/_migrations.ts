@@ -1,11 +1,10 @@
 /**
- * Internal: the versioned schema of the PostgreSQL store, as an ordered list of
- * migrations, and {@linkcode migrate}, which applies the pending ones at start.
+ * Internal: the versioned schema of the PostgreSQL store, as an ordered list of migrations, and
+ * {@linkcode migrate}, which applies the pending ones at start.
  *
- * Every table is prefixed `memo_` (the database may be shared with other
- * applications). Migrations run in one transaction that first takes a
- * transaction-scoped advisory lock, so two servers starting at once apply each
- * version once: the second waits, then finds nothing left to do.
+ * Every table is prefixed `memo_` (the database may be shared with other applications). Migrations
+ * run in one transaction that first takes a transaction-scoped advisory lock, so two servers
+ * starting at once apply each version once: the second waits, then finds nothing left to do.
  *
  * @module
  */
@@ -43,9 +42,9 @@ export interface Migration {
 const IDENTITY_PAGE = 1000;
 
 /**
- * Computes again the identity of every stored note without a source key with memo's one
- * normalising function (`noteIdentity`: the body's text after `normalizeNoteText`), in pages,
- * so that the same text written again after the migration is the stored note.
+ * Computes again the identity of every stored note without a source key with memo's one normalising
+ * function (`noteIdentity`: the body's text after `normalizeNoteText`), in pages, so that the same
+ * text written again after the migration is the stored note.
  */
 async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
   let after = { pid: "-1", id: "" };
@@ -76,39 +75,36 @@ async function recomputeTextIdentities(tx: TransactionSql): Promise<void> {
  * The schema, oldest version first. Never edit an applied version: add one.
  *
  * Version 1:
- * - `memo_projects (pid, workspace, project, seq)`: one row per project; `seq`
- *   is the last change number. Every write locks this row first (`FOR
- *   UPDATE`), so the writes of one project are serialised and the order of
- *   `seq` is the order of commits. The other tables key on the short `pid`.
- * - `memo_notes`: the notes, keyed by `(pid, id)`, with their `identity`
- *   (`source:<key>` or `hash:<hash>`; not unique: a patch may give a note the
- *   content of another, as in notes.md), `revision` (the seq of their latest
- *   change) and `ord` (store order: the seq that created them). Times are
- *   kept as the ISO strings the API carries.
- * - `memo_changes (pid, seq, op, id, note)`: the change feed, tombstones
- *   (`op = 'delete'`, `note` null) included; `note` is the note as of that
- *   change.
+ * - `memo_projects (pid, workspace, project, seq)`: one row per project; `seq` is the last change
+ *   number. Every write locks this row first (`FOR UPDATE`), so the writes of one project are
+ *   serialised and the order of `seq` is the order of commits. The other tables key on the short
+ *   `pid`.
+ * - `memo_notes`: the notes, keyed by `(pid, id)`, with their `identity` (`source:<key>` or
+ *   `hash:<hash>`; not unique: a patch may give a note the content of another, as in notes.md),
+ *   `revision` (the seq of their latest change) and `ord` (store order: the seq that created them).
+ *   Times are kept as the ISO strings the API carries.
+ * - `memo_changes (pid, seq, op, id, note)`: the change feed, tombstones (`op = 'delete'`, `note`
+ *   null) included; `note` is the note as of that change.
  * - `memo_idempotency`: idempotency keys per workspace.
  *
  * Version 2, "notes that stay true":
  * - `memo_notes` gains `supersedes` (jsonb list of ids, null when none), `valid_from` and
  *   `valid_until` (ISO text, null when absent);
- * - the identity of a note without a source key becomes `text:<digest>` of its normalised text
- *   (it was `hash:<content hash>`): every stored one is computed again with `noteIdentity` of
- *   `@memo/memory`, the one function every runtime uses, so the same text in another case,
- *   spacing or punctuation is the stored note.
+ * - the identity of a note without a source key becomes `text:<digest>` of its normalised text (it
+ *   was `hash:<content hash>`): every stored one is computed again with `noteIdentity` of
+ *   `@memo/memory`, the one function every runtime uses, so the same text in another case, spacing
+ *   or punctuation is the stored note.
  *
  * Version 3:
- * - `memo_index_snapshots (pid, format, seq, …)`: the recall index snapshot of
- *   a project, of one format (see `../projects/project_index.ts`), covering the changes
- *   up to `seq`; its bytes are in `memo_index_snapshot_parts`, 4 MiB a row,
- *   stored uncompressed (`STORAGE EXTERNAL`: they are read whole, at once).
+ * - `memo_index_snapshots (pid, format, seq, …)`: the recall index snapshot of a project, of one
+ *   format (see `../projects/project_index.ts`), covering the changes up to `seq`; its bytes are in
+ *   `memo_index_snapshot_parts`, 4 MiB a row, stored uncompressed (`STORAGE EXTERNAL`: they are
+ *   read whole, at once).
  *
  * Version 4:
- * - `memo_rate_limits (key, win, count)`: requests of each API key (a hash of
- *   it, never the key) in the current one-second window, shared by every
- *   instance. `UNLOGGED`: not written to the WAL nor replicated, and emptied
- *   by a crash, which costs at most one window's count.
+ * - `memo_rate_limits (key, win, count)`: requests of each API key (a hash of it, never the key) in
+ *   the current one-second window, shared by every instance. `UNLOGGED`: not written to the WAL nor
+ *   replicated, and emptied by a crash, which costs at most one window's count.
  *
  * @example
  * ```ts
@@ -251,9 +247,9 @@ export const SCHEMA_VERSION: number = Math.max(...MIGRATIONS.map((m) => m.versio
 export const MIGRATION_LOCK: readonly [number, number] = [0x6d656d6f, 1];
 
 /**
- * Applies the pending migrations in one transaction, under the advisory lock;
- * returns the versions applied (none when the schema is current). Refuses a
- * database whose schema is newer than this code knows.
+ * Applies the pending migrations in one transaction, under the advisory lock; returns the versions
+ * applied (none when the schema is current). Refuses a database whose schema is newer than this
+ * code knows.
  *
  * @example
  * ```ts

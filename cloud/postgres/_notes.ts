@@ -1,9 +1,8 @@
 /**
- * Internal: the pure parts of the PostgreSQL store: planning what a batch
- * (checked by `../projects/drafts.ts`) writes against the notes found by
- * identity, applying a patch, and turning rows back into notes. Hashing,
- * titles, labels and ids come from `@memo/memory`; the rules are those of the
- * file store (`planCommit`).
+ * Internal: the pure parts of the PostgreSQL store: planning what a batch (checked by
+ * `../projects/drafts.ts`) writes against the notes found by identity, applying a patch, and
+ * turning rows back into notes. Hashing, titles, labels and ids come from `@memo/memory`; the rules
+ * are those of the file store (`planCommit`).
  *
  * @module
  */
@@ -23,8 +22,8 @@ import type { PreparedCloudDraft } from "../projects/drafts.ts";
 import type { CloudNote } from "../store.ts";
 
 /**
- * What one unique draft does: `unchanged` (the stored note), `updated` (same
- * identity, new content or history: id and `created` kept) or `written` (a new note).
+ * What one unique draft does: `unchanged` (the stored note), `updated` (same identity, new content
+ * or history: id and `created` kept) or `written` (a new note).
  *
  * @example
  * ```ts
@@ -52,11 +51,10 @@ export interface PlannedNote {
 }
 
 /**
- * What a draft makes of the stored note of its identity, by the file store's rules: with a
- * source key, the draft's content and the history fields it gives (the stored ones where it
- * gives none); without one (the same text), the stored note with the draft's `supersedes`
- * added to its own and the draft's validity where given. The stored note itself when nothing
- * changes.
+ * What a draft makes of the stored note of its identity, by the file store's rules: with a source
+ * key, the draft's content and the history fields it gives (the stored ones where it gives none);
+ * without one (the same text), the stored note with the draft's `supersedes` added to its own and
+ * the draft's validity where given. The stored note itself when nothing changes.
  *
  * @example
  * ```ts
@@ -106,10 +104,9 @@ export function mergeDraft(found: CloudNote, draft: PreparedCloudDraft, now: Dat
 }
 
 /**
- * Plans the unique drafts of a batch against the stored notes with their
- * identities (`existing`) and the ids taken among the drafts' asked ids
- * (`takenIds`). A new note keeps its asked id when that id is free, else it
- * gets a fresh one.
+ * Plans the unique drafts of a batch against the stored notes with their identities (`existing`)
+ * and the ids taken among the drafts' asked ids (`takenIds`). A new note keeps its asked id when
+ * that id is free, else it gets a fresh one.
  *
  * @example
  * ```ts
@@ -150,8 +147,8 @@ export function planDrafts(
 }
 
 /**
- * Applies a patch as the file store does; returns the same object when nothing
- * changes. Throws `MemoryValidationError` on bad input.
+ * Applies a patch as the file store does; returns the same object when nothing changes. Throws
+ * `MemoryValidationError` on bad input.
  *
  * @example
  * ```ts
@@ -186,8 +183,8 @@ function makeNote(
 }
 
 /**
- * A note's fields in the API's order (`source` after `labels`, the history fields after
- * `updated`, then `revision`), absent ones left out: a stable JSON field order whatever built it.
+ * A note's fields in the API's order (`source` after `labels`, the history fields after `updated`,
+ * then `revision`), absent ones left out: a stable JSON field order whatever built it.
  */
 function ordered(
   n: Omit<NoteRow, "revision" | "supersedes"> & {
@@ -208,8 +205,7 @@ function ordered(
 }
 
 /**
- * A note row (or a change's `note` JSON) as a {@linkcode CloudNote}, fields in
- * the API's order.
+ * A note row (or a change's `note` JSON) as a {@linkcode CloudNote}, fields in the API's order.
  *
  * @example
  * ```ts
@@ -302,9 +298,8 @@ export interface NoteRow {
 
 /**
  * The notes and ids of a replica write, checked as the file store checks them (whole notes with
- * matching hashes, each id once, none both put and removed), without the derived
- * `supersededBy`; a SHA-256 of a notes file is refused (a database is not one file). Throws
- * `MemoryValidationError`.
+ * matching hashes, each id once, none both put and removed), without the derived `supersededBy`; a
+ * SHA-256 of a notes file is refused (a database is not one file). Throws `MemoryValidationError`.
  *
  * @example
  * ```ts

@@ -1,28 +1,23 @@
 /**
- * Internal: {@linkcode PostgresCloudProject}, the {@linkcode CloudProject} of
- * the PostgreSQL store. Writes, single reads and the change feed go to the
- * project's {@linkcode PostgresMemoryStore}; recall, list and stats go to the
- * project's {@linkcode ProjectIndex}, which the instance holds within its
- * index budget (`IndexBudget`) and brings up to date before every
- * read (one indexed query when nothing changed): `_live_index.ts`.
+ * Internal: {@linkcode PostgresCloudProject}, the {@linkcode CloudProject} of the PostgreSQL store.
+ * Writes, single reads and the change feed go to the project's {@linkcode PostgresMemoryStore};
+ * recall, list and stats go to the project's {@linkcode ProjectIndex}, which the instance holds
+ * within its index budget (`IndexBudget`) and brings up to date before every read (one indexed
+ * query when nothing changed): `_live_index.ts`.
  *
- * **Notes that stay true.** The held index keeps each note's `created`,
- * `supersedes` and validity, and the derived `supersededBy` links, so that the
- * history filters of list and recall (`includeSuperseded`, `asOf`, `since`,
- * `until`) run on it, within the budget, and every answered note carries its
- * `supersededBy`. `get` reads the note and the ids of the notes that name it
- * (one query each). `remember` writes through the store (deduplicated by
- * identity) and lists `similar` from the held index, reading only the few
- * candidates it compares. `correct`, `supersede` and the link check of a
- * draft that names `supersedes` run `@memo/memory`'s own planning over
- * targeted reads (`PgHistoryView`: the notes named, their `supersedes` chains,
- * the notes of the same text) and write in one transaction (`applyReplica`
- * guarded by the hashes read; planned again when another writer got there
- * first). Only `tidy` and `applyTidy`, which compare every note by design,
- * run on a transient `Memo` client over the project (`MemoCloudProject`), one
- * at a time per instance: it reads every note of the project for the call
- * and is dropped after it (about the memory of the project's full index and
- * notes while it runs).
+ * **Notes that stay true.** The held index keeps each note's `created`, `supersedes` and validity,
+ * and the derived `supersededBy` links, so that the history filters of list and recall
+ * (`includeSuperseded`, `asOf`, `since`, `until`) run on it, within the budget, and every answered
+ * note carries its `supersededBy`. `get` reads the note and the ids of the notes that name it (one
+ * query each). `remember` writes through the store (deduplicated by identity) and lists `similar`
+ * from the held index, reading only the few candidates it compares. `correct`, `supersede` and the
+ * link check of a draft that names `supersedes` run `@memo/memory`'s own planning over targeted
+ * reads (`PgHistoryView`: the notes named, their `supersedes` chains, the notes of the same text)
+ * and write in one transaction (`applyReplica` guarded by the hashes read; planned again when
+ * another writer got there first). Only `tidy` and `applyTidy`, which compare every note by design,
+ * run on a transient `Memo` client over the project (`MemoCloudProject`), one at a time per
+ * instance: it reads every note of the project for the call and is dropped after it (about the
+ * memory of the project's full index and notes while it runs).
  *
  * @module
  */
@@ -146,8 +141,8 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /**
-   * {@linkcode CloudProject.get}: the note read now, with the ids of the notes naming it (fields
-   * in a `Memo` client's order: `supersededBy` before `revision`).
+   * {@linkcode CloudProject.get}: the note read now, with the ids of the notes naming it (fields in
+   * a `Memo` client's order: `supersededBy` before `revision`).
    */
   async get(id: string): Promise<CloudNote | undefined> {
     const note = await this.store.get(id);
@@ -161,8 +156,8 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   /**
    * {@linkcode CloudProject.remember}: the store's upsert (deduplicated by identity), with the
    * `similar` notes of a written one from the held index; the links of a draft that names
-   * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name
-   * and their chains (`PgHistoryView`).
+   * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name and
+   * their chains (`PgHistoryView`).
    */
   async remember(draft: NoteDraft): Promise<CloudRememberResult> {
     if (draft?.supersedes !== undefined) {
@@ -188,8 +183,8 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /**
-   * {@linkcode CloudProject.correct}: `Memo.correct`'s planning and write (one `applyReplica`:
-   * one transaction) over the notes it names, their chains and the notes of the same text.
+   * {@linkcode CloudProject.correct}: `Memo.correct`'s planning and write (one `applyReplica`: one
+   * transaction) over the notes it names, their chains and the notes of the same text.
    */
   async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
     const { note, superseded } = await correctNote(this.#history(), input);

@@ -1,11 +1,10 @@
 /**
- * Internal: {@linkcode PostgresRateLimiter}, the rate limit every instance of
- * the PostgreSQL store shares: one row per API key (a hash of it) in the
- * unlogged table `memo_rate_limits`, counted by one `INSERT … ON CONFLICT DO
- * UPDATE` per request. Windows are whole seconds of the database's clock, so
- * that instances whose clocks drift still count in the same window (a handler
- * given a clock, as tests do, names the window itself). A request that
- * arrives late, in a window already past, counts in the current one.
+ * Internal: {@linkcode PostgresRateLimiter}, the rate limit every instance of the PostgreSQL store
+ * shares: one row per API key (a hash of it) in the unlogged table `memo_rate_limits`, counted by
+ * one `INSERT … ON CONFLICT DO UPDATE` per request. Windows are whole seconds of the database's
+ * clock, so that instances whose clocks drift still count in the same window (a handler given a
+ * clock, as tests do, names the window itself). A request that arrives late, in a window already
+ * past, counts in the current one.
  *
  * @module
  */

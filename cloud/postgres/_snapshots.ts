@@ -1,22 +1,18 @@
 /**
- * Internal: index snapshots in PostgreSQL (`memo_index_snapshots` and its
- * parts, schema version 3). A snapshot is a project's recall index as of a
- * change sequence, in one format (`snapshotFormat` in `../projects/index_snapshot.ts`),
- * split into parts of 4 MiB.
+ * Internal: index snapshots in PostgreSQL (`memo_index_snapshots` and its parts, schema version 3).
+ * A snapshot is a project's recall index as of a change sequence, in one format (`snapshotFormat`
+ * in `../projects/index_snapshot.ts`), split into parts of 4 MiB.
  *
- * - **Transfer.** The parts move with `COPY … (FORMAT binary)`, raw bytes
- *   both ways: a bytea read as a value comes back hex-encoded, and decoding
- *   100 MB of hex took seconds. Each copy runs on a connection of its own,
- *   opened for it and closed after it, so that a copy left half-read can
+ * - **Transfer.** The parts move with `COPY … (FORMAT binary)`, raw bytes both ways: a bytea read
+ *   as a value comes back hex-encoded, and decoding 100 MB of hex took seconds. Each copy runs on a
+ *   connection of its own, opened for it and closed after it, so that a copy left half-read can
  *   never stall the pool's connections.
- * - **One writer at a time.** A write runs in one transaction that first
- *   takes the project's advisory lock without waiting
- *   (`pg_try_advisory_xact_lock`): an instance that does not get it leaves
- *   the write to the one that has it. Inside, a snapshot is written only when
- *   none of the same format covers as many changes; the older ones of the
- *   format (and those of other formats older than a day: another build's,
- *   during a rolling upgrade) are deleted in the same transaction, so one
- *   valid snapshot per format is left.
+ * - **One writer at a time.** A write runs in one transaction that first takes the project's
+ *   advisory lock without waiting (`pg_try_advisory_xact_lock`): an instance that does not get it
+ *   leaves the write to the one that has it. Inside, a snapshot is written only when none of the
+ *   same format covers as many changes; the older ones of the format (and those of other formats
+ *   older than a day: another build's, during a rolling upgrade) are deleted in the same
+ *   transaction, so one valid snapshot per format is left.
  *
  * @module
  */
@@ -28,8 +24,8 @@ import type { Sql } from "postgres";
 export const SNAPSHOT_PART_BYTES = 4 * 1024 * 1024;
 
 /**
- * The advisory lock namespace of snapshot writes ("mems"); the second key is
- * the pid (modulo 2³¹ − 1: two projects that share a key only take turns).
+ * The advisory lock namespace of snapshot writes ("mems"); the second key is the pid (modulo 2³¹ −
+ * 1: two projects that share a key only take turns).
  */
 export const SNAPSHOT_LOCK = 0x6d656d73;
 
@@ -39,9 +35,8 @@ const COPY_TIMEOUT_MS = 120_000;
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
 
 /**
- * Reads the stream of `COPY (SELECT data …) TO STDOUT (FORMAT binary)`, one
- * bytea column, into one buffer of the expected size, part after part,
- * without a copy of the whole.
+ * Reads the stream of `COPY (SELECT data …) TO STDOUT (FORMAT binary)`, one bytea column, into one
+ * buffer of the expected size, part after part, without a copy of the whole.
  *
  * @example
  * ```ts
@@ -131,9 +126,9 @@ export class CopyBinaryReader {
 }
 
 /**
- * The stream of a binary `COPY … FROM STDIN` of `rows` (each a list of
- * fields, already in PostgreSQL's binary form), as one buffer. For tests and
- * examples; {@linkcode writeSnapshot} streams its rows instead.
+ * The stream of a binary `COPY … FROM STDIN` of `rows` (each a list of fields, already in
+ * PostgreSQL's binary form), as one buffer. For tests and examples; {@linkcode writeSnapshot}
+ * streams its rows instead.
  *
  * @example
  * ```ts
@@ -259,8 +254,8 @@ async function bounded<T>(connection: Sql, work: Promise<T>, ms: number): Promis
 }
 
 /**
- * The bytes of snapshot `header` of project `pid` in `format`, read with a
- * binary copy on the connection `open()` gives (closed afterwards).
+ * The bytes of snapshot `header` of project `pid` in `format`, read with a binary copy on the
+ * connection `open()` gives (closed afterwards).
  *
  * @example
  * ```ts
@@ -298,9 +293,8 @@ export async function readSnapshot(
 }
 
 /**
- * What {@linkcode writeSnapshot} did: `written`, `busy` (another instance
- * holds the project's lock) or `stale` (a snapshot covering as many changes
- * is there already).
+ * What {@linkcode writeSnapshot} did: `written`, `busy` (another instance holds the project's lock)
+ * or `stale` (a snapshot covering as many changes is there already).
  *
  * @example
  * ```ts
@@ -314,8 +308,8 @@ export async function readSnapshot(
 export type SnapshotWrite = "written" | "busy" | "stale";
 
 /**
- * Writes a snapshot of project `pid` covering `seq` (see the module doc), on
- * the connection `open()` gives (closed afterwards).
+ * Writes a snapshot of project `pid` covering `seq` (see the module doc), on the connection
+ * `open()` gives (closed afterwards).
  *
  * @example
  * ```ts

@@ -1,12 +1,10 @@
 /**
- * {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project
- * in PostgreSQL, with revisions and the change feed (`store.ts` re-exports
- * it).
+ * {@linkcode PostgresMemoryStore}, the `MemoryStore` of one project in PostgreSQL, with revisions
+ * and the change feed (`store.ts` re-exports it).
  *
- * How writes stay ordered: every write of a project runs in one transaction
- * that first locks the project's row in `memo_projects` (`SELECT … FOR
- * UPDATE`), so the writers of a project take turns, and the change numbers
- * (`seq`) they take from that row are in commit order. A reader that follows
+ * How writes stay ordered: every write of a project runs in one transaction that first locks the
+ * project's row in `memo_projects` (`SELECT … FOR UPDATE`), so the writers of a project take turns,
+ * and the change numbers (`seq`) they take from that row are in commit order. A reader that follows
  * the feed with `seq > token` therefore never skips a change.
  *
  * @module
@@ -83,10 +81,9 @@ export interface PostgresMemoryStoreOptions {
 }
 
 /**
- * The notes of one project in PostgreSQL: a `MemoryStore` (a `Memo` client
- * opened over it reads and ranks them) that also keeps revisions and the
- * change feed. Every call reads the database now, so writes made by other
- * server instances are seen at once.
+ * The notes of one project in PostgreSQL: a `MemoryStore` (a `Memo` client opened over it reads and
+ * ranks them) that also keeps revisions and the change feed. Every call reads the database now, so
+ * writes made by other server instances are seen at once.
  *
  * @example
  * ```ts
@@ -143,10 +140,9 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Stores drafts all-or-nothing in one transaction, deduplicating by
-   * identity against the stored notes and within the batch (the last draft of
-   * an identity gives the content, a new note gets the first `id` given among
-   * them); result `i` answers draft `i`, and only the first draft of an
+   * Stores drafts all-or-nothing in one transaction, deduplicating by identity against the stored
+   * notes and within the batch (the last draft of an identity gives the content, a new note gets
+   * the first `id` given among them); result `i` answers draft `i`, and only the first draft of an
    * identity carries its note's status (later ones are `unchanged`).
    */
   async upsert(
@@ -239,11 +235,11 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Writes whole notes as given (ids, hashes and times kept) and removes ids, in one
-   * transaction: what a `Memo` client's corrections, supersede links and tidy merges write
-   * (`MemoryStore.applyReplica`). When a hash of `expect` is not the stored one (another writer,
-   * on any instance, got there first) nothing is written and `stale` names it. A SHA-256 of a
-   * notes file (`expectSha256`) cannot hold for this store: refused.
+   * Writes whole notes as given (ids, hashes and times kept) and removes ids, in one transaction:
+   * what a `Memo` client's corrections, supersede links and tidy merges write
+   * (`MemoryStore.applyReplica`). When a hash of `expect` is not the stored one (another writer, on
+   * any instance, got there first) nothing is written and `stale` names it. A SHA-256 of a notes
+   * file (`expectSha256`) cannot hold for this store: refused.
    */
   async applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
     const { put, remove } = replicaChanges(changes);
@@ -313,8 +309,8 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * The ids of the notes whose `supersedes` names `id` (its derived `supersededBy`), in id
-   * order, read now; empty when none.
+   * The ids of the notes whose `supersedes` names `id` (its derived `supersededBy`), in id order,
+   * read now; empty when none.
    */
   async supersededBy(id: string): Promise<string[]> {
     const pid = await this.#project();
@@ -327,9 +323,8 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError}
-   * when `ifMatch` is not its revision. A patch that changes nothing keeps the
-   * revision (and writes nothing).
+   * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError} when `ifMatch` is
+   * not its revision. A patch that changes nothing keeps the revision (and writes nothing).
    */
   async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
     return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
@@ -354,8 +349,8 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Deletes a note (a tombstone joins the feed) and returns it as it was;
-   * `undefined` for an unknown id; same `ifMatch` rule as {@linkcode updateIf}.
+   * Deletes a note (a tombstone joins the feed) and returns it as it was; `undefined` for an
+   * unknown id; same `ifMatch` rule as {@linkcode updateIf}.
    */
   async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
     return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
@@ -372,11 +367,10 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * {@linkcode RevisionedStore.removeMany}: deletes the notes named by id, or
-   * every note whose source key starts with a prefix, in one transaction (a
-   * tombstone each, in order: ids as given, a prefix's notes in store order).
-   * A prefix that matches more than `limit` notes deletes nothing and throws
-   * `MemoryValidationError` with `details: { limit, matched }`.
+   * {@linkcode RevisionedStore.removeMany}: deletes the notes named by id, or every note whose
+   * source key starts with a prefix, in one transaction (a tombstone each, in order: ids as given,
+   * a prefix's notes in store order). A prefix that matches more than `limit` notes deletes nothing
+   * and throws `MemoryValidationError` with `details: { limit, matched }`.
    */
   async removeMany(
     selector: CloudDeleteSelector,
@@ -466,10 +460,9 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Changes since `token` (the last `seq` seen): the current notes changed
-   * since and the ids deleted since, or every note (`reset`) without a token
-   * or with one this project never gave. One indexed query when nothing
-   * changed. Keeps {@linkcode revisionOf} in step with what it answers.
+   * Changes since `token` (the last `seq` seen): the current notes changed since and the ids
+   * deleted since, or every note (`reset`) without a token or with one this project never gave. One
+   * indexed query when nothing changed. Keeps {@linkcode revisionOf} in step with what it answers.
    */
   async changesSince(token?: string): Promise<StoreChanges> {
     const since = token !== undefined && /^(0|[1-9][0-9]{0,15})$/.test(token)
@@ -560,8 +553,8 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * The project's number in the database (`memo_projects.pid`), or
-   * `undefined` while nothing was ever written to it.
+   * The project's number in the database (`memo_projects.pid`), or `undefined` while nothing was
+   * ever written to it.
    */
   pid(): Promise<number | undefined> {
     return this.#project();
@@ -578,9 +571,9 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /**
-   * Locks the project's row for this transaction and returns its `pid` and
-   * seq; with `create`, makes the row first when the project is new, else
-   * answers `undefined` for a project never written.
+   * Locks the project's row for this transaction and returns its `pid` and seq; with `create`,
+   * makes the row first when the project is new, else answers `undefined` for a project never
+   * written.
    */
   async #lock(
     tx: TransactionSql,
@@ -651,8 +644,8 @@ function noteJson(sql: Sql | TransactionSql) {
 }
 
 /**
- * The write recordset `r` (a JSON list of notes with `seq` and `identity`), and how a write
- * inserts it or, for an id stored already, changes that row (`created` and `ord` kept).
+ * The write recordset `r` (a JSON list of notes with `seq` and `identity`), and how a write inserts
+ * it or, for an id stored already, changes that row (`created` and `ord` kept).
  */
 const WRITE = {
   record: `seq int8, id text, identity text, title text, body text, labels jsonb, source text,

@@ -1,12 +1,11 @@
 /**
- * The PostgreSQL store of the reference Cloud API server, used when
- * `MEMO_CLOUD_DATABASE_URL` is set: {@linkcode PostgresCloudStore} (the pool,
- * the schema migrations, the projects held within the index budget, the
- * shared rate limit), {@linkcode PostgresMemoryStore} (one project's notes,
+ * The PostgreSQL store of the reference Cloud API server, used when `MEMO_CLOUD_DATABASE_URL` is
+ * set: {@linkcode PostgresCloudStore} (the pool, the schema migrations, the projects held within
+ * the index budget, the shared rate limit), {@linkcode PostgresMemoryStore} (one project's notes,
  * revisions and change feed) and {@linkcode PostgresIdempotencyStore}.
  *
- * Importing it loads the driver (`npm:postgres`): `../open_store.ts` imports
- * `store.ts` lazily, only when a database URL is configured.
+ * Importing it loads the driver (`npm:postgres`): `../open_store.ts` imports `store.ts` lazily,
+ * only when a database URL is configured.
  *
  * @example The store's classes
  * ```ts

@@ -1,21 +1,17 @@
 /**
- * The PostgreSQL store of the reference Cloud API server, used when
- * `MEMO_CLOUD_DATABASE_URL` is set: any number of server instances share one
- * database. {@linkcode PostgresCloudStore} opens the pool and applies the
- * schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
- * one project, with revisions and the change feed. Each instance holds the
- * recall indexes of the projects it serves within its index budget, loads
- * them from index snapshots kept in the database (`_live_index.ts`), and
- * counts the rate limit in the database too, so that every instance shares
+ * The PostgreSQL store of the reference Cloud API server, used when `MEMO_CLOUD_DATABASE_URL` is
+ * set: any number of server instances share one database. {@linkcode PostgresCloudStore} opens the
+ * pool and applies the schema migrations; {@linkcode PostgresMemoryStore} is the `MemoryStore` of
+ * one project, with revisions and the change feed. Each instance holds the recall indexes of the
+ * projects it serves within its index budget, loads them from index snapshots kept in the database
+ * (`_live_index.ts`), and counts the rate limit in the database too, so that every instance shares
  * it (`_rate_limit.ts`).
  *
- * Import this module lazily (`await import(...)`): it loads the driver
- * (`npm:postgres`).
+ * Import this module lazily (`await import(...)`): it loads the driver (`npm:postgres`).
  *
- * How writes stay ordered: every write of a project runs in one transaction
- * that first locks the project's row in `memo_projects` (`SELECT … FOR
- * UPDATE`), so the writers of a project take turns, and the change numbers
- * (`seq`) they take from that row are in commit order. A reader that follows
+ * How writes stay ordered: every write of a project runs in one transaction that first locks the
+ * project's row in `memo_projects` (`SELECT … FOR UPDATE`), so the writers of a project take turns,
+ * and the change numbers (`seq`) they take from that row are in commit order. A reader that follows
  * the feed with `seq > token` therefore never skips a change.
  *
  * @module
@@ -82,8 +78,8 @@ export interface PostgresCloudStoreOptions {
    */
   indexBudgetMb?: number;
   /**
-   * When index snapshots are written (minimum notes, changes behind, delay);
-   * `false` never writes any (snapshots written by other instances are still read).
+   * When index snapshots are written (minimum notes, changes behind, delay); `false` never writes
+   * any (snapshots written by other instances are still read).
    * @default {{ minNotes: 1000, minChanges: 1000, changeRatio: 0.1, delayMs: 100 }}
    */
   snapshots?: Partial<SnapshotPolicy> | false;
@@ -92,12 +88,10 @@ export interface PostgresCloudStoreOptions {
 }
 
 /**
- * The Cloud API's store on PostgreSQL: projects (their notes in
- * {@linkcode PostgresMemoryStore}s, their recall indexes held within the
- * instance's budget), idempotency keys and the shared rate limit, in one
- * database that any number of server instances share.
- * {@linkcode PostgresCloudStore.open} connects and applies the pending schema
- * migrations.
+ * The Cloud API's store on PostgreSQL: projects (their notes in {@linkcode PostgresMemoryStore}s,
+ * their recall indexes held within the instance's budget), idempotency keys and the shared rate
+ * limit, in one database that any number of server instances share.
+ * {@linkcode PostgresCloudStore.open} connects and applies the pending schema migrations.
  *
  * @example
  * ```ts
@@ -165,8 +159,8 @@ export class PostgresCloudStore implements CloudStore {
   }
 
   /**
-   * Connects (a pool of `max` connections) and applies the pending schema
-   * migrations; safe when several servers start at once.
+   * Connects (a pool of `max` connections) and applies the pending schema migrations; safe when
+   * several servers start at once.
    */
   static async open(options: PostgresCloudStoreOptions): Promise<PostgresCloudStore> {
     const max = options.max ?? 10;
@@ -240,9 +234,9 @@ export class PostgresCloudStore implements CloudStore {
   }
 
   /**
-   * Ready to serve: the database answers within 2 s and holds every
-   * migration this build knows (a newer schema, from a newer instance during
-   * a rolling upgrade, is ready too: migrations only add).
+   * Ready to serve: the database answers within 2 s and holds every migration this build knows (a
+   * newer schema, from a newer instance during a rolling upgrade, is ready too: migrations only
+   * add).
    */
   async ready(): Promise<CloudReadiness> {
     let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,24 +1,22 @@
 /**
- * {@linkcode IndexBudget}, what keeps the projects an instance holds
- * in memory (their recall indexes) within `MEMO_CLOUD_INDEX_BUDGET_MB`.
+ * {@linkcode IndexBudget}, what keeps the projects an instance holds in memory (their recall
+ * indexes) within `MEMO_CLOUD_INDEX_BUDGET_MB`.
  *
- * - **Accounting.** Each held project reports its bytes (`byteLength()`: the
- *   index's arrays and tables, as memo estimates them) after every use.
- * - **Eviction.** After each use, the least recently used projects that no
- *   request is using are closed and dropped until the total is within the
- *   budget. A project in use is never dropped.
- * - **A project larger than the budget** is held alone: every other one that
- *   is not in use goes, and it stays until another project needs the room.
- *   `stats().oversized` names it.
- * - **Reopening** a project whose eviction is still closing waits for the
- *   close first (a file-store project must not have two owners).
+ * - **Accounting.** Each held project reports its bytes (`byteLength()`: the index's arrays and
+ *   tables, as memo estimates them) after every use.
+ * - **Eviction.** After each use, the least recently used projects that no request is using are
+ *   closed and dropped until the total is within the budget. A project in use is never dropped.
+ * - **A project larger than the budget** is held alone: every other one that is not in use goes,
+ *   and it stays until another project needs the room. `stats().oversized` names it.
+ * - **Reopening** a project whose eviction is still closing waits for the close first (a file-store
+ *   project must not have two owners).
  *
  * @module
  */
 
 /**
- * What a note held in memory takes, estimated: its text as UTF-16 and a
- * fixed cost for the object and its fields.
+ * What a note held in memory takes, estimated: its text as UTF-16 and a fixed cost for the object
+ * and its fields.
  *
  * @example
  * ```ts
@@ -138,9 +136,8 @@ export class IndexBudget {
   }
 
   /**
-   * Runs `fn` with the held object of `key`, opening it with `open` when it
-   * is not held. It counts as in use until `fn` settles; then its size is
-   * read again and the budget enforced.
+   * Runs `fn` with the held object of `key`, opening it with `open` when it is not held. It counts
+   * as in use until `fn` settles; then its size is read again and the budget enforced.
    */
   async use<T extends Held, R>(
     key: string,

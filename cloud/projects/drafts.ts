@@ -1,10 +1,9 @@
 /**
- * A batch of drafts as both stores take it: each draft checked and given its
- * identity ({@linkcode prepareCloudDrafts}), the batch reduced to one draft per
- * identity ({@linkcode dedupeDrafts}) and each draft's answer from its
- * identity's ({@linkcode answerDrafts}), so that the file store and the
- * PostgreSQL store answer a batch alike. Checking comes from `@memo/memory`;
- * the rules are those of the file store (`planCommit`).
+ * A batch of drafts as both stores take it: each draft checked and given its identity
+ * ({@linkcode prepareCloudDrafts}), the batch reduced to one draft per identity
+ * ({@linkcode dedupeDrafts}) and each draft's answer from its identity's
+ * ({@linkcode answerDrafts}), so that the file store and the PostgreSQL store answer a batch alike.
+ * Checking comes from `@memo/memory`; the rules are those of the file store (`planCommit`).
  *
  * @module
  */
@@ -54,8 +53,8 @@ export interface PreparedCloudDraft {
 }
 
 /**
- * Checks every draft before anything is touched; throws a
- * `MemoryValidationError` with `details.index` naming the first bad draft.
+ * Checks every draft before anything is touched; throws a `MemoryValidationError` with
+ * `details.index` naming the first bad draft.
  *
  * @example
  * ```ts
@@ -74,11 +73,10 @@ export function prepareCloudDrafts(drafts: readonly CloudDraft[]): PreparedCloud
 }
 
 /**
- * A batch reduced to one draft per identity: `unique` in the order of each
- * identity's first draft, `slotOf[i]` the place of draft `i` in `unique`, and
- * `lastOf[slot]` the index of the slot's last draft. The last draft of an
- * identity gives the content (as `FileMemoryStore.commit` does); the id a new
- * note asks for is the first `id` given among the drafts of the identity.
+ * A batch reduced to one draft per identity: `unique` in the order of each identity's first draft,
+ * `slotOf[i]` the place of draft `i` in `unique`, and `lastOf[slot]` the index of the slot's last
+ * draft. The last draft of an identity gives the content (as `FileMemoryStore.commit` does); the id
+ * a new note asks for is the first `id` given among the drafts of the identity.
  *
  * @example
  * ```ts
@@ -123,11 +121,10 @@ export function dedupeDrafts(
 }
 
 /**
- * The result of each draft of a batch from the result of each identity
- * (`bySlot`, as {@linkcode dedupeDrafts} numbers them): every draft of an
- * identity answers with the same stored note; the first one carries its
- * status, later ones are `unchanged`, so that the statuses count each note
- * once (`written` counts the notes really created).
+ * The result of each draft of a batch from the result of each identity (`bySlot`, as
+ * {@linkcode dedupeDrafts} numbers them): every draft of an identity answers with the same stored
+ * note; the first one carries its status, later ones are `unchanged`, so that the statuses count
+ * each note once (`written` counts the notes really created).
  *
  * @example
  * ```ts

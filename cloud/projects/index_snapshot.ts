@@ -1,10 +1,9 @@
 /**
- * The snapshot file of a `ProjectIndex` (`project_index.ts`): the memory package's
- * lexical snapshot file (`encodeLexicalSnapshot`) with four more arrays: the
- * revisions and store positions of the notes in doc order (each as two 32-bit
- * halves) and their ids, labels, sources, times, `supersedes` and validity as
- * UTF-8 JSON. The file's checksum covers them, and its key names the format,
- * the project and the change sequence it covers.
+ * The snapshot file of a `ProjectIndex` (`project_index.ts`): the memory package's lexical snapshot
+ * file (`encodeLexicalSnapshot`) with four more arrays: the revisions and store positions of the
+ * notes in doc order (each as two 32-bit halves) and their ids, labels, sources, times,
+ * `supersedes` and validity as UTF-8 JSON. The file's checksum covers them, and its key names the
+ * format, the project and the change sequence it covers.
  *
  * @module
  */
@@ -55,9 +54,8 @@ export interface SnapshotRow {
 const CLOUD_SNAPSHOT_LAYOUT = 2;
 
 /**
- * The snapshot format of this build under schema version `schema`: a snapshot
- * of another format (another layout, index version, index options or schema)
- * is never loaded.
+ * The snapshot format of this build under schema version `schema`: a snapshot of another format
+ * (another layout, index version, index options or schema) is never loaded.
  *
  * @example
  * ```ts
@@ -89,8 +87,8 @@ interface Meta {
 }
 
 /**
- * The snapshot file under `key` of a lexical snapshot, the rows of its notes
- * in doc order and the change sequence `seq` it covers.
+ * The snapshot file under `key` of a lexical snapshot, the rows of its notes in doc order and the
+ * change sequence `seq` it covers.
  *
  * @example See {@linkcode decodeIndexSnapshot}.
  */
@@ -145,8 +143,8 @@ export function encodeIndexSnapshot(
 }
 
 /**
- * The parts of a snapshot file taken under `key`, or undefined when the bytes
- * are damaged, of another key or format, or do not fit.
+ * The parts of a snapshot file taken under `key`, or undefined when the bytes are damaged, of
+ * another key or format, or do not fit.
  *
  * @example A round trip (an empty lexical part, for brevity)
  * ```ts

@@ -1,13 +1,13 @@
 /**
- * {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of
- * the file store (`StoreProject`: batch writes, patches, deletes and the change feed go to the
- * store's {@linkcode RevisionedStore}); reads (a note with its derived `supersededBy`, lists, recall,
- * stats), `remember` (links checked, similar notes listed), corrections, supersede links and
- * tidy go through a `Memo` client over it (which catches up with the store before every call),
- * so that the cloud ranks, counts, checks and corrects exactly as a local memo does over the
- * same notes. A `Memo` write is one `applyReplica` of the store (one transaction) guarded by
- * the hashes of the notes it read, so writers on other instances never lose one another's
- * corrections. The cloud is lexical: the client embeds nothing.
+ * {@linkcode MemoCloudProject}, the one {@linkcode CloudProject} of the file store (`StoreProject`:
+ * batch writes, patches, deletes and the change feed go to the store's
+ * {@linkcode RevisionedStore}); reads (a note with its derived `supersededBy`, lists, recall,
+ * stats), `remember` (links checked, similar notes listed), corrections, supersede links and tidy
+ * go through a `Memo` client over it (which catches up with the store before every call), so that
+ * the cloud ranks, counts, checks and corrects exactly as a local memo does over the same notes. A
+ * `Memo` write is one `applyReplica` of the store (one transaction) guarded by the hashes of the
+ * notes it read, so writers on other instances never lose one another's corrections. The cloud is
+ * lexical: the client embeds nothing.
  *
  * @module
  */
@@ -54,16 +54,16 @@ export interface MemoCloudProjectOptions {
    */
   closeStore?: boolean;
   /**
-   * Recall answers kept for repeated identical recalls (emptied whenever the notes change);
-   * `0` turns the cache off.
+   * Recall answers kept for repeated identical recalls (emptied whenever the notes change); `0`
+   * turns the cache off.
    * @default 256
    */
   recallCacheSize?: number;
 }
 
 /**
- * A {@linkcode CloudProject} over a {@linkcode RevisionedStore}. The `Memo`
- * client is opened (and the store loaded) on the first list, recall or stats.
+ * A {@linkcode CloudProject} over a {@linkcode RevisionedStore}. The `Memo` client is opened (and
+ * the store loaded) on the first list, recall or stats.
  *
  * @example
  * ```ts
@@ -214,9 +214,8 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /**
-   * An estimate of the memory the project takes: the recall index, plus the
-   * notes the store holds when it tells (`heldBytes()`; the `Memo` client
-   * holds the same note objects).
+   * An estimate of the memory the project takes: the recall index, plus the notes the store holds
+   * when it tells (`heldBytes()`; the `Memo` client holds the same note objects).
    */
   byteLength(): number {
     const held = (this.store as { heldBytes?: () => number }).heldBytes?.() ?? 0;

@@ -1,13 +1,11 @@
 /**
- * What both stores of the reference Cloud API server build their projects
- * from: {@linkcode StoreProject} (batch writes, patches, deletes and the
- * change feed straight to a `RevisionedStore`), {@linkcode MemoCloudProject}
- * (reads, recall and notes' history through a `Memo` client, the file
- * store's project), {@linkcode ProjectIndex} (what an instance holds of a
- * project to answer recall, list and stats, the PostgreSQL store's) and
- * {@linkcode IndexBudget} (the projects held in memory kept within
- * `MEMO_CLOUD_INDEX_BUDGET_MB`), and the batch of drafts both stores check
- * and deduplicate alike ({@linkcode prepareCloudDrafts}).
+ * What both stores of the reference Cloud API server build their projects from:
+ * {@linkcode StoreProject} (batch writes, patches, deletes and the change feed straight to a
+ * `RevisionedStore`), {@linkcode MemoCloudProject} (reads, recall and notes' history through a
+ * `Memo` client, the file store's project), {@linkcode ProjectIndex} (what an instance holds of a
+ * project to answer recall, list and stats, the PostgreSQL store's) and {@linkcode IndexBudget}
+ * (the projects held in memory kept within `MEMO_CLOUD_INDEX_BUDGET_MB`), and the batch of drafts
+ * both stores check and deduplicate alike ({@linkcode prepareCloudDrafts}).
  *
  * @example A budget holds nothing at first
  * ```ts

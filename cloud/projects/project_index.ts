@@ -1,12 +1,10 @@
 /**
- * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store holds of
- * one project to answer recall, list and stats: memo's lexical index and, per
- * note, the fields besides its text (with the derived `supersededBy` links).
- * A hit or a page is read from the database by revision; a changed or deleted
- * note leaves the index with the text it was indexed with, read from the
- * change feed. It ranks, filters (memo's `historyFilter` included), pages and
- * counts exactly as a `Memo` over the same notes. Its snapshot file is in
- * `index_snapshot.ts`.
+ * {@linkcode ProjectIndex}, what an instance of the PostgreSQL store holds of one project to answer
+ * recall, list and stats: memo's lexical index and, per note, the fields besides its text (with the
+ * derived `supersededBy` links). A hit or a page is read from the database by revision; a changed
+ * or deleted note leaves the index with the text it was indexed with, read from the change feed. It
+ * ranks, filters (memo's `historyFilter` included), pages and counts exactly as a `Memo` over the
+ * same notes. Its snapshot file is in `index_snapshot.ts`.
  *
  * @module
  */
@@ -34,8 +32,8 @@ import type { CloudNote } from "../store.ts";
 import { decodeIndexSnapshot, encodeIndexSnapshot, type SnapshotRow } from "./index_snapshot.ts";
 
 /**
- * A note as the index reads it: a {@linkcode CloudNote} with its place in
- * store order (`ord`: the change number that created it).
+ * A note as the index reads it: a {@linkcode CloudNote} with its place in store order (`ord`: the
+ * change number that created it).
  *
  * @example
  * ```ts
@@ -55,8 +53,8 @@ export interface IndexableNote extends CloudNote {
 }
 
 /**
- * One ranked note: its id and the revision the index holds (read the note at
- * that revision to answer with what was ranked).
+ * One ranked note: its id and the revision the index holds (read the note at that revision to
+ * answer with what was ranked).
  *
  * @example
  * ```ts
@@ -228,8 +226,8 @@ export class ProjectIndex {
   }
 
   /**
-   * The revisions whose text {@linkcode ProjectIndex.apply} needs for these
-   * changes: those of the held notes that change or go.
+   * The revisions whose text {@linkcode ProjectIndex.apply} needs for these changes: those of the
+   * held notes that change or go.
    */
   needed(upserted: readonly IndexableNote[], removed: readonly string[]): number[] {
     const out = new Set<number>();
@@ -245,10 +243,9 @@ export class ProjectIndex {
   }
 
   /**
-   * Applies the changes up to `seq`: deleted ids, then new or changed notes
-   * (in store order), with `texts` holding the indexed text of each revision
-   * {@linkcode ProjectIndex.needed} named. Returns false, changing nothing,
-   * when a text is missing (the caller then rebuilds).
+   * Applies the changes up to `seq`: deleted ids, then new or changed notes (in store order), with
+   * `texts` holding the indexed text of each revision {@linkcode ProjectIndex.needed} named.
+   * Returns false, changing nothing, when a text is missing (the caller then rebuilds).
    */
   apply(
     upserted: readonly IndexableNote[],
@@ -326,9 +323,8 @@ export class ProjectIndex {
   }
 
   /**
-   * A page of notes in store order (or newest first), as `Memo.list` pages:
-   * the ids and revisions of the page, the total that match and the cursor
-   * of the next page.
+   * A page of notes in store order (or newest first), as `Memo.list` pages: the ids and revisions
+   * of the page, the total that match and the cursor of the next page.
    */
   list(
     options: {
@@ -392,8 +388,8 @@ export class ProjectIndex {
 
   /**
    * The `similar` answer of `Memo.remember` for `note` (lexical), over the held notes: the
-   * candidates are ranked from the index, and `read` gives the whole notes of the few it asks
-   * for (by id, at the revision held).
+   * candidates are ranked from the index, and `read` gives the whole notes of the few it asks for
+   * (by id, at the revision held).
    */
   async similar(
     note: Note,
@@ -435,8 +431,8 @@ export class ProjectIndex {
   }
 
   /**
-   * An estimate of the bytes held: the index, the rows, the order, the `supersededBy` links and
-   * the cached answers.
+   * An estimate of the bytes held: the index, the rows, the order, the `supersededBy` links and the
+   * cached answers.
    */
   byteLength(): number {
     let answers = 0;
@@ -446,9 +442,8 @@ export class ProjectIndex {
   }
 
   /**
-   * The snapshot file of the index (`index_snapshot.ts`) under `key`, or
-   * undefined for an empty project. Compacts the index first (scores do not
-   * change).
+   * The snapshot file of the index (`index_snapshot.ts`) under `key`, or undefined for an empty
+   * project. Compacts the index first (scores do not change).
    */
   exportSnapshot(key: string): Uint8Array | undefined {
     if (this.#rows.size === 0) return undefined;
@@ -463,8 +458,8 @@ export class ProjectIndex {
   }
 
   /**
-   * The index of a snapshot file taken under `key`, or undefined when the
-   * bytes are damaged, of another key or format, or do not fit.
+   * The index of a snapshot file taken under `key`, or undefined when the bytes are damaged, of
+   * another key or format, or do not fit.
    */
   static importSnapshot(bytes: Uint8Array, key: string): ProjectIndex | undefined {
     const decoded = decodeIndexSnapshot(bytes, key);

@@ -1,10 +1,9 @@
 /**
- * {@linkcode StoreProject}, what every {@linkcode CloudProject}
- * does the same way: batch writes, patches (with the check of the links they
- * add), deletes and the change feed go straight to the project's
- * {@linkcode RevisionedStore}. Subclasses answer the rest: reads with the
- * derived `supersededBy`, `remember`, corrections, supersede links and tidy
- * (from a `Memo`, or from a held index).
+ * {@linkcode StoreProject}, what every {@linkcode CloudProject} does the same way: batch writes,
+ * patches (with the check of the links they add), deletes and the change feed go straight to the
+ * project's {@linkcode RevisionedStore}. Subclasses answer the rest: reads with the derived
+ * `supersededBy`, `remember`, corrections, supersede links and tidy (from a `Memo`, or from a held
+ * index).
  *
  * @module
  */
@@ -70,8 +69,8 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
   }
 
   /**
-   * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the
-   * patch adds (unless it gives `updated`: a replica's copy).
+   * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the patch
+   * adds (unless it gives `updated`: a replica's copy).
    */
   async update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
     const links = patch?.supersedes;
@@ -132,8 +131,8 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
 
   /**
    * The checks of the links a patch of note `id` gives, as `Memo.update` makes them: each id it
-   * adds names a stored note, and none is `id` itself or leads back to it (a cycle). The notes
-   * are read from the store now. Throws `MemoryValidationError`.
+   * adds names a stored note, and none is `id` itself or leads back to it (a cycle). The notes are
+   * read from the store now. Throws `MemoryValidationError`.
    */
   async #checkLinks(id: string, supersedes: readonly string[]): Promise<void> {
     const action = "update note";

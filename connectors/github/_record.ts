@@ -8,9 +8,8 @@ import type { ConnectorRecord } from "../types.ts";
 import type { DiscussionNode } from "./query.ts";
 
 /**
- * Builds the record of one discussion. The text is the discussion's body
- * followed by one line of facts (category, author, comments, answer); the
- * labels are exactly the category name.
+ * Builds the record of one discussion. The text is the discussion's body followed by one line of
+ * facts (category, author, comments, answer); the labels are exactly the category name.
  */
 export function discussionToRecord(node: DiscussionNode, repository: string): ConnectorRecord {
   const category = node.category?.name?.trim() || "General";

@@ -21,10 +21,9 @@ import { ConnectorConfigError } from "../errors.ts";
 export const GITHUB_GRAPHQL_URL = "https://api.github.com/graphql";
 
 /**
- * Resolves the GraphQL endpoint from an `apiUrl`: GitHub.com by default; a
- * GitHub Enterprise Server base URL (`https://ghe.example.com`, `…/api`,
- * `…/api/v3`) becomes `…/api/graphql`; a URL already ending in `/graphql` is
- * kept.
+ * Resolves the GraphQL endpoint from an `apiUrl`: GitHub.com by default; a GitHub Enterprise Server
+ * base URL (`https://ghe.example.com`, `…/api`, `…/api/v3`) becomes `…/api/graphql`; a URL already
+ * ending in `/graphql` is kept.
  *
  * @example
  * ```ts

@@ -30,11 +30,10 @@ import { discussionToRecord } from "./_record.ts";
 export const REPO_HOST_TYPE = "discussions";
 
 /**
- * How far before the stored `since` an incremental pass still reads. The
- * state holds the newest `updatedAt` over all repositories; a discussion of
- * a repository read early in a pass, edited while later repositories were
- * read, can be older than that. Re-reading the last hour catches it (what
- * did not change is not written again).
+ * How far before the stored `since` an incremental pass still reads. The state holds the newest
+ * `updatedAt` over all repositories; a discussion of a repository read early in a pass, edited
+ * while later repositories were read, can be older than that. Re-reading the last hour catches it
+ * (what did not change is not written again).
  *
  * @example
  * ```ts
@@ -70,14 +69,14 @@ export interface RepoHostConnectorOptions {
    */
   id?: string;
   /**
-   * GitHub token (classic or fine-grained, with read access to discussions).
-   * The registry fills it from `MEMO_GITHUB_TOKEN`, else `GITHUB_TOKEN`.
+   * GitHub token (classic or fine-grained, with read access to discussions). The registry fills it
+   * from `MEMO_GITHUB_TOKEN`, else `GITHUB_TOKEN`.
    * @default undefined (a pass fails with `RepoHostAuthError` before any request)
    */
   token?: string;
   /**
-   * GraphQL endpoint, or a GitHub Enterprise Server base URL
-   * (`https://ghe.example.com` becomes `https://ghe.example.com/api/graphql`).
+   * GraphQL endpoint, or a GitHub Enterprise Server base URL (`https://ghe.example.com` becomes
+   * `https://ghe.example.com/api/graphql`).
    * @default "https://api.github.com/graphql"
    */
   apiUrl?: string;
@@ -96,9 +95,8 @@ export interface RepoHostConnectorOptions {
 }
 
 /**
- * Reads the discussions of one or more GitHub repositories. Each discussion
- * becomes a record keyed `github:owner/name/discussions/<number>`, labelled
- * with exactly its category name.
+ * Reads the discussions of one or more GitHub repositories. Each discussion becomes a record keyed
+ * `github:owner/name/discussions/<number>`, labelled with exactly its category name.
  *
  * @example
  * ```ts

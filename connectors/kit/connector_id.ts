@@ -1,6 +1,5 @@
 /**
- * The connector id: 1 to 64 letters, digits, `.`, `_` or `-`, starting with
- * a letter or digit.
+ * The connector id: 1 to 64 letters, digits, `.`, `_` or `-`, starting with a letter or digit.
  *
  * @module
  */

@@ -1,7 +1,6 @@
 /**
- * Internal: one HTTP exchange with a timeout that covers the whole answer
- * (headers and body), an injectable clock, and errors that never carry a
- * header value or a response body.
+ * Internal: one HTTP exchange with a timeout that covers the whole answer (headers and body), an
+ * injectable clock, and errors that never carry a header value or a response body.
  *
  * @module
  */
@@ -42,10 +41,9 @@ export interface HttpOptions {
 class TimedOut extends Error {}
 
 /**
- * Sends a request and reads the whole answer as text, within the timeout.
- * Throws `ConnectorTimeoutError` when the time runs out,
- * `ConnectorNetworkError` when the connection fails, and the caller's abort
- * reason when its signal aborts.
+ * Sends a request and reads the whole answer as text, within the timeout. Throws
+ * `ConnectorTimeoutError` when the time runs out, `ConnectorNetworkError` when the connection
+ * fails, and the caller's abort reason when its signal aborts.
  */
 export async function exchange(request: HttpRequest, options: HttpOptions): Promise<HttpAnswer> {
   const timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
@@ -109,9 +107,9 @@ export function joinUrl(base: string, path: string): string {
 }
 
 /**
- * Checks an API base URL: http or https, no user name or password in it, no
- * query or fragment. Returns it without a trailing slash. Throws `makeError`
- * with a message that never repeats the URL's credentials.
+ * Checks an API base URL: http or https, no user name or password in it, no query or fragment.
+ * Returns it without a trailing slash. Throws `makeError` with a message that never repeats the
+ * URL's credentials.
  */
 export function checkApiUrl(raw: string, what: string, makeError: (m: string) => Error): URL {
   let url: URL;

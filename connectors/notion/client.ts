@@ -1,8 +1,7 @@
 /**
- * Internal: the Notion HTTP calls of the workspace connector, with their
- * headers (`Authorization`, `Notion-Version`, `Source-Version`), the
- * per-request timeout, and Notion's errors mapped to the connector errors
- * (never echoing a response body).
+ * Internal: the Notion HTTP calls of the workspace connector, with their headers (`Authorization`,
+ * `Notion-Version`, `Source-Version`), the per-request timeout, and Notion's errors mapped to the
+ * connector errors (never echoing a response body).
  *
  * @module
  */
@@ -15,8 +14,7 @@ import { parseRetryAfter } from "../retry_after.ts";
 import type { Clock, FetchLike } from "../types.ts";
 
 /**
- * The Notion API version the connector speaks (`Source-Version` and
- * `Notion-Version`).
+ * The Notion API version the connector speaks (`Source-Version` and `Notion-Version`).
  *
  * @example
  * ```ts
@@ -57,9 +55,8 @@ export interface NotionCallOptions {
 }
 
 /**
- * POSTs or GETs one Notion endpoint and returns the list it answers. `what`
- * describes the request for messages ("query Notion database <id> (page 2)");
- * `missing` is the advice for a 404.
+ * POSTs or GETs one Notion endpoint and returns the list it answers. `what` describes the request
+ * for messages ("query Notion database <id> (page 2)"); `missing` is the advice for a 404.
  */
 export async function notionList(
   options: NotionCallOptions,

@@ -1,6 +1,6 @@
 /**
- * The workspace-pages connector: Notion pages from a database query or a
- * workspace search, with their content as markdown.
+ * The workspace-pages connector: Notion pages from a database query or a workspace search, with
+ * their content as markdown.
  *
  * @module
  */
@@ -73,9 +73,8 @@ export interface WorkspaceConnectorOptions {
    */
   id?: string;
   /**
-   * Internal integration secret (`secret_…` or `ntn_…`); white space and a
-   * pasted `Bearer ` are dropped. The registry fills it from
-   * `MEMO_NOTION_TOKEN`, else `NOTION_TOKEN`.
+   * Internal integration secret (`secret_…` or `ntn_…`); white space and a pasted `Bearer ` are
+   * dropped. The registry fills it from `MEMO_NOTION_TOKEN`, else `NOTION_TOKEN`.
    * @default undefined (a pass fails before any request)
    */
   token?: string;
@@ -90,8 +89,8 @@ export interface WorkspaceConnectorOptions {
    */
   fetch?: FetchLike;
   /**
-   * Database to query, with or without hyphens, or its URL. Without it the
-   * connector searches the workspace for pages.
+   * Database to query, with or without hyphens, or its URL. Without it the connector searches the
+   * workspace for pages.
    * @default undefined (workspace search)
    */
   databaseId?: string;
@@ -106,17 +105,15 @@ export interface WorkspaceConnectorOptions {
    */
   includeContent?: boolean;
   /**
-   * Levels of nested blocks read below a page, 1 to 10 (columns and synced
-   * blocks cost no level).
+   * Levels of nested blocks read below a page, 1 to 10 (columns and synced blocks cost no level).
    * @default 3
    */
   maxDepth?: number;
 }
 
 /**
- * Reads Notion pages: the pages of a database, or every page a workspace
- * search finds. Each page becomes a record keyed `notion:page/<id>`, with
- * its select and multi-select values as labels.
+ * Reads Notion pages: the pages of a database, or every page a workspace search finds. Each page
+ * becomes a record keyed `notion:page/<id>`, with its select and multi-select values as labels.
  *
  * @example
  * ```ts

@@ -8,10 +8,9 @@ import { ConnectorConfigError } from "../errors.ts";
 import { cleanToken } from "../kit/text.ts";
 
 /**
- * Normalises a Notion id given with or without hyphens, or inside a pasted
- * URL (`https://www.notion.so/team/Roadmap-0123…cdef?v=…`), to the hyphenated
- * lower-case form Notion returns. Throws `ConnectorConfigError` when no id is
- * found.
+ * Normalises a Notion id given with or without hyphens, or inside a pasted URL
+ * (`https://www.notion.so/team/Roadmap-0123…cdef?v=…`), to the hyphenated lower-case form Notion
+ * returns. Throws `ConnectorConfigError` when no id is found.
  *
  * @example
  * ```ts
@@ -63,9 +62,9 @@ export function normalizeNotionId(raw: string, what = "database id"): string {
 export const NOTION_TOKEN_PREFIXES: readonly string[] = ["secret_", "ntn_"];
 
 /**
- * Checks a Notion token: surrounding white space and a pasted `Bearer `
- * prefix are dropped; the rest must start with `secret_` or `ntn_`. Throws
- * `ConnectorConfigError` (never quoting the token) otherwise.
+ * Checks a Notion token: surrounding white space and a pasted `Bearer ` prefix are dropped; the
+ * rest must start with `secret_` or `ntn_`. Throws `ConnectorConfigError` (never quoting the token)
+ * otherwise.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Notion rich text and blocks as markdown. Only blocks that carry text
- * become markdown; files hosted by Notion are named by caption, never by
- * their signed (expiring) URLs, so that an unchanged page renders the same
- * bytes on every sync.
+ * Notion rich text and blocks as markdown. Only blocks that carry text become markdown; files
+ * hosted by Notion are named by caption, never by their signed (expiring) URLs, so that an
+ * unchanged page renders the same bytes on every sync.
  *
  * @module
  */
@@ -91,9 +90,8 @@ export interface BlockNode {
 }
 
 /**
- * Renders rich text as markdown: bold, italic, strikethrough, inline code and
- * links. White space at the edges of a styled segment stays outside the
- * markers.
+ * Renders rich text as markdown: bold, italic, strikethrough, inline code and links. White space at
+ * the edges of a styled segment stays outside the markers.
  *
  * @example
  * ```ts
@@ -158,9 +156,9 @@ export const CONTAINER_TYPES: ReadonlySet<string> = new Set([
 export const PAGE_TYPES: ReadonlySet<string> = new Set(["child_page", "child_database"]);
 
 /**
- * Renders a tree of blocks as markdown. Consecutive list items of one kind
- * (bulleted, to-do and toggle items; numbered items) sit on consecutive lines
- * and indent their children; everything else is separated by a blank line.
+ * Renders a tree of blocks as markdown. Consecutive list items of one kind (bulleted, to-do and
+ * toggle items; numbered items) sit on consecutive lines and indent their children; everything else
+ * is separated by a blank line.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Internal: how {@linkcode MemoCloudClient} reads the Cloud API's answers and
- * writes its requests: an answer of the wrong shape becomes a
- * `MemoCloudError` (`unavailable`), ids are shortened for messages, and
- * undefined fields are left out of a body.
+ * Internal: how {@linkcode MemoCloudClient} reads the Cloud API's answers and writes its requests:
+ * an answer of the wrong shape becomes a `MemoCloudError` (`unavailable`), ids are shortened for
+ * messages, and undefined fields are left out of a body.
  *
  * @module
  */
@@ -46,8 +45,8 @@ export function objectOf(body: unknown, action: string): Record<string, unknown>
 }
 
 /**
- * `value` as a note (an object with a string `id` and a numeric `revision`),
- * or the {@linkcode unexpected} error.
+ * `value` as a note (an object with a string `id` and a numeric `revision`), or the
+ * {@linkcode unexpected} error.
  *
  * @example
  * ```ts

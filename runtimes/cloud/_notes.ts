@@ -1,7 +1,6 @@
 /**
- * Internal: the note operations of {@linkcode MemoCloudClient}, one request
- * each under the client's workspace and project: `remember`, `recall`,
- * `get`, `list`, `update`, `forget` and `stats`.
+ * Internal: the note operations of {@linkcode MemoCloudClient}, one request each under the client's
+ * workspace and project: `remember`, `recall`, `get`, `list`, `update`, `forget` and `stats`.
  *
  * @module
  */
@@ -295,8 +294,7 @@ export async function forgetNote(
 }
 
 /**
- * `GET stats`: counts, and the feed's latest sequence number
- * ({@linkcode MemoCloudClient.stats}).
+ * `GET stats`: counts, and the feed's latest sequence number ({@linkcode MemoCloudClient.stats}).
  *
  * @example
  * ```ts

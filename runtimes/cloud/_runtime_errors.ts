@@ -20,8 +20,7 @@ import { MemoRuntimeError } from "../errors.ts";
  * | `unauthorized`, `forbidden`, `config` | `CONFIG` |
  * | `rate_limited`, `internal`, `unavailable`, `timeout` | `UNAVAILABLE` |
  *
- * The connectors' refusals map as in the local runtime. Anything else passes
- * through.
+ * The connectors' refusals map as in the local runtime. Anything else passes through.
  */
 export function runtimeErrorOf(error: unknown, noteId?: string): unknown {
   if (isMemoCloudError(error)) return fromCloud(error, noteId);

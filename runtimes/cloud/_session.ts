@@ -1,8 +1,7 @@
 /**
- * Internal: a {@linkcode MemoCloudClient}'s connection to the Cloud API: its
- * settled settings, the requests outside any project (`health`, `whoami`),
- * and the requests under its workspace and project, made after the one
- * `whoami` check that learns (or checks) the key's workspace.
+ * Internal: a {@linkcode MemoCloudClient}'s connection to the Cloud API: its settled settings, the
+ * requests outside any project (`health`, `whoami`), and the requests under its workspace and
+ * project, made after the one `whoami` check that learns (or checks) the key's workspace.
  *
  * @module
  */
@@ -24,8 +23,8 @@ export type ProjectRequest = Omit<CloudRequest, "auth" | "signal" | "idempotency
 };
 
 /**
- * The connection of one client: built from the client's options (checked;
- * nothing is sent before the first call).
+ * The connection of one client: built from the client's options (checked; nothing is sent before
+ * the first call).
  *
  * @example
  * ```ts
@@ -67,8 +66,8 @@ export class CloudSession {
   }
 
   /**
-   * The workspace: the configured one, else the key's once the first call
-   * learned it (undefined before).
+   * The workspace: the configured one, else the key's once the first call learned it (undefined
+   * before).
    */
   get workspaceId(): string | undefined {
     return this.#workspace ?? this.#configuredWorkspace;
@@ -105,9 +104,8 @@ export class CloudSession {
   }
 
   /**
-   * A request under this client's workspace and project, after the workspace
-   * check, with the call's `signal` (and, for a `write`, its `idempotencyKey`
-   * or a new one); the answer must be an object.
+   * A request under this client's workspace and project, after the workspace check, with the call's
+   * `signal` (and, for a `write`, its `idempotencyKey` or a new one); the answer must be an object.
    */
   async project(
     request: ProjectRequest,
@@ -132,8 +130,8 @@ export class CloudSession {
   }
 
   /**
-   * The workspace, checked once with `GET /v1/whoami`. One check serves
-   * concurrent calls; a failed one is not kept, so the next call checks again.
+   * The workspace, checked once with `GET /v1/whoami`. One check serves concurrent calls; a failed
+   * one is not kept, so the next call checks again.
    */
   #resolveWorkspace(signal: AbortSignal | undefined): Promise<string> {
     if (this.#workspace !== undefined) return Promise.resolve(this.#workspace);

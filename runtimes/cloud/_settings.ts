@@ -1,8 +1,7 @@
 /**
- * Internal: {@linkcode MemoCloudClient}'s options checked and settled, with
- * their defaults: the API base from the base URL, the ids, the timeout and
- * retry policy, and the I/O (`fetch`, `sleep`, `random`, `now`). A setting
- * that cannot work is a `MemoCloudError` with code `config`.
+ * Internal: {@linkcode MemoCloudClient}'s options checked and settled, with their defaults: the API
+ * base from the base URL, the ids, the timeout and retry policy, and the I/O (`fetch`, `sleep`,
+ * `random`, `now`). A setting that cannot work is a `MemoCloudError` with code `config`.
  *
  * @module
  */

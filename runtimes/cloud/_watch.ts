@@ -1,12 +1,10 @@
 /**
- * Internal: the cloud runtime's `watch`. While someone listens, it polls the
- * project's change feed from the head it found when it started, so that only
- * new changes are reported, one call per check. Writes made through the
- * runtime are reported at once by the runtime; the poller skips them when the
- * feed shows them again. The feed can show a write of ours before the runtime
- * has its answer (and so its sequence number): what a check finds while one
- * of our writes is in flight is held until our writes end, then reported
- * without ours.
+ * Internal: the cloud runtime's `watch`. While someone listens, it polls the project's change feed
+ * from the head it found when it started, so that only new changes are reported, one call per
+ * check. Writes made through the runtime are reported at once by the runtime; the poller skips them
+ * when the feed shows them again. The feed can show a write of ours before the runtime has its
+ * answer (and so its sequence number): what a check finds while one of our writes is in flight is
+ * held until our writes end, then reported without ours.
  *
  * @module
  */
@@ -75,8 +73,8 @@ export class CloudChangePoller {
   }
 
   /**
-   * Runs one write of this runtime: what the feed shows meanwhile waits for
-   * its end, so that the write's own change is told apart by its number.
+   * Runs one write of this runtime: what the feed shows meanwhile waits for its end, so that the
+   * write's own change is told apart by its number.
    */
   async writing<T>(write: () => Promise<T>): Promise<T> {
     this.#writes++;
@@ -92,9 +90,9 @@ export class CloudChangePoller {
   }
 
   /**
-   * Notes upserts this runtime made (their ids and revisions): returns the
-   * ids to report now, leaving out those the feed has already reported, and
-   * remembers the others so that the feed does not report them again.
+   * Notes upserts this runtime made (their ids and revisions): returns the ids to report now,
+   * leaving out those the feed has already reported, and remembers the others so that the feed does
+   * not report them again.
    */
   ownUpserts(notes: readonly { id: string; revision: number }[]): string[] {
     if (!this.#running) return notes.map((n) => n.id);
@@ -117,9 +115,8 @@ export class CloudChangePoller {
   }
 
   /**
-   * Notes ids the runtime changed without knowing their revisions (a
-   * correction's old note): what the feed showed of them while the write ran
-   * is not reported again.
+   * Notes ids the runtime changed without knowing their revisions (a correction's old note): what
+   * the feed showed of them while the write ran is not reported again.
    */
   ownIds(ids: readonly string[]): void {
     this.#held = this.#held.filter((c) => c.op !== "upsert" || !ids.includes(c.id));

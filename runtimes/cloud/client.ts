@@ -1,20 +1,16 @@
 /**
- * {@linkcode MemoCloudClient}: the typed client of the Memo Cloud API v1
- * (`docs/cloud-api.md`). The cloud runtime, and the hybrid runtime's replica,
- * talk to the cloud through it.
+ * {@linkcode MemoCloudClient}: the typed client of the Memo Cloud API v1 (`docs/cloud-api.md`). The
+ * cloud runtime, and the hybrid runtime's replica, talk to the cloud through it.
  *
- * - Requests carry `Authorization: Bearer <apiKey>`; the key never appears in
- *   an error.
- * - Before its first call other than {@linkcode MemoCloudClient.health}, the
- *   client asks `GET /v1/whoami` which workspace the key belongs to: a
- *   configured `workspaceId` that differs fails that call, having read and
- *   written nothing; without one, the key's workspace is used.
- * - Each attempt has its own timeout. Network failures, timeouts, 429,
- *   500/502/503/504, and a 409 saying the same write is still running
- *   (`in_progress`) are retried with exponential backoff and jitter,
- *   honouring `Retry-After` (up to 60 s; a longer one fails the call at once,
- *   with `retryAfterSeconds`); other 4xx are not. Every write carries an
- *   `Idempotency-Key`, the same on each retry, so a retried write lands once.
+ * - Requests carry `Authorization: Bearer <apiKey>`; the key never appears in an error.
+ * - Before its first call other than {@linkcode MemoCloudClient.health}, the client asks `GET
+ *   /v1/whoami` which workspace the key belongs to: a configured `workspaceId` that differs fails
+ *   that call, having read and written nothing; without one, the key's workspace is used.
+ * - Each attempt has its own timeout. Network failures, timeouts, 429, 500/502/503/504, and a 409
+ *   saying the same write is still running (`in_progress`) are retried with exponential backoff and
+ *   jitter, honouring `Retry-After` (up to 60 s; a longer one fails the call at once, with
+ *   `retryAfterSeconds`); other 4xx are not. Every write carries an `Idempotency-Key`, the same on
+ *   each retry, so a retried write lands once.
  *
  * @module
  */
@@ -90,16 +86,14 @@ export type {
 } from "./client_types.ts";
 
 /**
- * The Memo Cloud API client. Build one with the `cloud` options; the
- * methods mirror the runtime (`remember`, `recall`, `get`, `list`, `update`,
- * `forget`, `correct`, `supersede`, `tidy`, `applyTidy`, `stats`), plus `upsertBatch`,
- * `deleteBatch`, `changes`, `health` and `whoami`.
- * Every failure is a {@linkcode MemoCloudError}; an aborted call rejects
- * with its signal's reason.
+ * The Memo Cloud API client. Build one with the `cloud` options; the methods mirror the runtime
+ * (`remember`, `recall`, `get`, `list`, `update`, `forget`, `correct`, `supersede`, `tidy`,
+ * `applyTidy`, `stats`), plus `upsertBatch`, `deleteBatch`, `changes`, `health` and `whoami`. Every
+ * failure is a {@linkcode MemoCloudError}; an aborted call rejects with its signal's reason.
  *
- * The constructor throws a `MemoCloudError` with code `config` for settings
- * that cannot work (no base URL, no API key while `requireApiKey`, a
- * malformed id); nothing is sent before the first call.
+ * The constructor throws a `MemoCloudError` with code `config` for settings that cannot work (no
+ * base URL, no API key while `requireApiKey`, a malformed id); nothing is sent before the first
+ * call.
  *
  * @example
  * ```ts
@@ -139,8 +133,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * The workspace the client works in: the configured one, else the key's
-   * once the first call learned it (undefined before).
+   * The workspace the client works in: the configured one, else the key's once the first call
+   * learned it (undefined before).
    */
   get workspaceId(): string | undefined {
     return this.#session.workspaceId;
@@ -166,8 +160,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * `GET /v1/whoami`: the workspace of the API key. Does not check the
-   * configured workspace (the other calls do).
+   * `GET /v1/whoami`: the workspace of the API key. Does not check the configured workspace (the
+   * other calls do).
    *
    * @example
    * ```ts
@@ -297,10 +291,9 @@ export class MemoCloudClient {
   }
 
   /**
-   * `PATCH notes/{id}`: changes a note; with `ifMatch`, only if it is still at
-   * that revision (else code `conflict`, with the current note in
-   * `details.note`). `patch.updated` (an ISO 8601 time with a time zone) is
-   * the time the server records instead of now, for example a replica's edit
+   * `PATCH notes/{id}`: changes a note; with `ifMatch`, only if it is still at that revision (else
+   * code `conflict`, with the current note in `details.note`). `patch.updated` (an ISO 8601 time
+   * with a time zone) is the time the server records instead of now, for example a replica's edit
    * time; it is not a change by itself.
    *
    * @example
@@ -334,8 +327,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * `DELETE notes/{id}`: deletes a note and returns it as it was; with
-   * `ifMatch`, only if it is still at that revision.
+   * `DELETE notes/{id}`: deletes a note and returns it as it was; with `ifMatch`, only if it is
+   * still at that revision.
    *
    * @example
    * ```ts
@@ -360,9 +353,9 @@ export class MemoCloudClient {
   }
 
   /**
-   * `POST notes:correct`: the fact of a note changed. The server writes a new note that
-   * supersedes it (its labels unless `labels` is given) and ends the old note's validity, in one
-   * transaction; code `not_found` for an unknown id.
+   * `POST notes:correct`: the fact of a note changed. The server writes a new note that supersedes
+   * it (its labels unless `labels` is given) and ends the old note's validity, in one transaction;
+   * code `not_found` for an unknown id.
    *
    * @example
    * ```ts
@@ -395,9 +388,9 @@ export class MemoCloudClient {
   }
 
   /**
-   * `POST notes:supersede`: note `by` supersedes the notes `ids` (they say the same thing);
-   * code `not_found` for an unknown `by`, `invalid_request` for an unknown id in `ids`, `by`
-   * itself or a cycle.
+   * `POST notes:supersede`: note `by` supersedes the notes `ids` (they say the same thing); code
+   * `not_found` for an unknown `by`, `invalid_request` for an unknown id in `ids`, `by` itself or a
+   * cycle.
    *
    * @example
    * ```ts
@@ -423,8 +416,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * `GET tidy`: proposals to tidy the project's notes up (near-duplicates to merge, expired
-   * notes), writing nothing. A cloud plan carries no `sha256`.
+   * `GET tidy`: proposals to tidy the project's notes up (near-duplicates to merge, expired notes),
+   * writing nothing. A cloud plan carries no `sha256`.
    *
    * @example
    * ```ts
@@ -485,9 +478,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * `POST notes:batch`: upserts up to 10000 drafts in one transaction, all or
-   * nothing. More drafts, or a body over 16 MiB, fail with code
-   * `payload_too_large` before anything is sent.
+   * `POST notes:batch`: upserts up to 10000 drafts in one transaction, all or nothing. More drafts,
+   * or a body over 16 MiB, fail with code `payload_too_large` before anything is sent.
    *
    * @example
    * ```ts
@@ -514,11 +506,10 @@ export class MemoCloudClient {
   }
 
   /**
-   * `POST notes:batchDelete`: deletes the notes with these ids (up to
-   * 10000), or every note whose source key starts with a prefix, in one
-   * transaction (the server refuses a prefix that matches more than 10000
-   * notes with `invalid_request`). Ids no note has are answered in
-   * `notFound`. Retried safely with one `Idempotency-Key`.
+   * `POST notes:batchDelete`: deletes the notes with these ids (up to 10000), or every note whose
+   * source key starts with a prefix, in one transaction (the server refuses a prefix that matches
+   * more than 10000 notes with `invalid_request`). Ids no note has are answered in `notFound`.
+   * Retried safely with one `Idempotency-Key`.
    *
    * @example
    * ```ts
@@ -545,8 +536,8 @@ export class MemoCloudClient {
   }
 
   /**
-   * `GET changes`: the change feed from a token (`since`; the start when
-   * missing), in order, tombstones included.
+   * `GET changes`: the change feed from a token (`since`; the start when missing), in order,
+   * tombstones included.
    *
    * @example
    * ```ts

@@ -1,7 +1,6 @@
 /**
- * The options of {@linkcode MemoCloudClient}: where the Cloud API is and how
- * to call it (the `cloud` options, the retry policy, the I/O a test may
- * replace), and the options of each call.
+ * The options of {@linkcode MemoCloudClient}: where the Cloud API is and how to call it (the
+ * `cloud` options, the retry policy, the I/O a test may replace), and the options of each call.
  *
  * @example
  * ```ts
@@ -67,8 +66,8 @@ export interface MemoCloudRetryOptions {
  */
 export interface MemoCloudOptions {
   /**
-   * The server's origin (`http://127.0.0.1:8788`), or the origin followed by
-   * `/v1`; a trailing slash is fine.
+   * The server's origin (`http://127.0.0.1:8788`), or the origin followed by `/v1`; a trailing
+   * slash is fine.
    */
   baseUrl?: string;
   /** API key sent as a bearer token. Never logged, never in an error. */
@@ -103,8 +102,8 @@ export interface MemoCloudOptions {
 }
 
 /**
- * Options of the {@linkcode MemoCloudClient} constructor: the `cloud`
- * options, and the I/O a test may replace.
+ * Options of the {@linkcode MemoCloudClient} constructor: the `cloud` options, and the I/O a test
+ * may replace.
  *
  * @example
  * ```ts
@@ -175,8 +174,7 @@ export interface MemoCloudCallOptions {
  */
 export interface MemoCloudWriteOptions extends MemoCloudCallOptions {
   /**
-   * `Idempotency-Key` of the write (1 to 255 visible ASCII characters),
-   * sent on every attempt.
+   * `Idempotency-Key` of the write (1 to 255 visible ASCII characters), sent on every attempt.
    * @default {a random UUID per call}
    */
   idempotencyKey?: string;

@@ -1,7 +1,7 @@
 /**
- * What the Cloud API answers and takes, as {@linkcode MemoCloudClient}
- * returns them: notes with their revision, recall hits, pages of notes, the
- * stats, batch drafts and results, the change feed and the health answer.
+ * What the Cloud API answers and takes, as {@linkcode MemoCloudClient} returns them: notes with
+ * their revision, recall hits, pages of notes, the stats, batch drafts and results, the change feed
+ * and the health answer.
  *
  * @example
  * ```ts
@@ -28,9 +28,8 @@ import type {
 } from "@memo/memory";
 
 /**
- * A note as the Cloud API returns it: the memory package's note plus its
- * server `revision`, the sequence number of its latest change in the
- * project's change feed.
+ * A note as the Cloud API returns it: the memory package's note plus its server `revision`, the
+ * sequence number of its latest change in the project's change feed.
  *
  * @example
  * ```ts
@@ -145,8 +144,7 @@ export interface MemoCloudStats extends Pick<MemoStats, "notes" | "labels" | "so
 export type MemoCloudDraft = NoteDraft;
 
 /**
- * What {@linkcode MemoCloudClient.upsertBatch} did: `results[i]` answers
- * `drafts[i]`.
+ * What {@linkcode MemoCloudClient.upsertBatch} did: `results[i]` answers `drafts[i]`.
  *
  * @example
  * ```ts
@@ -170,9 +168,8 @@ export interface MemoCloudBatchResult {
 }
 
 /**
- * Which notes `MemoCloudClient.deleteBatch` deletes: these ids (1 to 10,000),
- * or every note whose source key starts with a prefix (refused with 400 when
- * it matches more than 10,000 notes).
+ * Which notes `MemoCloudClient.deleteBatch` deletes: these ids (1 to 10,000), or every note whose
+ * source key starts with a prefix (refused with 400 when it matches more than 10,000 notes).
  *
  * @example
  * ```ts

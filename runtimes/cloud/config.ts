@@ -1,8 +1,8 @@
 /**
- * Internal: the runtime part of a project's `.memo/config.json`, its
- * `runtime`, its `secrets` policy, its `cloud` block and its `recall` block (`engine`,
- * `embeddingModel`, `localEmbeddings`, `includeCloud`). Secrets never come
- * from the file: an `apiKey` (or any token-like key) in `cloud` is refused.
+ * Internal: the runtime part of a project's `.memo/config.json`, its `runtime`, its `secrets`
+ * policy, its `cloud` block and its `recall` block (`engine`, `embeddingModel`, `localEmbeddings`,
+ * `includeCloud`). Secrets never come from the file: an `apiKey` (or any token-like key) in `cloud`
+ * is refused.
  *
  * @module
  */
@@ -54,10 +54,9 @@ function fail(reason: string): MemoRuntimeError {
 }
 
 /**
- * Reads `<rootDir>/.memo/config.json`'s `runtime` and `cloud`. A missing
- * file (or a platform without a file system) reads as nothing set; a file
- * that is not JSON, or a bad value, throws a `MemoRuntimeError` (`CONFIG`)
- * that never repeats a value.
+ * Reads `<rootDir>/.memo/config.json`'s `runtime` and `cloud`. A missing file (or a platform
+ * without a file system) reads as nothing set; a file that is not JSON, or a bad value, throws a
+ * `MemoRuntimeError` (`CONFIG`) that never repeats a value.
  *
  * @example
  * ```ts
@@ -85,9 +84,9 @@ export async function readProjectRuntimeConfig(rootDir: string): Promise<Project
 }
 
 /**
- * Reads and parses `<rootDir>/.memo/config.json`: undefined when there is
- * no such file (or no file system, on an edge worker); a `MemoRuntimeError`
- * (`CONFIG`) when it cannot be read or is not JSON.
+ * Reads and parses `<rootDir>/.memo/config.json`: undefined when there is no such file (or no file
+ * system, on an edge worker); a `MemoRuntimeError` (`CONFIG`) when it cannot be read or is not
+ * JSON.
  *
  * @example
  * ```ts
@@ -124,8 +123,8 @@ export async function readProjectConfigFile(rootDir: string): Promise<unknown> {
 }
 
 /**
- * Checks the `runtime`, `cloud` and `recall` values of a parsed
- * `.memo/config.json`; an unknown key in `cloud` or `recall` is refused.
+ * Checks the `runtime`, `cloud` and `recall` values of a parsed `.memo/config.json`; an unknown key
+ * in `cloud` or `recall` is refused.
  *
  * @example
  * ```ts

@@ -1,22 +1,20 @@
 /**
- * {@linkcode MemoCloudError}: the one error class of the Cloud API client,
- * and the helpers that keep its messages safe (one line, short, never the
- * API key).
+ * {@linkcode MemoCloudError}: the one error class of the Cloud API client, and the helpers that
+ * keep its messages safe (one line, short, never the API key).
  *
  * @module
  */
 
 /**
- * The codes of {@linkcode MemoCloudError}: the Cloud API's own error codes
- * (`invalid_request` 400, `unauthorized` 401, `forbidden` 403, `not_found`
- * 404, `conflict` 409, `payload_too_large` 413, `rate_limited` 429,
- * `internal` 500), plus the client's:
+ * The codes of {@linkcode MemoCloudError}: the Cloud API's own error codes (`invalid_request` 400,
+ * `unauthorized` 401, `forbidden` 403, `not_found` 404, `conflict` 409, `payload_too_large` 413,
+ * `rate_limited` 429, `internal` 500), plus the client's:
  *
- * - `unavailable`: no usable answer (the server is down, the connection was
- *   reset, a 502/503/504, or an answer that is not the Cloud API's);
+ * - `unavailable`: no usable answer (the server is down, the connection was reset, a 502/503/504,
+ *   or an answer that is not the Cloud API's);
  * - `timeout`: no answer within `timeoutMs`, on every attempt;
- * - `config`: a configuration that cannot work (no base URL, no API key, a
- *   malformed id, or a `workspaceId` that is not the key's).
+ * - `config`: a configuration that cannot work (no base URL, no API key, a malformed id, or a
+ *   `workspaceId` that is not the key's).
  *
  * @example
  * ```ts
@@ -86,10 +84,9 @@ export interface MemoCloudErrorOptions {
 }
 
 /**
- * An error of the Cloud API client: an error answer of the API, or a
- * transport or configuration failure. Its message is one line starting with
- * "Cannot …", and it never holds the API key, so `toSafeError` passes it on
- * as it is.
+ * An error of the Cloud API client: an error answer of the API, or a transport or configuration
+ * failure. Its message is one line starting with "Cannot …", and it never holds the API key, so
+ * `toSafeError` passes it on as it is.
  *
  * @example
  * ```ts
@@ -137,8 +134,8 @@ export class MemoCloudError extends Error {
 }
 
 /**
- * Whether `error` is a {@linkcode MemoCloudError} (by name, so also one from
- * another copy of this package), optionally with one of `codes`.
+ * Whether `error` is a {@linkcode MemoCloudError} (by name, so also one from another copy of this
+ * package), optionally with one of `codes`.
  *
  * @example
  * ```ts
@@ -162,8 +159,8 @@ export function isMemoCloudError(
 
 /**
  * The code of an error answer: the API's `error.code` when it is one of
- * {@linkcode MemoCloudErrorCode}, else the code of its status (`unavailable`
- * for a status the API does not use).
+ * {@linkcode MemoCloudErrorCode}, else the code of its status (`unavailable` for a status the API
+ * does not use).
  */
 export function codeOfAnswer(status: number, named: unknown): MemoCloudErrorCode {
   if (typeof named === "string" && KNOWN_CODES.has(named)) return named as MemoCloudErrorCode;
@@ -174,9 +171,8 @@ export function codeOfAnswer(status: number, named: unknown): MemoCloudErrorCode
 const MAX_REASON = 300;
 
 /**
- * A text from outside (a server's message, a network error) made safe for a
- * message: one line, at most 300 characters, with every `secret` replaced by
- * `[redacted]`.
+ * A text from outside (a server's message, a network error) made safe for a message: one line, at
+ * most 300 characters, with every `secret` replaced by `[redacted]`.
  */
 export function safeText(text: unknown, secrets: readonly (string | undefined)[]): string {
   let out = String(text ?? "");

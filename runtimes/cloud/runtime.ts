@@ -1,7 +1,7 @@
 /**
- * The cloud-only runtime: a {@linkcode MemoMcpRuntime} whose notes live
- * behind the Memo Cloud API, reached through a {@linkcode MemoCloudClient}.
- * It writes nothing under its project folder but the connectors' state.
+ * The cloud-only runtime: a {@linkcode MemoMcpRuntime} whose notes live behind the Memo Cloud API,
+ * reached through a {@linkcode MemoCloudClient}. It writes nothing under its project folder but the
+ * connectors' state.
  *
  * @module
  */
@@ -13,9 +13,8 @@ import { MemoRuntimeError } from "../errors.ts";
 import type { MemoMcpRuntime, SecretsPolicy } from "../types.ts";
 
 /**
- * Options of {@linkcode createMemoCloudMcpRuntime}: the `cloud` options, a
- * ready client or a `fetch`, and where the connectors find their
- * configuration.
+ * Options of {@linkcode createMemoCloudMcpRuntime}: the `cloud` options, a ready client or a
+ * `fetch`, and where the connectors find their configuration.
  *
  * @example
  * ```ts
@@ -45,8 +44,8 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
   /** A ready client; built from the other fields when missing. */
   cloudClient?: MemoCloudClient;
   /**
-   * What a write does with a detected secret, checked on this side before anything is sent
-   * (the server checks again with its own `MEMO_CLOUD_SECRETS`): `redact`, `refuse` or `allow`.
+   * What a write does with a detected secret, checked on this side before anything is sent (the
+   * server checks again with its own `MEMO_CLOUD_SECRETS`): `redact`, `refuse` or `allow`.
    * @default "redact"
    */
   secrets?: SecretsPolicy;
@@ -56,8 +55,8 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
    */
   fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   /**
-   * Project folder: where `syncConnectors` reads `.memo/config.json` and
-   * keeps `.memo/connectors/state.json`. No notes are written there.
+   * Project folder: where `syncConnectors` reads `.memo/config.json` and keeps
+   * `.memo/connectors/state.json`. No notes are written there.
    * @default "." (the current directory; `MEMO_ROOT_DIR` through the env factory)
    */
   rootDir?: string;
@@ -74,30 +73,26 @@ export interface MemoCloudMcpRuntimeOptions extends MemoCloudOptions {
 }
 
 /**
- * Creates the cloud-only runtime: every call goes to the Memo Cloud API
- * (`baseUrl`, `apiKey`, `workspaceId`, `projectId` …, or a ready
- * `cloudClient`).
+ * Creates the cloud-only runtime: every call goes to the Memo Cloud API (`baseUrl`, `apiKey`,
+ * `workspaceId`, `projectId` …, or a ready `cloudClient`).
  *
- * - Recall is lexical: `engine` `auto` means lexical, and `vector` or
- *   `hybrid` are refused (`INVALID_INPUT`, "Cannot recall with the vector
- *   engine: the cloud runtime is lexical"). At most 100 hits come back.
- *   `recallDetailed` says `engine: "lexical"` with nothing embedded, and
+ * - Recall is lexical: `engine` `auto` means lexical, and `vector` or `hybrid` are refused
+ *   (`INVALID_INPUT`, "Cannot recall with the vector engine: the cloud runtime is lexical"). At
+ *   most 100 hits come back. `recallDetailed` says `engine: "lexical"` with nothing embedded, and
  *   `stats().embeddings` says `state: "off"`; there is no `embed`.
  * - Notes come back as the local runtime returns them, without `revision`.
- * - `syncConnectors` runs the connectors in this process, reading
- *   `.memo/config.json` and `.memo/connectors/state.json` under `rootDir`,
- *   and commits each connector pass as one batch (one transaction): a pass
- *   over 10000 notes or 16 MiB fails whole, writing nothing.
- * - `watch` polls the change feed while someone listens (every
- *   `watchIntervalMs`); writes made through the runtime are reported at once.
- * - Failures are `MemoRuntimeError`s whose messages never hold the key:
- *   `NOTE_NOT_FOUND`, `INVALID_INPUT` (refused input, a conflict), `CONFIG`
- *   (a refused key, another workspace, a wrong base URL) and `UNAVAILABLE`
- *   (the server down or failing, rate limits, timeouts, after the retries).
+ * - `syncConnectors` runs the connectors in this process, reading `.memo/config.json` and
+ *   `.memo/connectors/state.json` under `rootDir`, and commits each connector pass as one batch
+ *   (one transaction): a pass over 10000 notes or 16 MiB fails whole, writing nothing.
+ * - `watch` polls the change feed while someone listens (every `watchIntervalMs`); writes made
+ *   through the runtime are reported at once.
+ * - Failures are `MemoRuntimeError`s whose messages never hold the key: `NOTE_NOT_FOUND`,
+ *   `INVALID_INPUT` (refused input, a conflict), `CONFIG` (a refused key, another workspace, a
+ *   wrong base URL) and `UNAVAILABLE` (the server down or failing, rate limits, timeouts, after the
+ *   retries).
  *
- * Throws a `MemoRuntimeError` (`CONFIG`) at once for settings that cannot
- * work (no base URL, no API key, a malformed id); sends nothing until the
- * first call.
+ * Throws a `MemoRuntimeError` (`CONFIG`) at once for settings that cannot work (no base URL, no API
+ * key, a malformed id); sends nothing until the first call.
  *
  * @example
  * ```ts

@@ -1,8 +1,7 @@
 /**
- * Internal: one Cloud API request with the client's policy: a timeout per
- * attempt, retries with exponential backoff and jitter that honour
- * `Retry-After`, and errors turned into {@linkcode MemoCloudError}s that never
- * hold the API key.
+ * Internal: one Cloud API request with the client's policy: a timeout per attempt, retries with
+ * exponential backoff and jitter that honour `Retry-After`, and errors turned into
+ * {@linkcode MemoCloudError}s that never hold the API key.
  *
  * @module
  */
@@ -77,9 +76,9 @@ type Failure =
   };
 
 /**
- * Sends `request`, retrying what is worth retrying; resolves with a 2xx answer
- * or throws a {@linkcode MemoCloudError}. An abort of `request.signal` rejects
- * with its reason at once, unwrapped.
+ * Sends `request`, retrying what is worth retrying; resolves with a 2xx answer or throws a
+ * {@linkcode MemoCloudError}. An abort of `request.signal` rejects with its reason at once,
+ * unwrapped.
  */
 export async function sendCloudRequest(
   settings: TransportSettings,
@@ -206,10 +205,9 @@ function waitBefore(settings: TransportSettings, failure: Failure, attempts: num
 }
 
 /**
- * `Retry-After` in whole seconds (a delay, or an HTTP date measured from
- * `now`), or undefined when absent or unreadable. The parser is the
- * connectors' `parseRetryAfter`, loaded only when an answer carries the
- * header.
+ * `Retry-After` in whole seconds (a delay, or an HTTP date measured from `now`), or undefined when
+ * absent or unreadable. The parser is the connectors' `parseRetryAfter`, loaded only when an answer
+ * carries the header.
  */
 export async function retryAfterOf(headers: Headers, now: number): Promise<number | undefined> {
   const value = headers.get("retry-after");

@@ -1,7 +1,6 @@
 /**
- * The hybrid runtime once built: the local runtime serves every call, a
- * {@linkcode Replicator} beside it keeps `notes.md` and the cloud in step.
- * Public surface: `runtime.ts`.
+ * The hybrid runtime once built: the local runtime serves every call, a {@linkcode Replicator}
+ * beside it keeps `notes.md` and the cloud in step. Public surface: `runtime.ts`.
  *
  * @module
  */
@@ -28,8 +27,8 @@ import type {
 
 /**
  * The calls that change the local notes: after each, the replicator is asked for a push soon.
- * `scanSecrets` is one (a redaction is a local edit, pushed like any other), and so are
- * `correct` (one commit, both notes pushed), `supersede` and `applyTidy` (the keepers pushed).
+ * `scanSecrets` is one (a redaction is a local edit, pushed like any other), and so are `correct`
+ * (one commit, both notes pushed), `supersede` and `applyTidy` (the keepers pushed).
  */
 const WRITES: ReadonlySet<DelegatedMethod> = new Set<DelegatedMethod>([
   "remember",
@@ -45,8 +44,8 @@ const WRITES: ReadonlySet<DelegatedMethod> = new Set<DelegatedMethod>([
 ]);
 
 /**
- * The hybrid runtime over `local`: every call goes to the local runtime and starts replication
- * (a no-op once started); a write also asks for a push soon. `recall` adds the cloud's hits with
+ * The hybrid runtime over `local`: every call goes to the local runtime and starts replication (a
+ * no-op once started); a write also asks for a push soon. `recall` adds the cloud's hits with
  * `includeCloud`, `stats` adds the replica's status, `replicate` runs a replication now, and
  * `close` drains the replicator (at most `drainMs`, or the `drainMs` asked if shorter) before
  * closing the local runtime.
@@ -116,10 +115,9 @@ export function createHybridRuntime(
 }
 
 /**
- * The local hits with the cloud's merged in, de-duplicated by id. Lexical
- * local hits and the cloud's (lexical) ones are ordered by score; the
- * scores of a vector or hybrid local recall are on another scale, so the
- * two lists are then interleaved by rank, the local hit first.
+ * The local hits with the cloud's merged in, de-duplicated by id. Lexical local hits and the
+ * cloud's (lexical) ones are ordered by score; the scores of a vector or hybrid local recall are on
+ * another scale, so the two lists are then interleaved by rank, the local hit first.
  */
 async function withCloud(
   client: () => MemoCloudClient,

@@ -1,7 +1,7 @@
 /**
  * The options of the hybrid runtime ({@linkcode MemoHybridMcpRuntimeOptions}, public through
- * `runtime.ts`), their defaults and their checks: what `createMemoHybridMcpRuntime` reads before
- * it loads the runtime itself (`_build.ts`).
+ * `runtime.ts`), their defaults and their checks: what `createMemoHybridMcpRuntime` reads before it
+ * loads the runtime itself (`_build.ts`).
  *
  * @module
  */
@@ -17,10 +17,9 @@ import type {
 import type { MemoCloudClient, MemoCloudOptions } from "../cloud/client.ts";
 
 /**
- * Options of {@linkcode createMemoHybridMcpRuntime}: the Cloud API settings
- * (`baseUrl`, `apiKey`, `workspaceId`, `projectId`, `timeoutMs`, `retry` …)
- * or a ready `cloudClient`, plus where the local notes are and how often to
- * pull.
+ * Options of {@linkcode createMemoHybridMcpRuntime}: the Cloud API settings (`baseUrl`, `apiKey`,
+ * `workspaceId`, `projectId`, `timeoutMs`, `retry` …) or a ready `cloudClient`, plus where the
+ * local notes are and how often to pull.
  *
  * @example
  * ```ts
@@ -44,8 +43,8 @@ import type { MemoCloudClient, MemoCloudOptions } from "../cloud/client.ts";
  */
 export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
   /**
-   * Project folder: the notes are in `<rootDir>/.memo/memory/notes.md`, the
-   * replication state in `<rootDir>/.memo/replica/`.
+   * Project folder: the notes are in `<rootDir>/.memo/memory/notes.md`, the replication state in
+   * `<rootDir>/.memo/replica/`.
    * @default "." (the current directory)
    */
   rootDir?: string;
@@ -87,8 +86,8 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    */
   onModelProgress?: (progress: ModelProgress) => void;
   /**
-   * Load the embedder after the notes and embed new and changed notes in the
-   * background; false embeds only on `embed()`.
+   * Load the embedder after the notes and embed new and changed notes in the background; false
+   * embeds only on `embed()`.
    * @default true
    */
   embedInBackground?: boolean;
@@ -118,8 +117,8 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    */
   closeDrainMs?: number;
   /**
-   * What a write does with a detected secret, before it reaches `notes.md` or the outbox:
-   * `redact`, `refuse` or `allow` (see `@memo/memory`'s `MemoOptions.secrets`).
+   * What a write does with a detected secret, before it reaches `notes.md` or the outbox: `redact`,
+   * `refuse` or `allow` (see `@memo/memory`'s `MemoOptions.secrets`).
    * @default "redact"
    */
   secrets?: SecretsPolicy;

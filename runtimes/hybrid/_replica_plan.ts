@@ -1,17 +1,15 @@
 /**
- * The hybrid runtime's decisions, without I/O: what the outbox holds, how a
- * pulled change lands on the local notes, who wins a conflict, and what a
- * push sends.
+ * The hybrid runtime's decisions, without I/O: what the outbox holds, how a pulled change lands on
+ * the local notes, who wins a conflict, and what a push sends.
  *
  * Rules:
- * - a local note is **clean** when its hash is the one last pushed or pulled
- *   for its id, **dirty** otherwise (changed here, or never in the cloud);
- * - a conflict (a dirty note whose cloud copy moved on) goes to the later
- *   `updated`, a tie to the larger content hash; the loser is kept as a new
- *   note (see {@linkcode conflictCopy});
+ * - a local note is **clean** when its hash is the one last pushed or pulled for its id, **dirty**
+ *   otherwise (changed here, or never in the cloud);
+ * - a conflict (a dirty note whose cloud copy moved on) goes to the later `updated`, a tie to the
+ *   larger content hash; the loser is kept as a new note (see {@linkcode conflictCopy});
  * - an update beats a delete, whichever came first;
- * - the cloud's id wins: a local note with the identity of a cloud note
- *   under another id is rewritten to that id.
+ * - the cloud's id wins: a local note with the identity of a cloud note under another id is
+ *   rewritten to that id.
  *
  * @module
  */
@@ -28,10 +26,9 @@ import type { PushedEntry } from "./_replica_state.ts";
 const fingerprints = new WeakMap<Note, string>();
 
 /**
- * A note's content hash computed from what it holds now. The hash in a
- * `notes.md` marker is kept through hand edits (it is the note's identity
- * there), so replication compares this instead; the cloud's hashes are
- * always computed.
+ * A note's content hash computed from what it holds now. The hash in a `notes.md` marker is kept
+ * through hand edits (it is the note's identity there), so replication compares this instead; the
+ * cloud's hashes are always computed.
  */
 export function fingerprint(note: Note): string {
   let hash = fingerprints.get(note);
@@ -58,11 +55,10 @@ export function wins(a: Note, b: Note): boolean {
 }
 
 /**
- * The note that keeps a conflict's losing version: no source, labels
- * `conflict` plus the loser's, the loser's title, and a body that starts with
- * `Conflict: superseded by <winner id>`. Its id and times derive from the two
- * versions, so every machine that resolves the same conflict makes the same
- * note.
+ * The note that keeps a conflict's losing version: no source, labels `conflict` plus the loser's,
+ * the loser's title, and a body that starts with `Conflict: superseded by <winner id>`. Its id and
+ * times derive from the two versions, so every machine that resolves the same conflict makes the
+ * same note.
  */
 export function conflictCopy(loser: Note, winnerId: string): Note {
   const labels = ["conflict", ...loser.labels.filter((l) => l !== "conflict")];
@@ -107,9 +103,9 @@ export interface PullPlan {
 }
 
 /**
- * Plans one page of the change feed against the local notes and the pushed
- * map. `sent` maps ids to the hash this process last sent for them, so that
- * the echo of its own write is not taken for someone else's.
+ * Plans one page of the change feed against the local notes and the pushed map. `sent` maps ids to
+ * the hash this process last sent for them, so that the echo of its own write is not taken for
+ * someone else's.
  */
 export function planPull(
   changes: readonly MemoCloudChange[],

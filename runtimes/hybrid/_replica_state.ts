@@ -1,19 +1,17 @@
 /**
  * The hybrid runtime's state on disk, in `.memo/replica/`:
  *
- * - `state.jsonl`: which cloud it follows, the change-feed token, and for
- *   every note in the cloud the content hash and revision last pushed or
- *   pulled (the "pushed map"). The outbox is not stored: it is every note of
- *   `notes.md` whose hash differs from its pushed hash, plus every pushed id
- *   that `notes.md` no longer holds. So a write needs no second fsync, and
- *   hand edits, `git pull`s and notes from before hybrid mode replicate too.
- *   The first line is a whole state; each replication appends one line with
- *   what changed, and the file is rewritten (temp file, rename) as one line
- *   when the appended lines outgrow it. A torn last line is ignored. Losing
- *   a line only makes the next push repeat work the cloud recognises (same
- *   identity, a 404, or a 409 with the same content).
- * - `lock`: held while a replication runs, so that two processes on one
- *   project (a `memo mcp` and a `memo remember`) take turns.
+ * - `state.jsonl`: which cloud it follows, the change-feed token, and for every note in the cloud
+ *   the content hash and revision last pushed or pulled (the "pushed map"). The outbox is not
+ *   stored: it is every note of `notes.md` whose hash differs from its pushed hash, plus every
+ *   pushed id that `notes.md` no longer holds. So a write needs no second fsync, and hand edits,
+ *   `git pull`s and notes from before hybrid mode replicate too. The first line is a whole state;
+ *   each replication appends one line with what changed, and the file is rewritten (temp file,
+ *   rename) as one line when the appended lines outgrow it. A torn last line is ignored. Losing a
+ *   line only makes the next push repeat work the cloud recognises (same identity, a 404, or a 409
+ *   with the same content).
+ * - `lock`: held while a replication runs, so that two processes on one project (a `memo mcp` and a
+ *   `memo remember`) take turns.
  * - `.gitignore`: `*`; the state is per machine.
  *
  * @module
@@ -161,9 +159,9 @@ export class ReplicaStateFile {
   }
 
   /**
-   * The state for `target`: the file's when it follows `target`, else a
-   * fresh one (a missing or unreadable file, or another cloud or project).
-   * Without `target`, the file's whatever it follows.
+   * The state for `target`: the file's when it follows `target`, else a fresh one (a missing or
+   * unreadable file, or another cloud or project). Without `target`, the file's whatever it
+   * follows.
    */
   async load(target?: string): Promise<ReplicaStateData> {
     let text = "";
@@ -182,9 +180,8 @@ export class ReplicaStateFile {
   }
 
   /**
-   * Saves `state`: appends one line with what changed, or rewrites the file
-   * as one line (after a load, when the whole map changed, or when the
-   * appended lines outgrow the whole state).
+   * Saves `state`: appends one line with what changed, or rewrites the file as one line (after a
+   * load, when the whole map changed, or when the appended lines outgrow the whole state).
    */
   async save(state: ReplicaStateData, changes: StateChanges): Promise<void> {
     await this.#ensureDir();
@@ -229,10 +226,9 @@ export class ReplicaStateFile {
   }
 
   /**
-   * Takes `.memo/replica/lock` (created exclusively; one left by a process
-   * of this host that is gone, or older than `staleMs`, is taken over).
-   * Returns the release function, or undefined when another live process
-   * holds it.
+   * Takes `.memo/replica/lock` (created exclusively; one left by a process of this host that is
+   * gone, or older than `staleMs`, is taken over). Returns the release function, or undefined when
+   * another live process holds it.
    */
   async tryLock(staleMs = 120_000): Promise<(() => Promise<void>) | undefined> {
     await this.#ensureDir();

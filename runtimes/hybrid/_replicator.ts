@@ -1,11 +1,9 @@
 /**
- * The hybrid runtime's replicator: one replication at a time, each a pull
- * (the change feed from the persisted token, applied to `notes.md` through
- * the store) then a push (forgets, updates with `If-Match`, creates in
- * batches that carry the local ids), with idempotency keys derived from each
- * request, so that a retried push writes nothing twice. Decisions are in
- * `_replica_plan.ts`, the state file in `_replica_state.ts`, the copy of the
- * local notes in `_local_mirror.ts`.
+ * The hybrid runtime's replicator: one replication at a time, each a pull (the change feed from the
+ * persisted token, applied to `notes.md` through the store) then a push (forgets, updates with
+ * `If-Match`, creates in batches that carry the local ids), with idempotency keys derived from each
+ * request, so that a retried push writes nothing twice. Decisions are in `_replica_plan.ts`, the
+ * state file in `_replica_state.ts`, the copy of the local notes in `_local_mirror.ts`.
  *
  * @module
  */
@@ -158,8 +156,8 @@ export class Replicator {
   }
 
   /**
-   * Stops the timers and pushes what is left for at most `drainMs` (a
-   * refused connection ends it at once). Never throws for the cloud.
+   * Stops the timers and pushes what is left for at most `drainMs` (a refused connection ends it at
+   * once). Never throws for the cloud.
    */
   async close(drainMs: number): Promise<void> {
     if (this.#closed) return;
@@ -283,9 +281,8 @@ export class Replicator {
   }
 
   /**
-   * Writes what changed in the state; a pull that brought nothing moves only
-   * `lastPull`, which is written at most once a minute (the process itself
-   * reports it fresh).
+   * Writes what changed in the state; a pull that brought nothing moves only `lastPull`, which is
+   * written at most once a minute (the process itself reports it fresh).
    */
   async #save(state: ReplicaStateData): Promise<void> {
     const { pushed: _pushed, lastPull, ...rest } = state;

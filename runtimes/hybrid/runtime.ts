@@ -1,9 +1,8 @@
 /**
- * {@linkcode createMemoHybridMcpRuntime}: local-first memory that every
- * machine of a team shares through the Memo Cloud API. Every call is served
- * by the local runtime (`notes.md`, at local speed, whatever the cloud's
- * state); a replicator pushes the local changes to the cloud and pulls the
- * other machines' changes into `notes.md` in the background.
+ * {@linkcode createMemoHybridMcpRuntime}: local-first memory that every machine of a team shares
+ * through the Memo Cloud API. Every call is served by the local runtime (`notes.md`, at local
+ * speed, whatever the cloud's state); a replicator pushes the local changes to the cloud and pulls
+ * the other machines' changes into `notes.md` in the background.
  *
  * @module
  */
@@ -77,13 +76,12 @@ export interface MemoHybridMcpRuntime extends MemoMcpRuntime {
 }
 
 /**
- * Builds the hybrid runtime. It returns at once: the notes load and the
- * first replication starts in the background (`prewarm`), or at the first
- * call. A cloud that is down, slow or misconfigured never fails a call; it
- * shows in `stats().replica.error`. The options are checked now (a bad
- * interval throws a `RangeError`); the runtime's code (the replicator, the
- * cloud client, the memory package) is loaded with it, in the background or
- * at the first call, so that importing this module costs nothing.
+ * Builds the hybrid runtime. It returns at once: the notes load and the first replication starts in
+ * the background (`prewarm`), or at the first call. A cloud that is down, slow or misconfigured
+ * never fails a call; it shows in `stats().replica.error`. The options are checked now (a bad
+ * interval throws a `RangeError`); the runtime's code (the replicator, the cloud client, the memory
+ * package) is loaded with it, in the background or at the first call, so that importing this module
+ * costs nothing.
  *
  * @example
  * ```ts

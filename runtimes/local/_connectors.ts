@@ -1,7 +1,6 @@
 /**
- * The one seam between the local runtime and `@memo/connectors`: runs the
- * connectors configured in `<rootDir>/.memo/config.json` through the memory
- * client.
+ * The one seam between the local runtime and `@memo/connectors`: runs the connectors configured in
+ * `<rootDir>/.memo/config.json` through the memory client.
  *
  * @module
  */
@@ -34,8 +33,8 @@ export interface RunConfiguredOptions extends RuntimeSyncOptions {
 
 /**
  * Runs the connectors configured in `<rootDir>/.memo/config.json` through
- * `syncConfiguredConnectors` of `@memo/connectors`, imported at the first
- * sync so that `memo mcp` starts without loading the connectors.
+ * `syncConfiguredConnectors` of `@memo/connectors`, imported at the first sync so that `memo mcp`
+ * starts without loading the connectors.
  *
  * @example
  * ```ts

@@ -9,13 +9,12 @@ import { MemoRuntimeError } from "../errors.ts";
 import { secretsRefusal } from "../secrets.ts";
 
 /**
- * Maps a refusal of the memory or connectors package, matched by its `code`,
- * to a {@linkcode MemoRuntimeError}: invalid input and a write the secrets guard refused
- * (`SECRETS_REFUSED`, with `details.secrets`) → `INVALID_INPUT`, a bad
- * connector configuration or an embedder that is off or cannot load
- * (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or connector →
- * `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes
- * through unchanged.
+ * Maps a refusal of the memory or connectors package, matched by its `code`, to a
+ * {@linkcode MemoRuntimeError}: invalid input and a write the secrets guard refused
+ * (`SECRETS_REFUSED`, with `details.secrets`) → `INVALID_INPUT`, a bad connector configuration or
+ * an embedder that is off or cannot load (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or
+ * connector → `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes through
+ * unchanged.
  */
 export function runtimeErrorOf(error: unknown): unknown {
   const refused = secretsRefusal(error);

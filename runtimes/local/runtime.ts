@@ -1,6 +1,6 @@
 /**
- * The local runtime: a {@linkcode MemoMcpRuntime} over a `Memo` memory client
- * on this machine, wrapped at once or opened at its first call.
+ * The local runtime: a {@linkcode MemoMcpRuntime} over a `Memo` memory client on this machine,
+ * wrapped at once or opened at its first call.
  *
  * @module
  */
@@ -28,8 +28,7 @@ import type { MemoLike, MemoMcpRuntime } from "../types.ts";
  */
 export interface LocalRuntimeOptions {
   /**
-   * Project root, where `sync_connectors` finds `.memo/config.json` and keeps
-   * its state.
+   * Project root, where `sync_connectors` finds `.memo/config.json` and keeps its state.
    * @default "." (the current directory)
    */
   rootDir?: string;
@@ -46,8 +45,8 @@ export interface LocalRuntimeOptions {
 }
 
 /**
- * Wraps a loaded memory client as a {@linkcode MemoMcpRuntime} (the local
- * runtime). The client is not closed with the runtime unless `closeMemo`.
+ * Wraps a loaded memory client as a {@linkcode MemoMcpRuntime} (the local runtime). The client is
+ * not closed with the runtime unless `closeMemo`.
  *
  * @example
  * ```ts
@@ -88,9 +87,8 @@ export function createMemoMcpRuntimeFromMemo(
 }
 
 /**
- * A local runtime that loads its memory client lazily: `open` runs at the
- * first call (or at once when `prewarm`), and its failure is reported to
- * every call, not thrown here.
+ * A local runtime that loads its memory client lazily: `open` runs at the first call (or at once
+ * when `prewarm`), and its failure is reported to every call, not thrown here.
  *
  * @example
  * ```ts
@@ -118,8 +116,8 @@ export function createLazyLocalRuntime(
     env?: Record<string, string | undefined>;
     prewarm: boolean;
     /**
-     * The recall settings `open` uses, for `recallProfile()` without opening anything; without
-     * it, `recallProfile()` answers `undefined` until the client is open.
+     * The recall settings `open` uses, for `recallProfile()` without opening anything; without it,
+     * `recallProfile()` answers `undefined` until the client is open.
      */
     recall?: () => MemoEmbeddingSettings | Promise<MemoEmbeddingSettings>;
   },
@@ -145,9 +143,8 @@ export function createLazyLocalRuntime(
 }
 
 /**
- * `open` run once, its promise shared by every caller; a failed open is
- * reported to the callers that await it and forgotten, so the next call
- * tries again.
+ * `open` run once, its promise shared by every caller; a failed open is reported to the callers
+ * that await it and forgotten, so the next call tries again.
  *
  * @example
  * ```ts

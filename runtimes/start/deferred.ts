@@ -1,8 +1,7 @@
 /**
- * A runtime that is built at its first call: every method waits for the
- * real runtime, then forwards to it. `memo mcp` uses it so that finding the
- * project (which loads `node:fs` and `node:path`) happens after the
- * `initialize` answer, not before it.
+ * A runtime that is built at its first call: every method waits for the real runtime, then forwards
+ * to it. `memo mcp` uses it so that finding the project (which loads `node:fs` and `node:path`)
+ * happens after the `initialize` answer, not before it.
  *
  * @module
  */
@@ -36,25 +35,21 @@ const MISSING = {
 };
 
 /**
- * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first
- * call; if it fails, that call (and the next, which tries again) fails with
- * its error. `close()` closes the runtime only if it was built; after it,
- * every call fails.
+ * Wraps `build` in a runtime of kind `kind`. `build` runs once, at the first call; if it fails,
+ * that call (and the next, which tries again) fails with its error. `close()` closes the runtime
+ * only if it was built; after it, every call fails.
  *
- * `watch` forwards to the built runtime's `watch` (a built runtime without
- * one reports nothing). Called before the build, it starts the build, since
- * a listener wants live data, and attaches the listener when the build is
- * done; a failed build attaches it at the next successful one.
+ * `watch` forwards to the built runtime's `watch` (a built runtime without one reports nothing).
+ * Called before the build, it starts the build, since a listener wants live data, and attaches the
+ * listener when the build is done; a failed build attaches it at the next successful one.
  *
- * `replicate` is always there, so that a caller (`memo replicate`) can call
- * it before knowing which runtime gets built: it forwards to the built
- * runtime's `replicate` (the hybrid runtime's), and a built runtime without
- * one rejects with a `MemoRuntimeError` `UNAVAILABLE`, "Cannot replicate:
- * replicate needs the hybrid runtime". `embed` is always there too: a built
- * runtime without one (the cloud runtime) rejects with `UNAVAILABLE`,
- * "Cannot embed: embed needs the local or hybrid runtime". `recallDetailed`
- * forwards, or reports a built runtime's `recall` hits with their engine and
- * no coverage.
+ * `replicate` is always there, so that a caller (`memo replicate`) can call it before knowing which
+ * runtime gets built: it forwards to the built runtime's `replicate` (the hybrid runtime's), and a
+ * built runtime without one rejects with a `MemoRuntimeError` `UNAVAILABLE`, "Cannot replicate:
+ * replicate needs the hybrid runtime". `embed` is always there too: a built runtime without one
+ * (the cloud runtime) rejects with `UNAVAILABLE`, "Cannot embed: embed needs the local or hybrid
+ * runtime". `recallDetailed` forwards, or reports a built runtime's `recall` hits with their engine
+ * and no coverage.
  *
  * @example
  * ```ts

@@ -1,9 +1,8 @@
 /**
- * Choosing and building a runtime from options, `MEMO_*` variables and the
- * project's `.memo/config.json`: the one factory that `http.ts`, `memo mcp`,
- * `memo serve` and every other `memo` command use, so that `MEMO_RUNTIME`,
- * `MEMO_ROOT_DIR` and the file's `runtime` apply everywhere. Precedence:
- * options > `MEMO_*` variables > `.memo/config.json` > defaults.
+ * Choosing and building a runtime from options, `MEMO_*` variables and the project's
+ * `.memo/config.json`: the one factory that `http.ts`, `memo mcp`, `memo serve` and every other
+ * `memo` command use, so that `MEMO_RUNTIME`, `MEMO_ROOT_DIR` and the file's `runtime` apply
+ * everywhere. Precedence: options > `MEMO_*` variables > `.memo/config.json` > defaults.
  *
  * @module
  */
@@ -39,11 +38,10 @@ export type { RuntimeMode };
 export type RuntimeEnvConfig = RuntimeEnv;
 
 /**
- * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR`, the `MEMO_CLOUD_*` variables and
- * the recall ones (`MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL`,
- * `MEMO_LOCAL_EMBEDDINGS`). Throws a `MemoRuntimeError` (`CONFIG`) naming
- * the variable for a malformed `MEMO_RUNTIME` or `MEMO_RECALL_ENGINE`, a
- * `MEMO_LOCAL_EMBEDDINGS` that is not true or false, or a
+ * Reads `MEMO_RUNTIME`, `MEMO_ROOT_DIR`, the `MEMO_CLOUD_*` variables and the recall ones
+ * (`MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL`, `MEMO_LOCAL_EMBEDDINGS`). Throws a
+ * `MemoRuntimeError` (`CONFIG`) naming the variable for a malformed `MEMO_RUNTIME` or
+ * `MEMO_RECALL_ENGINE`, a `MEMO_LOCAL_EMBEDDINGS` that is not true or false, or a
  * `MEMO_CLOUD_PULL_INTERVAL_MS` that is not a positive integer.
  *
  * @example
@@ -101,8 +99,7 @@ export function readRuntimeEnv(env: EnvMap): RuntimeEnvConfig {
  */
 export interface RuntimeFromEnvOptions {
   /**
-   * The `MEMO_*` variables, and the connector tokens the local runtime's
-   * `sync_connectors` reads.
+   * The `MEMO_*` variables, and the connector tokens the local runtime's `sync_connectors` reads.
    */
   env: Readonly<Record<string, string | undefined>>;
   /**
@@ -111,8 +108,8 @@ export interface RuntimeFromEnvOptions {
    */
   mode?: RuntimeMode;
   /**
-   * Project root (the folder of `.memo/`): the local runtime's notes, and
-   * every runtime's `.memo/config.json`; wins over `MEMO_ROOT_DIR`.
+   * Project root (the folder of `.memo/`): the local runtime's notes, and every runtime's
+   * `.memo/config.json`; wins over `MEMO_ROOT_DIR`.
    * @default {MEMO_ROOT_DIR, else `cwd`}
    */
   rootDir?: string;
@@ -122,9 +119,8 @@ export interface RuntimeFromEnvOptions {
    */
   cwd?: string;
   /**
-   * Cloud API settings laid over the `MEMO_CLOUD_*` variables, which are laid
-   * over `.memo/config.json`'s `cloud` (hybrid and cloud); `pullIntervalMs`
-   * is the hybrid runtime's.
+   * Cloud API settings laid over the `MEMO_CLOUD_*` variables, which are laid over
+   * `.memo/config.json`'s `cloud` (hybrid and cloud); `pullIntervalMs` is the hybrid runtime's.
    * @default undefined
    */
   cloud?: Partial<MemoCloudMcpRuntimeOptions> & { pullIntervalMs?: number };
@@ -134,9 +130,9 @@ export interface RuntimeFromEnvOptions {
    */
   prewarm?: boolean;
   /**
-   * Recall settings laid over the `MEMO_RECALL_ENGINE`,
-   * `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS` variables, which are
-   * laid over `.memo/config.json`'s `recall` block (local and hybrid).
+   * Recall settings laid over the `MEMO_RECALL_ENGINE`, `MEMO_EMBEDDING_MODEL` and
+   * `MEMO_LOCAL_EMBEDDINGS` variables, which are laid over `.memo/config.json`'s `recall` block
+   * (local and hybrid).
    * @default undefined
    */
   recall?: RuntimeRecallSettings;
@@ -146,15 +142,13 @@ export interface RuntimeFromEnvOptions {
    */
   onModelProgress?: (progress: ModelProgress) => void;
   /**
-   * Local and hybrid: embed new and changed notes in the background once
-   * the notes are loaded; false embeds only through `embed()` (the short
-   * CLI commands).
+   * Local and hybrid: embed new and changed notes in the background once the notes are loaded;
+   * false embeds only through `embed()` (the short CLI commands).
    * @default true
    */
   embedInBackground?: boolean;
   /**
-   * Local and hybrid: an embedder, or its loader, instead of loading the
-   * configured model.
+   * Local and hybrid: an embedder, or its loader, instead of loading the configured model.
    * @default undefined
    */
   embedder?: Embedder | EmbedderLoader;
@@ -167,27 +161,22 @@ export interface RuntimeFromEnvOptions {
 }
 
 /**
- * Reads and checks the configuration now, and returns the function that
- * builds the runtime. A configuration that cannot work (a malformed
- * `MEMO_RUNTIME` or `MEMO_CLOUD_PULL_INTERVAL_MS`, the cloud runtime without
- * an API key) throws here, with a `MemoRuntimeError`; building happens when
- * the caller is ready, for example at an endpoint's first request. The
- * builder may be given the project root then, when finding it must wait.
- * The hybrid runtime starts without an API key or a base URL: its writes are
- * local, and `stats().replica.error` says what is missing.
+ * Reads and checks the configuration now, and returns the function that builds the runtime. A
+ * configuration that cannot work (a malformed `MEMO_RUNTIME` or `MEMO_CLOUD_PULL_INTERVAL_MS`, the
+ * cloud runtime without an API key) throws here, with a `MemoRuntimeError`; building happens when
+ * the caller is ready, for example at an endpoint's first request. The builder may be given the
+ * project root then, when finding it must wait. The hybrid runtime starts without an API key or a
+ * base URL: its writes are local, and `stats().replica.error` says what is missing.
  *
- * The runtime also reads `<rootDir>/.memo/config.json` (at its first call,
- * or at once when `prewarm`; never before `build` returns): its `runtime`
- * chooses when neither the `mode` option nor `MEMO_RUNTIME` does, its
- * `cloud` block (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`,
- * `retry`, `pullIntervalMs`) fills what the `cloud` option and the
- * `MEMO_CLOUD_*` variables leave unset, and its `recall` block (`engine`,
- * `embeddingModel`, `localEmbeddings`, and the hybrid runtime's
- * `includeCloud`) fills what the `recall` option and `MEMO_RECALL_ENGINE`,
- * `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS` leave unset, in the
- * local and hybrid runtimes. A file that cannot be read, or a `vector` or
- * `hybrid` engine with `localEmbeddings` false, fails the calls with
- * `CONFIG`; the same settings in code or the variables throw here.
+ * The runtime also reads `<rootDir>/.memo/config.json` (at its first call, or at once when
+ * `prewarm`; never before `build` returns): its `runtime` chooses when neither the `mode` option
+ * nor `MEMO_RUNTIME` does, its `cloud` block (`baseUrl`, `workspaceId`, `projectId`, `timeoutMs`,
+ * `retry`, `pullIntervalMs`) fills what the `cloud` option and the `MEMO_CLOUD_*` variables leave
+ * unset, and its `recall` block (`engine`, `embeddingModel`, `localEmbeddings`, and the hybrid
+ * runtime's `includeCloud`) fills what the `recall` option and `MEMO_RECALL_ENGINE`,
+ * `MEMO_EMBEDDING_MODEL` and `MEMO_LOCAL_EMBEDDINGS` leave unset, in the local and hybrid runtimes.
+ * A file that cannot be read, or a `vector` or `hybrid` engine with `localEmbeddings` false, fails
+ * the calls with `CONFIG`; the same settings in code or the variables throw here.
  *
  * @example
  * ```ts
@@ -302,8 +291,8 @@ function checkApiKey(cloud: Partial<MemoCloudMcpRuntimeOptions>): void {
 }
 
 /**
- * A runtime built at its first call by `build` (at once when `prewarm`), whose
- * `kind` is `guess` until it is built.
+ * A runtime built at its first call by `build` (at once when `prewarm`), whose `kind` is `guess`
+ * until it is built.
  */
 function selectedRuntime(
   guess: MemoMcpRuntime["kind"],
@@ -326,11 +315,10 @@ function selectedRuntime(
 }
 
 /**
- * Builds the runtime that the options, the `MEMO_*` variables and
- * `.memo/config.json` select: `MEMO_RUNTIME` or the file's `runtime`
- * (`local`, the default, on `MEMO_ROOT_DIR`; `hybrid`; `cloud`, with the
- * `MEMO_CLOUD_*` variables). Throws a `MemoRuntimeError` for a configuration
- * that cannot work (see {@linkcode runtimeFactoryFromEnv}).
+ * Builds the runtime that the options, the `MEMO_*` variables and `.memo/config.json` select:
+ * `MEMO_RUNTIME` or the file's `runtime` (`local`, the default, on `MEMO_ROOT_DIR`; `hybrid`;
+ * `cloud`, with the `MEMO_CLOUD_*` variables). Throws a `MemoRuntimeError` for a configuration that
+ * cannot work (see {@linkcode runtimeFactoryFromEnv}).
  *
  * @example
  * ```ts
