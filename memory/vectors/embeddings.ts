@@ -34,7 +34,6 @@ export interface EmbeddingsOptions {
   enabled: boolean;
   /** An embedder, or its loader, to use instead of loading `model`. */
   embedder?: Embedder | EmbedderLoader;
-  /** Load progress of the model. */
   onModelProgress?: (progress: ModelProgress) => void;
   /** Load the embedder and embed new notes in the background. */
   background: boolean;
@@ -145,7 +144,6 @@ export class Embeddings implements MemoEmbeddings {
     this.#schedule();
   }
 
-  /** A note is gone. */
   remove(id: string): void {
     this.#backlog.remove(id);
   }

@@ -1,16 +1,8 @@
 /**
  * Internal: the embedding side a `Memo` client starts with. It answers what the client asks
- * before anything is embedded (the status, whether `auto` fuses, why not) without the
- * embedding code, and imports that code (`embeddings.ts`: the embedder, the vector index, the
- * on-disk cache) only when vectors are needed:
- *
- * - after the open, when the client's default engine uses vectors (`vector`, `hybrid`, or
- *   `auto` with a model it fuses with) and background embedding is on;
- * - at the first explicit `vector` or `hybrid` recall, and at `Memo.embed()`;
- * - for the CLI's `auto` with a model it fuses with (what the on-disk cache holds).
- *
- * Until then a note change costs one check. The real side, once imported, takes every note at
- * once and gets every later change.
+ * before anything is embedded (the status, whether `auto` fuses, why not) without the embedding
+ * code, and imports `embeddings.ts` only when vectors are needed (see
+ * `MemoOptions.embedInBackground`); until then a note change costs one check.
  *
  * @module
  */
@@ -85,7 +77,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
     });
   }
 
-  /** The embedding model. */
   get model(): string {
     return this.#auto.model;
   }
@@ -118,7 +109,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
     this.#real?.upsert(note);
   }
 
-  /** A note is gone. */
   remove(id: string): void {
     this.#real?.remove(id);
   }

@@ -76,11 +76,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
  * ```
  */
 export class Bm25Index implements Bm25LexicalIndex, IndexView {
-  /** The options in force. */
   readonly options: ResolvedLexicalOptions;
-  /** Term dictionary. */
   dict!: TermDictionary;
-  /** Postings of every term. */
   postings!: PostingStore;
   /** Term sequence of each doc number, for proximity and feedback. */
   sequences!: SequenceStore;
@@ -117,7 +114,6 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     this.clear();
   }
 
-  /** Number of notes indexed. */
   get size(): number {
     return this.#ids.size;
   }
@@ -137,7 +133,6 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     return this.notes[doc]?.id;
   }
 
-  /** Drops everything. */
   clear(): void {
     this.dict = new TermDictionary(this.options.stopWords);
     this.dict.onNewTerm = (id) => this.#reserveTerm(id);
