@@ -81,17 +81,14 @@ export class LazyEmbeddings implements MemoEmbeddings {
     return this.#auto.model;
   }
 
-  /** Whether `auto` fuses now. */
   get fusable(): boolean {
     return this.#real?.fusable ?? false;
   }
 
-  /** Changes whenever the set of vectors changes (for answer caches). */
   get version(): number {
     return this.#real?.version ?? 0;
   }
 
-  /** Why `auto` is lexical now, or undefined when it fuses. */
   get autoLexicalReason(): string | undefined {
     if (this.#real) return this.#real.autoLexicalReason;
     return this.#auto.reason ?? "the embedder is not loaded yet";
@@ -104,7 +101,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
       (engine === "auto" && this.#auto.engine === "hybrid");
   }
 
-  /** A note was added or changed. */
   upsert(note: Note): void {
     this.#real?.upsert(note);
   }
@@ -113,7 +109,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
     this.#real?.remove(id);
   }
 
-  /** Every note is gone (the store was reset). */
   clear(): void {
     this.#real?.clear();
   }
@@ -170,7 +165,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
     return await (await this.#begin()).fromCache();
   }
 
-  /** Notes with a vector, of all `total` notes. */
   coverage(total: number): { embedded: number; total: number } {
     return this.#real?.coverage(total) ?? { embedded: 0, total };
   }
@@ -188,13 +182,11 @@ export class LazyEmbeddings implements MemoEmbeddings {
     return status;
   }
 
-  /** Embeds every note that has no vector yet, now. */
   async embedAll(options?: MemoEmbedOptions): Promise<EmbedResult> {
     if (!this.#enabled) throw offError();
     return await (await this.#begin()).embedAll(options);
   }
 
-  /** Stops the background work and frees what this client loaded. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#kick);
