@@ -62,7 +62,6 @@ export interface FlagSpec {
  * ```
  */
 export interface ParsedArgs {
-  /** Positional arguments. */
   positional: string[];
   /** Flag values; repeated flags are arrays, booleans are `true`. */
   flags: Record<string, string | string[] | boolean>;

@@ -30,15 +30,11 @@
  * ```
  */
 export interface CliIO {
-  /** Writes to stdout. */
   stdout(text: string): Promise<void>;
-  /** Writes to stderr. */
   stderr(text: string): Promise<void>;
   /** Whether stderr is a terminal (progress and logs go there only then). */
   stderrIsTerminal: boolean;
-  /** Environment variables. */
   env: Record<string, string | undefined>;
-  /** Working directory. */
   cwd: string;
   /**
    * The program running memo, Deno or Node, and its path: `memo init` writes it into client

@@ -17,7 +17,6 @@ import { writeFileAtomically } from "./write_file.ts";
 /** The formats `memo export --format` writes. */
 export type ExportFormat = "jsonl" | "md";
 
-/** Notes read per page. */
 const PAGE = 1000;
 
 /**

@@ -38,7 +38,6 @@ import type { MemoOptions } from "./memo_options.ts";
  * ```
  */
 export interface SnapshotPlan {
-  /** The snapshot file. */
   path: string;
   /** The folder of notes.md (no snapshot is written outside a project). */
   memoryDir: string;

@@ -43,13 +43,11 @@ export interface RecallParts {
   engine: RecallEngine;
   /** The notes, caught up before the search. */
   mirror: NoteMirror;
-  /** The lexical index. */
   index: LexicalIndex;
   /** The embedding side (vector engines and `auto`'s choice). */
   embeddings: MemoEmbeddings;
   /** Answers since the notes last changed. */
   answers: RecallCache<RecallResult>;
-  /** The reciprocal-rank fusion's settings. */
   fusion: FusionOptions;
 }
 

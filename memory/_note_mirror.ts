@@ -38,7 +38,6 @@ import { countNotes } from "./notes/counts.ts";
  * ```
  */
 export interface NoteMirrorParts {
-  /** The store caught up with. */
   store: MemoryStore;
   /** The lexical index: every note added, removed or cleared with the mirror. */
   index: LexicalIndex;
@@ -105,7 +104,6 @@ export class NoteMirror implements HistoryLookup {
     return this.#notes;
   }
 
-  /** A note as stored. */
   get(id: string): Note | undefined {
     return this.#notes.get(id);
   }

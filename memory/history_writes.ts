@@ -75,7 +75,6 @@ export interface HistoryWriteParts {
  * ```
  */
 export interface HistoryParts extends HistoryWriteParts {
-  /** The client's store. */
   store: MemoryStore;
   /** The client's notes (caught up by `sync`). */
   mirror: NoteMirror;

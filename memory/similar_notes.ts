@@ -77,7 +77,6 @@ export function noteText(note: Note): string {
 export interface SimilarParts {
   /** The notes as stored, and which are superseded. */
   notes: HistoryLookup;
-  /** The lexical index over every note. */
   index: LexicalIndex;
   /** The embedding side; only an embedder loaded already is used. */
   embeddings: Pick<MemoEmbeddings, "queryVector" | "search">;

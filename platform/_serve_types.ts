@@ -56,7 +56,6 @@ export interface PlatformServer {
  * ```
  */
 export interface ServeOptions {
-  /** Interface to bind. */
   hostname: string;
   /** Port to bind; 0 picks a free one. */
   port: number;

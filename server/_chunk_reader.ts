@@ -45,9 +45,7 @@ export type Chunk = { done: false; value: Uint8Array } | { done: true; value?: u
 export interface ChunkReader {
   /** The next chunk. With a BYOB reader its bytes are overwritten by the next read. */
   read(): Promise<Chunk>;
-  /** Cancels the stream. */
   cancel(): Promise<void>;
-  /** Releases the stream's lock. */
   releaseLock(): void;
 }
 

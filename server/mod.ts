@@ -1,9 +1,6 @@
 /**
- * The MCP server: the protocol server, the stdio transport, options, limits and errors. The MCP
- * core is in `core/`, the tools in `tools/`, the resources and prompts in `catalog/`, JSON-RPC, the
- * versions and the two protocol eras in `protocol/`, change notifications in `listen/`, the HTTP
- * endpoint's internals in `http/`, the SDK bridge in `sdk/`. The server reaches data only through a
- * `MemoMcpRuntime` it is given, and imports only types from `runtimes/`.
+ * The MCP server: the protocol server, the stdio transport, options, limits and errors. It reaches
+ * data only through a `MemoMcpRuntime` it is given, and imports only types from `runtimes/`.
  *
  * @module
  */

@@ -32,7 +32,6 @@ export interface WebPageConfig {
   readOnly: boolean;
   /** Whether calls need a bearer token. */
   authRequired: boolean;
-  /** memo's version. */
   version: string;
   /** How the page signs in when the endpoint is an OAuth protected resource. */
   oauth?: WebPageOAuthConfig;

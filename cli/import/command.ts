@@ -42,7 +42,6 @@ export interface ImportSummary {
   source: string;
   /** The format read (given with `--from`, else detected). */
   format: ImportFormat;
-  /** Notes added. */
   written: number;
   /** Notes that existed (same source key) with other content, changed in place. */
   updated: number;

@@ -15,7 +15,6 @@ const NO_OBSERVATIONS = "(no observations)";
 export interface GraphFile {
   /** Path relative to the source (a file source's basename). */
   file: string;
-  /** The file's text. */
   text: string;
 }
 

@@ -78,7 +78,6 @@ export interface ImportSkip {
   file: string;
   /** 1-based line of the bad record (for a file that is not UTF-8: the line of the first bad byte). */
   line: number;
-  /** Why it was skipped. */
   reason: string;
 }
 
@@ -117,7 +116,6 @@ export interface ReaderResult {
   unread?: string[];
 }
 
-/** Options every reader takes. */
 export interface ReaderOptions {
   /** Called as files (or lines) are read. */
   onProgress?: (done: number, total: number) => void;

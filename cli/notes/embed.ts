@@ -33,7 +33,6 @@ const COMMON = { string: ["dir"], boolean: ["json"] } as const;
  * ```
  */
 export interface EmbedProgress {
-  /** The model's load. */
   onModelProgress: (progress: ModelProgress) => void;
   /** Notes embedded so far, of all. */
   onProgress: (done: number, total: number) => void;

@@ -58,7 +58,6 @@ const SPEC = { string: ["host", "port", "dir"], boolean: ["json"] };
  * ```
  */
 export interface CloudServeConfig {
-  /** Interface to bind. */
   hostname: string;
   /** Port to bind; 0 picks a free one. */
   port: number;

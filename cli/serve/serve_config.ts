@@ -106,7 +106,6 @@ const SPEC = {
  * ```
  */
 export interface ServeConfig {
-  /** Interface to bind. */
   hostname: string;
   /** Port to bind; 0 picks a free one. */
   port: number;
@@ -120,7 +119,6 @@ export interface ServeConfig {
   uiPath?: string;
   /** `--secrets`; unset, `MEMO_SECRETS` decides. */
   secrets?: "redact" | "refuse" | "allow";
-  /** A warning to print before serving. */
   warning?: string;
   /** The `oauth` block of the project's `.memo/config.json`, if any. */
   projectOAuth?: ProjectOAuthConfig;

@@ -51,7 +51,6 @@ interface TransformersModule {
   ): Promise<FeatureExtractor>;
 }
 
-/** A feature-extraction pipeline. */
 interface FeatureExtractor {
   (texts: string[], options: { pooling: "mean"; normalize: boolean }): Promise<{
     data: Float32Array;

@@ -7,7 +7,6 @@
 
 /** A loaded model. */
 export interface Backend {
-  /** Length of every vector. */
   readonly dimensions: number;
   /**
    * One unit-length vector per text, in order; each owns its buffer. An aborted `signal` rejects

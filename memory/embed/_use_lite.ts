@@ -15,7 +15,6 @@ interface EmbeddingsModule {
   initModel(source: unknown): Promise<UseModel>;
 }
 
-/** A loaded USE-lite model. */
 interface UseModel {
   embed(input: string[]): Promise<number[][]>;
   model: { dispose(): void };
@@ -28,7 +27,6 @@ interface CoreModule {
   engine(): { readonly backend: unknown };
 }
 
-/** Vector length of USE-lite. */
 const USE_LITE_DIMENSIONS = 512;
 
 /**

@@ -1,8 +1,6 @@
 /**
- * Notes that stay true: the validity of a note (validFrom/validUntil), the
- * links by which a note supersedes others, the history filters of reads
- * (`asOf`, `includeSuperseded`), the per-note columns the lexical index asks
- * first, and the shapes of corrections, supersessions and tidy plans.
+ * Notes that stay true: validity, `supersedes` links, the history filters of reads (`asOf`,
+ * `includeSuperseded`) and the shapes of corrections, supersessions and tidy plans.
  *
  * @example
  * ```ts

@@ -197,7 +197,6 @@ export type TidyProposal =
   | {
     /** Near-duplicates: `keep` (the newest) supersedes each of `supersede`. */
     kind: "merge";
-    /** The note to keep. */
     keep: TidyNoteRef;
     /** The notes it would supersede, each with its similarity to `keep`. */
     supersede: (TidyNoteRef & { score: number })[];

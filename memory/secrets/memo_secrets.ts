@@ -37,7 +37,6 @@ export class FindingCounter {
   // and what is no longer stored is collected with it.
   #counts = new WeakMap<Note, number>();
 
-  /** The number of findings in `notes`. */
   async count(notes: Iterable<Note>): Promise<number> {
     let total = 0;
     for (const note of notes) {

@@ -28,7 +28,6 @@ import { StoreLockError } from "../errors.ts";
 import type { StoreIssue } from "./store.ts";
 import { currentHost, currentPid, isProcessAlive } from "../platform/system.ts";
 
-/** What a lock file holds. */
 export interface LockInfo {
   pid: number;
   host: string;
@@ -316,7 +315,6 @@ export function isCode(e: unknown, code: string): boolean {
   return (e as { code?: unknown } | null)?.code === code;
 }
 
-/** Waits `ms` milliseconds. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }

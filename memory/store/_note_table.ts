@@ -44,7 +44,6 @@ export class NoteTable {
     return this.#sections;
   }
 
-  /** Number of notes. */
   get size(): number {
     return this.#byId.size;
   }

@@ -1,8 +1,6 @@
 /**
- * The store of notes: the {@linkcode MemoryStore} contract, the file store
- * behind it (`notes.md` under a lock, appends, atomic rewrites, recovery), the
- * `notes.md` codec, the paths under the root, drafts checked as the store
- * checks them, the load digests and the lexical index's snapshot cache.
+ * The store of notes: the {@linkcode MemoryStore} contract, the file store behind it, the
+ * `notes.md` codec, the paths under the root and the lexical index's snapshot cache.
  *
  * @example
  * ```ts

@@ -55,7 +55,6 @@ export class EmbeddingBacklog {
     return this.#version;
   }
 
-  /** All notes. */
   get total(): number {
     return this.#notes.size;
   }
@@ -90,7 +89,6 @@ export class EmbeddingBacklog {
     return true;
   }
 
-  /** A note is gone. */
   remove(id: string): void {
     if (!this.#notes.delete(id)) return;
     this.#forget(id);

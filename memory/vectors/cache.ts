@@ -59,7 +59,6 @@ export class EmbeddingCache {
   readonly model: string;
   /** Components per vector. */
   readonly dimensions: number;
-  /** The cache file. */
   readonly path: string;
   readonly #header: Uint8Array;
   readonly #recordSize: number;

@@ -34,7 +34,6 @@ export interface EmbeddingsOptions {
   enabled: boolean;
   /** An embedder, or its loader, to use instead of loading `model`. */
   embedder?: Embedder | EmbedderLoader;
-  /** Load progress of the model. */
   onModelProgress?: (progress: ModelProgress) => void;
   /** Load the embedder and embed new notes in the background. */
   background: boolean;
@@ -104,7 +103,6 @@ export class Embeddings implements MemoEmbeddings {
     return this.#state !== "off";
   }
 
-  /** Changes whenever the set of vectors changes (for answer caches). */
   get version(): number {
     return this.#backlog.version;
   }
@@ -122,7 +120,6 @@ export class Embeddings implements MemoEmbeddings {
     return !AUTO_LEXICAL_MODELS.has(this.model);
   }
 
-  /** Why `auto` is lexical now, or undefined when it fuses. */
   get autoLexicalReason(): string | undefined {
     if (this.fusable) return undefined;
     if (this.#state === "off") return "local embeddings are off";
@@ -145,22 +142,18 @@ export class Embeddings implements MemoEmbeddings {
     this.#schedule();
   }
 
-  /** A note is gone. */
   remove(id: string): void {
     this.#backlog.remove(id);
   }
 
-  /** Every note is gone (the store was reset). */
   clear(): void {
     this.#backlog.clear();
   }
 
-  /** Notes with a vector, of all `total` notes. */
   coverage(total: number): { embedded: number; total: number } {
     return { embedded: this.#backlog.embedded, total };
   }
 
-  /** The state `memory_stats` reports. */
   status(total: number): EmbeddingStatus {
     const status: EmbeddingStatus = {
       model: this.model,
@@ -253,7 +246,6 @@ export class Embeddings implements MemoEmbeddings {
     return vector;
   }
 
-  /** Cosine top-k over the embedded notes. */
   search(query: Float32Array, options: VectorSearchOptions): VectorHit[] {
     return this.#backlog.search(query, options);
   }

@@ -1,16 +1,8 @@
 /**
  * Internal: the embedding side a `Memo` client starts with. It answers what the client asks
- * before anything is embedded (the status, whether `auto` fuses, why not) without the
- * embedding code, and imports that code (`embeddings.ts`: the embedder, the vector index, the
- * on-disk cache) only when vectors are needed:
- *
- * - after the open, when the client's default engine uses vectors (`vector`, `hybrid`, or
- *   `auto` with a model it fuses with) and background embedding is on;
- * - at the first explicit `vector` or `hybrid` recall, and at `Memo.embed()`;
- * - for the CLI's `auto` with a model it fuses with (what the on-disk cache holds).
- *
- * Until then a note change costs one check. The real side, once imported, takes every note at
- * once and gets every later change.
+ * before anything is embedded (the status, whether `auto` fuses, why not) without the embedding
+ * code, and imports `embeddings.ts` only when vectors are needed (see
+ * `MemoOptions.embedInBackground`); until then a note change costs one check.
  *
  * @module
  */
@@ -85,22 +77,18 @@ export class LazyEmbeddings implements MemoEmbeddings {
     });
   }
 
-  /** The embedding model. */
   get model(): string {
     return this.#auto.model;
   }
 
-  /** Whether `auto` fuses now. */
   get fusable(): boolean {
     return this.#real?.fusable ?? false;
   }
 
-  /** Changes whenever the set of vectors changes (for answer caches). */
   get version(): number {
     return this.#real?.version ?? 0;
   }
 
-  /** Why `auto` is lexical now, or undefined when it fuses. */
   get autoLexicalReason(): string | undefined {
     if (this.#real) return this.#real.autoLexicalReason;
     return this.#auto.reason ?? "the embedder is not loaded yet";
@@ -113,17 +101,14 @@ export class LazyEmbeddings implements MemoEmbeddings {
       (engine === "auto" && this.#auto.engine === "hybrid");
   }
 
-  /** A note was added or changed. */
   upsert(note: Note): void {
     this.#real?.upsert(note);
   }
 
-  /** A note is gone. */
   remove(id: string): void {
     this.#real?.remove(id);
   }
 
-  /** Every note is gone (the store was reset). */
   clear(): void {
     this.#real?.clear();
   }
@@ -180,7 +165,6 @@ export class LazyEmbeddings implements MemoEmbeddings {
     return await (await this.#begin()).fromCache();
   }
 
-  /** Notes with a vector, of all `total` notes. */
   coverage(total: number): { embedded: number; total: number } {
     return this.#real?.coverage(total) ?? { embedded: 0, total };
   }
@@ -198,13 +182,11 @@ export class LazyEmbeddings implements MemoEmbeddings {
     return status;
   }
 
-  /** Embeds every note that has no vector yet, now. */
   async embedAll(options?: MemoEmbedOptions): Promise<EmbedResult> {
     if (!this.#enabled) throw offError();
     return await (await this.#begin()).embedAll(options);
   }
 
-  /** Stops the background work and frees what this client loaded. */
   async close(): Promise<void> {
     this.#closed = true;
     clearTimeout(this.#kick);

@@ -1,9 +1,6 @@
 /**
- * A `Memo`'s embedding side: which engine `auto` picks, the stand-in that loads the embedding code
- * at the first need, the embeddings themselves (the background embedding, the vector backlog), the
- * on-disk embedding cache and the semantic half of a recall. Only `auto_engine.ts` and
- * `lazy_embeddings.ts` load at start; the rest is imported when vectors are needed, so files of the
- * package import these by path, not through here.
+ * A `Memo`'s embedding side. Only `auto_engine.ts` and `lazy_embeddings.ts` load at start; the
+ * rest is imported when vectors are needed, so files of the package import these by path.
  *
  * @example
  * ```ts

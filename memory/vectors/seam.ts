@@ -43,7 +43,6 @@ export interface MemoEmbeddings {
   readonly autoLexicalReason: string | undefined;
   /** A note was added or changed. */
   upsert(note: Note): void;
-  /** A note is gone. */
   remove(id: string): void;
   /** Every note is gone (the store was reset). */
   clear(): void;

@@ -28,7 +28,6 @@ import type { MemoEmbeddings } from "./seam.ts";
  * ```
  */
 export interface SemanticRecallOptions {
-  /** The engine that runs. */
   engine: "vector" | "hybrid";
   /** Hits wanted (hybrid stops there; vector gets `depth`, which is the limit then). */
   limit: number;

@@ -59,7 +59,6 @@ export interface CatalogTool extends BoundTool {
  * ```
  */
 export interface Catalog {
-  /** Tools by name. */
   tools: ReadonlyMap<string, CatalogTool>;
   /** Serialized `tools/list` result for a protocol version. */
   toolsList(version: string): string;

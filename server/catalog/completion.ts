@@ -45,7 +45,6 @@ export const MAX_COMPLETIONS = 100;
  * ```
  */
 export interface CompletionResult {
-  /** The completion. */
   completion: { values: string[]; total: number; hasMore: boolean };
 }
 

@@ -1,7 +1,6 @@
 /**
- * What memo offers besides running tools: the catalog of lists computed once
- * per set of limits (`catalog.ts`), the resources (`resources.ts`), the
- * prompts (`prompts.ts`) and `completion/complete` (`completion.ts`).
+ * What memo offers besides running tools: the catalog of lists computed once per set of limits,
+ * the resources, the prompts and `completion/complete`.
  *
  * @module
  */

@@ -41,7 +41,6 @@ export type PromptName = "recall_context" | "capture_session" | "review_memory";
  * ```
  */
 export interface PromptContext {
-  /** The runtime. */
   runtime: MemoMcpRuntime;
   /** Aborted on timeout or cancellation. */
   signal: AbortSignal;
@@ -71,7 +70,6 @@ export interface PromptContext {
 export interface PromptResult {
   /** Description of this rendering. */
   description: string;
-  /** The messages. */
   messages: Record<string, unknown>[];
 }
 
@@ -89,7 +87,6 @@ export interface PromptResult {
  * ```
  */
 export interface PromptInfo {
-  /** Display title. */
   title: string;
   /** What the prompt is for. */
   description: string;

@@ -23,7 +23,6 @@ import type { SafeError } from "../errors.ts";
  * ```
  */
 export class RpcFailure extends Error {
-  /** JSON-RPC error code. */
   readonly code: number;
   /** `error.data`: the safe error. */
   readonly data: SafeError;

@@ -37,13 +37,11 @@ export interface ListenStreamsConfig {
 
 /** The facts of one listen request that the protocol server reads. */
 export interface ListenRequest {
-  /** The HTTP request. */
   request: Request;
   /** What authentication learnt. */
   authInfo: MemoMcpRequestContext["authInfo"];
   /** The `MCP-Protocol-Version` header. */
   protocolVersion: string;
-  /** Size of the body. */
   inputBytes: number;
   /** The parsed `subscriptions/listen` request. */
   message: unknown;

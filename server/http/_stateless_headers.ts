@@ -24,9 +24,7 @@ import { versionFeatures } from "../protocol/versions.ts";
 export interface HttpRefusal {
   /** HTTP status (always 400 here). */
   status: number;
-  /** JSON-RPC error code. */
   code: number;
-  /** One-line message. */
   message: string;
   /** `error.data`: the revision's fields and the safe error. */
   data: SafeError & { supported?: string[]; requested?: string };

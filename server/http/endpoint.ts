@@ -45,7 +45,6 @@ import { HEALTHZ_PATH, healthzResponse } from "../../platform/mod.ts";
  * ```
  */
 export interface HttpEndpoint {
-  /** Handles one request. */
   readonly handle: (request: Request) => Promise<Response>;
   /** Builds (once) and returns the protocol server; rejects when the runtime cannot start. */
   server(): Promise<MemoMcpProtocolServer>;

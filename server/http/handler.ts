@@ -80,7 +80,6 @@ export { originRefusal, pathOf } from "./_request_checks.ts";
 export interface HttpHandlerConfig {
   /** Allowed browser origins (patterns, see `createOriginMatcher`). */
   allowedOrigins: readonly string[];
-  /** The `auth` options. */
   auth: MemoMcpHttpAuthOptions;
   /** The OAuth resource server, when `auth.oauth` (or `MEMO_OAUTH_*`) is set. */
   oauth?: OAuthResourceServer;

@@ -1,10 +1,7 @@
 /**
- * The hosted endpoint's internals: the stateless Streamable HTTP handler (`handler.ts`: origin
- * check, CORS (`cors.ts`), bearer authentication (`auth.ts`), header validation, then JSON-RPC
- * dispatch, in that order), the body reader (`body.ts`), its options and `MEMO_MCP_*` variables,
- * the web page's handler (`page.ts`), and the endpoint that puts them together around a protocol
- * server, and the handlers a host mounts over it (`host_handlers.ts`). The public handlers are in
- * `http.ts`, which composes these with a runtime.
+ * The hosted endpoint's internals: the stateless Streamable HTTP handler, its auth, CORS,
+ * body and options, the web page's handler and the endpoint around a protocol server. The
+ * public handlers are in `http.ts`.
  *
  * @module
  */

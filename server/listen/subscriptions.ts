@@ -110,7 +110,6 @@ export function acknowledgedFilter(
 export interface ChangeNotification {
   /** `notifications/resources/list_changed` or `notifications/resources/updated`. */
   method: string;
-  /** The updated resource. */
   uri?: string;
 }
 

@@ -1,8 +1,6 @@
 /**
- * The protocol around the core: JSON-RPC framing (`jsonrpc.ts`), the protocol versions
- * (`versions.ts`), the `initialize` result and capabilities (`capabilities.ts`), and the two eras:
- * **stateless** (2026-07-28, no handshake: `stateless.ts`) and **session** (the 2025 handshake
- * revisions: `session.ts`), with the choice between them for each request (`request_era.ts`).
+ * The protocol around the core: JSON-RPC framing, the protocol versions, the `initialize` result,
+ * and the two eras, **stateless** (2026-07-28) and **session** (the 2025 handshake revisions).
  *
  * @module
  */

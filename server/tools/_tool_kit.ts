@@ -1,7 +1,7 @@
 /**
  * The kit the tool records are written with: the annotations, what a run gets and returns, and
  * `defineTool`, which binds a record's schemas to the server's page-size limits and validates
- * the arguments before the handler runs. Split from `records.ts`, which holds the records.
+ * the arguments before the handler runs.
  *
  * @module
  */
@@ -122,9 +122,7 @@ export interface ToolRunContext {
  * ```
  */
 export interface ToolDefinition<I extends z.ZodType> {
-  /** Tool name. */
   name: string;
-  /** Display title. */
   title: string;
   /**
    * What the model reads to decide when to call it; a function when it depends on the runtime's
@@ -133,7 +131,6 @@ export interface ToolDefinition<I extends z.ZodType> {
   description: string | ((recall: SchemaLimits["recall"]) => string);
   /** Whether it writes (and so goes through `authorize` and `readOnly`). */
   write: boolean;
-  /** MCP annotations. */
   annotations: ToolAnnotations;
   /** The arguments' schema, for the server's page-size limits. */
   input(limits: SchemaLimits): I;
@@ -167,7 +164,6 @@ export interface ToolDefinition<I extends z.ZodType> {
 export interface BoundTool {
   /** What the model reads, for these settings. */
   description: string;
-  /** The arguments' schema. */
   input: z.ZodType;
   /** The schema of `structuredContent`. */
   output: z.ZodType;
@@ -192,15 +188,12 @@ export interface BoundTool {
  * ```
  */
 export interface Tool {
-  /** Tool name. */
   readonly name: string;
-  /** Display title. */
   readonly title: string;
   /** What the model reads (without the runtime's recall settings; see `BoundTool`). */
   readonly description: string;
   /** Whether it writes. */
   readonly write: boolean;
-  /** MCP annotations. */
   readonly annotations: ToolAnnotations;
   /** The tool for a set of page-size limits. */
   bind(limits: SchemaLimits): BoundTool;

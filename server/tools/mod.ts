@@ -1,8 +1,6 @@
 /**
- * The tools: their records (`records.ts`), the zod schema parts they share (`schemas.ts`), the
- * tidying of the JSON Schemas zod generates (`json_schema.ts`) and the result of a tool call
- * (`results.ts`). The kit the records are written with, the history tools and the `recall` tool's
- * engine text stay private to this folder. Loaded lazily: it pulls in zod.
+ * The tools: their records, the zod schema parts they share, the tidying of the JSON Schemas
+ * zod generates and the result of a tool call. Loaded lazily: it pulls in zod.
  *
  * @module
  */

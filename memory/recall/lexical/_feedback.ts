@@ -14,7 +14,6 @@
 
 import type { SequenceStore } from "./_sequences.ts";
 
-/** One added query term. */
 export interface FeedbackTerm {
   id: number;
   /** Its weight relative to a query word (at most the feedback weight). */

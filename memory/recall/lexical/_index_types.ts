@@ -26,11 +26,8 @@ import type { TermDictionary } from "./_terms.ts";
  * ```
  */
 export interface IndexView {
-  /** The options in force. */
   readonly options: ResolvedLexicalOptions;
-  /** Term dictionary. */
   readonly dict: TermDictionary;
-  /** Postings of every term. */
   readonly postings: PostingStore;
   /** Term sequence of each doc number, for proximity and feedback. */
   readonly sequences: SequenceStore;
@@ -46,7 +43,6 @@ export interface IndexView {
   };
   /** Sum of the live documents' field lengths. */
   readonly totals: { readonly title: number; readonly body: number; readonly labels: number };
-  /** Number of notes indexed. */
   readonly size: number;
   /** Number of doc numbers handed out (live and removed, since the last compaction). */
   readonly docCount: number;

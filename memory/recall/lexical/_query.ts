@@ -23,7 +23,6 @@ import {
 /** Most groups (distinct query words) a query uses; later ones are ignored. */
 export const MAX_QUERY_GROUPS = 32;
 
-/** One scored term of a query. */
 export interface QueryTerm {
   id: number;
   /** Index of the group (query word) it belongs to. */
@@ -33,7 +32,6 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
-/** A parsed query. */
 export interface ParsedQuery {
   /** Folded text of each group, as typed (the prefix as typed for the last word). */
   groups: string[];

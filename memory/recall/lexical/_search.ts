@@ -1,13 +1,7 @@
 /**
- * One search of the lexical index: the query is parsed (`_query.ts`), its
- * terms are scored by BM25F (`_bm25.ts`), then
- *
- * 1. feedback (`_feedback.ts`): terms of the best `feedbackDocs` notes re-weight
- *    the notes that matched;
- * 2. proximity (`_proximity.ts`): the best `rerankDepth` notes get a bonus for
- *    query words found close together;
- *
- * and, when asked for, each hit's score is explained term by term.
+ * One search of the lexical index: the query is parsed (`_query.ts`) and scored by BM25F
+ * (`_bm25.ts`), then re-ranked by feedback (`_feedback.ts`, over the best `feedbackDocs` notes)
+ * and proximity (`_proximity.ts`, over the best `rerankDepth`); hits are explained on request.
  *
  * @module
  */

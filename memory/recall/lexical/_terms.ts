@@ -367,17 +367,14 @@ export interface TermDictionaryState {
   slots: Int32Array;
   /** Start of each token in `chars`. */
   tokenStart: Int32Array;
-  /** Characters of the tokens. */
   chars: Uint16Array;
   /** Hash table of terms (term id + 1 per slot, 0: empty). */
   termTable: Int32Array;
-  /** Hash of each term. */
   termHash: Int32Array;
   /** The characters of every term, back to back. */
   termChars: Uint16Array;
   /** End (exclusive) of each term in `termChars`. */
   termEnds: Int32Array;
-  /** Number of tokens. */
   tokens: number;
   /** Characters used in `chars`. */
   charsUsed: number;

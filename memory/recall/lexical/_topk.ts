@@ -31,7 +31,6 @@ export class TopK {
     this.#docs = new Int32Array(this.k);
   }
 
-  /** Number of pairs kept. */
   get size(): number {
     return this.#size;
   }

@@ -60,7 +60,8 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
 
 /**
  * The BM25F lexical index (internal: its fields are read by `_search.ts` and `_bm25.ts`, as an
- * {@linkcode IndexView}). Create it with {@linkcode createLexicalIndex}.
+ * {@linkcode IndexView}, which with {@linkcode Bm25LexicalIndex} documents its members). Create it
+ * with {@linkcode createLexicalIndex}.
  *
  * @example
  * ```ts
@@ -76,21 +77,13 @@ export function createLexicalIndex(options: LexicalIndexOptions = {}): Bm25Lexic
  * ```
  */
 export class Bm25Index implements Bm25LexicalIndex, IndexView {
-  /** The options in force. */
   readonly options: ResolvedLexicalOptions;
-  /** Term dictionary. */
   dict!: TermDictionary;
-  /** Postings of every term. */
   postings!: PostingStore;
-  /** Term sequence of each doc number, for proximity and feedback. */
   sequences!: SequenceStore;
-  /** Live documents holding each term. */
   df!: Int32Array;
-  /** Note of each doc number (undefined once removed). */
   notes!: (Note | undefined)[];
-  /** Indexed tokens per field, per doc number. */
   lengths!: { title: Int32Array; body: Int32Array; labels: Int32Array };
-  /** Sum of the live documents' field lengths. */
   totals!: { title: number; body: number; labels: number };
   #ids!: Map<string, number>;
   #docs = 0;
@@ -117,27 +110,22 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     this.clear();
   }
 
-  /** Number of notes indexed. */
   get size(): number {
     return this.#ids.size;
   }
 
-  /** Number of doc numbers handed out (live and removed, since the last compaction). */
   get docCount(): number {
     return this.#docs;
   }
 
-  /** Postings left behind by removed notes (0: every posting is of a live note). */
   get deadPostings(): number {
     return this.#dead;
   }
 
-  /** The id of a doc number. */
   idOf(doc: number): string | undefined {
     return this.notes[doc]?.id;
   }
 
-  /** Drops everything. */
   clear(): void {
     this.dict = new TermDictionary(this.options.stopWords);
     this.dict.onNewTerm = (id) => this.#reserveTerm(id);
@@ -157,11 +145,6 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     this.#dead = 0;
   }
 
-  /**
-   * Adds a note, replacing any note with the same id. With `held`, the index reads `note` but keeps
-   * `held` in its place (same id), so that it need not hold the text; such a note is removed with
-   * the text it was indexed with ({@linkcode Bm25Index.remove}'s `indexed`).
-   */
   add(note: Note, held?: Note): void {
     if (this.#ids.has(note.id)) this.remove(note.id);
     const doc = this.#docs++;
@@ -183,10 +166,6 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     for (let i = 0; i < uniqueCount; i++) df[unique[i]]++;
   }
 
-  /**
-   * Removes a note by id; no-op when absent. `indexed` is the text the note was indexed with, for a
-   * note added with a `held` stand-in (by default the held note's own text is read again).
-   */
   remove(id: string, indexed?: Pick<Note, "title" | "body" | "labels">): void {
     const doc = this.#ids.get(id);
     if (doc === undefined) return;
@@ -203,11 +182,6 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     if (this.#ids.size === 0) this.clear();
   }
 
-  /**
-   * Merges the postings added since the last merge into the frozen part (and, when many notes were
-   * removed, drops theirs). Searches call it when needed; calling it after a bulk load moves that
-   * work out of the first search.
-   */
   flush(): void {
     const postings = this.postings;
     const total = postings.frozenCount + postings.pendingCount;
@@ -228,21 +202,11 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     else if (this.#dead > 65_536 && this.#dead * 2 > postings.frozenCount) this.flush();
   }
 
-  /**
-   * Flushes, and drops the postings of removed notes, renumbering the live ones densely in their
-   * order: afterwards {@linkcode Bm25Index.exportSnapshot} can be taken whatever was removed
-   * before. Scores do not change.
-   */
   compact(): void {
     this.flush();
     if (this.#dead !== 0 || this.#docs !== this.#ids.size) this.#compact();
   }
 
-  /**
-   * An estimate of the memory the index holds, in bytes: every typed array
-   * (each buffer counted once, so that arrays imported from one snapshot
-   * count that snapshot once), plus the terms and the per-note tables.
-   */
   byteLength(): number {
     const buffers = new Set<ArrayBufferLike>();
     const add = (a: Int32Array | Uint16Array) => buffers.add(a.buffer);
@@ -260,17 +224,11 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     return bytes + d.size * 64 + this.notes.length * 8 + this.#ids.size * 48;
   }
 
-  /** Ranked hits, best first. */
   search(query: string, options: LexicalSearchOptions): LexicalHit[] {
     return searchIndex(this, query, options);
   }
 
-  /**
-   * The index's state, for {@linkcode Bm25Index.importSnapshot} on the same notes in the same order
-   * (`notes[0 .. size - 1]`). Flushes first; undefined when notes were removed since the last clear
-   * (doc numbers are not dense). The arrays are copies, or arrays the index never changes in place,
-   * so a later `add` does not alter the snapshot.
-   */
+  /** Flushes first. The arrays are copies, or arrays the index never changes in place. */
   exportSnapshot(): LexicalSnapshot | undefined {
     this.flush();
     const docs = this.#docs;
@@ -280,12 +238,7 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     return snapshotOf(this, docs);
   }
 
-  /**
-   * Replaces the index's content with a snapshot taken (by {@linkcode Bm25Index.exportSnapshot}) of
-   * an index of exactly `notes`, in this order; the snapshot's arrays are taken, not copied. Checks
-   * the snapshot's shape (not that it matches the notes: the caller keys it on them) and returns
-   * false, leaving the index as it was, when it does not fit.
-   */
+  /** Checks the snapshot's shape, not that it matches the notes (the caller keys it on them). */
   importSnapshot(snapshot: LexicalSnapshot, notes: readonly Note[]): boolean {
     const state = stateOf(snapshot, notes, this.options);
     if (!state) return false;

@@ -6,7 +6,6 @@
  * @module
  */
 
-/** A separator. */
 export const SEP = 1;
 /** a–z. */
 export const LOWER = 2;

@@ -16,13 +16,11 @@
  * cosine about twice as precisely as the Hamming distance between the two sign codes (which
  * quantises the query too), for about 2.5 times the time; on random vectors the Hamming pass needs
  * four to eight times the candidates for the same recall, and rescoring them costs more than it
- * saves (see `bench/README.md`, "Vector recall (issue 13)").
  *
  * **Second pass.** The best first-pass candidates are rescored with the int8 codes
  * (`int8Scores`), read four components at a time through an Int32 view of the codes.
  *
- * Every function here takes typed arrays of one kind each and allocates nothing, so that V8 keeps
- * the loops monomorphic.
+
  *
  * @module
  */

@@ -401,7 +401,6 @@ export class VectorIndex {
     return this.#best(candidates, count, Math.min(limit, count));
   }
 
-  /** Validates a vector's type and length. */
   #checkLength(vector: Float32Array, action: string): void {
     if (!(vector instanceof Float32Array)) {
       throw new MemoryValidationError(`Cannot ${action}: expected a Float32Array`);
