@@ -29,7 +29,7 @@
  * `5081ee0` checked out beside it (`open_scale.ts`); `--only dedupe` the
  * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`),
  * `--only truth` the cost of the similarity check on remember, of tidy and of the history filters
- * on recall at 10k and 100k notes (`truth_scale.ts`);
+ * on recall at 10k and 100k notes (`history_scale.ts`);
  * `--only start` the cold
  * start A/B of `memo mcp` against memo at 5081ee0 and the SDK's stdio server,
  * under Deno and Node (`start_bench.ts`); `--only idle` the RSS and CPU of an
@@ -172,7 +172,7 @@ const benches: Bench[] = [
   { name: "dedupe", script: "dedupe_quality.ts", args: [], quick: ["--no-vectors"] },
   {
     name: "truth",
-    script: "truth_scale.ts",
+    script: "history_scale.ts",
     args: [],
     quick: ["--sizes", "2000", "--writes", "10", "--queries", "50"],
   },

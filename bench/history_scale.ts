@@ -17,7 +17,7 @@
  * notes, most in few), a number or two, and one note in 20 superseding an earlier one, so that
  * filtering has something to hide.
  *
- * Usage: deno run -A bench/truth_scale.ts [--sizes 10000,100000] [--writes 200] [--queries 300]
+ * Usage: deno run -A bench/history_scale.ts [--sizes 10000,100000] [--writes 200] [--queries 300]
  *        [--parts remember,tidy,recall] [--json FILE]
  *
  * @module
