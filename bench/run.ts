@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, open, stdio, stdio-stateless, http, http-stateless, http-gzip, sync, cloud,
- * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, truth, start, idle; `--only
+ * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, history, start, idle; `--only
  * stdio` and `--only http` also run their `-stateless`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-stateless`, `--only http-stateless` or
@@ -28,8 +28,8 @@
  * `--only open` the 100k open with its parts, memo now against memo at
  * `5081ee0` checked out beside it (`open_scale.ts`); `--only dedupe` the
  * duplicate detection of `similar` and `memo tidy` on the dev pairs (`dedupe_quality.ts`),
- * `--only truth` the cost of the similarity check on remember, of tidy and of the history filters
- * on recall at 10k and 100k notes (`truth_scale.ts`);
+ * `--only history` the cost of the similarity check on remember, of tidy and of the history filters
+ * on recall at 10k and 100k notes (`history_scale.ts`);
  * `--only start` the cold
  * start A/B of `memo mcp` against memo at 5081ee0 and the SDK's stdio server,
  * under Deno and Node (`start_bench.ts`); `--only idle` the RSS and CPU of an
@@ -171,8 +171,8 @@ const benches: Bench[] = [
   },
   { name: "dedupe", script: "dedupe_quality.ts", args: [], quick: ["--no-vectors"] },
   {
-    name: "truth",
-    script: "truth_scale.ts",
+    name: "history",
+    script: "history_scale.ts",
     args: [],
     quick: ["--sizes", "2000", "--writes", "10", "--queries", "50"],
   },

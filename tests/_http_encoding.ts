@@ -12,16 +12,16 @@ import assert from "node:assert/strict";
 
 export { gunzip, rawPost } from "../testing/raw_http.ts";
 
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const META = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/protocolVersion": STATELESS,
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 /** How long a listen event may take on a loaded machine before the stream counts as held. */
 const HELD_AFTER_MS = 30_000;
 
-/** A legacy (2025-06-18) JSON-RPC request with these headers. */
-function legacyRequest(method: string, params?: unknown): RequestInit & { body: string } {
+/** A session-era (2025-06-18) JSON-RPC request with these headers. */
+function sessionRequest(method: string, params?: unknown): RequestInit & { body: string } {
   return {
     method: "POST",
     headers: {
@@ -43,7 +43,7 @@ export async function fetchAnswer(
   params?: unknown,
   acceptEncoding?: string,
 ): Promise<{ json: Record<string, unknown>; encoding: string | null; vary: string | null }> {
-  const init = legacyRequest(method, params);
+  const init = sessionRequest(method, params);
   if (acceptEncoding !== undefined) {
     (init.headers as Record<string, string>)["accept-encoding"] = acceptEncoding;
   }
@@ -107,7 +107,7 @@ async function readUntil(
 }
 
 /**
- * A modern `subscriptions/listen` asked with `Accept-Encoding: gzip` is
+ * A stateless `subscriptions/listen` asked with `Accept-Encoding: gzip` is
  * answered plain, and its events arrive while it is open: the
  * acknowledgement, then the change a `remember` makes.
  */
@@ -119,7 +119,7 @@ export async function checkListenLive(url: string): Promise<void> {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
       "accept-encoding": "gzip, deflate, br",
-      "mcp-protocol-version": MODERN,
+      "mcp-protocol-version": STATELESS,
       "mcp-method": "subscriptions/listen",
     },
     body: JSON.stringify({

@@ -2,7 +2,7 @@
  * A real browser against the hosted endpoint: headless Chromium loads a page
  * from a second loopback origin, and the page calls the endpoint with fetch.
  * From an allowed origin the preflight and the POST succeed; from a
- * disallowed one the browser blocks the call. Both for a legacy request and
+ * disallowed one the browser blocks the call. Both for a session-era request and
  * for a 2026-07-28 one (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and
  * the per-request `_meta`), including a `subscriptions/listen` stream the
  * page reads and aborts.
@@ -95,13 +95,13 @@ Deno.test("createFrameworkMemoMcpHandler() lets an allowed origin in a browser c
   }
 });
 
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 
 /**
- * The expression a page evaluates: one modern POST with fetch, answered as
+ * The expression a page evaluates: one stateless POST with fetch, answered as
  * `{ status, contentType, wwwAuthenticate, vary, body }` or `{ error }`.
  */
-function modernFetch(
+function statelessFetch(
   endpoint: string,
   method: string,
   name: string | undefined,
@@ -112,13 +112,13 @@ function modernFetch(
   const headers = {
     "content-type": "application/json",
     "accept": "application/json, text/event-stream",
-    "mcp-protocol-version": ${JSON.stringify(MODERN)},
+    "mcp-protocol-version": ${JSON.stringify(STATELESS)},
     "mcp-method": ${JSON.stringify(method)},
   };
   ${name === undefined ? "" : `headers["mcp-name"] = ${JSON.stringify(name)};`}
   ${token === undefined ? "" : `headers["authorization"] = "Bearer ${token}";`}
   const _meta = {
-    "io.modelcontextprotocol/protocolVersion": ${JSON.stringify(MODERN)},
+    "io.modelcontextprotocol/protocolVersion": ${JSON.stringify(STATELESS)},
     "io.modelcontextprotocol/clientCapabilities": {},
     "io.modelcontextprotocol/clientInfo": { name: "chromium-page", version: "1.0.0" },
   };
@@ -167,7 +167,7 @@ function listenThenAbort(endpoint: string, token: string): string {
         "content-type": "application/json",
         "accept": "application/json, text/event-stream",
         "authorization": "Bearer ${token}",
-        "mcp-protocol-version": ${JSON.stringify(MODERN)},
+        "mcp-protocol-version": ${JSON.stringify(STATELESS)},
         "mcp-method": "subscriptions/listen",
       },
       body: JSON.stringify({
@@ -177,7 +177,7 @@ function listenThenAbort(endpoint: string, token: string): string {
         params: {
           notifications: { resourcesListChanged: true, resourceSubscriptions: ["memo://stats"] },
           _meta: {
-            "io.modelcontextprotocol/protocolVersion": ${JSON.stringify(MODERN)},
+            "io.modelcontextprotocol/protocolVersion": ${JSON.stringify(STATELESS)},
             "io.modelcontextprotocol/clientCapabilities": {},
           },
         },
@@ -215,11 +215,11 @@ function listenThenAbort(endpoint: string, token: string): string {
 }
 
 Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint: preflight with Mcp-Method and Mcp-Name, a result, a listen stream it can abort", async () => {
-  const rootDir = await Deno.makeTempDir({ prefix: "memo-browser-modern-" });
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-browser-stateless-" });
   const pages = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     () =>
-      new Response('<!doctype html><meta charset="utf-8"><title>memo modern</title>', {
+      new Response('<!doctype html><meta charset="utf-8"><title>memo stateless</title>', {
         headers: { "content-type": "text/html" },
       }),
   );
@@ -273,7 +273,7 @@ Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint
     // tools/call of recall.
     const recall = await browser.evaluateIn(
       `${allowedOrigin}/`,
-      modernFetch(endpoint, "tools/call", "recall", {
+      statelessFetch(endpoint, "tools/call", "recall", {
         name: "recall",
         arguments: { query: "deploy" },
       }, TOKEN),
@@ -287,7 +287,7 @@ Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint
       "Deploys run with make deploy",
     );
     assert.equal(recall.vary, null, "Vary is not exposed: the browser hides it from the page");
-    // The preflight asked for the modern headers, and memo allowed them.
+    // The preflight asked for the stateless headers, and memo allowed them.
     const [preflight] = seen.filter((s) => s.origin === allowedOrigin);
     assert.equal(preflight.method, "OPTIONS");
     assert.equal(preflight.status, 204);
@@ -303,7 +303,7 @@ Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint
     // resources/read of memo://stats.
     const stats = await browser.evaluateIn(
       `${allowedOrigin}/`,
-      modernFetch(endpoint, "resources/read", "memo://stats", { uri: "memo://stats" }, TOKEN),
+      statelessFetch(endpoint, "resources/read", "memo://stats", { uri: "memo://stats" }, TOKEN),
     ) as Json;
     assert.equal(stats.status, 200, JSON.stringify(stats));
     assert.equal(stats.body.result.resultType, "complete");
@@ -312,7 +312,7 @@ Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint
     // Without the token: 401, and the page reads the exposed WWW-Authenticate.
     const anonymous = await browser.evaluateIn(
       `${allowedOrigin}/`,
-      modernFetch(endpoint, "tools/list", undefined, {}, undefined),
+      statelessFetch(endpoint, "tools/list", undefined, {}, undefined),
     ) as Json;
     assert.equal(anonymous.status, 401, JSON.stringify(anonymous));
     assert.match(anonymous.wwwAuthenticate ?? "", /^Bearer/);
@@ -364,7 +364,7 @@ Deno.test("a browser page on an allowed origin speaks 2026-07-28 to the endpoint
     // A disallowed origin: the preflight is refused, the POST never leaves the browser.
     const blocked = await browser.evaluateIn(
       `${blockedOrigin}/`,
-      modernFetch(endpoint, "tools/call", "recall", {
+      statelessFetch(endpoint, "tools/call", "recall", {
         name: "recall",
         arguments: { query: "deploy" },
       }, TOKEN),

@@ -2,9 +2,9 @@
  * The MCP conformance suite against `deno serve http.ts`, run under Deno
  * because the suite needs Node ≥ 22 APIs, in both eras:
  *
- * - legacy (the 2025 `initialize` era, so legacy clients keep working):
+ * - session (the 2025 `initialize` era, so session-era clients keep working):
  *   `npm:@modelcontextprotocol/conformance@0.1.16`;
- * - modern (2026-07-28, stateless): the pinned pre-release
+ * - stateless (2026-07-28, no handshake): the pinned pre-release
  *   `npm:@modelcontextprotocol/conformance@0.2.0-alpha.12` with
  *   `--spec-version 2026-07-28` and the baseline
  *   `tests/fixtures/conformance/expected-failures-2026.yml`

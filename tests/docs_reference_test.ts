@@ -142,8 +142,8 @@ Deno.test("every error code the error classes define is in docs/errors.md", () =
   for (const jsonRpc of [-32700, -32600, -32601, -32602, -32603, -32002, -32010, -32011, -32012]) {
     assert.ok(ERRORS.includes(String(jsonRpc)), `JSON-RPC ${jsonRpc} missing`);
   }
-  for (const modern of [-32020, -32021, -32022, -31403, -31413, -31503, -31504]) {
-    assert.ok(ERRORS.includes(String(modern)), `JSON-RPC ${modern} missing`);
+  for (const stateless of [-32020, -32021, -32022, -31403, -31413, -31503, -31504]) {
+    assert.ok(ERRORS.includes(String(stateless)), `JSON-RPC ${stateless} missing`);
   }
   assert.match(README, /\]\(docs\/errors\.md\)/);
 });

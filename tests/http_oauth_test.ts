@@ -165,14 +165,14 @@ Deno.test("memo serve as an OAuth protected resource: metadata, SDK flows, refus
     });
 
     await t.step(
-      "SDK v2, modern era (2026-07-28): the whole flow, then remember and recall",
+      "SDK v2, stateless era (2026-07-28): the whole flow, then remember and recall",
       async () => {
         await sdkV2Flow(s, { pin: "2026-07-28" }, "2026-07-28", "Deploys run with make deploy");
       },
     );
 
     await t.step(
-      "SDK v2, legacy era (2025-11-25): the whole flow, then remember and recall",
+      "SDK v2, session era (2025-11-25): the whole flow, then remember and recall",
       async () => {
         await sdkV2Flow(s, "legacy", "2025-11-25", "Releases are cut on Tuesdays");
       },
@@ -322,7 +322,7 @@ Deno.test("memo serve as an OAuth protected resource: metadata, SDK flows, refus
 /** The SDK v2 client's flow in one era, then a write and a read. */
 async function sdkV2Flow(
   s: Setup,
-  mode: "legacy" | { pin: string },
+  mode: "legacy" | { pin: string }, // "legacy": the SDK's name for the session era
   version: string,
   text: string,
 ): Promise<void> {

@@ -481,9 +481,9 @@ Deno.test("the hybrid runtime end to end on PostgreSQL", async (t) => {
     await t.step(
       "a correction and a supersede on A are seen on B; a correction in the cloud reaches both",
       async () => {
-        const a = await machine({ projectId: "truth" });
-        const b = await machine({ projectId: "truth" });
-        const cloud = cloudOf("truth");
+        const a = await machine({ projectId: "history" });
+        const b = await machine({ projectId: "history" });
+        const cloud = cloudOf("history");
         const { note: old } = await a.runtime.remember({ text: "Deploys run on Fridays" });
         const { note: twin } = await a.runtime.remember({ text: "Staging lives in eu-west-1" });
         const { note: keep } = await a.runtime.remember({

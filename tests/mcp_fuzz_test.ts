@@ -35,7 +35,7 @@ function check(line: string): string | undefined {
   return JSON.stringify(message.id);
 }
 
-/** What memo may send unasked: logs, and changes of the notes (legacy or listen). */
+/** What memo may send unasked: logs, and changes of the notes (session era or listen). */
 const NOTIFICATIONS = [
   "notifications/message",
   "notifications/resources/list_changed",

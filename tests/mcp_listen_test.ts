@@ -1,7 +1,7 @@
 /**
  * Change notifications: `subscriptions/listen` (2026-07-28) over stdio and
  * over HTTP (a POST-response SSE stream with keep-alives, bounded by
- * `maxListenStreams`), and `resources/subscribe` for legacy stdio sessions.
+ * `maxListenStreams`), and `resources/subscribe` for session-era stdio clients.
  * Every listener is released when a stream ends, and the tests run with
  * Deno's op and resource sanitizers on, so a leaked timer or watcher fails.
  */
@@ -15,9 +15,9 @@ import type { Json } from "./fixtures/mcp_protocol_calls.ts";
 import { readUntil as readWithin } from "../testing/wait.ts";
 
 const SANITIZE = { sanitizeOps: true, sanitizeResources: true };
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const META = {
-  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/protocolVersion": STATELESS,
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 const SUB_ID = "io.modelcontextprotocol/subscriptionId";
@@ -132,7 +132,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "subscriptions/listen refuses a malformed filter, a legacy request, and one past maxListenStreams",
+    "subscriptions/listen refuses a malformed filter, a session-era request, and one past maxListenStreams",
   ...SANITIZE,
   async fn() {
     const runtime = createFakeRuntime(0);
@@ -140,13 +140,13 @@ Deno.test({
     const conn = connection();
     const bad = JSON.parse((await server.handle(listenMessage(1, "all"), conn.context))!);
     assert.equal(bad.error.code, -32602);
-    const legacy = JSON.parse(
+    const sessionEra = JSON.parse(
       (await server.handle(
         '{"jsonrpc":"2.0","id":2,"method":"subscriptions/listen","params":{"notifications":{}}}',
         conn.context,
       ))!,
     );
-    assert.equal(legacy.error.code, -32601);
+    assert.equal(sessionEra.error.code, -32601);
     const first = server.handle(listenMessage(3), conn.context);
     await until(() => runtime.watchers === 1, "the first listen");
     const second = JSON.parse((await server.handle(listenMessage(4), conn.context))!);
@@ -170,7 +170,7 @@ function httpListen(
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
-        "mcp-protocol-version": MODERN,
+        "mcp-protocol-version": STATELESS,
         "mcp-method": "subscriptions/listen",
       },
       body: listenMessage(id),
@@ -264,7 +264,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "legacy stdio sessions get resources/subscribe, updated and list_changed; legacy HTTP does not",
+    "session-era stdio clients get resources/subscribe, updated and list_changed; session-era HTTP does not",
   ...SANITIZE,
   async fn() {
     const runtime = createFakeRuntime(2);
@@ -312,7 +312,7 @@ Deno.test({
     conn.close();
     assert.equal(runtime.watchers, 0, "the connection's end releases the watch");
 
-    // Over stateless HTTP the legacy era has no way to send changes.
+    // Over HTTP, where memo keeps no session, the session era has no way to send changes.
     const http = createMemoMcpProtocolServer({ runtime: createFakeRuntime(0) });
     const context = { transport: "http" as const, protocolVersion: "2025-11-25" };
     const httpInit = JSON.parse(

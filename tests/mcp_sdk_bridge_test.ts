@@ -246,7 +246,7 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer serves the v2 c
     const review = await client.getPrompt({ name: "review_memory", arguments: { labels: "ops" } });
     assert.match(JSON.stringify(review.messages), /Deploys run with make deploy/);
 
-    // The wire, without the client: a modern resources/read is a complete result.
+    // The wire, without the client: a stateless resources/read is a complete result.
     const raw = await fetch(endpoint, {
       method: "POST",
       headers: {

@@ -1,6 +1,6 @@
 /**
  * The official MCP SDK v2 client (`@modelcontextprotocol/client`, which
- * implements 2026-07-28), pinned to the modern revision, against `memo mcp`
+ * implements 2026-07-28), pinned to the stateless revision, against `memo mcp`
  * over stdio and against `deno serve http.ts` over Streamable HTTP: discover,
  * every tool, both resources, every prompt, paging through `list_notes` and
  * `resources/list`, and `subscriptions/listen` while a second process runs
@@ -67,7 +67,7 @@ async function listenWhileAnotherProcessWrites(c: Client, dir: string): Promise<
   assert.equal(await sub.closed, "local");
 }
 
-/** Every part of the surface, through the modern protocol. */
+/** Every part of the surface, through the stateless protocol. */
 async function exercise(c: Client, dir: string): Promise<void> {
   assert.equal(c.getNegotiatedProtocolVersion(), "2026-07-28");
   const discovered = await c.discover();
@@ -82,7 +82,7 @@ async function exercise(c: Client, dir: string): Promise<void> {
   for (let i = 0; i < 5; i++) {
     const r = await c.callTool({
       name: "remember",
-      arguments: { text: `Modern note ${i} about deploys`, labels: ["v2"] },
+      arguments: { text: `Stateless note ${i} about deploys`, labels: ["v2"] },
     });
     assert.equal(r.isError, undefined, JSON.stringify(r));
     const { note, status } = r.structuredContent as { note: { id: string }; status: string };
@@ -139,7 +139,7 @@ async function exercise(c: Client, dir: string): Promise<void> {
   const statsResource = await c.readResource({ uri: "memo://stats" });
   assert.equal(JSON.parse((statsResource.contents[0] as { text: string }).text).notes, 4);
   const noteResource = await c.readResource({ uri: `memo://notes/${ids[0]}` });
-  assert.match((noteResource.contents[0] as { text: string }).text, /Modern note 0/);
+  assert.match((noteResource.contents[0] as { text: string }).text, /Stateless note 0/);
 
   const prompts = await c.listPrompts();
   assert.deepEqual(prompts.prompts.map((p) => p.name), [

@@ -13,7 +13,7 @@ import { serve } from "./connectors_helpers.ts";
 import { startMemoServe } from "./_serve_process.ts";
 import { readUntil, settled } from "../testing/wait.ts";
 
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const TOKEN = "tok-service-test-5e1f0a9b";
 
 function listenRequest(origin: string): Promise<Response> {
@@ -23,7 +23,7 @@ function listenRequest(origin: string): Promise<Response> {
       authorization: `Bearer ${TOKEN}`,
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
+      "mcp-protocol-version": STATELESS,
       "mcp-method": "subscriptions/listen",
     },
     body: JSON.stringify({
@@ -32,7 +32,7 @@ function listenRequest(origin: string): Promise<Response> {
       method: "subscriptions/listen",
       params: {
         _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/protocolVersion": STATELESS,
           "io.modelcontextprotocol/clientCapabilities": {},
         },
         notifications: { resourcesListChanged: true },

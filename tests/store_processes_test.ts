@@ -253,7 +253,7 @@ Deno.test("two processes correcting the same note at once both land, and no writ
   const { note: old } = await memo.remember({ text: "Deploys run on Fridays" });
   const spawn = (tag: string) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", fixture("truth_corrector.ts"), rootDir, old.id, tag, "15"],
+      args: ["run", "-A", fixture("history_corrector.ts"), rootDir, old.id, tag, "15"],
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

@@ -24,7 +24,7 @@ const ROOT = new URL("..", import.meta.url);
 const OUTPUT = new URL("output/web/", import.meta.url);
 const TOKEN = "web-page-test-token-3b9d51";
 const WRONG_TOKEN = "wrong-token-c04e7a";
-const MODERN = "2026-07-28";
+const STATELESS = "2026-07-28";
 const HOSTILE_BODY = [
   "Safe words before the payloads.",
   "",
@@ -220,7 +220,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
   const served = running;
   let browser: Browser | undefined;
   try {
-    const [main, authed, readOnly, truth, launched] = await Promise.all([
+    const [main, authed, readOnly, history, launched] = await Promise.all([
       serve(
         [
           {
@@ -523,7 +523,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
           const connectors = page.getByRole("region", { name: "Connectors", exact: true });
           assert.equal(await button(connectors, "Sync").isDisabled(), true, "Sync");
 
-          const answer = await page.evaluate(async (modern) => {
+          const answer = await page.evaluate(async (stateless) => {
             // deno-lint-ignore no-explicit-any
             const meta = (globalThis as any).document.querySelector('meta[name="memo-config"]')
               ?.getAttribute(
@@ -535,7 +535,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
               headers: {
                 "content-type": "application/json",
                 "accept": "application/json, text/event-stream",
-                "mcp-protocol-version": modern,
+                "mcp-protocol-version": stateless,
                 "mcp-method": "tools/call",
                 "mcp-name": "remember",
               },
@@ -547,7 +547,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
                   name: "remember",
                   arguments: { text: "Forced write" },
                   _meta: {
-                    "io.modelcontextprotocol/protocolVersion": modern,
+                    "io.modelcontextprotocol/protocolVersion": stateless,
                     "io.modelcontextprotocol/clientCapabilities": {},
                     "io.modelcontextprotocol/clientInfo": {
                       name: "web-page-test",
@@ -558,7 +558,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
               }),
             });
             return { status: res.status, body: await res.text() };
-          }, MODERN);
+          }, STATELESS);
           const body = JSON.parse(answer.body);
           assert.ok(body.error, `a JSON-RPC error: ${answer.body}`);
           assert.match(body.error.message, /read-only/);
@@ -574,7 +574,7 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
       async () => {
         const context = await newContext(b, { bypassCSP: true }); // axe is injected
         try {
-          const page = await openNotes(context, truth.server.origin);
+          const page = await openNotes(context, history.server.origin);
           const list = page.getByRole("list", { name: "Notes", exact: true });
           await button(list, "Deploys run on Mondays").waitFor();
           assert.equal(await button(list, "Deploys run on Fridays").count(), 0, "history hidden");
@@ -619,23 +619,24 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
           await canary.waitFor();
           found.push(...(await axeViolations(page)).map((v) => `Tidy: ${v}`));
           await screenshot(page, "tidy");
-          const before = await Deno.readTextFile(truth.notesFile);
+          const before = await Deno.readTextFile(history.notesFile);
           await button(backups, "Skip").click();
           await backups.waitFor({ state: "detached" });
-          assert.equal(await Deno.readTextFile(truth.notesFile), before, "a skip writes nothing");
+          assert.equal(await Deno.readTextFile(history.notesFile), before, "a skip writes nothing");
           await button(canary, "Accept").click();
           await page.getByRole("status").filter({ hasText: "now supersedes 1 note" }).waitFor();
           const kept = await markerOf(
-            truth.notesFile,
+            history.notesFile,
             "FYI: canary deploys hold at 5% of traffic for 30 minutes.",
           );
           const old = await markerOf(
-            truth.notesFile,
+            history.notesFile,
             "Canary deploys hold at 5% of traffic for 30 minutes.",
           );
           assert.deepEqual(kept.supersedes, [old.id]);
           assert.equal(
-            (await markerOf(truth.notesFile, "FYI: backups run nightly at 02:00 UTC.")).supersedes,
+            (await markerOf(history.notesFile, "FYI: backups run nightly at 02:00 UTC."))
+              .supersedes,
             undefined,
           );
           await page.getByText("Nothing to tidy.").waitFor();

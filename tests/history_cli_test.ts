@@ -17,7 +17,7 @@ import { runCli } from "../cli/main.ts";
 type Json = any;
 
 async function project() {
-  const rootDir = await Deno.makeTempDir({ prefix: "memo-truth-cli-" });
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-history-cli-" });
   const io = recordingIO(rootDir);
   const run = async (...args: string[]) => {
     io.out.length = 0;

@@ -11,11 +11,11 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
-import { Client as LegacyClient } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { Client as SessionClient } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
-import { StdioClientTransport as LegacyStdio } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { StdioClientTransport as SessionStdio } from "npm:@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
-import { StreamableHTTPClientTransport as LegacyHttp } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
+import { StreamableHTTPClientTransport as SessionHttp } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { Client, StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/client@2.4.0";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
@@ -109,7 +109,7 @@ async function correctionThrough(client: McpClient, rootDir: string, tag: string
 Deno.test("a correction through MCP: stdio and HTTP, the 2025 and 2026-07-28 eras", async (t) => {
   const dirs: string[] = [];
   const temp = async () => {
-    const dir = await Deno.makeTempDir({ prefix: "memo-truth-mcp-" });
+    const dir = await Deno.makeTempDir({ prefix: "memo-history-mcp-" });
     dirs.push(dir);
     return dir;
   };
@@ -118,9 +118,9 @@ Deno.test("a correction through MCP: stdio and HTTP, the 2025 and 2026-07-28 era
   try {
     await t.step("stdio, 2025-11-25 (SDK 1.32)", async () => {
       const dir = await temp();
-      const client = new LegacyClient({ name: "memo-test", version: "1.0.0" });
+      const client = new SessionClient({ name: "memo-test", version: "1.0.0" });
       await client.connect(
-        new LegacyStdio({
+        new SessionStdio({
           command: Deno.execPath(),
           args: stdioArgs(dir),
           cwd: ROOT,
@@ -128,7 +128,7 @@ Deno.test("a correction through MCP: stdio and HTTP, the 2025 and 2026-07-28 era
         }),
       );
       try {
-        await correctionThrough(client as McpClient, dir, "stdio-legacy");
+        await correctionThrough(client as McpClient, dir, "stdio-session");
       } finally {
         await client.close();
       }
@@ -149,16 +149,16 @@ Deno.test("a correction through MCP: stdio and HTTP, the 2025 and 2026-07-28 era
       );
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
-        await correctionThrough(client as unknown as McpClient, dir, "stdio-modern");
+        await correctionThrough(client as unknown as McpClient, dir, "stdio-stateless");
       } finally {
         await client.close();
       }
     });
     await t.step("HTTP, 2025-11-25 (SDK 1.32)", async () => {
-      const client = new LegacyClient({ name: "memo-test", version: "1.0.0" });
-      await client.connect(new LegacyHttp(new URL(`${server.origin}/mcp`)));
+      const client = new SessionClient({ name: "memo-test", version: "1.0.0" });
+      await client.connect(new SessionHttp(new URL(`${server.origin}/mcp`)));
       try {
-        await correctionThrough(client as McpClient, httpDir, "http-legacy");
+        await correctionThrough(client as McpClient, httpDir, "http-session");
       } finally {
         await client.close();
       }
@@ -171,7 +171,7 @@ Deno.test("a correction through MCP: stdio and HTTP, the 2025 and 2026-07-28 era
       await client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`)));
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), "2026-07-28");
-        await correctionThrough(client as unknown as McpClient, httpDir, "http-modern");
+        await correctionThrough(client as unknown as McpClient, httpDir, "http-stateless");
       } finally {
         await client.close();
       }

@@ -17,7 +17,7 @@
  * notes, most in few), a number or two, and one note in 20 superseding an earlier one, so that
  * filtering has something to hide.
  *
- * Usage: deno run -A bench/truth_scale.ts [--sizes 10000,100000] [--writes 200] [--queries 300]
+ * Usage: deno run -A bench/history_scale.ts [--sizes 10000,100000] [--writes 200] [--queries 300]
  *        [--parts remember,tidy,recall] [--json FILE]
  *
  * @module
@@ -70,7 +70,7 @@ function sentence(n: number): string {
 
 /** Writes `count` notes to a new project; returns its root. */
 async function generate(count: number): Promise<string> {
-  const rootDir = await Deno.makeTempDir({ prefix: "memo-truth-scale-" });
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-history-scale-" });
   const path = memoPaths(rootDir).notes;
   await Deno.mkdir(join(rootDir, ".memo/memory"), { recursive: true });
   const start = Date.parse("2025-01-01T00:00:00Z");
@@ -79,7 +79,7 @@ async function generate(count: number): Promise<string> {
   for (let i = 0; i < count; i++) {
     const body = `${sentence(20)} ${sentence(18)}`;
     const time = new Date(start + i * 60_000).toISOString();
-    const id = `0${i.toString(36).padStart(9, "0")}truth`;
+    const id = `0${i.toString(36).padStart(9, "0")}history`;
     const note: Note = {
       id,
       title: body.slice(0, 60),
