@@ -51,5 +51,6 @@ const code = await runCli(platform.args(), {
   stdoutStream: platform.stdout,
   onShutdownSignal: platform.onShutdownSignal,
   serve: platform.serve,
+  runProgram: platform.runProgram,
 });
 platform.exit(code);

@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 20); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 21); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -57,6 +57,7 @@ export type CommandName =
   | "embed"
   | "sync"
   | "replicate"
+  | "merge-file"
   | "mcp"
   | "serve"
   | "cloud"
@@ -160,6 +161,12 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "replicate",
     summary: "Push local changes to the cloud and pull the others' now (hybrid runtime)",
     usage: "replicate [--json]",
+  },
+  "merge-file": {
+    name: "merge-file",
+    summary:
+      "Merge three versions of notes.md note by note: the git merge driver (merge=memo, %O %A %B)",
+    usage: "merge-file BASE OURS THEIRS",
   },
   mcp: {
     name: "mcp",

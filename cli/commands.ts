@@ -36,6 +36,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./sync.ts")).syncCommand;
     case "replicate":
       return (await import("./replicate.ts")).replicateCommand;
+    case "merge-file":
+      return (await import("./merge_file.ts")).mergeFileCommand;
     case "mcp":
       return (await import("./serve/mcp.ts")).mcpCommand;
     case "serve":

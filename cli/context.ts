@@ -60,6 +60,15 @@ export interface CliIO {
   stdoutStream?(): Promise<WritableStream<Uint8Array>>;
   /** Registers a SIGINT/SIGTERM callback (told which, where the platform knows); returns a remover. */
   onShutdownSignal?(callback: (signal?: "SIGINT" | "SIGTERM") => void): () => void;
+  /**
+   * Runs another program to its end (`memo merge-file` falls back to `git merge-file`): its exit
+   * code (-1 when it cannot start) and output. Without it, no program can be run.
+   */
+  runProgram?(
+    program: string,
+    args: readonly string[],
+    cwd: string,
+  ): Promise<{ code: number; stdout: string; stderr: string }>;
   /** Serves HTTP (`memo serve`): `Deno.serve` under Deno, `node:http` under Node. */
   serve?(
     handler: (request: Request) => Response | Promise<Response>,

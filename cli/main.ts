@@ -22,7 +22,7 @@ import { VERSION } from "../version.ts";
  *
  * const help = helpText();
  * assert.ok(help.startsWith(`memo ${VERSION}: local-first memory for AI agents\n`));
- * assert.match(help, /^ {2}recall {5}Find the notes that match a query$/m); // names padded to replicate
+ * assert.match(help, /^ {2}recall {6}Find the notes that match a query$/m); // names padded to merge-file
  * ```
  */
 export function helpText(list: readonly CliCommand[] = commands): string {

@@ -32,3 +32,4 @@ export * from "./export.ts";
 export * from "./sync.ts";
 export * from "./replicate.ts";
 export * from "./write_file.ts";
+export * from "./merge_file.ts";

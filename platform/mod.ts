@@ -23,3 +23,4 @@ export * from "./serve.ts";
 export * from "./healthz.ts";
 export * from "./access_log.ts";
 export * from "./read_limited.ts";
+export * from "./run_program.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { CliIO } from "../cli/context.ts";
-import { execPath, hostName } from "../platform/mod.ts";
+import { execPath, hostName, runProgram } from "../platform/mod.ts";
 
 /**
  * A recording CliIO for tests.
@@ -72,6 +72,7 @@ export function recordingIO(
     program: { name: hostName, path: execPath() },
     readStdin: () => Promise.resolve(stdinText),
     readLine: () => Promise.resolve(lines.shift()),
+    runProgram,
   };
 }
 

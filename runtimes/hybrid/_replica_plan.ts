@@ -5,8 +5,9 @@
  * Rules:
  * - a local note is **clean** when its hash is the one last pushed or pulled for its id, **dirty**
  *   otherwise (changed here, or never in the cloud);
- * - a conflict (a dirty note whose cloud copy moved on) goes to the later `updated`, a tie to the
- *   larger content hash; the loser is kept as a new note (see {@linkcode conflictCopy});
+ * - a conflict (a dirty note whose cloud copy moved on) is decided by `@memo/memory`'s
+ *   `resolveConflict`, the rule the git merge driver applies too: the later `updated` wins, a tie
+ *   goes to the larger content hash, and the loser is kept as a conflict copy;
  * - an update beats a delete, whichever came first;
  * - the cloud's id wins: a local note with the identity of a cloud note under another id is
  *   rewritten to that id.
@@ -14,7 +15,14 @@
  * @module
  */
 
-import { contentHash, type Note, noteIdentity, sameNote } from "@memo/memory";
+import {
+  contentHash,
+  type Note,
+  noteIdentity,
+  resolveConflict,
+  sameNote,
+  winsOver,
+} from "@memo/memory";
 import type {
   MemoCloudChange,
   MemoCloudDraft,
@@ -44,36 +52,6 @@ export function plainNote(note: MemoCloudNote): Note {
   const { revision: _revision, ...rest } = note;
   fingerprints.set(rest, note.hash); // the cloud computes its hashes from the content
   return rest;
-}
-
-/** Whether `a` wins over `b`: the later `updated`, on a tie the larger content hash. */
-export function wins(a: Note, b: Note): boolean {
-  const ta = Date.parse(a.updated);
-  const tb = Date.parse(b.updated);
-  if (ta !== tb) return (Number.isNaN(tb) ? -Infinity : tb) < (Number.isNaN(ta) ? -Infinity : ta);
-  return fingerprint(a) > fingerprint(b);
-}
-
-/**
- * The note that keeps a conflict's losing version: no source, labels `conflict` plus the loser's,
- * the loser's title, and a body that starts with `Conflict: superseded by <winner id>`. Its id and
- * times derive from the two versions, so every machine that resolves the same conflict makes the
- * same note.
- */
-export function conflictCopy(loser: Note, winnerId: string): Note {
-  const labels = ["conflict", ...loser.labels.filter((l) => l !== "conflict")];
-  const body = `Conflict: superseded by ${winnerId}\n\n${loser.body}`;
-  const note: Note = {
-    id: `${winnerId.slice(0, 44)}-conflict-${fingerprint(loser).slice(0, 8)}`,
-    title: loser.title,
-    body,
-    labels,
-    hash: "",
-    created: loser.updated,
-    updated: loser.updated,
-  };
-  note.hash = contentHash(note);
-  return note;
 }
 
 /** Identity for dedupe, as the store and the cloud compute it (`noteIdentity`). */
@@ -171,12 +149,10 @@ export function planPull(
         put(cloud); // clean here (or the echo of this process's own write): take the cloud's
       } else {
         plan.conflicts++;
-        if (wins(mine, cloud)) {
-          put(conflictCopy(cloud, id)); // ours stays dirty and is pushed over the cloud's
-        } else {
-          put(cloud);
-          put(conflictCopy(mine, id));
-        }
+        // The cloud's version first: on a full tie it wins, as it always did.
+        const { winner, copy } = resolveConflict(cloud, mine);
+        if (winner !== mine) put(cloud); // else ours stays dirty and is pushed over the cloud's
+        if (copy) put(copy);
       }
       continue;
     }
@@ -188,7 +164,7 @@ export function planPull(
     if (twin && twin.id !== id) {
       // The same note under another local id: the cloud's id wins.
       remove(twin.id);
-      if (fingerprint(twin) !== cloud.hash && wins(twin, cloud)) {
+      if (fingerprint(twin) !== cloud.hash && winsOver(twin, cloud)) {
         put({ ...twin, id, created: cloud.created });
       } else put(cloud);
       continue;

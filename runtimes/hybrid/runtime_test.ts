@@ -527,7 +527,8 @@ Deno.test("hybrid: a correction and a supersede on A are seen on B; corrections 
     const then = await b.recall("deploys run", { limit: 5, asOf: before });
     assert.deepEqual(then.map((h) => h.note.id), [old.id]);
     // Both machines correct the same note while apart: both corrections land, each superseding
-    // it; the two versions of its end of validity are a conflict, resolved as any other.
+    // it; its two versions differ only in their end of validity, so the earlier end is kept and
+    // no conflict copy is made (one would bring the superseded fact back as a live note).
     const x = await a.correct!({ id: fixed.id, text: "Deploys run on Tuesdays" });
     const y = await b.correct!({ id: fixed.id, text: "Deploys run on Wednesdays" });
     await settle(a, b);
@@ -536,7 +537,8 @@ Deno.test("hybrid: a correction and a supersede on A are seen on B; corrections 
     }
     const everything = async (m: MemoMcpRuntime) =>
       (await m.list({ limit: 100, includeSuperseded: true })).notes.sort(byId);
-    assert.equal((await everything(a)).length, 7);
+    assert.equal((await everything(a)).length, 6);
+    assert.ok((await everything(a)).every((n) => !n.labels.includes("conflict")));
     assert.deepEqual(await everything(a), await everything(b));
     // The cloud lists the current notes (superseded ones are hidden there too).
     const shown = (await allNotes(a)).sort(byId);
