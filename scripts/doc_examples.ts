@@ -29,6 +29,7 @@
  * @module
  */
 
+// deno-lint-ignore no-import-prefix
 import ts from "npm:typescript@6.0.3";
 
 /** One code block of a documentation comment or a markdown file. */
