@@ -466,7 +466,7 @@ export function exampleModule(example: Example, exports: Map<string, boolean>): 
     }
   }
   const wanted: string[] = [];
-  for (const [name, isType] of exports) {
+  for (const [name, isType] of [...exports].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
     const local = name.startsWith("default as ") ? name.slice(11) : name;
     if (declared.has(local)) continue;
     wanted.push(isType ? `type ${name}` : name);
