@@ -168,6 +168,7 @@ export class ReplicaStateFile {
     try {
       text = await readFile(this.#path, "utf8");
     } catch {
+      // No state yet (or unreadable): start fresh below.
     }
     this.#stamp = await this.#stampNow();
     this.#size = this.#base = 0; // the next save writes the whole state
