@@ -20,14 +20,7 @@
 
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  type CorrectInput,
-  MemoryValidationError,
-  type NoteDraft,
-  type NotePatch,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
+import { MemoryValidationError } from "@memo/memory";
 import { IndexBudget } from "../projects/budget.ts";
 import { DEFAULT_INDEX_BUDGET_MB } from "../store.ts";
 import type * as C from "../store.ts";
@@ -187,7 +180,7 @@ class HeldProject implements C.CloudProject {
   get(id: string): Promise<C.CloudNote | undefined> {
     return this.#run((p) => p.get(id));
   }
-  update(id: string, patch: NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
+  update(id: string, patch: C.NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
     return this.#run((p) => p.update(id, patch, ifMatch));
   }
   remove(id: string, ifMatch?: number): Promise<C.CloudNote | undefined> {
@@ -204,19 +197,19 @@ class HeldProject implements C.CloudProject {
   recall(query: string, options: C.CloudRecallOptions): Promise<C.CloudRecallHit[]> {
     return this.#run((p) => p.recall(query, options));
   }
-  remember(draft: NoteDraft): Promise<C.CloudRememberResult> {
+  remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     return this.#run((p) => p.remember(draft));
   }
-  correct(input: CorrectInput): Promise<C.CloudSupersedeResult> {
+  correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     return this.#run((p) => p.correct(input));
   }
-  supersede(input: SupersedeInput): Promise<C.CloudSupersedeResult> {
+  supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     return this.#run((p) => p.supersede(input));
   }
-  tidy(): Promise<TidyPlan> {
+  tidy(): Promise<C.TidyPlan> {
     return this.#run((p) => p.tidy());
   }
-  applyTidy(plan: TidyPlan): Promise<C.CloudTidyApplyResult> {
+  applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     return this.#run((p) => p.applyTidy(plan));
   }
   changes(since: number, limit: number): Promise<{ changes: C.CloudChange[]; hasMore: boolean }> {

@@ -24,15 +24,11 @@
 
 import {
   checkDraftLinks,
-  type CorrectInput,
   correctNote,
   type HistoryWriteParts,
   type Note,
-  type NoteDraft,
   prepareHistory,
-  type SupersedeInput,
   supersedeNotes,
-  type TidyPlan,
 } from "@memo/memory";
 import { LiveIndex, type PgIndexContext } from "./_live_index.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
@@ -140,7 +136,7 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name and
    * their chains (`PgHistoryView`).
    */
-  async remember(draft: NoteDraft): Promise<C.CloudRememberResult> {
+  async remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
       await checkDraftLinks(this.#history(), draft);
@@ -167,24 +163,24 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * {@linkcode CloudProject.correct}: `Memo.correct`'s planning and write (one `applyReplica`: one
    * transaction) over the notes it names, their chains and the notes of the same text.
    */
-  async correct(input: CorrectInput): Promise<C.CloudSupersedeResult> {
+  async correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     const { note, superseded } = await correctNote(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.supersede}: `Memo.supersede`'s, over the notes it names. */
-  async supersede(input: SupersedeInput): Promise<C.CloudSupersedeResult> {
+  async supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     const { note, superseded } = await supersedeNotes(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.tidy}: `Memo.tidy`, on a transient `Memo`. */
-  tidy(): Promise<TidyPlan> {
+  tidy(): Promise<C.TidyPlan> {
     return this.#transient((p) => p.tidy());
   }
 
   /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`, on a transient `Memo`. */
-  applyTidy(plan: TidyPlan): Promise<C.CloudTidyApplyResult> {
+  applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     return this.#transient((p) => p.applyTidy(plan));
   }
 

@@ -20,7 +20,6 @@ import {
   type Note,
   noteIdentity,
   type NotePage,
-  type NotePatch,
   type ReplicaApplyResult,
   type ReplicaChanges,
   sameNote,
@@ -317,7 +316,11 @@ export class PostgresMemoryStore implements C.RevisionedStore {
    * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError} when `ifMatch` is
    * not its revision. A patch that changes nothing keeps the revision (and writes nothing).
    */
-  async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
+  async updateIf(
+    id: string,
+    patch: C.NotePatch,
+    ifMatch?: number,
+  ): Promise<C.CloudNote | undefined> {
     return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
       const next = patchCloudNote(current, patch, this.#clock());
       if (next === current) return current;
@@ -416,7 +419,7 @@ export class PostgresMemoryStore implements C.RevisionedStore {
   }
 
   /** `MemoryStore.update`: {@linkcode updateIf} without a revision check. */
-  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
+  async update(id: string, patch: C.NotePatch): Promise<Note | undefined> {
     const note = await this.updateIf(id, patch);
     return note && plainNote(note);
   }

@@ -12,16 +12,7 @@
  * @module
  */
 
-import {
-  type Bm25LexicalIndex,
-  type CorrectInput,
-  createLexicalIndex,
-  Memo,
-  type Note,
-  type NoteDraft,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
+import { type Bm25LexicalIndex, createLexicalIndex, Memo, type Note } from "@memo/memory";
 import { StoreProject } from "./store_project.ts";
 import type * as C from "../store.ts";
 
@@ -98,7 +89,7 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.remember}: `Memo.remember` over the store, with the revision. */
-  async remember(draft: NoteDraft): Promise<C.CloudRememberResult> {
+  async remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     await this.#open();
     const { note, status, similar } = await this.#memo.remember(draft);
     return { status, note: await this.#withRevision(note), similar: similar ?? [] };
@@ -119,27 +110,27 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.correct}: `Memo.correct` (one `applyReplica`: one transaction). */
-  async correct(input: CorrectInput): Promise<C.CloudSupersedeResult> {
+  async correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     await this.#open();
     const { note, superseded } = await this.#memo.correct(input);
     return { note: await this.#withRevision(note), superseded };
   }
 
   /** {@linkcode CloudProject.supersede}: `Memo.supersede`. */
-  async supersede(input: SupersedeInput): Promise<C.CloudSupersedeResult> {
+  async supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     await this.#open();
     const { note, superseded } = await this.#memo.supersede(input);
     return { note: await this.#withRevision(note), superseded };
   }
 
   /** {@linkcode CloudProject.tidy}: `Memo.tidy`. */
-  async tidy(): Promise<TidyPlan> {
+  async tidy(): Promise<C.TidyPlan> {
     await this.#open();
     return await this.#memo.tidy();
   }
 
   /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`. */
-  async applyTidy(plan: TidyPlan): Promise<C.CloudTidyApplyResult> {
+  async applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     await this.#open();
     const { merged, superseded, notes } = await this.#memo.applyTidy(plan);
     return {

@@ -8,15 +8,7 @@
  * @module
  */
 
-import {
-  checkSupersedes,
-  type CorrectInput,
-  MemoryValidationError,
-  type NoteDraft,
-  type NotePatch,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
+import { checkSupersedes, MemoryValidationError } from "@memo/memory";
 import type * as C from "../store.ts";
 
 /** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
@@ -56,7 +48,7 @@ export abstract class StoreProject<S extends C.RevisionedStore = C.RevisionedSto
    * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the patch
    * adds (unless it gives `updated`: a replica's copy).
    */
-  async update(id: string, patch: NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
+  async update(id: string, patch: C.NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
     const links = patch?.supersedes;
     if (patch?.updated === undefined && Array.isArray(links) && links.length) {
       await this.#checkLinks(id, links);
@@ -100,19 +92,19 @@ export abstract class StoreProject<S extends C.RevisionedStore = C.RevisionedSto
   abstract get(id: string): Promise<C.CloudNote | undefined>;
 
   /** {@linkcode CloudProject.remember}. */
-  abstract remember(draft: NoteDraft): Promise<C.CloudRememberResult>;
+  abstract remember(draft: C.NoteDraft): Promise<C.CloudRememberResult>;
 
   /** {@linkcode CloudProject.correct}. */
-  abstract correct(input: CorrectInput): Promise<C.CloudSupersedeResult>;
+  abstract correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult>;
 
   /** {@linkcode CloudProject.supersede}. */
-  abstract supersede(input: SupersedeInput): Promise<C.CloudSupersedeResult>;
+  abstract supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult>;
 
   /** {@linkcode CloudProject.tidy}. */
-  abstract tidy(): Promise<TidyPlan>;
+  abstract tidy(): Promise<C.TidyPlan>;
 
   /** {@linkcode CloudProject.applyTidy}. */
-  abstract applyTidy(plan: TidyPlan): Promise<C.CloudTidyApplyResult>;
+  abstract applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult>;
 
   /** {@linkcode CloudProject.list}. */
   abstract list(
