@@ -294,17 +294,8 @@ export class TermDictionary {
     stopWords: ReadonlySet<string>,
     state: TermDictionaryState,
   ): TermDictionary | undefined {
-    const {
-      slots,
-      tokenStart,
-      chars,
-      termTable,
-      termHash,
-      termChars,
-      termEnds,
-      tokens,
-      charsUsed,
-    } = state;
+    const { tokens, charsUsed } = state;
+    const { slots, tokenStart, chars, termTable, termHash, termChars, termEnds } = state;
     const slotCount = slots.length / SLOT;
     const termCount = termEnds.length;
     if (
