@@ -5,19 +5,8 @@
  * @module
  */
 
-/** The error codes of the Cloud API. */
-export type CloudErrorCode =
-  | "invalid_request"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "payload_too_large"
-  | "rate_limited"
-  | "internal";
-
-/** The HTTP status of each error code. */
-export const ERROR_STATUS: Readonly<Record<CloudErrorCode, number>> = {
+/** The HTTP status of each error code of the Cloud API. */
+export const ERROR_STATUS = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -26,7 +15,10 @@ export const ERROR_STATUS: Readonly<Record<CloudErrorCode, number>> = {
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
-};
+} as const;
+
+/** The error codes of the Cloud API: those of {@linkcode ERROR_STATUS}. */
+export type CloudErrorCode = keyof typeof ERROR_STATUS;
 
 /** The message of every `internal` answer: the cause is logged, never sent. */
 export const INTERNAL_MESSAGE = "Cannot answer the request: the server failed; see its log";

@@ -58,15 +58,13 @@ export type { PostgresIdempotencyStore } from "./postgres/idempotency.ts";
 export { MemoryRateLimiter, type RateDecision, type RateLimiter } from "./rate_limit.ts";
 export * from "./note_types.ts";
 export * from "./store.ts";
-// The memory package's types the storage contract references.
+// The memory package's other types the storage contract references (note_types.ts has the rest).
 export type {
   CommitBatch,
   CommitResult,
   MemoryStore,
   Note,
-  NoteDraft,
   NotePage,
-  NotePatch,
   RecallEngine,
   RecallHit,
   ScoreContribution,

@@ -8,6 +8,9 @@
 
 import type { Note, NoteDraft, RecallHit, ScoreContribution, SimilarNote } from "@memo/memory";
 
+// The memory package's types that projects take (`correct`, `supersede`, `update`, `tidy`).
+export type { CorrectInput, NoteDraft, NotePatch, SupersedeInput, TidyPlan } from "@memo/memory";
+
 /**
  * A note as the Cloud API carries it: the memory package's note plus its server `revision`, the
  * sequence number of its latest change in the project's change feed.

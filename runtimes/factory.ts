@@ -151,6 +151,16 @@ export interface RuntimeFactoryOptions {
   secrets?: SecretsPolicy;
 }
 
+/** The Cloud API settings of hybrid and cloud: `cloud`, plus the client and ids given beside it. */
+function cloudSettingsOf<C extends object>(cloud: C, options: RuntimeFactoryOptions) {
+  return {
+    ...cloud,
+    ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
+    ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
+    ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+  };
+}
+
 /**
  * Builds a runtime from configuration. `mode: "local"` (the default) wraps a memory client on
  * `rootDir` (or on `store`); the notes load in the background (`prewarm`) or at the first call, so
@@ -204,10 +214,7 @@ export function createMemoMcpRuntimeFromConfig(
   if (options.mode === "hybrid") {
     const { watchIntervalMs: _cloudOnly, ...cloud } = options.cloud ?? {};
     return createMemoHybridMcpRuntime({
-      ...cloud,
-      ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
-      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
-      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      ...cloudSettingsOf(cloud, options),
       rootDir,
       store: options.store,
       ...memoOptionsOf(options),
@@ -219,10 +226,7 @@ export function createMemoMcpRuntimeFromConfig(
   if (options.mode === "cloud") {
     const { pullIntervalMs: _hybridOnly, ...cloud } = options.cloud ?? {};
     return createMemoCloudMcpRuntime({
-      ...cloud,
-      ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
-      ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
-      ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
+      ...cloudSettingsOf(cloud, options),
       rootDir,
       env: options.env,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),

@@ -20,35 +20,10 @@
 
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import {
-  type CorrectInput,
-  MemoryValidationError,
-  type NoteDraft,
-  type NotePatch,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
+import { MemoryValidationError } from "@memo/memory";
 import { IndexBudget } from "../projects/budget.ts";
-import {
-  type CloudChange,
-  type CloudDeleteResult,
-  type CloudDeleteSelector,
-  type CloudDraft,
-  type CloudInstanceStats,
-  type CloudListOptions,
-  type CloudNote,
-  type CloudProject,
-  type CloudReadiness,
-  type CloudRecallHit,
-  type CloudRecallOptions,
-  type CloudRememberResult,
-  type CloudStats,
-  type CloudStore,
-  type CloudSupersedeResult,
-  type CloudTidyApplyResult,
-  type CloudWriteResult,
-  DEFAULT_INDEX_BUDGET_MB,
-} from "../store.ts";
+import { DEFAULT_INDEX_BUDGET_MB } from "../store.ts";
+import type * as C from "../store.ts";
 import { MemoCloudProject } from "../projects/memo_project.ts";
 import { FileRevisionedStore } from "./_revisioned_store.ts";
 import { FileIdempotencyStore } from "./_idempotency.ts";
@@ -106,7 +81,7 @@ export interface FileCloudStoreOptions {
  * await Deno.remove(dataDir, { recursive: true });
  * ```
  */
-export class FileCloudStore implements CloudStore {
+export class FileCloudStore implements C.CloudStore {
   /** Always `file`. */
   readonly kind = "file" as const;
   /** Idempotency keys, in `<dataDir>/<ws>/idempotency.jsonl`. */
@@ -135,7 +110,7 @@ export class FileCloudStore implements CloudStore {
   }
 
   /** The project; it is opened (read from its files) at its first call, within the budget. */
-  project(workspaceId: string, projectId: string): Promise<CloudProject> {
+  project(workspaceId: string, projectId: string): Promise<C.CloudProject> {
     if (this.#closed) {
       return Promise.reject(new Error("Cannot open a project: the store is closed"));
     }
@@ -152,7 +127,7 @@ export class FileCloudStore implements CloudStore {
   }
 
   /** Ready when the data folder, or the folder it will be made in, can be read. */
-  async ready(): Promise<CloudReadiness> {
+  async ready(): Promise<C.CloudReadiness> {
     for (const path of [this.dataDir, dirname(this.dataDir)]) {
       try {
         if ((await stat(path)).isDirectory()) return { ready: true };
@@ -165,7 +140,7 @@ export class FileCloudStore implements CloudStore {
   }
 
   /** The instance's figures: the projects held within the budget. */
-  stats(): CloudInstanceStats {
+  stats(): C.CloudInstanceStats {
     return { index: this.#budget.stats() };
   }
 
@@ -181,7 +156,7 @@ export class FileCloudStore implements CloudStore {
  * A project of the file store as the handler sees it: each call runs on the project the budget
  * holds (opening it when it is not held).
  */
-class HeldProject implements CloudProject {
+class HeldProject implements C.CloudProject {
   readonly #budget: IndexBudget;
   readonly #key: string;
   readonly #open: () => MemoCloudProject;
@@ -197,53 +172,53 @@ class HeldProject implements CloudProject {
   }
 
   upsert(
-    drafts: readonly CloudDraft[],
+    drafts: readonly C.CloudDraft[],
     options?: { signal?: AbortSignal },
-  ): Promise<CloudWriteResult[]> {
+  ): Promise<C.CloudWriteResult[]> {
     return this.#run((p) => p.upsert(drafts, options));
   }
-  get(id: string): Promise<CloudNote | undefined> {
+  get(id: string): Promise<C.CloudNote | undefined> {
     return this.#run((p) => p.get(id));
   }
-  update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+  update(id: string, patch: C.NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
     return this.#run((p) => p.update(id, patch, ifMatch));
   }
-  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+  remove(id: string, ifMatch?: number): Promise<C.CloudNote | undefined> {
     return this.#run((p) => p.remove(id, ifMatch));
   }
-  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
+  removeMany(selector: C.CloudDeleteSelector): Promise<C.CloudDeleteResult> {
     return this.#run((p) => p.removeMany(selector));
   }
   list(
-    options: CloudListOptions,
-  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    options: C.CloudListOptions,
+  ): Promise<{ notes: C.CloudNote[]; nextCursor?: string; total: number }> {
     return this.#run((p) => p.list(options));
   }
-  recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]> {
+  recall(query: string, options: C.CloudRecallOptions): Promise<C.CloudRecallHit[]> {
     return this.#run((p) => p.recall(query, options));
   }
-  remember(draft: NoteDraft): Promise<CloudRememberResult> {
+  remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     return this.#run((p) => p.remember(draft));
   }
-  correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+  correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     return this.#run((p) => p.correct(input));
   }
-  supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+  supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     return this.#run((p) => p.supersede(input));
   }
-  tidy(): Promise<TidyPlan> {
+  tidy(): Promise<C.TidyPlan> {
     return this.#run((p) => p.tidy());
   }
-  applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
+  applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     return this.#run((p) => p.applyTidy(plan));
   }
-  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+  changes(since: number, limit: number): Promise<{ changes: C.CloudChange[]; hasMore: boolean }> {
     return this.#run((p) => p.changes(since, limit));
   }
   revision(): Promise<number> {
     return this.#run((p) => p.revision());
   }
-  stats(): Promise<CloudStats> {
+  stats(): Promise<C.CloudStats> {
     return this.#run((p) => p.stats());
   }
 }

@@ -24,15 +24,11 @@
 
 import {
   checkDraftLinks,
-  type CorrectInput,
   correctNote,
   type HistoryWriteParts,
   type Note,
-  type NoteDraft,
   prepareHistory,
-  type SupersedeInput,
   supersedeNotes,
-  type TidyPlan,
 } from "@memo/memory";
 import { LiveIndex, type PgIndexContext } from "./_live_index.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
@@ -40,16 +36,7 @@ import { MemoCloudProject } from "../projects/memo_project.ts";
 import { PgHistoryView } from "./_history.ts";
 import type { ProjectIndex } from "../projects/project_index.ts";
 import { StoreProject } from "../projects/store_project.ts";
-import type {
-  CloudListOptions,
-  CloudNote,
-  CloudRecallHit,
-  CloudRecallOptions,
-  CloudRememberResult,
-  CloudStats,
-  CloudSupersedeResult,
-  CloudTidyApplyResult,
-} from "../store.ts";
+import type * as C from "../store.ts";
 
 /**
  * The {@linkcode CloudProject} of the PostgreSQL store; see the module doc.
@@ -87,14 +74,14 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** {@linkcode CloudProject.recall}: memo's lexical ranking; the hits are read as ranked. */
-  recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]> {
+  recall(query: string, options: C.CloudRecallOptions): Promise<C.CloudRecallHit[]> {
     return this.#read(async (index, pid, live) => {
       const hits = index.search(query, options);
       const notes = await live.notesAt(pid, hits);
       return hits.flatMap((hit) => {
         const note = notes.get(hit.revision);
         if (!note) return [];
-        const out: CloudRecallHit = {
+        const out: C.CloudRecallHit = {
           note: index.withLinks(note),
           score: hit.score,
           engine: "lexical",
@@ -108,12 +95,12 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
 
   /** {@linkcode CloudProject.list}: a page as `Memo.list` pages it. */
   list(
-    options: CloudListOptions,
-  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    options: C.CloudListOptions,
+  ): Promise<{ notes: C.CloudNote[]; nextCursor?: string; total: number }> {
     return this.#read(async (index, pid, live) => {
       const page = index.list(options);
       const notes = await live.notesAt(pid, page.items);
-      const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
+      const out: { notes: C.CloudNote[]; nextCursor?: string; total: number } = {
         notes: page.items.flatMap((item) => {
           const note = notes.get(item.revision);
           return note ? [index.withLinks(note)] : [];
@@ -126,25 +113,15 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** {@linkcode CloudProject.stats}: memo's counts plus the latest revision. */
-  stats(): Promise<CloudStats> {
-    return this.#read(async (index) => {
-      const stats = index.stats();
-      const out: CloudStats = {
-        notes: stats.notes,
-        labels: stats.labels,
-        sources: stats.sources,
-        revision: await this.store.lastRevision(),
-      };
-      if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
-      return out;
-    });
+  stats(): Promise<C.CloudStats> {
+    return this.#read((index) => this.statsOf(index.stats()));
   }
 
   /**
    * {@linkcode CloudProject.get}: the note read now, with the ids of the notes naming it (fields in
    * a `Memo` client's order: `supersededBy` before `revision`).
    */
-  async get(id: string): Promise<CloudNote | undefined> {
+  async get(id: string): Promise<C.CloudNote | undefined> {
     const note = await this.store.get(id);
     if (!note) return undefined;
     const by = await this.store.supersededBy(id);
@@ -159,7 +136,7 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * `supersedes` are checked first, as `Memo.remember` checks them, over the notes they name and
    * their chains (`PgHistoryView`).
    */
-  async remember(draft: NoteDraft): Promise<CloudRememberResult> {
+  async remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
       await checkDraftLinks(this.#history(), draft);
@@ -186,24 +163,24 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
    * {@linkcode CloudProject.correct}: `Memo.correct`'s planning and write (one `applyReplica`: one
    * transaction) over the notes it names, their chains and the notes of the same text.
    */
-  async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+  async correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     const { note, superseded } = await correctNote(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.supersede}: `Memo.supersede`'s, over the notes it names. */
-  async supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+  async supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     const { note, superseded } = await supersedeNotes(this.#history(), input);
     return { note: await this.#answer(note), superseded };
   }
 
   /** {@linkcode CloudProject.tidy}: `Memo.tidy`, on a transient `Memo`. */
-  tidy(): Promise<TidyPlan> {
+  tidy(): Promise<C.TidyPlan> {
     return this.#transient((p) => p.tidy());
   }
 
   /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`, on a transient `Memo`. */
-  applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
+  applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     return this.#transient((p) => p.applyTidy(plan));
   }
 
@@ -220,7 +197,7 @@ export class PostgresCloudProject extends StoreProject<PostgresMemoryStore> {
   }
 
   /** A written note as the store holds it now (`get`); as written, revision 0, when gone since. */
-  async #answer(note: Note): Promise<CloudNote> {
+  async #answer(note: Note): Promise<C.CloudNote> {
     return (await this.get(note.id)) ?? { ...note, revision: 0 };
   }
 

@@ -20,7 +20,6 @@ import {
   type Note,
   noteIdentity,
   type NotePage,
-  type NotePatch,
   type ReplicaApplyResult,
   type ReplicaChanges,
   sameNote,
@@ -37,17 +36,8 @@ import {
   replicaChanges,
   rowToNote,
 } from "./_notes.ts";
-import {
-  BATCH_DELETE_LIMIT,
-  checkIfMatch,
-  type CloudChange,
-  type CloudDeleteResult,
-  type CloudDeleteSelector,
-  type CloudDraft,
-  type CloudNote,
-  type CloudWriteResult,
-  type RevisionedStore,
-} from "../store.ts";
+import { BATCH_DELETE_LIMIT, checkIfMatch } from "../store.ts";
+import type * as C from "../store.ts";
 
 /** Largest page of `list` (as the file store). */
 const MAX_PAGE = 1000;
@@ -111,7 +101,7 @@ export interface PostgresMemoryStoreOptions {
  * }
  * ```
  */
-export class PostgresMemoryStore implements RevisionedStore {
+export class PostgresMemoryStore implements C.RevisionedStore {
   /** The workspace. */
   readonly workspaceId: string;
   /** The project. */
@@ -146,16 +136,16 @@ export class PostgresMemoryStore implements RevisionedStore {
    * identity carries its note's status (later ones are `unchanged`).
    */
   async upsert(
-    drafts: readonly CloudDraft[],
+    drafts: readonly C.CloudDraft[],
     options: { signal?: AbortSignal } = {},
-  ): Promise<CloudWriteResult[]> {
+  ): Promise<C.CloudWriteResult[]> {
     const prepared = prepareCloudDrafts(drafts);
     options.signal?.throwIfAborted();
     if (!prepared.length) return [];
     const { unique, slotOf } = dedupeDrafts(prepared);
     const results = await this.#sql.begin(async (tx) => {
       const { pid, seq } = (await this.#lock(tx, true))!;
-      const existing = new Map<string, CloudNote>();
+      const existing = new Map<string, C.CloudNote>();
       // One index probe per key (LATERAL, not flattened: OFFSET 0), whatever the planner
       // estimates (a fresh, fast-growing table has no statistics yet).
       const found = await tx<(NoteRow & { identity: string; ord: string })[]>`
@@ -220,7 +210,7 @@ export class PostgresMemoryStore implements RevisionedStore {
     if (!Array.isArray(drafts)) {
       throw new MemoryValidationError("Cannot store notes: the batch's notes must be a list");
     }
-    const results = await this.upsert(drafts as CloudDraft[], options);
+    const results = await this.upsert(drafts as C.CloudDraft[], options);
     const out: CommitResult = { written: [], updated: [], unchanged: [], bytesWritten: 0 };
     const seen = new Set<string>();
     const encoder = new TextEncoder();
@@ -301,7 +291,7 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /** One note with its revision, read now; `undefined` when unknown. */
-  async get(id: string): Promise<CloudNote | undefined> {
+  async get(id: string): Promise<C.CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
     const pid = await this.#project();
     if (pid === undefined) return undefined;
@@ -326,7 +316,11 @@ export class PostgresMemoryStore implements RevisionedStore {
    * Changes a note; `undefined` for an unknown id; {@linkcode CloudConflictError} when `ifMatch` is
    * not its revision. A patch that changes nothing keeps the revision (and writes nothing).
    */
-  async updateIf(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+  async updateIf(
+    id: string,
+    patch: C.NotePatch,
+    ifMatch?: number,
+  ): Promise<C.CloudNote | undefined> {
     return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
       const next = patchCloudNote(current, patch, this.#clock());
       if (next === current) return current;
@@ -352,7 +346,7 @@ export class PostgresMemoryStore implements RevisionedStore {
    * Deletes a note (a tombstone joins the feed) and returns it as it was; `undefined` for an
    * unknown id; same `ifMatch` rule as {@linkcode updateIf}.
    */
-  async removeIf(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+  async removeIf(id: string, ifMatch?: number): Promise<C.CloudNote | undefined> {
     return await this.#matching(id, ifMatch, async (tx, { pid, seq }, current) => {
       await tx`
         WITH del AS (
@@ -373,9 +367,9 @@ export class PostgresMemoryStore implements RevisionedStore {
    * and throws `MemoryValidationError` with `details: { limit, matched }`.
    */
   async removeMany(
-    selector: CloudDeleteSelector,
+    selector: C.CloudDeleteSelector,
     limit: number = BATCH_DELETE_LIMIT,
-  ): Promise<CloudDeleteResult> {
+  ): Promise<C.CloudDeleteResult> {
     const ids = "ids" in selector ? [...new Set(selector.ids)] : undefined;
     const prefix = "sourcePrefix" in selector ? selector.sourcePrefix : undefined;
     return await this.#sql.begin(async (tx) => {
@@ -425,7 +419,7 @@ export class PostgresMemoryStore implements RevisionedStore {
   }
 
   /** `MemoryStore.update`: {@linkcode updateIf} without a revision check. */
-  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
+  async update(id: string, patch: C.NotePatch): Promise<Note | undefined> {
     const note = await this.updateIf(id, patch);
     return note && plainNote(note);
   }
@@ -512,7 +506,7 @@ export class PostgresMemoryStore implements RevisionedStore {
   async changes(
     since: number,
     limit: number,
-  ): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+  ): Promise<{ changes: C.CloudChange[]; hasMore: boolean }> {
     if (!Number.isSafeInteger(since) || since < 0) {
       throw new MemoryValidationError("Cannot read changes: since must be a non-negative integer");
     }
@@ -529,7 +523,7 @@ export class PostgresMemoryStore implements RevisionedStore {
       SELECT seq, op, id, note FROM memo_changes
       WHERE pid = ${pid} AND seq > ${since}
       ORDER BY seq LIMIT ${limit + 1}`;
-    const changes = rows.slice(0, limit).map((row): CloudChange => {
+    const changes = rows.slice(0, limit).map((row): C.CloudChange => {
       const seq = Number(row.seq);
       return row.op === "delete" || row.note === null
         ? { seq, op: "delete", id: row.id, revision: seq }
@@ -610,7 +604,7 @@ export class PostgresMemoryStore implements RevisionedStore {
     sql: Sql | TransactionSql,
     pid: number,
     id: string,
-  ): Promise<CloudNote | undefined> {
+  ): Promise<C.CloudNote | undefined> {
     const [row] = await sql<NoteRow[]>`
       SELECT ${noteColumns(sql)} FROM memo_notes WHERE pid = ${pid} AND id = ${id}`;
     return row ? rowToNote(row) : undefined;
@@ -620,8 +614,8 @@ export class PostgresMemoryStore implements RevisionedStore {
 type MatchedWrite = (
   tx: TransactionSql,
   locked: { pid: number; seq: number },
-  current: CloudNote,
-) => Promise<CloudNote>;
+  current: C.CloudNote,
+) => Promise<C.CloudNote>;
 
 /** The note columns of `memo_notes` (of table alias `alias`, when given), named as `NoteRow`. */
 function noteColumns(sql: Sql | TransactionSql, alias?: string) {

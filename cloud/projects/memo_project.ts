@@ -12,28 +12,9 @@
  * @module
  */
 
-import {
-  type Bm25LexicalIndex,
-  type CorrectInput,
-  createLexicalIndex,
-  Memo,
-  type Note,
-  type NoteDraft,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
+import { type Bm25LexicalIndex, createLexicalIndex, Memo, type Note } from "@memo/memory";
 import { StoreProject } from "./store_project.ts";
-import type {
-  CloudListOptions,
-  CloudNote,
-  CloudRecallHit,
-  CloudRecallOptions,
-  CloudRememberResult,
-  CloudStats,
-  CloudSupersedeResult,
-  CloudTidyApplyResult,
-  RevisionedStore,
-} from "../store.ts";
+import type * as C from "../store.ts";
 
 /**
  * Options of {@linkcode MemoCloudProject}.
@@ -91,7 +72,7 @@ export class MemoCloudProject extends StoreProject {
   #closed = false;
 
   /** Creates the project; nothing is read until the first call. */
-  constructor(store: RevisionedStore, options: MemoCloudProjectOptions = {}) {
+  constructor(store: C.RevisionedStore, options: MemoCloudProjectOptions = {}) {
     super(store);
     this.#closeStore = options.closeStore ?? true;
     this.#memo = new Memo({
@@ -108,14 +89,14 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.remember}: `Memo.remember` over the store, with the revision. */
-  async remember(draft: NoteDraft): Promise<CloudRememberResult> {
+  async remember(draft: C.NoteDraft): Promise<C.CloudRememberResult> {
     await this.#open();
     const { note, status, similar } = await this.#memo.remember(draft);
     return { status, note: await this.#withRevision(note), similar: similar ?? [] };
   }
 
   /** {@linkcode CloudProject.get}: the note as the store holds it now, with its links. */
-  async get(id: string): Promise<CloudNote | undefined> {
+  async get(id: string): Promise<C.CloudNote | undefined> {
     if (typeof id !== "string") return undefined;
     await this.#open();
     let note: Note;
@@ -129,27 +110,27 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.correct}: `Memo.correct` (one `applyReplica`: one transaction). */
-  async correct(input: CorrectInput): Promise<CloudSupersedeResult> {
+  async correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult> {
     await this.#open();
     const { note, superseded } = await this.#memo.correct(input);
     return { note: await this.#withRevision(note), superseded };
   }
 
   /** {@linkcode CloudProject.supersede}: `Memo.supersede`. */
-  async supersede(input: SupersedeInput): Promise<CloudSupersedeResult> {
+  async supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult> {
     await this.#open();
     const { note, superseded } = await this.#memo.supersede(input);
     return { note: await this.#withRevision(note), superseded };
   }
 
   /** {@linkcode CloudProject.tidy}: `Memo.tidy`. */
-  async tidy(): Promise<TidyPlan> {
+  async tidy(): Promise<C.TidyPlan> {
     await this.#open();
     return await this.#memo.tidy();
   }
 
   /** {@linkcode CloudProject.applyTidy}: `Memo.applyTidy`. */
-  async applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult> {
+  async applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult> {
     await this.#open();
     const { merged, superseded, notes } = await this.#memo.applyTidy(plan);
     return {
@@ -161,11 +142,11 @@ export class MemoCloudProject extends StoreProject {
 
   /** {@linkcode CloudProject.list}: a page of the `Memo` client's list, with revisions. */
   async list(
-    options: CloudListOptions,
-  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }> {
+    options: C.CloudListOptions,
+  ): Promise<{ notes: C.CloudNote[]; nextCursor?: string; total: number }> {
     await this.#open();
     const page = await this.#memo.list(options);
-    const out: { notes: CloudNote[]; nextCursor?: string; total: number } = {
+    const out: { notes: C.CloudNote[]; nextCursor?: string; total: number } = {
       notes: await Promise.all(page.notes.map((note) => this.#withRevision(note))),
       total: page.total,
     };
@@ -174,7 +155,7 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.recall}: memo's lexical ranking, with revisions. */
-  async recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]> {
+  async recall(query: string, options: C.CloudRecallOptions): Promise<C.CloudRecallHit[]> {
     await this.#open();
     const hits = await this.#memo.recall(query, {
       limit: options.limit,
@@ -188,7 +169,7 @@ export class MemoCloudProject extends StoreProject {
       until: options.until,
     });
     return await Promise.all(hits.map(async (hit) => {
-      const out: CloudRecallHit = {
+      const out: C.CloudRecallHit = {
         note: await this.#withRevision(hit.note),
         score: hit.score,
         engine: "lexical",
@@ -200,17 +181,9 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** {@linkcode CloudProject.stats}: memo's counts plus the latest revision. */
-  async stats(): Promise<CloudStats> {
+  async stats(): Promise<C.CloudStats> {
     await this.#open();
-    const stats = await this.#memo.stats();
-    const out: CloudStats = {
-      notes: stats.notes,
-      labels: stats.labels,
-      sources: stats.sources,
-      revision: await this.store.lastRevision(),
-    };
-    if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
-    return out;
+    return await this.statsOf(await this.#memo.stats());
   }
 
   /**
@@ -246,7 +219,7 @@ export class MemoCloudProject extends StoreProject {
   }
 
   /** The note with its revision as of the client's latest catch-up (a round trip if unknown). */
-  async #withRevision(note: Note): Promise<CloudNote> {
+  async #withRevision(note: Note): Promise<C.CloudNote> {
     const revision = this.store.revisionOf(note.id) ??
       (await this.store.get(note.id))?.revision ?? 0;
     return { ...note, revision };

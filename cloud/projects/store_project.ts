@@ -8,32 +8,8 @@
  * @module
  */
 
-import {
-  checkSupersedes,
-  type CorrectInput,
-  MemoryValidationError,
-  type NoteDraft,
-  type NotePatch,
-  type SupersedeInput,
-  type TidyPlan,
-} from "@memo/memory";
-import type {
-  CloudChange,
-  CloudDeleteResult,
-  CloudDeleteSelector,
-  CloudDraft,
-  CloudListOptions,
-  CloudNote,
-  CloudProject,
-  CloudRecallHit,
-  CloudRecallOptions,
-  CloudRememberResult,
-  CloudStats,
-  CloudSupersedeResult,
-  CloudTidyApplyResult,
-  CloudWriteResult,
-  RevisionedStore,
-} from "../store.ts";
+import { checkSupersedes, MemoryValidationError } from "@memo/memory";
+import type * as C from "../store.ts";
 
 /** Most notes a link check reads while it follows `supersedes` (a longer chain is not walked). */
 const MAX_CHAIN = 1000;
@@ -50,8 +26,8 @@ const MAX_CHAIN = 1000;
  * assert.ok(MemoCloudProject.prototype instanceof StoreProject);
  * ```
  */
-export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
-  implements CloudProject {
+export abstract class StoreProject<S extends C.RevisionedStore = C.RevisionedStore>
+  implements C.CloudProject {
   /** The store beneath. */
   readonly store: S;
 
@@ -62,9 +38,9 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
 
   /** {@linkcode CloudProject.upsert}: the store's upsert. */
   upsert(
-    drafts: readonly CloudDraft[],
+    drafts: readonly C.CloudDraft[],
     options?: { signal?: AbortSignal },
-  ): Promise<CloudWriteResult[]> {
+  ): Promise<C.CloudWriteResult[]> {
     return this.store.upsert(drafts, options);
   }
 
@@ -72,7 +48,7 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
    * {@linkcode CloudProject.update}: the store's `updateIf`, after the check of the links the patch
    * adds (unless it gives `updated`: a replica's copy).
    */
-  async update(id: string, patch: NotePatch, ifMatch?: number): Promise<CloudNote | undefined> {
+  async update(id: string, patch: C.NotePatch, ifMatch?: number): Promise<C.CloudNote | undefined> {
     const links = patch?.supersedes;
     if (patch?.updated === undefined && Array.isArray(links) && links.length) {
       await this.#checkLinks(id, links);
@@ -81,17 +57,17 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
   }
 
   /** {@linkcode CloudProject.remove}: the store's `removeIf`. */
-  remove(id: string, ifMatch?: number): Promise<CloudNote | undefined> {
+  remove(id: string, ifMatch?: number): Promise<C.CloudNote | undefined> {
     return this.store.removeIf(id, ifMatch);
   }
 
   /** {@linkcode CloudProject.removeMany}: the store's `removeMany`. */
-  removeMany(selector: CloudDeleteSelector): Promise<CloudDeleteResult> {
+  removeMany(selector: C.CloudDeleteSelector): Promise<C.CloudDeleteResult> {
     return this.store.removeMany(selector);
   }
 
   /** {@linkcode CloudProject.changes}: the store's change feed. */
-  changes(since: number, limit: number): Promise<{ changes: CloudChange[]; hasMore: boolean }> {
+  changes(since: number, limit: number): Promise<{ changes: C.CloudChange[]; hasMore: boolean }> {
     return this.store.changes(since, limit);
   }
 
@@ -100,34 +76,46 @@ export abstract class StoreProject<S extends RevisionedStore = RevisionedStore>
     return this.store.lastRevision();
   }
 
+  /** What `stats` answers: the counts given (memo's) plus the store's latest revision. */
+  protected async statsOf(stats: Omit<C.CloudStats, "revision">): Promise<C.CloudStats> {
+    const out: C.CloudStats = {
+      notes: stats.notes,
+      labels: stats.labels,
+      sources: stats.sources,
+      revision: await this.store.lastRevision(),
+    };
+    if (stats.lastUpdated !== undefined) out.lastUpdated = stats.lastUpdated;
+    return out;
+  }
+
   /** {@linkcode CloudProject.get}. */
-  abstract get(id: string): Promise<CloudNote | undefined>;
+  abstract get(id: string): Promise<C.CloudNote | undefined>;
 
   /** {@linkcode CloudProject.remember}. */
-  abstract remember(draft: NoteDraft): Promise<CloudRememberResult>;
+  abstract remember(draft: C.NoteDraft): Promise<C.CloudRememberResult>;
 
   /** {@linkcode CloudProject.correct}. */
-  abstract correct(input: CorrectInput): Promise<CloudSupersedeResult>;
+  abstract correct(input: C.CorrectInput): Promise<C.CloudSupersedeResult>;
 
   /** {@linkcode CloudProject.supersede}. */
-  abstract supersede(input: SupersedeInput): Promise<CloudSupersedeResult>;
+  abstract supersede(input: C.SupersedeInput): Promise<C.CloudSupersedeResult>;
 
   /** {@linkcode CloudProject.tidy}. */
-  abstract tidy(): Promise<TidyPlan>;
+  abstract tidy(): Promise<C.TidyPlan>;
 
   /** {@linkcode CloudProject.applyTidy}. */
-  abstract applyTidy(plan: TidyPlan): Promise<CloudTidyApplyResult>;
+  abstract applyTidy(plan: C.TidyPlan): Promise<C.CloudTidyApplyResult>;
 
   /** {@linkcode CloudProject.list}. */
   abstract list(
-    options: CloudListOptions,
-  ): Promise<{ notes: CloudNote[]; nextCursor?: string; total: number }>;
+    options: C.CloudListOptions,
+  ): Promise<{ notes: C.CloudNote[]; nextCursor?: string; total: number }>;
 
   /** {@linkcode CloudProject.recall}. */
-  abstract recall(query: string, options: CloudRecallOptions): Promise<CloudRecallHit[]>;
+  abstract recall(query: string, options: C.CloudRecallOptions): Promise<C.CloudRecallHit[]>;
 
   /** {@linkcode CloudProject.stats}. */
-  abstract stats(): Promise<CloudStats>;
+  abstract stats(): Promise<C.CloudStats>;
 
   /**
    * The checks of the links a patch of note `id` gives, as `Memo.update` makes them: each id it

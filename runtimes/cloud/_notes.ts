@@ -16,15 +16,7 @@ import type {
   MemoCloudWriteOptions,
 } from "./client_options.ts";
 import type { SimilarNote } from "@memo/memory";
-import type {
-  MemoCloudDraft,
-  MemoCloudListResult,
-  MemoCloudNote,
-  MemoCloudPatch,
-  MemoCloudRecallHit,
-  MemoCloudRememberResult,
-  MemoCloudStats,
-} from "./client_types.ts";
+import type * as T from "./client_types.ts";
 
 /**
  * `POST notes`: stores a note ({@linkcode MemoCloudClient.remember}).
@@ -50,9 +42,9 @@ import type {
  */
 export async function rememberNote(
   session: CloudSession,
-  input: Omit<MemoCloudDraft, "id" | "created" | "updated">,
+  input: Omit<T.MemoCloudDraft, "id" | "created" | "updated">,
   options: MemoCloudWriteOptions = {},
-): Promise<MemoCloudRememberResult> {
+): Promise<T.MemoCloudRememberResult> {
   const action = "remember the note";
   const body = await session.project({
     method: "POST",
@@ -69,7 +61,7 @@ export async function rememberNote(
     write: true,
     action,
   }, options);
-  const result: MemoCloudRememberResult = {
+  const result: T.MemoCloudRememberResult = {
     note: noteOf(body.note, action),
     status: statusOf(body.status, action),
   };
@@ -100,7 +92,7 @@ export async function recallNotes(
   session: CloudSession,
   query: string,
   options: MemoCloudRecallOptions = {},
-): Promise<MemoCloudRecallHit[]> {
+): Promise<T.MemoCloudRecallHit[]> {
   const action = "recall";
   const body = await session.project({
     method: "POST",
@@ -121,7 +113,7 @@ export async function recallNotes(
   }, options);
   return arrayOf(body.hits, action).map((hit) => {
     const h = objectOf(hit, action);
-    return { ...h, note: noteOf(h.note, action) } as MemoCloudRecallHit;
+    return { ...h, note: noteOf(h.note, action) } as T.MemoCloudRecallHit;
   });
 }
 
@@ -150,7 +142,7 @@ export async function getNote(
   session: CloudSession,
   id: string,
   options: MemoCloudCallOptions = {},
-): Promise<MemoCloudNote> {
+): Promise<T.MemoCloudNote> {
   const action = `get note ${shortId(id)}`;
   const body = await session.project({
     method: "GET",
@@ -180,7 +172,7 @@ export async function getNote(
 export async function listNotes(
   session: CloudSession,
   options: MemoCloudListOptions = {},
-): Promise<MemoCloudListResult> {
+): Promise<T.MemoCloudListResult> {
   const action = "list the notes";
   const body = await session.project({
     method: "GET",
@@ -200,7 +192,7 @@ export async function listNotes(
     },
     action,
   }, options);
-  const result: MemoCloudListResult = {
+  const result: T.MemoCloudListResult = {
     notes: arrayOf(body.notes, action).map((n) => noteOf(n, action)),
     total: typeof body.total === "number" ? body.total : 0,
   };
@@ -232,9 +224,9 @@ export async function listNotes(
 export async function updateNote(
   session: CloudSession,
   id: string,
-  patch: MemoCloudPatch,
+  patch: T.MemoCloudPatch,
   options: MemoCloudConditionalOptions = {},
-): Promise<MemoCloudNote> {
+): Promise<T.MemoCloudNote> {
   const action = `update note ${shortId(id)}`;
   const body = await session.project({
     method: "PATCH",
@@ -281,7 +273,7 @@ export async function forgetNote(
   session: CloudSession,
   id: string,
   options: MemoCloudConditionalOptions = {},
-): Promise<MemoCloudNote> {
+): Promise<T.MemoCloudNote> {
   const action = `forget note ${shortId(id)}`;
   const body = await session.project({
     method: "DELETE",
@@ -314,11 +306,11 @@ export async function forgetNote(
 export async function readStats(
   session: CloudSession,
   options: MemoCloudCallOptions = {},
-): Promise<MemoCloudStats> {
+): Promise<T.MemoCloudStats> {
   const action = "read the stats";
   const body = await session.project({ method: "GET", path: "/stats", action }, options);
   if (typeof body.notes !== "number" || typeof body.revision !== "number") {
     throw unexpected(action);
   }
-  return body as unknown as MemoCloudStats;
+  return body as unknown as T.MemoCloudStats;
 }

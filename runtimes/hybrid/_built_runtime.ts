@@ -11,19 +11,7 @@ import { type DelegatedMethod, type DelegatedMethods, delegateRuntime } from "..
 import { plainNote } from "./_replica_plan.ts";
 import type { Replicator } from "./_replicator.ts";
 import { recallDetailedOf } from "../recall_detailed.ts";
-import type {
-  MemoMcpRuntime,
-  MemoStats,
-  RecallHit,
-  RecallResult,
-  ReplicateOptions,
-  ReplicateResult,
-  RuntimeCallOptions,
-  RuntimeChange,
-  RuntimeCloseOptions,
-  RuntimeRecallOptions,
-  RuntimeRecallProfile,
-} from "../types.ts";
+import type * as R from "../types.ts";
 
 /**
  * The calls that change the local notes: after each, the replicator is asked for a push soon.
@@ -51,11 +39,11 @@ const WRITES: ReadonlySet<DelegatedMethod> = new Set<DelegatedMethod>([
  * closing the local runtime.
  */
 export function createHybridRuntime(
-  local: MemoMcpRuntime,
+  local: R.MemoMcpRuntime,
   replicator: Replicator,
   client: () => MemoCloudClient,
   settings: { includeCloud: boolean; drainMs: number },
-): MemoMcpRuntime & DelegatedMethods {
+): R.MemoMcpRuntime & DelegatedMethods {
   const delegated = delegateRuntime({
     target: () => local,
     async around(method, call) {
@@ -67,10 +55,10 @@ export function createHybridRuntime(
     },
     missing: { embed: "Cannot embed: this memory client cannot embed" },
   });
-  const recallDetailed = async (query: string, options: RuntimeRecallOptions) => {
+  const recallDetailed = async (query: string, options: R.RuntimeRecallOptions) => {
     const pending = recallDetailedOf(local, query, options);
     replicator.start();
-    const result: RecallResult = await pending;
+    const result: R.RecallResult = await pending;
     if (!settings.includeCloud) return result;
     const byScore = result.engine === "lexical";
     return { ...result, hits: await withCloud(client, result.hits, query, options, byScore) };
@@ -79,28 +67,28 @@ export function createHybridRuntime(
     ...delegated,
     kind: "hybrid",
     recallDetailed,
-    async recall(query: string, options: RuntimeRecallOptions): Promise<RecallHit[]> {
+    async recall(query: string, options: R.RuntimeRecallOptions): Promise<R.RecallHit[]> {
       return (await recallDetailed(query, options)).hits;
     },
-    async stats(options?: RuntimeCallOptions): Promise<MemoStats> {
+    async stats(options?: R.RuntimeCallOptions): Promise<R.MemoStats> {
       const stats = await delegated.stats(options);
       return { ...stats, replica: await replicator.status() };
     },
     scrubSecrets(value: unknown): Promise<unknown> {
       return scrubSecrets(value);
     },
-    watch(onChange: (change: RuntimeChange) => void): () => void {
+    watch(onChange: (change: R.RuntimeChange) => void): () => void {
       const stop = local.watch!(onChange);
       replicator.start();
       return stop;
     },
-    replicate(options?: ReplicateOptions): Promise<ReplicateResult> {
+    replicate(options?: R.ReplicateOptions): Promise<R.ReplicateResult> {
       return replicator.replicate(options);
     },
-    recallProfile(options?: RuntimeCallOptions): Promise<RuntimeRecallProfile | undefined> {
+    recallProfile(options?: R.RuntimeCallOptions): Promise<R.RuntimeRecallProfile | undefined> {
       return local.recallProfile?.(options) ?? Promise.resolve(undefined);
     },
-    async close(options: RuntimeCloseOptions = {}): Promise<void> {
+    async close(options: R.RuntimeCloseOptions = {}): Promise<void> {
       const asked = options.drainMs;
       const drainMs = typeof asked === "number" && asked >= 0
         ? Math.min(asked, settings.drainMs)
@@ -121,11 +109,11 @@ export function createHybridRuntime(
  */
 async function withCloud(
   client: () => MemoCloudClient,
-  local: RecallHit[],
+  local: R.RecallHit[],
   query: string,
-  options: RuntimeRecallOptions,
+  options: R.RuntimeRecallOptions,
   byScore: boolean,
-): Promise<RecallHit[]> {
+): Promise<R.RecallHit[]> {
   let cloud;
   try {
     const engine = options.engine === "vector" || options.engine === "hybrid"
@@ -143,7 +131,7 @@ async function withCloud(
     return local; // the cloud is an extra: recall stays local when it cannot answer
   }
   const seen = new Set(local.map((h) => h.note.id));
-  const extra: RecallHit[] = [];
+  const extra: R.RecallHit[] = [];
   for (const hit of cloud) {
     if (seen.has(hit.note.id)) continue;
     seen.add(hit.note.id);
@@ -152,7 +140,7 @@ async function withCloud(
   if (byScore) {
     return [...local, ...extra].sort((a, b) => b.score - a.score).slice(0, options.limit);
   }
-  const merged: RecallHit[] = [];
+  const merged: R.RecallHit[] = [];
   for (
     let i = 0;
     merged.length < options.limit && i < Math.max(local.length, extra.length);

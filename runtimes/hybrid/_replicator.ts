@@ -55,6 +55,15 @@ interface CycleOptions extends ReplicateOptions {
   pushOnly?: boolean;
 }
 
+/** What a pull and a push of one cycle work on. */
+interface Cycle {
+  client: MemoCloudClient;
+  state: ReplicaStateData;
+  memo: Memo;
+  result: ReplicateResult;
+  options: CycleOptions;
+}
+
 function oneLine(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/\s+/g, " ").trim().slice(0, 500) || "replication failed";
@@ -256,8 +265,9 @@ export class Replicator {
       if (client.workspaceId === undefined) await client.stats({ signal });
       state = await this.#load(`${client.baseUrl} ${client.workspaceId} ${client.projectId}`);
       const memo = await this.#options.memo();
-      if (!options.pushOnly) await this.#pull(client, state, memo, result, options);
-      await this.#push(client, state, memo, result, options);
+      const cycle: Cycle = { client, state, memo, result, options };
+      if (!options.pushOnly) await this.#pull(cycle);
+      await this.#push(cycle);
       await this.#mirror.refresh(memo);
       result.outbox = outboxSize(this.#mirror.outbox(state.pushed));
       delete state.error;
@@ -333,13 +343,7 @@ export class Replicator {
     return loaded;
   }
 
-  async #pull(
-    client: MemoCloudClient,
-    state: ReplicaStateData,
-    memo: Memo,
-    result: ReplicateResult,
-    options: CycleOptions,
-  ): Promise<void> {
+  async #pull({ client, state, memo, result, options }: Cycle): Promise<void> {
     const signal = options.signal;
     let restarted = false;
     let done = 0;
@@ -389,13 +393,7 @@ export class Replicator {
     return `memo-replica-${state.replicaId}-${digest}`;
   }
 
-  async #push(
-    client: MemoCloudClient,
-    state: ReplicaStateData,
-    memo: Memo,
-    result: ReplicateResult,
-    options: CycleOptions,
-  ): Promise<void> {
+  async #push({ client, state, memo, result, options }: Cycle): Promise<void> {
     const signal = options.signal;
     let done = 0;
     for (let round = 0; round < 4; round++) {

@@ -8,16 +8,7 @@
 
 import { z } from "zod";
 import { McpValidationError } from "../errors.ts";
-import {
-  isoTime,
-  labels,
-  noteId,
-  noteIds,
-  NoteSchema,
-  output,
-  RedactedSchema,
-  text,
-} from "./schemas.ts";
+import * as S from "./schemas.ts";
 import { defineTool, READ, type Tool } from "./_tool_kit.ts";
 
 /**
@@ -79,20 +70,22 @@ export const correct: Tool = defineTool({
   annotations: LINK,
   input: () =>
     z.strictObject({
-      id: noteId().describe("Id of the note whose fact changed."),
-      text: text("text").describe("The new fact, as the new note's markdown text."),
+      id: S.noteId().describe("Id of the note whose fact changed."),
+      text: S.text("text").describe("The new fact, as the new note's markdown text."),
       title: z.string().max(500).optional().describe(
         "Title of the new note; derived from the text when missing.",
       ),
-      labels: labels().optional().describe("Labels of the new note; the old note's when missing."),
-      validFrom: isoTime("validFrom").optional().describe(
+      labels: S.labels().optional().describe(
+        "Labels of the new note; the old note's when missing.",
+      ),
+      validFrom: S.isoTime("validFrom").optional().describe(
         "When the new fact starts to hold (ISO date or date-time); now when missing.",
       ),
     }),
-  output: output({
-    note: NoteSchema.describe("The note holding the new fact."),
+  output: S.output({
+    note: S.NoteSchema.describe("The note holding the new fact."),
     superseded: z.array(z.string()).describe("Ids of the notes it superseded (the corrected one)."),
-    redacted: RedactedSchema.optional(),
+    redacted: S.RedactedSchema.optional(),
   }, ["note", "superseded"]),
   async run(a, ctx) {
     if (!ctx.runtime.correct) throw cannot("correct notes");
@@ -131,11 +124,11 @@ export const supersede: Tool = defineTool({
   annotations: LINK,
   input: () =>
     z.strictObject({
-      ids: noteIds().describe("Ids of the notes to mark as superseded."),
-      by: noteId().describe("Id of the note that supersedes them (the one to keep)."),
+      ids: S.noteIds().describe("Ids of the notes to mark as superseded."),
+      by: S.noteId().describe("Id of the note that supersedes them (the one to keep)."),
     }),
-  output: output({
-    note: NoteSchema.describe("The note kept, with its supersedes."),
+  output: S.output({
+    note: S.NoteSchema.describe("The note kept, with its supersedes."),
     superseded: z.array(z.string()).describe(
       "Ids newly superseded by this call (empty when every link was there).",
     ),
@@ -193,7 +186,7 @@ export const tidy: Tool = defineTool({
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
-  output: output({
+  output: S.output({
     version: z.literal(1),
     sha256: z.string().optional().describe("SHA-256 of the notes.md the plan was made from."),
     proposals: z.array(Proposal).describe("Merges first (largest first), then expired notes."),

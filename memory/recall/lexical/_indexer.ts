@@ -22,6 +22,7 @@ import {
   TOKEN_JOINED,
   type TokenSink,
 } from "../text/tokenizer.ts";
+import { grown } from "./_grow.ts";
 
 /**
  * Collects the distinct terms of one note and, per term, the packed
@@ -81,12 +82,8 @@ export class NoteReader {
     if (terms <= this.mark.length) return;
     let n = this.mark.length;
     while (n < terms) n *= 2;
-    const mark = new Int32Array(n);
-    mark.set(this.mark);
-    const tf = new Int32Array(n);
-    tf.set(this.tf);
-    this.mark = mark;
-    this.tf = tf;
+    this.mark = grown(this.mark, n);
+    this.tf = grown(this.tf, n);
   }
 
   /**

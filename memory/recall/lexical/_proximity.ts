@@ -9,6 +9,7 @@
  */
 
 import { SequenceReader, type SequenceStore } from "./_sequences.ts";
+import { grown } from "./_grow.ts";
 
 /** Where the query terms stand in one note, ordered by position (ties: scan order). */
 export interface TermHits {
@@ -79,12 +80,8 @@ export class HitCollector {
   #grow(): void {
     const hits = this.#hits;
     const n = hits.terms.length * 2;
-    const terms = new Int32Array(n);
-    terms.set(hits.terms);
-    const positions = new Int32Array(n);
-    positions.set(hits.positions);
-    hits.terms = terms;
-    hits.positions = positions;
+    hits.terms = grown(hits.terms, n);
+    hits.positions = grown(hits.positions, n);
   }
 }
 

@@ -19,6 +19,8 @@
  * @module
  */
 
+import { grown } from "./_grow.ts";
+
 /** Positions left between fields. */
 export const FIELD_GAP = 64;
 /** Characters of a body whose terms are recorded (for proximity and feedback). */
@@ -361,17 +363,11 @@ export class SequenceStore {
   #grow(docs: number): void {
     let n = this.chunk.length;
     while (n < docs) n *= 2;
-    const grow = (a: Int32Array, fill = 0) => {
-      const b = new Int32Array(n);
-      if (fill !== 0) b.fill(fill);
-      b.set(a);
-      return b;
-    };
-    this.chunk = grow(this.chunk, -1);
-    this.start = grow(this.start);
-    this.end = grow(this.end);
-    this.feedbackHead = grow(this.feedbackHead);
-    this.feedbackTail = grow(this.feedbackTail);
+    this.chunk = grown(this.chunk, n, -1);
+    this.start = grown(this.start, n);
+    this.end = grown(this.end, n);
+    this.feedbackHead = grown(this.feedbackHead, n);
+    this.feedbackTail = grown(this.feedbackTail, n);
   }
 }
 

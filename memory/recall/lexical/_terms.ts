@@ -15,6 +15,7 @@
 import { analyzeToken } from "../text/stemmer.ts";
 import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
 import { PrefixBuckets } from "./_prefixes.ts";
+import { grown } from "./_grow.ts";
 
 /** Ints per slot of {@linkcode TermDictionary.slots}. */
 export const SLOT = 8;
@@ -220,10 +221,7 @@ export class TermDictionary {
     const id = this.#terms.length;
     this.#terms.push(term);
     if (id === this.#termHash.length) {
-      const n = id * 2;
-      const hashes = new Int32Array(n);
-      hashes.set(this.#termHash);
-      this.#termHash = hashes;
+      this.#termHash = grown(this.#termHash, id * 2);
     }
     this.#termHash[id] = h;
     table[slot] = id + 1;
@@ -296,17 +294,8 @@ export class TermDictionary {
     stopWords: ReadonlySet<string>,
     state: TermDictionaryState,
   ): TermDictionary | undefined {
-    const {
-      slots,
-      tokenStart,
-      chars,
-      termTable,
-      termHash,
-      termChars,
-      termEnds,
-      tokens,
-      charsUsed,
-    } = state;
+    const { tokens, charsUsed } = state;
+    const { slots, tokenStart, chars, termTable, termHash, termChars, termEnds } = state;
     const slotCount = slots.length / SLOT;
     const termCount = termEnds.length;
     if (

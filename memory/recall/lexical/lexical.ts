@@ -22,6 +22,7 @@ import { ENGLISH_STOP_WORDS } from "../text/stopwords.ts";
 import { TermDictionary } from "./_terms.ts";
 import { NoteReader } from "./_indexer.ts";
 import { snapshotOf, stateOf } from "./_snapshot_state.ts";
+import { grown } from "./_grow.ts";
 import { MAX_FEEDBACK_CHARS, MAX_RESCAN_CHARS, SequenceStore } from "./_sequences.ts";
 import type { LexicalHit, LexicalSearchOptions } from "../types.ts";
 import type {
@@ -289,26 +290,16 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   #reserveTerm(id: number): void {
     if (id < this.df.length) return;
     const n = this.df.length * 2;
-    const grow = (a: Int32Array) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
-    this.df = grow(this.df);
+    this.df = grown(this.df, n);
     this.#reader.reserve(n);
   }
 
   #growDocs(): void {
     const n = this.lengths.body.length * 2;
-    const grow = (a: Int32Array) => {
-      const b = new Int32Array(n);
-      b.set(a);
-      return b;
-    };
     this.lengths = {
-      title: grow(this.lengths.title),
-      body: grow(this.lengths.body),
-      labels: grow(this.lengths.labels),
+      title: grown(this.lengths.title, n),
+      body: grown(this.lengths.body, n),
+      labels: grown(this.lengths.labels, n),
     };
   }
 
