@@ -91,11 +91,18 @@ function addImportMap(config: { imports?: Record<string, string> }): void {
 
 addImportMap(await readJson(join(repo, "deno.json")));
 
-const workspaceNames: Record<string, { version: string; out: string }> = {};
+const workspaceNames: Record<
+  string,
+  { version: string; out: string; exports: Record<string, string> }
+> = {};
 for (const p of PACKAGES) {
   const config = await readJson(join(repo, p.dir, "deno.json"));
   addImportMap(config); // a member's own import map (memory's porter2) gives dependencies too
-  workspaceNames[config.name] = { version: config.version, out: p.out };
+  workspaceNames[config.name] = {
+    version: config.version,
+    out: p.out,
+    exports: jsrExports(config.exports),
+  };
 }
 
 const NPM_SPECIFIER = /^npm:((?:@[^/@]+\/)?[^/@]+)(?:@([^/]+))?(\/.*)?$/;
@@ -165,7 +172,13 @@ async function build(spec: PackageSpec, typesDir: string): Promise<void> {
   const deps: Record<string, string> = {};
   const paths: Record<string, string[]> = {};
   for (const [name, info] of Object.entries(workspaceNames)) {
-    paths[name] = [join(outRoot, info.out, "mod.d.ts")];
+    // Each export of a sibling package (`@memo/memory`, `@memo/memory/format`) by its .d.ts.
+    for (const [key, target] of Object.entries(info.exports)) {
+      const dts = target.replace(/^\.\//, "").replace(/\.tsx?$/, ".d.ts");
+      paths[key === "." ? name : `${name}/${key.replace(/^\.\//, "")}`] = [
+        join(outRoot, info.out, dts),
+      ];
+    }
   }
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
