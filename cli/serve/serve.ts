@@ -12,6 +12,7 @@ import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
+import { warnMissingDriver } from "../git/wiring.ts";
 import { serveConfig } from "./serve_config.ts";
 
 /** Milliseconds between ending the listen streams and stopping the server. */
@@ -105,6 +106,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     );
   }
   await print(hint(url, endpoint.authRequired, endpoint.oauth));
+  // A clone without the notes' merge driver says so, with the fix.
+  await warnMissingDriver(config.rootDir, io, print);
   bannerPrinted();
   if (json) {
     await io.stdout(
