@@ -1,6 +1,6 @@
 /**
  * memo and git: the wiring of the notes' merge driver (`memo init` writes it, a clone without it
- * is warned), and `memo doctor`.
+ * is warned) and `memo doctor`.
  *
  * @example
  * ```ts
@@ -14,3 +14,4 @@
  */
 
 export * from "./wiring.ts";
+export * from "./doctor.ts";
