@@ -143,6 +143,7 @@ Deno.test("a fresh clone without the driver: one memo: line on stderr, mcp's std
     const answers = stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
     assert.deepEqual(answers.map((a) => [a.jsonrpc, a.id]), [["2.0", 1], ["2.0", 2]]);
     assert.equal(answers[1].result.structuredContent.notes, 1);
+    assert.deepEqual(answers[1].result.structuredContent.git, { driver: "missing", fix });
     assert.deepEqual(stderr.split("\n").filter(Boolean), [lines[0]]);
 
     const doctor = await memo(clone, "doctor", "--json");

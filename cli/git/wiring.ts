@@ -424,3 +424,57 @@ export async function wireGit(
     driver,
   };
 }
+
+/**
+ * What `memory_stats` (`stats().git`) says of a clone without the notes' merge driver.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { GitStats } from "./wiring.ts";
+ *
+ * const git: GitStats = { driver: "missing", fix: "memo init --dir /work/app" };
+ * assert.equal(git.driver, "missing");
+ * ```
+ */
+export interface GitStats {
+  /** `missing`: `.memo/.gitattributes` names the driver, this clone's git config lacks it. */
+  driver: "missing";
+  /** The command that fixes it. */
+  fix: string;
+}
+
+/**
+ * Makes `runtime.stats()` (hence `memory_stats` and the page's status) carry `git: { driver:
+ * "missing", fix }` when the project's clone lacks the notes' merge driver. The check runs once,
+ * at the first `stats()` call, never before; `runtime` is returned, its `stats` replaced.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runProgram } from "../../platform/mod.ts";
+ * import { withGitStats } from "./wiring.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const runtime = withGitStats({ stats: () => Promise.resolve({ notes: 0 }) }, dir, runProgram);
+ * assert.deepEqual(await runtime.stats(), { notes: 0 }); // not in git: nothing added
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function withGitStats<R extends { stats(...args: never[]): Promise<object> }>(
+  runtime: R,
+  root: string,
+  run: RunProgram | undefined,
+): R {
+  if (!run) return runtime;
+  const stats = runtime.stats.bind(runtime);
+  let missing: Promise<boolean> | undefined;
+  runtime.stats = (async (...args: never[]) => {
+    missing ??= missingDriverWarning(run, root).then((w) => w !== undefined, () => false);
+    const [result, lacks] = await Promise.all([stats(...args), missing]);
+    if (!lacks) return result;
+    const git: GitStats = { driver: "missing", fix: initFix(root) };
+    return { ...result, git };
+  }) as R["stats"];
+  return runtime;
+}
