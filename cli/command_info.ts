@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 21); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 22); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -58,6 +58,7 @@ export type CommandName =
   | "sync"
   | "replicate"
   | "merge-file"
+  | "doctor"
   | "mcp"
   | "serve"
   | "cloud"
@@ -167,6 +168,12 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     summary:
       "Merge three versions of notes.md note by note: the git merge driver (merge=memo, %O %A %B)",
     usage: "merge-file BASE OURS THEIRS",
+  },
+  doctor: {
+    name: "doctor",
+    summary:
+      "Check the project: git wiring, an unresolved merge, damaged notes, dangling links, .gitignore",
+    usage: "doctor [--json]",
   },
   mcp: {
     name: "mcp",

@@ -16,6 +16,7 @@ import {
 import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
+import { warnMissingDriver } from "./git/wiring.ts";
 
 /**
  * Options of {@linkcode withProjectRuntime}.
@@ -58,8 +59,9 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
 }
 
 /**
- * Opens the runtime of the project a command targets, runs `fn` on it and closes it. A command is
- * short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
+ * Opens the runtime of the project a command targets, runs `fn` on it and closes it. When the
+ * project's clone lacks the notes' merge driver (the attribute without `merge.memo.driver`), one
+ * `memo: …` line on `io.stderr` says so, with the fix. A command is short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
  * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
  *
  * @example
@@ -77,13 +79,18 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
  */
 export async function withProjectRuntime<T>(
   p: ParsedArgs,
-  io: Pick<CliIO, "env" | "cwd">,
+  io: Pick<CliIO, "env" | "cwd"> & Partial<Pick<CliIO, "stderr" | "runProgram">>,
   fn: (runtime: MemoMcpRuntime) => Promise<T>,
   options: ProjectRuntimeOptions = {},
 ): Promise<T> {
+  const rootDir = await projectRoot(p, io);
+  // A clone without the notes' merge driver says so on stderr, once, beside the command's work.
+  const warned = io.stderr
+    ? warnMissingDriver(rootDir, io as Pick<CliIO, "stderr" | "runProgram">)
+    : undefined;
   const runtime = createMemoMcpRuntimeFromEnv({
     env: io.env,
-    rootDir: await projectRoot(p, io),
+    rootDir,
     prewarm: false,
     embedInBackground: false,
     onModelProgress: options.onModelProgress,
@@ -94,5 +101,6 @@ export async function withProjectRuntime<T>(
     return await fn(runtime);
   } finally {
     await runtime.close();
+    await warned;
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `memo init`: makes a memo project in the current folder (or `--dir`): `.memo/config.json` and
- * `.memo/.gitignore`, and with `--client` the `memo` server in the MCP configuration of Claude
- * Code, Cursor, VS Code or Claude Desktop, merged into what is there. Running it again changes
- * nothing.
+ * `.memo/.gitignore`; in a git work tree `.memo/.gitattributes` and the notes' merge driver in the
+ * repository's local config; and with `--client` the `memo` server in the MCP configuration of
+ * Claude Code, Cursor, VS Code or Claude Desktop, merged into what is there. Running it again
+ * changes nothing.
  *
  * @module
  */
@@ -27,6 +28,7 @@ import {
   splitCommandLine,
 } from "./_launch_command.ts";
 import { writeFileAtomically } from "../write_file.ts";
+import { type GitWiringResult, mergeDriverCommand, wireGit } from "../git/wiring.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { errorLine, jsonDocument } from "../output.ts";
@@ -85,6 +87,11 @@ export interface InitResult {
   command: string[];
   /** Every file, in the order handled. */
   files: InitFile[];
+  /**
+   * In a git work tree: `.memo/.gitattributes` and the merge driver set in the repository's local
+   * config (`merge.memo.driver`). Absent outside git.
+   */
+  git?: GitWiringResult;
 }
 
 /** The lines `.memo/.gitignore` holds, relative to `.memo/`. */
@@ -189,6 +196,9 @@ export function formatInitResult(result: InitResult): string {
   const lines = result.files.filter((f) => f.status !== "error").map((f) =>
     `${f.status} ${f.path}${f.backup ? ` (backup ${f.backup})` : ""}`
   );
+  if (result.git) {
+    lines.push(`${result.git.config} git config merge.memo.driver: ${result.git.driver}`);
+  }
   if (result.files.some((f) => f.client)) {
     lines.push(`MCP clients start memo with: ${result.command.map(quoteWord).join(" ")}`);
   }
@@ -263,13 +273,12 @@ export const initCommand: CliCommand = {
     const clients = parseClients(listFlag(p, "client"));
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
-    const command = commandLine === undefined
-      ? launchCommand(
-        new URL("../main.ts", import.meta.url).href,
-        root,
-        await runningCommands(io.program, io.env.PATH),
-      )
-      : splitCommandLine(commandLine);
+    const launched = launchCommand(
+      new URL("../main.ts", import.meta.url).href,
+      root,
+      await runningCommands(io.program, io.env.PATH),
+    );
+    const command = commandLine === undefined ? launched : splitCommandLine(commandLine);
     const paths = memoPaths(root);
     const show = (path: string) => {
       const rel = relative(root, path);
@@ -319,8 +328,23 @@ export const initCommand: CliCommand = {
         : "updated",
     });
 
-    const place = { root, platform: platform(), env: io.env, home: homedir() };
+    // In a git work tree: the notes' merge driver (memo merge-file), run by this very memo.
     let failed = false;
+    let git: GitWiringResult | undefined;
+    if (io.runProgram) {
+      const driver = mergeDriverCommand(command.at(-1) === "mcp" ? command : launched);
+      try {
+        git = await wireGit(io.runProgram, root, driver);
+      } catch (e) {
+        failed = true;
+        await io.stderr(errorLine(`Cannot set up git's merge driver: ${errorText(e)}`));
+      }
+      if (git) {
+        files.push({ path: show(`${paths.dir}${sep}.gitattributes`), status: git.attributes });
+      }
+    }
+
+    const place = { root, platform: platform(), env: io.env, home: homedir() };
     for (const client of clients) {
       const path = clientConfigPath(client, place);
       const shown = client === "claude-desktop" ? path : show(path); // a user file: absolute
@@ -349,6 +373,7 @@ export const initCommand: CliCommand = {
     }
 
     const result: InitResult = { root, command, files };
+    if (git) result.git = git;
     await io.stdout(boolFlag(p, "json") ? jsonDocument(result) : formatInitResult(result));
     return failed ? 1 : 0;
   },

@@ -1,6 +1,7 @@
 /**
  * `memo mcp`: serves the project's memory over MCP on stdin/stdout, for desktop and IDE clients.
- * Stdout carries JSON-RPC only; logs go to stderr, and only when it is a terminal.
+ * Stdout carries JSON-RPC only; logs go to stderr, and only when it is a terminal (a clone without
+ * the notes' merge driver gets its one line there in any case).
  *
  * @module
  */
@@ -54,12 +55,17 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   // is built later.
   const secrets = choiceFlag(p, "secrets", ["redact", "refuse", "allow"] as const);
   const build = runtimeFactoryFromEnv({ env: io.env, prewarm: false, secrets });
+  let warned: Promise<void> | undefined;
   // Finding the project (node:fs, node:path) and loading the notes both wait
   // until after the first answer (usually `initialize`), so that neither
   // delays the handshake.
   const runtime = createDeferredRuntime(runtimeEnv.runtime ?? "local", async () => {
     const { findProjectRoot } = await import("../project.ts");
-    return build(await findProjectRoot(dir, io.cwd));
+    const root = await findProjectRoot(dir, io.cwd);
+    // A clone without the notes' merge driver says so on stderr (never on stdout), once.
+    const wiring = await import("../git/wiring.ts");
+    warned = wiring.warnMissingDriver(root, io).catch(() => {});
+    return wiring.withGitStats(build(root), root, io.runProgram);
   });
   const server = createMemoMcpProtocolServer({
     ...env,
@@ -101,6 +107,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   } finally {
     off?.();
     await runtime.close().catch(() => {});
+    await warned;
   }
   return 0;
 }

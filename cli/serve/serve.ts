@@ -12,6 +12,7 @@ import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
+import { warnMissingDriver, withGitStats } from "../git/wiring.ts";
 import { serveConfig } from "./serve_config.ts";
 
 /** Milliseconds between ending the listen streams and stopping the server. */
@@ -48,13 +49,19 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   if (!serve) throw new Error("Cannot serve HTTP: this platform gives memo no server");
   const json = argv.includes("--json");
   const print = orderedWriter(io.stderr);
+  const runtimeFactory = runtimeFactoryFromEnv({
+    env: io.env,
+    rootDir: config.rootDir,
+    secrets: config.secrets,
+  });
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
-    runtime: runtimeFactoryFromEnv({
-      env: io.env,
-      rootDir: config.rootDir,
-      secrets: config.secrets,
-    }),
+    runtime: (dir?: string) =>
+      withGitStats(
+        runtimeFactory(dir),
+        dir ?? config.rootDir,
+        io.runProgram,
+      ),
     ui: config.ui,
     uiPath: config.uiPath,
     projectOAuth: config.projectOAuth,
@@ -105,6 +112,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     );
   }
   await print(hint(url, endpoint.authRequired, endpoint.oauth));
+  // A clone without the notes' merge driver says so, with the fix.
+  await warnMissingDriver(config.rootDir, io, print);
   bannerPrinted();
   if (json) {
     await io.stdout(

@@ -1,0 +1,276 @@
+/**
+ * `memo doctor [--json]`: checks a project and prints one line per problem, with its fix. It
+ * checks the git wiring (the notes' merge attribute and driver), an unresolved merge in
+ * `notes.md`, damaged notes, dangling `supersedes` links and a `.memo/.gitignore` that lets
+ * per-machine state into git. Every fix names the project's root. A project outside git is not a
+ * problem. Exit 0 when nothing needs a fix, else 1.
+ *
+ * @module
+ */
+
+import { readFile, stat } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { memoPaths, parseNotes } from "@memo/memory";
+import { boolFlag, parseArgs, positionals } from "../args.ts";
+import { COMMAND_INFO } from "../command_info.ts";
+import type { CliCommand } from "../context.ts";
+import { memoGitignore } from "../init/init.ts";
+import { jsonDocument } from "../output.ts";
+import { projectRoot } from "../runtime.ts";
+import { initFix, readGitWiring, type RunProgram, shellWord } from "./wiring.ts";
+
+/**
+ * The stable codes of the problems `memo doctor` reports.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { DOCTOR_CODES } from "./doctor.ts";
+ *
+ * assert.ok(DOCTOR_CODES.includes("git-driver-missing"));
+ * ```
+ */
+export const DOCTOR_CODES = [
+  "no-project",
+  "git-attribute-missing",
+  "git-driver-missing",
+  "gitignore-leaks",
+  "unresolved-merge",
+  "damaged-note",
+  "duplicate-id",
+  "dangling-supersedes",
+] as const;
+
+/**
+ * A problem's stable code.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { DoctorCode } from "./doctor.ts";
+ *
+ * const code: DoctorCode = "unresolved-merge";
+ * assert.equal(code, "unresolved-merge");
+ * ```
+ */
+export type DoctorCode = typeof DOCTOR_CODES[number];
+
+/**
+ * One problem `memo doctor` found: its stable code, what is wrong and the fix.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { DoctorProblem } from "./doctor.ts";
+ *
+ * const problem: DoctorProblem = {
+ *   code: "git-driver-missing",
+ *   message: "this clone has no merge driver for .memo/memory/notes.md",
+ *   fix: "memo init --dir /work/app",
+ * };
+ * assert.equal(problem.fix, "memo init --dir /work/app");
+ * ```
+ */
+export interface DoctorProblem {
+  /** The stable code. */
+  code: DoctorCode;
+  /** What is wrong, in one line. */
+  message: string;
+  /** What fixes it, in one line (a command naming the project root, or an edit). */
+  fix: string;
+}
+
+/** A line that opens or closes a fenced code block (three backticks or tildes, up to 3 spaces in). */
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/**
+ * Whether `text` holds a full run of git's conflict markers outside fenced code: a `<<<<<<<`
+ * line, then a `=======` line, then a `>>>>>>>` line (a lone `=======` is a heading underline).
+ * A local detector: the store's own lives with the reader of conflicted files.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { hasUnresolvedMerge } from "./doctor.ts";
+ *
+ * assert.equal(hasUnresolvedMerge("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n"), true);
+ * assert.equal(hasUnresolvedMerge("<<<<<<< ours\na\n||||||| base\n=======\nb\n>>>>>>> theirs"), true);
+ * assert.equal(hasUnresolvedMerge("Title\n=======\n"), false);
+ * assert.equal(hasUnresolvedMerge("~~~\n<<<<<<< a\n=======\n>>>>>>> b\n~~~\n"), false); // fenced code
+ * ```
+ */
+export function hasUnresolvedMerge(text: string): boolean {
+  let fence: string | undefined;
+  let stage = 0; // 0: looking for <<<<<<<, 1: for =======, 2: for >>>>>>>
+  for (const line of text.split(/\r?\n/)) {
+    const f = FENCE.exec(line);
+    if (f) {
+      if (fence === undefined) fence = f[1][0].repeat(3);
+      else if (f[1].startsWith(fence)) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    if (stage === 0 && /^<{7}(?: |$)/.test(line)) stage = 1;
+    else if (stage === 1 && /^={7}$/.test(line)) stage = 2;
+    else if (stage === 2 && /^>{7}(?: |$)/.test(line)) return true;
+  }
+  return false;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await stat(path).then(() => true, () => false);
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Checks the project at `root` (`run` runs git; without it, the git checks are skipped) and
+ * returns its problems, in a fixed order: the project, the git wiring, the notes.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdir, writeFile } from "node:fs/promises";
+ * import { runProgram } from "../../platform/mod.ts";
+ * import { diagnose } from "./doctor.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * assert.deepEqual((await diagnose(root, runProgram)).map((p) => p.code), ["no-project"]);
+ * await mkdir(`${root}/.memo/memory`, { recursive: true });
+ * assert.deepEqual(await diagnose(root, runProgram), []); // outside git, no notes: all is well
+ * await writeFile(`${root}/.memo/memory/notes.md`, "<<<<<<< a\n=======\n>>>>>>> b\n");
+ * assert.deepEqual((await diagnose(root, runProgram)).map((p) => p.code), ["unresolved-merge"]);
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function diagnose(root: string, run?: RunProgram): Promise<DoctorProblem[]> {
+  const paths = memoPaths(root);
+  const init = initFix(root);
+  if (!await exists(paths.dir)) {
+    return [{ code: "no-project", message: `no memo project (.memo/) in ${root}`, fix: init }];
+  }
+  const problems: DoctorProblem[] = [];
+  const wiring = run ? await readGitWiring(run, root) : undefined;
+  if (wiring?.inGit) {
+    if (!wiring.attribute) {
+      problems.push({
+        code: "git-attribute-missing",
+        message: ".memo/.gitattributes does not give memory/notes.md the memo merge driver " +
+          "(merge=memo): git merges notes as text",
+        fix: init,
+      });
+    } else if (wiring.driver === undefined) {
+      problems.push({
+        code: "git-driver-missing",
+        message: "this clone has no merge driver for .memo/memory/notes.md " +
+          "(merge.memo.driver is not set): git merges notes as text",
+        fix: init,
+      });
+    }
+    if (memoGitignore(root, await readIfExists(join(paths.dir, ".gitignore"))) !== undefined) {
+      problems.push({
+        code: "gitignore-leaks",
+        message: ".memo/.gitignore lets per-machine state into git " +
+          "(it must list cache/, replica/, connectors/state.json and memory/notes.md.lock)",
+        fix: init,
+      });
+    }
+  }
+
+  const text = await readIfExists(paths.notes);
+  if (text === undefined) return problems;
+  const notesFile = relative(root, paths.notes).split(sep).join("/");
+  if (hasUnresolvedMerge(text)) {
+    problems.push({
+      code: "unresolved-merge",
+      message: `${notesFile} holds an unresolved merge (git's conflict markers)`,
+      fix: `memo resolve --dir ${shellWord(root)}, then git add ${notesFile}`,
+    });
+    return problems; // the notes themselves are checked once the merge is resolved
+  }
+  const parsed = parseNotes(text);
+  for (const issue of parsed.issues) {
+    if (issue.kind !== "damaged-note" && issue.kind !== "duplicate-id") continue;
+    const at = issue.line === undefined ? notesFile : `${notesFile} line ${issue.line}`;
+    problems.push({
+      code: issue.kind,
+      message: `${at}: ${issue.message}`,
+      fix: issue.kind === "damaged-note"
+        ? `edit ${at} (memo keeps the section as written and reads no note from it)`
+        : `edit ${at}: give one of the two notes another id, or remove it`,
+    });
+  }
+  for (const section of parsed.sections) {
+    const note = section.note;
+    for (const target of note?.supersedes ?? []) {
+      if (parsed.byId.has(target)) continue;
+      problems.push({
+        code: "dangling-supersedes",
+        message: `note ${note!.id} supersedes ${target}, which is not in ${notesFile}`,
+        fix: `reads ignore the link; to drop it, remove "${target}" from the supersedes of ` +
+          `note ${note!.id} in ${notesFile}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * The human report of `memo doctor`: one line per problem with its fix, or one line saying that
+ * nothing needs a fix.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { formatDoctor } from "./doctor.ts";
+ *
+ * assert.equal(formatDoctor("/work/app", []), "memo doctor: nothing to fix in /work/app\n");
+ * assert.equal(
+ *   formatDoctor("/work/app", [{ code: "git-driver-missing", message: "no driver", fix: "memo init --dir /work/app" }]),
+ *   "git-driver-missing: no driver; fix: memo init --dir /work/app\n",
+ * );
+ * ```
+ */
+export function formatDoctor(root: string, problems: readonly DoctorProblem[]): string {
+  if (!problems.length) return `memo doctor: nothing to fix in ${root}\n`;
+  return problems.map((p) => `${p.code}: ${p.message}; fix: ${p.fix}\n`).join("");
+}
+
+/**
+ * The `doctor` command.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mkdir } from "node:fs/promises";
+ * import { recordingIO } from "../../testing/cli_io.ts";
+ * import { doctorCommand } from "./doctor.ts";
+ *
+ * const root = await Deno.makeTempDir();
+ * await mkdir(`${root}/.memo`);
+ * const io = recordingIO(root);
+ * assert.equal(await doctorCommand.run(["--json"], io), 0);
+ * assert.deepEqual(JSON.parse(io.out.join("")), { problems: [] });
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export const doctorCommand: CliCommand = {
+  ...COMMAND_INFO.doctor,
+  async run(argv, io) {
+    const p = parseArgs(argv, { string: ["dir"], boolean: ["json"] });
+    positionals(p, []);
+    const root = await projectRoot(p, io);
+    const problems = await diagnose(root, io.runProgram);
+    await io.stdout(
+      boolFlag(p, "json") ? jsonDocument({ problems }) : formatDoctor(root, problems),
+    );
+    return problems.length ? 1 : 0;
+  },
+};
