@@ -69,4 +69,11 @@ export interface FileMemoryStoreOptions {
    * @default 600000 (10 minutes)
    */
   foreignLockStaleMs?: number;
+  /**
+   * The base of a merge that left `notes.md` with conflict markers but no `|||||||` parts (git's
+   * index stage 1, `git show :1:<path>`): read only while the file is conflicted. Without it, or
+   * when it answers `undefined`, the two sides merge without a base.
+   * @default none
+   */
+  conflictBase?: () => Promise<string | undefined>;
 }
