@@ -58,6 +58,7 @@ export type CommandName =
   | "sync"
   | "replicate"
   | "merge-file"
+  | "resolve"
   | "mcp"
   | "serve"
   | "cloud"
@@ -167,6 +168,11 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     summary:
       "Merge three versions of notes.md note by note: the git merge driver (merge=memo, %O %A %B)",
     usage: "merge-file BASE OURS THEIRS",
+  },
+  resolve: {
+    name: "resolve",
+    summary: "End an unresolved git merge of notes.md: write the notes merged (then git add it)",
+    usage: "resolve [--dir D] [--json]",
   },
   mcp: {
     name: "mcp",

@@ -38,6 +38,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./replicate.ts")).replicateCommand;
     case "merge-file":
       return (await import("./merge_file.ts")).mergeFileCommand;
+    case "resolve":
+      return (await import("./resolve.ts")).resolveCommand;
     case "mcp":
       return (await import("./serve/mcp.ts")).mcpCommand;
     case "serve":

@@ -16,6 +16,8 @@ import {
 import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 
 /**
  * Options of {@linkcode withProjectRuntime}.
@@ -60,7 +62,9 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
 /**
  * Opens the runtime of the project a command targets, runs `fn` on it and closes it. A command is
  * short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
- * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
+ * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves. While `notes.md`
+ * holds an unresolved git merge, it prints one `memo:` line saying so on stderr
+ * ({@linkcode unresolvedMergeNotice}), unless a write refused for that reason said it already.
  *
  * @example
  * ```ts
@@ -77,22 +81,62 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
  */
 export async function withProjectRuntime<T>(
   p: ParsedArgs,
-  io: Pick<CliIO, "env" | "cwd">,
+  io: Pick<CliIO, "env" | "cwd"> & Partial<Pick<CliIO, "stderr">>,
   fn: (runtime: MemoMcpRuntime) => Promise<T>,
   options: ProjectRuntimeOptions = {},
 ): Promise<T> {
+  const rootDir = await projectRoot(p, io);
   const runtime = createMemoMcpRuntimeFromEnv({
     env: io.env,
-    rootDir: await projectRoot(p, io),
+    rootDir,
     prewarm: false,
     embedInBackground: false,
     onModelProgress: options.onModelProgress,
     // `--secrets`, on the commands that write (the others do not declare it).
     secrets: choiceFlag(p, "secrets", ["redact", "refuse", "allow"] as const),
   });
+  let refused = false;
   try {
     return await fn(runtime);
+  } catch (e) {
+    refused = (e as { code?: unknown } | null)?.code === "CONFLICT";
+    throw e;
   } finally {
     await runtime.close();
+    // A refused write said it already: one line either way.
+    const notice = refused ? undefined : await unresolvedMergeNotice(rootDir);
+    if (notice && io.stderr) await io.stderr(notice);
   }
+}
+
+/**
+ * The one `memo:` line a command prints on stderr while the project's `notes.md` holds an
+ * unresolved git merge (conflict markers); `undefined` when it does not (one search of the file).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unresolvedMergeNotice } from "./runtime.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(await unresolvedMergeNotice(dir), undefined); // no notes.md
+ * await Deno.mkdir(`${dir}/.memo/memory`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/.memo/memory/notes.md`, "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n");
+ * assert.match((await unresolvedMergeNotice(dir))!, /^memo: .*unresolved git merge.*memo resolve/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function unresolvedMergeNotice(root: string): Promise<string | undefined> {
+  const path = join(root, ".memo", "memory", "notes.md");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (!/^<{7}(?: |\r?$)/m.test(text)) return undefined;
+  const { splitConflict } = await import("@memo/memory");
+  if (!splitConflict(text)) return undefined;
+  return `memo: ${path} has an unresolved git merge (conflict markers): reads show the notes ` +
+    "merged, writes are refused; run `memo resolve`, then `git add` the file\n";
 }

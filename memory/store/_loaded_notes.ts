@@ -28,6 +28,7 @@ import {
   statStamp,
 } from "./_notes_file.ts";
 import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
+import { gitMergeBase } from "../platform/git_base.ts";
 import { hasConflictStart, splitConflict, type UnresolvedMerge } from "./conflict_markers.ts";
 
 /**
@@ -66,7 +67,7 @@ export class LoadedNotes {
   #wanted: { mark?: number } | undefined;
   #digests: LoadDigests | undefined;
   #merge: UnresolvedMerge | undefined;
-  readonly #conflictBase: (() => Promise<string | undefined>) | undefined;
+  readonly #conflictBase: () => Promise<string | undefined>;
 
   /** Nothing is read until the first {@linkcode LoadedNotes.refresh}. */
   constructor(
@@ -76,7 +77,7 @@ export class LoadedNotes {
   ) {
     this.#notesPath = notesPath;
     this.#lockPath = lockPath;
-    this.#conflictBase = conflictBase;
+    this.#conflictBase = conflictBase ?? (() => gitMergeBase(notesPath));
   }
 
   /** Set while the file holds git's conflict markers: the table then holds the merge. */
@@ -188,7 +189,7 @@ export class LoadedNotes {
     if (!sides) return undefined;
     const { mergeConflictedNotes } = await import("../merge/merge_conflicted.ts");
     let merged = mergeConflictedNotes(text)!;
-    if (merged.base === "none" && this.#conflictBase) {
+    if (merged.base === "none") {
       const base = await this.#conflictBase();
       if (base !== undefined) merged = mergeConflictedNotes(text, base)!;
     }
