@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type MemoStats, NotesConflictError } from "@memo/memory";
+import type { MemoStats } from "@memo/memory";
 import { MemoRuntimeError } from "../errors.ts";
 import { secretsRefusal } from "../secrets.ts";
 
@@ -55,7 +55,10 @@ export function runtimeErrorOf(error: unknown): unknown {
  */
 export async function refuseUnresolvedMerge(memo: { stats(): Promise<MemoStats> }): Promise<void> {
   const merge = (await memo.stats()).unresolvedMerge;
-  if (merge) throw runtimeErrorOf(new NotesConflictError(merge.path));
+  if (!merge) return;
+  // Loaded only now: `memo mcp` starts without the memory package.
+  const { NotesConflictError } = await import("@memo/memory");
+  throw runtimeErrorOf(new NotesConflictError(merge.path));
 }
 
 /** The refusal of what the memory client cannot do. */
