@@ -69,6 +69,7 @@ export {
   LATEST_PROTOCOL_VERSION,
   LATEST_SESSION_PROTOCOL_VERSION,
   McpAuthorizationError,
+  McpConflictError,
   McpNotFoundError,
   McpOutputLimitError,
   McpTimeoutError,

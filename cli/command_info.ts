@@ -59,6 +59,7 @@ export type CommandName =
   | "replicate"
   | "merge-file"
   | "doctor"
+  | "resolve"
   | "mcp"
   | "serve"
   | "cloud"
@@ -174,6 +175,11 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     summary:
       "Check the project: git wiring, an unresolved merge, damaged notes, dangling links, .gitignore",
     usage: "doctor [--json]",
+  },
+  resolve: {
+    name: "resolve",
+    summary: "End an unresolved git merge of notes.md: write the notes merged (then git add it)",
+    usage: "resolve [--dir D] [--json]",
   },
   mcp: {
     name: "mcp",

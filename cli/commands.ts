@@ -40,6 +40,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./merge_file.ts")).mergeFileCommand;
     case "doctor":
       return (await import("./git/doctor.ts")).doctorCommand;
+    case "resolve":
+      return (await import("./resolve.ts")).resolveCommand;
     case "mcp":
       return (await import("./serve/mcp.ts")).mcpCommand;
     case "serve":

@@ -33,3 +33,4 @@ export * from "./sync.ts";
 export * from "./replicate.ts";
 export * from "./write_file.ts";
 export * from "./merge_file.ts";
+export * from "./resolve.ts";

@@ -17,6 +17,8 @@ import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
 import { warnMissingDriver } from "./git/wiring.ts";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 
 /**
  * Options of {@linkcode withProjectRuntime}.
@@ -59,10 +61,13 @@ export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">)
 }
 
 /**
- * Opens the runtime of the project a command targets, runs `fn` on it and closes it. When the
- * project's clone lacks the notes' merge driver (the attribute without `merge.memo.driver`), one
- * `memo: …` line on `io.stderr` says so, with the fix. A command is short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
- * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves.
+ * Opens the runtime of the project a command targets, runs `fn` on it and closes it. A command is
+ * short: the runtime embeds nothing in the background (`embedInBackground: false`); `memo embed`
+ * and `memo recall --engine vector|hybrid` call `runtime.embed()` themselves. While `notes.md`
+ * holds an unresolved git merge, it prints one `memo:` line saying so on stderr
+ * ({@linkcode unresolvedMergeNotice}), unless a write refused for that reason said it already. When
+ * the project's clone lacks the notes' merge driver (the attribute without `merge.memo.driver`),
+ * one `memo: …` line says so, with the fix.
  *
  * @example
  * ```ts
@@ -97,10 +102,49 @@ export async function withProjectRuntime<T>(
     // `--secrets`, on the commands that write (the others do not declare it).
     secrets: choiceFlag(p, "secrets", ["redact", "refuse", "allow"] as const),
   });
+  let refused = false;
   try {
     return await fn(runtime);
+  } catch (e) {
+    refused = (e as { code?: unknown } | null)?.code === "CONFLICT";
+    throw e;
   } finally {
     await runtime.close();
     await warned;
+    // A refused write said it already: one line either way.
+    const notice = refused ? undefined : await unresolvedMergeNotice(rootDir);
+    if (notice && io.stderr) await io.stderr(notice);
   }
+}
+
+/**
+ * The one `memo:` line a command prints on stderr while the project's `notes.md` holds an
+ * unresolved git merge (conflict markers); `undefined` when it does not (one search of the file).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { unresolvedMergeNotice } from "./runtime.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(await unresolvedMergeNotice(dir), undefined); // no notes.md
+ * await Deno.mkdir(`${dir}/.memo/memory`, { recursive: true });
+ * await Deno.writeTextFile(`${dir}/.memo/memory/notes.md`, "<<<<<<< HEAD\na\n=======\nb\n>>>>>>> x\n");
+ * assert.match((await unresolvedMergeNotice(dir))!, /^memo: .*unresolved git merge.*memo resolve/);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function unresolvedMergeNotice(root: string): Promise<string | undefined> {
+  const path = join(root, ".memo", "memory", "notes.md");
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  if (!/^<{7}(?: |\r?$)/m.test(text)) return undefined;
+  const { splitConflict } = await import("@memo/memory");
+  if (!splitConflict(text)) return undefined;
+  return `memo: ${path} has an unresolved git merge (conflict markers): reads show the notes ` +
+    "merged, writes are refused; run `memo resolve`, then `git add` the file\n";
 }

@@ -124,3 +124,32 @@ export class EmbedderUnavailableError extends MemoryError {
     this.name = "EmbedderUnavailableError";
   }
 }
+
+/**
+ * A write refused because `notes.md` holds git's conflict markers (an unresolved merge). Nothing
+ * in the file is touched; `memo resolve` writes the merged file. The server answers it as
+ * `McpConflictError` (`MCP_CONFLICT`, 409).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MemoryError, NotesConflictError } from "@memo/memory";
+ * const e = new NotesConflictError("/p/.memo/memory/notes.md");
+ * assert.equal(e.code, "NOTES_CONFLICT");
+ * assert.match(e.message, /memo resolve/);
+ * assert.ok(e instanceof MemoryError);
+ * ```
+ */
+export class NotesConflictError extends MemoryError {
+  /** Always `"NOTES_CONFLICT"`. */
+  override readonly code: string = "NOTES_CONFLICT";
+  /** Creates the error for the conflicted file at `path`. */
+  constructor(path: string) {
+    super(
+      `Cannot write notes: ${path} has an unresolved merge (git's conflict markers); ` +
+        "run `memo resolve`, then `git add` the file",
+      { details: { path } },
+    );
+    this.name = "NotesConflictError";
+  }
+}

@@ -550,6 +550,11 @@ export class Memo {
       },
     };
     if (lastUpdated) stats.lastUpdated = lastUpdated;
+    const merge = this.store.unresolvedMerge;
+    if (merge) {
+      const { path, hunks, base, conflicts, twins } = merge;
+      stats.unresolvedMerge = { path, hunks, base, conflicts, twins };
+    }
     return stats;
   }
 

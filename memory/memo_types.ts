@@ -7,6 +7,7 @@
 
 import type { NoteFilter, RecallEngine, RecallHit } from "./recall/types.ts";
 import type { CommitResult, StoreIssue } from "./store/store.ts";
+import type { UnresolvedMerge } from "./store/conflict_markers.ts";
 import type { Note } from "./notes/note.ts";
 import type { SecretRedaction } from "./secrets/guard.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
@@ -311,6 +312,11 @@ export interface MemoStats {
    * cut, a stale lock recovered); empty when there are none.
    */
   issues: StoreIssue[];
+  /**
+   * Set while `notes.md` holds an unresolved git merge (conflict markers): the notes counted are
+   * the merge `memo resolve` would write, and writes are refused until it runs.
+   */
+  unresolvedMerge?: UnresolvedMerge;
   /** The embedder's state and how many notes have a vector. */
   embeddings: EmbeddingStatus;
   /** Replication state; set only by the hybrid runtime (`@memo/mcp-server`). */

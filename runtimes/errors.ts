@@ -14,7 +14,9 @@
  * - `CONNECTOR_NOT_FOUND`: an unknown connector id (`details.ids`);
  * - `CONFIG`: a configuration that cannot work (an unknown mode or engine, a bad
  *   `.memo/config.json`);
- * - `UNAVAILABLE`: the runtime cannot serve now (it is closed, or this version lacks it).
+ * - `UNAVAILABLE`: the runtime cannot serve now (it is closed, or this version lacks it);
+ * - `CONFLICT`: a write refused while `notes.md` holds an unresolved git merge (conflict markers;
+ *   `memo resolve` writes the merge), `details.path`.
  *
  * @example
  * ```ts
@@ -38,7 +40,8 @@ export type MemoRuntimeErrorCode =
   | "NOTE_NOT_FOUND"
   | "CONNECTOR_NOT_FOUND"
   | "CONFIG"
-  | "UNAVAILABLE";
+  | "UNAVAILABLE"
+  | "CONFLICT";
 
 /**
  * Options of the {@linkcode MemoRuntimeError} constructor.

@@ -30,7 +30,8 @@ export type MemoMcpErrorCode =
   | "MCP_AUTHORIZATION_ERROR"
   | "MCP_NOT_FOUND"
   | "MCP_TIMEOUT"
-  | "MCP_OUTPUT_LIMIT";
+  | "MCP_OUTPUT_LIMIT"
+  | "MCP_CONFLICT";
 
 /**
  * Options of the MCP error constructors.
@@ -208,6 +209,32 @@ export class McpOutputLimitError extends MemoMcpError {
   override readonly status: number = 413;
   /** Always `McpOutputLimitError`. */
   override name: string = "McpOutputLimitError";
+}
+
+/**
+ * A write refused while the project's `notes.md` holds an unresolved git merge (git's conflict
+ * markers): nothing in the file is touched, and the message names `memo resolve`
+ * (`MCP_CONFLICT`, 409). A tool answers it as a result with `isError`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { McpConflictError } from "@memo/mcp-server";
+ *
+ * const e = new McpConflictError(
+ *   "Cannot write notes: notes.md has an unresolved merge (git's conflict markers); run `memo resolve`",
+ * );
+ * assert.equal(e.code, "MCP_CONFLICT");
+ * assert.equal(e.status, 409);
+ * ```
+ */
+export class McpConflictError extends MemoMcpError {
+  /** Always `MCP_CONFLICT`. */
+  override readonly code: MemoMcpErrorCode = "MCP_CONFLICT";
+  /** Always 409. */
+  override readonly status: number = 409;
+  /** Always `McpConflictError`. */
+  override name: string = "McpConflictError";
 }
 
 /**

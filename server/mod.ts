@@ -10,6 +10,7 @@ export {
   JSON_RPC_CODES,
   jsonRpcCodeOf,
   McpAuthorizationError,
+  McpConflictError,
   McpNotFoundError,
   McpOutputLimitError,
   McpTimeoutError,

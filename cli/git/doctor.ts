@@ -10,7 +10,7 @@
 
 import { readFile, stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { memoPaths, parseNotes } from "@memo/memory";
+import { memoPaths, parseNotes, splitConflict } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
@@ -81,41 +81,6 @@ export interface DoctorProblem {
 }
 
 /** A line that opens or closes a fenced code block (three backticks or tildes, up to 3 spaces in). */
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/**
- * Whether `text` holds a full run of git's conflict markers outside fenced code: a `<<<<<<<`
- * line, then a `=======` line, then a `>>>>>>>` line (a lone `=======` is a heading underline).
- * A local detector: the store's own lives with the reader of conflicted files.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { hasUnresolvedMerge } from "./doctor.ts";
- *
- * assert.equal(hasUnresolvedMerge("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n"), true);
- * assert.equal(hasUnresolvedMerge("<<<<<<< ours\na\n||||||| base\n=======\nb\n>>>>>>> theirs"), true);
- * assert.equal(hasUnresolvedMerge("Title\n=======\n"), false);
- * assert.equal(hasUnresolvedMerge("~~~\n<<<<<<< a\n=======\n>>>>>>> b\n~~~\n"), false); // fenced code
- * ```
- */
-export function hasUnresolvedMerge(text: string): boolean {
-  let fence: string | undefined;
-  let stage = 0; // 0: looking for <<<<<<<, 1: for =======, 2: for >>>>>>>
-  for (const line of text.split(/\r?\n/)) {
-    const f = FENCE.exec(line);
-    if (f) {
-      if (fence === undefined) fence = f[1][0].repeat(3);
-      else if (f[1].startsWith(fence)) fence = undefined;
-      continue;
-    }
-    if (fence !== undefined) continue;
-    if (stage === 0 && /^<{7}(?: |$)/.test(line)) stage = 1;
-    else if (stage === 1 && /^={7}$/.test(line)) stage = 2;
-    else if (stage === 2 && /^>{7}(?: |$)/.test(line)) return true;
-  }
-  return false;
-}
 
 async function exists(path: string): Promise<boolean> {
   return await stat(path).then(() => true, () => false);
@@ -187,7 +152,7 @@ export async function diagnose(root: string, run?: RunProgram): Promise<DoctorPr
   const text = await readIfExists(paths.notes);
   if (text === undefined) return problems;
   const notesFile = relative(root, paths.notes).split(sep).join("/");
-  if (hasUnresolvedMerge(text)) {
+  if (splitConflict(text) !== undefined) {
     problems.push({
       code: "unresolved-merge",
       message: `${notesFile} holds an unresolved merge (git's conflict markers)`,

@@ -18,3 +18,4 @@
 export * from "./conflict.ts";
 export * from "./merge_notes.ts";
 export * from "./merge_file.ts";
+export * from "./merge_conflicted.ts";

@@ -14,3 +14,4 @@
  */
 
 export * from "./system.ts";
+export * from "./git_base.ts";

@@ -28,6 +28,8 @@ import {
   statStamp,
 } from "./_notes_file.ts";
 import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
+import { gitMergeBase } from "../platform/git_base.ts";
+import { hasConflictStart, splitConflict, type UnresolvedMerge } from "./conflict_markers.ts";
 
 /**
  * The loaded state of one notes file.
@@ -64,11 +66,23 @@ export class LoadedNotes {
   #issues: StoreIssue[] = [];
   #wanted: { mark?: number } | undefined;
   #digests: LoadDigests | undefined;
+  #merge: UnresolvedMerge | undefined;
+  readonly #conflictBase: () => Promise<string | undefined>;
 
   /** Nothing is read until the first {@linkcode LoadedNotes.refresh}. */
-  constructor(notesPath: string, lockPath: string) {
+  constructor(
+    notesPath: string,
+    lockPath: string,
+    conflictBase?: () => Promise<string | undefined>,
+  ) {
     this.#notesPath = notesPath;
     this.#lockPath = lockPath;
+    this.#conflictBase = conflictBase ?? (() => gitMergeBase(notesPath));
+  }
+
+  /** Set while the file holds git's conflict markers: the table then holds the merge. */
+  get unresolvedMerge(): UnresolvedMerge | undefined {
+    return this.#merge;
   }
 
   /** The sections as last read or written. */
@@ -110,6 +124,8 @@ export class LoadedNotes {
     const was = this.#stamp;
     if (!now) return was ? this.fullReload(locked) : undefined;
     if (was && sameStamp(now, was)) return;
+    // The table of a conflicted file is a merge, not the file's prefix.
+    if (this.#merge) return this.fullReload(locked);
     // A rename (another process's rewrite, an editor's save), or a change that is not growth.
     if (was && (!sameFile(now, was) || now.size <= was.size)) return this.fullReload(locked);
     // The file grew (or appeared): read only what follows what is loaded.
@@ -121,6 +137,7 @@ export class LoadedNotes {
       expectTail: this.#tail,
     });
     if (typeof read === "string") return this.fullReload(locked);
+    if (read.chunks.some(hasConflictStart)) return this.fullReload(locked);
     const parsed = parseNotes(read.chunks, {
       knownIds: this.#table,
       firstLine: () => this.#table.lineCount() + 1,
@@ -145,10 +162,14 @@ export class LoadedNotes {
     });
     if (read === "moved") throw new Error("unreachable: a full read cannot move");
     const identity = new IdentityIndex();
+    this.#merge = undefined;
+    const merged = read !== "missing" && read.chunks.some(hasConflictStart)
+      ? await this.#mergeConflict(read.chunks.join(""))
+      : undefined;
     const parsed = read === "missing"
       ? { sections: [], issues: [], byId: new Map() }
-      : parseNotes(read.chunks, { onNote: (section) => identity.add(section) });
-    if (read !== "missing" && read.sha256 !== undefined) {
+      : parseNotes(merged ?? read.chunks, { onNote: (section) => identity.add(section) });
+    if (read !== "missing" && read.sha256 !== undefined && merged === undefined) {
       this.#digests = digestsOf(read, parsed.sections, read.sha256);
     }
     this.#table.replaceAll(parsed.sections, parsed.byId, identity);
@@ -156,6 +177,32 @@ export class LoadedNotes {
     this.#stamp = read === "missing" ? undefined : read.stamp;
     this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
     this.#loaded = true;
+  }
+
+  /**
+   * The text a conflicted file reads as (the merge `memo resolve` writes; the "ours" side when a
+   * side cannot be read as notes), setting {@linkcode LoadedNotes.unresolvedMerge}; `undefined`
+   * when the file holds no full run of conflict markers.
+   */
+  async #mergeConflict(text: string): Promise<string | undefined> {
+    const sides = splitConflict(text);
+    if (!sides) return undefined;
+    const { mergeConflictedNotes } = await import("../merge/merge_conflicted.ts");
+    let merged = mergeConflictedNotes(text)!;
+    if (merged.base === "none") {
+      const base = await this.#conflictBase();
+      if (base !== undefined) merged = mergeConflictedNotes(text, base)!;
+    }
+    const ok = merged.ok ? merged : undefined;
+    this.#merge = {
+      path: this.#notesPath,
+      hunks: merged.hunks,
+      base: merged.base,
+      text: ok?.text,
+      conflicts: ok?.conflicts ?? 0,
+      twins: ok?.twins ?? 0,
+    };
+    return ok ? ok.text : sides.ours;
   }
 
   /**
@@ -217,6 +264,7 @@ export class LoadedNotes {
     }
     const done = await rewriteFile(this.#notesPath, pieces());
     this.#digests = undefined;
+    this.#merge = undefined; // the file now holds the table (a resolved merge)
     for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
     this.#table.removeMany(dropped);
     if (preamble) this.#table.append([{ raw: preamble }]);

@@ -39,38 +39,55 @@ export const NOTES_PREAMBLE: string = "# Memory\n\n" +
   "Edit the titles and bodies freely; keep each marker line above its title.\n\n";
 
 /**
- * Escapes a body: each line starting with optional backslashes and `<!-- memo:` gets one more
- * leading backslash.
+ * Escapes a body: each line starting with optional backslashes and `<!-- memo:`, or with optional
+ * backslashes and one of git's conflict markers (seven `<`, `|`, `=` or `>`, then a space or the
+ * line's end), gets one more leading backslash. So an unescaped conflict-marker line in
+ * `notes.md` can only come from git.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { escapeBody } from "@memo/memory";
  * assert.equal(escapeBody("a\n<!-- memo:note {} -->"), "a\n\\<!-- memo:note {} -->");
+ * assert.equal(escapeBody("<<<<<<< HEAD\n=======\n>>>>>>> b"), "\\<<<<<<< HEAD\n\\=======\n\\>>>>>>> b");
+ * assert.equal(escapeBody("Title\n========"), "Title\n========"); // not a marker: eight
  * assert.equal(escapeBody("plain text"), "plain text");
  * ```
  */
 export function escapeBody(body: string): string {
-  if (!body.includes(ESCAPABLE)) return body;
-  return body.replace(/^(\\*<!-- memo:)/gm, "\\$1");
+  if (body.includes(ESCAPABLE)) body = body.replace(/^(\\*<!-- memo:)/gm, "\\$1");
+  if (!mayHoldConflictLine(body)) return body;
+  return body.replace(CONFLICT_LINE, "\\$1");
 }
 
 /**
  * Reverses {@linkcode escapeBody}: removes one leading backslash from each line that starts with
- * backslashes and `<!-- memo:`.
+ * backslashes and `<!-- memo:` or a conflict marker.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { escapeBody, unescapeBody } from "@memo/memory";
  * assert.equal(unescapeBody("\\\\<!-- memo:x"), "\\<!-- memo:x");
- * const body = "a\n\\<!-- memo:note {} -->";
+ * const body = "a\n\\<!-- memo:note {} -->\n=======";
  * assert.equal(unescapeBody(escapeBody(body)), body);
  * ```
  */
 export function unescapeBody(text: string): string {
-  if (!text.includes(ESCAPABLE)) return text;
-  return text.replace(/^\\(\\*<!-- memo:)/gm, "$1");
+  if (!text.includes("\\")) return text;
+  if (text.includes(ESCAPABLE)) text = text.replace(/^\\(\\*<!-- memo:)/gm, "$1");
+  if (!mayHoldConflictLine(text)) return text;
+  return text.replace(ESCAPED_CONFLICT_LINE, "$1");
+}
+
+/** A body line that reads as a git conflict marker, with the backslashes before it. */
+const CONFLICT_LINE = /^(\\*(?:<{7}|\|{7}|={7}|>{7})(?![^ \r\n]))/gm;
+const ESCAPED_CONFLICT_LINE = /^\\(\\*(?:<{7}|\|{7}|={7}|>{7})(?![^ \r\n]))/gm;
+
+/** A quick test before the regular expressions: whether any marker's seven characters occur. */
+function mayHoldConflictLine(text: string): boolean {
+  return text.includes("<<<<<<<") || text.includes("=======") || text.includes(">>>>>>>") ||
+    text.includes("|||||||");
 }
 
 /**

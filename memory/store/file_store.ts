@@ -10,7 +10,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { MemoryValidationError } from "../errors.ts";
+import { MemoryValidationError, NotesConflictError } from "../errors.ts";
+import type { UnresolvedMerge } from "./conflict_markers.ts";
 import type { Note, NotePatch } from "../notes/note.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 import type {
@@ -94,7 +95,7 @@ export class FileMemoryStore implements MemoryStore {
       staleMs: options.staleLockMs ?? 5_000,
       foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
     };
-    const file = new LoadedNotes(this.paths.notes, this.paths.lock);
+    const file = new LoadedNotes(this.paths.notes, this.paths.lock, options.conflictBase);
     this.#file = file;
     offerLoadDigests(this, {
       request: (mark) => file.requestDigests(mark),
@@ -105,6 +106,73 @@ export class FileMemoryStore implements MemoryStore {
   /** Problems known now: recoveries since the last `load()`, then damaged sections. */
   get issues(): StoreIssue[] {
     return [...this.#events, ...this.#file.issues];
+  }
+
+  /**
+   * Set while `notes.md` holds git's conflict markers (as of the last read): reads then return the
+   * merge `memo resolve` writes ({@linkcode FileMemoryStore.resolveMerge}), and every write throws
+   * `NotesConflictError`, touching nothing.
+   */
+  get unresolvedMerge(): UnresolvedMerge | undefined {
+    return this.#file.unresolvedMerge;
+  }
+
+  /**
+   * Writes the merge of a conflicted `notes.md` over it in one atomic rewrite (what `memo
+   * resolve` does); `undefined`, writing nothing, when the file holds no conflict markers.
+   * Throws `MemoryValidationError` when a side cannot be read as notes.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { contentHash, FileMemoryStore, NotesConflictError, serializeNote } from "@memo/memory";
+   * const dir = await Deno.makeTempDir();
+   * const store = new FileMemoryStore({ rootDir: dir });
+   * const { written: [a] } = await store.commit({ notes: [{ text: "queue is kafka" }] });
+   * const b = { ...a, id: a.id.slice(0, -1) + "z", title: "cache is redis", body: "cache is redis" };
+   * b.hash = contentHash(b);
+   * const text = await Deno.readTextFile(store.paths.notes); // then a text merge of a and b:
+   * const conflicted = text.replace("<!--", "<<<<<<< HEAD\n<!--") + "=======\n" +
+   *   serializeNote(b) + ">>>>>>> alice\n";
+   * await Deno.writeTextFile(store.paths.notes, conflicted);
+   * assert.equal((await store.list()).notes.length, 2); // reads see the merge
+   * assert.equal(store.unresolvedMerge?.hunks, 1);
+   * await assert.rejects(store.commit({ notes: [{ text: "b" }] }), NotesConflictError);
+   * const done = await store.resolveMerge();
+   * assert.equal(done?.hunks, 1);
+   * assert.equal(store.unresolvedMerge, undefined);
+   * assert.ok(!(await Deno.readTextFile(store.paths.notes)).includes("<<<<<<<"));
+   * await Deno.remove(dir, { recursive: true });
+   * ```
+   */
+  resolveMerge(): Promise<UnresolvedMerge | undefined> {
+    return this.#exclusive(async () => {
+      await this.#file.refresh(false);
+      if (!this.#file.unresolvedMerge) return undefined;
+      const lock = await this.#acquire(false);
+      try {
+        await this.#file.refresh(true);
+        const merge = this.#file.unresolvedMerge;
+        if (!merge) return undefined;
+        if (merge.text === undefined) {
+          throw new MemoryValidationError(
+            `Cannot resolve the merge in ${merge.path}: a side cannot be read as notes; ` +
+              "fix the damaged note by hand, or run `git merge-file`",
+            { details: { path: merge.path } },
+          );
+        }
+        await this.#file.rewrite(new Map());
+        return merge;
+      } finally {
+        await lock.release();
+      }
+    });
+  }
+
+  /** Throws while the file holds git's conflict markers. */
+  #refuseConflict(): void {
+    const merge = this.#file.unresolvedMerge;
+    if (merge) throw new NotesConflictError(merge.path);
   }
 
   /** Reads the whole file (creating nothing), first recovering a stale lock if one is left. */
@@ -127,12 +195,14 @@ export class FileMemoryStore implements MemoryStore {
     options.signal?.throwIfAborted();
     return await this.#exclusive(async () => {
       await this.#file.refresh(false);
+      this.#refuseConflict();
       let plan = planCommit(this.#file.table, drafts, this.#clock());
       if (!plan.written.length && !plan.updated.length) return plan.result(0);
       const planned = this.#file.table.revision;
       const lock = await this.#acquire(true, options.signal);
       try {
         await this.#file.refresh(true);
+        this.#refuseConflict();
         // Planned again only when another writer changed the file meanwhile.
         if (this.#file.table.revision !== planned) {
           plan = planCommit(this.#file.table, drafts, this.#clock());
@@ -157,6 +227,7 @@ export class FileMemoryStore implements MemoryStore {
   update(id: string, patch: NotePatch): Promise<Note | undefined> {
     return this.#exclusive(async () => {
       await this.#file.refresh(false);
+      this.#refuseConflict();
       const current = typeof id === "string" ? this.#file.table.get(id) : undefined;
       if (!current) return undefined;
       // Bad input is refused, and a patch that changes nothing returns, before any lock.
@@ -164,6 +235,7 @@ export class FileMemoryStore implements MemoryStore {
       const lock = await this.#acquire(false);
       try {
         await this.#file.refresh(true);
+        this.#refuseConflict();
         const section = this.#file.table.section(id);
         if (!section?.note) return undefined;
         const note = patchNote(section.note, patch, this.#clock());
@@ -180,10 +252,12 @@ export class FileMemoryStore implements MemoryStore {
   remove(id: string): Promise<boolean> {
     return this.#exclusive(async () => {
       await this.#file.refresh(false);
+      this.#refuseConflict();
       if (typeof id !== "string" || !this.#file.table.has(id)) return false;
       const lock = await this.#acquire(false);
       try {
         await this.#file.refresh(true);
+        this.#refuseConflict();
         const section = this.#file.table.section(id);
         if (!section) return false;
         await this.#file.rewrite(new Map(), section);
@@ -228,11 +302,13 @@ export class FileMemoryStore implements MemoryStore {
       const none: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
       const plan = () => planReplica(this.#file.table, put, remove);
       await this.#file.refresh(false);
+      this.#refuseConflict();
       let todo = plan();
       if (!todo.added.length && !todo.replace.size && !todo.drop.size) return none;
       const lock = await this.#acquire(true);
       try {
         await this.#file.refresh(true);
+        this.#refuseConflict();
         const stale = staleIds(this.#file.table, changes.expect);
         if (stale.length) return { ...none, stale };
         if (changes.expectSha256 !== undefined && changes.expectSha256 !== this.#sha256()) {

@@ -69,4 +69,11 @@ export interface FileMemoryStoreOptions {
    * @default 600000 (10 minutes)
    */
   foreignLockStaleMs?: number;
+  /**
+   * The base of a merge that left `notes.md` with conflict markers but no `|||||||` parts: read
+   * only while the file is conflicted. When it answers `undefined`, the two sides merge without a
+   * base.
+   * @default git's index stage 1 (`git show :1:./notes.md` in the file's folder)
+   */
+  conflictBase?: () => Promise<string | undefined>;
 }

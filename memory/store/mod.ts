@@ -23,3 +23,4 @@ export * from "./draft.ts";
 export * from "./paths.ts";
 export * from "./load_digest.ts";
 export * from "./index_cache.ts";
+export * from "./conflict_markers.ts";

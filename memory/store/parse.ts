@@ -314,7 +314,8 @@ function parseSection(s: string, mayBeEscaped: boolean): Note | string {
     end -= crlf && s.charCodeAt(end - 2) === 13 ? 2 : 1;
   }
   let body = end > bodyStart ? s.slice(bodyStart, end) : "";
-  if (mayBeEscaped) body = unescapeBody(body);
+  // Conflict-marker lines are escaped too (their check is one search for a backslash).
+  if (mayBeEscaped || body.includes("\\")) body = unescapeBody(body);
   const createdAt = timeOf(meta.created) ?? timeOf(meta.updated) ?? EPOCH;
   const u = timeOf(meta.updated);
   const updatedAt = u === undefined || u === createdAt ? createdAt : u;

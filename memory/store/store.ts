@@ -7,6 +7,7 @@
  */
 
 import type { Note, NoteDraft, NotePatch } from "../notes/note.ts";
+import type { UnresolvedMerge } from "./conflict_markers.ts";
 
 /**
  * A problem found while reading the store, reported rather than fatal.
@@ -301,4 +302,9 @@ export interface MemoryStore {
   close?(): Promise<void>;
   /** Problems known now (damaged sections, recoveries), when the store keeps track of them. */
   readonly issues?: StoreIssue[];
+  /**
+   * Set while the store's file holds an unresolved git merge (the file store's
+   * conflict markers): reads return the merge and writes are refused.
+   */
+  readonly unresolvedMerge?: UnresolvedMerge;
 }

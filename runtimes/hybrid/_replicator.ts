@@ -10,7 +10,14 @@
 
 import { createHash } from "node:crypto";
 import { unrefTimer } from "../../platform/mod.ts";
-import { type Memo, type Note, type ReplicaStatus, sameNote } from "@memo/memory";
+import {
+  type Memo,
+  type Note,
+  NotesConflictError,
+  type ReplicaStatus,
+  sameNote,
+} from "@memo/memory";
+import { MemoRuntimeError } from "../errors.ts";
 import { isMemoCloudError } from "../cloud/errors.ts";
 import type { MemoCloudClient, MemoCloudNote } from "../cloud/client.ts";
 import {
@@ -265,6 +272,13 @@ export class Replicator {
       if (client.workspaceId === undefined) await client.stats({ signal });
       state = await this.#load(`${client.baseUrl} ${client.workspaceId} ${client.projectId}`);
       const memo = await this.#options.memo();
+      // An unresolved git merge: the notes read are a merge not yet in the file; neither way.
+      await this.#mirror.refresh(memo);
+      const merge = memo.store.unresolvedMerge;
+      if (merge) {
+        const refused = new NotesConflictError(merge.path);
+        throw new MemoRuntimeError("CONFLICT", refused.message, { details: { path: merge.path } });
+      }
       const cycle: Cycle = { client, state, memo, result, options };
       if (!options.pushOnly) await this.#pull(cycle);
       await this.#push(cycle);

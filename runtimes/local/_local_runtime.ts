@@ -7,7 +7,7 @@
 
 import { envObject } from "../../platform/mod.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
-import { runtimeErrorOf, unsupported } from "./_runtime_errors.ts";
+import { refuseUnresolvedMerge, runtimeErrorOf, unsupported } from "./_runtime_errors.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import { MemoRuntimeError } from "../errors.ts";
@@ -307,6 +307,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
 
   syncConnectors(options: R.RuntimeSyncOptions = {}): Promise<R.RuntimeSyncResult> {
     return this.#run(options.signal, async (memo) => {
+      await refuseUnresolvedMerge(memo);
       const result = await runConfiguredConnectors(memo, {
         ...options,
         rootDir: this.#rootDir,

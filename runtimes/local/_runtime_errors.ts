@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { MemoStats } from "@memo/memory";
 import { MemoRuntimeError } from "../errors.ts";
 import { secretsRefusal } from "../secrets.ts";
 
@@ -13,7 +14,8 @@ import { secretsRefusal } from "../secrets.ts";
  * {@linkcode MemoRuntimeError}: invalid input and a write the secrets guard refused
  * (`SECRETS_REFUSED`, with `details.secrets`) → `INVALID_INPUT`, a bad connector configuration or
  * an embedder that is off or cannot load (`EMBEDDER_UNAVAILABLE`) → `CONFIG`, an unknown note or
- * connector → `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`. Anything else (I/O) passes through
+ * connector → `NOTE_NOT_FOUND` / `CONNECTOR_NOT_FOUND`, a write refused during an unresolved git
+ * merge (`NOTES_CONFLICT`) → `CONFLICT`. Anything else (I/O) passes through
  * unchanged.
  */
 export function runtimeErrorOf(error: unknown): unknown {
@@ -32,6 +34,11 @@ export function runtimeErrorOf(error: unknown): unknown {
         cause: error,
         details: { id: String((error as { id?: unknown }).id ?? "") },
       });
+    case "NOTES_CONFLICT":
+      return new MemoRuntimeError("CONFLICT", message, {
+        cause: error,
+        details: (error as { details?: Record<string, unknown> }).details,
+      });
     case "UNKNOWN_CONNECTOR":
       return new MemoRuntimeError("CONNECTOR_NOT_FOUND", message, {
         cause: error,
@@ -40,6 +47,18 @@ export function runtimeErrorOf(error: unknown): unknown {
     default:
       return error;
   }
+}
+
+/**
+ * Throws `CONFLICT` while the store's file holds an unresolved git merge, after catching up with
+ * the file: what a connector pass checks before it fetches anything.
+ */
+export async function refuseUnresolvedMerge(memo: { stats(): Promise<MemoStats> }): Promise<void> {
+  const merge = (await memo.stats()).unresolvedMerge;
+  if (!merge) return;
+  // Loaded only now: `memo mcp` starts without the memory package.
+  const { NotesConflictError } = await import("@memo/memory");
+  throw runtimeErrorOf(new NotesConflictError(merge.path));
 }
 
 /** The refusal of what the memory client cannot do. */

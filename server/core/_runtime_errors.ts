@@ -10,7 +10,7 @@
 
 import type { MemoRuntimeError } from "../../runtimes/errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
-import { McpNotFoundError, McpValidationError, MemoMcpError } from "../errors.ts";
+import { McpConflictError, McpNotFoundError, McpValidationError, MemoMcpError } from "../errors.ts";
 
 /**
  * The MCP error for a runtime error, by its `code`:
@@ -21,6 +21,7 @@ import { McpNotFoundError, McpValidationError, MemoMcpError } from "../errors.ts
  * | `NOTE_NOT_FOUND` | `McpNotFoundError`, `details: {kind: "note", id}` |
  * | `CONNECTOR_NOT_FOUND` | `McpNotFoundError`, `details: {kind: "connector", ids}` |
  * | `UNAVAILABLE` | `MemoMcpError` (500) |
+ * | `CONFLICT` | `McpConflictError` (409) |
  *
  * @example
  * ```ts
@@ -57,6 +58,8 @@ export function mcpErrorOf(error: unknown): unknown {
       });
     case "UNAVAILABLE":
       return new MemoMcpError(message, options);
+    case "CONFLICT":
+      return new McpConflictError(message, options);
     default:
       return error;
   }

@@ -71,6 +71,14 @@ test("the protocol server answers runtime errors as MCP errors", async (t) => {
     );
     assert.equal(reply.result.structuredContent.error.code, "MCP_VALIDATION_ERROR");
   });
+  await t.step("CONFLICT is a tool error with MCP_CONFLICT (409)", async () => {
+    const message = "Cannot write notes: notes.md has an unresolved merge; run `memo resolve`";
+    const reply = await getNote(throwing(new MemoRuntimeError("CONFLICT", message)));
+    assert.equal(reply.result.isError, true);
+    assert.equal(reply.result.structuredContent.error.code, "MCP_CONFLICT");
+    assert.equal(reply.result.structuredContent.error.status, 409);
+    assert.match(reply.result.structuredContent.error.message, /memo resolve/);
+  });
   await t.step("UNAVAILABLE is -32603 with MEMO_MCP_ERROR", async () => {
     const reply = await getNote(
       throwing(new MemoRuntimeError("UNAVAILABLE", "Cannot use the memory: closed")),

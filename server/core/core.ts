@@ -10,6 +10,7 @@
 import { JSON_RPC_CODES } from "../json_rpc_codes.ts";
 import {
   jsonRpcCodeOf,
+  McpConflictError,
   McpNotFoundError,
   McpTimeoutError,
   McpValidationError,
@@ -299,7 +300,10 @@ export class McpCore {
         isError: outcome.isError === true,
       };
     } catch (e) {
-      if (e instanceof McpValidationError || e instanceof McpNotFoundError) {
+      if (
+        e instanceof McpValidationError || e instanceof McpNotFoundError ||
+        e instanceof McpConflictError
+      ) {
         const error = redaction.scrubError(toSafeError(e));
         if (logging) this.log(ctx, "warning", error.message, { tool: tool.info.name, error });
         const structured = { error };

@@ -1,0 +1,151 @@
+/**
+ * A clone without the merge driver, with Debian's real git: the merge leaves conflict markers in
+ * `notes.md`; reads return the merged notes, every write path is refused with the file untouched
+ * byte for byte, and `memo resolve` writes the driver's bytes. Also: diff3 markers, and a note
+ * that quotes markers in a fenced code block stays a note.
+ */
+
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { mergeNotesFiles, NOTES_PREAMBLE } from "@memo/memory";
+import { createMemoMcpRuntimeFromConfig } from "../runtimes/mod.ts";
+import { recordingIO } from "../testing/cli_io.ts";
+import { runCli } from "./main.ts";
+
+async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
+  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd }).output();
+  const text = new TextDecoder();
+  return { code, out: text.decode(stdout) + text.decode(stderr) };
+}
+
+/** Two branches that each remembered a note, merged by git's text merge: markers. */
+async function conflictedClone(dir: string, style: "merge" | "diff3"): Promise<string> {
+  const memo = async (...argv: string[]) =>
+    assert.equal(await runCli([...argv, "--dir", dir], recordingIO(dir)), 0);
+  await git(dir, "init", "-q", "-b", "main");
+  await git(dir, "config", "user.email", "memo@example.com");
+  await git(dir, "config", "user.name", "memo");
+  await git(dir, "config", "merge.conflictStyle", style);
+  await memo("remember", "Deploys run with make deploy");
+  await git(dir, "add", "-A");
+  await git(dir, "commit", "-qm", "base");
+  await git(dir, "checkout", "-qb", "bob");
+  await memo("remember", "bob says the queue is kafka");
+  await git(dir, "commit", "-qam", "bob");
+  await git(dir, "checkout", "-q", "main");
+  await memo("remember", "alice says the cache is redis");
+  await git(dir, "commit", "-qam", "alice");
+  const merged = await git(dir, "merge", "-q", "--no-edit", "bob");
+  assert.notEqual(merged.code, 0, merged.out);
+  return `${dir}/.memo/memory/notes.md`;
+}
+
+Deno.test("a clone without the driver: reads merge, writes are refused, memo resolve gives the driver's bytes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const path = await conflictedClone(dir, "merge");
+    const conflicted = await readFile(path);
+    assert.match(conflicted.toString(), /^<{7} HEAD$/m);
+    const stage = async (n: number) => (await git(dir, "show", `:${n}:.memo/memory/notes.md`)).out;
+    const driver = mergeNotesFiles({
+      base: await stage(1),
+      ours: await stage(2),
+      theirs: await stage(3),
+    });
+    assert.ok(driver.ok);
+
+    // Reads: the merged notes, nothing of the markers.
+    const runtime = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+    try {
+      const { notes } = await runtime.list({ limit: 10 });
+      assert.deepEqual(notes.map((n) => n.body).sort(), [
+        "Deploys run with make deploy",
+        "alice says the cache is redis",
+        "bob says the queue is kafka",
+      ]);
+      const stats = await runtime.stats();
+      assert.equal(stats.unresolvedMerge?.base, "given"); // git's index stage 1
+      // Every write is refused, the file untouched.
+      const id = notes[0].id;
+      for (
+        const write of [
+          () => runtime.remember({ text: "one more" }),
+          () => runtime.update(id, { text: "changed" }),
+          () => runtime.forget(id),
+          () => runtime.syncConnectors(),
+        ]
+      ) {
+        await assert.rejects(write(), (e: { code?: string; message: string }) => {
+          assert.equal(e.code, "CONFLICT");
+          assert.match(e.message, /memo resolve/);
+          return true;
+        });
+      }
+    } finally {
+      await runtime.close();
+    }
+    const io = recordingIO(dir);
+    assert.equal(await runCli(["remember", "via the CLI", "--dir", dir], io), 1);
+    assert.match(io.err.join(""), /^memo: .*memo resolve/);
+    assert.equal(io.err.join("").trim().split("\n").length, 1);
+    const reader = recordingIO(dir);
+    assert.equal(await runCli(["recall", "kafka", "--dir", dir], reader), 0);
+    assert.doesNotMatch(reader.out.join(""), /={7}|<{7}/);
+    assert.match(reader.err.join(""), /^memo: .*unresolved git merge/);
+    assert.deepEqual(await readFile(path), conflicted); // byte for byte
+
+    // memo resolve: the driver's bytes, then git add.
+    const resolver = recordingIO(dir);
+    assert.equal(await runCli(["resolve", "--dir", dir], resolver), 0);
+    assert.match(resolver.out.join(""), /^Resolved .*3 notes kept.*\nNow run: git add /);
+    assert.equal(await readFile(path, "utf8"), driver.text);
+    const after = recordingIO(dir);
+    assert.equal(await runCli(["remember", "after the merge", "--dir", dir], after), 0);
+    assert.deepEqual(after.err, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("diff3 markers carry their own base; resolve writes the driver's bytes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const path = await conflictedClone(dir, "diff3");
+    assert.match(await readFile(path, "utf8"), /^\|{7} /m);
+    const stage = async (n: number) => (await git(dir, "show", `:${n}:.memo/memory/notes.md`)).out;
+    const driver = mergeNotesFiles({
+      base: await stage(1),
+      ours: await stage(2),
+      theirs: await stage(3),
+    });
+    const io = recordingIO(dir);
+    assert.equal(await runCli(["resolve", "--dir", dir, "--json"], io), 0);
+    const report = JSON.parse(io.out.join(""));
+    assert.equal(report.base, "file");
+    assert.equal(report.notes, 3);
+    assert.ok(driver.ok);
+    assert.equal(await readFile(path, "utf8"), driver.text);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a note quoting conflict markers in a fenced code block stays a note", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const marker = (id: string) =>
+      `<!-- memo:note {"id":"${id}","labels":[],"created":"2026-01-01T00:00:00.000Z"} -->\n`;
+    const text = NOTES_PREAMBLE + marker("n1") + "## How git shows a conflict\n```\n" +
+      "<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n```\n\n" + marker("n2") +
+      "## Setext\nTitle\n=======\n\n";
+    await Deno.mkdir(`${dir}/.memo/memory`, { recursive: true });
+    await writeFile(`${dir}/.memo/memory/notes.md`, text);
+    const io = recordingIO(dir);
+    assert.equal(await runCli(["get", "n1", "--dir", dir, "--json"], io), 0);
+    assert.match(io.out.join(""), /\\n<{7} HEAD\\n/); // in the body, as written
+    assert.deepEqual(io.err, []); // no unresolved merge
+    assert.equal(await runCli(["remember", "a write works", "--dir", dir], recordingIO(dir)), 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,40 @@
+/**
+ * The base of a git merge in progress: the common ancestor's version of a file, which git keeps in
+ * its index as stage 1 while the file is unmerged (a merge, a rebase, a cherry-pick, a revert or a
+ * stash pop that conflicted). The file store asks for it only while `notes.md` holds conflict
+ * markers without `|||||||` parts, so that reads and `memo resolve` merge three ways.
+ *
+ * @module
+ */
+
+import { execFile } from "node:child_process";
+import { basename, dirname } from "node:path";
+
+/**
+ * The text of `path` at stage 1 of git's index (`git show :1:./<name>`, run in its folder);
+ * `undefined` outside a git work tree, when git is missing, or when the file is not unmerged.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gitMergeBase } from "./git_base.ts";
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(await gitMergeBase(`${dir}/notes.md`), undefined); // not in a merge
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function gitMergeBase(path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    try {
+      execFile(
+        "git",
+        ["show", `:1:./${basename(path)}`],
+        { cwd: dirname(path), encoding: "utf8", maxBuffer: 1 << 30 },
+        (error, stdout) => resolve(error === null ? String(stdout) : undefined),
+      );
+    } catch {
+      resolve(undefined);
+    }
+  });
+}
