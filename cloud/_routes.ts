@@ -46,13 +46,18 @@ export interface CloudRoute {
 
 const PROJECT = "/v1/workspaces/{workspaceId}/projects/{projectId}";
 
+/** A project write that takes a JSON body: `POST ${PROJECT}${path}`. */
+function postWrite(path: string, operation: CloudOperation): CloudRoute {
+  return { method: "POST", path: `${PROJECT}${path}`, operation, write: true, body: true };
+}
+
 /** Every route of the Cloud API v1. */
 export const CLOUD_ROUTES: readonly CloudRoute[] = [
   { method: "GET", path: "/v1/health", operation: "getHealth", public: true },
   { method: "GET", path: "/v1/openapi.json", operation: "getOpenApi", public: true },
   { method: "GET", path: "/v1/whoami", operation: "whoami" },
   { method: "GET", path: "/v1/stats", operation: "getInstanceStats", operator: true },
-  { method: "POST", path: `${PROJECT}/notes`, operation: "createNote", write: true, body: true },
+  postWrite("/notes", "createNote"),
   { method: "GET", path: `${PROJECT}/notes`, operation: "listNotes" },
   { method: "GET", path: `${PROJECT}/notes/{noteId}`, operation: "getNote" },
   {
@@ -63,42 +68,12 @@ export const CLOUD_ROUTES: readonly CloudRoute[] = [
     body: true,
   },
   { method: "DELETE", path: `${PROJECT}/notes/{noteId}`, operation: "deleteNote", write: true },
-  {
-    method: "POST",
-    path: `${PROJECT}/notes:batch`,
-    operation: "upsertNotes",
-    write: true,
-    body: true,
-  },
-  {
-    method: "POST",
-    path: `${PROJECT}/notes:correct`,
-    operation: "correctNote",
-    write: true,
-    body: true,
-  },
-  {
-    method: "POST",
-    path: `${PROJECT}/notes:supersede`,
-    operation: "supersedeNotes",
-    write: true,
-    body: true,
-  },
+  postWrite("/notes:batch", "upsertNotes"),
+  postWrite("/notes:correct", "correctNote"),
+  postWrite("/notes:supersede", "supersedeNotes"),
   { method: "GET", path: `${PROJECT}/tidy`, operation: "tidyNotes" },
-  {
-    method: "POST",
-    path: `${PROJECT}/tidy:apply`,
-    operation: "applyTidy",
-    write: true,
-    body: true,
-  },
-  {
-    method: "POST",
-    path: `${PROJECT}/notes:batchDelete`,
-    operation: "deleteNotes",
-    write: true,
-    body: true,
-  },
+  postWrite("/tidy:apply", "applyTidy"),
+  postWrite("/notes:batchDelete", "deleteNotes"),
   { method: "POST", path: `${PROJECT}/recall`, operation: "recall", body: true },
   { method: "GET", path: `${PROJECT}/changes`, operation: "listChanges" },
   { method: "GET", path: `${PROJECT}/stats`, operation: "getStats" },

@@ -151,10 +151,15 @@ export interface RuntimeFactoryOptions {
   secrets?: SecretsPolicy;
 }
 
-/** The Cloud API settings of hybrid and cloud: `cloud`, plus the client and ids given beside it. */
+/**
+ * The settings hybrid and cloud share: `cloud`, plus the client and ids given beside it, the root
+ * folder and the environment.
+ */
 function cloudSettingsOf<C extends object>(cloud: C, options: RuntimeFactoryOptions) {
   return {
     ...cloud,
+    rootDir: options.rootDir ?? ".",
+    env: options.env,
     ...(options.cloudClient ? { cloudClient: options.cloudClient } : {}),
     ...(options.workspaceId !== undefined ? { workspaceId: options.workspaceId } : {}),
     ...(options.projectId !== undefined ? { projectId: options.projectId } : {}),
@@ -215,11 +220,9 @@ export function createMemoMcpRuntimeFromConfig(
     const { watchIntervalMs: _cloudOnly, ...cloud } = options.cloud ?? {};
     return createMemoHybridMcpRuntime({
       ...cloudSettingsOf(cloud, options),
-      rootDir,
       store: options.store,
       ...memoOptionsOf(options),
       includeCloud: options.recall?.includeCloud,
-      env: options.env,
       prewarm: options.prewarm ?? true,
     });
   }
@@ -227,8 +230,6 @@ export function createMemoMcpRuntimeFromConfig(
     const { pullIntervalMs: _hybridOnly, ...cloud } = options.cloud ?? {};
     return createMemoCloudMcpRuntime({
       ...cloudSettingsOf(cloud, options),
-      rootDir,
-      env: options.env,
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
     });
   }

@@ -62,6 +62,25 @@ const body = (schema: string): Json => ({ required: true, content: content(ref(s
 
 const PROJECT = "/v1/workspaces/{workspaceId}/projects/{projectId}";
 
+/** A project `POST` that writes: an `Idempotency-Key`, a `request` body, the write errors. */
+const projectWrite = (
+  { request, responses, ...operation }: {
+    operationId: string;
+    summary: string;
+    description: string;
+    request: string;
+    responses: Record<string, Json>;
+  },
+): Json => ({
+  parameters: [p("workspaceId"), p("projectId")],
+  post: {
+    ...operation,
+    parameters: [p("IdempotencyKey")],
+    requestBody: body(request),
+    responses: { ...responses, ...WRITE_ERRORS },
+  },
+});
+
 /**
  * The paths of the document: every route of the Cloud API v1 with its
  * parameters, body, answer and errors.
@@ -207,72 +226,52 @@ export const paths: Record<string, Json> = {
       },
     },
   },
-  [`${PROJECT}/notes:batch`]: {
-    parameters: [p("workspaceId"), p("projectId")],
-    post: {
-      operationId: "upsertNotes",
-      summary: "Upsert up to 10000 notes, all or nothing",
-      description:
-        "One transaction: one bad draft is a 400 with `details.index` and nothing is stored. A draft whose identity matches a stored note answers with that note (its id is the canonical id). The body may be up to 16 MiB.",
-      parameters: [p("IdempotencyKey")],
-      requestBody: body("BatchRequest"),
-      responses: {
-        "200": ok("What happened to each draft.", "BatchAnswer", true),
-        ...WRITE_ERRORS,
-      },
+  [`${PROJECT}/notes:batch`]: projectWrite({
+    operationId: "upsertNotes",
+    summary: "Upsert up to 10000 notes, all or nothing",
+    description:
+      "One transaction: one bad draft is a 400 with `details.index` and nothing is stored. A draft whose identity matches a stored note answers with that note (its id is the canonical id). The body may be up to 16 MiB.",
+    request: "BatchRequest",
+    responses: {
+      "200": ok("What happened to each draft.", "BatchAnswer", true),
     },
-  },
-  [`${PROJECT}/notes:batchDelete`]: {
-    parameters: [p("workspaceId"), p("projectId")],
-    post: {
-      operationId: "deleteNotes",
-      summary: "Delete notes by id, or by source prefix, in one transaction",
-      description:
-        "`{ids}` (1 to 10000) or `{sourcePrefix}`: one transaction, a tombstone per deleted note in the change feed (replicas see them). A prefix that matches more than 10000 notes is a 400 (`details.limit`, `details.matched`) and deletes nothing. Idempotent with `Idempotency-Key`, like `notes:batch`. The body may be up to 16 MiB.",
-      parameters: [p("IdempotencyKey")],
-      requestBody: body("BatchDeleteRequest"),
-      responses: {
-        "200": ok("What was deleted.", "BatchDeleteAnswer", true),
-        ...WRITE_ERRORS,
-      },
+  }),
+  [`${PROJECT}/notes:batchDelete`]: projectWrite({
+    operationId: "deleteNotes",
+    summary: "Delete notes by id, or by source prefix, in one transaction",
+    description:
+      "`{ids}` (1 to 10000) or `{sourcePrefix}`: one transaction, a tombstone per deleted note in the change feed (replicas see them). A prefix that matches more than 10000 notes is a 400 (`details.limit`, `details.matched`) and deletes nothing. Idempotent with `Idempotency-Key`, like `notes:batch`. The body may be up to 16 MiB.",
+    request: "BatchDeleteRequest",
+    responses: {
+      "200": ok("What was deleted.", "BatchDeleteAnswer", true),
     },
-  },
-  [`${PROJECT}/notes:correct`]: {
-    parameters: [p("workspaceId"), p("projectId")],
-    post: {
-      operationId: "correctNote",
-      summary: "The fact of a note changed: a new note supersedes it",
-      description:
-        "Writes the new note (the old note's labels unless given) with `supersedes: [id]`, and sets the old note's `validUntil` to the new `validFrom` (else now), in one transaction. The old note stays as history. When another writer changes the old note meanwhile, the correction is made again over the new state: two corrections of one note at once both land. The new text, title and labels go through the secrets guard (`MEMO_CLOUD_SECRETS`) as a new note's do: `redacted` in the answer, or 400 under `refuse`.",
-      parameters: [p("IdempotencyKey")],
-      requestBody: body("CorrectRequest"),
-      responses: {
-        "200": ok("The new note and the id it superseded.", "CorrectAnswer", true),
-        "404": { $ref: "#/components/responses/WriteNotFound" },
-        ...WRITE_ERRORS,
-      },
+  }),
+  [`${PROJECT}/notes:correct`]: projectWrite({
+    operationId: "correctNote",
+    summary: "The fact of a note changed: a new note supersedes it",
+    description:
+      "Writes the new note (the old note's labels unless given) with `supersedes: [id]`, and sets the old note's `validUntil` to the new `validFrom` (else now), in one transaction. The old note stays as history. When another writer changes the old note meanwhile, the correction is made again over the new state: two corrections of one note at once both land. The new text, title and labels go through the secrets guard (`MEMO_CLOUD_SECRETS`) as a new note's do: `redacted` in the answer, or 400 under `refuse`.",
+    request: "CorrectRequest",
+    responses: {
+      "200": ok("The new note and the id it superseded.", "CorrectAnswer", true),
+      "404": { $ref: "#/components/responses/WriteNotFound" },
     },
-  },
-  [`${PROJECT}/notes:supersede`]: {
-    parameters: [p("workspaceId"), p("projectId")],
-    post: {
-      operationId: "supersedeNotes",
-      summary: "Mark notes as superseded by another (merging duplicates)",
-      description:
-        "Note `by` gains `ids` in its `supersedes`, in one transaction. 404 for an unknown `by`; 400 for an unknown id in `ids`, `by` itself or a cycle.",
-      parameters: [p("IdempotencyKey")],
-      requestBody: body("SupersedeRequest"),
-      responses: {
-        "200": ok(
-          "The superseding note and the ids this call added (empty when every link was there).",
-          "SupersedeAnswer",
-          true,
-        ),
-        "404": { $ref: "#/components/responses/WriteNotFound" },
-        ...WRITE_ERRORS,
-      },
+  }),
+  [`${PROJECT}/notes:supersede`]: projectWrite({
+    operationId: "supersedeNotes",
+    summary: "Mark notes as superseded by another (merging duplicates)",
+    description:
+      "Note `by` gains `ids` in its `supersedes`, in one transaction. 404 for an unknown `by`; 400 for an unknown id in `ids`, `by` itself or a cycle.",
+    request: "SupersedeRequest",
+    responses: {
+      "200": ok(
+        "The superseding note and the ids this call added (empty when every link was there).",
+        "SupersedeAnswer",
+        true,
+      ),
+      "404": { $ref: "#/components/responses/WriteNotFound" },
     },
-  },
+  }),
   [`${PROJECT}/tidy`]: {
     parameters: [p("workspaceId"), p("projectId")],
     get: {
@@ -283,18 +282,14 @@ export const paths: Record<string, Json> = {
       responses: { "200": ok("The plan.", "TidyPlan"), ...PROJECT_ERRORS },
     },
   },
-  [`${PROJECT}/tidy:apply`]: {
-    parameters: [p("workspaceId"), p("projectId")],
-    post: {
-      operationId: "applyTidy",
-      summary: "Apply the merges of a tidy plan, all or nothing",
-      description:
-        "One transaction: each merge's keeper gains the ids it supersedes. Refused (400), writing nothing, when a note the plan names is gone, or another writer changes a keeper meanwhile. Expired notes are left alone.",
-      parameters: [p("IdempotencyKey")],
-      requestBody: body("TidyPlan"),
-      responses: { "200": ok("What was applied.", "TidyApplyAnswer", true), ...WRITE_ERRORS },
-    },
-  },
+  [`${PROJECT}/tidy:apply`]: projectWrite({
+    operationId: "applyTidy",
+    summary: "Apply the merges of a tidy plan, all or nothing",
+    description:
+      "One transaction: each merge's keeper gains the ids it supersedes. Refused (400), writing nothing, when a note the plan names is gone, or another writer changes a keeper meanwhile. Expired notes are left alone.",
+    request: "TidyPlan",
+    responses: { "200": ok("What was applied.", "TidyApplyAnswer", true) },
+  }),
   [`${PROJECT}/recall`]: {
     parameters: [p("workspaceId"), p("projectId")],
     post: {

@@ -103,26 +103,25 @@ export class TermDictionary {
    * -1 for a stop word, -2 for a token never seen (which is not interned).
    */
   find(src: string, start: number, end: number, h: number): number {
-    const slots = this.slots;
-    const mask = this.mask;
-    let slot = h & mask;
-    for (;;) {
-      const at = slot * SLOT;
-      if (slots[at + 1] === 0) return -2;
-      if (slots[at] === h && this.#same(at, src, start, end)) return slots[at + 2];
-      slot = (slot + 1) & mask;
-    }
+    const at = this.#slotOf(src, start, end, h) * SLOT;
+    return this.slots[at + 1] === 0 ? -2 : this.slots[at + 2];
   }
 
   /** {@linkcode TermDictionary.termOf} with the token's hash already known (see `hashToken`). */
   lookup(src: string, start: number, end: number, h: number): number {
+    const slot = this.#slotOf(src, start, end, h);
+    const at = slot * SLOT;
+    return this.slots[at + 1] === 0 ? this.insert(slot, h, src, start, end) : this.slots[at + 2];
+  }
+
+  /** The slot holding the token `src[start, end)` with hash `h`, else the empty slot it would take. */
+  #slotOf(src: string, start: number, end: number, h: number): number {
     const slots = this.slots;
     const mask = this.mask;
     let slot = h & mask;
     for (;;) {
       const at = slot * SLOT;
-      if (slots[at + 1] === 0) return this.insert(slot, h, src, start, end);
-      if (slots[at] === h && this.#same(at, src, start, end)) return slots[at + 2];
+      if (slots[at + 1] === 0 || (slots[at] === h && this.#same(at, src, start, end))) return slot;
       slot = (slot + 1) & mask;
     }
   }
