@@ -16,7 +16,7 @@ import {
 import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
-import { warnMissingDriver } from "./git/wiring.ts";
+import { warnMissingDriver } from "./git/warning.ts";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 

@@ -14,4 +14,5 @@
  */
 
 export * from "./wiring.ts";
+export * from "./warning.ts";
 export * from "./doctor.ts";

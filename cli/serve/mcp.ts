@@ -63,9 +63,9 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
     const { findProjectRoot } = await import("../project.ts");
     const root = await findProjectRoot(dir, io.cwd);
     // A clone without the notes' merge driver says so on stderr (never on stdout), once.
-    const wiring = await import("../git/wiring.ts");
-    warned = wiring.warnMissingDriver(root, io).catch(() => {});
-    return wiring.withGitStats(build(root), root, io.runProgram);
+    const warning = await import("../git/warning.ts");
+    warned = warning.warnMissingDriver(root, io).catch(() => {});
+    return warning.withGitStats(build(root), root, io.runProgram);
   });
   const server = createMemoMcpProtocolServer({
     ...env,

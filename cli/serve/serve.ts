@@ -12,7 +12,7 @@ import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
 import { shutdownOnSignal } from "./_shutdown.ts";
-import { warnMissingDriver, withGitStats } from "../git/wiring.ts";
+import { warnMissingDriver, withGitStats } from "../git/warning.ts";
 import { serveConfig } from "./serve_config.ts";
 
 /** Milliseconds between ending the listen streams and stopping the server. */
