@@ -1,10 +1,7 @@
 /**
- * `FileMemoryStore`: the default {@linkcode MemoryStore}, keeping notes in
- * `<rootDir>/.memo/memory/notes.md` or in `notesPath` (format, lock and crash recovery:
- * docs/notes-format.md). A commit appends its new notes with one write and one fsync, or, when it
- * updates a note, rewrites the file atomically, so that a batch is all-or-nothing. Readers never
- * lock: they stat the file, read another process's append as a tail and anything else as a full
- * reload, and never see a write in flight (see the lock's recorded size).
+ * `FileMemoryStore`: the default {@linkcode MemoryStore}, on `.memo/memory/notes.md` (format, lock
+ * and crash recovery: docs/notes-format.md). A commit is all-or-nothing: one append and one fsync,
+ * or an atomic rewrite when it updates a note. Readers never lock and never see a write in flight.
  *
  * @module
  */
@@ -13,7 +10,7 @@ import { createHash } from "node:crypto";
 import { MemoryValidationError, NotesConflictError } from "../errors.ts";
 import type { UnresolvedMerge } from "./conflict_markers.ts";
 import type { Note, NotePatch } from "../notes/note.ts";
-import { type MemoPaths, memoPaths } from "./paths.ts";
+import type { MemoPaths } from "./paths.ts";
 import type {
   CommitBatch,
   CommitOptions,
@@ -26,7 +23,7 @@ import type {
   StoreIssue,
   StoreLoadReport,
 } from "./store.ts";
-import { decodeCursor, encodeCursor } from "../notes/cursor.ts";
+import { cursorStart, decodeCursor, encodeCursor } from "../notes/cursor.ts";
 import type { NotesSection } from "./parse.ts";
 import {
   acquireLock,
@@ -37,7 +34,7 @@ import {
   staleReason,
 } from "./_lock.ts";
 import { LoadedNotes } from "./_loaded_notes.ts";
-import type { FileMemoryStoreOptions } from "./file_store_options.ts";
+import { type FileMemoryStoreOptions, storeSettings } from "./file_store_options.ts";
 import { offerLoadDigests } from "./load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
 import { checkReplicaChanges, planReplica, staleIds } from "./_replica_plan.ts";
@@ -74,27 +71,10 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
   constructor(options: FileMemoryStoreOptions) {
-    if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
-      throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
-    }
-    if (
-      options.notesPath !== undefined &&
-      (typeof options.notesPath !== "string" || options.notesPath === "")
-    ) {
-      throw new MemoryValidationError("Cannot open store: notesPath must be a non-empty path");
-    }
-    const paths = memoPaths(options.rootDir);
-    this.paths = options.notesPath === undefined
-      ? paths
-      : { ...paths, notes: options.notesPath, lock: `${options.notesPath}.lock` };
+    const { paths, lock } = storeSettings(options);
+    this.paths = paths;
     this.#clock = options.clock ?? (() => new Date());
-    this.#lock = {
-      lockPath: this.paths.lock,
-      notesPath: this.paths.notes,
-      timeoutMs: options.lockTimeoutMs ?? 10_000,
-      staleMs: options.staleLockMs ?? 5_000,
-      foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
-    };
+    this.#lock = lock;
     const file = new LoadedNotes(this.paths.notes, this.paths.lock, options.conflictBase);
     this.#file = file;
     offerLoadDigests(this, {
@@ -121,29 +101,6 @@ export class FileMemoryStore implements MemoryStore {
    * Writes the merge of a conflicted `notes.md` over it in one atomic rewrite (what `memo
    * resolve` does); `undefined`, writing nothing, when the file holds no conflict markers.
    * Throws `MemoryValidationError` when a side cannot be read as notes.
-   *
-   * @example
-   * ```ts
-   * import assert from "node:assert/strict";
-   * import { contentHash, FileMemoryStore, NotesConflictError, serializeNote } from "@memo/memory";
-   * const dir = await Deno.makeTempDir();
-   * const store = new FileMemoryStore({ rootDir: dir });
-   * const { written: [a] } = await store.commit({ notes: [{ text: "queue is kafka" }] });
-   * const b = { ...a, id: a.id.slice(0, -1) + "z", title: "cache is redis", body: "cache is redis" };
-   * b.hash = contentHash(b);
-   * const text = await Deno.readTextFile(store.paths.notes); // then a text merge of a and b:
-   * const conflicted = text.replace("<!--", "<<<<<<< HEAD\n<!--") + "=======\n" +
-   *   serializeNote(b) + ">>>>>>> alice\n";
-   * await Deno.writeTextFile(store.paths.notes, conflicted);
-   * assert.equal((await store.list()).notes.length, 2); // reads see the merge
-   * assert.equal(store.unresolvedMerge?.hunks, 1);
-   * await assert.rejects(store.commit({ notes: [{ text: "b" }] }), NotesConflictError);
-   * const done = await store.resolveMerge();
-   * assert.equal(done?.hunks, 1);
-   * assert.equal(store.unresolvedMerge, undefined);
-   * assert.ok(!(await Deno.readTextFile(store.paths.notes)).includes("<<<<<<<"));
-   * await Deno.remove(dir, { recursive: true });
-   * ```
    */
   resolveMerge(): Promise<UnresolvedMerge | undefined> {
     return this.#exclusive(async () => {
@@ -362,11 +319,7 @@ export class FileMemoryStore implements MemoryStore {
     return this.#exclusive(async () => {
       await this.#file.refresh(false);
       const order = this.#file.table.order();
-      let start = 0;
-      if (state) {
-        const at = this.#file.table.position(state.id);
-        start = at !== undefined ? at + 1 : Math.min(state.position, order.length);
-      }
+      const start = cursorStart(order.length, false, state, (id) => this.#file.table.position(id));
       const notes = order.slice(start, start + limit);
       const page: NotePage = { notes };
       const last = start + notes.length - 1;
@@ -378,9 +331,8 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /**
-   * The SHA-256 (hex) of `notes.md` as read now (of its text in UTF-8: for a file of valid UTF-8,
-   * what `sha256sum` prints), with the notes it holds, read in one step: what a tidy plan is made
-   * from. An empty digest of an empty text when the file does not exist.
+   * The SHA-256 (hex) of `notes.md` as read now (what `sha256sum` prints for valid UTF-8) and its
+   * notes, in one step: what a tidy plan is made from. No file: the digest of an empty text.
    *
    * @example
    * ```ts
@@ -421,10 +373,7 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Waits for pending operations and drops the in-memory copy (the next call reloads). */
   close(): Promise<void> {
-    return this.#exclusive(() => {
-      this.#file.reset();
-      return Promise.resolve();
-    });
+    return this.#exclusive(() => Promise.resolve(this.#file.reset()));
   }
 
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {

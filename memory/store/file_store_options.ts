@@ -5,6 +5,10 @@
  * @module
  */
 
+import { MemoryValidationError } from "../errors.ts";
+import type { LockSettings } from "./_lock.ts";
+import { type MemoPaths, memoPaths } from "./paths.ts";
+
 /**
  * Options of {@linkcode FileMemoryStore}.
  *
@@ -76,4 +80,43 @@ export interface FileMemoryStoreOptions {
    * @default git's index stage 1 (`git show :1:./notes.md` in the file's folder)
    */
   conflictBase?: () => Promise<string | undefined>;
+}
+
+/**
+ * Checks a store's options and gives its paths and lock settings (the defaults applied here).
+ * Throws `MemoryValidationError` for an empty `rootDir` or `notesPath`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { storeSettings } from "./file_store_options.ts";
+ *
+ * const { paths, lock } = storeSettings({ rootDir: "/p", notesPath: "/p/other.md" });
+ * assert.equal(paths.lock, "/p/other.md.lock");
+ * assert.equal(lock.timeoutMs, 10_000);
+ * assert.throws(() => storeSettings({ rootDir: "" }), /rootDir must be a non-empty path/);
+ * ```
+ */
+export function storeSettings(
+  options: FileMemoryStoreOptions,
+): { paths: MemoPaths; lock: Omit<LockSettings, "create" | "signal"> } {
+  if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
+    throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
+  }
+  const { notesPath } = options;
+  if (notesPath !== undefined && (typeof notesPath !== "string" || notesPath === "")) {
+    throw new MemoryValidationError("Cannot open store: notesPath must be a non-empty path");
+  }
+  const base = memoPaths(options.rootDir);
+  const paths = notesPath === undefined
+    ? base
+    : { ...base, notes: notesPath, lock: `${notesPath}.lock` };
+  const lock = {
+    lockPath: paths.lock,
+    notesPath: paths.notes,
+    timeoutMs: options.lockTimeoutMs ?? 10_000,
+    staleMs: options.staleLockMs ?? 5_000,
+    foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
+  };
+  return { paths, lock };
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appendFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { FileMemoryStore } from "./file_store.ts";
-import { MemoryValidationError } from "../errors.ts";
+import { MemoryValidationError, NotesConflictError } from "../errors.ts";
 import { memoPaths } from "./paths.ts";
 import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
 import { parseNotes } from "./parse.ts";
@@ -482,4 +482,24 @@ Deno.test("applyReplica removes many notes in one pass; a hand-made twin then ho
   const again = await store.commit({ notes: [{ text: "newer", source: "wiki:twin" }] });
   assert.deepEqual(again.updated.map((n) => n.id), ["twin2"]);
   await Deno.remove(rootDir, { recursive: true });
+});
+
+Deno.test("FileMemoryStore.resolveMerge() writes what reads of a conflicted file saw, once", async () => {
+  const dir = await Deno.makeTempDir();
+  const store = new FileMemoryStore({ rootDir: dir });
+  const { written: [a] } = await store.commit({ notes: [{ text: "queue is kafka" }] });
+  const b = { ...a, id: a.id.slice(0, -1) + "z", title: "cache is redis", body: "cache is redis" };
+  b.hash = contentHash(b);
+  const text = await Deno.readTextFile(store.paths.notes); // then a text merge of a and b:
+  const conflicted = text.replace("<!--", "<<<<<<< HEAD\n<!--") + "=======\n" +
+    serializeNote(b) + ">>>>>>> alice\n";
+  await Deno.writeTextFile(store.paths.notes, conflicted);
+  assert.equal((await store.list()).notes.length, 2); // reads see the merge
+  assert.equal(store.unresolvedMerge?.hunks, 1);
+  await assert.rejects(store.commit({ notes: [{ text: "b" }] }), NotesConflictError);
+  const done = await store.resolveMerge();
+  assert.equal(done?.hunks, 1);
+  assert.equal(store.unresolvedMerge, undefined);
+  assert.ok(!(await Deno.readTextFile(store.paths.notes)).includes("<<<<<<<"));
+  await Deno.remove(dir, { recursive: true });
 });
