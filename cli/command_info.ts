@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 22); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 23); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
