@@ -56,12 +56,30 @@ function log(line: string) {
   console.error(`bench: ${line}`);
 }
 
-/** Runs a process, returns its wall time in ms, exit code and stdout. */
+const TIME = "/usr/bin/time";
+const HAS_TIME = await Deno.stat(TIME).then(() => true, () => false);
+let timeFile = "";
+
+/**
+ * Runs a process; returns its wall time in ms, its CPU time (user + system, through
+ * `/usr/bin/time` when the machine has it, NaN otherwise), exit code and stdout.
+ */
 async function timed(cmd: string, args: string[], cwd = REPO) {
+  const [program, argv] = HAS_TIME
+    ? [TIME, ["-f", "%U %S", "-o", timeFile, cmd, ...args]]
+    : [cmd, args];
   const start = performance.now();
-  const out = await new Deno.Command(cmd, { args, cwd, env: ENV, stderr: "piped" }).output();
+  const out = await new Deno.Command(program, { args: argv, cwd, env: ENV, stderr: "piped" })
+    .output();
   const ms = performance.now() - start;
-  return { ms, code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: out.stderr };
+  let cpuMs = NaN;
+  if (HAS_TIME) {
+    const last = (await readFile(timeFile, "utf8")).trim().split("\n").at(-1) ?? "";
+    const [user, sys] = last.split(" ").map(Number);
+    cpuMs = (user + sys) * 1000;
+  }
+  const stdout = new TextDecoder().decode(out.stdout);
+  return { ms, cpuMs, code: out.code, stdout, stderr: out.stderr };
 }
 
 function fail(what: string, r: { code: number; stderr: Uint8Array }): never {
@@ -163,6 +181,9 @@ async function driverPart(dir: string) {
     gitMergeFile: [] as number[],
     open: [] as number[],
     openMs: [] as number[],
+    driverCpu: [] as number[],
+    gitMergeFileCpu: [] as number[],
+    openCpu: [] as number[],
   };
   let conflicts = 0;
   let merged = "";
@@ -190,6 +211,9 @@ async function driverPart(dir: string) {
     figures.gitMergeFile.push(text.ms);
     figures.open.push(open.ms);
     figures.openMs.push(JSON.parse(open.stdout).openMs);
+    figures.driverCpu.push(driver.cpuMs);
+    figures.gitMergeFileCpu.push(text.cpuMs);
+    figures.openCpu.push(open.cpuMs);
     log(
       `round ${round}: driver ${Math.round(driver.ms)} ms, git merge-file ${
         Math.round(text.ms)
@@ -210,6 +234,9 @@ async function driverPart(dir: string) {
     gitMergeFileMs: median(figures.gitMergeFile),
     openProcessMs: median(figures.open),
     openMs: median(figures.openMs),
+    driverCpuMs: median(figures.driverCpu),
+    gitMergeFileCpuMs: median(figures.gitMergeFileCpu),
+    openCpuMs: median(figures.openCpu),
   };
 }
 
@@ -230,7 +257,12 @@ async function recallPart(dir: string) {
   await mkdir(join(conflicted, ".memo", "memory"), { recursive: true });
   await writeFile(memoPaths(conflicted).notes, conflictedText);
   const queries = ["retry backoff queue", "deploy staging database", "incident postmortem owner"];
-  const figures = { clean: [] as number[], conflicted: [] as number[] };
+  const figures = {
+    clean: [] as number[],
+    conflicted: [] as number[],
+    cleanCpu: [] as number[],
+    conflictedCpu: [] as number[],
+  };
   for (let round = 0; round <= ROUNDS; round++) {
     for (const [name, root] of [["clean", clean], ["conflicted", conflicted]] as const) {
       const query = queries[round % queries.length];
@@ -245,7 +277,10 @@ async function recallPart(dir: string) {
         "--json",
       ]);
       if (r.code !== 0) fail(`memo recall (${name})`, r);
-      if (round > 0) figures[name].push(r.ms);
+      if (round > 0) {
+        figures[name].push(r.ms);
+        figures[`${name}Cpu`].push(r.cpuMs);
+      }
     }
   }
   const after = await readFile(memoPaths(conflicted).notes, "utf8");
@@ -254,44 +289,60 @@ async function recallPart(dir: string) {
     notes: RECALL_NOTES,
     cleanMs: median(figures.clean),
     conflictedMs: median(figures.conflicted),
+    cleanCpuMs: median(figures.cleanCpu),
+    conflictedCpuMs: median(figures.conflictedCpu),
   };
 }
 
 const dir = await mkdtemp(join(tmpdir(), "memo-git-merge-"));
+timeFile = join(dir, "time.txt");
 try {
   const driver = await driverPart(dir);
   const recall = await recallPart(dir);
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   const ms = (x: number) => `${Math.round(x)} ms`;
-  console.log(
-    `\n## git merge of notes.md (${driver.notes} notes, ${driver.changes} changes a side)\n`,
-  );
-  console.log(`| figure | median of ${ROUNDS} |`);
-  console.log("| --- | --- |");
-  console.log(`| memo merge-file (process) | ${ms(driver.driverMs)} |`);
-  console.log(
-    `| git merge-file (process; ${driver.gitMergeFileConflicts} conflicts) | ${
-      ms(driver.gitMergeFileMs)
-    } |`,
-  );
-  console.log(
-    `| memo's open of one side (process) | ${ms(driver.openProcessMs)} (open itself ${
-      ms(driver.openMs)
-    }) |`,
-  );
-  console.log(`| driver ÷ git merge-file | ${ratio(driver.driverMs, driver.gitMergeFileMs)}× |`);
-  console.log(`| driver ÷ open (process) | ${ratio(driver.driverMs, driver.openProcessMs)}× |`);
-  console.log(
-    `| merged notes, conflict copies | ${driver.mergedNotes}, ${driver.conflictCopies} |`,
-  );
+  const d = driver;
+  const row = (cells: (string | number)[]) => console.log(`| ${cells.join(" | ")} |`);
+  console.log(`\n## git merge of notes.md (${d.notes} notes, ${d.changes} changes a side)\n`);
+  row([`process (median of ${ROUNDS})`, "wall", "CPU"]);
+  row(["---", "---", "---"]);
+  row(["memo merge-file", ms(d.driverMs), ms(d.driverCpuMs)]);
+  row([
+    `git merge-file (${d.gitMergeFileConflicts} conflicts)`,
+    ms(d.gitMergeFileMs),
+    ms(d.gitMergeFileCpuMs),
+  ]);
+  row([
+    `memo's open of one side (open itself ${ms(d.openMs)})`,
+    ms(d.openProcessMs),
+    ms(d.openCpuMs),
+  ]);
+  row([
+    "driver ÷ git merge-file",
+    `${ratio(d.driverMs, d.gitMergeFileMs)}×`,
+    `${ratio(d.driverCpuMs, d.gitMergeFileCpuMs)}×`,
+  ]);
+  row([
+    "driver ÷ open",
+    `${ratio(d.driverMs, d.openProcessMs)}×`,
+    `${ratio(d.driverCpuMs, d.openCpuMs)}×`,
+  ]);
+  console.log(`\nmerged: ${d.mergedNotes} notes, ${d.conflictCopies} conflict copies`);
   console.log(`\n## memo recall, ${recall.notes} notes\n`);
-  console.log(`| clean | conflicted | ratio (goal ≤ 1.3×) |`);
-  console.log("| --- | --- | --- |");
-  console.log(
-    `| ${ms(recall.cleanMs)} | ${ms(recall.conflictedMs)} | ${
-      ratio(recall.conflictedMs, recall.cleanMs)
-    }× |`,
-  );
+  row([`process (median of ${ROUNDS})`, "clean", "conflicted", "ratio (goal ≤ 1.3×)"]);
+  row(["---", "---", "---", "---"]);
+  row([
+    "wall",
+    ms(recall.cleanMs),
+    ms(recall.conflictedMs),
+    `${ratio(recall.conflictedMs, recall.cleanMs)}×`,
+  ]);
+  row([
+    "CPU",
+    ms(recall.cleanCpuMs),
+    ms(recall.conflictedCpuMs),
+    `${ratio(recall.conflictedCpuMs, recall.cleanCpuMs)}×`,
+  ]);
   if (flags.json) {
     await writeFile(flags.json, JSON.stringify({ driver, recall, rounds: ROUNDS }, null, 2));
   }
