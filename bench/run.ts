@@ -8,7 +8,7 @@
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
  * index, store, open, stdio, stdio-stateless, http, http-stateless, http-gzip, sync, cloud,
- * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, history, start, idle; `--only
+ * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, history, start, idle, git; `--only
  * stdio` and `--only http` also run their `-stateless`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
  * `main`), while `--only stdio-stateless`, `--only http-stateless` or
@@ -34,7 +34,8 @@
  * start A/B of `memo mcp` against memo at 5081ee0 and the SDK's stdio server,
  * under Deno and Node (`start_bench.ts`); `--only idle` the RSS and CPU of an
  * idle `memo mcp` after one lexical recall, use-lite against embeddings off
- * (`idle_bench.ts`).
+ * (`idle_bench.ts`); `--only git` the git merge driver on 100,000 notes against `git merge-file`
+ * and memo's open, and recall on a conflicted notes.md against a clean one (`git_merge.ts`).
  *
  * @module
  */
@@ -178,6 +179,12 @@ const benches: Bench[] = [
   },
   { name: "start", script: "start_bench.ts", args: [], quick: ["--rounds", "3", "--deno-only"] },
   { name: "idle", script: "idle_bench.ts", args: [], quick: ["--rounds", "1", "--window", "3"] },
+  {
+    name: "git",
+    script: "git_merge.ts",
+    args: [],
+    quick: ["--notes", "5000", "--changes", "200", "--recall-notes", "2000", "--rounds", "2"],
+  },
 ];
 
 if (import.meta.main) await main();

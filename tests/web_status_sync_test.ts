@@ -10,7 +10,7 @@
  */
 
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { launchBrowser } from "./_browser.ts";
 import { startMemoServe } from "./_serve_process.ts";
@@ -116,6 +116,47 @@ Deno.test("the web page's Status shows damaged sections and the runtime; Sync sh
     await browser.close();
     await server.stop();
     await github.close();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("the web page's Status names memo resolve for an unresolved merge and memo init for a missing driver", async () => {
+  const dir = await realpath(await Deno.makeTempDir({ prefix: "memo-web-git-" }));
+  const git = (...args: string[]) => new Deno.Command("git", { args, cwd: dir }).output();
+  assert.equal((await git("init", "-q")).code, 0);
+  await mkdir(join(dir, ".memo", "memory"), { recursive: true });
+  await writeFile(join(dir, ".memo", ".gitattributes"), "memory/notes.md merge=memo\n");
+  const note = (id: string, title: string) =>
+    `<!-- memo:note {"id":"${id}","created":"2026-01-0${id.length}T00:00:00.000Z",` +
+    `"updated":"2026-01-01T00:00:00.000Z"} -->\n## ${title}\n${title}.\n\n`;
+  await writeFile(
+    join(dir, ".memo", "memory", "notes.md"),
+    "# Memory\n\n" + note("aa", "Deploys run with make deploy") + "<<<<<<< HEAD\n" +
+      note("bb", "The queue is kafka") + "=======\n" + note("cc", "The cache is redis") +
+      ">>>>>>> theirs\n",
+  );
+  const server = await startMemoServe(["--dir", dir], {});
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.origin}/`);
+    await page.getByRole("list", { name: "Notes", exact: true }).waitFor();
+    await page.getByRole("button", { name: "Status", exact: true }).click();
+    const card = page.getByRole("region", { name: "Git", exact: true });
+    await card.waitFor();
+    const text = await card.innerText();
+    assert.match(text, /notes\.md has an unresolved git merge \(1 conflict hunk\)/);
+    assert.ok(text.includes(`Run memo resolve --dir ${dir}, then git add`), text);
+    assert.ok(text.includes(`no merge driver for notes.md`), text);
+    assert.ok(text.includes(`Run memo init --dir ${dir}.`), text);
+    // The notes shown are the merge, computed in memory.
+    await page.getByRole("button", { name: "Notes", exact: true }).click();
+    const list = page.getByRole("list", { name: "Notes", exact: true });
+    await list.getByRole("button", { name: "The cache is redis" }).waitFor();
+    assert.equal(await list.getByRole("button", { name: "The queue is kafka" }).count(), 1);
+  } finally {
+    await browser.close();
+    await server.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 });

@@ -2,7 +2,8 @@
 /**
  * The Status view: what `memory_stats` says about memory, the recall
  * engines, the embeddings, the secrets guard (its policy and the secrets stored notes hold),
- * the damaged sections of `notes.md` and, in the hybrid runtime, replication.
+ * the damaged sections of `notes.md`, what git left to fix (an unresolved merge in `notes.md`, a
+ * clone without memo's merge driver) and, in the hybrid runtime, replication.
  *
  * @module
  */
@@ -30,6 +31,51 @@ export interface Stats {
   issues?: { kind: string; message: string; line?: number }[];
   replica?: ReplicaStatus;
   secrets?: { policy: string; findings?: number };
+  /** `notes.md` holds git's conflict markers: reads merge in memory, writes are refused. */
+  unresolvedMerge?: {
+    path: string;
+    hunks: number;
+    base: "file" | "given" | "none";
+    conflicts: number;
+    twins: number;
+  };
+  /** In a git work tree whose clone lacks memo's merge driver: the fix. */
+  git?: { driver: "missing"; fix: string };
+}
+
+const NOTES_TAIL = "/.memo/memory/notes.md";
+
+/** `memo resolve`, with the project's root when the path names it. */
+function resolveCommand(path: string): string {
+  const root = path.endsWith(NOTES_TAIL) ? path.slice(0, -NOTES_TAIL.length) : "";
+  return root ? `memo resolve --dir ${root}` : "memo resolve";
+}
+
+/** What git left to fix: an unresolved merge, a missing driver; nothing when all is well. */
+function GitCard({ stats }: { stats: Stats }) {
+  const m = stats.unresolvedMerge;
+  const g = stats.git?.driver === "missing" ? stats.git : undefined;
+  if (!m && !g) return null;
+  return (
+    <section class="card" aria-label="Git">
+      <h3>Git</h3>
+      {m && (
+        <p class="error-text">
+          notes.md has an unresolved git merge ({m.hunks} conflict hunk{m.hunks === 1 ? "" : "s"}
+          {m.conflicts ? `, ${m.conflicts} conflict cop${m.conflicts === 1 ? "y" : "ies"}` : ""}):
+          {" "}
+          the notes shown are merged in memory, and writes are refused. Run{" "}
+          <code>{resolveCommand(m.path)}</code>, then <code>git add .memo/memory/notes.md</code>.
+        </p>
+      )}
+      {g && (
+        <p class="error-text">
+          This clone has no merge driver for notes.md: git would merge notes as text and leave
+          conflicts. Run <code>{g.fix}</code>.
+        </p>
+      )}
+    </section>
+  );
 }
 
 /** The secrets guard's line: its policy, and what stored notes hold (never a value). */
@@ -79,6 +125,7 @@ export function StatusView({ stats }: { stats: Stats | null }) {
   return (
     <section aria-label="Status" class="view status">
       <h2>Status</h2>
+      <GitCard stats={stats} />
       <section class="card" aria-label="Memory">
         <h3>Memory</h3>
         <dl>
