@@ -116,6 +116,27 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * ```
  */
 export function splitConflict(text: string): ConflictSides | undefined {
+  return scanConflict(text, true);
+}
+
+/**
+ * How many full runs of conflict markers (hunks) a text holds, as {@linkcode splitConflict}
+ * finds them; 0 when it returns `undefined`. Cheaper: the sides are not put together.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { conflictHunks } from "@memo/memory";
+ * assert.equal(conflictHunks("<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n"), 1);
+ * assert.equal(conflictHunks("<<<<<<< ours\nb\n"), 0); // an unfinished run is text
+ * ```
+ */
+export function conflictHunks(text: string): number {
+  return scanConflict(text, false)?.hunks ?? 0;
+}
+
+/** {@linkcode splitConflict}, putting the sides together only when `keep` is set. */
+function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
   if (!hasConflictStart(text)) return undefined;
   // The sides, as slices of `text`: runs of text outside hunks go to all three.
   const ours: string[] = [];
@@ -139,10 +160,12 @@ export function splitConflict(text: string): ConflictSides | undefined {
     pos = end;
     if (state === 0) {
       if (fence === "" && kindAt(text, start, end) === Kind.Start) {
-        const run = text.slice(outside, start);
-        ours.push(run);
-        theirs.push(run);
-        base.push(run);
+        if (keep) {
+          const run = text.slice(outside, start);
+          ours.push(run);
+          theirs.push(run);
+          base.push(run);
+        }
         state = 1;
         hunkStart = start;
         part = end;
@@ -171,10 +194,12 @@ export function splitConflict(text: string): ConflictSides | undefined {
       part = end;
       state = 3;
     } else if (kind === Kind.End && state === 3) {
-      ours.push(oursPart);
-      theirs.push(text.slice(part, start));
-      if (basePart !== undefined) base.push(basePart);
-      else allBases = false;
+      if (keep) {
+        ours.push(oursPart);
+        theirs.push(text.slice(part, start));
+      }
+      if (basePart === undefined) allBases = false;
+      else if (keep) base.push(basePart);
       hunks++;
       state = 0;
       outside = end;
@@ -186,6 +211,7 @@ export function splitConflict(text: string): ConflictSides | undefined {
   theirs.push(rest);
   base.push(rest);
   if (hunks === 0) return undefined;
+  if (!keep) return { ours: "", theirs: "", base: undefined, hunks };
   return {
     ours: ours.join(""),
     theirs: theirs.join(""),
