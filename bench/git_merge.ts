@@ -15,8 +15,11 @@
  *
  * Every figure is the median of `--rounds` rounds after one warm-up round, the variants
  * alternating within a round. No goal is asserted here; they are read in bench/README.md.
+ * `--part driver` or `--part recall` runs one part only. `--before-cli PATH` (the `cli.ts` of
+ * another checkout, such as the commit before a change) adds that memo's recall on the
+ * conflicted file to the same rounds.
  *
- * Run: deno run -A bench/git_merge.ts [--notes 100000] [--changes 1000] [--recall-notes 10000] [--rounds 5] [--json FILE]
+ * Run: deno run -A bench/git_merge.ts [--part driver|recall] [--notes 100000] [--changes 1000] [--recall-notes 10000] [--rounds 5] [--before-cli PATH] [--json FILE]
  *
  * @module
  */
@@ -39,6 +42,8 @@ const { values: flags } = parseArgs({
     changes: { type: "string", default: "1000" },
     "recall-notes": { type: "string", default: "10000" },
     rounds: { type: "string", default: "5" },
+    part: { type: "string" },
+    "before-cli": { type: "string" },
     json: { type: "string" },
   },
 });
@@ -46,6 +51,11 @@ const NOTES = Number(flags.notes);
 const CHANGES = Number(flags.changes);
 const RECALL_NOTES = Number(flags["recall-notes"]);
 const ROUNDS = Number(flags.rounds);
+const PART = flags.part;
+if (PART !== undefined && PART !== "driver" && PART !== "recall") {
+  throw new Error(`--part is driver or recall, not ${PART}`);
+}
+const BEFORE_CLI = flags["before-cli"];
 const REPO = new URL("..", import.meta.url).pathname;
 const CLI = join(REPO, "cli.ts");
 const CHILD = new URL("./_open_child.ts", import.meta.url).pathname;
@@ -257,19 +267,20 @@ async function recallPart(dir: string) {
   await mkdir(join(conflicted, ".memo", "memory"), { recursive: true });
   await writeFile(memoPaths(conflicted).notes, conflictedText);
   const queries = ["retry backoff queue", "deploy staging database", "incident postmortem owner"];
-  const figures = {
-    clean: [] as number[],
-    conflicted: [] as number[],
-    cleanCpu: [] as number[],
-    conflictedCpu: [] as number[],
-  };
+  const variants = [
+    { name: "clean", root: clean, cli: CLI },
+    { name: "conflicted", root: conflicted, cli: CLI },
+    ...(BEFORE_CLI ? [{ name: "conflicted, before", root: conflicted, cli: BEFORE_CLI }] : []),
+  ];
+  const wall = variants.map(() => [] as number[]);
+  const cpu = variants.map(() => [] as number[]);
   for (let round = 0; round <= ROUNDS; round++) {
-    for (const [name, root] of [["clean", clean], ["conflicted", conflicted]] as const) {
+    for (const [v, { name, root, cli }] of variants.entries()) {
       const query = queries[round % queries.length];
       const r = await timed(Deno.execPath(), [
         "run",
         "-A",
-        CLI,
+        cli,
         "recall",
         query,
         "--dir",
@@ -278,31 +289,37 @@ async function recallPart(dir: string) {
       ]);
       if (r.code !== 0) fail(`memo recall (${name})`, r);
       if (round > 0) {
-        figures[name].push(r.ms);
-        figures[`${name}Cpu`].push(r.cpuMs);
+        wall[v].push(r.ms);
+        cpu[v].push(r.cpuMs);
       }
+    }
+    if (round > 0) {
+      log(
+        `round ${round}: ${
+          variants.map((v, i) => `${v.name} ${Math.round(wall[i].at(-1)!)} ms`).join(", ")
+        }`,
+      );
     }
   }
   const after = await readFile(memoPaths(conflicted).notes, "utf8");
   if (after !== conflictedText) throw new Error("a read wrote the conflicted notes.md");
   return {
     notes: RECALL_NOTES,
-    cleanMs: median(figures.clean),
-    conflictedMs: median(figures.conflicted),
-    cleanCpuMs: median(figures.cleanCpu),
-    conflictedCpuMs: median(figures.conflictedCpu),
+    variants: variants.map((v, i) => ({
+      name: v.name,
+      ms: median(wall[i]),
+      cpuMs: median(cpu[i]),
+    })),
   };
 }
 
-const dir = await mkdtemp(join(tmpdir(), "memo-git-merge-"));
-timeFile = join(dir, "time.txt");
-try {
-  const driver = await driverPart(dir);
-  const recall = await recallPart(dir);
-  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
-  const ms = (x: number) => `${Math.round(x)} ms`;
-  const d = driver;
-  const row = (cells: (string | number)[]) => console.log(`| ${cells.join(" | ")} |`);
+type DriverFigures = Awaited<ReturnType<typeof driverPart>>;
+type RecallFigures = Awaited<ReturnType<typeof recallPart>>;
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+const ms = (x: number) => `${Math.round(x)} ms`;
+const row = (cells: (string | number)[]) => console.log(`| ${cells.join(" | ")} |`);
+
+function reportDriver(d: DriverFigures) {
   console.log(`\n## git merge of notes.md (${d.notes} notes, ${d.changes} changes a side)\n`);
   row([`process (median of ${ROUNDS})`, "wall", "CPU"]);
   row(["---", "---", "---"]);
@@ -328,21 +345,38 @@ try {
     `${ratio(d.driverCpuMs, d.openCpuMs)}×`,
   ]);
   console.log(`\nmerged: ${d.mergedNotes} notes, ${d.conflictCopies} conflict copies`);
+}
+
+function reportRecall(recall: RecallFigures) {
+  const [clean, ...others] = recall.variants;
   console.log(`\n## memo recall, ${recall.notes} notes\n`);
-  row([`process (median of ${ROUNDS})`, "clean", "conflicted", "ratio (goal ≤ 1.3×)"]);
-  row(["---", "---", "---", "---"]);
   row([
+    `process (median of ${ROUNDS})`,
     "wall",
-    ms(recall.cleanMs),
-    ms(recall.conflictedMs),
-    `${ratio(recall.conflictedMs, recall.cleanMs)}×`,
-  ]);
-  row([
     "CPU",
-    ms(recall.cleanCpuMs),
-    ms(recall.conflictedCpuMs),
-    `${ratio(recall.conflictedCpuMs, recall.cleanCpuMs)}×`,
+    "÷ clean, wall (goal ≤ 1.3×)",
+    "÷ clean, CPU",
   ]);
+  row(["---", "---", "---", "---", "---"]);
+  row([clean.name, ms(clean.ms), ms(clean.cpuMs), "", ""]);
+  for (const v of others) {
+    row([
+      v.name,
+      ms(v.ms),
+      ms(v.cpuMs),
+      `${ratio(v.ms, clean.ms)}×`,
+      `${ratio(v.cpuMs, clean.cpuMs)}×`,
+    ]);
+  }
+}
+
+const dir = await mkdtemp(join(tmpdir(), "memo-git-merge-"));
+timeFile = join(dir, "time.txt");
+try {
+  const driver = PART === "recall" ? undefined : await driverPart(dir);
+  const recall = PART === "driver" ? undefined : await recallPart(dir);
+  if (driver) reportDriver(driver);
+  if (recall) reportRecall(recall);
   if (flags.json) {
     await writeFile(flags.json, JSON.stringify({ driver, recall, rounds: ROUNDS }, null, 2));
   }

@@ -143,8 +143,8 @@ export async function unresolvedMergeNotice(root: string): Promise<string | unde
     return undefined;
   }
   if (!/^<{7}(?: |\r?$)/m.test(text)) return undefined;
-  const { splitConflict } = await import("@memo/memory");
-  if (!splitConflict(text)) return undefined;
+  const { conflictHunks } = await import("@memo/memory");
+  if (conflictHunks(text) === 0) return undefined;
   return `memo: ${path} has an unresolved git merge (conflict markers): reads show the notes ` +
     "merged, writes are refused; run `memo resolve`, then `git add` the file\n";
 }

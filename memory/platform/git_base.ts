@@ -8,12 +8,15 @@
  */
 
 import { execFile } from "node:child_process";
-import { basename, dirname } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname, join, resolve as absolute } from "node:path";
+import process from "node:process";
 
 /**
  * The text of `path` at stage 1 of git's index (`git show :1:./<name>`, run in its folder);
  * `undefined` outside a git work tree, when git is missing, or when the file is not unmerged.
- * Never throws.
+ * Never throws. Without a `.git` in the folder or above it (and without `GIT_DIR`), git is not
+ * run at all: it would only say that this is not a repository.
  *
  * @example
  * ```ts
@@ -25,6 +28,7 @@ import { basename, dirname } from "node:path";
  * ```
  */
 export function gitMergeBase(path: string): Promise<string | undefined> {
+  if (!mayBeInGit(dirname(path))) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     try {
       execFile(
@@ -37,4 +41,17 @@ export function gitMergeBase(path: string): Promise<string | undefined> {
       resolve(undefined);
     }
   });
+}
+
+/** Whether `dir` or a folder above it holds a `.git` (or `GIT_DIR` names one); never throws. */
+function mayBeInGit(dir: string): boolean {
+  try {
+    if (process.env.GIT_DIR) return true;
+    for (let at = absolute(dir);; at = dirname(at)) {
+      if (existsSync(join(at, ".git"))) return true;
+      if (dirname(at) === at) return false;
+    }
+  } catch {
+    return true;
+  }
 }

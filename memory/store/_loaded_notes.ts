@@ -7,6 +7,11 @@
  * On request, a full reload also hashes the bytes it reads (see `load_digest.ts`): the digests
  * last while the table only grows by appends, and a rewrite or another full reload drops them.
  *
+ * A conflicted file reads as its merge: computed once, then kept in the merge cache (see
+ * `_merge_cache.ts`) for the next process, keyed by the digest of the conflicted text (and of the
+ * base git's index gave). The merge's digests key the index snapshot as a clean file holding the
+ * merged bytes would.
+ *
  * The store takes the lock and serialises calls; this class assumes both.
  *
  * @module
@@ -30,6 +35,14 @@ import {
 import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
 import { gitMergeBase } from "../platform/git_base.ts";
 import { hasConflictStart, splitConflict, type UnresolvedMerge } from "./conflict_markers.ts";
+import {
+  type CachedMerge,
+  dropMergeCache,
+  encodeMerge,
+  readMergeCache,
+  sha256Hex,
+  writeMergeCache,
+} from "./_merge_cache.ts";
 
 /**
  * The loaded state of one notes file.
@@ -68,16 +81,22 @@ export class LoadedNotes {
   #digests: LoadDigests | undefined;
   #merge: UnresolvedMerge | undefined;
   readonly #conflictBase: () => Promise<string | undefined>;
+  readonly #mergeCache: string | undefined;
 
-  /** Nothing is read until the first {@linkcode LoadedNotes.refresh}. */
+  /**
+   * Nothing is read until the first {@linkcode LoadedNotes.refresh}. `mergeCache` is the path of
+   * the merge cache (none without it).
+   */
   constructor(
     notesPath: string,
     lockPath: string,
     conflictBase?: () => Promise<string | undefined>,
+    mergeCache?: string,
   ) {
     this.#notesPath = notesPath;
     this.#lockPath = lockPath;
     this.#conflictBase = conflictBase ?? (() => gitMergeBase(notesPath));
+    this.#mergeCache = mergeCache;
   }
 
   /** Set while the file holds git's conflict markers: the table then holds the merge. */
@@ -164,13 +183,20 @@ export class LoadedNotes {
     const identity = new IdentityIndex();
     this.#merge = undefined;
     const merged = read !== "missing" && read.chunks.some(hasConflictStart)
-      ? await this.#mergeConflict(read.chunks.join(""))
+      ? await this.#mergeConflict(read.chunks.join(""), read.sha256)
       : undefined;
     const parsed = read === "missing"
       ? { sections: [], issues: [], byId: new Map() }
-      : parseNotes(merged ?? read.chunks, { onNote: (section) => identity.add(section) });
+      : parseNotes(merged?.text ?? read.chunks, { onNote: (section) => identity.add(section) });
     if (read !== "missing" && read.sha256 !== undefined && merged === undefined) {
       this.#digests = digestsOf(read, parsed.sections, read.sha256);
+    } else if (wanted && merged?.digest) {
+      // As a clean file holding the merged bytes would be keyed.
+      const { bytes, sha256 } = merged.digest;
+      const whole =
+        digestsOf({ chunks: [], stamp: { size: bytes } as FileStamp }, parsed.sections, sha256)
+          .whole;
+      this.#digests = { whole, prefix: wanted.mark === bytes ? whole : undefined };
     }
     this.#table.replaceAll(parsed.sections, parsed.byId, identity);
     this.#issues = parsed.issues;
@@ -181,18 +207,34 @@ export class LoadedNotes {
 
   /**
    * The text a conflicted file reads as (the merge `memo resolve` writes; the "ours" side when a
-   * side cannot be read as notes), setting {@linkcode LoadedNotes.unresolvedMerge}; `undefined`
-   * when the file holds no full run of conflict markers.
+   * side cannot be read as notes), with the digest of the merged bytes, setting
+   * {@linkcode LoadedNotes.unresolvedMerge}; `undefined` when the file holds no full run of
+   * conflict markers. `sha256` is the digest of the file's bytes when the read took it.
    */
-  async #mergeConflict(text: string): Promise<string | undefined> {
+  async #mergeConflict(
+    text: string,
+    sha256?: string,
+  ): Promise<{ text: string; digest?: { bytes: number; sha256: string } } | undefined> {
+    const cachePath = this.#mergeCache;
+    const conflicted = cachePath === undefined ? "" : sha256 ?? sha256Hex(text);
+    // The base git's index gives, asked at most once (null: not asked yet).
+    let base: string | undefined | null = null;
+    const cached = cachePath === undefined
+      ? undefined
+      : await readMergeCache(cachePath, conflicted);
+    if (cached) {
+      if (cached.from !== "file") base = await this.#conflictBase();
+      if (cached.from === "file" || digestOf(base) === cached.base) return this.#useCached(cached);
+    }
     const sides = splitConflict(text);
     if (!sides) return undefined;
     const { mergeConflictedNotes } = await import("../merge/merge_conflicted.ts");
-    let merged = mergeConflictedNotes(text)!;
-    if (merged.base === "none") {
-      const base = await this.#conflictBase();
-      if (base !== undefined) merged = mergeConflictedNotes(text, base)!;
-    }
+    // Without diff3 parts in the file, the merge is three-way on git's index stage 1 if any.
+    if (sides.base === undefined && base === null) base = await this.#conflictBase();
+    const merged = mergeConflictedNotes(
+      text,
+      sides.base === undefined ? base ?? undefined : undefined,
+    )!;
     const ok = merged.ok ? merged : undefined;
     this.#merge = {
       path: this.#notesPath,
@@ -202,7 +244,26 @@ export class LoadedNotes {
       conflicts: ok?.conflicts ?? 0,
       twins: ok?.twins ?? 0,
     };
-    return ok ? ok.text : sides.ours;
+    if (!ok) return { text: sides.ours };
+    const encoded = cachePath === undefined ? undefined : encodeMerge(ok.text);
+    if (!encoded) return { text: ok.text };
+    const { hunks, conflicts, twins } = this.#merge;
+    const from = merged.base;
+    const baseDigest = from === "given" ? digestOf(base) : null;
+    await writeMergeCache(
+      cachePath!,
+      { conflicted, from, base: baseDigest, hunks, conflicts, twins },
+      encoded.bytes,
+      encoded.sha256,
+    );
+    return { text: ok.text, digest: { bytes: encoded.bytes.length, sha256: encoded.sha256 } };
+  }
+
+  /** Reads a cached merge as {@linkcode LoadedNotes.#mergeConflict} would have computed it. */
+  #useCached(cached: CachedMerge): { text: string; digest: { bytes: number; sha256: string } } {
+    const { hunks, from, text, conflicts, twins, bytes, sha256 } = cached;
+    this.#merge = { path: this.#notesPath, hunks, base: from, text, conflicts, twins };
+    return { text, digest: { bytes, sha256 } };
   }
 
   /**
@@ -263,6 +324,8 @@ export class LoadedNotes {
       yield* addedRaws;
     }
     const done = await rewriteFile(this.#notesPath, pieces());
+    // A resolved merge: nothing reads its cache any more.
+    if (this.#merge && this.#mergeCache !== undefined) await dropMergeCache(this.#mergeCache);
     this.#digests = undefined;
     this.#merge = undefined; // the file now holds the table (a resolved merge)
     for (const [section, note] of replace) this.#table.replace(section, note, raws.get(section)!);
@@ -274,6 +337,11 @@ export class LoadedNotes {
     this.#tail = done.tail;
     return done.size;
   }
+}
+
+/** The digest a cached merge records of a base: null for none. */
+function digestOf(base: string | undefined | null): string | null {
+  return typeof base === "string" ? sha256Hex(base) : null;
 }
 
 /**

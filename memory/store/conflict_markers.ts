@@ -71,9 +71,10 @@ const enum Kind {
   End,
 }
 
-function kindOf(line: string): Kind {
-  if (line.length < 7) return Kind.Text;
-  const c = line.charCodeAt(0);
+/** The kind of the line `text[start, end)` (with its line break). */
+function kindAt(text: string, start: number, end: number): Kind {
+  if (end - start < 7) return Kind.Text;
+  const c = text.charCodeAt(start);
   const kind = c === 60
     ? Kind.Start
     : c === 124
@@ -84,9 +85,17 @@ function kindOf(line: string): Kind {
     ? Kind.End
     : Kind.Text;
   if (kind === Kind.Text) return kind;
-  for (let i = 1; i < 7; i++) if (line.charCodeAt(i) !== c) return Kind.Text;
-  const next = line.charCodeAt(7);
-  return line.length === 7 || next === 32 || next === 13 || next === 10 ? kind : Kind.Text;
+  for (let i = 1; i < 7; i++) if (text.charCodeAt(start + i) !== c) return Kind.Text;
+  const next = text.charCodeAt(start + 7);
+  return end - start === 7 || next === 32 || next === 13 || next === 10 ? kind : Kind.Text;
+}
+
+/** Whether the line at `start` may open or close a fence: up to three spaces, then ` or ~. */
+function mayFence(text: string, start: number): boolean {
+  let i = start;
+  while (i < start + 3 && text.charCodeAt(i) === 32) i++;
+  const c = text.charCodeAt(i);
+  return c === 96 || c === 126;
 }
 
 /** A fence opener or closer: up to three spaces, then three or more backticks or tildes. */
@@ -107,7 +116,29 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
  * ```
  */
 export function splitConflict(text: string): ConflictSides | undefined {
+  return scanConflict(text, true);
+}
+
+/**
+ * How many full runs of conflict markers (hunks) a text holds, as {@linkcode splitConflict}
+ * finds them; 0 when it returns `undefined`. Cheaper: the sides are not put together.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { conflictHunks } from "@memo/memory";
+ * assert.equal(conflictHunks("<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n"), 1);
+ * assert.equal(conflictHunks("<<<<<<< ours\nb\n"), 0); // an unfinished run is text
+ * ```
+ */
+export function conflictHunks(text: string): number {
+  return scanConflict(text, false)?.hunks ?? 0;
+}
+
+/** {@linkcode splitConflict}, putting the sides together only when `keep` is set. */
+function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
   if (!hasConflictStart(text)) return undefined;
+  // The sides, as slices of `text`: runs of text outside hunks go to all three.
   const ours: string[] = [];
   const theirs: string[] = [];
   const base: string[] = [];
@@ -115,59 +146,72 @@ export function splitConflict(text: string): ConflictSides | undefined {
   let allBases = true;
   // 0: outside; 1: ours; 2: base; 3: theirs.
   let state = 0;
-  let hunk: { ours: string[]; base: string[] | undefined; theirs: string[]; all: string[] } | null =
-    null;
   let fence = "";
+  let outside = 0; // where the current run of outside text starts
+  let hunkStart = 0; // where the open hunk's start marker is
+  let part = 0; // where the open hunk's current part starts
+  let oursPart = "";
+  let basePart: string | undefined;
   let pos = 0;
   while (pos < text.length) {
     const nl = text.indexOf("\n", pos);
+    const start = pos;
     const end = nl < 0 ? text.length : nl + 1;
-    const line = text.slice(pos, end);
     pos = end;
-    const kind = fence === "" || state !== 0 ? kindOf(line) : Kind.Text;
     if (state === 0) {
-      if (kind === Kind.Start) {
+      if (fence === "" && kindAt(text, start, end) === Kind.Start) {
+        if (keep) {
+          const run = text.slice(outside, start);
+          ours.push(run);
+          theirs.push(run);
+          base.push(run);
+        }
         state = 1;
-        hunk = { ours: [], base: undefined, theirs: [], all: [line] };
+        hunkStart = start;
+        part = end;
+        basePart = undefined;
         continue;
       }
-      if (line.startsWith(NOTE_MARKER_START)) fence = "";
-      else {
-        const f = FENCE.exec(line);
+      if (text.startsWith(NOTE_MARKER_START, start)) fence = "";
+      else if (mayFence(text, start)) {
+        const f = FENCE.exec(text.slice(start, end));
         if (f) {
           const mark = f[1];
           if (fence === "") fence = mark;
           else if (mark[0] === fence[0] && mark.length >= fence.length) fence = "";
         }
       }
-      ours.push(line);
-      theirs.push(line);
-      base.push(line);
       continue;
     }
-    const h = hunk!;
-    h.all.push(line);
+    const kind = kindAt(text, start, end);
     if (kind === Kind.Base && state === 1) {
+      oursPart = text.slice(part, start);
+      part = end;
       state = 2;
-      h.base = [];
-    } else if (kind === Kind.Separator && (state === 1 || state === 2)) state = 3;
-    else if (kind === Kind.End && state === 3) {
-      ours.push(...h.ours);
-      theirs.push(...h.theirs);
-      if (h.base) base.push(...h.base);
-      else allBases = false;
+    } else if (kind === Kind.Separator && (state === 1 || state === 2)) {
+      if (state === 1) oursPart = text.slice(part, start);
+      else basePart = text.slice(part, start);
+      part = end;
+      state = 3;
+    } else if (kind === Kind.End && state === 3) {
+      if (keep) {
+        ours.push(oursPart);
+        theirs.push(text.slice(part, start));
+      }
+      if (basePart === undefined) allBases = false;
+      else if (keep) base.push(basePart);
       hunks++;
       state = 0;
-      hunk = null;
-    } else (state === 1 ? h.ours : state === 2 ? h.base! : h.theirs).push(line);
+      outside = end;
+    }
   }
-  if (hunk) {
-    // An unfinished run is text.
-    ours.push(...hunk.all);
-    theirs.push(...hunk.all);
-    base.push(...hunk.all);
-  }
+  // An unfinished run is text.
+  const rest = text.slice(state === 0 ? outside : hunkStart);
+  ours.push(rest);
+  theirs.push(rest);
+  base.push(rest);
   if (hunks === 0) return undefined;
+  if (!keep) return { ours: "", theirs: "", base: undefined, hunks };
   return {
     ours: ours.join(""),
     theirs: theirs.join(""),

@@ -34,6 +34,7 @@ import {
   staleReason,
 } from "./_lock.ts";
 import { LoadedNotes } from "./_loaded_notes.ts";
+import { mergeCachePath } from "./_merge_cache.ts";
 import { type FileMemoryStoreOptions, storeSettings } from "./file_store_options.ts";
 import { offerLoadDigests } from "./load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
@@ -75,7 +76,13 @@ export class FileMemoryStore implements MemoryStore {
     this.paths = paths;
     this.#clock = options.clock ?? (() => new Date());
     this.#lock = lock;
-    const file = new LoadedNotes(this.paths.notes, this.paths.lock, options.conflictBase);
+    const file = new LoadedNotes(
+      this.paths.notes,
+      this.paths.lock,
+      options.conflictBase,
+      // A store with its own notesPath (one of many under a root) writes nothing under .memo.
+      options.notesPath === undefined ? mergeCachePath(this.paths.cache) : undefined,
+    );
     this.#file = file;
     offerLoadDigests(this, {
       request: (mark) => file.requestDigests(mark),
