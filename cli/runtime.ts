@@ -136,15 +136,19 @@ export async function withProjectRuntime<T>(
  */
 export async function unresolvedMergeNotice(root: string): Promise<string | undefined> {
   const path = join(root, ".memo", "memory", "notes.md");
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch {
-    return undefined;
-  }
-  if (!/^<{7}(?: |\r?$)/m.test(text)) return undefined;
+  const bytes = await readFile(path).catch(() => undefined);
+  // Bytes first: a clean file is never decoded, and the memory package loads only for a marker.
+  if (!bytes || !startsALine(bytes, "<<<<<<<")) return undefined;
   const { conflictHunks } = await import("@memo/memory");
-  if (conflictHunks(text) === 0) return undefined;
+  if (conflictHunks(new TextDecoder().decode(bytes)) === 0) return undefined;
   return `memo: ${path} has an unresolved git merge (conflict markers): reads show the notes ` +
     "merged, writes are refused; run `memo resolve`, then `git add` the file\n";
+}
+
+/** Whether `needle` starts a line of `bytes` (found by the runtime's native byte search). */
+function startsALine(bytes: Buffer, needle: string): boolean {
+  for (let i = bytes.indexOf(needle); i >= 0; i = bytes.indexOf(needle, i + 1)) {
+    if (i === 0 || bytes[i - 1] === 10) return true;
+  }
+  return false;
 }
