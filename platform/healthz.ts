@@ -23,6 +23,26 @@ export const HEALTHZ_PATH = "/healthz";
 const BODY = '{"status":"ok"}';
 
 /**
+ * The path of `request`'s URL, or undefined when the URL does not parse: how a probe such as
+ * `/healthz` or `/readyz` tells its requests from everyone else's.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { requestPath } from "./healthz.ts";
+ *
+ * assert.equal(requestPath(new Request("http://x/readyz?full=1")), "/readyz");
+ * ```
+ */
+export function requestPath(request: Request): string | undefined {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else undefined (the request is
  * someone else's).
  *
@@ -43,13 +63,7 @@ const BODY = '{"status":"ok"}';
  * ```
  */
 export function healthzResponse(request: Request): Response | undefined {
-  let path: string;
-  try {
-    path = new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
-  if (path !== HEALTHZ_PATH) return undefined;
+  if (requestPath(request) !== HEALTHZ_PATH) return undefined;
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") {
     return new Response(
