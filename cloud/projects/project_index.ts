@@ -24,6 +24,7 @@ import {
   MemoryValidationError,
   normalizeLabels,
   type Note,
+  noteFilter,
   type ScoreContribution,
   type SimilarNote,
   SupersedeLinks,
@@ -143,18 +144,6 @@ function checkLimit(limit: number, action: string): number {
     );
   }
   return limit;
-}
-
-/** Memo's filter by labels (every one) and source prefix; `undefined` when there is none. */
-function filterOf(
-  f: { labels?: readonly string[]; source?: string },
-): ((row: Row) => boolean) | undefined {
-  const labels = normalizeLabels(f.labels);
-  const source = f.source?.trim();
-  if (!labels.length && !source) return undefined;
-  return (row) =>
-    labels.every((l) => row.labels.includes(l)) &&
-    (!source || (row.source !== undefined && row.source.startsWith(source)));
 }
 
 /** Both filters (either may be absent). */
@@ -299,7 +288,7 @@ export class ProjectIndex {
     ]);
     const known = this.#answers.get(key);
     if (known) return known.slice();
-    const filter = both(filterOf(options), this.#historyFilter(history));
+    const filter = both(noteFilter(options), this.#historyFilter(history));
     const rows = this.#rows;
     const byId = filter && ((id: string) => filter(rows.get(id)!));
     const hits: IndexHit[] = [];
@@ -350,7 +339,7 @@ export class ProjectIndex {
     const n = order.length;
     const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
     const step = newest ? -1 : 1;
-    const filter = both(filterOf(options), this.#historyFilter(history));
+    const filter = both(noteFilter(options), this.#historyFilter(history));
     const items: { id: string; revision: number }[] = [];
     let total = 0;
     let last = -1;
