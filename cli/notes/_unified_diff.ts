@@ -101,8 +101,8 @@ function meetAgain(a: string[], b: string[], i: number, j: number): [number, num
   const seen = [new Map<string, number>(), new Map<string, number>()];
   while ((at[0] < a.length || at[1] < b.length) && at[0] - i + at[1] - j < 2 * MAX_REGION) {
     for (const side of [0, 1]) {
-      const line = texts[side][at[side]];
       if (at[side] >= texts[side].length) continue;
+      const line = texts[side][at[side]];
       const other = seen[1 - side].get(line);
       if (other !== undefined) return side === 0 ? [at[0], other] : [other, at[1]];
       if (!seen[side].has(line)) seen[side].set(line, at[side]);
