@@ -12,7 +12,7 @@ import type { MemoryStore } from "./store/store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./vectors/seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
-import { cursorStart, type CursorState, encodeCursor } from "./notes/cursor.ts";
+import { type CursorState, pageInOrder } from "./notes/cursor.ts";
 import type { ListResult } from "./memo_types.ts";
 import { type HistoryLookup, SupersedeLinks } from "./history/history.ts";
 import { countNotes } from "./notes/counts.ts";
@@ -215,31 +215,15 @@ export class NoteMirror implements HistoryLookup {
     cursor: CursorState | undefined,
     filter: ((note: Note) => boolean) | undefined,
   ): ListResult {
-    const order = this.#ordered();
-    const n = order.length;
-    // `start` is where the page begins in store order; newest-first walks down from it.
-    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
-    const step = newest ? -1 : 1;
-    const notes: Note[] = [];
-    let total = 0;
-    let last = -1;
-    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
-      const note = this.#notes.get(order[i])!;
-      if (filter && !filter(note)) continue;
-      total++;
-      if ((newest ? i <= start : i >= start) && notes.length < limit) {
-        notes.push(note);
-        last = i;
-      }
-    }
-    let more = false;
-    if (last >= 0) {
-      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
-        more = !filter || filter(this.#notes.get(order[i])!);
-      }
-    }
+    const { items: notes, total, nextCursor } = pageInOrder(this.#ordered(), limit, {
+      get: (id) => this.#notes.get(id)!,
+      positionOf: (id) => this.#position.get(id),
+      newest,
+      cursor,
+      filter,
+    });
     const page: ListResult = { notes, total };
-    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+    if (nextCursor) page.nextCursor = nextCursor;
     return page;
   }
 

@@ -14,9 +14,7 @@ import {
   checkHistoryFilter,
   countNotes,
   createLexicalIndex,
-  cursorStart,
   decodeCursor,
-  encodeCursor,
   type HistoryFilter,
   historyFilter,
   lexicalSimilarNotes,
@@ -25,6 +23,7 @@ import {
   normalizeLabels,
   type Note,
   noteFilter,
+  pageInOrder,
   type ScoreContribution,
   type SimilarNote,
   SupersedeLinks,
@@ -335,32 +334,16 @@ export class ProjectIndex {
       ? undefined
       : decodeCursor(options.cursor, "list notes");
     const history = checkHistoryFilter(options, "list notes");
-    const order = this.#ordered();
-    const n = order.length;
-    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
-    const step = newest ? -1 : 1;
-    const filter = both(noteFilter(options), this.#historyFilter(history));
-    const items: { id: string; revision: number }[] = [];
-    let total = 0;
-    let last = -1;
-    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
-      const row = this.#rows.get(order[i])!;
-      if (filter && !filter(row)) continue;
-      total++;
-      if ((newest ? i <= start : i >= start) && items.length < limit) {
-        items.push({ id: row.id, revision: row.revision });
-        last = i;
-      }
-    }
-    let more = false;
-    if (last >= 0) {
-      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
-        more = !filter || filter(this.#rows.get(order[i])!);
-      }
-    }
+    const { items, total, nextCursor } = pageInOrder(this.#ordered(), limit, {
+      get: (id) => this.#rows.get(id)!,
+      positionOf: (id) => this.#position.get(id),
+      newest,
+      cursor,
+      filter: both(noteFilter(options), this.#historyFilter(history)),
+    });
     const page: { items: { id: string; revision: number }[]; total: number; nextCursor?: string } =
-      { items, total };
-    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+      { items: items.map((row) => ({ id: row.id, revision: row.revision })), total };
+    if (nextCursor) page.nextCursor = nextCursor;
     return page;
   }
 

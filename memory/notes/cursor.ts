@@ -103,3 +103,60 @@ export function cursorStart(
   if (newest) return at !== undefined ? at - 1 : Math.min(cursor.position - 1, count - 1);
   return at !== undefined ? at + 1 : Math.min(cursor.position, count);
 }
+
+/**
+ * One page of a list: at most `limit` of the items `filter` keeps (all when undefined), walking the
+ * ids in `order` (from the end when `newest`) from the cursor on, with the count of every item kept
+ * and the cursor of the next page when one follows. `get` gives the item of an id in `order`,
+ * `positionOf` an id's position in it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { pageInOrder } from "@memo/memory";
+ * const order = ["a", "b", "c"];
+ * const walk = { get: (id: string) => id, positionOf: (id: string) => order.indexOf(id) };
+ * const first = pageInOrder(order, 1, { ...walk, newest: true });
+ * assert.deepEqual([first.items, first.total], [["c"], 3]);
+ * const next = pageInOrder(order, 5, { ...walk, newest: true, filter: (id) => id !== "a" });
+ * assert.deepEqual(next, { items: ["c", "b"], total: 2 });
+ * ```
+ */
+export function pageInOrder<T>(
+  order: readonly string[],
+  limit: number,
+  walk: {
+    get: (id: string) => T;
+    positionOf: (id: string) => number | undefined;
+    newest: boolean;
+    cursor?: CursorState;
+    filter?: (item: T) => boolean;
+  },
+): { items: T[]; total: number; nextCursor?: string } {
+  const { get, newest, filter } = walk;
+  const n = order.length;
+  // `start` is where the page begins in `order`; newest-first walks down from it.
+  const start = cursorStart(n, newest, walk.cursor, walk.positionOf);
+  const step = newest ? -1 : 1;
+  const items: T[] = [];
+  let total = 0;
+  let last = -1;
+  for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
+    const item = get(order[i]);
+    if (filter && !filter(item)) continue;
+    total++;
+    if ((newest ? i <= start : i >= start) && items.length < limit) {
+      items.push(item);
+      last = i;
+    }
+  }
+  let more = false;
+  if (last >= 0) {
+    for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
+      more = !filter || filter(get(order[i]));
+    }
+  }
+  const page: { items: T[]; total: number; nextCursor?: string } = { items, total };
+  if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+  return page;
+}
