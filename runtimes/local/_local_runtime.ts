@@ -9,6 +9,7 @@ import { envObject } from "../../platform/mod.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
 import { refuseUnresolvedMerge, runtimeErrorOf, unsupported } from "./_runtime_errors.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
+import { completeIdsThroughPages } from "../complete_ids.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import { MemoRuntimeError } from "../errors.ts";
 import { recallDetailedOf } from "../recall_detailed.ts";
@@ -324,23 +325,12 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     limit: number,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.RuntimeCompletion> {
-    return this.#run(options.signal, async (memo) => {
-      const values: string[] = [];
-      let total = 0;
-      let cursor: string | undefined;
-      do {
+    return this.#run(options.signal, (memo) =>
+      completeIdsThroughPages(prefix, limit, (cursor) => {
         checkSignal(options.signal);
         // Superseded notes stay readable by id: their ids complete too.
-        const page = await memo.list({ cursor, limit: 1000, includeSuperseded: true });
-        for (const note of page.notes) {
-          if (!note.id.startsWith(prefix)) continue;
-          total++;
-          if (values.length < limit) values.push(note.id);
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
-      return { values, total };
-    });
+        return memo.list({ cursor, limit: 1000, includeSuperseded: true });
+      }));
   }
 
   watch(onChange: (change: R.RuntimeChange) => void): () => void {
