@@ -349,16 +349,7 @@ export class CloudRuntime implements R.MemoMcpRuntime {
   }
 
   watch(onChange: (change: R.RuntimeChange) => void): () => void {
-    if (this.#closing.signal.aborted) {
-      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
-    }
-    if (typeof onChange !== "function") {
-      throw new MemoRuntimeError(
-        "INVALID_INPUT",
-        "Cannot watch the memory: onChange must be a function",
-      );
-    }
-    const remove = this.#listeners.add(onChange);
+    const remove = this.#listeners.watch(this.#closing.signal.aborted, onChange);
     this.#poller.start();
     return () => {
       remove();

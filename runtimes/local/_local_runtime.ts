@@ -334,16 +334,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
   }
 
   watch(onChange: (change: R.RuntimeChange) => void): () => void {
-    if (this.#closed) {
-      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
-    }
-    if (typeof onChange !== "function") {
-      throw new MemoRuntimeError(
-        "INVALID_INPUT",
-        "Cannot watch the memory: onChange must be a function",
-      );
-    }
-    const stop = this.#listeners.add(onChange);
+    const stop = this.#listeners.watch(this.#closed, onChange);
     // A listener wants live data: a lazy runtime opens its client now. A failed open is
     // reported to the next call, which opens again and attaches the listener then.
     let opening: Promise<R.MemoLike>;
