@@ -245,21 +245,30 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     input: R.RuntimeCorrectInput,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.CorrectResult> {
-    return this.#run(options.signal, async (memo) => {
-      if (!memo.correct) throw unsupported("correct notes");
-      const result = await memo.correct(input);
-      this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
-      return result;
-    });
+    return this.#history(options.signal, "correct notes", (memo) => memo.correct?.(input));
   }
 
   supersede(
     input: R.RuntimeSupersedeInput,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.SupersedeResult> {
-    return this.#run(options.signal, async (memo) => {
-      if (!memo.supersede) throw unsupported("supersede notes");
-      const result = await memo.supersede(input);
+    return this.#history(options.signal, "supersede notes", (memo) => memo.supersede?.(input));
+  }
+
+  /**
+   * A history write (`correct`, `supersede`), which the memory client may lack (`write` gives
+   * undefined): the new note and the ones it superseded changed (when it superseded any; a
+   * correction always does).
+   */
+  #history<T extends R.SupersedeResult>(
+    signal: AbortSignal | undefined,
+    what: string,
+    write: (memo: R.MemoLike) => Promise<T> | undefined,
+  ): Promise<T> {
+    return this.#run(signal, async (memo) => {
+      const pending = write(memo);
+      if (!pending) throw unsupported(what);
+      const result = await pending;
       if (result.superseded.length) {
         this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
       }
