@@ -12,7 +12,7 @@ import type { MemoryStore } from "./store/store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./vectors/seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
-import { type CursorState, pageInOrder } from "./notes/cursor.ts";
+import { type CursorState, ListOrder } from "./notes/cursor.ts";
 import type { ListResult } from "./memo_types.ts";
 import { type HistoryLookup, SupersedeLinks } from "./history/history.ts";
 import { countNotes } from "./notes/counts.ts";
@@ -87,8 +87,7 @@ export class NoteMirror implements HistoryLookup {
   readonly #parts: NoteMirrorParts;
   #notes = new Map<string, Note>();
   #links = new SupersedeLinks();
-  #order: string[] | undefined;
-  #position = new Map<string, number>();
+  readonly #order = new ListOrder();
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
@@ -185,7 +184,7 @@ export class NoteMirror implements HistoryLookup {
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#changes += (changes.reset ? 1 : 0) + changes.removed.length + upserted.length;
-        this.#order = undefined;
+        this.#order.reset();
         answers.clear();
       }
       this.#token = changes.token;
@@ -215,9 +214,7 @@ export class NoteMirror implements HistoryLookup {
     cursor: CursorState | undefined,
     filter: ((note: Note) => boolean) | undefined,
   ): ListResult {
-    const { items: notes, total, nextCursor } = pageInOrder(this.#ordered(), limit, {
-      get: (id) => this.#notes.get(id)!,
-      positionOf: (id) => this.#position.get(id),
+    const { items: notes, total, nextCursor } = this.#order.page(this.#notes, limit, {
       newest,
       cursor,
       filter,
@@ -235,14 +232,5 @@ export class NoteMirror implements HistoryLookup {
   } {
     const { labels, sources, lastUpdated } = countNotes(this.#notes.values());
     return { labels, sources, lastUpdated };
-  }
-
-  #ordered(): string[] {
-    if (!this.#order) {
-      this.#order = [...this.#notes.keys()];
-      this.#position.clear();
-      this.#order.forEach((id, i) => this.#position.set(id, i));
-    }
-    return this.#order;
   }
 }

@@ -18,12 +18,12 @@ import {
   type HistoryFilter,
   historyFilter,
   lexicalSimilarNotes,
+  ListOrder,
   MAX_MEMO_LIMIT,
   MemoryValidationError,
   normalizeLabels,
   type Note,
   noteFilter,
-  pageInOrder,
   type ScoreContribution,
   type SimilarNote,
   SupersedeLinks,
@@ -185,8 +185,7 @@ export class ProjectIndex {
   /** Rows in store order (`ord`). */
   #rows = new Map<string, Row>();
   #rowBytes = 0;
-  #order: string[] | undefined;
-  #position = new Map<string, number>();
+  readonly #order = new ListOrder();
   #answers = new Map<string, IndexHit[]>();
   /** The derived side of the held notes' `supersedes`. */
   readonly #links = new SupersedeLinks();
@@ -334,9 +333,7 @@ export class ProjectIndex {
       ? undefined
       : decodeCursor(options.cursor, "list notes");
     const history = checkHistoryFilter(options, "list notes");
-    const { items, total, nextCursor } = pageInOrder(this.#ordered(), limit, {
-      get: (id) => this.#rows.get(id)!,
-      positionOf: (id) => this.#position.get(id),
+    const { items, total, nextCursor } = this.#order.page(this.#rows, limit, {
       newest,
       cursor,
       filter: both(noteFilter(options), this.#historyFilter(history)),
@@ -409,7 +406,7 @@ export class ProjectIndex {
   byteLength(): number {
     let answers = 0;
     for (const hits of this.#answers.values()) answers += 200 + 120 * hits.length;
-    return this.#index.byteLength() + this.#rowBytes + (this.#order ? 16 * this.#order.length : 0) +
+    return this.#index.byteLength() + this.#rowBytes + 16 * this.#order.size +
       120 * this.#links.size + answers;
   }
 
@@ -480,16 +477,7 @@ export class ProjectIndex {
   }
 
   #changed(): void {
-    this.#order = undefined;
+    this.#order.reset();
     this.#answers.clear();
-  }
-
-  #ordered(): string[] {
-    if (!this.#order) {
-      this.#order = [...this.#rows.keys()];
-      this.#position.clear();
-      this.#order.forEach((id, i) => this.#position.set(id, i));
-    }
-    return this.#order;
   }
 }

@@ -105,24 +105,64 @@ export function cursorStart(
 }
 
 /**
- * One page of a list: at most `limit` of the items `filter` keeps (all when undefined), walking the
- * ids in `order` (from the end when `newest`) from the cursor on, with the count of every item kept
- * and the cursor of the next page when one follows. `get` gives the item of an id in `order`,
- * `positionOf` an id's position in it.
+ * The list order of a map of items (its key order) and the position of each id in it, computed
+ * at the first page after a change: a store's notes or an index's rows, paged by
+ * {@linkcode ListOrder.page} as `Memo.list` pages them.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { pageInOrder } from "@memo/memory";
- * const order = ["a", "b", "c"];
- * const walk = { get: (id: string) => id, positionOf: (id: string) => order.indexOf(id) };
- * const first = pageInOrder(order, 1, { ...walk, newest: true });
- * assert.deepEqual([first.items, first.total], [["c"], 3]);
- * const next = pageInOrder(order, 5, { ...walk, newest: true, filter: (id) => id !== "a" });
- * assert.deepEqual(next, { items: ["c", "b"], total: 2 });
+ * import { ListOrder } from "@memo/memory";
+ * const items = new Map([["a", 1], ["b", 2], ["c", 3]]);
+ * const order = new ListOrder();
+ * const first = order.page(items, 1, { newest: true });
+ * assert.deepEqual([first.items, first.total, order.size], [[3], 3, 3]);
+ * const odd = order.page(items, 5, { newest: true, filter: (n) => n % 2 === 1 });
+ * assert.deepEqual(odd, { items: [3, 1], total: 2 });
+ * order.reset();
+ * assert.equal(order.size, 0);
  * ```
  */
-export function pageInOrder<T>(
+export class ListOrder {
+  #ids: string[] | undefined;
+  readonly #position = new Map<string, number>();
+
+  /** How many ids the computed order holds (0 until a page is read after a reset). */
+  get size(): number {
+    return this.#ids?.length ?? 0;
+  }
+
+  /** Forgets the order: the items changed. */
+  reset(): void {
+    this.#ids = undefined;
+  }
+
+  /**
+   * One page: at most `limit` of the items `filter` keeps (all when undefined), from the end when
+   * `newest`, after `cursor`, with the count of every item kept and the cursor of the next page
+   * when one follows. `items` are those the order was computed from, or changed ones after a
+   * {@linkcode reset}.
+   */
+  page<T>(
+    items: ReadonlyMap<string, T>,
+    limit: number,
+    walk: { newest: boolean; cursor?: CursorState; filter?: (item: T) => boolean },
+  ): { items: T[]; total: number; nextCursor?: string } {
+    if (!this.#ids) {
+      this.#ids = [...items.keys()];
+      this.#position.clear();
+      this.#ids.forEach((id, i) => this.#position.set(id, i));
+    }
+    return pageInOrder(this.#ids, limit, {
+      ...walk,
+      get: (id) => items.get(id)!,
+      positionOf: (id) => this.#position.get(id),
+    });
+  }
+}
+
+/** {@linkcode ListOrder.page} over the ids in `order`. */
+function pageInOrder<T>(
   order: readonly string[],
   limit: number,
   walk: {
