@@ -11,7 +11,7 @@
  * @module
  */
 
-import { requestPath } from "../platform/healthz.ts";
+import { urlPath } from "../platform/healthz.ts";
 import { VERSION } from "../version.ts";
 import { jsonResponse } from "./errors.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -43,7 +43,7 @@ export async function readyzResponse(
   store: CloudStore,
   draining: () => boolean,
 ): Promise<Response | undefined> {
-  if (requestPath(request) !== READYZ_PATH) return undefined;
+  if (urlPath(request.url) !== READYZ_PATH) return undefined;
   if (request.method !== "GET" && request.method !== "HEAD") {
     return jsonResponse(405, {
       status: "error",

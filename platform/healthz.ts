@@ -23,20 +23,21 @@ export const HEALTHZ_PATH = "/healthz";
 const BODY = '{"status":"ok"}';
 
 /**
- * The path of `request`'s URL, or undefined when the URL does not parse: how a probe such as
- * `/healthz` or `/readyz` tells its requests from everyone else's.
+ * The path of `url`, or undefined when it does not parse: how a probe such as `/healthz` or
+ * `/readyz` tells its requests from everyone else's, and what the request log shows.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { requestPath } from "./healthz.ts";
+ * import { urlPath } from "./healthz.ts";
  *
- * assert.equal(requestPath(new Request("http://x/readyz?full=1")), "/readyz");
+ * assert.equal(urlPath("http://x/readyz?full=1"), "/readyz");
+ * assert.equal(urlPath("not a url"), undefined);
  * ```
  */
-export function requestPath(request: Request): string | undefined {
+export function urlPath(url: string): string | undefined {
   try {
-    return new URL(request.url).pathname;
+    return new URL(url).pathname;
   } catch {
     return undefined;
   }
@@ -63,7 +64,7 @@ export function requestPath(request: Request): string | undefined {
  * ```
  */
 export function healthzResponse(request: Request): Response | undefined {
-  if (requestPath(request) !== HEALTHZ_PATH) return undefined;
+  if (urlPath(request.url) !== HEALTHZ_PATH) return undefined;
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") {
     return new Response(
