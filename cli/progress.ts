@@ -81,3 +81,37 @@ export function progressBar(done: number, total: number, width = 20): string {
   const filled = Math.round(ratio * width);
   return `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total}`;
 }
+
+/**
+ * Runs `work` with a signal that the first shutdown signal (Ctrl+C) aborts; once it settles, the
+ * signal is let go and `progress` ends (its line cleared).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { stoppable } from "./progress.ts";
+ *
+ * let stop = () => {};
+ * const io = { onShutdownSignal: (callback: () => void) => ((stop = callback), () => {}) };
+ * const ended: string[] = [];
+ * const aborted = await stoppable(io, { end: async () => void ended.push("end") }, (signal) => {
+ *   stop();
+ *   return Promise.resolve(signal.aborted);
+ * });
+ * assert.deepEqual([aborted, ended], [true, ["end"]]);
+ * ```
+ */
+export async function stoppable<T>(
+  io: Pick<CliIO, "onShutdownSignal">,
+  progress: { end(): Promise<void> } | undefined,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const removeSignal = io.onShutdownSignal?.(() => controller.abort());
+  try {
+    return await work(controller.signal);
+  } finally {
+    removeSignal?.();
+    await progress?.end();
+  }
+}

@@ -15,7 +15,7 @@ import { boolFlag, parseArgs, positionals } from "./args.ts";
 import { COMMAND_INFO } from "./command_info.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine, jsonDocument } from "./output.ts";
-import { progressBar, progressLine } from "./progress.ts";
+import { progressBar, progressLine, stoppable } from "./progress.ts";
 import { withProjectRuntime } from "./runtime.ts";
 
 /**
@@ -104,29 +104,23 @@ export const replicateCommand: CliCommand = {
     const p = parseArgs(argv, { string: ["dir"], boolean: ["json"] });
     positionals(p, []);
     const progress = io.stderrIsTerminal ? progressPrinter(io) : undefined;
-    const controller = new AbortController();
-    const removeSignal = io.onShutdownSignal?.(() => controller.abort());
-    let result: ReplicateResult | undefined;
-    try {
-      result = await withProjectRuntime(p, io, async (runtime) => {
-        if (!runtime.replicate) return undefined;
-        try {
-          return await runtime.replicate({
-            signal: controller.signal,
-            onProgress: progress?.onProgress,
-          });
-        } catch (e) {
-          // The deferred runtime's answer when the built runtime is not hybrid.
-          if (isMemoRuntimeError(e, "UNAVAILABLE") && e.message.includes(NEEDS_HYBRID)) {
-            return undefined;
+    const result = await stoppable(
+      io,
+      progress,
+      (signal) =>
+        withProjectRuntime(p, io, async (runtime): Promise<ReplicateResult | undefined> => {
+          if (!runtime.replicate) return undefined;
+          try {
+            return await runtime.replicate({ signal, onProgress: progress?.onProgress });
+          } catch (e) {
+            // The deferred runtime's answer when the built runtime is not hybrid.
+            if (isMemoRuntimeError(e, "UNAVAILABLE") && e.message.includes(NEEDS_HYBRID)) {
+              return undefined;
+            }
+            throw e;
           }
-          throw e;
-        }
-      });
-    } finally {
-      removeSignal?.();
-      await progress?.end();
-    }
+        }),
+    );
     if (!result) {
       await io.stderr(errorLine(NEEDS_HYBRID));
       return 2;

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { urlPath } from "../platform/healthz.ts";
 import { VERSION } from "../version.ts";
 import { jsonResponse } from "./errors.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -42,13 +43,7 @@ export async function readyzResponse(
   store: CloudStore,
   draining: () => boolean,
 ): Promise<Response | undefined> {
-  let path: string;
-  try {
-    path = new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
-  if (path !== READYZ_PATH) return undefined;
+  if (urlPath(request.url) !== READYZ_PATH) return undefined;
   if (request.method !== "GET" && request.method !== "HEAD") {
     return jsonResponse(405, {
       status: "error",

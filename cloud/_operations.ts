@@ -21,7 +21,7 @@ import { changesQuery, listQuery, noQuery } from "./fields/query.ts";
 import type { CloudRoute } from "./_routes.ts";
 import { guardCloudDrafts, guardCloudPatch } from "./_secrets.ts";
 import { correctInput, supersedeInput, tidyPlanInput } from "./fields/history.ts";
-import type { SecretsPolicy } from "@memo/memory";
+import type { NoteDraft, SecretsPolicy } from "@memo/memory";
 import type { CloudNote, CloudProject, IdempotentAnswer } from "./store.ts";
 
 /** What an operation answers: a status and a JSON body. */
@@ -146,6 +146,29 @@ function ok200(action: string, run: () => Promise<unknown>) {
 }
 
 /**
+ * A write of `drafts` after the secrets guard: `write` stores what the guard let through and gives
+ * the answer, whose body lists what the guard replaced (`redacted`) when it replaced anything.
+ */
+function guardedWrite<D extends NoteDraft>(
+  action: string,
+  drafts: D[],
+  secrets: SecretsPolicy,
+  write: (drafts: D[]) => Promise<{ status: number; body: object }>,
+) {
+  return {
+    action,
+    run: async (): Promise<Answer> => {
+      const guarded = await guardCloudDrafts(drafts, secrets, action);
+      const { status, body } = await write(guarded.drafts);
+      return {
+        status,
+        body: guarded.redacted.length ? { ...body, redacted: guarded.redacted } : body,
+      };
+    },
+  };
+}
+
+/**
  * Checks a write route's input; `run` does the write, after the secrets guard (`secrets`:
  * `MEMO_CLOUD_SECRETS`) over what it writes.
  */
@@ -163,52 +186,37 @@ export function prepareWrite(
     case "createNote": {
       const action = "create the note";
       noQuery(query, action);
-      const draft = createNoteInput(body);
-      return {
-        action,
-        run: async () => {
-          const guarded = await guardCloudDrafts([draft], secrets, action);
-          const result = await (await project()).remember(guarded.drafts[0]);
-          const answer = guarded.redacted.length
-            ? { ...result, redacted: guarded.redacted }
-            : result;
-          return { status: result.status === "written" ? 201 : 200, body: answer };
-        },
-      };
+      return guardedWrite(action, [createNoteInput(body)], secrets, async ([draft]) => {
+        const result = await (await project()).remember(draft);
+        return { status: result.status === "written" ? 201 : 200, body: result };
+      });
     }
     case "upsertNotes": {
       const action = "upsert the notes";
       noQuery(query, action);
-      const drafts = batchInput(body);
-      return {
-        action,
-        run: async () => {
-          const guarded = await guardCloudDrafts(drafts, secrets, action);
-          const results = await (await project()).upsert(guarded.drafts);
-          const count = (status: string) => results.filter((r) => r.status === status).length;
-          return {
-            status: 200,
-            body: {
-              results,
-              written: count("written"),
-              updated: count("updated"),
-              unchanged: count("unchanged"),
-              ...(guarded.redacted.length ? { redacted: guarded.redacted } : {}),
-            },
-          };
-        },
-      };
+      return guardedWrite(action, batchInput(body), secrets, async (drafts) => {
+        const results = await (await project()).upsert(drafts);
+        const count = (status: string) => results.filter((r) => r.status === status).length;
+        return {
+          status: 200,
+          body: {
+            results,
+            written: count("written"),
+            updated: count("updated"),
+            unchanged: count("unchanged"),
+          },
+        };
+      });
     }
     case "correctNote": {
       const action = "correct the note";
       noQuery(query, action);
-      const input = correctInput(body);
-      return ok200(action, async () => {
-        // The new text, title and labels, as a new note's (the ids and date hold no text).
-        const guarded = await guardCloudDrafts([input], secrets, action);
-        const result = await (await project()).correct(guarded.drafts[0]);
-        return guarded.redacted.length ? { ...result, redacted: guarded.redacted } : result;
-      });
+      // The guard reads the new text, title and labels, as a new note's (the ids and date hold no
+      // text).
+      return guardedWrite(action, [correctInput(body)], secrets, async ([input]) => ({
+        status: 200,
+        body: await (await project()).correct(input),
+      }));
     }
     case "supersedeNotes": {
       noQuery(query, "supersede the notes");

@@ -7,7 +7,7 @@
  */
 
 import { EmbedderUnavailableError, MemoryValidationError } from "./errors.ts";
-import { normalizeLabels, type Note } from "./notes/note.ts";
+import { type Note, noteFilter } from "./notes/note.ts";
 import { type NoteFilter, RECALL_ENGINES, type RecallEngine } from "./recall/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import { MAX_MEMO_LIMIT } from "./memo_types.ts";
@@ -115,29 +115,6 @@ export function checkEngine(engine: string): RecallEngine {
     );
   }
   return engine as RecallEngine;
-}
-
-/**
- * The test of a note filter (every label, and a source prefix), or undefined when it filters
- * nothing.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { noteFilter } from "./_memo_checks.ts";
- * const note = { id: "a", title: "t", body: "b", labels: ["ops"], source: "github:x/y#1", hash: "", created: "", updated: "" };
- * assert.equal(noteFilter({}), undefined);
- * assert.equal(noteFilter({ labels: ["ops"], source: "github:" })!(note), true);
- * assert.equal(noteFilter({ labels: ["infra"] })!(note), false);
- * ```
- */
-export function noteFilter(f: NoteFilter): ((note: Note) => boolean) | undefined {
-  const labels = normalizeLabels(f.labels);
-  const source = f.source?.trim();
-  if (!labels.length && !source) return undefined;
-  return (note) =>
-    labels.every((l) => note.labels.includes(l)) &&
-    (!source || (note.source !== undefined && note.source.startsWith(source)));
 }
 
 /**

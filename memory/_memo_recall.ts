@@ -8,7 +8,7 @@
  */
 
 import { MemoryValidationError } from "./errors.ts";
-import { normalizeLabels } from "./notes/note.ts";
+import { normalizeLabels, noteFilter } from "./notes/note.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import { highlightsOf, matchedIndexTerms } from "./recall/highlights.ts";
@@ -18,7 +18,6 @@ import type { MemoEmbeddings } from "./vectors/seam.ts";
 import {
   checkEngine,
   checkLimit,
-  noteFilter,
   notesFilter,
   onlyHidesSuperseded,
   withAction,

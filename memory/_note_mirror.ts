@@ -12,7 +12,7 @@ import type { MemoryStore } from "./store/store.ts";
 import type { LexicalIndex } from "./recall/types.ts";
 import type { MemoEmbeddings } from "./vectors/seam.ts";
 import { type ChangeFeed, ChangeTally } from "./_change_feed.ts";
-import { cursorStart, type CursorState, encodeCursor } from "./notes/cursor.ts";
+import { type CursorState, ListOrder } from "./notes/cursor.ts";
 import type { ListResult } from "./memo_types.ts";
 import { type HistoryLookup, SupersedeLinks } from "./history/history.ts";
 import { countNotes } from "./notes/counts.ts";
@@ -87,8 +87,7 @@ export class NoteMirror implements HistoryLookup {
   readonly #parts: NoteMirrorParts;
   #notes = new Map<string, Note>();
   #links = new SupersedeLinks();
-  #order: string[] | undefined;
-  #position = new Map<string, number>();
+  readonly #order = new ListOrder();
   #token: string | undefined;
   #syncing: Promise<void> | undefined;
   #queued: Promise<void> | undefined;
@@ -185,7 +184,7 @@ export class NoteMirror implements HistoryLookup {
       }
       if (changes.reset || changes.removed.length || changes.upserted.length) {
         this.#changes += (changes.reset ? 1 : 0) + changes.removed.length + upserted.length;
-        this.#order = undefined;
+        this.#order.reset();
         answers.clear();
       }
       this.#token = changes.token;
@@ -215,31 +214,13 @@ export class NoteMirror implements HistoryLookup {
     cursor: CursorState | undefined,
     filter: ((note: Note) => boolean) | undefined,
   ): ListResult {
-    const order = this.#ordered();
-    const n = order.length;
-    // `start` is where the page begins in store order; newest-first walks down from it.
-    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
-    const step = newest ? -1 : 1;
-    const notes: Note[] = [];
-    let total = 0;
-    let last = -1;
-    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
-      const note = this.#notes.get(order[i])!;
-      if (filter && !filter(note)) continue;
-      total++;
-      if ((newest ? i <= start : i >= start) && notes.length < limit) {
-        notes.push(note);
-        last = i;
-      }
-    }
-    let more = false;
-    if (last >= 0) {
-      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
-        more = !filter || filter(this.#notes.get(order[i])!);
-      }
-    }
+    const { items: notes, total, nextCursor } = this.#order.page(this.#notes, limit, {
+      newest,
+      cursor,
+      filter,
+    });
     const page: ListResult = { notes, total };
-    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+    if (nextCursor) page.nextCursor = nextCursor;
     return page;
   }
 
@@ -251,14 +232,5 @@ export class NoteMirror implements HistoryLookup {
   } {
     const { labels, sources, lastUpdated } = countNotes(this.#notes.values());
     return { labels, sources, lastUpdated };
-  }
-
-  #ordered(): string[] {
-    if (!this.#order) {
-      this.#order = [...this.#notes.keys()];
-      this.#position.clear();
-      this.#order.forEach((id, i) => this.#position.set(id, i));
-    }
-    return this.#order;
   }
 }

@@ -9,6 +9,7 @@
  */
 
 import { LOG_LEVELS, type LogLevel } from "../env.ts";
+import { urlPath } from "./healthz.ts";
 
 export { LOG_LEVELS, type LogLevel };
 
@@ -61,11 +62,7 @@ export function logsRequest(level: LogLevel, status: number): boolean {
  * ```
  */
 export function logPath(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return "/";
-  }
+  return urlPath(url) ?? "/";
 }
 
 /**

@@ -23,6 +23,27 @@ export const HEALTHZ_PATH = "/healthz";
 const BODY = '{"status":"ok"}';
 
 /**
+ * The path of `url`, or undefined when it does not parse: how a probe such as `/healthz` or
+ * `/readyz` tells its requests from everyone else's, and what the request log shows.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { urlPath } from "./healthz.ts";
+ *
+ * assert.equal(urlPath("http://x/readyz?full=1"), "/readyz");
+ * assert.equal(urlPath("not a url"), undefined);
+ * ```
+ */
+export function urlPath(url: string): string | undefined {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else undefined (the request is
  * someone else's).
  *
@@ -43,13 +64,7 @@ const BODY = '{"status":"ok"}';
  * ```
  */
 export function healthzResponse(request: Request): Response | undefined {
-  let path: string;
-  try {
-    path = new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
-  if (path !== HEALTHZ_PATH) return undefined;
+  if (urlPath(request.url) !== HEALTHZ_PATH) return undefined;
   const method = request.method;
   if (method !== "GET" && method !== "HEAD") {
     return new Response(

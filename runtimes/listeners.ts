@@ -7,6 +7,7 @@
  * @module
  */
 
+import { MemoRuntimeError } from "./errors.ts";
 import type { RuntimeChange } from "./types.ts";
 
 interface Entry {
@@ -31,6 +32,23 @@ export class RuntimeListeners {
     return () => {
       if (this.#entries.delete(entry)) entry.stop?.();
     };
+  }
+
+  /**
+   * A runtime's `watch(onChange)`: refuses a `closed` runtime (`UNAVAILABLE`) and an `onChange` that
+   * is not a function (`INVALID_INPUT`), else {@linkcode add}s it.
+   */
+  watch(closed: boolean, onChange: (change: RuntimeChange) => void): () => void {
+    if (closed) {
+      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
+    }
+    if (typeof onChange !== "function") {
+      throw new MemoRuntimeError(
+        "INVALID_INPUT",
+        "Cannot watch the memory: onChange must be a function",
+      );
+    }
+    return this.add(onChange);
   }
 
   /**

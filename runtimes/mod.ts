@@ -23,3 +23,4 @@ export * from "./secrets.ts";
 export * from "./delegate.ts";
 export * from "./remember_result.ts";
 export * from "./recall_detailed.ts";
+export * from "./complete_ids.ts";

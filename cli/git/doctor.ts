@@ -8,13 +8,13 @@
  * @module
  */
 
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { memoPaths, parseNotes, splitConflict } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
-import { memoGitignore } from "../init/init.ts";
+import { memoGitignore, readIfExists } from "../init/init.ts";
 import { jsonDocument } from "../output.ts";
 import { projectRoot } from "../runtime.ts";
 import { initFix, readGitWiring, type RunProgram, shellWord } from "./wiring.ts";
@@ -84,15 +84,6 @@ export interface DoctorProblem {
 
 async function exists(path: string): Promise<boolean> {
   return await stat(path).then(() => true, () => false);
-}
-
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (e) {
-    if ((e as { code?: string }).code === "ENOENT") return undefined;
-    throw e;
-  }
 }
 
 /**

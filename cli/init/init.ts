@@ -222,8 +222,18 @@ function quoteWord(word: string): string {
   return /^[\w@%+=:,./${}-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
-/** Reads a text file; `undefined` when it does not exist. */
-async function readIfExists(path: string): Promise<string | undefined> {
+/**
+ * Reads a text file; `undefined` when it does not exist.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readIfExists } from "./init.ts";
+ *
+ * assert.equal(await readIfExists("/no/such/memo/file"), undefined);
+ * ```
+ */
+export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, "utf8");
   } catch (e) {

@@ -82,37 +82,34 @@ export function unifiedDiff(before: string, after: string, path: string, context
       continue;
     }
     // A changed stretch: up to where the two texts meet again on a line both hold next.
-    let ei = i;
-    let ej = j;
-    const seenA = new Map<string, number>();
-    const seenB = new Map<string, number>();
-    let meet: [number, number] | undefined;
-    while ((ei < a.length || ej < b.length) && ei - i + ej - j < 2 * MAX_REGION) {
-      if (ei < a.length) {
-        const at = seenB.get(a[ei]);
-        if (at !== undefined) {
-          meet = [ei, at];
-          break;
-        }
-        if (!seenA.has(a[ei])) seenA.set(a[ei], ei);
-        ei++;
-      }
-      if (ej < b.length) {
-        const at = seenA.get(b[ej]);
-        if (at !== undefined) {
-          meet = [at, ej];
-          break;
-        }
-        if (!seenB.has(b[ej])) seenB.set(b[ej], ej);
-        ej++;
-      }
-    }
-    const [ti, tj] = meet ?? [ei, ej];
+    const [ti, tj] = meetAgain(a, b, i, j);
     ops.push(...editScript(a.slice(i, ti), b.slice(j, tj)));
     i = ti;
     j = tj;
   }
   return "--- a/" + path + "\n+++ b/" + path + "\n" + hunks(ops, context, A.noEol, B.noEol);
+}
+
+/**
+ * Where the changed stretch that starts at `a[i]` and `b[j]` ends: both sides are read a line at a
+ * time, in turn, until one reads a line the other has read already (or the search gives up after
+ * `2 * MAX_REGION` lines).
+ */
+function meetAgain(a: string[], b: string[], i: number, j: number): [number, number] {
+  const texts = [a, b];
+  const at = [i, j];
+  const seen = [new Map<string, number>(), new Map<string, number>()];
+  while ((at[0] < a.length || at[1] < b.length) && at[0] - i + at[1] - j < 2 * MAX_REGION) {
+    for (const side of [0, 1]) {
+      if (at[side] >= texts[side].length) continue;
+      const line = texts[side][at[side]];
+      const other = seen[1 - side].get(line);
+      if (other !== undefined) return side === 0 ? [at[0], other] : [other, at[1]];
+      if (!seen[side].has(line)) seen[side].set(line, at[side]);
+      at[side]++;
+    }
+  }
+  return [at[0], at[1]];
 }
 
 /** The hunks of an edit script. */

@@ -16,7 +16,7 @@ import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { errorLine, jsonDocument } from "../output.ts";
-import { progressBar, progressLine } from "../progress.ts";
+import { progressBar, progressLine, stoppable } from "../progress.ts";
 import { withProjectRuntime } from "../runtime.ts";
 
 const COMMON = { string: ["dir"], boolean: ["json"] } as const;
@@ -143,20 +143,13 @@ export const embed: CliCommand = {
     const p = parseArgs(argv, COMMON);
     positionals(p, []);
     const progress = embedProgress(io);
-    const controller = new AbortController();
-    const removeSignal = io.onShutdownSignal?.(() => controller.abort());
-    let result: RuntimeEmbedResult | undefined;
-    try {
-      result = await withProjectRuntime(
+    const result = await stoppable(io, progress, (signal) =>
+      withProjectRuntime(
         p,
         io,
-        (runtime) => embedMissing(runtime, progress?.onProgress, controller.signal),
+        (runtime) => embedMissing(runtime, progress?.onProgress, signal),
         { onModelProgress: progress?.onModelProgress },
-      );
-    } finally {
-      removeSignal?.();
-      await progress?.end();
-    }
+      ));
     if (!result) {
       await io.stderr(errorLine(NEEDS_LOCAL));
       return 2;

@@ -1,6 +1,6 @@
 /**
- * Internal: the graceful stop that `memo serve` and `memo cloud serve` share
- * ({@linkcode shutdownOnSignal}).
+ * Internal: the start and the graceful stop that `memo serve` and `memo cloud serve` share
+ * ({@linkcode listen}, {@linkcode shutdownOnSignal}).
  *
  * @module
  */
@@ -122,4 +122,41 @@ export function shutdownOnSignal(
         : Math.max(0, SHUTDOWN_GRACE_MS - (Date.now() - signalAt)),
     remove,
   };
+}
+
+/**
+ * Starts `serve` on `at`; when that fails (the port is taken, the host unknown), runs `undo` (closes
+ * what was opened for the server) and throws an Error that names the address and the reason.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { listen } from "./_shutdown.ts";
+ *
+ * const taken = () => Promise.reject(Object.assign(new Error("in use"), { code: "EADDRINUSE" }));
+ * let undone = false;
+ * const at = { hostname: "127.0.0.1", port: 8787 };
+ * await assert.rejects(
+ *   listen(taken, () => new Response(), at, new AbortController().signal, async () => {
+ *     undone = true;
+ *   }),
+ *   { message: "Cannot listen on 127.0.0.1:8787: EADDRINUSE" },
+ * );
+ * assert.ok(undone);
+ * ```
+ */
+export async function listen(
+  serve: NonNullable<CliIO["serve"]>,
+  handler: (request: Request) => Response | Promise<Response>,
+  at: { hostname: string; port: number },
+  signal: AbortSignal,
+  undo: () => Promise<void>,
+): ReturnType<NonNullable<CliIO["serve"]>> {
+  try {
+    return await serve(handler, { hostname: at.hostname, port: at.port, signal });
+  } catch (e) {
+    await undo();
+    const reason = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
+    throw new Error(`Cannot listen on ${at.hostname}:${at.port}: ${reason}`);
+  }
 }

@@ -13,7 +13,7 @@ import { boolFlag, intFlag, parseArgs, positionals, stringFlag, UsageError } fro
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
-import { shutdownOnSignal } from "./_shutdown.ts";
+import { listen, shutdownOnSignal } from "./_shutdown.ts";
 
 /**
  * Default interface of `memo cloud serve`.
@@ -170,19 +170,10 @@ async function runCloud(argv: string[], io: CliIO): Promise<number> {
       `memo: draining for ${drainMs(signal)} ms (GET /readyz answers 503), then stopping`,
     );
   }, drainMs);
-  let listening;
-  try {
-    listening = await serve(server.handler, {
-      hostname: config.hostname,
-      port: config.port,
-      signal: stopped.signal,
-    });
-  } catch (e) {
+  const listening = await listen(serve, server.handler, config, stopped.signal, async () => {
     shutdown.remove();
     await server.close();
-    const reason = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
-    throw new Error(`Cannot listen on ${config.hostname}:${config.port}: ${reason}`);
-  }
+  });
   const host = config.hostname.includes(":") ? `[${config.hostname}]` : config.hostname;
   const url = `http://${host}:${listening.port}/v1`;
   await print(`memo: cloud API listening on ${url}`);

@@ -11,7 +11,7 @@ import { runtimeFactoryFromEnv } from "../../runtimes/start/mod.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
-import { shutdownOnSignal } from "./_shutdown.ts";
+import { listen, shutdownOnSignal } from "./_shutdown.ts";
 import { warnMissingDriver, withGitStats } from "../git/warning.ts";
 import { serveConfig } from "./serve_config.ts";
 
@@ -86,19 +86,10 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   // stops STREAM_FLUSH_MS after the streams end: stopping it at once would cut the
   // streams before their last event is written.
   const shutdown = shutdownOnSignal(io, () => endpoint.closeStreams(), STREAM_FLUSH_MS);
-  let server;
-  try {
-    server = await serve(handle, {
-      hostname: config.hostname,
-      port: config.port,
-      signal: stopped.signal,
-    });
-  } catch (e) {
+  const server = await listen(serve, handle, config, stopped.signal, async () => {
     shutdown.remove();
     await endpoint.close();
-    const reason = (e as { code?: string }).code ?? (e instanceof Error ? e.message : String(e));
-    throw new Error(`Cannot listen on ${config.hostname}:${config.port}: ${reason}`);
-  }
+  });
   const url = urlOf(config.hostname, server.port, endpoint.path ?? "/mcp");
   const ui = endpoint.uiPath === undefined
     ? null

@@ -75,6 +75,13 @@ const NOTE_IDS = (description: string, extra: Schema = {}): Schema => ({
 });
 
 /** The history fields a note is written with. */
+/** What a write of one note answers (`RememberResult` adds the similar notes). */
+const WRITE_RESULT: Record<string, Schema> = {
+  note: ref("CloudNote"),
+  status: ref("WriteStatus"),
+  redacted: ref("Redacted"),
+};
+
 const historyProperties: Record<string, Schema> = {
   supersedes: NOTE_IDS(
     "Ids of the notes this note replaces (a correction, or merged duplicates): kept on the newer note, the one source of truth.",
@@ -149,20 +156,14 @@ export const schemas: Record<string, Schema> = {
       index: integer("In a batch, the draft's position.", { minimum: 0 }),
     }, ["rule", "field"]),
   },
-  WriteResult: object({
-    note: ref("CloudNote"),
-    status: ref("WriteStatus"),
-    redacted: ref("Redacted"),
-  }, ["note", "status"]),
+  WriteResult: object(WRITE_RESULT, ["note", "status"]),
   SimilarNote: object({
     id: string("The similar note's id.", { pattern: ID_PATTERN }),
     title: string("Its title."),
     score: { type: "number", minimum: 0, maximum: 1, description: "Similarity, 0 to 1." },
   }, ["id", "title", "score"]),
   RememberResult: object({
-    note: ref("CloudNote"),
-    status: ref("WriteStatus"),
-    redacted: ref("Redacted"),
+    ...WRITE_RESULT,
     similar: {
       type: "array",
       items: ref("SimilarNote"),

@@ -180,13 +180,8 @@ export class PostgresMemoryStore implements C.RevisionedStore {
       // content, keeping `created` and `ord`. The primary key decides, row by row: no join to
       // plan. A new note whose (fresh, random) id were taken would be neither: counted, refused.
       const [{ stored }] = await tx<{ stored: string }[]>`
-        WITH r AS (
-          SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
-            ${tx.unsafe(WRITE.record)})
-        ), notes AS (
-          INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
-          SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
-          ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)}
+        WITH r AS (${writeRecords(tx, rows)}), notes AS (
+          ${insertRecords(tx, pid)}
           WHERE memo_notes.identity = EXCLUDED.identity
           RETURNING 1
         ), ch AS (
@@ -257,14 +252,8 @@ export class PostgresMemoryStore implements C.RevisionedStore {
       const records = writes.map((n) => ({ ...n, seq: ++next, identity: noteIdentity(n) }));
       if (records.length) {
         await tx`
-          WITH r AS (
-            SELECT * FROM jsonb_to_recordset(${JSON.stringify(records)}::text::jsonb) AS r (
-              ${tx.unsafe(WRITE.record)})
-          ), notes AS (
-            INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
-            SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
-            ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)},
-              created = EXCLUDED.created
+          WITH r AS (${writeRecords(tx, records)}), notes AS (
+            ${insertRecords(tx, pid)}, created = EXCLUDED.created
           )
           INSERT INTO memo_changes (pid, seq, op, id, note)
           SELECT ${pid}, seq, 'upsert', id, ${noteJson(tx)} FROM r`;
@@ -637,10 +626,24 @@ function noteJson(sql: Sql | TransactionSql) {
   );
 }
 
+/** The write recordset `r`: `rows`, notes with their `seq` and `identity`, sent as one JSON list. */
+function writeRecords(tx: TransactionSql, rows: readonly object[]) {
+  return tx`SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::text::jsonb) AS r (
+    ${tx.unsafe(WRITE.record)})`;
+}
+
 /**
- * The write recordset `r` (a JSON list of notes with `seq` and `identity`), and how a write inserts
- * it or, for an id stored already, changes that row (`created` and `ord` kept).
+ * The insert of the write recordset `r` into project `pid`'s notes; for an id stored already, the
+ * row takes the new content (its `created` and `ord` kept; a caller may add to the SET list or a
+ * WHERE).
  */
+function insertRecords(tx: TransactionSql, pid: number) {
+  return tx`INSERT INTO memo_notes (${tx.unsafe(WRITE.insert)})
+    SELECT ${pid}, ${tx.unsafe(WRITE.values)} FROM r
+    ON CONFLICT (pid, id) DO UPDATE SET ${tx.unsafe(WRITE.set)}`;
+}
+
+/** The columns of the write recordset `r`, and of its insert ({@linkcode insertRecords}). */
 const WRITE = {
   record: `seq int8, id text, identity text, title text, body text, labels jsonb, source text,
     hash text, created text, updated text, supersedes jsonb, "validFrom" text, "validUntil" text`,

@@ -14,16 +14,16 @@ import {
   checkHistoryFilter,
   countNotes,
   createLexicalIndex,
-  cursorStart,
   decodeCursor,
-  encodeCursor,
   type HistoryFilter,
   historyFilter,
   lexicalSimilarNotes,
+  ListOrder,
   MAX_MEMO_LIMIT,
   MemoryValidationError,
   normalizeLabels,
   type Note,
+  noteFilter,
   type ScoreContribution,
   type SimilarNote,
   SupersedeLinks,
@@ -145,18 +145,6 @@ function checkLimit(limit: number, action: string): number {
   return limit;
 }
 
-/** Memo's filter by labels (every one) and source prefix; `undefined` when there is none. */
-function filterOf(
-  f: { labels?: readonly string[]; source?: string },
-): ((row: Row) => boolean) | undefined {
-  const labels = normalizeLabels(f.labels);
-  const source = f.source?.trim();
-  if (!labels.length && !source) return undefined;
-  return (row) =>
-    labels.every((l) => row.labels.includes(l)) &&
-    (!source || (row.source !== undefined && row.source.startsWith(source)));
-}
-
 /** Both filters (either may be absent). */
 function both(
   a: ((row: Row) => boolean) | undefined,
@@ -197,8 +185,7 @@ export class ProjectIndex {
   /** Rows in store order (`ord`). */
   #rows = new Map<string, Row>();
   #rowBytes = 0;
-  #order: string[] | undefined;
-  #position = new Map<string, number>();
+  readonly #order = new ListOrder();
   #answers = new Map<string, IndexHit[]>();
   /** The derived side of the held notes' `supersedes`. */
   readonly #links = new SupersedeLinks();
@@ -299,7 +286,7 @@ export class ProjectIndex {
     ]);
     const known = this.#answers.get(key);
     if (known) return known.slice();
-    const filter = both(filterOf(options), this.#historyFilter(history));
+    const filter = both(noteFilter(options), this.#historyFilter(history));
     const rows = this.#rows;
     const byId = filter && ((id: string) => filter(rows.get(id)!));
     const hits: IndexHit[] = [];
@@ -346,32 +333,14 @@ export class ProjectIndex {
       ? undefined
       : decodeCursor(options.cursor, "list notes");
     const history = checkHistoryFilter(options, "list notes");
-    const order = this.#ordered();
-    const n = order.length;
-    const start = cursorStart(n, newest, cursor, (id) => this.#position.get(id));
-    const step = newest ? -1 : 1;
-    const filter = both(filterOf(options), this.#historyFilter(history));
-    const items: { id: string; revision: number }[] = [];
-    let total = 0;
-    let last = -1;
-    for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
-      const row = this.#rows.get(order[i])!;
-      if (filter && !filter(row)) continue;
-      total++;
-      if ((newest ? i <= start : i >= start) && items.length < limit) {
-        items.push({ id: row.id, revision: row.revision });
-        last = i;
-      }
-    }
-    let more = false;
-    if (last >= 0) {
-      for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
-        more = !filter || filter(this.#rows.get(order[i])!);
-      }
-    }
+    const { items, total, nextCursor } = this.#order.page(this.#rows, limit, {
+      newest,
+      cursor,
+      filter: both(noteFilter(options), this.#historyFilter(history)),
+    });
     const page: { items: { id: string; revision: number }[]; total: number; nextCursor?: string } =
-      { items, total };
-    if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+      { items: items.map((row) => ({ id: row.id, revision: row.revision })), total };
+    if (nextCursor) page.nextCursor = nextCursor;
     return page;
   }
 
@@ -437,7 +406,7 @@ export class ProjectIndex {
   byteLength(): number {
     let answers = 0;
     for (const hits of this.#answers.values()) answers += 200 + 120 * hits.length;
-    return this.#index.byteLength() + this.#rowBytes + (this.#order ? 16 * this.#order.length : 0) +
+    return this.#index.byteLength() + this.#rowBytes + 16 * this.#order.size +
       120 * this.#links.size + answers;
   }
 
@@ -508,16 +477,7 @@ export class ProjectIndex {
   }
 
   #changed(): void {
-    this.#order = undefined;
+    this.#order.reset();
     this.#answers.clear();
-  }
-
-  #ordered(): string[] {
-    if (!this.#order) {
-      this.#order = [...this.#rows.keys()];
-      this.#position.clear();
-      this.#order.forEach((id, i) => this.#position.set(id, i));
-    }
-    return this.#order;
   }
 }

@@ -8,7 +8,7 @@
 
 import { MemoryValidationError } from "../errors.ts";
 import { prepareHistory } from "../history/validity.ts";
-import type { NoteDraft } from "./_types.ts";
+import type { Note, NoteDraft } from "./_types.ts";
 import { contentHash } from "./_identity.ts";
 
 /**
@@ -45,6 +45,31 @@ export function normalizeLabels(labels: readonly string[] | undefined): string[]
     if (label && !out.includes(label)) out.push(label);
   }
   return out;
+}
+
+/**
+ * The test of a note filter (every label, and a source prefix), or undefined when it filters
+ * nothing: `Memo`'s recall and list filter, which the cloud's project index applies alike.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { noteFilter } from "@memo/memory";
+ * const note = { id: "a", title: "t", body: "b", labels: ["ops"], source: "github:x/y#1", hash: "", created: "", updated: "" };
+ * assert.equal(noteFilter({}), undefined);
+ * assert.equal(noteFilter({ labels: ["ops"], source: "github:" })!(note), true);
+ * assert.equal(noteFilter({ labels: ["infra"] })!(note), false);
+ * ```
+ */
+export function noteFilter(
+  f: { labels?: readonly string[]; source?: string },
+): ((note: Note) => boolean) | undefined {
+  const labels = normalizeLabels(f.labels);
+  const source = f.source?.trim();
+  if (!labels.length && !source) return undefined;
+  return (note) =>
+    labels.every((l) => note.labels.includes(l)) &&
+    (!source || (note.source !== undefined && note.source.startsWith(source)));
 }
 
 /**

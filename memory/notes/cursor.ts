@@ -103,3 +103,100 @@ export function cursorStart(
   if (newest) return at !== undefined ? at - 1 : Math.min(cursor.position - 1, count - 1);
   return at !== undefined ? at + 1 : Math.min(cursor.position, count);
 }
+
+/**
+ * The list order of a map of items (its key order) and the position of each id in it, computed
+ * at the first page after a change: a store's notes or an index's rows, paged by
+ * {@linkcode ListOrder.page} as `Memo.list` pages them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { ListOrder } from "@memo/memory";
+ * const items = new Map([["a", 1], ["b", 2], ["c", 3]]);
+ * const order = new ListOrder();
+ * const first = order.page(items, 1, { newest: true });
+ * assert.deepEqual([first.items, first.total, order.size], [[3], 3, 3]);
+ * const odd = order.page(items, 5, { newest: true, filter: (n) => n % 2 === 1 });
+ * assert.deepEqual(odd, { items: [3, 1], total: 2 });
+ * order.reset();
+ * assert.equal(order.size, 0);
+ * ```
+ */
+export class ListOrder {
+  #ids: string[] | undefined;
+  readonly #position = new Map<string, number>();
+
+  /** How many ids the computed order holds (0 until a page is read after a reset). */
+  get size(): number {
+    return this.#ids?.length ?? 0;
+  }
+
+  /** Forgets the order: the items changed. */
+  reset(): void {
+    this.#ids = undefined;
+  }
+
+  /**
+   * One page: at most `limit` of the items `filter` keeps (all when undefined), from the end when
+   * `newest`, after `cursor`, with the count of every item kept and the cursor of the next page
+   * when one follows. `items` are those the order was computed from, or changed ones after a
+   * {@linkcode reset}.
+   */
+  page<T>(
+    items: ReadonlyMap<string, T>,
+    limit: number,
+    walk: { newest: boolean; cursor?: CursorState; filter?: (item: T) => boolean },
+  ): { items: T[]; total: number; nextCursor?: string } {
+    if (!this.#ids) {
+      this.#ids = [...items.keys()];
+      this.#position.clear();
+      this.#ids.forEach((id, i) => this.#position.set(id, i));
+    }
+    return pageInOrder(this.#ids, limit, {
+      ...walk,
+      get: (id) => items.get(id)!,
+      positionOf: (id) => this.#position.get(id),
+    });
+  }
+}
+
+/** {@linkcode ListOrder.page} over the ids in `order`. */
+function pageInOrder<T>(
+  order: readonly string[],
+  limit: number,
+  walk: {
+    get: (id: string) => T;
+    positionOf: (id: string) => number | undefined;
+    newest: boolean;
+    cursor?: CursorState;
+    filter?: (item: T) => boolean;
+  },
+): { items: T[]; total: number; nextCursor?: string } {
+  const { get, newest, filter } = walk;
+  const n = order.length;
+  // `start` is where the page begins in `order`; newest-first walks down from it.
+  const start = cursorStart(n, newest, walk.cursor, walk.positionOf);
+  const step = newest ? -1 : 1;
+  const items: T[] = [];
+  let total = 0;
+  let last = -1;
+  for (let i = newest ? n - 1 : 0; newest ? i >= 0 : i < n; i += step) {
+    const item = get(order[i]);
+    if (filter && !filter(item)) continue;
+    total++;
+    if ((newest ? i <= start : i >= start) && items.length < limit) {
+      items.push(item);
+      last = i;
+    }
+  }
+  let more = false;
+  if (last >= 0) {
+    for (let i = last + step; (newest ? i >= 0 : i < n) && !more; i += step) {
+      more = !filter || filter(get(order[i]));
+    }
+  }
+  const page: { items: T[]; total: number; nextCursor?: string } = { items, total };
+  if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+  return page;
+}

@@ -14,6 +14,7 @@ export {
   normalizeLabels,
   normalizeSource,
   normalizeTitle,
+  noteFilter,
   type PreparedNoteContent,
   prepareDraft,
 } from "./_prepare.ts";

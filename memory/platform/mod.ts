@@ -15,3 +15,4 @@
 
 export * from "./system.ts";
 export * from "./git_base.ts";
+export * from "./replace_file.ts";

@@ -5,9 +5,10 @@
  * @module
  */
 
-import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { MemoryError } from "../errors.ts";
+import { replaceFromTemp } from "../platform/replace_file.ts";
 import { tempPath } from "./_lock.ts";
 import { type FileStamp, PIECE, TAIL_BYTES, toStamp } from "./_notes_file.ts";
 
@@ -101,28 +102,21 @@ export async function rewriteFile(
   const fh = await open(tmp, "wx", mode);
   let size = 0;
   let tail: Uint8Array = new Uint8Array(0);
-  try {
-    let pending = "";
-    const flush = async () => {
-      const bytes = encoder.encode(pending);
-      pending = "";
-      await writeAll(fh, bytes);
-      size += bytes.length;
-      tail = joinTail(tail, bytes);
-    };
+  let pending = "";
+  const flush = async () => {
+    const bytes = encoder.encode(pending);
+    pending = "";
+    await writeAll(fh, bytes);
+    size += bytes.length;
+    tail = joinTail(tail, bytes);
+  };
+  await replaceFromTemp(fh, tmp, notesPath, async () => {
     for (const piece of pieces) {
       pending += piece;
       if (pending.length >= PIECE) await flush();
     }
     await flush();
-    await fh.sync();
-    await fh.close();
-    await rename(tmp, notesPath);
-  } catch (e) {
-    await fh.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
+  }, true);
   await syncDir(dirname(notesPath));
   const st = await stat(notesPath);
   return { stamp: toStamp(st), size, tail };

@@ -10,6 +10,7 @@
 import { constants } from "node:fs";
 import { link, open, rename, unlink, writeFile } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
+import { replaceFromTemp } from "../platform/replace_file.ts";
 import { currentPid } from "../platform/system.ts";
 import { validRecord } from "./cache_format.ts";
 
@@ -159,7 +160,7 @@ export async function writeCompacted(
   const tmp = tempPath(path);
   const out = await open(tmp, "w");
   const offsets = new Map<string, number>();
-  try {
+  await replaceFromTemp(out, tmp, path, async () => {
     await out.write(header);
     let at = header.length;
     const record = new Uint8Array(size);
@@ -171,12 +172,6 @@ export async function writeCompacted(
       offsets.set(key, at);
       at += size;
     }
-    await out.close();
-    await rename(tmp, path);
-  } catch (error) {
-    await out.close().catch(() => {});
-    await unlink(tmp).catch(() => {});
-    throw error;
-  }
+  });
   return offsets;
 }

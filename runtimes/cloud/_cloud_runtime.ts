@@ -12,6 +12,7 @@ import { checkEngine, runtimeErrorOf } from "./_runtime_errors.ts";
 import { byStatus, draftOf, mergeRedacted, plain, statsOf } from "./_runtime_shapes.ts";
 import { syncToCloud } from "./_connector_sync.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
+import { completeIdsThroughPages } from "../complete_ids.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import type { MemoCloudClient, MemoCloudNote } from "./client.ts";
 import { MemoRuntimeError } from "../errors.ts";
@@ -341,40 +342,14 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     limit: number,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.RuntimeCompletion> {
-    return this.#run(options.signal, async (signal) => {
-      const values: string[] = [];
-      let total = 0;
-      let cursor: string | undefined;
-      do {
+    return this.#run(options.signal, (signal) =>
+      completeIdsThroughPages(prefix, limit, (cursor) =>
         // Superseded notes stay readable by id: their ids complete too.
-        const page = await this.#client.list({
-          cursor,
-          limit: CLOUD_PAGE,
-          includeSuperseded: true,
-          signal,
-        });
-        for (const note of page.notes) {
-          if (!note.id.startsWith(prefix)) continue;
-          total++;
-          if (values.length < limit) values.push(note.id);
-        }
-        cursor = page.notes.length ? page.nextCursor : undefined;
-      } while (cursor);
-      return { values, total };
-    });
+        this.#client.list({ cursor, limit: CLOUD_PAGE, includeSuperseded: true, signal })));
   }
 
   watch(onChange: (change: R.RuntimeChange) => void): () => void {
-    if (this.#closing.signal.aborted) {
-      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
-    }
-    if (typeof onChange !== "function") {
-      throw new MemoRuntimeError(
-        "INVALID_INPUT",
-        "Cannot watch the memory: onChange must be a function",
-      );
-    }
-    const remove = this.#listeners.add(onChange);
+    const remove = this.#listeners.watch(this.#closing.signal.aborted, onChange);
     this.#poller.start();
     return () => {
       remove();

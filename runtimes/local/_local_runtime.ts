@@ -9,6 +9,7 @@ import { envObject } from "../../platform/mod.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
 import { refuseUnresolvedMerge, runtimeErrorOf, unsupported } from "./_runtime_errors.ts";
 import { checkDraftList, checkIdList } from "../batch_input.ts";
+import { completeIdsThroughPages } from "../complete_ids.ts";
 import { RuntimeListeners } from "../listeners.ts";
 import { MemoRuntimeError } from "../errors.ts";
 import { recallDetailedOf } from "../recall_detailed.ts";
@@ -244,21 +245,30 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     input: R.RuntimeCorrectInput,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.CorrectResult> {
-    return this.#run(options.signal, async (memo) => {
-      if (!memo.correct) throw unsupported("correct notes");
-      const result = await memo.correct(input);
-      this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
-      return result;
-    });
+    return this.#history(options.signal, "correct notes", (memo) => memo.correct?.(input));
   }
 
   supersede(
     input: R.RuntimeSupersedeInput,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.SupersedeResult> {
-    return this.#run(options.signal, async (memo) => {
-      if (!memo.supersede) throw unsupported("supersede notes");
-      const result = await memo.supersede(input);
+    return this.#history(options.signal, "supersede notes", (memo) => memo.supersede?.(input));
+  }
+
+  /**
+   * A history write (`correct`, `supersede`), which the memory client may lack (`write` gives
+   * undefined): the new note and the ones it superseded changed (when it superseded any; a
+   * correction always does).
+   */
+  #history<T extends R.SupersedeResult>(
+    signal: AbortSignal | undefined,
+    what: string,
+    write: (memo: R.MemoLike) => Promise<T> | undefined,
+  ): Promise<T> {
+    return this.#run(signal, async (memo) => {
+      const pending = write(memo);
+      if (!pending) throw unsupported(what);
+      const result = await pending;
       if (result.superseded.length) {
         this.#wrote(memo, { ids: [result.note.id, ...result.superseded], listChanged: true });
       }
@@ -324,36 +334,16 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     limit: number,
     options: R.RuntimeCallOptions = {},
   ): Promise<R.RuntimeCompletion> {
-    return this.#run(options.signal, async (memo) => {
-      const values: string[] = [];
-      let total = 0;
-      let cursor: string | undefined;
-      do {
+    return this.#run(options.signal, (memo) =>
+      completeIdsThroughPages(prefix, limit, (cursor) => {
         checkSignal(options.signal);
         // Superseded notes stay readable by id: their ids complete too.
-        const page = await memo.list({ cursor, limit: 1000, includeSuperseded: true });
-        for (const note of page.notes) {
-          if (!note.id.startsWith(prefix)) continue;
-          total++;
-          if (values.length < limit) values.push(note.id);
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
-      return { values, total };
-    });
+        return memo.list({ cursor, limit: 1000, includeSuperseded: true });
+      }));
   }
 
   watch(onChange: (change: R.RuntimeChange) => void): () => void {
-    if (this.#closed) {
-      throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
-    }
-    if (typeof onChange !== "function") {
-      throw new MemoRuntimeError(
-        "INVALID_INPUT",
-        "Cannot watch the memory: onChange must be a function",
-      );
-    }
-    const stop = this.#listeners.add(onChange);
+    const stop = this.#listeners.watch(this.#closed, onChange);
     // A listener wants live data: a lazy runtime opens its client now. A failed open is
     // reported to the next call, which opens again and attaches the listener then.
     let opening: Promise<R.MemoLike>;

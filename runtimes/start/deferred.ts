@@ -140,16 +140,7 @@ export function createDeferredRuntime(
       return await (await ready()).recallProfile?.(options);
     },
     watch(onChange: (change: RuntimeChange) => void): () => void {
-      if (closed) {
-        throw new MemoRuntimeError("UNAVAILABLE", "Cannot watch the memory: the runtime is closed");
-      }
-      if (typeof onChange !== "function") {
-        throw new MemoRuntimeError(
-          "INVALID_INPUT",
-          "Cannot watch the memory: onChange must be a function",
-        );
-      }
-      const stop = listeners.add(onChange);
+      const stop = listeners.watch(closed, onChange);
       if (built) attach(built);
       else {
         // The build's failure (even a synchronous one) is reported to the next call, which
