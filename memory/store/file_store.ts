@@ -34,7 +34,6 @@ import {
   staleReason,
 } from "./_lock.ts";
 import { LoadedNotes } from "./_loaded_notes.ts";
-import { mergeCachePath } from "./_merge_cache.ts";
 import { type FileMemoryStoreOptions, storeSettings } from "./file_store_options.ts";
 import { offerLoadDigests } from "./load_digest.ts";
 import { patchNote, planCommit, type PreparedDraft, prepareDrafts } from "./_commit_plan.ts";
@@ -72,17 +71,11 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
   constructor(options: FileMemoryStoreOptions) {
-    const { paths, lock } = storeSettings(options);
+    const { paths, lock, mergeCache } = storeSettings(options);
     this.paths = paths;
     this.#clock = options.clock ?? (() => new Date());
     this.#lock = lock;
-    const file = new LoadedNotes(
-      this.paths.notes,
-      this.paths.lock,
-      options.conflictBase,
-      // A store with its own notesPath (one of many under a root) writes nothing under .memo.
-      options.notesPath === undefined ? mergeCachePath(this.paths.cache) : undefined,
-    );
+    const file = new LoadedNotes(paths.notes, paths.lock, options.conflictBase, mergeCache);
     this.#file = file;
     offerLoadDigests(this, {
       request: (mark) => file.requestDigests(mark),

@@ -7,6 +7,7 @@
 
 import { MemoryValidationError } from "../errors.ts";
 import type { LockSettings } from "./_lock.ts";
+import { mergeCachePath } from "./_merge_cache.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 
 /**
@@ -83,7 +84,8 @@ export interface FileMemoryStoreOptions {
 }
 
 /**
- * Checks a store's options and gives its paths and lock settings (the defaults applied here).
+ * Checks a store's options and gives its paths, lock settings and merge cache (the defaults
+ * applied here).
  * Throws `MemoryValidationError` for an empty `rootDir` or `notesPath`.
  *
  * @example
@@ -99,7 +101,7 @@ export interface FileMemoryStoreOptions {
  */
 export function storeSettings(
   options: FileMemoryStoreOptions,
-): { paths: MemoPaths; lock: Omit<LockSettings, "create" | "signal"> } {
+): { paths: MemoPaths; lock: Omit<LockSettings, "create" | "signal">; mergeCache?: string } {
   if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
     throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
   }
@@ -118,5 +120,7 @@ export function storeSettings(
     staleMs: options.staleLockMs ?? 5_000,
     foreignStaleMs: options.foreignLockStaleMs ?? 600_000,
   };
-  return { paths, lock };
+  // A store with its own notesPath (one of many under a root) writes nothing under .memo.
+  const mergeCache = notesPath === undefined ? mergeCachePath(paths.cache) : undefined;
+  return { paths, lock, mergeCache };
 }
