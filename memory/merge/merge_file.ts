@@ -8,7 +8,7 @@
  * @module
  */
 
-import { parseNotes } from "../store/parse.ts";
+import { type ParsedNotes, parseNotes } from "../store/parse.ts";
 import { type Entry, mergeEntries } from "./_merge_entries.ts";
 import { mergeText } from "./_text_merge.ts";
 import type { NotesMergeResult } from "./merge_notes.ts";
@@ -53,13 +53,16 @@ export type NotesFileMerge =
   | { ok: false; side: "base" | "ours" | "theirs"; reason: string };
 
 /** A side as the merge sees it: its header and its notes with their section texts. */
-function read(text: string): { header: string; entries: Entry[] } | string {
-  const { sections, issues } = parseNotes(text);
+function read(
+  text: string,
+  reuse?: ParsedNotes["byId"],
+): { header: string; entries: Entry[]; byId: ParsedNotes["byId"] } | string {
+  const { sections, issues, byId } = parseNotes(text, { reuse });
   if (issues.length) return `line ${issues[0].line}: ${issues[0].message}`;
   const header = sections.length && !sections[0].note ? sections[0].raw : "";
   const entries: Entry[] = [];
   for (const s of sections) if (s.note) entries.push({ note: s.note, raw: s.raw });
-  return { header, entries };
+  return { header, entries, byId };
 }
 
 /**
@@ -85,7 +88,16 @@ function read(text: string): { header: string; entries: Entry[] } | string {
  * ```
  */
 export function mergeNotesFiles(sides: NotesFileSides): NotesFileMerge {
-  const parsed = { base: read(sides.base), ours: read(sides.ours), theirs: read(sides.theirs) };
+  // A note unchanged on a side is parsed once: the sides reuse the base's notes (and theirs,
+  // ours' new ones); a damaged section is never reused, so each side reports its own.
+  const base0 = read(sides.base);
+  const known = typeof base0 === "string" ? undefined : base0.byId;
+  const ours0 = read(sides.ours, known);
+  const parsed = {
+    base: base0,
+    ours: ours0,
+    theirs: read(sides.theirs, typeof ours0 === "string" ? known : ours0.byId),
+  };
   for (const side of ["base", "ours", "theirs"] as const) {
     const p = parsed[side];
     if (typeof p === "string") return { ok: false, side, reason: p };
