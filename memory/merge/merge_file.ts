@@ -66,28 +66,43 @@ function read(
 }
 
 /**
- * Merges three versions of a `notes.md` text (see the module doc). Pure; `ok: false` names the
- * first side that cannot be parsed.
+ * What {@linkcode mergeNotesFileParts} returns: the merged text as consecutive pieces (joined,
+ * they are {@linkcode mergeNotesFiles}'s `text`), so that a caller writing 100 MB need not build
+ * one string of it first.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { mergeNotesFiles, NOTES_PREAMBLE, serializeNote } from "@memo/memory";
- * const note = (id: string, body: string) => serializeNote({
- *   id, title: body, body, labels: [], hash: "0123abcd",
- *   created: `2026-01-0${id.slice(1)}T00:00:00.000Z`, updated: `2026-01-0${id.slice(1)}T00:00:00.000Z`,
- * });
- * const base = NOTES_PREAMBLE + note("n1", "Deploys run on Fridays");
- * const ours = base + note("n2", "bob says the queue is kafka");
- * const theirs = base + note("n3", "alice says the cache is redis");
- * const merged = mergeNotesFiles({ base, ours, theirs });
- * assert.ok(merged.ok);
- * assert.equal(merged.text, base + note("n2", "bob says the queue is kafka") +
- *   note("n3", "alice says the cache is redis"));
- * assert.deepEqual(mergeNotesFiles({ base, ours: theirs, theirs: ours }), merged); // both ways
+ * import { mergeNotesFileParts, type NotesFileMergeParts } from "@memo/memory";
+ * const result: NotesFileMergeParts = mergeNotesFileParts({ base: "", ours: "# A\n", theirs: "# A\n" });
+ * assert.ok(result.ok);
+ * if (result.ok) assert.equal(result.parts.join(""), "# A\n");
  * ```
  */
-export function mergeNotesFiles(sides: NotesFileSides): NotesFileMerge {
+export type NotesFileMergeParts =
+  | ({ ok: true; parts: string[] } & Pick<NotesMergeResult, "conflicts" | "twins">)
+  | { ok: false; side: "base" | "ours" | "theirs"; reason: string };
+
+/**
+ * {@linkcode mergeNotesFiles}, its text given as pieces to write one after the other.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeNotesFileParts, mergeNotesFiles, NOTES_PREAMBLE, serializeNote } from "@memo/memory";
+ * const note = (id: string) => serializeNote({
+ *   id, title: id, body: id, labels: [], hash: "0123abcd",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * });
+ * const sides = { base: NOTES_PREAMBLE, ours: NOTES_PREAMBLE + note("n1"), theirs: NOTES_PREAMBLE + note("n2") };
+ * const merged = mergeNotesFileParts(sides);
+ * assert.ok(merged.ok);
+ * const whole = mergeNotesFiles(sides);
+ * assert.ok(whole.ok);
+ * assert.equal(merged.parts.join(""), whole.text);
+ * ```
+ */
+export function mergeNotesFileParts(sides: NotesFileSides): NotesFileMergeParts {
   // A note unchanged on a side is parsed once: the sides reuse the base's notes (and theirs,
   // ours' new ones); a damaged section is never reused, so each side reports its own.
   const base0 = read(sides.base);
@@ -110,5 +125,34 @@ export function mergeNotesFiles(sides: NotesFileSides): NotesFileMerge {
   if (text !== "" && !text.endsWith("\n") && merged.entries.length) text += "\n";
   const parts = [text];
   for (const e of merged.entries) parts.push(e.raw.endsWith("\n") ? e.raw : e.raw + "\n");
-  return { ok: true, text: parts.join(""), conflicts: merged.conflicts, twins: merged.twins };
+  return { ok: true, parts, conflicts: merged.conflicts, twins: merged.twins };
+}
+
+/**
+ * Merges three versions of a `notes.md` text (see the module doc). Pure; `ok: false` names the
+ * first side that cannot be parsed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeNotesFiles, NOTES_PREAMBLE, serializeNote } from "@memo/memory";
+ * const note = (id: string, body: string) => serializeNote({
+ *   id, title: body, body, labels: [], hash: "0123abcd",
+ *   created: `2026-01-0${id.slice(1)}T00:00:00.000Z`, updated: `2026-01-0${id.slice(1)}T00:00:00.000Z`,
+ * });
+ * const base = NOTES_PREAMBLE + note("n1", "Deploys run on Fridays");
+ * const ours = base + note("n2", "bob says the queue is kafka");
+ * const theirs = base + note("n3", "alice says the cache is redis");
+ * const merged = mergeNotesFiles({ base, ours, theirs });
+ * assert.ok(merged.ok);
+ * assert.equal(merged.text, base + note("n2", "bob says the queue is kafka") +
+ *   note("n3", "alice says the cache is redis"));
+ * assert.deepEqual(mergeNotesFiles({ base, ours: theirs, theirs: ours }), merged); // both ways
+ * ```
+ */
+export function mergeNotesFiles(sides: NotesFileSides): NotesFileMerge {
+  const merged = mergeNotesFileParts(sides);
+  if (!merged.ok) return merged;
+  const { parts, conflicts, twins } = merged;
+  return { ok: true, text: parts.join(""), conflicts, twins };
 }
