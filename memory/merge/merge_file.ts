@@ -8,7 +8,7 @@
  * @module
  */
 
-import { parseNotes } from "../store/parse.ts";
+import { type ParsedNotes, parseNotes } from "../store/parse.ts";
 import { type Entry, mergeEntries } from "./_merge_entries.ts";
 import { mergeText } from "./_text_merge.ts";
 import type { NotesMergeResult } from "./merge_notes.ts";
@@ -53,13 +53,79 @@ export type NotesFileMerge =
   | { ok: false; side: "base" | "ours" | "theirs"; reason: string };
 
 /** A side as the merge sees it: its header and its notes with their section texts. */
-function read(text: string): { header: string; entries: Entry[] } | string {
-  const { sections, issues } = parseNotes(text);
+function read(
+  text: string,
+  reuse?: ParsedNotes["byId"],
+): { header: string; entries: Entry[]; byId: ParsedNotes["byId"] } | string {
+  const { sections, issues, byId } = parseNotes(text, { reuse });
   if (issues.length) return `line ${issues[0].line}: ${issues[0].message}`;
   const header = sections.length && !sections[0].note ? sections[0].raw : "";
   const entries: Entry[] = [];
   for (const s of sections) if (s.note) entries.push({ note: s.note, raw: s.raw });
-  return { header, entries };
+  return { header, entries, byId };
+}
+
+/**
+ * What {@linkcode mergeNotesFileParts} returns: the merged text as consecutive pieces (joined,
+ * they are {@linkcode mergeNotesFiles}'s `text`), so that a caller writing 100 MB need not build
+ * one string of it first.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeNotesFileParts, type NotesFileMergeParts } from "@memo/memory";
+ * const result: NotesFileMergeParts = mergeNotesFileParts({ base: "", ours: "# A\n", theirs: "# A\n" });
+ * assert.ok(result.ok);
+ * if (result.ok) assert.equal(result.parts.join(""), "# A\n");
+ * ```
+ */
+export type NotesFileMergeParts =
+  | ({ ok: true; parts: string[] } & Pick<NotesMergeResult, "conflicts" | "twins">)
+  | { ok: false; side: "base" | "ours" | "theirs"; reason: string };
+
+/**
+ * {@linkcode mergeNotesFiles}, its text given as pieces to write one after the other.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { mergeNotesFileParts, mergeNotesFiles, NOTES_PREAMBLE, serializeNote } from "@memo/memory";
+ * const note = (id: string) => serializeNote({
+ *   id, title: id, body: id, labels: [], hash: "0123abcd",
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * });
+ * const sides = { base: NOTES_PREAMBLE, ours: NOTES_PREAMBLE + note("n1"), theirs: NOTES_PREAMBLE + note("n2") };
+ * const merged = mergeNotesFileParts(sides);
+ * assert.ok(merged.ok);
+ * const whole = mergeNotesFiles(sides);
+ * assert.ok(whole.ok);
+ * assert.equal(merged.parts.join(""), whole.text);
+ * ```
+ */
+export function mergeNotesFileParts(sides: NotesFileSides): NotesFileMergeParts {
+  // A note unchanged on a side is parsed once: the sides reuse the base's notes (and theirs,
+  // ours' new ones); a damaged section is never reused, so each side reports its own.
+  const base0 = read(sides.base);
+  const known = typeof base0 === "string" ? undefined : base0.byId;
+  const ours0 = read(sides.ours, known);
+  const parsed = {
+    base: base0,
+    ours: ours0,
+    theirs: read(sides.theirs, typeof ours0 === "string" ? known : ours0.byId),
+  };
+  for (const side of ["base", "ours", "theirs"] as const) {
+    const p = parsed[side];
+    if (typeof p === "string") return { ok: false, side, reason: p };
+  }
+  const base = parsed.base as Exclude<typeof parsed.base, string>;
+  const ours = parsed.ours as Exclude<typeof parsed.ours, string>;
+  const theirs = parsed.theirs as Exclude<typeof parsed.theirs, string>;
+  const merged = mergeEntries(base.entries, ours.entries, theirs.entries);
+  let text = mergeText(base.header, ours.header, theirs.header);
+  if (text !== "" && !text.endsWith("\n") && merged.entries.length) text += "\n";
+  const parts = [text];
+  for (const e of merged.entries) parts.push(e.raw.endsWith("\n") ? e.raw : e.raw + "\n");
+  return { ok: true, parts, conflicts: merged.conflicts, twins: merged.twins };
 }
 
 /**
@@ -85,18 +151,8 @@ function read(text: string): { header: string; entries: Entry[] } | string {
  * ```
  */
 export function mergeNotesFiles(sides: NotesFileSides): NotesFileMerge {
-  const parsed = { base: read(sides.base), ours: read(sides.ours), theirs: read(sides.theirs) };
-  for (const side of ["base", "ours", "theirs"] as const) {
-    const p = parsed[side];
-    if (typeof p === "string") return { ok: false, side, reason: p };
-  }
-  const base = parsed.base as Exclude<typeof parsed.base, string>;
-  const ours = parsed.ours as Exclude<typeof parsed.ours, string>;
-  const theirs = parsed.theirs as Exclude<typeof parsed.theirs, string>;
-  const merged = mergeEntries(base.entries, ours.entries, theirs.entries);
-  let text = mergeText(base.header, ours.header, theirs.header);
-  if (text !== "" && !text.endsWith("\n") && merged.entries.length) text += "\n";
-  const parts = [text];
-  for (const e of merged.entries) parts.push(e.raw.endsWith("\n") ? e.raw : e.raw + "\n");
-  return { ok: true, text: parts.join(""), conflicts: merged.conflicts, twins: merged.twins };
+  const merged = mergeNotesFileParts(sides);
+  if (!merged.ok) return merged;
+  const { parts, conflicts, twins } = merged;
+  return { ok: true, text: parts.join(""), conflicts, twins };
 }

@@ -281,3 +281,45 @@ Deno.test("mergeNotesFiles() equals the rule replayed, both ways, on random bran
     `the cases were met: ${conflicts} conflicts, ${twins} twins`,
   );
 });
+
+Deno.test("mergeNotesFiles()'s parse once per unchanged note equals a full parse of each side (seeded)", () => {
+  // The merge parses the base, then each side reusing the notes of byte-identical sections
+  // (`parseNotes`'s `reuse`); here every side of the random cases, also hand-damaged, duplicated
+  // and CRLF'd, parses to the same sections, notes and issues as a full parse.
+  const variants = (text: string, rnd: () => number): string[] => {
+    const marker = text.indexOf("<!-- memo:note");
+    const out = [text, text.replaceAll("\n", "\r\n")];
+    if (marker < 0) return out;
+    const next = text.indexOf("<!-- memo:note", marker + 1);
+    const first = text.slice(marker, next < 0 ? text.length : next);
+    out.push(text + first); // an id used twice
+    out.push(text.slice(0, marker) + first.replace('"id":"', '"id":"!') + text.slice(marker)); // damaged
+    out.push(text.replace("\n## ", rnd() < 0.5 ? "\n\n## " : "\n##  ")); // hand edits
+    out.push(text.replace('"labels":[', '"labels":["<!-- memo:x",'));
+    return out;
+  };
+  const full = (text: string) => parseNotes(text);
+  for (let seed = 1; seed <= 100; seed++) {
+    const rnd = random(seed);
+    const base = Array.from({ length: 5 }, (_, i) => note(`b${i}`, `${WORDS[i]} note ${i}`, i));
+    const sides = [file(base), file(branch(base, rnd, "o")), file(branch(base, rnd, "t"))];
+    for (const known of sides.flatMap((s) => variants(s, rnd))) {
+      const reuse = full(known).byId;
+      for (const text of sides.flatMap((s) => variants(s, rnd))) {
+        assert.deepEqual(parseNotes(text, { reuse }), full(text), `seed ${seed}`);
+      }
+    }
+    const [b, o, t] = sides;
+    const v = (s: string) => variants(s, rnd)[Math.floor(rnd() * 6)] ?? s;
+    const x = { base: v(b), ours: v(o), theirs: v(t) };
+    const merged = mergeNotesFiles(x);
+    const parsed = [x.base, x.ours, x.theirs].map(full);
+    const bad = parsed.findIndex((p) => p.issues.length > 0);
+    assert.equal(merged.ok, bad < 0, `seed ${seed}`);
+    if (!merged.ok) {
+      assert.equal(merged.side, ["base", "ours", "theirs"][bad]);
+      const issue = parsed[bad].issues[0];
+      assert.equal(merged.reason, `line ${issue.line}: ${issue.message}`);
+    }
+  }
+});

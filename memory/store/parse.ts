@@ -102,6 +102,14 @@ export interface ParseNotesOptions {
    * @default none
    */
   onNote?: (section: NotesSection & { note: Note }) => void;
+  /**
+   * Sections parsed already (another version of the same file), by note id: a section whose text
+   * is byte-identical to one of these takes its note instead of being parsed again (parsing
+   * depends on the section's text alone, so the note is the same). The merge of three versions of
+   * a file parses each unchanged note once this way.
+   * @default none
+   */
+  reuse?: ReadonlyMap<string, NotesSection>;
 }
 
 /**
@@ -133,6 +141,7 @@ export function parseNotes(
   const byId = new Map<string, NotesSection>();
   const known = options.knownIds;
   const onNote = options.onNote;
+  const reuse = options.reuse;
   const lines = new LineCounter(chunks, options.firstLine ?? 1);
   for (let c = 0; c < chunks.length; c++) {
     const text = chunks[c];
@@ -146,7 +155,7 @@ export function parseNotes(
       scan.escaped = false;
       const next = nextMarker(text, pos + 1, scan);
       const raw = text.slice(pos, next < 0 ? text.length : next);
-      const parsed = parseSection(raw, scan.escaped);
+      const parsed = (reuse && reused(reuse, raw)) || parseSection(raw, scan.escaped);
       if (typeof parsed === "string") {
         issues.push({ kind: "damaged-note", message: parsed, line: lines.at(c, pos) });
         sections.push({ raw });
@@ -181,6 +190,17 @@ function nextMarker(text: string, from: number, scan: { escaped: boolean }): num
     i = text.indexOf(ESCAPABLE, i + 1);
   }
   return -1;
+}
+
+const ID_START = `${NOTE_MARKER_START} {"id":"`;
+
+/** The note of a byte-identical section in `reuse`, found by the id its marker line starts with. */
+function reused(reuse: ReadonlyMap<string, NotesSection>, raw: string): Note | undefined {
+  if (!raw.startsWith(ID_START)) return undefined;
+  const end = raw.indexOf('"', ID_START.length);
+  if (end < 0) return undefined;
+  const known = reuse.get(raw.slice(ID_START.length, end));
+  return known !== undefined && known.raw === raw ? known.note : undefined;
 }
 
 /** Counts lines lazily, only up to the places where an issue is reported. */
