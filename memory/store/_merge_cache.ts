@@ -144,7 +144,8 @@ export async function readMergeCache(
  * ```
  */
 export function encodeMerge(text: string): { bytes: Uint8Array; sha256: string } | undefined {
-  if (!text.isWellFormed()) return undefined;
+  // A lone surrogate (what `isWellFormed`, an ES2024 API past Node 20's build target, finds).
+  if (/\p{Surrogate}/u.test(text)) return undefined;
   const bytes = new TextEncoder().encode(text);
   return { bytes, sha256: sha256Hex(bytes) };
 }
