@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FileMemoryStore, newNoteId } from "@memo/memory";
 import { createMemoCloudHandler } from "../../cloud/app.ts";
 import { FileCloudStore } from "../../cloud/file/store.ts";
 import { MemoCloudClient, type MemoCloudNote } from "../cloud/client.ts";
@@ -268,6 +269,55 @@ test("hybrid: hand edits and hand deletes in notes.md reach the other machine", 
     const onB = await allNotes(b);
     assert.deepEqual(onB.map((n) => [n.id, n.body]), [[kept.id, "Staging is db-stage-3"]]);
     assert.deepEqual((await cloud.notes()).map((n) => n.body), ["Staging is db-stage-3"]);
+  } finally {
+    await cloud.close();
+  }
+});
+
+test("hybrid: notes.md with git's conflict markers: replicate neither pushes nor pulls until resolved", async () => {
+  const cloud = await startCloud();
+  try {
+    const dir = await Deno.makeTempDir();
+    const a = cloud.machine(dir);
+    const { note } = await a.remember({ text: "Deploys run with make deploy" });
+    await a.replicate();
+    // A text merge of two branches that each remembered a note: one full run of markers.
+    const path = join(dir, ".memo", "memory", "notes.md");
+    const section = (text: string) =>
+      `<!-- memo:note {"id":"${newNoteId(new Date())}","labels":[],` +
+      `"created":"2026-01-01T00:00:00.000Z"} -->\n## ${text}\n${text}\n\n`;
+    const conflicted = (await readFile(path, "utf8")) + "<<<<<<< HEAD\n" +
+      section("alice says the cache is redis") + "=======\n" +
+      section("bob says the queue is kafka") + ">>>>>>> bob\n";
+    await writeFile(path, conflicted);
+    const refused = (e: unknown) => {
+      const error = e as { code?: string; message?: string };
+      assert.equal(error.code, "CONFLICT");
+      assert.match(error.message ?? "", /memo resolve/);
+      return true;
+    };
+    const inCloud = await cloud.notes();
+    // The merged notes are readable, but none is pushed.
+    await assert.rejects(a.replicate(), refused);
+    assert.deepEqual(await cloud.notes(), inCloud);
+    // A note changed in the cloud meanwhile is not pulled.
+    await cloud.client().update(note.id, { text: "Deploys run with make ship" });
+    const changed = await cloud.notes();
+    await assert.rejects(a.replicate(), refused);
+    assert.deepEqual(await cloud.notes(), changed);
+    assert.equal(await readFile(path, "utf8"), conflicted); // byte for byte
+    assert.match((await a.stats()).replica!.error!, /memo resolve/);
+    // `memo resolve` writes the merge; replication goes on both ways.
+    assert.equal((await new FileMemoryStore({ rootDir: dir }).resolveMerge())?.hunks, 1);
+    await a.replicate();
+    const bodies = (await cloud.notes()).map((n) => n.body).sort();
+    assert.deepEqual(bodies, [
+      "Deploys run with make ship",
+      "alice says the cache is redis",
+      "bob says the queue is kafka",
+    ]);
+    assert.deepEqual((await allNotes(a)).map((n) => n.body).sort(), bodies);
+    assert.ok(!(await readFile(path, "utf8")).includes("<<<<<<<"));
   } finally {
     await cloud.close();
   }
