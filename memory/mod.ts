@@ -35,7 +35,7 @@ export * from "./store/store.ts";
 export * from "./store/codec.ts";
 export * from "./store/parse.ts";
 export * from "./store/file_store.ts";
-export * from "./store/file_store_options.ts";
+export type { FileMemoryStoreOptions } from "./store/file_store_options.ts";
 export * from "./store/conflict_markers.ts";
 export * from "./merge/mod.ts";
 export * from "./recall/mod.ts";
