@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NOTES_PREAMBLE, serializeNote } from "@memo/memory";
 import { recordingIO } from "../../testing/cli_io.ts";
+import { readUntil } from "../../testing/wait.ts";
 import { runCli } from "../main.ts";
 
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
@@ -91,7 +92,7 @@ Deno.test("memo init in a git work tree wires the merge driver, once; outside gi
   });
 });
 
-Deno.test("a fresh clone without the driver: one memo: line on stderr, mcp's stdout JSON-RPC only", async () => {
+Deno.test("a fresh clone without the driver: one memo: line on stderr (CLI, mcp, serve), mcp's stdout JSON-RPC only", async () => {
   await withTemp(async (base) => {
     const repo = await wiredRepo(base);
     const clone = join(base, "clone");
@@ -145,6 +146,27 @@ Deno.test("a fresh clone without the driver: one memo: line on stderr, mcp's std
     assert.equal(answers[1].result.structuredContent.notes, 1);
     assert.deepEqual(answers[1].result.structuredContent.git, { driver: "missing", fix });
     assert.deepEqual(stderr.split("\n").filter(Boolean), [lines[0]]);
+
+    // memo serve: the same line on stderr, once, beside its banner.
+    const server = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", CLI, "serve", "--port", "0", "--dir", clone],
+      stdin: "null",
+      stdout: "null",
+      stderr: "piped",
+    }).spawn();
+    const stderrReader = server.stderr.getReader();
+    try {
+      const seen = await readUntil(
+        stderrReader,
+        (t) => t.includes(lines[0]),
+        "memo serve's missing-driver line",
+      );
+      assert.equal(seen.text.split("\n").filter((l) => l === lines[0]).length, 1, seen.text);
+    } finally {
+      server.kill("SIGTERM");
+      await stderrReader.cancel().catch(() => {});
+      await server.status;
+    }
 
     const doctor = await memo(clone, "doctor", "--json");
     assert.equal(doctor.code, 1);
