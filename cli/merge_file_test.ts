@@ -7,15 +7,10 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { recordingIO } from "../testing/cli_io.ts";
+import { gitRun as git } from "../testing/git.ts";
 import { runCli } from "./main.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-
-async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd }).output();
-  const text = new TextDecoder();
-  return { code, out: text.decode(stdout) + text.decode(stderr) };
-}
 
 Deno.test("memo merge-file merges two branches' notes in a real git merge", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-git-" });

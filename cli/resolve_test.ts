@@ -10,13 +10,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import { mergeNotesFiles, NOTES_PREAMBLE } from "@memo/memory";
 import { createMemoMcpRuntimeFromConfig } from "../runtimes/mod.ts";
 import { recordingIO } from "../testing/cli_io.ts";
+import { gitRun as git } from "../testing/git.ts";
 import { runCli } from "./main.ts";
-
-async function git(cwd: string, ...args: string[]): Promise<{ code: number; out: string }> {
-  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd }).output();
-  const text = new TextDecoder();
-  return { code, out: text.decode(stdout) + text.decode(stderr) };
-}
 
 /** Two branches that each remembered a note, merged by git's text merge: markers. */
 async function conflictedClone(dir: string, style: "merge" | "diff3"): Promise<string> {

@@ -31,19 +31,13 @@ import {
 import { cloudNotes, startCloudProcess } from "./_cloud_process.ts";
 import { startFaultProxy } from "./_fault_proxy.ts";
 import { startPostgres } from "./_postgres.ts";
+import { git } from "../testing/git.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const KEY = "mk_HYBRID_git_merge_team_key_7e2a9c";
 const PROJECT = "git";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd }).output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  assert.equal(code, 0, `git ${args.join(" ")}: ${text}`);
-  return text;
-}
 
 /** A clone's git set-up: identity, and the driver wired as `memo init` wires it. */
 async function wire(dir: string): Promise<void> {

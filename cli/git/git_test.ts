@@ -10,25 +10,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NOTES_PREAMBLE, serializeNote } from "@memo/memory";
 import { recordingIO } from "../../testing/cli_io.ts";
+import { git } from "../../testing/git.ts";
 import { readUntil } from "../../testing/wait.ts";
 import { runCli } from "../main.ts";
 
 const CLI = fileURLToPath(new URL("../../cli.ts", import.meta.url));
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "memo",
-  GIT_AUTHOR_EMAIL: "memo@example.com",
-  GIT_COMMITTER_NAME: "memo",
-  GIT_COMMITTER_EMAIL: "memo@example.com",
-};
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd, env: GIT_ENV })
-    .output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  assert.equal(code, 0, `git ${args.join(" ")}: ${text}`);
-  return text;
-}
-
 async function memo(cwd: string, ...argv: string[]) {
   const io = recordingIO(cwd);
   const code = await runCli(argv, io);

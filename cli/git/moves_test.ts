@@ -10,24 +10,10 @@ import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { NOTES_PREAMBLE, parseNotes, serializeNote } from "@memo/memory";
 import { recordingIO } from "../../testing/cli_io.ts";
+import { git } from "../../testing/git.ts";
 import { runCli } from "../main.ts";
 
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: "memo",
-  GIT_AUTHOR_EMAIL: "memo@example.com",
-  GIT_COMMITTER_NAME: "memo",
-  GIT_COMMITTER_EMAIL: "memo@example.com",
-  GIT_EDITOR: "true",
-};
 const MARKER = /^(<{7}|={7}|>{7}|\|{7})/m;
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { code, stdout, stderr } = await new Deno.Command("git", { args, cwd, env: GIT_ENV })
-    .output();
-  const text = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
-  assert.equal(code, 0, `git ${args.join(" ")}: ${text}`);
-  return text;
-}
 
 async function memo(cwd: string, ...argv: string[]): Promise<string> {
   const io = recordingIO(cwd);
