@@ -152,7 +152,6 @@ Deno.test("hybrid after a git merge: each note once in the cloud, nothing forgot
     await b.forget(cache.id);
     await b.forget(logs.id);
     await git(bDir, "commit", "-qam", "bob");
-    proxy.up();
 
     // B merges A's branch through the driver, its runtime open (the merge is an outside edit).
     await git(bDir, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main");
@@ -166,6 +165,9 @@ Deno.test("hybrid after a git merge: each note once in the cloud, nothing forgot
     // B syncs: it pushes what the merge changed on its side, and nothing else: the forget and the
     // edit of its branch, its new note and the conflict copy (A's branch is in the cloud already;
     // the text both remembered is one note there).
+    // The proxy comes up only now: before, a background push that a write kicked could reach the
+    // cloud beside the merge, and then pull into notes.md while git merged it.
+    proxy.up();
     const seen = proxy.requests.length;
     const bSync = await b.replicate();
     assert.equal(bSync.pushed, 4, `B's sync: ${JSON.stringify(bSync)}`);
