@@ -173,6 +173,7 @@ export const MEMO_ENV_VARIABLES: readonly EnvVariable[] = [
   v("MEMO_EMBEDDING_MODEL", "runtime", "recall.embeddingModel", "string"),
   v("MEMO_LOCAL_EMBEDDINGS", "runtime", "recall.localEmbeddings", "boolean"),
   v("MEMO_SECRETS", "runtime", "secrets", "choice", { choices: SECRETS }),
+  v("MEMO_HOME", "runtime", "memoHome", "string"),
   v("MEMO_MCP_READ_ONLY", "server", "readOnly", "boolean"),
   v("MEMO_MCP_REQUEST_TIMEOUT_MS", "server", "requestTimeoutMs", "positive"),
   v("MEMO_MCP_MAX_INPUT_BYTES", "server", "maxInputBytes", "positive"),
@@ -219,6 +220,8 @@ export interface RuntimeEnv {
   };
   recall: { engine?: RecallEngine; embeddingModel?: string; localEmbeddings?: boolean };
   secrets?: SecretsPolicy;
+  /** `MEMO_HOME`: where the user scope lives. */
+  memoHome?: string;
 }
 
 /** `MEMO_MCP_READ_ONLY` and the limits, which every transport honours. */
@@ -372,4 +375,33 @@ export function readEnv<S extends EnvSection>(env: EnvMap, section: S): MemoEnv[
     target[path[path.length - 1]] = value;
   }
   return out as unknown as MemoEnv[S];
+}
+
+/**
+ * The user scope's home: `MEMO_HOME`, else the platform's data folder (`$XDG_DATA_HOME/memo`, else
+ * `~/.local/share/memo`, on Linux and macOS; `%APPDATA%\\memo` on Windows, which sets `OS` to
+ * `Windows_NT`). `undefined` when the environment names no home folder.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { memoHomeOf } from "./env.ts";
+ * assert.equal(memoHomeOf({ MEMO_HOME: " /srv/me " }), "/srv/me");
+ * assert.equal(memoHomeOf({ HOME: "/home/ada" }), "/home/ada/.local/share/memo");
+ * assert.equal(memoHomeOf({ XDG_DATA_HOME: "/d", HOME: "/h" }), "/d/memo");
+ * assert.equal(memoHomeOf({ OS: "Windows_NT", APPDATA: "C:\\Users\\ada\\AppData\\Roaming" }), "C:\\Users\\ada\\AppData\\Roaming\\memo");
+ * assert.equal(memoHomeOf({}), undefined);
+ * ```
+ */
+export function memoHomeOf(env: EnvMap): string | undefined {
+  const set = env.MEMO_HOME?.trim();
+  if (set) return set;
+  if (env.OS === "Windows_NT") {
+    const appData = env.APPDATA?.trim();
+    return appData ? `${appData.replace(/[\\/]+$/, "")}\\memo` : undefined;
+  }
+  const data = env.XDG_DATA_HOME?.trim();
+  if (data) return `${data.replace(/\/+$/, "")}/memo`;
+  const home = env.HOME?.trim();
+  return home ? `${home.replace(/\/+$/, "")}/.local/share/memo` : undefined;
 }

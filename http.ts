@@ -166,7 +166,13 @@ function composeEndpoint(
   projectOAuth?: ProjectOAuthConfig,
 ): HttpEndpoint {
   const runtime = options.runtime ??
-    runtimeFactoryFromEnv({ env: { ...env }, cloud: options.cloud, cwd: safeCwd() });
+    runtimeFactoryFromEnv({
+      env: { ...env },
+      cloud: options.cloud,
+      cwd: safeCwd(),
+      // A deployed endpoint is hosted: it serves the project's notes alone.
+      hosted: "this endpoint is hosted (deno serve http.ts): it serves the project scope only",
+    });
   return createHttpEndpoint(options, env, { routed, runtime, projectOAuth });
 }
 

@@ -24,6 +24,7 @@ import {
 import { loadDigestsOf } from "./store/load_digest.ts";
 import { memoPaths } from "./store/paths.ts";
 import type { NoteMirror } from "./_note_mirror.ts";
+import type { Note } from "./notes/note.ts";
 import type { MemoOptions } from "./memo_options.ts";
 
 /**
@@ -123,29 +124,54 @@ export async function loadNotes(
   let started = performance.now();
   let restored = 0;
   let total = 0;
+  let write: Promise<void> | undefined;
   await mirror.sync(
     snapshot && (async (notes) => {
       restored = restoreIndex(await snapshot, index as Bm25Index, notes, keying("prefix"));
       total = notes.length;
       // From here on, only the appended notes (if any) are built.
       if (restored) started = performance.now();
-      return restored;
+      // Notes of other scopes follow the project's (a scoped store): the snapshot holds the
+      // project's alone, so it is taken before they join the index.
+      const own = projectNotes(notes);
+      if (own === notes.length) return restored;
+      for (let i = restored; i < own; i++) index.add(notes[i]);
+      (index as Partial<Bm25LexicalIndex>).flush?.();
+      if (isStale(restored, performance.now() - started, own, cache)) {
+        write = writeIndexCache(cache.path, cache.memoryDir, index as Bm25Index, keying("whole"));
+      }
+      restored = -1;
+      return own;
     }),
   );
+  if (restored === -1) return write ? { report, write } : { report };
   // After a restore, only adding the appended notes counts: the merge below is a pass over all
   // postings however few notes were appended, and counting it would rewrite the (large)
   // snapshot after every small append. (Merging keeps scores bit-identical to a build.)
   const added = performance.now() - started;
   (index as Partial<Bm25LexicalIndex>).flush?.();
-  const slow = (restored ? added : performance.now() - started) >= 200;
-  const appended = total - restored; // added to a restored index
-  const stale = restored === 0
-    ? cache?.always || slow
-    : appended > 0 && (cache?.always || slow || appended * 10 > total);
-  if (cache && stale) {
+  const elapsed = restored ? added : performance.now() - started;
+  if (cache && isStale(restored, elapsed, total, cache)) {
     // The snapshot is taken now; writing it does not hold up the open (close() waits for it).
     const write = writeIndexCache(cache.path, cache.memoryDir, index as Bm25Index, keying("whole"));
     return { report, write };
   }
   return { report };
+}
+
+/** Whether a snapshot of `total` notes, `restored` of them from the old one, is worth writing. */
+function isStale(restored: number, elapsedMs: number, total: number, cache: SnapshotPlan): boolean {
+  const slow = elapsedMs >= 200;
+  const appended = total - restored; // added to a restored index
+  return restored === 0
+    ? cache.always || slow
+    : appended > 0 && (cache.always || slow || appended * 10 > total);
+}
+
+/** How many of `notes` come before the first note of another scope than the project's. */
+function projectNotes(notes: readonly Note[]): number {
+  for (let i = notes.length - 1; i >= 0; i--) {
+    if (notes[i].scope === undefined) return i + 1;
+  }
+  return 0;
 }

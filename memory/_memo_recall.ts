@@ -169,7 +169,7 @@ export async function recallNotes(
     });
   }
   // Superseded notes (kept with includeSuperseded or asOf) say what supersedes them.
-  if (mirror.anySuperseded) hits = hits.map((h) => ({ ...h, note: mirror.withLinks(h.note) }));
+  if (mirror.decorates) hits = hits.map((h) => ({ ...h, note: mirror.withLinks(h.note) }));
   const result: RecallResult = {
     hits,
     engine,

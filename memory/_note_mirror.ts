@@ -47,6 +47,8 @@ export interface NoteMirrorParts {
   feed: ChangeFeed;
   /** Emptied whenever the notes change. */
   answers: { clear(): void };
+  /** Answers name every note's scope, the project's too (a store that serves scopes). */
+  tagScopes?: boolean;
 }
 
 /**
@@ -133,7 +135,17 @@ export class NoteMirror implements HistoryLookup {
   /** The note with its derived `supersededBy` (the note itself when nothing supersedes it). */
   withLinks(note: Note): Note {
     const by = this.#links.of(note.id);
+    if (this.#parts.tagScopes && note.scope === undefined) {
+      return by
+        ? { ...note, scope: "project", supersededBy: [...by] }
+        : { ...note, scope: "project" };
+    }
     return by ? { ...note, supersededBy: [...by] } : note;
+  }
+
+  /** Whether answers need {@linkcode NoteMirror.withLinks} (a link to add, or a scope). */
+  get decorates(): boolean {
+    return this.#parts.tagScopes === true || this.#links.size > 0;
   }
 
   /**

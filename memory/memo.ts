@@ -15,6 +15,9 @@ import type {
   StoreLoadReport,
 } from "./store/store.ts";
 import { FileMemoryStore } from "./store/file_store.ts";
+import { openScopedStore } from "./scopes/open_scopes.ts";
+import { ScopedMemoryStore } from "./scopes/scoped_store.ts";
+import { checkScopes, scopeCounts } from "./scopes/scope_checks.ts";
 import { createLexicalIndex } from "./recall/lexical/lexical.ts";
 import type { LexicalIndex, RecallEngine, RecallHit } from "./recall/types.ts";
 import { DEFAULT_FUSION } from "./recall/fusion.ts";
@@ -132,7 +135,10 @@ export class Memo {
   /** Creates a client; call {@linkcode Memo.load} before the first read. */
   constructor(options: MemoOptions = {}) {
     const rootDir = options.rootDir ?? ".";
-    this.store = options.store ?? new FileMemoryStore({ rootDir });
+    this.store = options.store ??
+      (options.scopes
+        ? openScopedStore(rootDir, options.scopes)
+        : new FileMemoryStore({ rootDir }));
     this.engine = checkEngine(options.engine ?? "auto");
     this.secrets = parseSecretsPolicy(options.secrets, "secrets") ?? DEFAULT_SECRETS_POLICY;
     this.#index = options.index ?? createLexicalIndex();
@@ -158,7 +164,15 @@ export class Memo {
     this.#embeddings = embeddings;
     const { store, engine } = this;
     const index = this.#index;
-    this.#mirror = new NoteMirror({ store, index, embeddings, feed: this.#feed, answers });
+    const tagScopes = store instanceof ScopedMemoryStore;
+    this.#mirror = new NoteMirror({
+      store,
+      index,
+      embeddings,
+      feed: this.#feed,
+      answers,
+      tagScopes,
+    });
     this.#recall = { engine, mirror: this.#mirror, index, embeddings, answers, fusion };
     this.#cache = snapshotPlan(options, rootDir, ownFiles);
     this.#history = {
@@ -300,6 +314,7 @@ export class Memo {
     options: CommitOptions,
     action: string,
   ): Promise<RememberManyResult> {
+    checkScopes(this.store, drafts.map((d) => d?.scope), action);
     const guarded = await guardDrafts(drafts, this.secrets, action);
     const result: RememberManyResult = await this.store.commit({ notes: guarded.drafts }, options);
     await this.#mirror.sync();
@@ -351,6 +366,7 @@ export class Memo {
    * ```
    */
   recallDetailed(query: string, options: RecallOptions = {}): Promise<RecallResult> {
+    if (options?.scope !== undefined) checkScopes(this.store, options.scope, "recall", true);
     return recallNotes(this.#recall, query, options);
   }
 
@@ -446,10 +462,11 @@ export class Memo {
       ? undefined
       : decodeCursor(options.cursor, "list notes");
     const history = checkHistoryFilter(options, "list notes");
+    if (options.scope !== undefined) checkScopes(this.store, options.scope, "list notes", true);
     await this.#mirror.sync();
     const mirror = this.#mirror;
     const page = mirror.page(limit, newest, cursor, notesFilter(options, history, mirror));
-    if (mirror.anySuperseded) page.notes = page.notes.map((n) => mirror.withLinks(n));
+    if (mirror.decorates) page.notes = page.notes.map((n) => mirror.withLinks(n));
     return page;
   }
 
@@ -466,10 +483,11 @@ export class Memo {
     if (
       patch.text === undefined && patch.title === undefined && patch.labels === undefined &&
       patch.supersedes === undefined && patch.validFrom === undefined &&
-      patch.validUntil === undefined
+      patch.validUntil === undefined && patch.scope === undefined
     ) {
       throw new MemoryValidationError("Cannot update note: nothing to change");
     }
+    if (patch.scope !== undefined) checkScopes(this.store, [patch.scope], "update note");
     const guarded = await guardPatch(patch, this.secrets, "update note");
     const clean: NotePatch = { ...guarded.patch };
     if (patch.labels !== undefined) clean.labels = normalizeLabels(guarded.patch.labels);
@@ -480,6 +498,7 @@ export class Memo {
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
+    if (this.#mirror.decorates) return this.#mirror.withLinks(this.#mirror.get(note.id) ?? note);
     if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
     return note;
   }
@@ -550,6 +569,8 @@ export class Memo {
       },
     };
     if (lastUpdated) stats.lastUpdated = lastUpdated;
+    const scopes = scopeCounts(this.store, this.#mirror.notes.values());
+    if (scopes) stats.scopes = scopes;
     const merge = this.store.unresolvedMerge;
     if (merge) {
       const { path, hunks, base, conflicts, twins } = merge;

@@ -10,6 +10,7 @@ import type { Embedder, EmbedderLoader, ModelProgress } from "./embed/types.ts";
 import type { FusionOptions } from "./recall/fusion.ts";
 import type { MemoryStore } from "./store/store.ts";
 import type { SecretsPolicy } from "./secrets/policy.ts";
+import type { ScopeSettings } from "./scopes/open_scopes.ts";
 
 /**
  * Options of {@linkcode openMemo}.
@@ -39,6 +40,13 @@ export interface MemoOptions {
    * @default a `FileMemoryStore` on `rootDir`
    */
   store?: MemoryStore;
+  /**
+   * Serve several scopes as one memory (a `ScopedMemoryStore` over `rootDir`'s `project` and
+   * `local` notes and `memoHome`'s `user` notes): reads see every scope given, writes go to the
+   * draft's `scope`. Ignored when `store` is given.
+   * @default only the project's notes, as a `FileMemoryStore` on `rootDir`
+   */
+  scopes?: ScopeSettings;
   /**
    * Engine used when a recall does not name one.
    * @default "auto"

@@ -295,6 +295,10 @@ export interface ListResult {
 export interface MemoStats {
   /** Number of notes. */
   notes: number;
+  /**
+   * Notes per scope, for a client that serves scopes: every scope served, 0 when it holds none.
+   */
+  scopes?: Partial<Record<"user" | "project" | "local", number>>;
   /** Number of notes per label. */
   labels: Record<string, number>;
   /** Number of notes per source kind (the part of the source key before `:`), plus `none`. */

@@ -38,6 +38,7 @@ export * from "./store/file_store.ts";
 export type { FileMemoryStoreOptions } from "./store/file_store_options.ts";
 export * from "./store/conflict_markers.ts";
 export * from "./merge/mod.ts";
+export * from "./scopes/mod.ts";
 export * from "./recall/mod.ts";
 export * from "./recall/fusion.ts";
 export * from "./embed/mod.ts";

@@ -79,7 +79,14 @@ export function planTidy(notes: readonly Note[], options: PlanTidyOptions = {}):
   const links = new SupersedeLinks();
   for (const note of notes) links.upsert(note, undefined);
   const current = notes.filter((n) => links.of(n.id) === undefined);
-  const merges = mergeProposals(current);
+  // A merge never crosses scopes: each scope's notes are compared among themselves.
+  const byScope = new Map<string | undefined, Note[]>();
+  for (const note of current) {
+    const group = byScope.get(note.scope);
+    if (group) group.push(note);
+    else byScope.set(note.scope, [note]);
+  }
+  const merges = [...byScope.values()].flatMap((group) => mergeProposals(group));
   const expired: TidyProposal[] = current
     .filter((n) => n.validUntil !== undefined && !isValidAt({ validUntil: n.validUntil }, nowMs))
     .sort((a, b) => validTimeMs(a.validUntil!) - validTimeMs(b.validUntil!))

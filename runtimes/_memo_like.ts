@@ -68,6 +68,7 @@ export interface MemoLike {
       limit?: number;
       engine?: RecallEngine;
       labels?: readonly string[];
+      scope?: "user" | "project" | "local" | readonly ("user" | "project" | "local")[];
       source?: string;
       explain?: boolean;
     } & RuntimeHistoryFilter,
@@ -100,6 +101,7 @@ export interface MemoLike {
       cursor?: string;
       limit?: number;
       labels?: readonly string[];
+      scope?: "user" | "project" | "local" | readonly ("user" | "project" | "local")[];
       source?: string;
       order?: "oldest" | "newest";
     } & RuntimeHistoryFilter,

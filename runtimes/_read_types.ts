@@ -34,6 +34,8 @@ export interface RuntimeRecallOptions extends RuntimeCallOptions, RuntimeHistory
   labels?: string[];
   /** Only notes whose source key starts with this prefix. */
   source?: string;
+  /** Only notes of this scope or these scopes (default: every scope served). */
+  scope?: "user" | "project" | "local" | ("user" | "project" | "local")[];
   /** Report each term's contribution. */
   explain?: boolean;
 }
@@ -73,6 +75,8 @@ export interface RuntimeListOptions extends RuntimeCallOptions, RuntimeHistoryFi
   labels?: string[];
   /** Only notes whose source key starts with this prefix. */
   source?: string;
+  /** Only notes of this scope or these scopes (default: every scope served). */
+  scope?: "user" | "project" | "local" | ("user" | "project" | "local")[];
   /**
    * `"oldest"` lists the notes in store order, `"newest"` the reverse. A cursor continues in the
    * order of the page that gave it, so pass the same `order` with it. Any other value throws
@@ -163,4 +167,29 @@ export interface RuntimeRecallProfile {
   engine: RecallEngine;
   /** What `auto` does with the configured model (the memory package's `autoEngineOf`). */
   auto: AutoEngine;
+  /**
+   * The scopes this runtime serves, where a write goes by default, and why the others are not
+   * served; absent when it serves the project alone without saying why.
+   */
+  scopes?: RuntimeScopes;
+}
+
+/**
+ * The scopes a runtime serves (`RuntimeRecallProfile.scopes`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { RuntimeScopes } from "@memo/mcp-server";
+ * const scopes: RuntimeScopes = { served: ["project"], defaultScope: "project", refusal: "this endpoint is hosted" };
+ * assert.equal(scopes.served.length, 1);
+ * ```
+ */
+export interface RuntimeScopes {
+  /** The scopes read and written. */
+  served: ("user" | "project" | "local")[];
+  /** Where a write without `scope` goes. */
+  defaultScope: "user" | "project" | "local";
+  /** Why the other scopes are not served. */
+  refusal?: string;
 }

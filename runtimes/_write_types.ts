@@ -46,6 +46,12 @@ export interface RuntimeRememberInput {
   validFrom?: string;
   /** When it stops holding (exclusive). */
   validUntil?: string;
+  /**
+   * The scope to write into: `user` (about the person, for every project), `project` (about this
+   * project, for the team) or `local` (private to this checkout).
+   * @default the configured `defaultScope`, else `project`
+   */
+  scope?: "user" | "project" | "local";
 }
 
 /** What {@linkcode MemoMcpRuntime.remember} did. *
@@ -154,4 +160,6 @@ export interface RuntimeNotePatch {
    * `remember`'s.
    */
   supersedes?: string[];
+  /** Moves the note into this scope, keeping its id. */
+  scope?: "user" | "project" | "local";
 }

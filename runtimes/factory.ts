@@ -11,13 +11,14 @@ import type {
   MemoryStore,
   ModelProgress,
   RecallEngine,
+  ScopeSettings,
   SecretsPolicy,
 } from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud/runtime.ts";
 import type { MemoCloudClient } from "./cloud/client.ts";
 import { createMemoHybridMcpRuntime } from "./hybrid/runtime.ts";
 import { createLazyLocalRuntime } from "./local/runtime.ts";
-import type { MemoMcpRuntime } from "./types.ts";
+import type { MemoMcpRuntime, RuntimeScopes } from "./types.ts";
 import { memoOptionsOf } from "./memo_options.ts";
 import { checkRuntimeConfig } from "./runtime_config.ts";
 
@@ -106,6 +107,12 @@ export interface RuntimeFactoryOptions {
    * @default a `FileMemoryStore` on `rootDir`
    */
   store?: MemoryStore;
+  /**
+   * Local and hybrid: the scopes served beside the project (`scopeSettingsOf`); only the project
+   * replicates.
+   * @default the project alone
+   */
+  scopes?: { settings: ScopeSettings; profile: RuntimeScopes };
   /** A ready Cloud API client (hybrid and cloud). */
   cloudClient?: MemoCloudClient;
   /**
@@ -221,6 +228,7 @@ export function createMemoMcpRuntimeFromConfig(
     return createMemoHybridMcpRuntime({
       ...cloudSettingsOf(cloud, options),
       store: options.store,
+      scopes: options.scopes,
       ...memoOptionsOf(options),
       includeCloud: options.recall?.includeCloud,
       prewarm: options.prewarm ?? true,
@@ -240,13 +248,17 @@ export function createMemoMcpRuntimeFromConfig(
         rootDir,
         store: options.store,
         ...memoOptionsOf(options),
+        ...(options.scopes ? { scopes: options.scopes.settings } : {}),
       });
     },
     {
       rootDir,
       env: options.env,
       prewarm: options.prewarm ?? true,
-      recall: () => memoOptionsOf(options),
+      recall: () => ({
+        ...memoOptionsOf(options),
+        ...(options.scopes ? { scopes: options.scopes.profile } : {}),
+      }),
     },
   );
 }

@@ -24,3 +24,4 @@ export * from "./delegate.ts";
 export * from "./remember_result.ts";
 export * from "./recall_detailed.ts";
 export * from "./complete_ids.ts";
+export * from "./scopes.ts";

@@ -53,6 +53,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     env: io.env,
     rootDir: config.rootDir,
     secrets: config.secrets,
+    hosted: config.hosted,
   });
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,

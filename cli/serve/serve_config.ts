@@ -120,6 +120,11 @@ export interface ServeConfig {
   /** `--secrets`; unset, `MEMO_SECRETS` decides. */
   secrets?: "redact" | "refuse" | "allow";
   warning?: string;
+  /**
+   * Why the endpoint serves the project scope alone: set when it is hosted (it requires auth, or
+   * listens beyond loopback); unset, it serves every scope.
+   */
+  hosted?: string;
   /** The `oauth` block of the project's `.memo/config.json`, if any. */
   projectOAuth?: ProjectOAuthConfig;
   /**
@@ -217,6 +222,13 @@ export async function serveConfig(
     throw new UsageError((e as Error).message);
   }
   const config: ServeConfig = { hostname, port, rootDir, options, warning, logLevel };
+  // Hosted (auth required, or beyond loopback): the project's notes alone are served.
+  if (!loopback) {
+    config.hosted =
+      `this endpoint is hosted (it listens on ${hostname}): it serves the project scope only`;
+  } else if (hasToken && !noAuth) {
+    config.hosted = "this endpoint is hosted (it requires auth): it serves the project scope only";
+  }
   if (projectOAuth !== undefined) config.projectOAuth = projectOAuth;
   if (noUi) config.ui = false;
   if (uiPath !== undefined) config.uiPath = uiPath;

@@ -62,14 +62,18 @@ export function normalizeLabels(labels: readonly string[] | undefined): string[]
  * ```
  */
 export function noteFilter(
-  f: { labels?: readonly string[]; source?: string },
+  f: { labels?: readonly string[]; source?: string; scope?: string | readonly string[] },
 ): ((note: Note) => boolean) | undefined {
   const labels = normalizeLabels(f.labels);
   const source = f.source?.trim();
-  if (!labels.length && !source) return undefined;
+  const scopes = f.scope === undefined
+    ? undefined
+    : new Set<string>(typeof f.scope === "string" ? [f.scope] : f.scope);
+  if (!labels.length && !source && !scopes) return undefined;
   return (note) =>
     labels.every((l) => note.labels.includes(l)) &&
-    (!source || (note.source !== undefined && note.source.startsWith(source)));
+    (!source || (note.source !== undefined && note.source.startsWith(source))) &&
+    (!scopes || scopes.has(note.scope ?? "project"));
 }
 
 /**

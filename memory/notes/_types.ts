@@ -61,6 +61,12 @@ export interface Note {
    * when no note supersedes it.
    */
   supersededBy?: string[];
+  /**
+   * The scope that holds the note, set by a store that serves scopes for every scope but
+   * `project` (a note without it is the project's). Never written to `notes.md`: the file is the
+   * scope.
+   */
+  scope?: "user" | "project" | "local";
 }
 
 /**
@@ -117,6 +123,11 @@ export interface NoteDraft {
    * @default none (it still holds)
    */
   validUntil?: string;
+  /**
+   * The scope to write into (`user`, `project` or `local`): only a store that serves scopes
+   * (`ScopedMemoryStore`) takes it; its default is the store's `defaultScope`.
+   */
+  scope?: "user" | "project" | "local";
 }
 
 /**
@@ -157,4 +168,9 @@ export interface NotePatch {
   validFrom?: string | null;
   /** New end of validity (exclusive); `null` removes it. */
   validUntil?: string | null;
+  /**
+   * Moves the note to this scope (`memo update ID --scope S`), keeping its id: only a store that
+   * serves scopes (`ScopedMemoryStore`) takes it.
+   */
+  scope?: "user" | "project" | "local";
 }

@@ -83,6 +83,12 @@ export interface NoteFilter {
   labels?: readonly string[];
   /** Only notes whose source key starts with this prefix. */
   source?: string;
+  /**
+   * Only notes of this scope, or of these scopes (`user`, `project`, `local`); a note without a
+   * `scope` is the project's.
+   * @default every scope
+   */
+  scope?: "user" | "project" | "local" | readonly ("user" | "project" | "local")[];
 }
 
 /**

@@ -230,6 +230,12 @@ export interface ReplicaChanges {
    * file needs.
    */
   expectSha256?: string;
+  /**
+   * The scope the changes go to, for a store that serves scopes (`ScopedMemoryStore`): the hybrid
+   * runtime gives `project`. Without it, each note goes to the scope that holds its id.
+   * @default the scope holding each id, else the project
+   */
+  scope?: "user" | "project" | "local";
 }
 
 /**

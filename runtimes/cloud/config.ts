@@ -26,6 +26,10 @@ export interface ProjectRuntimeConfig {
   recall?: ProjectRecallConfig;
   /** `secrets`: what a write does with a detected secret; absent when the file leaves it out. */
   secrets?: "redact" | "refuse" | "allow";
+  /** `scopes`: the scopes read and written; absent: every scope. */
+  scopes?: ("user" | "project" | "local")[];
+  /** `defaultScope`: where a write without `scope` goes; absent: `project`. */
+  defaultScope?: "user" | "project" | "local";
 }
 
 /** The `recall` block of `.memo/config.json`; a key is absent when the file leaves it out. */
@@ -161,11 +165,13 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw fail("it must hold a JSON object");
   }
-  const { runtime, cloud, recall, secrets } = parsed as {
+  const { runtime, cloud, recall, secrets, scopes, defaultScope } = parsed as {
     runtime?: unknown;
     cloud?: unknown;
     recall?: unknown;
     secrets?: unknown;
+    scopes?: unknown;
+    defaultScope?: unknown;
   };
   const out: ProjectRuntimeConfig = { cloud: {} };
   if (runtime !== undefined) {
@@ -180,6 +186,25 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
       throw fail("secrets must be redact, refuse or allow");
     }
     out.secrets = secrets;
+  }
+  if (scopes !== undefined) {
+    const names = ["user", "project", "local"];
+    if (
+      !Array.isArray(scopes) || scopes.length === 0 ||
+      !scopes.every((s) => typeof s === "string" && names.includes(s))
+    ) {
+      throw fail("scopes must be a non-empty array of user, project and local");
+    }
+    out.scopes = [...new Set(scopes)] as ProjectRuntimeConfig["scopes"];
+  }
+  if (defaultScope !== undefined) {
+    if (defaultScope !== "user" && defaultScope !== "project" && defaultScope !== "local") {
+      throw fail("defaultScope must be user, project or local");
+    }
+    if (out.scopes && !out.scopes.includes(defaultScope)) {
+      throw fail(`defaultScope ${defaultScope} is not one of scopes`);
+    }
+    out.defaultScope = defaultScope;
   }
   if (cloud === undefined) return out;
   if (cloud === null || typeof cloud !== "object" || Array.isArray(cloud)) {

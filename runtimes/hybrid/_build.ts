@@ -41,14 +41,22 @@ export function buildHybridRuntime(
   const rootDir = options.rootDir ?? ".";
   const memo = openOnce(async (): Promise<Memo> => {
     const { openMemo } = await import("@memo/memory");
-    return await openMemo({ rootDir, store: options.store, ...memoEmbeddingOptions(options) });
+    return await openMemo({
+      rootDir,
+      store: options.store,
+      ...memoEmbeddingOptions(options),
+      ...(options.scopes ? { scopes: options.scopes.settings } : {}),
+    });
   });
   const prewarm = options.prewarm ?? true;
   const local = createLazyLocalRuntime(memo, {
     rootDir,
     env: options.env,
     prewarm,
-    recall: () => memoEmbeddingOptions(options),
+    recall: () => ({
+      ...memoEmbeddingOptions(options),
+      ...(options.scopes ? { scopes: options.scopes.profile } : {}),
+    }),
   });
   let client: MemoCloudClient | undefined = options.cloudClient;
   const cloudClient = () => {

@@ -56,7 +56,9 @@ export class LocalMirror {
 
   /** Takes in what changed in the local notes since the last look. */
   async refresh(memo: Memo): Promise<void> {
-    const changes = await memo.store.changesSince(this.#token);
+    // Only the project's notes replicate: the local and user scopes never reach the cloud.
+    const { projectStoreOf } = await import("@memo/memory");
+    const changes = await projectStoreOf(memo.store).changesSince(this.#token);
     if (changes.reset) {
       this.#notes = new Map();
       this.#dirtyAll = true;
@@ -102,7 +104,7 @@ export class LocalMirror {
     for (const id of [...put.map((n) => n.id), ...remove]) {
       expect[id] = this.#notes.get(id)?.hash ?? null;
     }
-    const changes: ReplicaChanges = { put, remove, expect };
+    const changes: ReplicaChanges = { put, remove, expect, scope: "project" };
     const result = await memo.applyReplica(changes);
     await this.refresh(memo);
     return result.stale === undefined;

@@ -12,9 +12,11 @@ import type {
   MemoryStore,
   ModelProgress,
   RecallEngine,
+  ScopeSettings,
   SecretsPolicy,
 } from "@memo/memory";
 import type { MemoCloudClient, MemoCloudOptions } from "../cloud/client.ts";
+import type { RuntimeScopes } from "../types.ts";
 
 /**
  * Options of {@linkcode createMemoHybridMcpRuntime}: the Cloud API settings (`baseUrl`, `apiKey`,
@@ -60,6 +62,12 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    * @default a `FileMemoryStore` on `rootDir`
    */
   store?: MemoryStore;
+  /**
+   * The scopes served beside the project (`scopeSettingsOf`): the local and user notes are read
+   * and written on this machine, and only the project's replicate.
+   * @default the project alone
+   */
+  scopes?: { settings: ScopeSettings; profile: RuntimeScopes };
   /**
    * Engine of a recall that names none.
    * @default "auto"

@@ -34,6 +34,7 @@ function recallOptionsOf(options: R.RuntimeRecallOptions) {
     engine: options.engine,
     labels: options.labels,
     source: options.source,
+    scope: options.scope,
     explain: options.explain,
     ...historyOf(options),
   };
@@ -216,6 +217,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
         limit: options.limit,
         labels: options.labels,
         source: options.source,
+        scope: options.scope,
         order: options.order,
         ...historyOf(options),
       }));

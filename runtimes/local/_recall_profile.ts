@@ -7,7 +7,7 @@
  */
 
 import type { MemoEmbeddingSettings } from "../memo_options.ts";
-import type { MemoLike, RuntimeRecallProfile } from "../types.ts";
+import type { MemoLike, RuntimeRecallProfile, RuntimeScopes } from "../types.ts";
 
 /**
  * The profile of recall settings as `openMemo` takes them (`engine` defaults to `auto`).
@@ -25,10 +25,15 @@ import type { MemoLike, RuntimeRecallProfile } from "../types.ts";
  * ```
  */
 export async function recallProfileOf(
-  settings: MemoEmbeddingSettings,
+  settings: MemoEmbeddingSettings & { scopes?: RuntimeScopes },
 ): Promise<RuntimeRecallProfile> {
   const { autoEngineOf } = await import("@memo/memory");
-  return { engine: settings.engine ?? "auto", auto: autoEngineOf(settings) };
+  const profile: RuntimeRecallProfile = {
+    engine: settings.engine ?? "auto",
+    auto: autoEngineOf(settings),
+  };
+  if (settings.scopes) profile.scopes = settings.scopes;
+  return profile;
 }
 
 /**

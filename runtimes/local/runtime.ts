@@ -8,7 +8,10 @@
 import { LocalRuntime } from "./_local_runtime.ts";
 import type { MemoEmbeddingSettings } from "../memo_options.ts";
 import { recallProfileOf, recallProfileOfMemo } from "./_recall_profile.ts";
-import type { MemoLike, MemoMcpRuntime } from "../types.ts";
+import type { MemoLike, MemoMcpRuntime, RuntimeScopes } from "../types.ts";
+
+/** The recall settings of a lazy runtime, with the scopes it serves. */
+type RecallSettings = MemoEmbeddingSettings & { scopes?: RuntimeScopes };
 
 /**
  * Options of {@linkcode createMemoMcpRuntimeFromMemo}.
@@ -119,7 +122,7 @@ export function createLazyLocalRuntime(
      * The recall settings `open` uses, for `recallProfile()` without opening anything; without it,
      * `recallProfile()` answers `undefined` until the client is open.
      */
-    recall?: () => MemoEmbeddingSettings | Promise<MemoEmbeddingSettings>;
+    recall?: () => RecallSettings | Promise<RecallSettings>;
   },
 ): MemoMcpRuntime {
   let opening: Promise<MemoLike> | undefined;

@@ -17,6 +17,7 @@ import type { ModelProgress, RuntimeRecallSettings } from "../factory.ts";
 import { checkRuntimeConfig } from "../runtime_config.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { memoOptionsOf } from "../memo_options.ts";
+import { scopeSettingsOf } from "../scopes.ts";
 import type { MemoMcpRuntime } from "../types.ts";
 
 export type { RuntimeMode };
@@ -158,6 +159,12 @@ export interface RuntimeFromEnvOptions {
    * @default {MEMO_SECRETS, else .memo/config.json's secrets, else "redact"}
    */
   secrets?: SecretsPolicy;
+  /**
+   * Why this runtime serves the project scope alone: set for a hosted endpoint (one that requires
+   * auth or listens beyond loopback), whose answer to another scope says so.
+   * @default undefined: every scope configured (user, project and local)
+   */
+  hosted?: string;
 }
 
 /**
@@ -235,10 +242,16 @@ export function runtimeFactoryFromEnv(
       checkRuntimeConfig({ mode: "local", recall: merged });
       return memoOptionsOf({ ...embedding, recall: merged, secrets: secrets(read) });
     };
+    const scopes = async () => scopeSettingsOf(await file(), options.env, options.hosted);
     return createLazyLocalRuntime(async () => {
       const { openMemo } = await import("@memo/memory");
-      return await openMemo({ rootDir, ...await settings() });
-    }, { rootDir, env: options.env, prewarm, recall: settings });
+      return await openMemo({ rootDir, ...await settings(), scopes: (await scopes()).settings });
+    }, {
+      rootDir,
+      env: options.env,
+      prewarm,
+      recall: async () => ({ ...await settings(), scopes: (await scopes()).profile }),
+    });
   };
   return (rootDir = configuredRoot) => {
     if (fixed === "local") return local(rootDir);
@@ -266,6 +279,7 @@ export function runtimeFactoryFromEnv(
           env: options.env,
           prewarm,
           secrets: secrets(file),
+          scopes: scopeSettingsOf(file, options.env, options.hosted),
         });
       }
       checkApiKey(cloud);

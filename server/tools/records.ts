@@ -16,9 +16,11 @@ import {
   noteIds,
   NoteSchema,
   output,
+  readScope,
   RedactedSchema,
   source,
   text,
+  writeScope,
 } from "./schemas.ts";
 import { correct, SimilarSchema, supersede, tidy } from "./_history_tools.ts";
 import { defineTool, pageLimit, READ, REWRITE, sourcePrefix, type Tool } from "./_tool_kit.ts";
@@ -74,8 +76,10 @@ const Coverage = z.looseObject({
 const remember = defineTool({
   name: "remember",
   title: "Remember",
-  description:
-    "Store a note in the project's memory (.memo/memory/notes.md) so that it can be recalled in later sessions. Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (whatever its case, spacing or punctuation) or the same source key is never stored twice: the answer is unchanged with the stored note; a known source key with new text updates that note. A new note's answer lists similar stored notes (at most 3): a near-duplicate, or a note on the same subject that may now be wrong. Then use correct (the fact changed), supersede (they say the same thing) or forget. When this note replaces others, name them in supersedes; validFrom and validUntil say when the fact holds. Secrets (tokens, keys, passwords) are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
+  description: (recall) =>
+    "Store a note in memory so that it can be recalled in later sessions. " +
+    scopeSentence(recall) +
+    " Use it for durable facts, decisions, conventions and how-tos, not for chit-chat. The same text (whatever its case, spacing or punctuation) or the same source key is never stored twice: the answer is unchanged with the stored note; a known source key with new text updates that note. A new note's answer lists similar stored notes (at most 3): a near-duplicate, or a note on the same subject that may now be wrong. Then use correct (the fact changed), supersede (they say the same thing) or forget. When this note replaces others, name them in supersedes; validFrom and validUntil say when the fact holds. Secrets (tokens, keys, passwords) are replaced by [redacted:<rule-id>] (or, when the project refuses them, the call fails): never store credentials.",
   write: true,
   annotations: {
     readOnlyHint: false,
@@ -83,9 +87,10 @@ const remember = defineTool({
     idempotentHint: true,
     openWorldHint: false,
   },
-  input: () =>
+  input: (limits) =>
     z.strictObject({
       text: text("text").describe("The note's markdown text. The first line becomes the title."),
+      scope: writeScope(limits.recall).optional(),
       title: z.string().max(500).optional().describe("Title; derived from the text when missing."),
       labels: labels().optional(),
       source: source().optional().describe(
@@ -141,6 +146,7 @@ const recall = defineTool({
       ),
       labels: labels().optional(),
       source: sourcePrefix(),
+      scope: readScope(limits.recall).optional(),
       explain: z.boolean().optional().describe(
         "Report each term's contribution to the score, and each hit's lexical, vector and fused parts.",
       ),
@@ -159,6 +165,7 @@ const recall = defineTool({
       engine: a.engine,
       labels: a.labels,
       source: a.source,
+      scope: a.scope,
       explain: a.explain,
       includeSuperseded: a.includeSuperseded,
       asOf: a.asOf,
@@ -183,6 +190,25 @@ const recall = defineTool({
     };
   },
 });
+
+/** What the remember tool says of scopes: which to use, when more than the project is served. */
+function scopeSentence(recall: Parameters<typeof engineSentences>[0]): string {
+  const served = recall?.scopes?.served ?? ["project"];
+  if (served.length === 1) {
+    return served[0] === "project"
+      ? "It goes to the project's memory (.memo/memory/notes.md). "
+      : `It goes to the ${served[0]} memory. `;
+  }
+  const use = {
+    user:
+      "scope user for what is about the person and holds in every project (preferences, people, habits)",
+    project: "project for what is about this project and the team should share",
+    local: "local for what is private to this checkout",
+  } as const;
+  return `Choose its scope: ${served.map((s) => use[s]).join("; ")}. Without scope it goes to ${
+    recall?.scopes?.defaultScope ?? "project"
+  }. `;
+}
 
 /** The result of a runtime without `recallDetailed`: the hits' engine, no coverage known. */
 function hitsOnly(hits: RecallHit[], asked: RecallEngine | undefined): RecallResult {
@@ -217,6 +243,7 @@ const listNotes = defineTool({
       limit: pageLimit(limits, "Page size", limits.defaultPageSize).optional(),
       labels: labels().optional(),
       source: sourcePrefix(),
+      scope: readScope(limits.recall).optional(),
       order: z.enum(["oldest", "newest"]).optional().describe(
         'Order of the notes: "oldest" (store order, the default) or "newest" first.',
       ),
@@ -233,6 +260,7 @@ const listNotes = defineTool({
       limit: a.limit ?? ctx.defaultPageSize,
       labels: a.labels,
       source: a.source,
+      scope: a.scope,
       order: a.order,
       includeSuperseded: a.includeSuperseded,
       asOf: a.asOf,
@@ -253,9 +281,12 @@ const updateNote = defineTool({
     "Fix the wording of a note that states the same fact: its text, title or labels (labels replace the old ones), or when it holds (validFrom, validUntil; null removes one). When the fact itself changed (a new value, a new decision), use correct instead, so that the old fact stays as history; when notes say the same thing, use supersede.",
   write: true,
   annotations: REWRITE,
-  input: () =>
+  input: (limits) =>
     z.strictObject({
       id: noteId(),
+      scope: writeScope(limits.recall).optional().describe(
+        "Move the note to this scope, keeping its id (user: the person's, for every project; project: the team's; local: this checkout's).",
+      ),
       text: text("text").optional().describe("New markdown text."),
       title: z.string().max(500).optional().describe("New title."),
       labels: labels().optional().describe("New labels (replace the old ones)."),

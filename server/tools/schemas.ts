@@ -144,6 +144,9 @@ export const NoteSchema = z.looseObject({
   validUntil: z.string().optional().describe(
     "When the fact stops holding (exclusive); absent: it still holds.",
   ),
+  scope: z.enum(["user", "project", "local"]).optional().describe(
+    "The memory that holds the note: user (the person's, every project), project (the team's) or local (this checkout's).",
+  ),
 });
 
 const TIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
@@ -193,6 +196,73 @@ export const historyFilters = () => ({
   since: isoTime("since").optional().describe("Only notes created at or after this time."),
   until: isoTime("until").optional().describe("Only notes created before this time."),
 });
+
+const PURPOSES = {
+  user: "user: about the person, for every project (preferences, people, habits)",
+  project: "project: about this project, shared with the team",
+  local: "local: private to this checkout, never committed or replicated",
+} as const;
+
+/** The scopes a runtime serves, and why the others are not ([project] when it does not say). */
+function servedScopes(recall: RuntimeRecallProfile | undefined) {
+  const scopes = recall?.scopes;
+  const served = (scopes?.served.length ? scopes.served : ["project"]) as [
+    "user" | "project" | "local",
+    ...("user" | "project" | "local")[],
+  ];
+  const refusal = scopes?.refusal ?? "this server holds the project's notes only";
+  const one = z.enum(served, {
+    error: (issue) =>
+      `scope must be one of ${served.join(", ")} here; ${
+        JSON.stringify(issue.input)
+      } is not served: ${refusal}`,
+  });
+  return { served, one, defaultScope: scopes?.defaultScope ?? "project" };
+}
+
+/**
+ * The `scope` argument of a write (`remember`, `update_note`): one scope the runtime serves
+ * (`recall.scopes`); another answers a validation error that says why it is not served.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { writeScope } from "./schemas.ts";
+ * const mine = writeScope({ engine: "auto", auto: { engine: "lexical" }, scopes: { served: ["project", "user"], defaultScope: "project" } });
+ * assert.ok(mine.safeParse("user").success);
+ * const hosted = writeScope(undefined);
+ * assert.match(hosted.safeParse("user").error!.issues[0].message, /not served/);
+ * ```
+ */
+export const writeScope = (recall: RuntimeRecallProfile | undefined) => {
+  const { served, one, defaultScope } = servedScopes(recall);
+  return one.describe(
+    `Which memory the note goes to; ${defaultScope} when omitted. ` +
+      served.map((s) => PURPOSES[s]).join("; ") + ".",
+  );
+};
+
+/**
+ * The `scope` filter of a read (`recall`, `list_notes`): one scope or several, of those served.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readScope } from "./schemas.ts";
+ * const schema = readScope({ engine: "auto", auto: { engine: "lexical" }, scopes: { served: ["project", "local", "user"], defaultScope: "project" } });
+ * assert.ok(schema.safeParse(["user", "local"]).success);
+ * assert.ok(schema.safeParse("project").success);
+ * assert.ok(!schema.safeParse([]).success);
+ * ```
+ */
+export const readScope = (recall: RuntimeRecallProfile | undefined) => {
+  const { served, one } = servedScopes(recall);
+  return z.union([one, z.array(one).min(1).max(3)]).describe(
+    `Only notes of this scope, or of these scopes; every scope (${
+      served.join(", ")
+    }) when omitted.`,
+  );
+};
 
 /**
  * A list of note ids (as `supersedes` and `supersede` take them).

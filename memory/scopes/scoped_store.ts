@@ -1,0 +1,605 @@
+/**
+ * {@linkcode ScopedMemoryStore}: one {@linkcode MemoryStore} over the stores of several scopes, so
+ * that one `Memo` client (one index, one ranking) reads them all and writes each note where it
+ * belongs. Each scope keeps its own store, with its own lock, durability and recovery.
+ *
+ * @module
+ */
+
+import { MemoryValidationError } from "../errors.ts";
+import type { Note, NoteDraft, NotePatch } from "../notes/note.ts";
+import type {
+  CommitBatch,
+  CommitOptions,
+  CommitResult,
+  MemoryStore,
+  NotePage,
+  ReplicaApplyResult,
+  ReplicaChanges,
+  StoreChanges,
+  StoreIssue,
+  StoreLoadReport,
+} from "../store/store.ts";
+import type { UnresolvedMerge } from "../store/conflict_markers.ts";
+import { loadDigestsOf, offerLoadDigests } from "../store/load_digest.ts";
+import { isScope, parseScope, type Scope, SCOPES } from "./scopes.ts";
+import { MoveJournal } from "./_move_journal.ts";
+import { createHash } from "node:crypto";
+
+/**
+ * Options of {@linkcode ScopedMemoryStore}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, type ScopedStoreOptions } from "@memo/memory";
+ * const options: ScopedStoreOptions = { stores: { project: new FileMemoryStore({ rootDir: "/p" }) } };
+ * assert.ok(options.stores.project);
+ * ```
+ */
+export interface ScopedStoreOptions {
+  /** The store of each scope served; a scope without one is not served. */
+  stores: Partial<Record<Scope, MemoryStore>>;
+  /**
+   * Where a draft without `scope` goes.
+   * @default "project" (else the first scope served)
+   */
+  defaultScope?: Scope;
+  /**
+   * Why the scopes left out are not served, for the error that refuses them (`"this endpoint is
+   * hosted: it serves the project scope only"`).
+   * @default "it is not configured (the config key scopes)"
+   */
+  refusal?: string;
+  /**
+   * The file that records a move between scopes while it runs (`.memo/cache/scope-move.json`);
+   * without it, a move killed halfway may leave the note in both scopes.
+   * @default none
+   */
+  journalPath?: string;
+}
+
+/** The holder of an id, its store, and the note. */
+interface Found {
+  scope: Scope;
+  store: MemoryStore;
+  note: Note;
+}
+
+/**
+ * A store over the stores of several scopes (`project`, `local`, `user`).
+ *
+ * - Reads list the project's notes first, then `local`'s, then `user`'s; every note of another
+ *   scope than `project` carries `scope`. When two scopes hold one id (a move out of the project
+ *   that git or a replica brought back), reads show the project's copy, then `local`'s.
+ * - A draft goes to its `scope`, else to the scope of the notes it supersedes, else to
+ *   `defaultScope`. `supersedes` never crosses scopes: such a write throws
+ *   `MemoryValidationError` and writes nothing.
+ * - `update` with a `scope` other than the note's moves it (same id): the journal records the
+ *   move, the note is written into the new scope, removed from the old one, and the journal is
+ *   cleared. A move killed halfway is finished at the next `load()`.
+ * - `applyReplica` goes to `changes.scope`, else to the project.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { join } from "node:path";
+ * import { FileMemoryStore, ScopedMemoryStore } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const store = new ScopedMemoryStore({
+ *   stores: {
+ *     project: new FileMemoryStore({ rootDir: dir }),
+ *     local: new FileMemoryStore({ rootDir: dir, notesPath: join(dir, ".memo/memory/notes.local.md") }),
+ *   },
+ *   journalPath: join(dir, ".memo/cache/scope-move.json"),
+ * });
+ * await store.load();
+ * const { written } = await store.commit({ notes: [{ text: "Use pnpm", scope: "local" }] });
+ * assert.equal(written[0].scope, "local");
+ * const moved = await store.update(written[0].id, { scope: "project" });
+ * assert.equal(moved?.id, written[0].id);
+ * assert.equal(moved?.scope, undefined); // a project note carries no tag
+ * assert.equal((await store.changesSince()).upserted.length, 1);
+ * await store.close();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export class ScopedMemoryStore implements MemoryStore {
+  /** The scopes served, in read order. */
+  readonly scopes: readonly Scope[];
+  /** Where a draft without `scope` goes. */
+  readonly defaultScope: Scope;
+  readonly #stores: Partial<Record<Scope, MemoryStore>>;
+  readonly #refusal: string;
+  readonly #journal: MoveJournal | undefined;
+  /** Ids held by each scope but the project (small sets: the project's ids stay in its store). */
+  readonly #ids = new Map<Scope, Set<string>>();
+  readonly #idTokens = new Map<Scope, string>();
+
+  /** Creates the store; nothing is read until {@linkcode ScopedMemoryStore.load}. */
+  constructor(options: ScopedStoreOptions) {
+    this.scopes = SCOPES.filter((s) => options.stores[s] !== undefined);
+    if (!this.scopes.length) throw new MemoryValidationError("A scoped store needs one scope");
+    this.#stores = options.stores;
+    this.#refusal = options.refusal ?? "it is not configured (the config key scopes)";
+    const wanted = options.defaultScope ?? "project";
+    this.defaultScope = this.scopes.includes(wanted) ? wanted : this.scopes[0];
+    this.#journal = options.journalPath ? new MoveJournal(options.journalPath) : undefined;
+    for (const s of this.scopes) if (s !== "project") this.#ids.set(s, new Set());
+    // The index snapshot covers the project's notes, which reads list first.
+    const project = options.stores.project && loadDigestsOf(options.stores.project);
+    if (project) offerLoadDigests(this, project);
+  }
+
+  /** The store of `scope`; throws `MemoryValidationError` when it is not served. */
+  store(scope: Scope): MemoryStore {
+    const store = this.#stores[scope];
+    if (!store) {
+      throw new MemoryValidationError(`The ${scope} scope is not served here: ${this.#refusal}`, {
+        details: { field: "scope", scope },
+      });
+    }
+    return store;
+  }
+
+  /** Checks that every scope of `scopes` is served (what a read narrowed by scope asks). */
+  checkServed(scopes: readonly Scope[]): void {
+    for (const s of scopes) this.store(s);
+  }
+
+  /** Problems known now, each scope's (a scope other than the project's names itself). */
+  get issues(): StoreIssue[] {
+    return this.scopes.flatMap((s) =>
+      (this.#stores[s]!.issues ?? []).map((i) =>
+        s === "project" ? i : { ...i, message: `${s} scope: ${i.message}` }
+      )
+    );
+  }
+
+  /** The first scope's unresolved git merge, if any (the project's, in practice). */
+  get unresolvedMerge(): UnresolvedMerge | undefined {
+    for (const s of this.scopes) {
+      const merge = this.#stores[s]!.unresolvedMerge;
+      if (merge) return merge;
+    }
+    return undefined;
+  }
+
+  /** Loads every scope, then finishes a move that was killed halfway. */
+  async load(): Promise<StoreLoadReport> {
+    const reports = await Promise.all(this.scopes.map((s) => this.#stores[s]!.load()));
+    if (this.#journal) await this.#finishMove();
+    return {
+      notes: reports.reduce((n, r) => n + r.notes, 0),
+      issues: this.issues,
+    };
+  }
+
+  /** Scopes that hold `id`, in read order, with their notes. */
+  async #holders(id: string): Promise<Found[]> {
+    const found: Found[] = [];
+    for (const scope of this.scopes) {
+      const ids = this.#ids.get(scope);
+      if (ids && !ids.has(id)) continue; // known not to be there (as of the last read)
+      const store = this.#stores[scope]!;
+      const note = await store.get(id);
+      if (note) found.push({ scope, store, note });
+    }
+    return found;
+  }
+
+  async #find(id: string): Promise<Found | undefined> {
+    await this.#refreshIds();
+    return (await this.#holders(id))[0];
+  }
+
+  /** Brings the id sets of the scopes other than the project up to their stores. */
+  async #refreshIds(): Promise<void> {
+    for (const [scope, ids] of this.#ids) {
+      const changes = await this.#stores[scope]!.changesSince(this.#idTokens.get(scope));
+      if (changes.reset) ids.clear();
+      for (const id of changes.removed) ids.delete(id);
+      for (const n of changes.upserted) ids.add(n.id);
+      this.#idTokens.set(scope, changes.token);
+    }
+  }
+
+  /** The scope of a draft or a note to write, and a check of its `supersedes`. */
+  async #scopeFor(
+    entry: { id?: string; scope?: unknown; supersedes?: readonly string[] },
+    action: string,
+    held: Scope | undefined,
+  ): Promise<Scope> {
+    let scope: Scope | undefined = entry.scope === undefined
+      ? held
+      : parseScope(entry.scope, "scope");
+    for (const target of entry.supersedes ?? []) {
+      const found = await this.#find(String(target));
+      if (!found) continue; // unknown ids are the history checks' to refuse
+      if (scope === undefined) scope = found.scope;
+      else if (found.scope !== scope) {
+        throw new MemoryValidationError(
+          `Cannot ${action}: supersedes links stay within one scope, and ${target} is in the ` +
+            `${found.scope} scope, not ${scope}`,
+          { details: { field: "supersedes", id: target } },
+        );
+      }
+    }
+    scope ??= this.defaultScope;
+    this.store(scope);
+    return scope;
+  }
+
+  /** Stores the drafts, each in its scope (one commit per scope, in read order). */
+  async commit(batch: CommitBatch, options?: CommitOptions): Promise<CommitResult> {
+    const groups = new Map<Scope, NoteDraft[]>();
+    await this.#refreshIds();
+    for (const draft of batch.notes) {
+      let held: Scope | undefined;
+      if (draft.id !== undefined) {
+        const holders = await this.#holders(String(draft.id));
+        held = holders[0]?.scope;
+        if (held !== undefined && draft.scope !== undefined && held !== draft.scope) {
+          throw new MemoryValidationError(
+            `Cannot remember note ${draft.id}: its id is held by the ${held} scope (ids are ` +
+              "unique across scopes; update it with another scope to move it)",
+            { details: { field: "id", id: draft.id } },
+          );
+        }
+      }
+      const scope = await this.#scopeFor(draft, "remember the note", held);
+      let group = groups.get(scope);
+      if (!group) groups.set(scope, group = []);
+      group.push(draft.scope === undefined ? draft : withoutScope(draft));
+    }
+    const result: CommitResult = { written: [], updated: [], unchanged: [], bytesWritten: 0 };
+    for (const scope of this.scopes) {
+      const drafts = groups.get(scope);
+      if (!drafts) continue;
+      const one = await this.#stores[scope]!.commit({ notes: drafts }, options);
+      result.written.push(...tagAll(one.written, scope));
+      result.updated.push(...tagAll(one.updated, scope));
+      result.unchanged.push(...tagAll(one.unchanged, scope));
+      result.bytesWritten += one.bytesWritten;
+      const ids = this.#ids.get(scope);
+      if (ids) { for (const n of one.written) ids.add(n.id); }
+    }
+    return result;
+  }
+
+  /** Changes a note where it is; with another `scope`, moves it there (same id). */
+  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
+    const found = await this.#find(id);
+    if (!found) return undefined;
+    const { scope: wanted, ...rest } = patch;
+    const target = wanted === undefined ? found.scope : parseScope(wanted, "scope");
+    if (rest.supersedes !== undefined) {
+      await this.#scopeFor(
+        { scope: target, supersedes: rest.supersedes },
+        `update note ${id}`,
+        target,
+      );
+    }
+    const changes = Object.keys(rest).length > 0;
+    if (target === found.scope) {
+      return changes ? tag(await found.store.update(id, rest), target) : tag(found.note, target);
+    }
+    const note = changes ? await found.store.update(id, rest) : found.note;
+    if (!note) return undefined;
+    return await this.#move(id, note, found.scope, target, patch.updated);
+  }
+
+  /** Moves `note` from one scope to another, journalled so that a kill halfway is finished. */
+  async #move(
+    id: string,
+    note: Note,
+    from: Scope,
+    to: Scope,
+    updated: string | undefined,
+  ): Promise<Note> {
+    const action = `move note ${id} to the ${to} scope`;
+    const target = this.store(to);
+    if (note.supersedes?.length) {
+      throw new MemoryValidationError(
+        `Cannot ${action}: it supersedes notes of the ${from} scope, and supersedes links stay ` +
+          "within one scope",
+        { details: { field: "scope", id } },
+      );
+    }
+    if (!target.applyReplica) {
+      throw new MemoryValidationError(`Cannot ${action}: its store cannot write notes verbatim`);
+    }
+    const source = this.#stores[from]!;
+    const { scope: _s, supersededBy: _b, ...plain } = note;
+    const moved: Note = { ...plain, updated: updated ?? new Date().toISOString() };
+    await this.#journal?.write({ id, from, to });
+    await target.applyReplica({ put: [moved], remove: [] });
+    this.#ids.get(to)?.add(id);
+    await source.remove(id);
+    this.#ids.get(from)?.delete(id);
+    await this.#journal?.clear();
+    return tag((await target.get(id)) ?? moved, to)!;
+  }
+
+  /** Completes the move the journal records, if one was killed halfway (at `load()`). */
+  async #finishMove(): Promise<void> {
+    const entry = await this.#journal!.read();
+    if (!entry) return;
+    const from = this.#stores[entry.from];
+    const to = this.#stores[entry.to];
+    if (from && to && (await to.get(entry.id)) && (await from.get(entry.id))) {
+      await from.remove(entry.id); // written into its new scope: the move goes through
+    }
+    await this.#journal!.clear();
+  }
+
+  /** Removes a note from the scope that holds it (the first, when two do). */
+  async remove(id: string): Promise<boolean> {
+    const found = await this.#find(id);
+    if (!found) return false;
+    const removed = await found.store.remove(id);
+    if (removed) this.#ids.get(found.scope)?.delete(id);
+    return removed;
+  }
+
+  /** One note by id, from the first scope that holds it. */
+  async get(id: string): Promise<Note | undefined> {
+    const found = await this.#find(id);
+    return found && tag(found.note, found.scope);
+  }
+
+  /** Every scope's notes in read order, a page at a time (cursor: scope and its own cursor). */
+  async list(cursor?: string, limit?: number): Promise<NotePage> {
+    let at = 0;
+    let inner: string | undefined;
+    if (cursor !== undefined) {
+      const m = /^(\w+):(.*)$/s.exec(cursor);
+      if (!m || !isScope(m[1]) || !this.scopes.includes(m[1])) {
+        throw new MemoryValidationError("Cannot list notes: the cursor is not one this store gave");
+      }
+      at = this.scopes.indexOf(m[1]);
+      inner = m[2] === "" ? undefined : m[2];
+    }
+    for (; at < this.scopes.length; at++, inner = undefined) {
+      const scope = this.scopes[at];
+      const page = await this.#stores[scope]!.list(inner, limit);
+      const next = page.nextCursor !== undefined
+        ? `${scope}:${page.nextCursor}`
+        : at + 1 < this.scopes.length
+        ? `${this.scopes[at + 1]}:`
+        : undefined;
+      if (page.notes.length || next === undefined) {
+        const out: NotePage = { notes: tagAll(page.notes, scope) };
+        if (next !== undefined) out.nextCursor = next;
+        return out;
+      }
+    }
+    return { notes: [] };
+  }
+
+  /**
+   * Changes since `token` across the scopes. When one scope resets, every scope's notes are
+   * given again (`reset`), the project's first. An id two scopes hold is given once, from the
+   * first of them in read order.
+   */
+  async changesSince(token?: string): Promise<StoreChanges> {
+    await this.#refreshIds();
+    const tokens = parseToken(token, this.scopes);
+    const parts = await Promise.all(
+      this.scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])),
+    );
+    const reset = tokens === undefined || parts.some((p) => p.reset);
+    const all = reset
+      ? await Promise.all(
+        parts.map((p, i) => p.reset ? p : this.#stores[this.scopes[i]]!.changesSince(undefined)),
+      )
+      : parts;
+    const next: Record<string, string> = {};
+    const upserted: Note[] = [];
+    const removed: string[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < this.scopes.length; i++) {
+      const scope = this.scopes[i];
+      const part = all[i];
+      next[scope] = part.token;
+      if (this.scopes.length === 1 && scope === "project") {
+        return { token: encodeToken(next), reset, upserted: part.upserted, removed: part.removed };
+      }
+      for (const note of part.upserted) {
+        if (seen.has(note.id) || await this.#shadowed(note.id, i)) continue;
+        seen.add(note.id);
+        upserted.push(scope === "project" ? note : tag(note, scope)!);
+      }
+      for (const id of part.removed) {
+        // Another scope may still hold the id: its copy shows now.
+        const other = (await this.#holders(id))[0];
+        if (other && !seen.has(id)) {
+          seen.add(id);
+          upserted.push(tag(other.note, other.scope)!);
+        } else if (!other) removed.push(id);
+      }
+    }
+    return { token: encodeToken(next), reset, upserted, removed };
+  }
+
+  /** Whether a scope before the `at`th holds `id` (its copy is the one reads show). */
+  async #shadowed(id: string, at: number): Promise<boolean> {
+    for (let j = 0; j < at; j++) {
+      const scope = this.scopes[j];
+      const ids = this.#ids.get(scope);
+      if (ids ? ids.has(id) : (await this.#stores[scope]!.get(id)) !== undefined) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Writes notes verbatim into `changes.scope` (else each put note's `scope`, else the project):
+   * what the hybrid runtime pulls, and what history writes (corrections, merges) land with.
+   */
+  async applyReplica(changes: ReplicaChanges): Promise<ReplicaApplyResult> {
+    await this.#refreshIds();
+    const groups = new Map<Scope, { put: Note[]; remove: string[] }>();
+    const group = (s: Scope) => {
+      let g = groups.get(s);
+      if (!g) groups.set(s, g = { put: [], remove: [] });
+      return g;
+    };
+    const fixed = changes.scope === undefined ? undefined : parseScope(changes.scope, "scope");
+    for (const note of changes.put) {
+      const held = fixed ?? (await this.#holders(note.id))[0]?.scope ?? note.scope;
+      const scope = fixed ?? await this.#scopeFor(
+        { scope: held, supersedes: note.supersedes },
+        `write note ${note.id}`,
+        held,
+      );
+      if (!fixed && note.supersedes?.length) {
+        await this.#scopeFor(
+          { scope, supersedes: note.supersedes },
+          `write note ${note.id}`,
+          scope,
+        );
+      }
+      const { scope: _s, ...plain } = note;
+      group(scope).put.push(plain);
+    }
+    for (const id of changes.remove) {
+      const scope = fixed ?? (await this.#holders(id))[0]?.scope;
+      if (scope) group(scope).remove.push(id);
+    }
+    if (groups.size > 1 && changes.expectSha256 !== undefined) {
+      throw new MemoryValidationError("Cannot write notes of two scopes in one guarded step");
+    }
+    if (changes.expectSha256 !== undefined && groups.size === 1) {
+      const now = await this.snapshot();
+      if (now.sha256 !== changes.expectSha256) {
+        throw new MemoryValidationError(
+          "Cannot write the notes: the notes' SHA-256 differs from the expected one",
+        );
+      }
+    }
+    const result: ReplicaApplyResult = { written: [], updated: [], removed: [], bytesWritten: 0 };
+    for (const scope of this.scopes) {
+      const g = groups.get(scope);
+      if (!g) continue;
+      const store = this.store(scope);
+      if (!store.applyReplica) {
+        throw new MemoryValidationError(`Cannot write notes verbatim into the ${scope} scope`);
+      }
+      const expect = changes.expect &&
+        pick(changes.expect, [...g.put.map((n) => n.id), ...g.remove]);
+      const one = await store.applyReplica({ put: g.put, remove: g.remove, expect });
+      if (one.stale) return { ...result, stale: one.stale };
+      result.written.push(...one.written);
+      result.updated.push(...one.updated);
+      result.removed.push(...one.removed);
+      result.bytesWritten += one.bytesWritten;
+      const ids = this.#ids.get(scope);
+      if (ids) {
+        for (const id of one.written) ids.add(id);
+        for (const id of one.removed) ids.delete(id);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * Every scope's notes, tagged, and one SHA-256 over every scope's file (a tidy plan's guard):
+   * a scope's store without `snapshot` counts by its notes.
+   */
+  async snapshot(): Promise<{ sha256: string; notes: Note[] }> {
+    const hash = createHash("sha256");
+    const notes: Note[] = [];
+    for (const scope of this.scopes) {
+      const store = this.#stores[scope]! as MemoryStore & {
+        snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
+      };
+      if (store.snapshot) {
+        const one = await store.snapshot();
+        hash.update(`${scope}:${one.sha256}\n`);
+        notes.push(...tagAll(one.notes, scope));
+      } else {
+        const all = (await store.changesSince(undefined)).upserted;
+        hash.update(`${scope}:${all.map((n) => `${n.id}/${n.hash}`).join(",")}\n`);
+        notes.push(...tagAll(all, scope));
+      }
+    }
+    if (this.scopes.length === 1 && this.scopes[0] === "project") {
+      const only = this.#stores.project as MemoryStore & {
+        snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
+      };
+      if (only.snapshot) return await only.snapshot();
+    }
+    return { sha256: hash.digest("hex"), notes: dedupe(notes) };
+  }
+
+  /** Closes every scope's store. */
+  async close(): Promise<void> {
+    await Promise.all(this.scopes.map((s) => this.#stores[s]!.close?.()));
+  }
+}
+
+/**
+ * The project's own store when `store` is a {@linkcode ScopedMemoryStore}, else `store`: what the
+ * hybrid runtime replicates (no other scope reaches the cloud).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FileMemoryStore, projectStoreOf, ScopedMemoryStore } from "@memo/memory";
+ * const project = new FileMemoryStore({ rootDir: "/p" });
+ * assert.equal(projectStoreOf(new ScopedMemoryStore({ stores: { project } })), project);
+ * assert.equal(projectStoreOf(project), project);
+ * ```
+ */
+export function projectStoreOf(store: MemoryStore): MemoryStore {
+  return store instanceof ScopedMemoryStore ? store.store("project") : store;
+}
+
+function tag(note: Note | undefined, scope: Scope): Note | undefined {
+  if (!note) return note;
+  if (scope === "project") {
+    if (note.scope === undefined) return note;
+    const { scope: _s, ...rest } = note;
+    return rest;
+  }
+  return note.scope === scope ? note : { ...note, scope };
+}
+
+function tagAll(notes: readonly Note[], scope: Scope): Note[] {
+  return scope === "project" ? notes as Note[] : notes.map((n) => tag(n, scope)!);
+}
+
+function withoutScope(draft: NoteDraft): NoteDraft {
+  const { scope: _s, ...rest } = draft;
+  return rest;
+}
+
+function dedupe(notes: Note[]): Note[] {
+  const seen = new Set<string>();
+  return notes.filter((n) => !seen.has(n.id) && (seen.add(n.id), true));
+}
+
+function pick<T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k];
+  return out;
+}
+
+function encodeToken(tokens: Record<string, string>): string {
+  return JSON.stringify(tokens);
+}
+
+function parseToken(
+  token: string | undefined,
+  scopes: readonly Scope[],
+): Partial<Record<Scope, string>> | undefined {
+  if (token === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(token);
+    if (!parsed || typeof parsed !== "object") return undefined;
+    for (const s of scopes) if (typeof parsed[s] !== "string") return undefined;
+    return parsed;
+  } catch {
+    return undefined;
+  }
+}
