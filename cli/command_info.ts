@@ -82,33 +82,36 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "init",
     summary:
       "Set up .memo/ here, and connect MCP clients (Claude Code, Cursor, VS Code, Claude Desktop)",
-    usage: "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD] [--json]",
+    usage:
+      "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD] [--json]\n" +
+      "     init --user   (creates MEMO_HOME, where the user scope lives)",
   },
   remember: {
     name: "remember",
     summary: "Store a note (text as argument, or --file F, - for stdin)",
     usage: 'remember "text" [--title T] [--label L]... [--source KEY] [--file F]\n' +
       "         [--supersedes ID]... [--valid-from DATE] [--valid-until DATE]\n" +
-      "         [--secrets redact|refuse|allow] [--json]",
+      "         [--scope user|project|local] [--secrets redact|refuse|allow] [--json]",
   },
   recall: {
     name: "recall",
     summary: "Find the notes that match a query",
     usage:
       'recall "query" [--limit N] [--engine auto|lexical|vector|hybrid] [--label L]... [--source S] [--explain]\n' +
-      "       [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
+      "       [--scope user|project|local]... [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
   },
   get: { name: "get", summary: "Print one note", usage: "get ID" },
   list: {
     name: "list",
     summary: "List notes, a page at a time",
     usage: "list [--order oldest|newest] [--cursor C] [--limit N] [--label L]... [--source S]\n" +
-      "     [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
+      "     [--scope user|project|local]... [--as-of DATE] [--since DATE] [--until DATE] [--include-superseded]",
   },
   update: {
     name: "update",
-    summary: "Fix a note's wording: its text, title, labels or validity",
-    usage: "update ID [--text T | --file F] [--title T] [--label L]...\n" +
+    summary: "Fix a note's wording: its text, title, labels or validity; or move it (--scope)",
+    usage:
+      "update ID [--text T | --file F] [--title T] [--label L]... [--scope user|project|local]\n" +
       "       [--valid-from DATE|none] [--valid-until DATE|none] [--secrets redact|refuse|allow]",
   },
   correct: {
@@ -142,7 +145,7 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "import",
     summary: "Bring memories in: server-memory JSONL, Claude Code memory, markdown, memo JSONL",
     usage:
-      "import SOURCE [--from server-memory|claude|markdown|memo-jsonl] [--strict] [--secrets redact|refuse|allow] [--json]",
+      "import SOURCE [--from server-memory|claude|markdown|memo-jsonl] [--scope user|project|local] [--strict] [--secrets redact|refuse|allow] [--json]",
   },
   export: {
     name: "export",

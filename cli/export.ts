@@ -58,6 +58,7 @@ export function exportLine(note: Note): string {
   if (note.supersedes?.length) record.supersedes = note.supersedes;
   if (note.validFrom !== undefined) record.validFrom = note.validFrom;
   if (note.validUntil !== undefined) record.validUntil = note.validUntil;
+  if (note.scope !== undefined) record.scope = note.scope;
   return JSON.stringify(record) + "\n";
 }
 

@@ -95,7 +95,8 @@ export function errorLine(message: string): string {
  */
 export function formatNoteLine(note: Note): string {
   const labels = note.labels.length ? ` [${note.labels.join(", ")}]` : "";
-  return `${note.id}  ${note.title}${labels}${supersededLabel(note)}`;
+  const scope = note.scope && note.scope !== "project" ? `  (${note.scope})` : "";
+  return `${note.id}  ${note.title}${labels}${scope}${supersededLabel(note)}`;
 }
 
 /** `  (superseded by n2)` for a superseded note, else nothing. */

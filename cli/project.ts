@@ -25,12 +25,19 @@ import { dirname, join, resolve } from "node:path";
  * await Deno.remove(project, { recursive: true });
  * ```
  */
-export async function findProjectRoot(dir: string | undefined, cwd: string): Promise<string> {
+export async function findProjectRoot(
+  dir: string | undefined,
+  cwd: string,
+  memoHome?: string,
+): Promise<string> {
   if (dir !== undefined) return resolve(cwd, dir);
+  // The user scope's home is never a project, nor is the folder whose .memo it is.
+  const home = memoHome === undefined ? undefined : resolve(cwd, memoHome);
   let current = resolve(cwd);
   while (true) {
     try {
-      if ((await stat(join(current, ".memo"))).isDirectory()) return current;
+      const memo = join(current, ".memo");
+      if (current !== home && memo !== home && (await stat(memo)).isDirectory()) return current;
     } catch {
       // not here; go up
     }

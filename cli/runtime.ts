@@ -7,6 +7,7 @@
  * @module
  */
 
+import { memoHomeOf } from "../env.ts";
 import {
   createMemoMcpRuntimeFromEnv,
   type MemoMcpRuntime,
@@ -57,7 +58,7 @@ export interface ProjectRuntimeOptions {
  */
 export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">): Promise<string> {
   const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
-  return await findProjectRoot(dir, io.cwd);
+  return await findProjectRoot(dir, io.cwd, memoHomeOf(io.env));
 }
 
 /**

@@ -16,6 +16,7 @@ import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
 import { memoGitignore, readIfExists } from "../init/init.ts";
 import { jsonDocument } from "../output.ts";
+import { memoHomeOf } from "../../env.ts";
 import { projectRoot } from "../runtime.ts";
 import { initFix, readGitWiring, type RunProgram, shellWord } from "./wiring.ts";
 
@@ -39,6 +40,7 @@ export const DOCTOR_CODES = [
   "damaged-note",
   "duplicate-id",
   "dangling-supersedes",
+  "id-in-two-scopes",
 ] as const;
 
 /**
@@ -106,7 +108,11 @@ async function exists(path: string): Promise<boolean> {
  * await Deno.remove(root, { recursive: true });
  * ```
  */
-export async function diagnose(root: string, run?: RunProgram): Promise<DoctorProblem[]> {
+export async function diagnose(
+  root: string,
+  run?: RunProgram,
+  memoHome?: string,
+): Promise<DoctorProblem[]> {
   const paths = memoPaths(root);
   const init = initFix(root);
   if (!await exists(paths.dir)) {
@@ -134,7 +140,8 @@ export async function diagnose(root: string, run?: RunProgram): Promise<DoctorPr
       problems.push({
         code: "gitignore-leaks",
         message: ".memo/.gitignore lets per-machine state into git " +
-          "(it must list cache/, replica/, connectors/state.json and memory/notes.md.lock)",
+          "(it must list cache/, replica/, connectors/state.json, memory/notes.md.lock and " +
+          "the local scope's memory/notes.local.md and its lock)",
         fix: init,
       });
     }
@@ -142,6 +149,7 @@ export async function diagnose(root: string, run?: RunProgram): Promise<DoctorPr
 
   const text = await readIfExists(paths.notes);
   if (text === undefined) return problems;
+  problems.push(...await twoScopes(root, text, memoHome));
   const notesFile = relative(root, paths.notes).split(sep).join("/");
   if (splitConflict(text) !== undefined) {
     problems.push({
@@ -172,6 +180,36 @@ export async function diagnose(root: string, run?: RunProgram): Promise<DoctorPr
         message: `note ${note!.id} supersedes ${target}, which is not in ${notesFile}`,
         fix: `reads ignore the link; to drop it, remove "${target}" from the supersedes of ` +
           `note ${note!.id} in ${notesFile}`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** Ids that the project and another scope both hold (a move that git or a replica undid). */
+async function twoScopes(
+  root: string,
+  projectText: string,
+  memoHome: string | undefined,
+): Promise<DoctorProblem[]> {
+  if (splitConflict(projectText) !== undefined) return [];
+  const project = parseNotes(projectText).byId;
+  const problems: DoctorProblem[] = [];
+  const others: [string, string | undefined][] = [
+    ["local", join(root, ".memo", "memory", "notes.local.md")],
+    ["user", memoHome && join(memoHome, "memory", "notes.md")],
+  ];
+  for (const [scope, path] of others) {
+    const text = path && await readIfExists(path);
+    if (!text) continue;
+    for (const id of parseNotes(text).byId.keys()) {
+      if (!project.has(id)) continue;
+      problems.push({
+        code: "id-in-two-scopes",
+        message: `note ${id} is in the project scope and in the ${scope} scope (${path}); ` +
+          "reads show the project's copy",
+        fix: `keep one: memo forget ${id} removes the project's copy, then memo get ${id} ` +
+          `shows the ${scope} one; or delete its section from ${path}`,
       });
     }
   }
@@ -223,7 +261,7 @@ export const doctorCommand: CliCommand = {
     const p = parseArgs(argv, { string: ["dir"], boolean: ["json"] });
     positionals(p, []);
     const root = await projectRoot(p, io);
-    const problems = await diagnose(root, io.runProgram);
+    const problems = await diagnose(root, io.runProgram, memoHomeOf(io.env));
     await io.stdout(
       boolFlag(p, "json") ? jsonDocument({ problems }) : formatDoctor(root, problems),
     );

@@ -7,7 +7,7 @@
  */
 
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { detectImportFormat, readImportSource } from "./read_source.ts";
 import { IMPORT_FORMATS, type ImportFormat, type ImportRead, type ImportSkip } from "./types.ts";
 import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
@@ -145,9 +145,10 @@ export const importCommand: CliCommand = {
   ...COMMAND_INFO.import,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: ["dir", "from", "secrets"],
+      string: ["dir", "from", "secrets", "scope"],
       boolean: ["json", "strict"],
     });
+    const scopeFlag = choiceFlag(p, "scope", ["user", "project", "local"] as const);
     const [source] = positionals(p, ["source"]);
     if (source === "") throw new UsageError("SOURCE is empty");
     let from = choiceFlag(p, "from", IMPORT_FORMATS);
@@ -204,7 +205,13 @@ export const importCommand: CliCommand = {
           if (!runtime.rememberMany) {
             throw new Error(`Cannot import ${source}: this runtime cannot write in one batch`);
           }
-          return runtime.rememberMany(read.records.map((r) => r.draft));
+          // --scope wins; Claude Code's user memory (~/.claude) goes to the user scope; an
+          // export keeps each note's scope; the rest goes to the default scope.
+          const scope = scopeFlag ??
+            (from === "claude" && isClaudeUserMemory(path, io.env) ? "user" : undefined);
+          return runtime.rememberMany(
+            read.records.map((r) => scope ? { ...r.draft, scope } : r.draft),
+          );
         });
         summary.written = result.written.length;
         summary.updated = result.updated.length;
@@ -233,3 +240,14 @@ export const importCommand: CliCommand = {
     return 0;
   },
 };
+
+/** Whether `path` is Claude Code's user memory (`~/.claude/CLAUDE.md`, or the `~/.claude` folder). */
+function isClaudeUserMemory(
+  path: string,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  const home = env.HOME ?? env.USERPROFILE;
+  if (!home) return false;
+  const dir = resolve(home, ".claude");
+  return path === dir || (dirname(path) === dir && /^claude\.md$/i.test(basename(path)));
+}

@@ -93,6 +93,12 @@ function memoDraft(raw: string): NoteDraft | string {
     }
     draft.supersedes = o.supersedes as string[];
   }
+  if (o.scope !== undefined) {
+    if (o.scope !== "user" && o.scope !== "project" && o.scope !== "local") {
+      return `"scope" is not user, project or local`;
+    }
+    draft.scope = o.scope;
+  }
   for (const key of ["validFrom", "validUntil"] as const) {
     if (o[key] === undefined) continue;
     if (typeof o[key] !== "string") return `"${key}" is not a string`;

@@ -8,11 +8,12 @@
  * @module
  */
 
-import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, readFile, stat } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
-import { memoPaths } from "@memo/memory";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "../args.ts";
+import { LOCAL_SCOPE_IGNORES, memoPaths } from "@memo/memory";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import { memoHomeOf } from "../../env.ts";
 import {
   ClientConfigError,
   clientConfigPath,
@@ -94,6 +95,27 @@ export interface InitResult {
   git?: GitWiringResult;
 }
 
+/** `memo init --user`: creates `MEMO_HOME` (its `memory/` folder), where the user scope lives. */
+async function initUser(io: CliIO, json: boolean): Promise<number> {
+  const home = memoHomeOf(io.env);
+  if (!home) throw new UsageError("no home folder is known: set MEMO_HOME");
+  const memory = `${home}${sep}memory`;
+  let created = true;
+  try {
+    await stat(memory);
+    created = false;
+  } catch {
+    await mkdir(memory, { recursive: true });
+  }
+  await io.stdout(
+    json
+      ? jsonDocument({ memoHome: home, status: created ? "created" : "unchanged" })
+      : `${created ? "created" : "unchanged"} ${home} (the user scope: notes about you, ` +
+        "read in every project; write with --scope user)\n",
+  );
+  return 0;
+}
+
 /** The lines `.memo/.gitignore` holds, relative to `.memo/`. */
 function gitignoreLines(root: string): string[] {
   const paths = memoPaths(root);
@@ -103,6 +125,7 @@ function gitignoreLines(root: string): string[] {
     `${rel(paths.replica)}/`,
     rel(paths.connectorState),
     rel(paths.lock),
+    ...LOCAL_SCOPE_IGNORES,
   ];
 }
 
@@ -120,12 +143,14 @@ function gitignoreLines(root: string): string[] {
  * assert.equal(
  *   text,
  *   "# memo's local state: caches, replica, connector cursors, the lock\n" +
- *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n" +
+ *     "memory/notes.local.md\nmemory/notes.local.md.lock\n",
  * );
  * assert.equal(memoGitignore("/work/app", text), undefined);
  * assert.equal(
  *   memoGitignore("/work/app", "mine\n/cache/\nreplica/"),
- *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n" +
+ *     "memory/notes.local.md\nmemory/notes.local.md.lock\n",
  * );
  * ```
  */
@@ -277,9 +302,10 @@ export const initCommand: CliCommand = {
     const p = parseArgs(argv, {
       string: ["dir", "command"],
       multiple: ["client"],
-      boolean: ["json"],
+      boolean: ["json", "user"],
     });
     positionals(p, []);
+    if (boolFlag(p, "user")) return await initUser(io, boolFlag(p, "json"));
     const clients = parseClients(listFlag(p, "client"));
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");

@@ -52,6 +52,25 @@ function engineFlag(p: ParsedArgs): RecallEngine | undefined {
   return choiceFlag(p, "engine", RUNTIME_RECALL_ENGINES as readonly RecallEngine[]);
 }
 
+const SCOPE_NAMES = ["user", "project", "local"] as const;
+
+/** `--scope` of a write: one scope, or nothing (the configured default). */
+function scopeFlag(p: ParsedArgs): { scope?: (typeof SCOPE_NAMES)[number] } {
+  const scope = choiceFlag(p, "scope", SCOPE_NAMES);
+  return scope === undefined ? {} : { scope };
+}
+
+/** `--scope` of a read, which may repeat: the scopes to read (every one when absent). */
+function scopesFlag(p: ParsedArgs): { scope?: (typeof SCOPE_NAMES)[number][] } {
+  const scopes = listFlag(p, "scope");
+  for (const s of scopes) {
+    if (!(SCOPE_NAMES as readonly string[]).includes(s)) {
+      throw new UsageError(`flag --scope must be user, project or local, got ${s}`);
+    }
+  }
+  return scopes.length ? { scope: scopes as (typeof SCOPE_NAMES)[number][] } : {};
+}
+
 /** `--order` of `memo list`: oldest (store order) or newest first. */
 function orderFlag(p: ParsedArgs): "oldest" | "newest" | undefined {
   return choiceFlag(p, "order", ["oldest", "newest"] as const);
@@ -69,6 +88,7 @@ const remember: CliCommand = {
         "valid-from",
         "valid-until",
         "secrets",
+        "scope",
       ],
       multiple: ["label", "supersedes"],
       boolean: COMMON.boolean,
@@ -85,6 +105,7 @@ const remember: CliCommand = {
         title: stringFlag(p, "title"),
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
+        ...scopeFlag(p),
         ...(supersedes.length ? { supersedes } : {}),
         ...(validFrom ? { validFrom } : {}),
         ...(validUntil ? { validUntil } : {}),
@@ -131,7 +152,7 @@ const recall: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "limit", "engine", "source", ...HISTORY_FLAGS.string],
-      multiple: ["label"],
+      multiple: ["label", "scope"],
       boolean: [...COMMON.boolean, "explain", ...HISTORY_FLAGS.boolean],
     });
     const history = historyFlags(p);
@@ -156,6 +177,7 @@ const recall: CliCommand = {
           engine,
           labels: listFlag(p, "label"),
           source: stringFlag(p, "source"),
+          ...scopesFlag(p),
           explain: boolFlag(p, "explain"),
           ...history,
         };
@@ -189,7 +211,7 @@ const list: CliCommand = {
   async run(argv, io) {
     const p = parseArgs(argv, {
       string: [...COMMON.string, "cursor", "limit", "source", "order", ...HISTORY_FLAGS.string],
-      multiple: ["label"],
+      multiple: ["label", "scope"],
       boolean: [...COMMON.boolean, ...HISTORY_FLAGS.boolean],
     });
     positionals(p, []);
@@ -201,6 +223,7 @@ const list: CliCommand = {
         limit: intFlag(p, "limit", 1, 1000) ?? LIST_LIMIT,
         labels: listFlag(p, "label"),
         source: stringFlag(p, "source"),
+        ...scopesFlag(p),
         order,
         ...history,
       }));
@@ -211,7 +234,8 @@ const list: CliCommand = {
     const lines = page.notes.map(formatNoteLine);
     if (!lines.length) lines.push("No notes.");
     if (page.nextCursor) {
-      const flags = (order === "newest" ? " --order newest" : "") + historyArgs(history);
+      const flags = (order === "newest" ? " --order newest" : "") +
+        listFlag(p, "scope").map((s) => ` --scope ${s}`).join("") + historyArgs(history);
       lines.push(`more: memo list${flags} --cursor ${page.nextCursor}`);
     }
     await io.stdout(lines.join("\n") + "\n");
@@ -223,7 +247,16 @@ const update: CliCommand = {
   ...COMMAND_INFO.update,
   async run(argv, io) {
     const p = parseArgs(argv, {
-      string: [...COMMON.string, "text", "title", "file", "valid-from", "valid-until", "secrets"],
+      string: [
+        ...COMMON.string,
+        "text",
+        "title",
+        "file",
+        "valid-from",
+        "valid-until",
+        "secrets",
+        "scope",
+      ],
       multiple: ["label"],
       boolean: COMMON.boolean,
     });
@@ -233,11 +266,14 @@ const update: CliCommand = {
     const labels = listFlag(p, "label");
     const title = stringFlag(p, "title");
     const validity = validityFlags(p, true);
+    const scope = scopeFlag(p);
     if (
-      text === undefined && title === undefined && !labels.length && !Object.keys(validity).length
+      text === undefined && title === undefined && !labels.length &&
+      !Object.keys(validity).length && !scope.scope
     ) {
       throw new UsageError(
-        "nothing to change: give --text, --file, --title, --label, --valid-from or --valid-until",
+        "nothing to change: give --text, --file, --title, --label, --valid-from, --valid-until " +
+          "or --scope",
       );
     }
     let redacted: SecretRedaction[] = [];
@@ -250,6 +286,7 @@ const update: CliCommand = {
           title,
           labels: labels.length ? labels : undefined,
           ...validity,
+          ...scope,
         }, {
           onRedacted: (r) => redacted = r,
         }),

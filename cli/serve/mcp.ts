@@ -14,7 +14,7 @@ import {
   positionals,
   stringFlag,
 } from "../args.ts";
-import { readEnv } from "../../env.ts";
+import { memoHomeOf, readEnv } from "../../env.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
@@ -61,7 +61,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   // delays the handshake.
   const runtime = createDeferredRuntime(runtimeEnv.runtime ?? "local", async () => {
     const { findProjectRoot } = await import("../project.ts");
-    const root = await findProjectRoot(dir, io.cwd);
+    const root = await findProjectRoot(dir, io.cwd, memoHomeOf(io.env));
     // A clone without the notes' merge driver says so on stderr (never on stdout), once.
     const warning = await import("../git/warning.ts");
     warned = warning.warnMissingDriver(root, io).catch(() => {});

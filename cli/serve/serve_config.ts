@@ -15,7 +15,7 @@ import {
   readProjectOAuthConfig,
 } from "../../server/http/mod.ts";
 import { readProjectConfigFile, readRuntimeEnv } from "../../runtimes/start/mod.ts";
-import { readEnv } from "../../env.ts";
+import { memoHomeOf, readEnv } from "../../env.ts";
 import {
   boolFlag,
   choiceFlag,
@@ -174,6 +174,7 @@ export async function serveConfig(
   const rootDir = await findProjectRoot(
     stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir,
     io.cwd,
+    memoHomeOf(io.env),
   );
   const options: MemoMcpHttpOptions = { ...limitFlags(p) };
   if (boolFlag(p, "read-only")) options.readOnly = true;

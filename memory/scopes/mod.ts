@@ -16,3 +16,4 @@ export * from "./scopes.ts";
 export * from "./scoped_store.ts";
 export * from "./open_scopes.ts";
 export * from "./scope_checks.ts";
+export * from "./local_ignore.ts";

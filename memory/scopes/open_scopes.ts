@@ -10,6 +10,7 @@ import { FileMemoryStore } from "../store/file_store.ts";
 import type { MemoryStore } from "../store/store.ts";
 import { type Scope, scopePaths, SCOPES } from "./scopes.ts";
 import { ScopedMemoryStore } from "./scoped_store.ts";
+import { ignoreLocalScope } from "./local_ignore.ts";
 
 /**
  * What a `Memo` needs to serve scopes (`MemoOptions.scopes`).
@@ -82,5 +83,10 @@ export function openScopedStore(rootDir: string, settings: ScopeSettings = {}): 
     defaultScope: settings.defaultScope,
     refusal: settings.refusal,
     journalPath: join(journalRoot, "scope-move.json"),
+    // A project made before scopes has no ignore line for the local notes: the first local write
+    // adds it, so that git never sees them.
+    beforeFirstWrite: async (scope) => {
+      if (scope === "local") await ignoreLocalScope(join(rootDir, ".memo"));
+    },
   });
 }

@@ -57,6 +57,12 @@ export interface ScopedStoreOptions {
    * @default none
    */
   journalPath?: string;
+  /**
+   * Runs before the first write into a scope in this process (`openScopedStore`: the local
+   * scope's lines in `.memo/.gitignore`, for a project made before scopes).
+   * @default none
+   */
+  beforeFirstWrite?: (scope: Scope) => Promise<void>;
 }
 
 /** The holder of an id, its store, and the note. */
@@ -115,6 +121,8 @@ export class ScopedMemoryStore implements MemoryStore {
   /** Ids held by each scope but the project (small sets: the project's ids stay in its store). */
   readonly #ids = new Map<Scope, Set<string>>();
   readonly #idTokens = new Map<Scope, string>();
+  readonly #beforeFirstWrite: ((scope: Scope) => Promise<void>) | undefined;
+  readonly #written = new Set<Scope>();
 
   /** Creates the store; nothing is read until {@linkcode ScopedMemoryStore.load}. */
   constructor(options: ScopedStoreOptions) {
@@ -125,6 +133,7 @@ export class ScopedMemoryStore implements MemoryStore {
     const wanted = options.defaultScope ?? "project";
     this.defaultScope = this.scopes.includes(wanted) ? wanted : this.scopes[0];
     this.#journal = options.journalPath ? new MoveJournal(options.journalPath) : undefined;
+    this.#beforeFirstWrite = options.beforeFirstWrite;
     for (const s of this.scopes) if (s !== "project") this.#ids.set(s, new Set());
     // The index snapshot covers the project's notes, which reads list first.
     const project = options.stores.project && loadDigestsOf(options.stores.project);
@@ -138,6 +147,16 @@ export class ScopedMemoryStore implements MemoryStore {
       throw new MemoryValidationError(`The ${scope} scope is not served here: ${this.#refusal}`, {
         details: { field: "scope", scope },
       });
+    }
+    return store;
+  }
+
+  /** The store of `scope`, ready for a write (the first write's hook has run). */
+  async #writable(scope: Scope): Promise<MemoryStore> {
+    const store = this.store(scope);
+    if (this.#beforeFirstWrite && !this.#written.has(scope)) {
+      await this.#beforeFirstWrite(scope);
+      this.#written.add(scope);
     }
     return store;
   }
@@ -256,7 +275,7 @@ export class ScopedMemoryStore implements MemoryStore {
     for (const scope of this.scopes) {
       const drafts = groups.get(scope);
       if (!drafts) continue;
-      const one = await this.#stores[scope]!.commit({ notes: drafts }, options);
+      const one = await (await this.#writable(scope)).commit({ notes: drafts }, options);
       result.written.push(...tagAll(one.written, scope));
       result.updated.push(...tagAll(one.updated, scope));
       result.unchanged.push(...tagAll(one.unchanged, scope));
@@ -298,7 +317,7 @@ export class ScopedMemoryStore implements MemoryStore {
     updated: string | undefined,
   ): Promise<Note> {
     const action = `move note ${id} to the ${to} scope`;
-    const target = this.store(to);
+    const target = await this.#writable(to);
     if (note.supersedes?.length) {
       throw new MemoryValidationError(
         `Cannot ${action}: it supersedes notes of the ${from} scope, and supersedes links stay ` +
@@ -481,7 +500,7 @@ export class ScopedMemoryStore implements MemoryStore {
     for (const scope of this.scopes) {
       const g = groups.get(scope);
       if (!g) continue;
-      const store = this.store(scope);
+      const store = await this.#writable(scope);
       if (!store.applyReplica) {
         throw new MemoryValidationError(`Cannot write notes verbatim into the ${scope} scope`);
       }
