@@ -228,7 +228,7 @@ function servedScopes(recall: RuntimeRecallProfile | undefined) {
  * ```ts
  * import assert from "node:assert/strict";
  * import { writeScope } from "./schemas.ts";
- * const mine = writeScope({ engine: "auto", auto: { engine: "lexical" }, scopes: { served: ["project", "user"], defaultScope: "project" } });
+ * const mine = writeScope({ engine: "auto", auto: { engine: "lexical", model: "use-lite" }, scopes: { served: ["project", "user"], defaultScope: "project" } });
  * assert.ok(mine.safeParse("user").success);
  * const hosted = writeScope(undefined);
  * assert.match(hosted.safeParse("user").error!.issues[0].message, /not served/);
@@ -249,7 +249,7 @@ export const writeScope = (recall: RuntimeRecallProfile | undefined) => {
  * ```ts
  * import assert from "node:assert/strict";
  * import { readScope } from "./schemas.ts";
- * const schema = readScope({ engine: "auto", auto: { engine: "lexical" }, scopes: { served: ["project", "local", "user"], defaultScope: "project" } });
+ * const schema = readScope({ engine: "auto", auto: { engine: "lexical", model: "use-lite" }, scopes: { served: ["project", "local", "user"], defaultScope: "project" } });
  * assert.ok(schema.safeParse(["user", "local"]).success);
  * assert.ok(schema.safeParse("project").success);
  * assert.ok(!schema.safeParse([]).success);
