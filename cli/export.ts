@@ -58,7 +58,8 @@ export function exportLine(note: Note): string {
   if (note.supersedes?.length) record.supersedes = note.supersedes;
   if (note.validFrom !== undefined) record.validFrom = note.validFrom;
   if (note.validUntil !== undefined) record.validUntil = note.validUntil;
-  if (note.scope !== undefined) record.scope = note.scope;
+  // A project note names no scope: it goes to the importing project's default scope.
+  if (note.scope !== undefined && note.scope !== "project") record.scope = note.scope;
   return JSON.stringify(record) + "\n";
 }
 

@@ -498,8 +498,8 @@ export class Memo {
     const note = await this.store.update(id, clean);
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
-    if (this.#mirror.decorates) return this.#mirror.withLinks(this.#mirror.get(note.id) ?? note);
     if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
+    if (this.#mirror.decorates) return this.#mirror.withLinks(this.#mirror.get(note.id) ?? note);
     return note;
   }
 

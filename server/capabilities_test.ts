@@ -60,6 +60,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       "supersedes",
       "validFrom",
       "validUntil",
+      "scope",
     ]);
     assert.deepEqual(args("recall"), [
       "query",
@@ -67,6 +68,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       "engine",
       "labels",
       "source",
+      "scope",
       "explain",
       ...history,
     ]);
@@ -75,6 +77,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       "limit",
       "labels",
       "source",
+      "scope",
       "order",
       ...history,
     ]);
@@ -86,6 +89,7 @@ Deno.test("createMemoMcpProtocolServer() lists tools with schemas and annotation
       "validFrom",
       "validUntil",
       "supersedes",
+      "scope",
     ]);
     assert.deepEqual(args("correct"), ["id", "text", "title", "labels", "validFrom"]);
     assert.deepEqual(args("supersede"), ["ids", "by"]);

@@ -15,13 +15,14 @@
 
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import { relative, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { memoPaths, type TidyPlan, tidyText } from "@memo/memory";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument } from "../output.ts";
+import { memoHomeOf } from "../../env.ts";
 import { isMemoRuntimeError } from "../../runtimes/mod.ts";
 import { projectRoot, withProjectRuntime } from "../runtime.ts";
 import { unifiedDiff } from "./_unified_diff.ts";
@@ -95,6 +96,8 @@ async function diffOf(p: ParsedArgs, io: CliIO, plan: TidyPlan): Promise<string>
     return "";
   }
   if (createHash("sha256").update(text).digest("hex") !== plan.sha256) {
+    // A plan over several scopes is guarded by all their files: notes.md alone shows no diff.
+    if (await otherScopesHoldNotes(root, io.env)) return "";
     throw new Error("Cannot show the tidy plan: notes.md changed while it was made; run it again");
   }
   return unifiedDiff(text, tidyText(text, plan), relative(root, path).split("\\").join("/"));
@@ -167,3 +170,25 @@ export const tidyCommand: CliCommand = {
     return 0;
   },
 };
+
+/** Whether the local or the user scope holds a note (then a plan is guarded by every scope). */
+async function otherScopesHoldNotes(
+  root: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<boolean> {
+  const home = memoHomeOf(env);
+  for (
+    const path of [
+      join(root, ".memo", "memory", "notes.local.md"),
+      home && join(home, "memory", "notes.md"),
+    ]
+  ) {
+    if (!path) continue;
+    try {
+      if ((await readFile(path, "utf8")).includes("<!-- memo:note")) return true;
+    } catch {
+      // no such scope here
+    }
+  }
+  return false;
+}

@@ -166,6 +166,11 @@ export class ScopedMemoryStore implements MemoryStore {
     for (const s of scopes) this.store(s);
   }
 
+  /** The project store's files (its `notes.md`), when it has them: what `memo scan` reports lines of. */
+  get paths(): { notes?: string } | undefined {
+    return (this.#stores.project as { paths?: { notes?: string } } | undefined)?.paths;
+  }
+
   /** Problems known now, each scope's (a scope other than the project's names itself). */
   get issues(): StoreIssue[] {
     return this.scopes.flatMap((s) =>
@@ -528,12 +533,14 @@ export class ScopedMemoryStore implements MemoryStore {
   async snapshot(): Promise<{ sha256: string; notes: Note[] }> {
     const hash = createHash("sha256");
     const notes: Note[] = [];
+    let projectSha: string | undefined;
     for (const scope of this.scopes) {
       const store = this.#stores[scope]! as MemoryStore & {
         snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
       };
       if (store.snapshot) {
         const one = await store.snapshot();
+        if (scope === "project") projectSha = one.sha256;
         hash.update(`${scope}:${one.sha256}\n`);
         notes.push(...tagAll(one.notes, scope));
       } else {
@@ -542,11 +549,10 @@ export class ScopedMemoryStore implements MemoryStore {
         notes.push(...tagAll(all, scope));
       }
     }
-    if (this.scopes.length === 1 && this.scopes[0] === "project") {
-      const only = this.#stores.project as MemoryStore & {
-        snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
-      };
-      if (only.snapshot) return await only.snapshot();
+    // While the project alone holds notes, the plan's guard is notes.md's own SHA-256 (what
+    // `memo tidy` checks its diff against).
+    if (projectSha !== undefined && notes.every((n) => n.scope === undefined)) {
+      return { sha256: projectSha, notes };
     }
     return { sha256: hash.digest("hex"), notes: dedupe(notes) };
   }

@@ -90,7 +90,6 @@ const remember = defineTool({
   input: (limits) =>
     z.strictObject({
       text: text("text").describe("The note's markdown text. The first line becomes the title."),
-      scope: writeScope(limits.recall).optional(),
       title: z.string().max(500).optional().describe("Title; derived from the text when missing."),
       labels: labels().optional(),
       source: source().optional().describe(
@@ -105,6 +104,7 @@ const remember = defineTool({
       validUntil: isoTime("validUntil").optional().describe(
         "When the fact stops holding (exclusive).",
       ),
+      scope: writeScope(limits.recall).optional(),
     }),
   output: output({
     note: NoteSchema,
@@ -284,9 +284,6 @@ const updateNote = defineTool({
   input: (limits) =>
     z.strictObject({
       id: noteId(),
-      scope: writeScope(limits.recall).optional().describe(
-        "Move the note to this scope, keeping its id (user: the person's, for every project; project: the team's; local: this checkout's).",
-      ),
       text: text("text").optional().describe("New markdown text."),
       title: z.string().max(500).optional().describe("New title."),
       labels: labels().optional().describe("New labels (replace the old ones)."),
@@ -298,6 +295,9 @@ const updateNote = defineTool({
       ),
       supersedes: z.array(z.string().min(1).max(200)).max(100).optional().describe(
         "The whole list of notes this note replaces ([] removes every link).",
+      ),
+      scope: writeScope(limits.recall).optional().describe(
+        "Move the note to this scope, keeping its id (user: the person's, for every project; project: the team's; local: this checkout's).",
       ),
     }),
   output: output({ note: NoteSchema, redacted: RedactedSchema.optional() }, ["note"]),
