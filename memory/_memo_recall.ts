@@ -118,6 +118,8 @@ export async function recallNotes(
     options.explain === true,
     engine === "lexical" ? 0 : embeddings.version,
     history,
+    // The scope filter: without it, a recall narrowed to one scope answered every later recall.
+    options.scope === undefined ? [] : [options.scope].flat().sort(),
   ]);
   const known = parts.answers.get(key);
   if (known) return { ...known, hits: known.hits.slice() };

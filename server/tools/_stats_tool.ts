@@ -1,7 +1,8 @@
 /**
  * The `memory_stats` tool: the counts and state of the memory as a whole
  * (notes per label and source, runtime, recall engine, embedding coverage,
- * damaged sections, the secrets guard, replication).
+ * damaged sections, the secrets guard, replication, and the notes per scope with where a note
+ * goes by default, when the runtime serves scopes).
  *
  * @module
  */
@@ -26,12 +27,22 @@ export const memoryStats: Tool = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label and per source, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
+    "Count the notes in memory, per label, per source and (when more than the project is served) per scope, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
   output: output({
     notes: z.number().int(),
+    scopes: z.looseObject({
+      user: z.number().int().optional(),
+      project: z.number().int().optional(),
+      local: z.number().int().optional(),
+    }).optional().describe(
+      "Notes per scope served (user: the person's, project: the team's, local: this checkout's); absent when the runtime serves the project alone without saying so.",
+    ),
+    defaultScope: z.enum(["user", "project", "local"]).optional().describe(
+      "Where remember writes a note that names no scope; present with scopes.",
+    ),
     labels: z.record(z.string(), z.number().int()).describe("Notes per label."),
     sources: z.record(z.string(), z.number().int()).describe("Notes per source kind."),
     lastUpdated: z.string().optional(),
@@ -88,6 +99,11 @@ export const memoryStats: Tool = defineTool({
   }, ["notes", "labels", "sources", "runtime", "engine"]),
   async run(_a, ctx) {
     const stats = await ctx.runtime.stats({ signal: ctx.signal });
-    return { structured: { ...stats, runtime: ctx.runtime.kind } };
+    const structured: Record<string, unknown> = { ...stats, runtime: ctx.runtime.kind };
+    if (stats.scopes) {
+      const profile = await ctx.runtime.recallProfile?.({ signal: ctx.signal });
+      if (profile?.scopes) structured.defaultScope = profile.scopes.defaultScope;
+    }
+    return { structured };
   },
 });

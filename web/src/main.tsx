@@ -19,6 +19,7 @@ import { ConnectorsView } from "./connectors.tsx";
 import { TidyView } from "./tidy.tsx";
 import { SignIn } from "./sign_in.tsx";
 import { type Api, errorText } from "./api.ts";
+import { servedScopes } from "./scope.tsx";
 
 const TOKEN_KEY = "memo.token";
 /** The scopes of an OAuth token (space-separated), beside it. */
@@ -106,6 +107,7 @@ function App({ config }: { config: PageConfig }) {
     changes,
   ]);
   const ready = signIn === null && !finishing;
+  const scopes = useMemo(() => servedScopes(stats), [stats?.scopes, stats?.defaultScope]);
 
   useEffect(() => {
     callback.then((session) => {
@@ -235,7 +237,13 @@ function App({ config }: { config: PageConfig }) {
           : !started
           ? <p class="muted">Connecting…</p>
           : tab === "notes"
-          ? <NotesView api={api} labels={Object.keys(stats?.labels ?? {}).sort()} />
+          ? (
+            <NotesView
+              api={api}
+              labels={Object.keys(stats?.labels ?? {}).sort()}
+              scopes={scopes}
+            />
+          )
           : tab === "tidy"
           ? <TidyView api={api} />
           : tab === "status"

@@ -4,7 +4,9 @@
  * engine, matched terms marked and the score's breakdown on demand; one note open, rendered as
  * markdown, with its history (the notes it supersedes and that supersede it), to edit or forget;
  * and the form that remembers a new one, which then lists the similar notes. Superseded notes are
- * hidden unless "Show history" is on.
+ * hidden unless "Show history" is on. When the server serves more than one scope, each note shows its
+ * scope, the list and the search filter by scope, and a new note chooses its scope (an edit may move
+ * the note to another).
  *
  * @module
  */
@@ -14,6 +16,7 @@ import { useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
 import { type Api, type Note, type SimilarNote, when } from "./api.ts";
 import { Chain, HistoryMark, SimilarNotes } from "./history.tsx";
 import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
+import { type Scope, SCOPE_PURPOSE, ScopeBadge, scopeOf, type ServedScopes } from "./scope.tsx";
 
 const PAGE_SIZE = 50;
 const ENGINES = ["auto", "lexical", "vector", "hybrid"] as const;
@@ -122,7 +125,12 @@ function Explain({ hit }: { hit: Hit }) {
   );
 }
 
-function HitItem({ hit, onOpen, open }: { hit: Hit; onOpen: () => void; open: boolean }) {
+function HitItem({ hit, onOpen, open, scopes }: {
+  hit: Hit;
+  onOpen: () => void;
+  open: boolean;
+  scopes: ServedScopes;
+}) {
   const [explained, setExplained] = useState(false);
   const spans = hit.highlights ?? [];
   const body = hit.note.body;
@@ -136,6 +144,7 @@ function HitItem({ hit, onOpen, open }: { hit: Hit; onOpen: () => void; open: bo
         <Marked text={body} spans={spans} field="body" window={snippetWindow(body, spans)} />
       </p>
       <div class="meta">
+        <ScopeBadge note={hit.note} scopes={scopes} />
         <Labels labels={hit.note.labels} />
         {hit.note.source && <span class="source">{hit.note.source}</span>}
         <button
@@ -158,12 +167,18 @@ function itemClass(note: Note, open: boolean): string {
     .join(" ");
 }
 
-function NoteItem({ note, onOpen, open }: { note: Note; onOpen: () => void; open: boolean }) {
+function NoteItem({ note, onOpen, open, scopes }: {
+  note: Note;
+  onOpen: () => void;
+  open: boolean;
+  scopes: ServedScopes;
+}) {
   return (
     <li class={itemClass(note, open)}>
       <button type="button" class="title" onClick={onOpen}>{note.title}</button>
       <HistoryMark note={note} />
       <div class="meta">
+        <ScopeBadge note={note} scopes={scopes} />
         <Labels labels={note.labels} />
         {note.source && <span class="source">{note.source}</span>}
         <time dateTime={note.updated}>{when(note.updated)}</time>
@@ -176,13 +191,25 @@ function splitLabels(text: string): string[] {
   return [...new Set(text.split(",").map((l) => l.trim()).filter((l) => l !== ""))];
 }
 
-function Editor({ note, readOnly, onSave, onCancel }: {
+/** What the editor saves. */
+interface Draft {
+  title: string;
+  text: string;
+  labels: string[];
+  /** The scope chosen; absent when the server serves one scope. */
+  scope?: Scope;
+}
+
+function Editor({ note, readOnly, scopes, onSave, onCancel }: {
   note: Note | null;
   readOnly: boolean;
-  onSave: (draft: { title: string; text: string; labels: string[] }) => Promise<void>;
+  scopes: ServedScopes;
+  onSave: (draft: Draft) => Promise<void>;
   onCancel: () => void;
 }) {
   const [title, setTitle] = useState(note?.title ?? "");
+  const [scope, setScope] = useState<Scope>(note ? scopeOf(note) : scopes.defaultScope);
+  const choosing = scopes.served.length > 1;
   const [text, setText] = useState(note?.body ?? "");
   const [labels, setLabels] = useState(note?.labels.join(", ") ?? "");
   const [saving, setSaving] = useState(false);
@@ -195,7 +222,12 @@ function Editor({ note, readOnly, onSave, onCancel }: {
         e.preventDefault();
         setSaving(true);
         try {
-          await onSave({ title: title.trim(), text, labels: splitLabels(labels) });
+          await onSave({
+            title: title.trim(),
+            text,
+            labels: splitLabels(labels),
+            ...(choosing ? { scope } : {}),
+          });
         } finally {
           setSaving(false);
         }
@@ -228,6 +260,23 @@ function Editor({ note, readOnly, onSave, onCancel }: {
           onInput={(e) => setLabels((e.target as HTMLInputElement).value)}
         />
       </label>
+      {choosing && (
+        <label>
+          Scope
+          <select
+            aria-label="Scope"
+            value={scope}
+            onChange={(e) => setScope((e.target as HTMLSelectElement).value as Scope)}
+          >
+            {scopes.served.map((s) => (
+              <option value={s} key={s}>{`${s}: ${SCOPE_PURPOSE[s]}`}</option>
+            ))}
+          </select>
+          {note && scope !== scopeOf(note) && (
+            <span class="hint">Saving moves the note from {scopeOf(note)} to {scope}.</span>
+          )}
+        </label>
+      )}
       <div class="actions">
         <button type="submit" disabled={readOnly || saving}>{note ? "Save" : "Remember"}</button>
         <button type="button" class="quiet" onClick={onCancel}>Cancel</button>
@@ -236,9 +285,11 @@ function Editor({ note, readOnly, onSave, onCancel }: {
   );
 }
 
-function ForgetDialog({ open, title, onConfirm, onClose }: {
+function ForgetDialog({ open, title, file, onConfirm, onClose }: {
   open: boolean;
   title: string;
+  /** The notes file that holds it. */
+  file: string;
   onConfirm: () => void;
   onClose: () => void;
 }) {
@@ -253,7 +304,7 @@ function ForgetDialog({ open, title, onConfirm, onClose }: {
     <dialog ref={ref} aria-labelledby="forget-title" onClose={onClose}>
       <h2 id="forget-title">Forget this note?</h2>
       <p>
-        “{title}” will be deleted from <code>notes.md</code> for good.
+        “{title}” will be deleted from <code>{file}</code> for good.
       </p>
       <div class="actions">
         <button type="button" class="danger" onClick={onConfirm}>Forget</button>
@@ -264,9 +315,10 @@ function ForgetDialog({ open, title, onConfirm, onClose }: {
   );
 }
 
-function Detail({ note, api, onOpen, onEdit, onForget, onClose }: {
+function Detail({ note, api, scopes, onOpen, onEdit, onForget, onClose }: {
   note: Note;
   api: Api;
+  scopes: ServedScopes;
   onOpen: (id: string) => void;
   onEdit: () => void;
   onForget: () => void;
@@ -279,6 +331,7 @@ function Detail({ note, api, onOpen, onEdit, onForget, onClose }: {
     <article class="card detail" aria-label="Note">
       <h2>{note.title}</h2>
       <div class="meta">
+        <ScopeBadge note={note} scopes={scopes} />
         <Labels labels={note.labels} />
         {note.source && <span class="source">{note.source}</span>}
       </div>
@@ -311,14 +364,20 @@ function Detail({ note, api, onOpen, onEdit, onForget, onClose }: {
   );
 }
 
-/** The Notes view. */
-export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
+/** The Notes view, over the scopes the server serves. */
+export function NotesView({ api, labels, scopes }: {
+  api: Api;
+  labels: string[];
+  scopes: ServedScopes;
+}) {
   const { client, readOnly, onError, changes } = api;
   const start = useRef(initialQuery()).current;
   const [query, setQuery] = useState(start.q);
   const [engine, setEngine] = useState<Engine>(start.engine);
   const [label, setLabel] = useState("");
   const [source, setSource] = useState("");
+  /** The scope filter: "" for every scope served. */
+  const [scope, setScope] = useState<Scope | "">("");
   const [search, setSearch] = useState<Search | null>(null);
   const [active, setActive] = useState<{ query: string; engine: Engine } | null>(
     start.q ? { query: start.q, engine: start.engine } : null,
@@ -338,6 +397,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
     if (label) f.labels = [label];
     if (source.trim()) f.source = source.trim();
     if (history) f.includeSuperseded = true;
+    if (scope && scopes.served.includes(scope)) f.scope = scope;
     return f;
   };
 
@@ -370,7 +430,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
   // The list or the search, again on every change of filter or of memory.
   useEffect(() => {
     reload().catch(onError);
-  }, [active, label, source, history, changes]);
+  }, [active, label, source, history, scope, changes]);
 
   // The open note follows changes, unless it is being edited; an answer that comes after another
   // note was opened (a chain link, a similar note) is dropped.
@@ -401,11 +461,12 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
   const openById = (id: string) =>
     client.tool<{ note: Note }>("get_note", { id }).then(({ note }) => open(note), onError);
 
-  const save = async (draft: { title: string; text: string; labels: string[] }) => {
+  const save = async (draft: Draft) => {
     try {
       if (mode.kind === "new") {
         const args: Record<string, unknown> = { text: draft.text, labels: draft.labels };
         if (draft.title) args.title = draft.title;
+        if (draft.scope) args.scope = draft.scope;
         const { note, status, similar: like } = await client.tool<
           { note: Note; status: string; similar?: SimilarNote[] }
         >("remember", args);
@@ -419,6 +480,8 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
           labels: draft.labels,
         };
         if (draft.title) args.title = draft.title;
+        // Another scope moves the note, keeping its id.
+        if (draft.scope && draft.scope !== scopeOf(selected)) args.scope = draft.scope;
         const { note } = await client.tool<{ note: Note }>("update_note", args);
         open(note);
       }
@@ -500,6 +563,16 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             />
             Show history
           </label>
+          {scopes.served.length > 1 && (
+            <select
+              aria-label="Scope"
+              value={scope}
+              onChange={(e) => setScope((e.target as HTMLSelectElement).value as Scope | "")}
+            >
+              <option value="">All scopes</option>
+              {scopes.served.map((s) => <option value={s} key={s}>{s}</option>)}
+            </select>
+          )}
           <button
             type="button"
             onClick={() => {
@@ -528,6 +601,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
                     hit={hit}
                     open={selected?.id === hit.note.id}
                     onOpen={() => open(hit.note)}
+                    scopes={scopes}
                   />
                 ))}
               </ul>
@@ -538,6 +612,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
               <p class="muted summary">
                 {total} note{total === 1 ? "" : "s"}, newest first
                 {history ? ", history included" : ""}
+                {scope ? `, ${scope} scope only` : ""}
               </p>
               <ul class="items" aria-label="Notes">
                 {notes.map((note) => (
@@ -546,6 +621,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
                     note={note}
                     open={selected?.id === note.id}
                     onOpen={() => open(note)}
+                    scopes={scopes}
                   />
                 ))}
               </ul>
@@ -572,6 +648,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             <Editor
               note={null}
               readOnly={readOnly}
+              scopes={scopes}
               onSave={save}
               onCancel={() => setMode({ kind: "view" })}
             />
@@ -582,6 +659,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
               key={selected.id}
               note={selected}
               readOnly={readOnly}
+              scopes={scopes}
               onSave={save}
               onCancel={() => setMode({ kind: "view" })}
             />
@@ -591,6 +669,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
             <Detail
               note={selected}
               api={api}
+              scopes={scopes}
               onOpen={openById}
               onEdit={() => setMode({ kind: "edit" })}
               onForget={() => setConfirming(true)}
@@ -601,6 +680,7 @@ export function NotesView({ api, labels }: { api: Api; labels: string[] }) {
         <ForgetDialog
           open={confirming}
           title={selected?.title ?? ""}
+          file={selected && scopeOf(selected) === "local" ? "notes.local.md" : "notes.md"}
           onConfirm={forget}
           onClose={() => setConfirming(false)}
         />

@@ -2,7 +2,8 @@
 /**
  * The Status view: what `memory_stats` says about memory, the recall
  * engines, the embeddings, the secrets guard (its policy and the secrets stored notes hold),
- * the damaged sections of `notes.md`, what git left to fix (an unresolved merge in `notes.md`, a
+ * the notes per scope (when the server serves more than the project), the damaged sections of
+ * `notes.md`, what git left to fix (an unresolved merge in `notes.md`, a
  * clone without memo's merge driver) and, in the hybrid runtime, replication.
  *
  * @module
@@ -10,11 +11,16 @@
 
 import type { ReplicaStatus } from "@memo/memory";
 import { when } from "./api.ts";
+import { type Scope, SCOPE_PURPOSE, SCOPES } from "./scope.tsx";
 
 /** `memory_stats`' structured result. */
 export interface Stats {
   runtime?: "local" | "hybrid" | "cloud";
   notes: number;
+  /** Notes per scope served (absent: the server serves the project alone). */
+  scopes?: Partial<Record<Scope, number>>;
+  /** Where a note goes without a scope, when the server serves scopes. */
+  defaultScope?: Scope;
   labels: Record<string, number>;
   sources: Record<string, number>;
   lastUpdated?: string;
@@ -110,6 +116,31 @@ function Counts({ title, counts }: { title: string; counts: Record<string, numbe
   );
 }
 
+/** The notes per scope, broadest first, with what each holds; nothing for the project alone. */
+function ScopesCard({ stats }: { stats: Stats }) {
+  const served = SCOPES.filter((s) => stats.scopes?.[s] !== undefined);
+  if (served.length < 2) return null;
+  return (
+    <section class="card" aria-label="Scopes">
+      <h3>Scopes</h3>
+      <ul class="counts scopes">
+        {served.map((s) => (
+          <li key={s}>
+            <span>
+              {s}{" "}
+              <span class="muted">
+                ({SCOPE_PURPOSE[s]}
+                {s === stats.defaultScope ? "; new notes go here" : ""})
+              </span>
+            </span>{" "}
+            <span class="num">{stats.scopes![s]}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** The Status view. */
 export function StatusView({ stats }: { stats: Stats | null }) {
   if (stats === null) {
@@ -157,6 +188,7 @@ export function StatusView({ stats }: { stats: Stats | null }) {
           )}
         </dl>
       </section>
+      <ScopesCard stats={stats} />
       {r && (
         <section class="card" aria-label="Replication">
           <h3>Replication</h3>
