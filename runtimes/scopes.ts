@@ -5,11 +5,10 @@
  * @module
  */
 
-import type { ScopeSettings } from "@memo/memory";
-import { type EnvMap, memoHomeOf } from "../env.ts";
+import type { Scope, ScopeSettings } from "@memo/memory";
+import { memoHomeOf } from "../env.ts";
 import type { RuntimeScopes } from "./_read_types.ts";
 
-type Scope = "user" | "project" | "local";
 
 /**
  * What serves which scopes: the configured ones (every one by default; `user` only where a home
@@ -29,7 +28,7 @@ type Scope = "user" | "project" | "local";
  */
 export function scopeSettingsOf(
   file: { scopes?: Scope[]; defaultScope?: Scope },
-  env: EnvMap,
+  env: Readonly<Record<string, string | undefined>>,
   hosted?: string,
 ): { settings: ScopeSettings; profile: RuntimeScopes } {
   const memoHome = hosted ? undefined : memoHomeOf(env);
