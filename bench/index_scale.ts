@@ -251,6 +251,7 @@ async function main(): Promise<void> {
           args: [
             "run",
             "-A",
+            `--lock=${new URL("../deno.dev.lock", import.meta.url).pathname}`,
             "--v8-flags=--max-old-space-size=4096",
             new URL(import.meta.url).pathname,
             "--phase",

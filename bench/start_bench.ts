@@ -86,7 +86,13 @@ async function main() {
       {
         name: "SDK McpServer (deno)",
         command: DENO,
-        args: ["run", "-A", "--quiet", `${ROOT}bench/stdio_sdk_peer.ts`],
+        args: [
+          "run",
+          "-A",
+          "--quiet",
+          `--lock=${ROOT}deno.dev.lock`,
+          `${ROOT}bench/stdio_sdk_peer.ts`,
+        ],
         cwd: ROOT,
       },
     ];

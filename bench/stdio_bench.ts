@@ -65,7 +65,7 @@ function memoTarget(dir: string): Target {
 
 const sdkTarget: Target = {
   name: "sdk",
-  args: ["run", "-A", "--quiet", `${ROOT}bench/stdio_sdk_peer.ts`],
+  args: ["run", "-A", "--quiet", `--lock=${ROOT}deno.dev.lock`, `${ROOT}bench/stdio_sdk_peer.ts`],
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 

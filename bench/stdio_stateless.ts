@@ -149,7 +149,13 @@ function memoTarget(name: string, dir: string): Target {
 
 const sdkTarget: Target = {
   name: "sdk-v2",
-  args: ["run", "-A", "--quiet", `${ROOT}bench/peers/sdk_v2_stdio.ts`],
+  args: [
+    "run",
+    "-A",
+    "--quiet",
+    `--lock=${ROOT}deno.dev.lock`,
+    `${ROOT}bench/peers/sdk_v2_stdio.ts`,
+  ],
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 

@@ -153,6 +153,7 @@ async function main(): Promise<void> {
     args: [
       "run",
       "-A",
+      `--lock=${new URL("../deno.dev.lock", import.meta.url).pathname}`,
       new URL(import.meta.url).pathname,
       "--serve",
       "--pages",
