@@ -10,8 +10,8 @@
  * (`test`, `ok`, `bench`, `build:npm`, `build:web`) run their scripts with
  * `--lock=deno.dev.lock`, and so do the tests for the processes they start on test-only code.
  * Both locks are frozen: a dependency that memo's own code adds must be in both, so run this script
- * after changing `deno.dev.lock` (`deno install --lock=deno.dev.lock --frozen=false --entrypoint
- * <file>` adds a package to it).
+ * after changing `deno.dev.lock` (`deno cache --lock=deno.dev.lock --frozen=false <file>` adds the
+ * packages a file imports to it).
  *
  * Usage: `deno run -A --lock=deno.dev.lock scripts/runtime_lock.ts [--check]`. It writes
  * `deno.lock` (with `--check`, it only compares, and exits 1 when `deno.lock` differs).
