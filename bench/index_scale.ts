@@ -13,7 +13,7 @@
  * (prefix completion), each different; every query runs once to warm up,
  * then once timed.
  *
- * Run: deno run -A bench/index_scale.ts [--notes 100000 | --sizes 10000,100000] [--queries 300] [--runs 1] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/index_scale.ts [--notes 100000 | --sizes 10000,100000] [--queries 300] [--runs 1] [--json out.json]
  *
  * @module
  */

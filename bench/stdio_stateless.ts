@@ -18,7 +18,7 @@
  * the worst case for BM25). Rounds alternate memo and SDK so that background
  * load hits both alike.
  *
- * Run: deno run -A bench/stdio_stateless.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/stdio_stateless.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
  *
  * @module
  */
