@@ -48,7 +48,10 @@ export async function run(command: string, args: string[], cwd: string): Promise
 
 /** Builds the npm packages of the checkout at `repo` into `out`, with its own build script. */
 export async function buildNpm(repo: string, out: string): Promise<void> {
-  await run(Deno.execPath(), ["run", "-A", "scripts/build_npm.ts", "--out", out], repo);
+  // A checkout from before the two lock files has only deno.lock, which then locks everything.
+  const dev = await Deno.stat(`${repo}/deno.dev.lock`).then(() => true, () => false);
+  const lock = dev ? ["--lock=deno.dev.lock"] : [];
+  await run(Deno.execPath(), ["run", "-A", ...lock, "scripts/build_npm.ts", "--out", out], repo);
 }
 
 /**

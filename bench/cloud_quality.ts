@@ -102,12 +102,12 @@ async function main(): Promise<void> {
     {
       key: "tsrank-or",
       name: "ts_rank OR",
-      cmd: `TSRANK_MODE=or ${deno} run -A bench/pg_tsrank_adapter.ts`,
+      cmd: `TSRANK_MODE=or ${deno} run -A --lock=deno.dev.lock bench/pg_tsrank_adapter.ts`,
     },
     {
       key: "tsrank-and",
       name: "ts_rank AND",
-      cmd: `TSRANK_MODE=and ${deno} run -A bench/pg_tsrank_adapter.ts`,
+      cmd: `TSRANK_MODE=and ${deno} run -A --lock=deno.dev.lock bench/pg_tsrank_adapter.ts`,
     },
   ];
   const only = values.only?.split(",");

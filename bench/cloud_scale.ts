@@ -40,7 +40,7 @@
  * - `ratelimit`: request p50 with the rate limit shared through PostgreSQL
  *   against none.
  *
- * Run: deno run -A bench/cloud_scale.ts [--notes 100000] [--queries 300] [--repeats 500]
+ * Run: deno run -A --lock=deno.dev.lock bench/cloud_scale.ts [--notes 100000] [--queries 300] [--repeats 500]
  *        [--batches 50] [--duration 10] [--connections 32] [--skip tsrank,local,mcp] [--json out.json]
  *        [--only classic,snapshot,budget,forget,ratelimit] [--projects 1000] [--project-notes 1000]
  *        [--recalls 3000] [--budget 256]

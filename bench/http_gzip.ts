@@ -313,7 +313,12 @@ async function measure(
     plans.push({
       target: "sdk-v2",
       start: (p) =>
-        startTarget("sdk-v2", ["run", "-A", "bench/peers/sdk_v2_http.ts", String(p)], {}, p),
+        startTarget(
+          "sdk-v2",
+          ["run", "-A", "--lock=deno.dev.lock", "bench/peers/sdk_v2_http.ts", String(p)],
+          {},
+          p,
+        ),
       workloads: [byKey("list"), byKey("list-gz")],
     });
   }

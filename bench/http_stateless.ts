@@ -187,7 +187,12 @@ async function main() {
   const starters: Record<string, (port: number) => Promise<Target>> = {
     memo: startMemo,
     "sdk-v2": (p) =>
-      startTarget("sdk-v2", ["run", "-A", "bench/peers/sdk_v2_http.ts", String(p)], {}, p),
+      startTarget(
+        "sdk-v2",
+        ["run", "-A", "--lock=deno.dev.lock", "bench/peers/sdk_v2_http.ts", String(p)],
+        {},
+        p,
+      ),
     bare: async (p) => {
       const bare = await startTarget(
         "bare",

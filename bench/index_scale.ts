@@ -13,7 +13,7 @@
  * (prefix completion), each different; every query runs once to warm up,
  * then once timed.
  *
- * Run: deno run -A bench/index_scale.ts [--notes 100000 | --sizes 10000,100000] [--queries 300] [--runs 1] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/index_scale.ts [--notes 100000 | --sizes 10000,100000] [--queries 300] [--runs 1] [--json out.json]
  *
  * @module
  */
@@ -251,6 +251,7 @@ async function main(): Promise<void> {
           args: [
             "run",
             "-A",
+            `--lock=${new URL("../deno.dev.lock", import.meta.url).pathname}`,
             "--v8-flags=--max-old-space-size=4096",
             new URL(import.meta.url).pathname,
             "--phase",

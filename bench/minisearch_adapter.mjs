@@ -4,7 +4,7 @@
 // MiniSearch 7.2.0, Porter2 stemming, Orama's English stop words, the `date_text` field
 // indexed beside `text`, BM25+ with b = 0 (k 1.2, d 0.5), the question used verbatim.
 //
-// Run: deno run -A bench/minisearch_adapter.mjs   (logs on stderr only; exits when stdin closes)
+// Run: deno run -A --lock=deno.dev.lock bench/minisearch_adapter.mjs   (logs on stderr only; exits when stdin closes)
 // `--defaults` runs MiniSearch with its default options instead (the README's first anchor).
 
 // deno-lint-ignore no-import-prefix -- bench-only peer, pinned

@@ -12,7 +12,7 @@
  *   again before it answers; its latency beside the next request's (the same
  *   token, keys cached), over several rotations.
  *
- * Run: deno run -A bench/oauth_bench.ts [--duration 5] [--warmup 3] [--notes 10000] [--rounds 8] [--rotations 15] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/oauth_bench.ts [--duration 5] [--warmup 3] [--notes 10000] [--rounds 8] [--rotations 15] [--json out.json]
  *
  * @module
  */

@@ -238,7 +238,7 @@ async function main(): Promise<void> {
     }
     systems.push({
       name: "MiniSearch (tuned)",
-      cmd: `"${deno}" run -A bench/minisearch_adapter.mjs`,
+      cmd: `"${deno}" run -A --lock=deno.dev.lock bench/minisearch_adapter.mjs`,
     });
     const named: Named[] = [];
     for (const system of systems) {

@@ -208,7 +208,15 @@ async function main() {
   const failed: string[] = [];
   for (const bench of chosen) {
     const json = join(results, `${bench.name}.json`);
-    const args = ["run", "-A", join(here, bench.script), ...(quick ? bench.quick : bench.args)];
+    // Benchmarks import peers and tools that `deno.lock` leaves out (scripts/runtime_lock.ts).
+    const lock = `--lock=${join(here, "..", "deno.dev.lock")}`;
+    const args = [
+      "run",
+      "-A",
+      lock,
+      join(here, bench.script),
+      ...(quick ? bench.quick : bench.args),
+    ];
     args.push(...(bench.name === "store" ? ["--json"] : ["--json", json]));
     console.log(`\nbench: ${bench.name} (${bench.script})`);
     const started = performance.now();

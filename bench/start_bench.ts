@@ -18,7 +18,7 @@
  * the SDK server under Node; and, less moved by a busy machine than the wall time, the CPU time of
  * the server's threads when the `initialize` result arrives (`/proc/<pid>/task/…/schedstat`).
  *
- * Run: deno run -A bench/start_bench.ts [--rounds 15] [--base 5081ee0] [--deno-only] [--json FILE]
+ * Run: deno run -A --lock=deno.dev.lock bench/start_bench.ts [--rounds 15] [--base 5081ee0] [--deno-only] [--json FILE]
  *
  * @module
  */
@@ -86,7 +86,13 @@ async function main() {
       {
         name: "SDK McpServer (deno)",
         command: DENO,
-        args: ["run", "-A", "--quiet", `${ROOT}bench/stdio_sdk_peer.ts`],
+        args: [
+          "run",
+          "-A",
+          "--quiet",
+          `--lock=${ROOT}deno.dev.lock`,
+          `${ROOT}bench/stdio_sdk_peer.ts`,
+        ],
         cwd: ROOT,
       },
     ];

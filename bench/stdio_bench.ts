@@ -12,7 +12,7 @@
  *
  * Rounds alternate memo and SDK so that background load hits both alike.
  *
- * Run: deno run -A bench/stdio_bench.ts [--notes 10000] [--starts 15] [--pings 2000] [--calls 1000] [--rounds 3] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/stdio_bench.ts [--notes 10000] [--starts 15] [--pings 2000] [--calls 1000] [--rounds 3] [--json out.json]
  *
  * @module
  */
@@ -65,7 +65,7 @@ function memoTarget(dir: string): Target {
 
 const sdkTarget: Target = {
   name: "sdk",
-  args: ["run", "-A", "--quiet", `${ROOT}bench/stdio_sdk_peer.ts`],
+  args: ["run", "-A", "--quiet", `--lock=${ROOT}deno.dev.lock`, `${ROOT}bench/stdio_sdk_peer.ts`],
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 

@@ -18,7 +18,7 @@
  * the worst case for BM25). Rounds alternate memo and SDK so that background
  * load hits both alike.
  *
- * Run: deno run -A bench/stdio_stateless.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/stdio_stateless.ts [--notes 10000] [--starts 15] [--calls 1000] [--rounds 3] [--json out.json]
  *
  * @module
  */
@@ -149,7 +149,13 @@ function memoTarget(name: string, dir: string): Target {
 
 const sdkTarget: Target = {
   name: "sdk-v2",
-  args: ["run", "-A", "--quiet", `${ROOT}bench/peers/sdk_v2_stdio.ts`],
+  args: [
+    "run",
+    "-A",
+    "--quiet",
+    `--lock=${ROOT}deno.dev.lock`,
+    `${ROOT}bench/peers/sdk_v2_stdio.ts`,
+  ],
   call: { name: "echo", args: (i) => ({ text: QUERIES[i % QUERIES.length] }) },
 };
 

@@ -26,7 +26,7 @@
  * adds a delay to each answer, as a real network would (Notion itself also
  * allows only about 3 requests a second).
  *
- * Run: deno run -A bench/sync_bench.ts [--pages 10000] [--notes 100000] [--rounds 3] [--latency 0] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/sync_bench.ts [--pages 10000] [--notes 100000] [--rounds 3] [--latency 0] [--json out.json]
  *
  * @module
  */
@@ -153,6 +153,7 @@ async function main(): Promise<void> {
     args: [
       "run",
       "-A",
+      `--lock=${new URL("../deno.dev.lock", import.meta.url).pathname}`,
       new URL(import.meta.url).pathname,
       "--serve",
       "--pages",

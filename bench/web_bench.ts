@@ -42,7 +42,7 @@
  * otherwise it embeds every note in the background (minutes for 10,000 notes
  * on 2 cores) while the figures are taken.
  *
- * Run: deno run -A bench/web_bench.ts [--notes 10000] [--runs 10] [--only memo,inspector] [--inspector-dir DIR] [--embeddings] [--json out.json]
+ * Run: deno run -A --lock=deno.dev.lock bench/web_bench.ts [--notes 10000] [--runs 10] [--only memo,inspector] [--inspector-dir DIR] [--embeddings] [--json out.json]
  *
  * @module
  */

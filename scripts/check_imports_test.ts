@@ -477,7 +477,7 @@ Deno.test("checkImports() as a script exits 1 with file → file on a bad tree, 
   const repo = fileURLToPath(new URL("..", import.meta.url));
   const run = (root: string) =>
     new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", script, root],
+      args: ["run", "-A", "--lock=deno.dev.lock", script, root],
       cwd: repo,
       stdin: "null",
     }).output();

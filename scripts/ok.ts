@@ -14,8 +14,12 @@ const deno = Deno.execPath();
 const steps: { name: string; args: string[]; cwd?: string }[] = [
   { name: "fmt", args: ["fmt", "--check"] },
   { name: "lint", args: ["lint"] },
-  { name: "imports", args: ["run", "-A", "scripts/check_imports.ts"] },
-  { name: "check", args: ["check", "."] },
+  { name: "imports", args: ["run", "-A", "--lock=deno.dev.lock", "scripts/check_imports.ts"] },
+  { name: "check", args: ["check", "--lock=deno.dev.lock", "."] },
+  {
+    name: "locks",
+    args: ["run", "-A", "--lock=deno.dev.lock", "scripts/runtime_lock.ts", "--check"],
+  },
   {
     name: "doc lint",
     args: ["doc", "--lint", "mod.ts", "http.ts", "memory/mod.ts", "connectors/mod.ts"],

@@ -139,9 +139,10 @@ if (import.meta.main) {
   const root = new URL("..", import.meta.url).pathname;
   const cpus = navigator.hardwareConcurrency ?? 1;
   const env = Deno.env.get("DENO_JOBS");
+  // The tests import test-only npm packages, which `deno.lock` leaves out (scripts/runtime_lock.ts).
   const run = async (args: string[], jobs: string) => {
     const { code } = await new Deno.Command(Deno.execPath(), {
-      args,
+      args: [args[0], "--lock=deno.dev.lock", ...args.slice(1)],
       cwd: root,
       env: { DENO_JOBS: jobs },
       stdin: "inherit",

@@ -27,7 +27,7 @@ type Json = any;
 async function writeGraph(file: string): Promise<void> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", SERVER_MEMORY],
+    args: ["run", "-A", "--quiet", `--lock=${join(ROOT, "deno.dev.lock")}`, SERVER_MEMORY],
     cwd: ROOT,
     stderr: "pipe",
     env: { ...Deno.env.toObject(), MEMORY_FILE_PATH: file, NO_COLOR: "1" },

@@ -45,7 +45,7 @@ Deno.test("build_npm.ts output installs with npm and runs under Node", async (t)
   const out = join(work, "npm");
   const build = await run(
     Deno.execPath(),
-    ["run", "-A", "scripts/build_npm.ts", "--out", out],
+    ["run", "-A", "--lock=deno.dev.lock", "scripts/build_npm.ts", "--out", out],
     repo,
   );
   assert.equal(build.code, 0, build.err);

@@ -6,7 +6,7 @@
  * request — and mounted on `Deno.serve`. `bench/http_stateless.ts` runs it beside
  * memo with the same stateless requests.
  *
- * Run: `deno run -A bench/peers/sdk_v2_http.ts <port>`
+ * Run: `deno run -A --lock=deno.dev.lock bench/peers/sdk_v2_http.ts <port>`
  *
  * @module
  */

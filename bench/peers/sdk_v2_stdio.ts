@@ -5,7 +5,7 @@
  * documentation shows. `bench/stdio_stateless.ts` runs it beside `memo mcp` with
  * the same client code.
  *
- * Run: `deno run -A bench/peers/sdk_v2_stdio.ts`
+ * Run: `deno run -A --lock=deno.dev.lock bench/peers/sdk_v2_stdio.ts`
  *
  * @module
  */
