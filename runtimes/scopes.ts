@@ -9,7 +9,6 @@ import type { Scope, ScopeSettings } from "@memo/memory";
 import { memoHomeOf } from "../env.ts";
 import type { RuntimeScopes } from "./_read_types.ts";
 
-
 /**
  * What serves which scopes: the configured ones (every one by default; `user` only where a home
  * folder is known), or the project alone when `hosted` says why.
