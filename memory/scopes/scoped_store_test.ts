@@ -371,3 +371,16 @@ test("an id in two scopes after an outside edit: reads show the project's copy o
     assert.ok((await notesIn(file("user"))).some((n) => n.id === note.id));
   });
 });
+
+test("a fresh folder's first write into the local scope ignores it in .memo/.gitignore", async () => {
+  await withScopes(async ({ memo, rootDir, file }) => {
+    const { note } = await memo.remember({ text: "This checkout uses port 8081", scope: "local" });
+    assert.equal(note.scope, "local");
+    assert.deepEqual((await notesIn(file("local"))).map((n) => n.id), [note.id]);
+    const ignore = (await readFile(join(rootDir, ".memo", ".gitignore"), "utf8")).split("\n");
+    assert.ok(
+      ignore.includes("memory/notes.local.md") && ignore.includes("memory/notes.local.md.lock"),
+    );
+    assert.equal(await bytesOf(file("project")), undefined, "the project's file is not created");
+  });
+});
