@@ -1,7 +1,7 @@
 /**
- * Scopes (issue 32) through the CLI, in process: `memo export` keeps each note's scope, `memo
- * import` puts each note back into its scope, an import whose id another scope holds is refused
- * with nothing written, and `memo list --scope` narrows.
+ * Scopes (issue 32) through the CLI, in process: `memo export` keeps each note's scope (a
+ * project note's is implicit), `memo import` puts each note back into its scope, an import whose
+ * id another scope holds is refused with nothing written, and `memo list --scope` narrows.
  *
  * @module
  */
@@ -37,7 +37,8 @@ Deno.test("memo export and import keep the scope; an import of an id another sco
   await ok(memoA("remember", "Ada prefers tabs", "--scope", "user"));
   const exported = await ok(memoA("export", "--format", "jsonl"));
   const rows = exported.trim().split("\n").map((l) => JSON.parse(l));
-  assert.deepEqual(rows.map((r) => r.scope).sort(), ["local", "project", "user"]);
+  // A project note carries no scope (an export stays importable by a memo without scopes).
+  assert.deepEqual(rows.map((r) => r.scope ?? "project").sort(), ["local", "project", "user"]);
   const file = join(b.path, "export.jsonl");
   await writeFile(file, exported);
 
@@ -46,7 +47,7 @@ Deno.test("memo export and import keep the scope; an import of an id another sco
   const listed: Json = JSON.parse(await ok(memoB("list", "--json")));
   assert.deepEqual(
     listed.notes.map((n: Json) => [n.id, n.scope]).sort(),
-    rows.map((r) => [r.id, r.scope]).sort(),
+    rows.map((r) => [r.id, r.scope ?? "project"]).sort(),
   );
   const user: Json = JSON.parse(await ok(memoB("list", "--scope", "user", "--json")));
   assert.deepEqual(user.notes.map((n: Json) => n.body), ["Ada prefers tabs"]);
