@@ -1,7 +1,7 @@
 /**
  * Scopes (issue 32): a move between scopes killed at random points. A child process moves one
- * note between the project and user scopes in a loop (`update(id, { scope })`); it is killed with
- * SIGKILL after a random number of moves and a random jitter, and the next open must find the
+ * note round the project, user and local scopes in a loop (`update(id, { scope })`); it is
+ * killed with SIGKILL once a move began, after a random jitter, and the next open must find the
  * note in exactly one scope: never none (the note lost), never two (the note doubled).
  *
  * @module
@@ -119,7 +119,6 @@ Deno.test("a move between scopes killed with SIGKILL at random points leaves the
     // Straight after the kill, the files hold the note once or (mid-move) twice: never zero.
     const killed = await holders(rootDir, memoHome, note.id);
     assert.ok(sum(killed) >= 1, `round ${round}: the note is lost: ${JSON.stringify(killed)}`);
-    assert.equal(killed.local, 0);
     if (sum(killed) === 2) seen.both++;
 
     // The next open finishes the move: exactly one scope holds it, and reads show it once.

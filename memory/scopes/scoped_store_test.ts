@@ -343,6 +343,12 @@ test("an id in two scopes after an outside edit: reads show the project's copy o
     assert.deepEqual(await notesIn(file("project")), []);
     // Another machine's edit (a git pull) brings the note back into the project.
     await writeFile(file("project"), committed);
+    // The open client notices it at its next read, and a fresh open reads the same.
+    const open_ = await memo.list();
+    assert.deepEqual(open_.notes.filter((n) => n.id === note.id).map((n) => [n.scope, n.body]), [
+      ["project", "The API base path is /v2"],
+    ]);
+    assert.equal(open_.total, 2);
     const again = await open();
     const listed = await again.list();
     assert.deepEqual(listed.notes.filter((n) => n.id === note.id).map((n) => [n.scope, n.body]), [
