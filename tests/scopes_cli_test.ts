@@ -65,3 +65,29 @@ Deno.test("memo export and import keep the scope; an import of an id another sco
   assert.match(forced.err, /its id is held by the (user|local) scope/);
   assert.deepEqual(await Promise.all(files.map((f) => readFile(f, "utf8"))), before);
 });
+
+Deno.test("memo doctor reports an id that an outside edit brought back into the project", async () => {
+  await using dir = await tempDir("memo-scopes-cli-doctor-");
+  const root = dir.path;
+  const memo = async (...args: string[]) => {
+    const io = recordingIO(root);
+    io.env = { MEMO_HOME: join(root, "home") };
+    const code = await runCli(args, io);
+    return { code, out: io.out.join(""), err: io.err.join("") };
+  };
+  const written = JSON.parse((await memo("remember", "The API base path is /v2", "--json")).out);
+  const id: string = written.note?.id ?? written.id;
+  const notes = join(root, ".memo", "memory", "notes.md");
+  const committed = await readFile(notes, "utf8");
+  assert.equal((await memo("doctor")).out.includes("id-in-two-scopes"), false);
+  assert.equal((await memo("update", id, "--scope", "local")).code, 0);
+  await writeFile(notes, committed); // a git checkout brings the project's copy back
+  const doctor = await memo("doctor");
+  assert.notEqual(doctor.code, 0, doctor.out);
+  assert.match(
+    doctor.out + doctor.err,
+    new RegExp(`id-in-two-scopes: note ${id} is in the project scope and in the local scope`),
+  );
+  const listed = JSON.parse((await memo("list", "--json")).out);
+  assert.deepEqual(listed.notes.map((n: Json) => [n.id, n.scope]), [[id, "project"]]);
+});

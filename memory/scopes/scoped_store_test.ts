@@ -377,3 +377,44 @@ test("a fresh folder's first write into the local scope ignores it in .memo/.git
     assert.equal(await bytesOf(file("project")), undefined, "the project's file is not created");
   });
 });
+
+test("history filters work across scopes: includeSuperseded, asOf, since", async () => {
+  await withScopes(async ({ memo }) => {
+    const old = "2026-01-01T00:00:00.000Z";
+    const vim =
+      (await memo.remember({ text: "Ada's editor is vim", scope: "user", created: old })).note;
+    const port = (await memo.remember({
+      text: "The dev server's port is 3000",
+      scope: "local",
+      created: old,
+    })).note;
+    const between = "2026-01-02T00:00:00.000Z"; // the new notes are written now, later
+    const helix =
+      (await memo.remember({ text: "Ada's editor is helix", supersedes: [vim.id] })).note;
+    const port2 = (await memo.correct({ id: port.id, text: "The dev server's port is 4000" })).note;
+    assert.deepEqual([helix.scope, port2.scope], ["user", "local"]);
+    const rows = (hits: { note: { id: string; scope?: string } }[]) =>
+      hits.map((h) => [h.note.id, h.note.scope]).sort();
+
+    assert.deepEqual(
+      rows(await memo.recall("editor port", { limit: 10 })),
+      [[helix.id, "user"], [port2.id, "local"]].sort(),
+      "superseded notes are hidden in every scope",
+    );
+    const all = await memo.recall("editor port", { limit: 10, includeSuperseded: true });
+    assert.deepEqual(
+      rows(all),
+      [[vim.id, "user"], [helix.id, "user"], [port.id, "local"], [port2.id, "local"]].sort(),
+    );
+    assert.deepEqual(all.find((h) => h.note.id === vim.id)?.note.supersededBy, [helix.id]);
+    assert.deepEqual(
+      rows(await memo.recall("editor port", { limit: 10, asOf: between })),
+      [[vim.id, "user"], [port.id, "local"]].sort(),
+      "asOf sees each scope as it was",
+    );
+    assert.deepEqual(
+      (await memo.list({ since: between })).notes.map((n) => [n.id, n.scope]).sort(),
+      [[helix.id, "user"], [port2.id, "local"]].sort(),
+    );
+  });
+});
