@@ -144,7 +144,13 @@ export async function loadNotes(
       return own;
     }),
   );
-  if (restored === -1) return write ? { report, write } : { report };
+  if (restored === -1) {
+    // The other scopes' notes are merged too, as a build merges every note: a note pending in the
+    // log sums its terms in another order, and would score a bit apart from the same note held
+    // by the project (one ranking across scopes).
+    (index as Partial<Bm25LexicalIndex>).flush?.();
+    return write ? { report, write } : { report };
+  }
   // After a restore, only adding the appended notes counts: the merge below is a pass over all
   // postings however few notes were appended, and counting it would rewrite the (large)
   // snapshot after every small append. (Merging keeps scores bit-identical to a build.)

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -53,6 +53,8 @@ export async function ignoreLocalScope(memoDir: string): Promise<string[]> {
   const missing = LOCAL_SCOPE_IGNORES.filter((l) => !present.has(l));
   if (!missing.length) return [];
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
+  // The first write of a fresh folder may be a local one: `.memo/` does not exist yet.
+  await mkdir(memoDir, { recursive: true });
   await writeFile(path, text + sep + missing.join("\n") + "\n");
   return missing;
 }

@@ -217,7 +217,7 @@ function servedScopes(recall: RuntimeRecallProfile | undefined) {
         JSON.stringify(issue.input)
       } is not served: ${refusal}`,
   });
-  return { served, one, defaultScope: scopes?.defaultScope ?? "project" };
+  return { served, one, refusal, defaultScope: scopes?.defaultScope ?? "project" };
 }
 
 /**
@@ -253,11 +253,22 @@ export const writeScope = (recall: RuntimeRecallProfile | undefined) => {
  * assert.ok(schema.safeParse(["user", "local"]).success);
  * assert.ok(schema.safeParse("project").success);
  * assert.ok(!schema.safeParse([]).success);
+ * const hosted = readScope(undefined);
+ * assert.match(hosted.safeParse(["project", "user"]).error!.issues[0].message, /"user" is not served/);
  * ```
  */
 export const readScope = (recall: RuntimeRecallProfile | undefined) => {
-  const { served, one } = servedScopes(recall);
-  return z.union([one, z.array(one).min(1).max(3)]).describe(
+  const { served, one, refusal } = servedScopes(recall);
+  // A union's own message is zod's "Invalid input": the refusal says which scope is not served.
+  const error = (issue: { input?: unknown }) => {
+    const named = [issue.input].flat().filter((s) => typeof s === "string");
+    const out = named.filter((s) => !(served as string[]).includes(s));
+    if (!out.length) return undefined;
+    return `scope must name ${served.join(", ")} here; ${
+      out.map((s) => JSON.stringify(s)).join(", ")
+    } ${out.length > 1 ? "are" : "is"} not served: ${refusal}`;
+  };
+  return z.union([one, z.array(one).min(1).max(3)], { error }).describe(
     `Only notes of this scope, or of these scopes; every scope (${
       served.join(", ")
     }) when omitted.`,
