@@ -139,12 +139,22 @@ if (import.meta.main) {
   const root = new URL("..", import.meta.url).pathname;
   const cpus = navigator.hardwareConcurrency ?? 1;
   const env = Deno.env.get("DENO_JOBS");
+  // The user scope of the tests is a folder of their own: the person's MEMO_HOME (by default
+  // ~/.local/share/memo) is never read or written by a test, whatever it holds.
+  const memoHome = Deno.makeTempDirSync({ prefix: "memo-test-home-" });
+  globalThis.addEventListener("unload", () => {
+    try {
+      Deno.removeSync(memoHome, { recursive: true });
+    } catch {
+      // already gone
+    }
+  });
   // The tests import test-only npm packages, which `deno.lock` leaves out (scripts/runtime_lock.ts).
   const run = async (args: string[], jobs: string) => {
     const { code } = await new Deno.Command(Deno.execPath(), {
       args: [args[0], "--lock=deno.dev.lock", ...args.slice(1)],
       cwd: root,
-      env: { DENO_JOBS: jobs },
+      env: { DENO_JOBS: jobs, MEMO_HOME: memoHome },
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",
