@@ -430,7 +430,8 @@ export class ScopedMemoryStore implements MemoryStore {
         return { token: encodeToken(next), reset, upserted: part.upserted, removed: part.removed };
       }
       for (const note of part.upserted) {
-        if (seen.has(note.id) || await this.#shadowed(note.id, i)) continue;
+        // After a reset the earlier scopes' notes are all in `seen`; else they are asked for.
+        if (seen.has(note.id) || (!reset && await this.#shadowed(note.id, i))) continue;
         seen.add(note.id);
         upserted.push(scope === "project" ? note : tag(note, scope)!);
       }
