@@ -112,6 +112,7 @@ export class CloudRuntime implements R.MemoMcpRuntime {
 
   remember(input: R.RuntimeRememberInput, options: R.RuntimeCallOptions = {}) {
     return this.#write(options.signal, async (signal): Promise<R.RuntimeRememberResult> => {
+      projectOnly(input?.scope, "remember the note");
       const guarded = await guardForCloud([input], this.#secrets, "remember");
       const sent = await this.#client.remember(guarded.drafts[0], { signal });
       const { note, status, similar } = sent;
@@ -132,6 +133,7 @@ export class CloudRuntime implements R.MemoMcpRuntime {
   ): Promise<R.RuntimeRememberManyResult> {
     return this.#write(options.signal, async (signal): Promise<R.RuntimeRememberManyResult> => {
       checkDraftList(drafts);
+      for (const d of drafts) projectOnly(d.scope, "remember the notes");
       if (!drafts.length) return { written: [], updated: [], unchanged: [] };
       const guarded = await guardForCloud(drafts, this.#secrets, "remember the notes");
       const result = await this.#client.upsertBatch(
@@ -175,8 +177,10 @@ export class CloudRuntime implements R.MemoMcpRuntime {
   recall(query: string, options: R.RuntimeRecallOptions): Promise<R.RecallHit[]> {
     return this.#run(options.signal, async (signal) => {
       checkEngine(options.engine);
+      projectOnly(options.scope, "recall");
+      const { scope: _scope, ...rest } = options;
       const hits = await this.#client.recall(query, {
-        ...options,
+        ...rest,
         limit: Math.min(options.limit, CLOUD_PAGE),
         engine: options.engine === "lexical" ? "lexical" : undefined,
         signal,
@@ -200,13 +204,15 @@ export class CloudRuntime implements R.MemoMcpRuntime {
 
   list(options: R.RuntimeListOptions): Promise<R.ListResult> {
     return this.#run(options.signal, async (signal) => {
+      projectOnly(options.scope, "list notes");
+      const { scope: _scope, ...listOptions } = options;
       const notes: R.Note[] = [];
       let cursor = options.cursor;
       let total = 0;
       let remaining = options.limit;
       do {
         const page = await this.#client.list({
-          ...options,
+          ...listOptions,
           cursor,
           limit: remaining >= 1 ? Math.min(remaining, CLOUD_PAGE) : remaining,
           signal,
@@ -229,7 +235,9 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     options: R.RuntimeUpdateOptions = {},
   ): Promise<R.Note> {
     return this.#write(options.signal, async (signal) => {
-      const guarded = await guardPatchForCloud(patch, this.#secrets);
+      projectOnly(patch?.scope, `update note ${id}`);
+      const { scope: _scope, ...unscoped } = patch;
+      const guarded = await guardPatchForCloud(unscoped, this.#secrets);
       const note = await this.#client.update(id, guarded.patch, { signal });
       this.#wrote([note], false);
       if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
@@ -366,4 +374,16 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     this.#listeners.clear();
     return Promise.resolve();
   }
+}
+
+/** The cloud runtime holds a project's notes alone: another scope is refused, saying why. */
+function projectOnly(scope: unknown, action: string): void {
+  if (scope === undefined || scope === "project") return;
+  if (Array.isArray(scope) && scope.every((s) => s === "project")) return;
+  throw new MemoRuntimeError(
+    "INVALID_INPUT",
+    `Cannot ${action}: scope ${JSON.stringify(scope)} is not served: the cloud runtime ` +
+      "serves the project scope only",
+    { details: { field: "scope" } },
+  );
 }

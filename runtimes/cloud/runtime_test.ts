@@ -458,3 +458,16 @@ Deno.test("watch: the runtime's own write, read from the feed before its answer 
     await runtime.close();
   }
 });
+
+Deno.test("the cloud runtime serves the project scope alone: another scope is refused before any request", async () => {
+  const { runtime, paths } = runtimeOver(() => Response.json({}, { status: 500 }));
+  const refused = (e: unknown) =>
+    isMemoRuntimeError(e, "INVALID_INPUT") && /serves the project scope only/.test(e.message);
+  await assert.rejects(runtime.remember({ text: "x", scope: "user" }), refused);
+  await assert.rejects(runtime.rememberMany!([{ text: "x", scope: "local" }]), refused);
+  await assert.rejects(runtime.recall("x", { limit: 5, scope: ["project", "user"] }), refused);
+  await assert.rejects(runtime.list({ limit: 5, scope: "local" }), refused);
+  await assert.rejects(runtime.update("n1", { scope: "user" }), refused);
+  assert.deepEqual(paths, []);
+  await runtime.close();
+});
