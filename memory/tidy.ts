@@ -3,11 +3,15 @@
  * newest, supersede the others) and notes whose `validUntil` has passed. Pure: nothing is
  * written; a person reviews the plan, and `Memo.applyTidy` applies its merges.
  *
- * - **Merges** join only pairs that {@linkcode similarity} calls `duplicate` (no conflicting
- *   number, negation or order, the words of one note all in the other, a score of at least
- *   {@linkcode TIDY_THRESHOLD}). Each cluster is a star around its newest note: every other
- *   member is a duplicate of that note itself, so no chain of resemblances pulls in a note that
- *   does not say the same thing as the one kept.
+ * - **Merges** join only pairs that {@linkcode tidyVerdict} merges under {@linkcode TIDY_RULE}:
+ *   no difference in a number, a date, a version, a name, a negation, an order or a qualifier,
+ *   the words of one note all in the other (the other may add a short lead-in such as "Heads
+ *   up:"), a score of at least {@linkcode TIDY_THRESHOLD}. Each cluster is a star around its
+ *   newest note: every other member is a duplicate of that note itself, so no chain of
+ *   resemblances pulls in a note that does not say the same thing as the one kept.
+ * - **Review.** A pair alike but for the facts it differs in is listed in the plan's `review`
+ *   ("these differ in a number …"), for a person; applying a plan never merges it. A note the
+ *   plan's merges supersede is left out of it (its keeper stands for it).
  * - **Candidates.** A note is compared only with the notes that hold one of its two rarest
  *   words, so a tidy of 100,000 notes compares each with a few others, not with all.
  * - Superseded notes are history and take no part; expired ones are reported, never merged.
@@ -20,9 +24,15 @@ import { MemoryValidationError } from "./errors.ts";
 import { isValidAt, SupersedeLinks, validTimeMs } from "./history/history.ts";
 import { serializeNote } from "./store/codec.ts";
 import { parseNotes } from "./store/parse.ts";
-import { distinctWords, mayBeDuplicate, similarity, TIDY_THRESHOLD } from "./similarity.ts";
+import {
+  distinctWords,
+  REVIEW_THRESHOLD,
+  TIDY_RULE,
+  type TidyRule,
+  tidyVerdict,
+} from "./similarity.ts";
 import { noteProfile } from "./similar_notes.ts";
-import type { TidyNoteRef, TidyPlan, TidyProposal } from "./history/types.ts";
+import type { TidyNoteRef, TidyPlan, TidyProposal, TidyReview } from "./history/types.ts";
 
 /** Rarest words of a note whose holders are its merge candidates. */
 const RARE_WORDS = 2;
@@ -48,6 +58,11 @@ export interface PlanTidyOptions {
   now?: Date;
   /** SHA-256 of the `notes.md` the notes were read from, carried by the plan. */
   sha256?: string;
+  /**
+   * The rule of a merge (for benchmarks that tune it).
+   * @default TIDY_RULE
+   */
+  rule?: Readonly<TidyRule>;
 }
 
 /**
@@ -79,13 +94,14 @@ export function planTidy(notes: readonly Note[], options: PlanTidyOptions = {}):
   const links = new SupersedeLinks();
   for (const note of notes) links.upsert(note, undefined);
   const current = notes.filter((n) => links.of(n.id) === undefined);
-  const merges = mergeProposals(current);
+  const { merges, review } = mergeProposals(current, options.rule ?? TIDY_RULE);
   const expired: TidyProposal[] = current
     .filter((n) => n.validUntil !== undefined && !isValidAt({ validUntil: n.validUntil }, nowMs))
     .sort((a, b) => validTimeMs(a.validUntil!) - validTimeMs(b.validUntil!))
     .map((n) => ({ kind: "expired", note: { ...ref(n), validUntil: n.validUntil! } }));
   const plan: TidyPlan = { version: 1, proposals: [...merges, ...expired] };
   if (options.sha256 !== undefined) plan.sha256 = options.sha256;
+  if (review.length) plan.review = review;
   return plan;
 }
 
@@ -101,19 +117,14 @@ function newer(a: Note, b: Note): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-function mergeProposals(notes: readonly Note[]): TidyProposal[] {
-  // Duplicates state the same numbers and the same negation: notes are compared only within
-  // their group of those, found through the notes holding a word.
-  const groups = new Map<string, number>();
-  const group = new Int32Array(notes.length);
+function mergeProposals(
+  notes: readonly Note[],
+  rule: Readonly<TidyRule>,
+): { merges: TidyProposal[]; review: TidyReview[] } {
+  // Candidates: the notes holding one of a note's rarest words.
   const holders = new Map<string, number[]>();
   const words = notes.map((note, i) => {
-    const profile = noteProfile(note);
-    const key = `${profile.negated ? 1 : 0}${profile.numbers.join(" ")}`;
-    let g = groups.get(key);
-    if (g === undefined) groups.set(key, g = groups.size);
-    group[i] = g;
-    const distinct = distinctWords(profile);
+    const distinct = distinctWords(noteProfile(note));
     for (const w of distinct) {
       const list = holders.get(w);
       if (list) list.push(i);
@@ -130,6 +141,7 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
       m.set(y, score);
     }
   };
+  const review: TidyReview[] = [];
   const seen = new Int32Array(notes.length).fill(-1);
   const rare: number[][] = [];
   for (let i = 0; i < notes.length; i++) {
@@ -142,22 +154,26 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
     const size = words[i].length;
     for (let r = 0; r < rare.length && r < RARE_WORDS; r++) {
       for (const j of rare[r]) {
-        if (j === i || seen[j] === i || group[j] !== group[i]) continue;
+        if (j === i || seen[j] === i) continue;
         seen[j] = i;
         // Only the note with fewer words looks (the other finds it through its own words).
         const other = words[j].length;
         if (other < size || (other === size && j < i)) continue;
-        const a = noteProfile(notes[i]);
-        const b = noteProfile(notes[j]);
-        if (!mayBeDuplicate(a, b)) continue;
-        const s = similarity(a, b);
-        if (s.duplicate && s.score >= TIDY_THRESHOLD) link(i, j, s.score);
+        // The score is at most about this (every word of the smaller note matched; numbers weigh more).
+        if (2.5 * size / (size + other) < Math.min(REVIEW_THRESHOLD, rule.threshold)) continue;
+        const v = tidyVerdict(noteProfile(notes[i]), noteProfile(notes[j]), rule);
+        if (v.merge) link(i, j, v.score);
+        else if (v.review) {
+          const [x, y] = newer(notes[i], notes[j]) <= 0 ? [i, j] : [j, i];
+          review.push({ notes: [ref(notes[x]), ref(notes[y])], score: v.score, differ: v.differ });
+        }
       }
     }
   }
   // Stars around the newest notes.
   const order = [...edges.keys()].sort((a, b) => newer(notes[a], notes[b]));
   const taken = new Set<number>();
+  const superseded = new Set<string>();
   const proposals: (TidyProposal & { kind: "merge" })[] = [];
   for (const k of order) {
     if (taken.has(k)) continue;
@@ -166,16 +182,26 @@ function mergeProposals(notes: readonly Note[]): TidyProposal[] {
       .sort((a, b) => b[1] - a[1] || newer(notes[a[0]], notes[b[0]]));
     if (!members.length) continue;
     taken.add(k);
-    for (const [j] of members) taken.add(j);
+    for (const [j] of members) {
+      taken.add(j);
+      superseded.add(notes[j].id);
+    }
     proposals.push({
       kind: "merge",
       keep: ref(notes[k]),
       supersede: members.map(([j, score]) => ({ ...ref(notes[j]), score })),
     });
   }
-  return proposals.sort((a, b) =>
+  proposals.sort((a, b) =>
     b.supersede.length - a.supersede.length || (a.keep.created < b.keep.created ? 1 : -1)
   );
+  // A note this plan supersedes is reviewed through its keeper (a duplicate of it).
+  const reviews = review.filter((r) => !r.notes.some((n) => superseded.has(n.id)));
+  reviews.sort((a, b) =>
+    b.score - a.score || (a.notes[0].created < b.notes[0].created ? 1 : -1) ||
+    (a.notes[0].id < b.notes[0].id ? -1 : 1)
+  );
+  return { merges: proposals, review: reviews };
 }
 
 /**
