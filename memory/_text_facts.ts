@@ -188,11 +188,12 @@ export class FactCollector {
     }
     if (this.#label === undefined && word !== undefined) this.#labelWords.push(word);
     this.#prevEnd = end;
-    const digit = word !== undefined && /[0-9]/.test(word);
+    const info = infoOf(raw, word);
+    const digit = info.digit;
     const capital = !digit && isUpper(src, start);
     const inner = !digit && hasInnerUpper(src, start, end);
     const initial = capital && !inner && startsSentence(src, start);
-    let date = DATES.get(raw);
+    let date = info.date;
     if (raw === "may") date = capital && !initial ? "may" : undefined;
     if ((raw === "am" || raw === "pm") && this.#prevNumber !== undefined) date = raw;
     let number: string | undefined;
@@ -201,21 +202,18 @@ export class FactCollector {
       if (MONTHS.has(date) && this.#prevNumber !== undefined) {
         this.#kinds.set(this.#prevNumber, "date");
       }
-    } else {
-      const q = QUALIFIERS.get(raw);
-      if (q !== undefined) this.#qualifiers.add(q);
-    }
+    } else if (info.qualifier !== undefined) this.#qualifiers.add(info.qualifier);
     if (digit) {
       const sign = start > 0 && CURRENCY.includes(src[start - 1]) ? src[start - 1] : "";
       number = sign + word;
       if (this.#prevMonth) this.#kinds.set(number, "date");
-      else if (/^v[0-9]/.test(raw) || this.#prevName || this.#prevWord === "version") {
+      else if (info.versioned || this.#prevName || this.#prevWord === "version") {
         this.#kinds.set(number, "version");
       }
-      if (/[0-9]/.test(raw)) this.#joinRun(src, start, end);
+      if (info.digitRaw) this.#joinRun(src, start, end);
       else this.#endRun();
-    } else this.#endRun();
-    if (CONJUNCTIONS.has(raw) || (raw === "" && src[start] === "&")) {
+    } else if (this.#runParts) this.#endRun();
+    if (info.conjunction) {
       this.#joined = true;
       if (this.#prevContent !== undefined) this.#listed.push(this.#prevContent);
     } else if (word !== undefined) {
@@ -228,12 +226,12 @@ export class FactCollector {
         if (!this.#caps.includes(word)) this.#caps.push(word);
         if (!initial) this.#names.add(word);
       }
-      if (RELATIONS.has(raw)) this.#relation = raw;
+      if (info.relation) this.#relation = raw;
       else if (this.#relation !== undefined) {
         this.#roles.push(`${this.#relation}>${word}`);
         this.#relation = undefined;
       }
-    } else if (RELATIONS.has(raw)) this.#relation = raw;
+    } else if (info.relation) this.#relation = raw;
     this.#prevWord = raw;
     this.#prevMonth = date !== undefined && MONTHS.has(date);
     this.#prevName = (capital && !initial) || inner;
@@ -281,6 +279,39 @@ export class FactCollector {
       label: this.#label ?? [],
     };
   }
+}
+
+/** What a folded token is, once per spelling (a profile reads each token of every note). */
+interface Info {
+  date?: string;
+  qualifier?: string;
+  relation: boolean;
+  conjunction: boolean;
+  /** The profile's word has a digit ("twice" is `2x`); the token itself has one. */
+  digit: boolean;
+  digitRaw: boolean;
+  /** "v2": a version. */
+  versioned: boolean;
+}
+
+const INFOS = new Map<string, Info>();
+
+function infoOf(raw: string, word: string | undefined): Info {
+  let info = INFOS.get(raw);
+  if (info === undefined) {
+    info = {
+      date: DATES.get(raw),
+      qualifier: QUALIFIERS.get(raw),
+      relation: RELATIONS.has(raw),
+      conjunction: CONJUNCTIONS.has(raw) || raw === "&",
+      digit: word !== undefined && /[0-9]/.test(word),
+      digitRaw: /[0-9]/.test(raw),
+      versioned: /^v[0-9]/.test(raw),
+    };
+    if (INFOS.size >= 100_000) INFOS.clear();
+    INFOS.set(raw, info);
+  }
+  return info;
 }
 
 function isUpper(src: string, i: number): boolean {

@@ -11,9 +11,12 @@
  *   resemblances pulls in a note that does not say the same thing as the one kept.
  * - **Review.** A pair alike but for the facts it differs in is listed in the plan's `review`
  *   ("these differ in a number …"), for a person; applying a plan never merges it. A note the
- *   plan's merges supersede is left out of it (its keeper stands for it).
- * - **Candidates.** A note is compared only with the notes that hold one of its two rarest
- *   words, so a tidy of 100,000 notes compares each with a few others, not with all.
+ *   plan's merges supersede is left out of it (its keeper stands for it); at most
+ *   {@linkcode MAX_REVIEW} pairs, the most alike first.
+ * - **Candidates.** A note is compared only with the notes of its numbers and negation that hold
+ *   one of its two rarest words, and, for review, with any note that holds its rarest word
+ *   without a digit when at most 64 notes do: a tidy of 100,000 notes compares each with a few
+ *   others, not with all.
  * - Superseded notes are history and take no part; expired ones are reported, never merged.
  *
  * @module
@@ -26,18 +29,45 @@ import { serializeNote } from "./store/codec.ts";
 import { parseNotes } from "./store/parse.ts";
 import {
   distinctWords,
+  mayBeAlike,
   REVIEW_THRESHOLD,
   TIDY_RULE,
   type TidyRule,
   tidyVerdict,
 } from "./similarity.ts";
 import { noteProfile } from "./similar_notes.ts";
+import { hasDigit } from "./text_profile.ts";
 import type { TidyNoteRef, TidyPlan, TidyProposal, TidyReview } from "./history/types.ts";
 
 /** Rarest words of a note whose holders are its merge candidates. */
 const RARE_WORDS = 2;
+/** Most holders of the word through which a note finds the notes it may be reviewed with. */
+const REVIEW_HOLDERS = 64;
 /** A word held by more notes than this finds no candidates (it says nothing about a note). */
 const MAX_HOLDERS = 2000;
+/**
+ * Most pairs a plan lists for review, and most pairs one note is in (its most alike): a store of
+ * templated notes ("INC-1 resolved", "INC-2 resolved" …) would list every pair of them.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_REVIEW, type Note, planTidy } from "@memo/memory";
+ * const note = (i: number): Note => ({
+ *   id: `n${i}`, title: `Incident INC-${i} was resolved by a restart.`,
+ *   body: `Incident INC-${i} was resolved by a restart.`, labels: [], hash: `h${i}`,
+ *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
+ * });
+ * const plan = planTidy(Array.from({ length: 40 }, (_, i) => note(i)));
+ * assert.equal(plan.proposals.length, 0); // each is another incident
+ * const review = plan.review ?? [];
+ * assert.ok(review.length > 0 && review.length <= 40); // each note in at most 2 pairs
+ * ```
+ */
+export const MAX_REVIEW: Readonly<{ pairs: number; perNote: number }> = Object.freeze({
+  pairs: 200,
+  perNote: 2,
+});
 
 /**
  * Options of {@linkcode planTidy}.
@@ -121,10 +151,18 @@ function mergeProposals(
   notes: readonly Note[],
   rule: Readonly<TidyRule>,
 ): { merges: TidyProposal[]; review: TidyReview[] } {
-  // Candidates: the notes holding one of a note's rarest words.
+  // A merge joins notes of the same numbers and negation: compared only within their group (the
+  // other differences are looked for pair by pair).
+  const groups = new Map<string, number>();
+  const group = new Int32Array(notes.length);
   const holders = new Map<string, number[]>();
   const words = notes.map((note, i) => {
-    const distinct = distinctWords(noteProfile(note));
+    const profile = noteProfile(note);
+    const key = `${profile.negated ? 1 : 0}${[...new Set(profile.numbers)].join(" ")}`;
+    let g = groups.get(key);
+    if (g === undefined) groups.set(key, g = groups.size);
+    group[i] = g;
+    const distinct = distinctWords(profile);
     for (const w of distinct) {
       const list = holders.get(w);
       if (list) list.push(i);
@@ -132,7 +170,8 @@ function mergeProposals(
     }
     return distinct;
   });
-  // Duplicate pairs, looked for among the holders of each note's rarest words.
+  // Duplicate pairs, looked for among the holders of each note's rarest words; pairs to review
+  // (of any group) among the holders of its rarest word without a digit, when few hold it.
   const edges = new Map<number, Map<number, number>>();
   const link = (i: number, j: number, score: number) => {
     for (const [x, y] of [[i, j], [j, i]]) {
@@ -142,26 +181,36 @@ function mergeProposals(
     }
   };
   const review: TidyReview[] = [];
+  const least = Math.min(REVIEW_THRESHOLD, rule.threshold);
   const seen = new Int32Array(notes.length).fill(-1);
   const rare: number[][] = [];
   for (let i = 0; i < notes.length; i++) {
     rare.length = 0;
+    let reviewList: number[] | undefined;
     for (const w of words[i]) {
       const list = holders.get(w)!;
-      if (list.length > 1 && list.length <= MAX_HOLDERS) rare.push(list);
+      if (list.length <= 1 || list.length > MAX_HOLDERS) continue;
+      rare.push(list);
+      if (
+        list.length <= REVIEW_HOLDERS && !hasDigit(w) &&
+        (reviewList === undefined || list.length < reviewList.length)
+      ) reviewList = list;
     }
     rare.sort((a, b) => a.length - b.length);
+    if (reviewList !== undefined) rare.splice(RARE_WORDS, 0, reviewList);
     const size = words[i].length;
-    for (let r = 0; r < rare.length && r < RARE_WORDS; r++) {
+    for (let r = 0; r < rare.length && r <= RARE_WORDS; r++) {
+      const anyGroup = rare[r] === reviewList;
       for (const j of rare[r]) {
-        if (j === i || seen[j] === i) continue;
+        if (j === i || seen[j] === i || (!anyGroup && group[j] !== group[i])) continue;
         seen[j] = i;
         // Only the note with fewer words looks (the other finds it through its own words).
         const other = words[j].length;
         if (other < size || (other === size && j < i)) continue;
-        // The score is at most about this (every word of the smaller note matched; numbers weigh more).
-        if (2.5 * size / (size + other) < Math.min(REVIEW_THRESHOLD, rule.threshold)) continue;
-        const v = tidyVerdict(noteProfile(notes[i]), noteProfile(notes[j]), rule);
+        const a = noteProfile(notes[i]);
+        const b = noteProfile(notes[j]);
+        if (!mayBeAlike(a, b, least)) continue;
+        const v = tidyVerdict(a, b, rule);
         if (v.merge) link(i, j, v.score);
         else if (v.review) {
           const [x, y] = newer(notes[i], notes[j]) <= 0 ? [i, j] : [j, i];
@@ -196,11 +245,21 @@ function mergeProposals(
     b.supersede.length - a.supersede.length || (a.keep.created < b.keep.created ? 1 : -1)
   );
   // A note this plan supersedes is reviewed through its keeper (a duplicate of it).
-  const reviews = review.filter((r) => !r.notes.some((n) => superseded.has(n.id)));
-  reviews.sort((a, b) =>
+  review.sort((a, b) =>
     b.score - a.score || (a.notes[0].created < b.notes[0].created ? 1 : -1) ||
     (a.notes[0].id < b.notes[0].id ? -1 : 1)
   );
+  const reviews: TidyReview[] = [];
+  const perNote = new Map<string, number>();
+  for (const r of review) {
+    if (reviews.length >= MAX_REVIEW.pairs) break;
+    const ids = r.notes.map((n) => n.id);
+    if (ids.some((id) => superseded.has(id) || (perNote.get(id) ?? 0) >= MAX_REVIEW.perNote)) {
+      continue;
+    }
+    for (const id of ids) perNote.set(id, (perNote.get(id) ?? 0) + 1);
+    reviews.push(r);
+  }
   return { merges: proposals, review: reviews };
 }
 
