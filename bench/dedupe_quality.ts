@@ -13,13 +13,17 @@
  *   skips them). The threshold is swept, and chosen by 5-fold cross-validation: on four folds,
  *   the threshold with the widest margin to both goals (recall ≥ 0.8, unrelated ≤ 0.2: the
  *   larger of the two smaller margins); scored on the fifth.
- * - **tidy.** All 240 notes in one store (the `a`s a day older than the `b`s), `planTidy`: the
- *   precision and recall of the merges it proposes (a merge is right when it joins a duplicate
- *   pair's two notes; every other pair of notes a proposal joins is wrong).
+ * - **tidy** (issue 35): 5-fold cross-validation of the tidy rule over the dev pairs and our own
+ *   (`tests/fixtures/dedupe_own_pairs.jsonl`, `--own none` for the dev pairs alone), each file
+ *   spread over the folds: for each fold, the rule chosen on the other four (the best recall
+ *   among the candidates whose worst training fold keeps precision ≥ 0.95) and its precision and
+ *   recall on the fold left out; then the shipped `TIDY_RULE` on each file, with the pairs it
+ *   lists for review instead (see `_tidy_cv.ts`; a merge is right when it joins a duplicate
+ *   pair's two notes, every other pair of notes it joins is wrong).
  * - The end-to-end check: the same similar run through `Memo.remember` (lexical) must give the
  *   same lists as the sweep at the shipped threshold.
  *
- * Usage: deno run -A bench/dedupe_quality.ts [--pairs FILE] [--own FILE] [--no-vectors]
+ * Usage: deno run -A bench/dedupe_quality.ts [--pairs FILE] [--own FILE|none] [--no-vectors]
  *   [--with-lead] [--table] [--json FILE]
  * (the pairs are looked for in `shared/bench/dedupe-dev/` beside the repository or a parent folder)
  *
@@ -75,9 +79,9 @@ const readPairs = async (file: string): Promise<Pair[]> =>
   (await Deno.readTextFile(file)).trim().split("\n").map((l) => JSON.parse(l));
 const pairs = await readPairs(pairsFile);
 /** Our own pairs (issue 35): one fact changed with most words kept, and a few duplicates. */
-const ownPairs = await readPairs(
-  option("own") ?? join(here, "../tests/fixtures/dedupe_own_pairs.jsonl"),
-);
+const ownPairs = option("own") === "none"
+  ? []
+  : await readPairs(option("own") ?? join(here, "../tests/fixtures/dedupe_own_pairs.jsonl"));
 const TIDY_FOLDS = 5;
 
 const note = (id: string, text: string, created: string): Note => ({
