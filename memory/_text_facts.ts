@@ -268,18 +268,34 @@ export class FactCollector {
   /** The facts collected; `words` are the profile's words (names are kept to those). */
   finish(_words: readonly string[]): Facts {
     this.#endRun();
-    return {
-      names: [...this.#names],
-      caps: this.#caps,
-      dates: [...this.#dates].sort(),
-      qualifiers: [...this.#qualifiers].sort(),
-      roles: this.#roles,
-      kinds: this.#kinds,
-      listed: this.#listed,
-      label: this.#label ?? [],
+    // Most notes have few facts: empty ones are shared, not allocated per note.
+    const list = (x: readonly string[]) => x.length ? x : NONE;
+    const facts: Facts = {
+      names: list([...this.#names]),
+      caps: list(this.#caps),
+      dates: list([...this.#dates].sort()),
+      qualifiers: list([...this.#qualifiers].sort()),
+      roles: list(this.#roles),
+      kinds: this.#kinds.size ? this.#kinds : NO_KINDS,
+      listed: list(this.#listed),
+      label: list(this.#label ?? []),
     };
+    return Object.values(facts).every((v) => v === NONE || v === NO_KINDS) ? NO_FACTS : facts;
   }
 }
+
+const NONE: readonly string[] = Object.freeze([]);
+const NO_KINDS: ReadonlyMap<string, "date" | "version"> = new Map();
+const NO_FACTS: Facts = Object.freeze({
+  names: NONE,
+  caps: NONE,
+  dates: NONE,
+  qualifiers: NONE,
+  roles: NONE,
+  kinds: NO_KINDS,
+  listed: NONE,
+  label: NONE,
+});
 
 /** What a folded token is, once per spelling (a profile reads each token of every note). */
 interface Info {
