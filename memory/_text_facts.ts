@@ -141,14 +141,15 @@ const CURRENCY = "$€£¥₹";
  * ```
  */
 export class FactCollector {
-  #names = new Set<string>();
-  #caps: string[] = [];
-  #dates = new Set<string>();
-  #qualifiers = new Set<string>();
-  #roles: string[] = [];
-  #kinds = new Map<string, "date" | "version">();
+  // Allocated at their first fact: most texts have few.
+  #names: string[] | undefined;
+  #caps: string[] | undefined;
+  #dates: string[] | undefined;
+  #qualifiers: string[] | undefined;
+  #roles: string[] | undefined;
+  #kinds: Map<string, "date" | "version"> | undefined;
   #relation: string | undefined;
-  #listed: string[] = [];
+  #listed: string[] | undefined;
   #label: string[] | undefined;
   #labelWords: string[] = [];
   #prevEnd = -1;
@@ -166,7 +167,11 @@ export class FactCollector {
   #runParts = 0;
   #src = "";
   /** Numbers made of runs, for the profile's numbers. */
-  readonly literals: string[] = [];
+  literals: readonly string[] = NONE;
+
+  #kind(n: string, kind: "date" | "version") {
+    (this.#kinds ??= new Map()).set(n, kind);
+  }
 
   /**
    * One token: its place in `src`, its folded spelling and the profile's word for it (undefined
@@ -198,37 +203,37 @@ export class FactCollector {
     if ((raw === "am" || raw === "pm") && this.#prevNumber !== undefined) date = raw;
     let number: string | undefined;
     if (date !== undefined) {
-      this.#dates.add(date);
-      if (MONTHS.has(date) && this.#prevNumber !== undefined) {
-        this.#kinds.set(this.#prevNumber, "date");
-      }
-    } else if (info.qualifier !== undefined) this.#qualifiers.add(info.qualifier);
+      this.#dates = once(this.#dates, date);
+      if (MONTHS.has(date) && this.#prevNumber !== undefined) this.#kind(this.#prevNumber, "date");
+    } else if (info.qualifier !== undefined) {
+      this.#qualifiers = once(this.#qualifiers, info.qualifier);
+    }
     if (digit) {
       const sign = start > 0 && CURRENCY.includes(src[start - 1]) ? src[start - 1] : "";
       number = sign + word;
-      if (this.#prevMonth) this.#kinds.set(number, "date");
+      if (this.#prevMonth) this.#kind(number, "date");
       else if (info.versioned || this.#prevName || this.#prevWord === "version") {
-        this.#kinds.set(number, "version");
+        this.#kind(number, "version");
       }
       if (info.digitRaw) this.#joinRun(src, start, end);
       else this.#endRun();
     } else if (this.#runParts) this.#endRun();
     if (info.conjunction) {
       this.#joined = true;
-      if (this.#prevContent !== undefined) this.#listed.push(this.#prevContent);
+      if (this.#prevContent !== undefined) (this.#listed ??= []).push(this.#prevContent);
     } else if (word !== undefined) {
-      if (this.#joined) this.#listed.push(word);
+      if (this.#joined) (this.#listed ??= []).push(word);
       this.#joined = false;
       this.#prevContent = word;
     }
     if (word !== undefined && date === undefined) {
       if ((capital || inner) && !digit) {
-        if (!this.#caps.includes(word)) this.#caps.push(word);
-        if (!initial) this.#names.add(word);
+        this.#caps = once(this.#caps, word);
+        if (!initial) this.#names = once(this.#names, word);
       }
       if (info.relation) this.#relation = raw;
       else if (this.#relation !== undefined) {
-        this.#roles.push(`${this.#relation}>${word}`);
+        (this.#roles ??= []).push(`${this.#relation}>${word}`);
         this.#relation = undefined;
       }
     } else if (info.relation) this.#relation = raw;
@@ -254,12 +259,12 @@ export class FactCollector {
   #endRun() {
     if (this.#runParts > 1) {
       const text = this.#src.slice(this.#runStart, this.#runEnd).toLowerCase();
-      this.literals.push(text);
+      this.literals = this.literals === NONE ? [text] : [...this.literals, text];
       if (
         /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}$|^[0-9]{1,2}[./][0-9]{1,2}[./][0-9]{2,4}$|^[0-9]{1,2}:[0-9]{2}$/
           .test(text)
-      ) this.#kinds.set(text, "date");
-      else if (/^v?[0-9]+(\.[0-9x]+)+$/.test(text)) this.#kinds.set(text, "version");
+      ) this.#kind(text, "date");
+      else if (/^v?[0-9]+(\.[0-9x]+)+$/.test(text)) this.#kind(text, "version");
     }
     this.#runStart = this.#runEnd = -1;
     this.#runParts = 0;
@@ -269,22 +274,32 @@ export class FactCollector {
   finish(_words: readonly string[]): Facts {
     this.#endRun();
     // Most notes have few facts: empty ones are shared, not allocated per note.
-    const list = (x: readonly string[]) => x.length ? x : NONE;
-    const facts: Facts = {
-      names: list([...this.#names]),
-      caps: list(this.#caps),
-      dates: list([...this.#dates].sort()),
-      qualifiers: list([...this.#qualifiers].sort()),
-      roles: list(this.#roles),
-      kinds: this.#kinds.size ? this.#kinds : NO_KINDS,
-      listed: list(this.#listed),
-      label: list(this.#label ?? []),
+    const label = this.#label?.length ? this.#label : undefined;
+    if (
+      !this.#names && !this.#caps && !this.#dates && !this.#qualifiers && !this.#roles &&
+      !this.#kinds && !this.#listed && !label
+    ) return NO_FACTS;
+    return {
+      names: this.#names ?? NONE,
+      caps: this.#caps ?? NONE,
+      dates: this.#dates?.sort() ?? NONE,
+      qualifiers: this.#qualifiers?.sort() ?? NONE,
+      roles: this.#roles ?? NONE,
+      kinds: this.#kinds ?? NO_KINDS,
+      listed: this.#listed ?? NONE,
+      label: label ?? NONE,
     };
-    return Object.values(facts).every((v) => v === NONE || v === NO_KINDS) ? NO_FACTS : facts;
   }
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+
+/** `list` with `x` added unless it holds it already (a new list for the first). */
+function once(list: string[] | undefined, x: string): string[] {
+  if (!list) return [x];
+  if (!list.includes(x)) list.push(x);
+  return list;
+}
 const NO_KINDS: ReadonlyMap<string, "date" | "version"> = new Map();
 const NO_FACTS: Facts = Object.freeze({
   names: NONE,

@@ -63,15 +63,8 @@ export const TIDY_THRESHOLD = 0.8;
 /**
  * Score at or above which `memo tidy` lists two notes that differ in a fact for review (see
  * {@linkcode tidyVerdict}): the score at which `remember` calls a note similar.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { REVIEW_THRESHOLD, SIMILAR_THRESHOLD } from "@memo/memory";
- * assert.equal(REVIEW_THRESHOLD, SIMILAR_THRESHOLD);
- * ```
  */
-export const REVIEW_THRESHOLD: number = SIMILAR_THRESHOLD;
+const REVIEW_THRESHOLD = SIMILAR_THRESHOLD;
 
 /**
  * How alike two texts are.
@@ -106,8 +99,8 @@ export interface Similarity {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { TIDY_RULE, type TidyRule } from "@memo/memory";
- * const strict: TidyRule = { ...TIDY_RULE, maxExtra: 0 };
+ * import type { TidyRule } from "@memo/memory";
+ * const strict: TidyRule = { threshold: 0.9, extra: "label", maxExtra: 0 };
  * assert.equal(strict.maxExtra, 0);
  * ```
  */
@@ -177,7 +170,7 @@ export function similarity(a: string | TextProfile, b: string | TextProfile): Si
 /**
  * How `memo tidy` judges a pair of texts under `rule`: the score, the facts they differ in, and
  * whether to propose their merge (`merge`) or list them for a person to look at (`review`: alike,
- * a score of at least {@linkcode REVIEW_THRESHOLD}, but for the facts they differ in). At most
+ * a score of at least {@linkcode SIMILAR_THRESHOLD}, but for the facts they differ in). At most
  * one of the two is true. Below both thresholds `differ` is left empty (not looked for).
  *
  * @example
@@ -414,39 +407,6 @@ export function mayBeDuplicate(a: TextProfile, b: TextProfile): boolean {
 }
 
 /**
- * Whether two profiles may score `threshold` or more at all, cheaply: the score they would have
- * if every word of each that the other lacks were matched as an abbreviation. `memo tidy` asks
- * this before {@linkcode tidyVerdict} for each candidate pair.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { mayBeAlike, textProfile } from "@memo/memory";
- * const a = textProfile("Log retention in Datadog is 15 days.");
- * assert.equal(mayBeAlike(a, textProfile("Log retention in Datadog is 30 days."), 0.6), true);
- * assert.equal(mayBeAlike(a, textProfile("Lunch is at noon."), 0.6), false);
- * ```
- */
-export function mayBeAlike(a: TextProfile, b: TextProfile, threshold: number): boolean {
-  const pa = prepared(a);
-  const pb = prepared(b);
-  const [small, large] = pa.distinct.length <= pb.distinct.length ? [pa, pb] : [pb, pa];
-  let equal = 0;
-  let abbreviable = 0;
-  const heads = headsOf(large);
-  for (let i = 0; i < small.distinct.length; i++) {
-    if (large.at.has(small.distinct[i])) equal++;
-    else if (small.head[i] >= 0 && heads.has(small.head[i])) abbreviable++;
-  }
-  const n = small.distinct.length + large.distinct.length;
-  if (n === 0) return false;
-  // A word the other lacks matches only a word that begins with the same three letters.
-  const shared = equal + Math.min(abbreviable, large.distinct.length - equal);
-  // Counted by words, not weights: a little room for numbers, which weigh more.
-  return 2 * shared / n >= threshold - 0.05;
-}
-
-/**
  * A profile's distinct words, in order of first use (computed once per profile).
  *
  * @example
@@ -474,18 +434,6 @@ interface Prepared {
 }
 
 const preparedProfiles = new WeakMap<TextProfile, Prepared>();
-const preparedHeads = new WeakMap<Prepared, Set<number>>();
-
-/** The three-letter heads of a profile's words that can match as an abbreviation. */
-function headsOf(p: Prepared): Set<number> {
-  let out = preparedHeads.get(p);
-  if (!out) {
-    out = new Set();
-    for (const h of p.head) if (h >= 0) out.add(h);
-    preparedHeads.set(p, out);
-  }
-  return out;
-}
 
 function prepared(p: TextProfile): Prepared {
   let out = preparedProfiles.get(p);

@@ -85,11 +85,9 @@ const NUMBER_WORDS = new Map<string, string>(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { type TextFacts, textProfile } from "@memo/memory";
- * const facts: TextFacts = textProfile("Heads up: traffic moves from Kafka to ClickHouse on Monday").facts!;
+ * import type { TextFacts } from "@memo/memory";
+ * const facts: Pick<TextFacts, "dates" | "label"> = { dates: ["monday"], label: ["head", "up"] };
  * assert.deepEqual(facts.dates, ["monday"]);
- * assert.deepEqual(facts.label, ["head", "up"]);
- * assert.deepEqual(facts.roles, ["from>kafka", "to>click"]);
  * ```
  */
 export interface TextFacts {
@@ -154,7 +152,11 @@ export interface TextProfile {
  * import assert from "node:assert/strict";
  * import { textProfile } from "@memo/memory";
  * assert.deepEqual(textProfile("Five business days").numbers, ["5"]);
- * assert.deepEqual(textProfile("Ask Dana on Monday").facts?.names, ["dana"]);
+ * const { facts } = textProfile("Heads up: ask Dana, move it from Kafka to ClickHouse on Monday");
+ * assert.deepEqual(facts?.names, ["dana", "kafka", "click", "hous"]);
+ * assert.deepEqual(facts?.dates, ["monday"]);
+ * assert.deepEqual(facts?.label, ["head", "up"]);
+ * assert.deepEqual(facts?.roles, ["from>kafka", "to>click"]);
  * ```
  */
 export function textProfile(text: string): TextProfile {
@@ -183,7 +185,7 @@ export function textProfile(text: string): TextProfile {
     }
   });
   const done = facts.finish(words);
-  numbers.push(...facts.literals);
+  for (const literal of facts.literals) numbers.push(literal);
   numbers.sort();
   return { words, numbers, negated, facts: done };
 }

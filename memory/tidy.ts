@@ -15,7 +15,7 @@
  *   {@linkcode MAX_REVIEW} pairs, the most alike first.
  * - **Candidates.** A note is compared only with the notes of its numbers and negation that hold
  *   one of its two rarest words, and, for review, with any note that holds its rarest word
- *   without a digit when at most 64 notes do: a tidy of 100,000 notes compares each with a few
+ *   without a digit when at most 16 notes do: a tidy of 100,000 notes compares each with a few
  *   others, not with all.
  * - Superseded notes are history and take no part; expired ones are reported, never merged.
  *
@@ -29,8 +29,7 @@ import { serializeNote } from "./store/codec.ts";
 import { parseNotes } from "./store/parse.ts";
 import {
   distinctWords,
-  mayBeAlike,
-  REVIEW_THRESHOLD,
+  SIMILAR_THRESHOLD,
   TIDY_RULE,
   type TidyRule,
   tidyVerdict,
@@ -42,7 +41,7 @@ import type { TidyNoteRef, TidyPlan, TidyProposal, TidyReview } from "./history/
 /** Rarest words of a note whose holders are its merge candidates. */
 const RARE_WORDS = 2;
 /** Most holders of the word through which a note finds the notes it may be reviewed with. */
-const REVIEW_HOLDERS = 64;
+const REVIEW_HOLDERS = 16;
 /** A word held by more notes than this finds no candidates (it says nothing about a note). */
 const MAX_HOLDERS = 2000;
 /**
@@ -58,10 +57,10 @@ const MAX_HOLDERS = 2000;
  *   body: `Incident INC-${i} was resolved by a restart.`, labels: [], hash: `h${i}`,
  *   created: "2026-01-01T00:00:00.000Z", updated: "2026-01-01T00:00:00.000Z",
  * });
- * const plan = planTidy(Array.from({ length: 40 }, (_, i) => note(i)));
+ * const plan = planTidy(Array.from({ length: 12 }, (_, i) => note(i)));
  * assert.equal(plan.proposals.length, 0); // each is another incident
  * const review = plan.review ?? [];
- * assert.ok(review.length > 0 && review.length <= 40); // each note in at most 2 pairs
+ * assert.ok(review.length > 0 && review.length <= 12); // each note in at most 2 pairs
  * ```
  */
 export const MAX_REVIEW: Readonly<{ pairs: number; perNote: number }> = Object.freeze({
@@ -181,7 +180,8 @@ function mergeProposals(
     }
   };
   const review: TidyReview[] = [];
-  const least = Math.min(REVIEW_THRESHOLD, rule.threshold);
+  // The least score of a merge or a review (tidyVerdict reviews from SIMILAR_THRESHOLD).
+  const least = Math.min(SIMILAR_THRESHOLD, rule.threshold);
   const seen = new Int32Array(notes.length).fill(-1);
   const rare: number[][] = [];
   for (let i = 0; i < notes.length; i++) {
@@ -207,10 +207,8 @@ function mergeProposals(
         // Only the note with fewer words looks (the other finds it through its own words).
         const other = words[j].length;
         if (other < size || (other === size && j < i)) continue;
-        const a = noteProfile(notes[i]);
-        const b = noteProfile(notes[j]);
-        if (!mayBeAlike(a, b, least)) continue;
-        const v = tidyVerdict(a, b, rule);
+        if (!mayBeAlike(words[i], words[j], least)) continue;
+        const v = tidyVerdict(noteProfile(notes[i]), noteProfile(notes[j]), rule);
         if (v.merge) link(i, j, v.score);
         else if (v.review) {
           const [x, y] = newer(notes[i], notes[j]) <= 0 ? [i, j] : [j, i];
@@ -261,6 +259,57 @@ function mergeProposals(
     reviews.push(r);
   }
   return { merges: proposals, review: reviews };
+}
+
+/** A distinct word list as a set, and each word's first three letters (once per list). */
+interface Lookup {
+  set: Set<string>;
+  /** Each word's first three letters as a number, -1 for one that cannot be an abbreviation. */
+  heads: Float64Array;
+  headSet: Set<number>;
+}
+const lookups = new WeakMap<readonly string[], Lookup>();
+
+function lookupOf(words: readonly string[]): Lookup {
+  let out = lookups.get(words);
+  if (!out) {
+    const heads = new Float64Array(words.length);
+    const headSet = new Set<number>();
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      heads[i] = w.length < 3 || hasDigit(w)
+        ? -1
+        : w.charCodeAt(0) * 0x100000000 + w.charCodeAt(1) * 0x10000 + w.charCodeAt(2);
+      if (heads[i] >= 0) headSet.add(heads[i]);
+    }
+    out = { set: new Set(words), heads, headSet };
+    lookups.set(words, out);
+  }
+  return out;
+}
+
+/**
+ * Whether two notes' distinct words may score `threshold` or more at all, cheaply: as if every
+ * word of the smaller that the other lacks matched one of its words beginning alike. Counted by
+ * words, not weights, with a little room for numbers, which weigh more.
+ */
+function mayBeAlike(
+  small: readonly string[],
+  large: readonly string[],
+  threshold: number,
+): boolean {
+  const n = small.length + large.length;
+  if (n === 0 || 2 * small.length / n < threshold - 0.05) return false;
+  const l = lookupOf(large);
+  const heads = lookupOf(small).heads;
+  let equal = 0;
+  let abbreviable = 0;
+  for (let i = 0; i < small.length; i++) {
+    if (l.set.has(small[i])) equal++;
+    else if (heads[i] >= 0 && l.headSet.has(heads[i])) abbreviable++;
+  }
+  const shared = equal + Math.min(abbreviable, large.length - equal);
+  return 2 * shared / n >= threshold - 0.05;
 }
 
 /**
