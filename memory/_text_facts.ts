@@ -137,7 +137,7 @@ const CURRENCY = "$€£¥₹";
  * const src = "Ask Dan";
  * c.token(src, 0, 3, "ask", "ask");
  * c.token(src, 4, 7, "dan", "dan");
- * assert.deepEqual(c.finish([]).names, ["dan"]);
+ * assert.deepEqual(c.finish().names, ["dan"]);
  * ```
  */
 export class FactCollector {
@@ -270,8 +270,8 @@ export class FactCollector {
     this.#runParts = 0;
   }
 
-  /** The facts collected; `words` are the profile's words (names are kept to those). */
-  finish(_words: readonly string[]): Facts {
+  /** The facts collected. */
+  finish(): Facts {
     this.#endRun();
     // Most notes have few facts: empty ones are shared, not allocated per note.
     const label = this.#label?.length ? this.#label : undefined;

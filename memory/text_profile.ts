@@ -184,7 +184,7 @@ export function textProfile(text: string): TextProfile {
       if (number !== undefined) numbers.push(number);
     }
   });
-  const done = facts.finish(words);
+  const done = facts.finish();
   for (const literal of facts.literals) numbers.push(literal);
   numbers.sort();
   return { words, numbers, negated, facts: done };
