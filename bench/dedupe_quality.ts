@@ -13,13 +13,18 @@
  *   skips them). The threshold is swept, and chosen by 5-fold cross-validation: on four folds,
  *   the threshold with the widest margin to both goals (recall ≥ 0.8, unrelated ≤ 0.2: the
  *   larger of the two smaller margins); scored on the fifth.
- * - **tidy.** All 240 notes in one store (the `a`s a day older than the `b`s), `planTidy`: the
- *   precision and recall of the merges it proposes (a merge is right when it joins a duplicate
- *   pair's two notes; every other pair of notes a proposal joins is wrong).
+ * - **tidy** (issue 35): 5-fold cross-validation of the tidy rule over the dev pairs and our own
+ *   (`tests/fixtures/dedupe_own_pairs.jsonl`, `--own none` for the dev pairs alone), each file
+ *   spread over the folds: for each fold, the rule chosen on the other four (the best recall
+ *   among the candidates whose worst training fold keeps precision ≥ 0.95) and its precision and
+ *   recall on the fold left out; then the shipped `TIDY_RULE` on each file, with the pairs it
+ *   lists for review instead (see `_tidy_cv.ts`; a merge is right when it joins a duplicate
+ *   pair's two notes, every other pair of notes it joins is wrong).
  * - The end-to-end check: the same similar run through `Memo.remember` (lexical) must give the
  *   same lists as the sweep at the shipped threshold.
  *
- * Usage: deno run -A bench/dedupe_quality.ts [--pairs FILE] [--no-vectors] [--json FILE]
+ * Usage: deno run -A bench/dedupe_quality.ts [--pairs FILE] [--own FILE|none] [--no-vectors]
+ *   [--with-lead] [--table] [--json FILE]
  * (the pairs are looked for in `shared/bench/dedupe-dev/` beside the repository or a parent folder)
  *
  * @module
@@ -35,19 +40,21 @@ import {
   loadEmbedder,
   type Note,
   openMemo,
-  planTidy,
   SIMILAR_THRESHOLD,
+  TIDY_RULE,
   TIDY_THRESHOLD,
   VectorIndex,
 } from "../memory/mod.ts";
 import { similarNotes } from "../memory/similar_notes.ts";
-
-interface Pair {
-  a: string;
-  b: string;
-  label: "duplicate" | "distinct";
-  kind: string;
-}
+import {
+  candidateRules,
+  crossValidate as tidyCrossValidate,
+  foldsOf,
+  type Pair,
+  rates as tidyRates,
+  ruleName,
+  tidyCounts,
+} from "./_tidy_cv.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = Deno.args;
@@ -68,9 +75,14 @@ function defaultPairs(): string {
   }
 }
 const pairsFile = option("pairs") ?? defaultPairs();
-const pairs: Pair[] = (await Deno.readTextFile(pairsFile)).trim().split("\n").map((l) =>
-  JSON.parse(l)
-);
+const readPairs = async (file: string): Promise<Pair[]> =>
+  (await Deno.readTextFile(file)).trim().split("\n").map((l) => JSON.parse(l));
+const pairs = await readPairs(pairsFile);
+/** Our own pairs (issue 35): one fact changed with most words kept, and a few duplicates. */
+const ownPairs = option("own") === "none"
+  ? []
+  : await readPairs(option("own") ?? join(here, "../tests/fixtures/dedupe_own_pairs.jsonl"));
+const TIDY_FOLDS = 5;
 
 const note = (id: string, text: string, created: string): Note => ({
   id,
@@ -175,45 +187,14 @@ function crossValidate(lists: { id: string; score: number }[][]) {
   return { chosen, ...rates(total) };
 }
 
+/** The tidy rule's cross-validation over the dev pairs and our own (see `_tidy_cv.ts`). */
 function tidyRun() {
-  const notes: Note[] = [];
-  pairs.forEach((p, i) => {
-    notes.push(note(`a${i}`, p.a, "2026-01-01T00:00:00.000Z"));
-    notes.push(note(`b${i}`, p.b, "2026-01-02T00:00:00.000Z"));
-  });
-  const plan = planTidy(notes, { now: new Date("2026-02-01T00:00:00Z") });
-  let right = 0;
-  let wrong = 0;
-  const wrongPairs: string[] = [];
-  const merged = new Set<number>();
-  for (const p of plan.proposals) {
-    if (p.kind !== "merge") continue;
-    const members = [p.keep.id, ...p.supersede.map((s) => s.id)];
-    for (const other of p.supersede) {
-      const [x, y] = [p.keep.id, other.id];
-      const i = Number(x.slice(1));
-      if (i === Number(y.slice(1)) && pairs[i].label === "duplicate") {
-        right++;
-        merged.add(i);
-      } else {
-        wrong++;
-        wrongPairs.push(`${x} ${y}`);
-      }
-    }
-    void members;
-  }
-  const duplicates = pairs.filter((p) => p.label === "duplicate").length;
-  return {
-    proposals: plan.proposals.length,
-    merges: right + wrong,
-    precision: right + wrong ? right / (right + wrong) : 1,
-    recall: merged.size / duplicates,
-    wrong: wrongPairs,
-    distinctProposed: wrongPairs.filter((w) => {
-      const [x, y] = w.split(" ");
-      return x.slice(1) === y.slice(1);
-    }).length,
-  };
+  const folds = foldsOf([pairs, ownPairs], TIDY_FOLDS);
+  const cv = tidyCrossValidate(folds, candidateRules(args.includes("--with-lead")));
+  const dev = tidyCounts(pairs, TIDY_RULE);
+  const own = tidyCounts(ownPairs, TIDY_RULE);
+  const devFolds = foldsOf([pairs], TIDY_FOLDS).map((f) => tidyRates([tidyCounts(f, TIDY_RULE)]));
+  return { cv, dev, own, devFolds };
 }
 
 /** The same `similar` lists through Memo.remember (lexical), at the shipped threshold. */
@@ -272,12 +253,62 @@ for (const [name, embedder] of modes) {
 }
 const tidy = tidyRun();
 console.log(
-  `\ntidy: ${tidy.merges} merges in ${tidy.proposals} proposals; precision ${
-    fmt(tidy.precision)
-  }, recall ${fmt(tidy.recall)}; distinct pairs proposed ${tidy.distinctProposed}`,
+  `\ntidy: ${TIDY_FOLDS}-fold cross-validation over ${pairs.length} dev pairs and ${ownPairs.length} of our own`,
 );
-if (tidy.wrong.length) console.log(`wrong merges: ${tidy.wrong.join("; ")}`);
-report.tidy = tidy;
+console.log("fold  rule chosen on the others  held-out precision  recall  merges");
+for (const h of tidy.cv.heldOut) {
+  console.log(
+    `${String(h.fold).padStart(4)}  ${ruleName(h.rule).padEnd(25)}  ${
+      fmt(h.precision).padStart(18)
+    }  ${fmt(h.recall)}  ${String(h.merges).padStart(6)}`,
+  );
+  for (const w of h.wrong) console.log(`      wrong: ${w}`);
+}
+const heldPrecision = tidy.cv.heldOut.map((h) => h.precision);
+console.log(
+  `held out: worst precision ${fmt(Math.min(...heldPrecision))}, mean ${
+    fmt(heldPrecision.reduce((x, y) => x + y, 0) / heldPrecision.length)
+  }; recall ${fmt(Math.min(...tidy.cv.heldOut.map((h) => h.recall)))} to ${
+    fmt(Math.max(...tidy.cv.heldOut.map((h) => h.recall)))
+  }`,
+);
+console.log(
+  `chosen on all folds: ${ruleName(tidy.cv.chosen)} (worst fold ${
+    fmt(Math.min(...tidy.cv.chosenFolds.map((f) => f.precision)))
+  }); shipped TIDY_RULE: ${ruleName(TIDY_RULE)}`,
+);
+if (args.includes("--table")) {
+  console.log("rule  precision  recall  worst fold");
+  for (const t of tidy.cv.table) {
+    console.log(
+      `${ruleName(t.rule).padEnd(14)}  ${fmt(t.precision)}  ${fmt(t.recall)}  ${fmt(t.worst)}`,
+    );
+  }
+}
+for (const [name, c] of [["dev pairs", tidy.dev], ["own pairs", tidy.own]] as const) {
+  const r = tidyRates([c]);
+  console.log(
+    `${name}, shipped rule: ${r.merges} merges, precision ${fmt(r.precision)}, recall ${
+      fmt(r.recall)
+    }; reviewed instead: ${c.reviewedDistinct} distinct, ${c.reviewedDuplicates} duplicate pairs`,
+  );
+  for (const w of c.wrongPairs) console.log(`  wrong merge: ${w}`);
+}
+console.log(
+  `dev folds, shipped rule: precision ${
+    tidy.devFolds.map((f) => fmt(f.precision)).join(", ")
+  }; recall ${tidy.devFolds.map((f) => fmt(f.recall)).join(", ")}`,
+);
+report.tidy = {
+  folds: TIDY_FOLDS,
+  heldOut: tidy.cv.heldOut,
+  chosen: tidy.cv.chosen,
+  shipped: TIDY_RULE,
+  dev: { ...tidyRates([tidy.dev]), ...tidy.dev },
+  own: { ...tidyRates([tidy.own]), ...tidy.own },
+  devFolds: tidy.devFolds,
+  table: tidy.cv.table,
+};
 const e2e = rates(count(await endToEnd(), SIMILAR_THRESHOLD));
 const sweepAtShipped = (report.lexical as { shipped: ReturnType<typeof rates> }).shipped;
 console.log(

@@ -25,7 +25,7 @@ export * from "./notes/note.ts";
 export * from "./history/history.ts";
 export * from "./history/types.ts";
 export * from "./similarity.ts";
-export { type TextProfile, textProfile } from "./text_profile.ts";
+export { type TextFacts, type TextProfile, textProfile } from "./text_profile.ts";
 export * from "./tidy.ts";
 export * from "./store/draft.ts";
 export * from "./store/paths.ts";

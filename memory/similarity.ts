@@ -10,20 +10,28 @@
  *   "prod" and "production".
  * - **Score.** The Dice coefficient of the two word sets, 0 to 1, where each word counts by its
  *   weight (a number or an identifier with digits weighs more; see {@linkcode textProfile}).
- * - **Conflicts.** Two texts whose numbers differ ("12 months" against "12 weeks" is no
- *   conflict, "30 days" against "90 days" is), or where one says "not" and the other does not,
- *   state different facts however alike they read.
- * - **Merge.** `memo tidy` proposes to merge only what {@linkcode similarity} calls `duplicate`:
- *   no conflict, a score at or above {@linkcode TIDY_THRESHOLD}, the words of one text all found
- *   in the other, and the shared words mostly in the same order (so "Terraform over Pulumi" is
- *   not "Pulumi over Terraform").
+ * - **Differences.** Two texts that differ in a number ("30 days" against "90 days"), a date
+ *   ("Monday", "May", "2025-03-04"), a version ("Node 20" against "Node 20.1"), a name (a word
+ *   written with a capital where no sentence begins: "… in Lisbon"; "Dan" is no abbreviation of
+ *   "Dana"), a negation ("not", "never", "nicht", "pas" …), the roles of their words ("from blue
+ *   to green" against "from green to blue", "Terraform over Pulumi") or a qualifier ("must"
+ *   against "may", "all" against "some" or "only", "we" against "they") state different facts
+ *   however alike they read ({@linkcode factDifferences}).
+ * - **Merge.** `memo tidy` proposes to merge only what {@linkcode tidyVerdict} merges under
+ *   {@linkcode TIDY_RULE}: no difference, a score at or above {@linkcode TIDY_THRESHOLD}, the
+ *   words of one text all found in the other, which adds at most a short label ("Heads up:")
+ *   and no item to a list ("staging and production"). A pair that differs only in such facts is
+ *   listed for review instead.
  *
- * The thresholds were tuned on labelled pairs of project notes (see `bench/README.md`).
+ * The rule was chosen by 5-fold cross-validation on labelled pairs of project notes, the dev
+ * pairs and pairs of our own that change one fact (see `bench/README.md`).
  *
  * @module
  */
 
 import { hasDigit, type TextProfile, textProfile } from "./text_profile.ts";
+import { PLAIN_QUALIFIERS } from "./_text_facts.ts";
+import type { TidyDifference } from "./history/types.ts";
 
 /**
  * Score at or above which `remember` lists a stored note as similar.
@@ -39,8 +47,9 @@ import { hasDigit, type TextProfile, textProfile } from "./text_profile.ts";
 export const SIMILAR_THRESHOLD = 0.6;
 
 /**
- * Score at or above which `memo tidy` may propose a merge (with no conflict, one text's words
- * all in the other, in the same order).
+ * Score at or above which `memo tidy` may propose a merge (with no fact they differ in, one
+ * text's words all in the other; see {@linkcode TIDY_RULE}). Chosen by 5-fold cross-validation
+ * (`bench/dedupe_quality.ts`); 0.6 to 0.8 merge the same pairs there, and the stricter won.
  *
  * @example
  * ```ts
@@ -49,7 +58,13 @@ export const SIMILAR_THRESHOLD = 0.6;
  * assert.ok(TIDY_THRESHOLD > 0.5 && TIDY_THRESHOLD <= 1);
  * ```
  */
-export const TIDY_THRESHOLD = 0.6;
+export const TIDY_THRESHOLD = 0.8;
+
+/**
+ * Score at or above which `memo tidy` lists two notes that differ in a fact for review (see
+ * {@linkcode tidyVerdict}): the score at which `remember` calls a note similar.
+ */
+const REVIEW_THRESHOLD = SIMILAR_THRESHOLD;
 
 /**
  * How alike two texts are.
@@ -66,11 +81,60 @@ export const TIDY_THRESHOLD = 0.6;
 export interface Similarity {
   /** 0 to 1: the weighted Dice coefficient of the two word sets. */
   score: number;
-  /** Why the two texts state different facts, if they do. */
-  conflict?: "number" | "negation" | "order";
+  /** Why the two texts state different facts, if they do (the first of {@linkcode Similarity.differ}). */
+  conflict?: TidyDifference;
+  /** Every way the two texts differ in a fact, when they do (see {@linkcode factDifferences}). */
+  differ?: TidyDifference[];
   /** Whether `memo tidy` may merge them (see the module doc). */
   duplicate: boolean;
 }
+
+/**
+ * The rule by which `memo tidy` proposes a merge: a score at or above `threshold`, no
+ * {@linkcode TidyDifference}, the words of one text all in the other, and at most `maxExtra`
+ * words of the other beyond them; with `extra: "lead"`, only before the words they share (a
+ * lead-in such as "Heads up:"), since a word added after them adds a fact ("… in Lisbon").
+ * Chosen by cross-validation on labelled pairs (`bench/dedupe_quality.ts`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TidyRule } from "@memo/memory";
+ * const strict: TidyRule = { threshold: 0.9, extra: "label", maxExtra: 0 };
+ * assert.equal(strict.maxExtra, 0);
+ * ```
+ */
+export interface TidyRule {
+  /** Least score of a merge. */
+  threshold: number;
+  /**
+   * Where the longer text's extra words may stand: anywhere; before the shared words; in a label
+   * the text begins with ("Heads up:", "Decision:": up to three words before a colon or a dash);
+   * or (`moved`) in a label, and anywhere when the shared words come in another order: a text
+   * said again in other words, where an added word is mostly grammar ("is deployed" against "we
+   * deploy"). When the shared words keep their order, a word inserted among them is an edit of
+   * the fact ("the public API").
+   */
+  extra: "label" | "lead" | "moved" | "any";
+  /** Most extra words of the longer text. */
+  maxExtra: number;
+}
+
+/**
+ * The rule `memo tidy` ships (see {@linkcode TidyRule} and `bench/README.md`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TIDY_RULE, TIDY_THRESHOLD } from "@memo/memory";
+ * assert.equal(TIDY_RULE.threshold, TIDY_THRESHOLD);
+ * ```
+ */
+export const TIDY_RULE: Readonly<TidyRule> = Object.freeze({
+  threshold: TIDY_THRESHOLD,
+  extra: "label",
+  maxExtra: 2,
+});
 
 /**
  * Compares two texts (or their profiles).
@@ -94,15 +158,222 @@ export interface Similarity {
 export function similarity(a: string | TextProfile, b: string | TextProfile): Similarity {
   const pa = typeof a === "string" ? textProfile(a) : a;
   const pb = typeof b === "string" ? textProfile(b) : b;
-  const match = matchWords(prepared(pa), prepared(pb));
-  const score = match.total === 0 ? 0 : (2 * match.shared) / match.total;
-  const out: Similarity = { score: Math.round(score * 1000) / 1000, duplicate: false };
-  if (pa.negated !== pb.negated) out.conflict = "negation";
-  else if (!sameList(pa.numbers, pb.numbers)) out.conflict = "number";
-  else if (swapped(pa.words, pb.words)) out.conflict = "order";
-  out.duplicate = out.conflict === undefined && score >= TIDY_THRESHOLD &&
-    (match.onlyA === 0 || match.onlyB === 0);
+  const verdict = tidyVerdict(pa, pb, TIDY_RULE);
+  const out: Similarity = { score: verdict.score, duplicate: verdict.merge };
+  if (verdict.differ.length) {
+    out.conflict = verdict.differ[0];
+    out.differ = verdict.differ;
+  }
   return out;
+}
+
+/**
+ * How `memo tidy` judges a pair of texts under `rule`: the score, the facts they differ in, and
+ * whether to propose their merge (`merge`) or list them for a person to look at (`review`: alike,
+ * a score of at least {@linkcode SIMILAR_THRESHOLD}, but for the facts they differ in). At most
+ * one of the two is true. Below both thresholds `differ` is left empty (not looked for).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { TIDY_RULE, textProfile, tidyVerdict } from "@memo/memory";
+ * const v = tidyVerdict(
+ *   textProfile("Log retention in Datadog is 15 days."),
+ *   textProfile("Log retention in Datadog is 30 days."),
+ *   TIDY_RULE,
+ * );
+ * assert.deepEqual([v.merge, v.review, v.differ], [false, true, ["number"]]);
+ * ```
+ */
+export function tidyVerdict(
+  pa: TextProfile,
+  pb: TextProfile,
+  rule: Readonly<TidyRule> = TIDY_RULE,
+): { score: number; differ: TidyDifference[]; merge: boolean; review: boolean } {
+  const a = prepared(pa);
+  const b = prepared(pb);
+  const prefixed: [number, number][] = [];
+  const match = matchWords(a, b, prefixed);
+  const raw = match.total === 0 ? 0 : (2 * match.shared) / match.total;
+  const score = Math.round(raw * 1000) / 1000;
+  if (raw < Math.min(REVIEW_THRESHOLD, rule.threshold)) {
+    // Too unlike to merge or to review: what they differ in is not looked for.
+    return { score, differ: [], merge: false, review: false };
+  }
+  const differ = differences(pa, pb, prefixed.map(([i, j]) => [a.distinct[i], b.distinct[j]]));
+  // The shorter text's words all in the longer one, its extra words within the rule.
+  let contained = false;
+  for (const [small, large, used] of [[a, b, match.usedB], [b, a, match.usedA]] as const) {
+    if ((small === a ? match.onlyA : match.onlyB) !== 0) continue;
+    let extra = 0;
+    let lead = true;
+    let labelled = true;
+    let listed = false;
+    const label = (large === a ? pa : pb).facts?.label ?? [];
+    let seenShared = false;
+    const items = (large === a ? pa : pb).facts?.listed ?? [];
+    for (let j = 0; j < large.distinct.length; j++) {
+      if (used[j]) seenShared = true;
+      else if (!large.digit[j]) { // a number is judged as a difference, not as a word
+        extra++;
+        if (seenShared) lead = false;
+        if (!label.includes(large.distinct[j])) labelled = false;
+        // "Staging and production deploys": an item added to a list is another fact.
+        if (items.includes(large.distinct[j])) listed = true;
+      }
+    }
+    const placed = rule.extra === "any" ||
+      (rule.extra === "lead"
+        ? lead
+        : labelled || (rule.extra === "moved" && reordered(match.pairs)));
+    if (extra <= rule.maxExtra && placed && !listed) contained = true;
+  }
+  const alike = raw >= rule.threshold;
+  const merge = alike && contained && differ.length === 0;
+  // A review: alike, but for the facts they differ in.
+  const review = !merge && differ.length > 0 && raw >= Math.min(REVIEW_THRESHOLD, rule.threshold);
+  return { score, differ, merge, review };
+}
+
+/**
+ * The facts in which two texts (or their profiles) differ: a number, a date, a version, a name,
+ * a negation, the roles of their words, or a qualifier ({@linkcode TidyDifference}); empty when
+ * they state the same facts (each once, in that order).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { factDifferences } from "@memo/memory";
+ * assert.deepEqual(factDifferences("The SDK supports Node 20.", "The SDK supports Node 22."), ["version"]);
+ * assert.deepEqual(factDifferences("Traffic moves from blue to green.", "Traffic moves from green to blue."), ["order"]);
+ * assert.deepEqual(factDifferences("Releases are tagged by Priya.", "Releases are tagged by Priya and Omar."), ["name"]);
+ * assert.deepEqual(factDifferences("Config changes must be reviewed.", "Config changes may be reviewed."), ["qualifier"]);
+ * assert.deepEqual(factDifferences("Deploys pause on Fridays.", "On Fridays deploys pause."), []);
+ * ```
+ */
+export function factDifferences(
+  a: string | TextProfile,
+  b: string | TextProfile,
+): TidyDifference[] {
+  const pa = typeof a === "string" ? textProfile(a) : a;
+  const pb = typeof b === "string" ? textProfile(b) : b;
+  const prefixed: [number, number][] = [];
+  const x = prepared(pa);
+  const y = prepared(pb);
+  matchWords(x, y, prefixed);
+  return differences(pa, pb, prefixed.map(([i, j]) => [x.distinct[i], y.distinct[j]]));
+}
+
+const ORDER: readonly TidyDifference[] = [
+  "negation",
+  "number",
+  "date",
+  "version",
+  "name",
+  "order",
+  "qualifier",
+];
+
+function differences(
+  pa: TextProfile,
+  pb: TextProfile,
+  prefixed: readonly [string, string][],
+): TidyDifference[] {
+  const found = new Set<TidyDifference>();
+  const fa = pa.facts;
+  const fb = pb.facts;
+  if (pa.negated !== pb.negated) found.add("negation");
+  // A number said twice (in a title and its body) is the same number.
+  const kinds = (n: string) => fa?.kinds.get(n) ?? fb?.kinds.get(n) ?? "number";
+  for (const n of symmetricDifference(pa.numbers, pb.numbers)) found.add(kinds(n));
+  if (swapped(pa.words, pb.words)) found.add("order");
+  if (fa && fb) {
+    if (!sameList(fa.dates, fb.dates)) found.add("date");
+    const inA = prepared(pa).at;
+    const inB = prepared(pb).at;
+    if (fa.names.some((n) => !inB.has(n)) || fb.names.some((n) => !inA.has(n))) found.add("name");
+    // "Dan" is not "Dana", nor "Java" "JavaScript": no abbreviation between two names.
+    if (prefixed.some(([u, v]) => fa.caps.includes(u) && fb.caps.includes(v))) found.add("name");
+    if (
+      rolesSwapped(fa.roles, fb.roles, inA, inB) ||
+      namesReordered(fa.caps, fb.caps, pa.words, pb.words)
+    ) {
+      found.add("order");
+    }
+    if (qualifiersDiffer(fa.qualifiers, fb.qualifiers)) found.add("qualifier");
+  }
+  return ORDER.filter((d) => found.has(d));
+}
+
+/** The values that one list holds and the other does not. */
+function symmetricDifference(a: readonly string[], b: readonly string[]): string[] {
+  if (sameList(a, b)) return [];
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return [...sa].filter((x) => !sb.has(x)).concat([...sb].filter((x) => !sa.has(x)));
+}
+
+/**
+ * Whether a relation word that both texts use has, after it, a word of the other text's in each
+ * ("from blue … to green" against "from green … to blue").
+ */
+function rolesSwapped(
+  a: readonly string[],
+  b: readonly string[],
+  inA: ReadonlyMap<string, number>,
+  inB: ReadonlyMap<string, number>,
+): boolean {
+  for (const ra of a) {
+    const [rel, x] = ra.split(">");
+    for (const rb of b) {
+      const [rel2, y] = rb.split(">");
+      if (rel !== rel2 || x === y) continue;
+      if (inB.has(x) && inA.has(y) && !b.includes(`${rel}>${x}`) && !a.includes(`${rel}>${y}`)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether two names that both texts write with capitals trade places around the same words
+ * ("Mei reviews Tom's changes" against "Tom reviews Mei's changes").
+ */
+function namesReordered(
+  capsA: readonly string[],
+  capsB: readonly string[],
+  a: readonly string[],
+  b: readonly string[],
+): boolean {
+  const common = capsA.filter((w) => capsB.includes(w));
+  for (let i = 0; i < common.length; i++) {
+    for (let k = i + 1; k < common.length; k++) {
+      const [x, y] = [common[i], common[k]];
+      const [ax, ay, bx, by] = [a.indexOf(x), a.indexOf(y), b.indexOf(x), b.indexOf(y)];
+      if (ax < 0 || ay < 0 || bx < 0 || by < 0 || (ax < ay) === (bx < by)) continue;
+      const between = a.slice(Math.min(ax, ay) + 1, Math.max(ax, ay)).join(" ");
+      if (between === b.slice(Math.min(bx, by) + 1, Math.max(bx, by)).join(" ")) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Whether the qualifiers differ: each kind (modal, quantifier, person) that both texts use must
+ * be the same; one text alone may hold only a plain one ("must", "all") or a person.
+ */
+function qualifiersDiffer(a: readonly string[], b: readonly string[]): boolean {
+  for (const [x, y] of [[a, b], [b, a]]) {
+    for (const q of x) {
+      if (y.includes(q)) continue;
+      const kind = q.slice(0, q.indexOf(":"));
+      const other = y.some((r) => r.startsWith(kind + ":"));
+      if (other) return true; // both use the kind, differently
+      if (!PLAIN_QUALIFIERS.has(q) && kind !== "person") return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -202,12 +473,20 @@ const NUMBER_WEIGHT = 1.5;
  * Matches the distinct words of `a` and `b` one to one: equal words first, then a word that
  * begins a longer one (three letters at least, no digits).
  */
-function matchWords(a: Prepared, b: Prepared) {
+/** Whether matched words (index in A, index in B, in A's order) come in another order in B. */
+function reordered(pairs: readonly number[]): boolean {
+  for (let k = 3; k < pairs.length; k += 2) if (pairs[k] < pairs[k - 2]) return true;
+  return false;
+}
+
+function matchWords(a: Prepared, b: Prepared, prefixed?: [number, number][]) {
   let shared = 0;
   let matchedA = 0;
   let matchedB = 0;
   const restA: number[] = [];
+  const usedA = new Uint8Array(a.distinct.length);
   const usedB = new Uint8Array(b.distinct.length);
+  const partner = new Int32Array(a.distinct.length).fill(-1);
   const indexB = b.at;
   a.distinct.forEach((w, i) => {
     const j = indexB.get(w);
@@ -215,7 +494,9 @@ function matchWords(a: Prepared, b: Prepared) {
       if (a.head[i] >= 0) restA.push(i); // no digit, three letters at least
       return;
     }
+    usedA[i] = 1;
     usedB[j] = 1;
+    partner[i] = j;
     matchedA++;
     matchedB++;
     shared += a.digit[i] ? NUMBER_WEIGHT : 1;
@@ -230,7 +511,10 @@ function matchWords(a: Prepared, b: Prepared) {
       if (headB[j] !== head || usedB[j]) continue;
       const v = b.distinct[j];
       if (w.length <= v.length ? v.startsWith(w) : w.startsWith(v)) {
+        usedA[i] = 1;
         usedB[j] = 1;
+        partner[i] = j;
+        prefixed?.push([i, j]);
         matchedA++;
         matchedB++;
         shared += 1;
@@ -243,6 +527,16 @@ function matchWords(a: Prepared, b: Prepared) {
     total: a.total + b.total,
     onlyA: a.distinct.length - matchedA,
     onlyB: b.distinct.length - matchedB,
+    usedA,
+    usedB,
+    /** Flat [i, j, …]: each matched word's index in A and in B, in A's order. */
+    get pairs(): number[] {
+      const out: number[] = [];
+      partner.forEach((j, i) => {
+        if (j >= 0) out.push(i, j);
+      });
+      return out;
+    },
   };
 }
 

@@ -93,7 +93,15 @@ Deno.test("memo tidy: a diff git applies, --apply is all-or-nothing, a stale pla
   const before = await readFile(p.notesPath);
   const shown = await p.run("tidy");
   assert.equal(shown.code, 0, shown.err);
-  assert.match(shown.out, /^# memo tidy: 2 merges \(2 notes superseded\), 1 expired note\./);
+  assert.match(
+    shown.out,
+    /^# memo tidy: 2 merges \(2 notes superseded\), 1 expired note, 1 pair to review\./,
+  );
+  // 10% is another fact: listed for review, not merged.
+  assert.match(
+    shown.out,
+    /\n# review: these differ in a number \(not merged; --apply leaves them alone\):\n/,
+  );
   assert.match(shown.out, /# {3}\S+ {2}The beta API is open {2}\(valid until 2020-01-01\)\n/);
   assert.deepEqual(await readFile(p.notesPath), before, "tidy writes nothing");
   // The diff is one git applies to the project (and patch would too).
@@ -151,7 +159,18 @@ Deno.test("memo tidy on the dev pairs of duplicates proposes no distinct pair fo
   const merged: [string, string][] = plan.proposals.flatMap((x: Json) =>
     x.kind === "merge" ? x.supersede.map((s: Json) => [x.keep.id, s.id]) : []
   );
-  assert.ok(merged.length >= 30, `only ${merged.length} merges proposed`);
+  // Recall may drop to 0.4 (issue 35: a merge of two facts is the one mistake that hides one).
+  assert.ok(merged.length >= 24, `only ${merged.length} merges proposed`);
+  // Pairs alike but for a fact are listed for review, not proposed.
+  const reviewed = (plan.review ?? []).filter((r: Json) =>
+    r.notes[0].id.slice(1) === r.notes[1].id.slice(1)
+  );
+  assert.ok(reviewed.length >= 20, `only ${reviewed.length} pairs to review`);
+  for (const r of reviewed) {
+    assert.ok(
+      !merged.some(([k, g]) => [k, g].includes(r.notes[0].id) && [k, g].includes(r.notes[1].id)),
+    );
+  }
   for (const [keep, gone] of merged) {
     const i = Number(keep.slice(1));
     assert.equal(gone.slice(1), keep.slice(1), `${keep} and ${gone} are of two pairs`);

@@ -5,7 +5,10 @@
  *   keeper gains the ids it supersedes in its marker), after comment lines (`#`, which `git
  *   apply` and `patch` skip) that count the proposals and list the expired notes;
  * - `memo tidy --json` prints the plan: the proposals and the SHA-256 of the `notes.md` they were
- *   made from;
+ *   made from, and the pairs to review;
+ * - pairs alike but for a fact they differ in (a number, a date, a version, a name, a negation,
+ *   an order, a qualifier) are listed as comment lines `# review: … differ in …`: never merged,
+ *   `--apply` leaves them alone;
  * - `memo tidy --apply PLAN` (a file, `-` for stdin) applies exactly that plan's merges in one
  *   atomic write, and refuses, writing nothing, when `notes.md` changed since. Expired notes are
  *   for a person to `memo correct` or `memo forget`: applying leaves them alone.
@@ -45,8 +48,25 @@ async function readPlan(io: CliIO, file: string): Promise<TidyPlan> {
   }
 }
 
+/** "a number, a date and an order". */
+function differList(differ: readonly string[]): string {
+  const words = differ.map((d) =>
+    ({
+      number: "a number",
+      date: "a date",
+      version: "a version",
+      name: "a name",
+      negation: "a negation",
+      order: "an order",
+      qualifier: "a qualifier",
+    })[d] ?? d
+  );
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} and ${words.at(-1)}` : words[0];
+}
+
 /**
- * The comment lines above the diff: what the plan proposes, and the expired notes.
+ * The comment lines above the diff: what the plan proposes, the expired notes, and the pairs to
+ * review.
  *
  * @example
  * ```ts
@@ -60,6 +80,13 @@ async function readPlan(io: CliIO, file: string): Promise<TidyPlan> {
  *     "# Expired (memo correct or memo forget them; --apply leaves them alone):\n" +
  *     "#   n1  Beta API open  (valid until 2026-02-01)\n",
  * );
+ * const [a, b] = [{ id: "n2", title: "Retention: 30 days", created: "c" }, { id: "n1", title: "Retention: 15 days", created: "c" }];
+ * assert.equal(
+ *   planSummary({ version: 1, proposals: [], review: [{ notes: [a, b], score: 0.8, differ: ["number"] }] }),
+ *   "# memo tidy: no merge proposed, 0 expired notes, 1 pair to review. Nothing was written.\n" +
+ *     "# review: these differ in a number (not merged; --apply leaves them alone):\n" +
+ *     "#   n2  Retention: 30 days\n#   n1  Retention: 15 days\n",
+ * );
  * ```
  */
 export function planSummary(plan: TidyPlan): string {
@@ -67,12 +94,15 @@ export function planSummary(plan: TidyPlan): string {
   const expired = plan.proposals.flatMap((p) => p.kind === "expired" ? [p.note] : []);
   const superseded = merges.reduce((n, p) => n + (p.kind === "merge" ? p.supersede.length : 0), 0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  const review = Array.isArray(plan.review) ? plan.review : [];
   const lines = [
     `# memo tidy: ${
       merges.length
         ? `${plural(merges.length, "merge")} (${plural(superseded, "note")} superseded)`
         : "no merge proposed"
-    }, ${plural(expired.length, "expired note")}. Nothing was written.`,
+    }, ${plural(expired.length, "expired note")}${
+      review.length ? `, ${plural(review.length, "pair")} to review` : ""
+    }. Nothing was written.`,
   ];
   if (merges.length) {
     lines.push("# To apply: memo tidy --json > plan.json, review it, memo tidy --apply plan.json");
@@ -80,6 +110,12 @@ export function planSummary(plan: TidyPlan): string {
   if (expired.length) {
     lines.push("# Expired (memo correct or memo forget them; --apply leaves them alone):");
     for (const n of expired) lines.push(`#   ${n.id}  ${n.title}  (valid until ${n.validUntil})`);
+  }
+  for (const r of review) {
+    lines.push(
+      `# review: these differ in ${differList(r.differ)} (not merged; --apply leaves them alone):`,
+    );
+    for (const n of r.notes) lines.push(`#   ${n.id}  ${n.title}`);
   }
   return lines.join("\n") + "\n";
 }

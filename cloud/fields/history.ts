@@ -85,7 +85,7 @@ export function supersedeInput(body: Record<string, unknown>): SupersedeInput {
 
 /**
  * The plan of `POST tidy:apply`: a plan `GET tidy` gave (`version` 1 and its `proposals`; the
- * proposals are read as `Memo.applyTidy` reads them). A plan made from a `notes.md` file (one
+ * proposals are read as `Memo.applyTidy` reads them; its `review` pairs are never applied). A plan made from a `notes.md` file (one
  * with a `sha256`) is not this project's: refused.
  *
  * @example
@@ -94,13 +94,15 @@ export function supersedeInput(body: Record<string, unknown>): SupersedeInput {
  * import { tidyPlanInput } from "./history.ts";
  *
  * assert.deepEqual(tidyPlanInput({ version: 1, proposals: [] }), { version: 1, proposals: [] });
+ * assert.deepEqual(tidyPlanInput({ version: 1, proposals: [], review: [] }), { version: 1, proposals: [] });
  * assert.throws(() => tidyPlanInput({ version: 2, proposals: [] }), /version/);
  * assert.throws(() => tidyPlanInput({ version: 1, proposals: [], sha256: "ab" }), /notes\.md/);
  * ```
  */
 export function tidyPlanInput(body: Record<string, unknown>): TidyPlan {
   const action = "apply the tidy plan";
-  rejectUnknownFields(body, ["version", "sha256", "proposals"], action);
+  // `review` lists pairs for a person; applying never merges them, so it is read and left out.
+  rejectUnknownFields(body, ["version", "sha256", "proposals", "review"], action);
   if (body.version !== 1) {
     throw invalid(`Cannot ${action}: field "version" must be 1`, { field: "version" });
   }

@@ -218,6 +218,31 @@ export const schemas: Record<string, Schema> = {
     description:
       "A cluster of near-duplicates (`merge`: `keep`, the newest, would supersede each of `supersede`), or a note whose `validUntil` has passed (`expired`: for a person to correct or delete; applying a plan leaves it alone).",
   },
+  TidyReview: object(
+    {
+      notes: {
+        type: "array",
+        items: ref("TidyNoteRef"),
+        minItems: 2,
+        maxItems: 2,
+        description: "The two notes, the newer first.",
+      },
+      score: { type: "number", description: "Their similarity, 0 to 1." },
+      differ: {
+        type: "array",
+        items: {
+          type: "string",
+          enum: ["number", "date", "version", "name", "negation", "order", "qualifier"],
+        },
+        description: "The facts they differ in.",
+      },
+    },
+    ["notes", "score", "differ"],
+    {
+      description:
+        "Two notes alike but for the facts they differ in: for a person to look at; applying a plan never merges them.",
+    },
+  ),
   TidyPlan: object(
     {
       version: { type: "integer", const: 1 },
@@ -225,6 +250,11 @@ export const schemas: Record<string, Schema> = {
         type: "array",
         items: ref("TidyProposal"),
         description: "Merges first (largest first), then expired notes.",
+      },
+      review: {
+        type: "array",
+        items: ref("TidyReview"),
+        description: "Pairs to review, highest score first (absent when there is none).",
       },
     },
     ["version", "proposals"],

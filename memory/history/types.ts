@@ -209,6 +209,57 @@ export type TidyProposal =
   };
 
 /**
+ * A way two texts of mostly the same words state different facts: they differ in a number, a
+ * date, a version, a name, a negation, the roles of their words ("from X to Y" against "from Y
+ * to X"), or a qualifier ("must" against "may", "all" against "some", "we" against "they").
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TidyDifference } from "@memo/memory";
+ * const d: TidyDifference[] = ["date", "name"];
+ * assert.equal(d.length, 2);
+ * ```
+ */
+export type TidyDifference =
+  | "number"
+  | "date"
+  | "version"
+  | "name"
+  | "negation"
+  | "order"
+  | "qualifier";
+
+/**
+ * Two notes a tidy plan lists for a person to look at, never to merge: they would be proposed
+ * for a merge but for the facts they differ in (`memo tidy` prints "review: … differ in …").
+ * `Memo.applyTidy` and `memo tidy --apply` never apply one.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { TidyReview } from "@memo/memory";
+ * const review: TidyReview = {
+ *   notes: [
+ *     { id: "n2", title: "Log retention is 30 days", created: "2026-02-01T00:00:00.000Z" },
+ *     { id: "n1", title: "Log retention is 15 days", created: "2026-01-01T00:00:00.000Z" },
+ *   ],
+ *   score: 0.8,
+ *   differ: ["number"],
+ * };
+ * assert.deepEqual(review.differ, ["number"]);
+ * ```
+ */
+export interface TidyReview {
+  /** The two notes, the newer first. */
+  notes: [TidyNoteRef, TidyNoteRef];
+  /** Their similarity, 0 to 1. */
+  score: number;
+  /** The facts they differ in. */
+  differ: TidyDifference[];
+}
+
+/**
  * What {@linkcode Memo.tidy} proposes, and what {@linkcode Memo.applyTidy} applies
  * (`memo tidy --json`, `memo tidy --apply PLAN`).
  *
@@ -230,6 +281,12 @@ export interface TidyPlan {
   sha256?: string;
   /** Merges first (largest first), then expired notes. */
   proposals: TidyProposal[];
+  /**
+   * Pairs of notes for a person to look at, highest score first: alike but for a number, a
+   * date, a version, a name, a negation, an order or a qualifier. Not proposals: applying a plan
+   * never merges them. Absent when there is none.
+   */
+  review?: TidyReview[];
 }
 
 /**

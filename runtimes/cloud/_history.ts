@@ -169,10 +169,12 @@ export async function applyTidyPlan(
   options: MemoCloudWriteOptions = {},
 ): Promise<MemoCloudTidyApplyResult> {
   const action = "apply the tidy plan";
+  // The review pairs are never applied: left out, so a server older than them takes the plan.
+  const { review: _review, ...merges } = plan;
   const body = await session.project({
     method: "POST",
     path: "/tidy:apply",
-    body: plan,
+    body: merges,
     write: true,
     action,
   }, options);

@@ -221,7 +221,7 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
           "",
           ...page.notes.map(line),
           "",
-          "Find notes that duplicate each other, contradict each other, or look stale (old dates, superseded decisions). The tidy tool proposes near-duplicates to merge and lists notes whose validUntil has passed. Read a note in full with get_note when its first line is not enough. Then propose, for each problem, one action: merge duplicates (supersede: keep one, the others become history), record a changed fact (correct: the new fact supersedes the old one), fix wording (update_note) or delete (forget). Ask before deleting anything.",
+          "Find notes that duplicate each other, contradict each other, or look stale (old dates, superseded decisions). The tidy tool proposes near-duplicates to merge, lists pairs alike but for a fact they differ in (review: most likely a contradiction), and lists notes whose validUntil has passed. Read a note in full with get_note when its first line is not enough. Then propose, for each problem, one action: merge duplicates (supersede: keep one, the others become history), record a changed fact (correct: the new fact supersedes the old one), fix wording (update_note) or delete (forget). Ask before deleting anything.",
         ]
         : [`memo holds no notes${scope}. There is nothing to review.`];
       return {

@@ -157,6 +157,14 @@ const Proposal = z.looseObject({
   note: NoteRef.extend({ validUntil: z.string() }).optional().describe("expired: the note."),
 });
 
+const Review = z.looseObject({
+  notes: z.array(NoteRef).describe("The two notes, the newer first."),
+  score: z.number().describe("Their similarity, 0 to 1."),
+  differ: z.array(z.string()).describe(
+    "The facts they differ in: number, date, version, name, negation, order, qualifier.",
+  ),
+});
+
 /**
  * `tidy`: read-only proposals.
  *
@@ -182,7 +190,7 @@ export const tidy: Tool = defineTool({
   name: "tidy",
   title: "Tidy proposals",
   description:
-    "Propose a tidy-up of the memory, writing nothing: clusters of near-duplicates (keep the newest, supersede the others; apply one with supersede after checking it) and notes whose validUntil has passed (correct or forget them). Only notes that say the same thing with no other number, negation or order are proposed for a merge.",
+    "Propose a tidy-up of the memory, writing nothing: clusters of near-duplicates (keep the newest, supersede the others; apply one with supersede after checking it) and notes whose validUntil has passed (correct or forget them). Only notes that say the same thing with no other number, date, version, name, negation, order or qualifier are proposed for a merge; notes alike but for such a fact are listed under review (never to merge: correct or forget one of them if it no longer holds).",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -190,6 +198,9 @@ export const tidy: Tool = defineTool({
     version: z.literal(1),
     sha256: z.string().optional().describe("SHA-256 of the notes.md the plan was made from."),
     proposals: z.array(Proposal).describe("Merges first (largest first), then expired notes."),
+    review: z.array(Review).optional().describe(
+      "Pairs alike but for a fact they differ in, for a person to look at; not proposals.",
+    ),
   }, ["version", "proposals"]),
   async run(_a, ctx) {
     if (!ctx.runtime.tidy) throw cannot("tidy the notes");
