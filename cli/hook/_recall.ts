@@ -1,0 +1,154 @@
+/**
+ * Internal: the per-prompt recall of `memo hook`, and the confidence it must reach before it adds
+ * anything. A raw BM25 score cannot tell a prompt about what memo holds from one about something
+ * else (an everyday coding request scores as high as a question memo can answer), so the
+ * confidence comes from whether memo knows the prompt's specific words:
+ *
+ * 1. the prompt's words without the plain ones (`_words.ts`): what it is about;
+ * 2. a word written as a name (a capital inside a sentence) that no note holds: memo does not
+ *    hold what the prompt is about, so nothing is added;
+ * 3. fewer than the threshold's share of its specific words held by any note: the same;
+ * 4. otherwise the notes that hold a specific word are ranked by BM25 over the prompt's words
+ *    (function words aside), and the best are added.
+ *
+ * The threshold was tuned on three LoCoMo conversations (`bench/hook_quality.ts`).
+ *
+ * @module
+ */
+
+import { promptWords, rankTerms } from "./_words.ts";
+
+/** What the recall reads of an index: its size, and the notes holding a term. */
+export interface TermIndex {
+  /** Number of notes indexed. */
+  readonly count: number;
+  /** The notes (ordinals) holding `term`, ascending; empty when none. */
+  postings(term: string): Int32Array | number[];
+  /** Number of terms of a note. */
+  length(ordinal: number): number;
+  /** The notes' average number of terms. */
+  readonly averageLength: number;
+}
+
+/** Tuning of {@linkcode recallForPrompt}. */
+export interface PromptRecallOptions {
+  /**
+   * The confidence threshold: the least share of the prompt's specific words that some note
+   * holds (a word written as a name must always be held).
+   * @default 0.5
+   */
+  threshold?: number;
+  /**
+   * The least share of the prompt's specific weight a note must hold to be added (any held
+   * specific word is enough by default: tuning found that a higher floor loses answers and
+   * quiets nothing the threshold does not).
+   * @default 0
+   */
+  minShare?: number;
+  /**
+   * At most this many notes (the budget may stop earlier).
+   * @default 10
+   */
+  limit?: number;
+}
+
+/** A note the recall would add, with its score and the words it holds. */
+export interface PromptHit {
+  ordinal: number;
+  score: number;
+  matched: string[];
+}
+
+/** What {@linkcode recallForPrompt} decided, and why (for `--dry-run`). */
+export interface PromptRecall {
+  hits: PromptHit[];
+  /** The rule that decided: `added`, `no-specific-words`, `unknown-name`, `unknown-words`, `below-threshold`. */
+  rule: string;
+  /** The prompt's specific words, each with the number of notes holding it. */
+  words: { term: string; name: boolean; notes: number }[];
+}
+
+/** The defaults, in one place. */
+export const PROMPT_RECALL_DEFAULTS: Required<PromptRecallOptions> = {
+  threshold: 0.5,
+  minShare: 0,
+  limit: 10,
+};
+
+/**
+ * Recalls the notes a prompt is about, or none when memo does not know what it is about.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recallForPrompt } from "./_recall.ts";
+ * const docs = [["caroline", "pottery", "class"], ["melanie", "paint", "sunrise"]];
+ * const index = {
+ *   count: docs.length,
+ *   postings: (t: string) => docs.flatMap((d, i) => d.includes(t) ? [i] : []),
+ *   length: (i: number) => docs[i].length,
+ *   averageLength: 3,
+ * };
+ * assert.deepEqual(recallForPrompt("When did Melanie paint a sunrise?", index).hits.map((h) => h.ordinal), [1]);
+ * assert.equal(recallForPrompt("When did Gina open her store?", index).rule, "unknown-name");
+ * assert.equal(recallForPrompt("fix the failing test", index).rule, "no-specific-words");
+ * ```
+ */
+export function recallForPrompt(
+  prompt: string,
+  index: TermIndex,
+  options: PromptRecallOptions = {},
+): PromptRecall {
+  const { threshold, minShare, limit } = { ...PROMPT_RECALL_DEFAULTS, ...options };
+  const words = promptWords(prompt).slice(0, 32).map((w) => ({
+    ...w,
+    postings: index.postings(w.term),
+  }));
+  const described = words.map((w) => ({ term: w.term, name: w.name, notes: w.postings.length }));
+  if (!words.length || index.count === 0) {
+    return { hits: [], rule: "no-specific-words", words: described };
+  }
+  if (words.some((w) => w.name && w.postings.length === 0)) {
+    return { hits: [], rule: "unknown-name", words: described };
+  }
+  const known = words.filter((w) => w.postings.length > 0);
+  if (known.length / words.length < threshold) {
+    return { hits: [], rule: "unknown-words", words: described };
+  }
+  const n = index.count;
+  const weight = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  // Confidence: the share of the specific words' weight a note holds (a word no note holds
+  // weighs the most).
+  const total = words.reduce((sum, w) => sum + weight(w.postings.length), 0);
+  const scores = new Map<number, { score: number; rank: number; matched: string[] }>();
+  for (const w of known) {
+    const share = weight(w.postings.length) / total;
+    for (const ordinal of w.postings) {
+      const entry = scores.get(ordinal);
+      if (entry) entry.score += share, entry.matched.push(w.term);
+      else scores.set(ordinal, { score: share, rank: 0, matched: [w.term] });
+    }
+  }
+  // Order: BM25 (k1 1.2, b 0.75, each term once) over every word of the prompt but the
+  // function words, among the notes that reach the threshold.
+  const average = index.averageLength || 1;
+  for (const term of rankTerms(prompt)) {
+    const postings = index.postings(term);
+    if (!postings.length) continue;
+    const idf = weight(postings.length);
+    for (const ordinal of postings) {
+      const entry = scores.get(ordinal);
+      if (!entry) continue;
+      const norm = 1 - 0.75 + 0.75 * index.length(ordinal) / average;
+      entry.rank += idf * 2.2 / (1 + 1.2 * norm);
+    }
+  }
+  const hits: PromptHit[] = [];
+  const rank = new Map<number, number>();
+  for (const [ordinal, { score, rank: r, matched }] of scores) {
+    if (score + 1e-9 >= minShare) hits.push({ ordinal, score, matched }), rank.set(ordinal, r);
+  }
+  hits.sort((a, b) => rank.get(b.ordinal)! - rank.get(a.ordinal)! || a.ordinal - b.ordinal);
+  if (!hits.length) return { hits, rule: "below-threshold", words: described };
+  return { hits: hits.slice(0, limit), rule: "added", words: described };
+}
