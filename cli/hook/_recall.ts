@@ -120,35 +120,53 @@ export function recallForPrompt(
   // Confidence: the share of the specific words' weight a note holds (a word no note holds
   // weighs the most).
   const total = words.reduce((sum, w) => sum + weight(w.postings.length), 0);
-  const scores = new Map<number, { score: number; rank: number; matched: string[] }>();
+  const share = new Float64Array(n);
   for (const w of known) {
-    const share = weight(w.postings.length) / total;
-    for (const ordinal of w.postings) {
-      const entry = scores.get(ordinal);
-      if (entry) entry.score += share, entry.matched.push(w.term);
-      else scores.set(ordinal, { score: share, rank: 0, matched: [w.term] });
-    }
+    const part = weight(w.postings.length) / total;
+    for (const ordinal of w.postings) share[ordinal] += part;
   }
   // Order: BM25 (k1 1.2, b 0.75, each term once) over every word of the prompt but the
   // function words, among the notes that reach the threshold.
+  const rank = new Float64Array(n);
   const average = index.averageLength || 1;
   for (const term of rankTerms(prompt)) {
     const postings = index.postings(term);
     if (!postings.length) continue;
     const idf = weight(postings.length);
     for (const ordinal of postings) {
-      const entry = scores.get(ordinal);
-      if (!entry) continue;
-      const norm = 1 - 0.75 + 0.75 * index.length(ordinal) / average;
-      entry.rank += idf * 2.2 / (1 + 1.2 * norm);
+      if (share[ordinal] === 0) continue;
+      const norm = 0.25 + 0.75 * index.length(ordinal) / average;
+      rank[ordinal] += idf * 2.2 / (1 + 1.2 * norm);
     }
   }
-  const hits: PromptHit[] = [];
-  const rank = new Map<number, number>();
-  for (const [ordinal, { score, rank: r, matched }] of scores) {
-    if (score + 1e-9 >= minShare) hits.push({ ordinal, score, matched }), rank.set(ordinal, r);
+  // The best `limit` notes at or above the floor (ties: the earlier note).
+  const floor = Math.max(minShare - 1e-9, Number.MIN_VALUE);
+  const top: number[] = [];
+  for (let o = 0; o < n; o++) {
+    if (share[o] < floor) continue;
+    if (top.length === limit && rank[o] <= rank[top[limit - 1]]) continue;
+    let i = top.length === limit ? limit - 1 : top.length;
+    while (i > 0 && rank[top[i - 1]] < rank[o]) i--;
+    top.splice(i, 0, o);
+    if (top.length > limit) top.pop();
   }
-  hits.sort((a, b) => rank.get(b.ordinal)! - rank.get(a.ordinal)! || a.ordinal - b.ordinal);
+  const hits: PromptHit[] = top.map((ordinal) => ({
+    ordinal,
+    score: share[ordinal],
+    matched: known.filter((w) => holds(w.postings, ordinal)).map((w) => w.term),
+  }));
   if (!hits.length) return { hits, rule: "below-threshold", words: described };
-  return { hits: hits.slice(0, limit), rule: "added", words: described };
+  return { hits, rule: "added", words: described };
+}
+
+/** Whether ascending `postings` hold `ordinal`. */
+function holds(postings: ArrayLike<number>, ordinal: number): boolean {
+  let lo = 0, hi = postings.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (postings[mid] === ordinal) return true;
+    if (postings[mid] < ordinal) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -50,12 +50,22 @@ function undouble(w: string): string {
  */
 export function terms(text: string): string[] {
   const seen = new Set<string>();
-  for (const m of text.toLowerCase().matchAll(WORD)) {
-    const t = stem(m[0]);
+  for (const raw of text.toLowerCase().split(SEPARATORS)) {
+    if (!raw) continue;
+    let t = STEMS.get(raw);
+    if (t === undefined) {
+      t = stem(raw);
+      if (STEMS.size < 100_000) STEMS.set(raw, t);
+    }
     if (t.length > 1 || /\d/.test(t)) seen.add(t);
   }
   return [...seen];
 }
+
+/** What separates words (an apostrophe inside a word too: `melanie's` is `melanie`, `s`). */
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/** Stems met so far (the vocabulary of a store is small beside its text). */
+const STEMS = new Map<string, string>();
 
 /**
  * The terms of a prompt that rank notes: all of them but the function words.

@@ -1,0 +1,390 @@
+/**
+ * Internal: the hooks' own index of the notes, kept in `.memo/cache/hooks/`, so that a hook (a
+ * fresh process on every prompt) reads neither the whole `notes.md` nor any body it will not
+ * print, nor parses more than the few notes it shows:
+ *
+ * - `catalog.json`: the key, the note count, each term's place in `index.bin` and each label's
+ *   notes;
+ * - `index.bin` (32-bit integers in the machine's order): each note's number of terms, the notes
+ *   by most recent update, the byte offset of each note's line in `notes.jsonl`, then the
+ *   ordinals of the notes holding each term;
+ * - `notes.jsonl`: one line per live note (superseded ones are left out): id, title, labels,
+ *   times, validity, the byte range of its section in `notes.md`, and whether its text may hold
+ *   a secret (the scanner's quick test, run when the catalog is built).
+ *
+ * The catalog is keyed on the size, modification time and inode of `notes.md`. When they differ
+ * it is built again from a full read through `@memo/memory` (which also serves an unresolved git
+ * merge the way reads do: such a catalog keeps the notes' text inline, as the file's bytes do not
+ * hold them). A body is read from its byte range only when it is printed.
+ *
+ * @module
+ */
+
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { terms } from "./_words.ts";
+
+/** Version of the catalog's layout. */
+const VERSION = 2;
+
+/** One live note of the catalog. */
+export interface CatalogNote {
+  id: string;
+  title: string;
+  labels: string[];
+  created: string;
+  updated: string;
+  validFrom?: string;
+  validUntil?: string;
+  /** Byte range of its section in notes.md, when the file holds it as it is read. */
+  start: number;
+  end: number;
+  /** The text, when the file's bytes do not hold it (an unresolved merge). */
+  text?: string;
+  /** Set when the secrets scanner's quick test says its text may hold a secret. */
+  secret?: boolean;
+}
+
+interface CatalogHead {
+  v: number;
+  key: string;
+  count: number;
+  average: number;
+  /** term → [offset in ints within index.bin, count]. */
+  terms: Record<string, [number, number]>;
+  /** label → ordinals. */
+  labels: Record<string, number[]>;
+}
+
+/** The catalog of a project, open for reading. */
+export class Catalog {
+  readonly count: number;
+  readonly averageLength: number;
+  readonly labels: Record<string, number[]>;
+  readonly #terms: Record<string, [number, number]>;
+  readonly #ints: Int32Array;
+  readonly #dir: string;
+  readonly #notesPath: string;
+  #postings = new Map<string, Int32Array>();
+  #notes = new Map<number, CatalogNote>();
+
+  constructor(head: CatalogHead, ints: Int32Array, dir: string, notesPath: string) {
+    this.count = head.count;
+    this.averageLength = head.average;
+    this.labels = head.labels;
+    this.#terms = head.terms;
+    this.#ints = ints;
+    this.#dir = dir;
+    this.#notesPath = notesPath;
+  }
+
+  /** Number of terms of a note. */
+  length(ordinal: number): number {
+    return this.#ints[ordinal] ?? 0;
+  }
+
+  /** The ordinals by most recent update first. */
+  get recent(): Int32Array {
+    return this.#ints.subarray(this.count, 2 * this.count);
+  }
+
+  /** Reads the postings of the given terms (one open of index.bin). */
+  async load(wanted: readonly string[]): Promise<void> {
+    const todo = wanted.filter((t) => !this.#postings.has(t) && Object.hasOwn(this.#terms, t));
+    if (!todo.length) return;
+    const handle = await open(join(this.#dir, "index.bin"), "r");
+    try {
+      for (const term of todo) {
+        const [offset, count] = this.#terms[term];
+        const bytes = new Uint8Array(count * 4);
+        await handle.read(bytes, 0, bytes.byteLength, offset * 4);
+        this.#postings.set(term, new Int32Array(bytes.buffer, 0, count));
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The postings of a term {@linkcode load}ed before (empty otherwise). */
+  postings(term: string): Int32Array {
+    return this.#postings.get(term) ?? new Int32Array(0);
+  }
+
+  /** Reads the given notes' lines (one open of notes.jsonl). */
+  async notes(ordinals: ArrayLike<number>): Promise<CatalogNote[]> {
+    const todo: number[] = [];
+    for (let i = 0; i < ordinals.length; i++) {
+      if (!this.#notes.has(ordinals[i])) todo.push(ordinals[i]);
+    }
+    if (todo.length) {
+      const offsets = this.#ints.subarray(2 * this.count);
+      const handle = await open(join(this.#dir, "notes.jsonl"), "r");
+      const decoder = new TextDecoder();
+      try {
+        for (const o of todo) {
+          const bytes = new Uint8Array(offsets[o + 1] - offsets[o]);
+          await handle.read(bytes, 0, bytes.byteLength, offsets[o]);
+          this.#notes.set(o, JSON.parse(decoder.decode(bytes)));
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+    return Array.from(ordinals, (o) => this.#notes.get(o)!);
+  }
+
+  /** A note read by {@linkcode notes} before. */
+  note(ordinal: number): CatalogNote {
+    return this.#notes.get(ordinal)!;
+  }
+
+  /**
+   * The bodies of the given notes (read before with {@linkcode notes}), read from their byte
+   * ranges; a note whose section no longer holds it (the file changed since) is left out.
+   */
+  async bodies(ordinals: readonly number[]): Promise<Map<number, string>> {
+    const out = new Map<number, string>();
+    const fromFile = ordinals.filter((o) => this.note(o).text === undefined);
+    for (const o of ordinals) {
+      const text = this.note(o).text;
+      if (text !== undefined) out.set(o, text);
+    }
+    if (!fromFile.length) return out;
+    const handle = await open(this.#notesPath, "r");
+    try {
+      const decoder = new TextDecoder();
+      for (const o of fromFile) {
+        const note = this.note(o);
+        const bytes = new Uint8Array(note.end - note.start);
+        const { bytesRead } = await handle.read(bytes, 0, bytes.byteLength, note.start);
+        const body = sectionBody(decoder.decode(bytes.subarray(0, bytesRead)), note.id);
+        if (body !== undefined) out.set(o, body);
+      }
+    } finally {
+      await handle.close();
+    }
+    return out;
+  }
+}
+
+/** The body of one section of notes.md (marker, `## title`, body), when its marker names `id`. */
+function sectionBody(section: string, id: string): string | undefined {
+  const firstBreak = section.indexOf("\n");
+  if (firstBreak < 0) return undefined;
+  const marker = section.slice(0, firstBreak);
+  if (!marker.includes(`"id":${JSON.stringify(id)}`)) return undefined;
+  const titleBreak = section.indexOf("\n", firstBreak + 1);
+  const body = titleBreak < 0 ? "" : section.slice(titleBreak + 1);
+  return unescapeBody(body.replace(/\s+$/, ""));
+}
+
+/** The codec's unescaping of a body (`memory/store/codec.ts`), for the lines a hook prints. */
+function unescapeBody(text: string): string {
+  if (!text.includes("\\")) return text;
+  return text.replace(/^\\(\\*<!-- memo:)/gm, "$1")
+    .replace(/^\\(\\*(?:<{7}|\|{7}|={7}|>{7})(?![^ \r\n]))/gm, "$1");
+}
+
+/** Where the hooks keep their state: `.memo/cache/hooks/`. */
+export function hooksCacheDir(root: string): string {
+  return join(root, ".memo", "cache", "hooks");
+}
+
+function notesPathOf(root: string): string {
+  return join(root, ".memo", "memory", "notes.md");
+}
+
+async function fileKey(path: string): Promise<string | undefined> {
+  try {
+    const s = await stat(path);
+    return `${s.size}:${s.mtimeMs}:${s.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Thrown when the catalog must be built while another process holds the notes' lock. */
+export class StoreLockedError extends Error {
+  constructor() {
+    super("the notes are locked by another process (a write in progress)");
+    this.name = "StoreLockedError";
+  }
+}
+
+/**
+ * Opens the project's catalog, building it first when `notes.md` changed since (`onBuild` is
+ * told before). Undefined when the project has no notes file.
+ */
+export async function openCatalog(
+  root: string,
+  onBuild: () => void = () => {},
+): Promise<Catalog | undefined> {
+  const notesPath = notesPathOf(root);
+  const key = await fileKey(notesPath);
+  if (key === undefined) return undefined;
+  const dir = hooksCacheDir(root);
+  const headPath = join(dir, "catalog.json");
+  try {
+    const head = JSON.parse(await readFile(headPath, "utf8")) as CatalogHead;
+    if (head.v === VERSION && head.key === key) {
+      const bytes = new Uint8Array(3 * head.count * 4 + 4);
+      const handle = await open(join(dir, "index.bin"), "r");
+      try {
+        await handle.read(bytes, 0, bytes.byteLength, 0);
+      } finally {
+        await handle.close();
+      }
+      return new Catalog(head, new Int32Array(bytes.buffer), dir, notesPath);
+    }
+  } catch {
+    // none yet, or damaged: built below
+  }
+  if (await fileKey(`${notesPath}.lock`) !== undefined) throw new StoreLockedError();
+  onBuild();
+  const built = await buildCatalog(root, key);
+  await mkdir(dir, { recursive: true });
+  await removeLeftovers(dir);
+  const tmp = `.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  // The head last: it names the key, so a reader never pairs it with older files.
+  await writeFile(join(dir, "index.bin") + tmp, built.ints);
+  await rename(join(dir, "index.bin") + tmp, join(dir, "index.bin"));
+  await writeFile(join(dir, "notes.jsonl") + tmp, built.lines);
+  await rename(join(dir, "notes.jsonl") + tmp, join(dir, "notes.jsonl"));
+  await writeFile(headPath + tmp, JSON.stringify(built.head));
+  await rename(headPath + tmp, headPath);
+  return new Catalog(built.head, built.ints.subarray(0, 3 * built.head.count + 1), dir, notesPath);
+}
+
+/** Removes the temporary files of builds that did not finish (their process was ended). */
+async function removeLeftovers(dir: string): Promise<void> {
+  for (const name of await readdir(dir)) {
+    if (name.endsWith(".tmp")) await rm(join(dir, name), { force: true });
+  }
+}
+
+/** Builds the catalog from a full read of the notes. */
+async function buildCatalog(
+  root: string,
+  key: string,
+): Promise<{ head: CatalogHead; ints: Int32Array; lines: Uint8Array }> {
+  const { FileMemoryStore, mayHoldSecret } = await import("@memo/memory");
+  const store = new FileMemoryStore({ rootDir: root });
+  const { notes } = await store.snapshot();
+  const conflicted = store.unresolvedMerge !== undefined;
+  await store.close();
+  const ranges = conflicted ? new Map<string, [number, number]>() : await sectionRanges(root);
+  const live: CatalogNote[] = [];
+  const lengths: number[] = [];
+  const map = new Map<string, number[]>();
+  const labels: Record<string, number[]> = {};
+  let total = 0;
+  for (const note of notes) {
+    if (note.supersededBy?.length) continue;
+    const range = ranges.get(note.id);
+    const ts = terms(`${note.title}\n${note.body}\n${note.labels.join(" ")}`);
+    const ordinal = live.length;
+    const entry: CatalogNote = {
+      id: note.id,
+      title: note.title,
+      labels: note.labels,
+      created: note.created,
+      updated: note.updated,
+      start: range?.[0] ?? 0,
+      end: range?.[1] ?? 0,
+    };
+    if (note.validFrom) entry.validFrom = note.validFrom;
+    if (note.validUntil) entry.validUntil = note.validUntil;
+    if (!range) entry.text = note.body;
+    if (mayHoldSecret(`${note.title}\n${note.body}`)) entry.secret = true;
+    live.push(entry);
+    lengths.push(ts.length);
+    total += ts.length;
+    for (const label of note.labels) {
+      if (!Object.hasOwn(labels, label)) Object.defineProperty(labels, label, own([]));
+      labels[label].push(ordinal);
+    }
+    for (const t of ts) {
+      const list = map.get(t);
+      if (list) list.push(ordinal);
+      else map.set(t, [ordinal]);
+    }
+  }
+  const count = live.length;
+  const recent = live.map((_, i) => i).sort((a, b) =>
+    live[b].updated < live[a].updated ? -1 : live[b].updated > live[a].updated ? 1 : b - a
+  );
+  const encoder = new TextEncoder();
+  const lineBytes = live.map((n) => encoder.encode(JSON.stringify(n) + "\n"));
+  let size = 3 * count + 1;
+  for (const list of map.values()) size += list.length;
+  const ints = new Int32Array(size);
+  ints.set(lengths, 0);
+  ints.set(recent, count);
+  let offset = 0;
+  lineBytes.forEach((b, i) => {
+    ints[2 * count + i] = offset;
+    offset += b.byteLength;
+  });
+  ints[3 * count] = offset;
+  const lines = new Uint8Array(offset);
+  offset = 0;
+  for (const b of lineBytes) lines.set(b, offset), offset += b.byteLength;
+  const termTable: Record<string, [number, number]> = {};
+  let at = 3 * count + 1;
+  for (const [t, list] of map) {
+    Object.defineProperty(termTable, t, own([at, list.length]));
+    ints.set(list, at);
+    at += list.length;
+  }
+  return {
+    head: { v: VERSION, key, count, average: count ? total / count : 0, terms: termTable, labels },
+    ints,
+    lines,
+  };
+}
+
+/** A plain own property (so that a `__proto__` term stays a key). */
+function own(value: unknown): PropertyDescriptor {
+  return { value, enumerable: true, writable: true, configurable: true };
+}
+
+/** The byte range of each note's section in notes.md, by id (from its marker lines). */
+async function sectionRanges(root: string): Promise<Map<string, [number, number]>> {
+  const bytes = await readFile(notesPathOf(root));
+  const marker = new TextEncoder().encode("\n<!-- memo:note ");
+  const starts: { id: string; at: number }[] = [];
+  const decoder = new TextDecoder();
+  let from = 0;
+  if (startsWith(bytes, 0, marker.subarray(1))) from = -1;
+  for (;;) {
+    const at = from === -1 ? -1 : bytes.indexOf(marker[0], from);
+    let start: number;
+    if (from === -1) start = 0, from = 0;
+    else {
+      if (at < 0) break;
+      if (!startsWith(bytes, at, marker)) {
+        from = at + 1;
+        continue;
+      }
+      start = at + 1;
+    }
+    const lineEnd = bytes.indexOf(10, start);
+    const line = decoder.decode(bytes.subarray(start, lineEnd < 0 ? bytes.length : lineEnd));
+    const id = /"id":"([^"]+)"/.exec(line)?.[1];
+    if (id) starts.push({ id, at: start });
+    from = lineEnd < 0 ? bytes.length : lineEnd;
+  }
+  const out = new Map<string, [number, number]>();
+  starts.forEach((s, i) => {
+    if (!out.has(s.id)) {
+      out.set(s.id, [s.at, i + 1 < starts.length ? starts[i + 1].at : bytes.length]);
+    }
+  });
+  return out;
+}
+
+function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
