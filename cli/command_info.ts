@@ -83,7 +83,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "init",
     summary:
       "Set up .memo/ here, and connect MCP clients (Claude Code, Cursor, VS Code, Claude Desktop)",
-    usage: "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD] [--json]",
+    usage: "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD]\n" +
+      "     [--hooks [--team] | --no-hooks] [--json]",
   },
   remember: {
     name: "remember",

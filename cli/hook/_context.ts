@@ -173,7 +173,10 @@ export async function promptBlock(
     const line = await redact(note, noteLine(note, now));
     const room = budget - line.length - 2;
     if (room < 40) break;
-    const piece = `${line}\n${indent(await redact(note, body), Math.min(room - 4, 1200))}`;
+    const same = body.trim() === note.title.trim(); // a title made from a one-line text
+    const piece = same
+      ? line
+      : `${line}\n${indent(await redact(note, body), Math.min(room - 4, 1200))}`;
     if (piece.length + 1 > budget) break;
     lines.push(piece);
     budget -= piece.length + 1;

@@ -121,7 +121,13 @@ async function answer(
   now: number,
   onBuild: () => void,
 ) {
-  const input = parseHookInput(inputText);
+  let input;
+  try {
+    input = parseHookInput(inputText);
+  } catch {
+    // Never the parser's message: it would quote the input (a prompt) into the log.
+    throw new Error("the hook input is not a JSON object");
+  }
   const config = hooksConfig(await readConfig(root));
   const nowIso = new Date(now).toISOString();
   const { client, event, dryRun } = run;
@@ -225,14 +231,13 @@ export const hookCommand: CliCommand = {
     const now = Date.now();
     let root: string | undefined;
     let what = "hook";
-    let timer: ReturnType<typeof setTimeout> | undefined;
     let timeoutMs: number = HOOKS_DEFAULTS.timeoutMs;
     // A catalog being rebuilt is finished past the timeout (nothing is printed then): were it
     // dropped, the next hook would start it over, and none would ever finish.
     let building = false;
-    const timedOut = new Promise<"timeout">((done) => {
-      timer = setTimeout(() => done("timeout"), timeoutMs);
-    });
+    let fire: () => void = () => {};
+    const deadline = new Promise<"timeout">((done) => fire = () => done("timeout"));
+    let timer = setTimeout(fire, timeoutMs);
     const work = (async () => {
       let run: HookRun;
       try {
@@ -255,16 +260,15 @@ export const hookCommand: CliCommand = {
       if (configured !== timeoutMs) {
         timeoutMs = configured;
         clearTimeout(timer);
-        const left = Math.max(0, configured - (Date.now() - now));
-        timer = setTimeout(() => resolveLate("timeout"), left);
+        timer = setTimeout(fire, Math.max(0, configured - (Date.now() - now)));
       }
       return await answer(run, root, text, now, () => building = true);
     })();
-    let resolveLate: (v: "timeout") => void = () => {};
-    const late = new Promise<"timeout">((done) => resolveLate = done);
     try {
-      const result = await Promise.race([work, timedOut, late]);
+      const result = await Promise.race([work, deadline]);
       if (result === "timeout") {
+        if (building) await work.catch(() => {});
+        root ??= await findHookProject([], io.cwd);
         if (root) {
           await logLine(
             root,

@@ -12,7 +12,7 @@ import { chmod, copyFile, mkdir, readFile } from "node:fs/promises";
 import { homedir, platform } from "node:os";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { memoPaths } from "@memo/memory";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag } from "../args.ts";
+import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import {
   ClientConfigError,
   clientConfigPath,
@@ -28,6 +28,7 @@ import {
   splitCommandLine,
 } from "./_launch_command.ts";
 import { writeFileAtomically } from "../write_file.ts";
+import { updateHookFile } from "./_hook_file.ts";
 import { type GitWiringResult, mergeDriverCommand, wireGit } from "../git/wiring.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
@@ -56,8 +57,13 @@ export interface InitFile {
   path: string;
   /** The client the file configures (client files only). */
   client?: McpClient;
-  /** `created`, `updated`, `unchanged`, or `error` (the file was left as is). */
-  status: "created" | "updated" | "unchanged" | "error";
+  /**
+   * `created`, `updated`, `unchanged`, `removed` (`--no-hooks` left nothing in it), or `error`
+   * (the file was left as is).
+   */
+  status: "created" | "updated" | "unchanged" | "removed" | "error";
+  /** Set on a client's hook file (`--hooks`, `--no-hooks`). */
+  hooks?: boolean;
   /** The copy of the old content, when the file changed. */
   backup?: string;
   /** Why the file was left as is. */
@@ -103,12 +109,14 @@ function gitignoreLines(root: string): string[] {
     `${rel(paths.replica)}/`,
     rel(paths.connectorState),
     rel(paths.lock),
+    "logs/",
   ];
 }
 
 /**
  * The text of `.memo/.gitignore` given the current one (`undefined`: no file): the lines memo needs
- * (`cache/`, `replica/`, `connectors/state.json`, the notes' lock file), the missing ones appended,
+ * (`cache/`, `replica/`, `connectors/state.json`, the notes' lock file, `logs/`: the hooks' log),
+ * the missing ones appended,
  * none repeated. Returns `undefined` when nothing is missing.
  *
  * @example
@@ -119,20 +127,20 @@ function gitignoreLines(root: string): string[] {
  * const text = memoGitignore("/work/app", undefined)!;
  * assert.equal(
  *   text,
- *   "# memo's local state: caches, replica, connector cursors, the lock\n" +
- *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ *   "# memo's local state: caches, replica, connector cursors, the lock, the hooks' log\n" +
+ *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\nlogs/\n",
  * );
  * assert.equal(memoGitignore("/work/app", text), undefined);
  * assert.equal(
  *   memoGitignore("/work/app", "mine\n/cache/\nreplica/"),
- *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+ *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\nlogs/\n",
  * );
  * ```
  */
 export function memoGitignore(root: string, existing: string | undefined): string | undefined {
   const wanted = gitignoreLines(root);
   if (existing === undefined) {
-    return "# memo's local state: caches, replica, connector cursors, the lock\n" +
+    return "# memo's local state: caches, replica, connector cursors, the lock, the hooks' log\n" +
       wanted.join("\n") + "\n";
   }
   const present = new Set(existing.split(/\r?\n/).map((l) => l.trim().replace(/^\//, "")));
@@ -277,10 +285,23 @@ export const initCommand: CliCommand = {
     const p = parseArgs(argv, {
       string: ["dir", "command"],
       multiple: ["client"],
-      boolean: ["json"],
+      boolean: ["json", "hooks", "no-hooks", "team"],
     });
     positionals(p, []);
     const clients = parseClients(listFlag(p, "client"));
+    const hooks = boolFlag(p, "hooks") ? "add" : boolFlag(p, "no-hooks") ? "remove" : undefined;
+    if (boolFlag(p, "hooks") && boolFlag(p, "no-hooks")) {
+      throw new UsageError("--hooks and --no-hooks cannot go together");
+    }
+    if ((hooks || boolFlag(p, "team")) && !clients.length) {
+      throw new UsageError("--hooks, --no-hooks and --team need --client");
+    }
+    const team = boolFlag(p, "team");
+    if (hooks && clients.includes("claude-desktop")) {
+      throw new UsageError(
+        "Claude Desktop has no hooks (--hooks works with claude-code, cursor and vscode)",
+      );
+    }
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
     const launched = launchCommand(
@@ -379,6 +400,14 @@ export const initCommand: CliCommand = {
         const error = `Cannot update ${shown}: ${why}; left as is`;
         files.push({ path: shown, client, status: "error", error });
         await io.stderr(errorLine(error));
+      }
+      if (hooks) {
+        const result = await updateHookFile(client, place, team, hooks, command, show);
+        files.push(result);
+        if (result.status === "error") {
+          failed = true;
+          await io.stderr(errorLine(result.error!));
+        }
       }
     }
 

@@ -71,7 +71,7 @@ test("memo init: config.json and .gitignore are created once; an existing .gitig
   );
   assert.equal(
     await readFile(join(p.root, ".memo", ".gitignore"), "utf8"),
-    "# mine\ncache/\nnotes-draft.md\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n",
+    "# mine\ncache/\nnotes-draft.md\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\nlogs/\n",
   );
   const second = await p.run();
   assert.deepEqual(second.result.files.map((f) => f.status), ["unchanged", "unchanged"]);
