@@ -52,5 +52,6 @@ const code = await runCli(platform.args(), {
   onShutdownSignal: platform.onShutdownSignal,
   serve: platform.serve,
   runProgram: platform.runProgram,
+  files: platform.hostFiles,
 });
 platform.exit(code);

@@ -20,8 +20,8 @@
  * @module
  */
 
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join } from "./_paths.ts";
+import type { CliFiles } from "../context.ts";
 import { terms } from "./_words.ts";
 
 /** Version of the catalog's layout. */
@@ -65,10 +65,18 @@ export class Catalog {
   readonly #ints: Int32Array;
   readonly #dir: string;
   readonly #notesPath: string;
+  readonly #files: CliFiles;
   #postings = new Map<string, Int32Array>();
   #notes = new Map<number, CatalogNote>();
 
-  constructor(head: CatalogHead, ints: Int32Array, dir: string, notesPath: string) {
+  constructor(
+    head: CatalogHead,
+    ints: Int32Array,
+    dir: string,
+    notesPath: string,
+    files: CliFiles,
+  ) {
+    this.#files = files;
     this.count = head.count;
     this.averageLength = head.average;
     this.labels = head.labels;
@@ -92,17 +100,11 @@ export class Catalog {
   async load(wanted: readonly string[]): Promise<void> {
     const todo = wanted.filter((t) => !this.#postings.has(t) && Object.hasOwn(this.#terms, t));
     if (!todo.length) return;
-    const handle = await open(join(this.#dir, "index.bin"), "r");
-    try {
-      for (const term of todo) {
-        const [offset, count] = this.#terms[term];
-        const bytes = new Uint8Array(count * 4);
-        await handle.read(bytes, 0, bytes.byteLength, offset * 4);
-        this.#postings.set(term, new Int32Array(bytes.buffer, 0, count));
-      }
-    } finally {
-      await handle.close();
-    }
+    const parts = await this.#files.readRanges(
+      join(this.#dir, "index.bin"),
+      todo.map((t) => [this.#terms[t][0] * 4, (this.#terms[t][0] + this.#terms[t][1]) * 4]),
+    );
+    todo.forEach((t, i) => this.#postings.set(t, ints(parts[i])));
   }
 
   /** The postings of a term {@linkcode load}ed before (empty otherwise). */
@@ -118,17 +120,12 @@ export class Catalog {
     }
     if (todo.length) {
       const offsets = this.#ints.subarray(2 * this.count);
-      const handle = await open(join(this.#dir, "notes.jsonl"), "r");
+      const parts = await this.#files.readRanges(
+        join(this.#dir, "notes.jsonl"),
+        todo.map((o) => [offsets[o], offsets[o + 1]]),
+      );
       const decoder = new TextDecoder();
-      try {
-        for (const o of todo) {
-          const bytes = new Uint8Array(offsets[o + 1] - offsets[o]);
-          await handle.read(bytes, 0, bytes.byteLength, offsets[o]);
-          this.#notes.set(o, JSON.parse(decoder.decode(bytes)));
-        }
-      } finally {
-        await handle.close();
-      }
+      todo.forEach((o, i) => this.#notes.set(o, JSON.parse(decoder.decode(parts[i]))));
     }
     return Array.from(ordinals, (o) => this.#notes.get(o)!);
   }
@@ -150,21 +147,23 @@ export class Catalog {
       if (text !== undefined) out.set(o, text);
     }
     if (!fromFile.length) return out;
-    const handle = await open(this.#notesPath, "r");
-    try {
-      const decoder = new TextDecoder();
-      for (const o of fromFile) {
-        const note = this.note(o);
-        const bytes = new Uint8Array(note.end - note.start);
-        const { bytesRead } = await handle.read(bytes, 0, bytes.byteLength, note.start);
-        const body = sectionBody(decoder.decode(bytes.subarray(0, bytesRead)), note.id);
-        if (body !== undefined) out.set(o, body);
-      }
-    } finally {
-      await handle.close();
-    }
+    const parts = await this.#files.readRanges(
+      this.#notesPath,
+      fromFile.map((o) => [this.note(o).start, this.note(o).end]),
+    );
+    const decoder = new TextDecoder();
+    fromFile.forEach((o, i) => {
+      const body = sectionBody(decoder.decode(parts[i]), this.note(o).id);
+      if (body !== undefined) out.set(o, body);
+    });
     return out;
   }
+}
+
+/** 32-bit integers over bytes (copied when not aligned). */
+function ints(bytes: Uint8Array): Int32Array {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
 }
 
 /** The body of one section of notes.md (marker, `## title`, body), when its marker names `id`. */
@@ -194,13 +193,9 @@ function notesPathOf(root: string): string {
   return join(root, ".memo", "memory", "notes.md");
 }
 
-async function fileKey(path: string): Promise<string | undefined> {
-  try {
-    const s = await stat(path);
-    return `${s.size}:${s.mtimeMs}:${s.ino}`;
-  } catch {
-    return undefined;
-  }
+async function fileKey(files: CliFiles, path: string): Promise<string | undefined> {
+  const s = await files.stat(path);
+  return s && `${s.size}:${s.mtimeMs}:${s.ino}`;
 }
 
 /** Thrown when the catalog must be built while another process holds the notes' lock. */
@@ -217,48 +212,50 @@ export class StoreLockedError extends Error {
  */
 export async function openCatalog(
   root: string,
+  files: CliFiles,
   onBuild: () => void = () => {},
 ): Promise<Catalog | undefined> {
   const notesPath = notesPathOf(root);
-  const key = await fileKey(notesPath);
+  const key = await fileKey(files, notesPath);
   if (key === undefined) return undefined;
   const dir = hooksCacheDir(root);
   const headPath = join(dir, "catalog.json");
   try {
-    const head = JSON.parse(await readFile(headPath, "utf8")) as CatalogHead;
+    const head = JSON.parse(await files.readText(headPath)) as CatalogHead;
     if (head.v === VERSION && head.key === key) {
-      const bytes = new Uint8Array(3 * head.count * 4 + 4);
-      const handle = await open(join(dir, "index.bin"), "r");
-      try {
-        await handle.read(bytes, 0, bytes.byteLength, 0);
-      } finally {
-        await handle.close();
+      const [bytes] = await files.readRanges(join(dir, "index.bin"), [[
+        0,
+        (3 * head.count + 1) * 4,
+      ]]);
+      if (bytes.byteLength === (3 * head.count + 1) * 4) {
+        return new Catalog(head, ints(bytes), dir, notesPath, files);
       }
-      return new Catalog(head, new Int32Array(bytes.buffer), dir, notesPath);
     }
   } catch {
     // none yet, or damaged: built below
   }
-  if (await fileKey(`${notesPath}.lock`) !== undefined) throw new StoreLockedError();
+  if (await fileKey(files, `${notesPath}.lock`) !== undefined) throw new StoreLockedError();
   onBuild();
-  const built = await buildCatalog(root, key);
-  await mkdir(dir, { recursive: true });
-  await removeLeftovers(dir);
-  const tmp = `.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  const built = await buildCatalog(root, key, files);
+  await files.mkdir(dir);
+  await removeLeftovers(files, dir);
   // The head last: it names the key, so a reader never pairs it with older files.
-  await writeFile(join(dir, "index.bin") + tmp, built.ints);
-  await rename(join(dir, "index.bin") + tmp, join(dir, "index.bin"));
-  await writeFile(join(dir, "notes.jsonl") + tmp, built.lines);
-  await rename(join(dir, "notes.jsonl") + tmp, join(dir, "notes.jsonl"));
-  await writeFile(headPath + tmp, JSON.stringify(built.head));
-  await rename(headPath + tmp, headPath);
-  return new Catalog(built.head, built.ints.subarray(0, 3 * built.head.count + 1), dir, notesPath);
+  await files.writeAtomically(join(dir, "index.bin"), new Uint8Array(built.ints.buffer));
+  await files.writeAtomically(join(dir, "notes.jsonl"), built.lines);
+  await files.writeAtomically(headPath, JSON.stringify(built.head));
+  return new Catalog(
+    built.head,
+    built.ints.subarray(0, 3 * built.head.count + 1),
+    dir,
+    notesPath,
+    files,
+  );
 }
 
 /** Removes the temporary files of builds that did not finish (their process was ended). */
-async function removeLeftovers(dir: string): Promise<void> {
-  for (const name of await readdir(dir)) {
-    if (name.endsWith(".tmp")) await rm(join(dir, name), { force: true });
+async function removeLeftovers(files: CliFiles, dir: string): Promise<void> {
+  for (const name of await files.readdir(dir)) {
+    if (name.endsWith(".tmp")) await files.remove(join(dir, name));
   }
 }
 
@@ -266,13 +263,16 @@ async function removeLeftovers(dir: string): Promise<void> {
 async function buildCatalog(
   root: string,
   key: string,
+  files: CliFiles,
 ): Promise<{ head: CatalogHead; ints: Int32Array; lines: Uint8Array }> {
   const { FileMemoryStore, mayHoldSecret } = await import("@memo/memory");
   const store = new FileMemoryStore({ rootDir: root });
   const { notes } = await store.snapshot();
   const conflicted = store.unresolvedMerge !== undefined;
   await store.close();
-  const ranges = conflicted ? new Map<string, [number, number]>() : await sectionRanges(root);
+  const ranges = conflicted
+    ? new Map<string, [number, number]>()
+    : await sectionRanges(root, files);
   const live: CatalogNote[] = [];
   const lengths: number[] = [];
   const map = new Map<string, number[]>();
@@ -349,8 +349,12 @@ function own(value: unknown): PropertyDescriptor {
 }
 
 /** The byte range of each note's section in notes.md, by id (from its marker lines). */
-async function sectionRanges(root: string): Promise<Map<string, [number, number]>> {
-  const bytes = await readFile(notesPathOf(root));
+async function sectionRanges(
+  root: string,
+  files: CliFiles,
+): Promise<Map<string, [number, number]>> {
+  const size = (await files.stat(notesPathOf(root)))?.size ?? 0;
+  const [bytes] = await files.readRanges(notesPathOf(root), [[0, size]]);
   const marker = new TextEncoder().encode("\n<!-- memo:note ");
   const starts: { id: string; at: number }[] = [];
   const decoder = new TextDecoder();

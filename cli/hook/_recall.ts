@@ -123,7 +123,8 @@ export function recallForPrompt(
   const share = new Float64Array(n);
   for (const w of known) {
     const part = weight(w.postings.length) / total;
-    for (const ordinal of w.postings) share[ordinal] += part;
+    const postings = w.postings;
+    for (let i = 0; i < postings.length; i++) share[postings[i]] += part;
   }
   // Order: BM25 (k1 1.2, b 0.75, each term once) over every word of the prompt but the
   // function words, among the notes that reach the threshold.
@@ -133,7 +134,8 @@ export function recallForPrompt(
     const postings = index.postings(term);
     if (!postings.length) continue;
     const idf = weight(postings.length);
-    for (const ordinal of postings) {
+    for (let i = 0; i < postings.length; i++) {
+      const ordinal = postings[i];
       if (share[ordinal] === 0) continue;
       const norm = 0.25 + 0.75 * index.length(ordinal) / average;
       rank[ordinal] += idf * 2.2 / (1 + 1.2 * norm);

@@ -9,17 +9,8 @@
  * @module
  */
 
-import {
-  appendFile,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  stat,
-  writeFile,
-} from "node:fs/promises";
-import { join } from "node:path";
+import { join } from "./_paths.ts";
+import type { CliFiles } from "../context.ts";
 import { hooksCacheDir } from "./_catalog.ts";
 
 /** Ids kept per session. */
@@ -48,9 +39,14 @@ function hash64(text: string): string {
 }
 
 /** The ids already added in a session. */
-export async function seenIds(root: string, client: string, session: string): Promise<string[]> {
+export async function seenIds(
+  files: CliFiles,
+  root: string,
+  client: string,
+  session: string,
+): Promise<string[]> {
   try {
-    const ids = JSON.parse(await readFile(sessionPath(root, client, session), "utf8")) as unknown;
+    const ids = JSON.parse(await files.readText(sessionPath(root, client, session))) as unknown;
     return Array.isArray(ids) ? ids.filter((i) => typeof i === "string") : [];
   } catch {
     return [];
@@ -59,36 +55,36 @@ export async function seenIds(root: string, client: string, session: string): Pr
 
 /** Records the ids added in a session (the latest {@linkcode MAX_SEEN}). */
 export async function recordSeen(
+  files: CliFiles,
   root: string,
   client: string,
   session: string,
   ids: readonly string[],
 ): Promise<void> {
-  const path = sessionPath(root, client, session);
-  await mkdir(join(hooksCacheDir(root), "sessions"), { recursive: true });
-  await writeAtomically(path, JSON.stringify(ids.slice(-MAX_SEEN)));
+  await files.mkdir(join(hooksCacheDir(root), "sessions"));
+  await files.writeAtomically(
+    sessionPath(root, client, session),
+    JSON.stringify(ids.slice(-MAX_SEEN)),
+  );
 }
 
 /** Removes the sessions past {@linkcode SESSION_DAYS} days and beyond the latest {@linkcode MAX_SESSIONS}. */
-export async function cleanSessions(root: string, now: number): Promise<void> {
+export async function cleanSessions(files: CliFiles, root: string, now: number): Promise<void> {
   const dir = join(hooksCacheDir(root), "sessions");
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((n) => n.endsWith(".json"));
+    names = (await files.readdir(dir)).filter((n) => n.endsWith(".json"));
   } catch {
     return;
   }
-  const files = await Promise.all(names.map(async (n) => {
-    try {
-      return { n, t: (await stat(join(dir, n))).mtimeMs };
-    } catch {
-      return { n, t: 0 };
-    }
-  }));
-  files.sort((a, b) => b.t - a.t);
+  const found = await Promise.all(names.map(async (n) => ({
+    n,
+    t: (await files.stat(join(dir, n)))?.mtimeMs ?? 0,
+  })));
+  found.sort((a, b) => b.t - a.t);
   const old = now - SESSION_DAYS * 86_400_000;
-  for (const [i, f] of files.entries()) {
-    if (i >= MAX_SESSIONS || f.t < old) await rm(join(dir, f.n), { force: true });
+  for (const [i, f] of found.entries()) {
+    if (i >= MAX_SESSIONS || f.t < old) await files.remove(join(dir, f.n));
   }
 }
 
@@ -96,9 +92,9 @@ export async function cleanSessions(root: string, now: number): Promise<void> {
 export type HookRuns = Record<string, Record<string, string>>;
 
 /** Reads `runs.json`. */
-export async function readRuns(root: string): Promise<HookRuns> {
+export async function readRuns(files: CliFiles, root: string): Promise<HookRuns> {
   try {
-    const runs = JSON.parse(await readFile(join(hooksCacheDir(root), "runs.json"), "utf8"));
+    const runs = JSON.parse(await files.readText(join(hooksCacheDir(root), "runs.json")));
     return typeof runs === "object" && runs !== null && !Array.isArray(runs) ? runs : {};
   } catch {
     return {};
@@ -107,46 +103,41 @@ export async function readRuns(root: string): Promise<HookRuns> {
 
 /** Records a run of `event` by `client` at `time`. */
 export async function recordRun(
+  files: CliFiles,
   root: string,
   client: string,
   event: string,
   time: string,
 ): Promise<void> {
-  const runs = await readRuns(root);
+  const runs = await readRuns(files, root);
   const entry = typeof runs[client] === "object" && runs[client] !== null ? runs[client] : {};
   entry[event] = time;
   runs[client] = entry;
-  await mkdir(hooksCacheDir(root), { recursive: true });
-  await writeAtomically(join(hooksCacheDir(root), "runs.json"), JSON.stringify(runs));
+  await files.mkdir(hooksCacheDir(root));
+  await files.writeAtomically(join(hooksCacheDir(root), "runs.json"), JSON.stringify(runs));
 }
 
 /**
  * Appends one line to `.memo/logs/hooks.log` (at most 300 characters, one line), dropping the
  * log's older half past {@linkcode LOG_BYTES}. Never throws.
  */
-export async function logLine(root: string, time: string, text: string): Promise<void> {
+export async function logLine(
+  files: CliFiles,
+  root: string,
+  time: string,
+  text: string,
+): Promise<void> {
   try {
     const dir = join(root, ".memo", "logs");
     const path = join(dir, "hooks.log");
     const line = `${time} ${text.replace(/\s+/g, " ").trim()}`.slice(0, 300) + "\n";
-    await mkdir(dir, { recursive: true });
-    try {
-      if ((await stat(path)).size > LOG_BYTES) {
-        const old = await readFile(path, "utf8");
-        const kept = old.slice(old.indexOf("\n", old.length >> 1) + 1);
-        await writeAtomically(path, kept);
-      }
-    } catch {
-      // no log yet
+    await files.mkdir(dir);
+    if (((await files.stat(path))?.size ?? 0) > LOG_BYTES) {
+      const old = await files.readText(path);
+      await files.writeAtomically(path, old.slice(old.indexOf("\n", old.length >> 1) + 1));
     }
-    await appendFile(path, line);
+    await files.append(path, line);
   } catch {
     // a hook never fails its client
   }
-}
-
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
 }

@@ -13,11 +13,11 @@
  * @module
  */
 
-import { readFile, stat } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, resolve } from "./_paths.ts";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
-import type { CliCommand } from "../context.ts";
+import type { CliCommand, CliFiles } from "../context.ts";
+import { hookFiles } from "./_node_files.ts";
 import { type CatalogNote, openCatalog, StoreLockedError } from "./_catalog.ts";
 import { promptBlock, sessionBrief } from "./_context.ts";
 import { recallForPrompt } from "./_recall.ts";
@@ -32,7 +32,7 @@ import {
   type HookEvent,
   parseHookInput,
 } from "./clients.ts";
-import { HOOKS_DEFAULTS, hooksConfig } from "./hook_config.ts";
+import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts";
 
 /**
  * The nearest of `folders` (in order), then of `cwd`, or an ancestor, that holds `.memo/`;
@@ -53,15 +53,13 @@ import { HOOKS_DEFAULTS, hooksConfig } from "./hook_config.ts";
 export async function findHookProject(
   folders: readonly string[],
   cwd: string,
+  files?: CliFiles,
 ): Promise<string | undefined> {
-  for (const start of [...folders.map((f) => resolve(cwd, f)), resolve(cwd)]) {
+  const fs = await hookFiles(files);
+  for (const start of [...folders.map((f) => resolve(cwd, f)), resolve(cwd, ".")]) {
     let current = start;
     for (;;) {
-      try {
-        if ((await stat(join(current, ".memo"))).isDirectory()) return current;
-      } catch {
-        // not here; go up
-      }
+      if ((await fs.stat(join(current, ".memo")))?.isDirectory) return current;
       const parent = dirname(current);
       if (parent === current) break;
       current = parent;
@@ -104,9 +102,9 @@ function parseHookArgs(argv: readonly string[]): HookRun {
   };
 }
 
-async function readConfig(root: string): Promise<unknown> {
+async function readConfig(files: CliFiles, root: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(join(root, ".memo", "config.json"), "utf8"));
+    return JSON.parse(await files.readText(join(root, ".memo", "config.json")));
   } catch (e) {
     if ((e as { code?: string }).code === "ENOENT") return undefined;
     throw new Error("cannot read .memo/config.json");
@@ -119,6 +117,8 @@ async function answer(
   root: string,
   inputText: string,
   now: number,
+  config: HooksConfig,
+  files: CliFiles,
   onBuild: () => void,
 ) {
   let input;
@@ -128,7 +128,6 @@ async function answer(
     // Never the parser's message: it would quote the input (a prompt) into the log.
     throw new Error("the hook input is not a JSON object");
   }
-  const config = hooksConfig(await readConfig(root));
   const nowIso = new Date(now).toISOString();
   const { client, event, dryRun } = run;
   const out: string[] = [];
@@ -143,14 +142,14 @@ async function answer(
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
     }
-    const catalog = await openCatalog(root, onBuild);
+    const catalog = await openCatalog(root, files, onBuild);
     if (!catalog) return dryRun ? "adds nothing: the project has no notes yet\n" : "";
     await catalog.load([
       ...new Set([...promptWords(prompt).map((w) => w.term), ...rankTerms(prompt)]),
     ]);
     const recall = recallForPrompt(prompt, catalog);
     const session = input.session ?? "";
-    const seen = new Set(dryRun || !session ? [] : await seenIds(root, client, session));
+    const seen = new Set(dryRun || !session ? [] : await seenIds(files, root, client, session));
     const block = await promptBlock(catalog, recall, {
       now,
       seen,
@@ -177,15 +176,15 @@ async function answer(
       );
       return out.join("\n") + "\n";
     }
-    await recordRun(root, client, event, nowIso);
+    await recordRun(files, root, client, event, nowIso);
     if (!block) return "";
-    if (session) await recordSeen(root, client, session, [...seen, ...block.ids]);
+    if (session) await recordSeen(files, root, client, session, [...seen, ...block.ids]);
     return contextAnswer(client, event, block.text) ?? "";
   }
   // session-start
-  const runs = await readRuns(root);
+  const runs = await readRuns(files, root);
   const since = runs[client]?.["session-start"];
-  const catalog = await openCatalog(root, onBuild);
+  const catalog = await openCatalog(root, files, onBuild);
   const brief = catalog
     ? await sessionBrief(catalog, {
       now,
@@ -202,8 +201,8 @@ async function answer(
       Math.ceil(brief.text.length / 4)
     } tokens):\n${why}\n${brief.text}\n`;
   }
-  await recordRun(root, client, event, nowIso);
-  await cleanSessions(root, now);
+  await recordRun(files, root, client, event, nowIso);
+  await cleanSessions(files, root, now);
   if (!brief) return "";
   return contextAnswer(client, event, brief.text) ?? "";
 }
@@ -229,6 +228,7 @@ export const hookCommand: CliCommand = {
   ...COMMAND_INFO.hook,
   async run(argv, io) {
     const now = Date.now();
+    const files = await hookFiles(io.files);
     let root: string | undefined;
     let what = "hook";
     let timeoutMs: number = HOOKS_DEFAULTS.timeoutMs;
@@ -243,7 +243,7 @@ export const hookCommand: CliCommand = {
       try {
         run = parseHookArgs(argv);
       } catch (e) {
-        root = await findHookProject([], io.cwd);
+        root = await findHookProject([], io.cwd, files);
         throw e;
       }
       what = `${run.client} ${run.event}`;
@@ -254,23 +254,25 @@ export const hookCommand: CliCommand = {
       } catch {
         // garbage on stdin: found from the working directory, then logged below
       }
-      root = await findHookProject(folders, io.cwd);
+      root = await findHookProject(folders, io.cwd, files);
       if (!root) return "";
-      const configured = hooksConfig(await readConfig(root).catch(() => undefined)).timeoutMs;
+      const config = hooksConfig(await readConfig(files, root));
+      const configured = config.timeoutMs;
       if (configured !== timeoutMs) {
         timeoutMs = configured;
         clearTimeout(timer);
         timer = setTimeout(fire, Math.max(0, configured - (Date.now() - now)));
       }
-      return await answer(run, root, text, now, () => building = true);
+      return await answer(run, root, text, now, config, files, () => building = true);
     })();
     try {
       const result = await Promise.race([work, deadline]);
       if (result === "timeout") {
         if (building) await work.catch(() => {});
-        root ??= await findHookProject([], io.cwd);
+        root ??= await findHookProject([], io.cwd, files);
         if (root) {
           await logLine(
+            files,
             root,
             new Date().toISOString(),
             `${what}: timed out after ${timeoutMs} ms${
@@ -290,7 +292,7 @@ export const hookCommand: CliCommand = {
             : e instanceof Error
             ? `${e.name}: ${e.message}`
             : String(e);
-        await logLine(root, new Date().toISOString(), `${what}: ${why}; nothing added`);
+        await logLine(files, root, new Date().toISOString(), `${what}: ${why}; nothing added`);
       }
       return 0;
     } finally {
