@@ -489,3 +489,22 @@ Deno.test("memo hook stores nothing of a prompt: .memo/ is the same before and a
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("memory_stats (memo stats) shows each client's hooks: on or off, and the last runs", async () => {
+  const root = await project();
+  try {
+    const io = recordingIO(root);
+    assert.equal(await runCli(["init", "--client", "claude-code", "--hooks"], io), 0);
+    await remember(root, "The staging database is db-stage-2");
+    await hook(root, { session_id: "s", cwd: root }, "--client", "claude-code", "session-start");
+    let stats = JSON.parse(await memo(root, "stats", "--json"));
+    assert.equal(stats.hooks["claude-code"].on, true);
+    assert.equal(stats.hooks["claude-code"].file, ".claude/settings.local.json");
+    assert.match(stats.hooks["claude-code"].lastRun["session-start"], /^\d{4}-\d\d-\d\dT/);
+    assert.equal(await runCli(["init", "--client", "claude-code", "--no-hooks"], io), 0);
+    stats = JSON.parse(await memo(root, "stats", "--json"));
+    assert.equal(stats.hooks["claude-code"].on, false);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -6,11 +6,46 @@
  */
 
 import { chmod, copyFile, mkdir, readFile, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { HookClient } from "../hook/mod.ts";
 import { writeFileAtomically } from "../write_file.ts";
 import { ClientConfigError, type ClientPlace, type McpClient } from "./_client_config.ts";
 import { hookFilePath, mergeHookEntries, removeHookEntries } from "./_hook_entries.ts";
+
+/**
+ * Records in `.memo/cache/hooks/clients.json` whether a client's hooks are on, and in which file
+ * (what `memory_stats` and the page's Status view show).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { recordHookClient } from "./_hook_file.ts";
+ * const root = await Deno.makeTempDir();
+ * await recordHookClient(root, "cursor", true, "/home/ada/.cursor/hooks.json");
+ * const doc = JSON.parse(await Deno.readTextFile(`${root}/.memo/cache/hooks/clients.json`));
+ * assert.deepEqual(doc.cursor, { on: true, file: "/home/ada/.cursor/hooks.json" });
+ * await Deno.remove(root, { recursive: true });
+ * ```
+ */
+export async function recordHookClient(
+  root: string,
+  client: McpClient,
+  on: boolean,
+  file: string,
+): Promise<void> {
+  const dir = join(root, ".memo", "cache", "hooks");
+  const path = join(dir, "clients.json");
+  let doc: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(await readFile(path, "utf8"));
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) doc = parsed;
+  } catch {
+    // none yet
+  }
+  doc[client] = { on, file };
+  await mkdir(dir, { recursive: true });
+  await writeFileAtomically(path, JSON.stringify(doc, null, 2) + "\n");
+}
 
 /** What was done to a hook file, as `memo init` reports it (an `InitFile`). */
 export interface HookFileResult {
@@ -63,6 +98,7 @@ export async function updateHookFile(
       ? mergeHookEntries(client as HookClient, old, command)
       : removeHookEntries(client as HookClient, old);
     const file: HookFileResult = { path: shown, client, status: change.status, hooks: true };
+    await recordHookClient(place.root, client, action === "add", shown);
     if (change.status === "unchanged") return file;
     if (old !== undefined) {
       await copyFile(path, `${path}.memo.bak`);
