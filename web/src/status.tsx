@@ -8,6 +8,7 @@
  * @module
  */
 
+// deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
 import { Fragment } from "npm:preact@11.2.0";
 import type { ReplicaStatus } from "@memo/memory";
 import { when } from "./api.ts";
