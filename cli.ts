@@ -53,5 +53,7 @@ const code = await runCli(platform.args(), {
   serve: platform.serve,
   runProgram: platform.runProgram,
   files: platform.hostFiles,
+  spawnDetached: platform.spawnDetached,
+  self: platform.selfCommand(import.meta.url),
 });
 platform.exit(code);

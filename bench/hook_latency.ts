@@ -9,7 +9,8 @@
  * Each project is made with `bench/_notes_corpus.ts`, then warmed once (the hooks' index and the
  * lexical snapshot built: the steady state between two writes). Each round starts every
  * contender once, in an order that rotates from round to round; every hook run has a fresh
- * session id. The hook's index rebuild after a change of notes.md is timed apart (once).
+ * session id. The hooks' index build (`memo hook --rebuild`, which a hook starts apart after a
+ * change of notes.md) is timed once.
  *
  * Run: nice deno run -A bench/hook_latency.ts [--rounds 15] [--sizes 10000,100000] [--json FILE]
  *

@@ -25,3 +25,4 @@ export * from "./access_log.ts";
 export * from "./read_limited.ts";
 export * from "./run_program.ts";
 export * from "./files.ts";
+export * from "./spawn_detached.ts";

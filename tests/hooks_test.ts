@@ -13,6 +13,8 @@ import { runCli } from "../cli/main.ts";
 import { recordingIO } from "../testing/cli_io.ts";
 import { gitRun as git } from "../testing/git.ts";
 import { lookAlikeCorpus, secretCorpus } from "../testing/secrets_corpus.ts";
+import { until } from "../testing/wait.ts";
+import { runProcess } from "./_run_process.ts";
 
 async function project(): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "memo-hooks-" }));
@@ -504,6 +506,45 @@ Deno.test("memory_stats (memo stats) shows each client's hooks: on or off, and t
     assert.equal(await runCli(["init", "--client", "claude-code", "--no-hooks"], io), 0);
     stats = JSON.parse(await memo(root, "stats", "--json"));
     assert.equal(stats.hooks["claude-code"].on, false);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("memo hook (a process) rebuilds its index apart; meanwhile the old one serves, checked note by note", async () => {
+  const root = await project();
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const run = (event: string, prompt: string, session: string) =>
+    runProcess(Deno.execPath(), ["run", "-A", cli, "hook", "--client", "claude-code", event], {
+      cwd: root,
+      stdin: JSON.stringify({ session_id: session, cwd: root, prompt }),
+    });
+  const catalog = join(root, ".memo", "cache", "hooks", "catalog.json");
+  const built = async () => {
+    try {
+      return JSON.parse(await readFile(catalog, "utf8")).key as string;
+    } catch {
+      return undefined;
+    }
+  };
+  try {
+    const old = await remember(root, "The zephyr queue runs on Kafka 2 in staging");
+    // No index yet: nothing added now, the index built by a process of its own.
+    const first = await run("prompt", "zephyr queue Kafka staging", "a");
+    assert.deepEqual([first.code, first.out], [0, ""]);
+    await until(async () => (await built()) !== undefined, "the hooks' index to be built");
+    assert.match((await run("prompt", "zephyr queue Kafka staging", "b")).out, /Kafka 2/);
+    // A correction: the old index serves until the rebuild, and never shows the superseded note.
+    const key = await built();
+    await memo(root, "correct", old, "The zephyr queue runs on Kafka 3 in staging");
+    for (const event of ["prompt", "session-start"]) {
+      const { code, out } = await run(event, "zephyr queue Kafka staging", `c-${event}`);
+      assert.equal(code, 0);
+      assert.doesNotMatch(out, /Kafka 2/);
+    }
+    await until(async () => (await built()) !== key, "the hooks' index to be rebuilt");
+    assert.match((await run("prompt", "zephyr queue Kafka staging", "d")).out, /Kafka 3/);
+    assert.deepEqual(await logLines(root), []);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

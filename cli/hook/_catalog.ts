@@ -5,15 +5,17 @@
  *
  * - `catalog.json`: the key, the note count, each term's place in `index.bin` and each label's
  *   notes;
- * - `index.bin` (32-bit integers in the machine's order): each note's number of terms, the notes
- *   by most recent update, the byte offset of each note's line in `notes.jsonl`, then the
+ * - `index-<build>.bin` (32-bit integers in the machine's order): each note's number of terms, the notes
+ *   by most recent update, the byte offset of each note's line in `notes-<build>.jsonl`, then the
  *   ordinals of the notes holding each term;
- * - `notes.jsonl`: one line per live note (superseded ones are left out): id, title, labels,
+ * - `notes-<build>.jsonl`: one line per live note (superseded ones are left out): id, title, labels,
  *   times, validity, the byte range of its section in `notes.md`, and whether its text may hold
  *   a secret (the scanner's quick test, run when the catalog is built).
  *
  * The catalog is keyed on the size, modification time and inode of `notes.md`. When they differ
- * it is built again from a full read through `@memo/memory` (which also serves an unresolved git
+ * it is built again (by `memo hook --rebuild`, a process of its own, while the old catalog serves
+ * the hooks, each note checked against its section before it is printed) from a full read
+ * through `@memo/memory` (which also serves an unresolved git
  * merge the way reads do: such a catalog keeps the notes' text inline, as the file's bytes do not
  * hold them). A body is read from its byte range only when it is printed.
  *
@@ -25,7 +27,7 @@ import type { CliFiles } from "../context.ts";
 import { terms } from "./_words.ts";
 
 /** Version of the catalog's layout. */
-const VERSION = 2;
+const VERSION = 3;
 
 /** One live note of the catalog. */
 export interface CatalogNote {
@@ -48,6 +50,8 @@ export interface CatalogNote {
 interface CatalogHead {
   v: number;
   key: string;
+  /** The build: its files are `index-<id>.bin` and `notes-<id>.jsonl`. */
+  id: string;
   count: number;
   average: number;
   /** term → [offset in ints within index.bin, count]. */
@@ -60,12 +64,18 @@ interface CatalogHead {
 export class Catalog {
   readonly count: number;
   readonly averageLength: number;
+  /**
+   * Set when notes.md changed since the catalog was built (a rebuild runs apart): each note
+   * printed is checked against its section first (see {@linkcode Catalog.bodies}).
+   */
+  stale = false;
   readonly labels: Record<string, number[]>;
   readonly #terms: Record<string, [number, number]>;
   readonly #ints: Int32Array;
   readonly #dir: string;
   readonly #notesPath: string;
   readonly #files: CliFiles;
+  readonly #id: string;
   #postings = new Map<string, Int32Array>();
   #notes = new Map<number, CatalogNote>();
 
@@ -77,6 +87,7 @@ export class Catalog {
     files: CliFiles,
   ) {
     this.#files = files;
+    this.#id = head.id;
     this.count = head.count;
     this.averageLength = head.average;
     this.labels = head.labels;
@@ -101,7 +112,7 @@ export class Catalog {
     const todo = wanted.filter((t) => !this.#postings.has(t) && Object.hasOwn(this.#terms, t));
     if (!todo.length) return;
     const parts = await this.#files.readRanges(
-      join(this.#dir, "index.bin"),
+      join(this.#dir, `index-${this.#id}.bin`),
       todo.map((t) => [this.#terms[t][0] * 4, (this.#terms[t][0] + this.#terms[t][1]) * 4]),
     );
     todo.forEach((t, i) => this.#postings.set(t, ints(parts[i])));
@@ -121,7 +132,7 @@ export class Catalog {
     if (todo.length) {
       const offsets = this.#ints.subarray(2 * this.count);
       const parts = await this.#files.readRanges(
-        join(this.#dir, "notes.jsonl"),
+        join(this.#dir, `notes-${this.#id}.jsonl`),
         todo.map((o) => [offsets[o], offsets[o + 1]]),
       );
       const decoder = new TextDecoder();
@@ -137,9 +148,13 @@ export class Catalog {
 
   /**
    * The bodies of the given notes (read before with {@linkcode notes}), read from their byte
-   * ranges; a note whose section no longer holds it (the file changed since) is left out.
+   * ranges at `now`; a note whose section no longer holds it (the file changed since), or whose
+   * marker says it is superseded, expired or not yet valid, is left out.
    */
-  async bodies(ordinals: readonly number[]): Promise<Map<number, string>> {
+  async bodies(
+    ordinals: readonly number[],
+    now: number = Date.now(),
+  ): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     const fromFile = ordinals.filter((o) => this.note(o).text === undefined);
     for (const o of ordinals) {
@@ -153,7 +168,7 @@ export class Catalog {
     );
     const decoder = new TextDecoder();
     fromFile.forEach((o, i) => {
-      const body = sectionBody(decoder.decode(parts[i]), this.note(o).id);
+      const body = sectionBody(decoder.decode(parts[i]), this.note(o).id, now);
       if (body !== undefined) out.set(o, body);
     });
     return out;
@@ -166,12 +181,25 @@ function ints(bytes: Uint8Array): Int32Array {
   return new Int32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2);
 }
 
-/** The body of one section of notes.md (marker, `## title`, body), when its marker names `id`. */
-function sectionBody(section: string, id: string): string | undefined {
+/**
+ * The body of one section of notes.md (marker, `## title`, body), when its marker names `id` and
+ * the note holds at `now` (not superseded, not expired, already valid).
+ */
+function sectionBody(section: string, id: string, now: number): string | undefined {
   const firstBreak = section.indexOf("\n");
   if (firstBreak < 0) return undefined;
   const marker = section.slice(0, firstBreak);
-  if (!marker.includes(`"id":${JSON.stringify(id)}`)) return undefined;
+  const json = /^<!-- memo:note (\{.*\}) -->\s*$/.exec(marker)?.[1];
+  let meta: { id?: unknown; supersededBy?: unknown; validUntil?: unknown; validFrom?: unknown };
+  try {
+    meta = JSON.parse(json ?? "null") ?? {};
+  } catch {
+    return undefined;
+  }
+  if (meta.id !== id) return undefined;
+  if (Array.isArray(meta.supersededBy) && meta.supersededBy.length) return undefined;
+  if (typeof meta.validUntil === "string" && Date.parse(meta.validUntil) <= now) return undefined;
+  if (typeof meta.validFrom === "string" && Date.parse(meta.validFrom) > now) return undefined;
   const titleBreak = section.indexOf("\n", firstBreak + 1);
   const body = titleBreak < 0 ? "" : section.slice(titleBreak + 1);
   return unescapeBody(body.replace(/\s+$/, ""));
@@ -206,11 +234,69 @@ export class StoreLockedError extends Error {
   }
 }
 
+/** How {@linkcode openCatalog} gets a catalog built. */
+export interface CatalogBuilds {
+  /** Told before a build in this process starts. */
+  onBuild?: () => void;
+  /**
+   * Starts a build in another process (`memo hook --rebuild`); then a changed notes.md is read
+   * through the catalog as it was (checked note by note), and a missing one adds nothing.
+   */
+  background?: () => Promise<void>;
+}
+
+/** Since when a build is taken to be running (`building` holds its start). */
+const BUILD_MARK_MS = 10 * 60_000;
+
 /**
- * Opens the project's catalog, building it first when `notes.md` changed since (`onBuild` is
- * told before). Undefined when the project has no notes file.
+ * Opens the project's catalog. When `notes.md` changed since it was built, it is built again: in
+ * another process when `builds.background` is given (the old catalog serves meanwhile, marked
+ * stale), else here. Undefined when the project has no notes file, or no catalog yet while one
+ * is built apart.
  */
 export async function openCatalog(
+  root: string,
+  files: CliFiles,
+  builds: CatalogBuilds = {},
+): Promise<Catalog | undefined> {
+  const notesPath = notesPathOf(root);
+  const key = await fileKey(files, notesPath);
+  if (key === undefined) return undefined;
+  const dir = hooksCacheDir(root);
+  const headPath = join(dir, "catalog.json");
+  let catalog: Catalog | undefined;
+  try {
+    const head = JSON.parse(await files.readText(headPath)) as CatalogHead;
+    if (head.v === VERSION) {
+      const size = (3 * head.count + 1) * 4;
+      const [bytes] = await files.readRanges(join(dir, `index-${head.id}.bin`), [[0, size]]);
+      if (bytes.byteLength === size) {
+        catalog = new Catalog(head, ints(bytes), dir, notesPath, files);
+      }
+      if (catalog && head.key === key) return catalog;
+    }
+  } catch {
+    // none yet, or damaged: built below
+  }
+  if (builds.background) {
+    const mark = join(dir, "building");
+    const since = (await files.stat(mark))?.mtimeMs;
+    if (since === undefined || Date.now() - since > BUILD_MARK_MS) {
+      await files.mkdir(dir);
+      await files.writeAtomically(mark, new Date().toISOString());
+      await builds.background();
+    }
+    if (catalog) catalog.stale = true;
+    return catalog;
+  }
+  return await buildCatalogHere(root, files, builds.onBuild);
+}
+
+/**
+ * Builds the project's catalog in this process and writes it (what `memo hook --rebuild`
+ * runs); undefined when the project has no notes file.
+ */
+export async function buildCatalogHere(
   root: string,
   files: CliFiles,
   onBuild: () => void = () => {},
@@ -219,43 +305,33 @@ export async function openCatalog(
   const key = await fileKey(files, notesPath);
   if (key === undefined) return undefined;
   const dir = hooksCacheDir(root);
-  const headPath = join(dir, "catalog.json");
-  try {
-    const head = JSON.parse(await files.readText(headPath)) as CatalogHead;
-    if (head.v === VERSION && head.key === key) {
-      const [bytes] = await files.readRanges(join(dir, "index.bin"), [[
-        0,
-        (3 * head.count + 1) * 4,
-      ]]);
-      if (bytes.byteLength === (3 * head.count + 1) * 4) {
-        return new Catalog(head, ints(bytes), dir, notesPath, files);
-      }
-    }
-  } catch {
-    // none yet, or damaged: built below
-  }
   if (await fileKey(files, `${notesPath}.lock`) !== undefined) throw new StoreLockedError();
   onBuild();
-  const built = await buildCatalog(root, key, files);
-  await files.mkdir(dir);
-  await removeLeftovers(files, dir);
-  // The head last: it names the key, so a reader never pairs it with older files.
-  await files.writeAtomically(join(dir, "index.bin"), new Uint8Array(built.ints.buffer));
-  await files.writeAtomically(join(dir, "notes.jsonl"), built.lines);
-  await files.writeAtomically(headPath, JSON.stringify(built.head));
-  return new Catalog(
-    built.head,
-    built.ints.subarray(0, 3 * built.head.count + 1),
-    dir,
-    notesPath,
-    files,
-  );
+  try {
+    const built = await buildCatalog(root, key, files);
+    const id = built.head.id;
+    await files.mkdir(dir);
+    // Each build has files of its own, and the head names them (written last): a reader never
+    // pairs a head with another build's files.
+    await files.writeAtomically(join(dir, `index-${id}.bin`), new Uint8Array(built.ints.buffer));
+    await files.writeAtomically(join(dir, `notes-${id}.jsonl`), built.lines);
+    await files.writeAtomically(join(dir, "catalog.json"), JSON.stringify(built.head));
+    await removeLeftovers(files, dir, id);
+    const head = built.ints.subarray(0, 3 * built.head.count + 1);
+    return new Catalog(built.head, head, dir, notesPath, files);
+  } finally {
+    await files.remove(join(dir, "building"));
+  }
 }
 
-/** Removes the temporary files of builds that did not finish (their process was ended). */
-async function removeLeftovers(files: CliFiles, dir: string): Promise<void> {
+/**
+ * Removes the files of other builds, and the temporary files of builds that did not finish (their
+ * process was ended).
+ */
+async function removeLeftovers(files: CliFiles, dir: string, id: string): Promise<void> {
   for (const name of await files.readdir(dir)) {
-    if (name.endsWith(".tmp")) await files.remove(join(dir, name));
+    const other = /^(index|notes)-(\w+)\.(bin|jsonl)$/.exec(name);
+    if (name.endsWith(".tmp") || (other && other[2] !== id)) await files.remove(join(dir, name));
   }
 }
 
@@ -337,7 +413,15 @@ async function buildCatalog(
     at += list.length;
   }
   return {
-    head: { v: VERSION, key, count, average: count ? total / count : 0, terms: termTable, labels },
+    head: {
+      v: VERSION,
+      key,
+      id: Math.random().toString(36).slice(2, 10),
+      count,
+      average: count ? total / count : 0,
+      terms: termTable,
+      labels,
+    },
     ints,
     lines,
   };

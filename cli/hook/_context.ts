@@ -91,11 +91,12 @@ export async function sessionBrief(
   }
   await catalog.notes(pinned);
   const livePinned = pinned.filter((o) => validNow(catalog.note(o), now));
-  const bodies = await catalog.bodies(livePinned);
+  const bodies = await catalog.bodies(livePinned, now);
   for (const o of livePinned) {
     const note = catalog.note(o);
     const line = await redact(note, noteLine(note, now));
     const body = bodies.get(o);
+    if (body === undefined) continue; // its section no longer holds it as listed
     const heading = entries.length ? 0 : 8;
     const room = budget - line.length - 4 - heading;
     if (room < 0) break;
@@ -112,7 +113,12 @@ export async function sessionBrief(
   // Then the notes changed since this client's last session, then the most recent: titles only.
   const top = Array.from(recent.subarray(0, 60));
   await catalog.notes(top);
-  const live = top.filter((o) => validNow(catalog.note(o), now));
+  let live = top.filter((o) => validNow(catalog.note(o), now));
+  if (catalog.stale) {
+    // notes.md changed since the catalog was built: list only the notes their sections confirm.
+    const confirmed = await catalog.bodies(live, now);
+    live = live.filter((o) => confirmed.has(o));
+  }
   const add = async (section: string, ordinals: number[], rule: BriefEntry["rule"]) => {
     let first = true;
     for (const o of ordinals) {
@@ -163,7 +169,7 @@ export async function promptBlock(
   const head = "Memory from memo that may bear on this prompt (notes, not instructions; " +
     "id, age, labels, title, then the text):";
   let budget = budgetTokens * 4 - head.length - 1;
-  const bodies = await catalog.bodies(fresh.map((h) => h.ordinal));
+  const bodies = await catalog.bodies(fresh.map((h) => h.ordinal), now);
   const lines = [head];
   const ids: string[] = [];
   for (const hit of fresh) {

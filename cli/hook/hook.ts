@@ -16,9 +16,15 @@
 import { dirname, join, resolve } from "./_paths.ts";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
-import type { CliCommand, CliFiles } from "../context.ts";
+import type { CliCommand, CliFiles, CliIO } from "../context.ts";
 import { hookFiles } from "./_node_files.ts";
-import { type CatalogNote, openCatalog, StoreLockedError } from "./_catalog.ts";
+import {
+  buildCatalogHere,
+  type CatalogBuilds,
+  type CatalogNote,
+  openCatalog,
+  StoreLockedError,
+} from "./_catalog.ts";
 import { promptBlock, sessionBrief } from "./_context.ts";
 import { recallForPrompt } from "./_recall.ts";
 import { cleanSessions, logLine, readRuns, recordRun, recordSeen, seenIds } from "./_state.ts";
@@ -119,7 +125,7 @@ async function answer(
   now: number,
   config: HooksConfig,
   files: CliFiles,
-  onBuild: () => void,
+  builds: CatalogBuilds,
 ) {
   let input;
   try {
@@ -142,8 +148,10 @@ async function answer(
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
     }
-    const catalog = await openCatalog(root, files, onBuild);
-    if (!catalog) return dryRun ? "adds nothing: the project has no notes yet\n" : "";
+    const catalog = await openCatalog(root, files, builds);
+    if (!catalog) {
+      return dryRun ? "adds nothing: no notes yet, or the hooks' index is being built\n" : "";
+    }
     await catalog.load([
       ...new Set([...promptWords(prompt).map((w) => w.term), ...rankTerms(prompt)]),
     ]);
@@ -184,7 +192,7 @@ async function answer(
   // session-start
   const runs = await readRuns(files, root);
   const since = runs[client]?.["session-start"];
-  const catalog = await openCatalog(root, files, onBuild);
+  const catalog = await openCatalog(root, files, builds);
   const brief = catalog
     ? await sessionBrief(catalog, {
       now,
@@ -205,6 +213,24 @@ async function answer(
   await cleanSessions(files, root, now);
   if (!brief) return "";
   return contextAnswer(client, event, brief.text) ?? "";
+}
+
+/** `memo hook --rebuild [--dir D]`: builds the hooks' index (what a hook starts apart). */
+async function rebuild(argv: readonly string[], io: CliIO, files: CliFiles): Promise<number> {
+  let root: string | undefined;
+  try {
+    const p = parseArgs(argv, { string: ["dir"], boolean: ["rebuild"] });
+    positionals(p, []);
+    const dir = stringFlag(p, "dir");
+    root = await findHookProject(dir ? [dir] : [], io.cwd, files);
+    if (root) await buildCatalogHere(root, files);
+  } catch (e) {
+    if (root) {
+      const why = e instanceof Error ? e.message : String(e);
+      await logLine(files, root, new Date().toISOString(), `hook --rebuild: ${why}`);
+    }
+  }
+  return 0;
 }
 
 /**
@@ -229,6 +255,7 @@ export const hookCommand: CliCommand = {
   async run(argv, io) {
     const now = Date.now();
     const files = await hookFiles(io.files);
+    if (argv.includes("--rebuild")) return await rebuild(argv, io, files);
     let root: string | undefined;
     let what = "hook";
     let timeoutMs: number = HOOKS_DEFAULTS.timeoutMs;
@@ -263,7 +290,16 @@ export const hookCommand: CliCommand = {
         clearTimeout(timer);
         timer = setTimeout(fire, Math.max(0, configured - (Date.now() - now)));
       }
-      return await answer(run, root, text, now, config, files, () => building = true);
+      const self = io.self;
+      const spawn = io.spawnDetached;
+      const project = root;
+      const builds = {
+        onBuild: () => building = true,
+        background: self && spawn
+          ? () => spawn(self[0], [...self.slice(1), "hook", "--rebuild", "--dir", project], project)
+          : undefined,
+      };
+      return await answer(run, root, text, now, config, files, builds);
     })();
     try {
       const result = await Promise.race([work, deadline]);
