@@ -81,7 +81,7 @@ async function jsonl<T>(path: string): Promise<T[]> {
   return (await readFile(path, "utf8")).split("\n").filter(Boolean).map((l) => JSON.parse(l));
 }
 
-function indexOf(items: readonly Item[]): TermIndex & { ids: string[] } {
+function indexOf(items: readonly Item[]): TermIndex & { ids: string[]; texts: string[] } {
   const map = new Map<string, number[]>();
   const lengths: number[] = [];
   items.forEach((item, i) => {
@@ -95,6 +95,7 @@ function indexOf(items: readonly Item[]): TermIndex & { ids: string[] } {
   });
   return {
     ids: items.map((i) => i.id),
+    texts: items.map((i) => i.text),
     count: items.length,
     postings: (t) => map.get(t) ?? [],
     length: (i) => lengths[i],
@@ -102,8 +103,26 @@ function indexOf(items: readonly Item[]): TermIndex & { ids: string[] } {
   };
 }
 
+/** The hook's per-prompt budget (800 tokens as characters), as `_context.ts` spends it. */
+const BUDGET_CHARS = 800 * 4 - 120;
+
+/** The notes the budget lets through: each costs its id line (~60 characters) and its text. */
+function withinBudget(hits: { ordinal: number }[], texts: readonly string[]) {
+  let left = BUDGET_CHARS;
+  const out = [];
+  for (const h of hits) {
+    const cost = 60 + Math.min(texts[h.ordinal].length, 1200) + 3;
+    if (cost > left) break;
+    left -= cost;
+    out.push(h);
+  }
+  return out;
+}
+
 interface Figures {
   held: number;
+  /** Of the prompts that got notes, the share that were about what memo holds (with the answer). */
+  precision: number;
   heldNoAdversarial: number;
   notHeld: number;
   coding: number;
@@ -118,29 +137,35 @@ function measure(
   options: PromptRecallOptions,
 ): Figures {
   let held = 0, heldN = 0, heldNa = 0, heldNaN = 0, quiet = 0, quietN = 0, coding = 0, codingN = 0;
-  let added = 0;
+  let added = 0, addedPrompts = 0;
   for (const c of convs) {
     const own = indexes.get(c)!;
     for (const q of queries.filter((q) => q.conversation_id === c)) {
-      const hits = recallForPrompt(q.question, own, options).hits;
+      const hits = withinBudget(recallForPrompt(q.question, own, options).hits, own.texts);
       added += hits.length;
       const ok = hits.some((h) => q.evidence_ids.includes(own.ids[h.ordinal]));
       held += ok ? 1 : 0;
       heldN++;
+      addedPrompts += hits.length ? 1 : 0;
       if (q.category !== "adversarial") heldNa += ok ? 1 : 0, heldNaN++;
       for (const other of all) {
         if (other === c) continue;
-        quiet += recallForPrompt(q.question, indexes.get(other)!, options).hits.length ? 0 : 1;
+        const loud = recallForPrompt(q.question, indexes.get(other)!, options).hits.length > 0;
+        quiet += loud ? 0 : 1;
+        addedPrompts += loud ? 1 : 0;
         quietN++;
       }
     }
     for (const p of CODING_PROMPTS) {
-      coding += recallForPrompt(p, own, options).hits.length ? 0 : 1;
+      const loud = recallForPrompt(p, own, options).hits.length > 0;
+      coding += loud ? 0 : 1;
+      addedPrompts += loud ? 1 : 0;
       codingN++;
     }
   }
   return {
     held: held / heldN,
+    precision: addedPrompts ? held / addedPrompts : 1,
     heldNoAdversarial: heldNa / heldNaN,
     notHeld: quiet / quietN,
     coding: coding / codingN,
@@ -158,6 +183,7 @@ const tune = convs.slice(0, 3);
 const report = convs.slice(3);
 const fmt = (f: Figures) =>
   `held ${f.held.toFixed(3)} (no adversarial ${f.heldNoAdversarial.toFixed(3)})  ` +
+  `precision ${f.precision.toFixed(3)}  ` +
   `not held quiet ${f.notHeld.toFixed(3)}  coding quiet ${f.coding.toFixed(3)}  ` +
   `notes added per held question ${f.added.toFixed(2)}`;
 
@@ -174,6 +200,7 @@ if (flags.tune) {
   console.log(rows.join("\n"));
 }
 const noGate = { threshold: 0, minShare: 0, limit: 5 };
+const noGateAtAll = { ...noGate, nameGate: false };
 const result = {
   data: flags.data,
   defaults: PROMPT_RECALL_DEFAULTS,
@@ -181,22 +208,20 @@ const result = {
     conversations: tune,
     gated: measure(tune, convs, indexes, queries, {}),
     noThreshold: measure(tune, convs, indexes, queries, noGate),
+    noGate: measure(tune, convs, indexes, queries, noGateAtAll),
   },
   report: {
     conversations: report,
     gated: measure(report, convs, indexes, queries, {}),
     noThreshold: measure(report, convs, indexes, queries, noGate),
+    noGate: measure(report, convs, indexes, queries, noGateAtAll),
   },
 };
-console.log(
-  `tuned on ${tune.join(", ")}:\n  threshold:    ${fmt(result.tune.gated)}\n  no threshold: ${
-    fmt(result.tune.noThreshold)
-  }`,
-);
-console.log(
-  `reported on ${report.join(", ")}:\n  threshold:    ${
-    fmt(result.report.gated)
-  }\n  no threshold: ${fmt(result.report.noThreshold)}`,
-);
+for (const [what, part] of [["tuned on", result.tune], ["reported on", result.report]] as const) {
+  console.log(`${what} ${part.conversations.join(", ")}:`);
+  console.log(`  threshold (defaults):          ${fmt(part.gated)}`);
+  console.log(`  no threshold (top 5, names):   ${fmt(part.noThreshold)}`);
+  console.log(`  no gate at all (top 5):        ${fmt(part.noGate)}`);
+}
 console.log("goals: held >= 0.6, not held quiet >= 0.9, coding quiet = 1");
 if (flags.json) await writeFile(flags.json, JSON.stringify(result, null, 2) + "\n");

@@ -46,6 +46,12 @@ export interface PromptRecallOptions {
    */
   minShare?: number;
   /**
+   * Add nothing when a word written as a name is held by no note (off only to measure what the
+   * gates do, `bench/hook_quality.ts`).
+   * @default true
+   */
+  nameGate?: boolean;
+  /**
    * At most this many notes (the budget may stop earlier).
    * @default 10
    */
@@ -72,6 +78,7 @@ export interface PromptRecall {
 export const PROMPT_RECALL_DEFAULTS: Required<PromptRecallOptions> = {
   threshold: 0.5,
   minShare: 0,
+  nameGate: true,
   limit: 10,
 };
 
@@ -99,7 +106,7 @@ export function recallForPrompt(
   index: TermIndex,
   options: PromptRecallOptions = {},
 ): PromptRecall {
-  const { threshold, minShare, limit } = { ...PROMPT_RECALL_DEFAULTS, ...options };
+  const { threshold, minShare, nameGate, limit } = { ...PROMPT_RECALL_DEFAULTS, ...options };
   const words = promptWords(prompt).slice(0, 32).map((w) => ({
     ...w,
     postings: index.postings(w.term),
@@ -108,7 +115,7 @@ export function recallForPrompt(
   if (!words.length || index.count === 0) {
     return { hits: [], rule: "no-specific-words", words: described };
   }
-  if (words.some((w) => w.name && w.postings.length === 0)) {
+  if (nameGate && words.some((w) => w.name && w.postings.length === 0)) {
     return { hits: [], rule: "unknown-name", words: described };
   }
   const known = words.filter((w) => w.postings.length > 0);
