@@ -3,21 +3,21 @@
  * fresh process on every prompt) reads neither the whole `notes.md` nor any body it will not
  * print, nor parses more than the few notes it shows:
  *
- * - `catalog.json`: the key, the note count, each term's place in `index.bin` and each label's
- *   notes;
- * - `index-<build>.bin` (32-bit integers in the machine's order): each note's number of terms, the notes
- *   by most recent update, the byte offset of each note's line in `notes-<build>.jsonl`, then the
- *   ordinals of the notes holding each term;
- * - `notes-<build>.jsonl`: one line per live note (superseded ones are left out): id, title, labels,
- *   times, validity, the byte range of its section in `notes.md`, and whether its text may hold
- *   a secret (the scanner's quick test, run when the catalog is built).
+ * - `catalog.json` (the head, written last): the key, the build's id, the note count, each
+ *   term's place in the build's `index-<id>.bin`, and each label's notes;
+ * - `index-<id>.bin` (32-bit integers in the machine's order): each note's number of terms, the
+ *   notes by most recent update, the byte offset of each note's line in `notes-<id>.jsonl`, then
+ *   the ordinals of the notes holding each term;
+ * - `notes-<id>.jsonl`: one line per live note (superseded ones are left out): id, title,
+ *   labels, times, validity, the byte range of its section in `notes.md`, and whether its text
+ *   may hold a secret (the scanner's quick test, run when the index is built).
  *
- * The catalog is keyed on the size, modification time and inode of `notes.md`. When they differ
- * it is built again (by `memo hook --rebuild`, a process of its own, while the old catalog serves
- * the hooks, each note checked against its section before it is printed) from a full read
- * through `@memo/memory` (which also serves an unresolved git
- * merge the way reads do: such a catalog keeps the notes' text inline, as the file's bytes do not
- * hold them). A body is read from its byte range only when it is printed.
+ * The head is keyed on the size, modification time and inode of `notes.md`. When they differ the
+ * index is built again (`_catalog_build.ts`): by `memo hook --rebuild`, a process of its own,
+ * while the old index serves the hooks, each note checked against its section before it is
+ * printed. The build reads the notes through `@memo/memory`, which serves an unresolved git merge
+ * the way reads do (such an index keeps the notes' text inline, as the file's bytes do not hold
+ * them). A body is read from its byte range only when it is printed.
  *
  * @module
  */
