@@ -3,8 +3,9 @@
  * fresh process on every prompt) reads neither the whole `notes.md` nor any body it will not
  * print, nor parses more than the few notes it shows:
  *
- * - `catalog.json` (the head, written last): the key, the build's id, the note count, each
- *   term's place in the build's `index-<id>.bin`, and each label's notes;
+ * - `catalog.json` (the head, written last): the key, the build's id, the note count, and each
+ *   term's place in the build's `index-<id>.bin`;
+ * - `labels-<id>.json`: each label's notes (read at session start only);
  * - `index-<id>.bin` (32-bit integers in the machine's order): each note's number of terms, the
  *   notes by most recent update, the byte offset of each note's line in `notes-<id>.jsonl`, then
  *   the ordinals of the notes holding each term;
@@ -44,7 +45,6 @@ export class Catalog {
    * printed is checked against its section first (see {@linkcode Catalog.bodies}).
    */
   stale = false;
-  readonly labels: Record<string, number[]>;
   readonly #terms: Record<string, [number, number]>;
   readonly #ints: Int32Array;
   readonly #dir: string;
@@ -65,11 +65,31 @@ export class Catalog {
     this.#id = head.id;
     this.count = head.count;
     this.averageLength = head.average;
-    this.labels = head.labels;
     this.#terms = head.terms;
     this.#ints = ints;
     this.#dir = dir;
     this.#notesPath = notesPath;
+  }
+
+  /** The notes with any of `labels`, by ordinal (read from the build's `labels-<id>.json`). */
+  async labelled(labels: readonly string[]): Promise<Set<number>> {
+    const out = new Set<number>();
+    if (!labels.length) return out;
+    let map: Record<string, number[]>;
+    try {
+      map = JSON.parse(await this.#files.readText(join(this.#dir, `labels-${this.#id}.json`)));
+    } catch {
+      return out;
+    }
+    for (const label of labels) {
+      if (Object.hasOwn(map, label)) { for (const o of map[label]) out.add(o); }
+    }
+    return out;
+  }
+
+  /** The notes' numbers of terms, by ordinal. */
+  get lengths(): Int32Array {
+    return this.#ints.subarray(0, this.count);
   }
 
   /** Number of terms of a note. */

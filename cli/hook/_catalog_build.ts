@@ -27,6 +27,7 @@ export async function writeCatalog(
   // pairs a head with another build's files.
   await files.writeAtomically(join(dir, `index-${id}.bin`), new Uint8Array(built.ints.buffer));
   await files.writeAtomically(join(dir, `notes-${id}.jsonl`), built.lines);
+  await files.writeAtomically(join(dir, `labels-${id}.json`), JSON.stringify(built.labels));
   await files.writeAtomically(join(dir, "catalog.json"), JSON.stringify(built.head));
   await removeLeftovers(files, dir, id);
   return { head: built.head, ints: built.ints };
@@ -38,7 +39,7 @@ export async function writeCatalog(
  */
 async function removeLeftovers(files: CliFiles, dir: string, id: string): Promise<void> {
   for (const name of await files.readdir(dir)) {
-    const other = /^(index|notes)-(\w+)\.(bin|jsonl)$/.exec(name);
+    const other = /^(index|notes|labels)-(\w+)\.(bin|jsonl|json)$/.exec(name);
     if (name.endsWith(".tmp") || (other && other[2] !== id)) await files.remove(join(dir, name));
   }
 }
@@ -48,7 +49,9 @@ async function buildCatalog(
   root: string,
   key: string,
   files: CliFiles,
-): Promise<{ head: CatalogHead; ints: Int32Array; lines: Uint8Array }> {
+): Promise<
+  { head: CatalogHead; ints: Int32Array; lines: Uint8Array; labels: Record<string, number[]> }
+> {
   const { FileMemoryStore, mayHoldSecret } = await import("@memo/memory");
   const store = new FileMemoryStore({ rootDir: root });
   const { notes } = await store.snapshot();
@@ -128,8 +131,8 @@ async function buildCatalog(
       count,
       average: count ? total / count : 0,
       terms: termTable,
-      labels,
     },
+    labels,
     ints,
     lines,
   };

@@ -8,7 +8,7 @@
 import { join } from "./_paths.ts";
 
 /** Version of the catalog's layout. */
-export const VERSION = 3;
+export const VERSION = 4;
 
 /** One live note of the catalog. */
 export interface CatalogNote {
@@ -37,8 +37,6 @@ export interface CatalogHead {
   average: number;
   /** term → [offset in ints within index.bin, count]. */
   terms: Record<string, [number, number]>;
-  /** label → ordinals. */
-  labels: Record<string, number[]>;
 }
 
 /** Where the hooks keep their state: `.memo/cache/hooks/`. */

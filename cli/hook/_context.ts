@@ -78,12 +78,7 @@ export async function sessionBrief(
   const used = new Set<number>();
 
   // Pinned notes, most recent first, with their text.
-  const pinnedSet = new Set<number>();
-  for (const label of pinnedLabels) {
-    for (const o of Object.hasOwn(catalog.labels, label) ? catalog.labels[label] : []) {
-      pinnedSet.add(o);
-    }
-  }
+  const pinnedSet = await catalog.labelled(pinnedLabels);
   const recent = catalog.recent;
   const pinned: number[] = [];
   if (pinnedSet.size) {

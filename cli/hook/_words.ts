@@ -24,18 +24,31 @@ const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)?/gu;
  * ```
  */
 export function stem(word: string): string {
-  let w = word.replace(/['’]s$/, "").replace(/['’]/g, "");
-  if (w.length <= 3 || /\d/.test(w)) return w;
+  let w = word;
+  if (w.includes("'") || w.includes("’")) w = w.replace(/['’]s$/, "").replace(/['’]/g, "");
+  if (w.length <= 3 || hasDigit(w)) return w;
   if (w.endsWith("ies") && w.length > 4) w = w.slice(0, -3) + "y";
   else if (w.endsWith("sses")) w = w.slice(0, -2);
-  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  else if (w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) {
+    w = w.slice(0, -1);
+  }
   if (w.endsWith("ing") && w.length > 5) w = undouble(w.slice(0, -3));
   else if (w.endsWith("ed") && w.length > 4) w = undouble(w.slice(0, -2));
   return w;
 }
 
+function hasDigit(w: string): boolean {
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    if (c >= 48 && c <= 57) return true;
+  }
+  return false;
+}
+
+/** `stopp` → `stop`: a doubled b, d, f, g, m, n, p, r or t at the end, once. */
 function undouble(w: string): string {
-  return /([bdfgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+  const n = w.length;
+  return n > 1 && w[n - 1] === w[n - 2] && "bdfgmnprt".includes(w[n - 1]) ? w.slice(0, -1) : w;
 }
 
 /**
