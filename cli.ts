@@ -44,7 +44,7 @@ const code = await runCli(platform.args(), {
   env: platform.envObject(),
   cwd: platform.cwd(),
   program: { name: platform.hostName, path: platform.execPath() },
-  readStdin: async () => await new Response(await platform.stdin()).text(),
+  readStdin: platform.readStdinText,
   stdinIsTerminal: platform.stdinIsTerminal(),
   readLine,
   stdin: platform.stdin,
