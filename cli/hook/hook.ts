@@ -89,6 +89,8 @@ interface HookRun {
   client: HookClient;
   event: HookEvent;
   dryRun: boolean;
+  /** `--dir`: looked at before the input's folders (the entries memo writes carry none). */
+  dir?: string;
 }
 
 function parseHookArgs(argv: readonly string[]): HookRun {
@@ -101,11 +103,14 @@ function parseHookArgs(argv: readonly string[]): HookRun {
   if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
     throw new UsageError(`the event must be one of ${HOOK_EVENTS.join(", ")}`);
   }
-  return {
+  const run: HookRun = {
     client: client as HookClient,
     event: event as HookEvent,
     dryRun: boolFlag(p, "dry-run"),
   };
+  const dir = stringFlag(p, "dir");
+  if (dir !== undefined) run.dir = dir;
+  return run;
 }
 
 async function readConfig(files: CliFiles, root: string): Promise<unknown> {
@@ -281,6 +286,7 @@ export const hookCommand: CliCommand = {
       } catch {
         // garbage on stdin: found from the working directory, then logged below
       }
+      if (run.dir !== undefined) folders.unshift(run.dir);
       root = await findHookProject(folders, io.cwd, files);
       if (!root) return "";
       const config = hooksConfig(await readConfig(files, root));
