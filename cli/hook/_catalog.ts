@@ -291,9 +291,9 @@ export async function buildCatalogHere(
   const key = await fileKey(files, notesPath);
   if (key === undefined) return undefined;
   const dir = hooksCacheDir(root);
-  if (await fileKey(files, `${notesPath}.lock`) !== undefined) throw new StoreLockedError();
-  onBuild();
   try {
+    if (await fileKey(files, `${notesPath}.lock`) !== undefined) throw new StoreLockedError();
+    onBuild();
     const { head, ints } = await writeCatalog(root, key, dir, files);
     return new Catalog(head, ints.subarray(0, 3 * head.count + 1), dir, notesPath, files);
   } finally {
