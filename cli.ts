@@ -44,7 +44,7 @@ const code = await runCli(platform.args(), {
   env: platform.envObject(),
   cwd: platform.cwd(),
   program: { name: platform.hostName, path: platform.execPath() },
-  readStdin: async () => await new Response(await platform.stdin()).text(),
+  readStdin: platform.readStdinText,
   stdinIsTerminal: platform.stdinIsTerminal(),
   readLine,
   stdin: platform.stdin,
@@ -52,5 +52,8 @@ const code = await runCli(platform.args(), {
   onShutdownSignal: platform.onShutdownSignal,
   serve: platform.serve,
   runProgram: platform.runProgram,
+  files: platform.hostFiles,
+  spawnDetached: platform.spawnDetached,
+  self: platform.selfCommand(import.meta.url),
 });
 platform.exit(code);

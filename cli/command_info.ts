@@ -36,7 +36,7 @@ export interface CommandInfo {
  * import { COMMAND_INFO, type CommandName } from "./command_info.ts";
  *
  * const names = Object.keys(COMMAND_INFO) as CommandName[];
- * assert.equal(names.length, 23); // `help` is the CLI's own, not a command
+ * assert.equal(names.length, 24); // `help` is the CLI's own, not a command
  * assert.ok(names.includes("serve"));
  * ```
  */
@@ -63,7 +63,8 @@ export type CommandName =
   | "mcp"
   | "serve"
   | "cloud"
-  | "scan";
+  | "scan"
+  | "hook";
 
 /**
  * The help entries, in the order `memo help` lists them.
@@ -82,8 +83,8 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "init",
     summary:
       "Set up .memo/ here, and connect MCP clients (Claude Code, Cursor, VS Code, Claude Desktop)",
-    usage:
-      "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD] [--json]\n" +
+    usage: "init [--client claude-code|cursor|vscode|claude-desktop]... [--command CMD]\n" +
+      "     [--hooks [--team] | --no-hooks] [--json]\n" +
       "     init --user   (creates MEMO_HOME, where the user scope lives)",
   },
   remember: {
@@ -207,6 +208,12 @@ export const COMMAND_INFO: Readonly<Record<CommandName, CommandInfo>> = {
     name: "scan",
     summary: "Find secrets in the stored notes (notes.md, hand edits too); --redact replaces them",
     usage: "scan [--redact] [--json]",
+  },
+  hook: {
+    name: "hook",
+    summary:
+      "Answer a client's hook: a brief at session start, the notes a prompt is about (memo init --hooks)",
+    usage: "hook --client claude-code|cursor|vscode session-start|prompt [--dry-run]",
   },
   cloud: {
     name: "cloud",

@@ -50,6 +50,8 @@ export async function loadCommand(name: CommandName): Promise<CliCommand> {
       return (await import("./serve/cloud.ts")).cloudCommand;
     case "scan":
       return (await import("./secrets.ts")).scanCommand;
+    case "hook":
+      return (await import("./hook/hook.ts")).hookCommand;
     case "correct":
     case "supersede": {
       const { historyCommands } = await import("./notes/history_commands.ts");

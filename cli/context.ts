@@ -69,6 +69,18 @@ export interface CliIO {
     args: readonly string[],
     cwd: string,
   ): Promise<{ code: number; stdout: string; stderr: string }>;
+  /**
+   * File calls on the host's own API (`memo hook` reads through them); without them, the
+   * command falls back on `node:fs/promises`.
+   */
+  files?: CliFiles;
+  /**
+   * Starts a program that outlives this process (no standard streams): `memo hook` rebuilds its
+   * index that way. Without it, the rebuild runs in the hook itself.
+   */
+  spawnDetached?(program: string, args: readonly string[], cwd: string): Promise<void>;
+  /** The command line that starts this `memo` again (for {@linkcode CliIO.spawnDetached}). */
+  self?: string[];
   /** Serves HTTP (`memo serve`): `Deno.serve` under Deno, `node:http` under Node. */
   serve?(
     handler: (request: Request) => Response | Promise<Response>,
@@ -79,6 +91,32 @@ export interface CliIO {
     /** Stops accepting connections; the requests in flight finish (aborting `signal` cuts them). */
     shutdown(): Promise<void>;
   }>;
+}
+
+/**
+ * File calls on the host's own API (`platform/files.ts`): `memo hook` runs as a fresh process on
+ * every prompt, and loading `node:fs/promises` alone would cost it more than all of `memo
+ * --version`. A missing file reads as an error whose `code` is `ENOENT`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { CliFiles } from "./context.ts";
+ * const files: Pick<CliFiles, "stat"> = { stat: () => Promise.resolve(undefined) };
+ * assert.equal(await files.stat("/x"), undefined);
+ * ```
+ */
+export interface CliFiles {
+  readText(path: string): Promise<string>;
+  readRanges(path: string, ranges: readonly (readonly [number, number])[]): Promise<Uint8Array[]>;
+  stat(
+    path: string,
+  ): Promise<{ size: number; mtimeMs: number; ino: number; isDirectory: boolean } | undefined>;
+  writeAtomically(path: string, data: string | Uint8Array): Promise<void>;
+  append(path: string, text: string): Promise<void>;
+  mkdir(path: string): Promise<void>;
+  readdir(path: string): Promise<string[]>;
+  remove(path: string): Promise<void>;
 }
 
 /**

@@ -331,6 +331,36 @@ export interface MemoStats {
    * absent where it is not counted, as in the cloud runtime).
    */
   secrets?: { policy: SecretsPolicy; findings?: number };
+  /**
+   * The clients' hooks (`memo hook`): per client, whether `memo init --hooks` turned them on (and
+   * in which file), and when each event last ran; set by the local and hybrid runtimes
+   * (`@memo/mcp-server`) when a client's hooks were ever turned on or ran.
+   */
+  hooks?: Record<string, HookClientStatus>;
+}
+
+/**
+ * One client's hooks in {@linkcode MemoStats.hooks}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { HookClientStatus } from "@memo/memory";
+ * const status: HookClientStatus = {
+ *   on: true,
+ *   file: ".claude/settings.local.json",
+ *   lastRun: { "session-start": "2026-03-02T10:00:00.000Z" },
+ * };
+ * assert.equal(status.on, true);
+ * ```
+ */
+export interface HookClientStatus {
+  /** Whether memo's hook entries are in the client's file (as `memo init` last left it). */
+  on: boolean;
+  /** The client's hook file memo wrote. */
+  file?: string;
+  /** The last run of each event (`session-start`, `prompt`), as ISO times. */
+  lastRun?: Record<string, string>;
 }
 
 /**

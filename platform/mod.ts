@@ -24,3 +24,5 @@ export * from "./healthz.ts";
 export * from "./access_log.ts";
 export * from "./read_limited.ts";
 export * from "./run_program.ts";
+export * from "./files.ts";
+export * from "./spawn_detached.ts";

@@ -145,6 +145,35 @@ export async function stdin(): Promise<ReadableStream<Uint8Array>> {
 }
 
 /**
+ * All of standard input as text (UTF-8), read with the host's own calls (under Deno, no web
+ * stream: a hook, a fresh process on every prompt, reads its input this way).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { readStdinText } from "./process.ts";
+ *
+ * assert.equal(typeof readStdinText, "function"); // `memo remember --file -` reads with it
+ * ```
+ */
+export async function readStdinText(): Promise<string> {
+  if (!deno) return await new Response(await stdin()).text();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const buffer = new Uint8Array(65536);
+    const n = await deno.stdin.read(buffer);
+    if (n === null) break;
+    chunks.push(buffer.subarray(0, n));
+    size += n;
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) all.set(c, at), at += c.length;
+  return new TextDecoder().decode(all);
+}
+
+/**
  * Standard output as a web stream of bytes.
  *
  * @example

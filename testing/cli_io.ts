@@ -6,7 +6,7 @@
  */
 
 import type { CliIO } from "../cli/context.ts";
-import { execPath, hostName, runProgram } from "../platform/mod.ts";
+import { execPath, hostFiles, hostName, runProgram } from "../platform/mod.ts";
 
 /**
  * A recording CliIO for tests.
@@ -73,6 +73,7 @@ export function recordingIO(
     readStdin: () => Promise.resolve(stdinText),
     readLine: () => Promise.resolve(lines.shift()),
     runProgram,
+    files: hostFiles,
   };
 }
 

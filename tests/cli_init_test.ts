@@ -167,7 +167,9 @@ Deno.test("memo init (process) merges four client files, runs twice as a no-op, 
     '{\n  "connectors": []\n}\n',
   );
   const gitignore = (await readFile(join(p.root, ".memo", ".gitignore"), "utf8")).split("\n");
-  for (const line of ["cache/", "replica/", "connectors/state.json", "memory/notes.md.lock"]) {
+  for (
+    const line of ["cache/", "replica/", "connectors/state.json", "memory/notes.md.lock", "logs/"]
+  ) {
     assert.ok(gitignore.includes(line), line);
   }
   assert.deepEqual((await readdir(p.root)).sort(), [

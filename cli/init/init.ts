@@ -29,6 +29,7 @@ import {
   splitCommandLine,
 } from "./_launch_command.ts";
 import { writeFileAtomically } from "../write_file.ts";
+import { updateHookFile } from "./_hook_file.ts";
 import { type GitWiringResult, mergeDriverCommand, wireGit } from "../git/wiring.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
@@ -57,8 +58,13 @@ export interface InitFile {
   path: string;
   /** The client the file configures (client files only). */
   client?: McpClient;
-  /** `created`, `updated`, `unchanged`, or `error` (the file was left as is). */
-  status: "created" | "updated" | "unchanged" | "error";
+  /**
+   * `created`, `updated`, `unchanged`, `removed` (`--no-hooks` left nothing in it), or `error`
+   * (the file was left as is).
+   */
+  status: "created" | "updated" | "unchanged" | "removed" | "error";
+  /** Set on a client's hook file (`--hooks`, `--no-hooks`). */
+  hooks?: boolean;
   /** The copy of the old content, when the file changed. */
   backup?: string;
   /** Why the file was left as is. */
@@ -126,12 +132,14 @@ function gitignoreLines(root: string): string[] {
     rel(paths.connectorState),
     rel(paths.lock),
     ...LOCAL_SCOPE_IGNORES,
+    "logs/",
   ];
 }
 
 /**
  * The text of `.memo/.gitignore` given the current one (`undefined`: no file): the lines memo needs
- * (`cache/`, `replica/`, `connectors/state.json`, the notes' lock file), the missing ones appended,
+ * (`cache/`, `replica/`, `connectors/state.json`, the notes' lock file, `logs/`: the hooks' log),
+ * the missing ones appended,
  * none repeated. Returns `undefined` when nothing is missing.
  *
  * @example
@@ -142,22 +150,22 @@ function gitignoreLines(root: string): string[] {
  * const text = memoGitignore("/work/app", undefined)!;
  * assert.equal(
  *   text,
- *   "# memo's local state: caches, replica, connector cursors, the lock\n" +
+ *   "# memo's local state: caches, replica, connector cursors, the lock, the hooks' log\n" +
  *     "cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n" +
- *     "memory/notes.local.md\nmemory/notes.local.md.lock\n",
+ *     "memory/notes.local.md\nmemory/notes.local.md.lock\nlogs/\n",
  * );
  * assert.equal(memoGitignore("/work/app", text), undefined);
  * assert.equal(
  *   memoGitignore("/work/app", "mine\n/cache/\nreplica/"),
  *   "mine\n/cache/\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n" +
- *     "memory/notes.local.md\nmemory/notes.local.md.lock\n",
+ *     "memory/notes.local.md\nmemory/notes.local.md.lock\nlogs/\n",
  * );
  * ```
  */
 export function memoGitignore(root: string, existing: string | undefined): string | undefined {
   const wanted = gitignoreLines(root);
   if (existing === undefined) {
-    return "# memo's local state: caches, replica, connector cursors, the lock\n" +
+    return "# memo's local state: caches, replica, connector cursors, the lock, the hooks' log\n" +
       wanted.join("\n") + "\n";
   }
   const present = new Set(existing.split(/\r?\n/).map((l) => l.trim().replace(/^\//, "")));
@@ -302,11 +310,24 @@ export const initCommand: CliCommand = {
     const p = parseArgs(argv, {
       string: ["dir", "command"],
       multiple: ["client"],
-      boolean: ["json", "user"],
+      boolean: ["json", "user", "hooks", "no-hooks", "team"],
     });
     positionals(p, []);
     if (boolFlag(p, "user")) return await initUser(io, boolFlag(p, "json"));
     const clients = parseClients(listFlag(p, "client"));
+    const hooks = boolFlag(p, "hooks") ? "add" : boolFlag(p, "no-hooks") ? "remove" : undefined;
+    if (boolFlag(p, "hooks") && boolFlag(p, "no-hooks")) {
+      throw new UsageError("--hooks and --no-hooks cannot go together");
+    }
+    if ((hooks || boolFlag(p, "team")) && !clients.length) {
+      throw new UsageError("--hooks, --no-hooks and --team need --client");
+    }
+    const team = boolFlag(p, "team");
+    if (hooks && clients.includes("claude-desktop")) {
+      throw new UsageError(
+        "Claude Desktop has no hooks (--hooks works with claude-code, cursor and vscode)",
+      );
+    }
     const commandLine = stringFlag(p, "command");
     const root = resolve(io.cwd, stringFlag(p, "dir") ?? ".");
     const launched = launchCommand(
@@ -405,6 +426,14 @@ export const initCommand: CliCommand = {
         const error = `Cannot update ${shown}: ${why}; left as is`;
         files.push({ path: shown, client, status: "error", error });
         await io.stderr(errorLine(error));
+      }
+      if (hooks) {
+        const result = await updateHookFile(client, place, team, hooks, command, show);
+        files.push(result);
+        if (result.status === "error") {
+          failed = true;
+          await io.stderr(errorLine(result.error!));
+        }
       }
     }
 

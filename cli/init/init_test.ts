@@ -72,7 +72,7 @@ test("memo init: config.json and .gitignore are created once; an existing .gitig
   assert.equal(
     await readFile(join(p.root, ".memo", ".gitignore"), "utf8"),
     "# mine\ncache/\nnotes-draft.md\nreplica/\nconnectors/state.json\nmemory/notes.md.lock\n" +
-      "memory/notes.local.md\nmemory/notes.local.md.lock\n",
+      "memory/notes.local.md\nmemory/notes.local.md.lock\nlogs/\n",
   );
   const second = await p.run();
   assert.deepEqual(second.result.files.map((f) => f.status), ["unchanged", "unchanged"]);

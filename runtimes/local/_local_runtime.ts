@@ -5,6 +5,7 @@
  * @module
  */
 
+import { hooksStatus } from "./hooks_status.ts";
 import { envObject } from "../../platform/mod.ts";
 import { runConfiguredConnectors } from "./_connectors.ts";
 import { refuseUnresolvedMerge, runtimeErrorOf, unsupported } from "./_runtime_errors.ts";
@@ -296,7 +297,11 @@ export class LocalRuntime implements R.MemoMcpRuntime {
   }
 
   stats(options: R.RuntimeCallOptions = {}): Promise<R.MemoStats> {
-    return this.#run(options.signal, (memo) => memo.stats());
+    return this.#run(options.signal, async (memo) => {
+      const stats = await memo.stats();
+      const hooks = await hooksStatus(this.#rootDir);
+      return hooks ? { ...stats, hooks } : stats;
+    });
   }
 
   scrubSecrets(value: unknown): Promise<unknown> {

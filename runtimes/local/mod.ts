@@ -21,3 +21,4 @@
  */
 
 export * from "./runtime.ts";
+export * from "./hooks_status.ts";

@@ -27,7 +27,7 @@ export const memoryStats: Tool = defineTool({
   name: "memory_stats",
   title: "Memory stats",
   description:
-    "Count the notes in memory, per label, per source and (when more than the project is served) per scope, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), and (hybrid runtime) the replication state.",
+    "Count the notes in memory, per label, per source and (when more than the project is served) per scope, with the time of the last change, the runtime (local, hybrid or cloud), the recall engine in use (and what auto resolves to), the embedding coverage (model, state, notes embedded of all), any damaged sections of notes.md, the secrets guard (its policy, and how many secrets stored notes hold), the clients' hooks (on or off, last run), and (hybrid runtime) the replication state.",
   write: false,
   annotations: READ,
   input: () => z.strictObject({}),
@@ -88,6 +88,18 @@ export const memoryStats: Tool = defineTool({
         "The last replication failure; absent after a success.",
       ),
     }).optional().describe("Replication state (hybrid runtime only)."),
+    hooks: z.record(
+      z.string(),
+      z.looseObject({
+        on: z.boolean().describe("Whether memo init --hooks turned this client's hooks on."),
+        file: z.string().optional().describe("The client's hook file."),
+        lastRun: z.record(z.string(), z.string()).optional().describe(
+          "The last run of each event (session-start, prompt).",
+        ),
+      }),
+    ).optional().describe(
+      "The clients' hooks (memo hook): whether they are on, and when each last ran.",
+    ),
     secrets: z.looseObject({
       policy: z.enum(["redact", "refuse", "allow"]).describe(
         "What a write does with a detected secret: redact it, refuse the write, or allow (the guard is off).",

@@ -2,13 +2,16 @@
 /**
  * The Status view: what `memory_stats` says about memory, the recall
  * engines, the embeddings, the secrets guard (its policy and the secrets stored notes hold),
- * the notes per scope (when the server serves more than the project), the damaged sections of
- * `notes.md`, what git left to fix (an unresolved merge in `notes.md`, a
+ * the notes per scope (when the server serves more than the project), the clients' hooks (on or
+ * off, last run), the damaged sections of `notes.md`, what git left to fix (an unresolved merge in
+ * `notes.md`, a
  * clone without memo's merge driver) and, in the hybrid runtime, replication.
  *
  * @module
  */
 
+// deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
+import { Fragment } from "npm:preact@11.2.0";
 import type { ReplicaStatus } from "@memo/memory";
 import { when } from "./api.ts";
 import { type Scope, SCOPE_PURPOSE, SCOPES } from "./scope.tsx";
@@ -37,6 +40,8 @@ export interface Stats {
   issues?: { kind: string; message: string; line?: number }[];
   replica?: ReplicaStatus;
   secrets?: { policy: string; findings?: number };
+  /** The clients' hooks (`memo hook`): on or off, and when each event last ran. */
+  hooks?: Record<string, { on: boolean; file?: string; lastRun?: Record<string, string> }>;
   /** `notes.md` holds git's conflict markers: reads merge in memory, writes are refused. */
   unresolvedMerge?: {
     path: string;
@@ -82,6 +87,12 @@ function GitCard({ stats }: { stats: Stats }) {
       )}
     </section>
   );
+}
+
+/** One client's hooks: on or off, and the last run of each event. */
+function hookText(h: NonNullable<Stats["hooks"]>[string]): string {
+  const runs = Object.entries(h.lastRun ?? {}).map(([event, at]) => `${event} ${when(at)}`);
+  return `${h.on ? "on" : "off"}${runs.length ? `; last run: ${runs.join(", ")}` : "; never ran"}`;
 }
 
 /** The secrets guard's line: its policy, and what stored notes hold (never a value). */
@@ -178,6 +189,12 @@ export function StatusView({ stats }: { stats: Stats | null }) {
             {e?.error && <span class="muted">: {e.error}</span>}
             {e?.reason && !e.error && <span class="muted">: {e.reason}</span>}
           </dd>
+          {stats.hooks && Object.entries(stats.hooks).map(([client, h]) => (
+            <Fragment key={client}>
+              <dt>Hooks: {client}</dt>
+              <dd>{hookText(h)}</dd>
+            </Fragment>
+          ))}
           {stats.secrets && (
             <>
               <dt>Secrets</dt>

@@ -1,0 +1,197 @@
+/**
+ * The cold latency of `memo hook`, from spawn to exit, beside its yardsticks in the same run:
+ *
+ * - at 10,000 notes, `memo hook --client claude-code prompt` and `session-start` against
+ *   `memo --version` (goal: the hook's p95 at most 2× the version's);
+ * - at 100,000 notes (about 103 MB of notes.md), the same hook against a cold `memo recall` of
+ *   the same prompt (goal: at most 0.5× the recall's p95).
+ *
+ * Each project is made with `bench/_notes_corpus.ts`, then warmed once (the hooks' index and the
+ * lexical snapshot built: the steady state between two writes). Each round starts every
+ * contender once, in an order that rotates from round to round; every hook run has a fresh
+ * session id. The hooks' index build (`memo hook --rebuild`, which a hook starts apart after a
+ * change of notes.md) is timed once.
+ *
+ * Run: nice deno run -A bench/hook_latency.ts [--rounds 15] [--sizes 10000,100000] [--json FILE]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { join } from "node:path";
+import { percentile } from "./_report.ts";
+import { DENO, loadAvg, log, ROOT } from "./_http_kit.ts";
+import { generateNotes } from "./_notes_corpus.ts";
+
+const { values: flags } = parseArgs({
+  args: Deno.args,
+  options: {
+    rounds: { type: "string", default: "15" },
+    sizes: { type: "string", default: "10000,100000" },
+    json: { type: "string" },
+  },
+});
+const ROUNDS = Number(flags.rounds);
+const CLI = join(ROOT, "cli.ts");
+const PROMPT = "how does the staging database deploy runbook handle a rate limit";
+
+/** A run: spawn to exit (wall), and the CPU time of the process (user + system, `/usr/bin/time`). */
+interface Timing {
+  wall: number;
+  cpu: number;
+}
+
+/** Runs `memo ARGS` with `input` on stdin, under `/usr/bin/time` (the same for every contender). */
+async function timed(args: string[], input = ""): Promise<Timing> {
+  const start = performance.now();
+  const child = new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%U %S", DENO, "run", "-A", CLI, ...args],
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const { code, stderr } = await child.output();
+  const wall = performance.now() - start;
+  if (code !== 0) throw new Error(`memo ${args.join(" ")} exited ${code}`);
+  const [user, system] = new TextDecoder().decode(stderr).trim().split("\n").at(-1)!.split(" ")
+    .map(Number);
+  return { wall, cpu: (user + system) * 1000 };
+}
+
+let session = 0;
+function hookInput(dir: string, event: string): string {
+  return JSON.stringify({
+    session_id: `bench-${++session}`,
+    cwd: dir,
+    hook_event_name: event === "prompt" ? "UserPromptSubmit" : "SessionStart",
+    prompt: PROMPT,
+    source: "startup",
+  });
+}
+
+interface Row {
+  notes: number;
+  name: string;
+  p50: number;
+  p95: number;
+  cpuP50: number;
+  cpuP95: number;
+}
+
+const rows: Row[] = [];
+const goals: { what: string; ratio: number; cpuRatio: number; bound: number; ok: boolean }[] = [];
+const rebuilds: { notes: number; ms: number }[] = [];
+for (const size of flags.sizes.split(",").map(Number)) {
+  const dir = await Deno.makeTempDir({ prefix: `memo-hook-${size}-` });
+  try {
+    log(`${size} notes: generating`);
+    await generateNotes(dir, size);
+    // The index build (timed once: what `memo hook --rebuild` does apart after a change of
+    // notes.md, while the hooks read the old index), then the steady state.
+    rebuilds.push({ notes: size, ms: (await timed(["hook", "--rebuild", "--dir", dir])).wall });
+    await timed(["recall", PROMPT, "--dir", dir, "--limit", "10"]);
+    const contenders: { name: string; run: () => Promise<Timing> }[] = [
+      { name: "memo --version", run: () => timed(["--version"]) },
+      {
+        name: "memo hook prompt",
+        run: () => timed(["hook", "--client", "claude-code", "prompt"], hookInput(dir, "prompt")),
+      },
+      {
+        name: "memo hook session-start",
+        run: () =>
+          timed(
+            ["hook", "--client", "claude-code", "session-start"],
+            hookInput(dir, "session-start"),
+          ),
+      },
+    ];
+    if (size >= 100_000) {
+      contenders.push({
+        name: "memo recall",
+        run: () => timed(["recall", PROMPT, "--dir", dir, "--limit", "10"]),
+      });
+    }
+    const times = new Map(contenders.map((c) => [c.name, [] as Timing[]]));
+    await contenders[1].run(); // warm-up, not counted
+    for (let round = 0; round < ROUNDS; round++) {
+      for (let i = 0; i < contenders.length; i++) {
+        const c = contenders[(i + round) % contenders.length];
+        times.get(c.name)!.push(await c.run());
+      }
+    }
+    const sorted = (name: string, of: keyof Timing) =>
+      times.get(name)!.map((t) => t[of]).sort((a, b) => a - b);
+    const p95 = (name: string) => percentile(sorted(name, "wall"), 0.95);
+    const cpu95 = (name: string) => percentile(sorted(name, "cpu"), 0.95);
+    for (const name of times.keys()) {
+      rows.push({
+        notes: size,
+        name,
+        p50: percentile(sorted(name, "wall"), 0.5),
+        p95: p95(name),
+        cpuP50: percentile(sorted(name, "cpu"), 0.5),
+        cpuP95: cpu95(name),
+      });
+    }
+    for (const hook of ["memo hook prompt", "memo hook session-start"]) {
+      if (size <= 10_000) {
+        const ratio = p95(hook) / p95("memo --version");
+        const cpuRatio = cpu95(hook) / cpu95("memo --version");
+        goals.push({
+          cpuRatio,
+          what: `${size}: ${hook} p95 / memo --version p95`,
+          ratio,
+          bound: 2,
+          ok: ratio <= 2,
+        });
+      }
+      if (size >= 100_000) {
+        const ratio = p95(hook) / p95("memo recall");
+        const cpuRatio = cpu95(hook) / cpu95("memo recall");
+        goals.push({
+          cpuRatio,
+          what: `${size}: ${hook} p95 / cold memo recall p95`,
+          ratio,
+          bound: 0.5,
+          ok: ratio <= 0.5,
+        });
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+console.log(`memo hook latency, spawn to exit, ${ROUNDS} rounds, load ${loadAvg()}`);
+for (const r of rows) {
+  console.log(
+    `${String(r.notes).padStart(7)} notes  ${r.name.padEnd(24)} p50 ${
+      r.p50.toFixed(0).padStart(5)
+    } ms  p95 ${r.p95.toFixed(0).padStart(5)} ms   CPU p50 ${
+      r.cpuP50.toFixed(0).padStart(5)
+    } ms  p95 ${r.cpuP95.toFixed(0).padStart(5)} ms`,
+  );
+}
+for (const r of rebuilds) {
+  console.log(
+    `${String(r.notes).padStart(7)} notes  index build (memo hook --rebuild): ${
+      r.ms.toFixed(0)
+    } ms`,
+  );
+}
+for (const g of goals) {
+  console.log(
+    `${g.ok ? "ok  " : "MISS"} ${g.what}: ${g.ratio.toFixed(2)} (goal <= ${g.bound}; CPU ${
+      g.cpuRatio.toFixed(2)
+    })`,
+  );
+}
+if (flags.json) {
+  await Deno.writeTextFile(
+    flags.json,
+    JSON.stringify({ rounds: ROUNDS, load: loadAvg(), rows, rebuilds, goals }, null, 2) + "\n",
+  );
+}
