@@ -28,7 +28,8 @@
  * alike; the report gives each round's ratio and their median. Then, for `tools/call recall` on
  * Deno, the timers: `bench/peers/memo_timed.ts` (memo's endpoint with timers around the handler
  * and around the runtime's `recall`) and the bare peer's own handler timer, under the same load:
- * memo's time per request outside `recall` ÷ the bare request's time.
+ * memo's time per request outside `recall` ÷ the bare request's time (and ÷ memo's own smallest
+ * request of the era, `ping` or `server/discover`, timed the same way).
  *
  * Run: deno run -A bench/http_ceiling.ts [--duration 8] [--warmup 2] [--rounds 3] [--threads 1]
  * [--connections 32] [--notes 200] [--hosts deno,node] [--peers sdk-v1,sdk-v2] [--npm DIR]
@@ -300,8 +301,15 @@ async function main() {
               };
               const m = await read(timed, scripts.get(w.key)!);
               const b = await read(bare, scripts.get(w.key)!);
+              // memo's own smallest request of the era (ping; server/discover in 2026-07-28).
+              const small = list.find((s) =>
+                s.era === w.era && s.method !== "tools/call" &&
+                s.method !== "tools/list"
+              );
+              const p = small && await read(timed, scripts.get(small.key)!);
               const outside = (m.timers.handlerMs - m.timers.recallMs) / m.timers.requests;
               const bareMs = b.timers.handlerMs / b.timers.requests;
+              const memoSmallMs = p ? p.timers.handlerMs / p.timers.requests : NaN;
               const recallMs = m.timers.recallMs / Math.max(1, m.timers.recalls);
               timerRows.push({
                 round,
@@ -313,12 +321,18 @@ async function main() {
                 outsideMs: outside,
                 bareMs,
                 ratio: outside / bareMs,
+                memoSmallMs,
+                smallRatio: outside / memoSmallMs,
               });
               log(
                 `timers round ${round} ${w.label}: memo ${fmt(m.r.rps)} req/s, outside recall ` +
                   `${outside.toFixed(3)} ms (recall ${recallMs.toFixed(3)} ms); bare ${
                     fmt(b.r.rps)
-                  } req/s, ${bareMs.toFixed(3)} ms: ${(outside / bareMs).toFixed(2)}×`,
+                  } req/s, ${bareMs.toFixed(3)} ms: ${
+                    (outside / bareMs).toFixed(2)
+                  }×; memo's ${small?.method} ${memoSmallMs.toFixed(3)} ms: ${
+                    (outside / memoSmallMs).toFixed(2)
+                  }×`,
               );
             } finally {
               await timed.stop();
@@ -439,16 +453,16 @@ function report(list: Workload[], rows: Row[], timerRows: Record<string, unknown
   }
   if (timerRows.length) {
     console.log(
-      "\n| workload | round | memo req/s | bare req/s | memo in handler ms | recall ms | outside recall ms | bare ms | outside ÷ bare |",
+      "\n| workload | round | memo req/s | bare req/s | memo in handler ms | recall ms | outside recall ms | bare ms | outside ÷ bare | memo's ping/discover ms | outside ÷ that |",
     );
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const t of timerRows as Record<string, number & string>[]) {
       console.log(
         `| ${t.key} | ${t.round} | ${fmt(t.memoRps)} | ${fmt(t.bareRps)} | ${
           fmt(t.memoHandlerMs, 3)
         } | ${fmt(t.recallMs, 3)} | ${fmt(t.outsideMs, 3)} | ${fmt(t.bareMs, 3)} | ${
           fmt(t.ratio, 2)
-        } |`,
+        } | ${fmt(t.memoSmallMs, 3)} | ${fmt(t.smallRatio, 2)} |`,
       );
     }
   }
