@@ -467,3 +467,107 @@ export async function waitForCloudHealth(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** An HTTP answer as it came on the wire: its status, its headers in order, its body. */
+export interface RawAnswer {
+  status: number;
+  /** Every header line, names lower-cased, in the order sent. */
+  headers: [string, string][];
+  body: string;
+}
+
+/**
+ * POSTs `body` over a plain TCP connection and reads the answer as it comes on the wire (`fetch`
+ * would merge repeated headers such as two `Vary` lines). The answer must carry `Content-Length`
+ * or be chunked; the connection is closed after it.
+ */
+export async function rawPost(
+  url: string,
+  headers: Readonly<Record<string, string>>,
+  body: string,
+): Promise<RawAnswer> {
+  const { hostname, port, pathname } = new URL(url);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  const bytes = new TextEncoder().encode(body);
+  const head = `POST ${pathname} HTTP/1.1\r\nhost: ${hostname}:${port}\r\n` +
+    Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("") +
+    `content-length: ${bytes.length}\r\nconnection: close\r\n\r\n`;
+  const w = conn.writable.getWriter();
+  await w.write(new TextEncoder().encode(head));
+  await w.write(bytes);
+  w.releaseLock();
+  const text = await new Response(conn.readable).text();
+  const split = text.indexOf("\r\n\r\n");
+  const lines = text.slice(0, split).split("\r\n");
+  const status = Number(lines[0].split(" ")[1]);
+  const all = lines.slice(1).map((line): [string, string] => {
+    const colon = line.indexOf(":");
+    return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+  });
+  let rest = text.slice(split + 4);
+  if (all.some(([k, v]) => k === "transfer-encoding" && v === "chunked")) {
+    let out = "";
+    while (true) {
+      const eol = rest.indexOf("\r\n");
+      const size = parseInt(rest.slice(0, eol), 16);
+      if (!size) break;
+      // Sizes count bytes: the answers here are ASCII JSON, where bytes are characters.
+      out += rest.slice(eol + 2, eol + 2 + size);
+      rest = rest.slice(eol + 2 + size + 2);
+    }
+    rest = out;
+  }
+  return { status, headers: all, body: rest };
+}
+
+/** Headers of the framing and the clock (each server writes its own), left out of comparisons. */
+const FRAMING = new Set([
+  "date",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+]);
+
+/** The headers of an answer without those of the framing and the clock. */
+export function contentHeaders(answer: RawAnswer): [string, string][] {
+  return answer.headers.filter(([k]) => !FRAMING.has(k));
+}
+
+/** Installs the Node peer (bench/peers/sdk_peer_package.json) in a temporary folder, once. */
+export async function installNodePeer(): Promise<string> {
+  const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/memo-bench-peers`;
+  await Deno.mkdir(dir, { recursive: true });
+  const pkg = await Deno.readTextFile(`${ROOT}bench/peers/sdk_peer_package.json`);
+  let installed = "";
+  try {
+    installed = await Deno.readTextFile(`${dir}/package.json`);
+  } catch { /* first run */ }
+  await Deno.copyFile(`${ROOT}bench/peers/sdk_stateless.mjs`, `${dir}/sdk_stateless.mjs`);
+  if (installed !== pkg) {
+    log("installing the SDK peer for Node (npm install)");
+    await Deno.writeTextFile(`${dir}/package.json`, pkg);
+    const out = await new Deno.Command("npm", {
+      args: ["install", "--no-package-lock", "--no-audit", "--no-fund", "--silent"],
+      cwd: dir,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    if (!out.success) {
+      throw new Error(`npm install failed: ${new TextDecoder().decode(out.stderr)}`);
+    }
+  }
+  return dir;
+}
+
+/** A process's CPU time (user + system) in milliseconds, from `/proc` (NaN once it is gone). */
+export function cpuMs(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second here).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}

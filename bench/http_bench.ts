@@ -9,8 +9,12 @@
  *   builds it, under Node (bench/peers/sdk_stateless.mjs, one `echo` tool);
  * - sdk-deno: the same file and packages run under Deno,
  *   which is much faster than under Node here, for a fair second view;
- * - bare: a bare `Deno.serve` answering a constant JSON-RPC result, the ceiling
- *   (bench/peers/bare.ts).
+ * - bare: a bare `Deno.serve` answering a constant JSON-RPC result
+ *   (bench/peers/bare.ts);
+ * - bare-list: the ceiling of `tools/list`, a bare `Deno.serve` answering what memo
+ *   answered to it, status, headers and body (captured on the wire at the start;
+ *   bench/peers/bare_answers.mjs). The report ends with memo's share of it;
+ *   `bench/http_ceiling.ts` measures that share in both eras and on both hosts.
  *
  * Load comes from wrk (Debian's `wrk`: `apt-get install -y wrk`), 32
  * connections POSTing JSON-RPC: `tools/list`, and `tools/call` (memo: `recall`
@@ -25,6 +29,7 @@
 
 import { parseArgs } from "node:util";
 import {
+  contentHeaders,
   corpus,
   cpuModel,
   DENO,
@@ -32,14 +37,16 @@ import {
   distinctRecallScript,
   fmt,
   freePort,
+  installNodePeer,
   loadAvg,
   log,
   luaScript,
+  rawPost,
   requireWrk,
-  ROOT,
   rpc,
   rssKiB,
   seedProject,
+  SESSION_HEADERS,
   startTarget,
   wrk as runWrk,
   type WrkResult,
@@ -68,32 +75,6 @@ const ROUNDS = Number(flags.rounds);
 const wrk = (url: string, script: string, seconds: number) =>
   runWrk(url, script, seconds, CONNECTIONS);
 
-/** Installs the Node peer (bench/peers/sdk_peer_package.json) in a temporary folder, once. */
-async function installNodePeer(): Promise<string> {
-  const dir = `${Deno.env.get("TMPDIR") ?? "/tmp"}/memo-bench-peers`;
-  await Deno.mkdir(dir, { recursive: true });
-  const pkg = await Deno.readTextFile(`${ROOT}bench/peers/sdk_peer_package.json`);
-  let installed = "";
-  try {
-    installed = await Deno.readTextFile(`${dir}/package.json`);
-  } catch { /* first run */ }
-  await Deno.copyFile(`${ROOT}bench/peers/sdk_stateless.mjs`, `${dir}/sdk_stateless.mjs`);
-  if (installed !== pkg) {
-    log("installing the SDK peer for Node (npm install)");
-    await Deno.writeTextFile(`${dir}/package.json`, pkg);
-    const out = await new Deno.Command("npm", {
-      args: ["install", "--no-package-lock", "--no-audit", "--no-fund", "--silent"],
-      cwd: dir,
-      stdout: "null",
-      stderr: "piped",
-    }).output();
-    if (!out.success) {
-      throw new Error(`npm install failed: ${new TextDecoder().decode(out.stderr)}`);
-    }
-  }
-  return dir;
-}
-
 // ---------------------------------------------------------------- run
 
 if (import.meta.main) await main();
@@ -102,7 +83,9 @@ async function main() {
   await requireWrk();
 
   const wantsMemo = !flags.only ||
-    flags.only.split(",").some((name) => name === "memo" || name === "memo-no-engine");
+    flags.only.split(",").some((name) =>
+      name === "memo" || name === "memo-no-engine" || name === "bare-list"
+    );
   if (wantsMemo) log(`seeding ${NOTES} notes`);
   const { drafts, queries, queryWords } = corpus(NOTES);
   const project = wantsMemo ? await seedProject(NOTES, drafts) : "";
@@ -117,6 +100,7 @@ async function main() {
     }),
   };
   const queriesFile = await Deno.makeTempFile({ suffix: ".json" });
+  const answersFile = await Deno.makeTempFile({ suffix: ".json" });
   await Deno.writeTextFile(queriesFile, JSON.stringify(queries));
   const scripts = {
     list: await luaScript([bodies.list]),
@@ -192,13 +176,50 @@ async function main() {
       call: scripts.list,
       callName: "constant result",
     },
+    {
+      // The ceiling of memo's tools/list: the same status, headers and body (bare_answers.mjs).
+      name: "bare-list",
+      start: (p: number) =>
+        startTarget(
+          "bare-list",
+          ["run", "-A", "bench/peers/bare_answers.mjs", String(p), answersFile],
+          {},
+          p,
+        ),
+      call: undefined,
+      callName: "",
+    },
   ].filter((t) => !flags.only || flags.only.split(",").includes(t.name));
+
+  // memo's tools/list answer on the wire, for bare-list.
+  if (targets.some((t) => t.name === "bare-list")) {
+    const port = freePort();
+    const memo = await startTarget("memo", denoServeArgs(port), { MEMO_ROOT_DIR: project }, port);
+    try {
+      const answer = await rawPost(memo.url, SESSION_HEADERS, bodies.list);
+      await Deno.writeTextFile(
+        answersFile,
+        JSON.stringify({
+          answers: [{
+            version: SESSION_HEADERS["MCP-Protocol-Version"],
+            method: "tools/list",
+            status: answer.status,
+            headers: contentHeaders(answer),
+            body: answer.body,
+          }],
+        }),
+      );
+    } finally {
+      await memo.stop();
+    }
+  }
 
   for (let round = 1; round <= ROUNDS; round++) {
     for (const t of targets) {
       const target = await t.start(freePort());
       try {
-        const workloads: [string, string][] = [["tools/list", scripts.list], [t.callName, t.call]];
+        const workloads: [string, string][] = [["tools/list", scripts.list]];
+        if (t.call !== undefined) workloads.push([t.callName, t.call]);
         if (t.name === "memo") {
           workloads.push([
             `tools/call recall, every query new (${NOTES} notes)`,
@@ -266,6 +287,7 @@ async function main() {
 
   if (project) await Deno.remove(project, { recursive: true }).catch(() => {});
   await Deno.remove(queriesFile).catch(() => {});
+  await Deno.remove(answersFile).catch(() => {});
 
   console.log(
     `\nmachine: ${cpuInfo}, ${navigator.hardwareConcurrency} cores; wrk -t2 -c${CONNECTIONS} -d${DURATION}s\n`,
@@ -284,6 +306,19 @@ async function main() {
       `| ${r.round} | ${r.target} | ${r.workload} | ${fmt(r.rps)} | ${fmt(r.p50ms, 2)} | ${
         fmt(r.p99ms, 2)
       } | ${r.errors} | ${r.loadavg} |`,
+    );
+  }
+  const listRps = (target: string) =>
+    (rows as { target: string; workload: string; rps: number }[])
+      .filter((r) => r.target === target && r.workload === "tools/list").map((r) => r.rps);
+  const memoList = listRps("memo");
+  const ceiling = listRps("bare-list");
+  if (memoList.length && ceiling.length) {
+    const shares = memoList.map((rps, i) => rps / ceiling[Math.min(i, ceiling.length - 1)]);
+    console.log(
+      `\ntools/list, share of the ceiling (bare-list, memo's bytes), per round: ${
+        shares.map((v) => `${(v * 100).toFixed(0)}%`).join(", ")
+      }`,
     );
   }
   if (soak) console.log(`\nsoak: ${JSON.stringify(soak)}`);

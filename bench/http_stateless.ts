@@ -10,9 +10,11 @@
  *   builds it (`createMcpHandler(() => new McpServer(…))` under `Deno.serve`,
  *   one `echo` tool; bench/peers/sdk_v2_http.ts), sent the same stateless
  *   `tools/list` and a stateless `tools/call echo`;
- * - bare: a bare `Deno.serve` that parses the body and answers the very bytes
- *   memo answered to the stateless `tools/list` (captured from memo at the start
- *   of the run; bench/peers/bare.ts), the ceiling.
+ * - bare: a bare `Deno.serve` that parses the body and answers what memo
+ *   answered to the stateless `tools/list`, status, headers and body (captured
+ *   from memo on the wire at the start of the run; bench/peers/bare_answers.mjs),
+ *   the ceiling. `bench/http_ceiling.ts` measures the share of it for both eras
+ *   and both hosts.
  *
  * Every stateless request carries what the revision requires: `_meta` with
  * `io.modelcontextprotocol/protocolVersion` and `clientCapabilities` (and
@@ -30,6 +32,7 @@
 
 import { parseArgs } from "node:util";
 import {
+  contentHeaders,
   corpus,
   cpuModel,
   denoServeArgs,
@@ -40,6 +43,8 @@ import {
   log,
   luaScript,
   onlyTargets,
+  type RawAnswer,
+  rawPost,
   requireWrk,
   rpc,
   seedProject,
@@ -171,14 +176,27 @@ async function main() {
       MEMO_ROOT_DIR: project,
     }, port);
 
-  // memo's answer to the stateless tools/list, byte for byte, for the ceiling.
+  // memo's answer to the stateless tools/list on the wire (status, headers, body), for the ceiling.
   const answerFile = await Deno.makeTempFile({ suffix: ".json" });
+  let captured: RawAnswer | undefined;
   if (needsMemo) {
     const memo = await startMemo(freePort());
     try {
-      const answer = await check(memo.url, workloads.memo[0]);
-      await Deno.writeTextFile(answerFile, answer);
-      log(`captured memo's stateless tools/list answer: ${answer.length} bytes`);
+      await check(memo.url, workloads.memo[0]);
+      captured = await rawPost(memo.url, list.headers, list.body);
+      await Deno.writeTextFile(
+        answerFile,
+        JSON.stringify({
+          answers: [{
+            version: STATELESS_VERSION,
+            method: "tools/list",
+            status: captured.status,
+            headers: contentHeaders(captured),
+            body: captured.body,
+          }],
+        }),
+      );
+      log(`captured memo's stateless tools/list answer: ${captured.body.length} bytes`);
     } finally {
       await memo.stop();
     }
@@ -196,12 +214,15 @@ async function main() {
     bare: async (p) => {
       const bare = await startTarget(
         "bare",
-        ["run", "-A", "bench/peers/bare.ts", String(p), answerFile],
+        ["run", "-A", "bench/peers/bare_answers.mjs", String(p), answerFile],
         {},
         p,
       );
-      const captured = await Deno.readTextFile(answerFile);
-      if (await check(bare.url, workloads.bare[0]) !== captured) {
+      const answer = await rawPost(bare.url, list.headers, list.body);
+      if (
+        captured === undefined || answer.body !== captured.body ||
+        JSON.stringify(contentHeaders(answer)) !== JSON.stringify(contentHeaders(captured))
+      ) {
         await bare.stop();
         throw new Error("bare: its answer is not memo's bytes");
       }

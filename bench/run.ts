@@ -7,12 +7,13 @@
  *
  * `--quick` passes small sizes to each benchmark, to check that they run; the
  * figures of `bench/README.md` come from a run without it. Names: recall,
- * index, store, open, stdio, stdio-stateless, http, http-stateless, http-gzip, sync, cloud,
+ * index, store, open, stdio, stdio-stateless, http, http-stateless, http-gzip, http-ceiling, sync, cloud,
  * cloud-quality, hybrid, embed, oauth, web, npm, secrets, dedupe, history, start, idle, git; `--only
  * stdio` and `--only http` also run their `-stateless`
  * (MCP 2026-07-28) part (and `http` its gzip part, against a worktree of
- * `main`), while `--only stdio-stateless`, `--only http-stateless` or
- * `--only http-gzip` runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
+ * `main`, and its share of the ceiling in both eras on Deno and Node, `http_ceiling.ts`), while
+ * `--only stdio-stateless`, `--only http-stateless`, `--only http-gzip` or `--only http-ceiling`
+ * runs that part alone. `--only cloud` runs the cloud at scale on PostgreSQL
  * (`cloud_scale.ts`) and the cloud's recall quality (`cloud_quality.ts`);
  * `--only cloud-quality` runs the quality part alone. `--only hybrid` runs
  * the hybrid runtime's write latency, catch-up and steady cost
@@ -109,6 +110,13 @@ const benches: Bench[] = [
     script: "http_gzip.ts",
     args: [],
     quick: ["--duration", "1", "--warmup", "1", "--notes", "200", "--rounds", "1"],
+  },
+  {
+    name: "http-ceiling",
+    group: "http",
+    script: "http_ceiling.ts",
+    args: [],
+    quick: ["--duration", "1", "--warmup", "1", "--rounds", "1", "--notes", "50"],
   },
   {
     name: "sync",

@@ -1,7 +1,9 @@
 /**
  * The Node side of `serve()` in `_serve.ts`: a `node:http` server that
  * turns each `IncomingMessage` into a web `Request` and writes the handler's
- * `Response` back, streaming both bodies. Deno never loads this file.
+ * `Response` back. A small body with a declared length is read whole first, and an answer that is
+ * not an event stream is written whole with its length (one write, as a plain `node:http` server
+ * does); other bodies and event streams stream. Deno never loads this file.
  *
  * @module
  */
@@ -30,12 +32,13 @@ type Handler = (request: Request) => Response | Promise<Response>;
 export async function serveNode(handler: Handler, options: ServeOptions): Promise<PlatformServer> {
   const sockets = new Set<Socket>();
   let stopping: Promise<void> | undefined;
+  const isStopping = () => stopping !== undefined;
   const server = createServer((req, res) => {
     // Once stopping, a connection closes after its answer instead of idling.
     res.on("finish", () => {
       if (stopping) server.closeIdleConnections();
     });
-    void answer(handler, req, res, () => stopping !== undefined);
+    void answer(handler, req, res, isStopping);
   });
   server.on("connection", (socket: Socket) => {
     sockets.add(socket);
@@ -75,19 +78,26 @@ export async function serveNode(handler: Handler, options: ServeOptions): Promis
   };
 }
 
+/**
+ * Request bodies that declare a length of at most this many bytes are read whole before the handler
+ * runs and handed to it as one buffer: no web stream over a Node stream for the usual small
+ * JSON-RPC message. Longer bodies, and bodies without a declared length, stream as they come, so
+ * that a handler can refuse one over its limit without reading it.
+ */
+const BUFFERED_BODY_MAX = 1 << 20;
+
+/** Answers whose body is not an event stream are read whole and written at once, with a length. */
+const EVENT_STREAM = "text/event-stream";
+
 async function answer(
   handler: Handler,
   req: IncomingMessage,
   res: ServerResponse,
   stopping: () => boolean,
 ) {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
   let response: Response;
   try {
-    response = await handler(toRequest(req, controller.signal));
+    response = await handler(toRequest(req, res, await bufferedBody(req)));
   } catch {
     response = new Response(null, { status: 500 });
   }
@@ -99,13 +109,29 @@ async function answer(
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers["set-cookie"] = cookies;
   if (stopping()) headers["connection"] = "close";
-  res.writeHead(response.status, response.statusText || undefined, headers);
-  if (response.body === null || req.method === "HEAD") {
+  const body = response.body;
+  if (body === null || req.method === "HEAD") {
+    res.writeHead(response.status, response.statusText || undefined, headers);
     res.end();
     return;
   }
+  if (!(headers["content-type"] as string | undefined)?.startsWith(EVENT_STREAM)) {
+    // A whole answer: one write, with its length, as a plain node:http server sends it.
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await response.arrayBuffer());
+    } catch {
+      res.destroy();
+      return;
+    }
+    headers["content-length"] = String(bytes.byteLength);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    res.end(bytes);
+    return;
+  }
+  res.writeHead(response.status, response.statusText || undefined, headers);
   try {
-    for await (const chunk of response.body) {
+    for await (const chunk of body) {
       if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
     }
     res.end();
@@ -114,20 +140,101 @@ async function answer(
   }
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/**
+ * The whole body of a request that declares a small length ({@linkcode BUFFERED_BODY_MAX}), else
+ * undefined (no body, or one to stream). A body cut short comes back shorter than declared: the
+ * handler reads what came, as it would from a stream.
+ */
+function bufferedBody(req: IncomingMessage): Promise<Uint8Array> | undefined {
+  const method = req.method;
+  if (method === "GET" || method === "HEAD") return undefined;
+  const declared = req.headers["content-length"];
+  if (declared === undefined || req.headers["transfer-encoding"] !== undefined) return undefined;
+  const size = Number(declared);
+  if (!Number.isSafeInteger(size) || size < 0 || size > BUFFERED_BODY_MAX) return undefined;
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = [];
+    let length = 0;
+    const done = () => {
+      req.off("data", data);
+      req.off("end", done);
+      req.off("error", done);
+      req.off("close", done);
+      resolve(chunks.length === 1 ? chunks[0] : concat(chunks, length));
+    };
+    const data = (chunk: Uint8Array) => {
+      chunks.push(chunk);
+      length += chunk.byteLength;
+    };
+    req.on("data", data);
+    req.on("end", done);
+    req.on("error", done);
+    req.on("close", done);
+  });
+}
+
+function concat(chunks: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** The answer a {@linkcode NodeRequest}'s signal watches. */
+const ANSWER = Symbol("answer");
+/** The controller of a {@linkcode NodeRequest}'s signal, once it was asked for. */
+const CONTROLLER = Symbol("controller");
+
+/**
+ * A `Request` whose `signal` is made when first read: it aborts when the client goes away before
+ * its answer is written. Most handlers never read it, and a `Request` built with a signal of its
+ * own costs Node's fetch about twice as much.
+ */
+class NodeRequest extends Request {
+  declare [ANSWER]: ServerResponse;
+  declare [CONTROLLER]: AbortController | undefined;
+}
+Object.defineProperty(NodeRequest.prototype, "signal", {
+  configurable: true,
+  enumerable: true,
+  get(this: NodeRequest): AbortSignal {
+    let controller = this[CONTROLLER];
+    if (controller === undefined) {
+      controller = this[CONTROLLER] = new AbortController();
+      const res = this[ANSWER];
+      const gone = () => {
+        if (!res.writableFinished) controller!.abort();
+      };
+      if (res.closed) gone();
+      else res.once("close", gone);
+    }
+    return controller.signal;
+  },
+});
+
+function toRequest(req: IncomingMessage, res: ServerResponse, buffered?: Uint8Array): Request {
   const host = req.headers.host ?? "localhost";
   const url = `http://${host}${req.url ?? "/"}`;
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  return new Request(url, {
-    method,
-    headers,
-    signal,
-    body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
-    // Required by Node's fetch for a streamed body.
-    ...(hasBody ? { duplex: "half" } : {}),
-  } as RequestInit);
+  let request: NodeRequest;
+  if (buffered !== undefined) {
+    request = new NodeRequest(url, { method, headers, body: buffered as BodyInit });
+  } else {
+    const hasBody = method !== "GET" && method !== "HEAD";
+    request = new NodeRequest(url, {
+      method,
+      headers,
+      body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,
+      // Required by Node's fetch for a streamed body.
+      ...(hasBody ? { duplex: "half" } : {}),
+    } as RequestInit);
+  }
+  request[ANSWER] = res;
+  return request;
 }

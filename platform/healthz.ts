@@ -36,12 +36,22 @@ const BODY = '{"status":"ok"}';
  * ```
  */
 export function urlPath(url: string): string | undefined {
+  // A server sees the same URL request after request: the last one's path is kept (parsing a URL
+  // is most of what this check costs a request).
+  if (url === lastUrl) return lastPath;
+  let path: string | undefined;
   try {
-    return new URL(url).pathname;
+    path = new URL(url).pathname;
   } catch {
-    return undefined;
+    path = undefined;
   }
+  lastUrl = url;
+  lastPath = path;
+  return path;
 }
+
+let lastUrl: string | undefined;
+let lastPath: string | undefined;
 
 /**
  * The answer to `request` when its path is {@linkcode HEALTHZ_PATH}, else undefined (the request is

@@ -77,9 +77,20 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   // Request lines follow the banner (a request may come before it is all printed).
   let bannerPrinted!: () => void; // not Promise.withResolvers: Node 20 lacks it
   const banner = new Promise<void>((resolve) => (bannerPrinted = resolve));
+  // Request lines go out in batches: those of the requests answered in one turn of the event
+  // loop make one write (under load, one write per request costs more than the request).
+  let lines: string[] = [];
+  const flushLines = () => {
+    if (lines.length === 0) return;
+    const text = lines.join("");
+    lines = [];
+    void print(text);
+  };
   const handle = withRequestLog(endpoint.handle, {
     level: config.logLevel,
-    log: (line) => void banner.then(() => print(`${line}\n`)),
+    log: (line) => {
+      if (lines.push(`${line}\n`) === 1) void banner.then(() => setTimeout(flushLines, 0));
+    },
   });
   const stopped = new AbortController();
   // A signal ends the listen streams (each with its completion result), then stops
@@ -114,6 +125,7 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   }
   await shutdown.wait(server, () => stopped.abort());
   shutdown.remove();
+  flushLines();
   // The hybrid runtime pushes its outbox here, within what is left of the second.
   await endpoint.close({ drainMs: shutdown.remaining() });
   await print("memo: stopped\n");

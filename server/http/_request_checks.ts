@@ -15,6 +15,7 @@ const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
  * The 403 of the origin and Host rules, or undefined when the request passes: an `Origin` must be
  * allowed (or, when `ownOriginPasses`, be the request's own); without authentication the `Host`
  * must be loopback (DNS-rebinding protection). The endpoint and the web page share these rules.
+ * `origin` is the request's `Origin` header, for a caller that has read it already.
  *
  * @example
  * ```ts
@@ -35,8 +36,8 @@ export function originRefusal(
   originAllowed: (origin: string) => boolean,
   authRequired: boolean,
   ownOriginPasses: boolean,
+  origin: string | null = request.headers.get("origin"),
 ): Response | undefined {
-  const origin = request.headers.get("origin");
   if (
     origin !== null && !originAllowed(origin) && !(ownOriginPasses && isSameOrigin(origin, request))
   ) {

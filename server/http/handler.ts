@@ -191,7 +191,7 @@ export function createHttpHandler(
     // With auth required, a request from its own origin passes too (a page
     // served beside the endpoint); it still needs the token.
     const origin = headers.get("origin");
-    const forbidden = originRefusal(request, originAllowed, auth.required, auth.required);
+    const forbidden = originRefusal(request, originAllowed, auth.required, auth.required, origin);
     if (forbidden) return forbidden;
 
     const method = request.method;
@@ -213,7 +213,8 @@ export function createHttpHandler(
       );
     }
 
-    const mode = negotiateAccept(headers.get("accept"));
+    const accept = headers.get("accept");
+    const mode = negotiateAccept(accept);
     if (mode === undefined) {
       return httpErrorResponse(
         406,
@@ -289,7 +290,6 @@ export function createHttpHandler(
     // A stateless request that sets _meta logLevel gets its log records, and a
     // request that carries _meta.progressToken its progress notifications,
     // on its own response stream, when it accepts one (SSE).
-    const accept = headers.get("accept");
     const logs = wantsLogs(message, versionHeader, accept) || wantsProgress(message, accept)
       ? []
       : undefined;

@@ -135,6 +135,18 @@ function isPort(s: string, from: number): boolean {
  * ```
  */
 export function isLoopbackHost(host: string): boolean {
+  // Requests of one server carry the same Host, request after request: the last answer is kept.
+  if (host === lastHost) return lastLoopback;
+  const loopback = loopbackHost(host);
+  lastHost = host;
+  lastLoopback = loopback;
+  return loopback;
+}
+
+let lastHost: string | undefined;
+let lastLoopback = false;
+
+function loopbackHost(host: string): boolean {
   let name: string;
   if (host.startsWith("[")) {
     const end = host.indexOf("]");
