@@ -99,10 +99,12 @@ async function userScope(home: string, project: string, count: number): Promise<
   const { openScopedStore } = await import("@memo/memory");
   const store = openScopedStore(project, { memoHome: home, serve: ["user"] });
   await store.load();
-  const topics = ["the staging deploy runbook", "rate limit alerts", "code review", "tabs"];
+  // Half of them hold every word of the prompt, in a short note: they rank first, so that a hook
+  // reads their bodies from the user scope's file (the worst case).
+  const topics = ["the staging database deploy runbook for a rate limit", "code review", "tabs"];
   await store.commit({
     notes: Array.from({ length: count }, (_, i) => ({
-      text: `Ada's habit ${i}: she checks ${topics[i % topics.length]} first, then writes it up`,
+      text: `Ada's habit ${i}: she checks ${i % 2 ? topics[1 + ((i >> 1) % 2)] : topics[0]} first`,
       scope: "user" as const,
     })),
   });

@@ -124,11 +124,16 @@ export class HookMemory {
     const lists = this.#parts.map((p) => p.postings(term));
     const out = new Int32Array(lists.reduce((n, l) => n + l.length, 0));
     let at = 0;
+    const hidden = this.#hidden.size ? this.#hidden : undefined;
     lists.forEach((list, i) => {
       const base = this.#bases[i];
+      if (!hidden) {
+        for (let j = 0; j < list.length; j++) out[at++] = list[j] + base;
+        return;
+      }
       for (let j = 0; j < list.length; j++) {
         const o = list[j] + base;
-        if (!this.#hidden.has(o)) out[at++] = o;
+        if (!hidden.has(o)) out[at++] = o;
       }
     });
     return at === out.length ? out : out.subarray(0, at);

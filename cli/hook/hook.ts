@@ -39,7 +39,8 @@ import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts"
 
 /**
  * The nearest of `folders` (in order), then of `cwd`, or an ancestor, that holds `.memo/`;
- * undefined when none does.
+ * undefined when none does. The user scope's home (`memoHome`) is never a project, nor is the
+ * folder whose `.memo` it is, as for the rest of the CLI.
  *
  * @example
  * ```ts
@@ -50,6 +51,8 @@ import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts"
  * await Deno.mkdir(join(root, "app", ".memo"), { recursive: true });
  * assert.equal(await findHookProject([join(root, "app")], root), join(root, "app"));
  * assert.equal(await findHookProject([], root), undefined);
+ * // A MEMO_HOME of `app/.memo` makes `app` no project.
+ * assert.equal(await findHookProject([join(root, "app")], root, undefined, join(root, "app", ".memo")), undefined);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -57,12 +60,15 @@ export async function findHookProject(
   folders: readonly string[],
   cwd: string,
   files?: CliFiles,
+  memoHome?: string,
 ): Promise<string | undefined> {
   const fs = await hookFiles(files);
+  const home = memoHome === undefined ? undefined : resolve(cwd, memoHome);
   for (const start of [...folders.map((f) => resolve(cwd, f)), resolve(cwd, ".")]) {
     let current = start;
     for (;;) {
-      if ((await fs.stat(join(current, ".memo")))?.isDirectory) return current;
+      const memo = join(current, ".memo");
+      if (current !== home && memo !== home && (await fs.stat(memo))?.isDirectory) return current;
       const parent = dirname(current);
       if (parent === current) break;
       current = parent;
@@ -257,7 +263,7 @@ async function rebuild(argv: readonly string[], io: CliIO, files: CliFiles): Pro
     const p = parseArgs(argv, { string: ["dir"], boolean: ["rebuild"] });
     positionals(p, []);
     const dir = stringFlag(p, "dir");
-    root = await findHookProject(dir ? [dir] : [], io.cwd, files);
+    root = await findHookProject(dir ? [dir] : [], io.cwd, files, memoHomeOf(io.env));
     if (!root) return 0;
     const project = root;
     const scopes = hookScopes(await readConfig(files, project), io.env);
@@ -316,7 +322,7 @@ export const hookCommand: CliCommand = {
       try {
         run = parseHookArgs(argv);
       } catch (e) {
-        root = await findHookProject([], io.cwd, files);
+        root = await findHookProject([], io.cwd, files, memoHomeOf(io.env));
         throw e;
       }
       what = `${run.client} ${run.event}`;
@@ -328,7 +334,7 @@ export const hookCommand: CliCommand = {
         // garbage on stdin: found from the working directory, then logged below
       }
       if (run.dir !== undefined) folders.unshift(run.dir);
-      root = await findHookProject(folders, io.cwd, files);
+      root = await findHookProject(folders, io.cwd, files, memoHomeOf(io.env));
       if (!root) return "";
       const raw = await readConfig(files, root);
       const config = hooksConfig(raw);
@@ -353,7 +359,7 @@ export const hookCommand: CliCommand = {
       const result = await Promise.race([work, deadline]);
       if (result === "timeout") {
         if (building) await work.catch(() => {});
-        root ??= await findHookProject([], io.cwd, files);
+        root ??= await findHookProject([], io.cwd, files, memoHomeOf(io.env));
         if (root) {
           await logLine(
             files,
