@@ -127,13 +127,16 @@ export class HookMemory {
     const hidden = this.#hidden.size ? this.#hidden : undefined;
     lists.forEach((list, i) => {
       const base = this.#bases[i];
-      if (!hidden) {
-        for (let j = 0; j < list.length; j++) out[at++] = list[j] + base;
+      if (base === 0) {
+        // The first part (the project's, usually the largest): copied as it is (no copy of
+        // another's is ever left out of the first part).
+        out.set(list, at);
+        at += list.length;
         return;
       }
       for (let j = 0; j < list.length; j++) {
         const o = list[j] + base;
-        if (!hidden.has(o)) out[at++] = o;
+        if (!hidden?.has(o)) out[at++] = o;
       }
     });
     return at === out.length ? out : out.subarray(0, at);
@@ -264,22 +267,18 @@ async function copies(parts: Catalog[]): Promise<Set<number>> {
   const tables = await Promise.all(filled.map(({ p }) => p.idTable()));
   for (let later = 1; later < filled.length; later++) {
     for (let earlier = 0; earlier < later; earlier++) {
+      // Each hash of the smaller table looked up in the larger one (the project's is often
+      // 100,000 notes, the others' a few).
       const a = tables[earlier], b = tables[later];
+      const small = a.length <= b.length ? a : b, large = small === a ? b : a;
       const pairs: [number, number][] = [];
-      let i = 0, j = 0;
-      while (i < a.length && j < b.length) {
-        if (a[i] < b[j]) i += 2;
-        else if (a[i] > b[j]) j += 2;
-        else {
-          // Every pair of equal hashes (a hash may repeat on either side).
-          let i2 = i;
-          while (i2 < a.length && a[i2] === a[i]) i2 += 2;
-          let j2 = j;
-          while (j2 < b.length && b[j2] === b[j]) j2 += 2;
-          for (let x = i; x < i2; x += 2) {
-            for (let y = j; y < j2; y += 2) pairs.push([a[x + 1], b[y + 1]]);
-          }
-          i = i2, j = j2;
+      for (let k = 0; k < small.length; k += 2) {
+        for (
+          let at = firstOf(large, small[k]);
+          at < large.length && large[at] === small[k];
+          at += 2
+        ) {
+          pairs.push(small === a ? [small[k + 1], large[at + 1]] : [large[at + 1], small[k + 1]]);
         }
       }
       if (!pairs.length) continue;
@@ -292,6 +291,17 @@ async function copies(parts: Catalog[]): Promise<Set<number>> {
     }
   }
   return hidden;
+}
+
+/** The first place of `hash` in an id table (pairs of hash and ordinal, by hash), or past it. */
+function firstOf(table: Int32Array, hash: number): number {
+  let lo = 0, hi = table.length >> 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (table[2 * mid] < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  return 2 * lo;
 }
 
 /**
