@@ -79,8 +79,11 @@ export class HookMemory {
       counts[part.place.scope] = part.count;
     }
     this.ordinals = base;
-    this.#lengths = new Int32Array(base);
-    parts.forEach((part, i) => this.#lengths.set(part.lengths, this.#bases[i]));
+    if (parts.length === 1) this.#lengths = parts[0].lengths;
+    else {
+      this.#lengths = new Int32Array(base);
+      parts.forEach((part, i) => this.#lengths.set(part.lengths, this.#bases[i]));
+    }
     for (const o of hidden) {
       total -= this.#lengths[o];
       const scope = parts[this.#partOf(o)].place.scope;
