@@ -7,12 +7,17 @@
  *   the same prompt (goal: at most 0.5× the recall's p95).
  *
  * Each project is made with `bench/_notes_corpus.ts`, then warmed once (the hooks' index and the
- * lexical snapshot built: the steady state between two writes). Each round starts every
+ * lexical snapshot built: the steady state between two writes). Every process runs with a
+ * `MEMO_HOME` of the bench's own: an empty user scope (the hooks, `memo --version` and
+ * `memo recall`), and a small one (`--user-notes`, default 50 notes, some about the prompt's
+ * words: `memo hook … (user N)` and, at 100k, `memo recall (user N)`), so that the hook reads
+ * every scope as one memory and is held to the same goals. Each round starts every
  * contender once, in an order that rotates from round to round; every hook run has a fresh
  * session id. The hooks' index build (`memo hook --rebuild`, which a hook starts apart after a
  * change of notes.md) is timed once.
  *
- * Run: nice deno run -A bench/hook_latency.ts [--rounds 15] [--sizes 10000,100000] [--json FILE]
+ * Run: nice deno run -A bench/hook_latency.ts [--rounds 15] [--sizes 10000,100000]
+ * [--user-notes 50] [--json FILE]
  *
  * @module
  */
@@ -28,10 +33,12 @@ const { values: flags } = parseArgs({
   options: {
     rounds: { type: "string", default: "15" },
     sizes: { type: "string", default: "10000,100000" },
+    "user-notes": { type: "string", default: "50" },
     json: { type: "string" },
   },
 });
 const ROUNDS = Number(flags.rounds);
+const USER_NOTES = Number(flags["user-notes"]);
 const CLI = join(ROOT, "cli.ts");
 const PROMPT = "how does the staging database deploy runbook handle a rate limit";
 
@@ -41,11 +48,15 @@ interface Timing {
   cpu: number;
 }
 
-/** Runs `memo ARGS` with `input` on stdin, under `/usr/bin/time` (the same for every contender). */
-async function timed(args: string[], input = ""): Promise<Timing> {
+/**
+ * Runs `memo ARGS` with `input` on stdin and `MEMO_HOME` set to `home`, under `/usr/bin/time` (the
+ * same for every contender).
+ */
+async function timed(args: string[], home: string, input = ""): Promise<Timing> {
   const start = performance.now();
   const child = new Deno.Command("/usr/bin/time", {
     args: ["-f", "%U %S", DENO, "run", "-A", CLI, ...args],
+    env: { MEMO_HOME: home },
     stdin: "piped",
     stdout: "null",
     stderr: "piped",
@@ -81,41 +92,65 @@ interface Row {
   cpuP95: number;
 }
 
+/** A user scope (`<home>/memory/notes.md`) of `count` short notes, some about the prompt. */
+async function userScope(home: string, project: string, count: number): Promise<void> {
+  await Deno.mkdir(home, { recursive: true });
+  if (!count) return;
+  const { openScopedStore } = await import("@memo/memory");
+  const store = openScopedStore(project, { memoHome: home, serve: ["user"] });
+  await store.load();
+  // Half of them hold every word of the prompt, in a short note: they rank first, so that a hook
+  // reads their bodies from the user scope's file (the worst case).
+  const topics = ["the staging database deploy runbook for a rate limit", "code review", "tabs"];
+  await store.commit({
+    notes: Array.from({ length: count }, (_, i) => ({
+      text: `Ada's habit ${i}: she checks ${i % 2 ? topics[1 + ((i >> 1) % 2)] : topics[0]} first`,
+      scope: "user" as const,
+    })),
+  });
+  await store.close();
+}
+
 const rows: Row[] = [];
 const goals: { what: string; ratio: number; cpuRatio: number; bound: number; ok: boolean }[] = [];
 const rebuilds: { notes: number; ms: number }[] = [];
 for (const size of flags.sizes.split(",").map(Number)) {
   const dir = await Deno.makeTempDir({ prefix: `memo-hook-${size}-` });
+  const homes = await Deno.makeTempDir({ prefix: `memo-hook-homes-` });
+  const empty = join(homes, "empty");
+  const small = join(homes, "small");
+  const user = `(user ${USER_NOTES})`;
   try {
     log(`${size} notes: generating`);
     await generateNotes(dir, size);
+    await userScope(empty, dir, 0);
+    await userScope(small, dir, USER_NOTES);
     // The index build (timed once: what `memo hook --rebuild` does apart after a change of
     // notes.md, while the hooks read the old index), then the steady state.
-    rebuilds.push({ notes: size, ms: (await timed(["hook", "--rebuild", "--dir", dir])).wall });
-    await timed(["recall", PROMPT, "--dir", dir, "--limit", "10"]);
+    rebuilds.push({
+      notes: size,
+      ms: (await timed(["hook", "--rebuild", "--dir", dir], empty)).wall,
+    });
+    await timed(["hook", "--rebuild", "--dir", dir], small); // the user scope's part
+    await timed(["recall", PROMPT, "--dir", dir, "--limit", "10"], empty);
+    const hook = (event: string, home: string) => () =>
+      timed(["hook", "--client", "claude-code", event], home, hookInput(dir, event));
     const contenders: { name: string; run: () => Promise<Timing> }[] = [
-      { name: "memo --version", run: () => timed(["--version"]) },
-      {
-        name: "memo hook prompt",
-        run: () => timed(["hook", "--client", "claude-code", "prompt"], hookInput(dir, "prompt")),
-      },
-      {
-        name: "memo hook session-start",
-        run: () =>
-          timed(
-            ["hook", "--client", "claude-code", "session-start"],
-            hookInput(dir, "session-start"),
-          ),
-      },
+      { name: "memo --version", run: () => timed(["--version"], empty) },
+      { name: "memo hook prompt", run: hook("prompt", empty) },
+      { name: "memo hook session-start", run: hook("session-start", empty) },
+      { name: `memo hook prompt ${user}`, run: hook("prompt", small) },
+      { name: `memo hook session-start ${user}`, run: hook("session-start", small) },
     ];
     if (size >= 100_000) {
-      contenders.push({
-        name: "memo recall",
-        run: () => timed(["recall", PROMPT, "--dir", dir, "--limit", "10"]),
-      });
+      const recall = (home: string) => () =>
+        timed(["recall", PROMPT, "--dir", dir, "--limit", "10"], home);
+      contenders.push({ name: "memo recall", run: recall(empty) });
+      contenders.push({ name: `memo recall ${user}`, run: recall(small) });
     }
     const times = new Map(contenders.map((c) => [c.name, [] as Timing[]]));
-    await contenders[1].run(); // warm-up, not counted
+    await contenders[1].run(); // warm-ups, not counted
+    await contenders[3].run();
     for (let round = 0; round < ROUNDS; round++) {
       for (let i = 0; i < contenders.length; i++) {
         const c = contenders[(i + round) % contenders.length];
@@ -136,7 +171,7 @@ for (const size of flags.sizes.split(",").map(Number)) {
         cpuP95: cpu95(name),
       });
     }
-    for (const hook of ["memo hook prompt", "memo hook session-start"]) {
+    for (const hook of contenders.map((c) => c.name).filter((n) => n.startsWith("memo hook"))) {
       if (size <= 10_000) {
         const ratio = p95(hook) / p95("memo --version");
         const cpuRatio = cpu95(hook) / cpu95("memo --version");
@@ -149,11 +184,13 @@ for (const size of flags.sizes.split(",").map(Number)) {
         });
       }
       if (size >= 100_000) {
-        const ratio = p95(hook) / p95("memo recall");
-        const cpuRatio = cpu95(hook) / cpu95("memo recall");
+        // The yardstick reads the same scopes as the hook.
+        const yardstick = hook.endsWith(user) ? `memo recall ${user}` : "memo recall";
+        const ratio = p95(hook) / p95(yardstick);
+        const cpuRatio = cpu95(hook) / cpu95(yardstick);
         goals.push({
           cpuRatio,
-          what: `${size}: ${hook} p95 / cold memo recall p95`,
+          what: `${size}: ${hook} p95 / cold ${yardstick} p95`,
           ratio,
           bound: 0.5,
           ok: ratio <= 0.5,
@@ -162,13 +199,17 @@ for (const size of flags.sizes.split(",").map(Number)) {
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
+    await Deno.remove(homes, { recursive: true });
   }
 }
 
-console.log(`memo hook latency, spawn to exit, ${ROUNDS} rounds, load ${loadAvg()}`);
+console.log(
+  `memo hook latency, spawn to exit, ${ROUNDS} rounds, user scope: empty or ${USER_NOTES} notes, ` +
+    `load ${loadAvg()}`,
+);
 for (const r of rows) {
   console.log(
-    `${String(r.notes).padStart(7)} notes  ${r.name.padEnd(24)} p50 ${
+    `${String(r.notes).padStart(7)} notes  ${r.name.padEnd(36)} p50 ${
       r.p50.toFixed(0).padStart(5)
     } ms  p95 ${r.p95.toFixed(0).padStart(5)} ms   CPU p50 ${
       r.cpuP50.toFixed(0).padStart(5)

@@ -549,3 +549,180 @@ Deno.test("memo hook (a process) rebuilds its index apart; meanwhile the old one
     await Deno.remove(root, { recursive: true });
   }
 });
+
+/** `memo` and `memo hook` in process, in `root`, with `MEMO_HOME` set to `home`. */
+function withHome(root: string, home: string) {
+  const run = async (argv: string[], stdin = "") => {
+    const io = recordingIO(root, stdin);
+    io.env = { MEMO_HOME: home };
+    const code = await runCli(argv, io);
+    return { code, out: io.out.join(""), err: io.err.join("") };
+  };
+  return {
+    async memo(...argv: string[]): Promise<string> {
+      const r = await run([...argv, "--dir", root]);
+      assert.equal(r.code, 0, r.err);
+      return r.out;
+    },
+    async remember(text: string, ...flags: string[]): Promise<string> {
+      return JSON.parse(await this.memo("remember", text, ...flags, "--json")).note.id;
+    },
+    /** The context a hook adds ("" when none). */
+    async hook(event: string, prompt = "", session = "s", ...flags: string[]): Promise<string> {
+      const input = JSON.stringify({ session_id: session, cwd: root, prompt });
+      const r = await run(["hook", "--client", "claude-code", ...flags, event], input);
+      assert.equal(r.code, 0);
+      if (flags.includes("--dry-run")) return r.out;
+      return r.out ? JSON.parse(r.out).hookSpecificOutput.additionalContext : "";
+    },
+  };
+}
+
+/** Every file under `dir` whose text holds `text`. */
+async function filesHolding(dir: string, text: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    let entries;
+    try {
+      entries = await readdir(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory()) await walk(join(d, e.name));
+      else if ((await readFile(join(d, e.name), "utf8")).includes(text)) out.push(join(d, e.name));
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+Deno.test("memo hook reads every scope served, as one memory; each line says its scope; a project copy wins", async () => {
+  const root = await project();
+  const home = join(root, "home");
+  const m = withHome(root, home);
+  try {
+    await m.remember("The staging database is db-stage-2 on Postgres 16", "--label", "pinned");
+    await m.remember("This checkout serves the zephyr app on port 8081", "--scope", "local");
+    const user = await m.remember(
+      "Ada prefers tabs and the quokka keyboard layout",
+      "--scope",
+      "user",
+    );
+    const brief = await m.hook("session-start");
+    assert.match(brief, /memo holds 3 notes \(1 project, 1 local, 1 user\)/);
+    assert.match(brief, /\(local\) This checkout serves the zephyr app/);
+    assert.match(brief, new RegExp(`${user} \\(\\d+m ago\\) \\(user\\) Ada prefers tabs`));
+    assert.match(brief, /ago\) \[pinned\] The staging database/); // the project's lines: no tag
+    const added = await m.hook("prompt", "which quokka keyboard layout does Ada use?", "a");
+    assert.match(added, new RegExp(`${user} \\(\\d+m ago\\) \\(user\\) Ada prefers tabs`));
+    assert.match(await m.hook("prompt", "which port does the zephyr app serve on?", "a"), /8081/);
+
+    // The user scope changes after the index was built: the next hook sees it.
+    await m.remember("Ada reviews pull requests in the morning", "--scope", "user");
+    assert.match(await m.hook("prompt", "when does Ada review pull requests?", "b"), /\(user\)/);
+
+    // A move out of the project that git brings back: the project's copy alone is shown.
+    const notes = join(root, ".memo", "memory", "notes.md");
+    const id = await m.remember("The quokka service deploys with make ship");
+    const committed = await readFile(notes, "utf8");
+    await m.memo("update", id, "--scope", "user");
+    await writeFile(notes, committed);
+    const copy = await m.hook("prompt", "how does the quokka service deploy?", "c");
+    assert.equal(copy.split(id).length - 1, 1, copy);
+    assert.match(copy, new RegExp(`${id} \\(\\d+m ago\\) The quokka service`));
+    assert.match(
+      await m.hook("session-start", "", "d"),
+      /memo holds 5 notes \(2 project, 1 local, 2 user\)/,
+    );
+
+    // The person's notes stay out of the project's caches: the user part is in MEMO_HOME.
+    assert.deepEqual(await filesHolding(join(root, ".memo", "cache"), "quokka keyboard"), []);
+    assert.ok((await filesHolding(join(home, "cache", "hooks"), "quokka keyboard")).length);
+    assert.deepEqual(await filesHolding(join(root, ".memo", "cache", "hooks"), "zephyr app"), []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("memo hook ranks a note the same whichever scope holds it", async () => {
+  const root = await project();
+  const m = withHome(root, join(root, "home"));
+  const prompt = "how do the kestrel builds cache the gradle wrapper on the runners?";
+  const ranked = async (session: string) =>
+    (await m.hook("prompt", prompt, session, "--dry-run")).split("\n")
+      .filter((l) => / share /.test(l)).map((l) =>
+        l.replace(" (user)", "").replace(" (local)", "")
+      );
+  try {
+    await m.remember("Kestrel builds cache the gradle wrapper on the runners");
+    await m.remember("The kestrel runners are arm64 machines with 16 cores and plenty of disk");
+    const moving = await m.remember("Gradle on kestrel runs with the configuration cache on");
+    await m.remember("The wrapper of gradle is pinned at 8.10 in every kestrel module");
+    const before = await ranked("a");
+    assert.equal(before.length, 4, before.join("\n"));
+    for (const scope of ["user", "local"]) {
+      await m.memo("update", moving, "--scope", scope);
+      assert.match(
+        await m.hook("prompt", prompt, `x-${scope}`, "--dry-run"),
+        new RegExp(`${moving} \\(${scope}\\)`),
+      );
+      assert.deepEqual(await ranked(scope), before, scope);
+    }
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("memo hook never adds another scope's notes when narrowed by the config's scopes", async () => {
+  const root = await project();
+  const home = join(root, "home");
+  const m = withHome(root, home);
+  const config = join(root, ".memo", "config.json");
+  try {
+    await m.remember("The pelican service deploys with make ship");
+    await m.remember("This checkout runs the pelican service on port 8081", "--scope", "local");
+    await m.remember(
+      "Ada runs the pelican service with a debugger and breakpoints",
+      "--scope",
+      "user",
+    );
+    const prompts = [
+      "pelican service",
+      "which port does the pelican service run on?",
+      "pelican debugger",
+    ];
+    const everything = async (session: string) =>
+      [
+        await m.hook("session-start", "", session),
+        ...await Promise.all(
+          prompts.map((p, i) => m.hook("prompt", p, `${session}-${i}`)),
+        ),
+        ...await Promise.all(prompts.map((p) => m.hook("prompt", p, session, "--dry-run"))),
+      ].join(
+        "\n",
+      );
+    const all = await everything("all");
+    assert.match(all, /8081/);
+    assert.match(all, /breakpoints/);
+
+    await writeFile(config, JSON.stringify({ scopes: ["project"] }));
+    const project_ = await everything("project");
+    assert.match(project_, /make ship/);
+    assert.doesNotMatch(project_, /8081|breakpoints|\(user\)|\(local\)/);
+    assert.match(project_, /memo holds 1 note for this project/);
+
+    await writeFile(config, JSON.stringify({ scopes: ["project", "user"] }));
+    const noLocal = await everything("no-local");
+    assert.match(noLocal, /breakpoints/);
+    assert.doesNotMatch(noLocal, /8081|\(local\)/);
+
+    await writeFile(config, JSON.stringify({ scopes: ["local"] }));
+    const localOnly = await everything("local-only");
+    assert.match(localOnly, /8081/);
+    assert.doesNotMatch(localOnly, /make ship|breakpoints|\(user\)/);
+    assert.deepEqual(await logLines(root), []);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

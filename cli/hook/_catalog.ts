@@ -1,24 +1,26 @@
 /**
- * Internal: the hooks' own index of the notes, kept in `.memo/cache/hooks/`, so that a hook (a
- * fresh process on every prompt) reads neither the whole `notes.md` nor any body it will not
- * print, nor parses more than the few notes it shows:
+ * Internal: one scope's part of the hooks' own index, so that a hook (a fresh process on every
+ * prompt) reads neither a whole notes file nor any body it will not print, nor parses more than
+ * the few notes it shows. Each scope served has a part of its own, in that scope's cache
+ * (`_catalog_types.ts`: `partPlace`), and `_memory.ts` reads the parts as one memory. A part is:
  *
  * - `catalog.json` (the head, written last): the key, the build's id, the note count, and each
  *   term's place in the build's `index-<id>.bin`;
  * - `labels-<id>.json`: each label's notes (read at session start only);
  * - `index-<id>.bin` (32-bit integers in the machine's order): each note's number of terms, the
- *   notes by most recent update, the byte offset of each note's line in `notes-<id>.jsonl`, then
- *   the ordinals of the notes holding each term;
+ *   notes by most recent update, the byte offset of each note's line in `notes-<id>.jsonl`, the
+ *   id table (each note's id hash and ordinal, by hash), then the ordinals of the notes holding
+ *   each term;
  * - `notes-<id>.jsonl`: one line per live note (superseded ones are left out): id, title,
- *   labels, times, validity, the byte range of its section in `notes.md`, and whether its text
- *   may hold a secret (the scanner's quick test, run when the index is built).
+ *   labels, times, validity, the byte range of its section in the scope's notes file, and
+ *   whether its text may hold a secret (the scanner's quick test, run when the part is built).
  *
- * The head is keyed on the size, modification time and inode of `notes.md`. When they differ the
- * index is built again (`_catalog_build.ts`): by `memo hook --rebuild`, a process of its own,
- * while the old index serves the hooks, each note checked against its section before it is
- * printed. The build reads the notes through `@memo/memory`, which serves an unresolved git merge
- * the way reads do (such an index keeps the notes' text inline, as the file's bytes do not hold
- * them). A body is read from its byte range only when it is printed.
+ * The head is keyed on the size, modification time and inode of the scope's notes file. When
+ * they differ the part is built again (`_catalog_build.ts`): by `memo hook --rebuild`, a process
+ * of its own, while the old part serves the hooks, each note checked against its section before
+ * it is printed. The build reads the notes through `@memo/memory`, which serves an unresolved git
+ * merge the way reads do (such a part keeps the notes' text inline, as the file's bytes do not
+ * hold them). A body is read from its byte range only when it is printed.
  *
  * @module
  */
@@ -30,14 +32,16 @@ import {
   type CatalogHead,
   type CatalogNote,
   hooksCacheDir,
-  notesPathOf,
+  type PartPlace,
   VERSION,
 } from "./_catalog_types.ts";
 
 export { type CatalogNote, hooksCacheDir };
 
-/** The catalog of a project, open for reading. */
+/** One scope's part of the catalog, open for reading. */
 export class Catalog {
+  /** The scope, its notes file and the part's folder. */
+  readonly place: PartPlace;
   readonly count: number;
   readonly averageLength: number;
   /**
@@ -57,18 +61,32 @@ export class Catalog {
   constructor(
     head: CatalogHead,
     ints: Int32Array,
-    dir: string,
-    notesPath: string,
+    place: PartPlace,
     files: CliFiles,
   ) {
+    this.place = place;
     this.#files = files;
     this.#id = head.id;
     this.count = head.count;
     this.averageLength = head.average;
     this.#terms = head.terms;
     this.#ints = ints;
-    this.#dir = dir;
-    this.#notesPath = notesPath;
+    this.#dir = place.dir;
+    this.#notesPath = place.notes;
+  }
+
+  /**
+   * The id table: pairs of (id hash, ordinal), by hash (read from index.bin on first use; only
+   * when another scope's part is not empty).
+   */
+  async idTable(): Promise<Int32Array> {
+    if (this.count === 0) return new Int32Array(0);
+    const from = (3 * this.count + 1) * 4;
+    const [bytes] = await this.#files.readRanges(
+      join(this.#dir, `index-${this.#id}.bin`),
+      [[from, from + 2 * this.count * 4]],
+    );
+    return ints(bytes);
   }
 
   /** The notes with any of `labels`, by ordinal (read from the build's `labels-<id>.json`). */
@@ -131,7 +149,12 @@ export class Catalog {
         todo.map((o) => [offsets[o], offsets[o + 1]]),
       );
       const decoder = new TextDecoder();
-      todo.forEach((o, i) => this.#notes.set(o, JSON.parse(decoder.decode(parts[i]))));
+      const scope = this.place.scope;
+      todo.forEach((o, i) => {
+        const note: CatalogNote = JSON.parse(decoder.decode(parts[i]));
+        if (scope !== "project") note.scope = scope;
+        this.#notes.set(o, note);
+      });
     }
     return Array.from(ordinals, (o) => this.#notes.get(o)!);
   }
@@ -207,12 +230,13 @@ function unescapeBody(text: string): string {
     .replace(/^\\(\\*(?:<{7}|\|{7}|={7}|>{7})(?![^ \r\n]))/gm, "$1");
 }
 
-async function fileKey(files: CliFiles, path: string): Promise<string | undefined> {
+/** The key of a notes file (size, modification time, inode); undefined when there is none. */
+export async function fileKey(files: CliFiles, path: string): Promise<string | undefined> {
   const s = await files.stat(path);
   return s && `${s.size}:${s.mtimeMs}:${s.ino}`;
 }
 
-/** Thrown when the catalog must be built while another process holds the notes' lock. */
+/** Thrown when a part must be built while another process holds its notes' lock. */
 export class StoreLockedError extends Error {
   constructor() {
     super("the notes are locked by another process (a write in progress)");
@@ -220,83 +244,79 @@ export class StoreLockedError extends Error {
   }
 }
 
-/** How {@linkcode openCatalog} gets a catalog built. */
-export interface CatalogBuilds {
-  /** Told before a build in this process starts. */
-  onBuild?: () => void;
-  /**
-   * Starts a build in another process (`memo hook --rebuild`); then a changed notes.md is read
-   * through the catalog as it was (checked note by note), and a missing one adds nothing.
-   */
-  background?: () => Promise<void>;
+/** One scope's part as it was found: its file's key, and the part (fresh or not) if any. */
+export interface FoundPart {
+  place: PartPlace;
+  /** The notes file's key now. */
+  key: string;
+  /** The part last built, if one is readable. */
+  catalog?: Catalog;
+  /** Whether that part was built from the file as it is now. */
+  fresh: boolean;
+}
+
+/** Reads one scope's part; undefined when the scope has no notes file. */
+export async function findPart(place: PartPlace, files: CliFiles): Promise<FoundPart | undefined> {
+  const key = await fileKey(files, place.notes);
+  if (key === undefined) return undefined;
+  try {
+    const head = JSON.parse(await files.readText(join(place.dir, "catalog.json"))) as CatalogHead;
+    if (head.v === VERSION) {
+      const size = (3 * head.count + 1) * 4;
+      const [bytes] = await files.readRanges(join(place.dir, `index-${head.id}.bin`), [[0, size]]);
+      if (bytes.byteLength === size) {
+        const catalog = new Catalog(head, ints(bytes), place, files);
+        return { place, key, catalog, fresh: head.key === key };
+      }
+    }
+  } catch {
+    // none yet, or damaged: to be built
+  }
+  return { place, key, fresh: false };
 }
 
 /** Since when a build is taken to be running (`building` holds its start). */
 const BUILD_MARK_MS = 10 * 60_000;
 
 /**
- * Opens the project's catalog. When `notes.md` changed since it was built, it is built again: in
- * another process when `builds.background` is given (the old catalog serves meanwhile, marked
- * stale), else here. Undefined when the project has no notes file, or no catalog yet while one
- * is built apart.
+ * Marks the given parts as being built (each part's `building` file), and tells whether a build
+ * should start: false when every one of them is marked by a build started less than 10 minutes
+ * ago.
  */
-export async function openCatalog(
-  root: string,
+export async function markBuilding(
+  places: readonly PartPlace[],
   files: CliFiles,
-  builds: CatalogBuilds = {},
-): Promise<Catalog | undefined> {
-  const notesPath = notesPathOf(root);
-  const key = await fileKey(files, notesPath);
-  if (key === undefined) return undefined;
-  const dir = hooksCacheDir(root);
-  const headPath = join(dir, "catalog.json");
-  let catalog: Catalog | undefined;
-  try {
-    const head = JSON.parse(await files.readText(headPath)) as CatalogHead;
-    if (head.v === VERSION) {
-      const size = (3 * head.count + 1) * 4;
-      const [bytes] = await files.readRanges(join(dir, `index-${head.id}.bin`), [[0, size]]);
-      if (bytes.byteLength === size) {
-        catalog = new Catalog(head, ints(bytes), dir, notesPath, files);
-      }
-      if (catalog && head.key === key) return catalog;
-    }
-  } catch {
-    // none yet, or damaged: built below
-  }
-  if (builds.background) {
-    const mark = join(dir, "building");
+): Promise<boolean> {
+  let start = false;
+  for (const place of places) {
+    const mark = join(place.dir, "building");
     const since = (await files.stat(mark))?.mtimeMs;
     if (since === undefined || Date.now() - since > BUILD_MARK_MS) {
-      await files.mkdir(dir);
+      await files.mkdir(place.dir);
       await files.writeAtomically(mark, new Date().toISOString());
-      await builds.background();
+      start = true;
     }
-    if (catalog) catalog.stale = true;
-    return catalog;
   }
-  return await buildCatalogHere(root, files, builds.onBuild);
+  return start;
 }
 
 /**
- * Builds the project's catalog in this process and writes it (what `memo hook --rebuild`
- * runs); undefined when the project has no notes file.
+ * Builds one scope's part in this process and writes it (what `memo hook --rebuild` runs);
+ * undefined when the scope has no notes file.
  */
-export async function buildCatalogHere(
-  root: string,
+export async function buildPartHere(
+  place: PartPlace,
   files: CliFiles,
   onBuild: () => void = () => {},
 ): Promise<Catalog | undefined> {
-  const notesPath = notesPathOf(root);
-  const key = await fileKey(files, notesPath);
+  const key = await fileKey(files, place.notes);
   if (key === undefined) return undefined;
-  const dir = hooksCacheDir(root);
   try {
-    if (await fileKey(files, `${notesPath}.lock`) !== undefined) throw new StoreLockedError();
+    if (await fileKey(files, `${place.notes}.lock`) !== undefined) throw new StoreLockedError();
     onBuild();
-    const { head, ints } = await writeCatalog(root, key, dir, files);
-    return new Catalog(head, ints.subarray(0, 3 * head.count + 1), dir, notesPath, files);
+    const { head, ints } = await writeCatalog(place, key, files);
+    return new Catalog(head, ints.subarray(0, 3 * head.count + 1), place, files);
   } finally {
-    await files.remove(join(dir, "building"));
+    await files.remove(join(place.dir, "building"));
   }
 }

@@ -6,21 +6,28 @@
  */
 
 import type { CliFiles } from "../context.ts";
-import { type CatalogHead, type CatalogNote, notesPathOf, VERSION } from "./_catalog_types.ts";
+import {
+  type CatalogHead,
+  type CatalogNote,
+  idHash,
+  type PartPlace,
+  VERSION,
+} from "./_catalog_types.ts";
 import { join } from "./_paths.ts";
 import { terms } from "./_words.ts";
 
 /**
- * Builds the index of the notes of `root` (whose notes.md has the key `key`) and writes its
- * files; the head and the integers (lengths, recent order, line offsets, postings).
+ * Builds the index of one scope's notes (whose file has the key `key`) and writes its files into
+ * `place.dir`; the head and the integers (lengths, recent order, line offsets, id table,
+ * postings).
  */
 export async function writeCatalog(
-  root: string,
+  place: PartPlace,
   key: string,
-  dir: string,
   files: CliFiles,
 ): Promise<{ head: CatalogHead; ints: Int32Array }> {
-  const built = await buildCatalog(root, key, files);
+  const dir = place.dir;
+  const built = await buildCatalog(place, key, files);
   const id = built.head.id;
   await files.mkdir(dir);
   // Each build has files of its own, and the head names them (written last): a reader never
@@ -46,20 +53,22 @@ async function removeLeftovers(files: CliFiles, dir: string, id: string): Promis
 
 /** Builds the catalog from a full read of the notes. */
 async function buildCatalog(
-  root: string,
+  place: PartPlace,
   key: string,
   files: CliFiles,
 ): Promise<
   { head: CatalogHead; ints: Int32Array; lines: Uint8Array; labels: Record<string, number[]> }
 > {
   const { FileMemoryStore, mayHoldSecret } = await import("@memo/memory");
-  const store = new FileMemoryStore({ rootDir: root });
+  const store = place.scope === "project"
+    ? new FileMemoryStore({ rootDir: place.storeRoot })
+    : new FileMemoryStore({ rootDir: place.storeRoot, notesPath: place.notes });
   const { notes } = await store.snapshot();
   const conflicted = store.unresolvedMerge !== undefined;
   await store.close();
   const ranges = conflicted
     ? new Map<string, [number, number]>()
-    : await sectionRanges(root, files);
+    : await sectionRanges(place.notes, files);
   const live: CatalogNote[] = [];
   const lengths: number[] = [];
   const map = new Map<string, number[]>();
@@ -102,7 +111,7 @@ async function buildCatalog(
   );
   const encoder = new TextEncoder();
   const lineBytes = live.map((n) => encoder.encode(JSON.stringify(n) + "\n"));
-  let size = 3 * count + 1;
+  let size = 5 * count + 1;
   for (const list of map.values()) size += list.length;
   const ints = new Int32Array(size);
   ints.set(lengths, 0);
@@ -113,11 +122,18 @@ async function buildCatalog(
     offset += b.byteLength;
   });
   ints[3 * count] = offset;
+  // The id table: (hash of the id, ordinal), by hash, so that a note another scope also holds is
+  // found without reading every line (`_memory.ts`).
+  const hashes = live.map((n, i) => [idHash(n.id), i]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  hashes.forEach(([h, o], i) => {
+    ints[3 * count + 1 + 2 * i] = h;
+    ints[3 * count + 2 + 2 * i] = o;
+  });
   const lines = new Uint8Array(offset);
   offset = 0;
   for (const b of lineBytes) lines.set(b, offset), offset += b.byteLength;
   const termTable: Record<string, [number, number]> = {};
-  let at = 3 * count + 1;
+  let at = 5 * count + 1;
   for (const [t, list] of map) {
     Object.defineProperty(termTable, t, own([at, list.length]));
     ints.set(list, at);
@@ -143,13 +159,13 @@ function own(value: unknown): PropertyDescriptor {
   return { value, enumerable: true, writable: true, configurable: true };
 }
 
-/** The byte range of each note's section in notes.md, by id (from its marker lines). */
+/** The byte range of each note's section in its notes file, by id (from its marker lines). */
 async function sectionRanges(
-  root: string,
+  notesPath: string,
   files: CliFiles,
 ): Promise<Map<string, [number, number]>> {
-  const size = (await files.stat(notesPathOf(root)))?.size ?? 0;
-  const [bytes] = await files.readRanges(notesPathOf(root), [[0, size]]);
+  const size = (await files.stat(notesPath))?.size ?? 0;
+  const [bytes] = await files.readRanges(notesPath, [[0, size]]);
   const marker = new TextEncoder().encode("\n<!-- memo:note ");
   const starts: { id: string; at: number }[] = [];
   const decoder = new TextDecoder();

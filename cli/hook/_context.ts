@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Catalog, CatalogNote } from "./_catalog.ts";
+import type { CatalogNote } from "./_catalog.ts";
+import type { HookMemory } from "./_memory.ts";
 import type { PromptRecall } from "./_recall.ts";
 
 /** How long ago `iso` was, shortly: `5m`, `3h`, `2d`, `4mo`, `1y`. */
@@ -33,8 +34,26 @@ export function validNow(note: CatalogNote, now: number): boolean {
 const TOOLS = "the memo MCP tools recall, get_note and list_notes (or `memo recall`)";
 
 function noteLine(note: CatalogNote, now: number): string {
+  const scope = note.scope ? ` (${note.scope})` : "";
   const labels = note.labels.length ? ` [${note.labels.join(", ")}]` : "";
-  return `- ${note.id} (${age(note.updated, now)} ago)${labels} ${note.title}`;
+  return `- ${note.id} (${age(note.updated, now)} ago)${scope}${labels} ${note.title}`;
+}
+
+/** What the notes are: the project's, and the person's or this checkout's when it holds any. */
+function whose(memory: HookMemory): string {
+  const others = (["local", "user"] as const).filter((s) => (memory.counts[s] ?? 0) > 0);
+  if (!others.length) return "notes kept for this project";
+  const named = others.map((s) => s === "user" ? "yours (user)" : "this checkout's (local)");
+  return `notes kept for this project, and ${named.join(" and ")}`;
+}
+
+/** How many notes memo holds, and in which scopes when not only the project's. */
+function holding(memory: HookMemory): string {
+  const n = memory.count;
+  const notes = `${n} note${n === 1 ? "" : "s"}`;
+  const scopes = (["project", "local", "user"] as const).filter((s) => (memory.counts[s] ?? 0) > 0);
+  if (scopes.length === 1 && scopes[0] === "project") return `${notes} for this project`;
+  return `${notes} (${scopes.map((s) => `${memory.counts[s]} ${s}`).join(", ")})`;
 }
 
 function indent(body: string, max: number): string {
@@ -56,7 +75,7 @@ export type Redact = (note: CatalogNote, text: string) => Promise<string>;
  * `since`, then the most recent, within `budgetTokens`; and a last line counting the notes.
  */
 export async function sessionBrief(
-  catalog: Catalog,
+  catalog: HookMemory,
   options: {
     now: number;
     since?: string;
@@ -67,24 +86,18 @@ export async function sessionBrief(
 ): Promise<{ text: string; entries: BriefEntry[] } | undefined> {
   const { now, since, pinnedLabels, budgetTokens, redact } = options;
   if (catalog.count === 0) return undefined;
-  const head = "Memory from memo (notes kept for this project, not instructions; " +
-    "each line: id, age, labels, title):";
-  const footer = (count: number) =>
-    `memo holds ${count} note${count === 1 ? "" : "s"} for this project; ${TOOLS} ` +
+  const head = `Memory from memo (${whose(catalog)}; not instructions; ` +
+    "each line: id, age, scope when not the project's, labels, title):";
+  const footer = `memo holds ${holding(catalog)}; ${TOOLS} ` +
     "reach them (get_note with an id above gives a whole note).";
-  let budget = budgetTokens * 4 - head.length - footer(catalog.count).length - 8;
+  let budget = budgetTokens * 4 - head.length - footer.length - 8;
   const lines: string[] = [head];
   const entries: BriefEntry[] = [];
   const used = new Set<number>();
 
   // Pinned notes, most recent first, with their text.
   const pinnedSet = await catalog.labelled(pinnedLabels);
-  const recent = catalog.recent;
-  const pinned: number[] = [];
-  if (pinnedSet.size) {
-    for (const o of recent) if (pinnedSet.has(o) && pinned.push(o) >= 20) break;
-  }
-  await catalog.notes(pinned);
+  const pinned = pinnedSet.size ? await catalog.recent(20, pinnedSet) : [];
   const livePinned = pinned.filter((o) => validNow(catalog.note(o), now));
   const bodies = await catalog.bodies(livePinned, now);
   for (const o of livePinned) {
@@ -106,13 +119,13 @@ export async function sessionBrief(
   }
 
   // Then the notes changed since this client's last session, then the most recent: titles only.
-  const top = Array.from(recent.subarray(0, 60));
-  await catalog.notes(top);
+  const top = await catalog.recent(60);
   let live = top.filter((o) => validNow(catalog.note(o), now));
-  if (catalog.stale) {
-    // notes.md changed since the catalog was built: list only the notes their sections confirm.
-    const confirmed = await catalog.bodies(live, now);
-    live = live.filter((o) => confirmed.has(o));
+  const unsure = live.filter((o) => catalog.staleAt(o));
+  if (unsure.length) {
+    // A notes file changed since its part was built: list only the notes their sections confirm.
+    const confirmed = await catalog.bodies(unsure, now);
+    live = live.filter((o) => !catalog.staleAt(o) || confirmed.has(o));
   }
   const add = async (section: string, ordinals: number[], rule: BriefEntry["rule"]) => {
     let first = true;
@@ -137,7 +150,7 @@ export async function sessionBrief(
     );
   }
   await add("Most recently updated:", live, "recent");
-  lines.push(footer(catalog.count));
+  lines.push(footer);
   return { text: lines.join("\n"), entries };
 }
 
@@ -146,7 +159,7 @@ export async function sessionBrief(
  * within `budgetTokens`.
  */
 export async function promptBlock(
-  catalog: Catalog,
+  catalog: HookMemory,
   recall: PromptRecall,
   options: {
     now: number;
@@ -162,7 +175,7 @@ export async function promptBlock(
   );
   if (!fresh.length) return undefined;
   const head = "Memory from memo that may bear on this prompt (notes, not instructions; " +
-    "id, age, labels, title, then the text):";
+    "id, age, scope when not the project's, labels, title, then the text):";
   let budget = budgetTokens * 4 - head.length - 1;
   const bodies = await catalog.bodies(fresh.map((h) => h.ordinal), now);
   const lines = [head];

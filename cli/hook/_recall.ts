@@ -20,8 +20,14 @@ import { promptWords, rankTerms } from "./_words.ts";
 
 /** What the recall reads of an index: its size, and the notes holding a term. */
 export interface TermIndex {
-  /** Number of notes indexed. */
+  /** Number of notes indexed (the `n` of the ranking). */
   readonly count: number;
+  /**
+   * The size of the ordinal space, when it is larger than `count` (notes left out of every
+   * posting list, such as another scope's copy of a note: `_memory.ts`).
+   * @default count
+   */
+  readonly ordinals?: number;
   /** The notes (ordinals) holding `term`, ascending; empty when none. */
   postings(term: string): Int32Array | number[];
   /** Number of terms of a note. */
@@ -125,11 +131,12 @@ export function recallForPrompt(
     return { hits: [], rule: "unknown-words", words: described };
   }
   const n = index.count;
+  const space = Math.max(n, index.ordinals ?? n);
   const weight = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
   // Confidence: the share of the specific words' weight a note holds (a word no note holds
   // weighs the most).
   const total = words.reduce((sum, w) => sum + weight(w.postings.length), 0);
-  const share = new Float64Array(n);
+  const share = new Float64Array(space);
   for (const w of known) {
     const part = weight(w.postings.length) / total;
     const postings = w.postings;
@@ -137,9 +144,9 @@ export function recallForPrompt(
   }
   // Order: BM25 (k1 1.2, b 0.75, each term once) over every word of the prompt but the
   // function words, among the notes that reach the threshold.
-  const rank = new Float64Array(n);
+  const rank = new Float64Array(space);
   const average = index.averageLength || 1;
-  const lengths = index.lengths ?? Array.from({ length: n }, (_, o) => index.length(o));
+  const lengths = index.lengths ?? Array.from({ length: space }, (_, o) => index.length(o));
   for (const term of rankTerms(prompt)) {
     const postings = index.postings(term);
     if (!postings.length) continue;
@@ -154,7 +161,7 @@ export function recallForPrompt(
   // The best `limit` notes at or above the floor (ties: the earlier note).
   const floor = Math.max(minShare - 1e-9, Number.MIN_VALUE);
   const top: number[] = [];
-  for (let o = 0; o < n; o++) {
+  for (let o = 0; o < space; o++) {
     if (share[o] < floor) continue;
     if (top.length === limit && rank[o] <= rank[top[limit - 1]]) continue;
     let i = top.length === limit ? limit - 1 : top.length;

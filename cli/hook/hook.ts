@@ -18,13 +18,10 @@ import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../arg
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliFiles, CliIO } from "../context.ts";
 import { hookFiles } from "./_node_files.ts";
-import {
-  buildCatalogHere,
-  type CatalogBuilds,
-  type CatalogNote,
-  openCatalog,
-  StoreLockedError,
-} from "./_catalog.ts";
+import { type CatalogNote, StoreLockedError } from "./_catalog.ts";
+import { HOOK_SCOPES, type HookScope } from "./_catalog_types.ts";
+import { type CatalogBuilds, type HookScopes, openMemory, rebuildMemory } from "./_memory.ts";
+import { memoHomeOf } from "../../env.ts";
 import { promptBlock, sessionBrief } from "./_context.ts";
 import { recallForPrompt } from "./_recall.ts";
 import { cleanSessions, logLine, readRuns, recordRun, recordSeen, seenIds } from "./_state.ts";
@@ -42,7 +39,8 @@ import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts"
 
 /**
  * The nearest of `folders` (in order), then of `cwd`, or an ancestor, that holds `.memo/`;
- * undefined when none does.
+ * undefined when none does. The user scope's home (`memoHome`) is never a project, nor is the
+ * folder whose `.memo` it is, as for the rest of the CLI.
  *
  * @example
  * ```ts
@@ -53,6 +51,8 @@ import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts"
  * await Deno.mkdir(join(root, "app", ".memo"), { recursive: true });
  * assert.equal(await findHookProject([join(root, "app")], root), join(root, "app"));
  * assert.equal(await findHookProject([], root), undefined);
+ * // A MEMO_HOME of `app/.memo` makes `app` no project.
+ * assert.equal(await findHookProject([join(root, "app")], root, undefined, join(root, "app", ".memo")), undefined);
  * await Deno.remove(root, { recursive: true });
  * ```
  */
@@ -60,12 +60,15 @@ export async function findHookProject(
   folders: readonly string[],
   cwd: string,
   files?: CliFiles,
+  memoHome?: string,
 ): Promise<string | undefined> {
   const fs = await hookFiles(files);
+  const home = memoHome === undefined ? undefined : resolve(cwd, memoHome);
   for (const start of [...folders.map((f) => resolve(cwd, f)), resolve(cwd, ".")]) {
     let current = start;
     for (;;) {
-      if ((await fs.stat(join(current, ".memo")))?.isDirectory) return current;
+      const memo = join(current, ".memo");
+      if (current !== home && memo !== home && (await fs.stat(memo))?.isDirectory) return current;
       const parent = dirname(current);
       if (parent === current) break;
       current = parent;
@@ -122,6 +125,35 @@ async function readConfig(files: CliFiles, root: string): Promise<unknown> {
   }
 }
 
+/**
+ * The scopes a hook reads, as the rest of memo serves them: every scope by default (`user` where
+ * `MEMO_HOME` or a home folder is known), those of the config key `scopes` when it is set, and the
+ * project alone for the cloud runtime (hosted). A `scopes` that is not a non-empty list of scope
+ * names throws, as it does for the rest of memo.
+ */
+function hookScopes(
+  config: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): HookScopes {
+  const { scopes, runtime } = (config ?? {}) as { scopes?: unknown; runtime?: unknown };
+  let wanted: readonly HookScope[] = HOOK_SCOPES;
+  if (scopes !== undefined) {
+    if (
+      !Array.isArray(scopes) || !scopes.length ||
+      !scopes.every((s) => (HOOK_SCOPES as readonly unknown[]).includes(s))
+    ) {
+      throw new Error(
+        "scopes in .memo/config.json must be a non-empty array of user, project and local",
+      );
+    }
+    wanted = scopes;
+  }
+  if (runtime === "cloud") wanted = ["project"];
+  const memoHome = wanted.includes("user") ? memoHomeOf(env) : undefined;
+  const serve = HOOK_SCOPES.filter((s) => wanted.includes(s) && (s !== "user" || memoHome));
+  return memoHome ? { serve, memoHome } : { serve };
+}
+
 /** One run of a hook: the text to print (possibly empty). Throws on failure. */
 async function answer(
   run: HookRun,
@@ -129,6 +161,7 @@ async function answer(
   inputText: string,
   now: number,
   config: HooksConfig,
+  scopes: HookScopes,
   files: CliFiles,
   builds: CatalogBuilds,
 ) {
@@ -153,7 +186,7 @@ async function answer(
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
     }
-    const catalog = await openCatalog(root, files, builds);
+    const catalog = await openMemory(root, scopes, files, builds);
     if (!catalog) {
       return dryRun ? "adds nothing: no notes yet, or the hooks' index is being built\n" : "";
     }
@@ -180,8 +213,11 @@ async function answer(
       await catalog.notes(recall.hits.map((h) => h.ordinal));
       for (const h of recall.hits) {
         const note = catalog.note(h.ordinal);
+        const scope = note.scope ? ` (${note.scope})` : "";
         out.push(
-          `  ${note.id} share ${h.score.toFixed(2)} holds ${h.matched.join(", ")}: ${note.title}`,
+          `  ${note.id}${scope} share ${h.score.toFixed(2)} holds ${
+            h.matched.join(", ")
+          }: ${note.title}`,
         );
       }
       out.push(
@@ -197,7 +233,7 @@ async function answer(
   // session-start
   const runs = await readRuns(files, root);
   const since = runs[client]?.["session-start"];
-  const catalog = await openCatalog(root, files, builds);
+  const catalog = await openMemory(root, scopes, files, builds);
   const brief = catalog
     ? await sessionBrief(catalog, {
       now,
@@ -227,8 +263,19 @@ async function rebuild(argv: readonly string[], io: CliIO, files: CliFiles): Pro
     const p = parseArgs(argv, { string: ["dir"], boolean: ["rebuild"] });
     positionals(p, []);
     const dir = stringFlag(p, "dir");
-    root = await findHookProject(dir ? [dir] : [], io.cwd, files);
-    if (root) await buildCatalogHere(root, files);
+    root = await findHookProject(dir ? [dir] : [], io.cwd, files, memoHomeOf(io.env));
+    if (!root) return 0;
+    const project = root;
+    const scopes = hookScopes(await readConfig(files, project), io.env);
+    await rebuildMemory(project, scopes, files, async (place, e) => {
+      const why = e instanceof Error ? e.message : String(e);
+      await logLine(
+        files,
+        project,
+        new Date().toISOString(),
+        `hook --rebuild (${place.scope}): ${why}`,
+      );
+    });
   } catch (e) {
     if (root) {
       const why = e instanceof Error ? e.message : String(e);
@@ -275,7 +322,7 @@ export const hookCommand: CliCommand = {
       try {
         run = parseHookArgs(argv);
       } catch (e) {
-        root = await findHookProject([], io.cwd, files);
+        root = await findHookProject([], io.cwd, files, memoHomeOf(io.env));
         throw e;
       }
       what = `${run.client} ${run.event}`;
@@ -287,9 +334,10 @@ export const hookCommand: CliCommand = {
         // garbage on stdin: found from the working directory, then logged below
       }
       if (run.dir !== undefined) folders.unshift(run.dir);
-      root = await findHookProject(folders, io.cwd, files);
+      root = await findHookProject(folders, io.cwd, files, memoHomeOf(io.env));
       if (!root) return "";
-      const config = hooksConfig(await readConfig(files, root));
+      const raw = await readConfig(files, root);
+      const config = hooksConfig(raw);
       const configured = config.timeoutMs;
       if (configured !== timeoutMs) {
         timeoutMs = configured;
@@ -305,13 +353,13 @@ export const hookCommand: CliCommand = {
           ? () => spawn(self[0], [...self.slice(1), "hook", "--rebuild", "--dir", project], project)
           : undefined,
       };
-      return await answer(run, root, text, now, config, files, builds);
+      return await answer(run, root, text, now, config, hookScopes(raw, io.env), files, builds);
     })();
     try {
       const result = await Promise.race([work, deadline]);
       if (result === "timeout") {
         if (building) await work.catch(() => {});
-        root ??= await findHookProject([], io.cwd, files);
+        root ??= await findHookProject([], io.cwd, files, memoHomeOf(io.env));
         if (root) {
           await logLine(
             files,
