@@ -377,7 +377,12 @@ async function main() {
         host: "deno",
         key: "stateless/list",
         start: (p) =>
-          startTarget("sdk-v2", ["run", "-A", "bench/peers/sdk_v2_http.ts", String(p)], {}, p),
+          startTarget(
+            "sdk-v2",
+            ["run", "-A", "--lock=deno.dev.lock", "bench/peers/sdk_v2_http.ts", String(p)],
+            {},
+            p,
+          ),
       });
     }
     for (const peer of peers) {
