@@ -31,7 +31,7 @@
  * memo's time per request outside `recall` ÷ the bare request's time (and ÷ memo's own smallest
  * request of the era, `ping` or `server/discover`, timed the same way).
  *
- * Run: deno run -A bench/http_ceiling.ts [--duration 8] [--warmup 2] [--rounds 3] [--threads 1]
+ * Run: deno run -A --lock=deno.dev.lock bench/http_ceiling.ts [--duration 8] [--warmup 2] [--rounds 3] [--threads 1]
  * [--connections 32] [--notes 200] [--hosts deno,node] [--peers sdk-v1,sdk-v2] [--npm DIR]
  * [--workloads KEYS] [--timers on|off] [--json out.json]
  *
