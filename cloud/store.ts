@@ -331,7 +331,7 @@ export interface SnapshotCounters {
  * const stats: CloudInstanceStats = {
  *   index: {
  *     budgetBytes: 268435456, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0,
- *     hitRate: null, oversized: [],
+ *     hitRate: null, oversized: [], collections: 0,
  *   },
  * };
  * ```

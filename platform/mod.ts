@@ -24,3 +24,4 @@ export * from "./healthz.ts";
 export * from "./access_log.ts";
 export * from "./read_limited.ts";
 export * from "./run_program.ts";
+export * from "./memory.ts";

@@ -19,6 +19,7 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
+import { collectGarbage } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./idempotency.ts";
@@ -145,7 +146,7 @@ export class PostgresCloudStore implements CloudStore {
     this.#context = {
       sql,
       dedicated,
-      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024)),
+      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024), { collect: collectGarbage }),
       format: snapshotFormat(SCHEMA_VERSION),
       snapshots: options.snapshots === false
         ? undefined
