@@ -106,7 +106,9 @@ export class FileCloudStore implements C.CloudStore {
     }
     this.dataDir = options.dataDir;
     this.#clock = options.clock;
-    this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024), { collect: collectGarbage });
+    this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024), {
+      collect: (idle) => collectGarbage({ release: idle }),
+    });
     this.idempotency = new FileIdempotencyStore({ dataDir: this.dataDir, clock: options.clock });
   }
 

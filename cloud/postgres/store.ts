@@ -146,7 +146,9 @@ export class PostgresCloudStore implements CloudStore {
     this.#context = {
       sql,
       dedicated,
-      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024), { collect: collectGarbage }),
+      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024), {
+        collect: (idle) => collectGarbage({ release: idle }),
+      }),
       format: snapshotFormat(SCHEMA_VERSION),
       snapshots: options.snapshots === false
         ? undefined

@@ -13,8 +13,10 @@
  * - **Collection.** Evicted indexes are garbage until V8 collects them, and meanwhile the next loads
  *   take new memory from the system: an instance that cycled through many projects grew to 3–4 × its
  *   budget beyond one project's RSS. With `collect` (the stores pass a full collection), the budget
- *   runs it once an eighth of the budget has been evicted since the last one, and once the instance
- *   has been idle for `idleMs` after any eviction; the memory is then reused instead.
+ *   runs it once an eighth of the budget has been evicted since the last one, and once more when the
+ *   instance has been idle for `idleMs` after any eviction; the memory is then reused instead, and
+ *   the idle one hands the allocator's free pages back to the system (`collectGarbage` in
+ *   `platform/memory.ts`).
  *
  * @module
  */
@@ -109,8 +111,12 @@ export interface BudgetStats {
  * ```
  */
 export interface IndexBudgetOptions {
-  /** A full garbage collection, run after evictions (see the module doc). @default none */
-  collect?: () => void;
+  /**
+   * A full garbage collection, run after evictions (see the module doc); `idle` is true for the
+   * one that runs once the instance is idle (it may also hand free memory back to the system).
+   * @default none
+   */
+  collect?: (idle: boolean) => void;
   /** Bytes evicted since the last collection that call for one. @default an eighth of the budget */
   collectAfterBytes?: number;
   /** Idle time after an eviction that calls for a collection, in ms. @default 1000 */
@@ -156,13 +162,15 @@ export class IndexBudget {
   #hits = 0;
   #misses = 0;
   #closed = false;
-  readonly #collect?: () => void;
+  readonly #collect?: (idle: boolean) => void;
   readonly #collectAfter: number;
   readonly #idleMs: number;
   /** Bytes evicted since the last collection. */
   #evicted = 0;
-  #collectTimer: ReturnType<typeof setTimeout> | undefined;
-  #collectSoon = false;
+  /** Whether anything was evicted since the last idle collection. */
+  #idleDue = false;
+  #soonTimer: ReturnType<typeof setTimeout> | undefined;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #collections = 0;
 
   /** Creates a budget of `budgetBytes` (at least 1). */
@@ -253,8 +261,8 @@ export class IndexBudget {
   /** Closes every held object; later uses fail. */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#collectTimer !== undefined) clearTimeout(this.#collectTimer);
-    this.#collectTimer = undefined;
+    clearTimeout(this.#soonTimer);
+    clearTimeout(this.#idleTimer);
     const held = [...this.#entries.values()];
     this.#entries.clear();
     await Promise.all([
@@ -275,6 +283,7 @@ export class IndexBudget {
       this.#evictions++;
       total -= entry.bytes;
       this.#evicted += entry.bytes;
+      this.#idleDue = true;
       const closing = Promise.resolve()
         .then(() => entry.held.close?.())
         .catch(() => {})
@@ -288,26 +297,32 @@ export class IndexBudget {
 
   /**
    * A collection soon (once the closes ran) when an eighth of the budget was evicted since the last
-   * one, else one after `idleMs` without a use when anything was evicted.
+   * one; and, whenever anything was evicted, one more after `idleMs` without a use, so that an
+   * instance that went quiet holds no evicted index.
    */
   #scheduleCollection(): void {
-    if (!this.#collect || this.#evicted === 0 || this.#closed) return;
-    const soon = this.#evicted >= this.#collectAfter;
-    if (this.#collectTimer !== undefined) {
-      if (this.#collectSoon) return;
-      clearTimeout(this.#collectTimer);
-    }
-    this.#collectSoon = soon;
-    this.#collectTimer = unrefTimer(setTimeout(() => {
-      this.#collectTimer = undefined;
+    if (!this.#collect || this.#closed || !this.#idleDue) return;
+    const run = (idle: boolean) => {
       if (this.#closed) return;
       this.#evicted = 0;
       this.#collections++;
       try {
-        this.#collect!();
+        this.#collect!(idle);
       } catch {
         // A host without it: the memory is collected later, as V8 decides.
       }
-    }, soon ? 0 : this.#idleMs));
+    };
+    if (this.#evicted >= this.#collectAfter && this.#soonTimer === undefined) {
+      this.#soonTimer = unrefTimer(setTimeout(() => {
+        this.#soonTimer = undefined;
+        run(false);
+      }, 0));
+    }
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer = unrefTimer(setTimeout(() => {
+      this.#idleTimer = undefined;
+      this.#idleDue = false;
+      run(true);
+    }, this.#idleMs));
   }
 }
