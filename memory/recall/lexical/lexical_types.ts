@@ -125,7 +125,7 @@ export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWe
  * assert.equal(index.exportSnapshot()?.version, LEXICAL_SNAPSHOT_VERSION);
  * ```
  */
-export const LEXICAL_SNAPSHOT_VERSION = 1;
+export const LEXICAL_SNAPSHOT_VERSION = 2;
 
 /**
  * The state of a built index, as plain numbers and typed arrays (see
