@@ -85,7 +85,7 @@ export function notesDigest(notes: readonly Note[], count: number = notes.length
  * import assert from "node:assert/strict";
  * import { createLexicalIndex } from "./lexical.ts";
  * import { snapshotKey } from "./snapshot_format.ts";
- * assert.ok(snapshotKey(createLexicalIndex().options, "00").startsWith("2:"));
+ * assert.ok(snapshotKey(createLexicalIndex().options, "00").startsWith("1:"));
  * ```
  */
 export function snapshotKey(options: Bm25Index["options"], digest: string): string {
