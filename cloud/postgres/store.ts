@@ -193,13 +193,14 @@ export class PostgresCloudStore implements CloudStore {
       throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
     }
     // Each snapshot copy gets a connection of its own, closed after it. One is kept connected ahead
-    // of need, so that a cold load does not wait for a new backend (tens of ms).
-    let spare: Sql | undefined;
+    // of need from the start, so that a cold load (the first one too) does not wait for a new
+    // backend (tens of ms).
     const warm = () => {
       const next = connect(1);
       next`SELECT 1`.catch(() => {});
       return next;
     };
+    let spare: Sql | undefined = warm();
     const dedicated = () => {
       const taken = spare ?? connect(1);
       spare = warm();
