@@ -17,7 +17,7 @@
  * @module
  */
 
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { peakRssMB } from "./_peak_rss.ts";
@@ -46,7 +46,13 @@ const [tree, rootDir, mode] = Deno.args;
 if (import.meta.main) console.log(JSON.stringify(await run(tree, rootDir, mode)));
 
 async function run(tree: string, rootDir: string, mode: string) {
-  const at = (path: string) => import(join(tree, path));
+  // The first path that the tree has (`5081ee0` kept these files flat in memory/ and recall/).
+  const at = async (...paths: string[]) => {
+    for (const path of paths.slice(0, -1)) {
+      if (existsSync(join(tree, path))) return await import(join(tree, path));
+    }
+    return await import(join(tree, paths.at(-1)!));
+  };
   if (mode === "read") return await read(at, rootDir);
   const { Memo } = await at("memory/memo.ts");
   if (mode === "write") {
@@ -56,8 +62,8 @@ async function run(tree: string, rootDir: string, mode: string) {
     return {};
   }
   if (mode !== "open" && mode !== "open-embeddings") throw new Error(`unknown mode ${mode}`);
-  const { FileMemoryStore } = await at("memory/store/file_store.ts");
-  const { Bm25Index } = await at("memory/recall/lexical/lexical.ts");
+  const { FileMemoryStore } = await at("memory/store/file_store.ts", "memory/file_store.ts");
+  const { Bm25Index } = await at("memory/recall/lexical/lexical.ts", "memory/recall/lexical.ts");
   const store = new FileMemoryStore({ rootDir });
   const times: Record<string, number> = {};
   const timed = (name: string, fn: (...args: unknown[]) => Promise<unknown>) =>
@@ -100,9 +106,12 @@ async function run(tree: string, rootDir: string, mode: string) {
 }
 
 /** The tree's read of notes.md alone, hashing as its open does (a tree without it ignores that). */
-async function read(at: (path: string) => Promise<Record<string, unknown>>, rootDir: string) {
-  const { readNotes } = await at("memory/store/_notes_file.ts");
-  const { memoPaths } = await at("memory/store/paths.ts");
+async function read(
+  at: (...paths: string[]) => Promise<Record<string, unknown>>,
+  rootDir: string,
+) {
+  const { readNotes } = await at("memory/store/_notes_file.ts", "memory/_notes_file.ts");
+  const { memoPaths } = await at("memory/store/paths.ts", "memory/paths.ts");
   const paths = (memoPaths as (dir: string) => { notes: string; lock: string })(rootDir);
   const size = statSync(paths.notes).size;
   const cpu = process.cpuUsage();

@@ -6,12 +6,14 @@
  *   `{"status":"unready", "reason":…}` otherwise and while the instance drains before it stops. No
  *   key; GET and HEAD only. `/healthz` stays the liveness check.
  * - `GET /v1/stats` for operators ({@linkcode instanceStats}): the version, the store, the uptime,
- *   the index budget's figures, the snapshot work and the rate limit.
+ *   the index budget's figures, the process's memory beside them, the snapshot work and the rate
+ *   limit.
  *
  * @module
  */
 
 import { urlPath } from "../platform/healthz.ts";
+import { memoryUsage } from "../platform/memory.ts";
 import { VERSION } from "../version.ts";
 import { jsonResponse } from "./errors.ts";
 import type { RateLimiter } from "./rate_limit.ts";
@@ -91,6 +93,13 @@ export function instanceStats(
     out.index = figures.index;
     if (figures.snapshots) out.snapshots = figures.snapshots;
   }
+  const memory = memoryUsage();
+  out.memory = {
+    rssBytes: memory.rss,
+    heapTotalBytes: memory.heapTotal,
+    heapUsedBytes: memory.heapUsed,
+    externalBytes: memory.external,
+  };
   out.rateLimit = { limit: rate.limit, shared: rate.limiter.shared };
   return out;
 }

@@ -182,7 +182,7 @@ export function parseApiKeys(value: string | undefined): ApiKeyEntry[] {
  *   maxBodyBytes: 1048576,
  *   logLevel: "warn",
  *   secrets: "redact",
- *   indexBudgetMb: 256,
+ *   indexBudgetMb: 192,
  *   operatorKeys: [],
  *   drainMs: 5000,
  * });

@@ -79,7 +79,7 @@ Deno.test("readCloudConfig() reads every MEMO_CLOUD_* variable", () => {
     maxBodyBytes: 1048576,
     logLevel: "info",
     secrets: "redact",
-    indexBudgetMb: 256,
+    indexBudgetMb: 192,
     operatorKeys: [],
     drainMs: 5000,
   });

@@ -271,8 +271,11 @@ export interface IdempotencyStore {
 
 /**
  * Default memory for the recall indexes of the projects an instance holds, in MiB
- * (`MEMO_CLOUD_INDEX_BUDGET_MB`): a quarter of a 1 GB container, which leaves room for the rest
- * (requests, a project being built, the GC's slack).
+ * (`MEMO_CLOUD_INDEX_BUDGET_MB`). An instance settles within one project's RSS plus 2 × the budget
+ * (measured: plus 1.3 ×, peaks of plus 2 × while it cycles through projects), so 192 MiB keeps a
+ * 1 GB container under about 0.5 GB and leaves the other half for the requests in flight, a project
+ * being built beside the ones held and a snapshot being encoded (docs/cloud.md, "Memory per
+ * instance").
  *
  * @example
  * ```ts
@@ -280,7 +283,7 @@ export interface IdempotencyStore {
  * const budgetBytes = DEFAULT_INDEX_BUDGET_MB * 1024 * 1024;
  * ```
  */
-export const DEFAULT_INDEX_BUDGET_MB = 256;
+export const DEFAULT_INDEX_BUDGET_MB = 192;
 
 /**
  * Whether a store can serve ({@linkcode CloudStore.ready}).
@@ -330,8 +333,8 @@ export interface SnapshotCounters {
  * import type { CloudInstanceStats } from "./store.ts";
  * const stats: CloudInstanceStats = {
  *   index: {
- *     budgetBytes: 268435456, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0,
- *     hitRate: null, oversized: [],
+ *     budgetBytes: 201326592, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0,
+ *     hitRate: null, oversized: [], collections: 0,
  *   },
  * };
  * ```

@@ -26,3 +26,4 @@ export * from "./read_limited.ts";
 export * from "./run_program.ts";
 export * from "./files.ts";
 export * from "./spawn_detached.ts";
+export * from "./memory.ts";

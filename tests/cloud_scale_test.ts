@@ -314,6 +314,65 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
       },
     );
 
+    await t.step(
+      "memory: an instance that served many projects settles within its one-project RSS + 2 × the budget",
+      async () => {
+        // Issue 35: the 50 projects above through an instance as deployed (`deno serve
+        // cloud/main.ts`) with a budget of about 5 of them. Without the budget's collections it
+        // settled 30 MB over one project (15 × the budget); with them, under it.
+        const BUDGET_MB = 2;
+        const server = await startCloudProcess({
+          MEMO_CLOUD_DATABASE_URL: pg.url,
+          MEMO_CLOUD_API_KEYS: `${KEY}:team`,
+          MEMO_CLOUD_OPERATOR_KEYS: OPERATOR,
+          MEMO_CLOUD_RATE_LIMIT: "0",
+          MEMO_CLOUD_INDEX_BUDGET_MB: String(BUDGET_MB),
+          MEMO_LOG_LEVEL: "warn",
+        });
+        try {
+          const recallIn = async (p: number, query: string) => {
+            const response = await fetch(
+              `${server.origin}/v1/workspaces/team/projects/e${p}/recall`,
+              {
+                method: "POST",
+                headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+                body: JSON.stringify({ query, limit: 10 }),
+              },
+            );
+            assert.equal(response.status, 200);
+            await response.body?.cancel();
+          };
+          const figures = async () =>
+            await (await fetch(`${server.origin}/v1/stats`, {
+              headers: { authorization: `Bearer ${OPERATOR}` },
+            })).json();
+          for (const q of queries(500, 5)) await recallIn(0, q);
+          const one = await figures();
+          assert.equal(one.index.evictions, 0);
+          assert.ok(one.memory.rssBytes > one.index.bytes, JSON.stringify(one.memory));
+          // Every project; then the instance goes idle, and collects once more.
+          for (let p = 0; p < 50; p++) await recallIn(p, queries(100 + p, 1)[0]);
+          const busy = await figures();
+          assert.ok(busy.index.evictions >= 40, `${busy.index.evictions} evictions`);
+          assert.ok(busy.index.bytes <= busy.index.budgetBytes);
+          let settled = busy;
+          await eventually("the idle collection", async () => {
+            settled = await figures();
+            return settled.index.collections > busy.index.collections;
+          });
+          const mb = (n: number) => (n / 1048576).toFixed(1);
+          const over = settled.memory.rssBytes - one.memory.rssBytes;
+          assert.ok(
+            over <= 2 * settled.index.budgetBytes,
+            `settled at ${mb(settled.memory.rssBytes)} MB RSS: ${mb(over)} MB over one project's ` +
+              `${mb(one.memory.rssBytes)} MB, past 2 × the budget of ${BUDGET_MB} MB`,
+          );
+        } finally {
+          await server.kill();
+        }
+      },
+    );
+
     const POLICY = { minNotes: 50, minChanges: 20, changeRatio: 0, delayMs: 0 };
     const SNAP = "snap";
     const snapQueries = queries(77, 12);
@@ -372,6 +431,46 @@ Deno.test("the cloud at scale on PostgreSQL", async (t) => {
           skipped: 0,
           failed: 0,
         });
+      },
+    );
+
+    await t.step(
+      "snapshots: at 10,000 notes a fresh instance's first recall from the snapshot and the changes after it answers as the instance that built it",
+      async () => {
+        const builder = await instance({ snapshots: POLICY });
+        const notes = await fill(builder, "big", 35, 10_000, "wiki:big/");
+        const asked = queries(35, 8);
+        await builder.recall("big", asked[0]);
+        await eventually(
+          "the snapshot is written",
+          () => builder.store.stats().snapshots!.written === 1,
+        );
+        // Changes after it (fewer than the policy's 20: no newer snapshot).
+        for (const note of notes.slice(0, 4)) {
+          const changed = await builder.call(
+            "PATCH",
+            `${builder.project("big")}/notes/${note.id}`,
+            {
+              text: `${note.body} ${WORDS[3]} ${WORDS[11]}`,
+            },
+          );
+          assert.equal(changed.status, 200);
+        }
+        for (const note of notes.slice(4, 7)) {
+          assert.equal(
+            (await builder.call("DELETE", `${builder.project("big")}/notes/${note.id}`)).status,
+            200,
+          );
+        }
+        await fill(builder, "big", 36, 5, "wiki:big-new/");
+        const expected = await answersOf(builder, "big", asked);
+        // The first request of a fresh instance is a recall: it loads the snapshot.
+        const fresh = await instance({ snapshots: false });
+        const first = await fresh.recall("big", asked[0], { explain: true });
+        assert.equal(fresh.store.stats().snapshots!.loaded, 1);
+        assert.equal(fresh.store.stats().snapshots!.built, 0);
+        assert.deepEqual(rounded(first), expected[0]);
+        assert.deepEqual(await answersOf(fresh, "big", asked), expected);
       },
     );
 

@@ -21,6 +21,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { MemoryValidationError } from "@memo/memory";
+import { collectGarbage } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { DEFAULT_INDEX_BUDGET_MB } from "../store.ts";
 import type * as C from "../store.ts";
@@ -105,7 +106,9 @@ export class FileCloudStore implements C.CloudStore {
     }
     this.dataDir = options.dataDir;
     this.#clock = options.clock;
-    this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024));
+    this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024), {
+      collect: (idle) => collectGarbage({ release: idle }),
+    });
     this.idempotency = new FileIdempotencyStore({ dataDir: this.dataDir, clock: options.clock });
   }
 

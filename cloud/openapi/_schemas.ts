@@ -396,6 +396,10 @@ export const schemas: Record<string, Schema> = {
             inUse: { type: "boolean", description: "A request is using it now." },
           }, ["project", "bytes", "inUse"]),
         },
+        collections: integer(
+          "Full garbage collections run after evictions, since the start (evicted indexes are collected so that their memory is reused).",
+          { minimum: 0 },
+        ),
       }, [
         "budgetBytes",
         "bytes",
@@ -405,7 +409,26 @@ export const schemas: Record<string, Schema> = {
         "misses",
         "hitRate",
         "oversized",
+        "collections",
       ]),
+      memory: object(
+        {
+          rssBytes: integer(
+            "The process's resident set size: compare it with `index.bytes` to see what the budget does not count (the runtime, garbage not yet collected, the allocator's free pages).",
+            { minimum: 0 },
+          ),
+          heapTotalBytes: integer("V8's heap as reserved.", { minimum: 0 }),
+          heapUsedBytes: integer("V8's heap in use (live objects and garbage not yet collected).", {
+            minimum: 0,
+          }),
+          externalBytes: integer(
+            "Memory outside the heap that JavaScript objects own (the indexes' typed arrays).",
+            { minimum: 0 },
+          ),
+        },
+        ["rssBytes", "heapTotalBytes", "heapUsedBytes", "externalBytes"],
+        { description: "What the process holds now, as the host reports it." },
+      ),
       snapshots: object(
         {
           loaded: integer("Projects loaded from an index snapshot.", { minimum: 0 }),

@@ -5,8 +5,8 @@
  * {@linkcode PgIndexContext}, what every held project of an instance shares.
  *
  * **Cold start.** A project that is not held is loaded from its newest index snapshot in PostgreSQL
- * and the changes after it, or, without a usable one, built from its notes (read in pages, in one
- * snapshot of the database). Hits and pages are then read by revision: only the notes answered.
+ * and the changes after it (read while the snapshot's bytes are), or, without a usable one, built
+ * from its notes (read in pages, in one snapshot of the database). Hits and pages are then read by revision: only the notes answered.
  *
  * **Snapshots** are written in the background, never during a request:
  *
@@ -99,6 +99,9 @@ export interface PgIndexContext {
   /** The transient `Memo` clients run one at a time: the last one's end. */
   transient: { tail: Promise<unknown> };
 }
+
+/** What {@linkcode changesAfter} answers. */
+type Changes = Awaited<ReturnType<typeof changesAfter>>;
 
 /** Notes a project keeps of those it answered lately (hits and pages of repeated reads). */
 const NOTES_KEPT = 256;
@@ -246,6 +249,9 @@ export class LiveIndex implements Held {
     const header = await latestSnapshot(ctx.sql, pid, ctx.format);
     if (header) {
       this.#snapshotSeq = header.seq;
+      // The changes after the snapshot are read while its bytes are (another connection).
+      const after: Promise<Changes | "failed"> = changesAfter(ctx.sql, pid, header.seq)
+        .catch(() => "failed" as const);
       let bytes: Uint8Array | undefined;
       try {
         bytes = await readSnapshot(ctx.dedicated, pid, ctx.format, header);
@@ -257,7 +263,10 @@ export class LiveIndex implements Held {
         ProjectIndex.importSnapshot(bytes, snapshotKey(ctx.format, pid, header.seq));
       if (index) {
         ctx.counters.loaded++;
-        if (await this.#catchUp(index, pid)) return index;
+        const known = await after;
+        if (await this.#catchUp(index, pid, index.seq === header.seq ? known : "failed")) {
+          return index;
+        }
       } else if (bytes) {
         // Read but unusable (damaged, another project's): the next snapshot replaces it.
         ctx.counters.rejected++;
@@ -272,9 +281,16 @@ export class LiveIndex implements Held {
     return index;
   }
 
-  /** Applies the changes after the index's seq; false when it must be rebuilt. */
-  async #catchUp(index: ProjectIndex, pid: number): Promise<boolean> {
-    const changes = await changesAfter(this.#ctx.sql, pid, index.seq);
+  /**
+   * Applies the changes after the index's seq (`known`: already read after it); false when it must
+   * be rebuilt.
+   */
+  async #catchUp(
+    index: ProjectIndex,
+    pid: number,
+    known: Changes | "failed" = "failed",
+  ): Promise<boolean> {
+    const changes = known === "failed" ? await changesAfter(this.#ctx.sql, pid, index.seq) : known;
     if (!changes) return false;
     if (!changes.upserted.length && !changes.removed.length) {
       index.seq = changes.head;

@@ -19,6 +19,7 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
+import { collectGarbage } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./idempotency.ts";
@@ -145,7 +146,9 @@ export class PostgresCloudStore implements CloudStore {
     this.#context = {
       sql,
       dedicated,
-      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024)),
+      budget: new IndexBudget(Math.round(budgetMb * 1024 * 1024), {
+        collect: (idle) => collectGarbage({ release: idle }),
+      }),
       format: snapshotFormat(SCHEMA_VERSION),
       snapshots: options.snapshots === false
         ? undefined
@@ -190,13 +193,14 @@ export class PostgresCloudStore implements CloudStore {
       throw new Error(`Cannot open the PostgreSQL store: ${reason}`, { cause: e });
     }
     // Each snapshot copy gets a connection of its own, closed after it. One is kept connected ahead
-    // of need, so that a cold load does not wait for a new backend (tens of ms).
-    let spare: Sql | undefined;
+    // of need from the start, so that a cold load (the first one too) does not wait for a new
+    // backend (tens of ms).
     const warm = () => {
       const next = connect(1);
       next`SELECT 1`.catch(() => {});
       return next;
     };
+    let spare: Sql | undefined = warm();
     const dedicated = () => {
       const taken = spare ?? connect(1);
       spare = warm();

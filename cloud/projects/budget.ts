@@ -10,9 +10,18 @@
  *   and it stays until another project needs the room. `stats().oversized` names it.
  * - **Reopening** a project whose eviction is still closing waits for the close first (a file-store
  *   project must not have two owners).
+ * - **Collection.** Evicted indexes are garbage until V8 collects them, and meanwhile the next loads
+ *   take new memory from the system: an instance that cycled through many projects grew to 3–4 × its
+ *   budget beyond one project's RSS. With `collect` (the stores pass a full collection), the budget
+ *   runs it once an eighth of the budget has been evicted since the last one, and once more when the
+ *   instance has been idle for `idleMs` after any eviction; the memory is then reused instead, and
+ *   the idle one hands the allocator's free pages back to the system (`collectGarbage` in
+ *   `platform/memory.ts`).
  *
  * @module
  */
+
+import { unrefTimer } from "../../platform/mod.ts";
 
 /**
  * What a note held in memory takes, estimated: its text as UTF-16 and a fixed cost for the object
@@ -63,7 +72,7 @@ export interface Held {
  *
  * const stats: BudgetStats = {
  *   budgetBytes: 1024, bytes: 0, projects: 0, evictions: 0, hits: 0, misses: 0, hitRate: null,
- *   oversized: [],
+ *   oversized: [], collections: 0,
  * };
  * assert.equal(stats.hitRate, null);
  * ```
@@ -85,6 +94,33 @@ export interface BudgetStats {
   hitRate: number | null;
   /** Held projects larger than the whole budget (each is then held alone). */
   oversized: { project: string; bytes: number; inUse: boolean }[];
+  /** Full collections run after evictions, since the start. */
+  collections: number;
+}
+
+/**
+ * Options of {@linkcode IndexBudget}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { IndexBudget, type IndexBudgetOptions } from "./budget.ts";
+ *
+ * const options: IndexBudgetOptions = { collect: () => {}, collectAfterBytes: 16 << 20 };
+ * assert.equal(new IndexBudget(64 << 20, options).budgetBytes, 64 << 20);
+ * ```
+ */
+export interface IndexBudgetOptions {
+  /**
+   * A full garbage collection, run after evictions (see the module doc); `idle` is true for the
+   * one that runs once the instance is idle (it may also hand free memory back to the system).
+   * @default none
+   */
+  collect?: (idle: boolean) => void;
+  /** Bytes evicted since the last collection that call for one. @default an eighth of the budget */
+  collectAfterBytes?: number;
+  /** Idle time after an eviction that calls for a collection, in ms. @default 1000 */
+  idleMs?: number;
 }
 
 interface Entry {
@@ -126,13 +162,26 @@ export class IndexBudget {
   #hits = 0;
   #misses = 0;
   #closed = false;
+  readonly #collect?: (idle: boolean) => void;
+  readonly #collectAfter: number;
+  readonly #idleMs: number;
+  /** Bytes evicted since the last collection. */
+  #evicted = 0;
+  /** Whether anything was evicted since the last idle collection. */
+  #idleDue = false;
+  #soonTimer: ReturnType<typeof setTimeout> | undefined;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #collections = 0;
 
   /** Creates a budget of `budgetBytes` (at least 1). */
-  constructor(budgetBytes: number) {
+  constructor(budgetBytes: number, options: IndexBudgetOptions = {}) {
     if (!Number.isSafeInteger(budgetBytes) || budgetBytes < 1) {
       throw new RangeError("Cannot create the index budget: it must be at least 1 byte");
     }
     this.budgetBytes = budgetBytes;
+    this.#collect = options.collect;
+    this.#collectAfter = options.collectAfterBytes ?? Math.ceil(budgetBytes / 8);
+    this.#idleMs = options.idleMs ?? 1000;
   }
 
   /**
@@ -205,12 +254,15 @@ export class IndexBudget {
       misses: this.#misses,
       hitRate: uses === 0 ? null : this.#hits / uses,
       oversized,
+      collections: this.#collections,
     };
   }
 
   /** Closes every held object; later uses fail. */
   async close(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#soonTimer);
+    clearTimeout(this.#idleTimer);
     const held = [...this.#entries.values()];
     this.#entries.clear();
     await Promise.all([
@@ -230,6 +282,8 @@ export class IndexBudget {
       this.#entries.delete(key);
       this.#evictions++;
       total -= entry.bytes;
+      this.#evicted += entry.bytes;
+      this.#idleDue = true;
       const closing = Promise.resolve()
         .then(() => entry.held.close?.())
         .catch(() => {})
@@ -238,5 +292,37 @@ export class IndexBudget {
         });
       this.#closing.set(key, closing);
     }
+    this.#scheduleCollection();
+  }
+
+  /**
+   * A collection soon (once the closes ran) when an eighth of the budget was evicted since the last
+   * one; and, whenever anything was evicted, one more after `idleMs` without a use, so that an
+   * instance that went quiet holds no evicted index.
+   */
+  #scheduleCollection(): void {
+    if (!this.#collect || this.#closed || !this.#idleDue) return;
+    const run = (idle: boolean) => {
+      if (this.#closed) return;
+      this.#evicted = 0;
+      this.#collections++;
+      try {
+        this.#collect!(idle);
+      } catch {
+        // A host without it: the memory is collected later, as V8 decides.
+      }
+    };
+    if (this.#evicted >= this.#collectAfter && this.#soonTimer === undefined) {
+      this.#soonTimer = unrefTimer(setTimeout(() => {
+        this.#soonTimer = undefined;
+        run(false);
+      }, 0));
+    }
+    if (this.#idleTimer !== undefined) clearTimeout(this.#idleTimer);
+    this.#idleTimer = unrefTimer(setTimeout(() => {
+      this.#idleTimer = undefined;
+      this.#idleDue = false;
+      run(true);
+    }, this.#idleMs));
   }
 }

@@ -79,3 +79,42 @@ Deno.test("IndexBudget: reopening an evicted project waits for its close; hits, 
   await budget.close();
   await assert.rejects(budget.use("a", open("a"), () => Promise.resolve()), /store is closed/);
 });
+
+Deno.test("IndexBudget: a collection runs after the closes once enough was evicted, else after idle time", async () => {
+  // The budget's timers do not hold the process (a server's listener does): this one does here.
+  const alive = setInterval(() => {}, 1000);
+  const events: string[] = [];
+  let collected!: () => void;
+  let next = new Promise<void>((resolve) => (collected = resolve));
+  const budget = new IndexBudget(1000, {
+    collectAfterBytes: 300,
+    idleMs: 5,
+    collect: () => {
+      events.push("collect");
+      collected();
+      next = new Promise<void>((resolve) => (collected = resolve));
+    },
+  });
+  const use = (name: string, bytes: number) =>
+    budget.use(name, () => ({
+      byteLength: () => bytes,
+      close: () => void events.push(`close ${name}`),
+    }), () => Promise.resolve());
+  await use("a", 500);
+  await use("b", 500);
+  assert.deepEqual(events, []); // nothing evicted: no collection
+  let waiting = next;
+  await use("c", 100); // a (500 ≥ 300) goes: a collection at once, after its close
+  await waiting;
+  assert.deepEqual(events, ["close a", "collect"]);
+  assert.equal(budget.stats().collections, 1);
+  waiting = next;
+  await use("b", 500); // b is now the newest
+  await use("d", 410); // c (100, under 300) goes: the collection waits for the idle time
+  assert.equal(budget.stats().collections, 1);
+  await waiting;
+  assert.deepEqual(events, ["close a", "collect", "close c", "collect"]);
+  assert.equal(budget.stats().collections, 2);
+  await budget.close();
+  clearInterval(alive);
+});

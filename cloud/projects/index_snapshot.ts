@@ -49,9 +49,10 @@ export interface SnapshotRow {
 
 /**
  * Version of the cloud's snapshot layout (the arrays besides the lexical index's); 2 added
- * `created`, `supersedes` and the validity.
+ * `created`, `supersedes` and the validity; 3 leaves out the lexical index's token hash table
+ * (`exportSnapshot({ tokenTable: false })`), built again on import.
  */
-const CLOUD_SNAPSHOT_LAYOUT = 2;
+const CLOUD_SNAPSHOT_LAYOUT = 3;
 
 /**
  * The snapshot format of this build under schema version `schema`: a snapshot of another format
@@ -62,7 +63,7 @@ const CLOUD_SNAPSHOT_LAYOUT = 2;
  * import assert from "node:assert/strict";
  * import { snapshotFormat } from "./index_snapshot.ts";
  *
- * assert.match(snapshotFormat(3), /^cloud-2\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
+ * assert.match(snapshotFormat(3), /^cloud-3\/lex-\d+\/schema-3\/opt-[0-9a-f]{12}$/);
  * assert.notEqual(snapshotFormat(3), snapshotFormat(4));
  * ```
  */

@@ -417,7 +417,8 @@ export class ProjectIndex {
   exportSnapshot(key: string): Uint8Array | undefined {
     if (this.#rows.size === 0) return undefined;
     this.#index.compact();
-    const lexical = this.#index.exportSnapshot();
+    // Without the token hash table: a third fewer bytes to read from PostgreSQL at a cold start.
+    const lexical = this.#index.exportSnapshot({ tokenTable: false });
     if (!lexical) return undefined;
     const rows: Row[] = [];
     for (let doc = 0; doc < this.#index.docCount; doc++) {

@@ -23,6 +23,7 @@ export {
   type LexicalIndexOptions,
   lexicalOptionsKey,
   type LexicalSnapshot,
+  type LexicalSnapshotOptions,
   type ResolvedLexicalOptions,
 } from "./lexical/lexical.ts";
 export {

@@ -30,8 +30,12 @@ export interface IndexState {
 export function snapshotOf(
   index: IndexState & { options: ResolvedLexicalOptions },
   docs: number,
+  tokenTable = true,
 ): LexicalSnapshot {
-  const dict = index.dict.exportState();
+  const dict = index.dict.exportState(tokenTable);
+  const table: Record<string, Int32Array> = dict.slots
+    ? { slots: dict.slots }
+    : { tokenHash: dict.tokenHash!, tokenTerm: dict.tokenTerm! };
   const seq = index.sequences.exportState(docs);
   return {
     version: LEXICAL_SNAPSHOT_VERSION,
@@ -46,7 +50,7 @@ export function snapshotOf(
       charsUsed: dict.charsUsed,
     },
     arrays: {
-      slots: dict.slots,
+      ...table,
       tokenStart: dict.tokenStart,
       chars: dict.chars,
       termTable: dict.termTable,
@@ -98,7 +102,8 @@ export function stateOf(
   };
   const docs = int("docs");
   const frozenTerms = int("frozenTerms");
-  const slots = i32("slots"), tokenStart = i32("tokenStart"), chars = u16("chars");
+  const slots = i32("slots"), tokenHash = i32("tokenHash"), tokenTerm = i32("tokenTerm");
+  const tokenStart = i32("tokenStart"), chars = u16("chars");
   const termTable = i32("termTable"), termHash = i32("termHash");
   const termChars = u16("termChars"), termEnds = i32("termEnds");
   const offsets = i32("offsets"), entries = i32("entries"), df = i32("df");
@@ -108,14 +113,15 @@ export function stateOf(
   if (
     docs !== notes.length || docs === 0 || frozenTerms < 0 || int("tokens") < 0 ||
     int("charsUsed") < 0 || int("totalTitle") < 0 || int("totalBody") < 0 ||
-    int("totalLabels") < 0 || !slots || !tokenStart || !chars || !termTable ||
+    int("totalLabels") < 0 || !(slots || (tokenHash && tokenTerm)) || !tokenStart || !chars ||
+    !termTable ||
     !termHash || !termChars || !termEnds || !offsets || !entries || !df || !lt || !lb ||
     !ll || !seqData || !seqChunk || !seqStart || !seqEnd || !seqHead || !seqTail
   ) return undefined;
   const dict = TermDictionary.fromState(
     options.stopWords,
     {
-      slots,
+      ...(slots ? { slots } : { tokenHash, tokenTerm }),
       tokenStart,
       chars,
       termTable,

@@ -258,9 +258,11 @@ export class TermDictionary {
   }
 
   /**
-   * A copy of the dictionary's state (see {@linkcode TermDictionary.fromState}).
+   * A copy of the dictionary's state (see {@linkcode TermDictionary.fromState}): with its token
+   * hash table, or (`tokenTable` false) with each token's hash and term instead and the token
+   * arrays cut to what is used.
    */
-  exportState(): TermDictionaryState {
+  exportState(tokenTable = true): TermDictionaryState {
     const terms = this.#terms;
     let total = 0;
     for (const t of terms) total += t.length;
@@ -272,10 +274,29 @@ export class TermDictionary {
       for (let i = 0; i < t.length; i++) termChars[at++] = t.charCodeAt(i);
       termEnds[id] = at;
     }
+    const tokens = this.#tokens;
+    const table: Pick<TermDictionaryState, "slots" | "tokenHash" | "tokenTerm"> = {};
+    if (tokenTable) table.slots = this.slots.slice();
+    else {
+      // Each token's hash and term instead of the table, built again on import.
+      const tokenHash = new Int32Array(tokens);
+      const tokenTerm = new Int32Array(tokens);
+      const slots = this.slots;
+      for (let at = 0; at < slots.length; at += SLOT) {
+        const id = slots[at + 1] - 1;
+        if (id < 0) continue;
+        tokenHash[id] = slots[at];
+        tokenTerm[id] = slots[at + 2];
+      }
+      table.tokenHash = tokenHash;
+      table.tokenTerm = tokenTerm;
+    }
     return {
-      slots: this.slots.slice(),
-      tokenStart: this.tokenStart.slice(),
-      chars: this.chars.slice(),
+      ...table,
+      tokenStart: tokenTable
+        ? this.tokenStart.slice()
+        : this.tokenStart.slice(0, Math.max(1, tokens)),
+      chars: tokenTable ? this.chars.slice() : this.chars.slice(0, this.#charsUsed),
       termTable: this.#termTable.slice(),
       termHash: this.#termHash.slice(),
       termChars,
@@ -294,13 +315,18 @@ export class TermDictionary {
     state: TermDictionaryState,
   ): TermDictionary | undefined {
     const { tokens, charsUsed } = state;
-    const { slots, tokenStart, chars, termTable, termHash, termChars, termEnds } = state;
-    const slotCount = slots.length / SLOT;
+    const { tokenHash, tokenTerm, tokenStart, chars, termTable, termHash, termChars, termEnds } =
+      state;
+    const given = state.slots;
     const termCount = termEnds.length;
+    const givenSlots = given ? given.length / SLOT : 0;
     if (
-      !Number.isInteger(slotCount) || slotCount < 2 || (slotCount & (slotCount - 1)) !== 0 ||
-      tokens < 0 || tokens * 2 > slotCount || tokenStart.length < Math.max(1, tokens) ||
-      charsUsed < 0 || charsUsed > chars.length ||
+      tokens < 0 ||
+      (given
+        ? !Number.isInteger(givenSlots) || givenSlots < 2 ||
+          (givenSlots & (givenSlots - 1)) !== 0 || tokens * 2 > givenSlots
+        : tokenHash?.length !== tokens || tokenTerm?.length !== tokens) ||
+      tokenStart.length < Math.max(1, tokens) || charsUsed < 0 || charsUsed > chars.length ||
       termTable.length < 2 || (termTable.length & (termTable.length - 1)) !== 0 ||
       termCount * 2 > termTable.length || termHash.length < Math.max(1, termCount) ||
       (termCount > 0 && termEnds[termCount - 1] !== termChars.length)
@@ -327,9 +353,11 @@ export class TermDictionary {
       terms[id] = term;
       prefixes.add(id, term);
     }
+    const slots = given ?? TermDictionary.#table(state, termCount);
+    if (!slots) return undefined;
     const dict = new TermDictionary(stopWords);
     dict.slots = slots;
-    dict.mask = slotCount - 1;
+    dict.mask = slots.length / SLOT - 1;
     dict.tokenStart = tokenStart;
     dict.chars = chars;
     dict.#tokens = tokens;
@@ -339,6 +367,40 @@ export class TermDictionary {
     dict.#termHash = termHash;
     dict.#prefixes = prefixes;
     return dict;
+  }
+
+  /**
+   * The token hash table of a state that has each token's hash and term instead, as the inserts
+   * would leave it: the smallest power of two (4096 at least) that is at least twice the tokens,
+   * each token probed in from its hash, in id order. Undefined when the state is not consistent.
+   */
+  static #table(state: TermDictionaryState, termCount: number): Int32Array | undefined {
+    const { tokens, charsUsed, tokenStart, chars } = state;
+    const tokenHash = state.tokenHash!, tokenTerm = state.tokenTerm!;
+    let slotCount = 1 << 12;
+    while (tokens * 2 > slotCount) slotCount *= 2;
+    const mask = slotCount - 1;
+    const slots = new Int32Array(SLOT * slotCount);
+    for (let id = 0; id < tokens; id++) {
+      const start = tokenStart[id];
+      const end = id + 1 < tokens ? tokenStart[id + 1] : charsUsed;
+      const term = tokenTerm[id];
+      if (!(start >= 0 && end >= start && end <= charsUsed && term >= -1 && term < termCount)) {
+        return undefined;
+      }
+      const h = tokenHash[id];
+      let slot = h & mask;
+      while (slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
+      const at = slot * SLOT;
+      slots[at] = h;
+      slots[at + 1] = id + 1;
+      slots[at + 2] = term;
+      slots[at + 3] = end - start;
+      for (let k = 0; k < SLOT_CHARS && start + k < end; k++) {
+        slots[at + 4 + (k >> 1)] |= chars[start + k] << ((k & 1) << 4);
+      }
+    }
+    return slots;
   }
 
   /**
@@ -352,7 +414,12 @@ export class TermDictionary {
 
 /** The state of a {@linkcode TermDictionary}, as a snapshot holds it (see `lexical.ts`). */
 export interface TermDictionaryState {
-  slots: Int32Array;
+  /** The token hash table (see the module doc), or else `tokenHash` and `tokenTerm`. */
+  slots?: Int32Array;
+  /** Each token's hash (`hashToken`), by token id (without `slots`). */
+  tokenHash?: Int32Array;
+  /** Each token's term id (-1: a stop word), by token id (without `slots`). */
+  tokenTerm?: Int32Array;
   /** Start of each token in `chars`. */
   tokenStart: Int32Array;
   chars: Uint16Array;

@@ -29,6 +29,7 @@ import type {
   Bm25LexicalIndex,
   LexicalIndexOptions,
   LexicalSnapshot,
+  LexicalSnapshotOptions,
   ResolvedLexicalOptions,
 } from "./lexical_types.ts";
 
@@ -230,13 +231,13 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
   }
 
   /** Flushes first. The arrays are copies, or arrays the index never changes in place. */
-  exportSnapshot(): LexicalSnapshot | undefined {
+  exportSnapshot(options: LexicalSnapshotOptions = {}): LexicalSnapshot | undefined {
     this.flush();
     const docs = this.#docs;
     if (this.#dead !== 0 || docs !== this.#ids.size || this.postings.pendingCount !== 0) {
       return undefined;
     }
-    return snapshotOf(this, docs);
+    return snapshotOf(this, docs, options.tokenTable !== false);
   }
 
   /** Checks the snapshot's shape, not that it matches the notes (the caller keys it on them). */

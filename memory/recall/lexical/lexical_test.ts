@@ -317,6 +317,46 @@ Deno.test("compact() lets a snapshot be taken after removals; the import ranks a
   );
 });
 
+Deno.test("a snapshot without the token table imports alike: the table is built again, new words intern after it", () => {
+  const words = (i: number) =>
+    `alpha${i % 97} beta-${i % 13} Gamma_${i % 7} deploying runbooks ${i}`;
+  const notes = Array.from({ length: 400 }, (_, i) => note(`n${i}`, words(i)));
+  const index = indexOf(notes);
+  const full = index.exportSnapshot()!;
+  const lean = index.exportSnapshot({ tokenTable: false })!;
+  assert.ok("slots" in full.arrays && !("tokenHash" in full.arrays));
+  assert.ok("tokenHash" in lean.arrays && !("slots" in lean.arrays));
+  let fullBytes = 0, leanBytes = 0;
+  for (const a of Object.values(full.arrays)) fullBytes += a.byteLength;
+  for (const a of Object.values(lean.arrays)) leanBytes += a.byteLength;
+  assert.ok(leanBytes < fullBytes * 0.8, `${leanBytes} of ${fullBytes} bytes`);
+  const a = createLexicalIndex();
+  const b = createLexicalIndex();
+  assert.equal(a.importSnapshot(full, notes), true);
+  assert.equal(b.importSnapshot(lean, notes), true);
+  for (const query of ["alpha5 deploy", "beta-3 runbook", "gamma_2 17", "nothing"]) {
+    const expected = index.search(query, { limit: 10, explain: true });
+    assert.deepEqual(a.search(query, { limit: 10, explain: true }), expected, query);
+    assert.deepEqual(b.search(query, { limit: 10, explain: true }), expected, query);
+  }
+  // Words never seen, and seen ones, after the import (the trimmed arrays grow).
+  const more = [note("x1", "zebra quokka alpha5 deploying"), note("x2", "Quokkas and zebras")];
+  for (const n of more) {
+    index.add(n);
+    b.add(n);
+  }
+  for (const query of ["zebra", "quokka alpha5", "deploy"]) {
+    assert.deepEqual(b.search(query, { limit: 10 }), index.search(query, { limit: 10 }), query);
+  }
+  // A damaged token list is refused.
+  const tokenTerm = (lean.arrays.tokenTerm as Int32Array).slice();
+  tokenTerm[3] = 1 << 30;
+  assert.equal(
+    createLexicalIndex().importSnapshot({ ...lean, arrays: { ...lean.arrays, tokenTerm } }, notes),
+    false,
+  );
+});
+
 Deno.test("byteLength() grows with the notes and counts an imported snapshot's buffer once", () => {
   const small = indexOf([note("a", "one two")]);
   const notes = Array.from({ length: 2000 }, (_, i) => note(`n${i}`, `word${i} shared text ${i}`));

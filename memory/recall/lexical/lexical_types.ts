@@ -128,6 +128,29 @@ export type ResolvedLexicalOptions = Required<Omit<LexicalIndexOptions, "fieldWe
 export const LEXICAL_SNAPSHOT_VERSION = 1;
 
 /**
+ * Options of {@linkcode Bm25LexicalIndex.exportSnapshot}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createLexicalIndex, type LexicalSnapshotOptions } from "@memo/memory";
+ * const index = createLexicalIndex();
+ * index.add({ id: "a", title: "t", body: "b", labels: [], hash: "", created: "", updated: "" });
+ * const options: LexicalSnapshotOptions = { tokenTable: false };
+ * assert.ok("tokenHash" in index.exportSnapshot(options)!.arrays);
+ * assert.ok("slots" in index.exportSnapshot()!.arrays);
+ * ```
+ */
+export interface LexicalSnapshotOptions {
+  /**
+   * Keep the token hash table (true), or each token's hash and term only, the table built again
+   * on import (false: fewer bytes to move, more work to import).
+   * @default true
+   */
+  tokenTable?: boolean;
+}
+
+/**
  * The state of a built index, as plain numbers and typed arrays (see
  * {@linkcode Bm25LexicalIndex.exportSnapshot}); its notes are not in it.
  *
@@ -216,9 +239,12 @@ export interface Bm25LexicalIndex extends LexicalIndex {
   /**
    * The index's state, for `importSnapshot` on the same notes in the same order (doc numbers
    * `0 … size - 1`, see `idOf`); undefined when notes were removed since the last compaction. Later
-   * changes of the index do not alter it.
+   * changes of the index do not alter it. With `tokenTable: false` the snapshot leaves out the
+   * token hash table (a third of its bytes at 10,000 notes) and keeps each token's hash and term:
+   * the import builds the table again, which costs more than reading it from a local file and less
+   * than reading it over the network (the cloud's snapshots). Either kind imports.
    */
-  exportSnapshot(): LexicalSnapshot | undefined;
+  exportSnapshot(options?: LexicalSnapshotOptions): LexicalSnapshot | undefined;
   /**
    * Replaces the index's content with a snapshot of an index of exactly `notes`, in doc order; the
    * snapshot's arrays are taken, not copied. Returns false, leaving the index as it was, when the
