@@ -5,9 +5,6 @@
  * @module
  */
 
-import v8 from "node:v8";
-import vm from "node:vm";
-
 // deno-lint-ignore no-explicit-any
 const g = globalThis as any;
 // Typed loosely on purpose: the npm build compiles this file without Deno's types.
@@ -91,10 +88,11 @@ export interface CollectGarbageOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import { collectGarbage } from "./memory.ts";
+ * import { collectGarbage, prepareGarbageCollection } from "./memory.ts";
  *
  * let held: unknown = new Uint8Array(8 << 20);
  * held = undefined;
+ * await prepareGarbageCollection();
  * collectGarbage({ release: true });
  * assert.equal(held, undefined);
  * ```
@@ -103,15 +101,42 @@ export function collectGarbage(options: CollectGarbageOptions = {}): void {
   if (!gc) {
     const own = g.gc;
     if (typeof own === "function") gc = () => own();
-    else {
-      v8.setFlagsFromString("--expose-gc");
-      gc = vm.runInNewContext("gc") as () => void;
+    else if (builtins) {
+      builtins.v8.setFlagsFromString("--expose-gc");
+      gc = builtins.vm.runInNewContext("gc") as () => void;
+    } else {
+      // node:v8 and node:vm load on first use, not with every process that imports the
+      // platform: this collection is skipped, the next one runs.
+      void prepareGarbageCollection();
+      return;
     }
   }
   gc();
   if (!options.release) return;
   if (trim === undefined) trim = mallocTrim();
   trim?.(0);
+}
+
+/** node:v8 and node:vm, once loaded. */
+let builtins: { v8: typeof import("node:v8"); vm: typeof import("node:vm") } | undefined;
+let loading: Promise<void> | undefined;
+
+/**
+ * Loads what {@linkcode collectGarbage} needs (node:v8 and node:vm), so that its first call
+ * collects; a process that never collects never loads them. The Cloud API server's stores call it
+ * when they open.
+ *
+ * @example
+ * ```ts
+ * import { collectGarbage, prepareGarbageCollection } from "./memory.ts";
+ * await prepareGarbageCollection();
+ * collectGarbage(); // runs now
+ * ```
+ */
+export function prepareGarbageCollection(): Promise<void> {
+  return loading ??= Promise.all([import("node:v8"), import("node:vm")]).then(([v8, vm]) => {
+    builtins = { v8: v8.default ?? v8, vm: vm.default ?? vm } as typeof builtins;
+  });
 }
 
 function mallocTrim(): ((pad: number | bigint) => number) | null {

@@ -21,7 +21,7 @@
 import { stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { MemoryValidationError } from "@memo/memory";
-import { collectGarbage } from "../../platform/mod.ts";
+import { collectGarbage, prepareGarbageCollection } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { DEFAULT_INDEX_BUDGET_MB } from "../store.ts";
 import type * as C from "../store.ts";
@@ -109,6 +109,7 @@ export class FileCloudStore implements C.CloudStore {
     this.#budget = new IndexBudget(Math.round(budget * 1024 * 1024), {
       collect: (idle) => collectGarbage({ release: idle }),
     });
+    void prepareGarbageCollection(); // the budget's collections load what they need now
     this.idempotency = new FileIdempotencyStore({ dataDir: this.dataDir, clock: options.clock });
   }
 

@@ -19,7 +19,7 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
-import { collectGarbage } from "../../platform/mod.ts";
+import { collectGarbage, prepareGarbageCollection } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./idempotency.ts";
@@ -143,6 +143,7 @@ export class PostgresCloudStore implements CloudStore {
     this.idempotency = new PostgresIdempotencyStore({ sql, clock: this.#clock });
     this.rateLimiter = new PostgresRateLimiter(sql);
     const budgetMb = options.indexBudgetMb ?? DEFAULT_INDEX_BUDGET_MB;
+    void prepareGarbageCollection(); // the budget's collections load what they need now
     this.#context = {
       sql,
       dedicated,
