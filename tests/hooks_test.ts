@@ -43,6 +43,34 @@ async function hook(
   return { code, out: io.out.join(""), err: io.err.join("") };
 }
 
+/** Cursor's documented input: its common fields, then the event's own. */
+function cursorInput(root: string, event: string, own: Record<string, unknown>) {
+  return {
+    conversation_id: "c-1",
+    generation_id: "g-1",
+    model: "claude-sonnet",
+    model_id: "claude-sonnet-5",
+    model_params: [{ id: "thinking", value: "true" }],
+    hook_event_name: event,
+    cursor_version: "1.7.2",
+    workspace_roots: [root],
+    user_email: null,
+    transcript_path: null,
+    ...own,
+  };
+}
+
+/** VS Code's documented common input fields. */
+function vscodeInput(root: string, event: string) {
+  return {
+    timestamp: "2026-02-09T10:30:00.000Z",
+    cwd: root,
+    sessionId: "vs-1",
+    hookEventName: event,
+    transcript_path: "/tmp/t.json",
+  };
+}
+
 async function logLines(root: string): Promise<string[]> {
   try {
     return (await readFile(join(root, ".memo", "logs", "hooks.log"), "utf8")).split("\n").filter(
@@ -80,6 +108,7 @@ Deno.test("memo hook answers each client's documented input in its documented sh
         cwd: root,
         hook_event_name: "SessionStart",
         source: "startup",
+        model: "claude-sonnet-5",
       };
       const { code, out } = await hook(root, input, "--client", "claude-code", "session-start");
       assert.equal(code, 0);
@@ -118,45 +147,70 @@ Deno.test("memo hook answers each client's documented input in its documented sh
       assert.deepEqual([quiet.code, quiet.out], [0, ""]); // adding nothing prints nothing
     });
     await t.step("Cursor sessionStart: additional_context", async () => {
-      const input = {
-        conversation_id: "c-1",
-        generation_id: "g-1",
-        model: "claude-sonnet",
-        hook_event_name: "sessionStart",
-        cursor_version: "1.7.2",
-        workspace_roots: [root],
-        user_email: null,
+      const input = cursorInput(root, "sessionStart", {
         session_id: "c-1",
         is_background_agent: false,
         composer_mode: "agent",
-      };
+      });
       const { code, out } = await hook("/", input, "--client", "cursor", "session-start");
       assert.equal(code, 0);
       const doc = JSON.parse(out);
       assert.deepEqual(Object.keys(doc), ["additional_context"]);
       assert.match(doc.additional_context, /Always run make check/);
       // beforeSubmitPrompt cannot add context: nothing is printed.
-      const prompt = {
-        ...input,
-        hook_event_name: "beforeSubmitPrompt",
-        prompt: "staging database Postgres",
-        attachments: [],
-      };
-      assert.equal((await hook("/", prompt, "--client", "cursor", "prompt")).out, "");
+      const prompt = cursorInput(root, "beforeSubmitPrompt", {
+        prompt: "Which Postgres version does the staging database run?",
+        attachments: [{ type: "file", file_path: join(root, "README.md") }],
+      });
+      assert.deepEqual(await hook("/", prompt, "--client", "cursor", "prompt"), {
+        code: 0,
+        out: "",
+        err: "",
+      });
     });
     await t.step("VS Code SessionStart: hookSpecificOutput.additionalContext", async () => {
-      const input = {
-        timestamp: "2026-02-09T10:30:00.000Z",
-        cwd: root,
-        sessionId: "vs-1",
-        hookEventName: "SessionStart",
-        transcript_path: "/tmp/t.json",
-        source: "new",
-      };
+      const input = { ...vscodeInput(root, "SessionStart"), source: "new" };
       const { code, out } = await hook("/", input, "--client", "vscode", "session-start");
       assert.equal(code, 0);
-      assert.equal(JSON.parse(out).hookSpecificOutput.hookEventName, "SessionStart");
+      const doc = JSON.parse(out);
+      assert.deepEqual(Object.keys(doc), ["hookSpecificOutput"]);
+      assert.deepEqual(Object.keys(doc.hookSpecificOutput), ["hookEventName", "additionalContext"]);
+      assert.equal(doc.hookSpecificOutput.hookEventName, "SessionStart");
+      assert.match(doc.hookSpecificOutput.additionalContext, /Always run make check/);
+      // UserPromptSubmit answers in the common output format only: no context, nothing printed.
+      const prompt = {
+        ...vscodeInput(root, "UserPromptSubmit"),
+        prompt: "Which Postgres version does the staging database run?",
+      };
+      assert.deepEqual(await hook("/", prompt, "--client", "vscode", "prompt"), {
+        code: 0,
+        out: "",
+        err: "",
+      });
     });
+    await t.step(
+      "a Claude Code entry run by Cursor or VS Code answers as that client",
+      async () => {
+        // Both run the hooks of .claude/settings*.json by default, with their own input.
+        const cursor = cursorInput(root, "sessionStart", { session_id: "c-2" });
+        const asCursor = await hook("/", cursor, "--client", "claude-code", "session-start");
+        assert.deepEqual(Object.keys(JSON.parse(asCursor.out)), ["additional_context"]);
+        const prompt = cursorInput(root, "beforeSubmitPrompt", { prompt: "staging Postgres?" });
+        assert.equal((await hook("/", prompt, "--client", "claude-code", "prompt")).out, "");
+        const vscode = { ...vscodeInput(root, "UserPromptSubmit"), prompt: "staging Postgres?" };
+        assert.equal((await hook("/", vscode, "--client", "claude-code", "prompt")).out, "");
+        // Where the client's own memo hooks are on, they answer: the Claude Code entry adds nothing.
+        await mkdir(join(root, ".memo", "cache", "hooks"), { recursive: true });
+        await writeFile(
+          join(root, ".memo", "cache", "hooks", "clients.json"),
+          JSON.stringify({ cursor: { on: true, file: "~/.cursor/hooks.json" } }),
+        );
+        const again = cursorInput(root, "sessionStart", { session_id: "c-3" });
+        assert.equal((await hook("/", again, "--client", "claude-code", "session-start")).out, "");
+        assert.match((await hook("/", again, "--client", "cursor", "session-start")).out, /memo/);
+        await writeFile(join(root, ".memo", "cache", "hooks", "clients.json"), "{}");
+      },
+    );
     await t.step("--dry-run says what and why, and records nothing", async () => {
       const input = {
         session_id: "dry",
@@ -243,6 +297,20 @@ Deno.test("memo init --hooks merges beside other hooks, twice, and --no-hooks gi
             : [`hook --client ${c.client} session-start`],
         );
         assert.doesNotMatch(once, /--dir|workspaceFolder/);
+        // Each client's documented entry shape; every `timeout` is in seconds.
+        const event = c.client === "cursor" ? "sessionStart" : "SessionStart";
+        const entry = doc.hooks[event].at(-1);
+        const command = entry.command ?? entry.hooks?.[0]?.command;
+        assert.match(command, /hook --client [a-z-]+ session-start$/);
+        assert.deepEqual(
+          entry,
+          c.client === "claude-code"
+            ? { hooks: [{ type: "command", command, timeout: 10 }] }
+            : c.client === "cursor"
+            ? { command, timeout: 10 }
+            : { type: "command", command, timeout: 10 },
+        );
+        if (c.client === "cursor") assert.equal(doc.version, 1);
         assert.equal((await init("--no-hooks")).status, "updated");
         assert.deepEqual(JSON.parse(await readFile(c.path, "utf8")), c.before);
       });
@@ -440,15 +508,39 @@ Deno.test("the prompt guard blocks a prompt with a secret, naming the rule only;
       JSON.stringify({ hooks: { guardPrompts: true } }),
     );
     const secrets = secretCorpus().slice(0, 6);
+    // Each client's documented prompt input, and its documented block: Claude Code's
+    // decision/reason (the prompt's text left out of the message it shows), Cursor's
+    // beforeSubmitPrompt continue/user_message, VS Code's common continue/stopReason.
+    const inputs: Record<string, (prompt: string) => unknown> = {
+      "claude-code": (prompt) => ({
+        session_id: "g",
+        transcript_path: "/home/u/.claude/projects/x/g.jsonl",
+        cwd: root,
+        permission_mode: "default",
+        hook_event_name: "UserPromptSubmit",
+        prompt,
+      }),
+      cursor: (prompt) => cursorInput(root, "beforeSubmitPrompt", { prompt, attachments: [] }),
+      vscode: (prompt) => ({ ...vscodeInput(root, "UserPromptSubmit"), prompt }),
+    };
+    const blocks: Record<string, (reason: string) => unknown> = {
+      "claude-code": (reason) => ({
+        decision: "block",
+        reason,
+        hookSpecificOutput: { hookEventName: "UserPromptSubmit", suppressOriginalPrompt: true },
+      }),
+      cursor: (reason) => ({ continue: false, user_message: reason }),
+      vscode: (reason) => ({ continue: false, stopReason: reason }),
+    };
     for (const client of ["claude-code", "cursor", "vscode"]) {
       for (const s of secrets) {
-        const input = { session_id: "g", cwd: root, prompt: `please deploy with ${s.value} now` };
+        const input = inputs[client](`please deploy with ${s.value} now`);
         const { code, out } = await hook(root, input, "--client", client, "prompt");
         assert.equal(code, 0);
         assert.ok(!out.includes(s.value), `${client} echoed ${s.name}`);
         const doc = JSON.parse(out);
         const reason = doc.reason ?? doc.user_message ?? doc.stopReason;
-        assert.ok(doc.decision === "block" || doc.continue === false, client);
+        assert.deepEqual(doc, blocks[client](reason), client);
         assert.match(reason, new RegExp(s.rule));
       }
     }

@@ -88,6 +88,24 @@ export async function cleanSessions(files: CliFiles, root: string, now: number):
   }
 }
 
+/**
+ * The clients whose memo hooks are on, as `memo init --hooks` and `--no-hooks` last left them
+ * (`clients.json`, written by `memo init`).
+ */
+export async function clientsOn(files: CliFiles, root: string): Promise<Set<string>> {
+  try {
+    const doc = JSON.parse(await files.readText(join(hooksCacheDir(root), "clients.json")));
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) return new Set();
+    return new Set(
+      Object.entries(doc).filter(([, v]) => (v as { on?: unknown } | null)?.on === true).map((
+        [k],
+      ) => k),
+    );
+  } catch {
+    return new Set();
+  }
+}
+
 /** Each client's last run of each event (ISO times). */
 export type HookRuns = Record<string, Record<string, string>>;
 

@@ -2,11 +2,16 @@
  * The clients `memo hook` answers, in each one's own hook format: what it reads from the input
  * (the project's folder, the session, the prompt), how it adds context, and how it blocks a prompt.
  *
- * | client        | events                                   | adds context with                                   | blocks a prompt with                  |
- * | ------------- | ---------------------------------------- | --------------------------------------------------- | ------------------------------------- |
- * | `claude-code` | `SessionStart`, `UserPromptSubmit`       | `hookSpecificOutput.additionalContext`              | `{"decision":"block","reason":…}`     |
- * | `cursor`      | `sessionStart` (`beforeSubmitPrompt`: no context) | `additional_context`                       | `{"continue":false,"user_message":…}` |
- * | `vscode`      | `SessionStart` (`UserPromptSubmit`: no context)   | `hookSpecificOutput.additionalContext`     | `{"continue":false,"stopReason":…}`   |
+ * | client        | events                                            | adds context with                      | blocks a prompt with                                                                              |
+ * | ------------- | ------------------------------------------------- | -------------------------------------- | ------------------------------------------------------------------------------------------------- |
+ * | `claude-code` | `SessionStart`, `UserPromptSubmit`                | `hookSpecificOutput.additionalContext` | `{"decision":"block","reason":…,"hookSpecificOutput":{…,"suppressOriginalPrompt":true}}` |
+ * | `cursor`      | `sessionStart` (`beforeSubmitPrompt`: no context) | `additional_context`                   | `{"continue":false,"user_message":…}`                                                             |
+ * | `vscode`      | `SessionStart` (`UserPromptSubmit`: no context)   | `hookSpecificOutput.additionalContext` | `{"continue":false,"stopReason":…}`                                                               |
+ *
+ * Cursor and VS Code also run the hooks of Claude Code's settings files (`.claude/settings.json`,
+ * `.claude/settings.local.json`), with their own input: {@linkcode parseHookInput} tells which
+ * client sent an input (`host`), so that a Claude Code entry run by another client answers in
+ * that client's format, or not at all where that client's own memo hooks are on.
  *
  * @module
  */
@@ -111,6 +116,11 @@ export interface HookInput {
   session?: string;
   /** The prompt's text (prompt events). */
   prompt?: string;
+  /**
+   * The client that sent the input, where its fields tell: `cursor_version` is Cursor's,
+   * `hookEventName` (without `hook_event_name`) VS Code's, `hook_event_name` alone Claude Code's.
+   */
+  host?: HookClient;
 }
 
 /**
@@ -121,13 +131,19 @@ export interface HookInput {
  * import assert from "node:assert/strict";
  * import { parseHookInput } from "./clients.ts";
  * const claude = parseHookInput(JSON.stringify({
- *   session_id: "s1", cwd: "/work/app", hook_event_name: "UserPromptSubmit", prompt: "hi",
+ *   session_id: "s1", cwd: "/work/app", prompt: "hi",
  * }));
  * assert.deepEqual(claude, { folders: ["/work/app"], session: "s1", prompt: "hi" });
+ * assert.equal(parseHookInput('{"hook_event_name":"SessionStart"}').host, "claude-code");
  * const cursor = parseHookInput(JSON.stringify({
  *   conversation_id: "c1", workspace_roots: ["/work/app"], hook_event_name: "sessionStart",
+ *   cursor_version: "1.7.2",
  * }));
- * assert.deepEqual(cursor, { folders: ["/work/app"], session: "c1" });
+ * assert.deepEqual(cursor, { folders: ["/work/app"], session: "c1", host: "cursor" });
+ * const vscode = parseHookInput(JSON.stringify({
+ *   cwd: "/work/app", sessionId: "v1", hookEventName: "SessionStart", source: "new",
+ * }));
+ * assert.equal(vscode.host, "vscode");
  * assert.throws(() => parseHookInput("not json"));
  * ```
  */
@@ -150,6 +166,9 @@ export function parseHookInput(text: string): HookInput {
   if (session) input.session = session;
   const prompt = typeof o.prompt === "string" ? o.prompt : undefined;
   if (prompt !== undefined) input.prompt = prompt;
+  if (str(o.cursor_version)) input.host = "cursor";
+  else if (str(o.hookEventName) && o.hook_event_name === undefined) input.host = "vscode";
+  else if (str(o.hook_event_name)) input.host = "claude-code";
   return input;
 }
 
@@ -186,19 +205,31 @@ export function contextAnswer(
 }
 
 /**
- * The answer that blocks a prompt, in the client's format.
+ * The answer that blocks a prompt, in the client's format. Claude Code's also asks it to leave
+ * the prompt's text out of the block message it shows (`suppressOriginalPrompt`), so that the
+ * secret the guard found is not shown again.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { blockAnswer } from "./clients.ts";
- * assert.deepEqual(JSON.parse(blockAnswer("claude-code", "why")), { decision: "block", reason: "why" });
+ * assert.deepEqual(JSON.parse(blockAnswer("claude-code", "why")), {
+ *   decision: "block",
+ *   reason: "why",
+ *   hookSpecificOutput: { hookEventName: "UserPromptSubmit", suppressOriginalPrompt: true },
+ * });
  * assert.deepEqual(JSON.parse(blockAnswer("cursor", "why")), { continue: false, user_message: "why" });
  * assert.deepEqual(JSON.parse(blockAnswer("vscode", "why")), { continue: false, stopReason: "why" });
  * ```
  */
 export function blockAnswer(client: HookClient, reason: string): string {
-  if (client === "claude-code") return JSON.stringify({ decision: "block", reason }) + "\n";
+  if (client === "claude-code") {
+    return JSON.stringify({
+      decision: "block",
+      reason,
+      hookSpecificOutput: { hookEventName: "UserPromptSubmit", suppressOriginalPrompt: true },
+    }) + "\n";
+  }
   if (client === "cursor") return JSON.stringify({ continue: false, user_message: reason }) + "\n";
   return JSON.stringify({ continue: false, stopReason: reason }) + "\n";
 }

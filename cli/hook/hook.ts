@@ -24,11 +24,20 @@ import { type CatalogBuilds, type HookScopes, openMemory, rebuildMemory } from "
 import { memoHomeOf } from "../../env.ts";
 import { promptBlock, sessionBrief } from "./_context.ts";
 import { recallForPrompt } from "./_recall.ts";
-import { cleanSessions, logLine, readRuns, recordRun, recordSeen, seenIds } from "./_state.ts";
+import {
+  cleanSessions,
+  clientsOn,
+  logLine,
+  readRuns,
+  recordRun,
+  recordSeen,
+  seenIds,
+} from "./_state.ts";
 import { promptWords, rankTerms } from "./_words.ts";
 import {
   blockAnswer,
   contextAnswer,
+  contextEvents,
   HOOK_CLIENTS,
   HOOK_EVENTS,
   type HookClient,
@@ -173,7 +182,16 @@ async function answer(
     throw new Error("the hook input is not a JSON object");
   }
   const nowIso = new Date(now).toISOString();
-  const { client, event, dryRun } = run;
+  const { event, dryRun } = run;
+  let { client } = run;
+  if (input.host && input.host !== client) {
+    // Cursor and VS Code also run the entries of Claude Code's settings files: such a run answers
+    // as the client that started it, or not at all where that client's own memo hooks are on.
+    if ((await clientsOn(files, root)).has(input.host)) {
+      return dryRun ? `adds nothing: ${input.host} runs memo's own ${input.host} hooks\n` : "";
+    }
+    client = input.host;
+  }
   const out: string[] = [];
   if (event === "prompt") {
     const prompt = input.prompt ?? "";
@@ -185,6 +203,12 @@ async function answer(
           "Remove it and send the prompt again (hooks.guardPrompts in .memo/config.json).";
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
+    }
+    if (!contextEvents(client).includes(event)) {
+      // Cursor's beforeSubmitPrompt and VS Code's UserPromptSubmit cannot add context.
+      if (dryRun) return `adds nothing: ${client} cannot add context to a prompt\n`;
+      await recordRun(files, root, client, event, nowIso);
+      return "";
     }
     const catalog = await openMemory(root, scopes, files, builds);
     if (!catalog) {

@@ -113,12 +113,16 @@ function parseDoc(existing: string | undefined): Json {
   return doc;
 }
 
-/** The hook timeout written into the entries, in seconds: above memo's own 2 s. */
+/**
+ * The hook timeout written into the entries, in seconds (the unit of all three clients'
+ * `timeout`): above memo's own 2 s, below the clients' defaults (Claude Code 600 s, 30 s for
+ * `UserPromptSubmit`; VS Code 30 s).
+ */
 const CLIENT_TIMEOUT_S = 10;
 
 /** One entry of a client's file, in its format. */
 function entryOf(client: HookClient, command: string): Json {
-  if (client === "cursor") return { command };
+  if (client === "cursor") return { command, timeout: CLIENT_TIMEOUT_S };
   if (client === "vscode") return { type: "command", command, timeout: CLIENT_TIMEOUT_S };
   return { hooks: [{ type: "command", command, timeout: CLIENT_TIMEOUT_S }] };
 }
