@@ -262,8 +262,14 @@ Deno.test("memo init --hooks merges beside other hooks, twice, and --no-hooks gi
       },
       {
         client: "vscode",
-        path: join(root, ".github", "hooks", "memo.json"),
+        path: join(home, ".copilot", "hooks", "memo.json"),
         before: { hooks: { PreToolUse: [{ type: "command", command: "./guard.sh", timeout: 5 }] } },
+      },
+      {
+        client: "vscode",
+        team: true,
+        path: join(root, ".github", "hooks", "memo.json"),
+        before: { hooks: { Stop: [{ type: "command", command: "./report.sh" }] } },
       },
     ];
     for (const c of cases) {

@@ -15,8 +15,9 @@ import { ClientConfigError, type ClientPlace, type McpClient } from "./_client_c
 /**
  * The client's hook file: Claude Code's `.claude/settings.local.json` (`--team`:
  * `.claude/settings.json`); Cursor's `~/.cursor/hooks.json` (`--team`: the project's
- * `.cursor/hooks.json`); VS Code's `.github/hooks/memo.json` (VS Code has no per-person hook
- * file of its own). Claude Desktop has no hooks: a usage error.
+ * `.cursor/hooks.json`); VS Code's user hook folder, `~/.copilot/hooks/memo.json` (`--team`: the
+ * project's `.github/hooks/memo.json`, which git shares). Claude Desktop has no hooks: a usage
+ * error.
  *
  * @example
  * ```ts
@@ -26,25 +27,28 @@ import { ClientConfigError, type ClientPlace, type McpClient } from "./_client_c
  * assert.equal(hookFilePath("claude-code", place, false), "/work/app/.claude/settings.local.json");
  * assert.equal(hookFilePath("cursor", place, false), "/home/ada/.cursor/hooks.json");
  * assert.equal(hookFilePath("cursor", place, true), "/work/app/.cursor/hooks.json");
+ * assert.equal(hookFilePath("vscode", place, false), "/home/ada/.copilot/hooks/memo.json");
+ * assert.equal(hookFilePath("vscode", place, true), "/work/app/.github/hooks/memo.json");
  * assert.throws(() => hookFilePath("claude-desktop", place, false), { name: "UsageError" });
  * ```
  */
 export function hookFilePath(client: McpClient, place: ClientPlace, team: boolean): string {
   const path = place.platform === "win32" ? win32 : posix;
+  const home = () => {
+    if (place.env.USERPROFILE && place.platform === "win32") return place.env.USERPROFILE;
+    return place.env.HOME && path.isAbsolute(place.env.HOME) ? place.env.HOME : place.home;
+  };
   switch (client) {
     case "claude-code":
       return path.join(place.root, ".claude", team ? "settings.json" : "settings.local.json");
-    case "cursor": {
-      if (team) return path.join(place.root, ".cursor", "hooks.json");
-      const home = place.env.HOME && path.isAbsolute(place.env.HOME) ? place.env.HOME : place.home;
-      return path.join(
-        place.env.USERPROFILE && place.platform === "win32" ? place.env.USERPROFILE : home,
-        ".cursor",
-        "hooks.json",
-      );
-    }
+    case "cursor":
+      return team
+        ? path.join(place.root, ".cursor", "hooks.json")
+        : path.join(home(), ".cursor", "hooks.json");
     case "vscode":
-      return path.join(place.root, ".github", "hooks", "memo.json");
+      return team
+        ? path.join(place.root, ".github", "hooks", "memo.json")
+        : path.join(home(), ".copilot", "hooks", "memo.json");
     case "claude-desktop":
       throw new UsageError(
         "Claude Desktop has no hooks (--hooks works with claude-code, cursor and vscode)",
