@@ -193,6 +193,31 @@ const benches: Bench[] = [
     args: [],
     quick: ["--notes", "5000", "--changes", "200", "--recall-notes", "2000", "--rounds", "2"],
   },
+  {
+    name: "scopes",
+    script: "scope_recall.ts",
+    args: [],
+    quick: ["--sizes", "2000", "--queries", "50"],
+  },
+  {
+    name: "hooks",
+    script: "hook_latency.ts",
+    args: [],
+    quick: ["--rounds", "3", "--sizes", "2000"],
+  },
+  { name: "hooks-quality", script: "hook_quality.ts", args: [], quick: [] },
+  {
+    name: "cloud-budget",
+    script: "cloud_budget.ts",
+    args: [],
+    quick: ["--projects", "12", "--notes", "300", "--budgets", "4", "--settle", "2"],
+  },
+  {
+    name: "cloud-cold",
+    script: "cloud_cold.ts",
+    args: [],
+    quick: ["--sizes", "2000", "--runs", "1"],
+  },
 ];
 
 if (import.meta.main) await main();

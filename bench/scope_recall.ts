@@ -4,7 +4,7 @@
  * clients (the first recall of each is not counted). The goal of issue 32: the three scopes' p50
  * at most 1.2× the one scope's, at 10k and 100k notes.
  *
- * Run: deno run -A bench/scope_recall.ts [--sizes 10000,100000] [--queries 200]
+ * Run: deno run -A bench/scope_recall.ts [--sizes 10000,100000] [--queries 200] [--json FILE]
  *
  * @module
  */
@@ -24,6 +24,7 @@ const { values: flags } = parseArgs({
   options: {
     sizes: { type: "string", default: "10000,100000" },
     queries: { type: "string", default: "200" },
+    json: { type: "string" },
   },
 });
 const GOAL = 1.2;
@@ -53,6 +54,7 @@ async function time(memo: Awaited<ReturnType<typeof openMemo>>, qs: string[]): P
 
 async function main() {
   const qs = queries(Number(flags.queries));
+  const rows: Record<string, unknown>[] = [];
   log(`load ${loadAvg()}`);
   for (const size of flags.sizes!.split(",").map(Number)) {
     const one = await Deno.makeTempDir({ prefix: "memo-scope-one-" });
@@ -108,12 +110,21 @@ async function main() {
         `three scopes p50 ${p50b.toFixed(3)} ms p95 ${percentile(tb, 0.95).toFixed(3)}; ` +
         `ratio ${(p50b / p50a).toFixed(2)}x (goal <= ${GOAL}x); same top 10: ${same === sameB}`,
     );
+    rows.push({
+      notes: size,
+      oneP50: p50a,
+      threeP50: p50b,
+      ratio: p50b / p50a,
+      goal: GOAL,
+      sameTop10: same === sameB,
+    });
     await a.close();
     await b.close();
     await Deno.remove(one, { recursive: true });
     await Deno.remove(three, { recursive: true });
   }
   log(`load ${loadAvg()}`);
+  if (flags.json) await Deno.writeTextFile(flags.json, JSON.stringify({ rows }, null, 2) + "\n");
 }
 
 if (import.meta.main) await main();
