@@ -66,7 +66,10 @@ test("each scope's vectors are kept in its own cache and read back without embed
   const first = toyEmbedder();
   const memo = await openMemo(options(first));
   const { note: project } = await memo.remember({ text: "Deploys go out on Fridays" });
-  const { note: local } = await memo.remember({ text: "My checkout uses port 8080", scope: "local" });
+  const { note: local } = await memo.remember({
+    text: "My checkout uses port 8080",
+    scope: "local",
+  });
   const { note: user } = await memo.remember({ text: "Prefers tabs over spaces", scope: "user" });
   assert.deepEqual(await memo.embed(), { embedded: 3, total: 3, computed: 3 });
   await memo.close();
@@ -141,5 +144,22 @@ test("a project-only client keeps its cache where it was and creates no other", 
   assert.deepEqual(await cachedKeys(caches.project), new Set([keyOf(note)]));
   assert.equal(await Deno.stat(caches.local).then(() => true, () => false), false);
   assert.equal(await Deno.stat(home).then(() => true, () => false), false);
+  await Deno.remove(dir, { recursive: true });
+});
+
+test("auto without background work reads the vectors of a user-only memory from $MEMO_HOME", async () => {
+  const { dir, options } = await setup();
+  const memo = await openMemo(options(toyEmbedder()));
+  await memo.remember({ text: "Prefers tabs over spaces", scope: "user" });
+  await memo.embed();
+  await memo.close();
+  // The `memo` command's short commands: `auto` takes what the caches hold, embeds no note.
+  const second = toyEmbedder();
+  const again = await openMemo(options(second));
+  assert.equal(again.embeddingStatus().embedded, 0);
+  await again.recall("tabs", { engine: "auto" });
+  assert.equal(again.embeddingStatus().embedded, 1);
+  assert.equal(second.texts, 1); // the query alone
+  await again.close();
   await Deno.remove(dir, { recursive: true });
 });

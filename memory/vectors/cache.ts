@@ -118,7 +118,11 @@ export class EmbeddingCache {
    * await Deno.remove(home, { recursive: true });
    * ```
    */
-  static async openIn(cacheDir: string, model: string, dimensions: number): Promise<EmbeddingCache> {
+  static async openIn(
+    cacheDir: string,
+    model: string,
+    dimensions: number,
+  ): Promise<EmbeddingCache> {
     const header = encodeHeader(model, dimensions);
     await mkdir(join(cacheDir, "embeddings"), { recursive: true });
     await writeFile(join(cacheDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
