@@ -163,3 +163,20 @@ test("auto without background work reads the vectors of a user-only memory from 
   await again.close();
   await Deno.remove(dir, { recursive: true });
 });
+
+test("a user scope whose cache folder cannot be made keeps its vectors in memory", async () => {
+  const { dir, home, caches, options } = await setup();
+  await Deno.mkdir(home, { recursive: true });
+  await Deno.writeTextFile(caches.user, "a file where the cache folder would be");
+  const memo = await openMemo(options(toyEmbedder()));
+  const { note } = await memo.remember({ text: "Prefers tabs over spaces", scope: "user" });
+  await memo.remember({ text: "Deploys go out on Fridays" });
+  assert.deepEqual(await memo.embed(), { embedded: 2, total: 2, computed: 2 });
+  assert.equal(
+    (await memo.recall("tabs spaces", { engine: "vector", limit: 1 }))[0].note.id,
+    note.id,
+  );
+  await memo.close();
+  assert.equal(await Deno.readTextFile(caches.user), "a file where the cache folder would be");
+  await Deno.remove(dir, { recursive: true });
+});

@@ -387,9 +387,12 @@ export class Embeddings implements MemoEmbeddings {
       const dir = this.#cacheDir(scope);
       this.#caches.set(scope, undefined);
       if (dir === undefined) continue;
+      const opening = EmbeddingCache.openIn(dir, this.model, this.#embedder!.dimensions);
+      // Another scope's folder that cannot hold a cache (a read-only $MEMO_HOME) keeps its
+      // notes' vectors in memory; the project's cache failing fails as it always did.
       this.#caches.set(
         scope,
-        await EmbeddingCache.openIn(dir, this.model, this.#embedder!.dimensions),
+        scope === "project" ? await opening : await opening.catch(() => undefined),
       );
     }
     if (this.#closed) return; // close() waits for this look, then closes the caches
