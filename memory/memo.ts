@@ -15,7 +15,7 @@ import type {
   StoreLoadReport,
 } from "./store/store.ts";
 import { FileMemoryStore } from "./store/file_store.ts";
-import { openScopedStore } from "./scopes/open_scopes.ts";
+import { openScopedStore, scopeCacheDirs } from "./scopes/open_scopes.ts";
 import { ScopedMemoryStore } from "./scopes/scoped_store.ts";
 import { checkScopes, scopeCounts } from "./scopes/scope_checks.ts";
 import { createLexicalIndex } from "./recall/lexical/lexical.ts";
@@ -122,6 +122,8 @@ export class Memo {
   readonly secrets: SecretsPolicy;
   #rootDir: string;
   #ownFiles: boolean;
+  /** The cache folders of the scopes other than project (a redaction cleans them too). */
+  #scopeCaches: string[] = [];
   #findings = new FindingCounter();
   #index: LexicalIndex;
   #mirror: NoteMirror;
@@ -150,6 +152,9 @@ export class Memo {
     const ownFiles = !options.store || options.rootDir !== undefined;
     this.#rootDir = rootDir;
     this.#ownFiles = ownFiles;
+    // Each scope's vectors are cached in its own cache folder (the project's in rootDir's).
+    const scopeCaches = options.scopes ? scopeCacheDirs(rootDir, options.scopes) : undefined;
+    if (ownFiles) this.#scopeCaches = Object.values(scopeCaches ?? {});
     // Nothing of the embedding side loads until vectors are needed (`vectors/lazy_embeddings.ts`).
     const embeddings = new LazyEmbeddings({
       model: options.embeddingModel,
@@ -158,6 +163,7 @@ export class Memo {
       onModelProgress: options.onModelProgress,
       background: options.embedInBackground ?? true,
       cacheRoot: (options.embeddingCache ?? ownFiles) ? rootDir : undefined,
+      scopeCaches: (options.embeddingCache ?? ownFiles) ? scopeCaches : undefined,
       engine: this.engine,
       notes: () => this.#mirror.notes.values(),
     });
@@ -613,6 +619,7 @@ export class Memo {
       notes: [...this.#mirror.notes.values()],
       notesPath: typeof notesPath === "string" ? notesPath : undefined,
       cacheRoot: this.#ownFiles ? this.#rootDir : undefined,
+      scopeCaches: this.#scopeCaches,
       apply: async (put) => void await this.applyReplica({ put, remove: [] }),
       now: () => new Date(),
     }, options.redact === true);

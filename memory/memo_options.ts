@@ -120,7 +120,9 @@ export interface MemoOptions {
   embedInBackground?: boolean;
   /**
    * Keep computed vectors in `<rootDir>/.memo/cache/embeddings/`, keyed by model and content
-   * hash, so that a restart or another process embeds nothing twice.
+   * hash, so that a restart or another process embeds nothing twice. With `scopes`, each scope's
+   * vectors are kept in its own cache folder: `<rootDir>/.memo/cache/local/embeddings/` for
+   * local notes, `<memoHome>/cache/embeddings/` for the user's.
    * @default true, except with a given `store` and no `rootDir`
    */
   embeddingCache?: boolean;

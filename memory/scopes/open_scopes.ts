@@ -47,6 +47,31 @@ export interface ScopeSettings {
 }
 
 /**
+ * The cache folder of each scope other than `project` that `settings` serve (`local`:
+ * `<rootDir>/.memo/cache/local/`, `user`: `<memoHome>/cache/`): a `Memo` keeps each scope's
+ * embedding vectors there, as the project's are kept in `<rootDir>/.memo/cache/`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { scopeCacheDirs } from "@memo/memory";
+ * assert.deepEqual(scopeCacheDirs("/p", { memoHome: "/h" }), { local: "/p/.memo/cache/local", user: "/h/cache" });
+ * assert.deepEqual(scopeCacheDirs("/p", { serve: ["project"] }), {});
+ * ```
+ */
+export function scopeCacheDirs(
+  rootDir: string,
+  settings: ScopeSettings = {},
+): Partial<Record<"local" | "user", string>> {
+  const dirs: Partial<Record<"local" | "user", string>> = {};
+  for (const scope of settings.serve ?? SCOPES) {
+    if (scope === "project" || (scope === "user" && !settings.memoHome)) continue;
+    dirs[scope] = scopePaths(scope, { rootDir, memoHome: settings.memoHome }).cache;
+  }
+  return dirs;
+}
+
+/**
  * A {@linkcode ScopedMemoryStore} over the file stores of the scopes served: `project` and
  * `local` under `rootDir`, `user` under `memoHome`. Nothing is read or created until it loads;
  * a scope's file is created by its first write.

@@ -1,6 +1,6 @@
 /**
  * Internal: dropping vectors from the on-disk embedding caches (`.memo/cache/embeddings/*.vec`,
- * every model), so that nothing computed from a secret stays there after `memo scan --redact`.
+ * every model, and the same in the other scopes' cache folders), so that nothing computed from a secret stays there after `memo scan --redact`.
  * Each file is rewritten without the records of the given keys, through a temporary file renamed
  * into place; a file that holds none of them is left alone. The layout is
  * `_embedding_cache_format.ts`'s.
@@ -41,9 +41,35 @@ const KEY_AT = 4;
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function purgeEmbeddings(rootDir: string, keys: ReadonlySet<string>): Promise<number> {
+export function purgeEmbeddings(rootDir: string, keys: ReadonlySet<string>): Promise<number> {
+  return purgeEmbeddingsIn(memoPaths(rootDir).cache, keys);
+}
+
+/**
+ * Removes the vectors of `keys` from every embedding cache file in a scope's cache folder
+ * (`<cacheDir>/embeddings/*.vec`: `.memo/cache/local/`, `$MEMO_HOME/cache/`); returns how many
+ * records were removed.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { EmbeddingCache } from "../vectors/cache.ts";
+ * import { purgeEmbeddingsIn } from "./_embedding_purge.ts";
+ * const home = await Deno.makeTempDir(); // $MEMO_HOME
+ * const cache = await EmbeddingCache.openIn(`${home}/cache`, "m", 1);
+ * await cache.put([{ key: "a".repeat(32), vector: new Float32Array([1]) }]);
+ * await cache.close();
+ * assert.equal(await purgeEmbeddingsIn(`${home}/cache`, new Set(["a".repeat(32)])), 1);
+ * assert.equal(await purgeEmbeddingsIn(`${home}/nothing`, new Set(["a".repeat(32)])), 0);
+ * await Deno.remove(home, { recursive: true });
+ * ```
+ */
+export async function purgeEmbeddingsIn(
+  cacheDir: string,
+  keys: ReadonlySet<string>,
+): Promise<number> {
   if (!keys.size) return 0;
-  const folder = join(memoPaths(rootDir).cache, "embeddings");
+  const folder = join(cacheDir, "embeddings");
   let names: string[];
   try {
     names = await readdir(folder);

@@ -75,10 +75,19 @@ export interface SecretScanResult {
 export interface StoreScanTarget {
   /** The notes, in store order. */
   notes: readonly Note[];
-  /** `notes.md`, when the notes come from it (findings then carry its line numbers). */
+  /**
+   * `notes.md`, when the project's notes come from it (their findings then carry its line
+   * numbers; notes of other scopes, which carry `scope`, are scanned as notes).
+   */
   notesPath?: string;
   /** The project root whose caches are cleaned after a redaction (none: no cache files). */
   cacheRoot?: string;
+  /**
+   * The cache folders of the other scopes (`.memo/cache/local/`, `$MEMO_HOME/cache/`), whose
+   * embedding caches are cleaned too.
+   * @default none
+   */
+  scopeCaches?: readonly string[];
   /** Writes the redacted notes verbatim, in one atomic step. */
   apply(put: Note[]): Promise<void>;
   /** The time a redaction records. */
@@ -116,6 +125,9 @@ export async function scanStoredNotes(
       if ((e as { code?: string }).code !== "ENOENT") throw e;
     }
     findings = await scanNotesText(text);
+    // The notes of other scopes (tagged with theirs) live in other files: scanned as notes.
+    const others = target.notes.filter((n) => n.scope !== undefined && n.scope !== "project");
+    if (others.length) findings.push(...await findStoredSecrets(others));
   } else {
     findings = await findStoredSecrets(target.notes);
   }
@@ -133,11 +145,15 @@ export async function scanStoredNotes(
   if (!put.length) return result;
   await target.apply(put);
   result.redacted = put.map((n) => n.id);
-  if (target.cacheRoot !== undefined) {
+  if (target.cacheRoot !== undefined || target.scopeCaches?.length) {
     // Loaded here: the embedding cache's file format is no part of a client's start.
-    const { purgeEmbeddings } = await import("./_embedding_purge.ts");
-    await purgeEmbeddings(target.cacheRoot, old);
-    await rm(indexCachePath(target.cacheRoot), { force: true });
+    const { purgeEmbeddings, purgeEmbeddingsIn } = await import("./_embedding_purge.ts");
+    // A text may be cached in every scope that held it: each scope's cache is cleaned.
+    for (const dir of target.scopeCaches ?? []) await purgeEmbeddingsIn(dir, old);
+    if (target.cacheRoot !== undefined) {
+      await purgeEmbeddings(target.cacheRoot, old);
+      await rm(indexCachePath(target.cacheRoot), { force: true });
+    }
   }
   return result;
 }

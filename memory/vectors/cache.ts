@@ -22,6 +22,7 @@ import { MemoryError, MemoryValidationError } from "../errors.ts";
 import { memoPaths } from "../store/paths.ts";
 import {
   type EmbeddingCacheEntry,
+  embeddingCacheFile,
   embeddingCachePath,
   encodeHeader,
   encodeRecords,
@@ -96,12 +97,37 @@ export class EmbeddingCache {
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
-  static async open(rootDir: string, model: string, dimensions: number): Promise<EmbeddingCache> {
+  static open(rootDir: string, model: string, dimensions: number): Promise<EmbeddingCache> {
+    return EmbeddingCache.openIn(memoPaths(rootDir).cache, model, dimensions);
+  }
+
+  /**
+   * Opens the cache of `model` in a scope's cache folder `cacheDir` (`<cacheDir>/embeddings/`),
+   * as {@linkcode EmbeddingCache.open} does in a project's, with a `.gitignore` of `*` in
+   * `cacheDir` when it has none.
+   *
+   * @example
+   * ```ts
+   * import assert from "node:assert/strict";
+   * import { EmbeddingCache } from "./cache.ts";
+   * const home = await Deno.makeTempDir(); // $MEMO_HOME
+   * const cache = await EmbeddingCache.openIn(`${home}/cache`, "use-lite", 2);
+   * assert.ok(cache.path.startsWith(`${home}/cache/embeddings/`));
+   * assert.equal(await Deno.readTextFile(`${home}/cache/.gitignore`), "*\n");
+   * await cache.close();
+   * await Deno.remove(home, { recursive: true });
+   * ```
+   */
+  static async openIn(
+    cacheDir: string,
+    model: string,
+    dimensions: number,
+  ): Promise<EmbeddingCache> {
     const header = encodeHeader(model, dimensions);
-    const cacheDir = memoPaths(rootDir).cache;
     await mkdir(join(cacheDir, "embeddings"), { recursive: true });
     await writeFile(join(cacheDir, ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
-    const cache = new EmbeddingCache(embeddingCachePath(rootDir, model), model, dimensions, header);
+    const path = embeddingCacheFile(cacheDir, model);
+    const cache = new EmbeddingCache(path, model, dimensions, header);
     await cache.#open();
     return cache;
   }

@@ -96,7 +96,22 @@ export function modelSlug(model: string): string {
  * ```
  */
 export function embeddingCachePath(rootDir: string, model: string): string {
-  return join(memoPaths(rootDir).cache, "embeddings", `${modelSlug(model)}.vec`);
+  return embeddingCacheFile(memoPaths(rootDir).cache, model);
+}
+
+/**
+ * Path of a model's cache file in a scope's cache folder (`.memo/cache/` for the project,
+ * `.memo/cache/local/` for local notes, `$MEMO_HOME/cache/` for the user's).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { embeddingCacheFile, modelSlug } from "./cache_format.ts";
+ * assert.equal(embeddingCacheFile("/h/cache", "use-lite"), `/h/cache/embeddings/${modelSlug("use-lite")}.vec`);
+ * ```
+ */
+export function embeddingCacheFile(cacheDir: string, model: string): string {
+  return join(cacheDir, "embeddings", `${modelSlug(model)}.vec`);
 }
 
 /**

@@ -17,7 +17,8 @@ import {
 import { EmbedderUnavailableError } from "../errors.ts";
 import type { VectorHit, VectorSearchOptions } from "../recall/vector/vector.ts";
 import { EmbeddingCache } from "./cache.ts";
-import { embeddingCachePath } from "./cache_format.ts";
+import { embeddingCacheFile } from "./cache_format.ts";
+import { memoPaths } from "../store/paths.ts";
 import { leaseSharedEmbedder, type SharedEmbedderLease } from "./_shared_embedder.ts";
 import { EmbeddingBacklog } from "./_backlog.ts";
 import { AUTO_LEXICAL_MODELS, autoEngineOf } from "./auto_engine.ts";
@@ -37,13 +38,27 @@ export interface EmbeddingsOptions {
   onModelProgress?: (progress: ModelProgress) => void;
   /** Load the embedder and embed new notes in the background. */
   background: boolean;
-  /** Project root of the on-disk cache; none keeps vectors in memory only. */
+  /**
+   * Project root of the on-disk cache of the project's notes (`<cacheRoot>/.memo/cache/`); none
+   * keeps their vectors in memory only.
+   * @default none
+   */
   cacheRoot?: string;
+  /**
+   * The cache folder of each other scope whose notes the client holds (`.memo/cache/local/`,
+   * `$MEMO_HOME/cache/`): a note's vector is kept in its own scope's cache. A scope left out
+   * keeps its notes' vectors in memory only.
+   * @default none
+   */
+  scopeCaches?: Partial<Record<"local" | "user", string>>;
   /** Notes per embedding batch. */
   batchSize?: number;
 }
 
 const QUERY_CACHE = 64;
+
+/** A note's scope (`project` when it carries none). */
+type Scope = NonNullable<Note["scope"]>;
 
 /**
  * The embedding side of one memory client.
@@ -77,8 +92,8 @@ export class Embeddings implements MemoEmbeddings {
   #embedder: Embedder | undefined;
   #loading: Promise<Embedder> | undefined;
   #backlog = new EmbeddingBacklog();
-  #cache: EmbeddingCache | undefined;
-  #cacheOpened = false;
+  /** Each scope's on-disk cache, once looked at (undefined: the scope has none). */
+  #caches = new Map<Scope, EmbeddingCache | undefined>();
   #loop: Promise<void> | undefined;
   #kick: ReturnType<typeof timer> | undefined;
   #closed = false;
@@ -256,9 +271,15 @@ export class Embeddings implements MemoEmbeddings {
    */
   async fromCache(): Promise<boolean> {
     if (this.#options.background || this.#state === "off" || !this.autoFuses) return this.fusable;
-    if (!this.#options.cacheRoot || !this.#backlog.pending) return this.fusable;
-    const file = embeddingCachePath(this.#options.cacheRoot, this.model);
-    if (!(await stat(file).then((s) => s.size > 0, () => false))) return this.fusable;
+    if (!this.#backlog.pending) return this.fusable;
+    let held = false;
+    for (const scope of this.#backlog.scopes()) {
+      const dir = this.#cacheDir(scope);
+      if (dir === undefined) continue;
+      const file = embeddingCacheFile(dir, this.model);
+      if ((held = await stat(file).then((s) => s.size > 0, () => false))) break;
+    }
+    if (!held) return this.fusable;
     await this.load();
     await this.#fromCache();
     return this.fusable;
@@ -314,8 +335,9 @@ export class Embeddings implements MemoEmbeddings {
     await this.#looking;
     if (this.#owned) await this.#embedder?.close?.();
     await released;
-    await this.#cache?.close();
-    this.#cache = undefined;
+    const caches = [...this.#caches.values()];
+    this.#caches.clear();
+    for (const cache of caches) await cache?.close();
   }
 
   #schedule(): void {
@@ -359,13 +381,39 @@ export class Embeddings implements MemoEmbeddings {
   }
 
   async #lookInCache(): Promise<void> {
-    const root = this.#options.cacheRoot;
-    if (root && !this.#cacheOpened && !this.#closed) {
-      this.#cacheOpened = true;
-      this.#cache = await EmbeddingCache.open(root, this.model, this.#embedder!.dimensions);
+    const scopes = this.#backlog.scopes();
+    for (const scope of scopes) {
+      if (this.#caches.has(scope) || this.#closed) continue;
+      const dir = this.#cacheDir(scope);
+      this.#caches.set(scope, undefined);
+      if (dir === undefined) continue;
+      const opening = EmbeddingCache.openIn(dir, this.model, this.#embedder!.dimensions);
+      // Another scope's folder that cannot hold a cache (a read-only $MEMO_HOME) keeps its
+      // notes' vectors in memory; the project's cache failing fails as it always did.
+      this.#caches.set(
+        scope,
+        scope === "project" ? await opening : await opening.catch(() => undefined),
+      );
     }
-    if (this.#closed) return; // close() waits for this look, then closes the cache
-    await this.#backlog.lookInCache(this.#cache);
+    if (this.#closed) return; // close() waits for this look, then closes the caches
+    if (scopes.length === 1) {
+      await this.#backlog.lookInCache(scopes[0], this.#caches.get(scopes[0]));
+      return;
+    }
+    for (const scope of scopes) {
+      const others: EmbeddingCache[] = [];
+      for (const [other, cache] of this.#caches) if (other !== scope && cache) others.push(cache);
+      await this.#backlog.lookInCache(scope, this.#caches.get(scope), others);
+    }
+  }
+
+  /** The cache folder of a scope's vectors, or undefined when they stay in memory. */
+  #cacheDir(scope: Scope): string | undefined {
+    if (scope === "project") {
+      const root = this.#options.cacheRoot;
+      return root === undefined ? undefined : memoPaths(root).cache;
+    }
+    return this.#options.scopeCaches?.[scope];
   }
 
   /**
@@ -374,11 +422,20 @@ export class Embeddings implements MemoEmbeddings {
    */
   async #batch(): Promise<number> {
     await this.#fromCache();
-    const { keys, texts } = this.#backlog.nextBatch(this.#options.batchSize ?? 32);
+    const { keys, texts, scopes } = this.#backlog.nextBatch(this.#options.batchSize ?? 32);
     if (texts.length === 0) return 0;
     const vectors = await this.#embedder!.embed(texts, { signal: this.#abort.signal });
     if (this.#closed) return 0;
-    await this.#cache?.put(keys.map((key, i) => ({ key, vector: vectors[i] })));
+    // Each vector goes to the cache of every scope that waits on its text.
+    const puts = new Map<Scope, { key: string; vector: Float32Array }[]>();
+    keys.forEach((key, i) => {
+      for (const scope of scopes[i]) {
+        const list = puts.get(scope);
+        if (list) list.push({ key, vector: vectors[i] });
+        else puts.set(scope, [{ key, vector: vectors[i] }]);
+      }
+    });
+    for (const [scope, entries] of puts) await this.#caches.get(scope)?.put(entries);
     // A note changed or removed while its batch ran is no longer waiting on its old key.
     keys.forEach((key, i) => this.#backlog.take(key, vectors[i]));
     return texts.length;
