@@ -174,6 +174,7 @@ export const MEMO_ENV_VARIABLES: readonly EnvVariable[] = [
   v("MEMO_LOCAL_EMBEDDINGS", "runtime", "recall.localEmbeddings", "boolean"),
   v("MEMO_SECRETS", "runtime", "secrets", "choice", { choices: SECRETS }),
   v("MEMO_HOME", "runtime", "memoHome", "string"),
+  v("MEMO_USER_CLOUD_API_KEY", "runtime", "userCloud.apiKey", "string"),
   v("MEMO_MCP_READ_ONLY", "server", "readOnly", "boolean"),
   v("MEMO_MCP_REQUEST_TIMEOUT_MS", "server", "requestTimeoutMs", "positive"),
   v("MEMO_MCP_MAX_INPUT_BYTES", "server", "maxInputBytes", "positive"),
@@ -222,6 +223,11 @@ export interface RuntimeEnv {
   secrets?: SecretsPolicy;
   /** `MEMO_HOME`: where the user scope lives. */
   memoHome?: string;
+  /**
+   * `MEMO_USER_CLOUD_API_KEY`: the key of the user scope's own cloud project
+   * (`$MEMO_HOME/config.json`); the team's `MEMO_CLOUD_API_KEY` is never sent there.
+   */
+  userCloud?: { apiKey?: string };
 }
 
 /** `MEMO_MCP_READ_ONLY` and the limits, which every transport honours. */

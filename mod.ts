@@ -221,6 +221,8 @@ export {
   type TidyNoteRef,
   type TidyPlan,
   type TidyProposal,
+  type UserReplicaOptions,
+  withUserReplica,
 } from "./runtimes/mod.ts";
 export { VERSION } from "./version.ts";
 

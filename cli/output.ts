@@ -179,7 +179,7 @@ function duration(ms: number): string {
 
 /**
  * The hybrid runtime's replication state for `memo stats`: one line, and a second with the last
- * failure when there is one.
+ * failure when there is one. `label` names it (`user replica` for the user scope's own).
  *
  * @example
  * ```ts
@@ -209,9 +209,13 @@ function duration(ms: number): string {
  *   "replica: outbox 3, last push never, last pull never, lag unknown, 0 conflicts\n" +
  *     "replica error: no API key (set MEMO_CLOUD_API_KEY)",
  * );
+ * assert.match(
+ *   formatReplicaStatus({ outbox: 1, lastPush: null, lastPull: null, lagMs: null, conflicts: 0 }, "user replica"),
+ *   /^user replica: outbox 1,/,
+ * );
  * ```
  */
-export function formatReplicaStatus(replica: ReplicaStatus): string {
+export function formatReplicaStatus(replica: ReplicaStatus, label = "replica"): string {
   const line = [
     `outbox ${replica.outbox}`,
     `last push ${replica.lastPush ?? "never"}`,
@@ -220,5 +224,5 @@ export function formatReplicaStatus(replica: ReplicaStatus): string {
     `${replica.conflicts} conflict${replica.conflicts === 1 ? "" : "s"}`,
   ].join(", ");
   const error = replica.error?.replace(/\s*\r?\n\s*/g, " ").trim();
-  return `replica: ${line}${error ? `\nreplica error: ${error}` : ""}`;
+  return `${label}: ${line}${error ? `\n${label} error: ${error}` : ""}`;
 }

@@ -49,12 +49,24 @@ export const NEEDS_HYBRID = "replicate needs the hybrid runtime";
  *     "The losing version of a conflict is kept as a note labelled conflict: " +
  *     "memo list --label conflict\n",
  * );
+ * const user = { pushed: 1, pulled: 0, conflicts: 0, outbox: 0 };
+ * assert.equal(
+ *   formatReplicateResult({ ...user, scopes: { user } }),
+ *   "pushed 1, pulled 0, 0 conflicts, outbox 0\n  user: pushed 1, pulled 0, 0 conflicts, outbox 0\n",
+ * );
  * ```
  */
 export function formatReplicateResult(result: ReplicateResult): string {
-  const conflicts = `${result.conflicts} conflict${result.conflicts === 1 ? "" : "s"}`;
-  let text =
-    `pushed ${result.pushed}, pulled ${result.pulled}, ${conflicts}, outbox ${result.outbox}\n`;
+  const counts = (r: ReplicateResult) =>
+    `pushed ${r.pushed}, pulled ${r.pulled}, ${r.conflicts} conflict${
+      r.conflicts === 1 ? "" : "s"
+    }, outbox ${r.outbox}`;
+  let text = `${counts(result)}\n`;
+  // The user scope replicates too: what each cloud project moved.
+  for (const scope of ["project", "user"] as const) {
+    const one = result.scopes?.[scope];
+    if (one) text += `  ${scope}: ${counts(one)}\n`;
+  }
   if (result.conflicts > 0) {
     text += "The losing version of a conflict is kept as a note labelled conflict: " +
       "memo list --label conflict\n";
@@ -125,10 +137,10 @@ export const replicateCommand: CliCommand = {
       await io.stderr(errorLine(NEEDS_HYBRID));
       return 2;
     }
-    const { pushed, pulled, conflicts, outbox } = result;
+    const { pushed, pulled, conflicts, outbox, scopes } = result;
     await io.stdout(
       boolFlag(p, "json")
-        ? jsonDocument({ pushed, pulled, conflicts, outbox })
+        ? jsonDocument({ pushed, pulled, conflicts, outbox, ...(scopes ? { scopes } : {}) })
         : formatReplicateResult(result),
     );
     return 0;

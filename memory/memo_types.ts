@@ -326,6 +326,12 @@ export interface MemoStats {
   /** Replication state; set only by the hybrid runtime (`@memo/mcp-server`). */
   replica?: ReplicaStatus;
   /**
+   * The user scope's replication state, when `$MEMO_HOME/config.json` gives the user store a
+   * hybrid runtime of its own (`@memo/mcp-server`'s local and hybrid runtimes); `replica` stays
+   * the project's.
+   */
+  userReplica?: ReplicaStatus;
+  /**
    * The secrets policy of writes (`allow`: the guard is off) and how many secrets the stored
    * notes hold (notes edited by hand, or written before the guard; `memo scan` lists them;
    * absent where it is not counted, as in the cloud runtime).

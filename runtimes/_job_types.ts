@@ -193,6 +193,12 @@ export interface ReplicateResult {
   conflicts: number;
   /** Local changes still waiting. */
   outbox: number;
+  /**
+   * When the user scope has a hybrid runtime of its own (`$MEMO_HOME/config.json`), what each
+   * replication moved: `project` (the team's cloud project) and `user` (the person's); the counts
+   * above are then their sums. Absent when only the project replicates.
+   */
+  scopes?: Partial<Record<"project" | "user", ReplicateResult>>;
 }
 
 /**

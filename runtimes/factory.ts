@@ -16,8 +16,9 @@ import type {
 } from "@memo/memory";
 import { createMemoCloudMcpRuntime, type MemoCloudMcpRuntimeOptions } from "./cloud/runtime.ts";
 import type { MemoCloudClient } from "./cloud/client.ts";
-import { createMemoHybridMcpRuntime } from "./hybrid/runtime.ts";
-import { createLazyLocalRuntime } from "./local/runtime.ts";
+import { createMemoHybridMcpRuntime, type UserReplicaOptions } from "./hybrid/runtime.ts";
+import { withUserReplica } from "./hybrid/user_replica.ts";
+import { createLazyLocalRuntime, openOnce } from "./local/runtime.ts";
 import type { MemoMcpRuntime, RuntimeScopes } from "./types.ts";
 import { memoOptionsOf } from "./memo_options.ts";
 import { checkRuntimeConfig } from "./runtime_config.ts";
@@ -113,6 +114,13 @@ export interface RuntimeFactoryOptions {
    * @default the project alone
    */
   scopes?: { settings: ScopeSettings; profile: RuntimeScopes };
+  /**
+   * Local and hybrid: the user scope's own replication (`$MEMO_HOME/config.json` with
+   * `"runtime": "hybrid"`), with a cloud project of its own; it needs the user scope in `scopes`,
+   * and is ignored by the cloud runtime, which serves the project alone.
+   * @default undefined: the user scope stays on this machine
+   */
+  userReplica?: UserReplicaOptions;
   /** A ready Cloud API client (hybrid and cloud). */
   cloudClient?: MemoCloudClient;
   /**
@@ -229,6 +237,7 @@ export function createMemoMcpRuntimeFromConfig(
       ...cloudSettingsOf(cloud, options),
       store: options.store,
       scopes: options.scopes,
+      ...(options.userReplica ? { userReplica: options.userReplica } : {}),
       ...memoOptionsOf(options),
       includeCloud: options.recall?.includeCloud,
       prewarm: options.prewarm ?? true,
@@ -241,24 +250,26 @@ export function createMemoMcpRuntimeFromConfig(
       ...(options.secrets !== undefined ? { secrets: options.secrets } : {}),
     });
   }
-  return createLazyLocalRuntime(
-    async () => {
-      const { openMemo } = await import("@memo/memory");
-      return await openMemo({
-        rootDir,
-        store: options.store,
-        ...memoOptionsOf(options),
-        ...(options.scopes ? { scopes: options.scopes.settings } : {}),
-      });
-    },
-    {
+  const prewarm = options.prewarm ?? true;
+  const memo = openOnce(async () => {
+    const { openMemo } = await import("@memo/memory");
+    return await openMemo({
       rootDir,
-      env: options.env,
-      prewarm: options.prewarm ?? true,
-      recall: () => ({
-        ...memoOptionsOf(options),
-        ...(options.scopes ? { scopes: options.scopes.profile } : {}),
-      }),
-    },
-  );
+      store: options.store,
+      ...memoOptionsOf(options),
+      ...(options.scopes ? { scopes: options.scopes.settings } : {}),
+    });
+  });
+  const local = createLazyLocalRuntime(memo, {
+    rootDir,
+    env: options.env,
+    prewarm,
+    recall: () => ({
+      ...memoOptionsOf(options),
+      ...(options.scopes ? { scopes: options.scopes.profile } : {}),
+    }),
+  });
+  return options.userReplica
+    ? withUserReplica(local, memo, options.userReplica, { prewarm })
+    : local;
 }

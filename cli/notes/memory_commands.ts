@@ -335,6 +335,7 @@ const stats: CliCommand = {
         `issues: ${s.issues.length || "none"}`,
         ...s.issues.map((i) => `  ${i.line === undefined ? "" : `line ${i.line}: `}${i.message}`),
         ...(s.replica ? [formatReplicaStatus(s.replica)] : []),
+        ...(s.userReplica ? [formatReplicaStatus(s.userReplica, "user replica")] : []),
       ].join("\n") + "\n",
     );
     return 0;

@@ -53,9 +53,43 @@ const NUMBER_KEYS = ["timeoutMs", "pullIntervalMs"] as const;
 const SECRET_KEYS =
   /^(apiKey|api_key|apikey|key|token|secret|password|auth|authorization|bearer)$/i;
 
-function fail(reason: string): MemoRuntimeError {
-  return new MemoRuntimeError("CONFIG", `Cannot read .memo/config.json: ${reason}`);
+/**
+ * Where a configuration file came from, for the errors that refuse it: the project's
+ * `.memo/config.json`, or the user scope's `$MEMO_HOME/config.json`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { type ConfigFileLabel, parseProjectRuntimeConfig } from "./config.ts";
+ * const label: ConfigFileLabel = {
+ *   file: "$MEMO_HOME/config.json",
+ *   apiKeyVariable: "MEMO_USER_CLOUD_API_KEY",
+ * };
+ * assert.throws(() => parseProjectRuntimeConfig({ cloud: { apiKey: "mk_x" } }, label), {
+ *   message: /^Cannot read \$MEMO_HOME\/config.json: cloud.apiKey is refused: the API key comes only from MEMO_USER_CLOUD_API_KEY/,
+ * });
+ * ```
+ */
+export interface ConfigFileLabel {
+  /**
+   * The file named in errors.
+   * @default ".memo/config.json"
+   */
+  file?: string;
+  /**
+   * The variable that the refusal of a key in the file names.
+   * @default "MEMO_CLOUD_API_KEY"
+   */
+  apiKeyVariable?: string;
 }
+
+type Fail = (reason: string) => MemoRuntimeError;
+
+function failIn(file: string): Fail {
+  return (reason) => new MemoRuntimeError("CONFIG", `Cannot read ${file}: ${reason}`);
+}
+
+const fail = failIn(".memo/config.json");
 
 /**
  * Reads `<rootDir>/.memo/config.json`'s `runtime` and `cloud`. A missing file (or a platform
@@ -161,7 +195,12 @@ export async function readProjectConfigFile(rootDir: string): Promise<unknown> {
  * });
  * ```
  */
-export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig {
+export function parseProjectRuntimeConfig(
+  parsed: unknown,
+  label: ConfigFileLabel = {},
+): ProjectRuntimeConfig {
+  const fail = failIn(label.file ?? ".memo/config.json");
+  const apiKeyVariable = label.apiKeyVariable ?? "MEMO_CLOUD_API_KEY";
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw fail("it must hold a JSON object");
   }
@@ -180,7 +219,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
     }
     out.runtime = runtime as ProjectRuntimeConfig["runtime"];
   }
-  if (recall !== undefined) out.recall = parseRecall(recall);
+  if (recall !== undefined) out.recall = parseRecall(recall, fail);
   if (secrets !== undefined) {
     if (secrets !== "redact" && secrets !== "refuse" && secrets !== "allow") {
       throw fail("secrets must be redact, refuse or allow");
@@ -213,7 +252,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
   for (const [key, value] of Object.entries(cloud)) {
     if (SECRET_KEYS.test(key)) {
       throw fail(
-        `cloud.${key} is refused: the API key comes only from MEMO_CLOUD_API_KEY ` +
+        `cloud.${key} is refused: the API key comes only from ${apiKeyVariable} ` +
           "(or the apiKey option in code): remove it",
       );
     }
@@ -228,7 +267,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
       }
       (out.cloud as Record<string, unknown>)[key] = value;
     } else if (key === "retry") {
-      out.cloud.retry = parseRetry(value);
+      out.cloud.retry = parseRetry(value, fail);
     } else {
       throw fail(
         `cloud.${key.slice(0, 40)} is not a setting (use baseUrl, workspaceId, projectId, ` +
@@ -240,7 +279,7 @@ export function parseProjectRuntimeConfig(parsed: unknown): ProjectRuntimeConfig
 }
 
 /** `recall`: `engine`, `embeddingModel`, `localEmbeddings` and `includeCloud`. */
-function parseRecall(value: unknown): ProjectRecallConfig {
+function parseRecall(value: unknown, fail: Fail): ProjectRecallConfig {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail("recall must be an object");
   }
@@ -274,7 +313,10 @@ function parseRecall(value: unknown): ProjectRecallConfig {
   return out;
 }
 
-function parseRetry(value: unknown): { maxRetries?: number; backoffMs?: number } {
+function parseRetry(
+  value: unknown,
+  fail: Fail,
+): { maxRetries?: number; backoffMs?: number } {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw fail("cloud.retry must be an object");
   }

@@ -12,6 +12,7 @@ import { createHybridRuntime } from "./_built_runtime.ts";
 import { isConnectionRefused } from "../cloud/transport.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { Replicator } from "./_replicator.ts";
+import { buildUserReplicator } from "./_user_replicator.ts";
 import { memoEmbeddingOptions } from "../memo_options.ts";
 import type { MemoHybridMcpRuntimeOptions } from "./_options.ts";
 import type { MemoMcpRuntime } from "../types.ts";
@@ -83,9 +84,18 @@ export function buildHybridRuntime(
     return client;
   };
   const replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
-  if (prewarm) replicator.start();
+  // The user scope's own replication: the notes open through the local runtime, which closes them.
+  const user = options.userReplica && buildUserReplicator(() => {
+    local.watch!(() => {})();
+    return memo();
+  }, options.userReplica);
+  if (prewarm) {
+    replicator.start();
+    user?.start();
+  }
   return createHybridRuntime(local, replicator, cloudClient, {
     includeCloud: options.includeCloud ?? false,
     drainMs,
+    user,
   });
 }

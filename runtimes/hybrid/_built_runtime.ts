@@ -31,59 +31,93 @@ const WRITES: ReadonlySet<DelegatedMethod> = new Set<DelegatedMethod>([
   "syncConnectors",
 ]);
 
+/** How {@linkcode createHybridRuntime} runs. */
+export interface HybridSettings {
+  /** Also ask the project's cloud on recall. */
+  includeCloud: boolean;
+  /** How long `close()` pushes what is left, at most. */
+  drainMs: number;
+  /**
+   * The user scope's replicator, when the user store has a hybrid runtime of its own
+   * (`$MEMO_HOME/config.json`): run beside the project's, reported as `stats().userReplica`.
+   */
+  user?: Replicator;
+  /**
+   * The runtime's kind: `local` for a local runtime whose user scope alone replicates (then
+   * `replicator` is undefined).
+   * @default "hybrid"
+   */
+  kind?: "hybrid" | "local";
+}
+
 /**
  * The hybrid runtime over `local`: every call goes to the local runtime and starts replication (a
  * no-op once started); a write also asks for a push soon. `recall` adds the cloud's hits with
  * `includeCloud`, `stats` adds the replica's status, `replicate` runs a replication now, and
  * `close` drains the replicator (at most `drainMs`, or the `drainMs` asked if shorter) before
- * closing the local runtime.
+ * closing the local runtime. With `settings.user`, the user scope's replicator runs beside the
+ * project's (`replicator`, undefined in a local runtime): both start, are kicked by writes, are
+ * replicated by `replicate` and drained by `close` together.
  */
 export function createHybridRuntime(
   local: R.MemoMcpRuntime,
-  replicator: Replicator,
-  client: () => MemoCloudClient,
-  settings: { includeCloud: boolean; drainMs: number },
+  replicator: Replicator | undefined,
+  client: (() => MemoCloudClient) | undefined,
+  settings: HybridSettings,
 ): R.MemoMcpRuntime & DelegatedMethods {
+  const all = [replicator, settings.user].filter((r): r is Replicator => r !== undefined);
+  const start = () => {
+    for (const r of all) r.start();
+  };
   const delegated = delegateRuntime({
     target: () => local,
     async around(method, call) {
       const pending = call();
-      replicator.start();
+      start();
       const result = await pending;
-      if (WRITES.has(method)) replicator.kick();
+      // Either scope's notes may have changed: a replication with nothing to push only pulls.
+      if (WRITES.has(method)) { for (const r of all) r.kick(); }
       return result;
     },
     missing: { embed: "Cannot embed: this memory client cannot embed" },
   });
   const recallDetailed = async (query: string, options: R.RuntimeRecallOptions) => {
     const pending = recallDetailedOf(local, query, options);
-    replicator.start();
+    start();
     const result: R.RecallResult = await pending;
-    if (!settings.includeCloud) return result;
+    if (!settings.includeCloud || !client) return result;
     const byScore = result.engine === "lexical";
     return { ...result, hits: await withCloud(client, result.hits, query, options, byScore) };
   };
   return {
     ...delegated,
-    kind: "hybrid",
+    kind: settings.kind ?? "hybrid",
     recallDetailed,
     async recall(query: string, options: R.RuntimeRecallOptions): Promise<R.RecallHit[]> {
       return (await recallDetailed(query, options)).hits;
     },
     async stats(options?: R.RuntimeCallOptions): Promise<R.MemoStats> {
       const stats = await delegated.stats(options);
-      return { ...stats, replica: await replicator.status() };
+      const [replica, userReplica] = await Promise.all([
+        replicator?.status(),
+        settings.user?.status(),
+      ]);
+      return {
+        ...stats,
+        ...(replica ? { replica } : {}),
+        ...(userReplica ? { userReplica } : {}),
+      };
     },
     scrubSecrets(value: unknown): Promise<unknown> {
       return scrubSecrets(value);
     },
     watch(onChange: (change: R.RuntimeChange) => void): () => void {
       const stop = local.watch!(onChange);
-      replicator.start();
+      start();
       return stop;
     },
     replicate(options?: R.ReplicateOptions): Promise<R.ReplicateResult> {
-      return replicator.replicate(options);
+      return replicateBoth(replicator, settings.user, options);
     },
     recallProfile(options?: R.RuntimeCallOptions): Promise<R.RuntimeRecallProfile | undefined> {
       return local.recallProfile?.(options) ?? Promise.resolve(undefined);
@@ -94,11 +128,42 @@ export function createHybridRuntime(
         ? Math.min(asked, settings.drainMs)
         : settings.drainMs;
       try {
-        await replicator.close(drainMs);
+        // Both drain at once, within the one budget; then the notes close.
+        await Promise.all(all.map((r) => r.close(drainMs)));
       } finally {
         await local.close();
       }
     },
+  };
+}
+
+/**
+ * `replicate()` of the project's replicator, the user scope's, or both at once. With the user
+ * scope's, the counts are the sums and `scopes` holds each one's; a failure of either is thrown once both have
+ * ended (the project's first), so that one cloud being down never stops the other's sync.
+ */
+async function replicateBoth(
+  project: Replicator | undefined,
+  user: Replicator | undefined,
+  options?: R.ReplicateOptions,
+): Promise<R.ReplicateResult> {
+  if (!user) return await project!.replicate(options);
+  if (!project) {
+    const alone = await user.replicate(options);
+    return { ...alone, scopes: { user: alone } };
+  }
+  // One progress bar: the project's (the user scope's moves show in the result).
+  const { onProgress: _bar, ...quiet } = options ?? {};
+  const [p, u] = await Promise.allSettled([project.replicate(options), user.replicate(quiet)]);
+  if (p.status === "rejected") throw p.reason;
+  if (u.status === "rejected") throw u.reason;
+  const sum = (k: "pushed" | "pulled" | "conflicts" | "outbox") => p.value[k] + u.value[k];
+  return {
+    pushed: sum("pushed"),
+    pulled: sum("pulled"),
+    conflicts: sum("conflicts"),
+    outbox: sum("outbox"),
+    scopes: { project: p.value, user: u.value },
   };
 }
 

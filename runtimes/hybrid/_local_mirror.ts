@@ -5,12 +5,30 @@
  * @module
  */
 
-import type { Memo, Note, ReplicaChanges } from "@memo/memory";
+import type { Memo, MemoryStore, Note, ReplicaChanges } from "@memo/memory";
 import { fingerprint, identityOf, type LocalView, type Outbox } from "./_replica_plan.ts";
 import type { PushedEntry } from "./_replica_state.ts";
 
-/** The local notes as the replicator last saw them. */
+/** The scopes that replicate: the project's, and the user's when it has a runtime of its own. */
+export type ReplicaScope = "project" | "user";
+
+/**
+ * The store of `scope` in `memo`: the project's (the store itself when it serves no scopes), or
+ * the user's, which only a store that serves scopes has.
+ */
+export async function scopeStoreOf(memo: Memo, scope: ReplicaScope): Promise<MemoryStore> {
+  const { projectStoreOf, ScopedMemoryStore } = await import("@memo/memory");
+  if (scope === "project") return projectStoreOf(memo.store);
+  if (!(memo.store instanceof ScopedMemoryStore)) {
+    throw new Error("Cannot replicate the user scope: this memory serves the project alone");
+  }
+  return memo.store.store("user");
+}
+
+/** The local notes (of one scope) as the replicator last saw them. */
 export class LocalMirror {
+  /** The scope mirrored: only its notes replicate, and pulled notes go to it. */
+  readonly scope: ReplicaScope;
   #notes = new Map<string, Note>();
   #token: string | undefined;
   #identity: Map<string, Note> | undefined;
@@ -18,6 +36,11 @@ export class LocalMirror {
   #dirty = new Set<string>();
   /** Every id must be looked at again (a reload of the notes or of the state). */
   #dirtyAll = true;
+
+  /** A mirror of `scope`'s notes. */
+  constructor(scope: ReplicaScope = "project") {
+    this.scope = scope;
+  }
 
   /** The outbox standing of `id` may have changed. */
   touch(id: string): void {
@@ -56,9 +79,9 @@ export class LocalMirror {
 
   /** Takes in what changed in the local notes since the last look. */
   async refresh(memo: Memo): Promise<void> {
-    // Only the project's notes replicate: the local and user scopes never reach the cloud.
-    const { projectStoreOf } = await import("@memo/memory");
-    const changes = await projectStoreOf(memo.store).changesSince(this.#token);
+    // Only this scope's notes replicate: the local scope never reaches a cloud, and the project's
+    // and the user's each reach their own.
+    const changes = await (await scopeStoreOf(memo, this.scope)).changesSince(this.#token);
     if (changes.reset) {
       this.#notes = new Map();
       this.#dirtyAll = true;
@@ -104,7 +127,7 @@ export class LocalMirror {
     for (const id of [...put.map((n) => n.id), ...remove]) {
       expect[id] = this.#notes.get(id)?.hash ?? null;
     }
-    const changes: ReplicaChanges = { put, remove, expect, scope: "project" };
+    const changes: ReplicaChanges = { put, remove, expect, scope: this.scope };
     const result = await memo.applyReplica(changes);
     await this.refresh(memo);
     return result.stale === undefined;

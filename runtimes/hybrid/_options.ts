@@ -69,6 +69,13 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    */
   scopes?: { settings: ScopeSettings; profile: RuntimeScopes };
   /**
+   * The user scope's own replication, when `$MEMO_HOME/config.json` gives the user store a hybrid
+   * runtime: a second replicator, with its own cloud client and pull interval, started and closed
+   * with this runtime. It needs the user scope served (`scopes`).
+   * @default undefined: the user scope stays on this machine
+   */
+  userReplica?: UserReplicaOptions;
+  /**
    * Engine of a recall that names none.
    * @default "auto"
    */
@@ -130,6 +137,41 @@ export interface MemoHybridMcpRuntimeOptions extends MemoCloudOptions {
    * @default "redact"
    */
   secrets?: SecretsPolicy;
+}
+
+/**
+ * The user scope's own replication (`$MEMO_HOME/config.json` with `"runtime": "hybrid"`): the
+ * user store (`<memoHome>/memory/notes.md`) replicated with a cloud project of its own, separate
+ * from the team's, with its state in `<memoHome>/replica/`. The environment's `MEMO_CLOUD_*`
+ * variables never apply to it; its API key comes from `MEMO_USER_CLOUD_API_KEY` (or code).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { UserReplicaOptions } from "@memo/mcp-server";
+ * const user: UserReplicaOptions = {
+ *   memoHome: "/home/ada/.local/share/memo",
+ *   baseUrl: "https://cloud.example",
+ *   apiKey: "mk_ada",
+ *   workspaceId: "ada",
+ *   projectId: "me",
+ * };
+ * assert.equal(user.pullIntervalMs, undefined); // 10000
+ * ```
+ */
+export interface UserReplicaOptions extends MemoCloudOptions {
+  /** The user scope's home (`MEMO_HOME`): its state goes to `<memoHome>/replica/`. */
+  memoHome: string;
+  /**
+   * `fetch` its client uses.
+   * @default globalThis.fetch
+   */
+  fetch?: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
+  /**
+   * How often to pull the user cloud's changes, in milliseconds.
+   * @default 10000
+   */
+  pullIntervalMs?: number;
 }
 
 /** Default of `pullIntervalMs`. */

@@ -140,7 +140,10 @@ export interface StateChanges {
   all: boolean;
 }
 
-/** Reads and writes `.memo/replica/state.jsonl`; notices when another process wrote it. */
+/**
+ * Reads and writes `.memo/replica/state.jsonl` (the user scope's: `$MEMO_HOME/replica/`); notices
+ * when another process wrote it.
+ */
 export class ReplicaStateFile {
   readonly dir: string;
   readonly #path: string;
@@ -148,8 +151,9 @@ export class ReplicaStateFile {
   #size = 0;
   #base = 0;
 
-  constructor(rootDir: string) {
-    this.dir = join(rootDir, ".memo", "replica");
+  /** The state of the project at `rootDir`, or in `dir` when given. */
+  constructor(rootDir: string, dir?: string) {
+    this.dir = dir ?? join(rootDir, ".memo", "replica");
     this.#path = join(this.dir, "state.jsonl");
   }
 

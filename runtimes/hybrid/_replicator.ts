@@ -31,7 +31,7 @@ import {
   type PullPlan,
 } from "./_replica_plan.ts";
 import { type PushedEntry, type ReplicaStateData, ReplicaStateFile } from "./_replica_state.ts";
-import { LocalMirror } from "./_local_mirror.ts";
+import { LocalMirror, type ReplicaScope, scopeStoreOf } from "./_local_mirror.ts";
 import type { ReplicateOptions, ReplicateResult } from "../types.ts";
 
 /** Notes per `notes:batch` request of a push. */
@@ -46,6 +46,10 @@ const COOLDOWN_MS = 5_000;
 /** What the replicator needs from its runtime. */
 export interface ReplicatorOptions {
   rootDir: string;
+  /** The scope replicated (default `project`). */
+  scope?: ReplicaScope;
+  /** Folder of the state (default `<rootDir>/.memo/replica`). */
+  stateDir?: string;
   /** The local memory client (shared with the local runtime). */
   memo: () => Promise<Memo>;
   /** The Cloud API client; throws (a `config` MemoCloudError) when it cannot be built. */
@@ -82,7 +86,7 @@ export class Replicator {
   readonly #file: ReplicaStateFile;
   readonly #now: () => number;
   #state: ReplicaStateData | undefined;
-  readonly #mirror = new LocalMirror();
+  readonly #mirror: LocalMirror;
   /** Hash this process last sent per id (its own writes' echoes are not conflicts). */
   #sent = new Map<string, string>();
   #running: Promise<ReplicateResult | undefined> | undefined;
@@ -102,7 +106,8 @@ export class Replicator {
 
   constructor(options: ReplicatorOptions) {
     this.#options = options;
-    this.#file = new ReplicaStateFile(options.rootDir);
+    this.#file = new ReplicaStateFile(options.rootDir, options.stateDir);
+    this.#mirror = new LocalMirror(options.scope);
     this.#now = options.now ?? Date.now;
   }
 
@@ -274,7 +279,7 @@ export class Replicator {
       const memo = await this.#options.memo();
       // An unresolved git merge: the notes read are a merge not yet in the file; neither way.
       await this.#mirror.refresh(memo);
-      const merge = memo.store.unresolvedMerge;
+      const merge = (await scopeStoreOf(memo, this.#mirror.scope)).unresolvedMerge;
       if (merge) {
         const refused = new NotesConflictError(merge.path);
         throw new MemoRuntimeError("CONFLICT", refused.message, { details: { path: merge.path } });

@@ -22,3 +22,5 @@
  */
 
 export * from "./runtime.ts";
+export * from "./user_config.ts";
+export * from "./user_replica.ts";

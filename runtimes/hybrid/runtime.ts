@@ -29,7 +29,7 @@ import type {
   RuntimeRememberManyResult,
 } from "../types.ts";
 
-export type { MemoHybridMcpRuntimeOptions } from "./_options.ts";
+export type { MemoHybridMcpRuntimeOptions, UserReplicaOptions } from "./_options.ts";
 
 /**
  * The hybrid runtime: a {@linkcode MemoMcpRuntime} that also replicates.

@@ -8,7 +8,10 @@
  */
 
 import type { Embedder, EmbedderLoader, SecretsPolicy } from "@memo/memory";
-import { type EnvMap, readEnv, type RuntimeEnv, type RuntimeMode } from "../../env.ts";
+import { type EnvMap, memoHomeOf, readEnv, type RuntimeEnv, type RuntimeMode } from "../../env.ts";
+import type { UserReplicaOptions } from "../hybrid/runtime.ts";
+import { readUserRuntimeConfig } from "../hybrid/user_config.ts";
+import { withUserReplica } from "../hybrid/user_replica.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "../cloud/config.ts";
 import type { MemoCloudMcpRuntimeOptions } from "../cloud/runtime.ts";
 import { createDeferredRuntime } from "./deferred.ts";
@@ -126,6 +129,14 @@ export interface RuntimeFromEnvOptions {
    */
   cloud?: Partial<MemoCloudMcpRuntimeOptions> & { pullIntervalMs?: number };
   /**
+   * Local and hybrid: the Cloud API settings of the user scope's own hybrid runtime, laid over
+   * `MEMO_USER_CLOUD_API_KEY`, which is laid over `$MEMO_HOME/config.json`'s `cloud` block. They
+   * apply only when that file says `"runtime": "hybrid"`; the `MEMO_CLOUD_*` variables and
+   * `cloud` above (the team's) never do.
+   * @default undefined
+   */
+  userCloud?: Omit<Partial<UserReplicaOptions>, "memoHome">;
+  /**
    * Load the notes as soon as the runtime is built, instead of at the first call.
    * @default true
    */
@@ -185,6 +196,11 @@ export interface RuntimeFromEnvOptions {
  * A file that cannot be read, or a `vector` or `hybrid` engine with `localEmbeddings` false, fails
  * the calls with `CONFIG`; the same settings in code or the variables throw here.
  *
+ * Where the user scope is served (a home folder known, not hosted, `user` in `scopes`), the local
+ * and hybrid runtimes also read `$MEMO_HOME/config.json`: with `"runtime": "hybrid"` and a `cloud`
+ * block of its own, the user store replicates with that cloud project (its key from
+ * `MEMO_USER_CLOUD_API_KEY`, or the `userCloud` option), beside the project's replication if any.
+ *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
@@ -233,7 +249,11 @@ export function runtimeFactoryFromEnv(
   const configuredRoot = options.rootDir ?? config.rootDir ?? options.cwd ?? ".";
   // The local runtime reads .memo/config.json (its recall block) when it opens
   // its notes: at the first call, or at once when prewarm; never before.
-  const local = (rootDir: string, read?: ProjectRuntimeConfig) => {
+  const local = (
+    rootDir: string,
+    read?: ProjectRuntimeConfig,
+    userReplica?: UserReplicaOptions,
+  ) => {
     // The file is read once, by the open or by recallProfile() (tools/list), whichever is first.
     const file = openOnce(() => read ? Promise.resolve(read) : readProjectRuntimeConfig(rootDir));
     const settings = async () => {
@@ -243,23 +263,47 @@ export function runtimeFactoryFromEnv(
       return memoOptionsOf({ ...embedding, recall: merged, secrets: secrets(read) });
     };
     const scopes = async () => scopeSettingsOf(await file(), options.env, options.hosted);
-    return createLazyLocalRuntime(async () => {
+    const memo = openOnce(async () => {
       const { openMemo } = await import("@memo/memory");
       return await openMemo({ rootDir, ...await settings(), scopes: (await scopes()).settings });
-    }, {
+    });
+    const runtime = createLazyLocalRuntime(memo, {
       rootDir,
       env: options.env,
       prewarm,
       recall: async () => ({ ...await settings(), scopes: (await scopes()).profile }),
     });
+    return userReplica ? withUserReplica(runtime, memo, userReplica, { prewarm }) : runtime;
   };
+  // The user scope's own runtime: `$MEMO_HOME/config.json`, read only when the scope is served.
+  const userReplicaOf = async (
+    scopes: ReturnType<typeof scopeSettingsOf>,
+  ): Promise<UserReplicaOptions | undefined> => {
+    const memoHome = scopes.settings.memoHome;
+    if (memoHome === undefined || !scopes.profile.served.includes("user")) return undefined;
+    const user = await readUserRuntimeConfig(memoHome);
+    if (user.runtime !== "hybrid") return undefined;
+    const code = definedOnly(options.userCloud ?? {});
+    return {
+      ...user.cloud,
+      ...definedOnly(config.userCloud ?? {}),
+      ...code,
+      retry: { ...user.cloud.retry, ...code.retry },
+      memoHome,
+    };
+  };
+  // Without a home folder (or hosted), no user scope: a fixed local runtime needs no file first.
+  const home = options.hosted ? undefined : memoHomeOf(options.env);
   return (rootDir = configuredRoot) => {
-    if (fixed === "local") return local(rootDir);
+    if (fixed === "local" && home === undefined) return local(rootDir);
     return selectedRuntime(fixed ?? "local", prewarm, async () => {
       const file = await readProjectRuntimeConfig(rootDir);
       const mode = fixed ?? file.runtime ?? "local";
       checkRuntimeConfig({ mode });
-      if (mode === "local") return local(rootDir, file);
+      const scopes = scopeSettingsOf(file, options.env, options.hosted);
+      // The cloud runtime serves the project alone: the user scope never replicates there.
+      const userReplica = mode === "cloud" ? undefined : await userReplicaOf(scopes);
+      if (mode === "local") return local(rootDir, file, userReplica);
       const settings = {
         ...file.cloud,
         ...cloud,
@@ -279,7 +323,8 @@ export function runtimeFactoryFromEnv(
           env: options.env,
           prewarm,
           secrets: secrets(file),
-          scopes: scopeSettingsOf(file, options.env, options.hosted),
+          scopes,
+          ...(userReplica ? { userReplica } : {}),
         });
       }
       checkApiKey(cloud);

@@ -1,7 +1,7 @@
 /**
  * The `memory_stats` tool: the counts and state of the memory as a whole
  * (notes per label and source, runtime, recall engine, embedding coverage,
- * damaged sections, the secrets guard, replication, and the notes per scope with where a note
+ * damaged sections, the secrets guard, replication (the project's and the user scope's), and the notes per scope with where a note
  * goes by default, when the runtime serves scopes).
  *
  * @module
@@ -10,6 +10,20 @@
 import { z } from "zod";
 import { output } from "./schemas.ts";
 import { defineTool, READ, type Tool } from "./_tool_kit.ts";
+
+/** The state of one replication (the project's or the user scope's). */
+const replicaSchema = z.looseObject({
+  outbox: z.number().int().describe("Local changes not yet in the cloud."),
+  lastPush: z.string().nullable().describe("Time of the last successful push, or null."),
+  lastPull: z.string().nullable().describe("Time of the last successful pull, or null."),
+  lagMs: z.number().nullable().describe(
+    "Milliseconds since the last successful pull; null before the first.",
+  ),
+  conflicts: z.number().int().describe("Conflicts resolved on this machine."),
+  error: z.string().optional().describe(
+    "The last replication failure; absent after a success.",
+  ),
+});
 
 /**
  * `memory_stats`: a read-only tool over `MemoMcpRuntime.stats`.
@@ -76,18 +90,10 @@ export const memoryStats: Tool = defineTool({
     ).optional().describe(
       "Problems found in notes.md: damaged sections kept as written, duplicate ids, a torn tail cut, a stale lock recovered.",
     ),
-    replica: z.looseObject({
-      outbox: z.number().int().describe("Local changes not yet in the cloud."),
-      lastPush: z.string().nullable().describe("Time of the last successful push, or null."),
-      lastPull: z.string().nullable().describe("Time of the last successful pull, or null."),
-      lagMs: z.number().nullable().describe(
-        "Milliseconds since the last successful pull; null before the first.",
-      ),
-      conflicts: z.number().int().describe("Conflicts resolved on this machine."),
-      error: z.string().optional().describe(
-        "The last replication failure; absent after a success.",
-      ),
-    }).optional().describe("Replication state (hybrid runtime only)."),
+    replica: replicaSchema.optional().describe("Replication state (hybrid runtime only)."),
+    userReplica: replicaSchema.optional().describe(
+      "The user scope's replication state, when $MEMO_HOME/config.json gives the user store a hybrid runtime of its own (a cloud project separate from the team's); replica stays the project's.",
+    ),
     hooks: z.record(
       z.string(),
       z.looseObject({
