@@ -17,7 +17,7 @@ import { dirname, join, resolve } from "./_paths.ts";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliFiles, CliIO } from "../context.ts";
-import { hookFiles } from "./_node_files.ts";
+import { hookFiles } from "./_files.ts";
 import { type CatalogNote, StoreLockedError } from "./_catalog.ts";
 import { HOOK_SCOPES, type HookScope } from "./_catalog_types.ts";
 import { type CatalogBuilds, type HookScopes, openMemory, rebuildMemory } from "./_memory.ts";
@@ -55,13 +55,14 @@ import { HOOKS_DEFAULTS, type HooksConfig, hooksConfig } from "./hook_config.ts"
  * ```ts
  * import assert from "node:assert/strict";
  * import { join } from "node:path";
+ * import { hostFiles } from "../../platform/files.ts";
  * import { findHookProject } from "./hook.ts";
  * const root = await Deno.realPath(await Deno.makeTempDir());
  * await Deno.mkdir(join(root, "app", ".memo"), { recursive: true });
- * assert.equal(await findHookProject([join(root, "app")], root), join(root, "app"));
- * assert.equal(await findHookProject([], root), undefined);
+ * assert.equal(await findHookProject([join(root, "app")], root, hostFiles), join(root, "app"));
+ * assert.equal(await findHookProject([], root, hostFiles), undefined);
  * // A MEMO_HOME of `app/.memo` makes `app` no project.
- * assert.equal(await findHookProject([join(root, "app")], root, undefined, join(root, "app", ".memo")), undefined);
+ * assert.equal(await findHookProject([join(root, "app")], root, hostFiles, join(root, "app", ".memo")), undefined);
  * await Deno.remove(root, { recursive: true });
  * ```
  */

@@ -7,9 +7,9 @@
  */
 
 import type { Memo } from "@memo/memory";
-import { MemoCloudClient } from "../cloud/client.ts";
+import type { MemoCloudClient } from "../cloud/client.ts";
 import { createHybridRuntime } from "./_built_runtime.ts";
-import { isConnectionRefused } from "../cloud/transport.ts";
+import { lazyReplicaClient } from "./_replica_client.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
 import { Replicator } from "./_replicator.ts";
 import { buildUserReplicator } from "./_user_replicator.ts";
@@ -59,30 +59,8 @@ export function buildHybridRuntime(
       ...(options.scopes ? { scopes: options.scopes.profile } : {}),
     }),
   });
-  let client: MemoCloudClient | undefined = options.cloudClient;
-  const cloudClient = () => {
-    if (client) return client;
-    const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    client = new MemoCloudClient({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      workspaceId: options.workspaceId,
-      projectId: options.projectId,
-      timeoutMs: options.timeoutMs,
-      userAgent: options.userAgent,
-      requireApiKey: options.requireApiKey,
-      retry: options.retry,
-      fetch: async (input, init) => {
-        try {
-          return await fetchImpl(input, init);
-        } catch (e) {
-          if (isConnectionRefused(e)) replicator.refused(); // called after it is built
-          throw e;
-        }
-      },
-    });
-    return client;
-  };
+  const lazyClient = lazyReplicaClient(options, () => replicator.refused()); // called after it is built
+  const cloudClient = options.cloudClient ? () => options.cloudClient! : lazyClient;
   const replicator = new Replicator({ rootDir, memo, client: cloudClient, pullIntervalMs });
   // The user scope's own replication: the notes open through the local runtime, which closes them.
   const user = options.userReplica && buildUserReplicator(() => {

@@ -9,9 +9,8 @@
 
 import { join } from "node:path";
 import type { Memo } from "@memo/memory";
-import { MemoCloudClient } from "../cloud/client.ts";
 import { MemoCloudError } from "../cloud/errors.ts";
-import { isConnectionRefused } from "../cloud/transport.ts";
+import { lazyReplicaClient } from "./_replica_client.ts";
 import { Replicator } from "./_replicator.ts";
 import { checkInterval, DEFAULT_PULL_INTERVAL_MS, type UserReplicaOptions } from "./_options.ts";
 import { USER_CLOUD_API_KEY_VARIABLE } from "./user_config.ts";
@@ -27,9 +26,8 @@ export function buildUserReplicator(
     DEFAULT_PULL_INTERVAL_MS,
     1,
   );
-  let client: MemoCloudClient | undefined;
+  const lazyClient = lazyReplicaClient(options, () => replicator.refused()); // called after it is built
   const userClient = () => {
-    if (client) return client;
     if (!options.apiKey?.trim() && (options.requireApiKey ?? true)) {
       // Said here, so that the message names the user scope's variable, not the team's.
       throw new MemoCloudError(
@@ -37,26 +35,7 @@ export function buildUserReplicator(
         `Cannot use the user scope's Memo Cloud API: no API key (set ${USER_CLOUD_API_KEY_VARIABLE})`,
       );
     }
-    const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    client = new MemoCloudClient({
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      workspaceId: options.workspaceId,
-      projectId: options.projectId,
-      timeoutMs: options.timeoutMs,
-      userAgent: options.userAgent,
-      requireApiKey: options.requireApiKey,
-      retry: options.retry,
-      fetch: async (input, init) => {
-        try {
-          return await fetchImpl(input, init);
-        } catch (e) {
-          if (isConnectionRefused(e)) replicator.refused(); // called after it is built
-          throw e;
-        }
-      },
-    });
-    return client;
+    return lazyClient();
   };
   const replicator: Replicator = new Replicator({
     rootDir: options.memoHome,
