@@ -5,7 +5,6 @@
  * @module
  */
 
-import { execFile } from "node:child_process";
 
 /**
  * What {@linkcode runProgram} returns: the exit code (-1 when the program could not start or was
@@ -43,12 +42,14 @@ export interface ProgramResult {
  * assert.equal(missing.code, -1);
  * ```
  */
-export function runProgram(
+export async function runProgram(
   program: string,
   args: readonly string[],
   cwd: string,
 ): Promise<ProgramResult> {
-  return new Promise((resolve) => {
+  // node:child_process loads at the first run, not with every process that imports the platform.
+  const { execFile } = await import("node:child_process");
+  return await new Promise((resolve) => {
     execFile(
       program,
       [...args],

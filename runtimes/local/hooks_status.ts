@@ -6,12 +6,12 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { HookClientStatus } from "@memo/memory";
 
 async function readObject(path: string): Promise<Record<string, unknown>> {
   try {
+    // node:fs loads when stats are asked for, not with every process that imports the runtime.
+    const { readFile } = await import("node:fs/promises");
     const doc = JSON.parse(await readFile(path, "utf8"));
     return typeof doc === "object" && doc !== null && !Array.isArray(doc) ? doc : {};
   } catch {
@@ -39,6 +39,7 @@ async function readObject(path: string): Promise<Record<string, unknown>> {
 export async function hooksStatus(
   rootDir: string,
 ): Promise<Record<string, HookClientStatus> | undefined> {
+  const { join } = await import("node:path");
   const dir = join(rootDir, ".memo", "cache", "hooks");
   const [clients, runs] = await Promise.all([
     readObject(join(dir, "clients.json")),
