@@ -10,8 +10,7 @@
 import type { Embedder, EmbedderLoader, SecretsPolicy } from "@memo/memory";
 import { type EnvMap, memoHomeOf, readEnv, type RuntimeEnv, type RuntimeMode } from "../../env.ts";
 import type { UserReplicaOptions } from "../hybrid/runtime.ts";
-import { readUserRuntimeConfig } from "../hybrid/user_config.ts";
-import { withUserReplica } from "../hybrid/user_replica.ts";
+import type { withUserReplica as WithUserReplica } from "../hybrid/user_replica.ts";
 import { type ProjectRuntimeConfig, readProjectRuntimeConfig } from "../cloud/config.ts";
 import type { MemoCloudMcpRuntimeOptions } from "../cloud/runtime.ts";
 import { createDeferredRuntime } from "./deferred.ts";
@@ -252,7 +251,7 @@ export function runtimeFactoryFromEnv(
   const local = (
     rootDir: string,
     read?: ProjectRuntimeConfig,
-    userReplica?: UserReplicaOptions,
+    userReplica?: { options: UserReplicaOptions; wrap: typeof WithUserReplica },
   ) => {
     // The file is read once, by the open or by recallProfile() (tools/list), whichever is first.
     const file = openOnce(() => read ? Promise.resolve(read) : readProjectRuntimeConfig(rootDir));
@@ -273,7 +272,9 @@ export function runtimeFactoryFromEnv(
       prewarm,
       recall: async () => ({ ...await settings(), scopes: (await scopes()).profile }),
     });
-    return userReplica ? withUserReplica(runtime, memo, userReplica, { prewarm }) : runtime;
+    return userReplica
+      ? userReplica.wrap(runtime, memo, userReplica.options, { prewarm })
+      : runtime;
   };
   // The user scope's own runtime: `$MEMO_HOME/config.json`, read only when the scope is served.
   const userReplicaOf = async (
@@ -281,6 +282,8 @@ export function runtimeFactoryFromEnv(
   ): Promise<UserReplicaOptions | undefined> => {
     const memoHome = scopes.settings.memoHome;
     if (memoHome === undefined || !scopes.profile.served.includes("user")) return undefined;
+    // Its code loads only where the user scope is served and has a home folder.
+    const { readUserRuntimeConfig } = await import("../hybrid/user_config.ts");
     const user = await readUserRuntimeConfig(memoHome);
     if (user.runtime !== "hybrid") return undefined;
     const code = definedOnly(options.userCloud ?? {});
@@ -303,7 +306,11 @@ export function runtimeFactoryFromEnv(
       const scopes = scopeSettingsOf(file, options.env, options.hosted);
       // The cloud runtime serves the project alone: the user scope never replicates there.
       const userReplica = mode === "cloud" ? undefined : await userReplicaOf(scopes);
-      if (mode === "local") return local(rootDir, file, userReplica);
+      if (mode === "local") {
+        if (!userReplica) return local(rootDir, file);
+        const { withUserReplica } = await import("../hybrid/user_replica.ts");
+        return local(rootDir, file, { options: userReplica, wrap: withUserReplica });
+      }
       const settings = {
         ...file.cloud,
         ...cloud,
