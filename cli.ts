@@ -54,6 +54,9 @@ const code = await runCli(platform.args(), {
   runProgram: platform.runProgram,
   files: platform.hostFiles,
   spawnDetached: platform.spawnDetached,
-  self: platform.selfCommand(import.meta.url),
+  // Worked out when a command needs it (memo hook's rebuild), not at every start.
+  get self() {
+    return platform.selfCommand(import.meta.url);
+  },
 });
 platform.exit(code);
