@@ -110,6 +110,14 @@ Deno.test("memo mcp answers initialize with no npm package and no embedding code
       assert.deepEqual(embeddingCode(atStart), []);
       // Nothing of the memory package either: the notes load after the first answer.
       assert.deepEqual(repoModulesOf(atStart).filter((m) => m.startsWith("memory/")), []);
+      // Nor Node's compatibility layer (node:child_process, node:fs, …): loading it was most of
+      // the start's CPU. Deno registers one script of it in every process.
+      assert.deepEqual(
+        atStart.filter((u) =>
+          u.startsWith("ext:deno_node/") && u !== "ext:deno_node/02_register_cloneable.js"
+        ),
+        [],
+      );
 
       await client.notify("notifications/initialized");
       await client.request("tools/list");
