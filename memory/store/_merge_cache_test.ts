@@ -17,8 +17,10 @@ async function conflictedProject(theirs: string[]) {
   const dir = await Deno.makeTempDir();
   const store = new FileMemoryStore({ rootDir: dir });
   const { written: [a] } = await store.commit({ notes: [{ text: "queue is kafka" }] });
+  // Ids beside a's that never equal it (a's own last character is left out of the choice).
+  const free = [..."3456789"].filter((c) => c !== a.id.at(-1));
   const note = (n: number, body: string): Note => {
-    const b = { ...a, id: a.id.slice(0, -1) + n, title: body, body };
+    const b = { ...a, id: a.id.slice(0, -1) + free[n - 1], title: body, body };
     return { ...b, hash: contentHash(b) };
   };
   const text = await readFile(store.paths.notes, "utf8");
