@@ -5,7 +5,6 @@
  * @module
  */
 
-
 /**
  * What {@linkcode runProgram} returns: the exit code (-1 when the program could not start or was
  * killed by a signal) and what it wrote.
