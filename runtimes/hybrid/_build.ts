@@ -7,7 +7,6 @@
  */
 
 import type { Memo } from "@memo/memory";
-import type { MemoCloudClient } from "../cloud/client.ts";
 import { createHybridRuntime } from "./_built_runtime.ts";
 import { lazyReplicaClient } from "./_replica_client.ts";
 import { createLazyLocalRuntime, openOnce } from "../local/runtime.ts";
