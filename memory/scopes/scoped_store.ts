@@ -118,7 +118,10 @@ export class ScopedMemoryStore implements MemoryStore {
   readonly #stores: Partial<Record<Scope, MemoryStore>>;
   readonly #refusal: string;
   readonly #journal: MoveJournal | undefined;
-  /** Ids held by each scope but the project (small sets: the project's ids stay in its store). */
+  /**
+   * Ids held by each scope but the project (small sets: the project's ids stay in its store),
+   * brought up to the stores (`#refreshIds`) at the start of every call that reads them.
+   */
   readonly #ids = new Map<Scope, Set<string>>();
   readonly #idTokens = new Map<Scope, string>();
   readonly #beforeFirstWrite: ((scope: Scope) => Promise<void>) | undefined;
@@ -228,7 +231,10 @@ export class ScopedMemoryStore implements MemoryStore {
     }
   }
 
-  /** The scope of a draft or a note to write, and a check of its `supersedes`. */
+  /**
+   * The scope of a draft or a note to write, and a check of its `supersedes` (its callers have
+   * brought the id sets up to date).
+   */
   async #scopeFor(
     entry: { id?: string; scope?: unknown; supersedes?: readonly string[] },
     action: string,
@@ -238,7 +244,7 @@ export class ScopedMemoryStore implements MemoryStore {
       ? held
       : parseScope(entry.scope, "scope");
     for (const target of entry.supersedes ?? []) {
-      const found = await this.#find(String(target));
+      const found = (await this.#holders(String(target)))[0];
       if (!found) continue; // unknown ids are the history checks' to refuse
       if (scope === undefined) scope = found.scope;
       else if (found.scope !== scope) {
@@ -285,8 +291,6 @@ export class ScopedMemoryStore implements MemoryStore {
       result.updated.push(...tagAll(one.updated, scope));
       result.unchanged.push(...tagAll(one.unchanged, scope));
       result.bytesWritten += one.bytesWritten;
-      const ids = this.#ids.get(scope);
-      if (ids) { for (const n of one.written) ids.add(n.id); }
     }
     return result;
   }
@@ -338,9 +342,7 @@ export class ScopedMemoryStore implements MemoryStore {
     const moved: Note = { ...plain, updated: updated ?? new Date().toISOString() };
     await this.#journal?.write({ id, from, to });
     await target.applyReplica({ put: [moved], remove: [] });
-    this.#ids.get(to)?.add(id);
     await source.remove(id);
-    this.#ids.get(from)?.delete(id);
     await this.#journal?.clear();
     return tag((await target.get(id)) ?? moved, to)!;
   }
@@ -360,10 +362,7 @@ export class ScopedMemoryStore implements MemoryStore {
   /** Removes a note from the scope that holds it (the first, when two do). */
   async remove(id: string): Promise<boolean> {
     const found = await this.#find(id);
-    if (!found) return false;
-    const removed = await found.store.remove(id);
-    if (removed) this.#ids.get(found.scope)?.delete(id);
-    return removed;
+    return found ? await found.store.remove(id) : false;
   }
 
   /** One note by id, from the first scope that holds it. */
@@ -477,13 +476,6 @@ export class ScopedMemoryStore implements MemoryStore {
         `write note ${note.id}`,
         held,
       );
-      if (!fixed && note.supersedes?.length) {
-        await this.#scopeFor(
-          { scope, supersedes: note.supersedes },
-          `write note ${note.id}`,
-          scope,
-        );
-      }
       const { scope: _s, ...plain } = note;
       group(scope).put.push(plain);
     }
@@ -518,11 +510,6 @@ export class ScopedMemoryStore implements MemoryStore {
       result.updated.push(...one.updated);
       result.removed.push(...one.removed);
       result.bytesWritten += one.bytesWritten;
-      const ids = this.#ids.get(scope);
-      if (ids) {
-        for (const id of one.written) ids.add(id);
-        for (const id of one.removed) ids.delete(id);
-      }
     }
     return result;
   }
