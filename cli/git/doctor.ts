@@ -10,7 +10,7 @@
 
 import { stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { memoPaths, parseNotes, splitConflict } from "@memo/memory";
+import { memoPaths, parseNotes, scopePaths, splitConflict } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
@@ -196,8 +196,8 @@ async function twoScopes(
   const project = parseNotes(projectText).byId;
   const problems: DoctorProblem[] = [];
   const others: [string, string | undefined][] = [
-    ["local", join(root, ".memo", "memory", "notes.local.md")],
-    ["user", memoHome && join(memoHome, "memory", "notes.md")],
+    ["local", scopePaths("local", { rootDir: root }).notes],
+    ["user", memoHome && scopePaths("user", { rootDir: root, memoHome }).notes],
   ];
   for (const [scope, path] of others) {
     const text = path && await readIfExists(path);

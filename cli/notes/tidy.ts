@@ -18,8 +18,8 @@
 
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
-import { join, relative, resolve } from "node:path";
-import { memoPaths, type TidyPlan, tidyText } from "@memo/memory";
+import { relative, resolve } from "node:path";
+import { memoPaths, scopePaths, type TidyPlan, tidyText } from "@memo/memory";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
@@ -212,14 +212,10 @@ async function otherScopesHoldNotes(
   root: string,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<boolean> {
-  const home = memoHomeOf(env);
-  for (
-    const path of [
-      join(root, ".memo", "memory", "notes.local.md"),
-      home && join(home, "memory", "notes.md"),
-    ]
-  ) {
-    if (!path) continue;
+  const memoHome = memoHomeOf(env);
+  const paths = [scopePaths("local", { rootDir: root }).notes];
+  if (memoHome) paths.push(scopePaths("user", { rootDir: root, memoHome }).notes);
+  for (const path of paths) {
     try {
       if ((await readFile(path, "utf8")).includes("<!-- memo:note")) return true;
     } catch {
