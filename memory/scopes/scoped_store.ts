@@ -24,7 +24,15 @@ import type { UnresolvedMerge } from "../store/conflict_markers.ts";
 import { loadDigestsOf, offerLoadDigests } from "../store/load_digest.ts";
 import { isScope, parseScope, type Scope, SCOPES } from "./scopes.ts";
 import { MoveJournal } from "./_move_journal.ts";
-import { createHash } from "node:crypto";
+import {
+  encodeToken,
+  parseToken,
+  pick,
+  scopedSnapshot,
+  tag,
+  tagAll,
+  withoutScope,
+} from "./_scoped_parts.ts";
 
 /**
  * Options of {@linkcode ScopedMemoryStore}.
@@ -518,31 +526,8 @@ export class ScopedMemoryStore implements MemoryStore {
    * Every scope's notes, tagged, and one SHA-256 over every scope's file (a tidy plan's guard):
    * a scope's store without `snapshot` counts by its notes.
    */
-  async snapshot(): Promise<{ sha256: string; notes: Note[] }> {
-    const hash = createHash("sha256");
-    const notes: Note[] = [];
-    let projectSha: string | undefined;
-    for (const scope of this.scopes) {
-      const store = this.#stores[scope]! as MemoryStore & {
-        snapshot?: () => Promise<{ sha256: string; notes: Note[] }>;
-      };
-      if (store.snapshot) {
-        const one = await store.snapshot();
-        if (scope === "project") projectSha = one.sha256;
-        hash.update(`${scope}:${one.sha256}\n`);
-        notes.push(...tagAll(one.notes, scope));
-      } else {
-        const all = (await store.changesSince(undefined)).upserted;
-        hash.update(`${scope}:${all.map((n) => `${n.id}/${n.hash}`).join(",")}\n`);
-        notes.push(...tagAll(all, scope));
-      }
-    }
-    // While the project alone holds notes, the plan's guard is notes.md's own SHA-256 (what
-    // `memo tidy` checks its diff against).
-    if (projectSha !== undefined && notes.every((n) => n.scope === undefined)) {
-      return { sha256: projectSha, notes };
-    }
-    return { sha256: hash.digest("hex"), notes: dedupe(notes) };
+  snapshot(): Promise<{ sha256: string; notes: Note[] }> {
+    return scopedSnapshot(this.scopes, this.#stores);
   }
 
   /** Closes every scope's store. */
@@ -566,53 +551,4 @@ export class ScopedMemoryStore implements MemoryStore {
  */
 export function projectStoreOf(store: MemoryStore): MemoryStore {
   return store instanceof ScopedMemoryStore ? store.store("project") : store;
-}
-
-function tag(note: Note | undefined, scope: Scope): Note | undefined {
-  if (!note) return note;
-  if (scope === "project") {
-    if (note.scope === undefined) return note;
-    const { scope: _s, ...rest } = note;
-    return rest;
-  }
-  return note.scope === scope ? note : { ...note, scope };
-}
-
-function tagAll(notes: readonly Note[], scope: Scope): Note[] {
-  return scope === "project" ? notes as Note[] : notes.map((n) => tag(n, scope)!);
-}
-
-function withoutScope(draft: NoteDraft): NoteDraft {
-  const { scope: _s, ...rest } = draft;
-  return rest;
-}
-
-function dedupe(notes: Note[]): Note[] {
-  const seen = new Set<string>();
-  return notes.filter((n) => !seen.has(n.id) && (seen.add(n.id), true));
-}
-
-function pick<T>(record: Readonly<Record<string, T>>, keys: readonly string[]): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k];
-  return out;
-}
-
-function encodeToken(tokens: Record<string, string>): string {
-  return JSON.stringify(tokens);
-}
-
-function parseToken(
-  token: string | undefined,
-  scopes: readonly Scope[],
-): Partial<Record<Scope, string>> | undefined {
-  if (token === undefined) return undefined;
-  try {
-    const parsed = JSON.parse(token);
-    if (!parsed || typeof parsed !== "object") return undefined;
-    for (const s of scopes) if (typeof parsed[s] !== "string") return undefined;
-    return parsed;
-  } catch {
-    return undefined;
-  }
 }
