@@ -543,7 +543,9 @@ export async function installNodePeer(): Promise<string> {
   try {
     installed = await Deno.readTextFile(`${dir}/package.json`);
   } catch { /* first run */ }
-  await Deno.copyFile(`${ROOT}bench/peers/sdk_stateless.mjs`, `${dir}/sdk_stateless.mjs`);
+  for (const peer of ["sdk_stateless.mjs", "sdk_v2_node.mjs"]) {
+    await Deno.copyFile(`${ROOT}bench/peers/${peer}`, `${dir}/${peer}`);
+  }
   if (installed !== pkg) {
     log("installing the SDK peer for Node (npm install)");
     await Deno.writeTextFile(`${dir}/package.json`, pkg);

@@ -14,8 +14,10 @@
  *   start of the run and checked to be identical before the load;
  * - **SDK v1** (`@modelcontextprotocol/sdk`, its stateless Streamable HTTP server with Express, as
  *   its README builds it; `bench/peers/sdk_stateless.mjs`) under Node and under Deno, and **SDK v2**
- *   (`@modelcontextprotocol/server`, `createMcpHandler` on `Deno.serve`; `bench/peers/sdk_v2_http.ts`)
- *   under Deno: the same `tools/list` of the era each speaks (their lists are one `echo` tool).
+ *   (`@modelcontextprotocol/server`, `createMcpHandler`) on `Deno.serve` (`bench/peers/sdk_v2_http.ts`)
+ *   and under Node through the SDK's own Node adapter, `@modelcontextprotocol/node`'s
+ *   `toNodeHandler` on `node:http` (`bench/peers/sdk_v2_node.mjs`): the same `tools/list` of the
+ *   era each speaks (their lists are one `echo` tool).
  *
  * Workloads, each era with its own headers: `tools/list`, `ping` and `tools/call recall` (one
  * query) in the session era (`MCP-Protocol-Version: 2025-11-25`); `tools/list`,
@@ -371,19 +373,25 @@ async function main() {
         });
       }
     }
-    if (PEERS.has("sdk-v2") && HOSTS.includes("deno")) {
-      peers.push({
-        name: "sdk-v2",
-        host: "deno",
-        key: "stateless/list",
-        start: (p) =>
-          startTarget(
-            "sdk-v2",
-            ["run", "-A", "--lock=deno.dev.lock", "bench/peers/sdk_v2_http.ts", String(p)],
-            {},
-            p,
-          ),
-      });
+    if (PEERS.has("sdk-v2")) {
+      // On Deno its fetch handler on Deno.serve; on Node the SDK's own Node adapter.
+      const dir = HOSTS.includes("node") ? await installNodePeer() : "";
+      for (const host of HOSTS) {
+        peers.push({
+          name: "sdk-v2",
+          host,
+          key: "stateless/list",
+          start: (p) =>
+            host === "node"
+              ? startTarget("sdk-v2", ["sdk_v2_node.mjs", String(p)], {}, p, "node", dir)
+              : startTarget(
+                "sdk-v2",
+                ["run", "-A", "--lock=deno.dev.lock", "bench/peers/sdk_v2_http.ts", String(p)],
+                {},
+                p,
+              ),
+        });
+      }
     }
     for (const peer of peers) {
       for (let round = 1; round <= ROUNDS; round++) {
