@@ -16,7 +16,9 @@
  * **Hashing.** On request a read also hashes the bytes it reads (SHA-256, natively: about 0.7 ms a
  * megabyte here), and can cut its pieces at one more place, a byte offset where a section starts,
  * taking the hash of everything before it there too. A `Memo` keys its index snapshot on these
- * digests (see `index_cache.ts`).
+ * digests (see `index_cache.ts`). A digest recorded for the file's exact status (see
+ * `_digest_cache.ts`) is taken instead of hashing, when the read covers the whole file and the
+ * file keeps that status from before the read to after it.
  *
  * @module
  */
@@ -27,6 +29,7 @@ import { statSync } from "node:fs";
 import { MemoryError } from "../errors.ts";
 import { NOTE_MARKER_START } from "./codec.ts";
 import { isCode, readLock, sleep } from "./_lock.ts";
+import { type HashedStatus, type KnownDigest, sameStatus, statusOf } from "./_digest_cache.ts";
 
 /** Identity and extent of notes.md as last loaded. */
 export interface FileStamp {
@@ -86,6 +89,13 @@ export interface NotesRead {
    * SHA-256 (hex) of the file's first `mark` bytes, and how many of `chunks` hold them.
    */
   marked?: { bytes: number; sha256: string; chunks: number };
+  /**
+   * With `sha256`, when the read covered the whole file and the file kept one status (ctime
+   * included) from before the read to after it: that status, which the digest can be recorded for.
+   */
+  status?: HashedStatus;
+  /** Whether `sha256` is `known`'s, taken without hashing. */
+  trusted?: boolean;
 }
 
 /** Settings of {@linkcode readNotes}. */
@@ -102,6 +112,12 @@ export interface ReadSettings {
   hash?: boolean;
   /** With `hash`: also cut the pieces at this offset and hash the bytes before it, see `marked`. */
   mark?: number;
+  /**
+   * With `hash`: a digest recorded for a status of the file. When the file has exactly that
+   * status before and after the read, and `mark` is unset or the file's size, its `sha256` is
+   * taken instead of hashing.
+   */
+  known?: KnownDigest;
 }
 
 /**
@@ -137,14 +153,21 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const got = await readRange(fh, from - expect.length, from);
         if (!got || !equalBytes(got, expect)) return "moved";
       }
-      const hash = s.hash && from === 0 ? createHash("sha256") : undefined;
+      const whole = s.hash && from === 0 && limit === st1.size;
+      // A digest at a mark inside the file would still need hashing.
+      const inside = s.mark !== undefined && s.mark > 0 && s.mark < limit;
+      const trust = whole && !inside && s.known !== undefined &&
+        sameStatus(statusOf(st1), s.known.status);
+      const hash = s.hash && from === 0 && !trust ? createHash("sha256") : undefined;
       let mark = hash && s.mark !== undefined && s.mark > 0 && s.mark <= limit ? s.mark : undefined;
       if (mark !== undefined && mark < limit && !await sectionStartsAt(fh, mark)) mark = undefined;
       const read = await readChunks(fh, from, limit, hash, mark);
       const tail = read && await readRange(fh, Math.max(0, limit - TAIL_BYTES), limit);
       const st2 = await fh.stat();
       const settled = st2.size === st1.size && st2.mtimeMs === st1.mtimeMs;
-      if (read && tail && st2.size >= limit && (safe || settled)) {
+      // The status the bytes were read under, when it held throughout.
+      const status = whole && sameStatus(statusOf(st1), statusOf(st2)) ? statusOf(st1) : undefined;
+      if (read && tail && st2.size >= limit && (safe || settled) && (!trust || status)) {
         const { chunks, marked } = read;
         if (from > 0 && chunks.length > 0 && !chunks[0].startsWith(NOTE_MARKER_START)) {
           return "moved";
@@ -152,6 +175,14 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const done: NotesRead = { chunks, stamp: toStamp(st1, limit), tail };
         if (hash) done.sha256 = hash.digest("hex");
         if (marked) done.marked = marked;
+        if (trust) {
+          done.sha256 = s.known!.sha256;
+          done.trusted = true;
+          if (s.mark === limit) {
+            done.marked = { bytes: limit, sha256: done.sha256, chunks: chunks.length };
+          }
+        }
+        if (status && done.sha256 !== undefined) done.status = status;
         return done;
       }
       if (attempt >= 100) {
