@@ -8,7 +8,8 @@
  * otherwise it is retried. So a reader never sees half a batch.
  *
  * **Decoding.** The file is read in pieces of about 1 MB cut before marker lines (any size can
- * be read, and only one piece of bytes is held at a time). Each piece is decoded once: its
+ * be read, and only a few pieces of bytes are held at a time: the next piece is read by the
+ * thread pool while this one is hashed and decoded). Each piece is decoded once: its
  * sections of pure ASCII into one one-byte string (each run of them a slice of it), and a section
  * holding other text on its own, so only it costs two bytes a character. One em dash per megabyte
  * would otherwise double the memory of the whole file.
@@ -231,29 +232,44 @@ async function readChunks(
   let buf = new Uint8Array(Math.min(end - start, PIECE) + PATTERN.length);
   let len = 0;
   let pos = start;
-  while (pos < end) {
-    // A read never runs past the mark, so that the hash can be taken there.
-    const want = Math.min(PIECE, end - pos, mark !== undefined && pos < mark ? mark - pos : PIECE);
-    if (buf.length - len < want) {
-      const bigger = new Uint8Array(Math.max(buf.length * 2, len + want));
-      bigger.set(buf.subarray(0, len));
-      buf = bigger;
+  // A read never runs past the mark, so that the hash can be taken there.
+  const wantAt = (at: number) =>
+    Math.min(PIECE, end - at, mark !== undefined && at < mark ? mark - at : PIECE);
+  // Two buffers: the next piece is read (by the thread pool) while this one is decoded.
+  const spares = [0, 1].map(() => new Uint8Array(Math.min(end - start, PIECE)));
+  let which = 0;
+  let reading = pos < end ? fh.read(spares[0], 0, wantAt(pos), pos) : undefined;
+  try {
+    while (pos < end) {
+      const { bytesRead } = await reading!;
+      reading = undefined;
+      if (bytesRead === 0) return undefined;
+      const got = spares[which].subarray(0, bytesRead);
+      pos += bytesRead;
+      which ^= 1;
+      if (pos < end) reading = fh.read(spares[which], 0, wantAt(pos), pos);
+      if (buf.length - len < bytesRead) {
+        const bigger = new Uint8Array(Math.max(buf.length * 2, len + bytesRead));
+        bigger.set(buf.subarray(0, len));
+        buf = bigger;
+      }
+      buf.set(got, len);
+      hash?.update(got);
+      const scanFrom = Math.max(0, len - PATTERN.length);
+      len += bytesRead;
+      const cut = pos === mark ? len : lastMarkerStart(buf, scanFrom, len);
+      if (cut > 0) {
+        decodeSections(buf.subarray(0, cut), decoder, chunks, scratch);
+        buf.copyWithin(0, cut, len);
+        len -= cut;
+      }
+      if (pos === mark) {
+        marked = { bytes: pos, sha256: hash!.copy().digest("hex"), chunks: chunks.length };
+      }
     }
-    const { bytesRead } = await fh.read(buf, len, want, pos);
-    if (bytesRead === 0) return undefined;
-    hash?.update(buf.subarray(len, len + bytesRead));
-    const scanFrom = Math.max(0, len - PATTERN.length);
-    len += bytesRead;
-    pos += bytesRead;
-    const cut = pos === mark ? len : lastMarkerStart(buf, scanFrom, len);
-    if (cut > 0) {
-      decodeSections(buf.subarray(0, cut), decoder, chunks, scratch);
-      buf.copyWithin(0, cut, len);
-      len -= cut;
-    }
-    if (pos === mark) {
-      marked = { bytes: pos, sha256: hash!.copy().digest("hex"), chunks: chunks.length };
-    }
+  } finally {
+    // Never leave a read in flight: the caller closes the file next.
+    await reading?.catch(() => {});
   }
   if (len > 0) decodeSections(buf.subarray(0, len), decoder, chunks, scratch);
   return { chunks, marked };
