@@ -24,6 +24,7 @@
  * @module
  */
 
+import { isAscii } from "node:buffer";
 import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import { statSync } from "node:fs";
@@ -337,10 +338,18 @@ function decodeSections(
   }
 }
 
-/** Index of the first byte of [a, b) that is not ASCII, or -1; scans four bytes at a time. */
+/** Bytes that `isAscii` checks at a time before the scan below looks for the byte itself. */
+const ASCII_BLOCK = 4096;
+
+/**
+ * Index of the first byte of [a, b) that is not ASCII, or -1: whole blocks of ASCII are skipped
+ * natively (`isAscii`), then the block that holds one is scanned four bytes at a time.
+ */
 function firstNonAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: number): number {
   const base = bytes.byteOffset;
   let i = a;
+  while (b - i >= ASCII_BLOCK && isAscii(bytes.subarray(i, i + ASCII_BLOCK))) i += ASCII_BLOCK;
+  if (b - i < ASCII_BLOCK && isAscii(bytes.subarray(i, b))) return -1;
   for (; i < b && ((base + i) & 3) !== 0; i++) if (bytes[i] & 0x80) return i;
   const last = (base + b) >> 2;
   for (let w = (base + i) >> 2; w < last; w++) {
