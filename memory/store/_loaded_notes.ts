@@ -23,7 +23,7 @@ import type { Note } from "../notes/note.ts";
 import type { StoreIssue } from "./store.ts";
 import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
 import { type NotesSection, parseNotes } from "./parse.ts";
-import { IdentityIndex, NoteTable } from "./_note_table.ts";
+import { NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
 import type { ContentDigest, LoadDigests } from "./load_digest.ts";
 import {
@@ -193,14 +193,13 @@ export class LoadedNotes {
       known: cache ? readDigestCache(cache) : undefined,
     });
     if (read === "moved") throw new Error("unreachable: a full read cannot move");
-    const identity = new IdentityIndex();
     this.#merge = undefined;
     const merged = read !== "missing" && read.chunks.some(hasConflictStart)
       ? await this.#mergeConflict(read.chunks.join(""), read.sha256)
       : undefined;
     const parsed = read === "missing"
       ? { sections: [], issues: [], byId: new Map() }
-      : parseNotes(merged?.text ?? read.chunks, { onNote: (section) => identity.add(section) });
+      : parseNotes(merged?.text ?? read.chunks);
     if (read !== "missing" && read.sha256 !== undefined && merged === undefined) {
       this.#digests = digestsOf(read, parsed.sections, read.sha256);
     } else if (wanted && merged?.digest) {
@@ -211,7 +210,8 @@ export class LoadedNotes {
           .whole;
       this.#digests = { whole, prefix: wanted.mark === bytes ? whole : undefined };
     }
-    this.#table.replaceAll(parsed.sections, parsed.byId, identity);
+    // The index by identity is built by the first write that looks a note up: readers never pay.
+    this.#table.replaceAll(parsed.sections, parsed.byId);
     this.#issues = parsed.issues;
     this.#stamp = read === "missing" ? undefined : read.stamp;
     this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
