@@ -129,7 +129,7 @@ Deno.test("readNotes() decodes any bytes as TextDecoder does, each section of ot
       for (const [i, chunk] of read.chunks.entries()) {
         if (i > 0) assert.ok(chunk.startsWith("<!-- memo:note"), `${name}: starts at a section`);
         // A piece holding other text than ASCII is one section.
-        if (/[^\x00-\x7f]/.test(chunk)) {
+        if ([...chunk].some((c) => c.charCodeAt(0) > 0x7f)) {
           assert.ok(!chunk.includes("\n<!-- memo:note"), `${name}: one section`);
         }
       }
