@@ -10,7 +10,8 @@
  * - `open`, `open-embeddings`: the open with its parts (embeddings off, or as configured by
  *   default; a tree without embeddings ignores the option);
  * - `read`: the tree's read of notes.md alone (`readNotes`, decoding included; with the digest
- *   the open takes where the tree has it).
+ *   the open takes where the tree has it, from the digest record of `.memo/cache/` where the tree
+ *   keeps one, as its open does).
  *
  * Run: deno run -A --config <tree>/deno.json bench/_open_child.ts <tree> <rootDir> <mode>
  *
@@ -112,7 +113,14 @@ async function read(
 ) {
   const { readNotes } = await at("memory/store/_notes_file.ts", "memory/_notes_file.ts");
   const { memoPaths } = await at("memory/store/paths.ts", "memory/paths.ts");
-  const paths = (memoPaths as (dir: string) => { notes: string; lock: string })(rootDir);
+  const paths = (memoPaths as (dir: string) => { notes: string; lock: string; cache: string })(
+    rootDir,
+  );
+  // The digest recorded by an earlier open (trees since the digest record only).
+  const digestCache = existsSync(join(tree, "memory/store/_digest_cache.ts"))
+    ? await import(join(tree, "memory/store/_digest_cache.ts"))
+    : undefined;
+  const known = digestCache?.readDigestCache(digestCache.digestCachePath(paths.cache));
   const size = statSync(paths.notes).size;
   const cpu = process.cpuUsage();
   const start = performance.now();
@@ -122,6 +130,7 @@ async function read(
     locked: false,
     hash: true,
     mark: size,
+    known,
   });
   const readMs = performance.now() - start;
   const used = process.cpuUsage(cpu);

@@ -6,6 +6,8 @@
  *
  * On request, a full reload also hashes the bytes it reads (see `load_digest.ts`): the digests
  * last while the table only grows by appends, and a rewrite or another full reload drops them.
+ * With a digest cache (see `_digest_cache.ts`), the digest of a file whose status is the one
+ * recorded is taken from there instead of hashing, and a digest taken by hashing is recorded.
  *
  * A conflicted file reads as its merge: computed once, then kept in the merge cache (see
  * `_merge_cache.ts`) for the next process, keyed by the digest of the conflicted text (and of the
@@ -21,7 +23,7 @@ import type { Note } from "../notes/note.ts";
 import type { StoreIssue } from "./store.ts";
 import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
 import { type NotesSection, parseNotes } from "./parse.ts";
-import { IdentityIndex, NoteTable } from "./_note_table.ts";
+import { NoteTable } from "./_note_table.ts";
 import type { HeldLock } from "./_lock.ts";
 import type { ContentDigest, LoadDigests } from "./load_digest.ts";
 import {
@@ -43,6 +45,7 @@ import {
   sha256Hex,
   writeMergeCache,
 } from "./_merge_cache.ts";
+import { readDigestCache, writeDigestCache } from "./_digest_cache.ts";
 
 /**
  * The loaded state of one notes file.
@@ -82,21 +85,28 @@ export class LoadedNotes {
   #merge: UnresolvedMerge | undefined;
   readonly #conflictBase: () => Promise<string | undefined>;
   readonly #mergeCache: string | undefined;
+  readonly #digestCache: string | undefined;
+  readonly #now: () => number;
 
   /**
    * Nothing is read until the first {@linkcode LoadedNotes.refresh}. `mergeCache` is the path of
-   * the merge cache (none without it).
+   * the merge cache, `digestCache` the path of the digest cache (none without them); `now` is
+   * the clock a file's change time is compared with (milliseconds).
    */
   constructor(
     notesPath: string,
     lockPath: string,
     conflictBase?: () => Promise<string | undefined>,
     mergeCache?: string,
+    digestCache?: string,
+    now: () => number = Date.now,
   ) {
     this.#notesPath = notesPath;
     this.#lockPath = lockPath;
     this.#conflictBase = conflictBase ?? (() => gitMergeBase(notesPath));
     this.#mergeCache = mergeCache;
+    this.#digestCache = digestCache;
+    this.#now = now;
   }
 
   /** Set while the file holds git's conflict markers: the table then holds the merge. */
@@ -172,22 +182,24 @@ export class LoadedNotes {
     const wanted = this.#wanted;
     this.#wanted = undefined;
     this.#digests = undefined;
+    const cache = wanted && this.#digestCache;
+    const readStart = this.#now();
     const read = await readNotes({
       notesPath: this.#notesPath,
       lockPath: this.#lockPath,
       locked,
       hash: wanted !== undefined,
       mark: wanted?.mark,
+      known: cache ? readDigestCache(cache) : undefined,
     });
     if (read === "moved") throw new Error("unreachable: a full read cannot move");
-    const identity = new IdentityIndex();
     this.#merge = undefined;
     const merged = read !== "missing" && read.chunks.some(hasConflictStart)
       ? await this.#mergeConflict(read.chunks.join(""), read.sha256)
       : undefined;
     const parsed = read === "missing"
       ? { sections: [], issues: [], byId: new Map() }
-      : parseNotes(merged?.text ?? read.chunks, { onNote: (section) => identity.add(section) });
+      : parseNotes(merged?.text ?? read.chunks);
     if (read !== "missing" && read.sha256 !== undefined && merged === undefined) {
       this.#digests = digestsOf(read, parsed.sections, read.sha256);
     } else if (wanted && merged?.digest) {
@@ -198,11 +210,20 @@ export class LoadedNotes {
           .whole;
       this.#digests = { whole, prefix: wanted.mark === bytes ? whole : undefined };
     }
-    this.#table.replaceAll(parsed.sections, parsed.byId, identity);
+    // The index by identity is built by the first write that looks a note up: readers never pay.
+    this.#table.replaceAll(parsed.sections, parsed.byId);
     this.#issues = parsed.issues;
     this.#stamp = read === "missing" ? undefined : read.stamp;
     this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
     this.#loaded = true;
+    if (cache && read !== "missing" && read.status && !read.trusted) {
+      await writeDigestCache(
+        cache,
+        { status: read.status, sha256: read.sha256! },
+        readStart,
+        this.#now,
+      );
+    }
   }
 
   /**

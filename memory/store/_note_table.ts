@@ -222,10 +222,10 @@ export class NoteTable {
 /**
  * Sections by identity: by source key for notes with one, by normalised body text
  * (`normalizeNoteText`) for the others. The first note of an identity holds it (later ones exist
- * only after hand edits). The source keys are filled during a full parse, while each marker's
- * strings are still in the processor's cache (built afterwards it costs several times more: the
- * strings lie scattered over the whole file's text). The texts are keyed only at the first
- * lookup of a text (a write of a note without a source key): readers never pay for them.
+ * only after hand edits). A file store builds it at the first write that looks a note up (about
+ * 25 ms for the source keys of 100,000 notes, beside the texts' keys), not while parsing: readers
+ * never pay for it. The texts are keyed only at the first lookup of a text (a write of a note
+ * without a source key).
  */
 export class IdentityIndex {
   #bySource = new Map<string, NotesSection>();

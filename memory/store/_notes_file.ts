@@ -8,7 +8,8 @@
  * otherwise it is retried. So a reader never sees half a batch.
  *
  * **Decoding.** The file is read in pieces of about 1 MB cut before marker lines (any size can
- * be read, and only one piece of bytes is held at a time). Each piece is decoded once: its
+ * be read, and only a few pieces of bytes are held at a time: the next piece is read by the
+ * thread pool while this one is hashed and decoded). Each piece is decoded once: its
  * sections of pure ASCII into one one-byte string (each run of them a slice of it), and a section
  * holding other text on its own, so only it costs two bytes a character. One em dash per megabyte
  * would otherwise double the memory of the whole file.
@@ -16,17 +17,21 @@
  * **Hashing.** On request a read also hashes the bytes it reads (SHA-256, natively: about 0.7 ms a
  * megabyte here), and can cut its pieces at one more place, a byte offset where a section starts,
  * taking the hash of everything before it there too. A `Memo` keys its index snapshot on these
- * digests (see `index_cache.ts`).
+ * digests (see `index_cache.ts`). A digest recorded for the file's exact status (see
+ * `_digest_cache.ts`) is taken instead of hashing, when the read covers the whole file and the
+ * file keeps that status from before the read to after it.
  *
  * @module
  */
 
+import { isAscii } from "node:buffer";
 import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
 import { statSync } from "node:fs";
 import { MemoryError } from "../errors.ts";
 import { NOTE_MARKER_START } from "./codec.ts";
 import { isCode, readLock, sleep } from "./_lock.ts";
+import { type HashedStatus, type KnownDigest, sameStatus, statusOf } from "./_digest_cache.ts";
 
 /** Identity and extent of notes.md as last loaded. */
 export interface FileStamp {
@@ -86,6 +91,13 @@ export interface NotesRead {
    * SHA-256 (hex) of the file's first `mark` bytes, and how many of `chunks` hold them.
    */
   marked?: { bytes: number; sha256: string; chunks: number };
+  /**
+   * With `sha256`, when the read covered the whole file and the file kept one status (ctime
+   * included) from before the read to after it: that status, which the digest can be recorded for.
+   */
+  status?: HashedStatus;
+  /** Whether `sha256` is `known`'s, taken without hashing. */
+  trusted?: boolean;
 }
 
 /** Settings of {@linkcode readNotes}. */
@@ -102,6 +114,12 @@ export interface ReadSettings {
   hash?: boolean;
   /** With `hash`: also cut the pieces at this offset and hash the bytes before it, see `marked`. */
   mark?: number;
+  /**
+   * With `hash`: a digest recorded for a status of the file. When the file has exactly that
+   * status before and after the read, and `mark` is unset or the file's size, its `sha256` is
+   * taken instead of hashing.
+   */
+  known?: KnownDigest;
 }
 
 /**
@@ -137,14 +155,21 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const got = await readRange(fh, from - expect.length, from);
         if (!got || !equalBytes(got, expect)) return "moved";
       }
-      const hash = s.hash && from === 0 ? createHash("sha256") : undefined;
+      const whole = s.hash && from === 0 && limit === st1.size;
+      // A digest at a mark inside the file would still need hashing.
+      const inside = s.mark !== undefined && s.mark > 0 && s.mark < limit;
+      const trust = whole && !inside && s.known !== undefined &&
+        sameStatus(statusOf(st1), s.known.status);
+      const hash = s.hash && from === 0 && !trust ? createHash("sha256") : undefined;
       let mark = hash && s.mark !== undefined && s.mark > 0 && s.mark <= limit ? s.mark : undefined;
       if (mark !== undefined && mark < limit && !await sectionStartsAt(fh, mark)) mark = undefined;
       const read = await readChunks(fh, from, limit, hash, mark);
       const tail = read && await readRange(fh, Math.max(0, limit - TAIL_BYTES), limit);
       const st2 = await fh.stat();
       const settled = st2.size === st1.size && st2.mtimeMs === st1.mtimeMs;
-      if (read && tail && st2.size >= limit && (safe || settled)) {
+      // The status the bytes were read under, when it held throughout.
+      const status = whole && sameStatus(statusOf(st1), statusOf(st2)) ? statusOf(st1) : undefined;
+      if (read && tail && st2.size >= limit && (safe || settled) && (!trust || status)) {
         const { chunks, marked } = read;
         if (from > 0 && chunks.length > 0 && !chunks[0].startsWith(NOTE_MARKER_START)) {
           return "moved";
@@ -152,6 +177,14 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const done: NotesRead = { chunks, stamp: toStamp(st1, limit), tail };
         if (hash) done.sha256 = hash.digest("hex");
         if (marked) done.marked = marked;
+        if (trust) {
+          done.sha256 = s.known!.sha256;
+          done.trusted = true;
+          if (s.mark === limit) {
+            done.marked = { bytes: limit, sha256: done.sha256, chunks: chunks.length };
+          }
+        }
+        if (status && done.sha256 !== undefined) done.status = status;
         return done;
       }
       if (attempt >= 100) {
@@ -200,29 +233,44 @@ async function readChunks(
   let buf = new Uint8Array(Math.min(end - start, PIECE) + PATTERN.length);
   let len = 0;
   let pos = start;
-  while (pos < end) {
-    // A read never runs past the mark, so that the hash can be taken there.
-    const want = Math.min(PIECE, end - pos, mark !== undefined && pos < mark ? mark - pos : PIECE);
-    if (buf.length - len < want) {
-      const bigger = new Uint8Array(Math.max(buf.length * 2, len + want));
-      bigger.set(buf.subarray(0, len));
-      buf = bigger;
+  // A read never runs past the mark, so that the hash can be taken there.
+  const wantAt = (at: number) =>
+    Math.min(PIECE, end - at, mark !== undefined && at < mark ? mark - at : PIECE);
+  // Two buffers: the next piece is read (by the thread pool) while this one is decoded.
+  const spares = [0, 1].map(() => new Uint8Array(Math.min(end - start, PIECE)));
+  let which = 0;
+  let reading = pos < end ? fh.read(spares[0], 0, wantAt(pos), pos) : undefined;
+  try {
+    while (pos < end) {
+      const { bytesRead } = await reading!;
+      reading = undefined;
+      if (bytesRead === 0) return undefined;
+      const got = spares[which].subarray(0, bytesRead);
+      pos += bytesRead;
+      which ^= 1;
+      if (pos < end) reading = fh.read(spares[which], 0, wantAt(pos), pos);
+      if (buf.length - len < bytesRead) {
+        const bigger = new Uint8Array(Math.max(buf.length * 2, len + bytesRead));
+        bigger.set(buf.subarray(0, len));
+        buf = bigger;
+      }
+      buf.set(got, len);
+      hash?.update(got);
+      const scanFrom = Math.max(0, len - PATTERN.length);
+      len += bytesRead;
+      const cut = pos === mark ? len : lastMarkerStart(buf, scanFrom, len);
+      if (cut > 0) {
+        decodeSections(buf.subarray(0, cut), decoder, chunks, scratch);
+        buf.copyWithin(0, cut, len);
+        len -= cut;
+      }
+      if (pos === mark) {
+        marked = { bytes: pos, sha256: hash!.copy().digest("hex"), chunks: chunks.length };
+      }
     }
-    const { bytesRead } = await fh.read(buf, len, want, pos);
-    if (bytesRead === 0) return undefined;
-    hash?.update(buf.subarray(len, len + bytesRead));
-    const scanFrom = Math.max(0, len - PATTERN.length);
-    len += bytesRead;
-    pos += bytesRead;
-    const cut = pos === mark ? len : lastMarkerStart(buf, scanFrom, len);
-    if (cut > 0) {
-      decodeSections(buf.subarray(0, cut), decoder, chunks, scratch);
-      buf.copyWithin(0, cut, len);
-      len -= cut;
-    }
-    if (pos === mark) {
-      marked = { bytes: pos, sha256: hash!.copy().digest("hex"), chunks: chunks.length };
-    }
+  } finally {
+    // Never leave a read in flight: the caller closes the file next.
+    await reading?.catch(() => {});
   }
   if (len > 0) decodeSections(buf.subarray(0, len), decoder, chunks, scratch);
   return { chunks, marked };
@@ -290,10 +338,18 @@ function decodeSections(
   }
 }
 
-/** Index of the first byte of [a, b) that is not ASCII, or -1; scans four bytes at a time. */
+/** Bytes that `isAscii` checks at a time before the scan below looks for the byte itself. */
+const ASCII_BLOCK = 4096;
+
+/**
+ * Index of the first byte of [a, b) that is not ASCII, or -1: whole blocks of ASCII are skipped
+ * natively (`isAscii`), then the block that holds one is scanned four bytes at a time.
+ */
 function firstNonAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: number): number {
   const base = bytes.byteOffset;
   let i = a;
+  while (b - i >= ASCII_BLOCK && isAscii(bytes.subarray(i, i + ASCII_BLOCK))) i += ASCII_BLOCK;
+  if (b - i < ASCII_BLOCK && isAscii(bytes.subarray(i, b))) return -1;
   for (; i < b && ((base + i) & 3) !== 0; i++) if (bytes[i] & 0x80) return i;
   const last = (base + b) >> 2;
   for (let w = (base + i) >> 2; w < last; w++) {
@@ -309,8 +365,8 @@ function firstNonAscii(bytes: Uint8Array, words: Uint32Array, a: number, b: numb
 /** Index of the `<` of the first "\n<!-- memo:note" whose "\n" is at or after `from`; else `n`. */
 function nextMarkerStart(b: Uint8Array, from: number, n: number): number {
   const last = n - PATTERN.length;
-  for (let p = from; p <= last; p++) {
-    if (b[p] !== 10) continue;
+  // From line break to line break (a native search), not byte by byte.
+  for (let p = b.indexOf(10, from); p >= 0 && p <= last; p = b.indexOf(10, p + 1)) {
     let k = 1;
     while (k < PATTERN.length && b[p + k] === PATTERN[k]) k++;
     if (k === PATTERN.length) return p + 1;

@@ -77,3 +77,64 @@ async function hashedRead(size: number) {
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+Deno.test("readNotes() decodes any bytes as TextDecoder does, each section of other text apart from the ASCII runs", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const notesPath = join(dir, "notes.md");
+    const lockPath = `${notesPath}.lock`;
+    const enc = new TextEncoder();
+    let seed = 7;
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    // Bodies of ASCII, other text, and bytes that are not UTF-8 (a lone continuation byte, a
+    // sequence cut short at the section's end or before a line break, an invalid lead byte).
+    const bodies: (string | number[])[] = [
+      "plain words ",
+      "café — naïve ",
+      "🚀 日本語",
+      [0x80, 0x41],
+      [0x41, 0xe2, 0x82],
+      [0xf0, 0x9f, 0x0a, 0x42],
+      [0xff, 0xfe],
+      "Größe ±5 %\r\nline",
+    ];
+    const section = (i: number): Uint8Array[] => {
+      const body = bodies[rand(bodies.length)];
+      const text = typeof body === "string"
+        ? enc.encode(body.repeat(1 + rand(300)))
+        : new Uint8Array(body);
+      return [
+        enc.encode(`<!-- memo:note {"id":"n${i}"} -->\n## Note ${i}\n`),
+        text,
+        enc.encode("\n\n"),
+      ];
+    };
+    for (
+      const [name, count, start, end] of [
+        ["a BOM and other text before the first section", 12, [0xef, 0xbb, 0xbf, 0xc3], []],
+        ["sections over several pieces", 1_500, [...enc.encode("# Memory\n\n")], []],
+        ["a file that ends inside a sequence", 30, [], [...enc.encode("<!-- memo:note x\n"), 0xe2]],
+      ] as const
+    ) {
+      const parts: Uint8Array[] = [new Uint8Array(start)];
+      for (let i = 0; i < count; i++) parts.push(...section(i));
+      parts.push(new Uint8Array(end));
+      const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+      await Deno.writeFile(notesPath, bytes);
+      const read = await readNotes({ notesPath, lockPath, locked: false });
+      assert.ok(typeof read !== "string", name);
+      const expected = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+      assert.equal(read.chunks.join(""), expected, name);
+      for (const [i, chunk] of read.chunks.entries()) {
+        if (i > 0) assert.ok(chunk.startsWith("<!-- memo:note"), `${name}: starts at a section`);
+        // A piece holding other text than ASCII is one section.
+        if ([...chunk].some((c) => c.charCodeAt(0) > 0x7f)) {
+          assert.ok(!chunk.includes("\n<!-- memo:note"), `${name}: one section`);
+        }
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -71,11 +71,17 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
   constructor(options: FileMemoryStoreOptions) {
-    const { paths, lock, mergeCache } = storeSettings(options);
+    const { paths, lock, mergeCache, digestCache } = storeSettings(options);
     this.paths = paths;
     this.#clock = options.clock ?? (() => new Date());
     this.#lock = lock;
-    const file = new LoadedNotes(paths.notes, paths.lock, options.conflictBase, mergeCache);
+    const file = new LoadedNotes(
+      paths.notes,
+      paths.lock,
+      options.conflictBase,
+      mergeCache,
+      digestCache,
+    );
     this.#file = file;
     offerLoadDigests(this, {
       request: (mark) => file.requestDigests(mark),

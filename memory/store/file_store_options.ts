@@ -8,6 +8,7 @@
 import { MemoryValidationError } from "../errors.ts";
 import type { LockSettings } from "./_lock.ts";
 import { mergeCachePath } from "./_merge_cache.ts";
+import { digestCachePath } from "./_digest_cache.ts";
 import { type MemoPaths, memoPaths } from "./paths.ts";
 
 /**
@@ -84,8 +85,8 @@ export interface FileMemoryStoreOptions {
 }
 
 /**
- * Checks a store's options and gives its paths, lock settings and merge cache (the defaults
- * applied here).
+ * Checks a store's options and gives its paths, lock settings, merge cache and digest cache (the
+ * defaults applied here).
  * Throws `MemoryValidationError` for an empty `rootDir` or `notesPath`.
  *
  * @example
@@ -101,7 +102,12 @@ export interface FileMemoryStoreOptions {
  */
 export function storeSettings(
   options: FileMemoryStoreOptions,
-): { paths: MemoPaths; lock: Omit<LockSettings, "create" | "signal">; mergeCache?: string } {
+): {
+  paths: MemoPaths;
+  lock: Omit<LockSettings, "create" | "signal">;
+  mergeCache?: string;
+  digestCache?: string;
+} {
   if (!options || typeof options.rootDir !== "string" || options.rootDir === "") {
     throw new MemoryValidationError("Cannot open store: rootDir must be a non-empty path");
   }
@@ -122,5 +128,6 @@ export function storeSettings(
   };
   // A store with its own notesPath (one of many under a root) writes nothing under .memo.
   const mergeCache = notesPath === undefined ? mergeCachePath(paths.cache) : undefined;
-  return { paths, lock, mergeCache };
+  const digestCache = notesPath === undefined ? digestCachePath(paths.cache) : undefined;
+  return { paths, lock, mergeCache, digestCache };
 }
