@@ -143,7 +143,9 @@ function sortedHeaders(list: LightHeaderList, hasBody: boolean): SortedHeaders |
     const seen = joined.get(lower);
     joined.set(lower, seen === undefined ? value : `${seen}, ${value}`);
   }
-  if (hasBody && !joined.has("content-type")) joined.set("content-type", "text/plain;charset=UTF-8");
+  if (hasBody && !joined.has("content-type")) {
+    joined.set("content-type", "text/plain;charset=UTF-8");
+  }
   if (cookies.length) joined.set("set-cookie", "");
   const headers: [string, string][] = [];
   for (const name of [...joined.keys()].sort()) {

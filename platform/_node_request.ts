@@ -65,7 +65,8 @@ Object.setPrototypeOf(LightHeaders.prototype, Headers.prototype);
 delegateRest(LightHeaders.prototype, Headers.prototype, (self) => (self as LightHeaders)[REAL]());
 
 const decoder = new TextDecoder();
-const unusable = () => Promise.reject(new TypeError("Body is unusable: Body has already been read"));
+const unusable = () =>
+  Promise.reject(new TypeError("Body is unusable: Body has already been read"));
 
 /**
  * The request a handler gets from the Node adapter when the body was read whole (`body`) or there

@@ -153,7 +153,12 @@ async function answer(
  * `Response` it stands for, the body as a string in one `end()` (Node then sends the head and the
  * body in one write). An event stream goes out chunked, as a streamed one does.
  */
-function writeLight(light: LightParts, req: IncomingMessage, res: ServerResponse, stopping: boolean) {
+function writeLight(
+  light: LightParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stopping: boolean,
+) {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of light.headers) headers[name] = value;
   if (light.cookies.length) headers["set-cookie"] = light.cookies as string[];

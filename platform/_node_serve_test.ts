@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { serveNode } from "./_node_serve.ts";
+import { textResponse } from "./text_response.ts";
 
 Deno.test("serveNode() turns node:http requests into Requests and streams Responses back", async () => {
   const seen: { method: string; url: string; body: string; header: string | null }[] = [];
@@ -120,6 +121,73 @@ Deno.test("serveNode() aborts the request's signal when the client goes away", a
     client.abort();
     await sawAbort;
     assert.ok(await answer instanceof Error);
+  } finally {
+    await server.shutdown();
+    await server.finished;
+  }
+});
+
+Deno.test("serveNode() writes light answers byte for byte as the Responses they stand for, and its light requests read as Requests", async () => {
+  type Case = [body: string | null, status: number, headers: [string, string][]];
+  const cases: Record<string, Case> = {
+    json: ['{"ok":true}', 200, [["content-type", "application/json"], ["Vary", "Origin"]]],
+    untyped: ["héllo", 201, [["X-B", "2"], ["x-a", "1"], ["x-b", "3"]]],
+    cookies: ["c", 200, [["set-cookie", "a=1"], ["content-type", "text/plain"], [
+      "Set-Cookie",
+      "b=2",
+    ]]],
+    empty: [null, 202, [["vary", "Origin"]]],
+    events: ["event: message\ndata: {}\n\n", 200, [["content-type", "text/event-stream"]]],
+    changed: ["{}", 503, [["content-type", "application/json"]]],
+  };
+  const seen: Record<string, unknown> = {};
+  const server = await serveNode(async (request) => {
+    const url = new URL(request.url);
+    const [body, status, headers] = cases[url.pathname.slice(1)];
+    if (url.searchParams.has("look")) {
+      assert.ok(request instanceof Request);
+      seen.header = request.headers.get("X-Twice");
+      seen.has = request.headers.has("x-twice");
+      seen.entries = [...request.headers].filter(([name]) => name.startsWith("x-"));
+      seen.url = request.url;
+      seen.text = await request.text();
+      seen.again = await request.text().then(() => "read", (e) => e.name);
+      seen.used = request.bodyUsed;
+    }
+    const res = url.searchParams.has("real")
+      ? new Response(body, { status, headers })
+      : textResponse(body, status, headers);
+    if (url.pathname === "/changed") res.headers.set("retry-after", "5");
+    return res;
+  }, { hostname: "127.0.0.1", port: 0 });
+  const raw = async (head: string, body = "") => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+    const text = `${head} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Twice: 1\r\nx-twice: 2\r\n` +
+      `Content-Length: ${
+        new TextEncoder().encode(body).length
+      }\r\nConnection: close\r\n\r\n${body}`;
+    await conn.write(new TextEncoder().encode(text));
+    return (await new Response(conn.readable).text()).replace(/\r\ndate: [^\r]*/i, "");
+  };
+  try {
+    for (const name of Object.keys(cases)) {
+      for (const method of ["POST", "HEAD"]) {
+        const light = await raw(`${method} /${name}`);
+        assert.equal(light, await raw(`${method} /${name}?real`), `${method} ${name}`);
+        if (name === "changed") assert.match(light, /retry-after: 5/);
+      }
+    }
+    assert.match(await raw("POST /json"), /content-length: 11\r\n[^]*\r\n\r\n\{"ok":true\}$/);
+    await raw("POST /a/../json?look&x=%7e", "{}");
+    assert.deepEqual(seen, {
+      header: "1, 2",
+      has: true,
+      entries: [["x-twice", "1, 2"]],
+      url: "http://127.0.0.1/json?look&x=%7e",
+      text: "{}",
+      again: "TypeError",
+      used: true,
+    });
   } finally {
     await server.shutdown();
     await server.finished;

@@ -7,11 +7,7 @@
  * @module
  */
 
-import {
-  type LightHeaderList,
-  LightResponse,
-  lightResponsesEnabled,
-} from "./_light_response.ts";
+import { type LightHeaderList, LightResponse, lightResponsesEnabled } from "./_light_response.ts";
 
 /** `[name, value]` pairs, in order, as {@linkcode textResponse} takes them. */
 export type TextResponseHeaders = LightHeaderList;
