@@ -39,9 +39,7 @@ class LightHeaders {
     return real;
   }
   get(name: string): string | null {
-    if (this.#real !== undefined || typeof name !== "string" || !TOKEN.test(name)) {
-      return this[REAL]().get(name);
-    }
+    if (this.#real !== undefined || typeof name !== "string") return this[REAL]().get(name);
     let index = this.#index;
     if (index === undefined) {
       index = this.#index = new Map();
@@ -52,7 +50,11 @@ class LightHeaders {
         index.set(key, seen === undefined ? raw[i + 1] : `${seen}, ${raw[i + 1]}`);
       }
     }
-    return index.get(name.toLowerCase()) ?? null;
+    // The index holds valid lower-case names only: a hit is the answer; a miss is null for a
+    // valid name, and the host's error for another.
+    const value = index.get(name) ?? index.get(name.toLowerCase());
+    if (value !== undefined) return value;
+    return TOKEN.test(name) ? null : this[REAL]().get(name);
   }
   has(name: string): boolean {
     if (this.#real !== undefined || typeof name !== "string" || !TOKEN.test(name)) {
