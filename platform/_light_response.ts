@@ -69,7 +69,7 @@ export class LightResponse {
     return status >= 200 && status <= 299;
   }
 }
-// deno-lint-ignore no-empty-interface
+/** A light answer is read as the `Response` it stands for. */
 export interface LightResponse extends Response {}
 Object.setPrototypeOf(LightResponse.prototype, Response.prototype);
 

@@ -186,7 +186,7 @@ export class NodeRequest {
     return bytes === undefined ? unusable() : Promise.resolve(new Uint8Array(bytes).buffer);
   }
 }
-// deno-lint-ignore no-empty-interface
+/** A light request is read as the `Request` it stands for. */
 export interface NodeRequest extends Request {}
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
 delegateRest(NodeRequest.prototype, Request.prototype, (self) => (self as NodeRequest)[REAL]());

@@ -38,11 +38,12 @@ export async function serveNode(handler: Handler, options: ServeOptions): Promis
   const sockets = new Set<Socket>();
   let stopping: Promise<void> | undefined;
   const isStopping = () => stopping !== undefined;
+  // Once stopping, a connection closes after its answer instead of idling (one listener for all).
+  const closeIfStopping = () => {
+    if (stopping) server.closeIdleConnections();
+  };
   const server = createServer((req, res) => {
-    // Once stopping, a connection closes after its answer instead of idling.
-    res.on("finish", () => {
-      if (stopping) server.closeIdleConnections();
-    });
+    res.on("finish", closeIfStopping);
     void answer(handler, req, res, isStopping);
   });
   server.on("connection", (socket: Socket) => {
