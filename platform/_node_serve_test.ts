@@ -193,3 +193,29 @@ Deno.test("serveNode() writes light answers byte for byte as the Responses they 
     await server.finished;
   }
 });
+
+Deno.test("serveNode() answers Connection: close once stopping, light answers as the others", async () => {
+  for (const light of [true, false]) {
+    let arrived!: () => void;
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await serveNode(async () => {
+      arrived();
+      await held;
+      const headers: [string, string][] = [["content-type", "application/json"]];
+      return light ? textResponse("{}", 200, headers) : new Response("{}", { headers });
+    }, { hostname: "127.0.0.1", port: 0 });
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+    // A keep-alive request: the connection would stay open but for the shutdown.
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    await inHandler;
+    const stopped = server.shutdown();
+    release();
+    const answer = await new Response(conn.readable).text(); // ends: the server closed it
+    assert.match(answer, /\r\nconnection: close\r\n/i, light ? "light" : "Response");
+    assert.ok(answer.endsWith("\r\n\r\n{}"));
+    await stopped;
+    await server.finished;
+  }
+});
