@@ -10,8 +10,11 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
+import { enableLightResponses, type LightParts, lightParts } from "./_light_response.ts";
+import { NodeRequest } from "./_node_request.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -30,14 +33,17 @@ type Handler = (request: Request) => Response | Promise<Response>;
  * ```
  */
 export async function serveNode(handler: Handler, options: ServeOptions): Promise<PlatformServer> {
+  // From now on the endpoint's string answers come as light ones this adapter writes directly.
+  enableLightResponses();
   const sockets = new Set<Socket>();
   let stopping: Promise<void> | undefined;
   const isStopping = () => stopping !== undefined;
+  // Once stopping, a connection closes after its answer instead of idling (one listener for all).
+  const closeIfStopping = () => {
+    if (stopping) server.closeIdleConnections();
+  };
   const server = createServer((req, res) => {
-    // Once stopping, a connection closes after its answer instead of idling.
-    res.on("finish", () => {
-      if (stopping) server.closeIdleConnections();
-    });
+    res.on("finish", closeIfStopping);
     void answer(handler, req, res, isStopping);
   });
   server.on("connection", (socket: Socket) => {
@@ -97,10 +103,13 @@ async function answer(
 ) {
   let response: Response;
   try {
-    response = await handler(toRequest(req, res, await bufferedBody(req)));
+    const buffered = bufferedBody(req);
+    response = await handler(toRequest(req, res, buffered && await buffered));
   } catch {
     response = new Response(null, { status: 500 });
   }
+  const light = lightParts(response);
+  if (light !== undefined) return writeLight(light, req, res, stopping());
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of response.headers) {
     if (name === "set-cookie") continue;
@@ -138,6 +147,38 @@ async function answer(
   } catch {
     res.destroy();
   }
+}
+
+/**
+ * Writes a light answer from its parts: the same status, header lines and body bytes as the
+ * `Response` it stands for, the body as a string in one `end()` (Node then sends the head and the
+ * body in one write). An event stream goes out chunked, as a streamed one does.
+ */
+function writeLight(
+  light: LightParts,
+  req: IncomingMessage,
+  res: ServerResponse,
+  stopping: boolean,
+) {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of light.headers) headers[name] = value;
+  if (light.cookies.length) headers["set-cookie"] = light.cookies as string[];
+  if (stopping) headers["connection"] = "close";
+  const body = light.body;
+  if (body === null || req.method === "HEAD") {
+    res.writeHead(light.status, headers);
+    res.end();
+    return;
+  }
+  if ((headers["content-type"] as string | undefined)?.startsWith(EVENT_STREAM)) {
+    res.writeHead(light.status, headers);
+    if (body.length) res.write(body);
+    res.end();
+    return;
+  }
+  headers["content-length"] = String(Buffer.byteLength(body));
+  res.writeHead(light.status, headers);
+  res.end(body);
 }
 
 /**
@@ -183,24 +224,24 @@ function concat(chunks: Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-/** The answer a {@linkcode NodeRequest}'s signal watches. */
+/** The answer a {@linkcode StreamedRequest}'s signal watches. */
 const ANSWER = Symbol("answer");
-/** The controller of a {@linkcode NodeRequest}'s signal, once it was asked for. */
+/** The controller of a {@linkcode StreamedRequest}'s signal, once it was asked for. */
 const CONTROLLER = Symbol("controller");
 
 /**
- * A `Request` whose `signal` is made when first read: it aborts when the client goes away before
- * its answer is written. Most handlers never read it, and a `Request` built with a signal of its
- * own costs Node's fetch about twice as much.
+ * A `Request` with a streamed body whose `signal` is made when first read: it aborts when the
+ * client goes away before its answer is written. Most handlers never read it, and a `Request`
+ * built with a signal of its own costs Node's fetch about twice as much.
  */
-class NodeRequest extends Request {
+class StreamedRequest extends Request {
   declare [ANSWER]: ServerResponse;
   declare [CONTROLLER]: AbortController | undefined;
 }
-Object.defineProperty(NodeRequest.prototype, "signal", {
+Object.defineProperty(StreamedRequest.prototype, "signal", {
   configurable: true,
   enumerable: true,
-  get(this: NodeRequest): AbortSignal {
+  get(this: StreamedRequest): AbortSignal {
     let controller = this[CONTROLLER];
     if (controller === undefined) {
       controller = this[CONTROLLER] = new AbortController();
@@ -215,19 +256,40 @@ Object.defineProperty(NodeRequest.prototype, "signal", {
   },
 });
 
+/** The methods a light request takes: the ones `Request` knows and does not refuse. */
+const LIGHT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]);
+
+let lastUrlIn: string | undefined;
+let lastUrlOut = "";
+
+/**
+ * The URL as `new Request` would serialise it (`new URL(…).href`), keeping the last one: a server
+ * sees the same URL request after request. Throws as `new Request` does on a URL it cannot parse.
+ */
+function requestUrl(url: string): string {
+  if (url !== lastUrlIn) {
+    lastUrlOut = new URL(url).href;
+    lastUrlIn = url;
+  }
+  return lastUrlOut;
+}
+
 function toRequest(req: IncomingMessage, res: ServerResponse, buffered?: Uint8Array): Request {
   const host = req.headers.host ?? "localhost";
   const url = `http://${host}${req.url ?? "/"}`;
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  if ((buffered !== undefined || !hasBody) && LIGHT_METHODS.has(method)) {
+    return new NodeRequest(method, requestUrl(url), req.rawHeaders, buffered ?? null, res);
+  }
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
-  const method = req.method ?? "GET";
-  let request: NodeRequest;
+  let request: StreamedRequest;
   if (buffered !== undefined) {
-    request = new NodeRequest(url, { method, headers, body: buffered as BodyInit });
+    request = new StreamedRequest(url, { method, headers, body: buffered as BodyInit });
   } else {
-    const hasBody = method !== "GET" && method !== "HEAD";
-    request = new NodeRequest(url, {
+    request = new StreamedRequest(url, {
       method,
       headers,
       body: hasBody ? (Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>) : undefined,

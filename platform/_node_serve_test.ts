@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { serveNode } from "./_node_serve.ts";
+import { textResponse } from "./text_response.ts";
 
 Deno.test("serveNode() turns node:http requests into Requests and streams Responses back", async () => {
   const seen: { method: string; url: string; body: string; header: string | null }[] = [];
@@ -122,6 +123,99 @@ Deno.test("serveNode() aborts the request's signal when the client goes away", a
     assert.ok(await answer instanceof Error);
   } finally {
     await server.shutdown();
+    await server.finished;
+  }
+});
+
+Deno.test("serveNode() writes light answers byte for byte as the Responses they stand for, and its light requests read as Requests", async () => {
+  type Case = [body: string | null, status: number, headers: [string, string][]];
+  const cases: Record<string, Case> = {
+    json: ['{"ok":true}', 200, [["content-type", "application/json"], ["Vary", "Origin"]]],
+    untyped: ["héllo", 201, [["X-B", "2"], ["x-a", "1"], ["x-b", "3"]]],
+    cookies: ["c", 200, [["set-cookie", "a=1"], ["content-type", "text/plain"], [
+      "Set-Cookie",
+      "b=2",
+    ]]],
+    empty: [null, 202, [["vary", "Origin"]]],
+    events: ["event: message\ndata: {}\n\n", 200, [["content-type", "text/event-stream"]]],
+    changed: ["{}", 503, [["content-type", "application/json"]]],
+  };
+  const seen: Record<string, unknown> = {};
+  const server = await serveNode(async (request) => {
+    const url = new URL(request.url);
+    const [body, status, headers] = cases[url.pathname.slice(1)];
+    if (url.searchParams.has("look")) {
+      assert.ok(request instanceof Request);
+      seen.header = request.headers.get("X-Twice");
+      seen.has = request.headers.has("x-twice");
+      seen.entries = [...request.headers].filter(([name]) => name.startsWith("x-"));
+      seen.url = request.url;
+      seen.text = await request.text();
+      seen.again = await request.text().then(() => "read", (e) => e.name);
+      seen.used = request.bodyUsed;
+    }
+    const res = url.searchParams.has("real")
+      ? new Response(body, { status, headers })
+      : textResponse(body, status, headers);
+    if (url.pathname === "/changed") res.headers.set("retry-after", "5");
+    return res;
+  }, { hostname: "127.0.0.1", port: 0 });
+  const raw = async (head: string, body = "") => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+    const text = `${head} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Twice: 1\r\nx-twice: 2\r\n` +
+      `Content-Length: ${
+        new TextEncoder().encode(body).length
+      }\r\nConnection: close\r\n\r\n${body}`;
+    await conn.write(new TextEncoder().encode(text));
+    return (await new Response(conn.readable).text()).replace(/\r\ndate: [^\r]*/i, "");
+  };
+  try {
+    for (const name of Object.keys(cases)) {
+      for (const method of ["POST", "HEAD"]) {
+        const light = await raw(`${method} /${name}`);
+        assert.equal(light, await raw(`${method} /${name}?real`), `${method} ${name}`);
+        if (name === "changed") assert.match(light, /retry-after: 5/);
+      }
+    }
+    assert.match(await raw("POST /json"), /content-length: 11\r\n[^]*\r\n\r\n\{"ok":true\}$/);
+    await raw("POST /a/../json?look&x=%7e", "{}");
+    assert.deepEqual(seen, {
+      header: "1, 2",
+      has: true,
+      entries: [["x-twice", "1, 2"]],
+      url: "http://127.0.0.1/json?look&x=%7e",
+      text: "{}",
+      again: "TypeError",
+      used: true,
+    });
+  } finally {
+    await server.shutdown();
+    await server.finished;
+  }
+});
+
+Deno.test("serveNode() answers Connection: close once stopping, light answers as the others", async () => {
+  for (const light of [true, false]) {
+    let arrived!: () => void;
+    const inHandler = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const server = await serveNode(async () => {
+      arrived();
+      await held;
+      const headers: [string, string][] = [["content-type", "application/json"]];
+      return light ? textResponse("{}", 200, headers) : new Response("{}", { headers });
+    }, { hostname: "127.0.0.1", port: 0 });
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+    // A keep-alive request: the connection would stay open but for the shutdown.
+    await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    await inHandler;
+    const stopped = server.shutdown();
+    release();
+    const answer = await new Response(conn.readable).text(); // ends: the server closed it
+    assert.match(answer, /\r\nconnection: close\r\n/i, light ? "light" : "Response");
+    assert.ok(answer.endsWith("\r\n\r\n{}"));
+    await stopped;
     await server.finished;
   }
 });

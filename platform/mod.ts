@@ -20,6 +20,7 @@
 
 export * from "./process.ts";
 export * from "./serve.ts";
+export * from "./text_response.ts";
 export * from "./healthz.ts";
 export * from "./access_log.ts";
 export * from "./read_limited.ts";

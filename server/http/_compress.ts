@@ -8,6 +8,7 @@
  * @module
  */
 
+import { textResponse } from "../../platform/mod.ts";
 import type { HeaderList } from "./cors.ts";
 
 /**
@@ -118,14 +119,9 @@ export function encodedResponse(
   headers: HeaderList,
   requestHeaders: Headers | null,
 ): Response | Promise<Response> {
-  if (requestHeaders === null || !isLarge(body)) {
-    return new Response(body, { status, headers: headers as [string, string][] });
-  }
+  if (requestHeaders === null || !isLarge(body)) return textResponse(body, status, headers);
   if (!acceptsGzip(requestHeaders.get("accept-encoding"))) {
-    return new Response(body, {
-      status,
-      headers: [...headers, VARY_ENCODING] as [string, string][],
-    });
+    return textResponse(body, status, [...headers, VARY_ENCODING]);
   }
   return gzip(encoder.encode(body)).then((bytes) =>
     new Response(bytes, {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { textResponse } from "../../platform/mod.ts";
 import { encodedResponse } from "./_compress.ts";
 import { corsHeaders, type HeaderList } from "./cors.ts";
 
@@ -67,10 +68,11 @@ export function rpcResponse(
   extra?: HeaderList,
 ): Response {
   const headers = answerHeaders(mode, origin);
-  return new Response(mode === "json" ? json : sseEvent(json), {
+  return textResponse(
+    mode === "json" ? json : sseEvent(json),
     status,
-    headers: (extra === undefined ? headers : [...headers, ...extra]) as [string, string][],
-  });
+    extra === undefined ? headers : [...headers, ...extra],
+  );
 }
 
 /**
@@ -157,7 +159,7 @@ function answerHeaders(mode: "json" | "sse", origin: string | null): HeaderList 
  * ```
  */
 export function emptyResponse(status: number, headers: HeaderList): Response {
-  return new Response(null, { status, headers: headers as [string, string][] });
+  return textResponse(null, status, headers);
 }
 
 /**
@@ -190,8 +192,5 @@ export function httpErrorResponse(
   const error: Record<string, unknown> = { code, message };
   if (data !== undefined) error.data = data;
   const body = JSON.stringify({ jsonrpc: "2.0", id: null, error });
-  return new Response(body, {
-    status,
-    headers: [JSON_TYPE, ...corsHeaders(origin), ...extra] as [string, string][],
-  });
+  return textResponse(body, status, [JSON_TYPE, ...corsHeaders(origin), ...extra]);
 }
