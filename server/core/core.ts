@@ -102,6 +102,11 @@ export interface ToolCallOutcome {
   json: string;
   /** A tool error the model should read. */
   isError: boolean;
+  /**
+   * The serialized result the tool kept from an earlier call with the same hits (`json` is its
+   * `json`); `toolResultJson` keeps the escaped text content in it too.
+   */
+  rendered?: { readonly json: string; textJson?: string };
 }
 
 const CANCELLED = Symbol("cancelled");
@@ -294,6 +299,10 @@ export class McpCore {
           progress: ctx.progress,
         });
       });
+      const rendered = outcome.rendered;
+      if (rendered !== undefined && outcome.isError !== true) {
+        return { structured: outcome.structured, json: rendered.json, isError: false, rendered };
+      }
       return {
         structured: outcome.structured,
         json: JSON.stringify(outcome.structured),

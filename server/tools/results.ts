@@ -37,7 +37,11 @@ function toolText(outcome: ToolCallOutcome): string {
  * ```
  */
 export function toolResultJson(outcome: ToolCallOutcome, structured: boolean): string {
-  let out = `{"content":[{"type":"text","text":${JSON.stringify(toolText(outcome))}}]`;
+  const rendered = outcome.isError ? undefined : outcome.rendered;
+  const text = rendered !== undefined
+    ? (rendered.textJson ??= JSON.stringify(rendered.json))
+    : JSON.stringify(toolText(outcome));
+  let out = `{"content":[{"type":"text","text":${text}}]`;
   if (structured) out += `,"structuredContent":${outcome.json}`;
   if (outcome.isError) out += `,"isError":true`;
   return out + "}";
