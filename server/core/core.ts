@@ -268,7 +268,9 @@ export class McpCore {
    * tool errors.
    */
   async callTool(name: unknown, args: unknown, ctx: CoreContext): Promise<ToolCallOutcome> {
-    const catalog = await this.catalog();
+    const loaded = this.catalog();
+    // After the first call the catalog is there: no await (a turn of the microtask queue) for it.
+    const catalog = loaded instanceof Promise ? await loaded : loaded;
     const tool = typeof name === "string" ? catalog.tools.get(name) : undefined;
     if (!tool) {
       throw this.failure(
@@ -290,15 +292,23 @@ export class McpCore {
       });
     }
     try {
-      const outcome = await this.guard(`call ${tool.info.name}`, ctx, async (signal) => {
-        if (tool.info.write) await authorizeWrite(this.options, tool.info.name, redaction, ctx);
-        return await tool.call(args, {
+      const call = (signal: AbortSignal) =>
+        tool.call(args, {
           runtime: this.runtime,
           signal,
           defaultPageSize: this.options.defaultPageSize,
           progress: ctx.progress,
         });
-      });
+      const outcome = await this.guard(
+        `call ${tool.info.name}`,
+        ctx,
+        tool.info.write
+          ? async (signal) => {
+            await authorizeWrite(this.options, tool.info.name, redaction, ctx);
+            return await call(signal);
+          }
+          : call, // a sync throw (invalid arguments) lands in guard's catch all the same
+      );
       const rendered = outcome.rendered;
       if (rendered !== undefined && outcome.isError !== true) {
         return { structured: outcome.structured, json: rendered.json, isError: false, rendered };
