@@ -210,9 +210,14 @@ export class McpCore {
   ): Promise<T> {
     const controller = new AbortController();
     const { requestTimeoutMs } = this.options;
+    // One promise settles the call: fn's outcome, or the timeout, or the client's cancellation,
+    // whichever comes first (the later ones do nothing).
+    let settle!: (value: T) => void;
     let fail!: (reason: unknown) => void;
-    const stopped = new Promise<never>((_, reject) => fail = reject);
-    stopped.catch(() => {});
+    const outcome = new Promise<T>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
     const deadline = this.#deadlines.add(() => {
       const error = new McpTimeoutError(
         `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
@@ -226,10 +231,16 @@ export class McpCore {
       fail(CANCELLED);
     };
     const signal = ctx.signal;
+    // An abort fires once, and the listener goes in `finally`: no `once` option to convert.
     if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
+    else signal?.addEventListener("abort", onAbort);
     try {
-      return await Promise.race([fn(controller.signal), stopped]) as T;
+      fn(controller.signal).then(settle, fail);
+    } catch (e) {
+      fail(e); // thrown at once (invalid arguments): the same path as a rejection
+    }
+    try {
+      return await outcome;
     } catch (e) {
       if (
         e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
