@@ -231,7 +231,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     }
     let reply: string | undefined;
     try {
-      let result = await this.#dispatcher.dispatch(
+      const answering = this.#dispatcher.dispatch(
         m.method,
         m.id as string | number,
         idJson,
@@ -239,6 +239,8 @@ class ProtocolServer implements MemoMcpProtocolServer {
         context,
         request,
       );
+      // An answer from memory (ping, the lists) goes on without a turn of the microtask queue.
+      let result = answering instanceof Promise ? await answering : answering;
       if (result === undefined) return undefined;
       if (request.stateless && m.method !== "subscriptions/listen") {
         result = statelessResult(this.#core.options, m.method, result);
