@@ -14,7 +14,7 @@ import type { CoreContext, McpCore } from "./core/core.ts";
 import type { Catalog } from "./catalog/catalog.ts";
 import { RpcFailure } from "./core/rpc_failure.ts";
 import { versionFeatures } from "./protocol/versions.ts";
-import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
+import { discoverJson, SESSION_ONLY_METHODS, statelessOpening } from "./protocol/stateless.ts";
 import { toolResultJson } from "./tools/results.ts";
 import type { Session } from "./protocol/session.ts";
 import type { ListenStreams } from "./listen/listen_streams.ts";
@@ -128,8 +128,11 @@ export class Dispatcher {
           );
         }
         const structured = versionFeatures(version).structured;
+        // A stateless result opens with its stateless fields here (the protocol server leaves it
+        // as is), rather than being sliced open again after it is built.
+        const open = request.stateless ? statelessOpening(core.options, method) : "{";
         return tracked((ctx) => core.callTool(params.name, params.arguments, ctx)).then((outcome) =>
-          toolResultJson(outcome, structured)
+          toolResultJson(outcome, structured, open)
         );
       }
       case "resources/list": {
