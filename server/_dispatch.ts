@@ -11,9 +11,10 @@ import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "./errors.ts";
 import type { MemoMcpRequestContext } from "./types.ts";
 import type { CoreContext, McpCore } from "./core/core.ts";
+import type { Catalog } from "./catalog/catalog.ts";
 import { RpcFailure } from "./core/rpc_failure.ts";
 import { versionFeatures } from "./protocol/versions.ts";
-import { discoverJson, SESSION_ONLY_METHODS } from "./protocol/stateless.ts";
+import { discoverJson, SESSION_ONLY_METHODS, statelessOpening } from "./protocol/stateless.ts";
 import { toolResultJson } from "./tools/results.ts";
 import type { Session } from "./protocol/session.ts";
 import type { ListenStreams } from "./listen/listen_streams.ts";
@@ -54,7 +55,7 @@ const STATELESS_ONLY_METHODS: ReadonlySet<string> = new Set([
  * const era = { version: "2025-06-18", stateless: false, logLevel: -1 };
  * const context = { transport: "stdio" as const };
  * assert.equal(await dispatcher.dispatch("ping", 1, "1", {}, context, era), "{}");
- * await assert.rejects(dispatcher.dispatch("tools/run", 2, "2", {}, context, era), { code: -32601 });
+ * assert.throws(() => dispatcher.dispatch("tools/run", 2, "2", {}, context, era), { code: -32601 });
  * await runtime.close();
  * await Deno.remove(rootDir, { recursive: true });
  * ```
@@ -80,16 +81,18 @@ export class Dispatcher {
 
   /**
    * The result JSON of one request (undefined for no answer); throws an {@linkcode RpcFailure} for
-   * a JSON-RPC error.
+   * a JSON-RPC error. A method answered from memory (`ping`, the lists once the catalog is loaded,
+   * `server/discover`) answers at once, without a promise; the others answer a promise, which
+   * rejects with the failure (a refusal found before any await may also be thrown).
    */
-  async dispatch(
+  dispatch(
     method: string,
     id: string | number,
     idJson: string,
     params: Params,
     context: MemoMcpRequestContext,
     request: RequestEra,
-  ): Promise<string | undefined> {
+  ): string | undefined | Promise<string | undefined> {
     const core = this.#core;
     const session = this.#session;
     const version = request.version;
@@ -104,7 +107,7 @@ export class Dispatcher {
       case "server/discover":
         return discoverJson(core.options);
       case "subscriptions/listen":
-        return await tracked((ctx) => this.#streams.listen(id, params, context, ctx));
+        return tracked((ctx) => this.#streams.listen(id, params, context, ctx));
       case "ping":
         return EMPTY_RESULT;
       case "initialize":
@@ -115,7 +118,7 @@ export class Dispatcher {
         return EMPTY_RESULT;
       case "tools/list": {
         cursorOf(method, params, false);
-        return (await core.catalog()).toolsList(version);
+        return withCatalog(core, (catalog) => catalog.toolsList(version));
       }
       case "tools/call": {
         if (typeof params.name !== "string") {
@@ -124,8 +127,13 @@ export class Dispatcher {
             toSafeError(new McpValidationError("Cannot call a tool: params.name must be a string")),
           );
         }
-        const outcome = await tracked((ctx) => core.callTool(params.name, params.arguments, ctx));
-        return toolResultJson(outcome, versionFeatures(version).structured);
+        const structured = versionFeatures(version).structured;
+        // A stateless result opens with its stateless fields here (the protocol server leaves it
+        // as is), rather than being sliced open again after it is built.
+        const open = request.stateless ? statelessOpening(core.options, method) : "{";
+        return tracked((ctx) => core.callTool(params.name, params.arguments, ctx)).then((outcome) =>
+          toolResultJson(outcome, structured, open)
+        );
       }
       case "resources/list": {
         const cursor = cursorOf(method, params, true);
@@ -133,7 +141,7 @@ export class Dispatcher {
       }
       case "resources/templates/list":
         cursorOf(method, params, false);
-        return (await core.catalog()).templatesList;
+        return withCatalog(core, (catalog) => catalog.templatesList);
       case "resources/read": {
         if (typeof params.uri !== "string") {
           throw new RpcFailure(
@@ -147,7 +155,7 @@ export class Dispatcher {
       }
       case "prompts/list":
         cursorOf(method, params, false);
-        return (await core.catalog()).promptsList(version);
+        return withCatalog(core, (catalog) => catalog.promptsList(version));
       case "prompts/get":
         return trackedJson((ctx) => core.getPrompt(params.name, params.arguments, ctx));
       case "completion/complete":
@@ -159,6 +167,15 @@ export class Dispatcher {
         throw methodNotFound(method);
     }
   }
+}
+
+/** `answer` of the core's catalog: at once when it is loaded, else once it is. */
+function withCatalog(
+  core: McpCore,
+  answer: (catalog: Catalog) => string,
+): string | Promise<string> {
+  const catalog = core.catalog();
+  return catalog instanceof Promise ? catalog.then(answer) : answer(catalog);
 }
 
 function cursorOf(method: string, params: Params, allowed: boolean): string | undefined {

@@ -61,7 +61,7 @@ export class RequestTracker {
   }
 
   /** Runs `fn` with a signal that the client's cancellation also aborts. */
-  async tracked<T>(
+  tracked<T>(
     idJson: string,
     context: MemoMcpRequestContext,
     request: RequestEra,
@@ -69,10 +69,23 @@ export class RequestTracker {
   ): Promise<T> {
     // Cancellation is per connection: only stateful transports register, and a
     // client that reuses an id in flight cannot cancel the second request.
-    // The others just pass their transport's signal on.
+    // The others just pass their transport's signal on (no async frame of their own).
     if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
-      return await fn(this.#coreContext(context, request, context.signal));
+      try {
+        return Promise.resolve(fn(this.#coreContext(context, request, context.signal)));
+      } catch (e) {
+        return Promise.reject(e);
+      }
     }
+    return this.#registered(idJson, context, request, fn);
+  }
+
+  async #registered<T>(
+    idJson: string,
+    context: MemoMcpRequestContext,
+    request: RequestEra,
+    fn: (ctx: CoreContext) => Promise<T>,
+  ): Promise<T> {
     const controller = new AbortController();
     const outer = context.signal;
     const onAbort = () => controller.abort();

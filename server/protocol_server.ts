@@ -231,7 +231,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
     }
     let reply: string | undefined;
     try {
-      let result = await this.#dispatcher.dispatch(
+      const answering = this.#dispatcher.dispatch(
         m.method,
         m.id as string | number,
         idJson,
@@ -239,8 +239,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
         context,
         request,
       );
+      // An answer from memory (ping, the lists) goes on without a turn of the microtask queue.
+      let result = answering instanceof Promise ? await answering : answering;
       if (result === undefined) return undefined;
-      if (request.stateless && m.method !== "subscriptions/listen") {
+      // A stateless tools/call result comes with its stateless fields already (_dispatch.ts).
+      if (request.stateless && m.method !== "subscriptions/listen" && m.method !== "tools/call") {
         result = statelessResult(this.#core.options, m.method, result);
       }
       reply = resultResponse(idJson, result);

@@ -65,12 +65,17 @@ export function mcpErrorOf(error: unknown): unknown {
   }
 }
 
-async function mapped<T>(call: () => Promise<T>): Promise<T> {
+/** `call()`, its errors (thrown or rejected) mapped; without an async frame of its own. */
+function mapped<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return Promise.resolve(call()).then(undefined, rethrowMapped);
   } catch (e) {
-    throw mcpErrorOf(e);
+    return Promise.reject(mcpErrorOf(e));
   }
+}
+
+function rethrowMapped(e: unknown): never {
+  throw mcpErrorOf(e);
 }
 
 /**

@@ -102,6 +102,11 @@ export interface ToolCallOutcome {
   json: string;
   /** A tool error the model should read. */
   isError: boolean;
+  /**
+   * The serialized result the tool kept from an earlier call with the same hits (`json` is its
+   * `json`); `toolResultJson` keeps the escaped text content in it too.
+   */
+  rendered?: { readonly json: string; textJson?: string };
 }
 
 const CANCELLED = Symbol("cancelled");
@@ -205,9 +210,14 @@ export class McpCore {
   ): Promise<T> {
     const controller = new AbortController();
     const { requestTimeoutMs } = this.options;
+    // One promise settles the call: fn's outcome, or the timeout, or the client's cancellation,
+    // whichever comes first (the later ones do nothing).
+    let settle!: (value: T) => void;
     let fail!: (reason: unknown) => void;
-    const stopped = new Promise<never>((_, reject) => fail = reject);
-    stopped.catch(() => {});
+    const outcome = new Promise<T>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
     const deadline = this.#deadlines.add(() => {
       const error = new McpTimeoutError(
         `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
@@ -221,10 +231,16 @@ export class McpCore {
       fail(CANCELLED);
     };
     const signal = ctx.signal;
+    // An abort fires once, and the listener goes in `finally`: no `once` option to convert.
     if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort, { once: true });
+    else signal?.addEventListener("abort", onAbort);
     try {
-      return await Promise.race([fn(controller.signal), stopped]) as T;
+      fn(controller.signal).then(settle, fail);
+    } catch (e) {
+      fail(e); // thrown at once (invalid arguments): the same path as a rejection
+    }
+    try {
+      return await outcome;
     } catch (e) {
       if (
         e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
@@ -263,7 +279,9 @@ export class McpCore {
    * tool errors.
    */
   async callTool(name: unknown, args: unknown, ctx: CoreContext): Promise<ToolCallOutcome> {
-    const catalog = await this.catalog();
+    const loaded = this.catalog();
+    // After the first call the catalog is there: no await (a turn of the microtask queue) for it.
+    const catalog = loaded instanceof Promise ? await loaded : loaded;
     const tool = typeof name === "string" ? catalog.tools.get(name) : undefined;
     if (!tool) {
       throw this.failure(
@@ -285,15 +303,27 @@ export class McpCore {
       });
     }
     try {
-      const outcome = await this.guard(`call ${tool.info.name}`, ctx, async (signal) => {
-        if (tool.info.write) await authorizeWrite(this.options, tool.info.name, redaction, ctx);
-        return await tool.call(args, {
+      const call = (signal: AbortSignal) =>
+        tool.call(args, {
           runtime: this.runtime,
           signal,
           defaultPageSize: this.options.defaultPageSize,
           progress: ctx.progress,
         });
-      });
+      const outcome = await this.guard(
+        `call ${tool.info.name}`,
+        ctx,
+        tool.info.write
+          ? async (signal) => {
+            await authorizeWrite(this.options, tool.info.name, redaction, ctx);
+            return await call(signal);
+          }
+          : call, // a sync throw (invalid arguments) lands in guard's catch all the same
+      );
+      const rendered = outcome.rendered;
+      if (rendered !== undefined && outcome.isError !== true) {
+        return { structured: outcome.structured, json: rendered.json, isError: false, rendered };
+      }
       return {
         structured: outcome.structured,
         json: JSON.stringify(outcome.structured),

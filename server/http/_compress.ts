@@ -66,6 +66,18 @@ export function acceptsGzip(header: string | null): boolean {
   return star ?? false;
 }
 
+/** The frozen header lists (the answers' own, without CORS) with `Vary: Accept-Encoding` added. */
+const VARIED = new WeakMap<HeaderList, HeaderList>();
+
+/** `headers` and `Vary: Accept-Encoding`: built once for a frozen list, else per answer. */
+function varied(headers: HeaderList): HeaderList {
+  const known = VARIED.get(headers);
+  if (known !== undefined) return known;
+  const list: HeaderList = [...headers, VARY_ENCODING];
+  if (Object.isFrozen(headers)) VARIED.set(headers, Object.freeze(list));
+  return list;
+}
+
 /** Room for one byte past the limit: where `isLarge` encodes a body of uncertain size. */
 const scratch = new Uint8Array(GZIP_MIN_BYTES + 1);
 
@@ -121,7 +133,7 @@ export function encodedResponse(
 ): Response | Promise<Response> {
   if (requestHeaders === null || !isLarge(body)) return textResponse(body, status, headers);
   if (!acceptsGzip(requestHeaders.get("accept-encoding"))) {
-    return textResponse(body, status, [...headers, VARY_ENCODING]);
+    return textResponse(body, status, varied(headers));
   }
   return gzip(encoder.encode(body)).then((bytes) =>
     new Response(bytes, {

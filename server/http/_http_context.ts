@@ -10,7 +10,7 @@ import { sseEvent } from "./responses.ts";
 import { jsonRpcCodeOf, type SafeError, toSafeError } from "../errors.ts";
 import { rpcErrorJson } from "../protocol/jsonrpc.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
-import { DeadlineQueue } from "../core/deadline_queue.ts";
+import { type Deadline, DeadlineQueue } from "../core/deadline_queue.ts";
 
 const encoder = new TextEncoder();
 
@@ -162,10 +162,48 @@ export class HttpRequestContext implements MemoMcpRequestContext {
  * ```
  */
 export async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Promise<T> {
-  const watch = watches.add(() => context.link());
+  const watch = watchSlow(context);
   try {
     return await answer;
   } finally {
-    watches.cancel(watch);
+    unwatch(watch);
   }
+}
+
+/**
+ * Starts watching a context whose signal the protocol server took: if its answer is still pending
+ * {@linkcode WATCH_AFTER_MS} from now, the signal is linked to the client. Undefined (nothing to
+ * watch) when the server never asked for the signal. End it with {@linkcode unwatch} when the
+ * answer settles. The handler's inline form of {@linkcode watched}, without an async frame.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HttpRequestContext, unwatch, watchSlow } from "./_http_context.ts";
+ *
+ * const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
+ * const context = new HttpRequestContext(request, undefined, "2026-07-28", 0);
+ * assert.equal(watchSlow(context), undefined); // no signal taken: nothing to watch
+ * context.signal;
+ * const watch = watchSlow(context);
+ * assert.ok(watch);
+ * unwatch(watch);
+ * ```
+ */
+export function watchSlow(context: HttpRequestContext): Deadline | undefined {
+  return context.watched ? watches.add(() => context.link()) : undefined;
+}
+
+/**
+ * Ends a watch of {@linkcode watchSlow} (nothing for undefined).
+ *
+ * @example
+ * ```ts
+ * import { unwatch } from "./_http_context.ts";
+ *
+ * unwatch(undefined);
+ * ```
+ */
+export function unwatch(watch: Deadline | undefined): void {
+  if (watch !== undefined) watches.cancel(watch);
 }

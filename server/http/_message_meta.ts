@@ -49,9 +49,8 @@ export function wantsLogs(
  * ```
  */
 export function wantsProgress(message: unknown, accept: string | null): boolean {
-  if (!acceptsSse(accept)) return false;
   const token = metaOf(message)?.progressToken;
-  return typeof token === "string" || typeof token === "number";
+  return (typeof token === "string" || typeof token === "number") && acceptsSse(accept);
 }
 
 function acceptsSse(accept: string | null): boolean {

@@ -70,6 +70,11 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
+/** The request's id as JSON ("null" when it has none that is valid), for a refusal only. */
+function idJsonOf(message: Record<string, unknown>): string {
+  return isValidId(message.id) ? JSON.stringify(message.id) : "null";
+}
+
 function refusal(idJson: string, code: number, message: string): HttpRefusal {
   return { status: 400, code, message, data: toSafeError(new McpValidationError(message)), idJson };
 }
@@ -150,15 +155,16 @@ export function checkStatelessHeaders(
     }
     return undefined;
   }
-  const idJson = isValidId(message.id) ? JSON.stringify(message.id) : "null";
   const params = isObject(message.params) ? message.params : undefined;
   const meta = params?._meta;
   const bodyVersion = isObject(meta) ? meta[META_PROTOCOL_VERSION] : undefined;
   if (!stateless) {
     if (bodyVersion === undefined) return undefined; // a session request
-    if (versionHeader === null) return mismatch(idJson, "MCP-Protocol-Version header is missing");
+    if (versionHeader === null) {
+      return mismatch(idJsonOf(message), "MCP-Protocol-Version header is missing");
+    }
     return bodyVersion === versionHeader ? undefined : mismatch(
-      idJson,
+      idJsonOf(message),
       `MCP-Protocol-Version header value '${versionHeader}' does not match body value '${
         String(bodyVersion).slice(0, 40)
       }'`,
@@ -169,10 +175,10 @@ export function checkStatelessHeaders(
     return undefined; // a notification or a malformed message: the protocol server answers
   }
   const methodHeader = headers.get("mcp-method");
-  if (methodHeader === null) return mismatch(idJson, "Mcp-Method header is missing");
+  if (methodHeader === null) return mismatch(idJsonOf(message), "Mcp-Method header is missing");
   if (methodHeader !== method) {
     return mismatch(
-      idJson,
+      idJsonOf(message),
       `Mcp-Method header value '${methodHeader.slice(0, 100)}' does not match body value '${
         method.slice(0, 100)
       }'`,
@@ -182,14 +188,16 @@ export function checkStatelessHeaders(
   if (field !== undefined) {
     const raw = headers.get("mcp-name");
     if (raw === null) {
-      return mismatch(idJson, `Mcp-Name header is missing (required for ${method})`);
+      return mismatch(idJsonOf(message), `Mcp-Name header is missing (required for ${method})`);
     }
     const name = decodeHeaderValue(raw);
-    if (name === undefined) return mismatch(idJson, "Mcp-Name header is not valid =?base64?…?=");
+    if (name === undefined) {
+      return mismatch(idJsonOf(message), "Mcp-Name header is not valid =?base64?…?=");
+    }
     const bodyName = params?.[field];
     if (name !== bodyName) {
       return mismatch(
-        idJson,
+        idJsonOf(message),
         `Mcp-Name header value '${name.slice(0, 100)}' does not match body value '${
           String(bodyName).slice(0, 100)
         }'`,
@@ -199,14 +207,14 @@ export function checkStatelessHeaders(
   const checked = checkStatelessMeta(meta);
   if (typeof checked === "string") {
     return refusal(
-      idJson,
+      idJsonOf(message),
       JSON_RPC_CODES.invalidParams,
       `Cannot handle ${method.slice(0, 100)}: ${checked}`,
     );
   }
   if (bodyVersion !== versionHeader) {
     return mismatch(
-      idJson,
+      idJsonOf(message),
       `MCP-Protocol-Version header value '${versionHeader}' does not match body value '${
         String(bodyVersion).slice(0, 40)
       }'`,

@@ -37,7 +37,7 @@ import {
 } from "./_stateless_headers.ts";
 import { createListenStreams } from "./_listen_sse.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
-import { HttpRequestContext, liveEvents, watched } from "./_http_context.ts";
+import { HttpRequestContext, liveEvents, unwatch, watchSlow } from "./_http_context.ts";
 import { idJsonOf, isListen, wantsLogs, wantsProgress } from "./_message_meta.ts";
 import { originRefusal, pathOf } from "./_request_checks.ts";
 
@@ -304,13 +304,23 @@ export function createHttpHandler(
         logs,
       );
       const pending = server.handleParsed(message, context);
-      const answering = context.watched ? watched(pending, context) : pending;
-      // Progress or logs before the answer: stream them as they come (a
-      // page watching a long sync sees each step), then the answer.
-      if (logs !== undefined && await context.notifiedBefore(answering)) {
-        return sseResponse(liveEvents(logs, context, answering, idJsonOf(message)), origin);
+      // A slow answer gets its signal linked to the client (only when the server took it).
+      const watch = watchSlow(context);
+      if (logs !== undefined) {
+        const answering = watch === undefined ? pending : pending.finally(() => unwatch(watch));
+        // Progress or logs before the answer: stream them as they come (a
+        // page watching a long sync sees each step), then the answer.
+        if (await context.notifiedBefore(answering)) {
+          return sseResponse(liveEvents(logs, context, answering, idJsonOf(message)), origin);
+        }
+        answer = await answering;
+      } else {
+        try {
+          answer = await pending;
+        } finally {
+          unwatch(watch);
+        }
       }
-      answer = await answering;
     } catch (e) {
       const data = toSafeError(e);
       return httpErrorResponse(500, jsonRpcCodeOf(e), data.message, origin, [], data);

@@ -263,12 +263,36 @@ export function statelessResult(
   method: string,
   resultJson: string,
 ): string {
+  const rest = resultJson.slice(1);
+  const open = statelessOpening(options, method);
+  return rest === "}" ? open.slice(0, -1) + "}" : open + rest;
+}
+
+/**
+ * What a stateless result of `method` opens with, up to its own first field: `{`, `resultType`, the
+ * cache hint and `_meta`, and a comma. A result built field by field (a tool call's) starts with
+ * it, instead of being sliced open again by {@linkcode statelessResult}.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { createMemoMcpRuntimeFromConfig, resolveMemoMcpOptions } from "@memo/mcp-server";
+ * import { statelessOpening, statelessResult } from "./stateless.ts";
+ *
+ * const options = resolveMemoMcpOptions({ runtime: createMemoMcpRuntimeFromConfig({ prewarm: false }) });
+ * const fields = '"content":[]}';
+ * assert.equal(
+ *   statelessOpening(options, "tools/call") + fields,
+ *   statelessResult(options, "tools/call", "{" + fields),
+ * );
+ * await options.runtime.close();
+ * ```
+ */
+export function statelessOpening(options: ResolvedMemoMcpOptions, method: string): string {
   const hint = HINTS.get(method);
   let head = `{"resultType":"complete",`;
   if (hint !== undefined) head += `"ttlMs":${hint.ttlMs},"cacheScope":"${hint.cacheScope}",`;
-  head += serverInfoMeta(options);
-  const rest = resultJson.slice(1);
-  return rest === "}" ? head + "}" : `${head},${rest}`;
+  return head + serverInfoMeta(options) + ",";
 }
 
 const discoverCache = new WeakMap<ResolvedMemoMcpOptions, string>();

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import { McpValidationError } from "../errors.ts";
 import { describeIssues, type SchemaLimits } from "./schemas.ts";
+import type { Rendered } from "./_rendered.ts";
 
 /**
  * MCP tool annotations.
@@ -63,6 +64,8 @@ export interface ToolOutcome {
   structured: Record<string, unknown>;
   /** Set when the result reports a failure the model should read. */
   isError?: boolean;
+  /** `structured`, already serialized (a result rendered before, kept with its hits). */
+  rendered?: Rendered;
 }
 
 /**
@@ -138,6 +141,12 @@ export interface ToolDefinition<I extends z.ZodType> {
   output: z.ZodType;
   /** Runs the tool on arguments that passed `input`. */
   run(args: z.output<I>, ctx: ToolRunContext): Promise<ToolOutcome>;
+  /**
+   * A check of the commonest arguments without zod, for a tool called often: the parsed arguments
+   * when they surely pass `input` (as zod would give them), else undefined, and zod decides (and
+   * words the errors).
+   */
+  quick?(args: unknown, limits: SchemaLimits): z.output<I> | undefined;
 }
 
 /**
@@ -222,7 +231,7 @@ export interface Tool {
  * ```
  */
 export function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
-  const { input, output, run, description, ...facts } = def;
+  const { input, output, run, quick, description, ...facts } = def;
   const describe = typeof description === "string" ? () => description : description;
   return {
     ...facts,
@@ -234,6 +243,8 @@ export function defineTool<I extends z.ZodType>(def: ToolDefinition<I>): Tool {
         input: schema,
         output,
         call(args, ctx) {
+          const quickly = quick?.(args, limits);
+          if (quickly !== undefined) return run(quickly, ctx);
           const parsed = schema.safeParse(args ?? {});
           if (parsed.success) return run(parsed.data, ctx);
           const { reason, issues } = describeIssues(parsed.error);

@@ -27,6 +27,8 @@ import { defineTool, pageLimit, READ, REWRITE, sourcePrefix, type Tool } from ".
 
 export type { BoundTool, Tool, ToolAnnotations, ToolOutcome, ToolRunContext } from "./_tool_kit.ts";
 import { engineArgument, engineSentences } from "./_recall_text.ts";
+import { RenderedRecalls } from "./_rendered.ts";
+import { quickRecallArguments } from "./_quick_args.ts";
 import { syncConnectors } from "./_connector_tools.ts";
 import { memoryStats } from "./_stats_tool.ts";
 
@@ -128,6 +130,9 @@ const remember = defineTool({
   },
 });
 
+/** The recall results rendered so far, kept with their hits (the runtime's cache reuses them). */
+const RENDERED_RECALLS = new RenderedRecalls();
+
 const recall = defineTool({
   name: "recall",
   title: "Recall",
@@ -185,10 +190,13 @@ const recall = defineTool({
         `${embedded} of ${total} notes embedded: the vector side ranked only those`,
       );
     }
+    const structured = { hits: result.hits, engine: result.engine, coverage: { embedded, total } };
     return {
-      structured: { hits: result.hits, engine: result.engine, coverage: { embedded, total } },
+      structured,
+      rendered: RENDERED_RECALLS.of(result.hits, result.engine, embedded, total, structured),
     };
   },
+  quick: quickRecallArguments,
 });
 
 /** What the remember tool says of scopes: which to use, when more than the project is served. */

@@ -22,7 +22,8 @@ function toolText(outcome: ToolCallOutcome): string {
 /**
  * The serialized `tools/call` result: a text rendering, `structuredContent` when the protocol
  * version has it (2025-06-18 on), and `isError`. The structured JSON is spliced in, not serialized
- * again.
+ * again. `open` is what the result opens with: `{`, or a stateless result's opening
+ * (`statelessOpening` of `../protocol/stateless.ts`), so that it is never sliced open again.
  *
  * @example
  * ```ts
@@ -36,8 +37,12 @@ function toolText(outcome: ToolCallOutcome): string {
  * });
  * ```
  */
-export function toolResultJson(outcome: ToolCallOutcome, structured: boolean): string {
-  let out = `{"content":[{"type":"text","text":${JSON.stringify(toolText(outcome))}}]`;
+export function toolResultJson(outcome: ToolCallOutcome, structured: boolean, open = "{"): string {
+  const rendered = outcome.isError ? undefined : outcome.rendered;
+  const text = rendered !== undefined
+    ? (rendered.textJson ??= JSON.stringify(rendered.json))
+    : JSON.stringify(toolText(outcome));
+  let out = `${open}"content":[{"type":"text","text":${text}}]`;
   if (structured) out += `,"structuredContent":${outcome.json}`;
   if (outcome.isError) out += `,"isError":true`;
   return out + "}";
