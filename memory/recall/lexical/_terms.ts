@@ -409,7 +409,6 @@ export class TermDictionary {
     }
     const all = parts.join("");
     const terms: string[] = new Array(termCount);
-    const prefixes = new PrefixBuckets();
     let from = 0;
     for (let id = 0; id < termCount; id++) {
       const to = termEnds[id];
@@ -417,7 +416,6 @@ export class TermDictionary {
       const term = all.slice(from, to);
       from = to;
       terms[id] = term;
-      prefixes.add(id, term);
     }
     if (!given && !TermDictionary.#tokensFit(state, termCount)) return undefined;
     const dict = new TermDictionary(stopWords);
@@ -438,7 +436,7 @@ export class TermDictionary {
     dict.#terms = terms;
     dict.#termTable = termTable;
     dict.#termHash = termHash;
-    dict.#prefixes = prefixes;
+    dict.#prefixes = PrefixBuckets.deferred(termCount);
     return dict;
   }
 
