@@ -50,7 +50,7 @@ export interface SnapshotRow {
 /**
  * Version of the cloud's snapshot layout (the arrays besides the lexical index's); 2 added
  * `created`, `supersedes` and the validity; 3 leaves out the lexical index's token hash table
- * (`exportSnapshot({ tokenTable: false })`), built again on import.
+ * (`exportSnapshot({ tokenTable: false })`), built again after the import, at its first need.
  */
 const CLOUD_SNAPSHOT_LAYOUT = 3;
 
