@@ -192,10 +192,10 @@ export function decodeIndexSnapshot(
       metaBytes > metaArray.byteLength ||
       ![revHi, revLo, ordHi, ordLo].every((p) => p.length === docs)
     ) return undefined;
+    // Not a fatal decoder: the bytes passed the file's checksum, and the encoder wrote valid UTF-8
+    // (a fatal one checks every byte again: 4-10 ms of 1.6 MB against 1-6 ms).
     const meta = JSON.parse(
-      new TextDecoder("utf-8", { fatal: true }).decode(
-        new Uint8Array(metaArray.buffer, metaArray.byteOffset, metaBytes),
-      ),
+      new TextDecoder().decode(new Uint8Array(metaArray.buffer, metaArray.byteOffset, metaBytes)),
     ) as Meta;
     const columns = [
       meta.ids,
