@@ -76,14 +76,18 @@ export async function changesAfter(
   pid: number,
   since: number,
 ): Promise<{ head: number; upserted: IndexableNote[]; removed: string[] } | undefined> {
-  // One statement, so one snapshot: the head and the changes up to it agree.
+  // One statement, so one snapshot: the head and the changes up to it agree. `seq <= p.seq` holds
+  // of every change the statement sees; it is there for the planner: a range of two bounds
+  // (one unknown when the plan is made) makes it walk the (pid, seq) key. With `seq > since`
+  // alone, on a database of a few projects, it read every change of every project (a
+  // sequential scan: 26 ms of 40,000 changes, on every catch-up and every cold load).
   const rows = await sql<
     (Partial<NoteRow> & { ord: string | null; head: string; changed: string | null })[]
   >`
     SELECT p.seq AS head, c.id AS changed, ${sql.unsafe(N_COLUMNS)}
     FROM memo_projects p
     LEFT JOIN LATERAL (
-      SELECT DISTINCT id FROM memo_changes WHERE pid = p.pid AND seq > ${since}
+      SELECT DISTINCT id FROM memo_changes WHERE pid = p.pid AND seq > ${since} AND seq <= p.seq
     ) c ON true
     LEFT JOIN LATERAL (
       SELECT * FROM memo_notes WHERE pid = p.pid AND id = c.id OFFSET 0

@@ -19,7 +19,7 @@
 
 import postgres, { type Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
-import { collectGarbage, prepareGarbageCollection } from "../../platform/mod.ts";
+import { collectGarbage, prepareGarbageCollection, unrefTimer } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./idempotency.ts";
@@ -45,6 +45,8 @@ export type { SnapshotPolicy } from "./_live_index.ts";
 
 /** Project objects kept between requests (each is small; the indexes are in the budget). */
 const PROJECT_OBJECTS = 10_000;
+/** How long after a snapshot copy took the spare connection the next one is connected, in ms. */
+const SPARE_DELAY_MS = 1000;
 /** How long the readiness check waits for the database, in ms. */
 const READY_TIMEOUT_MS = 2000;
 
@@ -195,20 +197,34 @@ export class PostgresCloudStore implements CloudStore {
     }
     // Each snapshot copy gets a connection of its own, closed after it. One is kept connected ahead
     // of need from the start, so that a cold load (the first one too) does not wait for a new
-    // backend (tens of ms).
+    // backend (tens of ms). The next one is connected a while after one is taken, not during the
+    // copy that took it: a new backend and its handshake would take the CPU from that copy.
     const warm = () => {
       const next = connect(1);
       next`SELECT 1`.catch(() => {});
       return next;
     };
     let spare: Sql | undefined = warm();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let ended = false;
     const dedicated = () => {
       const taken = spare ?? connect(1);
-      spare = warm();
+      spare = undefined;
+      if (timer === undefined && !ended) {
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (!ended) spare ??= warm();
+        }, SPARE_DELAY_MS);
+        unrefTimer(timer);
+      }
       return taken;
     };
     const store = new PostgresCloudStore(sql, options, dedicated);
-    store.#endSpare = () => spare?.end({ timeout: 1 }).catch(() => {});
+    store.#endSpare = () => {
+      ended = true;
+      clearTimeout(timer);
+      return spare?.end({ timeout: 1 }).catch(() => {});
+    };
     return store;
   }
 

@@ -435,10 +435,13 @@ export class ProjectIndex {
     const decoded = decodeIndexSnapshot(bytes, key);
     if (!decoded) return undefined;
     try {
-      const rows = decoded.rows.map(rowOf);
+      // The decoded rows are in a row's shape already (see `decodeIndexSnapshot`).
+      const rows = decoded.rows as Row[];
       const out = new ProjectIndex();
       if (!out.#index.importSnapshot(decoded.lexical, rows)) return undefined;
-      for (const row of [...rows].sort((x, y) => x.ord - y.ord)) {
+      let ordered = true;
+      for (let i = 1; i < rows.length && ordered; i++) ordered = rows[i - 1].ord < rows[i].ord;
+      for (const row of ordered ? rows : [...rows].sort((x, y) => x.ord - y.ord)) {
         out.#rows.set(row.id, row);
         out.#rowBytes += rowBytes(row);
         out.#links.upsert(row, undefined);

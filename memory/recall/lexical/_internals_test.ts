@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { NoteReader } from "./_indexer.ts";
 import { PostingStore } from "./_postings.ts";
+import { FILLS_BEFORE_ALL, PrefixBuckets } from "./_prefixes.ts";
 import { TermDictionary } from "./_terms.ts";
 import { TopK } from "./_topk.ts";
 import { ENGLISH_STOP_WORDS } from "../text/stopwords.ts";
@@ -191,4 +192,44 @@ Deno.test("parseQuery() gives the same terms whether or not the dictionary knows
   ) {
     assert.deepEqual(parseQuery(q, dict, ENGLISH_STOP_WORDS), parseQuery(q, dict, other), q);
   }
+});
+
+Deno.test("PrefixBuckets.deferred: buckets filled when searched answer as buckets filled at once", () => {
+  const letters = "abcdefghij";
+  const terms: string[] = [];
+  for (let i = 0; i < 3000; i++) {
+    terms.push(
+      letters[i % 10] + letters[Math.floor(i / 10) % 10] + letters[(i * 3) % 10] + String(i % 97),
+    );
+  }
+  terms.push("x", "é1", "ab"); // one character, beyond ASCII, a bucket's own key
+  const count = terms.length;
+  const eager = new PrefixBuckets();
+  terms.forEach((term, id) => eager.add(id, term));
+  const lazy = PrefixBuckets.deferred(count);
+  // Terms added after the deferred ones go in at once.
+  for (const term of ["abzz", "aq1", "zz"]) {
+    terms.push(term);
+    eager.add(terms.length - 1, term);
+    lazy.add(terms.length - 1, term);
+  }
+  const sorted = (ids: number[]) => [...ids].sort((a, b) => a - b);
+  const prefixes = ["ab", "abc", "aq", "é", "x", "zz", "q"];
+  for (const a of letters) for (const b of letters) prefixes.push(a + b, a + b + "c1");
+  assert.ok(prefixes.length > FILLS_BEFORE_ALL * 2, "past the fills one by one");
+  for (const prefix of [...prefixes, ...prefixes]) {
+    assert.deepEqual(
+      sorted(lazy.withPrefix(prefix, terms)),
+      sorted(eager.withPrefix(prefix, terms)),
+      prefix,
+    );
+  }
+  // A one-character prefix first fills every bucket.
+  const first = terms.slice(0, count);
+  const eager1 = new PrefixBuckets();
+  first.forEach((term, id) => eager1.add(id, term));
+  const lazy1 = PrefixBuckets.deferred(count);
+  assert.deepEqual(sorted(lazy1.withPrefix("a", first)), sorted(eager1.withPrefix("a", first)));
+  assert.deepEqual(sorted(lazy1.withPrefix("ab", first)), sorted(eager1.withPrefix("ab", first)));
+  assert.ok(eager.withPrefix("ab", terms).length > 10);
 });

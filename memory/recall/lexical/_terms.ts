@@ -9,6 +9,12 @@
  * characters touches one line: `[hash, token id + 1 (0: empty), term id (-1: stop word), length, 4
  * × two UTF-16 units]`. Longer tokens are checked against `chars` from `tokenStart`.
  *
+ * A dictionary taken from a state without the table (each token's hash and term instead: the
+ * cloud's snapshots) builds the table when it is first needed, not on import: an insert, an export
+ * with it, or the {@linkcode SCANS_BEFORE_TABLE}th search lookup. The lookups before it scan the
+ * tokens' hashes (tens of µs for 100,000 tokens, where building the table is tens of ms of random
+ * writes), so that a cold load's first recall does not wait for the table.
+ *
  * @module
  */
 
@@ -21,6 +27,17 @@ import { grown } from "./_grow.ts";
 export const SLOT = 8;
 /** Characters kept in a slot. */
 export const SLOT_CHARS = 8;
+/**
+ * Search lookups ({@linkcode TermDictionary.find}) answered by a scan of the tokens' hashes before
+ * the token table of an imported dictionary is built (see the module doc).
+ */
+export const SCANS_BEFORE_TABLE = 64;
+
+/** Each token's hash and term, of a dictionary whose token table is not built yet. */
+interface LeanTokens {
+  tokenHash: Int32Array;
+  tokenTerm: Int32Array;
+}
 
 /**
  * Interns tokens and terms.
@@ -38,8 +55,11 @@ export const SLOT_CHARS = 8;
  * ```
  */
 export class TermDictionary {
-  /** Hash table of {@linkcode SLOT} ints per slot (see the module doc). */
-  slots: Int32Array = new Int32Array(SLOT << 12);
+  #slots: Int32Array | undefined = new Int32Array(SLOT << 12);
+  /** Without the table yet: each token's hash and term (see the module doc). */
+  #lean: LeanTokens | undefined;
+  /** Search lookups answered by a scan so far (see {@linkcode SCANS_BEFORE_TABLE}). */
+  #scans = 0;
   /** Slot mask (number of slots − 1). */
   mask: number = (1 << 12) - 1;
   /** Where each token's characters start in `chars`. */
@@ -57,6 +77,21 @@ export class TermDictionary {
 
   constructor(stopWords: ReadonlySet<string>) {
     this.#stopWords = stopWords;
+  }
+
+  /** Hash table of {@linkcode SLOT} ints per slot (see the module doc); built here if need be. */
+  get slots(): Int32Array {
+    return this.#slots ?? this.#buildTable();
+  }
+
+  /** The token table if it is built (see the module doc), else undefined. */
+  get builtSlots(): Int32Array | undefined {
+    return this.#slots;
+  }
+
+  /** Bytes of the token table (built or not). */
+  get slotBytes(): number {
+    return (this.mask + 1) * SLOT * Int32Array.BYTES_PER_ELEMENT;
   }
 
   /** Number of distinct terms (stems). */
@@ -103,6 +138,19 @@ export class TermDictionary {
    * -1 for a stop word, -2 for a token never seen (which is not interned).
    */
   find(src: string, start: number, end: number, h: number): number {
+    const lean = this.#lean;
+    if (lean && this.#scans++ < SCANS_BEFORE_TABLE) {
+      const hashes = lean.tokenHash;
+      const starts = this.tokenStart;
+      const tokens = this.#tokens;
+      for (let id = 0; id < tokens; id++) {
+        if (hashes[id] !== h) continue;
+        const base = starts[id];
+        const length = (id + 1 < tokens ? starts[id + 1] : this.#charsUsed) - base;
+        if (this.#sameChars(base, length, src, start, end)) return lean.tokenTerm[id];
+      }
+      return -2;
+    }
     const at = this.#slotOf(src, start, end, h) * SLOT;
     return this.slots[at + 1] === 0 ? -2 : this.slots[at + 2];
   }
@@ -143,6 +191,21 @@ export class TermDictionary {
         ? (slots[at + 4 + (p >> 1)] >>> ((p & 1) << 4)) & 0xffff
         : chars[base + p];
       if (have !== c) return false;
+      p++;
+    }
+    return p === length;
+  }
+
+  /** Whether the token of `length` characters at `base` in `chars` is spelled by `src[start, end)`. */
+  #sameChars(base: number, length: number, src: string, start: number, end: number): boolean {
+    const chars = this.chars;
+    let p = 0;
+    for (let i = start; i < end; i++) {
+      let c = src.charCodeAt(i);
+      if (c === 45 || c === 95) continue;
+      if (c >= 65 && c <= 90) c += 32;
+      else if (c === 0x2019 || c === 0x02bc) c = 39;
+      if (p === length || chars[base + p] !== c) return false;
       p++;
     }
     return p === length;
@@ -253,7 +316,7 @@ export class TermDictionary {
       const to = slot * SLOT;
       for (let k = 0; k < SLOT; k++) slots[to + k] = old[at + k];
     }
-    this.slots = slots;
+    this.#slots = slots;
     this.mask = mask;
   }
 
@@ -277,7 +340,10 @@ export class TermDictionary {
     const tokens = this.#tokens;
     const table: Pick<TermDictionaryState, "slots" | "tokenHash" | "tokenTerm"> = {};
     if (tokenTable) table.slots = this.slots.slice();
-    else {
+    else if (this.#lean) {
+      table.tokenHash = this.#lean.tokenHash.slice(0, tokens);
+      table.tokenTerm = this.#lean.tokenTerm.slice(0, tokens);
+    } else {
       // Each token's hash and term instead of the table, built again on import.
       const tokenHash = new Int32Array(tokens);
       const tokenTerm = new Int32Array(tokens);
@@ -343,7 +409,6 @@ export class TermDictionary {
     }
     const all = parts.join("");
     const terms: string[] = new Array(termCount);
-    const prefixes = new PrefixBuckets();
     let from = 0;
     for (let id = 0; id < termCount; id++) {
       const to = termEnds[id];
@@ -351,13 +416,19 @@ export class TermDictionary {
       const term = all.slice(from, to);
       from = to;
       terms[id] = term;
-      prefixes.add(id, term);
     }
-    const slots = given ?? TermDictionary.#table(state, termCount);
-    if (!slots) return undefined;
+    if (!given && !TermDictionary.#tokensFit(state, termCount)) return undefined;
     const dict = new TermDictionary(stopWords);
-    dict.slots = slots;
-    dict.mask = slots.length / SLOT - 1;
+    if (given) {
+      dict.#slots = given;
+      dict.mask = given.length / SLOT - 1;
+    } else {
+      dict.#slots = undefined;
+      dict.#lean = { tokenHash: tokenHash!, tokenTerm: tokenTerm! };
+      let slotCount = 1 << 12;
+      while (tokens * 2 > slotCount) slotCount *= 2;
+      dict.mask = slotCount - 1;
+    }
     dict.tokenStart = tokenStart;
     dict.chars = chars;
     dict.#tokens = tokens;
@@ -365,29 +436,40 @@ export class TermDictionary {
     dict.#terms = terms;
     dict.#termTable = termTable;
     dict.#termHash = termHash;
-    dict.#prefixes = prefixes;
+    dict.#prefixes = PrefixBuckets.deferred(termCount);
     return dict;
   }
 
-  /**
-   * The token hash table of a state that has each token's hash and term instead, as the inserts
-   * would leave it: the smallest power of two (4096 at least) that is at least twice the tokens,
-   * each token probed in from its hash, in id order. Undefined when the state is not consistent.
-   */
-  static #table(state: TermDictionaryState, termCount: number): Int32Array | undefined {
-    const { tokens, charsUsed, tokenStart, chars } = state;
-    const tokenHash = state.tokenHash!, tokenTerm = state.tokenTerm!;
-    let slotCount = 1 << 12;
-    while (tokens * 2 > slotCount) slotCount *= 2;
-    const mask = slotCount - 1;
-    const slots = new Int32Array(SLOT * slotCount);
+  /** Whether each token of a state without the table spells a range of `chars` and names a term. */
+  static #tokensFit(state: TermDictionaryState, termCount: number): boolean {
+    const { tokens, charsUsed, tokenStart } = state;
+    const tokenTerm = state.tokenTerm!;
     for (let id = 0; id < tokens; id++) {
       const start = tokenStart[id];
       const end = id + 1 < tokens ? tokenStart[id + 1] : charsUsed;
       const term = tokenTerm[id];
       if (!(start >= 0 && end >= start && end <= charsUsed && term >= -1 && term < termCount)) {
-        return undefined;
+        return false;
       }
+    }
+    return true;
+  }
+
+  /**
+   * Builds the token table of a dictionary imported without it (checked by `#tokensFit`), as the
+   * inserts would leave it: `mask + 1` slots (the smallest power of two, 4096 at least, that is at
+   * least twice the tokens), each token probed in from its hash, in id order.
+   */
+  #buildTable(): Int32Array {
+    const { tokenHash, tokenTerm } = this.#lean!;
+    const tokens = this.#tokens, charsUsed = this.#charsUsed;
+    const tokenStart = this.tokenStart, chars = this.chars;
+    const mask = this.mask;
+    const slots = new Int32Array(SLOT * (mask + 1));
+    for (let id = 0; id < tokens; id++) {
+      const start = tokenStart[id];
+      const end = id + 1 < tokens ? tokenStart[id + 1] : charsUsed;
+      const term = tokenTerm[id];
       const h = tokenHash[id];
       let slot = h & mask;
       while (slots[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
@@ -400,6 +482,8 @@ export class TermDictionary {
         slots[at + 4 + (k >> 1)] |= chars[start + k] << ((k & 1) << 4);
       }
     }
+    this.#slots = slots;
+    this.#lean = undefined;
     return slots;
   }
 

@@ -213,14 +213,15 @@ export class Bm25Index implements Bm25LexicalIndex, IndexView {
     const buffers = new Set<ArrayBufferLike>();
     const add = (a: Int32Array | Uint16Array) => buffers.add(a.buffer);
     const d = this.dict, p = this.postings, q = this.sequences;
-    [d.slots, d.tokenStart, d.chars, p.offsets, p.entries, p.log, p.frameDoc, p.frameEnd].forEach(
-      add,
-    );
+    [d.tokenStart, d.chars, p.offsets, p.entries, p.log, p.frameDoc, p.frameEnd].forEach(add);
+    // The token table counts before it is built, as it will be (see `_terms.ts`).
+    const table = d.builtSlots;
+    if (table) add(table);
     p.chunks.forEach(add);
     q.chunks.forEach(add);
     [q.chunk, q.start, q.end, q.feedbackHead, q.feedbackTail, this.df].forEach(add);
     [this.lengths.title, this.lengths.body, this.lengths.labels].forEach(add);
-    let bytes = 0;
+    let bytes = table ? 0 : d.slotBytes;
     for (const buffer of buffers) bytes += buffer.byteLength;
     // A term: its string and its two table entries; a note: its slot and id-map entry.
     return bytes + d.size * 64 + this.notes.length * 8 + this.#ids.size * 48;

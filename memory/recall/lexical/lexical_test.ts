@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { Note } from "../../notes/note.ts";
 import { Bm25Index, createLexicalIndex, type LexicalIndexOptions } from "./lexical.ts";
+import { hashToken } from "../text/tokenizer.ts";
 
 function note(id: string, body: string, title = "", labels: string[] = []): Note {
   return { id, title, body, labels, hash: id, created: "", updated: "" };
@@ -354,6 +355,65 @@ Deno.test("a snapshot without the token table imports alike: the table is built 
   assert.equal(
     createLexicalIndex().importSnapshot({ ...lean, arrays: { ...lean.arrays, tokenTerm } }, notes),
     false,
+  );
+});
+
+Deno.test("a snapshot without the token table: the table waits for its first need, the lookups before it scan", () => {
+  const notes = Array.from(
+    { length: 300 },
+    (_, i) => note(`n${i}`, `alpha${i % 89} beta-${i % 11} the Delta’s ${i} runbooks`),
+  );
+  const index = indexOf(notes);
+  const lean = index.exportSnapshot({ tokenTable: false })!;
+  const b = new Bm25Index();
+  assert.equal(b.importSnapshot(lean, notes), true);
+  assert.equal(b.dict.builtSlots, undefined, "not built on import");
+  const bytes = b.byteLength();
+  // Exported again before it is built: the same tokens.
+  const again = b.exportSnapshot({ tokenTable: false })!;
+  assert.deepEqual(again.arrays.tokenHash, lean.arrays.tokenHash);
+  assert.deepEqual(again.arrays.tokenTerm, lean.arrays.tokenTerm);
+  assert.equal(b.dict.builtSlots, undefined);
+  // A lookup by a scan finds what the table finds: a token, a stop word (-1), none (-2).
+  const words = ["alpha5", "ALPHA88", "beta-3", "beta_3", "delta’s", "delta's", "the", "zebra"];
+  for (const word of words) {
+    const h = hashToken(word, 0, word.length);
+    assert.equal(
+      b.dict.find(word, 0, word.length, h),
+      (index as Bm25Index).dict.find(word, 0, word.length, h),
+    );
+  }
+  assert.equal(b.dict.find("the", 0, 3, hashToken("the", 0, 3)), -1);
+  assert.equal(b.dict.find("zebra", 0, 5, hashToken("zebra", 0, 5)), -2);
+  assert.ok(b.dict.find("alpha5", 0, 6, hashToken("alpha5", 0, 6)) >= 0);
+  assert.equal(b.dict.builtSlots, undefined);
+  // Searches: by scans first (the same answers), then on the table, built on the way.
+  const queries = [
+    "alpha5 runbook",
+    "BETA-3 delta’s",
+    "beta_3",
+    "delta's 17",
+    "nothing here",
+    "alp",
+  ];
+  for (let round = 0; round < 20; round++) {
+    for (const query of queries) {
+      const expected = index.search(query, { limit: 10, explain: true });
+      assert.deepEqual(b.search(query, { limit: 10, explain: true }), expected, query);
+    }
+  }
+  assert.ok(b.dict.builtSlots, "built after the scans");
+  assert.equal(b.byteLength(), bytes, "counted alike before and after it is built");
+  // An insert builds it at once.
+  const c = new Bm25Index();
+  assert.equal(c.importSnapshot(lean, notes), true);
+  const more = note("x1", "zebra alpha5 runbooks");
+  index.add(more);
+  c.add(more);
+  assert.ok(c.dict.builtSlots);
+  assert.deepEqual(
+    c.search("zebra alpha5", { limit: 10 }),
+    index.search("zebra alpha5", { limit: 10 }),
   );
 });
 
