@@ -10,6 +10,7 @@ import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED, tokenText } from "./recall/te
 import { ENGLISH_STOP_WORDS } from "./recall/text/stopwords.ts";
 import { stemWord } from "./recall/text/stemmer.ts";
 import { IRREGULAR_FORMS } from "./recall/text/irregular.ts";
+import { tokenCode } from "./recall/text/_token_code.ts";
 import { FactCollector, FILLERS } from "./_text_facts.ts";
 
 /** Stop words that change what a sentence says: kept as words. */
@@ -203,10 +204,8 @@ const WORDS = new Map<number, { raw: string; word: string }>();
 function sameToken(src: string, start: number, end: number, raw: string): boolean {
   let k = 0;
   for (let i = start; i < end; i++) {
-    let c = src.charCodeAt(i);
-    if (c === 45 || c === 95) continue;
-    if (c >= 65 && c <= 90) c += 32;
-    else if (c === 0x2019 || c === 0x02bc) c = 39;
+    const c = tokenCode(src.charCodeAt(i));
+    if (c < 0) continue;
     if (raw.charCodeAt(k++) !== c) return false;
   }
   return k === raw.length;

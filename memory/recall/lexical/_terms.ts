@@ -20,6 +20,7 @@
 
 import { analyzeToken } from "../text/stemmer.ts";
 import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
+import { tokenCode } from "../text/_token_code.ts";
 import { PrefixBuckets } from "./_prefixes.ts";
 import { grown } from "./_grow.ts";
 
@@ -182,10 +183,8 @@ export class TermDictionary {
     const base = this.tokenStart[slots[at + 1] - 1];
     let p = 0;
     for (let i = start; i < end; i++) {
-      let c = src.charCodeAt(i);
-      if (c === 45 || c === 95) continue;
-      if (c >= 65 && c <= 90) c += 32;
-      else if (c === 0x2019 || c === 0x02bc) c = 39;
+      const c = tokenCode(src.charCodeAt(i));
+      if (c < 0) continue;
       if (p === length) return false;
       const have = p < SLOT_CHARS
         ? (slots[at + 4 + (p >> 1)] >>> ((p & 1) << 4)) & 0xffff
@@ -201,10 +200,8 @@ export class TermDictionary {
     const chars = this.chars;
     let p = 0;
     for (let i = start; i < end; i++) {
-      let c = src.charCodeAt(i);
-      if (c === 45 || c === 95) continue;
-      if (c >= 65 && c <= 90) c += 32;
-      else if (c === 0x2019 || c === 0x02bc) c = 39;
+      const c = tokenCode(src.charCodeAt(i));
+      if (c < 0) continue;
       if (p === length || chars[base + p] !== c) return false;
       p++;
     }
@@ -232,19 +229,10 @@ export class TermDictionary {
     let p = from;
     let changed = false;
     for (let i = start; i < end; i++) {
-      let c = src.charCodeAt(i);
-      if (c === 45 || c === 95) {
-        changed = true;
-        continue;
-      }
-      if (c >= 65 && c <= 90) {
-        c += 32;
-        changed = true;
-      } else if (c === 0x2019 || c === 0x02bc) {
-        c = 39;
-        changed = true;
-      }
-      chars[p++] = c;
+      const raw = src.charCodeAt(i);
+      const c = tokenCode(raw);
+      if (c !== raw) changed = true;
+      if (c >= 0) chars[p++] = c;
     }
     this.#charsUsed = p;
     this.tokenStart[id] = from;

@@ -8,6 +8,7 @@
  */
 
 import { RE_MARKS } from "./_charclass.ts";
+import { tokenCode } from "./_token_code.ts";
 
 /**
  * A word, or the only part of a run.
@@ -187,11 +188,8 @@ export const MAX_JOINED_PARTS = 8;
 export function tokenText(src: string, start: number, end: number): string {
   let out = "";
   for (let i = start; i < end; i++) {
-    let c = src.charCodeAt(i);
-    if (c === 45 || c === 95) continue;
-    if (c >= 65 && c <= 90) c += 32;
-    else if (c === 0x2019 || c === 0x02bc) c = 39;
-    out += String.fromCharCode(c);
+    const c = tokenCode(src.charCodeAt(i));
+    if (c >= 0) out += String.fromCharCode(c);
   }
   return out;
 }
