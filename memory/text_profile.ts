@@ -6,11 +6,16 @@
  * @module
  */
 
-import { scanTokens, TOKEN_CJK_PAIR, TOKEN_JOINED, tokenText } from "./recall/text/tokenizer.ts";
+import {
+  scanTokens,
+  TOKEN_CJK_PAIR,
+  TOKEN_JOINED,
+  tokenCode,
+  tokenText,
+} from "./recall/text/tokenizer.ts";
 import { ENGLISH_STOP_WORDS } from "./recall/text/stopwords.ts";
 import { stemWord } from "./recall/text/stemmer.ts";
 import { IRREGULAR_FORMS } from "./recall/text/irregular.ts";
-import { tokenCode } from "./recall/text/_token_code.ts";
 import { FactCollector, FILLERS } from "./_text_facts.ts";
 
 /** Stop words that change what a sentence says: kept as words. */

@@ -19,8 +19,7 @@
  */
 
 import { analyzeToken } from "../text/stemmer.ts";
-import { HASH_PRIME, HASH_SEED, hashToken } from "../text/tokenizer.ts";
-import { tokenCode } from "../text/_token_code.ts";
+import { HASH_PRIME, HASH_SEED, hashToken, tokenCode } from "../text/tokenizer.ts";
 import { PrefixBuckets } from "./_prefixes.ts";
 import { grown } from "./_grow.ts";
 

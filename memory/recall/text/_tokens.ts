@@ -8,7 +8,6 @@
  */
 
 import { RE_MARKS } from "./_charclass.ts";
-import { tokenCode } from "./_token_code.ts";
 
 /**
  * A word, or the only part of a run.
@@ -172,6 +171,29 @@ export const MAX_TOKEN_LENGTH = 64;
  * ```
  */
 export const MAX_JOINED_PARTS = 8;
+
+/**
+ * The code unit `c` as a token spells it: ASCII upper case lowered, a typographic apostrophe (`’`,
+ * `ʼ`) written `'`, and -1 for a joiner (`-`, `_`), which a token skips. The one rule that
+ * {@linkcode tokenText}, the term dictionary and the text profiles share.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { tokenCode } from "./_tokens.ts";
+ *
+ * assert.equal(tokenCode(65), 97); // "A" -> "a"
+ * assert.equal(tokenCode(0x2019), 39); // "’" -> "'"
+ * assert.equal(tokenCode(95), -1); // "_" is skipped
+ * assert.equal(tokenCode(0xe9), 0xe9); // "é" stays
+ * ```
+ */
+export function tokenCode(c: number): number {
+  if (c >= 65 && c <= 90) return c + 32;
+  if (c === 45 || c === 95) return -1;
+  if (c === 0x2019 || c === 0x02bc) return 39;
+  return c;
+}
 
 /**
  * Spells out a token range given to a {@linkcode TokenSink}: ASCII upper case
