@@ -16,3 +16,4 @@
 export * from "./system.ts";
 export * from "./git_base.ts";
 export * from "./replace_file.ts";
+export * from "./stat_sync.ts";

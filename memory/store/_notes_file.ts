@@ -27,10 +27,10 @@
 import { isAscii } from "node:buffer";
 import { createHash, type Hash } from "node:crypto";
 import { type FileHandle, open } from "node:fs/promises";
-import { statSync } from "node:fs";
 import { MemoryError } from "../errors.ts";
 import { NOTE_MARKER_START } from "./codec.ts";
 import { isCode, readLock, sleep } from "./_lock.ts";
+import { statFileSync } from "../platform/stat_sync.ts";
 import { type HashedStatus, type KnownDigest, sameStatus, statusOf } from "./_digest_cache.ts";
 
 /** Identity and extent of notes.md as last loaded. */
@@ -53,12 +53,8 @@ const PATTERN = new TextEncoder().encode(MARKER_SEARCH);
  * round trip of an async stat costs about 50.
  */
 export function statStamp(path: string): FileStamp | undefined {
-  try {
-    return toStamp(statSync(path));
-  } catch (e) {
-    if (isCode(e, "ENOENT")) return undefined;
-    throw e;
-  }
+  const status = statFileSync(path);
+  return status === undefined ? undefined : toStamp(status);
 }
 
 export function toStamp(
