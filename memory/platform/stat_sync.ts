@@ -3,12 +3,13 @@
  * `notes.md` of every scope before every read (a recall, a list). Under Deno, `node:fs`'s
  * `statSync` builds a Node `Stats` object from Deno's own answer, which costs more than the system
  * call (4.7 µs against 1.9 µs a call on the development machine), so Deno's call is taken directly
- * there; under Node, a missing file is answered without an error.
+ * there; a missing file is answered without an error on both hosts (under Deno, a path last seen
+ * missing is asked whether it exists before it is stat'ed again).
  *
  * @module
  */
 
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 
 /**
  * What a stat tells the store: the same fields, with the same values, under Deno and under Node
@@ -33,6 +34,10 @@ export interface FileStatus {
 // deno-lint-ignore no-explicit-any
 const deno: any = (globalThis as any).Deno;
 
+/** Paths whose last stat found nothing (the scopes' files not written yet), a few at most. */
+const missing = new Set<string>();
+const MAX_MISSING = 64;
+
 /**
  * The status of the file at `path`; undefined when nothing is there. Other errors throw (under
  * Node with their `code`).
@@ -54,13 +59,20 @@ const deno: any = (globalThis as any).Deno;
  *   birthtimeMs: node.birthtimeMs,
  * });
  * assert.equal(statFileSync(`${dir}/none.md`), undefined);
+ * assert.equal(statFileSync(`${dir}/none.md`), undefined); // still missing
+ * await Deno.writeTextFile(`${dir}/none.md`, "now here");
+ * assert.equal(statFileSync(`${dir}/none.md`)?.size, 8); // seen at once when it appears
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function statFileSync(path: string): FileStatus | undefined {
   if (deno?.statSync) {
+    // Deno answers a missing file with a thrown error (8.6 µs against 1.3 µs for `existsSync`): a
+    // path last seen missing is asked whether it exists first.
+    if (missing.has(path) && !existsSync(path)) return undefined;
     try {
       const s = deno.statSync(path);
+      missing.delete(path);
       return {
         size: s.size,
         mtimeMs: s.mtime ? s.mtime.getTime() : 0,
@@ -68,8 +80,10 @@ export function statFileSync(path: string): FileStatus | undefined {
         birthtimeMs: s.birthtime ? s.birthtime.getTime() : 0,
       };
     } catch (e) {
-      if (e instanceof deno.errors.NotFound) return undefined;
-      throw e;
+      if (!(e instanceof deno.errors.NotFound)) throw e;
+      if (missing.size >= MAX_MISSING) missing.clear();
+      missing.add(path);
+      return undefined;
     }
   }
   // Node answers a missing file without building an error (a thrown ENOENT costs about 4 µs more,
