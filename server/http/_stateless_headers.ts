@@ -17,7 +17,7 @@ import {
   META_PROTOCOL_VERSION,
   unsupportedVersionError,
 } from "../protocol/stateless.ts";
-import { isValidId } from "../protocol/jsonrpc.ts";
+import { idJsonOf } from "./_message_meta.ts";
 import { versionFeatures } from "../protocol/versions.ts";
 
 /** A refusal of the HTTP layer: a 400 with this JSON-RPC error. */
@@ -68,11 +68,6 @@ export function decodeHeaderValue(value: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The request's id as JSON ("null" when it has none that is valid), for a refusal only. */
-function idJsonOf(message: Record<string, unknown>): string {
-  return isValidId(message.id) ? JSON.stringify(message.id) : "null";
 }
 
 function refusal(idJson: string, code: number, message: string): HttpRefusal {
