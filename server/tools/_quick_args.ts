@@ -6,12 +6,7 @@
  * @module
  */
 
-import type { SchemaLimits } from "./schemas.ts";
-
-/** What `text()` requires of a query besides its length: a character that is not a space. */
-const NON_BLANK = /\S/;
-/** `text()`'s longest text. */
-const MAX_TEXT = 200_000;
+import { MAX_TEXT_LENGTH, NON_BLANK, type SchemaLimits } from "./schemas.ts";
 
 /**
  * `{ query, limit? }`, the arguments most recalls carry, checked without zod: a plain object with
@@ -43,7 +38,7 @@ export function quickRecallArguments(
   }
   for (const key in args) if (key !== "query" && key !== "limit") return undefined;
   const { query, limit } = args as { query?: unknown; limit?: unknown };
-  if (typeof query !== "string" || query.length > MAX_TEXT || !NON_BLANK.test(query)) {
+  if (typeof query !== "string" || query.length > MAX_TEXT_LENGTH || !NON_BLANK.test(query)) {
     return undefined;
   }
   if (limit === undefined) return "limit" in args ? { query, limit } : { query };

@@ -10,7 +10,31 @@
 import { z } from "zod";
 import type { RuntimeRecallProfile } from "../../runtimes/types.ts";
 
-const NON_BLANK = /\S/;
+/**
+ * What a non-blank text holds: a character that is not white space.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { NON_BLANK } from "./schemas.ts";
+ * assert.ok(NON_BLANK.test(" a "));
+ * assert.ok(!NON_BLANK.test(" \t\n"));
+ * ```
+ */
+export const NON_BLANK = /\S/;
+
+/**
+ * The longest text {@linkcode text} takes, in UTF-16 code units.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_TEXT_LENGTH, text } from "./schemas.ts";
+ * assert.ok(text("query").safeParse("x".repeat(MAX_TEXT_LENGTH)).success);
+ * assert.ok(!text("query").safeParse("x".repeat(MAX_TEXT_LENGTH + 1)).success);
+ * ```
+ */
+export const MAX_TEXT_LENGTH = 200_000;
 
 /**
  * Page-size limits the schemas depend on.
@@ -53,7 +77,7 @@ export interface SchemaLimits {
  * ```
  */
 export const text = (what: string) =>
-  z.string().min(1).max(200_000).regex(NON_BLANK, { message: `${what} is empty` });
+  z.string().min(1).max(MAX_TEXT_LENGTH).regex(NON_BLANK, { message: `${what} is empty` });
 /**
  * A label list.
  *
