@@ -118,7 +118,18 @@ interface SortedHeaders {
   headers: readonly (readonly [string, string])[];
   cookies: readonly string[];
 }
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * A valid HTTP header name (RFC 9110's token), as the host's `Headers` accepts it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { HTTP_TOKEN } from "./_light_response.ts";
+ * assert.ok(HTTP_TOKEN.test("mcp-protocol-version"));
+ * assert.ok(!HTTP_TOKEN.test("bad name"));
+ * ```
+ */
+export const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_VALUE = /[\0\r\n]|^[\t ]|[\t ]$/;
 
 /**
@@ -134,7 +145,7 @@ function sortedHeaders(list: LightHeaderList, hasBody: boolean): SortedHeaders |
   const joined = new Map<string, string>();
   const cookies: string[] = [];
   for (const [name, value] of list) {
-    if (!TOKEN.test(name) || BAD_VALUE.test(value)) return undefined;
+    if (!HTTP_TOKEN.test(name) || BAD_VALUE.test(value)) return undefined;
     const lower = name.toLowerCase();
     if (lower === "set-cookie") {
       cookies.push(value);

@@ -10,12 +10,51 @@
  */
 
 import type { ServerResponse } from "node:http";
-import { delegateRest } from "./_light_response.ts";
+import { delegateRest, HTTP_TOKEN } from "./_light_response.ts";
 
 /** Builds (once) and returns the host's object a light one stands for. */
 const REAL = Symbol("real");
 
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * The host's `Headers` holding Node's raw header list (`[name, value, name, value, …]`), in order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { headersFromRaw } from "./_node_request.ts";
+ * const headers = headersFromRaw(["Accept", "a", "accept", "b", "Host", "h"]);
+ * assert.equal(headers.get("accept"), "a, b");
+ * assert.equal(headers.get("host"), "h");
+ * ```
+ */
+export function headersFromRaw(raw: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  return headers;
+}
+
+/**
+ * The controller of a request's `signal`, made when the signal is first read: it aborts when the
+ * client goes away before the answer `res` is written (at once when it is gone already).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { ServerResponse } from "node:http";
+ * import { clientGone } from "./_node_request.ts";
+ * const res = { closed: true, writableFinished: false } as unknown as ServerResponse;
+ * assert.equal(clientGone(res).signal.aborted, true);
+ * ```
+ */
+export function clientGone(res: ServerResponse): AbortController {
+  const controller = new AbortController();
+  const gone = () => {
+    if (!res.writableFinished) controller.abort();
+  };
+  if (res.closed) gone();
+  else res.once("close", gone);
+  return controller;
+}
 
 /**
  * Headers over Node's raw header list: `get` and `has` read an index built on first use; anything
@@ -31,11 +70,7 @@ class LightHeaders {
   /** The host's `Headers`, built once. */
   [REAL](): Headers {
     let real = this.#real;
-    if (real === undefined) {
-      real = this.#real = new Headers();
-      const raw = this.#raw;
-      for (let i = 0; i < raw.length; i += 2) real.append(raw[i], raw[i + 1]);
-    }
+    if (real === undefined) real = this.#real = headersFromRaw(this.#raw);
     return real;
   }
   get(name: string): string | null {
@@ -54,10 +89,10 @@ class LightHeaders {
     // valid name, and the host's error for another.
     const value = index.get(name) ?? index.get(name.toLowerCase());
     if (value !== undefined) return value;
-    return TOKEN.test(name) ? null : this[REAL]().get(name);
+    return HTTP_TOKEN.test(name) ? null : this[REAL]().get(name);
   }
   has(name: string): boolean {
-    if (this.#real !== undefined || typeof name !== "string" || !TOKEN.test(name)) {
+    if (this.#real !== undefined || typeof name !== "string" || !HTTP_TOKEN.test(name)) {
       return this[REAL]().has(name);
     }
     return this.get(name) !== null;
@@ -141,17 +176,7 @@ export class NodeRequest {
     return this.#headers as unknown as Headers;
   }
   get signal(): AbortSignal {
-    let controller = this.#controller;
-    if (controller === undefined) {
-      const made = controller = this.#controller = new AbortController();
-      const res = this.#answer;
-      const gone = () => {
-        if (!res.writableFinished) made.abort();
-      };
-      if (res.closed) gone();
-      else res.once("close", gone);
-    }
-    return controller.signal;
+    return (this.#controller ??= clientGone(this.#answer)).signal;
   }
   get bodyUsed(): boolean {
     return this.#real !== undefined ? this.#real.bodyUsed : this.#used;

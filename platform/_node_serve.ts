@@ -14,7 +14,7 @@ import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import type { PlatformServer, ServeOptions } from "./_serve_types.ts";
 import { enableLightResponses, type LightParts, lightParts } from "./_light_response.ts";
-import { NodeRequest } from "./_node_request.ts";
+import { clientGone, headersFromRaw, NodeRequest } from "./_node_request.ts";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -242,17 +242,7 @@ Object.defineProperty(StreamedRequest.prototype, "signal", {
   configurable: true,
   enumerable: true,
   get(this: StreamedRequest): AbortSignal {
-    let controller = this[CONTROLLER];
-    if (controller === undefined) {
-      controller = this[CONTROLLER] = new AbortController();
-      const res = this[ANSWER];
-      const gone = () => {
-        if (!res.writableFinished) controller!.abort();
-      };
-      if (res.closed) gone();
-      else res.once("close", gone);
-    }
-    return controller.signal;
+    return (this[CONTROLLER] ??= clientGone(this[ANSWER])).signal;
   },
 });
 
@@ -282,9 +272,7 @@ function toRequest(req: IncomingMessage, res: ServerResponse, buffered?: Uint8Ar
   if ((buffered !== undefined || !hasBody) && LIGHT_METHODS.has(method)) {
     return new NodeRequest(method, requestUrl(url), req.rawHeaders, buffered ?? null, res);
   }
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+  const headers = headersFromRaw(req.rawHeaders);
   let request: StreamedRequest;
   if (buffered !== undefined) {
     request = new StreamedRequest(url, { method, headers, body: buffered as BodyInit });
