@@ -32,9 +32,9 @@
  */
 
 import { readFileSync } from "node:fs";
-import { mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { currentPid } from "../platform/system.ts";
+import { stat, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { writeCacheFile } from "./_cache_file.ts";
 
 /** How much older than the read the file's last change must be for its digest to be recorded. */
 export const SETTLED_MS = 5_000;
@@ -177,31 +177,17 @@ export async function writeDigestCache(
 ): Promise<void> {
   const { status, sha256 } = digest;
   if (!recordable(status) || !(status.ctimeMs <= readStart - SETTLED_MS)) return;
-  const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
   try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
-    await writeFile(tmp, JSON.stringify({ format: FORMAT, status: statusOf(status), sha256 }));
-    await rename(tmp, path);
+    await writeCacheFile(
+      path,
+      JSON.stringify({ format: FORMAT, status: statusOf(status), sha256 }),
+    );
     // The file system's clock must not lag this process's by more than LAG_MS: the rule above
     // read the file's ctime against this process's clock. (Taken after the stat, the clock can
     // only make the lag look larger.)
     const written = await stat(path);
     if (written.ctimeMs < now() - LAG_MS) await unlink(path);
   } catch {
-    await unlink(tmp).catch(() => {});
+    // no record: the next load hashes again
   }
-}
-
-/**
- * Removes the record; never rejects.
- *
- * @example
- * ```ts
- * import { dropDigestCache } from "./_digest_cache.ts";
- * await dropDigestCache("/nowhere/notes-digest.json");
- * ```
- */
-export function dropDigestCache(path: string): Promise<void> {
-  return unlink(path).catch(() => {});
 }

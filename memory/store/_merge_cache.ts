@@ -14,9 +14,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { currentPid } from "../platform/system.ts";
+import { readFile, unlink } from "node:fs/promises";
+import { join } from "node:path";
+import { writeCacheFile } from "./_cache_file.ts";
 
 /** The first bytes of a cache file, and the version of its layout. */
 const MAGIC = "memo-merge-cache 1 ";
@@ -179,19 +179,11 @@ export async function writeMergeCache(
 ): Promise<void> {
   const { conflicted, from, base, hunks, conflicts, twins } = merge;
   const head = { conflicted, from, base, hunks, conflicts, twins, bytes: bytes.length, sha256 };
-  const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-  try {
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
-    const line = new TextEncoder().encode(MAGIC + JSON.stringify(head) + "\n");
-    const all = new Uint8Array(line.length + bytes.length);
-    all.set(line);
-    all.set(bytes, line.length);
-    await writeFile(tmp, all);
-    await rename(tmp, path);
-  } catch {
-    await unlink(tmp).catch(() => {});
-  }
+  const line = new TextEncoder().encode(MAGIC + JSON.stringify(head) + "\n");
+  const all = new Uint8Array(line.length + bytes.length);
+  all.set(line);
+  all.set(bytes, line.length);
+  await writeCacheFile(path, all).catch(() => {});
 }
 
 /**

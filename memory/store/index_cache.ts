@@ -14,12 +14,12 @@
  */
 
 import { closeSync, openSync, readSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { Note } from "../notes/note.ts";
 import { memoPaths } from "./paths.ts";
 import type { Bm25Index, LexicalSnapshot } from "../recall/lexical/lexical.ts";
-import { currentPid } from "../platform/system.ts";
+import { writeCacheFile } from "./_cache_file.ts";
 import type { ContentDigest } from "./load_digest.ts";
 import {
   decodeSnapshot,
@@ -246,18 +246,8 @@ export function writeIndexCache(
     if (!dir?.isDirectory()) return; // not an initialised project: write nothing
     const key = snapshotKey(index.options, fileDigest ?? notesDigest(notes));
     const bytes = encodeSnapshot(key, taken, notes.length);
-    await mkdir(dirname(path), { recursive: true });
-    // The cache is rebuilt at will and can be large: keep it out of the project's git history.
-    await writeFile(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" }).catch(() => {});
     await removeAbandonedTemps(path);
-    const tmp = `${path}.${currentPid()}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      await writeFile(tmp, bytes);
-      await rename(tmp, path);
-    } catch (error) {
-      await unlink(tmp).catch(() => {});
-      throw error;
-    }
+    await writeCacheFile(path, bytes);
   })().catch(() => {});
 }
 
