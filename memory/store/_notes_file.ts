@@ -151,11 +151,12 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
         const got = await readRange(fh, from - expect.length, from);
         if (!got || !equalBytes(got, expect)) return "moved";
       }
-      const whole = s.hash && from === 0 && limit === st1.size;
+      // The file's status when a read of it all is hashed (what a recorded digest is tied to).
+      const before = s.hash && from === 0 && limit === st1.size ? statusOf(st1) : undefined;
       // A digest at a mark inside the file would still need hashing.
       const inside = s.mark !== undefined && s.mark > 0 && s.mark < limit;
-      const trust = whole && !inside && s.known !== undefined &&
-        sameStatus(statusOf(st1), s.known.status);
+      const trust = before !== undefined && !inside && s.known !== undefined &&
+        sameStatus(before, s.known.status);
       const hash = s.hash && from === 0 && !trust ? createHash("sha256") : undefined;
       let mark = hash && s.mark !== undefined && s.mark > 0 && s.mark <= limit ? s.mark : undefined;
       if (mark !== undefined && mark < limit && !await sectionStartsAt(fh, mark)) mark = undefined;
@@ -164,7 +165,7 @@ export async function readNotes(s: ReadSettings): Promise<NotesRead | "missing" 
       const st2 = await fh.stat();
       const settled = st2.size === st1.size && st2.mtimeMs === st1.mtimeMs;
       // The status the bytes were read under, when it held throughout.
-      const status = whole && sameStatus(statusOf(st1), statusOf(st2)) ? statusOf(st1) : undefined;
+      const status = before && sameStatus(before, statusOf(st2)) ? before : undefined;
       if (read && tail && st2.size >= limit && (safe || settled) && (!trust || status)) {
         const { chunks, marked } = read;
         if (from > 0 && chunks.length > 0 && !chunks[0].startsWith(NOTE_MARKER_START)) {
