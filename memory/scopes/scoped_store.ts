@@ -414,7 +414,6 @@ export class ScopedMemoryStore implements MemoryStore {
    * first of them in read order.
    */
   async changesSince(token?: string): Promise<StoreChanges> {
-    await this.#refreshIds();
     const tokens = parseToken(token, this.scopes);
     const parts = await Promise.all(
       this.scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])),
@@ -425,6 +424,12 @@ export class ScopedMemoryStore implements MemoryStore {
         parts.map((p, i) => p.reset ? p : this.#stores[this.scopes[i]]!.changesSince(undefined)),
       )
       : parts;
+    // The other scopes' id sets answer which copy of a changed note shows: they are brought up to
+    // the stores only when something changed. Nothing changed (a recall's check) costs one stat a
+    // scope, not two.
+    if (this.#ids.size > 0 && all.some((p) => p.removed.length > 0 || p.upserted.length > 0)) {
+      await this.#refreshIds();
+    }
     const next: Record<string, string> = {};
     const upserted: Note[] = [];
     const removed: string[] = [];

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Memo, openMemo } from "../memo.ts";
 import type { Note } from "../notes/note.ts";
@@ -15,6 +15,9 @@ import { MemoryValidationError } from "../errors.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
 import { tempDir } from "../../testing/temp_dir.ts";
 import { type Scope, scopePaths } from "./mod.ts";
+import { ScopedMemoryStore } from "./scoped_store.ts";
+import { FileMemoryStore } from "../store/file_store.ts";
+import type { MemoryStore } from "../store/store.ts";
 
 /** A project folder and a `MEMO_HOME`, both temporary, and a `Memo` over the three scopes. */
 async function withScopes(
@@ -417,4 +420,52 @@ test("history filters work across scopes: includeSuperseded, asOf, since", async
       [[helix.id, "user"], [port2.id, "local"]].sort(),
     );
   });
+});
+
+test("changesSince asks each scope's store once when nothing changed, and still shows the first scope's copy of a change", async () => {
+  await using dir = await tempDir("memo-scopes-changes-");
+  const asked: Scope[] = [];
+  /** A file store that counts its `changesSince` calls (each is one stat of its file). */
+  const counted = (scope: Scope, notesPath?: string): MemoryStore => {
+    const store = new FileMemoryStore({ rootDir: dir.path, notesPath });
+    const changesSince = store.changesSince.bind(store);
+    store.changesSince = (token) => {
+      asked.push(scope);
+      return changesSince(token);
+    };
+    return store;
+  };
+  const store = new ScopedMemoryStore({
+    stores: {
+      project: counted("project"),
+      local: counted("local", join(dir.path, ".memo/memory/notes.local.md")),
+      user: counted("user", join(dir.path, "home/memory/notes.md")),
+    },
+  });
+  try {
+    await store.load();
+    const written = (await store.commit({ notes: [{ text: "Use pnpm", scope: "local" }] }))
+      .written[0];
+    let token = (await store.changesSince()).token;
+
+    asked.length = 0;
+    const quiet = await store.changesSince(token);
+    assert.deepEqual([quiet.upserted, quiet.removed], [[], []]);
+    assert.deepEqual(asked.toSorted(), ["local", "project", "user"], "one call (one stat) a scope");
+    token = quiet.token;
+
+    // The same id written into the user scope behind the store's back: the local copy (read first)
+    // is the one that shows, so the change gives nothing; the id sets are brought up for it.
+    const userFile = join(dir.path, "home/memory/notes.md");
+    await mkdir(join(dir.path, "home/memory"), { recursive: true });
+    const local = await readFile(join(dir.path, ".memo/memory/notes.local.md"), "utf8");
+    await writeFile(userFile, local.replace("Use pnpm", "Use npm"));
+    asked.length = 0;
+    const changed = await store.changesSince(token);
+    assert.deepEqual(changed.upserted.map((n) => n.body), []);
+    assert.ok(asked.length > 3, "the id sets were brought up to the stores");
+    assert.equal((await store.get(written.id))?.body, "Use pnpm");
+  } finally {
+    await store.close();
+  }
 });
