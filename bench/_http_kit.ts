@@ -260,6 +260,70 @@ export function statelessRequest(
   return { body: rpc(method, { ...params, _meta: STATELESS_META }), headers };
 }
 
+/** The session era's version the HTTP benchmarks load. */
+export const SESSION_VERSION = "2025-11-25";
+
+/** One request the HTTP benchmarks send under load. */
+export interface Workload {
+  /** `session/list`, `session/ping`, `session/recall`, `stateless/list`, `stateless/discover` or `stateless/recall`. */
+  key: string;
+  era: "session" | "stateless";
+  method: string;
+  /** The era's version and the method, for the report. */
+  label: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The HTTP benchmarks' workloads, each era with its own headers: `tools/list`, `ping` (the
+ * 2026-07-28 era has `server/discover` instead) and `tools/call recall` of `query`, 10 hits.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { httpWorkloads } from "./_http_kit.ts";
+ *
+ * const list = httpWorkloads("deploy");
+ * assert.deepEqual(list.map((w) => w.key), [
+ *   "session/list", "session/ping", "session/recall",
+ *   "stateless/list", "stateless/discover", "stateless/recall",
+ * ]);
+ * assert.equal(list[2].label, "2025-11-25 tools/call recall");
+ * assert.equal(list[5].headers["Mcp-Name"], "recall");
+ * ```
+ */
+export function httpWorkloads(query: string): Workload[] {
+  const session = { ...SESSION_HEADERS, "MCP-Protocol-Version": SESSION_VERSION };
+  const recallArgs = { name: "recall", arguments: { query, limit: 10 } };
+  return [
+    { key: "session/list", method: "tools/list", body: rpc("tools/list"), headers: session },
+    { key: "session/ping", method: "ping", body: rpc("ping"), headers: session },
+    {
+      key: "session/recall",
+      method: "tools/call",
+      body: rpc("tools/call", recallArgs),
+      headers: session,
+    },
+    { key: "stateless/list", method: "tools/list", ...statelessRequest("tools/list") },
+    {
+      key: "stateless/discover",
+      method: "server/discover",
+      ...statelessRequest("server/discover"),
+    },
+    {
+      key: "stateless/recall",
+      method: "tools/call",
+      ...statelessRequest("tools/call", recallArgs),
+    },
+  ].map((w) => {
+    const era = w.key.startsWith("session") ? "session" as const : "stateless" as const;
+    const version = era === "session" ? SESSION_VERSION : STATELESS_VERSION;
+    const what = w.method === "tools/call" ? `${w.method} recall` : w.method;
+    return { ...w, era, label: `${version} ${what}` };
+  });
+}
+
 /** The start of a wrk script: a POST with these headers. */
 function wrkPost(headers: Readonly<Record<string, string>>): string {
   return `wrk.method = "POST"\n` +

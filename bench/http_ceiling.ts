@@ -55,6 +55,7 @@ import {
   denoServeArgs,
   fmt,
   freePort,
+  httpWorkloads,
   installNodePeer,
   loadAvg,
   log,
@@ -63,12 +64,10 @@ import {
   rawPost,
   requireWrk,
   ROOT,
-  rpc,
   seedProject,
-  SESSION_HEADERS,
   startTarget,
-  statelessRequest,
   type Target,
+  type Workload,
   wrk,
   type WrkResult,
 } from "./_http_kit.ts";
@@ -101,46 +100,6 @@ const NOTES = Number(flags.notes);
 const HOSTS = flags.hosts.split(",").filter(Boolean) as ("deno" | "node")[];
 const PEERS = new Set(flags.peers.split(",").filter(Boolean));
 const WORKLOADS = flags.workloads?.split(",");
-
-/** The session era's version under test. */
-const SESSION_VERSION = "2025-11-25";
-
-/** One request sent under load. */
-interface Workload {
-  key: string;
-  era: "session" | "stateless";
-  method: string;
-  label: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-function workloads(query: string): Workload[] {
-  const session = { ...SESSION_HEADERS, "MCP-Protocol-Version": SESSION_VERSION };
-  const recallArgs = { name: "recall", arguments: { query, limit: 10 } };
-  const stateless = (method: string, params?: Record<string, unknown>) =>
-    statelessRequest(method, params);
-  const out: Workload[] = [
-    { key: "session/list", method: "tools/list", body: rpc("tools/list"), headers: session },
-    { key: "session/ping", method: "ping", body: rpc("ping"), headers: session },
-    {
-      key: "session/recall",
-      method: "tools/call",
-      body: rpc("tools/call", recallArgs),
-      headers: session,
-    },
-    { key: "stateless/list", method: "tools/list", ...stateless("tools/list") },
-    { key: "stateless/discover", method: "server/discover", ...stateless("server/discover") },
-    { key: "stateless/recall", method: "tools/call", ...stateless("tools/call", recallArgs) },
-  ].map((w) => ({
-    ...w,
-    era: w.key.startsWith("session") ? "session" : "stateless",
-    label: `${w.key.startsWith("session") ? SESSION_VERSION : "2026-07-28"} ${w.method}${
-      w.method === "tools/call" ? " recall" : ""
-    }`,
-  }));
-  return out;
-}
 
 /** The byte-for-byte answer file of the bare peer. */
 function answersFile(captured: Map<string, RawAnswer>, list: Workload[]): string {
@@ -180,9 +139,12 @@ async function main() {
   log(`seeding ${NOTES} notes`);
   const { drafts, queries } = corpus(NOTES);
   const project = await seedProject(NOTES, drafts);
-  const list = workloads(queries[0]).filter((w) => !WORKLOADS || WORKLOADS.includes(w.key));
+  const all = httpWorkloads(queries[0]);
+  const list = all.filter((w) => !WORKLOADS || WORKLOADS.includes(w.key));
   const scripts = new Map<string, string>();
-  for (const w of list) scripts.set(w.key, await luaScript([w.body], w.headers));
+  // Every workload's script: the timers load memo's smallest request of an era even when
+  // --workloads leaves it out.
+  for (const w of all) scripts.set(w.key, await luaScript([w.body], w.headers));
   const temp = await Deno.makeTempDir({ prefix: "memo-ceiling-" });
 
   let nodeBin: string | undefined;
@@ -304,7 +266,7 @@ async function main() {
               const m = await read(timed, scripts.get(w.key)!);
               const b = await read(bare, scripts.get(w.key)!);
               // memo's own smallest request of the era (ping; server/discover in 2026-07-28).
-              const small = list.find((s) =>
+              const small = all.find((s) =>
                 s.era === w.era && s.method !== "tools/call" &&
                 s.method !== "tools/list"
               );
