@@ -13,6 +13,7 @@ import { LOG_LEVELS } from "./protocol/capabilities.ts";
 import { notifyWithin } from "./tools/results.ts";
 import type { Session } from "./protocol/session.ts";
 import type { RequestEra } from "./protocol/request_era.ts";
+import { ON_ABORT, onAbortOf } from "./core/request_abort.ts";
 
 /**
  * The requests in flight on one protocol server, by id, and the context each runs with.
@@ -71,11 +72,19 @@ export class RequestTracker {
     // client that reuses an id in flight cannot cancel the second request.
     // The others just pass their transport's signal on (no async frame of their own).
     if (context.protocolVersion !== undefined || this.#inFlight.has(idJson)) {
+      const ctx = this.#withNotices(
+        new PassedOnContext(context, request.version),
+        context,
+        request,
+      );
+      let answer: Promise<T>;
       try {
-        return Promise.resolve(fn(this.#coreContext(context, request, context.signal)));
+        answer = Promise.resolve(fn(ctx));
       } catch (e) {
-        return Promise.reject(e);
+        answer = Promise.reject(e);
       }
+      // A transport without the hook is heard through its signal, which may outlive the request.
+      return ON_ABORT in context ? answer : answer.finally(() => ctx.release());
     }
     return this.#registered(idJson, context, request, fn);
   }
@@ -93,25 +102,27 @@ export class RequestTracker {
     else outer?.addEventListener("abort", onAbort, { once: true });
     this.#inFlight.set(idJson, controller);
     try {
-      return await fn(this.#coreContext(context, request, controller.signal));
+      const ctx: CoreContext = {
+        transport: context.transport,
+        request: context.request,
+        authInfo: context.authInfo,
+        version: request.version,
+        signal: controller.signal,
+        abort: (reason) => controller.abort(reason),
+      };
+      return await fn(this.#withNotices(ctx, context, request));
     } finally {
       outer?.removeEventListener("abort", onAbort);
       this.#inFlight.delete(idJson);
     }
   }
 
-  #coreContext(
+  /** `ctx` with the log and progress notifications the request may send. */
+  #withNotices<C extends CoreContext>(
+    ctx: C,
     context: MemoMcpRequestContext,
     request: RequestEra,
-    signal: AbortSignal | undefined,
-  ): CoreContext {
-    const ctx: CoreContext = {
-      transport: context.transport,
-      request: context.request,
-      authInfo: context.authInfo,
-      signal,
-      version: request.version,
-    };
+  ): C {
     const notify = context.notify;
     // A stateless request names its own log level; a session connection sets one
     // with logging/setLevel.
@@ -146,5 +157,53 @@ export class RequestTracker {
       };
     }
     return ctx;
+  }
+}
+
+/**
+ * The core's context of a request that is not registered (stateless HTTP): its signal is its own,
+ * made when first read and linked then to the transport's abort. Until then the core hears of the
+ * abort through the transport's {@linkcode ON_ABORT} hook, so an HTTP request whose answer needs
+ * no signal makes no `AbortController`. The hook's listeners live as long as the message; a
+ * transport without it is heard through its signal, and {@linkcode PassedOnContext.release} stops
+ * that once the request is answered.
+ */
+class PassedOnContext implements CoreContext {
+  readonly transport: CoreContext["transport"];
+  readonly request: Request | undefined;
+  readonly authInfo: CoreContext["authInfo"];
+  notify?: CoreContext["notify"];
+  progress?: CoreContext["progress"];
+  #own: AbortController | undefined;
+  #unlink: (() => void) | undefined;
+
+  readonly #context: MemoMcpRequestContext;
+
+  constructor(context: MemoMcpRequestContext, readonly version: string) {
+    this.#context = context;
+    this.transport = context.transport;
+    this.request = context.request;
+    this.authInfo = context.authInfo;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#own === undefined) {
+      const own = this.#own = new AbortController();
+      this.#unlink = onAbortOf(this.#context, () => own.abort());
+    }
+    return this.#own.signal;
+  }
+
+  onAbort(listener: () => void): () => void {
+    return onAbortOf(this.#context, listener);
+  }
+
+  abort(reason: unknown): void {
+    this.#own?.abort(reason);
+  }
+
+  /** Stops listening to the transport for the signal. */
+  release(): void {
+    this.#unlink?.();
   }
 }

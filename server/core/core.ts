@@ -28,6 +28,7 @@ import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
 import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
+import { onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 
@@ -62,8 +63,21 @@ export interface CoreContext {
   request?: Request;
   /** What the transport learnt about the caller. */
   authInfo?: MemoMcpAuthInfo;
-  /** Aborted when the client cancels or goes away. */
+  /**
+   * Aborted when the client cancels or goes away (or, with `abort`, when the call times out). It
+   * may be made when first read: read it only to hand it to work that can stop.
+   */
   signal?: AbortSignal;
+  /**
+   * Hears of the client's cancel or departure without making `signal`; answers the function that
+   * stops listening. Without it, the core listens to `signal`.
+   */
+  onAbort?: (listener: () => void) => () => void;
+  /**
+   * Aborts `signal` with `reason` (a timeout). Given when `signal` is this request's own, made for
+   * it alone: the core then hands it to the call as it is, with no controller of its own.
+   */
+  abort?: (reason: unknown) => void;
   /** Protocol version in force. */
   version: string;
   /** Sends a log record to the client (set only when the client asked for logs). */
@@ -110,6 +124,8 @@ export interface ToolCallOutcome {
 }
 
 const CANCELLED = Symbol("cancelled");
+/** The signal of a call whose context gives none. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
  * The core of one server.
@@ -208,10 +224,13 @@ export class McpCore {
     ctx: CoreContext,
     fn: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
-    const controller = new AbortController();
     const { requestTimeoutMs } = this.options;
+    // The call's signal: the request's own when the context can abort it (made only if the call
+    // reads it), else a controller of the guard's, which the context's abort reaches.
+    const own = ctx.abort === undefined ? new AbortController() : undefined;
     // One promise settles the call: fn's outcome, or the timeout, or the client's cancellation,
-    // whichever comes first (the later ones do nothing).
+    // whichever comes first (the later ones do nothing). Each settles it before it aborts the
+    // call's signal, so that what the call then throws is never taken for the cause.
     let settle!: (value: T) => void;
     let fail!: (reason: unknown) => void;
     const outcome = new Promise<T>((resolve, reject) => {
@@ -223,42 +242,35 @@ export class McpCore {
         `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
         { details: { timeoutMs: requestTimeoutMs } },
       );
-      controller.abort(error);
       fail(error);
+      if (own) own.abort(error);
+      else ctx.abort!(error);
     });
-    const onAbort = () => {
-      controller.abort(CANCELLED);
+    const cancel = () => {
       fail(CANCELLED);
+      own?.abort(CANCELLED);
     };
-    const signal = ctx.signal;
-    // An abort fires once, and the listener goes in `finally`: no `once` option to convert.
-    if (signal?.aborted) onAbort();
-    else signal?.addEventListener("abort", onAbort);
+    const stop = ctx.onAbort ? ctx.onAbort(cancel) : onAbortOf(ctx, cancel);
     try {
-      fn(controller.signal).then(settle, fail);
+      fn(own ? own.signal : ctx.signal ?? NEVER_ABORTED).then(settle, fail);
     } catch (e) {
       fail(e); // thrown at once (invalid arguments): the same path as a rejection
     }
     try {
       return await outcome;
     } catch (e) {
-      if (
-        e === CANCELLED || (controller.signal.aborted && controller.signal.reason === CANCELLED)
-      ) {
+      if (e === CANCELLED) {
         throw new RpcFailure(
           JSON_RPC_CODES.internalError,
           toSafeError(new MemoMcpError(`Cannot ${action}: cancelled by the client`)),
           true,
         );
       }
-      if (e instanceof McpTimeoutError || controller.signal.reason instanceof McpTimeoutError) {
-        const t = e instanceof McpTimeoutError ? e : controller.signal.reason;
-        throw new RpcFailure(jsonRpcCodeOf(t), toSafeError(t));
-      }
+      if (e instanceof McpTimeoutError) throw new RpcFailure(jsonRpcCodeOf(e), toSafeError(e));
       throw e;
     } finally {
       this.#deadlines.cancel(deadline);
-      signal?.removeEventListener("abort", onAbort);
+      stop();
     }
   }
 

@@ -1,7 +1,7 @@
 /**
- * The context of one HTTP message ({@linkcode HttpRequestContext}): its abort signal, linked to the
- * client only once the answer is slow ({@linkcode watched}), and the notifications it sends before
- * its answer, streamed live ({@linkcode liveEvents}).
+ * The context of one HTTP message ({@linkcode HttpRequestContext}): its abort signal and hook,
+ * linked to the client only once the answer is slow, and the notifications it sends before its
+ * answer, streamed live ({@linkcode liveEvents}).
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { jsonRpcCodeOf, type SafeError, toSafeError } from "../errors.ts";
 import { rpcErrorJson } from "../protocol/jsonrpc.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
 import { type Deadline, DeadlineQueue } from "../core/deadline_queue.ts";
+import { ON_ABORT } from "../core/request_abort.ts";
 
 const encoder = new TextEncoder();
 
@@ -63,22 +64,25 @@ export function liveEvents(
 }
 
 /**
- * How long an answer may take before the handler starts watching for the client going away. Reading
- * `request.signal` makes Deno abort it, with a new DOMException, when the response ends: about 12
- * µs on every request, so only answers slower than this pay it.
+ * How long an answer may take before its context starts watching for the client going away.
+ * Reading `request.signal` makes Deno abort it, with a new DOMException, when the response ends:
+ * about 12 µs on every request, so only answers slower than this pay it.
  */
 const WATCH_AFTER_MS = 50;
 const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
 
 /**
- * The context of one HTTP message. Its `signal` is the handler's own, created when the protocol
- * server asks for it (tool calls do); the handler links it to the request's signal only once the
- * answer is slow.
+ * The context of one HTTP message. Its `signal` is the handler's own, made when the protocol server
+ * asks for it; the server may instead hear of the abort through its {@linkcode ON_ABORT} hook,
+ * which makes no signal. Either starts a watch: once the answer is still pending
+ * {@linkcode WATCH_AFTER_MS} later, the context is linked to the request's signal (the client going
+ * away aborts `signal` and calls the hooked listeners). The handler ends the watch with `settled()`.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { HttpRequestContext } from "./_http_context.ts";
+ * import { ON_ABORT } from "../core/request_abort.ts";
  *
  * const logs: string[] = [];
  * const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
@@ -87,13 +91,24 @@ const watches = new DeadlineQueue(WATCH_AFTER_MS, { linger: true });
  * assert.equal(logs.length, 1);
  * assert.equal(await context.notifiedBefore(new Promise(() => {})), true);
  * assert.equal(context.watched, false);
+ * const stop = context[ON_ABORT](() => {});
+ * assert.equal(context.watched, true); // the protocol server listens: the watch runs
+ * stop();
  * assert.equal(context.signal.aborted, false);
- * assert.equal(context.watched, true); // the protocol server asked for the signal
+ * context.settled(); // the answer is out: no watch is left
+ * assert.equal(context.watched, false);
  * ```
  */
 export class HttpRequestContext implements MemoMcpRequestContext {
   readonly transport = "http" as const;
   #controller: AbortController | undefined;
+  /** The listeners of the abort hook, until the client goes away. */
+  #listeners: (() => void)[] | undefined;
+  #watch: Deadline | undefined;
+  /** Linked to the request's signal (the answer was slow), or the answer is out. */
+  #linked = false;
+  #settled = false;
+  #gone = false;
   /** The JSON-RPC error code of the answer, when it is an error. */
   errorCode: number | undefined;
   /** Collects the request's log records and progress, when it asked for them and can take SSE. */
@@ -126,7 +141,25 @@ export class HttpRequestContext implements MemoMcpRequestContext {
     this.#live = send;
   }
   get signal(): AbortSignal {
-    return (this.#controller ??= new AbortController()).signal;
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort(this.request.signal.reason);
+      else this.#startWatch();
+    }
+    return this.#controller.signal;
+  }
+  /** Calls `listener` once when the client goes away; answers the function that stops that. */
+  [ON_ABORT](listener: () => void): () => void {
+    if (this.#gone) {
+      listener();
+      return () => {};
+    }
+    (this.#listeners ??= []).push(listener);
+    this.#startWatch();
+    return () => {
+      const i = this.#listeners?.indexOf(listener) ?? -1;
+      if (i >= 0) this.#listeners!.splice(i, 1);
+    };
   }
   /** Whether the answer is an authorization error for the caller's scope. */
   scopeRefused = false;
@@ -135,75 +168,38 @@ export class HttpRequestContext implements MemoMcpRequestContext {
     this.scopeRefused = data?.code === "MCP_AUTHORIZATION_ERROR" &&
       (data.details as { reason?: unknown } | undefined)?.reason === "insufficient_scope";
   }
-  /** Whether the protocol server asked for `signal`. */
+  /** Whether a watch for the client going away is running. */
   get watched(): boolean {
-    return this.#controller !== undefined;
+    return this.#watch !== undefined;
   }
-  /** From now on, `signal` aborts when the client goes away. */
-  link(): void {
-    const controller = this.#controller!;
+  /** The answer is out (or failed): the watch, if any, ends, and the hook's listeners go. */
+  settled(): void {
+    this.#settled = true;
+    this.#listeners = undefined;
+    if (this.#watch !== undefined) watches.cancel(this.#watch);
+    this.#watch = undefined;
+  }
+
+  #startWatch(): void {
+    if (this.#watch !== undefined || this.#linked || this.#settled) return;
+    this.#watch = watches.add(() => {
+      this.#watch = undefined;
+      this.#link();
+    });
+  }
+
+  /** From now on, the client going away aborts `signal` and calls the listeners. */
+  #link(): void {
+    this.#linked = true;
     const outer = this.request.signal;
-    if (outer.aborted) controller.abort(outer.reason);
-    else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+    const gone = () => {
+      this.#gone = true;
+      this.#controller?.abort(outer.reason);
+      const listeners = this.#listeners ?? [];
+      this.#listeners = undefined;
+      for (const listener of listeners) listener();
+    };
+    if (outer.aborted) gone();
+    else outer.addEventListener("abort", gone, { once: true });
   }
-}
-
-/**
- * Waits for `answer`, linking the context's signal to the client if it takes long.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { HttpRequestContext, watched } from "./_http_context.ts";
- *
- * const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
- * const context = new HttpRequestContext(request, undefined, "2026-07-28", 0);
- * assert.equal(await watched(Promise.resolve("answer"), context), "answer");
- * ```
- */
-export async function watched<T>(answer: Promise<T>, context: HttpRequestContext): Promise<T> {
-  const watch = watchSlow(context);
-  try {
-    return await answer;
-  } finally {
-    unwatch(watch);
-  }
-}
-
-/**
- * Starts watching a context whose signal the protocol server took: if its answer is still pending
- * {@linkcode WATCH_AFTER_MS} from now, the signal is linked to the client. Undefined (nothing to
- * watch) when the server never asked for the signal. End it with {@linkcode unwatch} when the
- * answer settles. The handler's inline form of {@linkcode watched}, without an async frame.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { HttpRequestContext, unwatch, watchSlow } from "./_http_context.ts";
- *
- * const request = new Request("http://127.0.0.1/mcp", { method: "POST" });
- * const context = new HttpRequestContext(request, undefined, "2026-07-28", 0);
- * assert.equal(watchSlow(context), undefined); // no signal taken: nothing to watch
- * context.signal;
- * const watch = watchSlow(context);
- * assert.ok(watch);
- * unwatch(watch);
- * ```
- */
-export function watchSlow(context: HttpRequestContext): Deadline | undefined {
-  return context.watched ? watches.add(() => context.link()) : undefined;
-}
-
-/**
- * Ends a watch of {@linkcode watchSlow} (nothing for undefined).
- *
- * @example
- * ```ts
- * import { unwatch } from "./_http_context.ts";
- *
- * unwatch(undefined);
- * ```
- */
-export function unwatch(watch: Deadline | undefined): void {
-  if (watch !== undefined) watches.cancel(watch);
 }

@@ -37,7 +37,7 @@ import {
 } from "./_stateless_headers.ts";
 import { createListenStreams } from "./_listen_sse.ts";
 import type { MemoMcpProtocolServer, MemoMcpRequestContext } from "../types.ts";
-import { HttpRequestContext, liveEvents, unwatch, watchSlow } from "./_http_context.ts";
+import { HttpRequestContext, liveEvents } from "./_http_context.ts";
 import { idJsonOf, isListen, wantsLogs, wantsProgress } from "./_message_meta.ts";
 import { originRefusal, pathOf } from "./_request_checks.ts";
 
@@ -303,11 +303,11 @@ export function createHttpHandler(
         body.bytes,
         logs,
       );
+      // A slow answer is linked to the client (when the server took its signal or hook) until
+      // it settles.
       const pending = server.handleParsed(message, context);
-      // A slow answer gets its signal linked to the client (only when the server took it).
-      const watch = watchSlow(context);
       if (logs !== undefined) {
-        const answering = watch === undefined ? pending : pending.finally(() => unwatch(watch));
+        const answering = pending.finally(() => context.settled());
         // Progress or logs before the answer: stream them as they come (a
         // page watching a long sync sees each step), then the answer.
         if (await context.notifiedBefore(answering)) {
@@ -318,7 +318,7 @@ export function createHttpHandler(
         try {
           answer = await pending;
         } finally {
-          unwatch(watch);
+          context.settled();
         }
       }
     } catch (e) {
