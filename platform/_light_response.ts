@@ -157,11 +157,8 @@ function sortedHeaders(list: LightHeaderList, hasBody: boolean): SortedHeaders |
   if (hasBody && !joined.has("content-type")) {
     joined.set("content-type", "text/plain;charset=UTF-8");
   }
-  if (cookies.length) joined.set("set-cookie", "");
   const headers: [string, string][] = [];
-  for (const name of [...joined.keys()].sort()) {
-    if (name !== "set-cookie") headers.push([name, joined.get(name)!]);
-  }
+  for (const name of [...joined.keys()].sort()) headers.push([name, joined.get(name)!]);
   const out = { headers, cookies };
   if (hasBody && Object.isFrozen(list)) sortedCache.set(list, out);
   return out;
