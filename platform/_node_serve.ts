@@ -110,14 +110,7 @@ async function answer(
   }
   const light = lightParts(response);
   if (light !== undefined) return writeLight(light, req, res, stopping());
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of response.headers) {
-    if (name === "set-cookie") continue;
-    headers[name] = value;
-  }
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) headers["set-cookie"] = cookies;
-  if (stopping()) headers["connection"] = "close";
+  const headers = headLines(response.headers, response.headers.getSetCookie(), stopping());
   const body = response.body;
   if (body === null || req.method === "HEAD") {
     res.writeHead(response.status, response.statusText || undefined, headers);
@@ -160,10 +153,7 @@ function writeLight(
   res: ServerResponse,
   stopping: boolean,
 ) {
-  const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of light.headers) headers[name] = value;
-  if (light.cookies.length) headers["set-cookie"] = light.cookies as string[];
-  if (stopping) headers["connection"] = "close";
+  const headers = headLines(light.headers, light.cookies, stopping);
   const body = light.body;
   if (body === null || req.method === "HEAD") {
     res.writeHead(light.status, headers);
@@ -179,6 +169,22 @@ function writeLight(
   headers["content-length"] = String(Buffer.byteLength(body));
   res.writeHead(light.status, headers);
   res.end(body);
+}
+
+/**
+ * The header lines of an answer's head, as `writeHead` takes them: `pairs` but `set-cookie`, the
+ * `cookies` as one list, and `Connection: close` once the server is stopping.
+ */
+function headLines(
+  pairs: Iterable<readonly [string, string]>,
+  cookies: readonly string[],
+  stopping: boolean,
+): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of pairs) if (name !== "set-cookie") headers[name] = value;
+  if (cookies.length) headers["set-cookie"] = cookies as string[];
+  if (stopping) headers["connection"] = "close";
+  return headers;
 }
 
 /**
