@@ -96,10 +96,7 @@ export class RequestTracker {
     fn: (ctx: CoreContext) => Promise<T>,
   ): Promise<T> {
     const controller = new AbortController();
-    const outer = context.signal;
-    const onAbort = () => controller.abort();
-    if (outer?.aborted) controller.abort();
-    else outer?.addEventListener("abort", onAbort, { once: true });
+    const unlink = onAbortOf(context, () => controller.abort());
     this.#inFlight.set(idJson, controller);
     try {
       const ctx: CoreContext = {
@@ -112,7 +109,7 @@ export class RequestTracker {
       };
       return await fn(this.#withNotices(ctx, context, request));
     } finally {
-      outer?.removeEventListener("abort", onAbort);
+      unlink();
       this.#inFlight.delete(idJson);
     }
   }
