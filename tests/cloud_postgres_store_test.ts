@@ -9,6 +9,7 @@
  */
 
 import assert from "node:assert/strict";
+import net, { type AddressInfo } from "node:net";
 import { CloudConflictError, type CloudDraft, type CloudProject } from "../cloud/store.ts";
 import { migrate, MIGRATIONS } from "../cloud/postgres/_migrations.ts";
 import { PostgresIdempotencyStore } from "../cloud/postgres/idempotency.ts";
@@ -719,6 +720,58 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         } finally {
           await local.close();
           await Deno.remove(dir, { recursive: true });
+        }
+      },
+    );
+
+    await t.step(
+      "a connection reset as a new connection starts is the query's error, never an unhandled one; arrays of any text go through",
+      async () => {
+        // A proxy that resets the first connection at the first message after its start-up.
+        let cuts = 1;
+        const proxy = net.createServer((client) => {
+          const server = net.connect(pg.port, "127.0.0.1");
+          let messages = 0;
+          server.on("data", (d) => client.write(d));
+          client.on("data", (d) => {
+            if (++messages === 2 && cuts > 0) {
+              cuts--;
+              client.resetAndDestroy();
+              server.destroy();
+            } else server.write(d);
+          });
+          for (const socket of [client, server]) socket.on("error", () => {});
+          client.on("close", () => server.destroy());
+          server.on("close", () => client.destroy());
+        });
+        await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+        const url = `postgres://postgres@127.0.0.1:${(proxy.address() as AddressInfo).port}/memo`;
+        const unhandled: unknown[] = [];
+        const onUnhandled = (e: PromiseRejectionEvent) => {
+          unhandled.push(e.reason);
+          e.preventDefault();
+        };
+        globalThis.addEventListener("unhandledrejection", onUnhandled);
+        let store: PostgresCloudStore | undefined;
+        try {
+          await assert.rejects(
+            PostgresCloudStore.open({ url, max: 1 }),
+            /^Error: Cannot open the PostgreSQL store: read ECONNRESET$/,
+          );
+          assert.equal(cuts, 0);
+          store = await PostgresCloudStore.open({ url, max: 1 });
+          const texts = ["a", 'b"c', "d\\e", "{x,y}", "NULL", " spaced ", "", "é ✓"];
+          const rows = await store.sql<{ t: string }[]>`
+            SELECT t FROM unnest(${texts}::text[]) WITH ORDINALITY AS q (t, i) ORDER BY i`;
+          assert.deepEqual(rows.map((r) => r.t), texts);
+          const numbers = await store.sql<{ n: string }[]>`
+            SELECT n FROM unnest(${[1, Number.MAX_SAFE_INTEGER, -3]}::int8[]) AS q (n)`;
+          assert.deepEqual(numbers.map((r) => r.n), ["1", String(Number.MAX_SAFE_INTEGER), "-3"]);
+          assert.deepEqual(unhandled.map(String), []);
+        } finally {
+          globalThis.removeEventListener("unhandledrejection", onUnhandled);
+          await store?.close();
+          await new Promise((resolve) => proxy.close(resolve));
         }
       },
     );

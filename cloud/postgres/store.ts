@@ -17,10 +17,11 @@
  * @module
  */
 
-import postgres, { type Sql } from "postgres";
+import type { Sql } from "postgres";
 import { MemoryValidationError } from "@memo/memory";
 import { collectGarbage, prepareGarbageCollection, unrefTimer } from "../../platform/mod.ts";
 import { IndexBudget } from "../projects/budget.ts";
+import { connectPostgres } from "./_connect.ts";
 import { migrate, SCHEMA_VERSION } from "./_migrations.ts";
 import { PostgresIdempotencyStore } from "./idempotency.ts";
 import { PostgresMemoryStore } from "./memory_store.ts";
@@ -180,8 +181,7 @@ export class PostgresCloudStore implements CloudStore {
       );
     }
     let sql: Sql;
-    const connect = (size: number) =>
-      postgres(options.url, { max: size, onnotice: () => {}, connect_timeout: 10 });
+    const connect = (size: number) => connectPostgres(options.url, { max: size });
     try {
       sql = connect(max);
     } catch {
