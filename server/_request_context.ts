@@ -191,7 +191,7 @@ class PassedOnContext implements CoreContext {
     return this.#own.signal;
   }
 
-  onAbort(listener: () => void): () => void {
+  [ON_ABORT](listener: () => void): () => void {
     return onAbortOf(this.#context, listener);
   }
 

@@ -28,7 +28,7 @@ import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
 import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
-import { onAbortOf } from "./request_abort.ts";
+import { ON_ABORT, onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 
@@ -69,10 +69,10 @@ export interface CoreContext {
    */
   signal?: AbortSignal;
   /**
-   * Hears of the client's cancel or departure without making `signal`; answers the function that
-   * stops listening. Without it, the core listens to `signal`.
+   * Hears of the client's cancel or departure without making `signal` (see {@linkcode ON_ABORT});
+   * without it, the core listens to `signal`.
    */
-  onAbort?: (listener: () => void) => () => void;
+  [ON_ABORT]?: (listener: () => void) => () => void;
   /**
    * Aborts `signal` with `reason` (a timeout). Given when `signal` is this request's own, made for
    * it alone: the core then hands it to the call as it is, with no controller of its own.
@@ -250,7 +250,7 @@ export class McpCore {
       fail(CANCELLED);
       own?.abort(CANCELLED);
     };
-    const stop = ctx.onAbort ? ctx.onAbort(cancel) : onAbortOf(ctx, cancel);
+    const stop = onAbortOf(ctx, cancel);
     try {
       fn(own ? own.signal : ctx.signal ?? NEVER_ABORTED).then(settle, fail);
     } catch (e) {

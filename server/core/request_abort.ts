@@ -11,8 +11,8 @@
 /**
  * The key of a transport context's abort hook: `context[ON_ABORT](listener)` calls `listener` once
  * when the request is aborted (the client went away), and answers the function that stops
- * listening. Internal: the HTTP transport's context has it; any other context is heard through its
- * `signal`.
+ * listening. Internal: the HTTP transport's context has it, and so does the core's context of a
+ * request passed on from it (`CoreContext`); any other context is heard through its `signal`.
  *
  * @example
  * ```ts
