@@ -28,7 +28,7 @@ import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
 import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { DeadlineQueue } from "./deadline_queue.ts";
-import { ON_ABORT, onAbortOf } from "./request_abort.ts";
+import { type ON_ABORT, onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 
