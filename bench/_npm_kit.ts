@@ -7,7 +7,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 /** The official MCP SDK (v1), as the peer servers use it. */
 export const SDK = "@modelcontextprotocol/sdk@1.32.2";
@@ -63,7 +63,8 @@ export async function installApp(app: string, out: string, extra: string[] = [])
   await Deno.mkdir(app, { recursive: true });
   await Deno.writeTextFile(join(app, "package.json"), JSON.stringify({ private: true }));
   const install = ["install", "--install-links", "--no-audit", "--no-fund"];
-  await run("npm", [...install, ...PACKAGES.map((p) => join(out, p))], app);
+  // npm runs in `app`: a relative `out` (`--npm .scratch/npm`) is taken from here, not from there.
+  await run("npm", [...install, ...PACKAGES.map((p) => resolve(out, p))], app);
   if (extra.length) await run("npm", [...install, ...extra], app);
   return join(app, "node_modules", "@memo", "mcp-server", "cli.js");
 }
