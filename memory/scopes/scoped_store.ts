@@ -134,6 +134,9 @@ export class ScopedMemoryStore implements MemoryStore {
   readonly #idTokens = new Map<Scope, string>();
   readonly #beforeFirstWrite: ((scope: Scope) => Promise<void>) | undefined;
   readonly #written = new Set<Scope>();
+  /** The last token {@linkcode ScopedMemoryStore.changesSince} gave, and its scopes' tokens. */
+  #lastToken: string | undefined;
+  #lastTokens: Partial<Record<Scope, string>> | undefined;
 
   /** Creates the store; nothing is read until {@linkcode ScopedMemoryStore.load}. */
   constructor(options: ScopedStoreOptions) {
@@ -414,11 +417,15 @@ export class ScopedMemoryStore implements MemoryStore {
    * first of them in read order.
    */
   async changesSince(token?: string): Promise<StoreChanges> {
-    const tokens = parseToken(token, this.scopes);
+    const last = token !== undefined && token === this.#lastToken;
+    const tokens = last ? this.#lastTokens : parseToken(token, this.scopes);
     const parts = await Promise.all(
       this.scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])),
     );
     const reset = tokens === undefined || parts.some((p) => p.reset);
+    if (last && !reset && parts.every((p, i) => unchanged(p, tokens[this.scopes[i]]))) {
+      return { token: token!, reset, upserted: [], removed: [] }; // a recall's check, most often
+    }
     const all = reset
       ? await Promise.all(
         parts.map((p, i) => p.reset ? p : this.#stores[this.scopes[i]]!.changesSince(undefined)),
@@ -439,7 +446,12 @@ export class ScopedMemoryStore implements MemoryStore {
       const part = all[i];
       next[scope] = part.token;
       if (this.scopes.length === 1 && scope === "project") {
-        return { token: encodeToken(next), reset, upserted: part.upserted, removed: part.removed };
+        return {
+          token: this.#remember(next),
+          reset,
+          upserted: part.upserted,
+          removed: part.removed,
+        };
       }
       for (const note of part.upserted) {
         // After a reset the earlier scopes' notes are all in `seen`; else they are asked for.
@@ -456,7 +468,14 @@ export class ScopedMemoryStore implements MemoryStore {
         } else if (!other) removed.push(id);
       }
     }
-    return { token: encodeToken(next), reset, upserted, removed };
+    return { token: this.#remember(next), reset, upserted, removed };
+  }
+
+  /** The token of these scopes' tokens, kept with them: the next check need not parse it. */
+  #remember(tokens: Record<string, string>): string {
+    this.#lastToken = encodeToken(tokens);
+    this.#lastTokens = tokens;
+    return this.#lastToken;
   }
 
   /** Whether a scope before the `at`th holds `id` (its copy is the one reads show). */
@@ -556,4 +575,9 @@ export class ScopedMemoryStore implements MemoryStore {
  */
 export function projectStoreOf(store: MemoryStore): MemoryStore {
   return store instanceof ScopedMemoryStore ? store.store("project") : store;
+}
+
+/** Whether a scope's changes since `token` are none: the same token back, nothing in it. */
+function unchanged(part: StoreChanges, token: string | undefined): boolean {
+  return part.token === token && part.upserted.length === 0 && part.removed.length === 0;
 }

@@ -469,3 +469,38 @@ test("changesSince asks each scope's store once when nothing changed, and still 
     await store.close();
   }
 });
+
+test("changesSince gives its own token back while nothing changed, and a new one with a change behind its back", async () => {
+  await using dir = await tempDir("memo-scopes-token-");
+  const userPath = join(dir.path, "home/memory/notes.md");
+  const store = new ScopedMemoryStore({
+    stores: {
+      project: new FileMemoryStore({ rootDir: dir.path }),
+      user: new FileMemoryStore({ rootDir: join(dir.path, "home"), notesPath: userPath }),
+    },
+  });
+  const other = new FileMemoryStore({ rootDir: join(dir.path, "home"), notesPath: userPath });
+  try {
+    await store.load();
+    await store.commit({ notes: [{ text: "Deploys on Fridays" }] });
+    const first = await store.changesSince();
+    const quiet = await store.changesSince(first.token);
+    assert.deepEqual([quiet.token, quiet.reset, quiet.upserted, quiet.removed], [
+      first.token,
+      false,
+      [],
+      [],
+    ]);
+    const w = await other.commit({ notes: [{ text: "Prefers tabs" }] });
+    const changed = await store.changesSince(quiet.token);
+    assert.notEqual(changed.token, quiet.token);
+    assert.deepEqual(changed.upserted.map((n) => [n.id, n.scope]), [[w.written[0].id, "user"]]);
+    // An older token than the last one still gives what changed since it.
+    assert.deepEqual((await store.changesSince(first.token)).upserted.length, 1);
+    const after = await store.changesSince(changed.token);
+    assert.deepEqual([after.token, after.upserted, after.removed], [changed.token, [], []]);
+  } finally {
+    await store.close();
+    await other.close();
+  }
+});

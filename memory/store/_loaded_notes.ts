@@ -20,7 +20,7 @@
  */
 
 import type { Note } from "../notes/note.ts";
-import type { StoreIssue } from "./store.ts";
+import type { StoreChanges, StoreIssue } from "./store.ts";
 import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
 import { type NotesSection, parseNotes } from "./parse.ts";
 import { NoteTable } from "./_note_table.ts";
@@ -144,6 +144,21 @@ export class LoadedNotes {
     this.#loaded = false;
     this.#stamp = undefined;
     this.#tail = new Uint8Array(0);
+  }
+
+  /**
+   * The table's changes since `token` when the file is loaded and a stat finds it as it was (what
+   * {@linkcode LoadedNotes.refresh} would leave as it is), without awaiting; undefined when the
+   * file must be read first.
+   */
+  changesIfCurrent(token: string | undefined): StoreChanges | undefined {
+    if (!this.#loaded) return undefined;
+    const now = statStamp(this.#notesPath);
+    const was = this.#stamp;
+    if (now === undefined ? was !== undefined : was === undefined || !sameStamp(now, was)) {
+      return undefined;
+    }
+    return this.#table.changes(token);
   }
 
   /** Catches up with the file: nothing, its new tail, or everything. */

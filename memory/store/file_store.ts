@@ -68,6 +68,8 @@ export class FileMemoryStore implements MemoryStore {
   readonly #file: LoadedNotes;
   #events: StoreIssue[] = [];
   #queue: Promise<unknown> = Promise.resolve();
+  /** No operation queued or running (the last one queued has settled). */
+  #idle = true;
 
   /** Creates a store on `options.rootDir`; nothing is read or created until the first call. */
   constructor(options: FileMemoryStoreOptions) {
@@ -371,6 +373,12 @@ export class FileMemoryStore implements MemoryStore {
 
   /** Changes since `token`; when nothing changed on disk this costs one `stat`. */
   changesSince(token?: string): Promise<StoreChanges> {
+    // With nothing queued, the check runs now, as the queue would run it next: a recall's check of
+    // an unchanged file is a stat, with no queue step and no await.
+    if (this.#idle) {
+      const now = this.#file.changesIfCurrent(token);
+      if (now !== undefined) return Promise.resolve(now);
+    }
     return this.#exclusive(async () => {
       await this.#file.refresh(false);
       return this.#file.table.changes(token);
@@ -384,8 +392,18 @@ export class FileMemoryStore implements MemoryStore {
 
   #exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.#queue.then(fn, fn);
-    this.#queue = run.catch(() => {});
+    const settled: Promise<unknown> = run.then(
+      () => this.#settle(settled),
+      () => this.#settle(settled),
+    );
+    this.#queue = settled;
+    this.#idle = false;
     return run;
+  }
+
+  /** The queue is idle once its last operation (`last`) has settled. */
+  #settle(last: Promise<unknown>): void {
+    if (this.#queue === last) this.#idle = true;
   }
 
   #settings(create: boolean, signal?: AbortSignal): LockSettings {

@@ -237,6 +237,29 @@ Deno.test("changesSince() answers deltas, and reset on a first call or a full re
   assert.equal(forged.reset, true);
 });
 
+Deno.test("changesSince() of an unchanged file waits for a write queued before it", async () => {
+  const { rootDir, store } = await fresh();
+  await store.commit({ notes: [{ text: "first" }] });
+  const before = await store.changesSince();
+  // The idle check answers at once; a write queued first is still in what it reports.
+  const writing = store.commit({ notes: [{ text: "second" }] });
+  const after = await store.changesSince(before.token);
+  assert.deepEqual(after.upserted.map((n) => n.body), ["second"]);
+  await writing;
+  const idle = await store.changesSince(after.token);
+  assert.deepEqual([idle.token, idle.reset, idle.upserted, idle.removed], [
+    after.token,
+    false,
+    [],
+    [],
+  ]);
+  // After a failed operation, another process's append is still seen.
+  await assert.rejects(store.commit({ notes: [{ text: "" }] }));
+  const other = new FileMemoryStore({ rootDir });
+  const w = await other.commit({ notes: [{ text: "third" }] });
+  assert.deepEqual((await store.changesSince(idle.token)).upserted, w.written);
+});
+
 Deno.test("list() pages through notes in file order with an opaque cursor", async (t) => {
   const { store } = await fresh();
   const r = await store.commit({ notes: Array.from({ length: 7 }, (_, i) => ({ text: `n${i}` })) });
