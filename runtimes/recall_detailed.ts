@@ -24,7 +24,7 @@ import type { RecallEngine, RecallHit, RecallResult } from "./types.ts";
  * assert.equal((await recallDetailedOf(hitsOnly, "deploy", { engine: "vector" })).engine, "vector");
  * ```
  */
-export async function recallDetailedOf<O extends { engine?: RecallEngine }>(
+export function recallDetailedOf<O extends { engine?: RecallEngine }>(
   source: {
     recall(query: string, options: O): Promise<RecallHit[]>;
     recallDetailed?(query: string, options: O): Promise<RecallResult>;
@@ -32,7 +32,20 @@ export async function recallDetailedOf<O extends { engine?: RecallEngine }>(
   query: string,
   options: O,
 ): Promise<RecallResult> {
-  if (source.recallDetailed) return await source.recallDetailed(query, options);
+  // The detailed call's own promise, without an async frame around it (it sits on every recall).
+  if (!source.recallDetailed) return fromHits(source, query, options);
+  try {
+    return source.recallDetailed(query, options);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+}
+
+async function fromHits<O extends { engine?: RecallEngine }>(
+  source: { recall(query: string, options: O): Promise<RecallHit[]> },
+  query: string,
+  options: O,
+): Promise<RecallResult> {
   const hits = await source.recall(query, options);
   const asked = options.engine;
   const engine = hits[0]?.engine ?? (asked === undefined || asked === "auto" ? "lexical" : asked);

@@ -419,9 +419,10 @@ export class ScopedMemoryStore implements MemoryStore {
   async changesSince(token?: string): Promise<StoreChanges> {
     const last = token !== undefined && token === this.#lastToken;
     const tokens = last ? this.#lastTokens : parseToken(token, this.scopes);
-    const parts = await Promise.all(
-      this.scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])),
-    );
+    const scopes = this.scopes;
+    const parts = scopes.length === 1
+      ? [await this.#stores[scopes[0]]!.changesSince(tokens?.[scopes[0]])]
+      : await Promise.all(scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])));
     const reset = tokens === undefined || parts.some((p) => p.reset);
     if (last && !reset && parts.every((p, i) => unchanged(p, tokens[this.scopes[i]]))) {
       return { token: token!, reset, upserted: [], removed: [] }; // a recall's check, most often

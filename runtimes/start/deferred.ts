@@ -130,8 +130,10 @@ export function createDeferredRuntime(
   return {
     ...delegateRuntime({ target: ready, missing: MISSING }),
     kind,
-    async recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
-      return await recallDetailedOf(await ready(), query, options);
+    recallDetailed(query: string, options: RuntimeRecallOptions): Promise<RecallResult> {
+      // Once built (every recall but the first), straight to it: no await on the way.
+      if (built) return recallDetailedOf(built, query, options);
+      return (async () => await recallDetailedOf(await ready(), query, options))();
     },
     scrubSecrets(value: unknown): Promise<unknown> {
       return scrubSecrets(value);
