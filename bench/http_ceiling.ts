@@ -31,7 +31,9 @@
  * Deno, the timers: `bench/peers/memo_timed.ts` (memo's endpoint with timers around the handler
  * and around the runtime's `recall`) and the bare peer's own handler timer, under the same load:
  * memo's time per request outside `recall` ÷ the bare request's time (and ÷ memo's own smallest
- * request of the era, `ping` or `server/discover`, timed the same way).
+ * request of the era, `ping` or `server/discover`, timed the same way), and the same over the whole
+ * process: memo's CPU a request (from `/proc`) less its time in `recall`, ÷ the bare server's CPU a
+ * request.
  *
  * Run: deno run -A --lock=deno.dev.lock bench/http_ceiling.ts [--duration 8] [--warmup 2] [--rounds 3] [--threads 1]
  * [--connections 32] [--notes 200] [--hosts deno,node] [--peers sdk-v1,sdk-v2] [--npm DIR]
@@ -259,9 +261,12 @@ async function main() {
               const read = async (t: Target, script: string) => {
                 await wrk(t.url, script, WARMUP, CONNECTIONS, THREADS);
                 await (await fetch(`${t.url}/__timers?reset`)).body?.cancel();
+                const cpuBefore = cpuMs(t.pid);
                 const r = await wrk(t.url, script, DURATION, CONNECTIONS, THREADS);
+                // The whole process's CPU a request (Deno's own HTTP work included), in ms.
+                const cpuPerRequest = (cpuMs(t.pid) - cpuBefore) / Math.max(1, r.requests);
                 const timers = await (await fetch(`${t.url}/__timers`)).json();
-                return { r, timers };
+                return { r, timers, cpuPerRequest };
               };
               const m = await read(timed, scripts.get(w.key)!);
               const b = await read(bare, scripts.get(w.key)!);
@@ -275,6 +280,9 @@ async function main() {
               const bareMs = b.timers.handlerMs / b.timers.requests;
               const memoSmallMs = p ? p.timers.handlerMs / p.timers.requests : NaN;
               const recallMs = m.timers.recallMs / Math.max(1, m.timers.recalls);
+              // The same over the whole process: memo's CPU a request less its recall, ÷ the bare
+              // server's CPU a request.
+              const processRatio = (m.cpuPerRequest - recallMs) / b.cpuPerRequest;
               timerRows.push({
                 round,
                 key: w.key,
@@ -287,6 +295,9 @@ async function main() {
                 ratio: outside / bareMs,
                 memoSmallMs,
                 smallRatio: outside / memoSmallMs,
+                memoCpuMs: m.cpuPerRequest,
+                bareCpuMs: b.cpuPerRequest,
+                processRatio,
               });
               log(
                 `timers round ${round} ${w.label}: memo ${fmt(m.r.rps)} req/s, outside recall ` +
@@ -296,7 +307,7 @@ async function main() {
                     (outside / bareMs).toFixed(2)
                   }×; memo's ${small?.method} ${memoSmallMs.toFixed(3)} ms: ${
                     (outside / memoSmallMs).toFixed(2)
-                  }×`,
+                  }×; whole process ${processRatio.toFixed(2)}×`,
               );
             } finally {
               await timed.stop();
@@ -430,16 +441,18 @@ function report(list: Workload[], rows: Row[], timerRows: Record<string, unknown
   }
   if (timerRows.length) {
     console.log(
-      "\n| workload | round | memo req/s | bare req/s | memo in handler ms | recall ms | outside recall ms | bare ms | outside ÷ bare | memo's ping/discover ms | outside ÷ that |",
+      "\n| workload | round | memo req/s | bare req/s | memo in handler ms | recall ms | outside recall ms | bare ms | outside ÷ bare | memo's ping/discover ms | outside ÷ that | CPU ms/req memo / bare | whole process: (memo CPU − recall) ÷ bare CPU |",
     );
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (const t of timerRows as Record<string, number & string>[]) {
       console.log(
         `| ${t.key} | ${t.round} | ${fmt(t.memoRps)} | ${fmt(t.bareRps)} | ${
           fmt(t.memoHandlerMs, 3)
         } | ${fmt(t.recallMs, 3)} | ${fmt(t.outsideMs, 3)} | ${fmt(t.bareMs, 3)} | ${
           fmt(t.ratio, 2)
-        } | ${fmt(t.memoSmallMs, 3)} | ${fmt(t.smallRatio, 2)} |`,
+        } | ${fmt(t.memoSmallMs, 3)} | ${fmt(t.smallRatio, 2)} | ${fmt(t.memoCpuMs, 4)} / ${
+          fmt(t.bareCpuMs, 4)
+        } | ${fmt(t.processRatio, 2)} |`,
       );
     }
   }
