@@ -376,7 +376,12 @@ export class FileMemoryStore implements MemoryStore {
     // With nothing queued, the check runs now, as the queue would run it next: a recall's check of
     // an unchanged file is a stat, with no queue step and no await.
     if (this.#idle) {
-      const now = this.#file.changesIfCurrent(token);
+      let now: StoreChanges | undefined;
+      try {
+        now = this.#file.changesIfCurrent(token);
+      } catch {
+        now = undefined; // a stat that fails: the queued path fails the same way, as a rejection
+      }
       if (now !== undefined) return Promise.resolve(now);
     }
     return this.#exclusive(async () => {

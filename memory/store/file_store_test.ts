@@ -260,6 +260,21 @@ Deno.test("changesSince() of an unchanged file waits for a write queued before i
   assert.deepEqual((await store.changesSince(idle.token)).upserted, w.written);
 });
 
+Deno.test("changesSince() fails as a rejection, not a throw, when the file cannot be stat'ed", async () => {
+  const { rootDir, store } = await fresh();
+  await store.commit({ notes: [{ text: "first" }] });
+  const { token } = await store.changesSince();
+  const memoryDir = join(rootDir, ".memo", "memory");
+  await Deno.rename(memoryDir, `${memoryDir}.moved`);
+  await writeFile(memoryDir, "a file where the folder was"); // notes.md's stat: not a directory
+  let pending: Promise<unknown> | undefined;
+  assert.doesNotThrow(() => (pending = store.changesSince(token)));
+  await assert.rejects(pending!);
+  await Deno.remove(memoryDir);
+  await Deno.rename(`${memoryDir}.moved`, memoryDir);
+  assert.equal((await store.changesSince(token)).upserted.length, 0);
+});
+
 Deno.test("list() pages through notes in file order with an opaque cursor", async (t) => {
   const { store } = await fresh();
   const r = await store.commit({ notes: Array.from({ length: 7 }, (_, i) => ({ text: `n${i}` })) });
