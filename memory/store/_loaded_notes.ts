@@ -152,22 +152,26 @@ export class LoadedNotes {
    * file must be read first.
    */
   changesIfCurrent(token: string | undefined): StoreChanges | undefined {
-    if (!this.#loaded) return undefined;
-    const now = statStamp(this.#notesPath);
-    const was = this.#stamp;
-    if (now === undefined ? was !== undefined : was === undefined || !sameStamp(now, was)) {
-      return undefined;
-    }
+    if (!this.#loaded || !this.#isCurrent(statStamp(this.#notesPath))) return undefined;
     return this.#table.changes(token);
+  }
+
+  /**
+   * Whether the file as a stat finds it (`now`) is the one loaded: no file then and now, or the
+   * same stamp. What {@linkcode LoadedNotes.refresh} leaves as it is.
+   */
+  #isCurrent(now: FileStamp | undefined): boolean {
+    const was = this.#stamp;
+    return now === undefined ? was === undefined : was !== undefined && sameStamp(now, was);
   }
 
   /** Catches up with the file: nothing, its new tail, or everything. */
   async refresh(locked: boolean): Promise<void> {
     if (!this.#loaded) return this.fullReload(locked);
     const now = statStamp(this.#notesPath);
+    if (this.#isCurrent(now)) return;
     const was = this.#stamp;
-    if (!now) return was ? this.fullReload(locked) : undefined;
-    if (was && sameStamp(now, was)) return;
+    if (!now) return this.fullReload(locked); // the file loaded is gone
     // The table of a conflicted file is a merge, not the file's prefix.
     if (this.#merge) return this.fullReload(locked);
     // A rename (another process's rewrite, an editor's save), or a change that is not growth.
