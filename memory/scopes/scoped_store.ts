@@ -424,7 +424,7 @@ export class ScopedMemoryStore implements MemoryStore {
       ? [await this.#stores[scopes[0]]!.changesSince(tokens?.[scopes[0]])]
       : await Promise.all(scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])));
     const reset = tokens === undefined || parts.some((p) => p.reset);
-    if (last && !reset && parts.every((p, i) => unchanged(p, tokens[this.scopes[i]]))) {
+    if (last && !reset && parts.every((p, i) => unchanged(p, tokens[scopes[i]]))) {
       return { token: token!, reset, upserted: [], removed: [] }; // a recall's check, most often
     }
     const all = reset

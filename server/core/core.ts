@@ -225,8 +225,9 @@ export class McpCore {
     fn: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const { requestTimeoutMs } = this.options;
-    // The call's signal: the request's own when the context can abort it (made only if the call
-    // reads it), else a controller of the guard's, which the context's abort reaches.
+    // The call's signal: the request's own when the context can abort it (a passed-on context
+    // makes it here, as it is read for the call; the transport's own signal is still not made),
+    // else a controller of the guard's, which the context's abort reaches.
     const own = ctx.abort === undefined ? new AbortController() : undefined;
     // One promise settles the call: fn's outcome, or the timeout, or the client's cancellation,
     // whichever comes first (the later ones do nothing). Each settles it before it aborts the
