@@ -32,6 +32,8 @@ export class NoteTable {
   #version = 0;
   #log: { v: number; id: string }[] = [];
   #logBase = 0;
+  /** The current token (`instance.generation.version`), built when first asked after a change. */
+  #token: string | undefined;
   #revision = 0;
 
   /** A number that changes whenever anything in the table changes. */
@@ -86,6 +88,7 @@ export class NoteTable {
     this.#positions = undefined;
     this.#lines = undefined;
     this.#generation++;
+    this.#token = undefined;
     this.#log = [];
     this.#logBase = this.#version;
   }
@@ -185,7 +188,9 @@ export class NoteTable {
 
   /** What changed since `token` (everything, with `reset`, for a missing or stale token). */
   changes(token?: string): StoreChanges {
-    const now = `${this.#instance}.${this.#generation}.${this.#version}`;
+    const now = this.#token ??= `${this.#instance}.${this.#generation}.${this.#version}`;
+    // Nothing since: what the walk below would find, without parsing the token (every recall asks).
+    if (token === now) return { token: now, reset: false, upserted: [], removed: [] };
     const parts = typeof token === "string" ? token.split(".") : [];
     const version = Number(parts[2]);
     if (
@@ -210,6 +215,7 @@ export class NoteTable {
 
   #logChange(id: string): void {
     this.#version++;
+    this.#token = undefined;
     this.#log.push({ v: this.#version, id });
     if (this.#log.length > MAX_LOG) {
       const drop = this.#log.length - MAX_LOG / 2;
