@@ -85,7 +85,21 @@ export function requestLine(
   status: number,
   ms: number,
 ): string {
-  return `${prefix}: ${time.toISOString()} ${method} ${path} ${status} ${Math.max(0, ms)}ms`;
+  return `${prefix}: ${isoOf(time)} ${method} ${path} ${status} ${Math.max(0, ms)}ms`;
+}
+
+/** The last time written, and its ISO text: a busy server logs many requests a millisecond. */
+let lastMs = NaN;
+let lastIso = "";
+
+/** `time.toISOString()`, kept for the millisecond it names (an invalid date still throws). */
+function isoOf(time: Date): string {
+  const ms = time.getTime();
+  if (ms !== lastMs) {
+    lastIso = time.toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 /**
