@@ -418,8 +418,8 @@ export class ScopedMemoryStore implements MemoryStore {
    */
   async changesSince(token?: string): Promise<StoreChanges> {
     const last = token !== undefined && token === this.#lastToken;
-    const tokens = last ? this.#lastTokens : parseToken(token, this.scopes);
     const scopes = this.scopes;
+    const tokens = last ? this.#lastTokens : parseToken(token, scopes);
     const parts = scopes.length === 1
       ? [await this.#stores[scopes[0]]!.changesSince(tokens?.[scopes[0]])]
       : await Promise.all(scopes.map((s) => this.#stores[s]!.changesSince(tokens?.[s])));
@@ -429,7 +429,7 @@ export class ScopedMemoryStore implements MemoryStore {
     }
     const all = reset
       ? await Promise.all(
-        parts.map((p, i) => p.reset ? p : this.#stores[this.scopes[i]]!.changesSince(undefined)),
+        parts.map((p, i) => p.reset ? p : this.#stores[scopes[i]]!.changesSince(undefined)),
       )
       : parts;
     // The other scopes' id sets answer which copy of a changed note shows: they are brought up to
@@ -442,11 +442,11 @@ export class ScopedMemoryStore implements MemoryStore {
     const upserted: Note[] = [];
     const removed: string[] = [];
     const seen = new Set<string>();
-    for (let i = 0; i < this.scopes.length; i++) {
-      const scope = this.scopes[i];
+    for (let i = 0; i < scopes.length; i++) {
+      const scope = scopes[i];
       const part = all[i];
       next[scope] = part.token;
-      if (this.scopes.length === 1 && scope === "project") {
+      if (scopes.length === 1 && scope === "project") {
         return {
           token: this.#remember(next),
           reset,
