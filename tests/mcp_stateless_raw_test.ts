@@ -295,6 +295,97 @@ Deno.test("HTTP: a missing or disagreeing header is 400 -32020 (HeaderMismatch)"
   });
 });
 
+Deno.test("HTTP: a body value that cannot be turned into text is a header mismatch, not a crash", async (t) => {
+  const e = endpoint();
+  // An object whose toString is not a function: String() of it throws.
+  const evil = { toString: 1 };
+  await t.step("the body's version, session header", async () => {
+    const body = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/list",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": evil } },
+    };
+    const res = await e.handle(post(body, { "mcp-protocol-version": "2025-11-25" }));
+    assert.equal(res.status, 400);
+    const json = await res.json();
+    assert.equal(json.id, 3);
+    assert.equal(json.error.code, -32020);
+    assert.match(json.error.message, /does not match body value \(an object\)/);
+  });
+  await t.step("the tool's name, stateless", async () => {
+    const body = { ...callRecall, params: stateless({ name: evil, arguments: {} }) };
+    const res = await e.handle(post(body, GOOD));
+    assert.equal(res.status, 400);
+    const json = await res.json();
+    assert.equal(json.error.code, -32020);
+    assert.match(json.error.message, /'recall' does not match body value \(an object\)/);
+  });
+});
+
+Deno.test("HTTP: a stateless notification is checked against Mcp-Method and the version too", async (t) => {
+  const e = endpoint();
+  const note = (meta: Record<string, unknown> | undefined) => ({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: 1, ...(meta ? { _meta: meta } : {}) },
+  });
+  const cases: [string, unknown, Record<string, string>, number, RegExp?][] = [
+    ["headers that agree", note(META), {
+      "mcp-protocol-version": STATELESS,
+      "mcp-method": "notifications/cancelled",
+    }, 202],
+    ["no Mcp-Method (a notification needs none)", note(META), {
+      "mcp-protocol-version": STATELESS,
+    }, 202],
+    ["no _meta", note(undefined), {
+      "mcp-protocol-version": STATELESS,
+      "mcp-method": "notifications/cancelled",
+    }, 202],
+    [
+      "Mcp-Method names another method",
+      note(META),
+      {
+        "mcp-protocol-version": STATELESS,
+        "mcp-method": "tools/call",
+      },
+      400,
+      /Mcp-Method header value 'tools\/call' does not match body value/,
+    ],
+    [
+      "the body names another version",
+      note({ ...META, "io.modelcontextprotocol/protocolVersion": "2025-11-25" }),
+      { "mcp-protocol-version": STATELESS, "mcp-method": "notifications/cancelled" },
+      400,
+      /does not match body value '2025-11-25'/,
+    ],
+    [
+      "a session header, a stateless body",
+      note(META),
+      {
+        "mcp-protocol-version": "2025-11-25",
+        "mcp-method": "notifications/cancelled",
+      },
+      400,
+      /does not match body value '2026-07-28'/,
+    ],
+  ];
+  for (const [name, body, headers, status, message] of cases) {
+    await t.step(name, async () => {
+      const res = await e.handle(post(body, headers));
+      assert.equal(res.status, status);
+      if (status === 202) {
+        assert.equal(res.body, null);
+        return;
+      }
+      const json = await res.json();
+      assert.equal(json.id, null);
+      assert.equal(json.error.code, -32020);
+      assert.match(json.error.message, message!);
+    });
+  }
+});
+
 Deno.test("HTTP: a stateless request without its _meta is 400 -32602", async () => {
   const e = endpoint();
   const body = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
@@ -340,7 +431,18 @@ Deno.test("HTTP: a stateless POST holds one message, not a batch", async () => {
   const e = endpoint();
   const res = await e.handle(post([callRecall], GOOD));
   assert.equal(res.status, 400);
-  assert.equal((await res.json()).error.code, -32600);
+  const json = await res.json();
+  assert.equal(json.error.code, -32600);
+  assert.match(json.error.message, /not a batch/);
+  // A body that is no message at all is not called a batch: -32600 as in the session era.
+  for (const scalar of [42, "x", null]) {
+    const other = await e.handle(post(scalar, { "mcp-protocol-version": STATELESS }));
+    assert.equal(other.status, 200, String(scalar));
+    const answer = await other.json();
+    assert.equal(answer.id, null);
+    assert.equal(answer.error.code, -32600);
+    assert.doesNotMatch(answer.error.message, /batch/);
+  }
 });
 
 Deno.test("HTTP: CORS lets a browser send and read the 2026-07-28 headers", async () => {
@@ -390,4 +492,10 @@ Deno.test("HTTP: a stateless request's logLevel brings its log records on its ow
   const jsonOnly = await e.handle(post(withLevel, { ...GOOD, accept: "application/json" }));
   assert.equal(jsonOnly.headers.get("content-type"), "application/json");
   assert.equal((await jsonOnly.json()).id, 7);
+  // An event stream refused with q=0 is refused (RFC 9110 §12.5.1).
+  for (const accept of ["application/json, text/event-stream;q=0", "*/*, text/event-stream;q=0"]) {
+    const refused = await e.handle(post(withLevel, { ...GOOD, accept }));
+    assert.equal(refused.headers.get("content-type"), "application/json", accept);
+    assert.equal((await refused.json()).id, 7);
+  }
 });

@@ -78,12 +78,54 @@ export function negotiateAccept(accept: string | null): ResponseMode | undefined
     const type = (semi === -1 ? part : part.slice(0, semi)).trim().toLowerCase();
     if (type === "") continue;
     seen = true;
-    if (semi !== -1 && /;\s*q\s*=\s*0(\.0*)?\s*(;|$)/i.test(part.slice(semi))) continue;
+    if (semi !== -1 && isRefused(part.slice(semi))) continue;
     if (type === "application/json" || type === "application/*" || type === "*/*") return "json";
     if (type === "text/event-stream" || type === "text/*") sse = true;
   }
   if (!seen) return "json";
   return sse ? "sse" : undefined;
+}
+
+/**
+ * Whether an `Accept` header lets the answer be an event stream (`text/event-stream`), for the
+ * notifications a request asks for before its answer. The most specific range that matches decides
+ * (`text/event-stream`, then `text/*`, then `*∕*`), and `q=0` refuses it (RFC 9110 §12.5.1); a
+ * missing header accepts nothing in particular, so it does not.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { acceptsEventStream } from "./_headers.ts";
+ *
+ * assert.equal(acceptsEventStream("application/json, text/event-stream"), true);
+ * assert.equal(acceptsEventStream("application/json"), false);
+ * assert.equal(acceptsEventStream("application/json, text/event-stream;q=0"), false);
+ * assert.equal(acceptsEventStream("text/*, text/event-stream;q=0"), false);
+ * assert.equal(acceptsEventStream("text/*;q=0.5"), true);
+ * assert.equal(acceptsEventStream(null), false);
+ * ```
+ */
+export function acceptsEventStream(accept: string | null): boolean {
+  if (accept === null) return false;
+  if (accept === "application/json, text/event-stream") return true;
+  if (accept === "application/json") return false;
+  // The q of the most specific matching range: 3 text/event-stream, 2 text/*, 1 */*.
+  let rank = 0;
+  let accepted = false;
+  for (const part of accept.split(",")) {
+    const semi = part.indexOf(";");
+    const type = (semi === -1 ? part : part.slice(0, semi)).trim().toLowerCase();
+    const r = type === "text/event-stream" ? 3 : type === "text/*" ? 2 : type === "*/*" ? 1 : 0;
+    if (r <= rank) continue;
+    rank = r;
+    accepted = semi === -1 || !isRefused(part.slice(semi));
+  }
+  return accepted;
+}
+
+/** Whether a media range's parameters (from its first `;`) carry `q=0`. */
+function isRefused(params: string): boolean {
+  return /;\s*q\s*=\s*0(\.0*)?\s*(;|$)/i.test(params);
 }
 
 /**

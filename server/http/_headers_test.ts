@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isJsonContentType, negotiateAccept } from "./_headers.ts";
+import { acceptsEventStream, isJsonContentType, negotiateAccept } from "./_headers.ts";
 
 Deno.test("negotiateAccept() picks JSON, SSE or nothing (406)", async (t) => {
   const cases: [string | null, string | undefined][] = [
@@ -29,4 +29,29 @@ Deno.test("isJsonContentType() accepts application/json with parameters only", (
   assert.equal(isJsonContentType("text/plain"), false);
   assert.equal(isJsonContentType("application/x-www-form-urlencoded"), false);
   assert.equal(isJsonContentType("application/jsonp"), false);
+});
+
+Deno.test("acceptsEventStream() follows the most specific range, and q=0 refuses", async (t) => {
+  const cases: [string | null, boolean][] = [
+    [null, false],
+    ["", false],
+    ["application/json", false],
+    ["application/json, text/event-stream", true],
+    ["text/event-stream;q=0.1", true],
+    ["text/*", true],
+    ["*/*", true],
+    ["application/json, text/event-stream;q=0", false],
+    ["application/json, text/event-stream; q=0.000", false],
+    ["*/*, text/event-stream;q=0", false],
+    ["text/*;q=0, text/event-stream", true],
+    ["text/event-stream;q=0, */*", false],
+    ["TEXT/EVENT-STREAM", true],
+    ["text/html", false],
+  ];
+  for (const [accept, expected] of cases) {
+    await t.step(
+      `${accept} → ${expected}`,
+      () => assert.equal(acceptsEventStream(accept), expected),
+    );
+  }
 });

@@ -8,6 +8,7 @@
 
 import { isValidId } from "../protocol/jsonrpc.ts";
 import { versionFeatures } from "../protocol/versions.ts";
+import { acceptsEventStream } from "./_headers.ts";
 
 /**
  * Whether a stateless request asked for log records (`_meta` logLevel) and accepts SSE.
@@ -29,7 +30,7 @@ export function wantsLogs(
   accept: string | null,
 ): boolean {
   if (versionHeader === null || !versionFeatures(versionHeader).stateless) return false;
-  if (!acceptsSse(accept)) return false;
+  if (!acceptsEventStream(accept)) return false;
   return typeof metaOf(message)?.["io.modelcontextprotocol/logLevel"] === "string";
 }
 
@@ -50,11 +51,7 @@ export function wantsLogs(
  */
 export function wantsProgress(message: unknown, accept: string | null): boolean {
   const token = metaOf(message)?.progressToken;
-  return (typeof token === "string" || typeof token === "number") && acceptsSse(accept);
-}
-
-function acceptsSse(accept: string | null): boolean {
-  return accept !== null && /text\/event-stream|text\/\*|\*\/\*/.test(accept);
+  return (typeof token === "string" || typeof token === "number") && acceptsEventStream(accept);
 }
 
 /** `params._meta` of a single request. */

@@ -141,14 +141,14 @@ export function checkStatelessHeaders(
 ): HttpRefusal | undefined {
   const stateless = versionHeader !== null && versionFeatures(versionHeader).stateless;
   if (!isObject(message)) {
-    if (stateless) {
+    if (stateless && Array.isArray(message)) {
       return refusal(
         "null",
         JSON_RPC_CODES.invalidRequest,
         "Cannot accept the request: 2026-07-28 takes one JSON-RPC message per POST, not a batch",
       );
     }
-    return undefined;
+    return undefined; // not a message: the protocol server answers -32600
   }
   const params = isObject(message.params) ? message.params : undefined;
   const meta = params?._meta;
@@ -158,27 +158,25 @@ export function checkStatelessHeaders(
     if (versionHeader === null) {
       return mismatch(idJsonOf(message), "MCP-Protocol-Version header is missing");
     }
-    return bodyVersion === versionHeader ? undefined : mismatch(
-      idJsonOf(message),
-      `MCP-Protocol-Version header value '${versionHeader}' does not match body value '${
-        String(bodyVersion).slice(0, 40)
-      }'`,
-    );
+    return bodyVersion === versionHeader
+      ? undefined
+      : versionMismatch(message, versionHeader, bodyVersion);
   }
   const method = message.method;
-  if (typeof method !== "string" || !("id" in message)) {
-    return undefined; // a notification or a malformed message: the protocol server answers
+  if (typeof method !== "string") return undefined; // malformed: the protocol server answers
+  if (!("id" in message)) {
+    // A notification needs no Mcp-Method header, but one that disagrees with the body, or a body
+    // version that disagrees with the header, is refused as a request's is.
+    const named = headers.get("mcp-method");
+    if (named !== null && named !== method) return methodMismatch(message, named, method);
+    if (bodyVersion !== undefined && bodyVersion !== versionHeader) {
+      return versionMismatch(message, versionHeader, bodyVersion);
+    }
+    return undefined;
   }
   const methodHeader = headers.get("mcp-method");
   if (methodHeader === null) return mismatch(idJsonOf(message), "Mcp-Method header is missing");
-  if (methodHeader !== method) {
-    return mismatch(
-      idJsonOf(message),
-      `Mcp-Method header value '${methodHeader.slice(0, 100)}' does not match body value '${
-        method.slice(0, 100)
-      }'`,
-    );
-  }
+  if (methodHeader !== method) return methodMismatch(message, methodHeader, method);
   const field = NAMED.get(method);
   if (field !== undefined) {
     const raw = headers.get("mcp-name");
@@ -193,9 +191,9 @@ export function checkStatelessHeaders(
     if (name !== bodyName) {
       return mismatch(
         idJsonOf(message),
-        `Mcp-Name header value '${name.slice(0, 100)}' does not match body value '${
-          String(bodyName).slice(0, 100)
-        }'`,
+        `Mcp-Name header value '${name.slice(0, 100)}' does not match body value ${
+          shown(bodyName, 100)
+        }`,
       );
     }
   }
@@ -207,13 +205,45 @@ export function checkStatelessHeaders(
       `Cannot handle ${method.slice(0, 100)}: ${checked}`,
     );
   }
-  if (bodyVersion !== versionHeader) {
-    return mismatch(
-      idJsonOf(message),
-      `MCP-Protocol-Version header value '${versionHeader}' does not match body value '${
-        String(bodyVersion).slice(0, 40)
-      }'`,
-    );
-  }
+  if (bodyVersion !== versionHeader) return versionMismatch(message, versionHeader, bodyVersion);
   return undefined;
+}
+
+function versionMismatch(
+  message: Record<string, unknown>,
+  versionHeader: string,
+  bodyVersion: unknown,
+): HttpRefusal {
+  return mismatch(
+    idJsonOf(message),
+    `MCP-Protocol-Version header value '${versionHeader}' does not match body value ${
+      shown(bodyVersion, 40)
+    }`,
+  );
+}
+
+function methodMismatch(
+  message: Record<string, unknown>,
+  methodHeader: string,
+  method: string,
+): HttpRefusal {
+  return mismatch(
+    idJsonOf(message),
+    `Mcp-Method header value '${methodHeader.slice(0, 100)}' does not match body value '${
+      method.slice(0, 100)
+    }'`,
+  );
+}
+
+/**
+ * A body value as an error message names it: a string quoted and cut at `max`, a number, boolean or
+ * null as itself, anything else by its kind (never converted: an object's own `toString` may be
+ * anything, or throw).
+ */
+function shown(value: unknown, max: number): string {
+  if (typeof value === "string") return `'${value.slice(0, max)}'`;
+  if (typeof value === "number" || typeof value === "boolean" || value === null) {
+    return String(value);
+  }
+  return value === undefined ? "(none)" : Array.isArray(value) ? "(an array)" : "(an object)";
 }

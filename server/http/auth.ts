@@ -178,8 +178,10 @@ export function createAuthenticator(
       if (presented !== undefined && expected !== undefined) {
         if (equalBytes(await digest(presented), await expected)) return { ok: true, info: BEARER };
       }
-      if (authenticate !== undefined && await authenticate(request) === true) {
-        return { ok: true, info: CUSTOM };
+      if (authenticate !== undefined) {
+        const verdict = await customVerdict(authenticate, request);
+        if (verdict === true) return { ok: true, info: CUSTOM };
+        if (verdict !== false) return verdict;
       }
       return { ok: false, reason: presented === undefined ? "missing" : "invalid" };
     },
@@ -219,9 +221,35 @@ function oauthAuthenticator(
       if (outcome.ok || outcome.refusal.status === 400 || authenticate === undefined) {
         return outcome;
       }
-      return await authenticate(request) === true ? { ok: true, info: CUSTOM } : outcome;
+      const verdict = await customVerdict(authenticate, request);
+      return verdict === true ? { ok: true, info: CUSTOM } : verdict === false ? outcome : verdict;
     },
   };
+}
+
+/**
+ * What a custom `authenticate` says of a request: true or false, or, when it throws or rejects, a
+ * 503 refusal. The request is not let through, and the error is not shown: its message may hold a
+ * secret (a connection string, a token).
+ */
+async function customVerdict(
+  authenticate: (request: Request) => boolean | Promise<boolean>,
+  request: Request,
+): Promise<boolean | AuthOutcome> {
+  try {
+    return await authenticate(request) === true;
+  } catch {
+    return {
+      ok: false,
+      reason: "invalid",
+      refusal: {
+        status: 503,
+        code: JSON_RPC_CODES.internalError,
+        message: "Cannot check the request's credentials: auth.authenticate failed",
+        headers: [],
+      },
+    };
+  }
 }
 
 const WWW_AUTH_MISSING: HeaderList = [["www-authenticate", 'Bearer realm="memo"']];

@@ -197,6 +197,51 @@ Deno.test("createHttpHandler() uses a custom authenticate() and passes authInfo 
   assert.deepEqual(seen[0].authInfo, { scheme: "custom" });
 });
 
+Deno.test("createHttpHandler() answers 503 when authenticate() throws, and never shows its error", async (t) => {
+  const secret = "postgres://memo:hunter2@db/users";
+  for (
+    const [name, authenticate] of [
+      ["throws", () => {
+        throw new Error(`db down: ${secret}`);
+      }],
+      ["rejects", () => Promise.reject(new Error(`db down: ${secret}`))],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const seen: MemoMcpRequestContext[] = [];
+      const res = await handler({ auth: { authenticate } }, seen)(
+        post(PING, { origin: "http://localhost:5173" }),
+      );
+      assert.equal(res.status, 503);
+      assert.equal(res.headers.get("access-control-allow-origin"), "http://localhost:5173");
+      const text = await res.text();
+      assert.ok(!text.includes("hunter2"), text);
+      const json = JSON.parse(text);
+      assert.equal(json.error.code, -32603);
+      assert.equal(
+        json.error.message,
+        "Cannot check the request's credentials: auth.authenticate failed",
+      );
+      assert.equal(seen.length, 0, "the request went no further");
+    });
+  }
+  await t.step("a valid bearer token still passes without calling it", async () => {
+    let calls = 0;
+    const res = await handler({
+      auth: {
+        bearerToken: TOKEN,
+        authenticate: () => {
+          calls++;
+          throw new Error("down");
+        },
+      },
+    })(post(PING, { authorization: `Bearer ${TOKEN}` }));
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    assert.equal(calls, 0);
+  });
+});
+
 Deno.test("createHttpHandler() refuses requireAuth without a token or authenticate()", () => {
   assert.throws(() => handler({ auth: { requireAuth: true } }), /Cannot configure authentication/);
 });
