@@ -125,6 +125,50 @@ Deno.test("diff3 markers carry their own base; resolve writes the driver's bytes
   }
 });
 
+Deno.test("a code block a note leaves open does not hide git's markers after it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const memo = async (...argv: string[]) => {
+      const io = recordingIO(dir);
+      assert.equal(await runCli([...argv, "--dir", dir, "--json"], io), 0, io.err.join(""));
+      return JSON.parse(io.out.join(""));
+    };
+    await git(dir, "init", "-q", "-b", "main");
+    await git(dir, "config", "user.email", "memo@example.com");
+    await git(dir, "config", "user.name", "memo");
+    // A note whose body opens a code block and never closes it, then the note both sides edit.
+    await memo("remember", "Deploy steps:\n```bash\nmake deploy");
+    const { note } = await memo("remember", "the cache is redis");
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "base");
+    await git(dir, "checkout", "-qb", "a");
+    await memo("update", note.id, "--text", "the cache is memcached");
+    await git(dir, "commit", "-qam", "a");
+    await git(dir, "checkout", "-q", "main");
+    await memo("update", note.id, "--text", "the cache is valkey");
+    await git(dir, "commit", "-qam", "main");
+    const merged = await git(dir, "merge", "-q", "--no-edit", "a");
+    assert.notEqual(merged.code, 0, merged.out);
+    const path = `${dir}/.memo/memory/notes.md`;
+    const conflicted = await readFile(path);
+    assert.match(conflicted.toString(), /^<{7} HEAD$/m);
+
+    const runtime = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+    try {
+      const stats = await runtime.stats();
+      assert.ok(stats.unresolvedMerge, "the merge is seen");
+      const { notes } = await runtime.list({ limit: 10 });
+      for (const n of notes) assert.doesNotMatch(n.body, /^(<{7}|={7}|>{7})/m, n.body);
+      await assert.rejects(runtime.remember({ text: "one more" }), { code: "CONFLICT" });
+    } finally {
+      await runtime.close();
+    }
+    assert.deepEqual(await readFile(path), conflicted); // byte for byte
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a note quoting conflict markers in a fenced code block stays a note", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {

@@ -3,7 +3,8 @@
  * conflicting hunk, a full run of marker lines: `<<<<<<<`, optionally `|||||||` (the base, in the
  * `diff3` and `zdiff3` styles), `=======`, then `>>>>>>>` (seven characters, then a space or the
  * line's end). Only a full run counts: a lone `=======` is a markdown heading underline, and lines
- * inside a fenced code block (a hand-written note quoting a conflict) are text. memo escapes such
+ * inside a fenced code block that closes within its note (a hand-written note quoting a conflict)
+ * are text; a block a note leaves open protects nothing past that note. memo escapes such
  * lines in the bodies it writes (`escapeBody`), so an unescaped run can only come from git.
  *
  * @module
@@ -101,6 +102,34 @@ function mayFence(text: string, start: number): boolean {
 /** A fence opener or closer: up to three spaces, then three or more backticks or tildes. */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
+/** The fence mark (its run of backticks or tildes) the line `text[start, end)` opens or closes with. */
+function fenceMark(text: string, start: number, end: number): string | undefined {
+  if (!mayFence(text, start)) return undefined;
+  return FENCE.exec(text.slice(start, end))?.[1];
+}
+
+/** Whether `mark` closes a block opened by `fence`: the same character, at least as many. */
+function closes(mark: string, fence: string): boolean {
+  return mark[0] === fence[0] && mark.length >= fence.length;
+}
+
+/**
+ * Whether the code block `fence` opened closes, from `pos` on, before the next note begins (or the
+ * text ends). Only such a block makes the marker lines in it a note's text: a fence a note leaves
+ * open ends with the note, and git's markers after it, around the next note's lines, are git's.
+ */
+function fenceClosesFirst(text: string, pos: number, fence: string): boolean {
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    if (text.startsWith(NOTE_MARKER_START, pos)) return false;
+    const mark = fenceMark(text, pos, end);
+    if (mark !== undefined && closes(mark, fence)) return true;
+    pos = end;
+  }
+  return false;
+}
+
 /**
  * Splits a conflicted text into its sides; `undefined` when it holds no full run of markers.
  * Cheap on a clean file: one substring search for `<<<<<<<`.
@@ -159,7 +188,11 @@ function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
     const end = nl < 0 ? text.length : nl + 1;
     pos = end;
     if (state === 0) {
-      if (fence === "" && kindAt(text, start, end) === Kind.Start) {
+      if (
+        kindAt(text, start, end) === Kind.Start &&
+        (fence === "" || !fenceClosesFirst(text, end, fence))
+      ) {
+        fence = "";
         if (keep) {
           const run = text.slice(outside, start);
           ours.push(run);
@@ -173,12 +206,11 @@ function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
         continue;
       }
       if (text.startsWith(NOTE_MARKER_START, start)) fence = "";
-      else if (mayFence(text, start)) {
-        const f = FENCE.exec(text.slice(start, end));
-        if (f) {
-          const mark = f[1];
+      else {
+        const mark = fenceMark(text, start, end);
+        if (mark !== undefined) {
           if (fence === "") fence = mark;
-          else if (mark[0] === fence[0] && mark.length >= fence.length) fence = "";
+          else if (closes(mark, fence)) fence = "";
         }
       }
       continue;
