@@ -13,6 +13,7 @@ import type {
   ReplicaApplyResult,
   ReplicaChanges,
   StoreLoadReport,
+  WriteOptions,
 } from "./store/store.ts";
 import { FileMemoryStore } from "./store/file_store.ts";
 import { openScopedStore, scopeCacheDirs } from "./scopes/open_scopes.ts";
@@ -246,7 +247,8 @@ export class Memo {
    * lists what it replaced. `supersedes` naming an unknown note, the note itself or making a
    * cycle is refused (`MemoryValidationError`) and nothing is written. A written note's answer
    * lists the stored notes most like it in `similar` (lexically; with vectors too when the
-   * embedding model is loaded already: this never loads it).
+   * embedding model is loaded already: this never loads it). `signal` stops a write that has not
+   * started writing (one waiting for another process's lock, say).
    *
    * @example
    * ```ts
@@ -264,7 +266,7 @@ export class Memo {
    * await Deno.remove(dir, { recursive: true });
    * ```
    */
-  async remember(draft: NoteDraft): Promise<RememberResult> {
+  async remember(draft: NoteDraft, options: WriteOptions = {}): Promise<RememberResult> {
     if (draft?.supersedes !== undefined) {
       prepareHistory(draft); // a malformed list is refused as such, before the lookups
       await checkDraftLinks(this.#history, draft);
@@ -281,7 +283,11 @@ export class Memo {
         early = { similar: similarNotesBeforeWrite(parts, written[0]), changes };
       }
     };
-    const result = await this.#commit([draft], { whileDurable }, "remember");
+    const result = await this.#commit(
+      [draft],
+      { whileDurable, signal: options.signal },
+      "remember",
+    );
     let done: RememberResult;
     if (result.written.length) {
       const note = result.written[0];
@@ -501,7 +507,7 @@ export class Memo {
       prepareHistory(patch, "update note");
       await checkPatchLinks(this.#history, String(id), patch.supersedes);
     }
-    const note = await this.store.update(id, clean);
+    const note = await this.store.update(id, clean, { signal: options.signal });
     if (!note) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
     if (guarded.redacted.length) options.onRedacted?.(guarded.redacted);
@@ -509,10 +515,13 @@ export class Memo {
     return note;
   }
 
-  /** Deletes a note and returns it; throws `NoteNotFoundError` when the id is unknown. */
-  async forget(id: string): Promise<Note> {
+  /**
+   * Deletes a note and returns it; throws `NoteNotFoundError` when the id is unknown. `signal`
+   * stops a delete that has not started writing.
+   */
+  async forget(id: string, options: WriteOptions = {}): Promise<Note> {
     const note = await this.get(id);
-    if (!(await this.store.remove(id))) throw new NoteNotFoundError(String(id));
+    if (!(await this.store.remove(id, options))) throw new NoteNotFoundError(String(id));
     await this.#mirror.sync();
     return note;
   }

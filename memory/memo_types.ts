@@ -60,6 +60,12 @@ export interface RememberManyResult extends CommitResult {
  */
 export interface UpdateOptions {
   /**
+   * Stops the change while it has not started writing (waiting for another writer's lock, say);
+   * one that has, finishes.
+   * @default undefined
+   */
+  signal?: AbortSignal;
+  /**
    * Called, after the write, with what the secrets guard replaced (only when it replaced
    * something).
    * @default undefined

@@ -55,7 +55,7 @@ export interface MemoLike {
    * Stores one note, deduplicating, and says which stored notes resemble it (`Memo.remember`).
    * Optional: without it, the runtime stores a batch of one and reports no similar notes.
    */
-  remember?(draft: NoteDraft): Promise<RuntimeRememberResult>;
+  remember?(draft: NoteDraft, options?: { signal?: AbortSignal }): Promise<RuntimeRememberResult>;
   /** Stores drafts in one all-or-nothing commit, deduplicating. */
   rememberMany(
     drafts: readonly NoteDraft[],
@@ -110,10 +110,10 @@ export interface MemoLike {
   update(
     id: string,
     patch: RuntimeNotePatch,
-    options?: { onRedacted?: (redacted: SecretRedaction[]) => void },
+    options?: { onRedacted?: (redacted: SecretRedaction[]) => void; signal?: AbortSignal },
   ): Promise<Note>;
-  /** Deletes a note and returns it. */
-  forget(id: string): Promise<Note>;
+  /** Deletes a note and returns it; `signal` stops a delete that has not started writing. */
+  forget(id: string, options?: { signal?: AbortSignal }): Promise<Note>;
   /**
    * Writes a new note that supersedes `input.id`, and ends the old note's validity, in one commit
    * (`Memo.correct`). Optional: without it, the runtime's `correct` refuses.

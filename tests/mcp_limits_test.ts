@@ -153,6 +153,39 @@ Deno.test("requestTimeoutMs: an answer before the deadline passes, the deadline 
   assert.ok(runtime.signals.at(-1)!.aborted, "the runtime's signal is aborted");
 });
 
+Deno.test("requestTimeoutMs: a write the deadline finds past its point of no return answers what it wrote", async () => {
+  const timer = manualTimer();
+  const { server, runtime } = make({ requestTimeoutMs: 1234, timer });
+  const real = runtime.remember.bind(runtime);
+  let finish!: () => void;
+  const signals: AbortSignal[] = [];
+  // A write that no longer stops: it hears its signal, and writes all the same.
+  runtime.remember = (input, options) => {
+    signals.push(options!.signal!);
+    return new Promise<void>((resolve) => finish = resolve).then(() => real(input, {}));
+  };
+  const pending = send(server, tool("remember", { text: "written after the deadline" }));
+  await until(() => timer.pending > 0 && finish !== undefined, "the call and its deadline");
+  timer.fire(); // the deadline: the call's signal aborts, the answer waits for the write
+  assert.ok(signals[0].aborted);
+  finish();
+  const r = await pending;
+  assert.equal(r.error, undefined, JSON.stringify(r));
+  assert.equal(r.result.structuredContent.status, "written");
+  assert.equal(r.result.structuredContent.note.body, "written after the deadline");
+
+  // One that never says: the timeout, another requestTimeoutMs later.
+  runtime.remember = () => new Promise(() => {});
+  const stuck = send(server, tool("remember", { text: "never answers" }, 2));
+  await until(() => timer.pending > 0, "the deadline");
+  assert.deepEqual(timer.fire(), [1234]);
+  await until(() => timer.pending > 0, "the second deadline");
+  assert.deepEqual(timer.fire(), [1234]);
+  const late = await stuck;
+  assert.equal(late.error.code, -32011);
+  assert.equal(late.error.data.code, "MCP_TIMEOUT");
+});
+
 Deno.test("requestTimeoutMs abandons a slow runtime with real timers", async () => {
   const { server, runtime } = make({ requestTimeoutMs: 100 });
   runtime.options.delayMs = 10_000;

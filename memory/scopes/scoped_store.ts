@@ -19,6 +19,7 @@ import type {
   StoreChanges,
   StoreIssue,
   StoreLoadReport,
+  WriteOptions,
 } from "../store/store.ts";
 import type { UnresolvedMerge } from "../store/conflict_markers.ts";
 import { loadDigestsOf, offerLoadDigests } from "../store/load_digest.ts";
@@ -307,7 +308,7 @@ export class ScopedMemoryStore implements MemoryStore {
   }
 
   /** Changes a note where it is; with another `scope`, moves it there (same id). */
-  async update(id: string, patch: NotePatch): Promise<Note | undefined> {
+  async update(id: string, patch: NotePatch, options?: WriteOptions): Promise<Note | undefined> {
     const found = await this.#find(id);
     if (!found) return undefined;
     const { scope: wanted, ...rest } = patch;
@@ -321,9 +322,11 @@ export class ScopedMemoryStore implements MemoryStore {
     }
     const changes = Object.keys(rest).length > 0;
     if (target === found.scope) {
-      return changes ? tag(await found.store.update(id, rest), target) : tag(found.note, target);
+      return changes
+        ? tag(await found.store.update(id, rest, options), target)
+        : tag(found.note, target);
     }
-    const note = changes ? await found.store.update(id, rest) : found.note;
+    const note = changes ? await found.store.update(id, rest, options) : found.note;
     if (!note) return undefined;
     return await this.#move(id, note, found.scope, target, patch.updated);
   }
@@ -371,9 +374,9 @@ export class ScopedMemoryStore implements MemoryStore {
   }
 
   /** Removes a note from the scope that holds it (the first, when two do). */
-  async remove(id: string): Promise<boolean> {
+  async remove(id: string, options?: WriteOptions): Promise<boolean> {
     const found = await this.#find(id);
-    return found ? await found.store.remove(id) : false;
+    return found ? await found.store.remove(id, options) : false;
   }
 
   /** One note by id, from the first scope that holds it. */

@@ -22,6 +22,7 @@ import type {
   StoreChanges,
   StoreIssue,
   StoreLoadReport,
+  WriteOptions,
 } from "./store.ts";
 import { cursorStart, decodeCursor, encodeCursor } from "../notes/cursor.ts";
 import type { NotesSection } from "./parse.ts";
@@ -189,15 +190,16 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /** Changes a note's text, title or labels; `undefined` when the id is unknown. */
-  update(id: string, patch: NotePatch): Promise<Note | undefined> {
+  update(id: string, patch: NotePatch, options: WriteOptions = {}): Promise<Note | undefined> {
     return this.#exclusive(async () => {
+      options.signal?.throwIfAborted();
       await this.#file.refresh(false);
       this.#refuseConflict();
       const current = typeof id === "string" ? this.#file.table.get(id) : undefined;
       if (!current) return undefined;
       // Bad input is refused, and a patch that changes nothing returns, before any lock.
       if (patchNote(current, patch, this.#clock()) === current) return current;
-      const lock = await this.#acquire(false);
+      const lock = await this.#acquire(false, options.signal);
       try {
         await this.#file.refresh(true);
         this.#refuseConflict();
@@ -205,6 +207,7 @@ export class FileMemoryStore implements MemoryStore {
         if (!section?.note) return undefined;
         const note = patchNote(section.note, patch, this.#clock());
         if (note === section.note) return note;
+        options.signal?.throwIfAborted();
         await this.#file.rewrite(new Map([[section, note]]));
         return note;
       } finally {
@@ -214,17 +217,19 @@ export class FileMemoryStore implements MemoryStore {
   }
 
   /** Removes a note; false when the id is unknown. */
-  remove(id: string): Promise<boolean> {
+  remove(id: string, options: WriteOptions = {}): Promise<boolean> {
     return this.#exclusive(async () => {
+      options.signal?.throwIfAborted();
       await this.#file.refresh(false);
       this.#refuseConflict();
       if (typeof id !== "string" || !this.#file.table.has(id)) return false;
-      const lock = await this.#acquire(false);
+      const lock = await this.#acquire(false, options.signal);
       try {
         await this.#file.refresh(true);
         this.#refuseConflict();
         const section = this.#file.table.section(id);
         if (!section) return false;
+        options.signal?.throwIfAborted();
         await this.#file.rewrite(new Map(), section);
         return true;
       } finally {

@@ -76,6 +76,27 @@ export interface CommitBatch {
 }
 
 /**
+ * What a store's write takes besides its data.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import type { WriteOptions } from "@memo/memory";
+ * const stop = new AbortController();
+ * const options: WriteOptions = { signal: stop.signal };
+ * assert.equal(options.signal?.aborted, false);
+ * ```
+ */
+export interface WriteOptions {
+  /**
+   * Stops a write that has not started writing: one still waiting for the lock, or not yet begun.
+   * A write that has begun finishes (a file is never left half written).
+   * @default undefined
+   */
+  signal?: AbortSignal;
+}
+
+/**
  * Options of {@linkcode MemoryStore.commit}.
  *
  * @example
@@ -93,9 +114,7 @@ export interface CommitBatch {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export interface CommitOptions {
-  /** Stops a commit that has not started writing. */
-  signal?: AbortSignal;
+export interface CommitOptions extends WriteOptions {
   /**
    * Called at most once, synchronously, while a commit that only adds notes waits for them to
    * become durable (the file store's fsync), with those notes: work on the CPU that can run
@@ -289,10 +308,13 @@ export interface MemoryStore {
   load(): Promise<StoreLoadReport>;
   /** Stores a batch all-or-nothing, deduplicating by identity. */
   commit(batch: CommitBatch, options?: CommitOptions): Promise<CommitResult>;
-  /** Changes a note; `undefined` when the id is unknown. */
-  update(id: string, patch: NotePatch): Promise<Note | undefined>;
-  /** Removes a note; false when the id is unknown. */
-  remove(id: string): Promise<boolean>;
+  /**
+   * Changes a note; `undefined` when the id is unknown. `signal` stops a change that has not
+   * started writing (waiting for another writer's lock, say); one that has, finishes.
+   */
+  update(id: string, patch: NotePatch, options?: WriteOptions): Promise<Note | undefined>;
+  /** Removes a note; false when the id is unknown. `signal` as for `update`. */
+  remove(id: string, options?: WriteOptions): Promise<boolean>;
   /** One note by id. */
   get(id: string): Promise<Note | undefined>;
   /** Notes in store order, a page at a time. Throws `MemoryValidationError` on a bad cursor. */

@@ -116,7 +116,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     const single = await this.#run(options.signal, async (memo) => {
       if (!memo.remember) return undefined;
       checkDraftList([input]);
-      const result = await memo.remember(input);
+      const result = await memo.remember(input, { signal: options.signal });
       if (result.status !== "unchanged") {
         this.#wrote(memo, { ids: [result.note.id], listChanged: result.status === "written" });
       }
@@ -168,7 +168,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
         removed = [];
         for (const id of found.keys()) {
           try {
-            await memo.forget(id);
+            await memo.forget(id, { signal: options.signal });
             removed.push(id);
           } catch (e) {
             if ((e as { code?: unknown } | null)?.code !== "NOTE_NOT_FOUND") throw e;
@@ -230,7 +230,10 @@ export class LocalRuntime implements R.MemoMcpRuntime {
     options: R.RuntimeUpdateOptions = {},
   ): Promise<R.Note> {
     return this.#run(options.signal, async (memo) => {
-      const note = await memo.update(id, patch, { onRedacted: options.onRedacted });
+      const note = await memo.update(id, patch, {
+        onRedacted: options.onRedacted,
+        signal: options.signal,
+      });
       this.#wrote(memo, { ids: [id], listChanged: false });
       return note;
     });
@@ -238,7 +241,7 @@ export class LocalRuntime implements R.MemoMcpRuntime {
 
   forget(id: string, options: R.RuntimeCallOptions = {}): Promise<R.Note> {
     return this.#run(options.signal, async (memo) => {
-      const note = await memo.forget(id);
+      const note = await memo.forget(id, { signal: options.signal });
       this.#wrote(memo, { ids: [id], listChanged: true });
       return note;
     });

@@ -27,7 +27,7 @@ import { RpcFailure } from "./rpc_failure.ts";
 import { listResources, readResource } from "../catalog/resources.ts";
 import { type PromptName, type PromptResult, PROMPTS } from "../catalog/prompts.ts";
 import { complete, type CompletionResult } from "../catalog/completion.ts";
-import { DeadlineQueue } from "./deadline_queue.ts";
+import { type Deadline, DeadlineQueue } from "./deadline_queue.ts";
 import { type ON_ABORT, onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
@@ -217,12 +217,16 @@ export class McpCore {
 
   /**
    * Runs `fn` under `requestTimeoutMs` and the client's signal. Timeouts and cancellations become
-   * {@linkcode RpcFailure}s.
+   * {@linkcode RpcFailure}s. A `write` the deadline finds under way is stopped through its signal,
+   * and its answer is what it did: the timeout when it stopped before writing, its result when it
+   * was past that point and wrote after all (it is given another `requestTimeoutMs` to say; then
+   * the answer is the timeout).
    */
   async guard<T>(
     action: string,
     ctx: CoreContext,
     fn: (signal: AbortSignal) => Promise<T>,
+    write = false,
   ): Promise<T> {
     const { requestTimeoutMs } = this.options;
     // The call's signal: the request's own when the context can abort it (a passed-on context
@@ -238,16 +242,23 @@ export class McpCore {
       settle = resolve;
       fail = reject;
     });
+    let late: Deadline | undefined;
+    let timedOut = false;
     const deadline = this.#deadlines.add(() => {
       const error = new McpTimeoutError(
         `Cannot ${action}: timed out after ${requestTimeoutMs} ms`,
         { details: { timeoutMs: requestTimeoutMs } },
       );
-      fail(error);
+      // A write settles the call itself: its signal's abort stops it before it writes, and then it
+      // throws the timeout; one past that point finishes, and says what it wrote.
+      timedOut = true;
+      if (write) late = this.#deadlines.add(() => fail(error));
+      else fail(error);
       if (own) own.abort(error);
       else ctx.abort!(error);
     });
     const cancel = () => {
+      if (timedOut) return; // the deadline's own abort of the context
       fail(CANCELLED);
       own?.abort(CANCELLED);
     };
@@ -271,6 +282,7 @@ export class McpCore {
       throw e;
     } finally {
       this.#deadlines.cancel(deadline);
+      if (late) this.#deadlines.cancel(late);
       stop();
     }
   }
@@ -332,6 +344,7 @@ export class McpCore {
             return await call(signal);
           }
           : call, // a sync throw (invalid arguments) lands in guard's catch all the same
+        tool.info.write,
       );
       const rendered = outcome.rendered;
       if (rendered !== undefined && outcome.isError !== true) {
