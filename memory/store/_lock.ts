@@ -14,14 +14,17 @@
  * - **Recovery** runs under a second O_EXCL file, `notes.md.lock.break`, so that two processes
  *   never both recover (a late truncation would cut a newer commit). Under it the lock is read
  *   again and must be byte-identical to the one judged stale. If `notes.md` still has the
- *   recorded inode and is longer than the recorded size, the torn tail is cut back to that size
- *   (the dead writer's batch is discarded). A different inode means an atomic rename completed:
+ *   recorded inode and another size, the dead writer's bytes are cut: from the recorded size when
+ *   the bytes before it are still the recorded `tail`, else from where those bytes now stand if
+ *   they stand once (a hand edit above them moved them); when they cannot be found, nothing is cut
+ *   and the issue says so (the dead writer's batch is discarded, never a committed note). A different inode means an atomic rename completed:
  *   the file is kept. Temp files left by the dead process are removed, then the lock.
  *
  * @module
  */
 
-import { mkdir, open, readdir, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { Buffer } from "node:buffer";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { StoreLockError } from "../errors.ts";
@@ -37,7 +40,16 @@ export interface LockInfo {
   /** Inode of notes.md when the lock was taken (0 when it did not exist). */
   ino: number;
   nonce: string;
+  /**
+   * The last bytes of notes.md before `size` (up to {@linkcode TAIL_BYTES}, base64), so that a
+   * recovery finds where the dead writer's bytes begin even when the file changed above them.
+   * Absent in a lock of an older memo.
+   */
+  tail?: string;
 }
+
+/** How many bytes before `size` a lock records. */
+export const TAIL_BYTES = 64;
 
 /** A lock file as read from disk. */
 export interface LockFile {
@@ -103,6 +115,7 @@ function parseLock(text: string): LockInfo | undefined {
         size: v.size,
         ino: v.ino,
         nonce: String(v.nonce ?? ""),
+        ...(typeof v.tail === "string" ? { tail: v.tail } : {}),
       };
     }
   } catch {
@@ -174,14 +187,17 @@ export async function acquireLock(s: LockSettings): Promise<HeldLock> {
     let lockInfo: LockInfo;
     try {
       const st = await statOrUndefined(s.notesPath);
+      const size = st?.size ?? 0;
       lockInfo = {
         pid: currentPid(),
         host: currentHost(),
         created: new Date().toISOString(),
-        size: st?.size ?? 0,
+        size,
         ino: st?.ino ?? 0,
         nonce,
       };
+      const tail = size > 0 ? await readTail(s.notesPath, size) : undefined;
+      if (tail !== undefined) lockInfo.tail = tail.toString("base64");
       await fh.writeFile(JSON.stringify(lockInfo));
       await fh.close();
     } catch (e) {
@@ -237,19 +253,9 @@ export async function recoverStaleLock(
     const info = current.info;
     if (info) {
       const st = await statOrUndefined(s.notesPath);
-      if (st && (info.ino === 0 || st.ino === info.ino) && st.size > info.size) {
-        const file = await open(s.notesPath, "r+");
-        try {
-          await file.truncate(info.size);
-          await file.sync();
-        } finally {
-          await file.close();
-        }
-        issues.push({
-          kind: "torn-tail",
-          message: `Cut ${st.size - info.size} bytes from the end of notes.md: ` +
-            `the unfinished write of process ${info.pid} (its batch is discarded)`,
-        });
+      if (st && (info.ino === 0 || st.ino === info.ino) && st.size !== info.size) {
+        const issue = await cutTornTail(s.notesPath, info, st.size);
+        if (issue) issues.push(issue);
       }
       if (info.host === currentHost()) await removeTempFiles(s.notesPath, info.pid);
     }
@@ -261,6 +267,70 @@ export async function recoverStaleLock(
   } finally {
     await fh?.close().catch(() => {});
     await unlink(breakPath).catch(() => {});
+  }
+}
+
+/**
+ * Cuts what a dead writer appended to notes.md (same inode): everything past the end of the file
+ * as it was when the lock was taken. That end is `info.size` when the bytes before it are still
+ * the recorded `tail`; when the file changed above them since (a hand edit), it is found again by
+ * those bytes, if they stand exactly once in the file. Otherwise nothing is cut, and the issue
+ * says so: a guess could cut a note that was committed.
+ */
+async function cutTornTail(
+  notesPath: string,
+  info: LockInfo,
+  size: number,
+): Promise<StoreIssue | undefined> {
+  let end: number | undefined = size > info.size ? info.size : undefined;
+  if (info.tail !== undefined) {
+    const tail = Buffer.from(info.tail, "base64");
+    const here = size >= info.size ? await readTail(notesPath, info.size, tail.length) : undefined;
+    if (here === undefined || !here.equals(tail)) {
+      const whole = await readFile(notesPath);
+      const at = whole.indexOf(tail);
+      const found = at >= 0 && whole.indexOf(tail, at + 1) < 0;
+      if (found && at + tail.length === size) return undefined; // nothing of its write is left
+      end = found ? at + tail.length : undefined;
+      if (end === undefined) {
+        return {
+          kind: "torn-tail",
+          message: `Left the end of notes.md as it is: process ${info.pid} died while writing ` +
+            "to it, and notes.md has changed since, so where its write began is not known " +
+            "(check the last notes)",
+        };
+      }
+    }
+  }
+  if (end === undefined) return undefined;
+  const file = await open(notesPath, "r+");
+  try {
+    await file.truncate(end);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  return {
+    kind: "torn-tail",
+    message: `Cut ${size - end} bytes from the end of notes.md: ` +
+      `the unfinished write of process ${info.pid} (its batch is discarded)`,
+  };
+}
+
+/** The `length` bytes of a file before `end` (fewer at its start); undefined when it is shorter. */
+async function readTail(
+  path: string,
+  end: number,
+  length = TAIL_BYTES,
+): Promise<Buffer | undefined> {
+  const n = Math.min(length, end);
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(n);
+    const { bytesRead } = await file.read(buffer, 0, n, end - n);
+    return bytesRead === n ? buffer : undefined;
+  } finally {
+    await file.close();
   }
 }
 

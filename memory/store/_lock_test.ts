@@ -104,3 +104,59 @@ Deno.test("recoverStaleLock() backs off while another process recovers", async (
   assert.equal(r.busy, true);
   assert.ok((await readLock(s.lockPath))?.text, "the lock is still there");
 });
+
+/** A lock as a writer that died takes it: pid 999999999 (dead), notes.md's size, inode and tail. */
+async function deadWriterLock(s: LockSettings): Promise<void> {
+  const held = await acquireLock(s);
+  held.abandon();
+  assert.ok(held.info.tail, "the lock records the bytes before its size");
+  await writeFile(s.lockPath, JSON.stringify({ ...held.info, pid: 999_999_999 }));
+}
+
+const committed = "## one\nfirst note\n\n## two\n" +
+  "the last committed note, long enough that the bytes a lock records are all its own, kept whole\n\n";
+const torn = "## three\nhalf of a note the dead writer never fini";
+
+Deno.test("recoverStaleLock() cuts a dead writer's bytes at the size it recorded", async () => {
+  const s = await settings();
+  await writeFile(s.notesPath, committed);
+  await deadWriterLock(s);
+  await writeFile(s.notesPath, committed + torn);
+  const r = await recoverStaleLock(s, (await readLock(s.lockPath))!);
+  assert.deepEqual(r.issues.map((i) => i.kind), ["torn-tail", "stale-lock"]);
+  assert.equal(await readFile(s.notesPath, "utf8"), committed);
+});
+
+Deno.test("recoverStaleLock() finds where the dead writer began after a hand edit above it", async (t) => {
+  for (
+    const [name, edited] of [
+      ["a line added", committed.replace("first note", "first note\nAsk #ops for the new one.")],
+      ["a line shortened", committed.replace("first note", "1st")],
+    ]
+  ) {
+    await t.step(name, async () => {
+      const s = await settings();
+      await writeFile(s.notesPath, committed);
+      await deadWriterLock(s);
+      // The dead writer's bytes, then a person's edit in place (same inode) above them.
+      await writeFile(s.notesPath, edited + torn);
+      const r = await recoverStaleLock(s, (await readLock(s.lockPath))!);
+      assert.match(r.issues[0].message, /^Cut \d+ bytes/);
+      assert.equal(await readFile(s.notesPath, "utf8"), edited, "the edit and every note kept");
+    });
+  }
+});
+
+Deno.test("recoverStaleLock() cuts nothing when it cannot tell where the dead writer began", async () => {
+  const s = await settings();
+  await writeFile(s.notesPath, committed);
+  await deadWriterLock(s);
+  // The edit changed the very bytes the lock recorded: its end cannot be found again.
+  const edited = committed.replace("kept whole", "kept whole, edited by hand");
+  await writeFile(s.notesPath, edited + torn);
+  const r = await recoverStaleLock(s, (await readLock(s.lockPath))!);
+  assert.equal(r.issues[0].kind, "torn-tail");
+  assert.match(r.issues[0].message, /^Left the end of notes\.md as it is/);
+  assert.equal(await readFile(s.notesPath, "utf8"), edited + torn, "nothing cut");
+  assert.equal(await readLock(s.lockPath), undefined, "the lock is recovered all the same");
+});
