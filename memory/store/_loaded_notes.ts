@@ -19,6 +19,7 @@
  * @module
  */
 
+import { readFile } from "node:fs/promises";
 import type { Note } from "../notes/note.ts";
 import type { StoreChanges, StoreIssue } from "./store.ts";
 import { NOTES_PREAMBLE, serializeNote } from "./codec.ts";
@@ -79,6 +80,8 @@ export class LoadedNotes {
   #loaded = false;
   #stamp: FileStamp | undefined;
   #tail: Uint8Array = new Uint8Array(0);
+  /** Whether growth read since the last full read or rewrite is still unchecked above its start. */
+  #unverified = false;
   #issues: StoreIssue[] = [];
   #wanted: { mark?: number } | undefined;
   #digests: LoadDigests | undefined;
@@ -194,6 +197,34 @@ export class LoadedNotes {
     this.#issues.push(...parsed.issues);
     this.#stamp = read.stamp;
     this.#tail = read.tail;
+    // Only the bytes before the old end were checked: an edit in place further up, followed by
+    // another process's append, still looks like growth.
+    this.#unverified = true;
+  }
+
+  /**
+   * Makes sure the table holds the file's bytes, all of them, before a rewrite writes the file
+   * from it: after a read of another process's growth, only the bytes just before the old end were
+   * checked, and a rewrite from a table that missed an edit in place further up would undo that
+   * edit. Reads the file once and compares; reads it all again (a full reload) when they differ.
+   * True when it reloaded: what was planned on the table must be planned again.
+   */
+  async exact(locked: boolean): Promise<boolean> {
+    if (!this.#unverified || this.#merge) return false;
+    const text = await readTextOrUndefined(this.#notesPath);
+    let pos = 0;
+    let same = text !== undefined;
+    for (const section of this.#table.sections) {
+      if (!same) break;
+      same = text!.startsWith(section.raw, pos);
+      pos += section.raw.length;
+    }
+    if (same && pos === text!.length) {
+      this.#unverified = false;
+      return false;
+    }
+    await this.fullReload(locked);
+    return true;
   }
 
   /** Reads and parses the whole file. */
@@ -234,6 +265,7 @@ export class LoadedNotes {
     this.#issues = parsed.issues;
     this.#stamp = read === "missing" ? undefined : read.stamp;
     this.#tail = read === "missing" ? new Uint8Array(0) : read.tail;
+    this.#unverified = false;
     this.#loaded = true;
     if (cache && read !== "missing" && read.status && !read.trusted) {
       await writeDigestCache(
@@ -375,6 +407,7 @@ export class LoadedNotes {
     this.#table.append(addedRaws.map((raw, i) => ({ raw, note: added[i] })));
     this.#stamp = done.stamp;
     this.#tail = done.tail;
+    this.#unverified = false;
     return done.size;
   }
 }
@@ -420,4 +453,14 @@ function digestsOf(
   }
   if (seen !== chars) return { whole };
   return { whole, prefix: { bytes: marked.bytes, sha256: marked.sha256, notes: count, last: end } };
+}
+
+/** A file's text as the reads decode it (a BOM kept), or undefined when it is gone. */
+async function readTextOrUndefined(path: string): Promise<string | undefined> {
+  try {
+    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(await readFile(path));
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return undefined;
+    throw e;
+  }
 }

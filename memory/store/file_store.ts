@@ -174,6 +174,12 @@ export class FileMemoryStore implements MemoryStore {
           plan = planCommit(this.#file.table, drafts, this.#clock());
           if (!plan.written.length && !plan.updated.length) return plan.result(0);
         }
+        // A rewrite writes the whole file from the table: it must hold the file's every byte.
+        if (plan.updated.length > 0 && await this.#file.exact(true)) {
+          this.#refuseConflict();
+          plan = planCommit(this.#file.table, drafts, this.#clock());
+          if (!plan.written.length && !plan.updated.length) return plan.result(0);
+        }
         options.signal?.throwIfAborted();
         if (plan.updated.length === 0) {
           const written = plan.written;
@@ -202,6 +208,7 @@ export class FileMemoryStore implements MemoryStore {
       const lock = await this.#acquire(false, options.signal);
       try {
         await this.#file.refresh(true);
+        await this.#file.exact(true);
         this.#refuseConflict();
         const section = this.#file.table.section(id);
         if (!section?.note) return undefined;
@@ -226,6 +233,7 @@ export class FileMemoryStore implements MemoryStore {
       const lock = await this.#acquire(false, options.signal);
       try {
         await this.#file.refresh(true);
+        await this.#file.exact(true);
         this.#refuseConflict();
         const section = this.#file.table.section(id);
         if (!section) return false;
@@ -278,6 +286,7 @@ export class FileMemoryStore implements MemoryStore {
       const lock = await this.#acquire(true);
       try {
         await this.#file.refresh(true);
+        await this.#file.exact(true);
         this.#refuseConflict();
         const stale = staleIds(this.#file.table, changes.expect);
         if (stale.length) return { ...none, stale };

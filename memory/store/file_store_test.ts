@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { appendFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { LoadedNotes } from "./_loaded_notes.ts";
 import { FileMemoryStore } from "./file_store.ts";
 import { MemoryValidationError, NotesConflictError } from "../errors.ts";
 import { memoPaths } from "./paths.ts";
@@ -324,6 +325,69 @@ Deno.test("a reader picks up another writer's append as a tail and a hand edit a
   await appendFile(notes, "<!-- memo:note broken\n");
   await store.get("x");
   assert.deepEqual(store.issues.map((i) => [i.kind, i.line]), [["damaged-note", 14]]);
+});
+
+Deno.test("a rewrite never undoes a hand edit that another writer's append hid from the tail read", async (t) => {
+  for (
+    const [name, write] of [
+      [
+        "update",
+        (store: FileMemoryStore, id: string) => store.update(id, { text: "third, changed" }),
+      ],
+      ["remove", (store: FileMemoryStore, id: string) => store.remove(id)],
+      [
+        "a commit that updates",
+        (store: FileMemoryStore) =>
+          store.commit({ notes: [{ text: "third v2", source: "test:third" }] }),
+      ],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const { rootDir, store, notes } = await fresh();
+      const { written } = await store.commit({
+        notes: [
+          { text: "The staging database is db-stage-2" },
+          { text: "second" },
+          { text: "third", source: "test:third" },
+        ],
+      });
+      // A person fixes the fact in place, as an editor's save does (same inode, same size)…
+      const before = await text(notes);
+      await writeFile(notes, before.replaceAll("db-stage-2", "db-stage-3"));
+      // …then another process appends: to the reader, only growth.
+      await new FileMemoryStore({ rootDir }).commit({ notes: [{ text: "another process wrote" }] });
+      await write(store, written[2].id);
+      const after = await text(notes);
+      assert.match(after, /db-stage-3/);
+      assert.doesNotMatch(after, /db-stage-2/);
+      assert.match(after, /another process wrote/);
+      const reread = new FileMemoryStore({ rootDir });
+      assert.equal((await reread.get(written[0].id))?.body, "The staging database is db-stage-3");
+      assert.deepEqual((await reread.load()).issues, []);
+    });
+  }
+});
+
+Deno.test("the check before a rewrite reads the file again only when it differs from the table", async () => {
+  const { rootDir, notes } = await fresh();
+  const writer = new FileMemoryStore({ rootDir });
+  await writer.commit({
+    notes: [{ text: "one" }, { text: "two, with ünïcödé and \\<!-- memo: escaped" }],
+  });
+  const loaded = new LoadedNotes(notes, `${notes}.lock`);
+  await loaded.refresh(false);
+  assert.equal(await loaded.exact(false), false, "a full read holds the file");
+  await writer.commit({ notes: [{ text: "three" }] });
+  await loaded.refresh(false); // growth: read as a tail
+  assert.equal(await loaded.exact(false), false, "an append alone: the table is the file");
+  await writer.commit({ notes: [{ text: "four" }] });
+  await loaded.refresh(false);
+  await writeFile(notes, (await text(notes)).replace("\none\n", "\nuno\n"));
+  await writer.commit({ notes: [{ text: "five" }] });
+  await loaded.refresh(false);
+  assert.equal(await loaded.exact(false), true, "an edit above the tail: read again");
+  assert.ok(loaded.table.sections.some((s) => s.note?.body === "uno"));
+  assert.equal(await loaded.exact(false), false, "and then it holds the file");
 });
 
 Deno.test("two stores in one process committing at once lose nothing", async () => {
