@@ -30,6 +30,7 @@ import { complete, type CompletionResult } from "../catalog/completion.ts";
 import { type Deadline, DeadlineQueue } from "./deadline_queue.ts";
 import { type ON_ABORT, onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
+import { writeAnswerLimitError } from "./_write_answer.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 
 /**
@@ -315,6 +316,11 @@ export class McpCore {
         }),
       );
     }
+    // A write whose answer could not be sent is refused before it writes anything.
+    const tooBig = tool.info.write
+      ? writeAnswerLimitError(`call ${tool.info.name}`, args, this.options.maxOutputBytes)
+      : undefined;
+    if (tooBig) throw this.failure(tooBig);
     const redaction = new Redaction(args, this.options.redact);
     const logging = this.logging(ctx);
     if (logging) {

@@ -1,7 +1,8 @@
 /**
- * A write tool that runs into `requestTimeoutMs` while another process holds `notes.md`'s lock
- * answers MCP_TIMEOUT and writes nothing, then or later: the runtime's signal reaches the store,
- * which gives up waiting for the lock instead of writing once it is free.
+ * A write tool's answer says what it did. One that runs into `requestTimeoutMs` while another
+ * process holds `notes.md`'s lock answers MCP_TIMEOUT and writes nothing, then or later (the
+ * runtime's signal reaches the store, which gives up waiting for the lock); one whose answer would
+ * be over `maxOutputBytes` is refused before it writes.
  */
 
 import assert from "node:assert/strict";
@@ -100,6 +101,38 @@ Deno.test("the file store's update and remove stop waiting for the lock when the
     assert.equal((await store.get(id))?.body, "one");
   } finally {
     await store.close?.();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
+Deno.test("a write whose answer would be over maxOutputBytes is refused before it writes", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-write-answer-" });
+  try {
+    const runtime = createMemoMcpRuntimeFromConfig({ rootDir, prewarm: false });
+    const server = createMemoMcpProtocolServer({ runtime });
+    const send = async (msg: unknown): Promise<Json> =>
+      JSON.parse((await server.handle(JSON.stringify(msg)))!);
+    // Within every input limit, but each quote is escaped once in structuredContent and twice in
+    // the text content: the answer would be about 0.7 MB.
+    const quotes = "A title\n" + '"'.repeat(110_000);
+    const answer = await send(tool("remember", { text: quotes }, 1));
+    assert.equal(answer.error?.code, -32012, JSON.stringify(answer).slice(0, 300));
+    assert.equal(answer.error.data.code, "MCP_OUTPUT_LIMIT");
+    assert.match(answer.error.message, /nothing was written/);
+    assert.equal((await runtime.list({ limit: 10 })).notes.length, 0, "nothing written");
+
+    // A large note whose answer fits is written as before.
+    const plain = "A long note\n" + "word ".repeat(30_000);
+    const kept = await send(tool("remember", { text: plain }, 2));
+    assert.equal(kept.result?.structuredContent.status, "written");
+    const noteId = kept.result.structuredContent.note.id;
+    const before = await runtime.get(noteId);
+    const refused = await send(tool("update_note", { id: noteId, text: quotes }, 3));
+    assert.equal(refused.error?.data?.code, "MCP_OUTPUT_LIMIT");
+    assert.deepEqual(await runtime.get(noteId), before, "the note is unchanged");
+    assert.equal((await runtime.list({ limit: 10 })).notes.length, 1);
+    await runtime.close();
+  } finally {
     await Deno.remove(rootDir, { recursive: true });
   }
 });
