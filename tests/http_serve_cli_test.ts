@@ -138,16 +138,23 @@ Deno.test("memo serve --no-ui serves no page; --ui-path moves it", async (t) => 
   }
 });
 
+/** Runs `memo …` to its end; a server that starts listening is stopped (SIGTERM) at once. */
 async function runCli(args: string[], env: Record<string, string> = {}) {
-  const out = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "cli.ts", ...args],
     cwd: new URL("..", import.meta.url),
     env: { NO_COLOR: "1", ...env },
     stdin: "null",
-    stdout: "piped",
+    stdout: "null",
     stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+  }).spawn();
+  const decoder = new TextDecoder();
+  let stderr = "";
+  for await (const chunk of child.stderr) {
+    stderr += decoder.decode(chunk, { stream: true });
+    if (stderr.includes("memo: listening on")) child.kill("SIGTERM");
+  }
+  return { code: (await child.status).code, stderr };
 }
 
 Deno.test("memo serve refuses a non-loopback host without a token (exit 2)", async () => {
@@ -162,6 +169,33 @@ Deno.test("memo serve fails clearly when the cloud runtime cannot start (exit 1)
   assert.equal(r.code, 1, r.stderr);
   assert.match(r.stderr, /^memo: Cannot start the cloud runtime: /);
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+});
+
+Deno.test("memo serve refuses at start a project whose .memo/config.json cannot work (exit 1)", async (t) => {
+  for (
+    const [name, config, message] of [
+      ["an unknown runtime", { runtime: "bogus" }, /runtime must be local, hybrid or cloud/],
+      [
+        "the vector engine without embeddings",
+        { recall: { engine: "vector", localEmbeddings: false } },
+        /^memo: Cannot start the runtime: the vector engine needs embeddings/,
+      ],
+    ] as const
+  ) {
+    await t.step(name, async () => {
+      const dir = await Deno.makeTempDir({ prefix: "memo-serve-" });
+      try {
+        await Deno.mkdir(`${dir}/.memo`);
+        await Deno.writeTextFile(`${dir}/.memo/config.json`, JSON.stringify(config));
+        const r = await runCli(["serve", "--port", "0", "--dir", dir]);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, message);
+        assert.doesNotMatch(r.stderr, /listening/);
+      } finally {
+        await Deno.remove(dir, { recursive: true }).catch(() => {});
+      }
+    });
+  }
 });
 
 Deno.test("MEMO_RUNTIME=hybrid reaches memo serve and http.ts: local writes, pushed to the cloud in the background", async (t) => {

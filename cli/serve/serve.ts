@@ -8,6 +8,7 @@
 
 import { createHttpEndpoint, withRequestLog } from "../../server/http/mod.ts";
 import { runtimeFactoryFromEnv } from "../../runtimes/start/mod.ts";
+import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";
@@ -55,10 +56,11 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     secrets: config.secrets,
     hosted: config.hosted,
   });
+  let built: MemoMcpRuntime | undefined;
   const endpoint = createHttpEndpoint(config.options, io.env, {
     routed: true,
     runtime: (dir?: string) =>
-      withGitStats(
+      built = withGitStats(
         runtimeFactory(dir),
         dir ?? config.rootDir,
         io.runProgram,
@@ -69,6 +71,8 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
   });
   try {
     await endpoint.server(); // fail before listening when the runtime cannot start
+    // … or when the project's .memo/config.json makes it unworkable (read when the runtime opens)
+    await built?.recallProfile?.();
     await endpoint.ready(); // … or when the OAuth issuer cannot be reached
   } catch (e) {
     await endpoint.close();
