@@ -201,6 +201,27 @@ export function listFlag(p: ParsedArgs, name: string): string[] {
 }
 
 /**
+ * The values of a repeatable `--label` flag; an empty one is a usage error (it would name no label,
+ * and `update --label ""` would clear the note's labels).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { labelsFlag, parseArgs, UsageError } from "./args.ts";
+ *
+ * const p = parseArgs(["--label", "ops", "--label", "ci"], { multiple: ["label"] });
+ * assert.deepEqual(labelsFlag(p), ["ops", "ci"]);
+ * const empty = parseArgs(["--label", " "], { multiple: ["label"] });
+ * assert.throws(() => labelsFlag(empty), UsageError);
+ * ```
+ */
+export function labelsFlag(p: ParsedArgs): string[] {
+  const labels = listFlag(p, "label");
+  if (labels.some((l) => l.trim() === "")) throw new UsageError("--label is empty");
+  return labels;
+}
+
+/**
  * Whether a boolean flag was given.
  *
  * @example

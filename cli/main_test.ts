@@ -139,9 +139,18 @@ test("runCli() remember --file reads a file and - reads stdin", async () => {
 test("runCli() bad input gets one error line, a non-zero exit and changes nothing", async (t) => {
   await using dirTmp = await tempDir("memo-cli-");
   const dir = dirTmp.path;
-  assert.equal((await run(dir, ["remember", "keep me"])).code, 0);
+  const kept = await run(dir, ["remember", "keep me", "--label", "ops", "--json"]);
+  assert.equal(kept.code, 0);
+  const id = JSON.parse(kept.out).note.id;
   const before = await readFile(notesPath(dir), "utf8");
   const cases: [string, string[], number, RegExp][] = [
+    ["empty label", ["remember", "x", "--label", " "], 2, /--label is empty/],
+    [
+      "empty label on update (it would clear them)",
+      ["update", id, "--label", ""],
+      2,
+      /--label is empty/,
+    ],
     ["unknown flag", ["remember", "x", "--bogus"], 2, /unknown flag --bogus/],
     ["empty text", ["remember", "   "], 2, /text is empty/],
     ["missing text", ["remember"], 2, /missing text/],

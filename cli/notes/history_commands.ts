@@ -8,7 +8,7 @@
  */
 
 import type { RuntimeHistoryFilter, SimilarNote } from "../../runtimes/mod.ts";
-import { boolFlag, listFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
+import { boolFlag, labelsFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
@@ -156,7 +156,7 @@ const correct: CliCommand = {
       : positionals(p, ["id", "text"]);
     const text = await readText(p, io, arg);
     if (text === undefined || text.trim() === "") throw new UsageError("text is empty");
-    const labels = listFlag(p, "label");
+    const labels = labelsFlag(p);
     const { validFrom } = validityFlags(p, false);
     const result = await withProjectRuntime(p, io, (runtime) => {
       if (!runtime.correct) throw new Error("Cannot correct notes: this runtime cannot");

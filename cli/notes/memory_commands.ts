@@ -18,6 +18,7 @@ import {
   boolFlag,
   choiceFlag,
   intFlag,
+  labelsFlag,
   listFlag,
   parseArgs,
   type ParsedArgs,
@@ -103,7 +104,7 @@ const remember: CliCommand = {
       runtime.remember({
         text,
         title: stringFlag(p, "title"),
-        labels: listFlag(p, "label"),
+        labels: labelsFlag(p),
         source: stringFlag(p, "source"),
         ...scopeFlag(p),
         ...(supersedes.length ? { supersedes } : {}),
@@ -175,7 +176,7 @@ const recall: CliCommand = {
         const options = {
           limit,
           engine,
-          labels: listFlag(p, "label"),
+          labels: labelsFlag(p),
           source: stringFlag(p, "source"),
           ...scopesFlag(p),
           explain: boolFlag(p, "explain"),
@@ -221,7 +222,7 @@ const list: CliCommand = {
       runtime.list({
         cursor: stringFlag(p, "cursor"),
         limit: intFlag(p, "limit", 1, 1000) ?? LIST_LIMIT,
-        labels: listFlag(p, "label"),
+        labels: labelsFlag(p),
         source: stringFlag(p, "source"),
         ...scopesFlag(p),
         order,
@@ -263,7 +264,7 @@ const update: CliCommand = {
     const [id] = positionals(p, ["id"]);
     const text = await readText(p, io, stringFlag(p, "text"));
     if (text !== undefined && text.trim() === "") throw new UsageError("text is empty");
-    const labels = listFlag(p, "label");
+    const labels = labelsFlag(p);
     const title = stringFlag(p, "title");
     const validity = validityFlags(p, true);
     const scope = scopeFlag(p);
