@@ -146,6 +146,12 @@ test("runCli() bad input gets one error line, a non-zero exit and changes nothin
   const cases: [string, string[], number, RegExp][] = [
     ["empty label", ["remember", "x", "--label", " "], 2, /--label is empty/],
     [
+      "a --dir that does not exist (not made)",
+      ["remember", "x", "--dir", "no/such/folder"],
+      1,
+      /Cannot use --dir no\/such\/folder: no such folder \(create it, or run `memo init/,
+    ],
+    [
       "empty label on update (it would clear them)",
       ["update", id, "--label", ""],
       2,
@@ -182,6 +188,7 @@ test("runCli() bad input gets one error line, a non-zero exit and changes nothin
     });
   }
   assert.equal(await readFile(notesPath(dir), "utf8"), before);
+  await assert.rejects(stat(join(dir, "no")), { code: "ENOENT" });
 });
 
 test("runCli() help and --help print usage", async () => {

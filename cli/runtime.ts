@@ -18,7 +18,7 @@ import { choiceFlag, type ParsedArgs, stringFlag } from "./args.ts";
 import type { CliIO } from "./context.ts";
 import { findProjectRoot } from "./project.ts";
 import { warnMissingDriver } from "./git/warning.ts";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -57,8 +57,29 @@ export interface ProjectRuntimeOptions {
  * ```
  */
 export async function projectRoot(p: ParsedArgs, io: Pick<CliIO, "env" | "cwd">): Promise<string> {
-  const dir = stringFlag(p, "dir") ?? readRuntimeEnv(io.env).rootDir;
-  return await findProjectRoot(dir, io.cwd, memoHomeOf(io.env));
+  const flag = stringFlag(p, "dir");
+  const dir = flag ?? readRuntimeEnv(io.env).rootDir;
+  const root = await findProjectRoot(dir, io.cwd, memoHomeOf(io.env));
+  // A folder named on purpose must be there: a mistyped one is not made, notes and all.
+  if (dir !== undefined) {
+    await checkFolder(root, flag !== undefined ? `--dir ${dir}` : `MEMO_ROOT_DIR ${dir}`);
+  }
+  return root;
+}
+
+/** Throws "Cannot use …: no such folder" (exit 1) unless `path` is a folder. */
+async function checkFolder(path: string, named: string): Promise<void> {
+  let folder: boolean;
+  try {
+    folder = (await stat(path)).isDirectory();
+  } catch {
+    folder = false;
+  }
+  if (!folder) {
+    throw new Error(
+      `Cannot use ${named}: no such folder (create it, or run \`memo init --dir ${path}\`)`,
+    );
+  }
 }
 
 /**
