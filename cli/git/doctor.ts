@@ -18,6 +18,7 @@ import { memoGitignore, readIfExists } from "../init/init.ts";
 import { jsonDocument } from "../output.ts";
 import { memoHomeOf } from "../../env.ts";
 import { projectRoot } from "../runtime.ts";
+import { checkRuntimeConfig, readProjectRuntimeConfig } from "../../runtimes/start/mod.ts";
 import { initFix, readGitWiring, type RunProgram, shellWord } from "./wiring.ts";
 
 /**
@@ -33,6 +34,7 @@ import { initFix, readGitWiring, type RunProgram, shellWord } from "./wiring.ts"
  */
 export const DOCTOR_CODES = [
   "no-project",
+  "config-invalid",
   "git-attribute-missing",
   "git-driver-missing",
   "gitignore-leaks",
@@ -119,6 +121,17 @@ export async function diagnose(
     return [{ code: "no-project", message: `no memo project (.memo/) in ${root}`, fix: init }];
   }
   const problems: DoctorProblem[] = [];
+  // What every other command would refuse at start.
+  try {
+    const file = await readProjectRuntimeConfig(root);
+    checkRuntimeConfig({ mode: file.runtime, recall: file.recall });
+  } catch (e) {
+    problems.push({
+      code: "config-invalid",
+      message: e instanceof Error ? e.message : String(e),
+      fix: `edit ${shellWord(paths.config)} (see docs/configuration.md)`,
+    });
+  }
   const wiring = run ? await readGitWiring(run, root) : undefined;
   if (wiring?.inGit) {
     if (!wiring.attribute) {

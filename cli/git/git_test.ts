@@ -223,6 +223,26 @@ Deno.test("memo doctor finds each kind of problem, with stable codes and fixes a
     assert.equal((await memo(root, "init")).code, 0);
     await writeFile(notes, NOTES_PREAMBLE + note("a", "a"));
     assert.deepEqual(JSON.parse((await memo(deep, "doctor", "--json")).out), { problems: [] });
+
+    // A configuration every other command refuses.
+    const config = join(root, ".memo", "config.json");
+    for (
+      const [text, message] of [
+        ["{bad json", /^Cannot read \.memo\/config\.json: it is not valid JSON/],
+        ['{"runtime":"bogus"}', /runtime must be local, hybrid or cloud/],
+        ['{"recall":{"engine":"vector","localEmbeddings":false}}', /needs embeddings/],
+      ] as const
+    ) {
+      await writeFile(config, text);
+      const bad = await memo(deep, "doctor", "--json");
+      assert.equal(bad.code, 1, text);
+      const [problem] = JSON.parse(bad.out).problems;
+      assert.equal(problem.code, "config-invalid");
+      assert.match(problem.message, message);
+      assert.equal(problem.fix, `edit ${config} (see docs/configuration.md)`);
+    }
+    await writeFile(config, "{}");
+    assert.deepEqual(JSON.parse((await memo(deep, "doctor", "--json")).out), { problems: [] });
     const empty = join(base, "empty");
     await mkdir(empty);
     const none = await memo(empty, "doctor", "--json");

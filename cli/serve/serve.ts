@@ -8,7 +8,7 @@
 
 import { createHttpEndpoint, withRequestLog } from "../../server/http/mod.ts";
 import { runtimeFactoryFromEnv } from "../../runtimes/start/mod.ts";
-import type { MemoMcpRuntime } from "../../runtimes/types.ts";
+import type { MemoMcpRuntime } from "../../runtimes/mod.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument, orderedWriter } from "../output.ts";

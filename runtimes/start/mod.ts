@@ -29,4 +29,5 @@ export {
   type RuntimeMode,
 } from "./from_env.ts";
 export { createDeferredRuntime } from "./deferred.ts";
-export { readProjectConfigFile } from "../cloud/config.ts";
+export { readProjectConfigFile, readProjectRuntimeConfig } from "../cloud/config.ts";
+export { checkRuntimeConfig } from "../runtime_config.ts";
