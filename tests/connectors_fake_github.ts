@@ -154,6 +154,19 @@ export function startFakeGithub(
         return await hang(request, options.onHang);
       case "reset":
         return resetAnswer();
+      case "field-error":
+        // The repository is there, its discussions field failed (GitHub's partial answer).
+        return new Response(
+          JSON.stringify({
+            data: { repository: { hasDiscussionsEnabled: true, discussions: null } },
+            errors: [{
+              type: "SERVICE_UNAVAILABLE",
+              path: ["repository", "discussions"],
+              message: "Something went wrong while executing your query.",
+            }],
+          }),
+          { status: 200, headers: headers() },
+        );
     }
     const v = body.variables ?? {};
     const repo = byName.get(`${v.owner}/${v.name}`.toLowerCase());

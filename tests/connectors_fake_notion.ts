@@ -226,6 +226,7 @@ export function startFakeNotion(model: NotionModel, options: Options): FakeNotio
       case "rate-limited":
         return error("rate_limited", { "retry-after": state.retryAfter ?? "17" });
       case "500":
+      case "field-error": // GitHub's partial answer; Notion has none, so its plain failure
         return error("internal_server_error");
       case "html-502":
         return new Response(await fixtureText("notion/bad_gateway.html"), {

@@ -47,6 +47,7 @@ const EXPECTED: Record<"github" | "notion", Record<Fault, string>> = {
     "reset": "ConnectorNetworkError",
     "cursor-repeat": "RepoHostError",
     "cursor-null": "RepoHostError",
+    "field-error": "RepoHostError",
   },
   notion: {
     "401": "WorkspaceAuthError",
@@ -59,6 +60,7 @@ const EXPECTED: Record<"github" | "notion", Record<Fault, string>> = {
     "reset": "ConnectorNetworkError",
     "cursor-repeat": "WorkspaceError",
     "cursor-null": "WorkspaceError",
+    "field-error": "WorkspaceError",
   },
 };
 

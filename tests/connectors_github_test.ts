@@ -158,6 +158,11 @@ Deno.test("RepoHostConnector.pull() maps each failure to its error, never echoin
       assert.ok(e instanceof RepoHostError);
       assert.match(e.message, /gave no cursor/);
     },
+    // Not "discussions turned off": the first page had some.
+    "field-error": (e) => {
+      assert.ok(e instanceof RepoHostError);
+      assert.match(e.message, /SERVICE_UNAVAILABLE: Something went wrong/);
+    },
   };
   try {
     for (const [fault, check] of Object.entries(expected)) {

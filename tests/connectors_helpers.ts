@@ -80,6 +80,7 @@ export const FAULTS = [
   "reset",
   "cursor-repeat",
   "cursor-null",
+  "field-error",
 ] as const;
 
 /** One fault kind. */

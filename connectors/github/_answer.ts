@@ -27,7 +27,11 @@ const RATE_LIMIT_TYPES = new Set(["RATE_LIMITED", "RATE_LIMIT"]);
 /**
  * Reads one answer. `where` names the repository for messages; `secrets`
  * are scrubbed from any upstream text that goes into a message; `now`
- * (epoch milliseconds) reads a `Retry-After` given as a date.
+ * (epoch milliseconds) reads a `Retry-After` given as a date. Only the
+ * `firstPage` may say that discussions are turned off (an error on the
+ * `discussions` field itself, GitHub's field warning); on a later page that
+ * error, like any error within the list (a discussion that could not be
+ * read), fails the page.
  */
 export function readDiscussionsAnswer(
   answer: HttpAnswer,
@@ -35,6 +39,7 @@ export function readDiscussionsAnswer(
   host: string,
   secrets: readonly string[],
   now: number = Date.now(),
+  firstPage = true,
 ): DiscussionsPage {
   const action = `Cannot read GitHub discussions of ${where}`;
   const { status } = answer;
@@ -77,9 +82,12 @@ export function readDiscussionsAnswer(
   if (errors.some((e) => RATE_LIMIT_TYPES.has(typeOf(e)))) {
     throw rateLimitError(answer, action, status, now, errors.map(typeOf));
   }
-  const underDiscussions = (e: GraphqlErrorEntry) =>
-    Array.isArray(e.path) && e.path[0] === "repository" && e.path[1] === "discussions";
-  const fatal = errors.filter((e) => !underDiscussions(e));
+  // The field warning of discussions turned off: GitHub's FORBIDDEN on the field itself, and only
+  // on the first page (a repository that answered a page has them on).
+  const turnedOff = (e: GraphqlErrorEntry) =>
+    firstPage && typeOf(e) === "FORBIDDEN" && Array.isArray(e.path) && e.path.length === 2 &&
+    e.path[0] === "repository" && e.path[1] === "discussions";
+  const fatal = errors.filter((e) => !turnedOff(e));
   if (fatal.length) {
     const joined = fatal
       .map((e) =>

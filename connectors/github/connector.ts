@@ -214,7 +214,14 @@ export class RepoHostConnector implements Connector {
           timeoutMs: REQUEST_TIMEOUT_MS,
           action: `read page ${pages + 1} of GitHub discussions (${repository}) from ${host}`,
         });
-        const page = readDiscussionsAnswer(answer, repository, host, [token], clock.now());
+        const page = readDiscussionsAnswer(
+          answer,
+          repository,
+          host,
+          [token],
+          clock.now(),
+          after === undefined,
+        );
         pages++;
         let reachedOld = false;
         for (const node of page.nodes) {
