@@ -648,6 +648,57 @@ Deno.test("memo hook (a process) rebuilds its index apart; meanwhile the old one
   }
 });
 
+Deno.test("memo hook scans a note a hand edit changed after its index was built, and never prints one cut short", async () => {
+  const root = await project();
+  const home = join(root, ".home"); // an empty user scope of the test's own
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const run = (prompt: string, session: string) =>
+    runProcess(Deno.execPath(), ["run", "-A", cli, "hook", "--client", "claude-code", "prompt"], {
+      cwd: root,
+      stdin: JSON.stringify({ session_id: session, cwd: root, prompt }),
+      env: { MEMO_HOME: home },
+    });
+  const catalog = join(root, ".memo", "cache", "hooks", "catalog.json");
+  const built = async () => {
+    try {
+      return JSON.parse(await readFile(catalog, "utf8")).key as string;
+    } catch {
+      return undefined;
+    }
+  };
+  const path = join(root, ".memo", "memory", "notes.md");
+  try {
+    const [secret] = secretCorpus();
+    const placeholder = "x".repeat(secret.value.length);
+    await remember(root, `The zephyr deploy key is ${placeholder}`);
+    await remember(root, "The zephyr cluster runs Kafka 3");
+    await run("zephyr deploy key", "a"); // builds the index apart
+    await until(async () => (await built()) !== undefined, "the hooks' index to be built");
+    // The same length: the stale index's byte range still holds the whole note.
+    await writeFile(path, (await readFile(path, "utf8")).replaceAll(placeholder, secret.value));
+    const same = await run("zephyr deploy key", "b");
+    assert.equal(same.code, 0);
+    const context = JSON.parse(same.out).hookSpecificOutput.additionalContext;
+    assert.match(context, /The zephyr deploy key is \[redacted:/);
+    assert.ok(!context.includes(secret.value.slice(0, 12)), context);
+    // Longer: the range no longer fits its section; the note is left out, not printed cut short.
+    const key = await built();
+    await until(async () => (await built()) !== key, "the index rebuilt");
+    await writeFile(
+      path,
+      (await readFile(path, "utf8")).replace(
+        secret.value,
+        `${secret.value} (rotated) ${secret.value}`,
+      ),
+    );
+    const longer = await run("zephyr deploy key", "c");
+    assert.equal(longer.code, 0);
+    assert.ok(!longer.out.includes(secret.value.slice(0, 12)), longer.out);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 /** `memo` and `memo hook` in process, in `root`, with `MEMO_HOME` set to `home`. */
 function withHome(root: string, home: string) {
   const run = async (argv: string[], stdin = "") => {

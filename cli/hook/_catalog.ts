@@ -180,18 +180,34 @@ export class Catalog {
       if (text !== undefined) out.set(o, text);
     }
     if (!fromFile.length) return out;
+    // A stale catalog's ranges may no longer fit their sections: each is read with the bytes
+    // after it, which must open the next note (or be the file's end), else the note is left out
+    // rather than printed cut short. Its text may be anything now: it is scanned for secrets.
+    const past = this.stale ? NEXT_SECTION.length : 0;
     const parts = await this.#files.readRanges(
       this.#notesPath,
-      fromFile.map((o) => [this.note(o).start, this.note(o).end]),
+      fromFile.map((o) => [this.note(o).start, this.note(o).end + past]),
     );
     const decoder = new TextDecoder();
     fromFile.forEach((o, i) => {
-      const body = sectionBody(decoder.decode(parts[i]), this.note(o).id, now);
+      const note = this.note(o);
+      let bytes = parts[i];
+      if (this.stale) {
+        const span = note.end - note.start;
+        const after = decoder.decode(bytes.subarray(span));
+        if (after !== "" && after !== NEXT_SECTION) return;
+        bytes = bytes.subarray(0, span);
+        note.secret = true;
+      }
+      const body = sectionBody(decoder.decode(bytes), note.id, now);
       if (body !== undefined) out.set(o, body);
     });
     return out;
   }
 }
+
+/** What the next section of notes.md opens with: its marker line. */
+const NEXT_SECTION = "<!-- memo:";
 
 /** 32-bit integers over bytes (copied when not aligned). */
 function ints(bytes: Uint8Array): Int32Array {

@@ -247,7 +247,10 @@ export async function openMemory(
   for (const f of found) {
     if (f.fresh) parts.push(f.catalog!), stale.push(false);
     else if (builds.background) {
-      if (f.catalog) parts.push(f.catalog), stale.push(true);
+      if (f.catalog) {
+        f.catalog.stale = true; // its notes file changed since: every note printed is checked
+        parts.push(f.catalog), stale.push(true);
+      }
     } else {
       const built = await buildPartHere(f.place, files, builds.onBuild);
       if (built) parts.push(built), stale.push(false);
