@@ -14,6 +14,31 @@ import type { CliCommand } from "./context.ts";
 import { withProjectRuntime } from "./runtime.ts";
 import { writeFileAtomically } from "./write_file.ts";
 
+/**
+ * One note as `memo export --format md` writes it: its `notes.md` section, with its scope in the
+ * marker when it is not the project's (a `notes.md` reader passes over the key; `memo import` puts
+ * the note back in that scope).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { exportSection } from "./export.ts";
+ *
+ * const note = {
+ *   id: "a1", title: "VPN", body: "ask IT", labels: [], hash: "0123abcd",
+ *   created: "2025-01-01T00:00:00.000Z", updated: "2025-01-01T00:00:00.000Z",
+ * };
+ * assert.match(exportSection({ ...note, scope: "local" }), /^<!-- memo:note \{.*,"scope":"local"\} -->\n## VPN\n/);
+ * assert.doesNotMatch(exportSection({ ...note, scope: "project" }), /scope/);
+ * ```
+ */
+export function exportSection(note: Note): string {
+  const text = serializeNote(note);
+  if (note.scope === undefined || note.scope === "project") return text;
+  const close = text.indexOf("} -->\n");
+  return `${text.slice(0, close)},"scope":${JSON.stringify(note.scope)}${text.slice(close)}`;
+}
+
 /** The formats `memo export --format` writes. */
 export type ExportFormat = "jsonl" | "md";
 
@@ -134,7 +159,7 @@ export const exportCommand: CliCommand = {
     const out = stringFlag(p, "out");
     if (out === "") throw new UsageError("flag --out needs a file name");
     // The derived supersededBy is never written (serializeNote leaves it out too).
-    const encode = format === "md" ? serializeNote : exportLine;
+    const encode = format === "md" ? exportSection : exportLine;
     const head = format === "md" ? NOTES_PREAMBLE : "";
     if (out === undefined) {
       // Page by page: a large memory is not held in one string.

@@ -66,6 +66,35 @@ Deno.test("memo export and import keep the scope; an import of an id another sco
   assert.deepEqual(await Promise.all(files.map((f) => readFile(f, "utf8"))), before);
 });
 
+Deno.test("memo export --format md keeps the scope too: a local note never lands in the shared file", async () => {
+  await using a = await tempDir("memo-scopes-md-a-");
+  await using b = await tempDir("memo-scopes-md-b-");
+  const run = (root: string) => async (...args: string[]) => {
+    const io = recordingIO(root);
+    io.env = { MEMO_HOME: join(root, "home") };
+    const code = await runCli(args, io);
+    assert.equal(code, 0, io.err.join(""));
+    return io.out.join("");
+  };
+  const memoA = run(a.path);
+  const memoB = run(b.path);
+  await memoA("remember", "Deploys run with make deploy");
+  await memoA("remember", "My VPN password hint is the dog's name", "--scope", "local");
+  await memoA("remember", "Ada prefers tabs", "--scope", "user");
+  const file = join(b.path, "export.md");
+  await writeFile(file, await memoA("export", "--format", "md"));
+  await memoB("import", file);
+  const listed: Json = JSON.parse(await memoB("list", "--json"));
+  assert.deepEqual(listed.notes.map((n: Json) => [n.body, n.scope]).sort(), [
+    ["Ada prefers tabs", "user"],
+    ["Deploys run with make deploy", "project"],
+    ["My VPN password hint is the dog's name", "local"],
+  ]);
+  const shared = await readFile(join(b.path, ".memo", "memory", "notes.md"), "utf8");
+  assert.doesNotMatch(shared, /VPN|Ada/);
+  assert.doesNotMatch(shared, /"scope"/, "notes.md itself never names a scope");
+});
+
 Deno.test("memo doctor reports an id that an outside edit brought back into the project", async () => {
   await using dir = await tempDir("memo-scopes-cli-doctor-");
   const root = dir.path;

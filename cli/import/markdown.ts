@@ -145,6 +145,9 @@ function parseMemoNotes(text: string, file: string): ReaderResult {
         updated: note.updated,
       };
       if (note.source !== undefined) draft.source = note.source;
+      // `memo export --format md` names a note's scope when it is not the project's.
+      const scope = markerScope(section.raw);
+      if (scope !== undefined) draft.scope = scope;
       out.records.push({ draft, file, line });
     }
     line += countLineBreaks(section.raw);
@@ -153,6 +156,18 @@ function parseMemoNotes(text: string, file: string): ReaderResult {
     out.skipped.push({ file, line: issue.line ?? 1, reason: issue.message });
   }
   return out;
+}
+
+/** The `scope` a section's marker names (a `memo export --format md`), when it is a scope. */
+function markerScope(raw: string): NoteDraft["scope"] {
+  const end = raw.indexOf(" -->");
+  if (!raw.startsWith(NOTE_MARKER_START + " ") || end < 0) return undefined;
+  try {
+    const scope = JSON.parse(raw.slice(NOTE_MARKER_START.length + 1, end))?.scope;
+    return scope === "user" || scope === "project" || scope === "local" ? scope : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A front matter value as a list of strings. */
