@@ -326,9 +326,12 @@ export class ScopedMemoryStore implements MemoryStore {
         ? tag(await found.store.update(id, rest, options), target)
         : tag(found.note, target);
     }
-    const note = changes ? await found.store.update(id, rest, options) : found.note;
-    if (!note) return undefined;
-    return await this.#move(id, note, found.scope, target, patch.updated);
+    // A move: every check first, then the note as it is goes to its new scope (journalled), and
+    // only then does the change apply, there; a refused or failed move leaves the note as it was.
+    options?.signal?.throwIfAborted();
+    const moved = await this.#move(id, found.note, found.scope, target, patch.updated);
+    if (!changes) return moved;
+    return tag(await (await this.#writable(target)).update(id, rest, options), target);
   }
 
   /** Moves `note` from one scope to another, journalled so that a kill halfway is finished. */
@@ -345,6 +348,14 @@ export class ScopedMemoryStore implements MemoryStore {
       throw new MemoryValidationError(
         `Cannot ${action}: it supersedes notes of the ${from} scope, and supersedes links stay ` +
           "within one scope",
+        { details: { field: "scope", id } },
+      );
+    }
+    const by = await supersederOf(this.#stores[from]!, id);
+    if (by !== undefined) {
+      throw new MemoryValidationError(
+        `Cannot ${action}: note ${by} of the ${from} scope supersedes it, and supersedes links ` +
+          "stay within one scope",
         { details: { field: "scope", id } },
       );
     }
@@ -584,4 +595,16 @@ export function projectStoreOf(store: MemoryStore): MemoryStore {
 /** Whether a scope's changes since `token` are none: the same token back, nothing in it. */
 function unchanged(part: StoreChanges, token: string | undefined): boolean {
   return part.token === token && part.upserted.length === 0 && part.removed.length === 0;
+}
+
+/** The id of a note of `store` that supersedes `id` (links stay within a scope), if any. */
+async function supersederOf(store: MemoryStore, id: string): Promise<string | undefined> {
+  let cursor: string | undefined;
+  do {
+    const page = await store.list(cursor, 1000);
+    const by = page.notes.find((n) => n.supersedes?.includes(id));
+    if (by) return by.id;
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return undefined;
 }

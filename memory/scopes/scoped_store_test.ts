@@ -232,6 +232,38 @@ test("supersedes never crosses scopes: remember, update_note and correct", async
   });
 });
 
+test("a note that another supersedes cannot move alone, and a refused move changes nothing", async () => {
+  await withScopes(async ({ memo, file }) => {
+    const old = (await memo.remember({ text: "The project uses pnpm" })).note;
+    const { note: next } = await memo.correct({ id: old.id, text: "The project uses bun now" });
+    const snapshot = async () => ({
+      project: await bytesOf(file("project")),
+      local: await bytesOf(file("local")),
+      user: await bytesOf(file("user")),
+    });
+    const before = await snapshot();
+    // The superseded note: the link would dangle.
+    const superseded = await memo.update(old.id, { scope: "user" }).catch((e) => e);
+    assert.ok(superseded instanceof MemoryValidationError, String(superseded));
+    assert.match(
+      superseded.message,
+      new RegExp(`note ${next.id} of the project scope supersedes it`),
+    );
+    // The superseding note, with an edit: refused before the edit is written.
+    const withEdit = await memo.update(next.id, { text: "The project uses bun 1.2", scope: "user" })
+      .catch((e) => e);
+    assert.ok(withEdit instanceof MemoryValidationError, String(withEdit));
+    assert.match(withEdit.message, /supersedes links stay within one scope/);
+    assert.deepEqual(await snapshot(), before, "every scope's file is byte for byte unchanged");
+    assert.equal((await memo.get(next.id)).body, "The project uses bun now");
+    // A move with an edit that goes through moves the note, edited.
+    const plain = (await memo.remember({ text: "Lunch is at noon" })).note;
+    const moved = await memo.update(plain.id, { text: "Lunch is at one", scope: "local" });
+    assert.deepEqual([moved.scope, moved.body, moved.id], ["local", "Lunch is at one", plain.id]);
+    assert.deepEqual((await notesIn(file("local"))).map((n) => n.body), ["Lunch is at one"]);
+  });
+});
+
 test("correct writes the new note into the corrected note's scope", async () => {
   await withScopes(async ({ memo, file }) => {
     for (const scope of ["user", "local", "project"] as const) {
