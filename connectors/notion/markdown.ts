@@ -225,7 +225,7 @@ function blockToMarkdown(node: BlockNode, indent: string): string {
         ? data.language.replace(/^plain text$/, "")
         : "";
       const code = plainText(data.rich_text);
-      const fence = code.includes("```") ? "~~~" : "```";
+      const fence = codeFence(code);
       return [`${fence}${language}`, ...code.split("\n"), fence].map((l) => indent + l).join("\n");
     }
     case "equation": {
@@ -308,4 +308,17 @@ function tableToMarkdown(node: BlockNode, indent: string): string {
   const out = [line(rows[0]), `${indent}|${" --- |".repeat(width)}`];
   for (const r of rows.slice(1)) out.push(line(r));
   return out.join("\n");
+}
+
+/**
+ * A fence no line of `code` can close (CommonMark closes a fence with a run of its character, at
+ * least as long, opening a line): three backticks, else three tildes when the code holds backticks,
+ * else more backticks than the longest run that opens one of its lines.
+ */
+function codeFence(code: string): string {
+  if (!code.includes("```")) return "```";
+  if (!/^ {0,3}~{3,}/m.test(code)) return "~~~";
+  let longest = 0;
+  for (const m of code.matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, m[1].length);
+  return "`".repeat(Math.max(3, longest + 1));
 }

@@ -61,6 +61,9 @@ Deno.test("blocksToMarkdown() renders the text-carrying blocks", async (t) => {
     ["code holding backticks", [
       node("code", { rich_text: [rt("a ```b```")], language: "plain text" }),
     ], "~~~\na ```b```\n~~~"],
+    ["code holding both fences at line starts", [
+      node("code", { rich_text: [rt("```\n~~~\n````")], language: "plain text" }),
+    ], "`````\n```\n~~~\n````\n`````"],
     ["equation", [node("equation", { expression: "e=mc^2" })], "$$e=mc^2$$"],
     [
       "bookmark",
