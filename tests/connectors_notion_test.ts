@@ -118,6 +118,26 @@ Deno.test("WorkspaceConnector.pull() queries a database page by page with Notion
   }
 });
 
+Deno.test("WorkspaceConnector.pull() reads a table's rows at any depth: they are the table", async () => {
+  const notion = fake();
+  try {
+    const connector = new WorkspaceConnector({
+      token: TOKEN,
+      apiUrl: notion.url,
+      databaseId: DATABASE_ID,
+      maxDepth: 1,
+    });
+    const records = await connector.pull({});
+    const rota = records.find((r) => r.title === "On-call rota")!;
+    assert.equal(
+      rota.text,
+      "| Week | Who |\n| --- | --- |\n| 19 | Ada |\n| 20 | Grace |\n\nPage: Rota archive",
+    );
+  } finally {
+    await notion.close();
+  }
+});
+
 Deno.test("WorkspaceConnector.pull() searches the workspace for pages when no database is given", async () => {
   const notion = fake();
   try {
