@@ -560,6 +560,31 @@ Deno.test("the prompt guard blocks a prompt with a secret, naming the rule only;
       );
       assert.equal(out, "", l.name);
     }
+    // Cursor runs Claude Code's entries too. With Cursor's own memo hooks on (they have no prompt
+    // entry), Claude Code's entry adds no context there, but still guards the prompt.
+    const clients = join(root, ".memo", "cache", "hooks", "clients.json");
+    await mkdir(join(root, ".memo", "cache", "hooks"), { recursive: true });
+    await writeFile(clients, JSON.stringify({ cursor: { on: true } }));
+    const [s] = secrets;
+    const guarded = await hook(
+      root,
+      inputs.cursor(`please deploy with ${s.value} now`),
+      "--client",
+      "claude-code",
+      "prompt",
+    );
+    assert.equal(guarded.code, 0);
+    const doc = JSON.parse(guarded.out);
+    assert.deepEqual(doc, blocks.cursor(doc.user_message));
+    assert.ok(!guarded.out.includes(s.value));
+    const clean = await hook(
+      root,
+      inputs.cursor("what does the deploy runbook say"),
+      "--client",
+      "claude-code",
+      "prompt",
+    );
+    assert.deepEqual([clean.code, clean.out], [0, ""], "no context: Cursor's own hooks give it");
     assert.deepEqual(await logLines(root), []);
   } finally {
     await Deno.remove(root, { recursive: true });

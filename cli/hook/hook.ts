@@ -185,11 +185,18 @@ async function answer(
   const nowIso = new Date(now).toISOString();
   const { event, dryRun } = run;
   let { client } = run;
+  let ownHooks = false;
   if (input.host && input.host !== client) {
     // Cursor and VS Code also run the entries of Claude Code's settings files: such a run answers
-    // as the client that started it, or not at all where that client's own memo hooks are on.
+    // as the client that started it, or not at all where that client's own memo hooks are on,
+    // but for the prompt guard where those hooks have no prompt entry to run it.
     if ((await clientsOn(files, root)).has(input.host)) {
-      return dryRun ? `adds nothing: ${input.host} runs memo's own ${input.host} hooks\n` : "";
+      const guardHere = event === "prompt" && config.guardPrompts &&
+        !contextEvents(input.host).includes("prompt");
+      if (!guardHere) {
+        return dryRun ? `adds nothing: ${input.host} runs memo's own ${input.host} hooks\n` : "";
+      }
+      ownHooks = true;
     }
     client = input.host;
   }
@@ -204,6 +211,9 @@ async function answer(
           "Remove it and send the prompt again (hooks.guardPrompts in .memo/config.json).";
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
+    }
+    if (ownHooks) {
+      return dryRun ? `adds nothing: ${client} runs memo's own ${client} hooks\n` : "";
     }
     if (!contextEvents(client).includes(event)) {
       // Cursor's beforeSubmitPrompt and VS Code's UserPromptSubmit cannot add context.
