@@ -634,22 +634,33 @@ Deno.test("memory_stats (memo stats) shows each client's hooks: on or off, and t
   }
 });
 
+/**
+ * `memo hook --client claude-code EVENT` as a process of its own in `root` (an empty user scope of
+ * the test's own), and the key of the hooks' index it builds apart (undefined before the first).
+ */
+function hookProcess(root: string) {
+  const cli = new URL("../cli.ts", import.meta.url).pathname;
+  const catalog = join(root, ".memo", "cache", "hooks", "catalog.json");
+  return {
+    run: (event: string, prompt: string, session: string) =>
+      runProcess(Deno.execPath(), ["run", "-A", cli, "hook", "--client", "claude-code", event], {
+        cwd: root,
+        stdin: JSON.stringify({ session_id: session, cwd: root, prompt }),
+        env: { MEMO_HOME: join(root, ".home") },
+      }),
+    built: async () => {
+      try {
+        return JSON.parse(await readFile(catalog, "utf8")).key as string;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
 Deno.test("memo hook (a process) rebuilds its index apart; meanwhile the old one serves, checked note by note", async () => {
   const root = await project();
-  const cli = new URL("../cli.ts", import.meta.url).pathname;
-  const run = (event: string, prompt: string, session: string) =>
-    runProcess(Deno.execPath(), ["run", "-A", cli, "hook", "--client", "claude-code", event], {
-      cwd: root,
-      stdin: JSON.stringify({ session_id: session, cwd: root, prompt }),
-    });
-  const catalog = join(root, ".memo", "cache", "hooks", "catalog.json");
-  const built = async () => {
-    try {
-      return JSON.parse(await readFile(catalog, "utf8")).key as string;
-    } catch {
-      return undefined;
-    }
-  };
+  const { run, built } = hookProcess(root);
   try {
     const old = await remember(root, "The zephyr queue runs on Kafka 2 in staging");
     // No index yet: nothing added now, the index built by a process of its own.
@@ -675,22 +686,9 @@ Deno.test("memo hook (a process) rebuilds its index apart; meanwhile the old one
 
 Deno.test("memo hook scans a note a hand edit changed after its index was built, and never prints one cut short", async () => {
   const root = await project();
-  const home = join(root, ".home"); // an empty user scope of the test's own
-  const cli = new URL("../cli.ts", import.meta.url).pathname;
-  const run = (prompt: string, session: string) =>
-    runProcess(Deno.execPath(), ["run", "-A", cli, "hook", "--client", "claude-code", "prompt"], {
-      cwd: root,
-      stdin: JSON.stringify({ session_id: session, cwd: root, prompt }),
-      env: { MEMO_HOME: home },
-    });
-  const catalog = join(root, ".memo", "cache", "hooks", "catalog.json");
-  const built = async () => {
-    try {
-      return JSON.parse(await readFile(catalog, "utf8")).key as string;
-    } catch {
-      return undefined;
-    }
-  };
+  const hooks = hookProcess(root);
+  const run = (prompt: string, session: string) => hooks.run("prompt", prompt, session);
+  const built = hooks.built;
   const path = join(root, ".memo", "memory", "notes.md");
   try {
     const [secret] = secretCorpus();
