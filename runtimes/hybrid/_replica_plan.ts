@@ -145,8 +145,11 @@ export function planPull(
       const current = fingerprint(mine);
       if (current === cloud.hash) {
         if (!sameNote(mine, cloud)) put(cloud);
-      } else if ((known && current === known[0]) || sent.get(id) === cloud.hash) {
-        put(cloud); // clean here (or the echo of this process's own write): take the cloud's
+      } else if (known && current === known[0]) {
+        put(cloud); // clean here: take the cloud's
+      } else if (sent.get(id) === cloud.hash) {
+        // The echo of this process's own write (its answer was lost), and the note changed here
+        // since: a later edit of the same note, no conflict. Ours stays dirty and is pushed.
       } else {
         plan.conflicts++;
         // The cloud's version first: on a full tie it wins, as it always did.

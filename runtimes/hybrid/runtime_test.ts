@@ -26,6 +26,8 @@ interface Cloud {
   up: boolean;
   /** Whether requests hang until their signal aborts (a cloud that never answers). */
   hang?: boolean;
+  /** The next request of this method lands, then its answer is lost and the cloud goes down. */
+  loseAnswerOf?: string;
   requests: string[];
   fetch: (input: Request | URL | string, init?: RequestInit) => Promise<Response>;
   client(): MemoCloudClient;
@@ -55,6 +57,13 @@ async function startCloud(): Promise<Cloud> {
         );
       }
       cloud.requests.push(`${request.method} ${new URL(request.url).pathname}`);
+      if (cloud.loseAnswerOf === request.method) {
+        cloud.loseAnswerOf = undefined;
+        return handler(request).then(() => {
+          cloud.up = false;
+          throw new TypeError("connection reset");
+        });
+      }
       return handler(request);
     },
     client() {
@@ -352,6 +361,26 @@ test("hybrid: writes succeed while the cloud is down and go out when it is back"
       ),
       true,
     );
+  } finally {
+    await cloud.close();
+  }
+});
+
+test("hybrid: an edit made after a push whose answer was lost is pushed, not undone by its echo", async () => {
+  const cloud = await startCloud();
+  try {
+    const a = cloud.machine(await Deno.makeTempDir());
+    await a.replicate();
+    cloud.loseAnswerOf = "POST"; // the note's push lands in the cloud; its answer never comes
+    const { note } = await a.remember({ text: "Staging DB is db-stage-2" });
+    await a.replicate().catch(() => {});
+    assert.equal(cloud.up, false, "the push went out and its answer was lost");
+    await a.update(note.id, { text: "Staging DB is db-stage-3" }); // offline, after the push
+    cloud.up = true;
+    await settle(a);
+    assert.deepEqual((await allNotes(a)).map((n) => n.body), ["Staging DB is db-stage-3"]);
+    assert.deepEqual((await cloud.notes()).map((n) => n.body), ["Staging DB is db-stage-3"]);
+    assert.equal((await a.stats()).replica!.outbox, 0);
   } finally {
     await cloud.close();
   }
