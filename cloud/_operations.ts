@@ -234,11 +234,13 @@ export function prepareWrite(
       noQuery(query, action);
       const patch = route.operation === "updateNote" ? patchInput(body) : undefined;
       const ifMatch = ifMatchOf(headers, action);
-      if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
       return {
         action,
         ifMatch,
         run: async () => {
+          // An id that cannot be one is answered as an unknown one: by the store, after the
+          // request's Idempotency-Key and If-Match are checked (docs/cloud-api.md, order of checks).
+          if (!CLOUD_ID_PATTERN.test(noteId!)) throw noteNotFound(noteId!);
           const p = await project();
           const guarded = patch ? await guardCloudPatch(patch, secrets) : undefined;
           const note = guarded

@@ -228,7 +228,7 @@ Deno.test("whoami names the key's workspace", async () => {
   }
 });
 
-Deno.test("bad workspace and project ids are 400; a bad note id is 404", async () => {
+Deno.test("bad workspace and project ids are 400; a bad note id is 404, after the Idempotency-Key check", async () => {
   const { call, close } = await setup();
   try {
     const long = "a".repeat(65);
@@ -256,6 +256,12 @@ Deno.test("bad workspace and project ids are 400; a bad note id is 404", async (
         "not_found",
       );
       assertError(await call("DELETE", `${P}/notes/${id}`), 404, "not_found");
+      // A bad id is the store's answer: a missing Idempotency-Key is refused before it (400).
+      for (const method of ["PATCH", "DELETE"]) {
+        const body = method === "PATCH" ? { body: { title: "t" } } : {};
+        const refused = await call(method, `${P}/notes/${id}`, { ...body, idempotencyKey: null });
+        assertError(refused, 400, "invalid_request", /Idempotency-Key/);
+      }
     }
     assertError(await call("GET", `${P}/nope`), 404, "not_found", /no such route/);
     assertError(await call("PUT", `${P}/notes`, { body: { text: "x" } }), 404, "not_found");
