@@ -149,9 +149,12 @@ export async function runStdioServer(
 
   const dispatch = (bytes: Uint8Array) => {
     let text = decoder.decode(bytes);
-    if (text.endsWith("\r")) text = text.slice(0, -1);
+    // The message's own bytes: a line's CR and a leading BOM are framing, not message.
+    let framing = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    if (text.endsWith("\r")) text = text.slice(0, -1), framing++;
     if (text.trim() === "") return;
-    const task = server.handle(text, { ...context, inputBytes: bytes.byteLength }).then(
+    const inputBytes = bytes.byteLength - framing;
+    const task = server.handle(text, { ...context, inputBytes }).then(
       (reply) => {
         if (reply !== undefined) send(reply);
       },

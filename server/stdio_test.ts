@@ -78,6 +78,28 @@ Deno.test("runStdioServer() handles CRLF, blank lines and a last line without ne
   assert.deepEqual(lines.map((l) => JSON.parse(l).id).sort(), [1, 2, 3]);
 });
 
+Deno.test("runStdioServer() counts a message's own bytes against maxInputBytes: a CR or a BOM is framing", async () => {
+  const limit = 2048;
+  const server = createMemoMcpProtocolServer({
+    runtime: createFakeRuntime(2),
+    maxInputBytes: limit,
+  });
+  /** A ping of exactly `bytes` bytes. */
+  const pingOf = (id: number, bytes: number) => {
+    const base = JSON.stringify({ jsonrpc: "2.0", id, method: "ping", params: { pad: "" } });
+    return base.replace('"pad":""', `"pad":"${"a".repeat(bytes - base.length)}"`);
+  };
+  const lines = await run([
+    pingOf(1, limit) + "\r\n",
+    "\uFEFF" + pingOf(2, limit) + "\n",
+    pingOf(3, limit + 1) + "\r\n",
+  ], server);
+  const byId = new Map(lines.map((l) => [JSON.parse(l).id, JSON.parse(l)]));
+  assert.deepEqual(byId.get(1).result, {});
+  assert.deepEqual(byId.get(2).result, {});
+  assert.deepEqual(byId.get(3).error.data.details, { limit, size: limit + 1 });
+});
+
 Deno.test("runStdioServer() answers invalid JSON with -32700 and goes on", async () => {
   const lines = await run(["{oops\n", ping(1) + "\n", "\u00ff\u00fe\n"]);
   const replies = lines.map((l) => JSON.parse(l));

@@ -113,6 +113,18 @@ Deno.test("a stdio connection that opened with initialize stays in the session e
   assert.equal(same.result.tools.length, 11);
   assert.equal(same.result.resultType, undefined);
   assert.deepEqual((await call(s, "ping")).result, {});
+  // No second handshake: the connection keeps the version it negotiated.
+  const again = await call(s, "initialize", {
+    protocolVersion: "2025-03-26",
+    capabilities: {},
+    clientInfo: { name: "old", version: "1" },
+  });
+  assert.equal(again.error.code, -32600);
+  assert.match(again.error.message, /initialized already \(protocol version 2025-11-25\)/);
+  const batch = JSON.parse(
+    (await s.handle(JSON.stringify([{ jsonrpc: "2.0", id: "b", method: "ping" }])))!,
+  );
+  assert.equal(batch.error.code, -32600, "still 2025-11-25: no batches");
 });
 
 Deno.test("the methods 2026-07-28 removes are -32601 for a stateless request, and still served to session ones", async (t) => {

@@ -135,6 +135,33 @@ Deno.test("MCP remember and update_note redact every secret of the corpus, over 
   }
 });
 
+Deno.test("MCP read tools and unknown methods never echo a token-shaped value into a log line or an error", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-secrets-reads-" });
+  const logs: string[] = [];
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir, recall: { engine: "lexical" } });
+  const server = createMemoMcpProtocolServer({
+    runtime,
+    logger: (record) => logs.push(JSON.stringify(record)),
+  });
+  const token = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2";
+  try {
+    const answers = [
+      await server.handle(call(1, "recall", { query: `what is ${token}` })),
+      await server.handle(call(2, "get_note", { id: token })),
+      await server.handle(call(3, "list_notes", { source: token })),
+      await server.handle(JSON.stringify({ jsonrpc: "2.0", id: 4, method: token })),
+    ];
+    assert.equal(JSON.parse(answers[3]!).error.code, -32601);
+    assert.ok(logs.some((l) => l.includes("tools/call recall")), "the calls are logged");
+    for (const text of [...answers.map(String), ...logs]) {
+      assert.ok(!text.includes(token), text);
+    }
+  } finally {
+    await runtime.close();
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
 Deno.test("MCP under refuse: a tool error with MCP_VALIDATION_ERROR naming the rules, notes.md byte-identical", async () => {
   const rootDir = await Deno.makeTempDir({ prefix: "memo-secrets-refuse-" });
   const runtime = createMemoMcpRuntimeFromConfig({ rootDir, secrets: "refuse" });

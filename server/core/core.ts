@@ -31,6 +31,7 @@ import { type Deadline, DeadlineQueue } from "./deadline_queue.ts";
 import { type ON_ABORT, onAbortOf } from "./request_abort.ts";
 import { withMcpErrors } from "./_runtime_errors.ts";
 import { writeAnswerLimitError } from "./_write_answer.ts";
+import { safeDetails } from "../scrub.ts";
 import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 
 /**
@@ -328,9 +329,10 @@ export class McpCore {
       const runtime = this.runtime;
       this.log(ctx, "info", `tools/call ${tool.info.name}`, {
         tool: tool.info.name,
+        // A read tool's arguments are not the runtime's to scrub: token-shaped values are masked.
         arguments: tool.info.write && runtime.scrubSecrets
           ? await runtime.scrubSecrets(redaction.args).catch(() => "[unavailable]")
-          : redaction.args,
+          : safeDetails(redaction.args),
       });
     }
     try {

@@ -9,6 +9,7 @@
 
 import { JSON_RPC_CODES, STATELESS_ERROR_CODES } from "../json_rpc_codes.ts";
 import { McpValidationError, toSafeError } from "../errors.ts";
+import { scrubSecrets } from "../scrub.ts";
 import type { MemoMcpRequestContext } from "../types.ts";
 import { RpcFailure } from "../core/rpc_failure.ts";
 import {
@@ -154,7 +155,7 @@ function progressTokenOf(meta: unknown): string | number | undefined {
 export function methodNotFound(method: string): RpcFailure {
   return new RpcFailure(JSON_RPC_CODES.methodNotFound, {
     name: "McpNotFoundError",
-    message: `Cannot handle method ${method.slice(0, 100)}: method not found`,
+    message: `Cannot handle method ${scrubSecrets(method.slice(0, 100))}: method not found`,
     code: "MCP_NOT_FOUND",
     status: 404,
   });

@@ -123,6 +123,17 @@ export class Session {
         ),
       );
     }
+    if (context.protocolVersion === undefined && this.negotiated !== undefined) {
+      // A connection keeps the version it negotiated (docs/protocol.md): no second handshake.
+      throw new RpcFailure(
+        JSON_RPC_CODES.invalidRequest,
+        toSafeError(
+          new McpValidationError(
+            `Cannot initialize: this connection is initialized already (protocol version ${this.negotiated})`,
+          ),
+        ),
+      );
+    }
     const negotiated = negotiateVersion(params.protocolVersion);
     if (context.protocolVersion === undefined) this.negotiated = negotiated;
     return initializeJson(this.#core.options, negotiated, this.canSendChanges(context));
