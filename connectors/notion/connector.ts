@@ -353,8 +353,7 @@ export class WorkspaceConnector implements Connector {
     for (const node of nodes) {
       const { block } = node;
       if (!block.has_children || PAGE_TYPES.has(block.type)) continue;
-      // A table's rows are the table itself: read at any depth, at no cost.
-      const container = CONTAINER_TYPES.has(block.type) || block.type === "table";
+      const container = CONTAINER_TYPES.has(block.type);
       if (!container && depth >= this.maxDepth) continue;
       const target = syncedSource(block) ?? block.id;
       node.children = await this.#children(

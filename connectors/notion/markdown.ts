@@ -145,11 +145,15 @@ const LIST_FAMILY: Record<string, string> = {
   numbered_list_item: "1.",
 };
 
-/** Block types that only hold other blocks; they cost no depth. */
+/**
+ * Block types whose children cost no depth: those that only hold other blocks, and a table, whose
+ * rows are the table itself (read at any depth, else a table at the last level is empty).
+ */
 export const CONTAINER_TYPES: ReadonlySet<string> = new Set([
   "column_list",
   "column",
   "synced_block",
+  "table",
 ]);
 
 /** Block types whose children are other pages or databases, never fetched as content. */
