@@ -160,7 +160,7 @@ export function checkStatelessHeaders(
     }
     return bodyVersion === versionHeader
       ? undefined
-      : versionMismatch(message, versionHeader, bodyVersion);
+      : disagrees(message, "MCP-Protocol-Version", versionHeader, bodyVersion, 40);
   }
   const method = message.method;
   if (typeof method !== "string") return undefined; // malformed: the protocol server answers
@@ -168,15 +168,17 @@ export function checkStatelessHeaders(
     // A notification needs no Mcp-Method header, but one that disagrees with the body, or a body
     // version that disagrees with the header, is refused as a request's is.
     const named = headers.get("mcp-method");
-    if (named !== null && named !== method) return methodMismatch(message, named, method);
+    if (named !== null && named !== method) {
+      return disagrees(message, "Mcp-Method", named, method, 100);
+    }
     if (bodyVersion !== undefined && bodyVersion !== versionHeader) {
-      return versionMismatch(message, versionHeader, bodyVersion);
+      return disagrees(message, "MCP-Protocol-Version", versionHeader, bodyVersion, 40);
     }
     return undefined;
   }
   const methodHeader = headers.get("mcp-method");
   if (methodHeader === null) return mismatch(idJsonOf(message), "Mcp-Method header is missing");
-  if (methodHeader !== method) return methodMismatch(message, methodHeader, method);
+  if (methodHeader !== method) return disagrees(message, "Mcp-Method", methodHeader, method, 100);
   const field = NAMED.get(method);
   if (field !== undefined) {
     const raw = headers.get("mcp-name");
@@ -188,14 +190,7 @@ export function checkStatelessHeaders(
       return mismatch(idJsonOf(message), "Mcp-Name header is not valid =?base64?…?=");
     }
     const bodyName = params?.[field];
-    if (name !== bodyName) {
-      return mismatch(
-        idJsonOf(message),
-        `Mcp-Name header value '${name.slice(0, 100)}' does not match body value ${
-          shown(bodyName, 100)
-        }`,
-      );
-    }
+    if (name !== bodyName) return disagrees(message, "Mcp-Name", name, bodyName, 100);
   }
   const checked = checkStatelessMeta(meta);
   if (typeof checked === "string") {
@@ -205,33 +200,25 @@ export function checkStatelessHeaders(
       `Cannot handle ${method.slice(0, 100)}: ${checked}`,
     );
   }
-  if (bodyVersion !== versionHeader) return versionMismatch(message, versionHeader, bodyVersion);
+  if (bodyVersion !== versionHeader) {
+    return disagrees(message, "MCP-Protocol-Version", versionHeader, bodyVersion, 40);
+  }
   return undefined;
 }
 
-function versionMismatch(
+/** A header that disagrees with the body: -32020, naming both values (cut at `max`). */
+function disagrees(
   message: Record<string, unknown>,
-  versionHeader: string,
-  bodyVersion: unknown,
+  header: string,
+  value: string,
+  bodyValue: unknown,
+  max: number,
 ): HttpRefusal {
   return mismatch(
     idJsonOf(message),
-    `MCP-Protocol-Version header value '${versionHeader}' does not match body value ${
-      shown(bodyVersion, 40)
+    `${header} header value '${value.slice(0, max)}' does not match body value ${
+      shown(bodyValue, max)
     }`,
-  );
-}
-
-function methodMismatch(
-  message: Record<string, unknown>,
-  methodHeader: string,
-  method: string,
-): HttpRefusal {
-  return mismatch(
-    idJsonOf(message),
-    `Mcp-Method header value '${methodHeader.slice(0, 100)}' does not match body value '${
-      method.slice(0, 100)
-    }'`,
   );
 }
 
