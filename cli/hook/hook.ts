@@ -185,18 +185,17 @@ async function answer(
   const nowIso = new Date(now).toISOString();
   const { event, dryRun } = run;
   let { client } = run;
-  let ownHooks = false;
+  /** The answer of a run that stands down for the client's own memo hooks (after the guard). */
+  let standDown: string | undefined;
   if (input.host && input.host !== client) {
     // Cursor and VS Code also run the entries of Claude Code's settings files: such a run answers
     // as the client that started it, or not at all where that client's own memo hooks are on,
     // but for the prompt guard where those hooks have no prompt entry to run it.
     if ((await clientsOn(files, root)).has(input.host)) {
+      standDown = dryRun ? `adds nothing: ${input.host} runs memo's own ${input.host} hooks\n` : "";
       const guardHere = event === "prompt" && config.guardPrompts &&
         !contextEvents(input.host).includes("prompt");
-      if (!guardHere) {
-        return dryRun ? `adds nothing: ${input.host} runs memo's own ${input.host} hooks\n` : "";
-      }
-      ownHooks = true;
+      if (!guardHere) return standDown;
     }
     client = input.host;
   }
@@ -212,9 +211,7 @@ async function answer(
         return dryRun ? `would block: ${reason}\n` : blockAnswer(client, reason);
       }
     }
-    if (ownHooks) {
-      return dryRun ? `adds nothing: ${client} runs memo's own ${client} hooks\n` : "";
-    }
+    if (standDown !== undefined) return standDown;
     if (!contextEvents(client).includes(event)) {
       // Cursor's beforeSubmitPrompt and VS Code's UserPromptSubmit cannot add context.
       if (dryRun) return `adds nothing: ${client} cannot add context to a prompt\n`;
