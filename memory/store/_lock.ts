@@ -17,8 +17,9 @@
  *   recorded inode and another size, the dead writer's bytes are cut: from the recorded size when
  *   the bytes before it are still the recorded `tail`, else from where those bytes now stand if
  *   they stand once (a hand edit above them moved them); when they cannot be found, nothing is cut
- *   and the issue says so (the dead writer's batch is discarded, never a committed note). A different inode means an atomic rename completed:
- *   the file is kept. Temp files left by the dead process are removed, then the lock.
+ *   and the issue says so (the dead writer's batch is discarded, never a committed note). A
+ *   different inode means an atomic rename completed: the file is kept. Temp files left by the
+ *   dead process are removed, then the lock.
  *
  * @module
  */
