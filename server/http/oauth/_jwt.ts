@@ -2,8 +2,8 @@
  * JWT access tokens (RFC 9068) verified with `jose` against the authorization server's keys; loaded
  * only when OAuth is on (a dynamic `import()`). A token signed with an unknown key makes memo fetch
  * the key set again, at most once per {@linkcode UNKNOWN_KEY_COOLDOWN_MS}; the set is also
- * refreshed in the background once it is {@linkcode JWKS_MAX_AGE_MS} old, so removed keys stop
- * working.
+ * fetched again once it is {@linkcode JWKS_MAX_AGE_MS} old, before the next token is verified, so
+ * removed keys stop working.
  *
  * @module
  */
@@ -46,8 +46,18 @@ export const JWKS_MAX_AGE_MS = 10 * 60_000;
  */
 export const UNKNOWN_KEY_COOLDOWN_MS = 30_000;
 
-/** After a failed fetch of the key set, how long memo waits before it tries again. */
-const FAILURE_BACKOFF_MS = 5_000;
+/**
+ * After a failed fetch of the key set, how long memo waits before it tries again.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FAILURE_BACKOFF_MS } from "./_jwt.ts";
+ *
+ * assert.equal(FAILURE_BACKOFF_MS, 5_000);
+ * ```
+ */
+export const FAILURE_BACKOFF_MS = 5_000;
 
 /**
  * The signature algorithms memo accepts: asymmetric only (never `none`, never HS*), and each key
@@ -117,14 +127,34 @@ export class JwksKeys {
     readonly now: () => number = Date.now,
   ) {}
 
-  /** The cached set, fetched when there is none (throws `IssuerUnavailableError`). */
+  /**
+   * The cached set, fetched when there is none or it is {@linkcode JWKS_MAX_AGE_MS} old (throws
+   * `IssuerUnavailableError` when there is none and it cannot be fetched). A set past its age is
+   * used only while its refresh fails. After a failed fetch, nothing is fetched for
+   * {@linkcode FAILURE_BACKOFF_MS}: the failure (or the old set) answers meanwhile.
+   */
   async current(): Promise<JWTVerifyGetKey> {
     const set = this.#set;
-    if (set === undefined) return await this.#fetch();
-    if (this.now() - this.#fetchedAt > JWKS_MAX_AGE_MS && this.#inflight === undefined) {
-      this.#fetch().catch(() => {}); // refresh in the background; keep the old set meanwhile
+    if (set !== undefined && this.now() - this.#fetchedAt <= JWKS_MAX_AGE_MS) return set;
+    if (this.#inflight === undefined && this.now() < this.#failedUntil) {
+      if (set !== undefined) return set;
+      if (this.#failure) throw this.#failure;
     }
-    return set;
+    if (set === undefined) return await this.#fetch();
+    try {
+      return await this.#fetch();
+    } catch {
+      return set; // the authorization server cannot be reached: keep the keys memo has
+    }
+  }
+
+  /**
+   * When the set in use was fetched (milliseconds, the injected clock): a token verified with it
+   * stays verified no longer than {@linkcode JWKS_MAX_AGE_MS} after that, so a key removed at the
+   * authorization server stops working within that time.
+   */
+  get fetchedAt(): number {
+    return this.#fetchedAt;
   }
 
   /**
@@ -253,20 +283,54 @@ async function attempt(
   check: TokenCheck,
 ): Promise<TokenVerdict | typeof NO_KEY> {
   try {
-    const { payload } = await jwtVerify(token, set, {
-      issuer: check.issuer,
-      algorithms: ACCEPTED_ALGORITHMS as string[],
-      clockTolerance: check.leewaySeconds,
-      requiredClaims: ["exp"],
-    });
-    if (!audienceMatches(payload.aud, check.resource)) {
-      return invalid("the token is for another audience");
-    }
-    return { ok: true, claims: payload as Record<string, unknown> };
+    return verdictOf(await jwtVerify(token, set, verifyOptions(check)), check);
   } catch (e) {
     if (e instanceof errors.JWKSNoMatchingKey) return NO_KEY;
+    if (e instanceof errors.JWKSMultipleMatchingKeys) return await eachKey(token, e, check);
     return invalid(reasonOf(e));
   }
+}
+
+/**
+ * A token without a `kid` that more than one key of the set could have signed (two keys of one
+ * type, as during a rotation): each candidate key in turn, the first that verifies wins.
+ */
+async function eachKey(
+  token: string,
+  candidates: AsyncIterable<CryptoKey>,
+  check: TokenCheck,
+): Promise<TokenVerdict> {
+  let failure: unknown = new errors.JWSSignatureVerificationFailed();
+  for await (const key of candidates) {
+    try {
+      return verdictOf(await jwtVerify(token, key, verifyOptions(check)), check);
+    } catch (e) {
+      // A key that does not verify the signature says nothing about the others; a claim that fails
+      // fails with every key.
+      if (!(e instanceof errors.JWSSignatureVerificationFailed)) return invalid(reasonOf(e));
+      failure = e;
+    }
+  }
+  return invalid(reasonOf(failure));
+}
+
+function verifyOptions(check: TokenCheck) {
+  return {
+    issuer: check.issuer,
+    algorithms: ACCEPTED_ALGORITHMS as string[],
+    clockTolerance: check.leewaySeconds,
+    requiredClaims: ["exp"],
+  };
+}
+
+function verdictOf(
+  verified: { payload: Record<string, unknown> },
+  check: TokenCheck,
+): TokenVerdict {
+  if (!audienceMatches(verified.payload.aud, check.resource)) {
+    return invalid("the token is for another audience");
+  }
+  return { ok: true, claims: verified.payload };
 }
 
 function reasonOf(e: unknown): string {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
-import { JwksKeys, UNKNOWN_KEY_COOLDOWN_MS, verifyJwt } from "./_jwt.ts";
+import {
+  FAILURE_BACKOFF_MS,
+  JWKS_MAX_AGE_MS,
+  JwksKeys,
+  UNKNOWN_KEY_COOLDOWN_MS,
+  verifyJwt,
+} from "./_jwt.ts";
 import { readProjectOAuthConfig, resolveOAuthConfig } from "./config.ts";
 import { OAuthResourceServer } from "./resource_server.ts";
 import { createAuthenticator } from "../auth.ts";
@@ -255,4 +261,144 @@ Deno.test("createAuthenticator() with OAuth: a custom authenticate may still let
   );
   assert.equal(!query.ok && query.refusal?.status, 400);
   assert.throws(() => createAuthenticator({ requireAuth: false }, oauth), /requireAuth is false/);
+});
+
+Deno.test("JwksKeys: a key server that fails is asked again only after the backoff, cold or stale", async () => {
+  const one = await keyPair("one");
+  const { state, fetchFn } = jwksServer([one.jwk]);
+  state.down = true;
+  let now = 1_000_000;
+  const keys = new JwksKeys(
+    () => Promise.resolve("https://id.example.com/jwks"),
+    fetchFn,
+    () => now,
+  );
+  const token = await sign(one.privateKey, "one");
+  for (let i = 0; i < 20; i++) {
+    const verdict = await verifyJwt(token, keys, CHECK);
+    assert.equal(!verdict.ok && verdict.kind, "unavailable");
+  }
+  assert.equal(state.fetches, 1, "one fetch, then the backoff answers");
+  now += FAILURE_BACKOFF_MS + 1;
+  state.down = false;
+  assert.equal((await verifyJwt(token, keys, CHECK)).ok, true);
+  assert.equal(state.fetches, 2);
+
+  // Past its age, the set is fetched again; while that fails, the old set answers, and the
+  // server is not asked again before the backoff ends.
+  now += JWKS_MAX_AGE_MS + 1;
+  state.down = true;
+  for (let i = 0; i < 20; i++) assert.equal((await verifyJwt(token, keys, CHECK)).ok, true);
+  assert.equal(state.fetches, 3);
+  now += FAILURE_BACKOFF_MS + 1;
+  await verifyJwt(token, keys, CHECK);
+  assert.equal(state.fetches, 4);
+});
+
+Deno.test("OAuthResourceServer: a key removed at the server stops working within the keys' age", async () => {
+  const one = await keyPair("one");
+  const two = await keyPair("two");
+  const { state, fetchFn } = jwksServer([one.jwk, two.jwk]);
+  let now = Date.now();
+  const config = resolveOAuthConfig({
+    issuer: ISSUER,
+    resource: RESOURCE,
+    jwksUri: "https://id.example.com/jwks",
+    fetch: fetchFn,
+  }, {})!;
+  const server = new OAuthResourceServer(config, () => now);
+  const exp = Math.floor(now / 1000) + 3600;
+  const early = await sign(one.privateKey, "one", { exp });
+  assert.equal((await server.verify(early)).ok, true); // keys fetched now
+  now += JWKS_MAX_AGE_MS - 1_000;
+  const late = await sign(one.privateKey, "one", { exp, jti: "late" });
+  assert.equal((await server.verify(late)).ok, true); // verified with keys 9:59 old
+  state.keys = [two.jwk]; // the server removes key one
+  now += 2_000; // 10:01 after the fetch: both tokens are checked again, with the new keys
+  assert.equal((await server.verify(late)).ok, false);
+  assert.equal((await server.verify(early)).ok, false);
+  assert.equal((await server.verify(await sign(two.privateKey, "two", { exp }))).ok, true);
+});
+
+Deno.test("verifyJwt() refuses an aud that names the resource with a query, a fragment or a user", async () => {
+  const one = await keyPair("one");
+  const { fetchFn } = jwksServer([one.jwk]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  for (
+    const aud of [
+      `${RESOURCE}?tenant=other`,
+      `${RESOURCE}#x`,
+      "https://evil@memo.example.com/mcp",
+      "https://a:b@memo.example.com/mcp",
+    ]
+  ) {
+    assert.deepEqual(await verifyJwt(await sign(one.privateKey, "one", { aud }), keys, CHECK), {
+      ok: false,
+      kind: "invalid",
+      reason: "the token is for another audience",
+    }, aud);
+  }
+  assert.equal((await verifyJwt(await sign(one.privateKey, "one"), keys, CHECK)).ok, true);
+});
+
+Deno.test("verifyJwt() tries each key of the type when a token has no kid (a rotation)", async () => {
+  const one = await keyPair("one");
+  const two = await keyPair("two");
+  const noKid = ({ kid: _, ...jwk }: JWK) => jwk;
+  const { fetchFn } = jwksServer([noKid(one.jwk), noKid(two.jwk)]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  const unkeyed = (key: SigningKey, claims: Record<string, unknown> = {}) =>
+    new SignJWT({ iss: ISSUER, aud: RESOURCE, exp: Math.floor(Date.now() / 1000) + 300, ...claims })
+      .setProtectedHeader({ alg: "ES256", typ: "at+jwt" })
+      .sign(key);
+  assert.equal((await verifyJwt(await unkeyed(two.privateKey), keys, CHECK)).ok, true);
+  assert.equal((await verifyJwt(await unkeyed(one.privateKey), keys, CHECK)).ok, true);
+  const stranger = await keyPair("stranger");
+  assert.deepEqual(await verifyJwt(await unkeyed(stranger.privateKey), keys, CHECK), {
+    ok: false,
+    kind: "invalid",
+    reason: "the signature does not verify",
+  });
+  assert.deepEqual(
+    await verifyJwt(
+      await unkeyed(two.privateKey, { aud: "https://elsewhere.example/mcp" }),
+      keys,
+      CHECK,
+    ),
+    { ok: false, kind: "invalid", reason: "the token is for another audience" },
+  );
+  assert.deepEqual(
+    await verifyJwt(await unkeyed(two.privateKey, { exp: 1 }), keys, CHECK),
+    { ok: false, kind: "invalid", reason: "the token has expired" },
+  );
+});
+
+Deno.test("OAuthResourceServer.authenticate(): a token with neither scope is 403 with the era's code, its message whole", async () => {
+  const one = await keyPair("one");
+  const { fetchFn } = jwksServer([one.jwk]);
+  const config = resolveOAuthConfig({
+    issuer: ISSUER,
+    resource: RESOURCE,
+    jwksUri: "https://id.example.com/jwks",
+    fetch: fetchFn,
+  }, {})!;
+  const server = new OAuthResourceServer(config);
+  const token = await sign(one.privateKey, "one", { scope: "openid" });
+  const message =
+    "Cannot accept the request: the access token has neither memo:read nor memo:write";
+  for (
+    const [version, code] of [[null, -32010], ["2025-11-25", -32010], [
+      "2026-07-28",
+      -31403,
+    ]] as const
+  ) {
+    const headers: Record<string, string> = version ? { "mcp-protocol-version": version } : {};
+    const outcome = await server.authenticate(new Request(RESOURCE, { headers }), token);
+    assert.equal(outcome.ok, false);
+    if (outcome.ok) continue;
+    assert.equal(outcome.refusal.status, 403);
+    assert.equal(outcome.refusal.code, code, String(version));
+    assert.equal(outcome.refusal.message, message);
+    assert.equal((outcome.refusal.data as { message: string }).message, message);
+  }
 });

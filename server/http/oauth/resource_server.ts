@@ -18,6 +18,8 @@
 import { JSON_RPC_CODES } from "../../json_rpc_codes.ts";
 import type { MemoMcpAuthInfo } from "../../types.ts";
 import { McpAuthorizationError, toSafeError } from "../../errors.ts";
+import { versionFeatures } from "../../protocol/versions.ts";
+import { statelessErrorCode } from "../../protocol/stateless.ts";
 import type { HeaderList } from "../cors.ts";
 import type { ResolvedOAuthConfig } from "./config.ts";
 import { discoverIssuer, type IssuerMetadata, IssuerUnavailableError } from "./issuer.ts";
@@ -85,9 +87,9 @@ const RETRY_AFTER_SECONDS = 5;
 /** Milliseconds between two attempts to fetch the issuer's metadata after a failure. */
 const DISCOVERY_BACKOFF_MS = 2_000;
 /**
- * How long a verified JWT is not verified again (at most; never past its `exp`): as long as memo
- * keeps the issuer's keys before refreshing them, so a removed key stops working within the same
- * time.
+ * How long a verified JWT is not verified again (at most; never past its `exp`, nor past the age of
+ * the keys it was verified with): as long as memo keeps the issuer's keys before refreshing them,
+ * so a removed key stops working within the same time.
  */
 const VERIFIED_JWT_MS = 10 * 60_000;
 const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
@@ -209,7 +211,13 @@ export class OAuthResourceServer {
       const verdict = await jwt.verifyJwt(token, this.#keys, this.#check);
       if (verdict.ok) {
         const exp = (verdict.claims.exp as number) * 1000 + this.config.leewaySeconds * 1000;
-        this.#verified.set(key, verdict.claims, Math.min(exp, this.now() + VERIFIED_JWT_MS));
+        // Never past the age of the keys it was verified with: a removed key stops working then.
+        const keysEnd = this.#keys.fetchedAt + jwt.JWKS_MAX_AGE_MS;
+        this.#verified.set(
+          key,
+          verdict.claims,
+          Math.min(exp, this.now() + VERIFIED_JWT_MS, keysEnd),
+        );
       }
       return verdict;
     }
@@ -269,11 +277,17 @@ export class OAuthResourceServer {
     if (info === undefined) {
       const { read } = this.config.scopes;
       const message =
-        `Cannot accept the request: the access token grants neither ${read} nor ${this.config.scopes.write}`;
+        `Cannot accept the request: the access token has neither ${read} nor ${this.config.scopes.write}`;
+      // The era's code for memo's authorization error (-31403 under 2026-07-28), as a write refused
+      // for its scope answers.
+      const version = request.headers.get("mcp-protocol-version");
+      const code = version !== null && versionFeatures(version).stateless
+        ? statelessErrorCode(AUTHORIZATION_ERROR)
+        : AUTHORIZATION_ERROR;
       return this.#refuse(
         "invalid",
         403,
-        AUTHORIZATION_ERROR,
+        code,
         {
           error: "insufficient_scope",
           scope: read,

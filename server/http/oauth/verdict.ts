@@ -64,6 +64,7 @@ export type TokenVerdict =
  * assert.equal(audienceMatches(["a", "https://memo.example.com/mcp"], "https://memo.example.com/mcp"), true);
  * assert.equal(audienceMatches("https://memo.example.com/other", "https://memo.example.com/mcp"), false);
  * assert.equal(audienceMatches(undefined, "https://memo.example.com/mcp"), false);
+ * assert.equal(audienceMatches("https://memo.example.com/mcp?tenant=b", "https://memo.example.com/mcp"), false);
  * ```
  */
 export function audienceMatches(aud: unknown, resource: string): boolean {
@@ -72,7 +73,13 @@ export function audienceMatches(aud: unknown, resource: string): boolean {
     if (typeof value !== "string") continue;
     if (value === resource) return true;
     try {
-      if (canonicalResource(new URL(value)) === resource) return true;
+      const url = new URL(value);
+      // A query, a fragment or user information names another resource (RFC 8707 §2), which the
+      // canonical form would drop.
+      if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
+        continue;
+      }
+      if (canonicalResource(url) === resource) return true;
     } catch {
       // not a URL: no match
     }
