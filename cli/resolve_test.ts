@@ -188,3 +188,70 @@ Deno.test("a note quoting conflict markers in a fenced code block stays a note",
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("git's hunk inside a code block is git's while the file is unmerged", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const memo = async (...argv: string[]) => {
+      const io = recordingIO(dir);
+      const code = await runCli([...argv, "--dir", dir, "--json"], io);
+      return { code, out: io.out.join(""), err: io.err.join("") };
+    };
+    const json = async (...argv: string[]) => {
+      const r = await memo(...argv);
+      assert.equal(r.code, 0, r.err);
+      return JSON.parse(r.out);
+    };
+    await git(dir, "init", "-q", "-b", "main");
+    await git(dir, "config", "user.email", "memo@example.com");
+    await git(dir, "config", "user.name", "memo");
+    // Both sides change one line deep in a note's code block: git puts a hunk there, apart
+    // from the one on the note's marker line.
+    const body = (flag: string) =>
+      `Run this:\n\`\`\`sh\ncd app\nexport A=1\nexport B=2\nexport C=3\nmake deploy${flag}\n\`\`\`\nthen check.`;
+    const { note } = await json("remember", body(""), "--title", "How to deploy");
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "base");
+    await git(dir, "checkout", "-qb", "b1");
+    await json("update", note.id, "--text", body(" --prod"));
+    await git(dir, "commit", "-qam", "b1");
+    await git(dir, "checkout", "-q", "main");
+    await json("update", note.id, "--text", body(" --fast"));
+    await git(dir, "commit", "-qam", "main");
+    const merged = await git(dir, "merge", "-q", "--no-edit", "b1");
+    assert.notEqual(merged.code, 0, merged.out);
+    const path = `${dir}/.memo/memory/notes.md`;
+    const conflicted = await readFile(path);
+    assert.match(conflicted.toString(), /^<{7} HEAD\nmake deploy --fast\n={7}\n/m);
+
+    const runtime = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+    try {
+      const stats = await runtime.stats();
+      assert.equal(stats.unresolvedMerge?.hunks, 2, "both hunks are git's");
+      const { notes } = await runtime.list({ limit: 10 });
+      for (const n of notes) assert.doesNotMatch(n.body, /^\\?(<{7}|={7}|>{7})/m, n.body);
+      await assert.rejects(runtime.remember({ text: "one more" }), { code: "CONFLICT" });
+    } finally {
+      await runtime.close();
+    }
+    assert.deepEqual(await readFile(path), conflicted); // byte for byte
+    const doctor = await memo("doctor");
+    assert.match(doctor.out, /unresolved-merge/);
+
+    const resolved = await memo("resolve");
+    assert.equal(resolved.code, 0, resolved.err);
+    const after = (await readFile(path)).toString();
+    assert.doesNotMatch(after, /^\\?(<{7}|>{7})/m);
+    const { notes } = await json("list");
+    // One side wins; the other is kept whole in a conflict copy.
+    const bodies: string[] = notes.map((n: { body: string }) => n.body);
+    assert.equal(bodies.length, 2, bodies.join("\n---\n"));
+    const [win, lose] = bodies.includes(body(" --prod"))
+      ? [body(" --prod"), body(" --fast")]
+      : [body(" --fast"), body(" --prod")];
+    assert.ok(bodies.includes(win), bodies.join("\n---\n"));
+    assert.ok(bodies.some((b) => b !== win && b.endsWith(`\n\n${lose}`)), bodies.join("\n---\n"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -161,8 +161,9 @@ export async function unresolvedMergeNotice(root: string): Promise<string | unde
   const bytes = await readFile(path).catch(() => undefined);
   // Bytes first: a clean file is never decoded, and the memory package loads only for a marker.
   if (!bytes || !startsALine(bytes, "<<<<<<<")) return undefined;
-  const { conflictHunks } = await import("@memo/memory");
-  if (conflictHunks(new TextDecoder().decode(bytes)) === 0) return undefined;
+  const { conflictHunks, conflictScanFor } = await import("@memo/memory");
+  const text = new TextDecoder().decode(bytes);
+  if (conflictHunks(text, await conflictScanFor(text, path)) === 0) return undefined;
   return `memo: ${path} has an unresolved git merge (conflict markers): reads show the notes ` +
     "merged, writes are refused; run `memo resolve`, then `git add` the file\n";
 }

@@ -10,7 +10,7 @@
 
 import { stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { memoPaths, parseNotes, scopePaths, splitConflict } from "@memo/memory";
+import { conflictScanFor, memoPaths, parseNotes, scopePaths, splitConflict } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
@@ -162,9 +162,11 @@ export async function diagnose(
 
   const text = await readIfExists(paths.notes);
   if (text === undefined) return problems;
-  problems.push(...await twoScopes(root, text, memoHome));
+  const scan = await conflictScanFor(text, paths.notes);
+  const conflicted = splitConflict(text, scan) !== undefined;
+  if (!conflicted) problems.push(...await twoScopes(root, text, memoHome));
   const notesFile = relative(root, paths.notes).split(sep).join("/");
-  if (splitConflict(text) !== undefined) {
+  if (conflicted) {
     problems.push({
       code: "unresolved-merge",
       message: `${notesFile} holds an unresolved merge (git's conflict markers)`,
@@ -205,7 +207,6 @@ async function twoScopes(
   projectText: string,
   memoHome: string | undefined,
 ): Promise<DoctorProblem[]> {
-  if (splitConflict(projectText) !== undefined) return [];
   const project = parseNotes(projectText).byId;
   const problems: DoctorProblem[] = [];
   const others: [string, string | undefined][] = [

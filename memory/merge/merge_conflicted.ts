@@ -7,7 +7,7 @@
  * @module
  */
 
-import { splitConflict } from "../store/conflict_markers.ts";
+import { type ConflictScanOptions, splitConflict } from "../store/conflict_markers.ts";
 import { mergeNotesFiles, type NotesFileMerge } from "./merge_file.ts";
 
 /**
@@ -52,8 +52,9 @@ export type ConflictedNotesMerge = NotesFileMerge & {
 export function mergeConflictedNotes(
   text: string,
   base?: string,
+  scan?: ConflictScanOptions,
 ): ConflictedNotesMerge | undefined {
-  const sides = splitConflict(text);
+  const sides = splitConflict(text, scan);
   if (!sides) return undefined;
   const from = sides.base !== undefined ? "file" : base !== undefined ? "given" : "none";
   const merged = mergeNotesFiles({

@@ -2,7 +2,8 @@
  * The base of a git merge in progress: the common ancestor's version of a file, which git keeps in
  * its index as stage 1 while the file is unmerged (a merge, a rebase, a cherry-pick, a revert or a
  * stash pop that conflicted). The file store asks for it only while `notes.md` holds conflict
- * markers without `|||||||` parts, so that reads and `memo resolve` merge three ways.
+ * markers without `|||||||` parts, so that reads and `memo resolve` merge three ways; and whether
+ * git lists the file as unmerged, asked only when a run of markers sits in a code block.
  *
  * @module
  */
@@ -39,6 +40,37 @@ export function gitMergeBase(path: string): Promise<string | undefined> {
       );
     } catch {
       resolve(undefined);
+    }
+  });
+}
+
+/**
+ * Whether git lists `path` as unmerged (`git ls-files -u`, run in its folder): a merge, a rebase,
+ * a cherry-pick, a revert or a stash pop left it conflicted and it is not yet `git add`ed. False
+ * outside a git work tree or when git is missing; never throws, and runs no git without a `.git`
+ * in the folder or above it (or `GIT_DIR`).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gitUnmerged } from "./git_base.ts";
+ * const dir = await Deno.makeTempDir();
+ * assert.equal(await gitUnmerged(`${dir}/notes.md`), false); // not in a repository
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export function gitUnmerged(path: string): Promise<boolean> {
+  if (!mayBeInGit(dirname(path))) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    try {
+      execFile(
+        "git",
+        ["ls-files", "-u", "--", `./${basename(path)}`],
+        { cwd: dirname(path), encoding: "utf8" },
+        (error, stdout) => resolve(error === null && String(stdout).trim() !== ""),
+      );
+    } catch {
+      resolve(false);
     }
   });
 }

@@ -37,7 +37,12 @@ import {
 } from "./_notes_file.ts";
 import { appendText, joinTail, rewriteFile } from "./_notes_write.ts";
 import { gitMergeBase } from "../platform/git_base.ts";
-import { hasConflictStart, splitConflict, type UnresolvedMerge } from "./conflict_markers.ts";
+import {
+  conflictScanFor,
+  hasConflictStart,
+  splitConflict,
+  type UnresolvedMerge,
+} from "./conflict_markers.ts";
 import {
   type CachedMerge,
   dropMergeCache,
@@ -298,7 +303,9 @@ export class LoadedNotes {
       if (cached.from !== "file") base = await this.#conflictBase();
       if (cached.from === "file" || digestOf(base) === cached.base) return this.#useCached(cached);
     }
-    const sides = splitConflict(text);
+    // A run of markers in a code block is git's while git lists the file as unmerged.
+    const scan = await conflictScanFor(text, this.#notesPath);
+    const sides = splitConflict(text, scan);
     if (!sides) return undefined;
     const { mergeConflictedNotes } = await import("../merge/merge_conflicted.ts");
     // Without diff3 parts in the file, the merge is three-way on git's index stage 1 if any.
@@ -306,6 +313,7 @@ export class LoadedNotes {
     const merged = mergeConflictedNotes(
       text,
       sides.base === undefined ? base ?? undefined : undefined,
+      scan,
     )!;
     const ok = merged.ok ? merged : undefined;
     this.#merge = {

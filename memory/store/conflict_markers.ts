@@ -5,12 +5,15 @@
  * line's end). Only a full run counts: a lone `=======` is a markdown heading underline, and lines
  * inside a fenced code block that closes within its note (a hand-written note quoting a conflict)
  * are text; a block a note leaves open protects nothing past that note. memo escapes such
- * lines in the bodies it writes (`escapeBody`), so an unescaped run can only come from git.
+ * lines in the bodies it writes (`escapeBody`), so an unescaped run can only come from git. While
+ * git lists the file as unmerged (`{ unmerged: true }`), every full run is git's, in a code block
+ * too: git puts a hunk there whenever both sides changed a line of it.
  *
  * @module
  */
 
 import { NOTE_MARKER_START } from "./codec.ts";
+import { gitUnmerged } from "../platform/git_base.ts";
 
 /**
  * The three texts a conflicted file holds: every line outside the hunks goes to each, and each
@@ -144,8 +147,33 @@ function fenceClosesFirst(text: string, pos: number, fence: string): boolean {
  * assert.equal(splitConflict("~~~\n<<<<<<< a\n=======\n>>>>>>> b\n~~~\n"), undefined); // quoted
  * ```
  */
-export function splitConflict(text: string): ConflictSides | undefined {
-  return scanConflict(text, true);
+export function splitConflict(
+  text: string,
+  options?: ConflictScanOptions,
+): ConflictSides | undefined {
+  return scanConflict(text, true, options?.unmerged === true);
+}
+
+/**
+ * How {@linkcode splitConflict} and {@linkcode conflictHunks} read marker lines in a code block.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { conflictHunks, type ConflictScanOptions } from "@memo/memory";
+ * const quoted = "```\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n```\n";
+ * const unmerged: ConflictScanOptions = { unmerged: true };
+ * assert.equal(conflictHunks(quoted), 0); // a note quoting a conflict
+ * assert.equal(conflictHunks(quoted, unmerged), 1); // git's hunk inside a code block
+ * ```
+ */
+export interface ConflictScanOptions {
+  /**
+   * Git lists the file as unmerged: a full run in a code block is git's hunk too, not a quote.
+   *
+   * @default {false}
+   */
+  unmerged?: boolean;
 }
 
 /**
@@ -160,12 +188,19 @@ export function splitConflict(text: string): ConflictSides | undefined {
  * assert.equal(conflictHunks("<<<<<<< ours\nb\n"), 0); // an unfinished run is text
  * ```
  */
-export function conflictHunks(text: string): number {
-  return scanConflict(text, false)?.hunks ?? 0;
+export function conflictHunks(text: string, options?: ConflictScanOptions): number {
+  return scanConflict(text, false, options?.unmerged === true)?.hunks ?? 0;
 }
 
-/** {@linkcode splitConflict}, putting the sides together only when `keep` is set. */
-function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
+/**
+ * {@linkcode splitConflict}, putting the sides together only when `keep` is set; code blocks
+ * quote nothing when `unmerged` is set.
+ */
+function scanConflict(
+  text: string,
+  keep: boolean,
+  unmerged: boolean,
+): ConflictSides | undefined {
   if (!hasConflictStart(text)) return undefined;
   // The sides, as slices of `text`: runs of text outside hunks go to all three.
   const ours: string[] = [];
@@ -190,7 +225,7 @@ function scanConflict(text: string, keep: boolean): ConflictSides | undefined {
     if (state === 0) {
       if (
         kindAt(text, start, end) === Kind.Start &&
-        (fence === "" || !fenceClosesFirst(text, end, fence))
+        (fence === "" || unmerged || !fenceClosesFirst(text, end, fence))
       ) {
         fence = "";
         if (keep) {
@@ -271,4 +306,31 @@ export function hasConflictStart(text: string): boolean {
     i = text.indexOf("<<<<<<<", i + 7);
   }
   return false;
+}
+
+const UNMERGED: ConflictScanOptions = Object.freeze({ unmerged: true });
+
+/**
+ * How to scan the file at `path` for conflicts: `{ unmerged: true }` when a full run of markers
+ * sits in a code block and git lists the file as unmerged (then that run is git's hunk), else
+ * `undefined` (code blocks quote). Git is asked only in that case, never for a clean file.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { conflictScanFor } from "@memo/memory";
+ * const dir = await Deno.makeTempDir();
+ * const quoted = "```\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n```\n";
+ * assert.equal(await conflictScanFor(quoted, `${dir}/notes.md`), undefined); // not in git
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function conflictScanFor(
+  text: string,
+  path: string,
+): Promise<ConflictScanOptions | undefined> {
+  if (!hasConflictStart(text) || conflictHunks(text, UNMERGED) <= conflictHunks(text)) {
+    return undefined;
+  }
+  return await gitUnmerged(path) ? UNMERGED : undefined;
 }
