@@ -141,3 +141,75 @@ test("memo export of an empty project, and its usage errors", async () => {
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+for (const format of ["jsonl", "md"]) {
+  test(`memo export --format ${format} and import keep supersede links and validity`, async () => {
+    const from = await Deno.makeTempDir({ prefix: "memo-export-" });
+    const to = await Deno.makeTempDir({ prefix: "memo-export-to-" });
+    try {
+      const io = recordingIO(from);
+      const run = async (...args: string[]) => {
+        assert.equal(await runCli([...args, "--json"], io), 0, io.err.join(""));
+        return JSON.parse(io.out.splice(0).join(""));
+      };
+      const { note: old } = await run("remember", "Deploys run on Fridays");
+      await run("correct", old.id, "Deploys run on Mondays");
+      await run(
+        "remember",
+        "The freeze lasts all of December",
+        "--valid-from",
+        "2026-12-01T00:00:00.000Z",
+        "--valid-until",
+        "2027-01-01T00:00:00.000Z",
+      );
+      const file = join(to, `export.${format === "md" ? "md" : "jsonl"}`);
+      assert.equal(await runCli(["export", "--format", format, "--out", file], io), 0);
+      const into = recordingIO(to);
+      assert.equal(await runCli(["import", file, "--json"], into), 0, into.err.join(""));
+      assert.deepEqual(JSON.parse(into.out.join("")).skipped, []);
+      // The same bytes out again: links, validity, hashes and times all came through.
+      assert.equal(await exportOf(to, "--format", format), await Deno.readTextFile(file));
+      const listed = await notesOf(to);
+      assert.deepEqual(listed.map((n: Json) => n.body).sort(), [
+        "Deploys run on Mondays",
+        "The freeze lasts all of December",
+      ]);
+    } finally {
+      await Deno.remove(from, { recursive: true });
+      await Deno.remove(to, { recursive: true });
+    }
+  });
+}
+
+test("an imported note that supersedes itself is skipped with its line", async () => {
+  const from = await Deno.makeTempDir({ prefix: "memo-export-" });
+  const to = await Deno.makeTempDir({ prefix: "memo-export-to-" });
+  try {
+    const io = recordingIO(from);
+    assert.equal(await runCli(["remember", "a note", "--json"], io), 0);
+    const { note } = JSON.parse(io.out.join(""));
+    const md = await exportOf(from, "--format", "md");
+    const jsonl = JSON.parse(await exportOf(from));
+    const self = { ...jsonl, supersedes: [note.id] };
+    await Deno.writeTextFile(join(to, "self.jsonl"), JSON.stringify(self) + "\n");
+    await Deno.writeTextFile(
+      join(to, "self.md"),
+      md.replace(`{"id":"${note.id}",`, `{"id":"${note.id}","supersedes":["${note.id}"],`),
+    );
+    for (const file of ["self.jsonl", "self.md"]) {
+      const into = recordingIO(to);
+      assert.equal(await runCli(["import", join(to, file), "--json"], into), 0, into.err.join(""));
+      const summary = JSON.parse(into.out.join(""));
+      assert.equal(summary.written, 0, file);
+      assert.deepEqual(
+        summary.skipped.map((s: Json) => s.reason),
+        [`note ${note.id} cannot supersede itself`],
+        file,
+      );
+    }
+    assert.deepEqual(await notesOf(to), []);
+  } finally {
+    await Deno.remove(from, { recursive: true });
+    await Deno.remove(to, { recursive: true });
+  }
+});

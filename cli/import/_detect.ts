@@ -36,7 +36,7 @@ export async function detect(path: string): Promise<ImportFormat | undefined> {
     try {
       value = JSON.parse(first);
     } catch {
-      return undefined;
+      return formatOfPrefix(first);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
     const o = value as Record<string, unknown>;
@@ -55,6 +55,17 @@ export async function detect(path: string): Promise<ImportFormat | undefined> {
   if (basename(path) === ".claude") return "claude";
   const markdown = await walkFiles(path, { file: isMarkdownName });
   return markdown.length > 0 ? "markdown" : undefined;
+}
+
+/**
+ * The format a JSON line that does not parse begins like: a line cut short at 4 MiB (a first note
+ * that long) is still told by its first keys, in the order `memo export` and the server-memory
+ * file write them. A broken line of either is then skipped by the import, with its line.
+ */
+function formatOfPrefix(line: string): ImportFormat | undefined {
+  if (/^\{"type":"(?:entity|relation)"/.test(line)) return "server-memory";
+  if (/^\{"id":"[^"\\]*","title":"(?:[^"\\]|\\.)*","body":"/.test(line)) return "memo-jsonl";
+  return undefined;
 }
 
 /** The error for a source that does not exist. */

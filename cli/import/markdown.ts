@@ -145,6 +145,15 @@ function parseMemoNotes(text: string, file: string): ReaderResult {
         updated: note.updated,
       };
       if (note.source !== undefined) draft.source = note.source;
+      // The facts' history and validity travel with the note, as in a JSONL export.
+      if (note.supersedes?.length) draft.supersedes = [...note.supersedes];
+      if (note.validFrom !== undefined) draft.validFrom = note.validFrom;
+      if (note.validUntil !== undefined) draft.validUntil = note.validUntil;
+      if (note.supersedes?.includes(note.id)) {
+        out.skipped.push({ file, line, reason: `note ${note.id} cannot supersede itself` });
+        line += countLineBreaks(section.raw);
+        continue;
+      }
       // `memo export --format md` names a note's scope when it is not the project's.
       const scope = markerScope(section.raw);
       if (scope !== undefined) draft.scope = scope;

@@ -92,6 +92,7 @@ function memoDraft(raw: string): NoteDraft | string {
       return `"supersedes" is not a list of note ids`;
     }
     draft.supersedes = o.supersedes as string[];
+    if (draft.supersedes.includes(draft.id!)) return `note ${draft.id} cannot supersede itself`;
   }
   if (o.scope !== undefined) {
     if (o.scope !== "user" && o.scope !== "project" && o.scope !== "local") {

@@ -39,6 +39,14 @@ Deno.test("detectImportFormat() tells the formats apart", async () => {
     assert.equal(await detectImportFormat(join(dir, "export.jsonl")), "memo-jsonl");
     assert.equal(await detectImportFormat(join(dir, "other.jsonl")), undefined);
     assert.equal(await detectImportFormat(join(dir, "empty.jsonl")), "memo-jsonl");
+    // A first note longer than the 4 MiB the detector reads is told by its first keys.
+    const long = "word ".repeat(1_000_000);
+    await file("long.jsonl", memoLine("a1", long) + "\n");
+    assert.equal(await detectImportFormat(join(dir, "long.jsonl")), "memo-jsonl");
+    await file("long_graph.jsonl", JSON.stringify({ type: "entity", name: long }) + "\n");
+    assert.equal(await detectImportFormat(join(dir, "long_graph.jsonl")), "server-memory");
+    await file("long_other.jsonl", JSON.stringify({ hello: long }) + "\n");
+    assert.equal(await detectImportFormat(join(dir, "long_other.jsonl")), undefined);
     await file("blank.txt", "\n");
     assert.equal(await detectImportFormat(join(dir, "blank.txt")), undefined);
     assert.equal(await detectImportFormat(join(dir, "memory.md")), "claude");
