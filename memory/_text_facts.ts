@@ -92,6 +92,8 @@ const QUALIFIERS = new Map<string, string>();
     ["quant:most", "most"],
     ["quant:only", "only"],
     ["state:off", "off"],
+    // "QA and security" is not "QA or security".
+    ["conj:or", "or either nor"],
     [
       "person:1",
       "i me my mine myself we us our ours ourselves i'm i've i'd i'll we're we've we'd we'll",

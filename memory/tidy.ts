@@ -17,7 +17,9 @@
  *   one of its two rarest words, and, for review, with any note that holds its rarest word
  *   without a digit when at most 16 notes do: a tidy of 100,000 notes compares each with a few
  *   others, not with all.
- * - Superseded notes are history and take no part; expired ones are reported, never merged.
+ * - Superseded notes are history and take no part; notes valid over different times are never
+ *   merged (expired ones are reported). A merge keeps the newest note, with every label of the notes
+ *   it joins.
  *
  * @module
  */
@@ -165,14 +167,17 @@ function mergeProposals(
   notes: readonly Note[],
   rule: Readonly<TidyRule>,
 ): { merges: TidyProposal[]; review: TidyReview[] } {
-  // A merge joins notes of the same numbers and negation: compared only within their group (the
-  // other differences are looked for pair by pair).
+  // A merge joins notes of the same numbers, negation and validity: compared only within their
+  // group (the other differences are looked for pair by pair).
   const groups = new Map<string, number>();
   const group = new Int32Array(notes.length);
   const holders = new Map<string, number[]>();
   const words = notes.map((note, i) => {
     const profile = noteProfile(note);
-    const key = `${profile.negated ? 1 : 0}${[...new Set(profile.numbers)].join(" ")}`;
+    // Notes valid over different times are never one note: one may expire while the other holds.
+    const key = `${profile.negated ? 1 : 0}${[...new Set(profile.numbers)].join(" ")}|${
+      note.validFrom ?? ""
+    }|${note.validUntil ?? ""}`;
     let g = groups.get(key);
     if (g === undefined) groups.set(key, g = groups.size);
     group[i] = g;
@@ -224,8 +229,9 @@ function mergeProposals(
         if (other < size || (other === size && j < i)) continue;
         if (!mayBeAlike(words[i], words[j], least)) continue;
         const v = tidyVerdict(noteProfile(notes[i]), noteProfile(notes[j]), rule);
-        if (v.merge) link(i, j, v.score);
-        else if (v.review) {
+        if (v.merge) {
+          if (group[j] === group[i]) link(i, j, v.score);
+        } else if (v.review) {
           const [x, y] = newer(notes[i], notes[j]) <= 0 ? [i, j] : [j, i];
           review.push({ notes: [ref(notes[x]), ref(notes[y])], score: v.score, differ: v.differ });
         }
@@ -405,7 +411,9 @@ export function mergedKeepers(
     if (!adds.length) continue;
     superseded.push(...adds);
     const { supersededBy: _derived, ...stored } = keeper;
-    const next: Note = { ...stored, supersedes: [...had, ...adds], updated };
+    // The kept note is found under every label the notes it joins had.
+    const labels = [...new Set([...keeper.labels, ...adds.flatMap((id) => get(id)!.labels)])];
+    const next: Note = { ...stored, labels, supersedes: [...had, ...adds], updated };
     next.hash = contentHash(next);
     keepers.set(merge.keep, next);
   }

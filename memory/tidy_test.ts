@@ -98,3 +98,44 @@ Deno.test("Memo.applyTidy never applies a review: two notes that differ in a num
     await Deno.remove(rootDir, { recursive: true });
   }
 });
+
+Deno.test("planTidy: 'and' against 'or' is another fact, listed for review", () => {
+  const plan = planTidy([
+    note("a1", "Deploys need approval from QA and security.", "2026-01-01T00:00:00.000Z"),
+    note("b1", "Deploys need approval from QA or security.", "2026-01-02T00:00:00.000Z"),
+  ], { now });
+  assert.deepEqual(tidyMerges(plan), []);
+  assert.deepEqual(plan.review?.map((r) => r.differ), [["qualifier"]]);
+});
+
+Deno.test("planTidy never merges notes valid over different times", () => {
+  const text = "Canary deploys hold at 5% of traffic for 30 minutes.";
+  const expired = { ...note("a1", `Heads up: ${text}`, "2026-01-02T00:00:00.000Z") };
+  expired.validUntil = "2026-01-15T00:00:00.000Z";
+  const plan = planTidy([note("b1", text, "2026-01-01T00:00:00.000Z"), expired], { now });
+  assert.deepEqual(tidyMerges(plan), []);
+  assert.deepEqual(plan.proposals.map((p) => p.kind), ["expired"]);
+  // The same window on both: a merge as before.
+  const later = { ...note("b1", text, "2026-01-01T00:00:00.000Z"), validUntil: expired.validUntil };
+  assert.equal(tidyMerges(planTidy([later, expired], { now })).length, 1);
+});
+
+Deno.test("Memo.applyTidy: the kept note takes the labels of the notes it supersedes", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-tidy-labels-" });
+  const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+  try {
+    const text = "Canary deploys hold at 5% of traffic for 30 minutes.";
+    await memo.remember({ text, labels: ["security", "ops"] });
+    const { note: keep } = await memo.remember({ text: `Heads up: ${text}`, labels: ["ops"] });
+    const plan = await memo.tidy();
+    assert.equal(tidyMerges(plan).length, 1);
+    await memo.applyTidy(plan);
+    const kept = await memo.get(keep.id);
+    assert.deepEqual(kept?.labels, ["ops", "security"]);
+    const found = await memo.recall("canary", { labels: ["security"] });
+    assert.deepEqual(found.map((h) => h.note.id), [keep.id]);
+  } finally {
+    await memo.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
