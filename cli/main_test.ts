@@ -187,6 +187,24 @@ test("runCli() bad input gets one error line, a non-zero exit and changes nothin
       assert.match(r.err, /^memo: [^\n]+\n$/);
     });
   }
+  // A token given where an id goes is not echoed back.
+  const token = "ghp_ZK2vNTaIlzUaP8YUAZtvaJko1sGEultVpJkQ";
+  for (
+    const argv of [
+      ["get", token],
+      ["correct", token, "x"],
+      ["supersede", token, "--by", id],
+      [token],
+    ]
+  ) {
+    await t.step(`a token in ${argv[0] === token ? "the command" : argv[0]}`, async () => {
+      const r = await run(dir, argv);
+      assert.notEqual(r.code, 0);
+      assert.match(r.err, /^memo: [^\n]+\n$/);
+      assert.ok(!r.err.includes(token.slice(4)), r.err);
+      assert.match(r.err, /\[redacted:github-token\]/);
+    });
+  }
   assert.equal(await readFile(notesPath(dir), "utf8"), before);
   await assert.rejects(stat(join(dir, "no")), { code: "ENOENT" });
 });
