@@ -161,14 +161,17 @@ export class NoteMirror implements HistoryLookup {
       // What changed is worked out only while someone watches.
       const tally = feed.active ? new ChangeTally() : undefined;
       let before: Map<string, Note> | undefined;
+      // On a reset (a rewrite by another process, a hand edit), the vectors of the notes whose text
+      // did not change stay: only the notes gone lose theirs, after the upserts below.
+      let held: string[] | undefined;
       if (changes.reset) {
+        held = [...this.#notes.keys()];
         if (tally) {
           before = this.#notes;
           this.#notes = new Map();
         } else this.#notes.clear();
         this.#links.clear();
         index.clear();
-        embeddings.clear();
       }
       for (const id of changes.removed) {
         // An id the client never held (added and removed since the last catch-up) is no news.
@@ -191,6 +194,7 @@ export class NoteMirror implements HistoryLookup {
         if (i >= restored) index.add(note);
         embeddings.upsert(note);
       }
+      if (held) { for (const id of held) if (!this.#notes.has(id)) embeddings.remove(id); }
       if (before) {
         for (const id of before.keys()) if (!this.#notes.has(id)) tally!.removed.push(id);
       }

@@ -372,3 +372,27 @@ test("auto stays lexical with use-lite (it did not beat lexical on the dev split
   assert.equal((await memo.recallDetailed("deploy", { engine: "hybrid" })).engine, "hybrid");
   await done(memo, dir);
 });
+
+test("another process's rewrite keeps the vectors of the notes it did not change", async () => {
+  const a = toyEmbedder();
+  const { memo, dir } = await open({ embedder: a });
+  const other = await openMemo({ rootDir: dir, embedder: toyEmbedder(), embedInBackground: false });
+  const [kept, gone, edited] = (await memo.rememberMany([
+    { text: "Deploy keys rotate monthly" },
+    { text: "Lunch at noon" },
+    { text: "Flaky tests rerun in CI" },
+  ])).written;
+  await memo.embed();
+  assert.equal(memo.embeddingStatus().embedded, 3);
+  // The other process forgets one note and edits another: a rewrite, read here as a reset.
+  await other.forget(gone.id);
+  await other.update(edited.id, { text: "Flaky tests are quarantined" });
+  const hits = await memo.recallDetailed("rotate keys", { engine: "vector" });
+  assert.deepEqual(hits.coverage, { embedded: 1, total: 2 }, "the unchanged note keeps its vector");
+  assert.equal(hits.hits[0]?.note.id, kept.id);
+  assert.ok(!hits.hits.some((h) => h.note.id === gone.id));
+  await memo.embed();
+  assert.equal(memo.embeddingStatus().embedded, 2);
+  await other.close();
+  await done(memo, dir);
+});
