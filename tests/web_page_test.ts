@@ -342,6 +342,94 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
       }
     });
 
+    await t.step(
+      "an edit sends only what changed and asks before saving over a change made meanwhile; " +
+        "pages fit maxPageSize; the page's own origin passes --allowed-origins",
+      async () => {
+        const small = await serve(
+          [
+            { title: "Team note", text: "Version one.", labels: ["team, infra", "x"] },
+            { title: "Second", text: "Two.", labels: ["team, infra", "x"] },
+            { title: "Third", text: "Three." },
+          ],
+          ["--max-page-size", "2", "--allowed-origins", "https://app.example.com"],
+          {},
+        );
+        const context = await newContext(b);
+        try {
+          const page = await openNotes(context, small.server.origin);
+          const list = page.getByRole("list", { name: "Notes", exact: true });
+          await button(list, "Third").waitFor();
+          assert.equal(await button(list, "Team note").count(), 0, "two notes a page");
+          await button(page, "More notes").click();
+          const article = await openNote(page, "Team note");
+          await button(article, "Edit").click();
+          const form = page.getByRole("form", { name: "Edit note", exact: true });
+          await form.getByLabel("Text", { exact: true }).fill("Version one, edited here.");
+          // Meanwhile another process changes the note's text and labels.
+          const id = (await Deno.readTextFile(small.notesFile)).match(
+            /<!-- memo:note \{"id":"([^"]+)"[^\n]*\n## Team note\n/,
+          )![1];
+          const out = await new Deno.Command(Deno.execPath(), {
+            args: [
+              "run",
+              "-A",
+              "cli.ts",
+              "update",
+              id,
+              "--text",
+              "Version two, by an agent.",
+              "--label",
+              "agent",
+              "--dir",
+              small.dir,
+            ],
+            cwd: ROOT,
+            env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+            stdin: "null",
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          assert.ok(out.success, new TextDecoder().decode(out.stderr));
+          await button(form, "Save").click();
+          await page.getByRole("status").filter({ hasText: "changed while you edited it" })
+            .waitFor();
+          const agents = (await readNotes(small.notesFile)).find((n) => n.title === "Team note")!;
+          assert.equal(agents.body, "Version two, by an agent.", "nothing saved over it");
+          // Saving again puts the edited field (the text) over it; the labels, left alone, stay
+          // the agent's.
+          await button(form, "Save").click();
+          let saved: DiskNote | undefined;
+          await waitUntil("the edit on disk", async () => {
+            saved = (await readNotes(small.notesFile)).find((n) => n.title === "Team note");
+            return saved?.body === "Version one, edited here.";
+          });
+          assert.deepEqual(saved!.labels, ["agent"]);
+        } finally {
+          await context.close();
+        }
+        // A label holding a comma survives an edit of the text alone.
+        const again = await newContext(b);
+        try {
+          const page = await openNotes(again, small.server.origin);
+          await button(page, "More notes").click();
+          const article = await openNote(page, "Second");
+          await button(article, "Edit").click();
+          const form = page.getByRole("form", { name: "Edit note", exact: true });
+          await form.getByLabel("Text", { exact: true }).fill("Two, edited.");
+          await button(form, "Save").click();
+          let second: DiskNote | undefined;
+          await waitUntil("the edit on disk", async () => {
+            second = (await readNotes(small.notesFile)).find((n) => n.title === "Second");
+            return second?.body === "Two, edited.";
+          });
+          assert.deepEqual(second!.labels, ["team, infra", "x"]);
+        } finally {
+          await again.close();
+        }
+      },
+    );
+
     await t.step("forget asks inside the page and removes the note from notes.md", async () => {
       const context = await newContext(b);
       try {

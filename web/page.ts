@@ -33,6 +33,11 @@ export interface WebPageConfig {
   /** Whether calls need a bearer token. */
   authRequired: boolean;
   version: string;
+  /**
+   * The largest page `list_notes` and `recall` answer (the server's `maxPageSize`): the page asks
+   * for no more. Absent: 100, the server's default.
+   */
+  maxPageSize?: number;
   /** How the page signs in when the endpoint is an OAuth protected resource. */
   oauth?: WebPageOAuthConfig;
 }
@@ -124,6 +129,7 @@ export function webPageHtml(config: WebPageConfig): string {
     readOnly: config.readOnly,
     authRequired: config.authRequired,
     version: config.version,
+    ...(config.maxPageSize !== undefined ? { maxPageSize: config.maxPageSize } : {}),
     ...(config.oauth ? { oauth: config.oauth } : {}),
   });
   return '<!doctype html><html lang="en"><head><meta charset="utf-8">' +

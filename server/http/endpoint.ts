@@ -258,6 +258,8 @@ export function createHttpEndpoint(
   const allowedOrigins = options.allowedOrigins ?? fromEnv.allowedOrigins ??
     DEFAULT_ALLOWED_ORIGINS;
   const streamsClosed = new AbortController();
+  const uiOn = path !== undefined && (how.ui ?? fromEnv.ui ?? true);
+  const uiPath = uiOn ? (how.uiPath ?? fromEnv.uiPath ?? "/") : undefined;
   const handleMcp = createHttpHandler(
     {
       allowedOrigins,
@@ -267,12 +269,12 @@ export function createHttpEndpoint(
       path,
       listenClosed: streamsClosed.signal,
       oauth,
+      // The page served beside the endpoint calls it from its own origin.
+      ownOriginPasses: uiPath !== undefined,
     },
     getServer,
   );
   const authRequired = createAuthenticator(auth, oauth).required;
-  const uiOn = path !== undefined && (how.ui ?? fromEnv.ui ?? true);
-  const uiPath = uiOn ? (how.uiPath ?? fromEnv.uiPath ?? "/") : undefined;
   if (path === HEALTHZ_PATH || uiPath === HEALTHZ_PATH) {
     throw new Error(
       `Cannot configure the ${
@@ -290,6 +292,7 @@ export function createHttpEndpoint(
         readOnly: protocolOptions.readOnly ?? false,
         authRequired,
         version: VERSION,
+        maxPageSize: protocolOptions.maxPageSize ?? MEMO_MCP_DEFAULTS.maxPageSize,
       },
     };
     const handlePage: AsyncPageHandler = oauth

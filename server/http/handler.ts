@@ -103,6 +103,13 @@ export interface HttpHandlerConfig {
    * Aborted when the endpoint shuts down: open listen streams end with their completion result.
    */
   listenClosed?: AbortSignal;
+  /**
+   * A request whose `Origin` is its own passes the origin check even without authentication (the
+   * web page served beside the endpoint; the loopback `Host` rule still applies). With
+   * authentication required it always does.
+   * @default {false}
+   */
+  ownOriginPasses?: boolean;
 }
 
 /**
@@ -170,6 +177,7 @@ export function createHttpHandler(
   const auth = createAuthenticator(config.auth, config.oauth);
   const versions = new Set(config.supportedVersions ?? HTTP_SUPPORTED_PROTOCOL_VERSIONS);
   const limit = config.maxInputBytes;
+  const ownOrigin = auth.required || config.ownOriginPasses === true;
   const path = config.path;
   const listens = createListenStreams({
     maxStreams: config.maxListenStreams ?? 64,
@@ -191,7 +199,7 @@ export function createHttpHandler(
     // With auth required, a request from its own origin passes too (a page
     // served beside the endpoint); it still needs the token.
     const origin = headers.get("origin");
-    const forbidden = originRefusal(request, originAllowed, auth.required, auth.required, origin);
+    const forbidden = originRefusal(request, originAllowed, auth.required, ownOrigin, origin);
     if (forbidden) return forbidden;
 
     const method = request.method;

@@ -297,6 +297,9 @@ function servedHtml(page: WebPageConfig, connect: readonly string[]): Served {
 function checkUiPath(uiPath: string, mcpPath: string): void {
   const reason = !uiPath.startsWith("/")
     ? "the path must start with /"
+    : new URL(uiPath, "http://localhost").pathname !== uiPath
+    ? `the path ${JSON.stringify(uiPath)} is not a URL path as a browser sends it ` +
+      "(no space, ?, #, .. or other character a URL encodes)"
     : uiPath === mcpPath
     ? `the path ${uiPath} is the MCP endpoint's`
     : uiPath === "/_memo" || uiPath.startsWith("/_memo/")

@@ -162,7 +162,7 @@ Deno.test("page: an Origin neither allowed nor the request's own is refused", as
 });
 
 Deno.test("page: a UI path that cannot work is refused at construction", () => {
-  for (const uiPath of ["ui", "/mcp", "/_memo", "/_memo/ui"]) {
+  for (const uiPath of ["ui", "/mcp", "/_memo", "/_memo/ui", "/a b", "/x?y", "/x#y", "/a/../b"]) {
     assert.throws(
       () => createPageHandler({ ...CONFIG, uiPath }),
       /^Error: Cannot configure the web page: /,

@@ -17,6 +17,8 @@ export interface Api {
   onError: (e: unknown) => void;
   /** Moves on every change of memory (live updates). */
   changes: number;
+  /** The largest page the server answers (`maxPageSize`): the page asks for no more. */
+  maxPageSize: number;
 }
 
 /** A note as the tools give it, and a stored note like one just remembered (`remember`'s `similar`). */

@@ -100,11 +100,13 @@ function App({ config }: { config: PageConfig }) {
     setAlert(errorText(e));
   }, []);
   const readOnly = config.readOnly || tokenReadOnly;
-  const api: Api = useMemo(() => ({ client, readOnly, onError, changes }), [
+  const maxPageSize = config.maxPageSize ?? 100;
+  const api: Api = useMemo(() => ({ client, readOnly, onError, changes, maxPageSize }), [
     client,
     readOnly,
     onError,
     changes,
+    maxPageSize,
   ]);
   const ready = signIn === null && !finishing;
   const scopes = useMemo(() => servedScopes(stats), [stats?.scopes, stats?.defaultScope]);

@@ -22,6 +22,8 @@ export interface PageConfig {
   authRequired: boolean;
   /** memo's version. */
   version: string;
+  /** The largest page the server answers (`maxPageSize`; 100 when absent). */
+  maxPageSize?: number;
   /** How to sign in, when the endpoint is an OAuth protected resource. */
   oauth?: WebPageOAuthConfig;
 }

@@ -19,6 +19,8 @@ import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
 import { type Scope, SCOPE_PURPOSE, ScopeBadge, scopeOf, type ServedScopes } from "./scope.tsx";
 
 const PAGE_SIZE = 50;
+/** Hits a search shows. */
+const HITS = 20;
 const ENGINES = ["auto", "lexical", "vector", "hybrid"] as const;
 type Engine = typeof ENGINES[number];
 
@@ -198,6 +200,12 @@ interface Draft {
   labels: string[];
   /** The scope chosen; absent when the server serves one scope. */
   scope?: Scope;
+  /**
+   * The fields the person changed since the editor opened: an edit sends only those, so a field
+   * left alone keeps what an agent wrote meanwhile, and labels are split on commas only when
+   * typed (a label may hold a comma).
+   */
+  edited: { title: boolean; text: boolean; labels: boolean };
 }
 
 function Editor({ note, readOnly, scopes, onSave, onCancel }: {
@@ -213,6 +221,8 @@ function Editor({ note, readOnly, scopes, onSave, onCancel }: {
   const [text, setText] = useState(note?.body ?? "");
   const [labels, setLabels] = useState(note?.labels.join(", ") ?? "");
   const [saving, setSaving] = useState(false);
+  // The fields as the editor opened them (a newer version of the note does not reset them).
+  const opened = useRef({ title, text, labels });
   const name = note ? "Edit note" : "New note";
   return (
     <form
@@ -222,11 +232,17 @@ function Editor({ note, readOnly, scopes, onSave, onCancel }: {
         e.preventDefault();
         setSaving(true);
         try {
+          const was = opened.current;
           await onSave({
             title: title.trim(),
             text,
             labels: splitLabels(labels),
             ...(choosing ? { scope } : {}),
+            edited: {
+              title: title !== was.title,
+              text: text !== was.text,
+              labels: labels !== was.labels,
+            },
           });
         } finally {
           setSaving(false);
@@ -370,7 +386,7 @@ export function NotesView({ api, labels, scopes }: {
   labels: string[];
   scopes: ServedScopes;
 }) {
-  const { client, readOnly, onError, changes } = api;
+  const { client, readOnly, onError, changes, maxPageSize } = api;
   const start = useRef(initialQuery()).current;
   const [query, setQuery] = useState(start.q);
   const [engine, setEngine] = useState<Engine>(start.engine);
@@ -404,7 +420,12 @@ export function NotesView({ api, labels, scopes }: {
   const loadList = async (after?: string) => {
     const page = await client.tool<{ notes: Note[]; nextCursor?: string; total: number }>(
       "list_notes",
-      { order: "newest", limit: PAGE_SIZE, ...filters(), ...(after ? { cursor: after } : {}) },
+      {
+        order: "newest",
+        limit: Math.min(PAGE_SIZE, maxPageSize),
+        ...filters(),
+        ...(after ? { cursor: after } : {}),
+      },
     );
     setNotes((old) => after ? [...old, ...page.notes] : page.notes);
     setTotal(page.total);
@@ -414,7 +435,13 @@ export function NotesView({ api, labels, scopes }: {
   const runSearch = async (q: string, e: Engine) => {
     const result = await client.tool<
       { hits: Hit[]; engine: string; coverage: { embedded: number; total: number } }
-    >("recall", { query: q, engine: e, limit: 20, explain: true, ...filters() });
+    >("recall", {
+      query: q,
+      engine: e,
+      limit: Math.min(HITS, maxPageSize),
+      explain: true,
+      ...filters(),
+    });
     setSearch({
       query: q,
       engine: e,
@@ -474,14 +501,29 @@ export function NotesView({ api, labels, scopes }: {
         setNotice(status === "unchanged" ? "Already remembered: nothing changed." : null);
         setSimilar(like?.length ? { id: note.id, notes: like } : null);
       } else if (selected) {
-        const args: Record<string, unknown> = {
+        // A note changed since the editor showed it (an agent, a terminal, another window): say
+        // so and keep the edit in the editor; saving again sends the edited fields over it.
+        const { note: current } = await client.tool<{ note: Note }>("get_note", {
           id: selected.id,
-          text: draft.text,
-          labels: draft.labels,
-        };
-        if (draft.title) args.title = draft.title;
+        });
+        if (current.hash !== selected.hash) {
+          setSelected(current);
+          setNotice(
+            "This note changed while you edited it. Your edit is still in the editor: Save " +
+              "again to put your changes over the new version, or Cancel to keep it.",
+          );
+          return;
+        }
+        const args: Record<string, unknown> = { id: selected.id };
+        if (draft.edited.text) args.text = draft.text;
+        if (draft.edited.labels) args.labels = draft.labels;
+        if (draft.edited.title && draft.title) args.title = draft.title;
         // Another scope moves the note, keeping its id.
         if (draft.scope && draft.scope !== scopeOf(selected)) args.scope = draft.scope;
+        if (Object.keys(args).length === 1) {
+          open(current); // nothing changed: nothing to write
+          return;
+        }
         const { note } = await client.tool<{ note: Note }>("update_note", args);
         open(note);
       }

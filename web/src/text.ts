@@ -14,8 +14,15 @@ const SAFE_LINK = /^(?:https?:|mailto:)/i;
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: true });
 // Only absolute http(s) and mailto links; anything else renders as its text.
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
-// Images are not loaded (no request leaves for a note's address): `![a](u)` reads as text.
-md.disable("image");
+// Images are not loaded (no request leaves for a note's address): `![a](u)` reads as text, as
+// written (with the rule off, its `[a](u)` would read as a link).
+// deno-lint-ignore no-explicit-any
+md.renderer.rules.image = (tokens: any, idx: number) => {
+  const token = tokens[idx];
+  const title = token.attrGet("title");
+  const source = `![${token.content}](${token.attrGet("src") ?? ""}${title ? ` "${title}"` : ""})`;
+  return md.utils.escapeHtml(source);
+};
 const defaultLinkOpen = md.renderer.rules.link_open ??
   // deno-lint-ignore no-explicit-any
   ((tokens: any, idx: number, options: any, _env: any, self: any) =>

@@ -23,7 +23,8 @@ Deno.test("renderMarkdown() links only to http(s) and mailto, opening them apart
 
 Deno.test("renderMarkdown() loads no image: the syntax stays text", () => {
   const html = renderMarkdown("![tracker](https://example.com/pixel.png)");
-  assert.doesNotMatch(html, /<img/);
+  assert.doesNotMatch(html, /<img|<a /);
+  assert.match(html, /!\[tracker\]\(https:\/\/example\.com\/pixel\.png\)/);
 });
 
 Deno.test("renderMarkdown() renders markdown, a single newline as a line break", () => {
