@@ -255,3 +255,19 @@ Deno.test("git's hunk inside a code block is git's while the file is unmerged", 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("memo tidy on a conflicted notes.md prints the plan of the merge, with no diff", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const path = await conflictedClone(dir, "merge");
+    const before = await readFile(path);
+    for (const argv of [["tidy"], ["tidy", "--json"]]) {
+      const io = recordingIO(dir);
+      assert.equal(await runCli([...argv, "--dir", dir], io), 0, io.err.join(""));
+      assert.doesNotMatch(io.out.join(""), /^(---|\+\+\+) /m, "no diff of the markers' bytes");
+    }
+    assert.deepEqual(await readFile(path), before);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,7 +10,14 @@
 
 import { stat } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { conflictScanFor, memoPaths, parseNotes, scopePaths, splitConflict } from "@memo/memory";
+import {
+  conflictScanFor,
+  memoPaths,
+  mergeConflictedNotes,
+  parseNotes,
+  scopePaths,
+  splitConflict,
+} from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand } from "../context.ts";
@@ -167,11 +174,24 @@ export async function diagnose(
   if (!conflicted) problems.push(...await twoScopes(root, text, memoHome));
   const notesFile = relative(root, paths.notes).split(sep).join("/");
   if (conflicted) {
-    problems.push({
-      code: "unresolved-merge",
-      message: `${notesFile} holds an unresolved merge (git's conflict markers)`,
-      fix: `memo resolve --dir ${shellWord(root)}, then git add ${notesFile}`,
-    });
+    // `memo resolve` cannot merge a side it cannot read as notes: then the fix is by hand.
+    const merged = mergeConflictedNotes(text, undefined, scan);
+    problems.push(
+      merged && !merged.ok
+        ? {
+          code: "unresolved-merge",
+          message: `${notesFile} holds an unresolved merge (git's conflict markers), and its ` +
+            `${merged.side} side cannot be read as notes (${merged.reason})`,
+          fix:
+            `edit ${notesFile}: mend that note on the ${merged.side} side of the markers, then ` +
+            `memo resolve --dir ${shellWord(root)} and git add ${notesFile}`,
+        }
+        : {
+          code: "unresolved-merge",
+          message: `${notesFile} holds an unresolved merge (git's conflict markers)`,
+          fix: `memo resolve --dir ${shellWord(root)}, then git add ${notesFile}`,
+        },
+    );
     return problems; // the notes themselves are checked once the merge is resolved
   }
   const parsed = parseNotes(text);

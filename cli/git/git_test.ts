@@ -219,6 +219,16 @@ Deno.test("memo doctor finds each kind of problem, with stable codes and fixes a
       message: ".memo/memory/notes.md holds an unresolved merge (git's conflict markers)",
       fix: `memo resolve --dir ${root}, then git add .memo/memory/notes.md`,
     });
+    // A side memo cannot read as notes: memo resolve would fail, so the fix is by hand.
+    await writeFile(
+      notes,
+      NOTES_PREAMBLE + "<!-- memo:note {not json} -->\n## Broken\nbody\n\n<<<<<<< HEAD\n" +
+        note("a", "a") + "=======\n" + note("b", "b") + ">>>>>>> other\n",
+    );
+    const damaged = JSON.parse((await memo(deep, "doctor", "--json")).out).problems.at(-1);
+    assert.equal(damaged.code, "unresolved-merge");
+    assert.match(damaged.message, /its ours side cannot be read as notes \(line \d+: /);
+    assert.match(damaged.fix, /^edit \.memo\/memory\/notes\.md: mend that note on the ours side/);
 
     assert.equal((await memo(root, "init")).code, 0);
     await writeFile(notes, NOTES_PREAMBLE + note("a", "a"));

@@ -19,7 +19,14 @@
 import { readFile } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { relative, resolve } from "node:path";
-import { memoPaths, scopePaths, type TidyPlan, tidyText } from "@memo/memory";
+import {
+  conflictHunks,
+  conflictScanFor,
+  memoPaths,
+  scopePaths,
+  type TidyPlan,
+  tidyText,
+} from "@memo/memory";
 import { boolFlag, parseArgs, positionals, stringFlag, UsageError } from "../args.ts";
 import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
@@ -131,6 +138,9 @@ async function diffOf(p: ParsedArgs, io: CliIO, plan: TidyPlan): Promise<string>
   } catch {
     return "";
   }
+  // A file holding git's conflict markers reads as its merge: there is no diff of its bytes to
+  // show (and every write is refused until `memo resolve`).
+  if (conflictHunks(text, await conflictScanFor(text, path)) > 0) return "";
   if (createHash("sha256").update(text).digest("hex") !== plan.sha256) {
     // A plan over several scopes is guarded by all their files: notes.md alone shows no diff.
     if (await otherScopesHoldNotes(root, io.env)) return "";

@@ -70,9 +70,12 @@ export function mergeEntries(
       if (sameNote(o.note, b.note)) return t; // ours only reformatted
       if (sameNote(t.note, b.note)) return o;
     }
-    const same = contentHash(o.note) === contentHash(t.note) &&
-      timeMs(o.note.updated) === timeMs(t.note.updated);
-    if (same) return smaller(o, t);
+    if (contentHash(o.note) === contentHash(t.note) && o.note.source === t.note.source) {
+      // The same edit on both sides, at two times: one note, the later, and no conflict copy (a
+      // replication, which compares content hashes, makes none either).
+      if (timeMs(o.note.updated) === timeMs(t.note.updated)) return smaller(o, t);
+      return winsOver(o.note, t.note) ? o : t;
+    }
     if (!b && noteIdentity(o.note) === noteIdentity(t.note)) {
       // One note added on both sides: the later version, no conflict copy.
       return winsOver(o.note, t.note) ? o : t;

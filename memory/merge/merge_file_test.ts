@@ -103,6 +103,14 @@ Deno.test("mergeNotesFiles() merges the matrix of issue 31 the same way in both 
     assert.deepEqual(notes[2].labels, ["conflict", "ops"]);
   });
 
+  await t.step("the same edit on both sides at two times: one note, the later, no copy", () => {
+    const ours = edit(n1, 3, { body: "Deploys run on Mondays" });
+    const theirs = edit(n1, 4, { body: "Deploys run on Mondays" });
+    const { notes } = merge(base, file([ours, n2]), file([theirs, n2]));
+    assert.deepEqual(bodies(notes), [`n1:${theirs.body}`, `n2:${n2.body}`]);
+    assert.equal(notes[0].updated, theirs.updated);
+  });
+
   await t.step("edit/forget keeps the edit; forget/forget and forget/unchanged drop it", () => {
     const edited = edit(n1, 3, { body: "Deploys run on Mondays" });
     assert.deepEqual(bodies(merge(base, file([edited, n2]), file([n2])).notes), [
