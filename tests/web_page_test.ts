@@ -430,6 +430,29 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
       },
     );
 
+    await t.step("long notes over the output limit still list, fewer a page", async () => {
+      const long = (word: string) => `${word} `.repeat(4_000).trim();
+      const big = await serve(
+        [
+          { title: "Long one", text: long("alpha") },
+          { title: "Long two", text: long("bravo") },
+        ],
+        ["--max-output-bytes", "60000"],
+        {},
+      );
+      const context = await newContext(b);
+      try {
+        const page = await openNotes(context, big.server.origin);
+        const list = page.getByRole("list", { name: "Notes", exact: true });
+        await button(list, "Long two").waitFor();
+        await button(page, "More notes").click();
+        await button(list, "Long one").waitFor();
+        assert.equal(await page.getByRole("alert").count(), 0);
+      } finally {
+        await context.close();
+      }
+    });
+
     await t.step("forget asks inside the page and removes the note from notes.md", async () => {
       const context = await newContext(b);
       try {

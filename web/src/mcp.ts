@@ -36,7 +36,36 @@ export class AuthRequiredError extends Error {
 }
 
 /** A JSON-RPC error, a tool error or a transport refusal, with the server's message. */
-export class McpCallError extends Error {}
+export class McpCallError extends Error {
+  /** The JSON-RPC error's code, for a JSON-RPC error. */
+  readonly code?: number;
+  constructor(message: string, code?: number) {
+    super(message);
+    if (code !== undefined) this.code = code;
+  }
+}
+
+/** memo's output limit, as each era numbers it (-32012; -31413 under 2026-07-28). */
+const OUTPUT_LIMIT_CODES: ReadonlySet<number> = new Set([-32012, -31413]);
+
+/**
+ * `call` with `limit`, halved while the answer is over the server's output limit (a few long
+ * notes fill it long before the page is full); resolves with the answer and the limit that fit.
+ */
+export async function withinOutputLimit<T>(
+  limit: number,
+  call: (limit: number) => Promise<T>,
+): Promise<{ result: T; limit: number }> {
+  for (;;) {
+    try {
+      return { result: await call(limit), limit };
+    } catch (e) {
+      const over = e instanceof McpCallError && OUTPUT_LIMIT_CODES.has(e.code ?? 0);
+      if (!over || limit <= 1) throw e;
+      limit = Math.floor(limit / 2);
+    }
+  }
+}
 
 /** A 403 `insufficient_scope`: the token may read but not write. */
 export class InsufficientScopeError extends McpCallError {}
@@ -115,7 +144,10 @@ export class McpClient {
     } else {
       answer = await response.json().catch(() => undefined);
     }
-    if (answer?.error) throw new McpCallError(answer.error.message ?? "The call failed");
+    if (answer?.error) {
+      const code = typeof answer.error.code === "number" ? answer.error.code : undefined;
+      throw new McpCallError(answer.error.message ?? "The call failed", code);
+    }
     if (!answer || !("result" in answer)) {
       throw new McpCallError(`The server answered ${response.status} without a result`);
     }

@@ -14,6 +14,7 @@
 // deno-lint-ignore no-import-prefix -- bundled by scripts/build_web.ts
 import { useEffect, useMemo, useRef, useState } from "npm:preact@11.2.0/hooks";
 import { type Api, type Note, type SimilarNote, when } from "./api.ts";
+import { withinOutputLimit } from "./mcp.ts";
 import { Chain, HistoryMark, SimilarNotes } from "./history.tsx";
 import { pieces, renderMarkdown, snippetWindow, type Span } from "./text.ts";
 import { type Scope, SCOPE_PURPOSE, ScopeBadge, scopeOf, type ServedScopes } from "./scope.tsx";
@@ -417,31 +418,37 @@ export function NotesView({ api, labels, scopes }: {
     return f;
   };
 
+  // The page size that fits the server's output limit (long notes make it smaller).
+  const pageSize = useRef(Math.min(PAGE_SIZE, maxPageSize));
+  const hitsSize = useRef(Math.min(HITS, maxPageSize));
   const loadList = async (after?: string) => {
-    const page = await client.tool<{ notes: Note[]; nextCursor?: string; total: number }>(
-      "list_notes",
-      {
-        order: "newest",
-        limit: Math.min(PAGE_SIZE, maxPageSize),
-        ...filters(),
-        ...(after ? { cursor: after } : {}),
-      },
+    const fitted = await withinOutputLimit(
+      pageSize.current,
+      (limit) =>
+        client.tool<{ notes: Note[]; nextCursor?: string; total: number }>("list_notes", {
+          order: "newest",
+          limit,
+          ...filters(),
+          ...(after ? { cursor: after } : {}),
+        }),
     );
+    pageSize.current = fitted.limit;
+    const page = fitted.result;
     setNotes((old) => after ? [...old, ...page.notes] : page.notes);
     setTotal(page.total);
     setCursor(page.nextCursor);
   };
 
   const runSearch = async (q: string, e: Engine) => {
-    const result = await client.tool<
-      { hits: Hit[]; engine: string; coverage: { embedded: number; total: number } }
-    >("recall", {
-      query: q,
-      engine: e,
-      limit: Math.min(HITS, maxPageSize),
-      explain: true,
-      ...filters(),
-    });
+    const fitted = await withinOutputLimit(
+      hitsSize.current,
+      (limit) =>
+        client.tool<
+          { hits: Hit[]; engine: string; coverage: { embedded: number; total: number } }
+        >("recall", { query: q, engine: e, limit, explain: true, ...filters() }),
+    );
+    hitsSize.current = fitted.limit;
+    const result = fitted.result;
     setSearch({
       query: q,
       engine: e,
