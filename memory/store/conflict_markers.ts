@@ -161,7 +161,7 @@ export function splitConflict(
  * ```ts
  * import assert from "node:assert/strict";
  * import { conflictHunks, type ConflictScanOptions } from "@memo/memory";
- * const quoted = "```\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n```\n";
+ * const quoted = "~~~\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n~~~\n";
  * const unmerged: ConflictScanOptions = { unmerged: true };
  * assert.equal(conflictHunks(quoted), 0); // a note quoting a conflict
  * assert.equal(conflictHunks(quoted, unmerged), 1); // git's hunk inside a code block
@@ -320,7 +320,7 @@ const UNMERGED: ConflictScanOptions = Object.freeze({ unmerged: true });
  * import assert from "node:assert/strict";
  * import { conflictScanFor } from "@memo/memory";
  * const dir = await Deno.makeTempDir();
- * const quoted = "```\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n```\n";
+ * const quoted = "~~~\n<<<<<<< a\nb\n=======\nc\n>>>>>>> d\n~~~\n";
  * assert.equal(await conflictScanFor(quoted, `${dir}/notes.md`), undefined); // not in git
  * await Deno.remove(dir, { recursive: true });
  * ```
