@@ -68,6 +68,7 @@ import {
   type ProjectOAuthConfig,
   readProjectOAuthConfig,
 } from "./server/http/mod.ts";
+import { MEMO_MCP_INSTRUCTIONS } from "./server/mod.ts";
 import {
   readProjectConfigFile,
   readRuntimeEnv,
@@ -154,6 +155,8 @@ export type {
 } from "./runtimes/mod.ts";
 
 const DEFAULT_OPTIONS: MemoMcpHttpOptions = Object.freeze({});
+/** What `deno serve http.ts` serves with: memo's own instructions, as `memo serve` sends them. */
+const SERVED_OPTIONS: MemoMcpHttpOptions = Object.freeze({ instructions: MEMO_MCP_INSTRUCTIONS });
 
 /**
  * Composes one endpoint: the runtime is `options.runtime`, else the one the `MEMO_*` variables
@@ -345,7 +348,7 @@ const defaults = createDefaultServer(async () => {
   const env = envObject();
   const rootDir = readRuntimeEnv(env).rootDir ?? safeCwd();
   const file = rootDir === undefined ? undefined : await readProjectConfigFile(rootDir);
-  return composeEndpoint(DEFAULT_OPTIONS, env, true, readProjectOAuthConfig(file));
+  return composeEndpoint(SERVED_OPTIONS, env, true, readProjectOAuthConfig(file));
 });
 
 /**

@@ -28,6 +28,7 @@ export * from "./logging.ts";
 export * from "./limits.ts";
 export * from "./protocol_server.ts";
 export * from "./stdio.ts";
+export { MEMO_MCP_INSTRUCTIONS } from "./catalog/instructions.ts";
 export {
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,

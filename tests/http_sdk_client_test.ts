@@ -10,6 +10,7 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { StreamableHTTPClientTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import { startDenoServe } from "./_serve_process.ts";
+import { MEMO_MCP_INSTRUCTIONS } from "../server/mod.ts";
 
 type Structured = Record<string, unknown> & {
   note?: { id: string; title: string; body: string; labels: string[] };
@@ -31,6 +32,8 @@ Deno.test("deno serve http.ts serves every tool, resource and prompt to the SDK 
       assert.equal(client.getServerVersion()?.name, "memo");
       const caps = client.getServerCapabilities();
       assert.ok(caps?.tools && caps?.resources && caps?.prompts, JSON.stringify(caps));
+      // memo's instructions for the model, as `memo mcp` and `memo serve` send them.
+      assert.equal(client.getInstructions(), MEMO_MCP_INSTRUCTIONS);
     });
 
     await t.step("ping and logging/setLevel", async () => {

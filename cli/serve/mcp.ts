@@ -22,6 +22,7 @@ import { LIMIT_FLAGS, limitFlags } from "./limit_flags.ts";
 // runtime's and the server's modules load with it, in one step, and no other command loads them.
 import {
   createMemoMcpProtocolServer,
+  MEMO_MCP_INSTRUCTIONS,
   type MemoMcpProtocolServer,
   runStdioServer,
 } from "../../server/mod.ts";
@@ -30,21 +31,6 @@ import {
   readRuntimeEnv,
   runtimeFactoryFromEnv,
 } from "../../runtimes/start/mod.ts";
-
-/**
- * The instructions `memo mcp` sends with its `initialize` result.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { MCP_INSTRUCTIONS } from "./mcp.ts";
- *
- * assert.ok(MCP_INSTRUCTIONS.includes("call recall"));
- * assert.ok(MCP_INSTRUCTIONS.endsWith("Never store secrets."));
- * ```
- */
-export const MCP_INSTRUCTIONS =
-  "memo is this project's long-term memory. Before answering questions about the project, its decisions, conventions or past work, call recall with the topic. When the user settles something worth keeping (a decision, a convention, a command that works, a pitfall), store it with remember as one self-contained note with labels. Correct outdated notes with update_note instead of adding duplicates. Never store secrets.";
 
 async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
   if (!io.stdin || !io.stdoutStream) throw new Error("Cannot serve MCP: no stdin/stdout streams");
@@ -72,7 +58,7 @@ async function serve(p: ParsedArgs, io: CliIO): Promise<number> {
     ...limitFlags(p),
     runtime,
     readOnly: boolFlag(p, "read-only") || env.readOnly === true,
-    instructions: MCP_INSTRUCTIONS,
+    instructions: MEMO_MCP_INSTRUCTIONS,
     logger: io.stderrIsTerminal
       ? (record) => void io.stderr(`memo: ${record.level}: ${record.message}\n`).catch(() => {})
       : undefined,

@@ -7,6 +7,7 @@
  */
 
 import { createHttpEndpoint, withRequestLog } from "../../server/http/mod.ts";
+import { MEMO_MCP_INSTRUCTIONS } from "../../server/mod.ts";
 import { runtimeFactoryFromEnv } from "../../runtimes/start/mod.ts";
 import type { MemoMcpRuntime } from "../../runtimes/mod.ts";
 import { COMMAND_INFO } from "../command_info.ts";
@@ -57,7 +58,9 @@ async function runServe(argv: string[], io: CliIO): Promise<number> {
     hosted: config.hosted,
   });
   let built: MemoMcpRuntime | undefined;
-  const endpoint = createHttpEndpoint(config.options, io.env, {
+  // memo's own instructions for the model, as `memo mcp` sends them.
+  const options = { instructions: MEMO_MCP_INSTRUCTIONS, ...config.options };
+  const endpoint = createHttpEndpoint(options, io.env, {
     routed: true,
     runtime: (dir?: string) =>
       built = withGitStats(

@@ -5,6 +5,7 @@ import { recordingIO } from "../../testing/cli_io.ts";
 import { serveCommand } from "./serve.ts";
 import { serveConfig } from "./serve_config.ts";
 import { sanitizedTest as test } from "../../testing/sanitized.ts";
+import { MEMO_MCP_INSTRUCTIONS } from "../../server/mod.ts";
 
 test("serveConfig() binds 127.0.0.1:8787 on the project by default", async () => {
   const dir = await Deno.makeTempDir();
@@ -181,10 +182,20 @@ test("memo serve logs one line per request; MEMO_LOG_LEVEL=error hides 2xx and 4
         "content-type": "application/json",
         accept: "application/json",
       },
-      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      }),
     });
     assert.equal(ok.status, 200);
-    await ok.body?.cancel();
+    // memo's instructions for the model, as `memo mcp` sends them.
+    assert.equal((await ok.json()).result.instructions, MEMO_MCP_INSTRUCTIONS);
     const refused = await fetch(url, { method: "POST", headers: { authorization: "Bearer no" } });
     assert.equal(refused.status, 401);
     await refused.body?.cancel();
