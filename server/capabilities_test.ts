@@ -285,6 +285,18 @@ Deno.test("createMemoMcpProtocolServer() serves the three prompts", async () => 
     (await call(s, "prompts/get", { name: "recall_context", arguments: {} })).error.code,
     -32602,
   );
+  // A token in an argument is not said back.
+  const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+  for (
+    const [name, args] of [
+      ["recall_context", { topic: `zzz ${token}` }],
+      ["capture_session", { summary: `token ${token}` }],
+    ] as const
+  ) {
+    const got = await call(s, "prompts/get", { name, arguments: args });
+    assert.ok(got.result, name);
+    assert.ok(!JSON.stringify(got.result).includes(token.slice(4)), name);
+  }
   const unknown = await call(s, "prompts/get", { name: "nope" });
   assert.equal(unknown.error.code, -32602);
   assert.equal(unknown.error.data.code, "MCP_NOT_FOUND");

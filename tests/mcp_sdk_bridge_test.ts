@@ -4,6 +4,8 @@ import { Client } from "npm:@modelcontextprotocol/sdk@1.32.2/client/index.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { McpServer } from "npm:@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
+import { ResourceListChangedNotificationSchema } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+// deno-lint-ignore no-import-prefix -- test-only, pinned
 import { InMemoryTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import { createMcpHandler, McpServer as McpServerV2 } from "npm:@modelcontextprotocol/server@2.4.0";
@@ -56,6 +58,29 @@ Deno.test("registerMemoMcpCapabilities() serves everything through the SDK's Mcp
     await runtime.close();
   }
   assert.deepEqual(inbound.invalid, []);
+});
+
+Deno.test("registerMemoMcpCapabilities(): a note added, by the bridge or another writer, sends resources/list_changed", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-bridge-" });
+  const runtime = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+  const other = createMemoMcpRuntimeFromConfig({ rootDir: dir });
+  const { client } = await bridged({ runtime });
+  let changed = 0;
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+    changed++;
+  });
+  try {
+    await client.callTool({ name: "remember", arguments: { text: "Deploys run on Fridays" } });
+    await until(() => changed >= 1, "list_changed after the bridge's remember");
+    const before = changed;
+    await other.remember({ text: "The queue is kafka" }); // another process's write
+    await until(() => changed > before, "list_changed after another writer's remember");
+  } finally {
+    await client.close();
+    await other.close();
+    await runtime.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("registerMemoMcpCapabilities() shows the protocol server's exact schemas and coexists with the host's tools", async () => {
@@ -123,6 +148,24 @@ Deno.test("registerMemoMcpCapabilities() applies memo's validation, authorizatio
     await t.step("an unknown resource is an error", async () => {
       await assert.rejects(client.readResource({ uri: "memo://notes/nope" }));
     });
+    await t.step(
+      "an oversized resource or prompt is the JSON-RPC error MCP_OUTPUT_LIMIT",
+      async () => {
+        const big = { ...[...runtime.notes.values()][0], id: "nbig", body: "word ".repeat(400) };
+        runtime.notes.set(big.id, big);
+        const read = await client.readResource({ uri: "memo://notes/nbig" }).then(
+          () => undefined,
+          (e: Json) => e,
+        );
+        assert.equal(read?.code, -32012, String(read));
+        const prompt = await client.getPrompt({
+          name: "capture_session",
+          arguments: { summary: "word ".repeat(300) },
+        }).then(() => undefined, (e: Json) => e);
+        assert.equal(prompt?.code, -32012, String(prompt));
+        runtime.notes.delete(big.id);
+      },
+    );
   } finally {
     await client.close();
   }

@@ -7,6 +7,7 @@
 
 import type { MemoMcpRuntime, Note } from "../../runtimes/types.ts";
 import { noteUri } from "./resources.ts";
+import { scrubSecrets } from "../scrub.ts";
 
 /**
  * A prompt name.
@@ -152,16 +153,18 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
         signal: ctx.signal,
       });
       const messages: Record<string, unknown>[] = [];
+      // What the prompt says back of the topic is masked like an error's text: no token echoed.
+      const shown = scrubSecrets(topic);
       if (!hits.length) {
         messages.push(user(
-          `memo holds no notes about "${topic}". Say so if it matters, and use the remember tool to store what we settle on.`,
+          `memo holds no notes about "${shown}". Say so if it matters, and use the remember tool to store what we settle on.`,
         ));
       } else {
         const { formatNote } = await import("@memo/memory/format");
         messages.push(user(
           `Here ${
             hits.length === 1 ? "is the note" : `are the ${hits.length} notes`
-          } from memo relevant to "${topic}", best first. Use them as context; cite a note's id when you rely on it, and fix wrong notes with update_note.`,
+          } from memo relevant to "${shown}", best first. Use them as context; cite a note's id when you rely on it, and fix wrong notes with update_note.`,
         ));
         for (const hit of hits) {
           messages.push({
@@ -177,14 +180,14 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
           });
         }
       }
-      return { description: `Notes from memo about "${topic.slice(0, 200)}"`, messages };
+      return { description: `Notes from memo about "${shown.slice(0, 200)}"`, messages };
     },
   },
   capture_session: {
     title: "Capture session",
     description: "Guide the agent to store what it learnt in this session as notes.",
     build(args) {
-      const summary = args.summary?.trim();
+      const summary = args.summary === undefined ? undefined : scrubSecrets(args.summary.trim());
       const text = [
         "Before we finish, store what is worth remembering from this session in memo.",
         "",

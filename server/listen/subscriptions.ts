@@ -133,6 +133,10 @@ export interface ChangeNotification {
  * ]);
  * assert.equal(notificationsFor({ ids: ["c3"], listChanged: true }, filter)[0].method,
  *   "notifications/resources/list_changed");
+ * const odd = { resourceSubscriptions: ["memo://notes/%61%31"] }; // a1, encoded
+ * assert.deepEqual(notificationsFor({ ids: ["a1"], listChanged: false }, odd), [
+ *   { method: "notifications/resources/updated", uri: "memo://notes/%61%31" },
+ * ]);
  * ```
  */
 export function notificationsFor(
@@ -147,9 +151,17 @@ export function notificationsFor(
   if (!uris?.length) return out;
   const changed = change.ids.length ? new Set(change.ids.map(noteUri)) : undefined;
   for (const uri of uris) {
-    if (uri === STATS_URI || changed === undefined || changed.has(uri)) {
+    // A note's URI is matched by its id, however the client encoded it; the notification names
+    // the URI as the client subscribed to it.
+    if (uri === STATS_URI || changed === undefined || changed.has(canonicalUri(uri))) {
       out.push({ method: "notifications/resources/updated", uri });
     }
   }
   return out;
+}
+
+/** A note's URI as memo writes it (its id encoded once); any other URI as it is. */
+function canonicalUri(uri: string): string {
+  const id = noteIdOf(uri);
+  return id === undefined ? uri : noteUri(id);
 }

@@ -21,7 +21,7 @@ import { getCatalog } from "../catalog/catalog.ts";
 import { PROMPTS } from "../catalog/prompts.ts";
 import { promptSchemas } from "../tools/schemas.ts";
 import { NOTE_TEMPLATE, noteEntry, STATS_URI, TEMPLATES } from "../catalog/resources.ts";
-import { toSafeError } from "../errors.ts";
+import { JSON_RPC_CODES, toSafeError } from "../errors.ts";
 import { resultResponse } from "../protocol/jsonrpc.ts";
 import { outputLimitError, toolResultObject } from "../tools/results.ts";
 import { LATEST_SESSION_PROTOCOL_VERSION } from "../protocol/versions.ts";
@@ -107,10 +107,22 @@ export function registerMemoMcpCapabilities(
   const resolved = resolveMemoMcpOptions(options);
   const core = new McpCore(resolved);
   const catalog: Catalog = getCatalog(resolved);
+  const tooBig = (result: SdkResult, id: unknown) =>
+    outputLimitError(
+      resultResponse(JSON.stringify(id ?? null), JSON.stringify(result)),
+      resolved.maxOutputBytes,
+    );
+  // A tool's oversized result is a tool error, as every tool failure is.
   const checkSize = (result: SdkResult, id: unknown): SdkResult => {
-    const response = resultResponse(JSON.stringify(id ?? null), JSON.stringify(result));
-    const tooBig = outputLimitError(response, resolved.maxOutputBytes);
-    return tooBig === undefined ? result : errorResult(tooBig);
+    const over = tooBig(result, id);
+    return over === undefined ? result : errorResult(over);
+  };
+  // A resource or prompt has no error result: an oversized one is the JSON-RPC error
+  // MCP_OUTPUT_LIMIT, as on memo's own transports.
+  const sized = <T extends SdkResult>(result: T, id: unknown): T => {
+    const over = tooBig(result, id);
+    if (over === undefined) return result;
+    throw new RpcFailure(JSON_RPC_CODES.outputLimit, toSafeError(over));
   };
 
   for (const tool of catalog.tools.values()) {
@@ -159,7 +171,7 @@ export function registerMemoMcpCapabilities(
         : undefined,
   };
   const read = async (uri: URL | string, extra: SdkRequestExtra) =>
-    checkSize(
+    sized(
       await core.readResource(String(uri), context(extra)),
       extra?.requestId ?? extra?.mcpReq?.id,
     );
@@ -174,6 +186,19 @@ export function registerMemoMcpCapabilities(
     { title: template.title, description: template.description, mimeType: template.mimeType },
     (uri: URL, _variables: unknown, extra: SdkRequestExtra) => read(uri, extra),
   );
+
+  // The SDK advertises `resources.listChanged`: a note added or removed (by anyone) says so.
+  if (core.runtime.watch && typeof sdkServer.sendResourceListChanged === "function") {
+    const send = sdkServer.sendResourceListChanged.bind(sdkServer);
+    core.runtime.watch((change) => {
+      if (!change.listChanged) return;
+      try {
+        send();
+      } catch {
+        // not connected (yet, or any more): nobody to tell
+      }
+    });
+  }
 
   for (const [name, prompt] of Object.entries(PROMPTS)) {
     const base = promptSchemas[name as keyof typeof promptSchemas].shape as Record<
@@ -206,7 +231,7 @@ export function registerMemoMcpCapabilities(
         argsSchema: shape,
       },
       async (args, extra) =>
-        checkSize(
+        sized(
           { ...await core.getPrompt(name, args, context(extra)) },
           extra?.requestId ?? extra?.mcpReq?.id,
         ),

@@ -196,6 +196,11 @@ export interface McpServerLike {
     config: { title?: string; description?: string; argsSchema?: Record<string, unknown> },
     callback: (args: Record<string, unknown>, extra: SdkRequestExtra) => SdkCallbackResult,
   ): unknown;
+  /**
+   * `McpServer.sendResourceListChanged()`: memo calls it when notes are added or removed, by this
+   * server or any other writer, when the runtime can watch.
+   */
+  sendResourceListChanged?(): void;
 }
 
 /**
