@@ -132,14 +132,40 @@ async function answer(
     return;
   }
   res.writeHead(response.status, response.statusText || undefined, headers);
+  // A client that goes away cancels the stream (a listen then ends and frees its slot), and a
+  // write waiting for the socket to drain stops waiting.
+  const reader = body.getReader();
+  let gone = false;
+  const onClose = () => {
+    gone = true;
+    reader.cancel().catch(() => {});
+  };
+  res.once("close", onClose);
   try {
-    for await (const chunk of body) {
-      if (!res.write(chunk)) await new Promise((resolve) => res.once("drain", resolve));
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (!res.write(value)) await drainedOrClosed(res);
     }
     res.end();
   } catch {
     res.destroy();
+  } finally {
+    res.off("close", onClose);
   }
+}
+
+/** Resolves when `res` can take more, or is closed. */
+function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.once("drain", done);
+    res.once("close", done);
+  });
 }
 
 /**
@@ -189,10 +215,11 @@ function headLines(
 
 /**
  * The whole body of a request that declares a small length ({@linkcode BUFFERED_BODY_MAX}), else
- * undefined (no body, or one to stream). A body cut short comes back shorter than declared: the
- * handler reads what came, as it would from a stream.
+ * undefined (no body, or one to stream). A body cut short (the client closed or reset the
+ * connection first) is an error: the handler's read of it fails, as Deno's does, and nothing of it
+ * is carried out.
  */
-function bufferedBody(req: IncomingMessage): Promise<Uint8Array> | undefined {
+function bufferedBody(req: IncomingMessage): Promise<Uint8Array | Error> | undefined {
   const method = req.method;
   if (method === "GET" || method === "HEAD") return undefined;
   const declared = req.headers["content-length"];
@@ -207,7 +234,13 @@ function bufferedBody(req: IncomingMessage): Promise<Uint8Array> | undefined {
       req.off("end", done);
       req.off("error", done);
       req.off("close", done);
-      resolve(chunks.length === 1 ? chunks[0] : concat(chunks, length));
+      resolve(
+        !req.complete
+          ? new Error("the connection closed before the whole body came")
+          : chunks.length === 1
+          ? chunks[0]
+          : concat(chunks, length),
+      );
     };
     const data = (chunk: Uint8Array) => {
       chunks.push(chunk);
@@ -255,32 +288,59 @@ Object.defineProperty(StreamedRequest.prototype, "signal", {
 /** The methods a light request takes: the ones `Request` knows and does not refuse. */
 const LIGHT_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]);
 
-let lastUrlIn: string | undefined;
-let lastUrlOut = "";
+/** The methods `Request` refuses to make: they reach the handler as light requests. */
+const REFUSED_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+let lastTarget: string | undefined;
+let lastHost: string | undefined;
+let lastUrl = "";
 
 /**
- * The URL as `new Request` would serialise it (`new URL(…).href`), keeping the last one: a server
- * sees the same URL request after request. Throws as `new Request` does on a URL it cannot parse.
+ * The request's URL from its target and `Host` (`new URL(…).href`), keeping the last one: a server
+ * sees the same URL request after request. An absolute-form target (`GET http://host/path`) is
+ * its own URL; a `Host` that is no host reads as `localhost`, so the handler answers (404), as
+ * Deno's server does.
  */
-function requestUrl(url: string): string {
-  if (url !== lastUrlIn) {
-    lastUrlOut = new URL(url).href;
-    lastUrlIn = url;
+function requestUrl(target: string, host: string | undefined): string {
+  if (target !== lastTarget || host !== lastHost) {
+    let url: string;
+    try {
+      url = new URL(target, `http://${host ?? "localhost"}`).href;
+    } catch {
+      url = new URL(target.startsWith("/") ? target : "/", "http://localhost").href;
+    }
+    lastUrl = url;
+    lastTarget = target;
+    lastHost = host;
   }
-  return lastUrlOut;
+  return lastUrl;
 }
 
-function toRequest(req: IncomingMessage, res: ServerResponse, buffered?: Uint8Array): Request {
-  const host = req.headers.host ?? "localhost";
-  const url = `http://${host}${req.url ?? "/"}`;
+function toRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  buffered?: Uint8Array | Error,
+): Request {
+  const url = requestUrl(req.url ?? "/", req.headers.host);
   const method = req.method ?? "GET";
+  // A method `Request` refuses (TRACE, CONNECT, TRACK) reaches the handler too, which answers 405.
+  if (REFUSED_METHODS.has(method)) return new NodeRequest(method, url, req.rawHeaders, null, res);
   const hasBody = method !== "GET" && method !== "HEAD";
-  if ((buffered !== undefined || !hasBody) && LIGHT_METHODS.has(method)) {
-    return new NodeRequest(method, requestUrl(url), req.rawHeaders, buffered ?? null, res);
+  const bytes = buffered instanceof Uint8Array ? buffered : undefined;
+  if ((bytes !== undefined || !hasBody) && LIGHT_METHODS.has(method)) {
+    return new NodeRequest(method, url, req.rawHeaders, bytes ?? null, res);
   }
   const headers = headersFromRaw(req.rawHeaders);
   let request: StreamedRequest;
-  if (buffered !== undefined) {
+  if (buffered instanceof Error) {
+    const failed = buffered;
+    request = new StreamedRequest(url, {
+      method,
+      headers,
+      body: new ReadableStream({ start: (controller) => controller.error(failed) }),
+      duplex: "half",
+    } as RequestInit);
+  } else if (buffered !== undefined) {
     request = new StreamedRequest(url, { method, headers, body: buffered as BodyInit });
   } else {
     request = new StreamedRequest(url, {

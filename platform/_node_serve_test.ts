@@ -219,3 +219,102 @@ Deno.test("serveNode() answers Connection: close once stopping, light answers as
     await server.finished;
   }
 });
+
+/** Sends `head` (and `body`) on a raw socket, then half-closes it; resolves with what came back. */
+async function raw(port: number, text: string): Promise<string> {
+  const { connect } = await import("node:net");
+  return await new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => socket.end(text));
+    let got = "";
+    socket.on("data", (d) => got += d.toString());
+    socket.on("end", () => resolve(got));
+    socket.on("error", reject);
+  });
+}
+
+Deno.test("serveNode() cancels an event stream whose client went away", async () => {
+  let cancelled!: () => void;
+  const sawCancel = new Promise<void>((resolve) => (cancelled = resolve));
+  const encoder = new TextEncoder();
+  const server = await serveNode(() => {
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(": open\n\n"));
+        timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 5);
+      },
+      cancel() {
+        clearInterval(timer);
+        cancelled();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  }, { hostname: "127.0.0.1", port: 0 });
+  try {
+    const { connect } = await import("node:net");
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(server.port, "127.0.0.1", () => {
+        socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}");
+      });
+      socket.on("data", (d) => {
+        if (d.toString().includes(": open")) {
+          socket.destroy();
+          resolve();
+        }
+      });
+      socket.on("error", reject);
+    });
+    // Only a stream that is never cancelled waits this long.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the stream was never cancelled")), 30_000);
+    });
+    try {
+      await Promise.race([sawCancel, stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } finally {
+    await server.shutdown();
+    await server.finished;
+  }
+});
+
+Deno.test("serveNode(): a body cut short fails its read; TRACE, an absolute-form target and a Host that is no host reach the handler", async () => {
+  const seen: { method: string; url: string; body: string }[] = [];
+  const server = await serveNode(async (request) => {
+    let body: string;
+    try {
+      body = await request.text();
+    } catch (e) {
+      body = `failed: ${(e as Error).message}`;
+    }
+    seen.push({ method: request.method, url: request.url, body });
+    return new Response(null, { status: request.method === "TRACE" ? 405 : 200 });
+  }, { hostname: "127.0.0.1", port: 0 });
+  try {
+    const port = server.port;
+    // Declares 40 bytes, sends 22, then closes its side.
+    await raw(
+      port,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 40\r\n\r\n{"jsonrpc":"2.0","id":1`,
+    );
+    assert.match(seen.at(-1)!.body, /^failed: the connection closed before the whole body came/);
+    assert.match(
+      await raw(port, `TRACE /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`),
+      /^HTTP\/1\.1 405 /,
+    );
+    assert.equal(seen.at(-1)!.method, "TRACE");
+    const absolute = await raw(
+      port,
+      `GET http://127.0.0.1:${port}/healthz HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+    );
+    assert.match(absolute, /^HTTP\/1\.1 200 /);
+    assert.equal(seen.at(-1)!.url, `http://127.0.0.1:${port}/healthz`);
+    assert.match(await raw(port, `GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n`), /^HTTP\/1\.1 200 /);
+    assert.equal(seen.at(-1)!.url, "http://localhost/healthz");
+  } finally {
+    await server.shutdown();
+    await server.finished;
+  }
+});
