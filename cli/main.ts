@@ -9,6 +9,7 @@ import { UsageError } from "./args.ts";
 import { commands } from "./commands.ts";
 import type { CliCommand, CliIO } from "./context.ts";
 import { errorLine } from "./output.ts";
+import { maskSecrets } from "./mask.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -118,7 +119,7 @@ function find(name: string): CliCommand | undefined {
 async function reportError(e: unknown, io: CliIO, name: string | undefined): Promise<number> {
   if (e instanceof UsageError) {
     const hint = name && find(name) ? ` (usage: memo ${find(name)!.usage})` : " (see memo help)";
-    await io.stderr(errorLine(await withoutSecrets(e.message) + hint));
+    await io.stderr(errorLine(await maskSecrets(e.message) + hint));
     return 2;
   }
   // The reader of stdout went away (`memo export | head`): it chose to stop
@@ -129,22 +130,11 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
   // the runtimes to check.
   const { name: errorName, code } = (e ?? {}) as { name?: unknown; code?: unknown };
   if (errorName === "MemoRuntimeError" && code === "INVALID_INPUT") {
-    await io.stderr(errorLine(await withoutSecrets((e as Error).message)));
+    await io.stderr(errorLine(await maskSecrets((e as Error).message)));
     return 2;
   }
-  await io.stderr(errorLine(await withoutSecrets(e instanceof Error ? e.message : String(e))));
+  await io.stderr(errorLine(await maskSecrets(e instanceof Error ? e.message : String(e))));
   return 1;
-}
-
-/**
- * An error's message with what the secrets guard detects replaced (`[redacted:<rule>]`): a token
- * given where an id goes is echoed by "Cannot find note …". The detector loads only for a
- * message that may hold one.
- */
-async function withoutSecrets(message: string): Promise<string> {
-  const { mayHoldSecret, findSecrets, redactMatches } = await import("@memo/memory");
-  if (!mayHoldSecret(message)) return message;
-  return redactMatches(message, await findSecrets(message));
 }
 
 /** A write to a pipe whose reader has closed it: Deno's `BrokenPipe`, Node's `EPIPE`. */

@@ -11,6 +11,7 @@ import { basename, dirname, resolve } from "node:path";
 import { detectImportFormat, readImportSource } from "./read_source.ts";
 import { IMPORT_FORMATS, type ImportFormat, type ImportRead, type ImportSkip } from "./types.ts";
 import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
+import { maskSecrets } from "../mask.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument } from "../output.ts";
@@ -167,6 +168,10 @@ export const importCommand: CliCommand = {
       );
     }
     const read = await readSource(io, path, from);
+    // A reason may quote the record (a front matter line, an entity's name): no secret in it.
+    read.skipped = await Promise.all(
+      read.skipped.map(async (s) => ({ ...s, reason: await maskSecrets(s.reason) })),
+    );
     for (const skip of read.skipped) {
       await io.stderr(`memo: skipped ${skip.file}:${skip.line}: ${skip.reason}\n`);
     }

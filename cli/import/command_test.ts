@@ -176,6 +176,15 @@ test("memo import skips bad input with its file and line; --strict refuses it al
     );
     assert.match(jsonl.err[0], /^memo: skipped graph\.jsonl:2: .+\n$/);
 
+    // A reason that would quote a secret (a front matter line holding a token) masks it.
+    const token = "ghp_ZK2vNTaIlzUaP8YUAZtvaJko1sGEultVpJkQ";
+    await put(dir, { "fm/deploy.md": `---\ntitle: Deploy\nGITHUB_TOKEN=${token}\n---\nbody\n` });
+    const fm = recordingIO(dir);
+    assert.equal(await runCli(["import", "fm", "--from", "markdown", "--json"], fm), 0);
+    const printed = fm.out.join("") + fm.err.join("");
+    assert.match(printed, /cannot read front matter line/);
+    assert.ok(!printed.includes(token.slice(4)), printed);
+
     const md = recordingIO(dir);
     assert.equal(await runCli(["import", "vault"], md), 0);
     assert.deepEqual(md.err, ["memo: skipped latin1.md:3: not UTF-8\n"]);
