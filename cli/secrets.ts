@@ -61,7 +61,7 @@ export function formatRedacted(redacted: readonly SecretRedaction[] | undefined)
  * `memo scan [--redact] [--json]`: lists the secrets the stored notes hold, one line each
  * (`notes.md:LINE  ID  RULE in FIELD`, never the value), and with `--redact` rewrites them as
  * `[redacted:<rule-id>]` in one atomic step. Exits 0 when nothing is left, 1 when findings
- * remain (without `--redact`), so that it can gate a commit.
+ * remain (without `--redact`, or ones `--redact` cannot rewrite), so that it can gate a commit.
  *
  * @example
  * ```ts
@@ -89,7 +89,7 @@ export const scanCommand: CliCommand = {
       await io.stdout(jsonDocument(result));
     } else {
       const lines = result.findings.map((f) =>
-        `notes.md:${f.line}  ${f.id}  ${f.rule} in ${f.field}`
+        `notes.md:${f.line}  ${f.id || "(not a note)"}  ${f.rule} in ${f.field}`
       );
       const n = result.findings.length;
       lines.push(
@@ -101,8 +101,15 @@ export const scanCommand: CliCommand = {
           }.`
           : `${n} secret${n === 1 ? "" : "s"} found; memo scan --redact replaces them.`,
       );
+      const left = result.unredacted?.length ?? 0;
+      if (left) {
+        lines.push(
+          `${left} could not be redacted (a section of notes.md that is no note, or a source the ` +
+            "runtime cannot change): edit them by hand.",
+        );
+      }
       await io.stdout(lines.join("\n") + "\n");
     }
-    return result.findings.length && !redact ? 1 : 0;
+    return (result.findings.length && !redact) || result.unredacted?.length ? 1 : 0;
   },
 };

@@ -142,6 +142,7 @@ export async function scanThroughPages(
   const { findStoredSecrets, redactStoredNote } = await import("@memo/memory");
   const findings: SecretFinding[] = [];
   const redacted: string[] = [];
+  const unredacted: SecretFinding[] = [];
   let notes = 0;
   let cursor: string | undefined;
   do {
@@ -152,6 +153,8 @@ export async function scanThroughPages(
       if (!found.length) continue;
       findings.push(...found);
       if (!redact) continue;
+      // A patch changes title, text and labels, never the source (the note's identity).
+      unredacted.push(...found.filter((f) => f.field === "source"));
       const clean = await redactStoredNote(note, new Date());
       if (
         !clean || (clean.title === note.title && clean.body === note.body &&
@@ -162,7 +165,7 @@ export async function scanThroughPages(
     }
     cursor = got.nextCursor;
   } while (cursor);
-  return { notes, findings, redacted };
+  return { notes, findings, redacted, ...(unredacted.length ? { unredacted } : {}) };
 }
 
 /**

@@ -740,3 +740,38 @@ Deno.test("http.ts: MEMO_RUNTIME=cloud and the cloud option serve the MCP endpoi
     await cloud.close();
   }
 });
+
+Deno.test("the cloud runtime's scan finds superseded notes too, and names a source it cannot redact", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "memo-cloud-scan-" });
+  const store = new FileCloudStore({ dataDir });
+  // A server and a client that let secrets through: notes written before the guard.
+  const handler = createMemoCloudHandler({
+    store,
+    apiKeys: new Map([[KEY, "team"]]),
+    rateLimit: 0,
+    secrets: "allow",
+  });
+  const runtime = createMemoCloudMcpRuntime({
+    baseUrl: "http://127.0.0.1:8788",
+    apiKey: KEY,
+    fetch: (input: Request | URL | string, init?: RequestInit) => handler(new Request(input, init)),
+    retry: { backoffMs: 5 },
+    secrets: "allow",
+  });
+  try {
+    const token = "ghp_ZK2vNTaIlzUaP8YUAZtvaJko1sGEultVpJkQ";
+    const { note: old } = await runtime.remember({ text: `CI token ${token}` });
+    await runtime.correct!({ id: old.id, text: "CI token rotated" });
+    const { note: sourced } = await runtime.remember({ text: "ci notes", source: `ci:${token}` });
+    const found = await runtime.scanSecrets!({ redact: true });
+    const ids = new Set(found.findings.map((f) => f.id));
+    assert.ok(ids.has(old.id), "the superseded note is scanned");
+    assert.deepEqual(found.unredacted?.map((f) => [f.id, f.field]), [[sourced.id, "source"]]);
+    const again = await runtime.scanSecrets!();
+    assert.deepEqual(again.findings.map((f) => [f.id, f.field]), [[sourced.id, "source"]]);
+  } finally {
+    await runtime.close();
+    await store.close();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -511,6 +511,32 @@ Deno.test("memo scan finds every secret of a seeded store, a hand edit included,
   }
 });
 
+Deno.test("memo scan finds a secret in a section of notes.md that is no note; --redact leaves it, says so and exits 1", async () => {
+  const rootDir = await Deno.makeTempDir({ prefix: "memo-secrets-damaged-" });
+  try {
+    const hand = corpus.find((s) => s.rule === "stripe-key")!;
+    const io = recordingIO(rootDir);
+    assert.equal(await runCli(["remember", "A plain note"], io), 0);
+    const path = memoPaths(rootDir).notes;
+    const text = (await readFile(path, "utf8")) +
+      `<!-- memo:note {"id":"broken -->\n## Broken\nAlso ${hand.text}\n\n`;
+    await writeFile(path, text);
+    const line = text.split("\n").findIndex((l) => l.includes(hand.value)) + 1;
+    const scan = recordingIO(rootDir);
+    assert.equal(await runCli(["scan", "--json"], scan), 1);
+    assert.deepEqual(JSON.parse(scan.out.join("")).findings, [
+      { id: "", rule: hand.rule, field: "text", line },
+    ]);
+    const redact = recordingIO(rootDir);
+    assert.equal(await runCli(["scan", "--redact"], redact), 1);
+    assert.match(redact.out.join(""), /1 could not be redacted .*: edit them by hand/);
+    assert.equal(await readFile(path, "utf8"), text, "the section is left as it is");
+    assertNoSecret(scan.out.join("") + redact.out.join("") + redact.err.join(""), corpus, "scan");
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
+
 Deno.test("the Cloud API's OpenAPI document and the docs carry no detected value", async () => {
   const { findSecrets } = await import("@memo/memory");
   for (

@@ -69,6 +69,12 @@ export interface SecretScanResult {
   findings: SecretFinding[];
   /** Ids of the notes rewritten (only with `redact`). */
   redacted: string[];
+  /**
+   * With `redact`, the findings it could not rewrite, left as they are: a section of `notes.md`
+   * that is no note (a damaged marker; its `id` is empty), or a note's `source` where the runtime
+   * cannot change it (the cloud). Absent when there are none.
+   */
+  unredacted?: SecretFinding[];
 }
 
 /** What {@linkcode scanStoredNotes} works on. */
@@ -133,6 +139,9 @@ export async function scanStoredNotes(
   }
   const result: SecretScanResult = { notes: target.notes.length, findings, redacted: [] };
   if (!redact || !findings.length) return result;
+  // A damaged section is no note: nothing here can rewrite it.
+  const damaged = findings.filter((f) => f.id === "");
+  if (damaged.length) result.unredacted = damaged;
   const now = target.now();
   const put: Note[] = [];
   const old = new Set<string>();

@@ -123,7 +123,20 @@ export async function scanNotesText(text: string): Promise<SecretFinding[]> {
   let line = 1;
   for (const section of parseNotes(text).sections) {
     const note = section.note;
-    if (note) {
+    if (!note) {
+      // A section memo does not read as a note (the preamble, a broken marker, a second note of
+      // one id) is still text in notes.md: its secrets are found, with no id.
+      if (mayHoldSecret(section.raw)) {
+        for (const m of await findSecrets(section.raw)) {
+          out.push({
+            id: "",
+            rule: m.rule,
+            field: "text",
+            line: line + countLineBreaks(section.raw, 0, m.start),
+          });
+        }
+      }
+    } else if (note) {
       for (const [field, value, matches] of await noteMatches(note)) {
         for (const m of matches) {
           const at = field === "title"

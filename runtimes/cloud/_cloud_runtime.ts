@@ -253,10 +253,12 @@ export class CloudRuntime implements R.MemoMcpRuntime {
     return this.#run(options.signal, async (signal) => {
       return await scanThroughPages(
         (cursor) =>
-          this.#client.list({ cursor, limit: CLOUD_PAGE, signal }).then((p) => ({
-            notes: p.notes.map(plain),
-            nextCursor: p.nextCursor,
-          })),
+          // Superseded notes are history, still stored: they are scanned too.
+          this.#client.list({ cursor, limit: CLOUD_PAGE, signal, includeSuperseded: true })
+            .then((p) => ({
+              notes: p.notes.map(plain),
+              nextCursor: p.nextCursor,
+            })),
         (id, patch) =>
           this.#poller.writing(async () =>
             this.#wrote([await this.#client.update(id, patch, { signal })], false)
