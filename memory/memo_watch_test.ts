@@ -181,3 +181,29 @@ test("new Memo() refuses a watchIntervalMs that is not a positive number", () =>
     assert.throws(() => new Memo({ rootDir: ".", watchIntervalMs }), MemoryValidationError);
   }
 });
+
+test("an in-place edit of the same size whose mtime was put back (touch -r) is still seen", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "memo-ctime-"));
+  const memo = await openMemo({ rootDir: dir, localEmbeddings: false });
+  try {
+    const { note } = await memo.remember({ text: "The fruit of the day is kiwi" });
+    assert.deepEqual((await memo.recall("kiwi")).map((h) => h.note.id), [note.id]);
+    const path = memoPaths(dir).notes;
+    const { mtime, ctime } = await Deno.stat(path);
+    // The inode's change time moves with the edit; wait until the clock can show it (some
+    // runtimes keep it to the second).
+    while (Math.floor(Date.now() / 1000) <= Math.floor((ctime ?? new Date(0)).getTime() / 1000)) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const text = await Deno.readTextFile(path);
+    const file = await Deno.open(path, { write: true });
+    await file.write(new TextEncoder().encode(text.replaceAll("kiwi", "lime")));
+    file.close();
+    await Deno.utime(path, mtime!, mtime!); // as `touch -r` or `cp -p` would
+    assert.deepEqual((await memo.recall("lime")).map((h) => h.note.id), [note.id]);
+    assert.deepEqual(await memo.recall("kiwi"), []);
+  } finally {
+    await memo.close();
+    await rm(dir, { recursive: true });
+  }
+});

@@ -28,6 +28,11 @@ export interface FileStatus {
   mtimeMs: number;
   ino: number;
   birthtimeMs: number;
+  /**
+   * When the inode last changed (0 where the runtime does not say). Unlike `mtime`, no tool can
+   * set it back (`touch -r`, `cp -p`, `rsync -t` do that to `mtime`).
+   */
+  ctimeMs?: number;
 }
 
 // Typed loosely on purpose: the npm build compiles this file without Deno's types.
@@ -78,6 +83,7 @@ export function statFileSync(path: string): FileStatus | undefined {
         mtimeMs: s.mtime ? s.mtime.getTime() : 0,
         ino: s.ino ?? 0,
         birthtimeMs: s.birthtime ? s.birthtime.getTime() : 0,
+        ctimeMs: s.ctime ? s.ctime.getTime() : 0,
       };
     } catch (e) {
       if (!(e instanceof deno.errors.NotFound)) throw e;

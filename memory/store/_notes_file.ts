@@ -39,6 +39,8 @@ export interface FileStamp {
   mtimeMs: number;
   ino: number;
   birthtimeMs: number;
+  /** The inode's change time: an edit that puts `mtime` back (`touch -r`) still moves it. */
+  ctimeMs: number;
 }
 
 /** Bytes of the file's end remembered to check that an append did not rewrite them. */
@@ -58,15 +60,22 @@ export function statStamp(path: string): FileStamp | undefined {
 }
 
 export function toStamp(
-  st: { size: number; mtimeMs: number; ino: number; birthtimeMs: number },
+  st: { size: number; mtimeMs: number; ino: number; birthtimeMs: number; ctimeMs?: number },
   size = st.size,
 ): FileStamp {
-  return { size, mtimeMs: st.mtimeMs, ino: st.ino, birthtimeMs: st.birthtimeMs || 0 };
+  return {
+    size,
+    mtimeMs: st.mtimeMs,
+    ino: st.ino,
+    birthtimeMs: st.birthtimeMs || 0,
+    ctimeMs: st.ctimeMs || 0,
+  };
 }
 
 /** Whether two stamps describe the same file content. */
 export function sameStamp(a: FileStamp, b: FileStamp): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && sameFile(a, b);
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs &&
+    sameFile(a, b);
 }
 
 /** Whether two stamps describe the same inode (not replaced by a rename). */
