@@ -315,5 +315,12 @@ export function lookAlikeCorpus(): LookAlike[] {
     },
     { name: "references", text: "TOKEN=process.env.GITHUB_TOKEN\npassword: vault/path/to/db" },
     { name: "short words", text: "primary key: user_id\nsort_key: created_at\ntoken: see above" },
+    {
+      name: "identifiers after a bare key or token",
+      text:
+        `The Idempotency key: ${crypto.randomUUID()} was reused. Fixed in commit key: ${sha1}.\n` +
+        `Deploy host SSH key: SHA256:${randomOf(BASE64, 43)}\ngpg key: ${sha1.toUpperCase()}\n` +
+        `token: 0${memoId.slice(1)}`,
+    },
   ];
 }

@@ -73,13 +73,27 @@ const REFERENCE = /^[A-Za-z_]+(?:[./:][A-Za-z_]+)+\/?$/;
 /** Assignment names that hold passwords: a value of 8 characters is enough. */
 const PASSWORD_NAME = /(?:password|passwd|pwd|pass_?phrase)$/i;
 
+/** The bare names prose uses for things that are no secret ("the idempotency key: …"). */
+const BARE_NAME = /^(?:key|token)$/i;
+
+/**
+ * Values that name something rather than grant anything: a UUID, a hex digest or git SHA, a ULID
+ * or memo id, an SSH or GPG fingerprint (`SHA256:…`, `MD5:…`).
+ */
+const IDENTIFIER =
+  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-f]{7,64}|[0-9A-F]{7,64}|[0-7][0-9A-HJKMNP-TV-Z]{25}|0[0-9a-hjkmnp-tv-z]{19}|(?:SHA256|SHA1|MD5):[A-Za-z0-9+/:=]{16,})$/;
+
 /**
  * Whether an assigned value looks like a secret: not a placeholder, not a reference
  * (`process.env.TOKEN`, `vault/path`), random enough, and at least 16 characters (8 for a
- * password) mixing at least two kinds of characters.
+ * password) mixing at least two kinds of characters. After a bare `key` or `token` (as prose
+ * writes "the cache key: …"), an identifier's shape is not enough: a UUID, a digest, an id or a
+ * fingerprint stays. A compound name (`API_KEY=`, `HEROKU_API_KEY:`) keeps every value.
  */
 function assignedSecret(value: string, name: string): boolean {
   if (isPlaceholder(value) || REFERENCE.test(value)) return false;
+  // (A sentence's full stop after the value is no part of it.)
+  if (BARE_NAME.test(name) && IDENTIFIER.test(value.replace(/[.:]+$/, ""))) return false;
   const password = PASSWORD_NAME.test(name);
   if (value.length < (password ? 8 : 16) || charClasses(value) < 2) return false;
   return looksRandom(value) && entropy(value) >= (password ? 2.5 : 3);
