@@ -75,6 +75,7 @@ export {
   McpTimeoutError,
   McpValidationError,
   MEMO_MCP_DEFAULTS,
+  MEMO_MCP_INSTRUCTIONS,
   MEMO_MCP_LIMITS,
   type MemoMcpAuthInfo,
   MemoMcpError,

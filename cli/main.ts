@@ -37,9 +37,10 @@ export function helpText(list: readonly CliCommand[] = commands): string {
     ...list.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     `  ${"help".padEnd(width)}  Show this help, or a command's usage (memo help recall)`,
     "",
-    "Every command takes --dir DIR (the project root; default: the nearest",
-    "ancestor holding .memo/, else the current directory) and --json (print",
-    "exactly one JSON document on stdout). Exit codes: 0 ok, 1 failed, 2 usage.",
+    "Every command but merge-file takes --dir DIR (the project root; default:",
+    "the nearest ancestor holding .memo/, else the current directory); every one",
+    "but mcp, export, merge-file and help takes --json (print exactly one JSON",
+    "document on stdout). Exit codes: 0 ok, 1 failed, 2 usage.",
     "",
   ].join("\n");
 }
