@@ -221,6 +221,23 @@ Deno.test("memo hook answers each client's documented input in its documented sh
       assert.match(out, /^rule: added\n/);
       assert.match(out, /postgre \(name\) in 1/);
       assert.match(out, /would add 1 note/);
+      // A project whose hooks' index holds nothing says so, not that it has no notes.
+      const empty = await Deno.makeTempDir({ prefix: "memo-hook-empty-" });
+      try {
+        await mkdir(join(empty, ".memo"), { recursive: true });
+        const start = { session_id: "dry-empty", cwd: empty, hook_event_name: "SessionStart" };
+        const none = await hook(
+          empty,
+          start,
+          "--client",
+          "claude-code",
+          "--dry-run",
+          "session-start",
+        );
+        assert.match(none.out, /^would add nothing: the hooks' index holds no notes yet/);
+      } finally {
+        await Deno.remove(empty, { recursive: true });
+      }
     });
   } finally {
     await Deno.remove(root, { recursive: true });

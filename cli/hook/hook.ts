@@ -276,7 +276,12 @@ async function answer(
     })
     : undefined;
   if (dryRun) {
-    if (!brief) return "would add nothing: the project has no notes\n";
+    if (!brief) {
+      return catalog
+        ? "would add nothing: the project has no notes\n"
+        : "would add nothing: the hooks' index holds no notes yet (an empty project, or the " +
+          "index is being built apart; memo hook --rebuild builds it now)\n";
+    }
     const why = brief.entries.map((e) => `  ${e.id}: ${e.rule}`).join("\n");
     return `would add (${brief.text.length} characters, ~${
       Math.ceil(brief.text.length / 4)
