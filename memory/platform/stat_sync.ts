@@ -62,6 +62,7 @@ const MAX_MISSING = 64;
  *   mtimeMs: node.mtimeMs,
  *   ino: node.ino,
  *   birthtimeMs: node.birthtimeMs,
+ *   ctimeMs: node.ctimeMs,
  * });
  * assert.equal(statFileSync(`${dir}/none.md`), undefined);
  * assert.equal(statFileSync(`${dir}/none.md`), undefined); // still missing
