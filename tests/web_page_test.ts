@@ -143,6 +143,19 @@ async function readNotes(file: string): Promise<DiskNote[]> {
   return notes;
 }
 
+/** Runs `memo ARGS --dir DIR` as another process would (the CLI from this checkout). */
+async function memoProcess(dir: string, ...args: string[]): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli.ts", ...args, "--dir", dir],
+    cwd: ROOT,
+    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+}
+
 async function waitUntil(
   what: string,
   check: () => Promise<boolean> | boolean,
@@ -370,27 +383,15 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
           const id = (await Deno.readTextFile(small.notesFile)).match(
             /<!-- memo:note \{"id":"([^"]+)"[^\n]*\n## Team note\n/,
           )![1];
-          const out = await new Deno.Command(Deno.execPath(), {
-            args: [
-              "run",
-              "-A",
-              "cli.ts",
-              "update",
-              id,
-              "--text",
-              "Version two, by an agent.",
-              "--label",
-              "agent",
-              "--dir",
-              small.dir,
-            ],
-            cwd: ROOT,
-            env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
-            stdin: "null",
-            stdout: "piped",
-            stderr: "piped",
-          }).output();
-          assert.ok(out.success, new TextDecoder().decode(out.stderr));
+          await memoProcess(
+            small.dir,
+            "update",
+            id,
+            "--text",
+            "Version two, by an agent.",
+            "--label",
+            "agent",
+          );
           await button(form, "Save").click();
           await page.getByRole("status").filter({ hasText: "changed while you edited it" })
             .waitFor();
@@ -498,25 +499,13 @@ Deno.test("the web page in Chromium: search, edit, forget, live, XSS, auth, read
         );
         await page.evaluate(() => ((globalThis as Record<string, unknown>).__sameDocument = true));
         const title = "Live note from another process";
-        const out = await new Deno.Command(Deno.execPath(), {
-          args: [
-            "run",
-            "-A",
-            "cli.ts",
-            "remember",
-            "Written while the page is open.",
-            "--title",
-            title,
-            "--dir",
-            main.dir,
-          ],
-          cwd: ROOT,
-          env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
-          stdin: "null",
-          stdout: "piped",
-          stderr: "piped",
-        }).output();
-        assert.ok(out.success, new TextDecoder().decode(out.stderr));
+        await memoProcess(
+          main.dir,
+          "remember",
+          "Written while the page is open.",
+          "--title",
+          title,
+        );
         const written = performance.now();
         const item = button(page.getByRole("list", { name: "Notes", exact: true }), title);
         await item.waitFor(); // only a page that does not update live waits out the deadline

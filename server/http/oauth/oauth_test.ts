@@ -43,6 +43,17 @@ function sign(
     .sign(privateKey);
 }
 
+/** The resource server of RESOURCE, its keys at a fixed `jwks_uri` fetched with `fetchFn`. */
+function resourceServer(fetchFn: typeof fetch, now: () => number = Date.now) {
+  const config = resolveOAuthConfig({
+    issuer: ISSUER,
+    resource: RESOURCE,
+    jwksUri: "https://id.example.com/jwks",
+    fetch: fetchFn,
+  }, {})!;
+  return new OAuthResourceServer(config, now);
+}
+
 /** A key set the test changes, served by a fake fetch that counts its calls. */
 function jwksServer(initial: JWK[]) {
   const state = { keys: initial, fetches: 0, down: false };
@@ -300,13 +311,7 @@ Deno.test("OAuthResourceServer: a key removed at the server stops working within
   const two = await keyPair("two");
   const { state, fetchFn } = jwksServer([one.jwk, two.jwk]);
   let now = Date.now();
-  const config = resolveOAuthConfig({
-    issuer: ISSUER,
-    resource: RESOURCE,
-    jwksUri: "https://id.example.com/jwks",
-    fetch: fetchFn,
-  }, {})!;
-  const server = new OAuthResourceServer(config, () => now);
+  const server = resourceServer(fetchFn, () => now);
   const exp = Math.floor(now / 1000) + 3600;
   const early = await sign(one.privateKey, "one", { exp });
   assert.equal((await server.verify(early)).ok, true); // keys fetched now
@@ -376,13 +381,7 @@ Deno.test("verifyJwt() tries each key of the type when a token has no kid (a rot
 Deno.test("OAuthResourceServer.authenticate(): a token with neither scope is 403 with the era's code, its message whole", async () => {
   const one = await keyPair("one");
   const { fetchFn } = jwksServer([one.jwk]);
-  const config = resolveOAuthConfig({
-    issuer: ISSUER,
-    resource: RESOURCE,
-    jwksUri: "https://id.example.com/jwks",
-    fetch: fetchFn,
-  }, {})!;
-  const server = new OAuthResourceServer(config);
+  const server = resourceServer(fetchFn);
   const token = await sign(one.privateKey, "one", { scope: "openid" });
   const message =
     "Cannot accept the request: the access token has neither memo:read nor memo:write";
