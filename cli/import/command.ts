@@ -8,10 +8,10 @@
 
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
+import { maskSecrets } from "@memo/memory";
 import { detectImportFormat, readImportSource } from "./read_source.ts";
 import { IMPORT_FORMATS, type ImportFormat, type ImportRead, type ImportSkip } from "./types.ts";
 import { boolFlag, choiceFlag, parseArgs, positionals, UsageError } from "../args.ts";
-import { maskSecrets } from "../mask.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { jsonDocument } from "../output.ts";

@@ -155,3 +155,24 @@ export function redactMatches(text: string, matches: readonly SecretMatch[]): st
   }
   return out + text.slice(at);
 }
+
+/**
+ * `text` with each secret the guard detects replaced by `[redacted:<rule-id>]`, whatever the
+ * policy: for text that may echo what it was given (an error's message, a skipped record's
+ * reason). Cheap for a text the prefilter lets pass.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { maskSecrets } from "@memo/memory";
+ * assert.equal(
+ *   await maskSecrets("Cannot find note ghp_ZK2vNTaIlzUaP8YUAZtvaJko1sGEultVpJkQ"),
+ *   "Cannot find note [redacted:github-token]",
+ * );
+ * assert.equal(await maskSecrets("Cannot find note n1"), "Cannot find note n1");
+ * ```
+ */
+export async function maskSecrets(text: string): Promise<string> {
+  if (!mayHoldSecret(text)) return text;
+  return redactMatches(text, await findSecrets(text));
+}
