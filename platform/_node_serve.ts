@@ -303,11 +303,13 @@ let lastUrl = "";
  */
 function requestUrl(target: string, host: string | undefined): string {
   if (target !== lastTarget || host !== lastHost) {
+    // An origin-form target (`/path`, even `//path`) is a path on the Host; any other is a URL.
+    const path = target.startsWith("/");
     let url: string;
     try {
-      url = new URL(target, `http://${host ?? "localhost"}`).href;
+      url = new URL(path ? `http://${host ?? "localhost"}${target}` : target).href;
     } catch {
-      url = new URL(target.startsWith("/") ? target : "/", "http://localhost").href;
+      url = new URL(`http://localhost${path ? target : "/"}`).href;
     }
     lastUrl = url;
     lastTarget = target;

@@ -313,6 +313,9 @@ Deno.test("serveNode(): a body cut short fails its read; TRACE, an absolute-form
     assert.equal(seen.at(-1)!.url, `http://127.0.0.1:${port}/healthz`);
     assert.match(await raw(port, `GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n`), /^HTTP\/1\.1 200 /);
     assert.equal(seen.at(-1)!.url, "http://localhost/healthz");
+    // A path that starts with two slashes stays a path on the Host.
+    await raw(port, `GET //other.example/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    assert.equal(seen.at(-1)!.url, `http://127.0.0.1:${port}//other.example/mcp`);
   } finally {
     await server.shutdown();
     await server.finished;
