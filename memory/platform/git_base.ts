@@ -29,19 +29,7 @@ import process from "node:process";
  * ```
  */
 export function gitMergeBase(path: string): Promise<string | undefined> {
-  if (!mayBeInGit(dirname(path))) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        "git",
-        ["show", `:1:./${basename(path)}`],
-        { cwd: dirname(path), encoding: "utf8", maxBuffer: 1 << 30 },
-        (error, stdout) => resolve(error === null ? String(stdout) : undefined),
-      );
-    } catch {
-      resolve(undefined);
-    }
-  });
+  return gitOutput(path, ["show", `:1:./${basename(path)}`]);
 }
 
 /**
@@ -59,18 +47,27 @@ export function gitMergeBase(path: string): Promise<string | undefined> {
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export function gitUnmerged(path: string): Promise<boolean> {
-  if (!mayBeInGit(dirname(path))) return Promise.resolve(false);
+export async function gitUnmerged(path: string): Promise<boolean> {
+  const listed = await gitOutput(path, ["ls-files", "-u", "--", `./${basename(path)}`]);
+  return listed !== undefined && listed.trim() !== "";
+}
+
+/**
+ * What `git ARGS` prints, run in the folder of `path`; `undefined` when it fails, when git is
+ * missing, or (without running it) when no `.git` is in the folder or above it.
+ */
+function gitOutput(path: string, args: string[]): Promise<string | undefined> {
+  if (!mayBeInGit(dirname(path))) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     try {
       execFile(
         "git",
-        ["ls-files", "-u", "--", `./${basename(path)}`],
-        { cwd: dirname(path), encoding: "utf8" },
-        (error, stdout) => resolve(error === null && String(stdout).trim() !== ""),
+        args,
+        { cwd: dirname(path), encoding: "utf8", maxBuffer: 1 << 30 },
+        (error, stdout) => resolve(error === null ? String(stdout) : undefined),
       );
     } catch {
-      resolve(false);
+      resolve(undefined);
     }
   });
 }
