@@ -86,12 +86,6 @@ export type OAuthOutcome =
 const RETRY_AFTER_SECONDS = 5;
 /** Milliseconds between two attempts to fetch the issuer's metadata after a failure. */
 const DISCOVERY_BACKOFF_MS = 2_000;
-/**
- * How long a verified JWT is not verified again (at most; never past its `exp`, nor past the age of
- * the keys it was verified with): as long as memo keeps the issuer's keys before refreshing them,
- * so a removed key stops working within the same time.
- */
-const VERIFIED_JWT_MS = 10 * 60_000;
 const INVALID_REQUEST = JSON_RPC_CODES.invalidRequest;
 const AUTHORIZATION_ERROR = JSON_RPC_CODES.authorization;
 
@@ -197,8 +191,9 @@ export class OAuthResourceServer {
   }
 
   /**
-   * Checks one token. A JWT that verified is remembered (by its SHA-256) for
-   * {@linkcode VERIFIED_JWT_MS} at most, and never past its `exp`.
+   * Checks one token. A JWT that verified is remembered (by its SHA-256) until its `exp`, and never
+   * past the age of the keys it was verified with (`JWKS_MAX_AGE_MS` after their fetch, so 10
+   * minutes at most): a removed key stops working within that time.
    */
   async verify(token: string): Promise<TokenVerdict> {
     if (looksLikeJwt(token)) {
@@ -211,13 +206,10 @@ export class OAuthResourceServer {
       const verdict = await jwt.verifyJwt(token, this.#keys, this.#check);
       if (verdict.ok) {
         const exp = (verdict.claims.exp as number) * 1000 + this.config.leewaySeconds * 1000;
-        // Never past the age of the keys it was verified with: a removed key stops working then.
+        // Never past the age of the keys it was verified with (fetched at or before now, so this
+        // is also at most JWKS_MAX_AGE_MS from now): a removed key stops working then.
         const keysEnd = this.#keys.fetchedAt + jwt.JWKS_MAX_AGE_MS;
-        this.#verified.set(
-          key,
-          verdict.claims,
-          Math.min(exp, this.now() + VERIFIED_JWT_MS, keysEnd),
-        );
+        this.#verified.set(key, verdict.claims, Math.min(exp, keysEnd));
       }
       return verdict;
     }
