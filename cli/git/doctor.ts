@@ -16,7 +16,6 @@ import {
   mergeConflictedNotes,
   parseNotes,
   scopePaths,
-  splitConflict,
 } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
@@ -169,15 +168,14 @@ export async function diagnose(
 
   const text = await readIfExists(paths.notes);
   if (text === undefined) return problems;
-  const scan = await conflictScanFor(text, paths.notes);
-  const conflicted = splitConflict(text, scan) !== undefined;
-  if (!conflicted) problems.push(...await twoScopes(root, text, memoHome));
+  // The merge `memo resolve` would make; undefined when the file holds no conflict.
+  const merged = mergeConflictedNotes(text, undefined, await conflictScanFor(text, paths.notes));
+  if (!merged) problems.push(...await twoScopes(root, text, memoHome));
   const notesFile = relative(root, paths.notes).split(sep).join("/");
-  if (conflicted) {
+  if (merged) {
     // `memo resolve` cannot merge a side it cannot read as notes: then the fix is by hand.
-    const merged = mergeConflictedNotes(text, undefined, scan);
     problems.push(
-      merged && !merged.ok
+      !merged.ok
         ? {
           code: "unresolved-merge",
           message: `${notesFile} holds an unresolved merge (git's conflict markers), and its ` +
