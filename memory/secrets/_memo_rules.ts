@@ -87,13 +87,14 @@ const IDENTIFIER =
  * Whether an assigned value looks like a secret: not a placeholder, not a reference
  * (`process.env.TOKEN`, `vault/path`), random enough, and at least 16 characters (8 for a
  * password) mixing at least two kinds of characters. After a bare `key` or `token` (as prose
- * writes "the cache key: …"), an identifier's shape is not enough: a UUID, a digest, an id or a
- * fingerprint stays. A compound name (`API_KEY=`, `HEROKU_API_KEY:`) keeps every value.
+ * writes "the cache key: …", `prose`), an identifier's shape is not enough: a UUID, a digest, an id
+ * or a fingerprint stays. An assignment (`TOKEN=`, `"token":`) and a compound name (`API_KEY=`,
+ * `HEROKU_API_KEY:`) keep every value: many real keys are hex or UUIDs.
  */
-function assignedSecret(value: string, name: string): boolean {
+function assignedSecret(value: string, name: string, prose = false): boolean {
   if (isPlaceholder(value) || REFERENCE.test(value)) return false;
   // (A sentence's full stop after the value is no part of it.)
-  if (BARE_NAME.test(name) && IDENTIFIER.test(value.replace(/[.:]+$/, ""))) return false;
+  if (prose && BARE_NAME.test(name) && IDENTIFIER.test(value.replace(/[.:]+$/, ""))) return false;
   const password = PASSWORD_NAME.test(name);
   if (value.length < (password ? 8 : 16) || charClasses(value) < 2) return false;
   return looksRandom(value) && entropy(value) >= (password ? 2.5 : 3);
@@ -213,8 +214,10 @@ export const MEMO_RULES: readonly MemoSecretRule[] = [
     anchor: "(?:key|token|secret|passw(?:or)?d|pwd|pass_?phrase|credentials?)[\"']?[ \\t]{0,3}[:=]",
     anchorIgnoresCase: true,
     pattern:
-      /(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9]+[_.-])*(?:api_?key|apikey|key|token|secret|password|passwd|pwd|pass_?phrase|credentials?))["']?[ \t]{0,3}(?::=|=>|=|:)[ \t]{0,3}["']?(?<secret>[^\s"'`,;()[\]<>{}]{8,256})/gid,
-    check: (value, groups) => assignedSecret(value, groups.name ?? ""),
+      /(?<![A-Za-z0-9_.-])(?<name>(?:[A-Za-z0-9]+[_.-])*(?:api_?key|apikey|key|token|secret|password|passwd|pwd|pass_?phrase|credentials?))(?<quote>["']?)[ \t]{0,3}(?<sep>:=|=>|=|:)[ \t]{0,3}["']?(?<secret>[^\s"'`,;()[\]<>{}]{8,256})/gid,
+    // Only an unquoted `key:` reads as a sentence; `KEY=` and `"token":` are assignments.
+    check: (value, groups) =>
+      assignedSecret(value, groups.name ?? "", groups.sep === ":" && !groups.quote),
   },
 ];
 

@@ -73,3 +73,21 @@ Deno.test("memo rule private-key: a key whose base64 happens to hold an example 
     assert.ok(memoRules(body.join("\n")).includes("private-key"), word);
   }
 });
+
+Deno.test("memo rule secret-assignment: a bare key or token exempts an identifier in prose only; an assignment keeps its hex or UUID secret", () => {
+  const hex40 = "8f3a9c1e7b2d4f6a0e5c9b8d7a6f4e3c2b1a0d9e";
+  const hex64 = "3c9f1a7e5b2d8c4f6a0e9d7b5c3a1f8e6d4b2a0c9e7f5d3b1a8c6e4f2d0b9a7c";
+  const uuid = "b7e3f2a1-4c5d-4e6f-8a9b-0c1d2e3f4a5b";
+  for (
+    const text of [
+      `TOKEN=${hex40}`, // a .env line (found before fbb1256)
+      `export KEY=${uuid}`,
+      `{"token": "${hex64}"}`,
+      `token = "${hex40}"`,
+    ]
+  ) {
+    assert.deepEqual(memoRules(text), ["secret-assignment"], text);
+  }
+  // The prose the change is for stays alone.
+  assert.deepEqual(memoRules(`The idempotency key: ${uuid} was reused.`), []);
+});
