@@ -258,8 +258,12 @@ export async function verifyJwt(
   } catch (e) {
     return unavailable(e);
   }
+  // A token without a kid signed by a key memo has not fetched yet shows as a signature that no
+  // key of its type verifies: it is an unknown key all the same (a rotation), and is fetched for.
+  const unknownKey = (o: TokenVerdict | typeof NO_KEY) =>
+    o === NO_KEY || (header.kid === undefined && !o.ok && o.reason === BAD_SIGNATURE);
   let outcome = await attempt(token, set, check);
-  if (outcome === NO_KEY) {
+  if (unknownKey(outcome)) {
     let refetched: boolean;
     try {
       refetched = await keys.refetchForUnknownKey();
@@ -267,15 +271,16 @@ export async function verifyJwt(
       return unavailable(e);
     }
     if (refetched) outcome = await attempt(token, await keys.current(), check);
-    if (outcome === NO_KEY) {
+    if (unknownKey(outcome)) {
       if (refetched) keys.noteMissing();
-      return invalid("the token is signed with an unknown key");
+      if (outcome === NO_KEY) return invalid("the token is signed with an unknown key");
     }
   }
-  return outcome;
+  return outcome as TokenVerdict;
 }
 
 const NO_KEY = Symbol("no key");
+const BAD_SIGNATURE = "the signature does not verify";
 
 async function attempt(
   token: string,
@@ -300,19 +305,22 @@ async function eachKey(
   candidates: AsyncIterable<unknown>,
   check: TokenCheck,
 ): Promise<TokenVerdict> {
-  let failure: unknown = new errors.JWSSignatureVerificationFailed();
+  let failure: unknown;
   for await (const key of candidates) {
     try {
       const verified = await jwtVerify(token, key as VerifyKey, verifyOptions(check));
       return verdictOf(verified, check);
     } catch (e) {
-      // A key that does not verify the signature says nothing about the others; a claim that fails
-      // fails with every key.
-      if (!(e instanceof errors.JWSSignatureVerificationFailed)) return invalid(reasonOf(e));
-      failure = e;
+      // A claim is checked only once the signature verified: it fails with every key. Anything else
+      // (a signature this key does not verify, a key jose will not use, such as RSA under 2048
+      // bits) says nothing about the other keys.
+      if (e instanceof errors.JWTClaimValidationFailed || e instanceof errors.JWTExpired) {
+        return invalid(reasonOf(e));
+      }
+      if (!(failure instanceof errors.JWSSignatureVerificationFailed)) failure = e;
     }
   }
-  return invalid(reasonOf(failure));
+  return invalid(failure === undefined ? BAD_SIGNATURE : reasonOf(failure));
 }
 
 /** A key `jwtVerify` takes (jose's own type: node's and the DOM's `CryptoKey` differ). */
@@ -345,7 +353,7 @@ function reasonOf(e: unknown): string {
     if (e.claim === "exp") return "the token has no expiry";
     return `the token's ${safeWord(e.claim)} claim is not valid`;
   }
-  if (e instanceof errors.JWSSignatureVerificationFailed) return "the signature does not verify";
+  if (e instanceof errors.JWSSignatureVerificationFailed) return BAD_SIGNATURE;
   if (e instanceof errors.JOSEAlgNotAllowed || e instanceof errors.JOSENotSupported) {
     return "the token's algorithm does not fit its key";
   }

@@ -401,3 +401,75 @@ Deno.test("OAuthResourceServer.authenticate(): a token with neither scope is 403
     assert.equal((outcome.refusal.data as { message: string }).message, message);
   }
 });
+
+Deno.test("verifyJwt(): a kid-less token signed by a key published since the last fetch makes memo fetch the keys again", async () => {
+  const one = await keyPair("one");
+  const two = await keyPair("two");
+  const three = await keyPair("three");
+  const noKid = ({ kid: _, ...jwk }: JWK) => jwk;
+  const { state, fetchFn } = jwksServer([noKid(one.jwk), noKid(two.jwk)]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  const unkeyed = (key: SigningKey) =>
+    new SignJWT({ iss: ISSUER, aud: RESOURCE, exp: Math.floor(Date.now() / 1000) + 300 })
+      .setProtectedHeader({ alg: "ES256", typ: "at+jwt" })
+      .sign(key);
+  assert.equal((await verifyJwt(await unkeyed(one.privateKey), keys, CHECK)).ok, true);
+  // The authorization server rotates: it publishes key three and signs with it (no kid).
+  state.keys = [noKid(two.jwk), noKid(three.jwk)];
+  // docs/oauth.md: "A token signed by a key memo does not know makes it fetch the keys again at once".
+  const verdict = await verifyJwt(await unkeyed(three.privateKey), keys, CHECK);
+  assert.equal(state.fetches, 2, "the keys are fetched again for a key memo does not know");
+  assert.equal(verdict.ok, true, JSON.stringify(verdict));
+  // A forged kid-less token is refused as a bad signature, and costs at most one more fetch.
+  const forger = await keyPair("forger");
+  for (let i = 0; i < 3; i++) {
+    assert.deepEqual(await verifyJwt(await unkeyed(forger.privateKey), keys, CHECK), {
+      ok: false,
+      kind: "invalid",
+      reason: "the signature does not verify",
+    });
+  }
+  assert.ok(state.fetches <= 3, `${state.fetches} fetches`);
+});
+
+Deno.test("verifyJwt(): a kid-less token is tried against the next key when one candidate key cannot be used", async () => {
+  // An old 1024-bit RSA key (jose refuses to verify with it: a TypeError, not a signature failure)
+  // listed before the current one, both without kid.
+  const weak = await crypto.subtle.generateKey(
+    {
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: 1024,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    },
+    true,
+    ["sign", "verify"],
+  );
+  const good = await generateKeyPair("RS256");
+  const weakJwk = { ...(await exportJWK(weak.publicKey)), alg: "RS256", use: "sig" };
+  const goodJwk = { ...(await exportJWK(good.publicKey)), alg: "RS256", use: "sig" };
+  const { fetchFn } = jwksServer([weakJwk, goodJwk]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  const token = await new SignJWT({
+    iss: ISSUER,
+    aud: RESOURCE,
+    exp: Math.floor(Date.now() / 1000) + 300,
+  })
+    .setProtectedHeader({ alg: "RS256", typ: "at+jwt" })
+    .sign(good.privateKey);
+  const verdict = await verifyJwt(token, keys, CHECK);
+  assert.equal(verdict.ok, true, JSON.stringify(verdict));
+});
+
+Deno.test("verifyJwt(): an aud with an empty query, an empty fragment or an empty user is another audience", async () => {
+  const one = await keyPair("one");
+  const { fetchFn } = jwksServer([one.jwk]);
+  const keys = new JwksKeys(() => Promise.resolve("https://id.example.com/jwks"), fetchFn);
+  for (const aud of [`${RESOURCE}?`, `${RESOURCE}#`, "https://@memo.example.com/mcp"]) {
+    assert.deepEqual(await verifyJwt(await sign(one.privateKey, "one", { aud }), keys, CHECK), {
+      ok: false,
+      kind: "invalid",
+      reason: "the token is for another audience",
+    }, aud);
+  }
+});

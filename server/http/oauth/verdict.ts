@@ -65,6 +65,7 @@ export type TokenVerdict =
  * assert.equal(audienceMatches("https://memo.example.com/other", "https://memo.example.com/mcp"), false);
  * assert.equal(audienceMatches(undefined, "https://memo.example.com/mcp"), false);
  * assert.equal(audienceMatches("https://memo.example.com/mcp?tenant=b", "https://memo.example.com/mcp"), false);
+ * assert.equal(audienceMatches("https://memo.example.com/mcp?", "https://memo.example.com/mcp"), false);
  * ```
  */
 export function audienceMatches(aud: unknown, resource: string): boolean {
@@ -75,10 +76,9 @@ export function audienceMatches(aud: unknown, resource: string): boolean {
     try {
       const url = new URL(value);
       // A query, a fragment or user information names another resource (RFC 8707 §2), which the
-      // canonical form would drop.
-      if (url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-        continue;
-      }
+      // canonical form would drop; an empty one too (`URL` reads `…/mcp?` as no query): the text
+      // tells.
+      if (/[?#]/.test(value) || /^[^/]*\/\/[^/]*@/.test(value)) continue;
       if (canonicalResource(url) === resource) return true;
     } catch {
       // not a URL: no match
