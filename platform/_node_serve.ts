@@ -140,7 +140,9 @@ async function answer(
     gone = true;
     reader.cancel().catch(() => {});
   };
-  res.once("close", onClose);
+  // The client may have gone while the handler ran: its "close" is then emitted already.
+  if (res.destroyed) onClose();
+  else res.once("close", onClose);
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -157,6 +159,7 @@ async function answer(
 
 /** Resolves when `res` can take more, or is closed. */
 function drainedOrClosed(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done);
@@ -307,7 +310,8 @@ function requestUrl(target: string, host: string | undefined): string {
     const path = target.startsWith("/");
     let url: string;
     try {
-      url = new URL(path ? `http://${host ?? "localhost"}${target}` : target).href;
+      // (An empty Host too: `http:///mcp` would make the path's first segment the host.)
+      url = new URL(path ? `http://${host || "localhost"}${target}` : target).href;
     } catch {
       url = new URL(`http://localhost${path ? target : "/"}`).href;
     }

@@ -316,7 +316,62 @@ Deno.test("serveNode(): a body cut short fails its read; TRACE, an absolute-form
     // A path that starts with two slashes stays a path on the Host.
     await raw(port, `GET //other.example/mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     assert.equal(seen.at(-1)!.url, `http://127.0.0.1:${port}//other.example/mcp`);
+    // An empty Host keeps the path too (`http:///mcp` would read `mcp` as the host).
+    await raw(port, "GET /mcp HTTP/1.1\r\nHost: \r\n\r\n");
+    assert.equal(seen.at(-1)!.url, "http://localhost/mcp");
+    await raw(port, "GET //other.example/mcp HTTP/1.1\r\nHost: \r\n\r\n");
+    assert.equal(seen.at(-1)!.url, "http://localhost//other.example/mcp");
   } finally {
+    await server.shutdown();
+    await server.finished;
+  }
+});
+
+Deno.test("serveNode() cancels an event stream whose client left before the answer's head", async () => {
+  let cancelled!: () => void;
+  const sawCancel = new Promise<void>((resolve) => (cancelled = resolve));
+  let started!: () => void;
+  const handling = new Promise<void>((resolve) => (started = resolve));
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const server = await serveNode(async (request) => {
+    // A slow step before the stream (a key fetch, a lazy load): the client leaves meanwhile.
+    const gone = new Promise<void>((resolve) =>
+      request.signal.addEventListener("abort", () => resolve())
+    );
+    started();
+    await gone;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(": open\n\n"));
+        timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 5);
+      },
+      cancel() {
+        clearInterval(timer);
+        cancelled();
+      },
+    });
+    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+  }, { hostname: "127.0.0.1", port: 0 });
+  let stuck: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const { connect } = await import("node:net");
+    const socket = connect(server.port, "127.0.0.1", () => {
+      socket.write("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n\r\n{}");
+    });
+    socket.on("error", () => {});
+    await handling;
+    socket.destroy();
+    // Only a stream that is never cancelled waits this long.
+    await Promise.race([
+      sawCancel,
+      new Promise<never>((_, reject) => {
+        stuck = setTimeout(() => reject(new Error("the stream was never cancelled")), 30_000);
+      }),
+    ]);
+  } finally {
+    clearTimeout(stuck);
+    clearInterval(timer);
     await server.shutdown();
     await server.finished;
   }
