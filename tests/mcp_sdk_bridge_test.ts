@@ -381,3 +381,45 @@ Deno.test("registerMemoMcpCapabilities() on the SDK v2 McpServer passes on the a
     await http.shutdown();
   }
 });
+
+Deno.test("registerMemoMcpCapabilities(): a server watches the runtime while connected, and a closed one keeps no listener (SDK v1 and v2)", async () => {
+  const runtime = createFakeRuntime(2);
+  // SDK v1: a server a connection, one runtime.
+  for (let i = 0; i < 3; i++) {
+    const server = new McpServer({ name: "host-app", version: "1.0.0" });
+    registerMemoMcpCapabilities(server, { runtime });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    assert.equal(runtime.watchers, 1, "watching while connected");
+    const client = new Client({ name: "t", version: "1" });
+    await client.connect(clientSide);
+    await client.listResources();
+    await client.close();
+    await server.close();
+    assert.equal(runtime.watchers, 0, `after server ${i + 1} closed`);
+  }
+  // SDK v2's createMcpHandler: a server a request.
+  const handler = createMcpHandler(() => {
+    const server = new McpServerV2({ name: "host-app", version: "1.0.0" });
+    // deno-lint-ignore no-explicit-any
+    registerMemoMcpCapabilities(server as any, { runtime });
+    return server;
+  });
+  const http = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request) => handler.fetch(request),
+  );
+  const client = new ClientV2({ name: "t", version: "1" }, {
+    versionNegotiation: { mode: { pin: "2026-07-28" } },
+  });
+  try {
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${http.addr.port}/mcp`)),
+    );
+    for (let i = 0; i < 5; i++) await client.listResources();
+    assert.equal(runtime.watchers, 0, "no listener outlives its request");
+  } finally {
+    await client.close();
+    await http.shutdown();
+  }
+});

@@ -25,6 +25,7 @@ import { JSON_RPC_CODES, toSafeError } from "../errors.ts";
 import { resultResponse } from "../protocol/jsonrpc.ts";
 import { outputLimitError, toolResultObject } from "../tools/results.ts";
 import { LATEST_SESSION_PROTOCOL_VERSION } from "../protocol/versions.ts";
+import type { MemoMcpRuntime } from "../../runtimes/types.ts";
 import type {
   McpServerLike,
   SdkRequestExtra,
@@ -189,15 +190,7 @@ export function registerMemoMcpCapabilities(
 
   // The SDK advertises `resources.listChanged`: a note added or removed (by anyone) says so.
   if (core.runtime.watch && typeof sdkServer.sendResourceListChanged === "function") {
-    const send = sdkServer.sendResourceListChanged.bind(sdkServer);
-    core.runtime.watch((change) => {
-      if (!change.listChanged) return;
-      try {
-        send();
-      } catch {
-        // not connected (yet, or any more): nobody to tell
-      }
-    });
+    watchListWhileConnected(sdkServer, core.runtime.watch.bind(core.runtime));
   }
 
   for (const [name, prompt] of Object.entries(PROMPTS)) {
@@ -237,4 +230,41 @@ export function registerMemoMcpCapabilities(
         ),
     );
   }
+}
+
+/**
+ * Sends `notifications/resources/list_changed` on the runtime's list changes while `sdkServer` is
+ * connected: the watch starts at each `connect` and stops at the server's close (a closed server,
+ * one a request under SDK v2's `createMcpHandler`, keeps no listener and no process alive). A server
+ * that cannot say when it connects and closes is watched from now on.
+ */
+function watchListWhileConnected(
+  sdkServer: McpServerLike,
+  watch: NonNullable<MemoMcpRuntime["watch"]>,
+): void {
+  const send = sdkServer.sendResourceListChanged!.bind(sdkServer);
+  let stop: (() => void) | undefined;
+  const start = () => {
+    stop ??= watch((change) => {
+      if (!change.listChanged) return;
+      try {
+        send();
+      } catch {
+        // not connected (yet, or any more): nobody to tell
+      }
+    });
+  };
+  const inner = sdkServer.server;
+  const connect = sdkServer.connect;
+  if (inner === undefined || typeof connect !== "function") return start();
+  const closed = inner.onclose;
+  inner.onclose = () => {
+    stop?.();
+    stop = undefined;
+    closed?.call(inner);
+  };
+  sdkServer.connect = async (transport: never) => {
+    await connect.call(sdkServer, transport);
+    start();
+  };
 }

@@ -201,6 +201,13 @@ export interface McpServerLike {
    * server or any other writer, when the runtime can watch.
    */
   sendResourceListChanged?(): void;
+  /**
+   * `McpServer.connect(transport)`: memo watches the runtime for list changes while the server is
+   * connected (from each `connect` to its `close`), so a closed server leaves no listener behind.
+   */
+  connect?(transport: never): Promise<void>;
+  /** `McpServer.server`, the protocol server: memo chains its `onclose` to stop watching. */
+  server?: { onclose?: (() => void) | undefined };
 }
 
 /**
