@@ -291,6 +291,7 @@ Deno.test("createMemoMcpProtocolServer() serves the three prompts", async () => 
     const [name, args] of [
       ["recall_context", { topic: `zzz ${token}` }],
       ["capture_session", { summary: `token ${token}` }],
+      ["review_memory", { labels: token }],
     ] as const
   ) {
     const got = await call(s, "prompts/get", { name, arguments: args });

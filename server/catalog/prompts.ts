@@ -214,7 +214,7 @@ export const PROMPTS: Readonly<Record<PromptName, PromptInfo>> = {
         labels: labels.length ? labels : undefined,
         signal: ctx.signal,
       });
-      const scope = labels.length ? ` labelled ${labels.join(", ")}` : "";
+      const scope = labels.length ? ` labelled ${scrubSecrets(labels.join(", "))}` : "";
       const shown = page.notes.length < page.total
         ? ` (the first ${page.notes.length} of ${page.total}; use list_notes for more)`
         : "";
