@@ -334,3 +334,49 @@ Deno.test({
     assert.equal(httpSub.error.code, -32601);
   },
 });
+
+Deno.test("resources/subscribe and resources/unsubscribe take a note's URI however it is encoded: one note, one subscription", async () => {
+  const runtime = createFakeRuntime(2);
+  const server = createMemoMcpProtocolServer({ runtime });
+  const sent: Json[] = [];
+  const closed = new AbortController();
+  const context = {
+    transport: "stdio" as const,
+    notify: (m: string) => void sent.push(JSON.parse(m)),
+    closed: closed.signal,
+  };
+  const send = async (m: Record<string, unknown>) => {
+    const reply = await server.handle(JSON.stringify({ jsonrpc: "2.0", ...m }), context);
+    return reply === undefined ? undefined : JSON.parse(reply);
+  };
+  try {
+    await send({
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "c", version: "1" },
+      },
+    });
+    await send({ method: "notifications/initialized" });
+    // n000002 with its first letter percent-encoded, then as memo writes it: the same note.
+    await send({ id: 2, method: "resources/subscribe", params: { uri: "memo://notes/%6E000002" } });
+    await send({ id: 3, method: "resources/subscribe", params: { uri: "memo://notes/n000002" } });
+    runtime.emitChange({ ids: ["n000002"], listChanged: false });
+    assert.deepEqual(sent, [{
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "memo://notes/n000002" },
+    }]);
+    await send({
+      id: 4,
+      method: "resources/unsubscribe",
+      params: { uri: "memo://notes/%6e000002" },
+    });
+    runtime.emitChange({ ids: ["n000002"], listChanged: false });
+    assert.equal(sent.length, 1, "no update after unsubscribing from the same note");
+  } finally {
+    closed.abort();
+  }
+});

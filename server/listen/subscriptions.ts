@@ -160,8 +160,20 @@ export function notificationsFor(
   return out;
 }
 
-/** A note's URI as memo writes it (its id encoded once); any other URI as it is. */
-function canonicalUri(uri: string): string {
+/**
+ * A note's URI as memo writes it (its id encoded once); any other URI as it is. Two URIs that name
+ * one note, however encoded, have the same canonical URI.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { canonicalUri } from "./subscriptions.ts";
+ *
+ * assert.equal(canonicalUri("memo://notes/%6E000002"), canonicalUri("memo://notes/n000002"));
+ * assert.equal(canonicalUri("memo://stats"), "memo://stats");
+ * ```
+ */
+export function canonicalUri(uri: string): string {
   const id = noteIdOf(uri);
   return id === undefined ? uri : noteUri(id);
 }

@@ -14,7 +14,7 @@ import type { MemoMcpRequestContext } from "../types.ts";
 import type { McpCore } from "../core/core.ts";
 import { RpcFailure } from "../core/rpc_failure.ts";
 import { LATEST_SESSION_PROTOCOL_VERSION, negotiateVersion } from "./versions.ts";
-import { isWatchableUri, notificationsFor } from "../listen/subscriptions.ts";
+import { canonicalUri, isWatchableUri, notificationsFor } from "../listen/subscriptions.ts";
 import { initializeJson, LOG_LEVELS } from "./capabilities.ts";
 import { notifyWithin } from "../tools/results.ts";
 import { invalidParams, methodNotFound, type Params } from "./request_era.ts";
@@ -49,7 +49,8 @@ export class Session {
   logLevel = -1;
   readonly #core: McpCore;
   readonly #maxOutput: number;
-  readonly #subscriptions = new Set<string>();
+  /** The resources subscribed to, by canonical URI, each as the client spelled it. */
+  readonly #subscriptions = new Map<string, string>();
   #watching = false;
 
   /** A session over `core` whose notifications are held to `maxOutput` bytes each. */
@@ -98,7 +99,7 @@ export class Session {
       stop = this.#core.runtime.watch!((change) => {
         const filter = {
           resourcesListChanged: true,
-          resourceSubscriptions: [...this.#subscriptions],
+          resourceSubscriptions: [...this.#subscriptions.values()],
         };
         for (const n of notificationsFor(change, filter)) {
           send(n.method, n.uri ? { uri: n.uri } : undefined);
@@ -145,7 +146,8 @@ export class Session {
     if (typeof params.uri !== "string") {
       throw invalidParams(`Cannot handle ${method}: params.uri must be a string`);
     }
-    if (method === "resources/unsubscribe") this.#subscriptions.delete(params.uri);
+    // One note is one subscription, however its URI is encoded.
+    if (method === "resources/unsubscribe") this.#subscriptions.delete(canonicalUri(params.uri));
     else {
       if (!isWatchableUri(params.uri)) {
         throw new RpcFailure(
@@ -157,7 +159,7 @@ export class Session {
           ),
         );
       }
-      this.#subscriptions.add(params.uri);
+      this.#subscriptions.set(canonicalUri(params.uri), params.uri);
       this.watch(context);
     }
   }
