@@ -256,6 +256,51 @@ Deno.test("git's hunk inside a code block is git's while the file is unmerged", 
   }
 });
 
+Deno.test("while the file is unmerged, a note that quotes markers in a code block, changed by neither side, stays whole", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const memo = async (...argv: string[]) => {
+      const io = recordingIO(dir);
+      const code = await runCli([...argv, "--dir", dir, "--json"], io);
+      assert.equal(code, 0, io.err.join(""));
+      return JSON.parse(io.out.join(""));
+    };
+    await git(dir, "init", "-q", "-b", "main");
+    await git(dir, "config", "user.email", "memo@example.com");
+    await git(dir, "config", "user.name", "memo");
+    const { note } = await memo("remember", "How git shows a conflict", "--title", "Conflicts");
+    const path = `${dir}/.memo/memory/notes.md`;
+    // A hand edit (the docs invite them): the note quotes git's markers in a closed code block.
+    const quote = "```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n```";
+    const text = (await readFile(path)).toString();
+    await writeFile(
+      path,
+      text.replace("How git shows a conflict\n", `How git shows a conflict\n${quote}\n`),
+    );
+    const before = (await memo("get", note.id)).body;
+    assert.match(before, /<{7} HEAD\nours\n={7}\ntheirs\n>{7} branch/);
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "base");
+    await git(dir, "checkout", "-qb", "bob");
+    await memo("remember", "bob says the queue is kafka");
+    await git(dir, "commit", "-qam", "bob");
+    await git(dir, "checkout", "-q", "main");
+    await memo("remember", "alice says the cache is redis");
+    await git(dir, "commit", "-qam", "alice");
+    assert.notEqual((await git(dir, "merge", "-q", "--no-edit", "bob")).code, 0);
+
+    assert.equal((await memo("get", note.id)).body, before, "read while conflicted");
+    await memo("resolve");
+    const { notes } = await memo("list", "--limit", "50");
+    const bodies = notes.map((n: { id: string; body: string }) => `${n.id}: ${n.body}`);
+    // The quoting note keeps its body, and gets no conflict copy; both sides' notes are there.
+    assert.equal((await memo("get", note.id)).body, before);
+    assert.equal(notes.length, 3, bodies.join("\n---\n"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("memo tidy on a conflicted notes.md prints the plan of the merge, with no diff", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {

@@ -3,7 +3,8 @@
  * its index as stage 1 while the file is unmerged (a merge, a rebase, a cherry-pick, a revert or a
  * stash pop that conflicted). The file store asks for it only while `notes.md` holds conflict
  * markers without `|||||||` parts, so that reads and `memo resolve` merge three ways; and whether
- * git lists the file as unmerged, asked only when a run of markers sits in a code block.
+ * git lists the file as unmerged, with the two sides as committed, asked only when a run of markers
+ * sits in a code block.
  *
  * @module
  */
@@ -50,6 +51,27 @@ export function gitMergeBase(path: string): Promise<string | undefined> {
 export async function gitUnmerged(path: string): Promise<boolean> {
   const listed = await gitOutput(path, ["ls-files", "-u", "--", `./${basename(path)}`]);
   return listed !== undefined && listed.trim() !== "";
+}
+
+/**
+ * The texts of `path` at stages 2 and 3 of git's index (the two sides a merge in progress joins,
+ * as committed: `git show :2:./<name>` and `:3:`); those that cannot be read are left out. Never
+ * throws, and runs no git outside a repository.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { gitSides } from "./git_base.ts";
+ * const dir = await Deno.makeTempDir();
+ * assert.deepEqual(await gitSides(`${dir}/notes.md`), []); // not in a merge
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function gitSides(path: string): Promise<string[]> {
+  const sides = await Promise.all(
+    [2, 3].map((stage) => gitOutput(path, ["show", `:${stage}:./${basename(path)}`])),
+  );
+  return sides.filter((side): side is string => side !== undefined);
 }
 
 /**

@@ -6,14 +6,15 @@
  * inside a fenced code block that closes within its note (a hand-written note quoting a conflict)
  * are text; a block a note leaves open protects nothing past that note. memo escapes such
  * lines in the bodies it writes (`escapeBody`), so an unescaped run can only come from git. While
- * git lists the file as unmerged (`{ unmerged: true }`), every full run is git's, in a code block
- * too: git puts a hunk there whenever both sides changed a line of it.
+ * git lists the file as unmerged (`{ unmerged: true }`), a full run in a code block is git's too
+ * (git puts a hunk there whenever both sides changed a line of it), unless one of the sides as
+ * committed holds it word for word: then a note quotes it, and git left it alone.
  *
  * @module
  */
 
 import { NOTE_MARKER_START } from "./codec.ts";
-import { gitUnmerged } from "../platform/git_base.ts";
+import { gitSides, gitUnmerged } from "../platform/git_base.ts";
 
 /**
  * The three texts a conflicted file holds: every line outside the hunks goes to each, and each
@@ -151,7 +152,7 @@ export function splitConflict(
   text: string,
   options?: ConflictScanOptions,
 ): ConflictSides | undefined {
-  return scanConflict(text, true, options?.unmerged === true);
+  return scanConflict(text, true, options);
 }
 
 /**
@@ -169,11 +170,19 @@ export function splitConflict(
  */
 export interface ConflictScanOptions {
   /**
-   * Git lists the file as unmerged: a full run in a code block is git's hunk too, not a quote.
+   * Git lists the file as unmerged: a full run in a code block is git's hunk too, not a quote
+   * (unless `committed` holds it).
    *
    * @default {false}
    */
   unmerged?: boolean;
+  /**
+   * The texts the merge joins, as committed (git's index stages 2 and 3): a run in a code block
+   * that one of them holds word for word is a note's quote, even while the file is unmerged.
+   *
+   * @default {[]}
+   */
+  committed?: readonly string[];
 }
 
 /**
@@ -189,19 +198,21 @@ export interface ConflictScanOptions {
  * ```
  */
 export function conflictHunks(text: string, options?: ConflictScanOptions): number {
-  return scanConflict(text, false, options?.unmerged === true)?.hunks ?? 0;
+  return scanConflict(text, false, options)?.hunks ?? 0;
 }
 
 /**
  * {@linkcode splitConflict}, putting the sides together only when `keep` is set; code blocks
- * quote nothing when `unmerged` is set.
+ * quote only what `committed` holds when `unmerged` is set.
  */
 function scanConflict(
   text: string,
   keep: boolean,
-  unmerged: boolean,
+  options: ConflictScanOptions | undefined,
 ): ConflictSides | undefined {
   if (!hasConflictStart(text)) return undefined;
+  const unmerged = options?.unmerged === true;
+  const committed = options?.committed ?? [];
   // The sides, as slices of `text`: runs of text outside hunks go to all three.
   const ours: string[] = [];
   const theirs: string[] = [];
@@ -225,7 +236,8 @@ function scanConflict(
     if (state === 0) {
       if (
         kindAt(text, start, end) === Kind.Start &&
-        (fence === "" || unmerged || !fenceClosesFirst(text, end, fence))
+        (fence === "" || !fenceClosesFirst(text, end, fence) ||
+          (unmerged && !committedRun(text, start, committed)))
       ) {
         fence = "";
         if (keep) {
@@ -288,6 +300,28 @@ function scanConflict(
 }
 
 /**
+ * Whether one of the `committed` texts holds, word for word, the full run of markers that starts
+ * at `start` (the lines from it to the run's `>>>>>>>` line): then it is a note's, not git's.
+ */
+function committedRun(text: string, start: number, committed: readonly string[]): boolean {
+  if (committed.length === 0) return false;
+  let state = 1;
+  let pos = text.indexOf("\n", start) + 1;
+  while (pos > 0 && pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl < 0 ? text.length : nl + 1;
+    const kind = kindAt(text, pos, end);
+    if (kind === Kind.Separator && state === 1) state = 3;
+    else if (kind === Kind.End && state === 3) {
+      const run = text.slice(start, end);
+      return committed.some((side) => side.includes(run));
+    }
+    pos = end;
+  }
+  return false;
+}
+
+/**
  * Whether a text may hold a conflict: a line that starts with `<<<<<<<`. The quick test before
  * {@linkcode splitConflict}.
  *
@@ -311,9 +345,10 @@ export function hasConflictStart(text: string): boolean {
 const UNMERGED: ConflictScanOptions = Object.freeze({ unmerged: true });
 
 /**
- * How to scan the file at `path` for conflicts: `{ unmerged: true }` when a full run of markers
- * sits in a code block and git lists the file as unmerged (then that run is git's hunk), else
- * `undefined` (code blocks quote). Git is asked only in that case, never for a clean file.
+ * How to scan the file at `path` for conflicts: `{ unmerged: true, committed }` when a full run of
+ * markers sits in a code block and git lists the file as unmerged (then that run is git's hunk,
+ * unless one of the two sides as committed holds it), else `undefined` (code blocks quote). Git is
+ * asked only in that case, never for a clean file.
  *
  * @example
  * ```ts
@@ -332,5 +367,6 @@ export async function conflictScanFor(
   if (!hasConflictStart(text) || conflictHunks(text, UNMERGED) <= conflictHunks(text)) {
     return undefined;
   }
-  return await gitUnmerged(path) ? UNMERGED : undefined;
+  if (!await gitUnmerged(path)) return undefined;
+  return { unmerged: true, committed: await gitSides(path) };
 }
