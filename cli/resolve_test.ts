@@ -301,6 +301,52 @@ Deno.test("while the file is unmerged, a note that quotes markers in a code bloc
   }
 });
 
+Deno.test("a base in git's index that cannot be read as notes: memo resolve merges two-way, as memo doctor says it will", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
+  try {
+    const memo = async (...argv: string[]) => {
+      const io = recordingIO(dir);
+      const code = await runCli([...argv, "--dir", dir], io);
+      return { code, out: io.out.join(""), err: io.err.join("") };
+    };
+    const path = `${dir}/.memo/memory/notes.md`;
+    const edit = async (from: string, to: string) =>
+      await writeFile(path, (await readFile(path)).toString().replace(from, to));
+    await git(dir, "init", "-q", "-b", "main");
+    await git(dir, "config", "user.email", "memo@example.com");
+    await git(dir, "config", "user.name", "memo");
+    assert.equal((await memo("remember", "Deploys run on Fridays")).code, 0);
+    // The base commit holds a damaged marker; both branches mend it the same way.
+    await edit(`"labels":[]`, `"labels":[`);
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "base");
+    for (const [branch, text] of [["bob", "bob says the queue is kafka"], ["main", ""]]) {
+      if (branch === "bob") await git(dir, "checkout", "-qb", "bob");
+      else await git(dir, "checkout", "-q", "main");
+      await edit(`"labels":[,`, `"labels":[],`);
+      const said = text || "alice says the cache is redis";
+      assert.equal((await memo("remember", said)).code, 0);
+      await git(dir, "commit", "-qam", branch);
+    }
+    assert.notEqual((await git(dir, "merge", "-q", "--no-edit", "bob")).code, 0);
+
+    const problems = JSON.parse((await memo("doctor", "--json")).out).problems;
+    const merge = problems.find((p: { code: string }) => p.code === "unresolved-merge");
+    assert.match(merge.fix, /^memo resolve /);
+    const resolved = await memo("resolve");
+    assert.equal(resolved.code, 0, resolved.err);
+    const listed = await memo("list", "--json");
+    const bodies = JSON.parse(listed.out).notes.map((n: { body: string }) => n.body).sort();
+    assert.deepEqual(bodies, [
+      "Deploys run on Fridays",
+      "alice says the cache is redis",
+      "bob says the queue is kafka",
+    ]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("memo tidy on a conflicted notes.md prints the plan of the merge, with no diff", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {

@@ -310,11 +310,16 @@ export class LoadedNotes {
     const { mergeConflictedNotes } = await import("../merge/merge_conflicted.ts");
     // Without diff3 parts in the file, the merge is three-way on git's index stage 1 if any.
     if (sides.base === undefined && base === null) base = await this.#conflictBase();
-    const merged = mergeConflictedNotes(
+    let merged = mergeConflictedNotes(
       text,
       sides.base === undefined ? base ?? undefined : undefined,
       scan,
     )!;
+    // A base from git's index that cannot be read as notes cannot be mended in the file (only the
+    // sides can): the merge goes two-way, as without a base.
+    if (!merged.ok && merged.side === "base" && merged.base === "given") {
+      merged = mergeConflictedNotes(text, undefined, scan)!;
+    }
     const ok = merged.ok ? merged : undefined;
     this.#merge = {
       path: this.#notesPath,
