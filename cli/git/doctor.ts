@@ -16,6 +16,7 @@ import {
   mergeConflictedNotes,
   parseNotes,
   scopePaths,
+  splitConflict,
 } from "@memo/memory";
 import { boolFlag, parseArgs, positionals } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
@@ -169,20 +170,26 @@ export async function diagnose(
   const text = await readIfExists(paths.notes);
   if (text === undefined) return problems;
   // The merge `memo resolve` would make; undefined when the file holds no conflict.
-  const merged = mergeConflictedNotes(text, undefined, await conflictScanFor(text, paths.notes));
+  const scan = await conflictScanFor(text, paths.notes);
+  const merged = mergeConflictedNotes(text, undefined, scan);
   if (!merged) problems.push(...await twoScopes(root, text, memoHome));
   const notesFile = relative(root, paths.notes).split(sep).join("/");
   if (merged) {
     // `memo resolve` cannot merge a side it cannot read as notes: then the fix is by hand.
+    const at = merged.ok ? undefined : fileLine(text, merged, scan);
     problems.push(
       !merged.ok
         ? {
           code: "unresolved-merge",
           message: `${notesFile} holds an unresolved merge (git's conflict markers), and its ` +
-            `${merged.side} side cannot be read as notes (${merged.reason})`,
-          fix:
-            `edit ${notesFile}: mend that note on the ${merged.side} side of the markers, then ` +
-            `memo resolve --dir ${shellWord(root)} and git add ${notesFile}`,
+            `${merged.side} side cannot be read as notes (${
+              at === undefined
+                ? merged.reason.replace(/^line (\d+):/, `line $1 of that side:`)
+                : merged.reason.replace(/^line \d+:/, `line ${at}:`)
+            })`,
+          fix: `edit ${notesFile}: mend that note ${
+            at === undefined ? `on the ${merged.side} side of the markers` : `(line ${at})`
+          }, then memo resolve --dir ${shellWord(root)} and git add ${notesFile}`,
         }
         : {
           code: "unresolved-merge",
@@ -300,3 +307,21 @@ export const doctorCommand: CliCommand = {
     return problems.length ? 1 : 0;
   },
 };
+
+/**
+ * The line of the conflicted `text` that a side's failure (`line N: …`, a line of that side's own
+ * text) names, when that line's text occurs once in the file; else `undefined`.
+ */
+function fileLine(
+  text: string,
+  failed: { side: "base" | "ours" | "theirs"; reason: string },
+  scan: Parameters<typeof splitConflict>[1],
+): number | undefined {
+  const n = /^line (\d+):/.exec(failed.reason)?.[1];
+  const side = n === undefined ? undefined : splitConflict(text, scan)?.[failed.side];
+  const line = side?.split("\n")[Number(n) - 1];
+  if (line === undefined || line.trim() === "") return undefined;
+  const lines = text.split("\n");
+  const first = lines.indexOf(line);
+  return first < 0 || lines.indexOf(line, first + 1) >= 0 ? undefined : first + 1;
+}

@@ -227,8 +227,27 @@ Deno.test("memo doctor finds each kind of problem, with stable codes and fixes a
     );
     const damaged = JSON.parse((await memo(deep, "doctor", "--json")).out).problems.at(-1);
     assert.equal(damaged.code, "unresolved-merge");
-    assert.match(damaged.message, /its ours side cannot be read as notes \(line \d+: /);
-    assert.match(damaged.fix, /^edit \.memo\/memory\/notes\.md: mend that note on the ours side/);
+    const brokenAt = NOTES_PREAMBLE.split("\n").length; // the file's line of the broken marker
+    assert.match(
+      damaged.message,
+      new RegExp(`its ours side cannot be read as notes \\(line ${brokenAt}: `),
+    );
+    assert.match(
+      damaged.fix,
+      new RegExp(`^edit \\.memo/memory/notes\\.md: mend that note \\(line ${brokenAt}\\)`),
+    );
+    // After a hunk whose sides differ in length, the line named is still the file's own.
+    const after = NOTES_PREAMBLE + "<<<<<<< HEAD\n" + note("a", "a") + note("c", "c") +
+      note("d", "d") + "=======\n" + note("b", "b") + ">>>>>>> other\n\n" +
+      "<!-- memo:note {not json} -->\n## Broken\nbody\n";
+    await writeFile(notes, after);
+    const later = JSON.parse((await memo(deep, "doctor", "--json")).out).problems.at(-1);
+    const line = after.split("\n").indexOf("<!-- memo:note {not json} -->") + 1;
+    assert.match(
+      later.message,
+      new RegExp(`cannot be read as notes \\(line ${line}: `),
+      later.message,
+    );
 
     assert.equal((await memo(root, "init")).code, 0);
     await writeFile(notes, NOTES_PREAMBLE + note("a", "a"));
