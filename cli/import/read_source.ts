@@ -6,7 +6,7 @@
  * @module
  */
 
-import { prepareNoteDrafts } from "@memo/memory";
+import { type NoteDraft, prepareNoteDrafts } from "@memo/memory";
 import { basename, join } from "node:path";
 import { detect, missingSource } from "./_detect.ts";
 import { byFileLine, pathKind, readUtf8Lines, skipHiddenFolder, walkFiles } from "./_files.ts";
@@ -147,6 +147,7 @@ function checkDrafts(result: ReaderResult): { records: ImportRecord[]; skipped: 
   const records: ImportRecord[] = [];
   const skipped = [...result.skipped];
   const seen = new Map<string, ImportRecord>();
+  const links = new Map<string, readonly string[]>();
   for (const record of [...result.records].sort(byFileLine)) {
     let identity: string;
     let what: string;
@@ -175,10 +176,41 @@ function checkDrafts(result: ReaderResult): { records: ImportRecord[]; skipped: 
       });
       continue;
     }
+    const cycle = closesCycle(record.draft, links);
+    if (cycle !== undefined) {
+      skipped.push({ file: record.file, line: record.line, reason: cycle });
+      continue;
+    }
     seen.set(identity, record);
     records.push(record);
   }
   return { records, skipped: skipped.sort(byFileLine) };
+}
+
+/**
+ * Why `draft` cannot join the records read before it, whose `supersedes` links `links` holds (by
+ * id; it is added there when it can): its links would close a cycle, and every note on a cycle
+ * counts as superseded, hidden from list and recall. `undefined` when it can. A link to a note
+ * outside the source stays (the store's history check names it when it dangles).
+ */
+function closesCycle(draft: NoteDraft, links: Map<string, readonly string[]>): string | undefined {
+  const id = draft.id;
+  const targets = draft.supersedes ?? [];
+  if (id === undefined) return undefined;
+  const seen = new Set<string>();
+  const stack = [...targets];
+  while (stack.length) {
+    const at = stack.pop()!;
+    if (at === id) {
+      return `superseding ${targets.join(", ")} would make a cycle of supersedes links ` +
+        `(each note on it would be hidden as superseded)`;
+    }
+    if (seen.has(at)) continue;
+    seen.add(at);
+    stack.push(...links.get(at) ?? []);
+  }
+  links.set(id, targets);
+  return undefined;
 }
 
 /** Reads JSONL sources: the file, or every `.jsonl` file under the folder. */

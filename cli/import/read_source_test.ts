@@ -141,6 +141,46 @@ Deno.test("readImportSource() skips a record memo would fold into an earlier one
   });
 });
 
+Deno.test("readImportSource() skips the record whose supersedes links would close a cycle (every note on it would be hidden)", async () => {
+  await withDir(async (dir) => {
+    const linked = (id: string, body: string, supersedes: string[]) =>
+      JSON.stringify({
+        ...JSON.parse(memoLine(id, body)),
+        supersedes,
+        hash: contentHash({ title: "T", body, labels: [], supersedes }),
+      });
+    await writeFile(
+      join(dir, "a.jsonl"),
+      [
+        linked("c1", "one", ["c2"]),
+        linked("c2", "two", ["c3"]),
+        linked("c3", "three", ["c1"]), // closes c1 → c2 → c3 → c1
+        linked("c4", "four", ["elsewhere"]), // a note outside the source: kept
+        linked("c5", "five", ["c1", "c4"]),
+      ].join("\n"),
+    );
+    const read = await readImportSource(join(dir, "a.jsonl"), { from: "memo-jsonl" });
+    assert.deepEqual(read.records.map((r) => r.draft.id), ["c1", "c2", "c4", "c5"]);
+    assert.equal(read.skipped.length, 1);
+    assert.equal(read.skipped[0].line, 3);
+    assert.match(read.skipped[0].reason, /^superseding c1 would make a cycle of supersedes links/);
+
+    // The same in a notes.md (two notes superseding each other).
+    const marker = (id: string, extra: string) =>
+      `<!-- memo:note {"id":"${id}","labels":[],"created":"2026-01-01T00:00:00.000Z",` +
+      `"updated":"2026-01-01T00:00:00.000Z"${extra}} -->\n`;
+    const [a, b] = ["a".repeat(20), "b".repeat(20)];
+    await writeFile(
+      join(dir, "notes.md"),
+      "# Memory\n\n" + marker(a, `,"supersedes":["${b}"]`) + "## A\nalpha note\n\n" +
+        marker(b, `,"supersedes":["${a}"]`) + "## B\nbeta note\n",
+    );
+    const md = await readImportSource(join(dir, "notes.md"), { from: "markdown" });
+    assert.deepEqual(md.records.map((r) => r.draft.id), [a]);
+    assert.deepEqual(md.skipped.map((s) => s.line), [7]); // B's marker line
+  });
+});
+
 Deno.test("readImportSource() uses --from over detection, throws on a missing source", async () => {
   await withDir(async (dir) => {
     const file = join(dir, "x.jsonl");
