@@ -267,4 +267,5 @@ function watchListWhileConnected(
     await connect.call(sdkServer, transport);
     start();
   };
+  if (inner.transport !== undefined) start(); // registered once connected already
 }

@@ -206,8 +206,11 @@ export interface McpServerLike {
    * connected (from each `connect` to its `close`), so a closed server leaves no listener behind.
    */
   connect?(transport: never): Promise<void>;
-  /** `McpServer.server`, the protocol server: memo chains its `onclose` to stop watching. */
-  server?: { onclose?: (() => void) | undefined };
+  /**
+   * `McpServer.server`, the protocol server: memo chains its `onclose` to stop watching, and reads
+   * its `transport` to tell whether it is connected already.
+   */
+  server?: { onclose?: (() => void) | undefined; readonly transport?: unknown };
 }
 
 /**
