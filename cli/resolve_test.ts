@@ -13,21 +13,32 @@ import { recordingIO } from "../testing/cli_io.ts";
 import { gitRun as git } from "../testing/git.ts";
 import { runCli } from "./main.ts";
 
-/** Two branches that each remembered a note, merged by git's text merge: markers. */
-async function conflictedClone(dir: string, style: "merge" | "diff3"): Promise<string> {
+/**
+ * Two branches that each remembered a note, merged by git's text merge: markers. `base` runs
+ * before the base commit, `branch` on each branch before its note (hand edits of `notes.md`).
+ */
+async function conflictedClone(
+  dir: string,
+  style: "merge" | "diff3",
+  edits: { base?: (path: string) => Promise<void>; branch?: (path: string) => Promise<void> } = {},
+): Promise<string> {
   const memo = async (...argv: string[]) =>
     assert.equal(await runCli([...argv, "--dir", dir], recordingIO(dir)), 0);
+  const path = `${dir}/.memo/memory/notes.md`;
   await git(dir, "init", "-q", "-b", "main");
   await git(dir, "config", "user.email", "memo@example.com");
   await git(dir, "config", "user.name", "memo");
   await git(dir, "config", "merge.conflictStyle", style);
   await memo("remember", "Deploys run with make deploy");
+  await edits.base?.(path);
   await git(dir, "add", "-A");
   await git(dir, "commit", "-qm", "base");
   await git(dir, "checkout", "-qb", "bob");
+  await edits.branch?.(path);
   await memo("remember", "bob says the queue is kafka");
   await git(dir, "commit", "-qam", "bob");
   await git(dir, "checkout", "-q", "main");
+  await edits.branch?.(path);
   await memo("remember", "alice says the cache is redis");
   await git(dir, "commit", "-qam", "alice");
   const merged = await git(dir, "merge", "-q", "--no-edit", "bob");
@@ -261,41 +272,22 @@ Deno.test("while the file is unmerged, a note that quotes markers in a code bloc
   try {
     const memo = async (...argv: string[]) => {
       const io = recordingIO(dir);
-      const code = await runCli([...argv, "--dir", dir, "--json"], io);
-      assert.equal(code, 0, io.err.join(""));
+      assert.equal(await runCli([...argv, "--dir", dir, "--json"], io), 0, io.err.join(""));
       return JSON.parse(io.out.join(""));
     };
-    await git(dir, "init", "-q", "-b", "main");
-    await git(dir, "config", "user.email", "memo@example.com");
-    await git(dir, "config", "user.name", "memo");
-    const { note } = await memo("remember", "How git shows a conflict", "--title", "Conflicts");
-    const path = `${dir}/.memo/memory/notes.md`;
-    // A hand edit (the docs invite them): the note quotes git's markers in a closed code block.
+    // A hand edit (the docs invite them): the base note quotes git's markers in a closed code block.
     const quote = "```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n```";
-    const text = (await readFile(path)).toString();
-    await writeFile(
-      path,
-      text.replace("How git shows a conflict\n", `How git shows a conflict\n${quote}\n`),
-    );
-    const before = (await memo("get", note.id)).body;
-    assert.match(before, /<{7} HEAD\nours\n={7}\ntheirs\n>{7} branch/);
-    await git(dir, "add", "-A");
-    await git(dir, "commit", "-qm", "base");
-    await git(dir, "checkout", "-qb", "bob");
-    await memo("remember", "bob says the queue is kafka");
-    await git(dir, "commit", "-qam", "bob");
-    await git(dir, "checkout", "-q", "main");
-    await memo("remember", "alice says the cache is redis");
-    await git(dir, "commit", "-qam", "alice");
-    assert.notEqual((await git(dir, "merge", "-q", "--no-edit", "bob")).code, 0);
-
-    assert.equal((await memo("get", note.id)).body, before, "read while conflicted");
+    const quoted = `Deploys run with make deploy\n${quote}`;
+    await conflictedClone(dir, "merge", {
+      base: (path) => edit(path, "\nDeploys run with make deploy\n", `\n${quoted}\n`),
+    });
+    const bodies = async () =>
+      (await memo("list", "--limit", "50")).notes.map((n: { body: string }) => n.body).sort();
+    const expected = [quoted, "alice says the cache is redis", "bob says the queue is kafka"];
+    assert.deepEqual(await bodies(), expected, "read while conflicted");
     await memo("resolve");
-    const { notes } = await memo("list", "--limit", "50");
-    const bodies = notes.map((n: { id: string; body: string }) => `${n.id}: ${n.body}`);
     // The quoting note keeps its body, and gets no conflict copy; both sides' notes are there.
-    assert.equal((await memo("get", note.id)).body, before);
-    assert.equal(notes.length, 3, bodies.join("\n---\n"));
+    assert.deepEqual(await bodies(), expected);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -309,27 +301,11 @@ Deno.test("a base in git's index that cannot be read as notes: memo resolve merg
       const code = await runCli([...argv, "--dir", dir], io);
       return { code, out: io.out.join(""), err: io.err.join("") };
     };
-    const path = `${dir}/.memo/memory/notes.md`;
-    const edit = async (from: string, to: string) =>
-      await writeFile(path, (await readFile(path)).toString().replace(from, to));
-    await git(dir, "init", "-q", "-b", "main");
-    await git(dir, "config", "user.email", "memo@example.com");
-    await git(dir, "config", "user.name", "memo");
-    assert.equal((await memo("remember", "Deploys run on Fridays")).code, 0);
     // The base commit holds a damaged marker; both branches mend it the same way.
-    await edit(`"labels":[]`, `"labels":[`);
-    await git(dir, "add", "-A");
-    await git(dir, "commit", "-qm", "base");
-    for (const [branch, text] of [["bob", "bob says the queue is kafka"], ["main", ""]]) {
-      if (branch === "bob") await git(dir, "checkout", "-qb", "bob");
-      else await git(dir, "checkout", "-q", "main");
-      await edit(`"labels":[,`, `"labels":[],`);
-      const said = text || "alice says the cache is redis";
-      assert.equal((await memo("remember", said)).code, 0);
-      await git(dir, "commit", "-qam", branch);
-    }
-    assert.notEqual((await git(dir, "merge", "-q", "--no-edit", "bob")).code, 0);
-
+    await conflictedClone(dir, "merge", {
+      base: (path) => edit(path, `"labels":[]`, `"labels":[`),
+      branch: (path) => edit(path, `"labels":[,`, `"labels":[],`),
+    });
     const problems = JSON.parse((await memo("doctor", "--json")).out).problems;
     const merge = problems.find((p: { code: string }) => p.code === "unresolved-merge");
     assert.match(merge.fix, /^memo resolve /);
@@ -338,7 +314,7 @@ Deno.test("a base in git's index that cannot be read as notes: memo resolve merg
     const listed = await memo("list", "--json");
     const bodies = JSON.parse(listed.out).notes.map((n: { body: string }) => n.body).sort();
     assert.deepEqual(bodies, [
-      "Deploys run on Fridays",
+      "Deploys run with make deploy",
       "alice says the cache is redis",
       "bob says the queue is kafka",
     ]);
@@ -346,6 +322,13 @@ Deno.test("a base in git's index that cannot be read as notes: memo resolve merg
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** Replaces the first `from` in the file at `path` with `to`. */
+async function edit(path: string, from: string, to: string): Promise<void> {
+  const text = (await readFile(path)).toString();
+  assert.ok(text.includes(from), `${from} is not in ${path}`);
+  await writeFile(path, text.replace(from, to));
+}
 
 Deno.test("memo tidy on a conflicted notes.md prints the plan of the merge, with no diff", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
