@@ -149,3 +149,25 @@ Deno.test("ProjectIndex: similar reads only the candidates it compares", async (
   assert.deepEqual(similar.map((s) => s.id), ["n1"]);
   assert.deepEqual(asked, [[1]]);
 });
+
+Deno.test("ProjectIndex.list(): a cursor whose note and notes before it were removed neither skips nor repeats", () => {
+  for (
+    const [order, firstPage, nextPage] of [
+      ["oldest", ["n1", "n2"], ["n3", "n4"]],
+      ["newest", ["n5", "n4"], ["n3", "n2"]],
+    ] as const
+  ) {
+    const index = built();
+    const first = index.list({ limit: 2, order });
+    assert.deepEqual(first.items.map((i) => i.id), firstPage);
+    // Another client removes both notes of the page meanwhile.
+    const texts = new Map(firstPage.map((id) => {
+      const n = Number(id.slice(1));
+      const { title, body, labels } = note(n, BODIES[n - 1]);
+      return [n, { title, body, labels }] as const;
+    }));
+    assert.ok(index.apply([], firstPage, texts, 6));
+    const next = index.list({ limit: 2, order, cursor: first.nextCursor });
+    assert.deepEqual(next.items.map((i) => i.id), nextPage, order);
+  }
+});

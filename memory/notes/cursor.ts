@@ -21,7 +21,10 @@ import { MemoryValidationError } from "../errors.ts";
 export interface CursorState {
   /** Id of the last note of the previous page. */
   id: string;
-  /** Its position in store order (used when that note is gone). */
+  /**
+   * Its rank in store order (see {@linkcode OrderRanks}), used when that note is gone: the page
+   * resumes at the first note ranked past it.
+   */
   position: number;
 }
 
@@ -78,8 +81,10 @@ export function decodeCursor(cursor: string, action = "list notes"): CursorState
 
 /**
  * Where a page starts in store order: the first (or, `newest`, the last) of `count` notes without
- * a cursor; after the cursor's note otherwise. A cursor whose note is gone resumes at its
- * position: the notes after it moved down one.
+ * a cursor; after the cursor's note otherwise. A cursor whose note is gone resumes past its rank
+ * when `rankAt` gives each position's rank (ascending along the order: see
+ * {@linkcode OrderRanks}), so that no note is skipped or repeated however many notes before it
+ * were removed; without ranks, at its position (right when only the cursor's note was removed).
  *
  * @example
  * ```ts
@@ -90,6 +95,10 @@ export function decodeCursor(cursor: string, action = "list notes"): CursorState
  * assert.equal(cursorStart(3, true, undefined, at), 2);
  * assert.equal(cursorStart(3, false, { id: "b", position: 1 }, at), 2);
  * assert.equal(cursorStart(3, true, { id: "gone", position: 2 }, at), 1);
+ * // Ranks 0, 3, 4 (ranks 1 and 2 were removed): a cursor at gone rank 2 resumes at rank 3.
+ * const ranks = [0, 3, 4];
+ * assert.equal(cursorStart(3, false, { id: "gone", position: 2 }, at, (i) => ranks[i]), 1);
+ * assert.equal(cursorStart(3, true, { id: "gone", position: 2 }, at, (i) => ranks[i]), 0);
  * ```
  */
 export function cursorStart(
@@ -97,11 +106,67 @@ export function cursorStart(
   newest: boolean,
   cursor: CursorState | undefined,
   positionOf: (id: string) => number | undefined,
+  rankAt?: (position: number) => number,
 ): number {
   if (!cursor) return newest ? count - 1 : 0;
   const at = positionOf(cursor.id);
-  if (newest) return at !== undefined ? at - 1 : Math.min(cursor.position - 1, count - 1);
-  return at !== undefined ? at + 1 : Math.min(cursor.position, count);
+  if (at !== undefined) return newest ? at - 1 : at + 1;
+  if (rankAt !== undefined) {
+    // The first position whose rank is past the cursor's (ranks ascend).
+    let lo = 0;
+    let hi = count;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (rankAt(mid) <= cursor.position) lo = mid + 1;
+      else hi = mid;
+    }
+    return newest ? lo - 1 : lo;
+  }
+  return newest ? Math.min(cursor.position - 1, count - 1) : Math.min(cursor.position, count);
+}
+
+/**
+ * Ranks for an order that only loses items and gains them at its end (a store's notes in store
+ * order): each id keeps the rank it was first given, a new one gets the next, so ranks ascend
+ * along the order and never shift when an item before them goes. A cursor that holds a rank
+ * finds its place again after any removals. An id found out of order (moved to the end) is
+ * ranked anew. `of` recomputes only for a new order array.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { OrderRanks } from "@memo/memory";
+ * const ranks = new OrderRanks();
+ * assert.deepEqual(ranks.of(["a", "b", "c"]), [0, 1, 2]);
+ * assert.deepEqual(ranks.of(["a", "c", "d"]), [0, 2, 3]); // b removed, d added
+ * assert.deepEqual(ranks.of(["c", "a"]), [2, 4]); // a moved to the end
+ * ```
+ */
+export class OrderRanks {
+  #rank = new Map<string, number>();
+  #next = 0;
+  #order: readonly (string | { id: string })[] | undefined;
+  #ranks: number[] = [];
+
+  /** The ranks of `order` (ids, or items with an `id`), the order now, position by position. */
+  of(order: readonly (string | { id: string })[]): readonly number[] {
+    if (order === this.#order) return this.#ranks;
+    const rank = new Map<string, number>();
+    const ranks = new Array<number>(order.length);
+    let previous = -1;
+    for (let i = 0; i < order.length; i++) {
+      const item = order[i];
+      const id = typeof item === "string" ? item : item.id;
+      let r = this.#rank.get(id);
+      if (r === undefined || r <= previous) r = this.#next++;
+      rank.set(id, r);
+      ranks[i] = previous = r;
+    }
+    this.#rank = rank;
+    this.#order = order;
+    this.#ranks = ranks;
+    return ranks;
+  }
 }
 
 /**
@@ -126,6 +191,7 @@ export function cursorStart(
 export class ListOrder {
   #ids: string[] | undefined;
   readonly #position = new Map<string, number>();
+  readonly #ranks = new OrderRanks();
 
   /** How many ids the computed order holds (0 until a page is read after a reset). */
   get size(): number {
@@ -141,7 +207,8 @@ export class ListOrder {
    * One page: at most `limit` of the items `filter` keeps (all when undefined), from the end when
    * `newest`, after `cursor`, with the count of every item kept and the cursor of the next page
    * when one follows. `items` are those the order was computed from, or changed ones after a
-   * {@linkcode reset}.
+   * {@linkcode reset}. A cursor holds its item's rank ({@linkcode OrderRanks}), so that the next
+   * page starts right after it even when it and items before it were removed meanwhile.
    */
   page<T>(
     items: ReadonlyMap<string, T>,
@@ -153,10 +220,12 @@ export class ListOrder {
       this.#position.clear();
       this.#ids.forEach((id, i) => this.#position.set(id, i));
     }
+    const ranks = this.#ranks.of(this.#ids);
     return pageInOrder(this.#ids, limit, {
       ...walk,
       get: (id) => items.get(id)!,
       positionOf: (id) => this.#position.get(id),
+      rankAt: (i) => ranks[i],
     });
   }
 }
@@ -168,6 +237,7 @@ function pageInOrder<T>(
   walk: {
     get: (id: string) => T;
     positionOf: (id: string) => number | undefined;
+    rankAt: (position: number) => number;
     newest: boolean;
     cursor?: CursorState;
     filter?: (item: T) => boolean;
@@ -176,7 +246,7 @@ function pageInOrder<T>(
   const { get, newest, filter } = walk;
   const n = order.length;
   // `start` is where the page begins in `order`; newest-first walks down from it.
-  const start = cursorStart(n, newest, walk.cursor, walk.positionOf);
+  const start = cursorStart(n, newest, walk.cursor, walk.positionOf, walk.rankAt);
   const step = newest ? -1 : 1;
   const items: T[] = [];
   let total = 0;
@@ -197,6 +267,6 @@ function pageInOrder<T>(
     }
   }
   const page: { items: T[]; total: number; nextCursor?: string } = { items, total };
-  if (more) page.nextCursor = encodeCursor({ id: order[last], position: last });
+  if (more) page.nextCursor = encodeCursor({ id: order[last], position: walk.rankAt(last) });
   return page;
 }

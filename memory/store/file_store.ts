@@ -24,7 +24,7 @@ import type {
   StoreLoadReport,
   WriteOptions,
 } from "./store.ts";
-import { cursorStart, decodeCursor, encodeCursor } from "../notes/cursor.ts";
+import { cursorStart, decodeCursor, encodeCursor, OrderRanks } from "../notes/cursor.ts";
 import type { NotesSection } from "./parse.ts";
 import {
   acquireLock,
@@ -67,6 +67,8 @@ export class FileMemoryStore implements MemoryStore {
   readonly #clock: () => Date;
   readonly #lock: Omit<LockSettings, "create" | "signal">;
   readonly #file: LoadedNotes;
+  /** Ranks of the notes in file order, for list cursors that outlive removals. */
+  readonly #ranks = new OrderRanks();
   #events: StoreIssue[] = [];
   #queue: Promise<unknown> = Promise.resolve();
   /** No operation queued or running (the last one queued has settled). */
@@ -341,12 +343,19 @@ export class FileMemoryStore implements MemoryStore {
     return this.#exclusive(async () => {
       await this.#file.refresh(false);
       const order = this.#file.table.order();
-      const start = cursorStart(order.length, false, state, (id) => this.#file.table.position(id));
+      const ranks = this.#ranks.of(order);
+      const start = cursorStart(
+        order.length,
+        false,
+        state,
+        (id) => this.#file.table.position(id),
+        (i) => ranks[i],
+      );
       const notes = order.slice(start, start + limit);
       const page: NotePage = { notes };
       const last = start + notes.length - 1;
       if (last + 1 < order.length && notes.length) {
-        page.nextCursor = encodeCursor({ id: order[last].id, position: last });
+        page.nextCursor = encodeCursor({ id: order[last].id, position: ranks[last] });
       }
       return page;
     });

@@ -300,6 +300,15 @@ Deno.test("list() pages through notes in file order with an opaque cursor", asyn
     const next = await store.list(page.nextCursor, 2);
     assert.deepEqual(next.notes.map((n) => n.id), [ids[2], ids[3]]);
   });
+  await t.step("nor skips a note when notes before the cursor's went too", async () => {
+    // ids[1] is gone: the first page is ids[0] and ids[2]; then both go.
+    const page = await store.list(undefined, 2);
+    assert.deepEqual(page.notes.map((n) => n.id), [ids[0], ids[2]]);
+    await store.remove(ids[2]);
+    await store.remove(ids[0]);
+    const next = await store.list(page.nextCursor, 2);
+    assert.deepEqual(next.notes.map((n) => n.id), [ids[3], ids[4]]);
+  });
   await t.step("a forged cursor or a bad limit is refused", async () => {
     await assert.rejects(store.list("forged!"), MemoryValidationError);
     await assert.rejects(store.list(btoa('{"v":2}')), MemoryValidationError);
