@@ -74,6 +74,10 @@ function shellWord(word: string): string {
  *   hookCommandLine(["deno", "run", "-A", "/opt/memo dir/cli.ts", "mcp"], "cursor", "session-start"),
  *   "deno run -A '/opt/memo dir/cli.ts' hook --client cursor session-start",
  * );
+ * assert.equal(
+ *   hookCommandLine(["memo", "mcp", "--read-only"], "claude-code", "prompt"),
+ *   "memo hook --client claude-code prompt",
+ * );
  * ```
  */
 export function hookCommandLine(
@@ -86,7 +90,11 @@ export function hookCommandLine(
     if (command[i] === "--dir") i++;
     else if (!command[i].startsWith("--dir=")) words.push(command[i]);
   }
-  if (words.at(-1) === "mcp") words.pop();
+  // `mcp` and the flags after it (`--read-only`, `--secrets`, the limits) are `memo mcp`'s, not
+  // `memo hook`'s: `memo mcp --read-only hook …` is a usage error, exit 2, which a client takes as
+  // "block the prompt".
+  const mcp = words.lastIndexOf("mcp");
+  if (mcp > 0) words.length = mcp;
   return [...words, "hook", "--client", client, event].map(shellWord).join(" ");
 }
 

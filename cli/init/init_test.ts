@@ -222,3 +222,23 @@ test("memo init --client: the file's mode is kept, a symbolic link keeps pointin
   });
   assert.deepEqual((await readdir(join(p.root, "dotfiles"))).sort(), ["mcp.json"]);
 });
+
+test("memo init --hooks: a --command carrying memo mcp's flags writes hooks that run memo hook", async () => {
+  await using p = await project();
+  // docs/clients.md: "Add --read-only to refuse every write".
+  const { code } = await p.run(
+    "--client",
+    "claude-code",
+    "--command",
+    "memo mcp --read-only",
+    "--hooks",
+  );
+  assert.equal(code, 0);
+  const doc = JSON.parse(await readFile(join(p.root, ".claude", "settings.local.json"), "utf8"));
+  // `memo mcp --read-only hook …` would be a usage error (exit 2): Claude Code would block every
+  // prompt.
+  assert.equal(
+    doc.hooks.UserPromptSubmit[0].hooks[0].command,
+    "memo hook --client claude-code prompt",
+  );
+});
