@@ -378,7 +378,9 @@ export class ScopedMemoryStore implements MemoryStore {
     if (!entry) return;
     const from = this.#stores[entry.from];
     const to = this.#stores[entry.to];
-    if (from && to && (await to.get(entry.id)) && (await from.get(entry.id))) {
+    // A process that does not serve both scopes cannot finish it: it is left to one that does.
+    if (!from || !to) return;
+    if ((await to.get(entry.id)) && (await from.get(entry.id))) {
       await from.remove(entry.id); // written into its new scope: the move goes through
     }
     await this.#journal!.clear();

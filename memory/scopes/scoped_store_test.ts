@@ -16,6 +16,7 @@ import { sanitizedTest as test } from "../../testing/sanitized.ts";
 import { tempDir } from "../../testing/temp_dir.ts";
 import { type Scope, scopePaths } from "./mod.ts";
 import { ScopedMemoryStore } from "./scoped_store.ts";
+import { openScopedStore } from "./open_scopes.ts";
 import { FileMemoryStore } from "../store/file_store.ts";
 import type { MemoryStore } from "../store/store.ts";
 
@@ -535,4 +536,41 @@ test("changesSince gives its own token back while nothing changed, and a new one
     await store.close();
     await other.close();
   }
+});
+
+test("a move killed halfway is left for a process that serves both scopes, not dropped by one that serves fewer", async () => {
+  await using project = await tempDir("memo-rev-journal-");
+  await using home = await tempDir("memo-rev-journal-home-");
+  const rootDir = project.path;
+  const memoHome = join(home.path, "memo");
+  // A move project -> user killed between its steps 2 and 3: the note in both files, the journal
+  // still there (what scopes_kill_test's SIGKILL leaves).
+  const all = openScopedStore(rootDir, { memoHome });
+  await all.load();
+  const written = (await all.commit({ notes: [{ text: "Ada prefers tabs", scope: "project" }] }))
+    .written[0];
+  const note = (await all.get(written.id))!;
+  const { scope: _s, ...plain } = note as Note & { scope?: unknown };
+  await (all.store("user") as FileMemoryStore).applyReplica({ put: [plain as Note], remove: [] });
+  await all.close();
+  await mkdir(join(rootDir, ".memo", "cache"), { recursive: true });
+  await writeFile(
+    join(rootDir, ".memo", "cache", "scope-move.json"),
+    JSON.stringify({ id: note.id, from: "project", to: "user" }) + "\n",
+  );
+
+  // The next open serves the project alone (a hosted endpoint, or no MEMO_HOME in its env).
+  const narrow = openScopedStore(rootDir, { serve: ["project"] });
+  await narrow.load();
+  await narrow.close();
+
+  // Then a process that serves both opens: the note must be in exactly one scope.
+  const again = openScopedStore(rootDir, { memoHome });
+  await again.load();
+  const holders = [];
+  for (const scope of ["project", "user"] as const) {
+    if (await (again.store(scope) as FileMemoryStore).get(note.id)) holders.push(scope);
+  }
+  await again.close();
+  assert.deepEqual(holders, ["user"], "the move was dropped: the note stays in two scopes");
 });
