@@ -83,9 +83,12 @@ export function readDiscussionsAnswer(
     throw rateLimitError(answer, action, status, now, errors.map(typeOf));
   }
   // The field warning of discussions turned off: GitHub's FORBIDDEN on the field itself, and only
-  // on the first page (a repository that answered a page has them on).
+  // on the first page (a repository that answered a page has them on), unless the repository says
+  // they are on: then the token may not read them (a fine-grained token or an app without
+  // Discussions read), which is an error, not an empty repository.
   const turnedOff = (e: GraphqlErrorEntry) =>
-    firstPage && typeOf(e) === "FORBIDDEN" && Array.isArray(e.path) && e.path.length === 2 &&
+    firstPage && body.data?.repository?.hasDiscussionsEnabled !== true &&
+    typeOf(e) === "FORBIDDEN" && Array.isArray(e.path) && e.path.length === 2 &&
     e.path[0] === "repository" && e.path[1] === "discussions";
   const fatal = errors.filter((e) => !turnedOff(e));
   if (fatal.length) {

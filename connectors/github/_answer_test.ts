@@ -115,4 +115,19 @@ Deno.test("readDiscussionsAnswer() reads GitHub's documented answers (tests/fixt
     true,
   );
   assert.deepEqual(read(answer(200, await fixture("discussions_disabled.json"))).disabled, true);
+  // Discussions on, and the token may not read them: an error, not an empty repository.
+  const denied = {
+    data: { repository: { nameWithOwner: "o/r", hasDiscussionsEnabled: true, discussions: null } },
+    errors: [{
+      type: "FORBIDDEN",
+      path: ["repository", "discussions"],
+      message: "Resource not accessible by personal access token",
+    }],
+  };
+  assert.throws(
+    () => read(answer(200, denied)),
+    (e) =>
+      e instanceof RepoHostError &&
+      e.message.endsWith("FORBIDDEN: Resource not accessible by personal access token"),
+  );
 });
