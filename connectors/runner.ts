@@ -265,7 +265,9 @@ export async function runConnectors(
         unchanged: summary.unchanged,
         bytesWritten: commit.bytesWritten,
       });
-      await advanceState(options.state, connector, previous?.since, unique);
+      // The notes are durable now: a state that cannot be saved (a full disk) only makes the next
+      // pass read again what this one read, which changes nothing. The pass committed.
+      await advanceState(options.state, connector, previous?.since, unique).catch(() => {});
     } catch (e) {
       if (options.signal?.aborted && e === options.signal.reason) throw e;
       report({ phase: "failed", pages, records: pulled });

@@ -190,3 +190,19 @@ Deno.test("describeError() keeps name, message and plain fields, and scrubs secr
   const e = Object.assign(new Error("m"), { nested: { token: "x" }, list: ["a"], fn: () => {} });
   assert.deepEqual(describeError(e), { name: "Error", message: "m", list: ["a"] });
 });
+
+Deno.test("runConnectors(): a state write that fails after the commit leaves the pass committed, not failed", async () => {
+  const memo = recordingMemo();
+  const state = memoryState();
+  state.write = () => Promise.reject(new Error("ENOSPC: no space left on device"));
+  const phases: string[] = [];
+  const result = await runConnectors([connector("a", () => Promise.resolve([record(1)]))], memo, {
+    state,
+    onProgress: (p) => phases.push(p.phase),
+  });
+  assert.equal(memo.commits.length, 1, "the notes were committed");
+  assert.equal(result.written, 1);
+  // The pass is both "committed" (counts, written notes) and in `errors` with "failed" progress:
+  assert.deepEqual(result.errors, [], "a committed pass is not a failed pass");
+  assert.deepEqual(phases, ["committing", "committed"]);
+});
