@@ -126,6 +126,36 @@ class ProtocolServer implements MemoMcpProtocolServer {
     );
   }
 
+  /**
+   * A batch's answers as one array, held to `maxOutputBytes` as a whole (each was held on its own):
+   * while the array is over, its largest answer gives way to its id's -32012 (`MCP_OUTPUT_LIMIT`),
+   * so that the client learns which answers it did not get; when even those are over, one -32012.
+   */
+  #batchWithin(replies: string[]): string {
+    const joined = () => `[${replies.join(",")}]`;
+    let over = outputLimitError(joined(), this.#maxOutput);
+    const replaced = new Set<number>();
+    while (over !== undefined && replaced.size < replies.length) {
+      let largest = -1;
+      for (let i = 0; i < replies.length; i++) {
+        if (!replaced.has(i) && (largest < 0 || replies[i].length > replies[largest].length)) {
+          largest = i;
+        }
+      }
+      replaced.add(largest);
+      const id = JSON.stringify((JSON.parse(replies[largest]) as { id?: unknown }).id ?? null);
+      replies[largest] = rpcErrorJson(
+        id,
+        JSON_RPC_CODES.outputLimit,
+        over.message,
+        toSafeError(over),
+      );
+      over = outputLimitError(joined(), this.#maxOutput);
+    }
+    if (over === undefined) return joined();
+    return rpcErrorJson("null", JSON_RPC_CODES.outputLimit, over.message, toSafeError(over));
+  }
+
   async handleParsed(
     message: unknown,
     context: MemoMcpRequestContext = { transport: "stdio" },
@@ -139,7 +169,7 @@ class ProtocolServer implements MemoMcpProtocolServer {
       if (message.length === 0) return EMPTY_BATCH;
       const replies = await Promise.all(message.map((m) => this.#one(m, context, true)));
       const out = replies.filter((r): r is string => r !== undefined);
-      return out.length ? `[${out.join(",")}]` : undefined;
+      return out.length ? this.#batchWithin(out) : undefined;
     } catch (e) {
       // Never throws: anything unexpected becomes -32603 without an id.
       return rpcErrorJson(

@@ -173,3 +173,38 @@ Deno.test("createMemoMcpProtocolServer() ignores notifications/cancelled from a 
   assert.equal(reply.result.structuredContent.notes, 1);
   assert.equal(runtime.signals[0].aborted, false);
 });
+
+Deno.test("createMemoMcpProtocolServer(): a batch's answer is held to maxOutputBytes as a whole; the largest answers give way to their ids' -32012", async () => {
+  const { server: s } = server({ maxOutputBytes: 2000 });
+  await call(s, "initialize", init("2025-03-26"));
+  const read = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "resources/read",
+    params: { uri: "memo://stats" },
+  });
+  const single = (await s.handle(JSON.stringify(read(1))))!;
+  assert.ok(single.length < 500, "one answer fits, and three");
+  const reply = (await s.handle(JSON.stringify([1, 2, 3, 4, 5].map(read))))!;
+  assert.ok(new TextEncoder().encode(reply).length <= 2000, `${reply.length} bytes`);
+  const answers = JSON.parse(reply) as { id: number; result?: unknown; error?: { code: number } }[];
+  assert.deepEqual(answers.map((a) => a.id), [1, 2, 3, 4, 5]); // every id answered, in order
+  const cut = answers.filter((a) => a.error?.code === -32012);
+  assert.ok(cut.length > 0 && cut.length < 5, JSON.stringify(answers.map((a) => a.error?.code)));
+  assert.ok(answers.some((a) => a.result !== undefined));
+});
+
+Deno.test("createMemoMcpProtocolServer(): a batch whose every answer's -32012 is still over maxOutputBytes gets one -32012", async () => {
+  const { server: s } = server({ maxOutputBytes: 600 });
+  await call(s, "initialize", init("2025-03-26"));
+  const reads = [1, 2, 3, 4, 5].map((id) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "resources/read",
+    params: { uri: "memo://stats" },
+  }));
+  const reply = JSON.parse((await s.handle(JSON.stringify(reads)))!);
+  assert.equal(reply.id, null);
+  assert.equal(reply.error.code, -32012);
+  assert.equal(reply.error.data.code, "MCP_OUTPUT_LIMIT");
+});
