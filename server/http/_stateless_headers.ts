@@ -148,6 +148,15 @@ export function checkStatelessHeaders(
         "Cannot accept the request: 2026-07-28 takes one JSON-RPC message per POST, not a batch",
       );
     }
+    // A batch (a session era's): each of its messages is held to the header as one alone is.
+    if (Array.isArray(message)) {
+      for (const one of message) {
+        const refused = isObject(one)
+          ? checkStatelessHeaders(one, headers, versionHeader)
+          : undefined;
+        if (refused !== undefined) return refused;
+      }
+    }
     return undefined; // not a message: the protocol server answers -32600
   }
   const params = isObject(message.params) ? message.params : undefined;

@@ -230,3 +230,25 @@ Deno.test("createHttpEndpoint() refuses a web page path that cannot work", () =>
   createHttpEndpoint({ runtime }, { MEMO_UI: "false" }, { routed: true, uiPath: "/mcp" });
   createHttpEndpoint({ runtime }, { MEMO_UI_PATH: "/mcp" });
 });
+
+Deno.test("createHttpEndpoint(): a batch's message naming a version in _meta is held to the header as one alone is", async () => {
+  const endpoint = createHttpEndpoint({ runtime: createFakeRuntime(0) }, {});
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const msg = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta } };
+  const headers = { "content-type": "application/json" }; // no MCP-Protocol-Version: 2025-03-26
+  const post = (body: unknown) =>
+    endpoint.handle(
+      new Request("http://127.0.0.1/mcp", { method: "POST", headers, body: JSON.stringify(body) }),
+    );
+  for (const body of [msg, [msg]]) {
+    const answer = await post(body);
+    assert.equal(answer.status, 400);
+    assert.equal((await answer.json()).error.code, -32020, JSON.stringify(body));
+  }
+  // A session-era batch with no _meta version is served as before.
+  const ping = await post([{ jsonrpc: "2.0", id: 2, method: "ping" }]);
+  assert.deepEqual(await ping.json(), [{ jsonrpc: "2.0", id: 2, result: {} }]);
+});
