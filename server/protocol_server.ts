@@ -32,7 +32,7 @@ import { Dispatcher } from "./_dispatch.ts";
 export { LISTEN_LIMIT_CODE } from "./listen/listen_streams.ts";
 
 const NO_PARAMS: Params = Object.freeze({}) as Params;
-const decoder = new TextDecoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * Creates the protocol server. One instance serves one stdio connection, or
@@ -111,7 +111,11 @@ class ProtocolServer implements MemoMcpProtocolServer {
     if (typeof raw === "string") text = raw;
     else {
       size ??= raw.byteLength;
-      text = decoder.decode(raw);
+      try {
+        text = decoder.decode(raw);
+      } catch {
+        return PARSE_ERROR_JSON; // JSON-RPC messages MUST be UTF-8
+      }
     }
     let message: unknown;
     try {

@@ -8,7 +8,7 @@
 
 import { JSON_RPC_CODES } from "./json_rpc_codes.ts";
 import type { MemoMcpProtocolServer } from "./types.ts";
-import { rpcErrorJson } from "./protocol/jsonrpc.ts";
+import { PARSE_ERROR_JSON, rpcErrorJson } from "./protocol/jsonrpc.ts";
 import { chunkReader } from "./_chunk_reader.ts";
 import { concatBytes } from "../platform/read_limited.ts";
 
@@ -81,7 +81,7 @@ export interface StdioServerOptions {
 
 const NEWLINE = 0x0a;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
 const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
 
 /**
@@ -148,7 +148,12 @@ export async function runStdioServer(
   const context = { transport: "stdio" as const, notify: send, closed: connection.signal };
 
   const dispatch = (bytes: Uint8Array) => {
-    let text = decoder.decode(bytes);
+    let text: string;
+    try {
+      text = decoder.decode(bytes);
+    } catch {
+      return send(PARSE_ERROR_JSON); // JSON-RPC messages MUST be UTF-8
+    }
     // The message's own bytes: a line's CR and a leading BOM are framing, not message.
     let framing = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
     if (text.endsWith("\r")) text = text.slice(0, -1), framing++;

@@ -169,3 +169,11 @@ Deno.test("runStdioServer() stops on abort and still answers what is in flight",
   await done;
   assert.equal(JSON.parse(out.join("")).id, 1);
 });
+
+Deno.test("runStdioServer(): a line that is not UTF-8 is a parse error, not text with U+FFFD", async () => {
+  const head = encoder.encode('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"');
+  const tail = encoder.encode('"}}\n');
+  const lines = await run([new Uint8Array([...head, 0xff, 0xfe, ...tail]), ping(2) + "\n"]);
+  assert.equal(JSON.parse(lines[0]).error?.code, -32700, lines[0]);
+  assert.deepEqual(JSON.parse(lines[1]), { jsonrpc: "2.0", id: 2, result: {} }); // and goes on
+});

@@ -31,7 +31,19 @@ export type BodyOutcome =
   | { ok: false; tooLarge: true; bytes?: number }
   | { ok: false; tooLarge: false; error: string };
 
-const decoder = new TextDecoder();
+/** The reason a body that is not UTF-8 is refused (JSON-RPC messages MUST be UTF-8). */
+export const NOT_UTF8 = "the body is not valid UTF-8";
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** `bytes` as text, or the refusal of a body that is not UTF-8. */
+function decoded(bytes: Uint8Array): BodyOutcome {
+  try {
+    return { ok: true, text: decoder.decode(bytes), bytes: bytes.byteLength };
+  } catch {
+    return { ok: false, tooLarge: false, error: NOT_UTF8 };
+  }
+}
 
 /**
  * Reads the body of `request` as UTF-8 text if it has at most `limit` bytes.
@@ -60,9 +72,9 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     // The HTTP server enforces the declared length; a Request built in-process
     // could lie, and a string longer than the limit is more bytes than it too.
     try {
-      const text = await request.text();
-      if (text.length > limit) return { ok: false, tooLarge: true };
-      return { ok: true, text, bytes: size };
+      const bytes = new Uint8Array(await request.arrayBuffer());
+      if (bytes.byteLength > limit) return { ok: false, tooLarge: true };
+      return decoded(bytes);
     } catch (e) {
       return { ok: false, tooLarge: false, error: e instanceof Error ? e.message : String(e) };
     }
@@ -76,5 +88,5 @@ export async function readBodyLimited(request: Request, limit: number): Promise<
     return { ok: false, tooLarge: false, error: e instanceof Error ? e.message : String(e) };
   }
   if (bytes === undefined) return { ok: false, tooLarge: true };
-  return { ok: true, text: decoder.decode(bytes), bytes: bytes.byteLength };
+  return decoded(bytes);
 }

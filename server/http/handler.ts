@@ -12,7 +12,7 @@
 import { authRefusalResponse, createAuthenticator, type MemoMcpHttpAuthOptions } from "./auth.ts";
 import type { OAuthResourceServer } from "./oauth/mod.ts";
 import { ALLOW_METHODS, corsHeaders, preflightHeaders, VARY_ORIGIN } from "./cors.ts";
-import { readBodyLimited } from "./body.ts";
+import { NOT_UTF8, readBodyLimited } from "./body.ts";
 import {
   HTTP_DEFAULT_PROTOCOL_VERSION,
   HTTP_SUPPORTED_PROTOCOL_VERSIONS,
@@ -253,12 +253,14 @@ export function createHttpHandler(
         const data = toSafeError(new McpValidationError(message, { details }));
         return httpErrorResponse(413, INVALID_PARAMS, message, origin, [], data);
       }
-      return httpErrorResponse(
-        400,
-        INVALID_REQUEST,
-        `Cannot read the request body: ${body.error}`,
-        origin,
-      );
+      return body.error === NOT_UTF8
+        ? httpErrorResponse(400, PARSE_ERROR, `Parse error: ${NOT_UTF8}`, origin)
+        : httpErrorResponse(
+          400,
+          INVALID_REQUEST,
+          `Cannot read the request body: ${body.error}`,
+          origin,
+        );
     }
     let message: unknown;
     try {

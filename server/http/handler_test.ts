@@ -447,3 +447,27 @@ Deno.test("createHttpHandler() streams a request's progress as it is sent, then 
   for (let r = await reader.read(); !r.done; r = await reader.read()) rest += r.value;
   assert.match(rest, /"progress":2[\s\S]*"done":"client"/);
 });
+
+Deno.test("createHttpHandler(): a body that is not UTF-8 is 400 -32700, with or without Content-Length", async () => {
+  const h = handler();
+  const bad = new Uint8Array([
+    ...new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"x":"'),
+    0xff,
+    0x22,
+    0x7d,
+  ]);
+  const lengths: Record<string, string>[] = [{}, { "content-length": String(bad.byteLength) }];
+  for (const headers of lengths) {
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(bad);
+        c.close();
+      },
+    });
+    const res = await h(post("content-length" in headers ? bad : stream, headers));
+    assert.equal(res.status, 400);
+    const body = await res.json();
+    assert.equal(body.error.code, -32700);
+    assert.equal(body.error.message, "Parse error: the body is not valid UTF-8");
+  }
+});
