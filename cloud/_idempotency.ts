@@ -105,12 +105,12 @@ export async function runIdempotent(
         try {
           answer = await write();
         } catch (e) {
-          await store.release(workspaceId, key).catch(run.onKeepError);
+          await store.release(workspaceId, key, fingerprint).catch(run.onKeepError);
           throw e;
         }
         try {
-          if (answer.status >= 500) await store.release(workspaceId, key);
-          else await store.complete(workspaceId, key, answer);
+          if (answer.status >= 500) await store.release(workspaceId, key, fingerprint);
+          else await store.complete(workspaceId, key, answer, fingerprint);
         } catch (e) {
           run.onKeepError(e);
         }

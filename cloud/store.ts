@@ -256,10 +256,21 @@ export interface IdempotencyStore {
    * holder died) may be claimed again.
    */
   claim(workspaceId: string, key: string, fingerprint: string): Promise<IdempotencyClaim>;
-  /** Records the answer of a claimed key. */
-  complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void>;
-  /** Frees a claimed key without an answer (the write failed with a 5xx). */
-  release(workspaceId: string, key: string): Promise<void>;
+  /**
+   * Records the answer of a claimed key, when the claim pending is still the one made with this
+   * `fingerprint` (a claim taken over after 60 s by another request keeps that request's answer).
+   */
+  complete(
+    workspaceId: string,
+    key: string,
+    answer: IdempotentAnswer,
+    fingerprint: string,
+  ): Promise<void>;
+  /**
+   * Frees a claimed key without an answer (the write failed with a 5xx), when the claim pending is
+   * still the one made with this `fingerprint`.
+   */
+  release(workspaceId: string, key: string, fingerprint: string): Promise<void>;
   /**
    * Deletes, in every workspace, the answers kept for keys answered before `before` (all of them
    * with the current time), so that an operator can drop records from before the secrets guard

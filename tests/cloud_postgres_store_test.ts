@@ -509,7 +509,7 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "mismatch" });
       // Keys are per workspace.
       assert.deepEqual(await keys.claim("other", "k1", "fp2"), { kind: "claimed" });
-      await keys.complete("team", "k1", { status: 201, body: '{"note":1}' });
+      await keys.complete("team", "k1", { status: 201, body: '{"note":1}' }, "fp1");
       const replay = { kind: "replay", answer: { status: 201, body: '{"note":1}' } };
       assert.deepEqual(await elsewhere.claim("team", "k1", "fp1"), replay);
       assert.deepEqual(await keys.claim("team", "k1", "fp2"), { kind: "mismatch" });
@@ -522,12 +522,25 @@ Deno.test("PostgreSQL cloud store", async (t) => {
       assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "pending" });
       now += 1;
       assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "claimed" });
+      // Taken over by another request: the first holder's late answer and release touch nothing.
+      now += 60_000;
+      assert.deepEqual(await keys.claim("team", "k1", "fp-B"), { kind: "claimed" });
+      await elsewhere.complete("team", "k1", { status: 200, body: '{"who":"A"}' }, "fp2");
+      await elsewhere.release("team", "k1", "fp2");
+      assert.deepEqual(await keys.claim("team", "k1", "fp-B"), { kind: "pending" });
+      await keys.complete("team", "k1", { status: 200, body: '{"who":"B"}' }, "fp-B");
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp-B"), {
+        kind: "replay",
+        answer: { status: 200, body: '{"who":"B"}' },
+      });
+      now += 24 * 3600_000;
+      assert.deepEqual(await elsewhere.claim("team", "k1", "fp2"), { kind: "claimed" }); // expired
       // Released: the next request runs.
-      await elsewhere.release("team", "k1");
+      await elsewhere.release("team", "k1", "fp2");
       assert.deepEqual(await keys.claim("team", "k1", "fp3"), { kind: "claimed" });
       // Release frees only pending claims.
-      await keys.complete("team", "k1", { status: 200, body: "{}" });
-      await keys.release("team", "k1");
+      await keys.complete("team", "k1", { status: 200, body: "{}" }, "fp3");
+      await keys.release("team", "k1", "fp3");
       assert.equal((await keys.claim("team", "k1", "fp3")).kind, "replay");
       // Pruning deletes what expired.
       now += 25 * 3600_000;

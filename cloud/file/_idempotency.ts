@@ -79,7 +79,7 @@ interface Workspace {
  * const keys = new FileIdempotencyStore({ dataDir });
  * assert.deepEqual(await keys.claim("team", "k1", "fp"), { kind: "claimed" });
  * assert.deepEqual(await keys.claim("team", "k1", "fp"), { kind: "pending" });
- * await keys.complete("team", "k1", { status: 201, body: '{"ok":true}' });
+ * await keys.complete("team", "k1", { status: 201, body: '{"ok":true}' }, "fp");
  * const again = new FileIdempotencyStore({ dataDir }); // another start of the server
  * assert.deepEqual(await again.claim("team", "k1", "fp"), {
  *   kind: "replay",
@@ -128,10 +128,15 @@ export class FileIdempotencyStore implements IdempotencyStore {
    * thrown. A key with no pending claim (released, or claimed again by another request since)
    * records nothing.
    */
-  complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void> {
+  complete(
+    workspaceId: string,
+    key: string,
+    answer: IdempotentAnswer,
+    fingerprint: string,
+  ): Promise<void> {
     return this.#run(workspaceId, async (ws) => {
       const pending = ws.pending.get(key);
-      if (!pending) return;
+      if (!pending || pending.fingerprint !== fingerprint) return;
       ws.pending.delete(key);
       const at = this.#now();
       const line = JSON.stringify({
@@ -169,9 +174,9 @@ export class FileIdempotencyStore implements IdempotencyStore {
   }
 
   /** {@linkcode IdempotencyStore.release}: forgets a pending claim. */
-  release(workspaceId: string, key: string): Promise<void> {
+  release(workspaceId: string, key: string, fingerprint: string): Promise<void> {
     return this.#run(workspaceId, (ws) => {
-      ws.pending.delete(key);
+      if (ws.pending.get(key)?.fingerprint === fingerprint) ws.pending.delete(key);
       return Promise.resolve();
     });
   }

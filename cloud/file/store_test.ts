@@ -346,21 +346,32 @@ Deno.test("idempotency: claim, pending, replay, mismatch, release, 60 s takeover
     assert.deepEqual(await keys.claim("team", "k1", "fp1"), { kind: "pending" });
     assert.deepEqual(await keys.claim("team", "k1", "fp2"), { kind: "mismatch" });
     assert.deepEqual(await keys.claim("other", "k1", "fp2"), { kind: "claimed" }, "per workspace");
-    await keys.complete("team", "k1", { status: 201, body: '{"note":{"id":"n1"}}' });
+    await keys.complete("team", "k1", { status: 201, body: '{"note":{"id":"n1"}}' }, "fp1");
     const replay = { kind: "replay", answer: { status: 201, body: '{"note":{"id":"n1"}}' } };
     assert.deepEqual(await keys.claim("team", "k1", "fp1"), replay);
     assert.deepEqual(await keys.claim("team", "k1", "fp2"), { kind: "mismatch" });
 
     assert.deepEqual(await keys.claim("team", "k2", "fp"), { kind: "claimed" });
-    await keys.release("team", "k2");
+    await keys.release("team", "k2", "fp");
     assert.deepEqual(await keys.claim("team", "k2", "fp"), { kind: "claimed" }, "released");
     clock.now += PENDING_CLAIM_MS - 1;
     assert.deepEqual(await keys.claim("team", "k2", "fp"), { kind: "pending" });
     clock.now += 1;
     assert.deepEqual(await keys.claim("team", "k2", "fp"), { kind: "claimed" }, "holder died");
-    await keys.release("team", "k2");
-    await keys.complete("team", "k2", { status: 200, body: "{}" }); // no claim: nothing kept
+    await keys.release("team", "k2", "fp");
+    await keys.complete("team", "k2", { status: 200, body: "{}" }, "fp"); // no claim: nothing kept
     assert.deepEqual(await keys.claim("team", "k2", "fp"), { kind: "claimed" });
+    // A claim taken over by another request after 60 s keeps that request's answer: the first
+    // holder's late answer, or its release, touches nothing.
+    clock.now += PENDING_CLAIM_MS;
+    assert.deepEqual(await keys.claim("team", "k2", "fp-B"), { kind: "claimed" }, "taken over");
+    await keys.complete("team", "k2", { status: 200, body: '{"who":"A"}' }, "fp");
+    await keys.release("team", "k2", "fp");
+    await keys.complete("team", "k2", { status: 200, body: '{"who":"B"}' }, "fp-B");
+    assert.deepEqual(await keys.claim("team", "k2", "fp-B"), {
+      kind: "replay",
+      answer: { status: 200, body: '{"who":"B"}' },
+    });
     await assert.rejects(keys.claim("../x", "k", "fp"), MemoryValidationError);
   });
 });
@@ -371,7 +382,7 @@ Deno.test("idempotency: answers survive a restart and expire 24 h after they com
     const keys = new FileIdempotencyStore({ dataDir, clock: clockFn });
     await keys.claim("team", "k1", "fp");
     clock.now += 5_000; // the write took 5 s: the 24 h start when it completed
-    await keys.complete("team", "k1", { status: 200, body: '{"a":"\\n\u00e9"}' });
+    await keys.complete("team", "k1", { status: 200, body: '{"a":"\\n\u00e9"}' }, "fp");
     await keys.close();
     const replay = { kind: "replay", answer: { status: 200, body: '{"a":"\\n\u00e9"}' } };
     const later = new FileIdempotencyStore({ dataDir, clock: clockFn });
@@ -389,12 +400,12 @@ Deno.test("idempotency: the file is compacted when expired entries dominate", as
     const path = join(dataDir, "team", "idempotency.jsonl");
     for (let i = 0; i < 100; i++) {
       await keys.claim("team", `old-${i}`, "fp");
-      await keys.complete("team", `old-${i}`, { status: 201, body: `{"i":${i}}` });
+      await keys.complete("team", `old-${i}`, { status: 201, body: `{"i":${i}}` }, "fp");
     }
     clock.now += IDEMPOTENCY_TTL_MS;
     for (let i = 0; i < 30; i++) {
       await keys.claim("team", `new-${i}`, "fp");
-      await keys.complete("team", `new-${i}`, { status: 201, body: `{"n":${i}}` });
+      await keys.complete("team", `new-${i}`, { status: 201, body: `{"n":${i}}` }, "fp");
     }
     const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
     assert.ok(lines.length <= 64, `${lines.length} lines`);

@@ -71,7 +71,7 @@ interface KeyRow {
  *   const keys = new PostgresIdempotencyStore({ sql });
  *   assert.deepEqual(await keys.claim("team", "k1", "fp"), { kind: "claimed" });
  *   assert.deepEqual(await keys.claim("team", "k1", "fp"), { kind: "pending" });
- *   await keys.complete("team", "k1", { status: 201, body: "{}" });
+ *   await keys.complete("team", "k1", { status: 201, body: "{}" }, "fp");
  *   assert.deepEqual(await keys.claim("team", "k1", "fp"), {
  *     kind: "replay",
  *     answer: { status: 201, body: "{}" },
@@ -125,19 +125,26 @@ export class PostgresIdempotencyStore implements IdempotencyStore {
   }
 
   /** Records the answer of a claimed key. */
-  async complete(workspaceId: string, key: string, answer: IdempotentAnswer): Promise<void> {
+  async complete(
+    workspaceId: string,
+    key: string,
+    answer: IdempotentAnswer,
+    fingerprint: string,
+  ): Promise<void> {
     await this.#sql`
       UPDATE memo_idempotency
       SET state = 'done', status = ${answer.status}, body = ${answer.body},
         completed_at = ${this.#clock()}
-      WHERE workspace = ${workspaceId} AND key = ${key} AND state = 'pending'`;
+      WHERE workspace = ${workspaceId} AND key = ${key} AND state = 'pending'
+        AND fingerprint = ${fingerprint}`;
   }
 
   /** Frees a claimed key without an answer. */
-  async release(workspaceId: string, key: string): Promise<void> {
+  async release(workspaceId: string, key: string, fingerprint: string): Promise<void> {
     await this.#sql`
       DELETE FROM memo_idempotency
-      WHERE workspace = ${workspaceId} AND key = ${key} AND state = 'pending'`;
+      WHERE workspace = ${workspaceId} AND key = ${key} AND state = 'pending'
+        AND fingerprint = ${fingerprint}`;
   }
 
   /** {@linkcode IdempotencyStore.purge}: one `DELETE` of the answered keys. */
