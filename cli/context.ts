@@ -78,7 +78,7 @@ export interface CliIO {
    * Starts a program that outlives this process (no standard streams): `memo hook` rebuilds its
    * index that way. Without it, the rebuild runs in the hook itself.
    */
-  spawnDetached?(program: string, args: readonly string[], cwd: string): Promise<void>;
+  spawnDetached?(program: string, args: readonly string[], cwd: string): Promise<boolean | void>;
   /** The command line that starts this `memo` again (for {@linkcode CliIO.spawnDetached}). */
   self?: string[];
   /** Serves HTTP (`memo serve`): `Deno.serve` under Deno, `node:http` under Node. */

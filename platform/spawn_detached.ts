@@ -23,7 +23,7 @@ const deno: any = g.Deno;
 
 /**
  * Starts `program` with `args` in `cwd`, detached: it keeps running after this process exits,
- * with no stdin, stdout or stderr. Never throws (a program that cannot start is dropped).
+ * with no stdin, stdout or stderr. Never throws: it tells whether the program started.
  *
  * @example
  * ```ts
@@ -35,7 +35,7 @@ export async function spawnDetached(
   program: string,
   args: readonly string[],
   cwd: string,
-): Promise<void> {
+): Promise<boolean> {
   try {
     if (deno) {
       const child = new deno.Command(program, {
@@ -46,12 +46,19 @@ export async function spawnDetached(
         stderr: "null",
       }).spawn();
       child.unref();
-      return;
+      return true;
     }
     const { spawn } = await import("node:child_process");
-    spawn(program, [...args], { cwd, detached: true, stdio: "ignore" }).unref();
+    const child = spawn(program, [...args], { cwd, detached: true, stdio: "ignore" });
+    // Node says whether it started by an event (a missing program is an "error", not a throw).
+    const started = await new Promise<boolean>((resolve) => {
+      child.once("spawn", () => resolve(true));
+      child.once("error", () => resolve(false));
+    });
+    child.unref();
+    return started;
   } catch {
-    // nothing started: the next hook tries again
+    return false; // nothing started: the caller may try again
   }
 }
 

@@ -915,3 +915,24 @@ Deno.test("memo hook never adds another scope's notes when narrowed by the confi
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("memo hook: a rebuild that could not be started is tried again by the next hook, one that started is not", async () => {
+  const root = await project();
+  try {
+    await remember(root, "The zephyr queue runs on Kafka 2 in staging");
+    const input = { session_id: "s", cwd: root, prompt: "zephyr queue Kafka staging" };
+    const starts: string[] = [];
+    const runOnce = async (tag: string, started: boolean) => {
+      const io = recordingIO(root, JSON.stringify(input));
+      io.self = ["/no/such/memo"];
+      io.spawnDetached = () => (starts.push(tag), Promise.resolve(started));
+      assert.equal(await runCli(["hook", "--client", "claude-code", "prompt"], io), 0);
+    };
+    await runOnce("first (could not start)", false);
+    await runOnce("second (started)", true);
+    await runOnce("third (one is running)", true);
+    assert.deepEqual(starts, ["first (could not start)", "second (started)"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

@@ -13,6 +13,7 @@
  * @module
  */
 
+import { join } from "node:path";
 import type { CliFiles } from "../context.ts";
 import { buildPartHere, type Catalog, findPart, type FoundPart, markBuilding } from "./_catalog.ts";
 import {
@@ -29,9 +30,10 @@ export interface CatalogBuilds {
   onBuild?: () => void;
   /**
    * Starts a build in another process (`memo hook --rebuild`); then a changed notes file is read
-   * through its part as it was (checked note by note), and a missing part adds nothing.
+   * through its part as it was (checked note by note), and a missing part adds nothing. `false`:
+   * nothing started.
    */
-  background?: () => Promise<void>;
+  background?: () => Promise<boolean | void>;
 }
 
 /** The scopes a hook serves, and where the user scope lives. */
@@ -242,7 +244,11 @@ export async function openMemory(
   const stale: boolean[] = [];
   const todo = found.filter((f) => !f.fresh);
   if (todo.length && builds.background) {
-    if (await markBuilding(todo.map((f) => f.place), files)) await builds.background();
+    const places = todo.map((f) => f.place);
+    if (await markBuilding(places, files) && await builds.background() === false) {
+      // Nothing started: the marks go, so that the next hook tries again (not 10 minutes later).
+      await Promise.all(places.map((p) => files.remove(join(p.dir, "building")).catch(() => {})));
+    }
   }
   for (const f of found) {
     if (f.fresh) parts.push(f.catalog!), stale.push(false);
