@@ -80,6 +80,7 @@ export interface StdioServerOptions {
 }
 
 const NEWLINE = 0x0a;
+const CR = 0x0d;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const DEFAULT_MAX_LINE = 64 * 1024 * 1024;
@@ -181,6 +182,12 @@ export async function runStdioServer(
   let pending: Uint8Array[] = [];
   let pendingBytes = 0;
   let dropping = false;
+  const tooLong = () =>
+    send(rpcErrorJson(
+      "null",
+      JSON_RPC_CODES.invalidRequest,
+      `Cannot handle the message: a line is longer than ${maxLine} bytes`,
+    ));
   try {
     while (!options.signal?.aborted) {
       const { value, done } = await reader.read();
@@ -191,6 +198,16 @@ export async function runStdioServer(
         start = nl + 1;
         if (dropping) {
           dropping = false;
+          continue;
+        }
+        // The whole line, however its chunks fell; its CR is framing.
+        const last = piece.byteLength > 0
+          ? piece[piece.byteLength - 1]
+          : pending.at(-1)?.[pending.at(-1)!.byteLength - 1];
+        if (pendingBytes + piece.byteLength - (last === CR ? 1 : 0) > maxLine) {
+          pending = [];
+          pendingBytes = 0;
+          tooLong();
           continue;
         }
         if (pendingBytes === 0) dispatch(piece);
@@ -205,15 +222,11 @@ export async function runStdioServer(
         const rest = value.slice(start); // copy: the reader may reuse its buffer
         pendingBytes += rest.byteLength;
         pending.push(rest);
-        if (pendingBytes > maxLine) {
+        if (pendingBytes > maxLine + 1) { // (room for a CR before the line's end)
           pending = [];
           pendingBytes = 0;
           dropping = true;
-          send(rpcErrorJson(
-            "null",
-            JSON_RPC_CODES.invalidRequest,
-            `Cannot handle the message: a line is longer than ${maxLine} bytes`,
-          ));
+          tooLong();
         }
       }
     }

@@ -177,3 +177,20 @@ Deno.test("runStdioServer(): a line that is not UTF-8 is a parse error, not text
   assert.equal(JSON.parse(lines[0]).error?.code, -32700, lines[0]);
   assert.deepEqual(JSON.parse(lines[1]), { jsonrpc: "2.0", id: 2, result: {} }); // and goes on
 });
+
+Deno.test("runStdioServer(): a line over maxLineBytes is dropped however its chunks fall, and one at the limit is served with its CR", async () => {
+  const long = '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"' + "a".repeat(5000) + '"}}';
+  // The whole line in one chunk, and a line its second chunk completes (each chunk under the limit).
+  for (const chunks of [[long + "\n"], [long.slice(0, 900), long.slice(900) + "\n"]]) {
+    const lines = await run([...chunks, ping(2) + "\n"], undefined, { maxLineBytes: 1000 });
+    assert.equal(JSON.parse(lines[0]).error?.code, -32600, lines[0]);
+    assert.deepEqual(JSON.parse(lines[1]), { jsonrpc: "2.0", id: 2, result: {} });
+  }
+  const line = ping(1); // exactly maxLineBytes bytes, then CRLF, split before its end
+  const lines = await run([line.slice(0, 10), line.slice(10) + "\r", "\n"], undefined, {
+    maxLineBytes: line.length,
+  });
+  assert.deepEqual(JSON.parse(lines[0]), { jsonrpc: "2.0", id: 1, result: {} });
+  const over = await run([line + "x\n"], undefined, { maxLineBytes: line.length });
+  assert.equal(JSON.parse(over[0]).error?.code, -32600);
+});
