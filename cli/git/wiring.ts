@@ -9,8 +9,8 @@
  * @module
  */
 
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname, isAbsolute, join } from "node:path";
 import { memoPaths } from "@memo/memory";
 import type { CliIO } from "../context.ts";
 import { writeFileAtomically } from "../write_file.ts";
@@ -347,4 +347,49 @@ export async function wireGit(
     config,
     driver,
   };
+}
+
+/**
+ * Keeps a per-person file out of git in this clone alone: when `file` (a path under `root`) is
+ * not ignored yet, a line for it (and its `.memo.bak` copy) goes to the clone's own
+ * `.git/info/exclude`, which is never committed. Tells whether it added one; outside a work tree,
+ * or when git fails, nothing happens.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { runProgram } from "../../platform/mod.ts";
+ * import { excludeInClone } from "./wiring.ts";
+ * const dir = await Deno.realPath(await Deno.makeTempDir());
+ * await runProgram("git", ["init", "-q"], dir);
+ * assert.equal(await excludeInClone(runProgram, dir, ".claude/settings.local.json"), true);
+ * assert.equal((await runProgram("git", ["check-ignore", "-q", ".claude/settings.local.json"], dir)).code, 0);
+ * assert.equal(await excludeInClone(runProgram, dir, ".claude/settings.local.json"), false); // once
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function excludeInClone(
+  run: RunProgram,
+  root: string,
+  file: string,
+): Promise<boolean> {
+  try {
+    // 0: ignored already; 1: not ignored; anything else: not a work tree, or no git.
+    if ((await run("git", ["check-ignore", "-q", "--", file], root)).code !== 1) return false;
+    const prefix = await run("git", ["rev-parse", "--show-prefix"], root);
+    const path = await run("git", ["rev-parse", "--git-path", "info/exclude"], root);
+    if (prefix.code !== 0 || path.code !== 0) return false;
+    const exclude = path.stdout.trim();
+    const at = isAbsolute(exclude) ? exclude : join(root, exclude);
+    const old = await readFile(at, "utf8").catch(() => "");
+    const line = `/${prefix.stdout.trim()}${file}*`;
+    await mkdir(dirname(at), { recursive: true });
+    await writeFileAtomically(
+      at,
+      `${old}${old === "" || old.endsWith("\n") ? "" : "\n"}# memo: yours alone\n${line}\n`,
+    );
+    return true;
+  } catch {
+    return false;
+  }
 }

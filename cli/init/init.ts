@@ -30,7 +30,12 @@ import {
 } from "./_launch_command.ts";
 import { writeFileAtomically } from "../write_file.ts";
 import { updateHookFile } from "./_hook_file.ts";
-import { type GitWiringResult, mergeDriverCommand, wireGit } from "../git/wiring.ts";
+import {
+  excludeInClone,
+  type GitWiringResult,
+  mergeDriverCommand,
+  wireGit,
+} from "../git/wiring.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { errorLine, jsonDocument } from "../output.ts";
@@ -430,6 +435,13 @@ export const initCommand: CliCommand = {
       if (hooks) {
         const result = await updateHookFile(client, place, team, hooks, command, show);
         files.push(result);
+        // Claude Code's per-person file, made here: kept out of git in this clone (its paths are
+        // this machine's), as Claude Code does for the one it makes.
+        if (
+          result.status === "created" && client === "claude-code" && !team && io.runProgram
+        ) {
+          await excludeInClone(io.runProgram, place.root, ".claude/settings.local.json");
+        }
         if (result.status === "error") {
           failed = true;
           await io.stderr(errorLine(result.error!));

@@ -242,3 +242,19 @@ test("memo init --hooks: a --command carrying memo mcp's flags writes hooks that
     "memo hook --client claude-code prompt",
   );
 });
+
+test("memo init --hooks in a git work tree keeps the .claude/settings.local.json it makes out of git, in this clone alone", async () => {
+  await using p = await project();
+  const git = (...args: string[]) =>
+    new Deno.Command("git", { args, cwd: p.root, stdout: "null", stderr: "null" }).output();
+  await git("init", "-q");
+  assert.equal((await p.run("--client", "claude-code", "--hooks")).code, 0);
+  assert.equal((await git("check-ignore", "-q", ".claude/settings.local.json")).code, 0);
+  assert.equal((await git("check-ignore", "-q", ".claude/settings.local.json.memo.bak")).code, 0);
+  // In the clone's own exclude file (no .gitignore to commit), and written once.
+  assert.equal(await Deno.stat(join(p.root, ".gitignore")).then(() => true, () => false), false);
+  assert.equal((await p.run("--client", "claude-code", "--no-hooks")).code, 0);
+  assert.equal((await p.run("--client", "claude-code", "--hooks")).code, 0);
+  const exclude = await readFile(join(p.root, ".git", "info", "exclude"), "utf8");
+  assert.equal(exclude.split("/.claude/settings.local.json*").length, 2, exclude);
+});
