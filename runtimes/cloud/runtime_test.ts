@@ -471,3 +471,67 @@ Deno.test("the cloud runtime serves the project scope alone: another scope is re
   assert.deepEqual(paths, []);
   await runtime.close();
 });
+
+Deno.test("syncToCloud(): a pass over one batch's 10,000 notes goes in several batches, in order, and commits", async () => {
+  const { syncToCloud } = await import("./_connector_sync.ts");
+  const { MemoCloudClient } = await import("./client.ts");
+  const { ConnectorRegistry } = await import("@memo/connectors");
+  const rootDir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${rootDir}/.memo`);
+    await Deno.writeTextFile(
+      `${rootDir}/.memo/config.json`,
+      JSON.stringify({ connectors: [{ id: "big", type: "static" }] }),
+    );
+    // A repository or workspace of 10,001 items: its first, full pass.
+    const records = Array.from({ length: 10_001 }, (_, i) => ({
+      source: `static:${i}`,
+      title: `Item ${i}`,
+      text: `Text ${i}`,
+      url: `https://example.com/${i}`,
+      createdAt: "2024-05-01T00:00:00Z",
+      updatedAt: "2024-05-01T00:00:00Z",
+      metadata: { labels: [] },
+    }));
+    const registry = new ConnectorRegistry({ builtins: false }).register("static", (c) => ({
+      id: c.id,
+      type: "static",
+      pull: () => Promise.resolve(records),
+    }));
+    const sizes: number[] = [];
+    const client = new MemoCloudClient({
+      baseUrl: "http://127.0.0.1:1",
+      apiKey: "mk_example",
+      workspaceId: "team",
+      fetch: async (input, init) => {
+        if (!String(input).includes("notes:batch")) return Response.json({ workspaceId: "team" });
+        const { notes } = JSON.parse(String(init?.body)) as { notes: { source: string }[] };
+        sizes.push(notes.length);
+        const results = notes.map((n) => ({
+          status: "written",
+          note: {
+            id: `n${n.source.slice(7)}`,
+            title: "t",
+            body: "b",
+            labels: [],
+            hash: "h",
+            revision: 1,
+            created: "2026-01-01T00:00:00.000Z",
+            updated: "2026-01-01T00:00:00.000Z",
+          },
+        }));
+        return Response.json({ results, written: notes.length, updated: 0, unchanged: 0 });
+      },
+    });
+    const poller = { writing: <T>(f: () => Promise<T>) => f() } as never;
+    const result = await syncToCloud(
+      { client, poller, secrets: "allow", wrote: () => {} },
+      { rootDir, env: {}, registry, signal: new AbortController().signal },
+    );
+    assert.deepEqual(result.errors.map((e) => e.error.message), []);
+    assert.deepEqual(sizes, [10_000, 1]);
+    assert.equal(result.written, 10_001);
+  } finally {
+    await Deno.remove(rootDir, { recursive: true });
+  }
+});
