@@ -503,8 +503,10 @@ Deno.test("syncToCloud(): a pass over one batch's 10,000 notes goes in several b
       baseUrl: "http://127.0.0.1:1",
       apiKey: "mk_example",
       workspaceId: "team",
-      fetch: async (input, init) => {
-        if (!String(input).includes("notes:batch")) return Response.json({ workspaceId: "team" });
+      fetch: (input, init) => {
+        if (!String(input).includes("notes:batch")) {
+          return Promise.resolve(Response.json({ workspaceId: "team" }));
+        }
         const { notes } = JSON.parse(String(init?.body)) as { notes: { source: string }[] };
         sizes.push(notes.length);
         const results = notes.map((n) => ({
@@ -520,7 +522,9 @@ Deno.test("syncToCloud(): a pass over one batch's 10,000 notes goes in several b
             updated: "2026-01-01T00:00:00.000Z",
           },
         }));
-        return Response.json({ results, written: notes.length, updated: 0, unchanged: 0 });
+        return Promise.resolve(
+          Response.json({ results, written: notes.length, updated: 0, unchanged: 0 }),
+        );
       },
     });
     const poller = { writing: <T>(f: () => Promise<T>) => f() } as never;
