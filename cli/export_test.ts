@@ -213,3 +213,32 @@ test("an imported note that supersedes itself is skipped with its line", async (
     await Deno.remove(to, { recursive: true });
   }
 });
+
+test("export then import keeps two notes of one history whose bodies are the same text (a fact changed back)", async () => {
+  const from = await Deno.makeTempDir({ prefix: "memo-export-" });
+  const to = await Deno.makeTempDir({ prefix: "memo-export-to-" });
+  try {
+    const io = recordingIO(from);
+    const ok = async (...args: string[]) => {
+      io.out.length = 0;
+      assert.equal(await runCli(args, io), 0, io.err.join(""));
+      return JSON.parse(io.out.join(""));
+    };
+    // A fact that changed, then changed back: the first and the last note say the same.
+    const { note: a } = await ok("remember", "Deploys run on Fridays", "--json");
+    const { note: b } = await ok("correct", a.id, "Deploys run on Mondays", "--json");
+    await ok("correct", b.id, "Deploys run on Fridays", "--json");
+    const exported = await exportOf(from);
+    await Deno.writeTextFile(join(to, "all.jsonl"), exported);
+    const summary = await (async () => {
+      const into = recordingIO(to);
+      assert.equal(await runCli(["import", join(to, "all.jsonl"), "--json"], into), 0);
+      return JSON.parse(into.out.join(""));
+    })();
+    assert.equal(summary.written, 3, JSON.stringify(summary)); // 2 written, 0 skipped: one lost
+    assert.equal(await exportOf(to), exported);
+  } finally {
+    await Deno.remove(from, { recursive: true });
+    await Deno.remove(to, { recursive: true });
+  }
+});

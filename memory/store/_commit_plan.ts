@@ -48,6 +48,7 @@ export interface PreparedDraft extends PreparedNoteContent {
 /** What the store needs to know about the notes it holds. */
 export interface NoteLookup {
   has(id: string): boolean;
+  get(id: string): Note | undefined;
   findIdentity(draft: { source?: string; body: string }): Note | undefined;
 }
 
@@ -124,7 +125,8 @@ function isCanonicalTime(s: string): boolean {
 
 /**
  * Deduplicates a batch against the store and within itself (the same identity twice: once, the
- * last draft wins): same identity and nothing new is unchanged; the same source key with new
+ * last draft wins; a draft that names its id is its own identity in the batch, and is the stored
+ * note of that id when that one has its text): same identity and nothing new is unchanged; the same source key with new
  * content is an update in place (id and `created` kept; history fields the draft leaves out are
  * kept); the same text without a source key keeps the stored note and only adds the draft's
  * `supersedes` and validity to it; anything else is a new note. Whether the ids of `supersedes`
@@ -137,9 +139,13 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
   const unique: PreparedDraft[] = [];
   const bySource = new Map<string, number>();
   const byText = new Map<string, number>();
+  const byId = new Map<string, number>();
   for (const draft of drafts) {
-    const slots = draft.source !== undefined ? bySource : byText;
-    const key = draft.source ?? normalizeNoteText(draft.body);
+    // A draft that names its id (an export read back) is its own note even when another has its
+    // text: a fact that changed and changed back is two notes of one history.
+    const slots = draft.source !== undefined ? bySource : draft.id !== undefined ? byId : byText;
+    const text = draft.source === undefined ? normalizeNoteText(draft.body) : "";
+    const key = draft.source ?? (draft.id !== undefined ? `${draft.id}\n${text}` : text);
     const at = slots.get(key);
     if (at === undefined) {
       slots.set(key, unique.length);
@@ -151,7 +157,14 @@ export function planCommit(store: NoteLookup, drafts: PreparedDraft[], now: Date
   const unchanged: Note[] = [];
   const ids = new Set<string>();
   for (const draft of unique) {
-    const existing = store.findIdentity(draft);
+    // A draft naming a stored note's id, with its text, is that note (another note of the same
+    // text is an older or later fact); else the note of its identity, if any.
+    const own = draft.source === undefined && draft.id !== undefined
+      ? store.get(draft.id)
+      : undefined;
+    const existing = own && normalizeNoteText(own.body) === normalizeNoteText(draft.body)
+      ? own
+      : store.findIdentity(draft);
     if (existing) {
       const next = draft.source !== undefined
         ? withHistory(draft, existing, draft)

@@ -41,7 +41,7 @@ Deno.test("planCommit() gives every new note of a large batch its own well-forme
   const drafts = prepareDrafts({
     notes: Array.from({ length: 5000 }, (_, i) => ({ text: `note ${i}` })),
   });
-  const store = { has: () => false, findIdentity: () => undefined };
+  const store = { has: () => false, get: () => undefined, findIdentity: () => undefined };
   const now = new Date("2025-01-01T00:00:00.000Z");
   const ids = [
     ...planCommit(store, drafts, now).written,
@@ -66,7 +66,7 @@ Deno.test("planCommit() keeps one draft per identity, at its first place, the la
     ],
   });
   const plan = planCommit(
-    { has: () => false, findIdentity: () => undefined },
+    { has: () => false, get: () => undefined, findIdentity: () => undefined },
     drafts,
     new Date(),
   );
