@@ -31,6 +31,7 @@ import { randomBytes } from "node:crypto";
 import { StoreLockError } from "../errors.ts";
 import type { StoreIssue } from "./store.ts";
 import { currentHost, currentPid, isProcessAlive } from "../platform/system.ts";
+import { NOTE_MARKER_START, NOTES_PREAMBLE } from "./codec.ts";
 
 export interface LockInfo {
   pid: number;
@@ -254,7 +255,10 @@ export async function recoverStaleLock(
     const info = current.info;
     if (info) {
       const st = await statOrUndefined(s.notesPath);
-      if (st && (info.ino === 0 || st.ino === info.ino) && st.size !== info.size) {
+      // A lock taken before notes.md existed (ino 0) names no file: the one there now may have come
+      // from anywhere since (a checkout, a copy), and is never cut. (A first write torn by a kill
+      // then stays, as a damaged note that `memo doctor` names.)
+      if (st && info.ino !== 0 && st.ino === info.ino && st.size !== info.size) {
         const issue = await cutTornTail(s.notesPath, info, st.size);
         if (issue) issues.push(issue);
       }
@@ -304,6 +308,21 @@ async function cutTornTail(
     }
   }
   if (end === undefined) return undefined;
+  // What memo appends starts with a marker line (after a line break, when the file had none at its
+  // end) or, in a new file, the preamble. Anything else past the lock's end was not this writer's
+  // (it may have died before writing at all, say during a rewrite): text added by hand since.
+  const head = (await readTail(notesPath, Math.min(size, end + 64), Math.min(64, size - end)))
+    ?.toString("utf8") ?? "";
+  const memoWrite = [`\n${NOTE_MARKER_START}`, NOTE_MARKER_START, NOTES_PREAMBLE].some((start) =>
+    head.startsWith(start) || start.startsWith(head)
+  );
+  if (!memoWrite) {
+    return {
+      kind: "torn-tail",
+      message: `Left the end of notes.md as it is: the bytes past process ${info.pid}'s lock are ` +
+        "not a write of memo's (check the last notes)",
+    };
+  }
   const file = await open(notesPath, "r+");
   try {
     await file.truncate(end);

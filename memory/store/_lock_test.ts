@@ -115,7 +115,8 @@ async function deadWriterLock(s: LockSettings): Promise<void> {
 
 const committed = "## one\nfirst note\n\n## two\n" +
   "the last committed note, long enough that the bytes a lock records are all its own, kept whole\n\n";
-const torn = "## three\nhalf of a note the dead writer never fini";
+/** What a dead writer appended: the start of a note's marker line, its write cut short. */
+const torn = '<!-- memo:note {"id":"three","labels":[],"created":"2026-01-0';
 
 Deno.test("recoverStaleLock() cuts a dead writer's bytes at the size it recorded", async () => {
   const s = await settings();

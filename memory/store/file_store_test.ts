@@ -615,3 +615,69 @@ Deno.test("FileMemoryStore.resolveMerge() writes what reads of a conflicted file
   assert.ok(!(await Deno.readTextFile(store.paths.notes)).includes("<<<<<<<"));
   await Deno.remove(dir, { recursive: true });
 });
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), { args: ["eval", "0"] }).spawn();
+  await child.status;
+  return child.pid;
+}
+
+Deno.test("a dead lock taken before notes.md existed never cuts the file put there since (a checkout)", async () => {
+  const { rootDir, notes } = await fresh();
+  const { written } = await new FileMemoryStore({ rootDir }).commit({
+    notes: [{ text: "from git" }],
+  });
+  const content = await readFile(notes, "utf8");
+  // A process that took the lock while notes.md did not exist died before writing.
+  await writeFile(
+    `${notes}.lock`,
+    JSON.stringify({
+      pid: await deadPid(),
+      host: Deno.hostname(),
+      created: new Date().toISOString(),
+      size: 0,
+      ino: 0,
+      nonce: "dead",
+    }),
+  );
+  const store = new FileMemoryStore({ rootDir });
+  await store.load();
+  assert.equal(await readFile(notes, "utf8"), content);
+  assert.equal((await store.get(written[0].id))?.body, "from git");
+});
+
+Deno.test("a dead writer that wrote nothing: text added by hand past its lock's end is kept", async () => {
+  const { rootDir, notes } = await fresh();
+  await new FileMemoryStore({ rootDir }).commit({ notes: [{ text: "one" }] });
+  const st = await Deno.stat(notes);
+  const bytes = await Deno.readFile(notes);
+  // A process took the lock for a rewrite and was killed before its rename.
+  await writeFile(
+    `${notes}.lock`,
+    JSON.stringify({
+      pid: await deadPid(),
+      host: Deno.hostname(),
+      created: new Date().toISOString(),
+      size: st.size,
+      ino: st.ino,
+      nonce: "dead",
+      tail: btoa(String.fromCharCode(...bytes.subarray(bytes.length - 64))),
+    }),
+  );
+  // Then a person appended a note with an editor that saves in place.
+  await appendFile(notes, "## my hand note\nkeep me\n");
+  const report = await new FileMemoryStore({ rootDir }).load();
+  assert.ok((await readFile(notes, "utf8")).includes("keep me"));
+  assert.ok(
+    report.issues.some((i) => /not a write of memo's/.test(i.message)),
+    JSON.stringify(report.issues),
+  );
+});
+
+Deno.test("a BOM an editor put before the first marker hides no note", async () => {
+  const { store, notes, rootDir } = await fresh();
+  const { written: [n] } = await store.commit({ notes: [{ text: "one" }] });
+  await writeFile(notes, "\uFEFF" + serializeNote(n));
+  assert.equal((await new FileMemoryStore({ rootDir }).get(n.id))?.body, "one");
+});

@@ -185,7 +185,10 @@ export function parseNotes(
 function nextMarker(text: string, from: number, scan: { escaped: boolean }): number {
   let i = text.indexOf(ESCAPABLE, from);
   while (i >= 0) {
-    if ((i === 0 || text.charCodeAt(i - 1) === 10) && text.startsWith("note", i + 10)) return i;
+    // (A BOM an editor put before a first marker leaves it at the line's start.)
+    const lineStart = i === 0 || text.charCodeAt(i - 1) === 10 ||
+      (i === 1 && text.charCodeAt(0) === 0xfeff);
+    if (lineStart && text.startsWith("note", i + 10)) return i;
     scan.escaped = true;
     i = text.indexOf(ESCAPABLE, i + 1);
   }
