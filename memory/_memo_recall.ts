@@ -122,7 +122,14 @@ export async function recallNotes(
     options.scope === undefined ? [] : [options.scope].flat().sort(),
   ]);
   const known = parts.answers.get(key);
-  if (known) return { ...known, hits: known.hits.slice() };
+  // The hits hold until the notes change; the coverage moves with every embedded batch.
+  if (known) {
+    return {
+      ...known,
+      hits: known.hits.slice(),
+      coverage: embeddings.coverage(parts.mirror.notes.size),
+    };
+  }
   const mirror = parts.mirror;
   const filter = notesFilter(options, history, mirror);
   // Hiding superseded notes alone needs no note: one lookup of the id.

@@ -396,3 +396,29 @@ test("another process's rewrite keeps the vectors of the notes it did not change
   await other.close();
   await done(memo, dir);
 });
+
+test("a cached lexical recall reports the embeddings' coverage of now, not of its first answer", async () => {
+  const dir = await Deno.makeTempDir();
+  const embedder: Embedder = {
+    model: "toy",
+    dimensions: 2,
+    embed: (texts) => Promise.resolve(texts.map(() => new Float32Array([1, 0]))),
+  };
+  const memo = await openMemo({
+    rootDir: dir,
+    embedder,
+    embedInBackground: false,
+    engine: "lexical",
+  });
+  try {
+    await memo.remember({ text: "Deploys run with make deploy" });
+    assert.deepEqual((await memo.recallDetailed("deploy")).coverage, { embedded: 0, total: 1 });
+    await memo.embed();
+    assert.deepEqual((await memo.stats()).embeddings.embedded, 1);
+    // Same query again: answered from the recall cache, with the coverage of before the embed.
+    assert.deepEqual((await memo.recallDetailed("deploy")).coverage, { embedded: 1, total: 1 });
+  } finally {
+    await memo.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -396,3 +396,17 @@ test("Memo: concurrent readers share one catch-up with the store instead of one 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+test("update() with new text derives a derived title again, so recall stops matching the old words; a given title stays", async () => {
+  await withMemo(async (memo) => {
+    const { note } = await memo.remember({ text: "Deploys run with make deploy" });
+    assert.equal(note.title, "Deploys run with make deploy"); // derived, not given
+    await memo.update(note.id, { text: "Breakfast is at eight" });
+    const hits = await memo.recall("deploy");
+    assert.deepEqual(hits.map((h) => [h.note.title, h.note.body]), []);
+    assert.equal((await memo.get(note.id))?.title, "Breakfast is at eight");
+    const { note: titled } = await memo.remember({ text: "Lunch at noon", title: "Food" });
+    await memo.update(titled.id, { text: "Lunch at one" });
+    assert.equal((await memo.get(titled.id))?.title, "Food");
+  });
+});

@@ -143,3 +143,9 @@ Deno.test("tokenizeWithOffsets() cuts exactly as tokenize() does", async () => {
     }
   }
 });
+
+Deno.test("a CJK query highlights its own characters, not the next one", () => {
+  // "東京" is followed by the particle "の"; "会議" by "は". Neither is part of the query.
+  assert.deepEqual(marked("東京の会議は月曜日です", "", "東京"), ["title:東京"]);
+  assert.deepEqual(marked("東京の会議は月曜日です", "", "会議"), ["title:会議"]);
+});

@@ -8,6 +8,7 @@
 import { MemoryValidationError } from "../errors.ts";
 import {
   contentHash,
+  deriveTitle,
   newNoteId,
   normalizeNoteText,
   type Note,
@@ -258,7 +259,11 @@ export function patchNote(note: Note, patch: NotePatch, now: Date): Note {
   try {
     next = prepareDraft({
       text: patch.text ?? note.body,
-      title: patch.title ?? note.title,
+      // A title derived from the old text is derived again from the new one; a given title stays.
+      title: patch.title ??
+        (patch.text !== undefined && note.title === deriveTitle(note.body)
+          ? undefined
+          : note.title),
       labels: patch.labels ?? note.labels,
       supersedes: pick(patch.supersedes, note.supersedes),
       validFrom: pick(patch.validFrom, note.validFrom),

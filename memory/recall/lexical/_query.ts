@@ -130,6 +130,9 @@ export function parseQuery(
     for (const token of ends) {
       if (token.kind === TOKEN_CJK_PAIR || token.kind === TOKEN_EMOJI) continue;
       if (token.kind !== TOKEN_CJK && token.text.length < minPrefix) continue;
+      // A CJK character that ends a run of two or more is the tail of the pair before it, not a
+      // word being typed: completing it would match every pair that starts with it.
+      if (token.kind === TOKEN_CJK && tokens.at(-2)?.kind === TOKEN_CJK_PAIR) continue;
       if (stopWords.has(token.text)) continue;
       const group = groupOf.get(token.text);
       if (group === undefined) continue;

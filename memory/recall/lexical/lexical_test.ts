@@ -448,3 +448,14 @@ Deno.test("byteLength() grows with the notes and counts an imported snapshot's b
   const empty = createLexicalIndex().byteLength();
   assert.ok(empty < 300_000, `an empty index holds ${empty} bytes`);
 });
+
+Deno.test("a CJK query of two characters does not complete its last one as a prefix", () => {
+  const index = indexOf([note("a", "東京タワー"), note("b", "京都の寺")]);
+  const [, kyoto] = index.search("東京", { limit: 5, explain: true });
+  assert.equal(kyoto.id, "b");
+  // b shares the character 京 with the query; "京都" is no completion of the word "東京".
+  assert.deepEqual(
+    kyoto.explain!.filter((c) => c.indexTerm !== undefined).map((c) => c.indexTerm),
+    [],
+  );
+});
