@@ -85,7 +85,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     }
     const command = find(name);
     if (!command) throw new UsageError(`unknown command ${name}`);
-    if (rest.includes("--help") || rest.includes("-h")) {
+    // A help flag among the options; after `--`, `-h` is text (`memo remember -- -h`).
+    const end = rest.indexOf("--");
+    const options = end === -1 ? rest : rest.slice(0, end);
+    if (options.includes("--help") || options.includes("-h")) {
       await io.stdout(usageOf(command));
       return 0;
     }

@@ -100,7 +100,7 @@ test("runCli() list pages with --cursor", async () => {
   );
   assert.equal(p2.notes[0].body, "note number 2");
   const text = (await run(dir, ["list", "--limit", "2"])).out;
-  assert.match(text, /more: memo list --cursor /);
+  assert.match(text, /more: memo list --limit 2 --cursor /);
 });
 
 test("runCli() list --order newest pages newest first", async () => {
@@ -121,7 +121,7 @@ test("runCli() list --order newest pages newest first", async () => {
   const oldest = JSON.parse((await run(dir, ["list", "--order", "oldest", "--json"])).out);
   assert.equal(oldest.notes[0].body, "note number 0");
   const text = (await run(dir, args)).out;
-  assert.match(text, /more: memo list --order newest --cursor /);
+  assert.match(text, /more: memo list --order newest --limit 2 --cursor /);
   const help = await run(dir, ["help", "list"]);
   assert.match(help.out, /--order oldest\|newest/);
 });
@@ -431,4 +431,35 @@ test("runCli() bad recall settings in the environment name the variable", async 
     assert.equal(await runCli(["stats"], io), 1);
     assert.match(io.err.join(""), message);
   }
+});
+
+test("runCli(): -- ends the options, so -h after it is text, not a help request", async () => {
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
+  const r = await run(dir, ["remember", "--json", "--", "-h"]);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(JSON.parse(r.out).note.body, "-h");
+  const help = await run(dir, ["remember", "-h"]);
+  assert.equal(help.code, 0);
+  assert.match(help.out, /^Usage: memo remember/m);
+});
+
+test("memo list: the more: line asks what this page asked (--label, --source, --limit)", async () => {
+  await using dirTmp = await tempDir("memo-cli-");
+  const dir = dirTmp.path;
+  for (let i = 0; i < 4; i++) {
+    assert.equal((await run(dir, ["remember", `infra note ${i}`, "--label", "infra ops"])).code, 0);
+    assert.equal((await run(dir, ["remember", `other note ${i}`])).code, 0);
+  }
+  const first = (await run(dir, ["list", "--label", "infra ops", "--limit", "2"])).out;
+  const more = first.match(/^more: memo (.+)$/m)?.[1];
+  assert.ok(more, first);
+  assert.match(more, / --label 'infra ops'/);
+  // The printed line, as a shell splits it.
+  const argv = more.match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'(.*)'$/, "$1"));
+  const next = await run(dir, argv);
+  assert.equal(next.code, 0, next.err);
+  assert.doesNotMatch(next.out, /other note/);
+  assert.match(next.out, /infra note 2/);
+  assert.equal(next.out.split("\n").filter((l) => /infra note/.test(l)).length, 2);
 });

@@ -31,6 +31,7 @@ import type { CliCommand } from "../context.ts";
 import { formatHits, formatNoteLine, formatReplicaStatus, jsonDocument } from "../output.ts";
 import { withProjectRuntime } from "../runtime.ts";
 import { formatRedacted } from "../secrets.ts";
+import { shellWord } from "../git/wiring.ts";
 import { embed, embedMissing, embedProgress, formatEmbeddings } from "./embed.ts";
 import { readText } from "./_read_text.ts";
 import { forget } from "./_forget.ts";
@@ -235,7 +236,13 @@ const list: CliCommand = {
     const lines = page.notes.map(formatNoteLine);
     if (!lines.length) lines.push("No notes.");
     if (page.nextCursor) {
+      // The next page's command asks what this one asked (the cursor holds no filter).
+      const limit = stringFlag(p, "limit");
+      const source = stringFlag(p, "source");
       const flags = (order === "newest" ? " --order newest" : "") +
+        (limit !== undefined ? ` --limit ${shellWord(limit)}` : "") +
+        labelsFlag(p).map((l) => ` --label ${shellWord(l)}`).join("") +
+        (source !== undefined ? ` --source ${shellWord(source)}` : "") +
         listFlag(p, "scope").map((s) => ` --scope ${s}`).join("") + historyArgs(history);
       lines.push(`more: memo list${flags} --cursor ${page.nextCursor}`);
     }
