@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type FileHandle, open, stat } from "node:fs/promises";
+import { type FileHandle, open, realpath, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { MemoryError } from "../errors.ts";
 import { replaceFromTemp } from "../platform/replace_file.ts";
@@ -97,6 +97,9 @@ export async function rewriteFile(
   notesPath: string,
   pieces: Iterable<string>,
 ): Promise<{ stamp: FileStamp; size: number; tail: Uint8Array }> {
+  // A notes.md that is a symbolic link (to a dotfiles repository, say) is written where it points:
+  // a rename over the link would make it a file of its own, and the two would part.
+  notesPath = await realpath(notesPath).catch(() => notesPath);
   const tmp = tempPath(notesPath);
   const mode = ((await stat(notesPath).catch(() => undefined))?.mode ?? 0o644) & 0o777;
   const fh = await open(tmp, "wx", mode);

@@ -681,3 +681,18 @@ Deno.test("a BOM an editor put before the first marker hides no note", async () 
   await writeFile(notes, "\uFEFF" + serializeNote(n));
   assert.equal((await new FileMemoryStore({ rootDir }).get(n.id))?.body, "one");
 });
+
+Deno.test("a notes.md that is a symbolic link stays one through a rewrite, and its target gets the change", async () => {
+  const { rootDir, notes } = await fresh();
+  const { written: [a] } = await new FileMemoryStore({ rootDir }).commit({
+    notes: [{ text: "one" }],
+  });
+  const target = join(rootDir, "real.md");
+  await Deno.rename(notes, target);
+  await Deno.symlink(target, notes);
+  const store = new FileMemoryStore({ rootDir });
+  await store.update(a.id, { text: "one v2" });
+  assert.ok((await Deno.lstat(notes)).isSymlink);
+  assert.ok((await readFile(target, "utf8")).includes("one v2"));
+  assert.equal((await new FileMemoryStore({ rootDir }).get(a.id))?.body, "one v2");
+});
