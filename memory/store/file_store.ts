@@ -165,6 +165,12 @@ export class FileMemoryStore implements MemoryStore {
       await this.#file.refresh(false);
       this.#refuseConflict();
       let plan = planCommit(this.#file.table, drafts, this.#clock());
+      // "Unchanged" is an answer from the table: it must hold the file's every byte (an edit in
+      // place above another process's append looked like growth), or a note is not written.
+      if (plan.unchanged.length > 0 && await this.#file.exact(false)) {
+        this.#refuseConflict();
+        plan = planCommit(this.#file.table, drafts, this.#clock());
+      }
       if (!plan.written.length && !plan.updated.length) return plan.result(0);
       const planned = this.#file.table.revision;
       const lock = await this.#acquire(true, options.signal);
@@ -177,7 +183,9 @@ export class FileMemoryStore implements MemoryStore {
           if (!plan.written.length && !plan.updated.length) return plan.result(0);
         }
         // A rewrite writes the whole file from the table: it must hold the file's every byte.
-        if (plan.updated.length > 0 && await this.#file.exact(true)) {
+        if (
+          (plan.updated.length > 0 || plan.unchanged.length > 0) && await this.#file.exact(true)
+        ) {
           this.#refuseConflict();
           plan = planCommit(this.#file.table, drafts, this.#clock());
           if (!plan.written.length && !plan.updated.length) return plan.result(0);

@@ -696,3 +696,23 @@ Deno.test("a notes.md that is a symbolic link stays one through a rewrite, and i
   assert.ok((await readFile(target, "utf8")).includes("one v2"));
   assert.equal((await new FileMemoryStore({ rootDir }).get(a.id))?.body, "one v2");
 });
+
+Deno.test("a note edited in place above another process's append is written again, not answered unchanged", async () => {
+  const { rootDir, notes } = await fresh();
+  const a = new FileMemoryStore({ rootDir });
+  await a.commit({ notes: [{ text: "deploys run on fridays" }] });
+  await a.commit({ notes: [{ text: "filler ".repeat(30) }] });
+  // A hand edit in place, the same length, above the end...
+  const text = await readFile(notes, "utf8");
+  const at = new TextEncoder().encode(text.slice(0, text.lastIndexOf("fridays\n"))).length;
+  const fh = await Deno.open(notes, { read: true, write: true });
+  await fh.seek(at, Deno.SeekMode.Start);
+  await fh.write(new TextEncoder().encode("mondays"));
+  fh.close();
+  // ...then another process appends: to `a`, this reads as growth.
+  await new FileMemoryStore({ rootDir }).commit({ notes: [{ text: "other process" }] });
+  const again = await a.commit({ notes: [{ text: "deploys run on fridays" }] });
+  assert.equal(again.unchanged.length, 0);
+  assert.equal(again.written.length, 1);
+  assert.ok((await readFile(notes, "utf8")).includes("deploys run on fridays"));
+});
