@@ -285,6 +285,11 @@ test("memo forget --source removes exactly the notes under the prefix, after a c
 
     r = await run(["forget", "--source", "imp:", "--yes"]);
     assert.deepEqual([r.code, r.io.out], [0, ['No notes whose source starts with "imp:".\n']]);
+    // A token typed as the prefix is not said back.
+    const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    r = await run(["forget", "--source", token, "--yes"]);
+    assert.equal(r.code, 0);
+    assert.doesNotMatch(r.io.out.join(""), /A1b2C3d4E5f6G7h8/);
 
     const [c] = await notesOf(dir);
     r = await run(["forget", "--source", "other:", "--yes", "--json"]);

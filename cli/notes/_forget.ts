@@ -28,7 +28,9 @@ async function forgetBySource(p: ParsedArgs, io: CliIO, prefix: string): Promise
     throw new UsageError("forget --source needs --yes when not on a terminal");
   }
   const json = boolFlag(p, "json");
-  const what = `whose source starts with ${JSON.stringify(prefix)}`;
+  // The prefix is said back on stdout and stderr: a token typed in it is masked, as in errors.
+  const { maskSecrets } = await import("@memo/memory");
+  const what = `whose source starts with ${JSON.stringify(await maskSecrets(prefix))}`;
   const outcome = await withProjectRuntime(p, io, async (runtime) => {
     const ids: string[] = [];
     for await (const page of allNotes(runtime, { source: prefix })) {
