@@ -139,12 +139,15 @@ export interface NoteDraft {
  * import { type NotePatch, openMemo } from "@memo/memory";
  * const dir = await Deno.makeTempDir();
  * const memo = await openMemo({ rootDir: dir });
- * const { note } = await memo.remember({ text: "Deploys run on Fridays" });
+ * const { note } = await memo.remember({ text: "Deploys run on Fridays", title: "Deploys" });
  * const patch: NotePatch = { text: "Deploys run on Mondays", labels: ["ops"] };
  * const updated = await memo.update(note.id, patch);
  * assert.equal(updated.body, "Deploys run on Mondays");
  * assert.deepEqual(updated.labels, ["ops"]);
- * assert.equal(updated.title, note.title); // not in the patch: kept
+ * assert.equal(updated.title, "Deploys"); // given, not in the patch: kept
+ * const { note: plain } = await memo.remember({ text: "Lunch at noon" });
+ * const moved = await memo.update(plain.id, { text: "Lunch at one" });
+ * assert.equal(moved.title, "Lunch at one"); // derived from the text: derived again
  * await memo.close();
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -152,7 +155,7 @@ export interface NoteDraft {
 export interface NotePatch {
   /** New body text. */
   text?: string;
-  /** New title. */
+  /** New title. Left out, a title derived from the old text is derived from the new `text`. */
   title?: string;
   /** New labels (replaces the old ones). */
   labels?: readonly string[];
