@@ -532,10 +532,9 @@ export class ScopedMemoryStore implements MemoryStore {
       const scope = fixed ?? (await this.#holders(id))[0]?.scope;
       if (scope) group(scope).remove.push(id);
     }
-    if (groups.size > 1 && changes.expectSha256 !== undefined) {
-      throw new MemoryValidationError("Cannot write notes of two scopes in one guarded step");
-    }
-    if (changes.expectSha256 !== undefined && groups.size === 1) {
+    // The snapshot's SHA-256 covers every scope's file: one check guards them all (a tidy plan's
+    // merges in two scopes land as one write a scope, each guarded by its notes' hashes).
+    if (changes.expectSha256 !== undefined) {
       const now = await this.snapshot();
       if (now.sha256 !== changes.expectSha256) {
         throw new MemoryValidationError(

@@ -574,3 +574,26 @@ test("a move killed halfway is left for a process that serves both scopes, not d
   await again.close();
   assert.deepEqual(holders, ["user"], "the move was dropped: the note stays in two scopes");
 });
+
+test("a tidy plan with merges in two scopes applies, each merge in its own scope", async () => {
+  await withScopes(async ({ memo }) => {
+    const text = "Canary deploys hold at 5% of traffic.";
+    await memo.remember({ text });
+    await memo.remember({ text: `FYI ${text}` });
+    await memo.remember({ text, scope: "local" });
+    await memo.remember({ text: `FYI ${text}`, scope: "local" });
+    const plan = await memo.tidy();
+    assert.equal(plan.proposals.filter((x) => x.kind === "merge").length, 2);
+    const result = await memo.applyTidy(plan);
+    assert.equal(result.merged, 2);
+    const current = (await memo.list({ limit: 10 })).notes;
+    assert.deepEqual(current.map((n) => n.scope).sort(), ["local", "project"]);
+    // A plan made before a change is refused as before.
+    await memo.remember({ text: "Another note" });
+    await memo.remember({ text: `Sidecars drain for 30 s`, scope: "local" });
+    await memo.remember({ text: `FYI Sidecars drain for 30 s`, scope: "local" });
+    const stale = await memo.tidy();
+    await memo.remember({ text: "One more" });
+    await assert.rejects(memo.applyTidy(stale));
+  });
+});
