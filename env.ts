@@ -317,10 +317,12 @@ const PARSERS: Record<EnvKind, (value: string, variable: EnvVariable) => unknown
     if (lower === "false" || lower === "0" || lower === "no") return false;
     return fail(variable, "expected true or false");
   },
+  // At most 10^9, as the flags take (a timer cannot hold more than 2^31 - 1 ms: a longer timeout
+  // would fire at once).
   positive: (value, variable) =>
-    digits(value) && Number(value) >= 1
+    digits(value) && Number(value) >= 1 && Number(value) <= 1_000_000_000
       ? Number(value)
-      : fail(variable, `expected a positive integer, got ${value.slice(0, 40)}`),
+      : fail(variable, `expected an integer from 1 to 1000000000, got ${value.slice(0, 40)}`),
   whole: (value, variable) =>
     digits(value)
       ? Number(value)

@@ -93,7 +93,7 @@ Deno.test("readEnv() reads each kind of value: trimmed, blank as unset, malforme
   assert.equal(readEnv({ MEMO_MCP_MAX_PAGE_SIZE: "25" }, "server").maxPageSize, 25);
   assert.throws(
     () => readEnv({ MEMO_MCP_MAX_PAGE_SIZE: "0" }, "server"),
-    /^Error: Cannot read MEMO_MCP_MAX_PAGE_SIZE: expected a positive integer, got 0$/,
+    /^Error: Cannot read MEMO_MCP_MAX_PAGE_SIZE: expected an integer from 1 to 1000000000, got 0$/,
   );
   assert.equal(readEnv({ MEMO_CLOUD_DRAIN_MS: "0" }, "cloud").drainMs, 0);
   assert.throws(
@@ -120,5 +120,16 @@ Deno.test("readEnv() reads each kind of value: trimmed, blank as unset, malforme
   assert.deepEqual(
     readEnv({ MEMO_OAUTH_INTROSPECTION_URL: "https://id.example/i" }, "oauth"),
     { introspection: { url: "https://id.example/i" } },
+  );
+});
+
+Deno.test("readEnv(): a number variable takes 1 to 10^9, as the flags do (a longer timer fires at once)", () => {
+  assert.equal(
+    readEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: "1000000000" }, "server").requestTimeoutMs,
+    1_000_000_000,
+  );
+  assert.throws(
+    () => readEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: "3000000000" }, "server"),
+    /^Error: Cannot read MEMO_MCP_REQUEST_TIMEOUT_MS: expected an integer from 1 to 1000000000, got 3000000000$/,
   );
 });

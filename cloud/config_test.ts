@@ -98,11 +98,11 @@ Deno.test("readCloudConfig() refuses malformed numbers and levels", () => {
   assert.equal(readCloudConfig({ ...base, MEMO_CLOUD_RATE_LIMIT: "0" }).rateLimit, 0);
   assert.throws(
     () => readCloudConfig({ ...base, MEMO_CLOUD_MAX_BODY_BYTES: "0" }),
-    /Cannot read MEMO_CLOUD_MAX_BODY_BYTES: expected a positive integer/,
+    /Cannot read MEMO_CLOUD_MAX_BODY_BYTES: expected an integer from 1 to 1000000000/,
   );
   assert.throws(
     () => readCloudConfig({ ...base, MEMO_CLOUD_INDEX_BUDGET_MB: "0" }),
-    /Cannot read MEMO_CLOUD_INDEX_BUDGET_MB: expected a positive integer, got 0/,
+    /Cannot read MEMO_CLOUD_INDEX_BUDGET_MB: expected an integer from 1 to 1000000000, got 0/,
   );
   assert.equal(readCloudConfig({ ...base, MEMO_CLOUD_INDEX_BUDGET_MB: "1" }).indexBudgetMb, 1);
   assert.throws(

@@ -279,10 +279,15 @@ const SYSTEM_TIMER: MemoMcpTimer = {
   clearTimeout: (handle) => clearTimeout(handle as number),
 };
 
+/** The largest limit: what the flags take, and below what a timer can hold (2^31 - 1 ms). */
+const MAX_LIMIT = 1_000_000_000;
+
 function positiveInt(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new MemoMcpError(`Cannot create the MCP server: ${field} must be a positive integer`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LIMIT) {
+    throw new MemoMcpError(
+      `Cannot create the MCP server: ${field} must be an integer from 1 to ${MAX_LIMIT}`,
+    );
   }
   return value;
 }

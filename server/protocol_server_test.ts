@@ -208,3 +208,11 @@ Deno.test("createMemoMcpProtocolServer(): a batch whose every answer's -32012 is
   assert.equal(reply.error.code, -32012);
   assert.equal(reply.error.data.code, "MCP_OUTPUT_LIMIT");
 });
+
+Deno.test("createMemoMcpProtocolServer() takes limits from 1 to 10^9: a timeout past a timer's 2^31 - 1 ms is refused, not fired at once", () => {
+  assert.throws(
+    () => createMemoMcpProtocolServer({ runtime: createFakeRuntime(0), requestTimeoutMs: 2 ** 31 }),
+    /requestTimeoutMs must be an integer from 1 to 1000000000/,
+  );
+  createMemoMcpProtocolServer({ runtime: createFakeRuntime(0), requestTimeoutMs: 1_000_000_000 });
+});

@@ -262,8 +262,9 @@ export function parseProjectRuntimeConfig(
       }
       (out.cloud as Record<string, unknown>)[key] = value.trim();
     } else if ((NUMBER_KEYS as readonly string[]).includes(key)) {
-      if (!Number.isSafeInteger(value) || (value as number) < 1) {
-        throw fail(`cloud.${key} must be a positive integer`);
+      // (Times in ms: a timer holds at most 2^31 - 1; 10^9 as every limit.)
+      if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > 1e9) {
+        throw fail(`cloud.${key} must be an integer from 1 to 1000000000`);
       }
       (out.cloud as Record<string, unknown>)[key] = value;
     } else if (key === "retry") {

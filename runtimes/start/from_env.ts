@@ -59,7 +59,7 @@ export type RuntimeEnvConfig = RuntimeEnv;
  * assert.equal(readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: "30000" }).cloud.pullIntervalMs, 30000);
  * assert.throws(() => readRuntimeEnv({ MEMO_CLOUD_PULL_INTERVAL_MS: "10s" }), {
  *   code: "CONFIG",
- *   message: "Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got 10s",
+ *   message: "Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected an integer from 1 to 1000000000, got 10s",
  * });
  * const recall = readRuntimeEnv({ MEMO_RECALL_ENGINE: "Hybrid", MEMO_LOCAL_EMBEDDINGS: "false" }).recall;
  * assert.deepEqual(recall, { engine: "hybrid", localEmbeddings: false });

@@ -36,7 +36,7 @@ test("readRuntimeEnv() refuses a MEMO_CLOUD_PULL_INTERVAL_MS that is not a posit
       (e) =>
         isMemoRuntimeError(e, "CONFIG") &&
         e.message ===
-          `Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected a positive integer, got ${value}`,
+          `Cannot read MEMO_CLOUD_PULL_INTERVAL_MS: expected an integer from 1 to 1000000000, got ${value}`,
     );
   }
   assert.throws(
@@ -222,8 +222,9 @@ test("runtimeFactoryFromEnv() refuses an API key, or a bad value, in .memo/confi
     ],
     [{ runtime: "mars" }, /runtime must be local, hybrid or cloud/],
     [{ cloud: { baseURL: "http://x.example" } }, /cloud\.baseURL is not a setting/],
-    [{ cloud: { timeoutMs: -1 } }, /cloud\.timeoutMs must be a positive integer/],
-    [{ cloud: { pullIntervalMs: 0 } }, /cloud\.pullIntervalMs must be a positive integer/],
+    [{ cloud: { timeoutMs: -1 } }, /cloud\.timeoutMs must be an integer from 1 to 1000000000/],
+    [{ cloud: { pullIntervalMs: 0 } }, /cloud\.pullIntervalMs must be an integer from 1 to/],
+    [{ cloud: { timeoutMs: 2 ** 31 } }, /cloud\.timeoutMs must be an integer from 1 to/],
     [
       { runtime: "hybrid", recall: { includeCloud: "yes" } },
       /^Cannot read \.memo\/config\.json: recall\.includeCloud must be true or false$/,
