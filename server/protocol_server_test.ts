@@ -216,3 +216,16 @@ Deno.test("createMemoMcpProtocolServer() takes limits from 1 to 10^9: a timeout 
   );
   createMemoMcpProtocolServer({ runtime: createFakeRuntime(0), requestTimeoutMs: 1_000_000_000 });
 });
+
+Deno.test("createMemoMcpProtocolServer(): a read tool's logged arguments carry no secret the runtime's guard detects", async () => {
+  const records: unknown[] = [];
+  const runtime = createFakeRuntime(2);
+  const secret = "glpat-Zr8vQ2mW4kT9xN1pLc7H";
+  runtime.scrubSecrets = (value: unknown) =>
+    Promise.resolve(JSON.parse(JSON.stringify(value).replaceAll(secret, "[redacted:gitlab]")));
+  const s = createMemoMcpProtocolServer({ runtime, logger: (r) => void records.push(r) });
+  await call(s, "tools/call", { name: "recall", arguments: { query: `deploy ${secret}` } });
+  const logged = JSON.stringify(records);
+  assert.match(logged, /tools\/call recall/);
+  assert.ok(!logged.includes(secret), logged);
+});

@@ -325,12 +325,12 @@ export class McpCore {
     const redaction = new Redaction(args, this.options.redact);
     const logging = this.logging(ctx);
     if (logging) {
-      // A write's arguments may hold a secret the runtime's guard will redact: never log it.
+      // Arguments may hold a secret (a write's the runtime's guard will redact, a query typed with
+      // one): the runtime's scrubber, every rule of the guard, masks it before the record is made.
       const runtime = this.runtime;
       this.log(ctx, "info", `tools/call ${tool.info.name}`, {
         tool: tool.info.name,
-        // A read tool's arguments are not the runtime's to scrub: token-shaped values are masked.
-        arguments: tool.info.write && runtime.scrubSecrets
+        arguments: runtime.scrubSecrets
           ? await runtime.scrubSecrets(redaction.args).catch(() => "[unavailable]")
           : safeDetails(redaction.args),
       });
