@@ -229,3 +229,28 @@ Deno.test("createMemoMcpProtocolServer(): a read tool's logged arguments carry n
   assert.match(logged, /tools\/call recall/);
   assert.ok(!logged.includes(secret), logged);
 });
+
+Deno.test("createMemoMcpProtocolServer(): a write whose answer would carry a stored note over maxOutputBytes is refused before it writes", async () => {
+  const { runtime, server: s } = server({ maxOutputBytes: 20_000 }, 0);
+  runtime.notes.set("big", {
+    id: "big",
+    title: "big",
+    body: '"'.repeat(10_000),
+    labels: [],
+    hash: "h",
+    created: "2025-01-01T00:00:00.000Z",
+    updated: "2025-01-01T00:00:00.000Z",
+  });
+  for (
+    const [name, args] of [
+      ["forget", { id: "big" }],
+      ["update_note", { id: "big", labels: ["x"] }],
+    ] as const
+  ) {
+    const r = await call(s, "tools/call", { name, arguments: args });
+    const code = r.error?.code ?? r.result?.structuredContent?.error?.code;
+    assert.ok(code === -32012 || code === "MCP_OUTPUT_LIMIT", `${name}: ${JSON.stringify(r)}`);
+    assert.ok(runtime.notes.has("big"), `${name} wrote`);
+    assert.deepEqual(runtime.notes.get("big")!.labels, [], `${name} wrote`);
+  }
+});

@@ -317,9 +317,14 @@ export class McpCore {
         }),
       );
     }
-    // A write whose answer could not be sent is refused before it writes anything.
+    // A write whose answer could not be sent is refused before it writes anything: its new text,
+    // and the stored notes it names, which the answer carries (forget, update, correct, supersede).
     const tooBig = tool.info.write
-      ? writeAnswerLimitError(`call ${tool.info.name}`, args, this.options.maxOutputBytes)
+      ? writeAnswerLimitError(
+        `call ${tool.info.name}`,
+        await this.#answerText(args),
+        this.options.maxOutputBytes,
+      )
       : undefined;
     if (tooBig) throw this.failure(tooBig);
     const redaction = new Redaction(args, this.options.redact);
@@ -409,6 +414,22 @@ export class McpCore {
   }
 
   /** `prompts/get`. */
+  /**
+   * The text a write's answer carries, for its size check: the `text` given, and the bodies of the
+   * stored notes its `id`, `ids` and `by` name (a note that cannot be read counts nothing; the
+   * call then answers as it will).
+   */
+  async #answerText(args: unknown): Promise<{ text?: string }> {
+    const a = (args ?? {}) as { text?: unknown; id?: unknown; ids?: unknown; by?: unknown };
+    const text = typeof a.text === "string" ? a.text : undefined;
+    const ids = [a.id, a.by, ...(Array.isArray(a.ids) ? a.ids.slice(0, 100) : [])]
+      .filter((id): id is string => typeof id === "string");
+    if (!ids.length) return { text };
+    const notes = await Promise.all(ids.map((id) => this.runtime.get(id).catch(() => undefined)));
+    const stored = notes.map((n) => n?.body ?? "").join("");
+    return { text: (text ?? "") + stored };
+  }
+
   async getPrompt(name: unknown, args: unknown, ctx: CoreContext): Promise<PromptResult> {
     if (typeof name !== "string") {
       throw this.failure(
