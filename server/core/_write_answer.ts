@@ -32,6 +32,7 @@ export function writeAnswerLimitError(
   action: string,
   args: unknown,
   limit: number,
+  room: number = WRITE_ANSWER_ROOM,
 ): McpOutputLimitError | undefined {
   const text = (args as { text?: unknown } | null)?.text;
   if (typeof text !== "string") return undefined;
@@ -40,10 +41,10 @@ export function writeAnswerLimitError(
     return utf8Length(once) + utf8Length(JSON.stringify(once));
   };
   // Cheap first: a character is at most 6 bytes once (`\u0001`) and 7 escaped again.
-  if ((text.length + Math.min(text.length, 500)) * 13 + WRITE_ANSWER_ROOM <= limit) {
+  if ((text.length + Math.min(text.length, 500)) * 13 + room <= limit) {
     return undefined;
   }
-  const size = twice(text) + twice(text.slice(0, 500)) + WRITE_ANSWER_ROOM;
+  const size = twice(text) + twice(text.slice(0, 500)) + room;
   if (size <= limit) return undefined;
   return new McpOutputLimitError(
     `Cannot ${action}: its answer would be about ${size} bytes, over the output limit of ` +

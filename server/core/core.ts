@@ -319,13 +319,17 @@ export class McpCore {
     }
     // A write whose answer could not be sent is refused before it writes anything: its new text,
     // and the stored notes it names, which the answer carries (forget, update, correct, supersede).
-    const tooBig = tool.info.write
-      ? writeAnswerLimitError(
-        `call ${tool.info.name}`,
-        await this.#answerText(args),
-        this.options.maxOutputBytes,
-      )
-      : undefined;
+    const action = `call ${tool.info.name}`;
+    const limit = this.options.maxOutputBytes;
+    let tooBig = tool.info.write ? writeAnswerLimitError(action, args, limit) : undefined;
+    if (!tooBig && tool.info.write) {
+      const stored = await this.#storedTexts(args);
+      // Each stored note: its text twice, and its ids, times and labels (about 512 bytes).
+      if (stored.length) {
+        const text = ((args as { text?: unknown } | null)?.text ?? "") + stored.join("");
+        tooBig = writeAnswerLimitError(action, { text }, limit, 512 * stored.length);
+      }
+    }
     if (tooBig) throw this.failure(tooBig);
     const redaction = new Redaction(args, this.options.redact);
     const logging = this.logging(ctx);
@@ -415,19 +419,16 @@ export class McpCore {
 
   /** `prompts/get`. */
   /**
-   * The text a write's answer carries, for its size check: the `text` given, and the bodies of the
-   * stored notes its `id`, `ids` and `by` name (a note that cannot be read counts nothing; the
-   * call then answers as it will).
+   * The texts of the stored notes a write's answer carries, for its size check: those its `id`,
+   * `ids` and `by` name (a note that cannot be read is left out; the call then answers as it will).
    */
-  async #answerText(args: unknown): Promise<{ text?: string }> {
-    const a = (args ?? {}) as { text?: unknown; id?: unknown; ids?: unknown; by?: unknown };
-    const text = typeof a.text === "string" ? a.text : undefined;
+  async #storedTexts(args: unknown): Promise<string[]> {
+    const a = (args ?? {}) as { id?: unknown; ids?: unknown; by?: unknown };
     const ids = [a.id, a.by, ...(Array.isArray(a.ids) ? a.ids.slice(0, 100) : [])]
       .filter((id): id is string => typeof id === "string");
-    if (!ids.length) return { text };
+    if (!ids.length) return [];
     const notes = await Promise.all(ids.map((id) => this.runtime.get(id).catch(() => undefined)));
-    const stored = notes.map((n) => n?.body ?? "").join("");
-    return { text: (text ?? "") + stored };
+    return notes.filter((n) => n !== undefined).map((n) => n!.body);
   }
 
   async getPrompt(name: unknown, args: unknown, ctx: CoreContext): Promise<PromptResult> {
