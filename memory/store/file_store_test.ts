@@ -623,6 +623,23 @@ async function deadPid(): Promise<number> {
   return child.pid;
 }
 
+/** Leaves `notes.md`'s lock as a process that died holding it would: its size, inode and tail. */
+async function writeDeadLock(
+  notes: string,
+  held: { size: number; ino: number; tail?: string },
+): Promise<void> {
+  await writeFile(
+    `${notes}.lock`,
+    JSON.stringify({
+      pid: await deadPid(),
+      host: Deno.hostname(),
+      created: new Date().toISOString(),
+      nonce: "dead",
+      ...held,
+    }),
+  );
+}
+
 Deno.test("a dead lock taken before notes.md existed never cuts the file put there since (a checkout)", async () => {
   const { rootDir, notes } = await fresh();
   const { written } = await new FileMemoryStore({ rootDir }).commit({
@@ -630,17 +647,7 @@ Deno.test("a dead lock taken before notes.md existed never cuts the file put the
   });
   const content = await readFile(notes, "utf8");
   // A process that took the lock while notes.md did not exist died before writing.
-  await writeFile(
-    `${notes}.lock`,
-    JSON.stringify({
-      pid: await deadPid(),
-      host: Deno.hostname(),
-      created: new Date().toISOString(),
-      size: 0,
-      ino: 0,
-      nonce: "dead",
-    }),
-  );
+  await writeDeadLock(notes, { size: 0, ino: 0 });
   const store = new FileMemoryStore({ rootDir });
   await store.load();
   assert.equal(await readFile(notes, "utf8"), content);
@@ -653,18 +660,11 @@ Deno.test("a dead writer that wrote nothing: text added by hand past its lock's 
   const st = await Deno.stat(notes);
   const bytes = await Deno.readFile(notes);
   // A process took the lock for a rewrite and was killed before its rename.
-  await writeFile(
-    `${notes}.lock`,
-    JSON.stringify({
-      pid: await deadPid(),
-      host: Deno.hostname(),
-      created: new Date().toISOString(),
-      size: st.size,
-      ino: st.ino,
-      nonce: "dead",
-      tail: btoa(String.fromCharCode(...bytes.subarray(bytes.length - 64))),
-    }),
-  );
+  await writeDeadLock(notes, {
+    size: st.size,
+    ino: st.ino,
+    tail: btoa(String.fromCharCode(...bytes.subarray(bytes.length - 64))),
+  });
   // Then a person appended a note with an editor that saves in place.
   await appendFile(notes, "## my hand note\nkeep me\n");
   const report = await new FileMemoryStore({ rootDir }).load();
