@@ -626,7 +626,7 @@ async function deadPid(): Promise<number> {
 /** Leaves `notes.md`'s lock as a process that died holding it would: its size, inode and tail. */
 async function writeDeadLock(
   notes: string,
-  held: { size: number; ino: number; tail?: string },
+  held: { size: number; ino: number | null; tail?: string },
 ): Promise<void> {
   await writeFile(
     `${notes}.lock`,
