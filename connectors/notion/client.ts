@@ -70,18 +70,29 @@ export async function notionList(
     "Notion-Version": NOTION_VERSION,
     "Content-Type": "application/json",
   };
-  const answer = await exchange({
-    url: joinUrl(options.apiUrl, request.path),
-    method: request.method,
-    headers,
-    body: request.body === undefined ? undefined : JSON.stringify(request.body),
-  }, {
-    fetch: options.fetch,
-    clock: options.clock,
-    signal: options.signal,
-    timeoutMs: REQUEST_TIMEOUT_MS,
-    action: what,
-  });
+  const send = () =>
+    exchange({
+      url: joinUrl(options.apiUrl, request.path),
+      method: request.method,
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    }, {
+      fetch: options.fetch,
+      clock: options.clock,
+      signal: options.signal,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      action: what,
+    });
+  let answer = await send();
+  // Notion's rate limit (about three requests a second) answers 429 with Retry-After: a short wait
+  // is waited out inside the pass, a few times, so that a large workspace's pass can finish; a
+  // long one (or none given) fails the pass, which says when to retry.
+  for (let tries = 0; answer.status === 429 && tries < RATE_LIMIT_RETRIES; tries++) {
+    const wait = parseRetryAfter(answer.headers.get("retry-after"), options.clock.now());
+    if (wait === undefined || wait > RATE_LIMIT_WAIT_S) break;
+    await pause(options.clock, wait * 1000, options.signal);
+    answer = await send();
+  }
   if (answer.status < 200 || answer.status > 299) {
     throw notionError(answer, what, missing, options.clock.now());
   }
@@ -107,6 +118,27 @@ export async function notionList(
     has_more: body.has_more,
     next_cursor: typeof body.next_cursor === "string" ? body.next_cursor : null,
   };
+}
+
+/** How many 429s a request waits out, and the longest `Retry-After` it waits, in seconds. */
+const RATE_LIMIT_RETRIES = 3;
+const RATE_LIMIT_WAIT_S = 10;
+
+/** Waits `ms` on `clock`; rejects with the signal's reason when it aborts first. */
+function pause(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) return signal?.aborted ? Promise.reject(signal.reason) : Promise.resolve();
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const stop = () => {
+      clock.clearTimeout(handle);
+      reject(signal!.reason);
+    };
+    const handle = clock.setTimeout(() => {
+      signal?.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", stop, { once: true });
+  });
 }
 
 /** Maps a failed answer to the connector's errors; `now` reads a `Retry-After` date. */
