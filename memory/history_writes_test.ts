@@ -133,7 +133,8 @@ Deno.test("Memo: asOf reads both clocks, since and until filter on created, a da
     assert.deepEqual(await ids({ until: "2026-02-10", includeSuperseded: true }), [old.id]);
     // [validFrom, validUntil): not valid before it starts, nor at its end.
     await memo.update(fixed.id, { validFrom: "2026-03-01", validUntil: "2026-04-01" });
-    assert.deepEqual(await ids({ asOf: "2026-02-28" }), []);
+    // Before the new fact starts, the one it supersedes still holds.
+    assert.deepEqual(await ids({ asOf: "2026-02-28" }), [old.id]);
     assert.deepEqual(await ids({ asOf: "2026-03-01" }), [fixed.id]);
     assert.deepEqual(await ids({ asOf: "2026-04-01" }), []);
     await assert.rejects(memo.list({ asOf: "last week" }), /asOf must be an ISO date/);
@@ -324,5 +325,24 @@ Deno.test("Memo.applyTidy: all-or-nothing, refused when notes.md changed or a no
     assert.deepEqual([result.merged, result.superseded.sort()], [2, [ids[0], ids[2]].sort()]);
     assert.equal((await memo.list()).total, 3);
     assert.deepEqual((await memo.tidy()).proposals, []);
+  });
+});
+
+Deno.test("Memo: a correction with a later validFrom leaves the old fact holding until then (asOf)", async () => {
+  await withMemo(async (memo) => {
+    const day = 86_400_000;
+    const { note: old } = await memo.remember({ text: "The audit log is kept for 12 months" });
+    const start = new Date(Date.now() + 30 * day).toISOString();
+    const { note: fixed } = await memo.correct({
+      id: old.id,
+      text: "The audit log is kept for 24 months",
+      validFrom: start,
+    });
+    assert.equal((await memo.get(old.id))?.validUntil, start);
+    const ids = async (asOf: string) =>
+      (await memo.list({ limit: 10, asOf })).notes.map((n) => n.id);
+    // Ten days from now the old fact still holds (until the new one starts), then the new one.
+    assert.deepEqual(await ids(new Date(Date.now() + 10 * day).toISOString()), [old.id]);
+    assert.deepEqual(await ids(new Date(Date.now() + 40 * day).toISOString()), [fixed.id]);
   });
 });

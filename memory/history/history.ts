@@ -208,7 +208,10 @@ export function historyFilter(
     if (asOf === undefined) return false;
     for (const id of by) {
       const newer = lookup.get(id);
-      if (newer && createdBy(newer, asOf, asOfIso)) return false;
+      // The newer fact replaces this one once recorded and once it starts (a correction whose
+      // validFrom is later leaves the old fact holding until then).
+      const started = newer?.validFrom === undefined || validTimeMs(newer.validFrom) <= asOf;
+      if (newer && started && createdBy(newer, asOf, asOfIso)) return false;
     }
     return true;
   };
