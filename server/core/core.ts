@@ -322,7 +322,8 @@ export class McpCore {
     const action = `call ${tool.info.name}`;
     const limit = this.options.maxOutputBytes;
     let tooBig = tool.info.write ? writeAnswerLimitError(action, args, limit) : undefined;
-    if (!tooBig && tool.info.write) {
+    // (Read where reads are local: the cloud runtime's would cost a request a note.)
+    if (!tooBig && tool.info.write && this.runtime.kind !== "cloud") {
       const stored = await this.#storedTexts(args);
       // Each stored note: its text twice, and its ids, times and labels (about 512 bytes).
       if (stored.length) {
