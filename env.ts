@@ -302,6 +302,20 @@ export interface MemoEnv {
   log: { level?: LogLevel };
 }
 
+/**
+ * The largest value a number limit takes, from a flag, a variable, an option or config.json (10^9):
+ * a time in ms must stay below what a timer holds (2^31 - 1), or it fires at once.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { MAX_LIMIT_VALUE, readEnv } from "./env.ts";
+ * const at = String(MAX_LIMIT_VALUE);
+ * assert.equal(readEnv({ MEMO_MCP_REQUEST_TIMEOUT_MS: at }, "server").requestTimeoutMs, MAX_LIMIT_VALUE);
+ * ```
+ */
+export const MAX_LIMIT_VALUE = 1_000_000_000;
+
 function fail(variable: EnvVariable, what: string): never {
   throw new Error(`Cannot read ${variable.name}: ${what}`);
 }
@@ -317,12 +331,11 @@ const PARSERS: Record<EnvKind, (value: string, variable: EnvVariable) => unknown
     if (lower === "false" || lower === "0" || lower === "no") return false;
     return fail(variable, "expected true or false");
   },
-  // At most 10^9, as the flags take (a timer cannot hold more than 2^31 - 1 ms: a longer timeout
-  // would fire at once).
   positive: (value, variable) =>
-    digits(value) && Number(value) >= 1 && Number(value) <= 1_000_000_000
-      ? Number(value)
-      : fail(variable, `expected an integer from 1 to 1000000000, got ${value.slice(0, 40)}`),
+    digits(value) && Number(value) >= 1 && Number(value) <= MAX_LIMIT_VALUE ? Number(value) : fail(
+      variable,
+      `expected an integer from 1 to ${MAX_LIMIT_VALUE}, got ${value.slice(0, 40)}`,
+    ),
   whole: (value, variable) =>
     digits(value)
       ? Number(value)

@@ -9,6 +9,7 @@ import type { MemoMcpRuntime } from "../runtimes/types.ts";
 import { VERSION } from "../version.ts";
 import { MemoMcpError } from "./errors.ts";
 import { MEMO_MCP_LIMITS, type MemoMcpLimitName } from "./limits.ts";
+import { MAX_LIMIT_VALUE } from "../env.ts";
 import type { MemoMcpAuthInfo, MemoMcpTransportKind } from "./types.ts";
 import type { MemoMcpLogger } from "./logging.ts";
 
@@ -279,14 +280,11 @@ const SYSTEM_TIMER: MemoMcpTimer = {
   clearTimeout: (handle) => clearTimeout(handle as number),
 };
 
-/** The largest limit: what the flags take, and below what a timer can hold (2^31 - 1 ms). */
-const MAX_LIMIT = 1_000_000_000;
-
 function positiveInt(value: number | undefined, fallback: number, field: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LIMIT) {
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_LIMIT_VALUE) {
     throw new MemoMcpError(
-      `Cannot create the MCP server: ${field} must be an integer from 1 to ${MAX_LIMIT}`,
+      `Cannot create the MCP server: ${field} must be an integer from 1 to ${MAX_LIMIT_VALUE}`,
     );
   }
   return value;

@@ -8,6 +8,7 @@
 
 import { MEMO_MCP_LIMITS, type MemoMcpLimitValues } from "../../server/mod.ts";
 import { intFlag, type ParsedArgs } from "../args.ts";
+import { MAX_LIMIT_VALUE } from "../../env.ts";
 
 /**
  * The flag names, without `--`.
@@ -48,7 +49,7 @@ export const LIMIT_FLAGS: readonly string[] = MEMO_MCP_LIMITS.map((l) => l.flag)
 export function limitFlags(p: ParsedArgs): MemoMcpLimitValues {
   const out: MemoMcpLimitValues = {};
   for (const limit of MEMO_MCP_LIMITS) {
-    const value = intFlag(p, limit.flag, 1, 1_000_000_000);
+    const value = intFlag(p, limit.flag, 1, MAX_LIMIT_VALUE);
     if (value !== undefined) out[limit.option] = value;
   }
   return out;

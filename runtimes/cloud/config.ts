@@ -8,6 +8,7 @@
  */
 
 import { MemoRuntimeError } from "../errors.ts";
+import { MAX_LIMIT_VALUE } from "../../env.ts";
 
 /** What `.memo/config.json` says about the runtime. */
 export interface ProjectRuntimeConfig {
@@ -262,9 +263,10 @@ export function parseProjectRuntimeConfig(
       }
       (out.cloud as Record<string, unknown>)[key] = value.trim();
     } else if ((NUMBER_KEYS as readonly string[]).includes(key)) {
-      // (Times in ms: a timer holds at most 2^31 - 1; 10^9 as every limit.)
-      if (!Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > 1e9) {
-        throw fail(`cloud.${key} must be an integer from 1 to 1000000000`);
+      if (
+        !Number.isSafeInteger(value) || (value as number) < 1 || (value as number) > MAX_LIMIT_VALUE
+      ) {
+        throw fail(`cloud.${key} must be an integer from 1 to ${MAX_LIMIT_VALUE}`);
       }
       (out.cloud as Record<string, unknown>)[key] = value;
     } else if (key === "retry") {
