@@ -19,9 +19,9 @@ import type {
 } from "./client_types.ts";
 
 /** Most drafts in one batch. */
-const MEMO_CLOUD_BATCH_MAX_NOTES = 10000;
+export const MEMO_CLOUD_BATCH_MAX_NOTES = 10000;
 /** Largest body of one batch, in bytes. */
-const MEMO_CLOUD_BATCH_MAX_BYTES = 16 * 1024 * 1024;
+export const MEMO_CLOUD_BATCH_MAX_BYTES = 16 * 1024 * 1024;
 
 /**
  * `POST notes:batch`: upserts up to 10000 drafts in one transaction, all or

@@ -12,6 +12,7 @@
 import type { ConnectorMemo, SyncConfiguredOptions } from "@memo/connectors";
 import type { MemoCloudClient, MemoCloudNote } from "./client.ts";
 import type { MemoCloudBatchResult, MemoCloudDraft } from "./client_types.ts";
+import { MEMO_CLOUD_BATCH_MAX_BYTES, MEMO_CLOUD_BATCH_MAX_NOTES } from "./_batch.ts";
 import type { CloudChangePoller } from "./_watch.ts";
 import { byStatus, draftOf } from "./_runtime_shapes.ts";
 import { guardForCloud } from "../secrets.ts";
@@ -54,9 +55,10 @@ export async function syncToCloud(
   return await syncConfiguredConnectors(target, options);
 }
 
-/** Most notes, and bytes of JSON, one `notes:batch` of a pass carries (under the server's limits). */
-const BATCH_NOTES = 10_000;
-const BATCH_BYTES = 15 * 1024 * 1024;
+/** Most notes, and bytes of their JSON, one `notes:batch` of a pass carries: the client's limits,
+ * with 1 MiB of the body left for what surrounds the notes. */
+const BATCH_NOTES = MEMO_CLOUD_BATCH_MAX_NOTES;
+const BATCH_BYTES = MEMO_CLOUD_BATCH_MAX_BYTES - 1024 * 1024;
 const encoder = new TextEncoder();
 
 /**
