@@ -8,7 +8,7 @@
 import { UsageError } from "./args.ts";
 import { commands } from "./commands.ts";
 import type { CliCommand, CliIO } from "./context.ts";
-import { errorLine } from "./output.ts";
+import { errorLine, maskSecrets } from "./output.ts";
 import { VERSION } from "../version.ts";
 
 /**
@@ -144,12 +144,4 @@ async function reportError(e: unknown, io: CliIO, name: string | undefined): Pro
 function isBrokenPipe(e: unknown): boolean {
   const { name, code } = (e ?? {}) as { name?: unknown; code?: unknown };
   return name === "BrokenPipe" || code === "EPIPE";
-}
-
-/**
- * An error's message with what the secrets guard detects replaced: a token given where an id goes
- * is echoed by "Cannot find note …". The memory package loads only for an error.
- */
-async function maskSecrets(message: string): Promise<string> {
-  return await (await import("@memo/memory")).maskSecrets(message);
 }

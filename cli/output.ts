@@ -226,3 +226,19 @@ export function formatReplicaStatus(replica: ReplicaStatus, label = "replica"): 
   const error = replica.error?.replace(/\s*\r?\n\s*/g, " ").trim();
   return `${label}: ${line}${error ? `\n${label} error: ${error}` : ""}`;
 }
+
+/**
+ * A text the CLI says back with what the secrets guard detects replaced (a token given where an id
+ * or a prefix goes). The memory package loads only when a text is masked.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { maskSecrets } from "./output.ts";
+ * const masked = await maskSecrets("Cannot find note ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8");
+ * assert.doesNotMatch(masked, /A1b2C3d4E5f6G7h8/);
+ * ```
+ */
+export async function maskSecrets(text: string): Promise<string> {
+  return await (await import("@memo/memory")).maskSecrets(text);
+}

@@ -10,7 +10,7 @@ import type { ParsedArgs } from "../args.ts";
 import { COMMAND_INFO } from "../command_info.ts";
 import type { CliCommand, CliIO } from "../context.ts";
 import { allNotes } from "../export.ts";
-import { jsonDocument } from "../output.ts";
+import { jsonDocument, maskSecrets } from "../output.ts";
 import { withProjectRuntime } from "../runtime.ts";
 
 /**
@@ -29,7 +29,6 @@ async function forgetBySource(p: ParsedArgs, io: CliIO, prefix: string): Promise
   }
   const json = boolFlag(p, "json");
   // The prefix is said back on stdout and stderr: a token typed in it is masked, as in errors.
-  const { maskSecrets } = await import("@memo/memory");
   const what = `whose source starts with ${JSON.stringify(await maskSecrets(prefix))}`;
   const outcome = await withProjectRuntime(p, io, async (runtime) => {
     const ids: string[] = [];
