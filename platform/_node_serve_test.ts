@@ -232,24 +232,49 @@ async function raw(port: number, text: string): Promise<string> {
   });
 }
 
-Deno.test("serveNode() cancels an event stream whose client went away", async () => {
-  let cancelled!: () => void;
-  const sawCancel = new Promise<void>((resolve) => (cancelled = resolve));
+/**
+ * An event stream that opens and then keeps alive every 5 ms until it is cancelled (as a listen
+ * does); `cancelled` settles when it is, `stop` clears its timer either way.
+ */
+function keepAliveStream() {
   const encoder = new TextEncoder();
-  const server = await serveNode(() => {
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoder.encode(": open\n\n"));
-        timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 5);
-      },
-      cancel() {
-        clearInterval(timer);
-        cancelled();
-      },
-    });
-    return new Response(body, { headers: { "content-type": "text/event-stream" } });
-  }, { hostname: "127.0.0.1", port: 0 });
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let sawCancel!: () => void;
+  const cancelled = new Promise<void>((resolve) => (sawCancel = resolve));
+  const response = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(": open\n\n"));
+          timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 5);
+        },
+        cancel() {
+          clearInterval(timer);
+          sawCancel();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  /** Waits for the cancel; only a stream that is never cancelled waits 30 s, then fails. */
+  const untilCancelled = async () => {
+    let stuck: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        cancelled,
+        new Promise<never>((_, reject) => {
+          stuck = setTimeout(() => reject(new Error("the stream was never cancelled")), 30_000);
+        }),
+      ]);
+    } finally {
+      clearTimeout(stuck);
+    }
+  };
+  return { response, untilCancelled, stop: () => clearInterval(timer) };
+}
+
+Deno.test("serveNode() cancels an event stream whose client went away", async () => {
+  const stream = keepAliveStream();
+  const server = await serveNode(stream.response, { hostname: "127.0.0.1", port: 0 });
   try {
     const { connect } = await import("node:net");
     await new Promise<void>((resolve, reject) => {
@@ -264,17 +289,9 @@ Deno.test("serveNode() cancels an event stream whose client went away", async ()
       });
       socket.on("error", reject);
     });
-    // Only a stream that is never cancelled waits this long.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stuck = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("the stream was never cancelled")), 30_000);
-    });
-    try {
-      await Promise.race([sawCancel, stuck]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await stream.untilCancelled();
   } finally {
+    stream.stop();
     await server.shutdown();
     await server.finished;
   }
@@ -328,12 +345,9 @@ Deno.test("serveNode(): a body cut short fails its read; TRACE, an absolute-form
 });
 
 Deno.test("serveNode() cancels an event stream whose client left before the answer's head", async () => {
-  let cancelled!: () => void;
-  const sawCancel = new Promise<void>((resolve) => (cancelled = resolve));
   let started!: () => void;
   const handling = new Promise<void>((resolve) => (started = resolve));
-  const encoder = new TextEncoder();
-  let timer: ReturnType<typeof setInterval> | undefined;
+  const stream = keepAliveStream();
   const server = await serveNode(async (request) => {
     // A slow step before the stream (a key fetch, a lazy load): the client leaves meanwhile.
     const gone = new Promise<void>((resolve) =>
@@ -341,19 +355,8 @@ Deno.test("serveNode() cancels an event stream whose client left before the answ
     );
     started();
     await gone;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(encoder.encode(": open\n\n"));
-        timer = setInterval(() => controller.enqueue(encoder.encode(": keep-alive\n\n")), 5);
-      },
-      cancel() {
-        clearInterval(timer);
-        cancelled();
-      },
-    });
-    return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    return stream.response();
   }, { hostname: "127.0.0.1", port: 0 });
-  let stuck: ReturnType<typeof setTimeout> | undefined;
   try {
     const { connect } = await import("node:net");
     const socket = connect(server.port, "127.0.0.1", () => {
@@ -362,16 +365,9 @@ Deno.test("serveNode() cancels an event stream whose client left before the answ
     socket.on("error", () => {});
     await handling;
     socket.destroy();
-    // Only a stream that is never cancelled waits this long.
-    await Promise.race([
-      sawCancel,
-      new Promise<never>((_, reject) => {
-        stuck = setTimeout(() => reject(new Error("the stream was never cancelled")), 30_000);
-      }),
-    ]);
+    await stream.untilCancelled();
   } finally {
-    clearTimeout(stuck);
-    clearInterval(timer);
+    stream.stop();
     await server.shutdown();
     await server.finished;
   }

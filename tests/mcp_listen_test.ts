@@ -52,6 +52,14 @@ function connection() {
   };
 }
 
+/** Sends one JSON-RPC message on a connection's context; its parsed reply, if one came. */
+function sender(server: MemoMcpProtocolServer, context: ReturnType<typeof connection>["context"]) {
+  return async (m: Record<string, unknown>) => {
+    const reply = await server.handle(JSON.stringify({ jsonrpc: "2.0", ...m }), context);
+    return reply === undefined ? undefined : JSON.parse(reply);
+  };
+}
+
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
@@ -270,10 +278,7 @@ Deno.test({
     const runtime = createFakeRuntime(2);
     const server = createMemoMcpProtocolServer({ runtime });
     const conn = connection();
-    const send = async (m: Record<string, unknown>) => {
-      const reply = await server.handle(JSON.stringify({ jsonrpc: "2.0", ...m }), conn.context);
-      return reply === undefined ? undefined : JSON.parse(reply);
-    };
+    const send = sender(server, conn.context);
     const init = await send({
       id: 1,
       method: "initialize",
@@ -338,17 +343,8 @@ Deno.test({
 Deno.test("resources/subscribe and resources/unsubscribe take a note's URI however it is encoded: one note, one subscription", async () => {
   const runtime = createFakeRuntime(2);
   const server = createMemoMcpProtocolServer({ runtime });
-  const sent: Json[] = [];
-  const closed = new AbortController();
-  const context = {
-    transport: "stdio" as const,
-    notify: (m: string) => void sent.push(JSON.parse(m)),
-    closed: closed.signal,
-  };
-  const send = async (m: Record<string, unknown>) => {
-    const reply = await server.handle(JSON.stringify({ jsonrpc: "2.0", ...m }), context);
-    return reply === undefined ? undefined : JSON.parse(reply);
-  };
+  const { sent, close, context } = connection();
+  const send = sender(server, context);
   try {
     await send({
       id: 1,
@@ -377,6 +373,6 @@ Deno.test("resources/subscribe and resources/unsubscribe take a note's URI howev
     runtime.emitChange({ ids: ["n000002"], listChanged: false });
     assert.equal(sent.length, 1, "no update after unsubscribing from the same note");
   } finally {
-    closed.abort();
+    close();
   }
 });
