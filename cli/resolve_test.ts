@@ -13,6 +13,20 @@ import { recordingIO } from "../testing/cli_io.ts";
 import { gitRun as git } from "../testing/git.ts";
 import { runCli } from "./main.ts";
 
+/** Runs memo on the project in `dir`: its exit code and what it printed. */
+async function memoIn(dir: string, ...argv: string[]) {
+  const io = recordingIO(dir);
+  const code = await runCli([...argv, "--dir", dir], io);
+  return { code, out: io.out.join(""), err: io.err.join("") };
+}
+
+/** Runs memo with `--json` on the project in `dir`; it must exit 0: its answer. */
+async function memoJson(dir: string, ...argv: string[]) {
+  const r = await memoIn(dir, ...argv, "--json");
+  assert.equal(r.code, 0, r.err);
+  return JSON.parse(r.out);
+}
+
 /**
  * Two branches that each remembered a note, merged by git's text merge: markers. `base` runs
  * before the base commit, `branch` on each branch before its note (hand edits of `notes.md`).
@@ -22,8 +36,10 @@ async function conflictedClone(
   style: "merge" | "diff3",
   edits: { base?: (path: string) => Promise<void>; branch?: (path: string) => Promise<void> } = {},
 ): Promise<string> {
-  const memo = async (...argv: string[]) =>
-    assert.equal(await runCli([...argv, "--dir", dir], recordingIO(dir)), 0);
+  const memo = async (...argv: string[]) => {
+    const r = await memoIn(dir, ...argv);
+    assert.equal(r.code, 0, r.err);
+  };
   const path = `${dir}/.memo/memory/notes.md`;
   await git(dir, "init", "-q", "-b", "main");
   await git(dir, "config", "user.email", "memo@example.com");
@@ -139,11 +155,7 @@ Deno.test("diff3 markers carry their own base; resolve writes the driver's bytes
 Deno.test("a code block a note leaves open does not hide git's markers after it", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {
-    const memo = async (...argv: string[]) => {
-      const io = recordingIO(dir);
-      assert.equal(await runCli([...argv, "--dir", dir, "--json"], io), 0, io.err.join(""));
-      return JSON.parse(io.out.join(""));
-    };
+    const memo = (...argv: string[]) => memoJson(dir, ...argv);
     await git(dir, "init", "-q", "-b", "main");
     await git(dir, "config", "user.email", "memo@example.com");
     await git(dir, "config", "user.name", "memo");
@@ -203,16 +215,8 @@ Deno.test("a note quoting conflict markers in a fenced code block stays a note",
 Deno.test("git's hunk inside a code block is git's while the file is unmerged", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {
-    const memo = async (...argv: string[]) => {
-      const io = recordingIO(dir);
-      const code = await runCli([...argv, "--dir", dir, "--json"], io);
-      return { code, out: io.out.join(""), err: io.err.join("") };
-    };
-    const json = async (...argv: string[]) => {
-      const r = await memo(...argv);
-      assert.equal(r.code, 0, r.err);
-      return JSON.parse(r.out);
-    };
+    const memo = (...argv: string[]) => memoIn(dir, ...argv, "--json");
+    const json = (...argv: string[]) => memoJson(dir, ...argv);
     await git(dir, "init", "-q", "-b", "main");
     await git(dir, "config", "user.email", "memo@example.com");
     await git(dir, "config", "user.name", "memo");
@@ -270,11 +274,7 @@ Deno.test("git's hunk inside a code block is git's while the file is unmerged", 
 Deno.test("while the file is unmerged, a note that quotes markers in a code block, changed by neither side, stays whole", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {
-    const memo = async (...argv: string[]) => {
-      const io = recordingIO(dir);
-      assert.equal(await runCli([...argv, "--dir", dir, "--json"], io), 0, io.err.join(""));
-      return JSON.parse(io.out.join(""));
-    };
+    const memo = (...argv: string[]) => memoJson(dir, ...argv);
     // A hand edit (the docs invite them): the base note quotes git's markers in a closed code block.
     const quote = "```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n```";
     const quoted = `Deploys run with make deploy\n${quote}`;
@@ -296,11 +296,7 @@ Deno.test("while the file is unmerged, a note that quotes markers in a code bloc
 Deno.test("a base in git's index that cannot be read as notes: memo resolve merges two-way, as memo doctor says it will", async () => {
   const dir = await Deno.makeTempDir({ prefix: "memo-conflict-" });
   try {
-    const memo = async (...argv: string[]) => {
-      const io = recordingIO(dir);
-      const code = await runCli([...argv, "--dir", dir], io);
-      return { code, out: io.out.join(""), err: io.err.join("") };
-    };
+    const memo = (...argv: string[]) => memoIn(dir, ...argv);
     // The base commit holds a damaged marker; both branches mend it the same way.
     await conflictedClone(dir, "merge", {
       base: (path) => edit(path, `"labels":[]`, `"labels":[`),

@@ -52,6 +52,17 @@ function connection() {
   };
 }
 
+/** A session's `initialize` (2025-11-25), as a client sends it first. */
+const INITIALIZE = {
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "c", version: "1" },
+  },
+};
+
 /** Sends one JSON-RPC message on a connection's context; its parsed reply, if one came. */
 function sender(server: MemoMcpProtocolServer, context: ReturnType<typeof connection>["context"]) {
   return async (m: Record<string, unknown>) => {
@@ -279,15 +290,7 @@ Deno.test({
     const server = createMemoMcpProtocolServer({ runtime });
     const conn = connection();
     const send = sender(server, conn.context);
-    const init = await send({
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "c", version: "1" },
-      },
-    });
+    const init = await send(INITIALIZE);
     assert.deepEqual(init.result.capabilities.resources, { subscribe: true, listChanged: true });
     await send({ method: "notifications/initialized" });
     assert.equal(runtime.watchers, 1);
@@ -346,15 +349,7 @@ Deno.test("resources/subscribe and resources/unsubscribe take a note's URI howev
   const { sent, close, context } = connection();
   const send = sender(server, context);
   try {
-    await send({
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-11-25",
-        capabilities: {},
-        clientInfo: { name: "c", version: "1" },
-      },
-    });
+    await send(INITIALIZE);
     await send({ method: "notifications/initialized" });
     // n000002 with its first letter percent-encoded, then as memo writes it: the same note.
     await send({ id: 2, method: "resources/subscribe", params: { uri: "memo://notes/%6E000002" } });
