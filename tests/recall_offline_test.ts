@@ -7,6 +7,8 @@
 
 import assert from "node:assert/strict";
 import { openMemo } from "../memory/mod.ts";
+import { fileURLToPath } from "node:url";
+import { runProcess } from "./_run_process.ts";
 import { sanitizedTest as test } from "../testing/sanitized.ts";
 
 const ROOT = new URL("..", import.meta.url);
@@ -14,19 +16,15 @@ const QUERY = "how often do we change the credentials for pre-production";
 const TARGET = "The staging deploy key rotates every 90 days";
 
 async function memo(dir: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--deny-net", "cli.ts", ...args, "--dir", dir, "--json"],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stderr = new TextDecoder().decode(out.stderr);
-  assert.equal(out.code, 0, stderr);
-  assert.equal(stderr, "", "nothing on stderr off a terminal (no progress bar, no model banner)");
+  const out = await runProcess(
+    Deno.execPath(),
+    ["run", "-A", "--deny-net", "cli.ts", ...args, "--dir", dir, "--json"],
+    { cwd: fileURLToPath(ROOT), env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" } },
+  );
+  assert.equal(out.code, 0, out.err);
+  assert.equal(out.err, "", "nothing on stderr off a terminal (no progress bar, no model banner)");
   // stdout holds exactly one JSON document: the model printed nothing there.
-  return JSON.parse(new TextDecoder().decode(out.stdout));
+  return JSON.parse(out.out);
 }
 
 test("use-lite offline: vector finds a paraphrase lexical misses, hybrid ranks it first, the cache is shared", async () => {

@@ -17,6 +17,8 @@ import assert from "node:assert/strict";
 // deno-lint-ignore no-import-prefix -- test-only, pinned
 import axe from "npm:axe-core@4.14.1";
 import { openMemo } from "../memory/mod.ts";
+import { fileURLToPath } from "node:url";
+import { runProcess } from "./_run_process.ts";
 import { type Browser, type BrowserContext, launchBrowser, type Page } from "./_browser.ts";
 import { type ServeProcess, startMemoServe } from "./_serve_process.ts";
 
@@ -145,15 +147,11 @@ async function readNotes(file: string): Promise<DiskNote[]> {
 
 /** Runs `memo ARGS --dir DIR` as another process would (the CLI from this checkout). */
 async function memoProcess(dir: string, ...args: string[]): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli.ts", ...args, "--dir", dir],
-    cwd: ROOT,
+  const out = await runProcess(Deno.execPath(), ["run", "-A", "cli.ts", ...args, "--dir", dir], {
+    cwd: fileURLToPath(ROOT),
     env: { NO_COLOR: "1", DENO_NO_UPDATE_CHECK: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
+  });
+  assert.equal(out.code, 0, out.err);
 }
 
 async function waitUntil(
